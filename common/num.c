@@ -1,0 +1,173 @@
+/* num: see num.h. */
+#include "num.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+bool num_is_missing(const char *text)
+{
+	return text == NULL || strcmp(text, "NA") == 0;
+}
+
+/* strtod also accepts hex floats, "nan", "inf" and leading spaces: refuse them. */
+static bool plain_decimal(const char *s, size_t len)
+{
+	size_t i = 0;
+	bool digits = false;
+	if (len == 0)
+		return false;
+	if (s[i] == '-' || s[i] == '+')
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		digits = true;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		bool exp_digits = false;
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			exp_digits = true;
+		if (!exp_digits)
+			return false;
+	}
+	return i == len;
+}
+
+int num_parse_int_n(const char *s, size_t len, int64_t *out)
+{
+	size_t i = 0;
+	bool negative = false;
+	uint64_t value = 0;
+	if (len == 0)
+		return -1;
+	if (s[0] == '-' || s[0] == '+') {
+		negative = s[0] == '-';
+		i = 1;
+		if (len == 1)
+			return -1;
+	}
+	for (; i < len; i++) {
+		unsigned digit = (unsigned char)s[i] - '0';
+		if (digit > 9)
+			return -1;
+		if (value > (UINT64_MAX - digit) / 10)
+			return -1;
+		value = value * 10 + digit;
+	}
+	if (negative) {
+		if (value > (uint64_t)INT64_MAX + 1)
+			return -1;
+		*out = value == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)value;
+	} else {
+		if (value > (uint64_t)INT64_MAX)
+			return -1;
+		*out = (int64_t)value;
+	}
+	return 0;
+}
+
+int num_parse_real_n(const char *s, size_t len, double *out)
+{
+	char small[64];
+	char *copy = small;
+	char *end = NULL;
+	double value;
+	int rc = 0;
+	if (!plain_decimal(s, len))
+		return -1;
+	if (len >= sizeof(small)) {
+		copy = malloc(len + 1);
+		if (!copy)
+			return -1;
+	}
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	errno = 0;
+	value = strtod(copy, &end);
+	/* ERANGE on underflow is fine (a tiny number is still a number). */
+	if (*end != '\0' || !isfinite(value) || (errno == ERANGE && fabs(value) > 1.0))
+		rc = -1;
+	if (copy != small)
+		free(copy);
+	if (rc == 0)
+		*out = value == 0.0 ? 0.0 : value; /* -0 is stored as 0 */
+	return rc;
+}
+
+int num_parse_int(const char *text, int64_t *out)
+{
+	return text ? num_parse_int_n(text, strlen(text), out) : -1;
+}
+
+int num_parse_real(const char *text, double *out)
+{
+	return text ? num_parse_real_n(text, strlen(text), out) : -1;
+}
+
+int num_parse_bool(const char *text, bool *out)
+{
+	static const char *const truths[] = {"true", "1", "yes"};
+	static const char *const falsehoods[] = {"false", "0", "no"};
+	if (!text)
+		return -1;
+	for (size_t i = 0; i < 3; i++) {
+		if (strcasecmp(text, truths[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(text, falsehoods[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int num_parse_go_duration(const char *text, double *seconds)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3},
+		     {"s", 1.0},   {"m", 60.0},  {"h", 3600.0}};
+	const char *p = text;
+	double total = 0.0;
+	if (!text || !*text)
+		return -1;
+	if (strcmp(text, "0") == 0) {
+		*seconds = 0.0;
+		return 0;
+	}
+	while (*p) {
+		const char *start = p;
+		double value;
+		size_t best = 0;
+		double scale = 0.0;
+		while ((*p >= '0' && *p <= '9') || *p == '.')
+			p++;
+		if (p == start || num_parse_real_n(start, (size_t)(p - start), &value) != 0)
+			return -1;
+		/* longest unit match, so "ms" wins over "m" */
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			size_t n = strlen(units[i].unit);
+			if (n > best && strncmp(p, units[i].unit, n) == 0) {
+				best = n;
+				scale = units[i].scale;
+			}
+		}
+		if (best == 0)
+			return -1;
+		total += value * scale;
+		p += best;
+	}
+	*seconds = total;
+	return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * corpus: import one corpus folder (or one headed table file) into the
+ * database.
+ *
+ * The layout is read from a manifest (importers/manifest.h): the one the
+ * user passes, a `coreplan.manifest` file inside the folder, or a built-in
+ * profile chosen by detection (importers/profiles.c). A single TSV/CSV
+ * file with one row per run is a corpus of its own.
+ *
+ * corpus_import() works inside the caller's transaction and never commits:
+ * the caller (cli/cmd_import.c) begins one transaction for the whole
+ * command and commits only if every corpus imported, so on any error the
+ * database is exactly as before. Re-importing a corpus whose content hash
+ * is unchanged writes nothing (status IMPORT_UNCHANGED); a changed corpus
+ * under an existing name is refused unless opts->replace.
+ */
+#ifndef COREPLAN_CORPUS_H
+#define COREPLAN_CORPUS_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define IMPORT_DEFAULT_PATCH_FLOOR 0.9
+
+struct import_options {
+	const char *name;          /* NULL: the folder's (or file's) base name */
+	const char *manifest_path; /* NULL: coreplan.manifest in the folder, or detect */
+	bool replace;
+	double patch_floor; /* runs with patch_rate below it are excluded */
+	/* Called now and then with files and rows done (NULL: no progress). */
+	void (*progress)(const char *what, int64_t files, int64_t rows, void *arg);
+	void *progress_arg;
+};
+
+void import_options_init(struct import_options *opts);
+
+enum import_status { IMPORT_NEW, IMPORT_REPLACED, IMPORT_UNCHANGED };
+
+struct import_result {
+	char name[256];
+	char layout[64];
+	enum import_status status;
+	int64_t runs;
+	int64_t listed;
+	int64_t unlisted;
+	int64_t excluded;
+	int64_t trace_rows;
+	int64_t files;
+	int64_t missing_files;
+};
+
+int corpus_import(sqlite3 *db, const char *path, const struct import_options *opts,
+		  struct import_result *result);
+
+#endif

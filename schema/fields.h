@@ -1,0 +1,79 @@
+/*
+ * fields: the canonical run fields and how a field name given on the
+ * command line (--where, --by, --metric) becomes SQL.
+ *
+ * A canonical field is a typed column of `runs` (tput, gomaxprocs,
+ * sessions, ...), mapped at import from whatever each harness calls it.
+ * Any other name is looked up among the run's source columns (run_fields
+ * view: results-table columns, joined tables, generator-record keys such
+ * as `outcomes.ok`, idle-banner keys, tag parts), so an unknown column can
+ * still be used as a factor or a metric by name. If a name occurs in
+ * several sources, the first in this order wins: results, join, generator,
+ * idle, acct, tag, set.
+ */
+#ifndef COREPLAN_FIELDS_H
+#define COREPLAN_FIELDS_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../common/strbuf.h"
+
+enum field_type { FIELD_INT, FIELD_REAL, FIELD_TEXT, FIELD_BOOL };
+
+struct field_info {
+	const char *name;
+	enum field_type type;
+	const char *unit; /* "" when none */
+	const char *doc;
+};
+
+/* Canonical fields in display order (the runs table's column order). */
+extern const struct field_info field_canonical[];
+extern const size_t field_canonical_count;
+const struct field_info *field_find(const char *name);
+
+/*
+ * A run filter as given on the command line. Each --where is FIELD=V[,V...]
+ * (any of the values); several --where are ANDed.
+ */
+struct field_where {
+	char *field;
+	char **values;
+	size_t nvalues;
+};
+
+struct run_filter {
+	char *corpus; /* NULL: every corpus */
+	struct field_where *where;
+	size_t nwhere;
+	bool include_excluded;
+	bool only_excluded;
+};
+
+/* Parse "FIELD=V1,V2" and append it to the filter (usage error if malformed). */
+int run_filter_add_where(struct run_filter *filter, const char *text);
+void run_filter_release(struct run_filter *filter);
+
+/*
+ * Append to `sql` a boolean SQL expression over the alias `r` (a row of
+ * runs) that the filter selects, with `?` placeholders; the values to bind,
+ * in order, are appended to *binds (caller frees with field_binds_free).
+ */
+int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
+		   size_t *nbinds);
+void field_binds_free(char **binds, size_t nbinds);
+
+/*
+ * Append an SQL expression giving `name` for run alias `r`: the column
+ * itself for a canonical field, otherwise a subquery on run_fields (the
+ * numeric value when `numeric`, else the text). The name is bound, never
+ * pasted: its text goes to *binds.
+ */
+int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds);
+
+/* Bind binds[0..n) as text to stmt starting at parameter `first`. */
+int field_bind_all(sqlite3_stmt *stmt, int first, char **binds, size_t nbinds);
+
+#endif
