@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -170,4 +171,14 @@ int num_parse_go_duration(const char *text, double *seconds)
 	}
 	*seconds = total;
 	return 0;
+}
+
+const char *num_format_real(double value, char buf[32])
+{
+	for (int precision = 15; precision <= 17; precision++) {
+		snprintf(buf, 32, "%.*g", precision, value);
+		if (strtod(buf, NULL) == value)
+			break;
+	}
+	return buf;
 }

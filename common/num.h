@@ -30,4 +30,11 @@ int num_parse_go_duration(const char *text, double *seconds);
 int num_parse_int_n(const char *text, size_t len, int64_t *out);
 int num_parse_real_n(const char *text, size_t len, double *out);
 
+
+
+/*
+ * Shortest decimal text that reads back as the same double (%.15g, %.16g
+ * or %.17g, whichever is first exact). buf must hold 32 bytes.
+ */
+const char *num_format_real(double value, char buf[32]);
 #endif

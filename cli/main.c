@@ -1,0 +1,199 @@
+/*
+ * main: global options, the one command table, and the only place that
+ * prints errors and chooses the exit code (0 success, 1 data or runtime
+ * error, 2 usage error).
+ */
+#include "cmd.h"
+#include "opt.h"
+
+#include "../common/err.h"
+#include "../common/strbuf.h"
+
+#include <errno.h>
+#include <gsl/gsl_errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef COREPLAN_VERSION
+#define COREPLAN_VERSION "unknown"
+#endif
+
+#define DEFAULT_DB "coreplan.db"
+
+struct command {
+	const char *name;
+	cmd_fn fn;
+	const char *description;
+};
+
+static const struct command commands[] = {
+	{"import", cmd_import, "import corpus folders or run tables into the database"},
+	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
+	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+const char *cmd_description(const char *name)
+{
+	for (size_t i = 0; name && i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return commands[i].description;
+	return "";
+}
+
+enum { OPT_DB, OPT_VERSION };
+
+static const struct opt_spec global_specs[] = {
+	[OPT_DB] = {"db", 0, "FILE", "the database (default: $COREPLAN_DB, else " DEFAULT_DB ")",
+		    false},
+	[OPT_VERSION] = {"version", 0, NULL, "print the version and exit", false},
+	{NULL, 0, NULL, NULL, false},
+};
+
+/* The global help names every command, so it is built from the table. */
+static int global_details(struct strbuf *sb)
+{
+	size_t width = 0;
+	int bad = 0;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strlen(commands[i].name) > width)
+			width = strlen(commands[i].name);
+	bad |= strbuf_adds(sb, "commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		bad |= strbuf_addf(sb, "  %-*s  %s\n", (int)width, commands[i].name,
+				   commands[i].description);
+	bad |= strbuf_adds(
+	    sb, "\nRun 'coreplan COMMAND --help' for the options of a command.\n"
+		"Data goes to standard output; progress, warnings and errors to standard error.\n"
+		"\nexit status:\n"
+		"  0  success\n"
+		"  1  data or runtime error (bad input, database or output failure)\n"
+		"  2  usage error (unknown command or option, malformed argument)\n"
+		"\nenvironment:\n"
+		"  COREPLAN_DB  the database when --db is not given (default: " DEFAULT_DB
+		" in the current folder)\n");
+	return bad ? err_set("out of memory") : 0;
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/*
+ * Parse the global options and run the command. *cmd_name is set once the
+ * command is known, for the hint after a usage error.
+ */
+static int run(int argc, char **argv, const char **cmd_name)
+{
+	struct strbuf details = STRBUF_INIT;
+	struct opt_cmd global = {NULL, "COMMAND [ARGS...]", NULL, global_specs};
+	struct opt_parser p;
+	struct global_opts g = {NULL};
+	const struct command *cmd;
+	const char *value;
+	const char *env;
+	int which;
+	int rc;
+	rc = global_details(&details);
+	if (rc)
+		return rc;
+	global.details = details.buf;
+	rc = opt_parser_init(&p, &global, argc, argv);
+	if (rc)
+		goto done;
+	p.stop_at_operand = true;
+	while ((rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
+		switch (which) {
+		case OPT_DB:
+			if (!*value) {
+				rc = err_usage("--db needs a file name");
+				goto done;
+			}
+			g.db_path = value;
+			break;
+		case OPT_VERSION:
+			printf("coreplan %s\n", COREPLAN_VERSION);
+			rc = 0;
+			goto done;
+		}
+	}
+	if (rc == OPT_HELP_SHOWN) {
+		rc = 0;
+		goto done;
+	}
+	if (rc < 0)
+		goto done;
+	if (p.next >= argc) {
+		opt_print_usage(stderr, &global);
+		rc = err_usage("no command given (commands: import, corpora, runs)");
+		goto done;
+	}
+	cmd = find_command(argv[p.next]);
+	if (!cmd) {
+		rc = err_usage("unknown command '%s'", argv[p.next]);
+		goto done;
+	}
+	*cmd_name = cmd->name;
+	if (!g.db_path) {
+		env = getenv("COREPLAN_DB");
+		g.db_path = env && *env ? env : DEFAULT_DB;
+	}
+	rc = cmd->fn(argc - p.next, argv + p.next, &g);
+	if (rc > 0) /* commands return 0 or a negative code; be safe */
+		rc = 0;
+done:
+	opt_parser_release(&p);
+	strbuf_release(&details);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd_name = NULL;
+	int out_failed;
+	int out_errno = 0;
+	int rc;
+
+	/* A closed pipe must surface as a failed write (EPIPE), not kill us silently. */
+	signal(SIGPIPE, SIG_IGN);
+	/* GSL must report errors through return codes, never abort(). */
+	gsl_set_error_handler_off();
+
+	rc = run(argc, argv, &cmd_name);
+
+	errno = 0;
+	out_failed = fflush(stdout) != 0 || ferror(stdout);
+	if (out_failed)
+		out_errno = errno ? errno : EIO;
+
+	for (size_t i = 0; i < warn_count(); i++)
+		fprintf(stderr, "coreplan: warning: %s\n", warn_get(i));
+	warn_clear();
+
+	if (rc < 0) {
+		fprintf(stderr, "coreplan: error: %s\n", *err_msg() ? err_msg() : "failed");
+		if (rc == ERR_USAGE)
+			fprintf(stderr, "coreplan: see 'coreplan%s%s --help'\n", cmd_name ? " " : "",
+				cmd_name ? cmd_name : "");
+	}
+	errno = 0;
+	if (fclose(stdout) != 0 && !out_failed) {
+		out_failed = 1;
+		out_errno = errno ? errno : EIO;
+	}
+	if (out_failed && rc >= 0) /* a command's own error already said what went wrong */
+		fprintf(stderr, "coreplan: error: cannot write to standard output: %s\n",
+			strerror(out_errno));
+	if (rc == ERR_USAGE)
+		return 2;
+	if (rc < 0 || out_failed)
+		return 1;
+	return 0;
+}

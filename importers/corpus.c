@@ -1,0 +1,1243 @@
+/*
+ * corpus: see corpus.h.
+ *
+ * One import: collect and hash every file under the folder, compare the
+ * content hash with any earlier import of the same name, then for each
+ * [table] of the manifest read the results table, create one run per row
+ * (plus unlisted run folders and rejection markers), read each run's
+ * files, map the canonical fields and finally derive the exclusions. All
+ * inside the caller's transaction.
+ */
+#include "corpus.h"
+
+#include "../common/err.h"
+#include "../common/hash.h"
+#include "../common/num.h"
+#include "../common/strbuf.h"
+#include "../schema/db.h"
+#include "manifest.h"
+#include "mapping.h"
+#include "profiles.h"
+#include "runfiles.h"
+#include "table.h"
+#include "trace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WALK_MAX_DEPTH 32
+
+struct corpus_file {
+	char *path; /* relative to the corpus root, '/'-separated */
+	int64_t size;
+	char sha256[HASH_HEX_LEN + 1];
+	int64_t file_id;
+	const char *kind; /* static string; "other" until a rule claims the file */
+};
+
+struct run_entry {
+	char *tag;
+	long line;   /* results-table line, 0 for unlisted runs */
+	size_t row;  /* index into the table's rows, or SIZE_MAX */
+	int64_t run_id;
+	char *rejection_path; /* relative path of a .REJECTED marker, or NULL */
+};
+
+struct importer {
+	sqlite3 *db;
+	const struct import_options *opts;
+	struct import_result *result;
+	char *root;
+	struct manifest *manifest;
+	char *manifest_origin;
+	struct corpus_file *files;
+	size_t nfiles;
+	int64_t corpus_id;
+	int64_t seq;
+	int64_t files_done;
+	int64_t rows_done;
+	struct trace_writer *traces;
+	sqlite3_stmt *insert_run;
+	sqlite3_stmt *insert_attr;
+	sqlite3_stmt *insert_banner;
+	sqlite3_stmt *insert_trace;
+	sqlite3_stmt *finish_trace;
+	sqlite3_stmt *insert_missing;
+	sqlite3_stmt *insert_rejection;
+	sqlite3_stmt *claim_file;
+	sqlite3_stmt *update_fields;
+};
+
+void import_options_init(struct import_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->patch_floor = IMPORT_DEFAULT_PATCH_FLOOR;
+}
+
+/* ---- the files of a corpus ---- */
+
+static int compare_files(const void *a, const void *b)
+{
+	return strcmp(((const struct corpus_file *)a)->path, ((const struct corpus_file *)b)->path);
+}
+
+static int add_file(struct importer *im, const char *relative)
+{
+	struct corpus_file *grown = realloc(im->files, (im->nfiles + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	im->files = grown;
+	memset(&grown[im->nfiles], 0, sizeof(grown[0]));
+	grown[im->nfiles].path = strdup(relative);
+	grown[im->nfiles].kind = "other";
+	if (!grown[im->nfiles].path)
+		return err_set("out of memory");
+	im->nfiles++;
+	return 0;
+}
+
+/* Depth-first walk; symbolic links are recorded as warnings, never followed. */
+static int walk(struct importer *im, const char *relative, int depth)
+{
+	struct strbuf dir_path = STRBUF_INIT;
+	DIR *dir;
+	struct dirent *entry;
+	int rc = 0;
+	if (depth > WALK_MAX_DEPTH)
+		return err_set("'%s' is nested more than %d folders deep", relative,
+			       WALK_MAX_DEPTH);
+	strbuf_addf(&dir_path, "%s%s%s", im->root, *relative ? "/" : "", relative);
+	dir = opendir(strbuf_str(&dir_path));
+	if (!dir) {
+		rc = err_set("cannot open folder '%s': %s", strbuf_str(&dir_path),
+			     strerror(errno));
+		strbuf_release(&dir_path);
+		return rc;
+	}
+	while (rc == 0 && (entry = readdir(dir)) != NULL) {
+		struct strbuf child = STRBUF_INIT;
+		struct strbuf full = STRBUF_INIT;
+		struct stat st;
+		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
+			continue;
+		strbuf_addf(&child, "%s%s%s", relative, *relative ? "/" : "", entry->d_name);
+		strbuf_addf(&full, "%s/%s", im->root, strbuf_str(&child));
+		if (lstat(strbuf_str(&full), &st) != 0) {
+			rc = err_set("cannot stat '%s': %s", strbuf_str(&child), strerror(errno));
+		} else if (S_ISLNK(st.st_mode)) {
+			warn_add("'%s' is a symbolic link: not followed, not imported",
+				 strbuf_str(&child));
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = walk(im, strbuf_str(&child), depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			rc = add_file(im, strbuf_str(&child));
+		} else {
+			warn_add("'%s' is not a regular file: not imported", strbuf_str(&child));
+		}
+		strbuf_release(&child);
+		strbuf_release(&full);
+	}
+	closedir(dir);
+	strbuf_release(&dir_path);
+	return rc;
+}
+
+static int compare_path_to_file(const void *key, const void *element)
+{
+	return strcmp(key, ((const struct corpus_file *)element)->path);
+}
+
+static struct corpus_file *find_file(struct importer *im, const char *relative)
+{
+	return bsearch(relative, im->files, im->nfiles, sizeof(im->files[0]),
+		       compare_path_to_file);
+}
+
+static const char *display_of(int64_t file_id, void *arg)
+{
+	struct importer *im = arg;
+	for (size_t i = 0; i < im->nfiles; i++)
+		if (im->files[i].file_id == file_id)
+			return im->files[i].path;
+	return "(unknown file)";
+}
+
+static char *full_path(const struct importer *im, const char *relative)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", im->root, relative);
+	return strbuf_detach(&sb);
+}
+
+static int hash_files(struct importer *im)
+{
+	for (size_t i = 0; i < im->nfiles; i++) {
+		char *path = full_path(im, im->files[i].path);
+		int rc = path ? hash_file(path, im->files[i].path, im->files[i].sha256,
+					  &im->files[i].size)
+			      : err_set("out of memory");
+		free(path);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void content_hash(const struct importer *im, char hex[HASH_HEX_LEN + 1])
+{
+	struct hash_ctx *ctx = hash_new();
+	char options[64];
+	if (!ctx) {
+		memset(hex, '0', HASH_HEX_LEN);
+		hex[HASH_HEX_LEN] = '\0';
+		return;
+	}
+	/* the manifest and options decide what is stored, so they are content too */
+	snprintf(options, sizeof(options), "patch_floor=%.17g\n", im->opts->patch_floor);
+	hash_update(ctx, "coreplan-corpus-v1\n", 19);
+	hash_update(ctx, im->manifest->text, strlen(im->manifest->text));
+	hash_update(ctx, options, strlen(options));
+	for (size_t i = 0; i < im->nfiles; i++) {
+		char line[128];
+		hash_update(ctx, im->files[i].path, strlen(im->files[i].path));
+		snprintf(line, sizeof(line), "\t%lld\t%s\n", (long long)im->files[i].size,
+			 im->files[i].sha256);
+		hash_update(ctx, line, strlen(line));
+	}
+	hash_finish(ctx, hex);
+}
+
+/* Mark a file as read by a rule; a file claimed twice keeps its first kind. */
+static int claim(struct importer *im, struct corpus_file *f, const char *kind, int64_t rows)
+{
+	if (strcmp(f->kind, "other") == 0)
+		f->kind = kind;
+	sqlite3_bind_text(im->claim_file, 1, f->kind, -1, SQLITE_STATIC);
+	if (rows >= 0)
+		sqlite3_bind_int64(im->claim_file, 2, rows);
+	else
+		sqlite3_bind_null(im->claim_file, 2);
+	sqlite3_bind_int64(im->claim_file, 3, f->file_id);
+	im->files_done++;
+	if (im->opts->progress)
+		im->opts->progress("files", im->files_done, im->rows_done, im->opts->progress_arg);
+	return db_step_done(im->db, im->claim_file);
+}
+
+/* ---- statements ---- */
+
+static int prepare_all(struct importer *im)
+{
+	struct {
+		sqlite3_stmt **slot;
+		const char *sql;
+	} stmts[] = {
+		{&im->insert_run, "INSERT INTO runs (corpus_id, subcorpus, tag, seq, listed,"
+				  " results_file_id, results_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+		{&im->insert_attr, "INSERT INTO run_attrs (run_id, source, name, file_id, line, col,"
+				   " value, num) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+		{&im->insert_banner, "INSERT INTO idle_banners (run_id, key, file_id, status, value,"
+				     " num) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+		{&im->insert_trace, "INSERT INTO traces (run_id, kind, file_id, columns, rows)"
+				    " VALUES (?1, ?2, ?3, ?4, 0)"},
+		{&im->finish_trace, "UPDATE traces SET rows = ?1, backsteps = ?2 WHERE trace_id = ?3"},
+		{&im->insert_missing, "INSERT OR IGNORE INTO missing_files (run_id, kind,"
+				      " expected_path) VALUES (?1, ?2, ?3)"},
+		{&im->insert_rejection, "INSERT INTO rejections (run_id, file_id, reason)"
+					" VALUES (?1, ?2, ?3)"},
+		{&im->claim_file, "UPDATE files SET kind = ?1, rows = ?2 WHERE file_id = ?3"},
+		{&im->update_fields, mapping_update_sql()},
+	};
+	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
+		int rc = db_prepare(im->db, stmts[i].sql, stmts[i].slot);
+		if (rc)
+			return rc;
+	}
+	return trace_writer_new(im->db, &im->traces);
+}
+
+static void finalize_all(struct importer *im)
+{
+	sqlite3_stmt *stmts[] = {im->insert_run,    im->insert_attr,      im->insert_banner,
+				 im->insert_trace,  im->finish_trace,     im->insert_missing,
+				 im->insert_rejection, im->claim_file,    im->update_fields};
+	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
+		sqlite3_finalize(stmts[i]);
+	trace_writer_free(im->traces);
+}
+
+static int64_t scalar_int(sqlite3 *db, const char *sql, int64_t bind)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t value = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, bind);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		value = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return value;
+}
+
+/* ---- the corpus row ---- */
+
+/* 0: go on; 1: unchanged, nothing to do; <0: error. */
+static int check_existing(struct importer *im, const char *hash)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = db_prepare(im->db, "SELECT corpus_id, content_hash FROM corpora WHERE name = ?1",
+			    &stmt);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(stmt, 1, im->result->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		int64_t old_id = sqlite3_column_int64(stmt, 0);
+		const char *old_hash = (const char *)sqlite3_column_text(stmt, 1);
+		if (!strcmp(old_hash, hash)) {
+			rc = 1;
+		} else if (!im->opts->replace) {
+			rc = err_set("corpus '%s' was imported before with different content "
+				     "(hash %.12s, now %.12s): pass --replace to replace it, or "
+				     "--name to import it under another name",
+				     im->result->name, old_hash, hash);
+		} else {
+			sqlite3_stmt *del = NULL;
+			rc = db_prepare(im->db, "DELETE FROM corpora WHERE corpus_id = ?1", &del);
+			if (rc == 0) {
+				sqlite3_bind_int64(del, 1, old_id);
+				rc = db_step_done(im->db, del);
+			}
+			sqlite3_finalize(del);
+			im->result->status = IMPORT_REPLACED;
+		}
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int insert_corpus(struct importer *im, const char *hash)
+{
+	sqlite3_stmt *stmt = NULL;
+	char now[32];
+	char options[128];
+	time_t t = time(NULL);
+	struct tm tm;
+	int rc = db_prepare(im->db,
+			    "INSERT INTO corpora (name, source_path, content_hash, imported_at,"
+			    " layout, manifest, options) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+			    &stmt);
+	if (rc)
+		return rc;
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(options, sizeof(options), "{\"patch_floor\": %.17g}", im->opts->patch_floor);
+	sqlite3_bind_text(stmt, 1, im->result->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, im->root, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 5, im->manifest->layout, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 6, im->manifest->text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 7, options, -1, SQLITE_STATIC);
+	rc = db_step_done(im->db, stmt);
+	sqlite3_finalize(stmt);
+	if (rc)
+		return rc;
+	im->corpus_id = sqlite3_last_insert_rowid(im->db);
+	rc = db_prepare(im->db,
+			"INSERT INTO files (corpus_id, path, size, sha256, kind)"
+			" VALUES (?1, ?2, ?3, ?4, 'other')",
+			&stmt);
+	for (size_t i = 0; rc == 0 && i < im->nfiles; i++) {
+		sqlite3_bind_int64(stmt, 1, im->corpus_id);
+		sqlite3_bind_text(stmt, 2, im->files[i].path, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 3, im->files[i].size);
+		sqlite3_bind_text(stmt, 4, im->files[i].sha256, -1, SQLITE_STATIC);
+		rc = db_step_done(im->db, stmt);
+		im->files[i].file_id = sqlite3_last_insert_rowid(im->db);
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* ---- one [table] section ---- */
+
+struct table_ctx {
+	struct importer *im;
+	const struct manifest_table *spec;
+	const char *subcorpus;
+	struct table rows;
+	struct corpus_file *rows_file;
+	struct table join;
+	struct corpus_file *join_file;
+	int join_key;
+	struct run_entry *runs;
+	size_t nruns;
+};
+
+struct run_vars {
+	struct table_ctx *tc;
+	const struct run_entry *run;
+	char **cap_names;
+	char **cap_values;
+	size_t ncap;
+	char *run_dir;
+	char row_text[24];
+};
+
+static const char *run_var(const char *name, void *arg)
+{
+	struct run_vars *v = arg;
+	int col;
+	/* while the tag is being built, {tag} is the results column of that name */
+	if (!strcmp(name, "tag") && v->run->tag)
+		return v->run->tag;
+	if (!strcmp(name, "run-dir"))
+		return v->run_dir;
+	if (!strcmp(name, "row") && v->run->row != SIZE_MAX)
+		return v->row_text;
+	if (v->run->row != SIZE_MAX && (col = table_col(&v->tc->rows, name)) >= 0)
+		return v->tc->rows.cells[v->run->row][col];
+	for (size_t i = 0; i < v->ncap; i++)
+		if (!strcmp(v->cap_names[i], name))
+			return v->cap_values[i];
+	return NULL;
+}
+
+static void run_vars_release(struct run_vars *v)
+{
+	manifest_free_captures(v->cap_names, v->cap_values, v->ncap);
+	free(v->run_dir);
+	memset(v, 0, sizeof(*v));
+}
+
+static int add_run(struct table_ctx *tc, char *tag, long line, size_t row)
+{
+	struct run_entry *grown = realloc(tc->runs, (tc->nruns + 1) * sizeof(*grown));
+	if (!grown) {
+		free(tag);
+		return err_set("out of memory");
+	}
+	tc->runs = grown;
+	memset(&grown[tc->nruns], 0, sizeof(grown[0]));
+	grown[tc->nruns].tag = tag;
+	grown[tc->nruns].line = line;
+	grown[tc->nruns].row = row;
+	tc->nruns++;
+	return 0;
+}
+
+static struct run_entry *find_run(struct table_ctx *tc, const char *tag)
+{
+	for (size_t i = 0; i < tc->nruns; i++)
+		if (!strcmp(tc->runs[i].tag, tag))
+			return &tc->runs[i];
+	return NULL;
+}
+
+/* Linear: join tables hold one row per run, and this runs once per run. */
+static const char *const *join_row(const struct table_ctx *tc, const char *tag)
+{
+	for (size_t i = 0; i < tc->join.nrows; i++)
+		if (!strcmp(tc->join.cells[i][tc->join_key], tag))
+			return (const char *const *)tc->join.cells[i];
+	return NULL;
+}
+
+static int read_tables(struct table_ctx *tc)
+{
+	struct importer *im = tc->im;
+	const struct manifest_table *spec = tc->spec;
+	char *path;
+	int rc;
+	tc->rows_file = find_file(im, spec->file);
+	if (!tc->rows_file)
+		return err_set("results table '%s' not found in '%s'", spec->file, im->root);
+	path = full_path(im, spec->file);
+	rc = table_read(path, spec->file, TABLE_SNIFF, &tc->rows);
+	free(path);
+	if (rc)
+		return rc;
+	if (tc->rows.nrows == 0)
+		return err_at(spec->file, 1, 0, "header but no runs: a results table needs one "
+						"row per run");
+	rc = claim(im, tc->rows_file, "results", (int64_t)tc->rows.nrows);
+	if (rc || !spec->join_file)
+		return rc;
+	tc->join_file = find_file(im, spec->join_file);
+	if (!tc->join_file)
+		return err_set("joined table '%s' not found in '%s'", spec->join_file, im->root);
+	path = full_path(im, spec->join_file);
+	rc = table_read(path, spec->join_file, TABLE_SNIFF, &tc->join);
+	free(path);
+	if (rc)
+		return rc;
+	tc->join_key = table_col(&tc->join, spec->join_key);
+	if (tc->join_key < 0)
+		return err_at(spec->join_file, 1, 0, "no column '%s' to join on", spec->join_key);
+	for (size_t i = 0; i < tc->join.nrows; i++)
+		for (size_t j = i + 1; j < tc->join.nrows; j++)
+			if (!strcmp(tc->join.cells[i][tc->join_key], tc->join.cells[j][tc->join_key]))
+				return err_at(spec->join_file, tc->join.lines[j], tc->join_key + 1,
+					      "duplicate run '%s' (also line %ld)",
+					      tc->join.cells[j][tc->join_key], tc->join.lines[i]);
+	return claim(im, tc->join_file, "join", (int64_t)tc->join.nrows);
+}
+
+static int listed_runs(struct table_ctx *tc)
+{
+	for (size_t i = 0; i < tc->rows.nrows; i++) {
+		struct run_entry probe = {.row = i};
+		struct run_vars vars = {.tc = tc, .run = &probe};
+		struct run_entry *other;
+		char *tag = NULL;
+		int rc;
+		snprintf(vars.row_text, sizeof(vars.row_text), "%zu", i + 1);
+		rc = manifest_expand(tc->spec->tag, run_var, &vars, &tag);
+		if (rc) {
+			err_prefix("%s:%ld", tc->spec->file, tc->rows.lines[i]);
+			return rc;
+		}
+		if (!*tag || strcmp(tag, "NA") == 0) {
+			free(tag);
+			return err_at(tc->spec->file, tc->rows.lines[i], 0, "row has no run tag");
+		}
+		if ((other = find_run(tc, tag)) != NULL) {
+			rc = err_at(tc->spec->file, tc->rows.lines[i], 0,
+				    "duplicate run tag '%s' (also line %ld)", tag, other->line);
+			free(tag);
+			return rc;
+		}
+		rc = add_run(tc, tag, tc->rows.lines[i], i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Entries of a folder matching a one-`*` pattern such as "runs/<*>/" or
+ * "json/<*>.REJECTED"; calls `found` with the text the `*` matched.
+ */
+static int glob_tags(struct table_ctx *tc, const char *pattern,
+		     int (*found)(struct table_ctx *tc, const char *tag, const char *relative))
+{
+	struct importer *im = tc->im;
+	char *copy = strdup(pattern);
+	char *slash, *last, *star, *dir_path;
+	bool want_dirs;
+	DIR *dir;
+	struct dirent *entry;
+	int rc = 0;
+	size_t n;
+	if (!copy)
+		return err_set("out of memory");
+	n = strlen(copy);
+	want_dirs = n > 0 && copy[n - 1] == '/';
+	if (want_dirs)
+		copy[n - 1] = '\0';
+	slash = strrchr(copy, '/');
+	last = slash ? slash + 1 : copy;
+	star = strchr(last, '*');
+	if (!star || strchr(star + 1, '*')) {
+		free(copy);
+		return err_set("pattern '%s' must have exactly one '*' in its last part", pattern);
+	}
+	if (slash)
+		*slash = '\0';
+	dir_path = slash ? full_path(im, copy) : strdup(im->root);
+	dir = dir_path ? opendir(dir_path) : NULL;
+	if (!dir) {
+		/* no such folder: nothing to discover */
+		free(dir_path);
+		free(copy);
+		return 0;
+	}
+	while (rc == 0 && (entry = readdir(dir)) != NULL) {
+		size_t prefix = (size_t)(star - last), suffix = strlen(star + 1);
+		size_t len = strlen(entry->d_name);
+		struct strbuf relative = STRBUF_INIT, full = STRBUF_INIT;
+		struct stat st;
+		char *tag;
+		if (entry->d_name[0] == '.' || fnmatch(last, entry->d_name, FNM_PERIOD) != 0 ||
+		    len <= prefix + suffix)
+			continue;
+		strbuf_addf(&relative, "%s%s%s", slash ? copy : "", slash ? "/" : "",
+			    entry->d_name);
+		strbuf_addf(&full, "%s/%s", im->root, strbuf_str(&relative));
+		if (lstat(strbuf_str(&full), &st) == 0 &&
+		    (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))) {
+			tag = strndup(entry->d_name + prefix, len - prefix - suffix);
+			rc = tag ? found(tc, tag, strbuf_str(&relative)) : err_set("out of memory");
+			free(tag);
+		}
+		strbuf_release(&relative);
+		strbuf_release(&full);
+	}
+	closedir(dir);
+	free(dir_path);
+	free(copy);
+	return rc;
+}
+
+static int found_unlisted(struct table_ctx *tc, const char *tag, const char *relative)
+{
+	char *copy;
+	(void)relative;
+	if (find_run(tc, tag))
+		return 0;
+	copy = strdup(tag);
+	return copy ? add_run(tc, copy, 0, SIZE_MAX) : err_set("out of memory");
+}
+
+static int found_rejected(struct table_ctx *tc, const char *tag, const char *relative)
+{
+	struct run_entry *run = find_run(tc, tag);
+	int rc = 0;
+	if (!run) {
+		char *copy = strdup(tag);
+		rc = copy ? add_run(tc, copy, 0, SIZE_MAX) : err_set("out of memory");
+		run = rc ? NULL : &tc->runs[tc->nruns - 1];
+	}
+	if (run && !(run->rejection_path = strdup(relative)))
+		rc = err_set("out of memory");
+	return rc;
+}
+
+/* glob order is readdir order: sort the unlisted runs so seq is stable */
+static int compare_runs(const void *a, const void *b)
+{
+	const struct run_entry *ra = a, *rb = b;
+	if ((ra->row == SIZE_MAX) != (rb->row == SIZE_MAX))
+		return ra->row == SIZE_MAX ? 1 : -1;
+	if (ra->row != SIZE_MAX)
+		return ra->row < rb->row ? -1 : ra->row > rb->row;
+	return strcmp(ra->tag, rb->tag);
+}
+
+/* ---- one run ---- */
+
+static int insert_attrs(struct importer *im, int64_t run_id, const struct attr_list *attrs,
+			const char *idle_status)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < attrs->count; i++) {
+		const struct attr *a = &attrs->items[i];
+		double num;
+		bool numeric = a->value && num_parse_real(a->value, &num) == 0;
+		bool idle = !strcmp(a->source, "idle");
+		sqlite3_stmt *stmt = idle ? im->insert_banner : im->insert_attr;
+		sqlite3_bind_int64(stmt, 1, run_id);
+		if (idle) {
+			sqlite3_bind_text(stmt, 2, a->name, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(stmt, 3, a->file_id);
+			sqlite3_bind_text(stmt, 4, idle_status, -1, SQLITE_STATIC);
+			sqlite3_bind_text(stmt, 5, a->value, -1, SQLITE_STATIC);
+			if (numeric)
+				sqlite3_bind_double(stmt, 6, num);
+			else
+				sqlite3_bind_null(stmt, 6);
+		} else {
+			sqlite3_bind_text(stmt, 2, a->source, -1, SQLITE_STATIC);
+			sqlite3_bind_text(stmt, 3, a->name, -1, SQLITE_STATIC);
+			if (a->file_id > 0)
+				sqlite3_bind_int64(stmt, 4, a->file_id);
+			else
+				sqlite3_bind_null(stmt, 4);
+			sqlite3_bind_int64(stmt, 5, a->line);
+			sqlite3_bind_int64(stmt, 6, a->col);
+			sqlite3_bind_text(stmt, 7, a->value, -1, SQLITE_STATIC);
+			if (numeric)
+				sqlite3_bind_double(stmt, 8, num);
+			else
+				sqlite3_bind_null(stmt, 8);
+		}
+		if (sqlite3_step(stmt) != SQLITE_DONE) {
+			if ((sqlite3_extended_errcode(im->db) & 0xff) == SQLITE_CONSTRAINT)
+				rc = err_set("run %lld: value '%s' appears twice in %s",
+					     (long long)run_id, a->name, a->source);
+			else
+				rc = db_error(im->db, "cannot store a run attribute");
+		}
+		sqlite3_reset(stmt);
+	}
+	return rc;
+}
+
+static int record_missing(struct importer *im, int64_t run_id, const char *kind,
+			  const char *expected)
+{
+	sqlite3_bind_int64(im->insert_missing, 1, run_id);
+	sqlite3_bind_text(im->insert_missing, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(im->insert_missing, 3, expected, -1, SQLITE_STATIC);
+	im->result->missing_files++;
+	return db_step_done(im->db, im->insert_missing);
+}
+
+static void trace_progress(int64_t rows, void *arg)
+{
+	struct importer *im = arg;
+	if (im->opts->progress)
+		im->opts->progress("rows", im->files_done, im->rows_done + rows,
+				   im->opts->progress_arg);
+}
+
+static int import_trace(struct importer *im, int64_t run_id, const char *kind,
+			struct corpus_file *f, const struct manifest_table *spec)
+{
+	struct strbuf columns = STRBUF_INIT;
+	struct trace_spec tspec = {.ncols = spec->ntrace_columns,
+				   .names = (const char *const *)spec->trace_columns};
+	struct trace_stats stats = {0, 0};
+	int64_t trace_id;
+	char *path;
+	int rc;
+	for (size_t i = 0; i < spec->ntrace_columns; i++)
+		strbuf_addf(&columns, "%s%s", i ? " " : "", spec->trace_columns[i]);
+	sqlite3_bind_int64(im->insert_trace, 1, run_id);
+	sqlite3_bind_text(im->insert_trace, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(im->insert_trace, 3, f->file_id);
+	sqlite3_bind_text(im->insert_trace, 4, strbuf_str(&columns), -1, SQLITE_TRANSIENT);
+	rc = db_step_done(im->db, im->insert_trace);
+	strbuf_release(&columns);
+	if (rc)
+		return rc;
+	trace_id = sqlite3_last_insert_rowid(im->db);
+	path = full_path(im, f->path);
+	rc = path ? trace_writer_import(im->traces, trace_id, path, f->path, &tspec, &stats,
+					trace_progress, im)
+		  : err_set("out of memory");
+	free(path);
+	if (rc)
+		return rc;
+	im->rows_done += stats.rows;
+	im->result->trace_rows += stats.rows;
+	sqlite3_bind_int64(im->finish_trace, 1, stats.rows);
+	sqlite3_bind_int64(im->finish_trace, 2, stats.backsteps);
+	sqlite3_bind_int64(im->finish_trace, 3, trace_id);
+	rc = db_step_done(im->db, im->finish_trace);
+	return rc ? rc : claim(im, f, kind, stats.rows);
+}
+
+enum run_file_kind { RF_GENERATOR, RF_IDLE, RF_ACCT, RF_TRACE, RF_WINDOW };
+
+struct run_state {
+	struct importer *im;
+	struct table_ctx *tc;
+	struct run_entry *run;
+	struct run_vars vars;
+	struct attr_list attrs;
+	char *idle_status;
+};
+
+static int read_run_file(struct run_state *rs, enum run_file_kind kind, const char *template_text)
+{
+	static const char *const kind_names[] = {"generator", "idle", "acct", "trace", "window"};
+	struct importer *im = rs->im;
+	const char *name = kind_names[kind];
+	struct corpus_file *f;
+	char *relative = NULL;
+	char *path = NULL;
+	int rc = manifest_expand(template_text, run_var, &rs->vars, &relative);
+	if (rc) {
+		if (rs->run->row != SIZE_MAX)
+			return rc;
+		/* an unlisted run lacks the table columns the template names */
+		err_clear();
+		return record_missing(im, rs->run->run_id, name, template_text);
+	}
+	f = find_file(im, relative);
+	if (!f) {
+		rc = record_missing(im, rs->run->run_id, name, relative);
+		free(relative);
+		return rc;
+	}
+	free(relative);
+	if (kind == RF_TRACE || kind == RF_WINDOW)
+		return import_trace(im, rs->run->run_id, kind == RF_TRACE ? "sample" : "window", f,
+				    rs->tc->spec);
+	path = full_path(im, f->path);
+	if (!path)
+		return err_set("out of memory");
+	if (kind == RF_GENERATOR)
+		rc = genrec_import(im->db, rs->run->run_id, f->file_id, path, f->path, &rs->attrs);
+	else if (kind == RF_IDLE)
+		rc = banner_read(path, f->path, f->file_id, &rs->idle_status, &rs->attrs);
+	else
+		rc = acct_read(path, f->path, f->file_id, &rs->attrs);
+	free(path);
+	return rc ? rc : claim(im, f, name, -1);
+}
+
+static int table_attrs(struct run_state *rs)
+{
+	struct table_ctx *tc = rs->tc;
+	const char *const *joined;
+	int rc = 0;
+	if (rs->run->row != SIZE_MAX) {
+		char **cells = tc->rows.cells[rs->run->row];
+		for (size_t j = 0; rc == 0 && j < tc->rows.ncols; j++)
+			rc = attr_list_add(&rs->attrs, "results", tc->rows.header[j], cells[j],
+					   tc->rows_file->file_id, rs->run->line, (long)j + 1);
+	}
+	if (rc || !tc->spec->join_file || !(joined = join_row(tc, rs->run->tag)))
+		return rc;
+	for (size_t i = 0; i < tc->join.nrows; i++) {
+		if ((const char *const *)tc->join.cells[i] != joined)
+			continue;
+		for (size_t j = 0; rc == 0 && j < tc->join.ncols; j++)
+			rc = attr_list_add(&rs->attrs, "join", tc->join.header[j], joined[j],
+					   tc->join_file->file_id, tc->join.lines[i], (long)j + 1);
+	}
+	return rc;
+}
+
+/* Parts of the tag (tag-parse, or the tag template itself as a pattern). */
+static int tag_attrs(struct run_state *rs)
+{
+	const struct manifest_table *spec = rs->tc->spec;
+	const char *own[1] = {spec->tag};
+	const char *const *patterns = (const char *const *)spec->tag_parse;
+	size_t npatterns = spec->ntag_parse;
+	int rc = 0;
+	if (npatterns == 0) {
+		patterns = own;
+		npatterns = 1;
+	}
+	for (size_t p = 0; p < npatterns; p++) {
+		if (!manifest_match(patterns[p], rs->run->tag, &rs->vars.cap_names,
+				    &rs->vars.cap_values, &rs->vars.ncap))
+			continue;
+		for (size_t i = 0; rc == 0 && i < rs->vars.ncap; i++)
+			if (!attr_list_find(&rs->attrs, "tag", rs->vars.cap_names[i]))
+				rc = attr_list_add(&rs->attrs, "tag", rs->vars.cap_names[i],
+						   rs->vars.cap_values[i], 0, 0, 0);
+		break;
+	}
+	for (size_t i = 0; rc == 0 && i < spec->nset; i++)
+		rc = attr_list_add(&rs->attrs, "set", spec->set[i].key, spec->set[i].value, 0, 0, 0);
+	return rc;
+}
+
+static int insert_run_row(struct run_state *rs)
+{
+	struct importer *im = rs->im;
+	struct run_entry *run = rs->run;
+	sqlite3_stmt *stmt = im->insert_run;
+	int rc;
+	sqlite3_bind_int64(stmt, 1, im->corpus_id);
+	sqlite3_bind_text(stmt, 2, rs->tc->subcorpus, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, run->tag, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 4, ++im->seq);
+	sqlite3_bind_int(stmt, 5, run->row != SIZE_MAX);
+	if (run->row != SIZE_MAX) {
+		sqlite3_bind_int64(stmt, 6, rs->tc->rows_file->file_id);
+		sqlite3_bind_int64(stmt, 7, run->line);
+	} else {
+		sqlite3_bind_null(stmt, 6);
+		sqlite3_bind_null(stmt, 7);
+	}
+	rc = db_step_done(im->db, stmt);
+	run->run_id = sqlite3_last_insert_rowid(im->db);
+	im->result->runs++;
+	if (run->row != SIZE_MAX)
+		im->result->listed++;
+	else
+		im->result->unlisted++;
+	return rc;
+}
+
+static int read_rejection(struct run_state *rs)
+{
+	struct importer *im = rs->im;
+	struct corpus_file *f = find_file(im, rs->run->rejection_path);
+	char *path, *reason = NULL;
+	int rc;
+	if (!f)
+		return err_set("rejection marker '%s' vanished during the import",
+			       rs->run->rejection_path);
+	path = full_path(im, f->path);
+	rc = path ? rejected_read(path, f->path, &reason) : err_set("out of memory");
+	free(path);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(im->insert_rejection, 1, rs->run->run_id);
+	sqlite3_bind_int64(im->insert_rejection, 2, f->file_id);
+	sqlite3_bind_text(im->insert_rejection, 3, reason, -1, SQLITE_TRANSIENT);
+	free(reason);
+	rc = db_step_done(im->db, im->insert_rejection);
+	return rc ? rc : claim(im, f, "rejected", -1);
+}
+
+static void check_label(struct run_state *rs)
+{
+	const struct attr *label = attr_list_find(&rs->attrs, "generator", "label");
+	if (label && label->value && strcmp(label->value, rs->run->tag) != 0)
+		warn_add("run '%s': its generator record says label '%s'", rs->run->tag,
+			 label->value);
+}
+
+static int import_run(struct table_ctx *tc, struct run_entry *run)
+{
+	const struct manifest_table *spec = tc->spec;
+	struct run_state rs = {.im = tc->im, .tc = tc, .run = run};
+	/* rejected runs have no files of their own (FORMATS.md) */
+	bool expect_files = !(run->rejection_path && run->row == SIZE_MAX);
+	const char *templates[] = {spec->generator, spec->idle, spec->acct, spec->trace,
+				   spec->window};
+	int rc;
+	rs.vars.tc = tc;
+	rs.vars.run = run;
+	snprintf(rs.vars.row_text, sizeof(rs.vars.row_text), "%zu",
+		 run->row == SIZE_MAX ? (size_t)0 : run->row + 1);
+	rc = insert_run_row(&rs);
+	if (rc == 0)
+		rc = table_attrs(&rs);
+	if (rc == 0)
+		rc = tag_attrs(&rs);
+	if (rc == 0 && spec->run_dir) {
+		rc = manifest_expand(spec->run_dir, run_var, &rs.vars, &rs.vars.run_dir);
+		if (rc && run->row == SIZE_MAX) {
+			err_clear();
+			rc = 0;
+		}
+	}
+	for (int kind = RF_GENERATOR; rc == 0 && expect_files && kind <= RF_WINDOW; kind++)
+		if (templates[kind])
+			rc = read_run_file(&rs, (enum run_file_kind)kind, templates[kind]);
+	for (size_t i = 0; rc == 0 && expect_files && i < spec->ntext; i++) {
+		char *relative = NULL;
+		struct corpus_file *f;
+		if (manifest_expand(spec->text[i], run_var, &rs.vars, &relative) != 0) {
+			err_clear();
+			continue;
+		}
+		f = find_file(tc->im, relative);
+		if (f)
+			rc = claim(tc->im, f, "text", -1);
+		free(relative);
+	}
+	if (rc == 0 && run->rejection_path)
+		rc = read_rejection(&rs);
+	if (rc == 0)
+		rc = insert_attrs(tc->im, run->run_id, &rs.attrs,
+				  rs.idle_status ? rs.idle_status : "");
+	if (rc == 0)
+		rc = mapping_apply(tc->im->db, tc->im->update_fields, run->run_id, &rs.attrs, spec,
+				   tc->im->manifest_origin, display_of, tc->im);
+	if (rc == 0)
+		check_label(&rs);
+	if (rc)
+		err_prefix("run '%s'", run->tag);
+	attr_list_release(&rs.attrs);
+	free(rs.idle_status);
+	run_vars_release(&rs.vars);
+	return rc;
+}
+
+static void table_ctx_release(struct table_ctx *tc)
+{
+	table_release(&tc->rows);
+	table_release(&tc->join);
+	for (size_t i = 0; i < tc->nruns; i++) {
+		free(tc->runs[i].tag);
+		free(tc->runs[i].rejection_path);
+	}
+	free(tc->runs);
+}
+
+static int import_table(struct importer *im, const struct manifest_table *spec)
+{
+	struct table_ctx tc = {.im = im, .spec = spec};
+	int rc;
+	tc.subcorpus = spec->subcorpus ? spec->subcorpus
+			 : strcmp(spec->section, "main") ? spec->section : "";
+	rc = read_tables(&tc);
+	if (rc == 0)
+		rc = listed_runs(&tc);
+	if (rc == 0 && spec->discover)
+		rc = glob_tags(&tc, spec->discover, found_unlisted);
+	if (rc == 0 && spec->rejected)
+		rc = glob_tags(&tc, spec->rejected, found_rejected);
+	if (rc == 0)
+		qsort(tc.runs, tc.nruns, sizeof(tc.runs[0]), compare_runs);
+	for (size_t i = 0; rc == 0 && i < tc.nruns; i++)
+		rc = import_run(&tc, &tc.runs[i]);
+	table_ctx_release(&tc);
+	return rc;
+}
+
+/* ---- after every table: exclusions and what nothing claimed ---- */
+
+/*
+ * The reasons a run is left out of analysis (corpus.h). Each is one
+ * INSERT ... SELECT over this corpus's runs; ?1 = corpus id, ?2 = floor.
+ */
+static const char *const exclusion_sql[] = {
+	"INSERT INTO exclusions SELECT x.run_id, 'rejected', x.reason FROM rejections x"
+	" JOIN runs r USING (run_id) WHERE r.corpus_id = ?1",
+	"INSERT INTO exclusions SELECT r.run_id, 'unlisted', 'run found in the corpus folder but"
+	" not listed in its results table' FROM runs r WHERE r.corpus_id = ?1 AND r.listed = 0"
+	" AND NOT EXISTS (SELECT 1 FROM rejections x WHERE x.run_id = r.run_id)",
+	"INSERT INTO exclusions SELECT run_id, 'invalid', 'the generator marked the run invalid'"
+	" FROM runs WHERE corpus_id = ?1 AND valid = 0",
+	"INSERT INTO exclusions SELECT run_id, 'patch-rate', 'patch_rate ' || patch_rate ||"
+	" ' is below the floor ' || ?2 FROM runs WHERE corpus_id = ?1 AND patch_rate < ?2",
+	"INSERT INTO exclusions SELECT run_id, 'generator-saturated', 'the generator reported"
+	" that it may have been saturated' FROM runs WHERE corpus_id = ?1 AND gen_saturated = 1",
+	"INSERT INTO exclusions SELECT run_id, 'sessions-short', established || ' of ' ||"
+	" sessions || ' requested sessions were established' FROM runs WHERE corpus_id = ?1"
+	" AND established < sessions",
+};
+
+static int derive_exclusions(struct importer *im)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < sizeof(exclusion_sql) / sizeof(exclusion_sql[0]); i++) {
+		sqlite3_stmt *stmt = NULL;
+		rc = db_prepare(im->db, exclusion_sql[i], &stmt);
+		if (rc == 0) {
+			sqlite3_bind_int64(stmt, 1, im->corpus_id);
+			sqlite3_bind_double(stmt, 2, im->opts->patch_floor);
+			rc = db_step_done(im->db, stmt);
+		}
+		sqlite3_finalize(stmt);
+	}
+	return rc;
+}
+
+/* Listed runs of a table that requires a trace but has none. */
+static int exclude_traceless(struct importer *im, const struct manifest_table *spec)
+{
+	sqlite3_stmt *stmt = NULL;
+	const char *subcorpus = spec->subcorpus ? spec->subcorpus
+				: strcmp(spec->section, "main") ? spec->section : "";
+	int rc = db_prepare(im->db,
+			    "INSERT INTO exclusions SELECT r.run_id, 'no-trace', 'no trace file ('"
+			    " || m.expected_path || ') but this layout requires one'"
+			    " FROM runs r JOIN missing_files m ON m.run_id = r.run_id"
+			    " AND m.kind = 'trace' WHERE r.corpus_id = ?1 AND r.subcorpus = ?2"
+			    " AND r.listed = 1",
+			    &stmt);
+	if (rc == 0) {
+		sqlite3_bind_int64(stmt, 1, im->corpus_id);
+		sqlite3_bind_text(stmt, 2, subcorpus, -1, SQLITE_STATIC);
+		rc = db_step_done(im->db, stmt);
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int claim_corpus_text(struct importer *im)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < im->manifest->ncorpus_text; i++) {
+		struct corpus_file *f = find_file(im, im->manifest->corpus_text[i]);
+		if (f)
+			rc = claim(im, f, "text", -1);
+		else
+			warn_add("'%s' named by the manifest is not in the corpus",
+				 im->manifest->corpus_text[i]);
+	}
+	return rc;
+}
+
+static void warn_unclaimed(struct importer *im)
+{
+	struct strbuf names = STRBUF_INIT;
+	size_t count = 0;
+	for (size_t i = 0; i < im->nfiles; i++) {
+		if (strcmp(im->files[i].kind, "other"))
+			continue;
+		if (count < 5)
+			strbuf_addf(&names, "%s'%s'", count ? ", " : "", im->files[i].path);
+		count++;
+	}
+	if (count)
+		warn_add("%s: %zu file%s not described by layout '%s' (recorded in table files "
+			 "with kind 'other', contents not parsed): %s%s",
+			 im->result->name, count, count == 1 ? "" : "s", im->manifest->layout,
+			 strbuf_str(&names), count > 5 ? ", ..." : "");
+	strbuf_release(&names);
+}
+
+/* ---- entry point ---- */
+
+static char *base_name(const char *path, bool strip_extension)
+{
+	char *copy = strdup(path);
+	char *base, *dot, *out;
+	size_t n;
+	if (!copy)
+		return NULL;
+	n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	base = basename(copy);
+	if (strip_extension && (dot = strrchr(base, '.')) != NULL && dot != base)
+		*dot = '\0';
+	out = strdup(base);
+	free(copy);
+	return out;
+}
+
+/* A single TSV/CSV table is a corpus: one run per row. */
+static int single_table_manifest(const char *file_path, const char *file_name,
+				 struct manifest **out)
+{
+	static const char *const tag_columns[] = {"tag", "run", "label", "name", NULL};
+	struct table t = {0};
+	struct strbuf text = STRBUF_INIT;
+	const char *tag = "row{row}";
+	int rc = table_read(file_path, file_name, TABLE_SNIFF, &t);
+	for (size_t i = 0; rc == 0 && tag_columns[i]; i++)
+		if (table_col(&t, tag_columns[i]) >= 0) {
+			tag = tag_columns[i];
+			break;
+		}
+	if (rc == 0) {
+		strbuf_addf(&text, "# a single headed table: one run per row\nlayout = table\n"
+				   "\n[table main]\nfile = %s\n",
+			    file_name);
+		if (strcmp(tag, "row{row}"))
+			strbuf_addf(&text, "tag = {%s}\n", tag);
+		else
+			strbuf_addf(&text, "tag = %s\n", tag);
+		rc = manifest_parse(strbuf_str(&text), "generated manifest", out);
+	}
+	table_release(&t);
+	strbuf_release(&text);
+	return rc;
+}
+
+static int choose_manifest(struct importer *im, const char *path, bool is_dir)
+{
+	struct strbuf own = STRBUF_INIT;
+	const char *why = NULL;
+	const char *profile;
+	int rc;
+	if (im->opts->manifest_path) {
+		im->manifest_origin = strdup(im->opts->manifest_path);
+		return manifest_read_file(im->opts->manifest_path, &im->manifest);
+	}
+	if (!is_dir) {
+		char *name = base_name(path, false);
+		im->manifest_origin = strdup("generated manifest");
+		rc = name ? single_table_manifest(path, name, &im->manifest)
+			  : err_set("out of memory");
+		free(name);
+		return rc;
+	}
+	strbuf_addf(&own, "%s/coreplan.manifest", path);
+	if (access(strbuf_str(&own), F_OK) == 0) {
+		im->manifest_origin = strbuf_detach(&own);
+		return manifest_read_file(im->manifest_origin, &im->manifest);
+	}
+	strbuf_release(&own);
+	profile = profile_detect(path, &why);
+	if (!profile)
+		return err_set("cannot import '%s': %s", path, why);
+	im->manifest_origin = strdup(profile);
+	return manifest_parse(profile_text(profile), profile, &im->manifest);
+}
+
+static int collect(struct importer *im, const char *path, bool is_dir)
+{
+	int rc;
+	if (is_dir) {
+		im->root = strdup(path);
+		rc = im->root ? walk(im, "", 0) : err_set("out of memory");
+	} else {
+		char *copy = strdup(path);
+		char *name = base_name(path, false);
+		im->root = copy ? strdup(dirname(copy)) : NULL;
+		free(copy);
+		rc = im->root && name ? add_file(im, name) : err_set("out of memory");
+		free(name);
+	}
+	if (rc == 0)
+		qsort(im->files, im->nfiles, sizeof(im->files[0]), compare_files);
+	return rc ? rc : hash_files(im);
+}
+
+static void count_results(struct importer *im)
+{
+	im->result->excluded = scalar_int(im->db,
+					  "SELECT count(DISTINCT e.run_id) FROM exclusions e JOIN"
+					  " runs r USING (run_id) WHERE r.corpus_id = ?1",
+					  im->corpus_id);
+	im->result->files = (int64_t)im->nfiles;
+}
+
+static void importer_release(struct importer *im)
+{
+	finalize_all(im);
+	for (size_t i = 0; i < im->nfiles; i++)
+		free(im->files[i].path);
+	free(im->files);
+	free(im->root);
+	free(im->manifest_origin);
+	manifest_free(im->manifest);
+}
+
+int corpus_import(sqlite3 *db, const char *path, const struct import_options *opts,
+		  struct import_result *result)
+{
+	struct importer im = {.db = db, .opts = opts, .result = result};
+	char hash[HASH_HEX_LEN + 1];
+	struct stat st;
+	char *name;
+	int rc;
+	memset(result, 0, sizeof(*result));
+	if (stat(path, &st) != 0)
+		return err_set("cannot import '%s': %s", path, strerror(errno));
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		return err_set("cannot import '%s': not a folder or a file", path);
+	name = opts->name ? strdup(opts->name) : base_name(path, !S_ISDIR(st.st_mode));
+	if (!name)
+		return err_set("out of memory");
+	snprintf(result->name, sizeof(result->name), "%s", name);
+	free(name);
+	if (!result->name[0])
+		return err_usage("corpus name must not be empty");
+	rc = choose_manifest(&im, path, S_ISDIR(st.st_mode));
+	if (rc == 0) {
+		snprintf(result->layout, sizeof(result->layout), "%s", im.manifest->layout);
+		rc = collect(&im, path, S_ISDIR(st.st_mode));
+	}
+	if (rc == 0) {
+		content_hash(&im, hash);
+		rc = check_existing(&im, hash);
+	}
+	if (rc == 1) {
+		result->status = IMPORT_UNCHANGED;
+		importer_release(&im);
+		return 0;
+	}
+	if (rc == 0)
+		rc = prepare_all(&im);
+	if (rc == 0)
+		rc = insert_corpus(&im, hash);
+	for (size_t i = 0; rc == 0 && i < im.manifest->ntables; i++)
+		rc = import_table(&im, &im.manifest->tables[i]);
+	if (rc == 0)
+		rc = claim_corpus_text(&im);
+	if (rc == 0)
+		rc = derive_exclusions(&im);
+	for (size_t i = 0; rc == 0 && i < im.manifest->ntables; i++)
+		if (im.manifest->tables[i].require_trace)
+			rc = exclude_traceless(&im, &im.manifest->tables[i]);
+	if (rc == 0) {
+		count_results(&im);
+		warn_unclaimed(&im);
+	}
+	importer_release(&im);
+	return rc;
+}

@@ -1,0 +1,495 @@
+/* manifest: see manifest.h. */
+#include "manifest.h"
+
+#include "../common/err.h"
+#include "../common/strbuf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MANIFEST_MAX_BYTES (1 << 20)
+
+static char *trim(char *s)
+{
+	char *end;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+static int push_string(char ***list, size_t *count, const char *value)
+{
+	char **grown = realloc(*list, (*count + 1) * sizeof(**list));
+	if (!grown)
+		return err_set("out of memory");
+	*list = grown;
+	grown[*count] = strdup(value);
+	if (!grown[*count])
+		return err_set("out of memory");
+	(*count)++;
+	return 0;
+}
+
+/* Split on spaces (or on `sep` when not 0) into a fresh list. */
+static int split_words(const char *value, char sep, char ***list, size_t *count)
+{
+	char *copy = strdup(value);
+	char *save = NULL;
+	const char *delims = sep == '|' ? "|" : " \t";
+	int rc = 0;
+	if (!copy)
+		return err_set("out of memory");
+	for (char *tok = strtok_r(copy, delims, &save); tok; tok = strtok_r(NULL, delims, &save)) {
+		char *word = trim(tok);
+		if (*word && (rc = push_string(list, count, word)) != 0)
+			break;
+	}
+	free(copy);
+	return rc;
+}
+
+static int set_string(char **slot, const char *value)
+{
+	free(*slot);
+	*slot = strdup(value);
+	return *slot ? 0 : err_set("out of memory");
+}
+
+static int parse_bool(const char *value, bool *out)
+{
+	if (!strcmp(value, "yes") || !strcmp(value, "true") || !strcmp(value, "1"))
+		*out = true;
+	else if (!strcmp(value, "no") || !strcmp(value, "false") || !strcmp(value, "0"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *const override_sources[] = {"results", "join", "generator", "idle",
+					       "acct",    "tag",  "set",       NULL};
+
+static int add_override(struct manifest_table *t, const char *field, const char *value)
+{
+	const char *colon = strchr(value, ':');
+	struct manifest_override *grown;
+	bool known = false;
+	if (!colon || colon == value || !colon[1])
+		return -1;
+	for (size_t i = 0; override_sources[i]; i++)
+		if (strlen(override_sources[i]) == (size_t)(colon - value) &&
+		    !strncmp(override_sources[i], value, (size_t)(colon - value)))
+			known = true;
+	if (!known)
+		return -1;
+	grown = realloc(t->overrides, (t->noverrides + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	t->overrides = grown;
+	grown[t->noverrides].field = strdup(field);
+	grown[t->noverrides].source = strndup(value, (size_t)(colon - value));
+	grown[t->noverrides].name = strdup(colon + 1);
+	t->noverrides++;
+	return 0;
+}
+
+static int add_set(struct manifest_table *t, const char *value)
+{
+	char **words = NULL;
+	size_t nwords = 0;
+	int rc = split_words(value, 0, &words, &nwords);
+	for (size_t i = 0; rc == 0 && i < nwords; i++) {
+		char *eq = strchr(words[i], '=');
+		struct manifest_kv *grown;
+		if (!eq || eq == words[i]) {
+			rc = -1;
+			break;
+		}
+		grown = realloc(t->set, (t->nset + 1) * sizeof(*grown));
+		if (!grown) {
+			rc = -1;
+			break;
+		}
+		t->set = grown;
+		grown[t->nset].key = strndup(words[i], (size_t)(eq - words[i]));
+		grown[t->nset].value = strdup(eq + 1);
+		t->nset++;
+	}
+	for (size_t i = 0; i < nwords; i++)
+		free(words[i]);
+	free(words);
+	return rc;
+}
+
+/* One `key = value` line inside a [table] section. */
+static int table_key(struct manifest_table *t, const char *key, const char *value)
+{
+	struct {
+		const char *key;
+		char **slot;
+	} strings[] = {
+		{"file", &t->file},           {"subcorpus", &t->subcorpus}, {"tag", &t->tag},
+		{"run-dir", &t->run_dir},     {"discover", &t->discover},
+		{"generator", &t->generator}, {"idle", &t->idle},           {"acct", &t->acct},
+		{"trace", &t->trace},         {"window", &t->window},       {"rejected", &t->rejected},
+	};
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		if (!strcmp(key, strings[i].key))
+			return set_string(strings[i].slot, value) ? -1 : 0;
+	if (!strcmp(key, "tag-parse"))
+		return split_words(value, '|', &t->tag_parse, &t->ntag_parse) ? -1 : 0;
+	if (!strcmp(key, "trace-columns"))
+		return split_words(value, 0, &t->trace_columns, &t->ntrace_columns) ? -1 : 0;
+	if (!strcmp(key, "text"))
+		return split_words(value, 0, &t->text, &t->ntext) ? -1 : 0;
+	if (!strcmp(key, "require-trace"))
+		return parse_bool(value, &t->require_trace);
+	if (!strcmp(key, "set"))
+		return add_set(t, value);
+	if (!strcmp(key, "join")) {
+		char **words = NULL;
+		size_t nwords = 0;
+		int rc = split_words(value, 0, &words, &nwords);
+		if (rc == 0 && nwords == 2) {
+			t->join_file = words[0];
+			t->join_key = words[1];
+			free(words);
+			return 0;
+		}
+		for (size_t i = 0; i < nwords; i++)
+			free(words[i]);
+		free(words);
+		return -1;
+	}
+	if (!strncmp(key, "field.", 6) && key[6])
+		return add_override(t, key + 6, value);
+	return -2;
+}
+
+static int new_table(struct manifest *m, const char *section)
+{
+	struct manifest_table *grown = realloc(m->tables, (m->ntables + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	m->tables = grown;
+	memset(&grown[m->ntables], 0, sizeof(grown[0]));
+	grown[m->ntables].section = strdup(section);
+	m->ntables++;
+	return 0;
+}
+
+static int check_table(const struct manifest_table *t, const char *origin)
+{
+	if (!t->file)
+		return err_at(origin, 0, 0, "[table %s] has no 'file ='", t->section);
+	if (!t->tag)
+		return err_at(origin, 0, 0, "[table %s] has no 'tag ='", t->section);
+	if ((t->trace || t->window) && t->ntrace_columns == 0)
+		return err_at(origin, 0, 0, "[table %s] names a trace but no 'trace-columns ='",
+			      t->section);
+	if (t->ntrace_columns) {
+		bool has_epoch = false;
+		for (size_t i = 0; i < t->ntrace_columns; i++)
+			has_epoch |= !strcmp(t->trace_columns[i], "epoch");
+		if (!has_epoch)
+			return err_at(origin, 0, 0,
+				      "[table %s] trace-columns must name an 'epoch' column",
+				      t->section);
+	}
+	return 0;
+}
+
+static int parse_line(struct manifest *m, char *line, long line_no, const char *origin,
+		      int *where)
+{
+	enum { TOP, TABLE, FILES };
+	char *s = trim(line);
+	char *eq, *key, *value;
+	int rc;
+	if (*s == '\0' || *s == '#')
+		return 0;
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		if (!close || close[1])
+			return err_at(origin, line_no, 1, "malformed section header '%s'", s);
+		*close = '\0';
+		s = trim(s + 1);
+		if (!strncmp(s, "table", 5) && (s[5] == ' ' || s[5] == '\t')) {
+			char *name = trim(s + 5);
+			for (size_t i = 0; i < m->ntables; i++)
+				if (!strcmp(m->tables[i].section, name))
+					return err_at(origin, line_no, 1,
+						      "duplicate section [table %s]", name);
+			if ((rc = new_table(m, name)) != 0)
+				return rc;
+			*where = TABLE;
+		} else if (!strcmp(s, "files")) {
+			*where = FILES;
+		} else {
+			return err_at(origin, line_no, 1,
+				      "unknown section [%s] (expected [table NAME] or [files])", s);
+		}
+		return 0;
+	}
+	eq = strchr(s, '=');
+	if (!eq)
+		return err_at(origin, line_no, 1, "expected 'key = value', got '%s'", s);
+	*eq = '\0';
+	key = trim(s);
+	value = trim(eq + 1);
+	if (*where == TOP) {
+		if (strcmp(key, "layout"))
+			return err_at(origin, line_no, 1, "unknown key '%s' before any section",
+				      key);
+		return set_string(&m->layout, value);
+	}
+	if (*where == FILES) {
+		if (strcmp(key, "text"))
+			return err_at(origin, line_no, 1, "unknown key '%s' in [files]", key);
+		return split_words(value, 0, &m->corpus_text, &m->ncorpus_text);
+	}
+	rc = table_key(&m->tables[m->ntables - 1], key, value);
+	if (rc == -2)
+		return err_at(origin, line_no, 1, "unknown key '%s' in [table %s]", key,
+			      m->tables[m->ntables - 1].section);
+	if (rc)
+		return err_at(origin, line_no, (long)(value - s) + 1, "bad value for '%s': '%s'",
+			      key, value);
+	return 0;
+}
+
+static int parse_lines(struct manifest *m, char *text, const char *origin)
+{
+	int where = 0;
+	long line_no = 0;
+	char *line = text;
+	while (line && *line) {
+		char *newline = strchr(line, '\n');
+		int rc;
+		if (newline)
+			*newline = '\0';
+		line_no++;
+		rc = parse_line(m, line, line_no, origin, &where);
+		if (rc)
+			return rc;
+		line = newline ? newline + 1 : NULL;
+	}
+	return 0;
+}
+
+int manifest_parse(const char *text, const char *origin, struct manifest **out)
+{
+	struct manifest *m = calloc(1, sizeof(*m));
+	struct strbuf lines = STRBUF_INIT;
+	int rc;
+	*out = NULL;
+	if (!m)
+		return err_set("out of memory");
+	m->text = strdup(text);
+	if (!m->text) {
+		manifest_free(m);
+		return err_set("out of memory");
+	}
+	if (strbuf_adds(&lines, text)) {
+		manifest_free(m);
+		return err_set("out of memory");
+	}
+	rc = parse_lines(m, lines.buf ? lines.buf : (char *)"", origin);
+	strbuf_release(&lines);
+	if (rc == 0 && m->ntables == 0)
+		rc = err_at(origin, 0, 0, "no [table NAME] section");
+	for (size_t i = 0; rc == 0 && i < m->ntables; i++)
+		rc = check_table(&m->tables[i], origin);
+	if (rc == 0 && !m->layout)
+		rc = set_string(&m->layout, "manifest");
+	if (rc) {
+		manifest_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+int manifest_read_file(const char *path, struct manifest **out)
+{
+	struct strbuf text = STRBUF_INIT;
+	char buf[8192];
+	size_t n;
+	int rc;
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return err_set("cannot open manifest '%s': %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		if (memchr(buf, '\0', n)) {
+			fclose(fp);
+			strbuf_release(&text);
+			return err_at(path, 0, 0, "NUL byte: not a text manifest");
+		}
+		if (text.len + n > MANIFEST_MAX_BYTES) {
+			fclose(fp);
+			strbuf_release(&text);
+			return err_at(path, 0, 0, "manifest larger than %d bytes", MANIFEST_MAX_BYTES);
+		}
+		strbuf_add(&text, buf, n);
+	}
+	if (ferror(fp)) {
+		rc = err_set("cannot read manifest '%s': %s", path, strerror(errno));
+		fclose(fp);
+		strbuf_release(&text);
+		return rc;
+	}
+	fclose(fp);
+	rc = manifest_parse(strbuf_str(&text), path, out);
+	strbuf_release(&text);
+	return rc;
+}
+
+static void free_list(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+static void table_release(struct manifest_table *t)
+{
+	char *strings[] = {t->section,   t->file,      t->subcorpus, t->tag,   t->run_dir,
+			   t->discover,  t->join_file, t->join_key,  t->generator, t->idle,
+			   t->acct,      t->trace,     t->window,    t->rejected};
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		free(strings[i]);
+	free_list(t->tag_parse, t->ntag_parse);
+	free_list(t->trace_columns, t->ntrace_columns);
+	free_list(t->text, t->ntext);
+	for (size_t i = 0; i < t->nset; i++) {
+		free(t->set[i].key);
+		free(t->set[i].value);
+	}
+	free(t->set);
+	for (size_t i = 0; i < t->noverrides; i++) {
+		free(t->overrides[i].field);
+		free(t->overrides[i].source);
+		free(t->overrides[i].name);
+	}
+	free(t->overrides);
+}
+
+void manifest_free(struct manifest *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ntables; i++)
+		table_release(&m->tables[i]);
+	free(m->tables);
+	free_list(m->corpus_text, m->ncorpus_text);
+	free(m->layout);
+	free(m->text);
+	free(m);
+}
+
+int manifest_expand(const char *template_text, manifest_lookup_fn lookup, void *arg, char **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = template_text;
+	*out = NULL;
+	while (*p) {
+		const char *open = strchr(p, '{');
+		const char *close;
+		char name[128];
+		const char *value;
+		if (!open) {
+			strbuf_adds(&sb, p);
+			break;
+		}
+		strbuf_add(&sb, p, (size_t)(open - p));
+		close = strchr(open, '}');
+		if (!close || (size_t)(close - open - 1) >= sizeof(name) || close == open + 1) {
+			strbuf_release(&sb);
+			return err_set("malformed template '%s'", template_text);
+		}
+		memcpy(name, open + 1, (size_t)(close - open - 1));
+		name[close - open - 1] = '\0';
+		value = lookup(name, arg);
+		if (!value) {
+			strbuf_release(&sb);
+			return err_set("template '%s' names '{%s}', which this run does not have",
+				       template_text, name);
+		}
+		strbuf_adds(&sb, value);
+		p = close + 1;
+	}
+	*out = strbuf_detach(&sb);
+	return *out ? 0 : err_set("out of memory");
+}
+
+void manifest_free_captures(char **names, char **values, size_t count)
+{
+	free_list(names, count);
+	free_list(values, count);
+}
+
+/* Recursive matcher: shortest capture first, backtracking on failure. */
+static int match_at(const char *pat, const char *text, char **names, char **values, size_t *n,
+		    size_t cap, long *budget)
+{
+	/* a hostile tag must not make the backtracking exponential */
+	if (--*budget < 0)
+		return 0;
+	if (*pat == '\0')
+		return *text == '\0';
+	if (*pat == '{') {
+		const char *close = strchr(pat, '}');
+		size_t len = strlen(text);
+		if (!close || *n >= cap)
+			return 0;
+		for (size_t take = 1; take <= len; take++) {
+			size_t slot = *n;
+			names[slot] = strndup(pat + 1, (size_t)(close - pat - 1));
+			values[slot] = strndup(text, take);
+			(*n)++;
+			if (match_at(close + 1, text + take, names, values, n, cap, budget))
+				return 1;
+			(*n)--;
+			free(names[slot]);
+			free(values[slot]);
+		}
+		return 0;
+	}
+	if (*pat != *text)
+		return 0;
+	return match_at(pat + 1, text + 1, names, values, n, cap, budget);
+}
+
+int manifest_match(const char *pattern, const char *text, char ***names_out, char ***values_out,
+		   size_t *count)
+{
+	size_t cap = 0;
+	size_t n = 0;
+	long budget = 100000;
+	char **names, **values;
+	for (const char *p = pattern; *p; p++)
+		cap += *p == '{';
+	names = calloc(cap + 1, sizeof(*names));
+	values = calloc(cap + 1, sizeof(*values));
+	*names_out = *values_out = NULL;
+	*count = 0;
+	if (!names || !values) {
+		free(names);
+		free(values);
+		return 0;
+	}
+	if (strlen(text) > 4096 || !match_at(pattern, text, names, values, &n, cap, &budget)) {
+		manifest_free_captures(names, values, n);
+		return 0;
+	}
+	*names_out = names;
+	*values_out = values;
+	*count = n;
+	return 1;
+}

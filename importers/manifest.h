@@ -1,0 +1,117 @@
+/*
+ * manifest: how a corpus folder is laid out, in a small text format the
+ * user can write (documented in README.md, "Corpus manifests"). The two
+ * real layouts are built-in manifests in the same format (profiles.c).
+ *
+ *   # comment
+ *   layout = NAME
+ *   [table main]                  one section per results table
+ *   file = results.tsv            headed TSV/CSV, relative to the folder
+ *   subcorpus = m1                default: "" for `main`, else the section name
+ *   tag = {target}-{cfg}-n{level}-b{block}r{rep}
+ *   tag-parse = g{gomaxprocs}-n{sessions}-b{block} | prof-g{gomaxprocs}-n{sessions}
+ *   run-dir = runs/{tag}
+ *   discover = runs/<*>/            run folders the table does not list (a trailing / matches
+ *                                   folders, otherwise files; the <*> part is the tag)
+ *   join = system.tsv run         rows of a second table whose column `run` equals the tag
+ *   generator = {run-dir}/load.json
+ *   idle = {run-dir}/idle.txt
+ *   acct = {run-dir}/acct.txt
+ *   trace = {run-dir}/sample.tsv
+ *   trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
+ *   window = {run-dir}/window.tsv (same columns as the trace)
+ *   require-trace = yes
+ *   rejected = json/<*>.REJECTED    one-line rejection markers; tag = name before the extension
+ *   text = {run-dir}/load.txt {run-dir}/selfcheck.txt
+ *   set = gomaxprocs=1 sessions=25
+ *   field.load_rss_kb = join:load_app_kb
+ *   [files]
+ *   text = teardown.txt
+ *
+ * (<*> stands for a literal asterisk, which cannot appear in this comment.)
+ *
+ * Templates: `{name}` is the value of column `name` in the run's table row
+ * (or a part captured by tag-parse); `{tag}`, `{run-dir}` and `{row}` (the
+ * 1-based data row number) are always available.
+ *
+ * Errors name the manifest and line. Ownership: manifest_parse() allocates
+ * a struct manifest that manifest_free() releases with everything in it.
+ */
+#ifndef COREPLAN_MANIFEST_H
+#define COREPLAN_MANIFEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct manifest_override {
+	char *field;  /* canonical field */
+	char *source; /* results, join, generator, idle, acct, tag, set */
+	char *name;   /* name within that source */
+};
+
+struct manifest_kv {
+	char *key;
+	char *value;
+};
+
+struct manifest_table {
+	char *section; /* the name after [table ...] */
+	char *file;
+	char *subcorpus;
+	char *tag;
+	char **tag_parse; /* alternatives, tried in order */
+	size_t ntag_parse;
+	char *run_dir;
+	char *discover;
+	char *join_file;
+	char *join_key;
+	char *generator;
+	char *idle;
+	char *acct;
+	char *trace;
+	char **trace_columns;
+	size_t ntrace_columns;
+	char *window;
+	bool require_trace;
+	char *rejected;
+	char **text; /* templates of free-text files */
+	size_t ntext;
+	struct manifest_kv *set;
+	size_t nset;
+	struct manifest_override *overrides;
+	size_t noverrides;
+};
+
+struct manifest {
+	char *layout;
+	char *text; /* the manifest text verbatim, stored with the corpus */
+	struct manifest_table *tables;
+	size_t ntables;
+	char **corpus_text; /* [files] text = ... (plain paths, no templates) */
+	size_t ncorpus_text;
+};
+
+/* Parse manifest text; `origin` names it in messages (a path or "built-in NAME"). */
+int manifest_parse(const char *text, const char *origin, struct manifest **out);
+int manifest_read_file(const char *path, struct manifest **out);
+void manifest_free(struct manifest *m);
+
+/*
+ * Template expansion. `lookup` returns the value of a variable or NULL if
+ * unknown (an unknown variable is an error naming the template).
+ */
+typedef const char *(*manifest_lookup_fn)(const char *name, void *arg);
+int manifest_expand(const char *template_text, manifest_lookup_fn lookup, void *arg, char **out);
+
+/*
+ * Match `text` against a tag pattern such as "g{gomaxprocs}-n{sessions}-b{block}".
+ * Each {name} matches the shortest non-empty text up to the next literal
+ * (the last one takes the rest). On a match, the captured names and
+ * values are returned as NULL-terminated parallel arrays owned by the
+ * caller (free with manifest_free_captures). Returns 1 on a match, 0 if not.
+ */
+int manifest_match(const char *pattern, const char *text, char ***names, char ***values,
+		   size_t *count);
+void manifest_free_captures(char **names, char **values, size_t count);
+
+#endif

@@ -1,0 +1,228 @@
+/* mapping: see mapping.h. */
+#include "mapping.h"
+
+#include "../common/err.h"
+#include "../common/num.h"
+#include "../common/strbuf.h"
+#include "../schema/fields.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Source names per canonical field. `table` names are looked up in the
+ * results row and joined rows (and in tag parts and `set`), the others in
+ * their own file. Order within a list is priority.
+ */
+struct alias {
+	const char *field;
+	const char *table;     /* comma-separated */
+	const char *generator; /* generator-record key */
+	const char *idle;      /* idle-banner key */
+	const char *acct;      /* accounting-file key */
+};
+
+static const struct alias aliases[] = {
+	{"tput", "tput,interactions_per_sec,ips,throughput", "interactions_per_sec", NULL, NULL},
+	{"gomaxprocs", "gomaxprocs", NULL, "gomaxprocs", NULL},
+	{"sessions", "sessions,level,sessions_requested,sessions_total", "sessions_requested", NULL,
+	 NULL},
+	{"established", "established,sessions_established", "sessions_established", NULL, NULL},
+	{"block", "block", NULL, NULL, NULL},
+	{"rep", "rep", NULL, NULL, NULL},
+	{"target", "target", NULL, NULL, NULL},
+	{"cfg", "cfg", NULL, "cfg", NULL},
+	{"store", "store", NULL, "store", NULL},
+	{"gogc", "gogc", NULL, "gogc", NULL},
+	{"variant", "variant", NULL, NULL, NULL},
+	{"p50_ms", "p50,p50_ms", "p50_ms", NULL, NULL},
+	{"p95_ms", "p95,p95_ms", "p95_ms", NULL, NULL},
+	{"p99_ms", "p99,p99_ms", "p99_ms", NULL, NULL},
+	{"max_ms", "max_ms", "max_ms", NULL, NULL},
+	{"err", "err,error_rate", "error_rate", NULL, NULL},
+	{"patch_rate", "patch_rate", "patch_rate", NULL, NULL},
+	{"valid", "valid", "valid", NULL, NULL},
+	{"gen_cpu_pct", "gen_cpu_pct,gen_cpu", "generator_cpu_percent_of_machine", NULL, NULL},
+	{"gen_saturated", "gen_sat,gen_saturated", "generator_possibly_saturated", NULL, NULL},
+	{"app_cores", "app_cores", NULL, NULL, NULL},
+	{"idle_rss_kb", "idle_rss_kb,idle_app_kb,idle_rss,rss_idle_kb", NULL, "app_rss_kb",
+	 "idle_rss_kb"},
+	{"load_rss_kb", "load_rss_kb,load_rss,rss_load_med_kb", NULL, NULL, "load_rss_kb"},
+	{"interactions", "interactions,ints,interactions_counted", "interactions_counted", NULL,
+	 NULL},
+	{"cpu_s", "cpu_s,cpu_s_win,app_cpu_delta_s", NULL, NULL, "app_cpu_delta_s"},
+	{"started_at", "started_at", "started_at", NULL, NULL},
+	{"duration_s", "duration_s", "duration", NULL, NULL},
+};
+
+const char *mapping_update_sql(void)
+{
+	static char sql[4096];
+	struct strbuf sb = STRBUF_INIT;
+	if (sql[0])
+		return sql;
+	strbuf_adds(&sb, "UPDATE runs SET ");
+	for (size_t i = 0; i < field_canonical_count; i++)
+		strbuf_addf(&sb, "%s%s = ?%zu", i ? ", " : "", field_canonical[i].name, i + 1);
+	strbuf_addf(&sb, " WHERE run_id = ?%zu", field_canonical_count + 1);
+	snprintf(sql, sizeof(sql), "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return sql;
+}
+
+static const struct alias *alias_of(const char *field)
+{
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(aliases[i].field, field))
+			return &aliases[i];
+	return NULL;
+}
+
+/* First attr from `source` whose name is one of the comma-separated names. */
+static const struct attr *find_any(const struct attr_list *attrs, const char *source,
+				   const char *names)
+{
+	char name[64];
+	const char *p = names;
+	while (p && *p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		const struct attr *a;
+		if (n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			a = attr_list_find(attrs, source, name);
+			if (a && !num_is_missing(a->value) && a->value[0])
+				return a;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return NULL;
+}
+
+static const struct attr *find_field(const struct attr_list *attrs,
+				     const struct manifest_table *table, const char *field)
+{
+	const struct alias *alias = alias_of(field);
+	static const char *const table_sources[] = {"results", "join"};
+	const struct attr *a = NULL;
+	for (size_t i = 0; i < table->noverrides; i++)
+		if (!strcmp(table->overrides[i].field, field))
+			return find_any(attrs, table->overrides[i].source,
+					table->overrides[i].name);
+	if (!alias)
+		return NULL;
+	for (size_t i = 0; i < 2 && !a; i++)
+		a = find_any(attrs, table_sources[i], alias->table);
+	if (!a && alias->generator)
+		a = find_any(attrs, "generator", alias->generator);
+	if (!a && alias->idle)
+		a = find_any(attrs, "idle", alias->idle);
+	if (!a && alias->acct)
+		a = find_any(attrs, "acct", alias->acct);
+	if (!a)
+		a = find_any(attrs, "tag", alias->table);
+	if (!a)
+		a = find_any(attrs, "set", alias->table);
+	return a;
+}
+
+static const char *where_of(const struct attr *a, const char *manifest_origin,
+			    mapping_path_fn path_of, void *arg)
+{
+	if (!strcmp(a->source, "set"))
+		return manifest_origin;
+	if (a->file_id > 0)
+		return path_of(a->file_id, arg);
+	return "(run tag)";
+}
+
+static int range_check(const struct field_info *f, double value)
+{
+	if (!strcmp(f->name, "tput"))
+		return value >= 0.0 ? 0 : -1;
+	if (!strcmp(f->name, "err") || !strcmp(f->name, "patch_rate"))
+		return value >= 0.0 && value <= 1.0 ? 0 : -1;
+	if (!strcmp(f->name, "gomaxprocs"))
+		return value >= 1.0 ? 0 : -1;
+	return 0;
+}
+
+static const char *range_rule(const struct field_info *f)
+{
+	if (!strcmp(f->name, "err") || !strcmp(f->name, "patch_rate"))
+		return "a fraction between 0 and 1";
+	if (!strcmp(f->name, "gomaxprocs"))
+		return "at least 1";
+	return "zero or more";
+}
+
+static int bind_field(sqlite3_stmt *update, int index, const struct field_info *f,
+		      const struct attr *a, const char *where)
+{
+	const char *text = a->value;
+	int64_t i64;
+	double real;
+	bool flag;
+	switch (f->type) {
+	case FIELD_TEXT:
+		return sqlite3_bind_text(update, index, text, -1, SQLITE_TRANSIENT);
+	case FIELD_BOOL:
+		if (!strcmp(text, "?"))
+			return sqlite3_bind_null(update, index);
+		if (num_parse_bool(text, &flag))
+			return err_at(where, a->line, a->col, "'%s' for %s is not true or false",
+				      text, a->name);
+		return sqlite3_bind_int(update, index, flag);
+	case FIELD_INT:
+		if (num_parse_int(text, &i64))
+			return err_at(where, a->line, a->col, "'%s' for %s is not an integer",
+				      text, a->name);
+		if (range_check(f, (double)i64))
+			return err_at(where, a->line, a->col, "%s is %s, must be %s", a->name,
+				      text, range_rule(f));
+		return sqlite3_bind_int64(update, index, i64);
+	case FIELD_REAL:
+		if (!strcmp(f->name, "duration_s") && !strcmp(a->source, "generator")) {
+			if (num_parse_go_duration(text, &real))
+				return err_at(where, a->line, a->col,
+					      "'%s' for %s is not a duration", text, a->name);
+		} else if (num_parse_real(text, &real)) {
+			return err_at(where, a->line, a->col,
+				      "'%s' for %s is not a finite number", text, a->name);
+		}
+		if (range_check(f, real))
+			return err_at(where, a->line, a->col, "%s is %s, must be %s", a->name,
+				      text, range_rule(f));
+		return sqlite3_bind_double(update, index, real);
+	}
+	return 0;
+}
+
+int mapping_apply(sqlite3 *db, sqlite3_stmt *update, int64_t run_id, const struct attr_list *attrs,
+		  const struct manifest_table *table, const char *manifest_origin,
+		  mapping_path_fn path_of, void *path_arg)
+{
+	int rc = 0;
+	sqlite3_clear_bindings(update);
+	for (size_t i = 0; i < field_canonical_count && rc == 0; i++) {
+		const struct field_info *f = &field_canonical[i];
+		const struct attr *a = find_field(attrs, table, f->name);
+		if (!a)
+			continue;
+		rc = bind_field(update, (int)i + 1, f, a,
+				where_of(a, manifest_origin, path_of, path_arg));
+		if (rc > 0) /* an SQLite code from a bind call */
+			rc = err_set("cannot bind %s: %s", f->name, sqlite3_errmsg(db));
+	}
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(update, (int)field_canonical_count + 1, run_id);
+	if (sqlite3_step(update) != SQLITE_DONE) {
+		rc = err_set("cannot store the fields of run %lld: %s", (long long)run_id,
+			     sqlite3_errmsg(db));
+	}
+	sqlite3_reset(update);
+	return rc;
+}

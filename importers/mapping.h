@@ -1,0 +1,42 @@
+/*
+ * mapping: from the attributes of one run (every value read from its
+ * results row, joined rows, generator record, idle banner, accounting
+ * file, tag and manifest constants) to the typed canonical fields of the
+ * runs table.
+ *
+ * For each canonical field the first value found wins, in this order: a
+ * manifest override (`field.NAME = source:name`), then the results row,
+ * joined rows, generator record, idle banner, accounting file, tag parts
+ * and `set` constants, each under the names listed in mapping.c (e.g.
+ * throughput is `tput`, `interactions_per_sec` or `ips`). The generator
+ * record's own `gomaxprocs` and `host` describe the generator machine and
+ * are never mapped onto the app's fields.
+ *
+ * A value that does not convert to the field's type, or breaks a range
+ * rule (negative, NaN or infinite throughput, a fraction outside 0..1),
+ * is an error naming the file, line and column it came from.
+ */
+#ifndef COREPLAN_MAPPING_H
+#define COREPLAN_MAPPING_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "manifest.h"
+#include "runfiles.h"
+
+/* Gives the display path of a file id, for messages. */
+typedef const char *(*mapping_path_fn)(int64_t file_id, void *arg);
+
+/* "UPDATE runs SET <every canonical field> = ?N ... WHERE run_id = ?M". */
+const char *mapping_update_sql(void);
+
+/*
+ * Bind every canonical field of one run to `update` (prepared from
+ * mapping_update_sql()) and step it.
+ */
+int mapping_apply(sqlite3 *db, sqlite3_stmt *update, int64_t run_id, const struct attr_list *attrs,
+		  const struct manifest_table *table, const char *manifest_origin,
+		  mapping_path_fn path_of, void *path_arg);
+
+#endif

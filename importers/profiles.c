@@ -1,0 +1,114 @@
+/*
+ * profiles: see profiles.h. The texts follow ../shared/corpora/sky/FORMATS.md;
+ * each line there that defines a file or a column has its counterpart here.
+ */
+#include "profiles.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *const profile_names[] = {"sky-gomaxprocs", "sky-capacity", NULL};
+
+static const char gomaxprocs_text[] =
+	"# Sky GOMAXPROCS scaling sweep (FORMATS.md, corpus 1)\n"
+	"layout = sky-gomaxprocs\n"
+	"\n"
+	"[table main]\n"
+	"file = results.tsv\n"
+	"tag = {tag}\n"
+	"tag-parse = g{gomaxprocs}-n{sessions}-b{block} | prof-g{gomaxprocs}-n{sessions}\n"
+	"run-dir = runs/{tag}\n"
+	"discover = runs/*/\n"
+	"generator = {run-dir}/load.json\n"
+	"idle = {run-dir}/idle.txt\n"
+	"trace = {run-dir}/sample.tsv\n"
+	"trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads\n"
+	"window = {run-dir}/window.tsv\n"
+	"require-trace = yes\n"
+	"text = {run-dir}/goroutine.txt\n";
+
+static const char capacity_text[] =
+	"# Sky x86 capacity corpus (FORMATS.md, corpus 2) with its M1 and\n"
+	"# dedicated-core reference sub-corpora\n"
+	"layout = sky-capacity\n"
+	"\n"
+	"[table main]\n"
+	"file = results.tsv\n"
+	"tag = {target}-{cfg}-n{level}-b{block}r{rep}\n"
+	"join = system.tsv run\n"
+	"discover = samples/*.tsv\n"
+	"generator = json/{tag}.json\n"
+	"idle = json/{tag}.idle.txt\n"
+	"trace = samples/{tag}.tsv\n"
+	"trace-columns = epoch app_rss_kb pg_rss_kb pg_nproc pg_backends mem_avail_kb conn"
+	" cpu_total_j cpu_idle_j app_j pg_j xact_commit wal_records\n"
+	"require-trace = yes\n"
+	"rejected = json/*.REJECTED\n"
+	"# results.tsv columns 15-20 are the harness's defective inline figures;\n"
+	"# system.tsv holds the re-derived ones (FORMATS.md)\n"
+	"field.load_rss_kb = join:load_app_kb\n"
+	"field.app_cores = join:app_cores\n"
+	"# e2-small and e2-medium: 2 vCPUs, USER_HZ 100 (not in the idle banners)\n"
+	"set = clk_tck=100 nproc=2 cpu_family=gce-e2\n"
+	"\n"
+	"[table m1]\n"
+	"file = m1/m1.tsv\n"
+	"tag = m1-r{rep}\n"
+	"run-dir = m1/r{rep}\n"
+	"generator = {run-dir}/load.json\n"
+	"acct = {run-dir}/acct.txt\n"
+	"text = {run-dir}/load.txt {run-dir}/selfcheck.txt\n"
+	"# FORMATS.md: GOMAXPROCS=1, memory store, on an Apple M1\n"
+	"set = gomaxprocs=1 store=memory cpu_family=apple-m1\n"
+	"\n"
+	"[table core]\n"
+	"file = core/results.tsv\n"
+	"tag = core-mem-p5-n25-r{rep}\n"
+	"run-dir = core/{tag}\n"
+	"discover = core/*/\n"
+	"generator = {run-dir}/load.json\n"
+	"idle = {run-dir}/idle.txt\n"
+	"trace = {run-dir}/sample.tsv\n"
+	"trace-columns = epoch app_rss_kb app_j\n"
+	"require-trace = yes\n"
+	"text = {run-dir}/run.txt {run-dir}/gen.txt {run-dir}/selfcheck.txt\n"
+	"# FORMATS.md and core/env.txt: e2-standard-4, Intel Xeon @ 2.20GHz, dedicated\n"
+	"set = cpu_family=intel-xeon-2.2ghz\n"
+	"\n"
+	"[files]\n"
+	"text = teardown.txt core/env.txt\n";
+
+const char *profile_text(const char *name)
+{
+	if (!strcmp(name, "sky-gomaxprocs"))
+		return gomaxprocs_text;
+	if (!strcmp(name, "sky-capacity"))
+		return capacity_text;
+	return NULL;
+}
+
+static bool exists(const char *dir, const char *name, bool want_dir)
+{
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (stat(path, &st) != 0)
+		return false;
+	return want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+const char *profile_detect(const char *dir, const char **why)
+{
+	*why = "";
+	if (exists(dir, "results.tsv", false) && exists(dir, "system.tsv", false) &&
+	    exists(dir, "samples", true))
+		return "sky-capacity";
+	if (exists(dir, "results.tsv", false) && exists(dir, "runs", true))
+		return "sky-gomaxprocs";
+	*why = "it has no coreplan.manifest and matches no built-in layout (sky-gomaxprocs: "
+	       "results.tsv + runs/; sky-capacity: results.tsv + system.tsv + samples/): "
+	       "write a manifest (README.md, \"Corpus manifests\") and pass --manifest";
+	return NULL;
+}

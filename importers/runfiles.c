@@ -1,0 +1,517 @@
+/* runfiles: see runfiles.h. */
+#include "runfiles.h"
+
+#include "../common/err.h"
+#include "../common/num.h"
+#include "../common/strbuf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* SQLite's JSON parser refuses deeper nesting (JSON_MAX_DEPTH). */
+#define JSON_DEPTH_LIMIT 2000
+
+int attr_list_add(struct attr_list *list, const char *source, const char *name, const char *value,
+		  int64_t file_id, long line, long col)
+{
+	struct attr *a;
+	if (list->count == list->alloc) {
+		size_t want = list->alloc ? 2 * list->alloc : 32;
+		struct attr *grown = realloc(list->items, want * sizeof(*grown));
+		if (!grown)
+			return err_set("out of memory");
+		list->items = grown;
+		list->alloc = want;
+	}
+	a = &list->items[list->count];
+	a->source = strdup(source);
+	a->name = strdup(name);
+	a->value = value ? strdup(value) : NULL;
+	a->file_id = file_id;
+	a->line = line;
+	a->col = col;
+	if (!a->source || !a->name || (value && !a->value)) {
+		free(a->source);
+		free(a->name);
+		free(a->value);
+		return err_set("out of memory");
+	}
+	list->count++;
+	return 0;
+}
+
+const struct attr *attr_list_find(const struct attr_list *list, const char *source,
+				  const char *name)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (!strcmp(list->items[i].source, source) && !strcmp(list->items[i].name, name))
+			return &list->items[i];
+	return NULL;
+}
+
+void attr_list_release(struct attr_list *list)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		free(list->items[i].source);
+		free(list->items[i].name);
+		free(list->items[i].value);
+	}
+	free(list->items);
+	list->items = NULL;
+	list->count = list->alloc = 0;
+}
+
+int runfile_slurp(const char *path, const char *display, char **text, size_t *len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[16384];
+	size_t n;
+	FILE *fp = fopen(path, "rb");
+	*text = NULL;
+	*len = 0;
+	if (!fp)
+		return err_set("cannot open '%s': %s", display, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		if (sb.len + n > RUNFILE_MAX_BYTES) {
+			fclose(fp);
+			strbuf_release(&sb);
+			return err_at(display, 0, 0, "larger than %d bytes", RUNFILE_MAX_BYTES);
+		}
+		if (strbuf_add(&sb, buf, n)) {
+			fclose(fp);
+			strbuf_release(&sb);
+			return err_set("out of memory reading '%s'", display);
+		}
+	}
+	if (ferror(fp)) {
+		int saved = errno;
+		fclose(fp);
+		strbuf_release(&sb);
+		return err_set("cannot read '%s': %s", display, strerror(saved));
+	}
+	fclose(fp);
+	if (memchr(strbuf_str(&sb), '\0', sb.len)) {
+		const char *start = strbuf_str(&sb);
+		const char *nul = memchr(start, '\0', sb.len);
+		long line = 1, col = 1;
+		for (const char *p = start; p < nul; p++, col++)
+			if (*p == '\n') {
+				line++;
+				col = 0;
+			}
+		strbuf_release(&sb);
+		return err_at(display, line, col, "NUL byte (binary data)");
+	}
+	*len = sb.len;
+	*text = strbuf_detach(&sb);
+	return *text ? 0 : err_set("out of memory");
+}
+
+/* ---- generator record ---- */
+
+void json_locate_error(const char *text, size_t len, long *line_out, long *col_out,
+		       const char **what)
+{
+	long line = 1, col = 0;
+	long open_line[JSON_DEPTH_LIMIT + 1], open_col[JSON_DEPTH_LIMIT + 1];
+	char open_char[JSON_DEPTH_LIMIT + 1];
+	long string_line = 0, string_col = 0;
+	int depth = 0;
+	bool in_string = false, escaped = false;
+	*line_out = *col_out = 0;
+	*what = "invalid JSON";
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		col++;
+		if (in_string) {
+			if (escaped) {
+				escaped = false;
+			} else if (c == '\\') {
+				escaped = true;
+			} else if (c == '"') {
+				in_string = false;
+			} else if ((unsigned char)c < 0x20) {
+				*line_out = line;
+				*col_out = col;
+				*what = "raw control character inside a string";
+				return;
+			}
+		} else if (c == '"') {
+			in_string = true;
+			string_line = line;
+			string_col = col;
+		} else if (c == '{' || c == '[') {
+			if (depth == JSON_DEPTH_LIMIT) {
+				*line_out = line;
+				*col_out = col;
+				*what = "nested deeper than 2000 levels";
+				return;
+			}
+			open_line[depth] = line;
+			open_col[depth] = col;
+			open_char[depth] = c;
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (depth == 0 || (c == '}') != (open_char[depth - 1] == '{')) {
+				*line_out = line;
+				*col_out = col;
+				*what = c == '}' ? "unexpected '}'" : "unexpected ']'";
+				return;
+			}
+			depth--;
+		}
+		if (c == '\n') {
+			line++;
+			col = 0;
+		}
+	}
+	if (in_string) {
+		*line_out = string_line;
+		*col_out = string_col;
+		*what = "truncated: string never closed";
+	} else if (depth > 0) {
+		*line_out = open_line[depth - 1];
+		*col_out = open_col[depth - 1];
+		*what = open_char[depth - 1] == '{' ? "truncated: '{' never closed"
+						    : "truncated: '[' never closed";
+	}
+}
+
+/* Line and column of the first `"key"` in the text, for type errors. */
+static void locate_key(const char *text, const char *key, long *line, long *col)
+{
+	char needle[160];
+	const char *hit;
+	*line = *col = 0;
+	snprintf(needle, sizeof(needle), "\"%s\"", key);
+	hit = strstr(text, needle);
+	if (!hit)
+		return;
+	*line = 1;
+	*col = 1;
+	for (const char *p = text; p < hit; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+struct key_type {
+	const char *key;
+	const char *expected; /* "integer", "number", "text", "bool", "object" */
+};
+
+/* From FORMATS.md, "The generator record". Unknown keys may have any type. */
+static const struct key_type generator_keys[] = {
+	{"label", "text"},
+	{"url", "text"},
+	{"sessions_requested", "integer"},
+	{"sessions_established", "integer"},
+	{"duration", "text"},
+	{"think_time", "text"},
+	{"interactions_counted", "integer"},
+	{"interactions_per_sec", "number"},
+	{"p50_ms", "number"},
+	{"p95_ms", "number"},
+	{"p99_ms", "number"},
+	{"max_ms", "number"},
+	{"outcomes", "object"},
+	{"error_rate", "number"},
+	{"patches_total", "integer"},
+	{"interactions_with_patches", "integer"},
+	{"patch_rate", "number"},
+	{"patches_per_interaction", "number"},
+	{"patches_naming_absent_ids", "integer"},
+	{"handler_id", "text"},
+	{"setup_steps", "integer"},
+	{"sse_frames_total", "integer"},
+	{"sse_still_open_at_end", "integer"},
+	{"generator_cpu_percent_of_machine", "number"},
+	{"generator_possibly_saturated", "bool"},
+	{"valid", "bool"},
+	{"host", "text"},
+	{"gomaxprocs", "integer"},
+	{"started_at", "text"},
+};
+
+static bool type_fits(const char *expected, const char *actual)
+{
+	if (!strcmp(actual, "null"))
+		return true;
+	if (!strcmp(expected, "number"))
+		return !strcmp(actual, "integer") || !strcmp(actual, "real");
+	if (!strcmp(expected, "bool"))
+		return !strcmp(actual, "true") || !strcmp(actual, "false");
+	return !strcmp(expected, actual);
+}
+
+static int check_json(sqlite3 *db, const char *text, size_t len, const char *display)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	if (sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_type(?1)", -1, &stmt, NULL))
+		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		rc = err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
+	} else if (sqlite3_column_int(stmt, 0) != 1) {
+		long line, col;
+		const char *what;
+		json_locate_error(text, len, &line, &col, &what);
+		rc = err_at(display, line, col, "%s (not a valid generator record)", what);
+	} else if (strcmp((const char *)sqlite3_column_text(stmt, 1), "object") != 0) {
+		rc = err_at(display, 1, 1, "expected a JSON object, found %s",
+			    (const char *)sqlite3_column_text(stmt, 1));
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static int check_key_types(sqlite3 *db, const char *text, size_t len, const char *display)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	int step;
+	if (sqlite3_prepare_v2(db, "SELECT key, type, atom FROM json_each(?1)", -1, &stmt, NULL))
+		return err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(stmt, 0);
+		const char *type = (const char *)sqlite3_column_text(stmt, 1);
+		for (size_t i = 0; i < sizeof(generator_keys) / sizeof(generator_keys[0]); i++) {
+			long line, col;
+			if (strcmp(key, generator_keys[i].key))
+				continue;
+			locate_key(text, key, &line, &col);
+			if (!type_fits(generator_keys[i].expected, type))
+				rc = err_at(display, line, col, "'%s' is %s, expected %s", key,
+					    type, generator_keys[i].expected);
+			else if (!strcmp(type, "real") &&
+				 !isfinite(sqlite3_column_double(stmt, 2)))
+				rc = err_at(display, line, col, "'%s' is not a finite number", key);
+			break;
+		}
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static const char insert_record_sql[] =
+	"INSERT INTO generator_records (run_id, file_id, json, label, sessions_requested,"
+	" sessions_established, duration, interactions_counted, interactions_per_sec, p50_ms,"
+	" p95_ms, p99_ms, max_ms, error_rate, patch_rate, generator_cpu_percent_of_machine,"
+	" generator_possibly_saturated, valid, host, started_at)"
+	" SELECT ?1, ?2, ?3, ?3->>'label', ?3->>'sessions_requested',"
+	" ?3->>'sessions_established', ?3->>'duration', ?3->>'interactions_counted',"
+	" ?3->>'interactions_per_sec', ?3->>'p50_ms', ?3->>'p95_ms', ?3->>'p99_ms',"
+	" ?3->>'max_ms', ?3->>'error_rate', ?3->>'patch_rate',"
+	" ?3->>'generator_cpu_percent_of_machine', ?3->>'generator_possibly_saturated',"
+	" ?3->>'valid', ?3->>'host', ?3->>'started_at'";
+
+static int insert_record(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text,
+			 size_t len, const char *display)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	if (sqlite3_prepare_v2(db, insert_record_sql, -1, &stmt, NULL))
+		return err_set("cannot store '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_int64(stmt, 2, file_id);
+	sqlite3_bind_text64(stmt, 3, text, len, SQLITE_STATIC, SQLITE_UTF8);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		rc = err_set("cannot store '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* Leaf text exactly as a user would read it: doubles to the last digit. */
+static const char *leaf_text(sqlite3_stmt *stmt, int col, const char *type, char buf[32])
+{
+	if (!strcmp(type, "null"))
+		return NULL;
+	if (!strcmp(type, "true"))
+		return "true";
+	if (!strcmp(type, "false"))
+		return "false";
+	if (!strcmp(type, "real"))
+		return num_format_real(sqlite3_column_double(stmt, col), buf);
+	return (const char *)sqlite3_column_text(stmt, col);
+}
+
+static int collect_leaves(sqlite3 *db, const char *text, size_t len, int64_t file_id,
+			  const char *display, struct attr_list *attrs)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	int step;
+	if (sqlite3_prepare_v2(db,
+			       /* fullkey quotes keys that are not plain identifiers */
+			       "SELECT replace(substr(fullkey, 3), '\"', ''), type, atom"
+			       " FROM json_tree(?1)"
+			       " WHERE type NOT IN ('object', 'array') AND fullkey <> '$'",
+			       -1, &stmt, NULL))
+		return err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		char buf[32];
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *type = (const char *)sqlite3_column_text(stmt, 1);
+		long line, col;
+		locate_key(text, name, &line, &col);
+		rc = attr_list_add(attrs, "generator", name, leaf_text(stmt, 2, type, buf), file_id,
+				   line, col);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+int genrec_import(sqlite3 *db, int64_t run_id, int64_t file_id, const char *path,
+		  const char *display, struct attr_list *attrs)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = runfile_slurp(path, display, &text, &len);
+	if (rc == 0 && len == 0)
+		rc = err_at(display, 0, 0, "empty file (expected a generator record)");
+	if (rc == 0)
+		rc = check_json(db, text, len, display);
+	if (rc == 0)
+		rc = check_key_types(db, text, len, display);
+	if (rc == 0)
+		rc = insert_record(db, run_id, file_id, text, len, display);
+	if (rc == 0)
+		rc = collect_leaves(db, text, len, file_id, display, attrs);
+	free(text);
+	return rc;
+}
+
+/* ---- idle banner, accounting file, rejection marker ---- */
+
+/* The text up to the first newline; anything but blank lines after it is an error. */
+static int single_line(const char *text, size_t len, const char *display, size_t *line_len)
+{
+	const char *newline = memchr(text, '\n', len);
+	size_t n = newline ? (size_t)(newline - text) : len;
+	if (newline) {
+		long line = 2;
+		for (const char *p = newline + 1; p < text + len; p++) {
+			if (*p == '\n') {
+				line++;
+			} else if (*p != '\r' && *p != ' ' && *p != '\t') {
+				return err_at(display, line, 1, "expected one line, found more");
+			}
+		}
+	}
+	if (n > 0 && text[n - 1] == '\r')
+		n--;
+	*line_len = n;
+	return 0;
+}
+
+int banner_read(const char *path, const char *display, int64_t file_id, char **status,
+		struct attr_list *attrs)
+{
+	char *text = NULL;
+	size_t len = 0, line_len = 0;
+	char *save = NULL;
+	int rc = runfile_slurp(path, display, &text, &len);
+	*status = NULL;
+	if (rc == 0)
+		rc = single_line(text, len, display, &line_len);
+	if (rc == 0 && line_len == 0)
+		rc = err_at(display, 1, 1, "empty idle banner");
+	if (rc == 0) {
+		char *first;
+		text[line_len] = '\0';
+		first = strtok_r(text, " ", &save);
+		if (!first || strchr(first, '='))
+			rc = err_at(display, 1, 1,
+				    "idle banner must start with a status word (IDLE or FAIL)");
+		else if (!(*status = strdup(first)))
+			rc = err_set("out of memory");
+	}
+	for (char *tok = rc ? NULL : strtok_r(NULL, " ", &save); tok && rc == 0;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		long col = (long)(tok - text) + 1;
+		if (!eq || eq == tok) {
+			rc = err_at(display, 1, col, "expected key=value, got '%s'", tok);
+			break;
+		}
+		*eq = '\0';
+		if (attr_list_find(attrs, "idle", tok)) {
+			rc = err_at(display, 1, col, "duplicate key '%s'", tok);
+			break;
+		}
+		rc = attr_list_add(attrs, "idle", tok, eq + 1, file_id, 1, col);
+	}
+	if (rc) {
+		free(*status);
+		*status = NULL;
+	}
+	free(text);
+	return rc;
+}
+
+int acct_read(const char *path, const char *display, int64_t file_id, struct attr_list *attrs)
+{
+	char *text = NULL;
+	size_t len = 0;
+	long line_no = 0;
+	int rc = runfile_slurp(path, display, &text, &len);
+	char *line = text;
+	while (rc == 0 && line && *line) {
+		char *newline = strchr(line, '\n');
+		char *space;
+		size_t n;
+		line_no++;
+		if (newline)
+			*newline = '\0';
+		n = strlen(line);
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (n > 0) {
+			space = strchr(line, ' ');
+			if (!space || space == line || !space[1] || strchr(space + 1, ' '))
+				rc = err_at(display, line_no, 1, "expected 'key value', got '%s'",
+					    line);
+			else if (*space = '\0', attr_list_find(attrs, "acct", line))
+				rc = err_at(display, line_no, 1, "duplicate key '%s'", line);
+			else
+				rc = attr_list_add(attrs, "acct", line, space + 1, file_id,
+						   line_no, (long)(space - line) + 2);
+		}
+		line = newline ? newline + 1 : NULL;
+	}
+	free(text);
+	return rc;
+}
+
+int rejected_read(const char *path, const char *display, char **reason)
+{
+	char *text = NULL;
+	size_t len = 0, line_len = 0;
+	int rc = runfile_slurp(path, display, &text, &len);
+	*reason = NULL;
+	if (rc == 0)
+		rc = single_line(text, len, display, &line_len);
+	if (rc == 0 && line_len == 0)
+		rc = err_at(display, 1, 1, "empty rejection marker (expected the reason)");
+	if (rc == 0) {
+		*reason = strndup(text, line_len);
+		if (!*reason)
+			rc = err_set("out of memory");
+	}
+	free(text);
+	return rc;
+}

@@ -1,0 +1,312 @@
+/* Unit tests for schema/fields: --where parsing and the SQL of run filters. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "common/err.h"
+#include "common/strbuf.h"
+#include "schema/db.h"
+#include "schema/fields.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Two corpora, five runs. Run 5 is excluded. `mode` is a results column
+ * of runs 1-3 and a tag part of runs 1 and 4 (results wins for run 1);
+ * `heap` is an idle-banner key of runs 1-3 and a generator key of run 3
+ * (generator wins for run 3).
+ */
+static const char fixture_sql[] =
+    "INSERT INTO corpora (corpus_id, name, source_path, content_hash, imported_at, layout,"
+    "  manifest, options) VALUES"
+    "  (1, 'c1', '/x/c1', 'aa', '2026-01-01T00:00:00Z', 'sky', '', ''),"
+    "  (2, 'c2', '/x/c2', 'bb', '2026-01-01T00:00:00Z', 'sky', '', '');"
+    "INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) VALUES"
+    "  (1, 1, 'idle.txt', 1, 'cc', 'idle');"
+    "INSERT INTO runs (run_id, corpus_id, subcorpus, tag, seq, listed, gomaxprocs, block,"
+    "  tput, valid) VALUES"
+    "  (1, 1, 'g1', 't1', 1, 1, 2, '1', 100.5, 1),"
+    "  (2, 1, 'g1', 't2', 2, 1, 4, '2', 200, 0),"
+    "  (3, 1, 'g2', 't3', 3, 1, 8, '1', 300, 1),"
+    "  (4, 2, '', 't1', 1, 0, 8, 'A', NULL, NULL),"
+    "  (5, 1, 'g2', 't5', 4, 1, 2, '2', 50, 1);"
+    "INSERT INTO run_attrs (run_id, source, name, value, num) VALUES"
+    "  (1, 'results', 'mode', 'fast', NULL),"
+    "  (2, 'results', 'mode', 'slow', NULL),"
+    "  (3, 'results', 'mode', 'fast', NULL),"
+    "  (1, 'tag', 'mode', 'slow', NULL),"
+    "  (4, 'tag', 'mode', 'slow', NULL),"
+    "  (5, 'results', 'mode', 'fast', NULL),"
+    "  (1, 'generator', 'outcomes.ok', '95', 95),"
+    "  (2, 'generator', 'outcomes.ok', '95.0', 95.0),"
+    "  (3, 'generator', 'outcomes.ok', '12', 12),"
+    "  (3, 'generator', 'heap', '7', 7);"
+    "INSERT INTO idle_banners (run_id, key, file_id, status, value, num) VALUES"
+    "  (1, 'heap', 1, 'ok', '512', 512),"
+    "  (2, 'heap', 1, 'ok', '512', 512),"
+    "  (3, 'heap', 1, 'ok', '1024', 1024);"
+    "INSERT INTO exclusions (run_id, reason, detail) VALUES"
+    "  (5, 'patch_rate', '0.5 below 0.9');";
+
+static int setup(void **state)
+{
+	sqlite3 *db = NULL;
+	if (db_open(":memory:", false, &db) != 0) {
+		fprintf(stderr, "db_open: %s\n", err_msg());
+		return -1;
+	}
+	if (db_exec(db, fixture_sql) != 0) {
+		fprintf(stderr, "fixture: %s\n", err_msg());
+		db_close(db);
+		return -1;
+	}
+	*state = db;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	db_close(*state);
+	return 0;
+}
+
+/* The run_ids the filter selects, as "1,3" (ascending); caller frees. */
+static char *selected(sqlite3 *db, const struct run_filter *filter)
+{
+	struct strbuf sql = STRBUF_INIT;
+	struct strbuf ids = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	int step;
+	assert_int_equal(strbuf_adds(&sql, "SELECT r.run_id FROM runs r WHERE "), 0);
+	assert_int_equal(run_filter_sql(filter, &sql, &binds, &nbinds), 0);
+	assert_int_equal(strbuf_adds(&sql, " ORDER BY r.run_id"), 0);
+	if (db_prepare(db, sql.buf, &stmt) != 0)
+		fail_msg("%s\n%s", err_msg(), sql.buf);
+	assert_int_equal(sqlite3_bind_parameter_count(stmt), (int)nbinds);
+	assert_int_equal(field_bind_all(stmt, 1, binds, nbinds), 0);
+	while ((step = sqlite3_step(stmt)) == SQLITE_ROW)
+		assert_int_equal(strbuf_addf(&ids, "%s%lld", ids.len ? "," : "",
+					     (long long)sqlite3_column_int64(stmt, 0)),
+				 0);
+	assert_int_equal(step, SQLITE_DONE);
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return strbuf_detach(&ids);
+}
+
+/* Build a filter from --where texts (NULL-terminated) and check its runs. */
+static void expect_where(sqlite3 *db, const char *corpus, bool include_excluded,
+			 bool only_excluded, const char *const *wheres, const char *expected)
+{
+	struct run_filter filter = {NULL, NULL, 0, include_excluded, only_excluded};
+	char *got;
+	if (corpus)
+		filter.corpus = strdup(corpus);
+	for (; wheres && *wheres; wheres++)
+		assert_int_equal(run_filter_add_where(&filter, *wheres), 0);
+	got = selected(db, &filter);
+	if (strcmp(got, expected) != 0)
+		fail_msg("runs [%s], expected [%s] (first --where: %s)", got, expected,
+			 filter.nwhere ? filter.where[0].field : "none");
+	free(got);
+	run_filter_release(&filter);
+}
+
+#define WHERE(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void test_parse_where(void **state)
+{
+	struct run_filter filter = {NULL, NULL, 0, false, false};
+	(void)state;
+	assert_int_equal(run_filter_add_where(&filter, "gomaxprocs=2,4"), 0);
+	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), 0);
+	assert_int_equal(filter.nwhere, 2);
+	assert_string_equal(filter.where[0].field, "gomaxprocs");
+	assert_int_equal(filter.where[0].nvalues, 2);
+	assert_string_equal(filter.where[0].values[0], "2");
+	assert_string_equal(filter.where[0].values[1], "4");
+	/* only the first '=' splits */
+	assert_string_equal(filter.where[1].field, "outcomes.ok");
+	assert_int_equal(filter.where[1].nvalues, 1);
+	assert_string_equal(filter.where[1].values[0], "a=b");
+
+	static const char *const bad[] = {"x", "=1", "a=", "a=1,,2", "a=1,", ""};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char expected[128];
+		assert_int_equal(run_filter_add_where(&filter, bad[i]), ERR_USAGE);
+		snprintf(expected, sizeof(expected),
+			 "--where needs FIELD=VALUE[,VALUE...], got '%s'", bad[i]);
+		assert_string_equal(err_msg(), expected);
+	}
+	assert_int_equal(filter.nwhere, 2); /* errors add nothing */
+	run_filter_release(&filter);
+	assert_int_equal(filter.nwhere, 0);
+	run_filter_release(&filter); /* twice is fine */
+}
+
+static void test_field_sql(void **state)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	(void)state;
+	assert_int_equal(field_sql("tput", true, &sql, &binds, &nbinds), 0);
+	assert_string_equal(sql.buf, "r.tput");
+	assert_int_equal(nbinds, 0);
+	strbuf_reset(&sql);
+	assert_int_equal(field_sql("it's", false, &sql, &binds, &nbinds), 0);
+	assert_null(strstr(sql.buf, "it's")); /* bound, never pasted */
+	assert_non_null(strstr(sql.buf, "f.value"));
+	assert_int_equal(nbinds, 1);
+	assert_string_equal(binds[0], "it's");
+	strbuf_reset(&sql);
+	assert_int_equal(field_sql("heap", true, &sql, &binds, &nbinds), 0);
+	assert_non_null(strstr(sql.buf, "f.num"));
+	assert_int_equal(nbinds, 2);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+}
+
+/* field_sql as a value: the first source in the documented order wins. */
+static void test_field_sql_value(void **state)
+{
+	sqlite3 *db = *state;
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	sqlite3_stmt *stmt = NULL;
+	assert_int_equal(strbuf_adds(&sql, "SELECT group_concat(coalesce(v, 'NA'), ' ') FROM "
+					   "(SELECT "),
+			 0);
+	assert_int_equal(field_sql("heap", true, &sql, &binds, &nbinds), 0);
+	assert_int_equal(strbuf_adds(&sql, " AS v FROM runs r ORDER BY r.run_id)"), 0);
+	assert_int_equal(db_prepare(db, sql.buf, &stmt), 0);
+	assert_int_equal(field_bind_all(stmt, 1, binds, nbinds), 0);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "512.0 512.0 7.0 NA NA");
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+}
+
+static void test_no_filter(void **state)
+{
+	sqlite3 *db = *state;
+	expect_where(db, NULL, false, false, NULL, "1,2,3,4");
+	expect_where(db, NULL, true, false, NULL, "1,2,3,4,5");
+	expect_where(db, NULL, false, true, NULL, "5");
+	expect_where(db, NULL, true, true, NULL, "5"); /* only wins */
+}
+
+static void test_canonical(void **state)
+{
+	sqlite3 *db = *state;
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=8"), "3,4");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=8.0"), "3,4");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=8e0"), "3,4");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2"), "1");
+	expect_where(db, NULL, true, false, WHERE("gomaxprocs=2"), "1,5");
+	expect_where(db, NULL, false, true, WHERE("gomaxprocs=2"), "5");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=3"), "");
+	expect_where(db, NULL, false, false, WHERE("tput=100.5"), "1");
+	expect_where(db, NULL, false, false, WHERE("tput=200"), "2");
+	/* block is TEXT: compared as text */
+	expect_where(db, NULL, false, false, WHERE("block=1"), "1,3");
+	expect_where(db, NULL, false, false, WHERE("block=A"), "4");
+	expect_where(db, NULL, false, false, WHERE("block=a"), "");
+	/* booleans take 0/1 and words */
+	expect_where(db, NULL, false, false, WHERE("valid=true"), "1,3");
+	expect_where(db, NULL, false, false, WHERE("valid=1"), "1,3");
+	expect_where(db, NULL, false, false, WHERE("valid=no"), "2");
+}
+
+static void test_attributes(void **state)
+{
+	sqlite3 *db = *state;
+	/* results beats tag for run 1 */
+	expect_where(db, NULL, false, false, WHERE("mode=fast"), "1,3");
+	expect_where(db, NULL, false, false, WHERE("mode=slow"), "2,4");
+	expect_where(db, NULL, true, false, WHERE("mode=fast"), "1,3,5");
+	/* text "95" and number 95.0 both match 95 */
+	expect_where(db, NULL, false, false, WHERE("outcomes.ok=95"), "1,2");
+	expect_where(db, NULL, false, false, WHERE("outcomes.ok=95.0"), "1,2");
+	expect_where(db, NULL, false, false, WHERE("outcomes.ok=12"), "3");
+	/* generator beats idle for run 3 */
+	expect_where(db, NULL, false, false, WHERE("heap=512"), "1,2");
+	expect_where(db, NULL, false, false, WHERE("heap=1024"), "");
+	expect_where(db, NULL, false, false, WHERE("heap=7"), "3");
+	expect_where(db, NULL, false, false, WHERE("nosuch=1"), "");
+}
+
+static void test_multi_value_and_several(void **state)
+{
+	sqlite3 *db = *state;
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,4"), "1,2");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,8"), "1,3,4");
+	expect_where(db, NULL, false, false, WHERE("mode=fast,slow"), "1,2,3,4");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,4,8", "block=1"), "1,3");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,4,8", "block=1", "mode=slow"),
+		     "");
+	expect_where(db, NULL, false, false, WHERE("mode=slow", "heap=512"), "2");
+	expect_where(db, NULL, true, false, WHERE("block=2", "mode=fast,slow"), "2,5");
+}
+
+static void test_corpus(void **state)
+{
+	sqlite3 *db = *state;
+	expect_where(db, "c2", false, false, NULL, "4");
+	expect_where(db, "c1", false, false, WHERE("gomaxprocs=8"), "3");
+	expect_where(db, "c1", false, true, NULL, "5");
+	expect_where(db, "nope", true, false, NULL, "");
+}
+
+static long long count_runs(sqlite3 *db)
+{
+	sqlite3_stmt *stmt = NULL;
+	long long n;
+	assert_int_equal(db_prepare(db, "SELECT count(*) FROM runs", &stmt), 0);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	n = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
+}
+
+static void test_injection_is_harmless(void **state)
+{
+	sqlite3 *db = *state;
+	const char *evil = "'; DROP TABLE runs; --";
+	char where[128];
+	snprintf(where, sizeof(where), "block=%s", evil);
+	expect_where(db, NULL, false, false, WHERE(where), "");
+	snprintf(where, sizeof(where), "mode=%s", evil);
+	expect_where(db, NULL, false, false, WHERE(where), "");
+	snprintf(where, sizeof(where), "%s=1", evil); /* as a field name */
+	expect_where(db, NULL, false, false, WHERE(where), "");
+	expect_where(db, evil, true, false, NULL, ""); /* as a corpus name */
+	expect_where(db, "c1' OR '1'='1", true, false, NULL, "");
+	assert_int_equal(count_runs(db), 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse_where),
+	    cmocka_unit_test(test_field_sql),
+	    cmocka_unit_test(test_field_sql_value),
+	    cmocka_unit_test(test_no_filter),
+	    cmocka_unit_test(test_canonical),
+	    cmocka_unit_test(test_attributes),
+	    cmocka_unit_test(test_multi_value_and_several),
+	    cmocka_unit_test(test_corpus),
+	    cmocka_unit_test(test_injection_is_harmless),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
