@@ -33,22 +33,23 @@ static const struct opt_cmd cmd = {
 };
 
 static const char corpora_sql[] =
-    "SELECT c.name AS name, c.layout AS layout,\n"
-    "  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id) AS runs,\n"
-    "  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id AND r.listed = 1) AS listed,\n"
-    "  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id AND r.listed = 0)\n"
-    "    AS unlisted,\n"
-    "  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id\n"
-    "     AND EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)) AS excluded,\n"
-    "  (SELECT coalesce(sum(t.rows), 0) FROM traces t JOIN runs r ON r.run_id = t.run_id\n"
-    "     WHERE r.corpus_id = c.corpus_id) AS trace_rows,\n"
-    "  (SELECT count(*) FROM files f WHERE f.corpus_id = c.corpus_id) AS files,\n"
-    "  (SELECT count(*) FROM missing_files m JOIN runs r ON r.run_id = m.run_id\n"
-    "     WHERE r.corpus_id = c.corpus_id) AS missing_files,\n"
-    "  c.imported_at AS imported_at,\n"
-    "  substr(c.content_hash, 1, 12) AS content_hash,\n"
-    "  c.source_path AS source_path\n"
-    "FROM corpora c ORDER BY c.name";
+	"SELECT c.name AS name, c.layout AS layout,\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id) AS runs,\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id AND r.listed = 1) AS "
+	"listed,\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id AND r.listed = 0)\n"
+	"    AS unlisted,\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id\n"
+	"     AND EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)) AS excluded,\n"
+	"  (SELECT coalesce(sum(t.rows), 0) FROM traces t JOIN runs r ON r.run_id = t.run_id\n"
+	"     WHERE r.corpus_id = c.corpus_id) AS trace_rows,\n"
+	"  (SELECT count(*) FROM files f WHERE f.corpus_id = c.corpus_id) AS files,\n"
+	"  (SELECT count(*) FROM missing_files m JOIN runs r ON r.run_id = m.run_id\n"
+	"     WHERE r.corpus_id = c.corpus_id) AS missing_files,\n"
+	"  c.imported_at AS imported_at,\n"
+	"  substr(c.content_hash, 1, 12) AS content_hash,\n"
+	"  c.source_path AS source_path\n"
+	"FROM corpora c ORDER BY c.name";
 
 int cmd_corpora(int argc, char **argv, const struct global_opts *g)
 {

@@ -20,10 +20,10 @@
 enum { OPT_NAME, OPT_REPLACE, OPT_MANIFEST, OPT_PATCH_FLOOR, OPT_QUIET };
 
 static const struct opt_spec specs[] = {
-	[OPT_NAME] = {"name", 0, "NAME", "corpus name (default: the folder or file name); one PATH only",
-		      false},
-	[OPT_REPLACE] = {"replace", 0, NULL, "replace a corpus of the same name whose content changed",
-			 false},
+	[OPT_NAME] = {"name", 0, "NAME",
+		      "corpus name (default: the folder or file name); one PATH only", false},
+	[OPT_REPLACE] = {"replace", 0, NULL,
+			 "replace a corpus of the same name whose content changed", false},
 	[OPT_MANIFEST] = {"manifest", 0, "FILE",
 			  "read the layout from FILE (default: coreplan.manifest in the folder, "
 			  "else detect)",
@@ -83,9 +83,9 @@ static void progress_draw(const char *what, int64_t files, int64_t rows, void *a
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &pr->last);
 	pr->drawn_once = true;
-	n = snprintf(line, sizeof(line), "importing '%s': %lld files, %lld rows%s%s", pr->corpus,
-		     (long long)files, (long long)rows, what && *what ? ", " : "",
-		     what ? what : "");
+	(void)what; /* the phase ("files", "rows") adds nothing the counts do not say */
+	n = snprintf(line, sizeof(line), "importing '%s': %lld files, %lld rows", pr->corpus,
+		     (long long)files, (long long)rows);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(line))
@@ -96,6 +96,17 @@ static void progress_draw(const char *what, int64_t files, int64_t rows, void *a
 	fflush(stderr);
 	if ((size_t)n > pr->shown)
 		pr->shown = (size_t)n;
+}
+
+/* "a/b/corpus/" -> "corpus/": enough to tell corpora apart on one line. */
+static const char *short_label(const char *path)
+{
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	while (len > 0 && path[len - 1] != '/')
+		len--;
+	return path + len;
 }
 
 static void print_result(const struct import_result *r)
@@ -147,8 +158,9 @@ int cmd_import(int argc, char **argv, const struct global_opts *g)
 		case OPT_PATCH_FLOOR:
 			if (num_parse_real(value, &opts.patch_floor) || opts.patch_floor < 0 ||
 			    opts.patch_floor > 1) {
-				rc = err_usage("--patch-floor needs a fraction from 0 to 1, got '%s'",
-					       value);
+				rc = err_usage(
+					"--patch-floor needs a fraction from 0 to 1, got '%s'",
+					value);
 				goto done;
 			}
 			break;
@@ -189,7 +201,7 @@ int cmd_import(int argc, char **argv, const struct global_opts *g)
 		goto done;
 	in_transaction = true;
 	for (size_t i = 0; i < p.noperands; i++) {
-		pr.corpus = opts.name ? opts.name : p.operands[i];
+		pr.corpus = opts.name ? opts.name : short_label(p.operands[i]);
 		pr.drawn_once = false;
 		rc = corpus_import(db, p.operands[i], &opts, &results[i]);
 		progress_clear(&pr);

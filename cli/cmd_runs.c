@@ -29,20 +29,20 @@ static const struct opt_spec specs[] = {
 };
 
 static const char details_text[] =
-    "Columns: corpus, subcorpus, tag, listed, excluded (0/1), then every canonical\n"
-    "field below; with --excluded, a last column `reasons`. md leaves out columns\n"
-    "that are empty in every row; tsv, csv and json always print every column.\n"
-    "\n"
-    "FIELD in --where is a canonical field or any column a corpus had (a results\n"
-    "column, a generator-record key such as outcomes.ok, an idle-banner key, a tag\n"
-    "part). A value matches when the text is equal or when both are numbers and\n"
-    "equal (gomaxprocs=8 matches 8.0); boolean fields also take true/false.\n"
-    "\n"
-    "examples:\n"
-    "  coreplan runs --corpus sky --where gomaxprocs=2,4 --where block=1\n"
-    "  coreplan runs --excluded --format tsv\n"
-    "\n"
-    "canonical fields:\n";
+	"Columns: corpus, subcorpus, tag, listed, excluded (0/1), then every canonical\n"
+	"field below; with --excluded, a last column `reasons`. md leaves out columns\n"
+	"that are empty in every row; tsv, csv and json always print every column.\n"
+	"\n"
+	"FIELD in --where is a canonical field or any column a corpus had (a results\n"
+	"column, a generator-record key such as outcomes.ok, an idle-banner key, a tag\n"
+	"part). A value matches when the text is equal or when both are numbers and\n"
+	"equal (gomaxprocs=8 matches 8.0); boolean fields also take true/false.\n"
+	"\n"
+	"examples:\n"
+	"  coreplan runs --corpus sky --where gomaxprocs=2,4 --where block=1\n"
+	"  coreplan runs --excluded --format tsv\n"
+	"\n"
+	"canonical fields:\n";
 
 /* The help lists the canonical fields, so it is built from field_canonical. */
 static int help_details(struct strbuf *sb)
@@ -71,7 +71,8 @@ static int check_fields(sqlite3 *db, const struct run_filter *filter)
 		if (field_find(name))
 			continue;
 		if (!stmt) {
-			rc = db_prepare(db, "SELECT 1 FROM run_fields WHERE name = ? LIMIT 1", &stmt);
+			rc = db_prepare(db, "SELECT 1 FROM run_fields WHERE name = ? LIMIT 1",
+					&stmt);
 			if (rc)
 				break;
 		}
@@ -147,10 +148,11 @@ static int count_left_out(sqlite3 *db, const struct run_filter *filter, long lon
 static int build_query(const struct run_filter *filter, struct strbuf *sql, char ***binds,
 		       size_t *nbinds)
 {
-	int bad = strbuf_adds(sql, "SELECT c.name AS corpus, r.subcorpus AS subcorpus, r.tag AS "
-				   "tag, r.listed AS listed,\n"
-				   "  EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id) "
-				   "AS excluded");
+	int bad =
+		strbuf_adds(sql, "SELECT c.name AS corpus, r.subcorpus AS subcorpus, r.tag AS "
+				 "tag, r.listed AS listed,\n"
+				 "  EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id) "
+				 "AS excluded");
 	for (size_t i = 0; i < field_canonical_count; i++)
 		bad |= strbuf_addf(sql, ",\n  r.%s AS %s", field_canonical[i].name,
 				   field_canonical[i].name);
@@ -160,7 +162,8 @@ static int build_query(const struct run_filter *filter, struct strbuf *sql, char
 					"exclusions e\n"
 					"       WHERE e.run_id = r.run_id ORDER BY e.reason)) AS "
 					"reasons");
-	bad |= strbuf_adds(sql, "\nFROM runs r JOIN corpora c ON c.corpus_id = r.corpus_id\nWHERE ");
+	bad |= strbuf_adds(sql,
+			   "\nFROM runs r JOIN corpora c ON c.corpus_id = r.corpus_id\nWHERE ");
 	if (bad)
 		return err_set("out of memory");
 	if (run_filter_sql(filter, sql, binds, nbinds))

@@ -66,7 +66,8 @@ static int global_details(struct strbuf *sb)
 		bad |= strbuf_addf(sb, "  %-*s  %s\n", (int)width, commands[i].name,
 				   commands[i].description);
 	bad |= strbuf_adds(
-	    sb, "\nRun 'coreplan COMMAND --help' for the options of a command.\n"
+		sb,
+		"\nRun 'coreplan COMMAND --help' for the options of a command.\n"
 		"Data goes to standard output; progress, warnings and errors to standard error.\n"
 		"\nexit status:\n"
 		"  0  success\n"
@@ -180,8 +181,8 @@ int main(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "coreplan: error: %s\n", *err_msg() ? err_msg() : "failed");
 		if (rc == ERR_USAGE)
-			fprintf(stderr, "coreplan: see 'coreplan%s%s --help'\n", cmd_name ? " " : "",
-				cmd_name ? cmd_name : "");
+			fprintf(stderr, "coreplan: see 'coreplan%s%s --help'\n",
+				cmd_name ? " " : "", cmd_name ? cmd_name : "");
 	}
 	errno = 0;
 	if (fclose(stdout) != 0 && !out_failed) {

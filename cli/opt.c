@@ -154,7 +154,8 @@ static void option_label(char *buf, size_t size, const struct opt_spec *s)
 		snprintf(buf, size, "-%c, --%s%s%s", s->short_name, s->name, s->arg ? " " : "",
 			 s->arg ? s->arg : "");
 	else
-		snprintf(buf, size, "    --%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+		snprintf(buf, size, "    --%s%s%s", s->name, s->arg ? " " : "",
+			 s->arg ? s->arg : "");
 }
 
 void opt_print_options(FILE *fp, const struct opt_spec *specs)

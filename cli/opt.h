@@ -42,11 +42,11 @@
 #include <stdio.h>
 
 struct opt_spec {
-	const char *name;  /* long name without "--"; NULL ends the table */
-	char short_name;   /* 0: none */
-	const char *arg;   /* placeholder such as "NAME"; NULL: a flag */
-	const char *help;  /* one line, lowercase, no trailing period */
-	bool repeatable;   /* may be given several times */
+	const char *name; /* long name without "--"; NULL ends the table */
+	char short_name;  /* 0: none */
+	const char *arg;  /* placeholder such as "NAME"; NULL: a flag */
+	const char *help; /* one line, lowercase, no trailing period */
+	bool repeatable;  /* may be given several times */
 };
 
 struct opt_cmd {

@@ -33,7 +33,9 @@ const char *const trace_canonical_columns[] = {
  * per-statement cost (step, reset, VDBE setup) 32-fold; measured gains
  * flatten beyond 32 while the SQL and its bind array keep growing.
  */
+#ifndef BATCH
 #define BATCH 32
+#endif
 #define READ_SIZE ((size_t)1 << 20)
 #define BUF_SIZE (TRACE_MAX_LINE + 2 + READ_SIZE)
 

@@ -2,6 +2,7 @@
 #include "table_out.h"
 
 #include "../common/err.h"
+#include "../common/num.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -26,7 +27,8 @@ int out_format_parse(const char *name, enum out_format *format)
 		const char *name;
 		enum out_format format;
 	} names[] = {
-	    {"md", OUT_MD}, {"markdown", OUT_MD}, {"tsv", OUT_TSV}, {"csv", OUT_CSV}, {"json", OUT_JSON},
+		{"md", OUT_MD},   {"markdown", OUT_MD}, {"tsv", OUT_TSV},
+		{"csv", OUT_CSV}, {"json", OUT_JSON},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (strcmp(name, names[i].name) == 0) {
@@ -520,7 +522,7 @@ struct out_table *out_table_from_stmt(sqlite3_stmt *stmt, int *rc)
 	size_t n = ncols > 0 ? (size_t)ncols : 0;
 	const char **names = calloc(n ? n : 1, sizeof(*names));
 	const char **cells = calloc(n ? n : 1, sizeof(*cells));
-	char (*nums)[32] = calloc(n ? n : 1, sizeof(*nums));
+	char(*nums)[32] = calloc(n ? n : 1, sizeof(*nums));
 	/* per column: 0 no value yet, 1 only numbers so far, 2 saw text */
 	unsigned char *seen = calloc(n ? n : 1, 1);
 	struct out_table *t = NULL;
@@ -596,21 +598,12 @@ done:
 	return t;
 }
 
+/* The digits come from num_format_real(), so the whole program prints a double one way. */
 const char *out_real(double value, char buf[32])
 {
-	static const int precision[] = {15, 16, 17};
-	if (isnan(value)) {
+	if (isnan(value)) { /* glibc would print "-nan" for some NaNs */
 		snprintf(buf, 32, "nan");
 		return buf;
 	}
-	if (isinf(value)) {
-		snprintf(buf, 32, value < 0 ? "-inf" : "inf");
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(precision) / sizeof(precision[0]); i++) {
-		snprintf(buf, 32, "%.*g", precision[i], value);
-		if (strtod(buf, NULL) == value)
-			break;
-	}
-	return buf;
+	return num_format_real(value, buf);
 }

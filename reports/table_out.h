@@ -2,13 +2,21 @@
  * table_out: every table coreplan prints, in one of four formats.
  *
  *   md    GitHub Markdown: header, alignment row (numbers right-aligned),
- *         `|` in cells escaped as `\|`, newlines as spaces; missing = "".
+ *         `|` in cells escaped as `\|`, newlines (and TABs) as spaces;
+ *         columns padded to a common width; missing = "".
  *   tsv   one header row of the stable column names, TAB-separated; TABs
  *         and newlines inside cells become spaces; missing = "NA".
- *   csv   RFC 4180 via libcsv (a field is quoted only when it must be);
- *         missing = "".
+ *   csv   RFC 4180 via libcsv (a field is quoted only when it must be:
+ *         a comma, quote or line break, blanks at either end, or the empty
+ *         string, which is written "" to stay distinct from a missing
+ *         value, written as nothing); rows end in LF.
  *   json  an array of objects keyed by the same column names; numeric
- *         columns are JSON numbers, missing values are null.
+ *         columns are JSON numbers (a cell JSON cannot hold as a number,
+ *         such as "nan", becomes a string), missing values are null; bytes
+ *         that are not UTF-8 become U+FFFD.
+ *
+ * out_table_write() flushes `fp` and reports a failed write (ENOSPC, EPIPE)
+ * as an error.
  *
  * Cells are strings already formatted by the caller (see out_real() for
  * the one way coreplan formats a double); NULL means missing. The table
@@ -41,7 +49,10 @@ void out_table_free(struct out_table *t);
 
 /*
  * Fill a table from a prepared statement: one column per result column,
- * named as the statement names it; INTEGER and REAL columns are OUT_NUM.
+ * named as the statement names it; INTEGER and REAL columns are OUT_NUM
+ * (by declared type, else when every non-NULL value is a number). REAL
+ * values go through out_real(). The statement is stepped to its end; the
+ * caller finalizes it. On failure returns NULL with *rc set.
  */
 struct out_table *out_table_from_stmt(sqlite3_stmt *stmt, int *rc);
 

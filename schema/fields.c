@@ -141,8 +141,7 @@ static const char *where_value(const struct field_info *info, const char *value)
  * One --where: the field's text is one of the values, or the field is a
  * number equal to one of the values that are numbers.
  */
-static int where_sql(const struct field_where *w, struct strbuf *sql, char ***binds,
-		     size_t *nbinds)
+static int where_sql(const struct field_where *w, struct strbuf *sql, char ***binds, size_t *nbinds)
 {
 	const struct field_info *info = field_find(w->field);
 	size_t nnumeric = 0;
@@ -200,8 +199,9 @@ int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***
 	if (strbuf_adds(sql, "(1"))
 		return err_set("out of memory");
 	if (filter->corpus) {
-		if (strbuf_adds(sql,
-				" AND r.corpus_id = (SELECT corpus_id FROM corpora WHERE name = ?)"))
+		if (strbuf_adds(
+			    sql,
+			    " AND r.corpus_id = (SELECT corpus_id FROM corpora WHERE name = ?)"))
 			return err_set("out of memory");
 		rc = add_bind(binds, nbinds, filter->corpus);
 		if (rc)

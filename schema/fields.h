@@ -36,7 +36,13 @@ const struct field_info *field_find(const char *name);
 
 /*
  * A run filter as given on the command line. Each --where is FIELD=V[,V...]
- * (any of the values); several --where are ANDed.
+ * (any of the values); several --where are ANDed. A value matches when the
+ * field's text equals it, or when the value is a number and the field holds
+ * a number equal to it (gomaxprocs=8.0 matches 8; a TEXT canonical field
+ * such as block compares as text only). For a boolean canonical field the
+ * value may also be true/false or yes/no. Excluded runs (rows in
+ * `exclusions`) are left out unless include_excluded; only_excluded keeps
+ * only them (and wins over include_excluded).
  */
 struct field_where {
 	char *field;

@@ -22,36 +22,36 @@
  * (generator wins for run 3).
  */
 static const char fixture_sql[] =
-    "INSERT INTO corpora (corpus_id, name, source_path, content_hash, imported_at, layout,"
-    "  manifest, options) VALUES"
-    "  (1, 'c1', '/x/c1', 'aa', '2026-01-01T00:00:00Z', 'sky', '', ''),"
-    "  (2, 'c2', '/x/c2', 'bb', '2026-01-01T00:00:00Z', 'sky', '', '');"
-    "INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) VALUES"
-    "  (1, 1, 'idle.txt', 1, 'cc', 'idle');"
-    "INSERT INTO runs (run_id, corpus_id, subcorpus, tag, seq, listed, gomaxprocs, block,"
-    "  tput, valid) VALUES"
-    "  (1, 1, 'g1', 't1', 1, 1, 2, '1', 100.5, 1),"
-    "  (2, 1, 'g1', 't2', 2, 1, 4, '2', 200, 0),"
-    "  (3, 1, 'g2', 't3', 3, 1, 8, '1', 300, 1),"
-    "  (4, 2, '', 't1', 1, 0, 8, 'A', NULL, NULL),"
-    "  (5, 1, 'g2', 't5', 4, 1, 2, '2', 50, 1);"
-    "INSERT INTO run_attrs (run_id, source, name, value, num) VALUES"
-    "  (1, 'results', 'mode', 'fast', NULL),"
-    "  (2, 'results', 'mode', 'slow', NULL),"
-    "  (3, 'results', 'mode', 'fast', NULL),"
-    "  (1, 'tag', 'mode', 'slow', NULL),"
-    "  (4, 'tag', 'mode', 'slow', NULL),"
-    "  (5, 'results', 'mode', 'fast', NULL),"
-    "  (1, 'generator', 'outcomes.ok', '95', 95),"
-    "  (2, 'generator', 'outcomes.ok', '95.0', 95.0),"
-    "  (3, 'generator', 'outcomes.ok', '12', 12),"
-    "  (3, 'generator', 'heap', '7', 7);"
-    "INSERT INTO idle_banners (run_id, key, file_id, status, value, num) VALUES"
-    "  (1, 'heap', 1, 'ok', '512', 512),"
-    "  (2, 'heap', 1, 'ok', '512', 512),"
-    "  (3, 'heap', 1, 'ok', '1024', 1024);"
-    "INSERT INTO exclusions (run_id, reason, detail) VALUES"
-    "  (5, 'patch_rate', '0.5 below 0.9');";
+	"INSERT INTO corpora (corpus_id, name, source_path, content_hash, imported_at, layout,"
+	"  manifest, options) VALUES"
+	"  (1, 'c1', '/x/c1', 'aa', '2026-01-01T00:00:00Z', 'sky', '', ''),"
+	"  (2, 'c2', '/x/c2', 'bb', '2026-01-01T00:00:00Z', 'sky', '', '');"
+	"INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) VALUES"
+	"  (1, 1, 'idle.txt', 1, 'cc', 'idle');"
+	"INSERT INTO runs (run_id, corpus_id, subcorpus, tag, seq, listed, gomaxprocs, block,"
+	"  tput, valid) VALUES"
+	"  (1, 1, 'g1', 't1', 1, 1, 2, '1', 100.5, 1),"
+	"  (2, 1, 'g1', 't2', 2, 1, 4, '2', 200, 0),"
+	"  (3, 1, 'g2', 't3', 3, 1, 8, '1', 300, 1),"
+	"  (4, 2, '', 't1', 1, 0, 8, 'A', NULL, NULL),"
+	"  (5, 1, 'g2', 't5', 4, 1, 2, '2', 50, 1);"
+	"INSERT INTO run_attrs (run_id, source, name, value, num) VALUES"
+	"  (1, 'results', 'mode', 'fast', NULL),"
+	"  (2, 'results', 'mode', 'slow', NULL),"
+	"  (3, 'results', 'mode', 'fast', NULL),"
+	"  (1, 'tag', 'mode', 'slow', NULL),"
+	"  (4, 'tag', 'mode', 'slow', NULL),"
+	"  (5, 'results', 'mode', 'fast', NULL),"
+	"  (1, 'generator', 'outcomes.ok', '95', 95),"
+	"  (2, 'generator', 'outcomes.ok', '95.0', 95.0),"
+	"  (3, 'generator', 'outcomes.ok', '12', 12),"
+	"  (3, 'generator', 'heap', '7', 7);"
+	"INSERT INTO idle_banners (run_id, key, file_id, status, value, num) VALUES"
+	"  (1, 'heap', 1, 'ok', '512', 512),"
+	"  (2, 'heap', 1, 'ok', '512', 512),"
+	"  (3, 'heap', 1, 'ok', '1024', 1024);"
+	"INSERT INTO exclusions (run_id, reason, detail) VALUES"
+	"  (5, 'patch_rate', '0.5 below 0.9');";
 
 static int setup(void **state)
 {
@@ -103,8 +103,8 @@ static char *selected(sqlite3 *db, const struct run_filter *filter)
 }
 
 /* Build a filter from --where texts (NULL-terminated) and check its runs. */
-static void expect_where(sqlite3 *db, const char *corpus, bool include_excluded,
-			 bool only_excluded, const char *const *wheres, const char *expected)
+static void expect_where(sqlite3 *db, const char *corpus, bool include_excluded, bool only_excluded,
+			 const char *const *wheres, const char *expected)
 {
 	struct run_filter filter = {NULL, NULL, 0, include_excluded, only_excluded};
 	char *got;
@@ -253,8 +253,7 @@ static void test_multi_value_and_several(void **state)
 	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,8"), "1,3,4");
 	expect_where(db, NULL, false, false, WHERE("mode=fast,slow"), "1,2,3,4");
 	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,4,8", "block=1"), "1,3");
-	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,4,8", "block=1", "mode=slow"),
-		     "");
+	expect_where(db, NULL, false, false, WHERE("gomaxprocs=2,4,8", "block=1", "mode=slow"), "");
 	expect_where(db, NULL, false, false, WHERE("mode=slow", "heap=512"), "2");
 	expect_where(db, NULL, true, false, WHERE("block=2", "mode=fast,slow"), "2,5");
 }
@@ -298,15 +297,15 @@ static void test_injection_is_harmless(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_where),
-	    cmocka_unit_test(test_field_sql),
-	    cmocka_unit_test(test_field_sql_value),
-	    cmocka_unit_test(test_no_filter),
-	    cmocka_unit_test(test_canonical),
-	    cmocka_unit_test(test_attributes),
-	    cmocka_unit_test(test_multi_value_and_several),
-	    cmocka_unit_test(test_corpus),
-	    cmocka_unit_test(test_injection_is_harmless),
+		cmocka_unit_test(test_parse_where),
+		cmocka_unit_test(test_field_sql),
+		cmocka_unit_test(test_field_sql_value),
+		cmocka_unit_test(test_no_filter),
+		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_multi_value_and_several),
+		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_injection_is_harmless),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

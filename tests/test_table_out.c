@@ -22,9 +22,9 @@ static struct out_table *sample(void)
 {
 	static const char *const names[] = {"name", "n", "note"};
 	static const char *const rows[][3] = {
-	    {"a|b", "1", "x,y"},
-	    {"tab\there", NULL, "say \"hi\""},
-	    {"two\nlines", "2.5", NULL},
+		{"a|b", "1", "x,y"},
+		{"tab\there", NULL, "say \"hi\""},
+		{"two\nlines", "2.5", NULL},
 	};
 	struct out_table *t = out_table_new(3, names);
 	assert_non_null(t);
@@ -272,19 +272,19 @@ static void test_write_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_format_parse),
-	    cmocka_unit_test(test_md),
-	    cmocka_unit_test(test_tsv),
-	    cmocka_unit_test(test_csv),
-	    cmocka_unit_test(test_json),
-	    cmocka_unit_test(test_csv_quoting_edges),
-	    cmocka_unit_test(test_json_edges),
-	    cmocka_unit_test(test_empty_table),
-	    cmocka_unit_test(test_hide_empty_md_only),
-	    cmocka_unit_test(test_md_utf8_width),
-	    cmocka_unit_test(test_out_real),
-	    cmocka_unit_test(test_from_stmt),
-	    cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_format_parse),
+		cmocka_unit_test(test_md),
+		cmocka_unit_test(test_tsv),
+		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_csv_quoting_edges),
+		cmocka_unit_test(test_json_edges),
+		cmocka_unit_test(test_empty_table),
+		cmocka_unit_test(test_hide_empty_md_only),
+		cmocka_unit_test(test_md_utf8_width),
+		cmocka_unit_test(test_out_real),
+		cmocka_unit_test(test_from_stmt),
+		cmocka_unit_test(test_write_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install what coreplan needs to build and test on Debian 12, as root.
+# Runs apt-get only when something is missing, so it is cheap to repeat.
+set -euo pipefail
+packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
+  libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

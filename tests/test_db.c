@@ -1,0 +1,126 @@
+/*
+ * Unit tests for schema/db.c: migrations, version refusal, connection
+ * settings. Expected values follow from schema/migrations.c and the SQLite
+ * documentation of PRAGMA user_version.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "schema/db.h"
+
+static char dir[] = "/tmp/coreplan-test-db-XXXXXX";
+
+static int pragma_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	int value = -1;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		value = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return value;
+}
+
+static void creates_latest_schema(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/new.db", dir);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(pragma_int(db, "PRAGMA user_version"), schema_latest_version());
+	assert_int_equal(pragma_int(db, "PRAGMA foreign_keys"), 1);
+	/* synchronous NORMAL = 1 keeps commits across an application crash */
+	assert_int_equal(pragma_int(db, "PRAGMA synchronous"), 1);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+					" AND sql LIKE '%STRICT%'"),
+			 pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"));
+	db_close(db);
+	/* reopening is a no-op */
+	assert_int_equal(db_open(path, true, &db), 0);
+	db_close(db);
+}
+
+static void refuses_newer_database(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/newer.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	db = NULL;
+	assert_int_equal(db_open(path, false, &db), ERR_DATA);
+	assert_null(db);
+	assert_non_null(strstr(err_msg(), "schema version 99, newer than this coreplan"));
+	assert_int_equal(db_open(path, true, &db), ERR_DATA);
+}
+
+static void readonly_refuses_missing_and_old(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/absent.db", dir);
+	assert_int_equal(db_open(path, true, &db), ERR_DATA);
+	assert_non_null(strstr(err_msg(), "no database at"));
+	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/old.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(db_open(path, true, &db), ERR_DATA);
+	assert_non_null(strstr(err_msg(), "run a writing command"));
+}
+
+static void foreign_keys_cascade(void **state)
+{
+	sqlite3 *db = NULL;
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	assert_int_equal(db_exec(db, "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+				     "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r', 1, 1);"
+				     "INSERT INTO exclusions VALUES (1, 'why', 'because');"
+				     "DELETE FROM corpora;"),
+			 0);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM runs"), 0);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM exclusions"), 0);
+	/* STRICT: text in an INTEGER column is refused */
+	assert_int_equal(db_exec(db, "INSERT INTO corpora VALUES ('x', 'c', '/x', 'h', 't', 'l', 'm', '{}')"),
+			 ERR_DATA);
+	db_close(db);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(creates_latest_schema),
+		cmocka_unit_test(refuses_newer_database),
+		cmocka_unit_test(readonly_refuses_missing_and_old),
+		cmocka_unit_test(foreign_keys_cascade),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,178 @@
+/*
+ * Unit tests for importers/manifest.c and importers/profiles.c: the
+ * manifest format, template expansion and tag patterns.
+ * Expected values are written by hand from the manifest text under test.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "importers/manifest.h"
+#include "importers/profiles.h"
+
+static void parses_both_builtin_profiles(void **state)
+{
+	struct manifest *m = NULL;
+	(void)state;
+	assert_int_equal(manifest_parse(profile_text("sky-gomaxprocs"), "t", &m), 0);
+	assert_string_equal(m->layout, "sky-gomaxprocs");
+	assert_int_equal(m->ntables, 1);
+	assert_int_equal(m->tables[0].ntrace_columns, 8);
+	assert_int_equal(m->tables[0].ntag_parse, 2);
+	assert_string_equal(m->tables[0].tag_parse[1], "prof-g{gomaxprocs}-n{sessions}");
+	assert_true(m->tables[0].require_trace);
+	manifest_free(m);
+
+	assert_int_equal(manifest_parse(profile_text("sky-capacity"), "t", &m), 0);
+	assert_int_equal(m->ntables, 3);
+	assert_string_equal(m->tables[1].section, "m1");
+	assert_string_equal(m->tables[0].join_file, "system.tsv");
+	assert_string_equal(m->tables[0].join_key, "run");
+	assert_int_equal(m->tables[0].ntrace_columns, 13);
+	assert_int_equal(m->tables[0].noverrides, 2);
+	assert_string_equal(m->tables[0].overrides[0].field, "load_rss_kb");
+	assert_string_equal(m->tables[0].overrides[0].source, "join");
+	assert_string_equal(m->tables[0].overrides[0].name, "load_app_kb");
+	assert_int_equal(m->tables[0].nset, 3);
+	assert_string_equal(m->tables[0].set[1].key, "nproc");
+	assert_string_equal(m->tables[0].set[1].value, "2");
+	assert_int_equal(m->ncorpus_text, 2);
+	manifest_free(m);
+}
+
+static void errors_name_the_line(void **state)
+{
+	struct manifest *m = NULL;
+	(void)state;
+	assert_int_equal(manifest_parse("layout = x\n\n[table main]\nfile = r.tsv\nbogus = 1\n",
+					"my.manifest", &m),
+			 ERR_DATA);
+	assert_null(m);
+	assert_string_equal(err_msg(), "my.manifest:5:1: unknown key 'bogus' in [table main]");
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = {x}\n[table a]\n", "m", &m),
+			 ERR_DATA);
+	assert_string_equal(err_msg(), "m:4:1: duplicate section [table a]");
+	assert_int_equal(manifest_parse("[table a]\nfile = r\n", "m", &m), ERR_DATA);
+	assert_string_equal(err_msg(), "m: [table a] has no 'tag ='");
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\ntrace = x\n"
+					"trace-columns = a b\n",
+					"m", &m),
+			 ERR_DATA);
+	assert_string_equal(err_msg(), "m: [table a] trace-columns must name an 'epoch' column");
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\nfield.tput = nowhere:x\n",
+					"m", &m),
+			 ERR_DATA);
+	assert_string_equal(err_msg(), "m:4:14: bad value for 'field.tput': 'nowhere:x'");
+	assert_int_equal(manifest_parse("# nothing\n", "m", &m), ERR_DATA);
+	assert_string_equal(err_msg(), "m: no [table NAME] section");
+}
+
+struct vars {
+	const char *names[4];
+	const char *values[4];
+};
+
+static const char *lookup(const char *name, void *arg)
+{
+	struct vars *v = arg;
+	for (int i = 0; i < 4 && v->names[i]; i++)
+		if (!strcmp(v->names[i], name))
+			return v->values[i];
+	return NULL;
+}
+
+static void expands_templates(void **state)
+{
+	struct vars v = {{"target", "cfg", "level", NULL}, {"small", "pg", "300", NULL}};
+	char *out = NULL;
+	(void)state;
+	assert_int_equal(manifest_expand("{target}-{cfg}-n{level}.tsv", lookup, &v, &out), 0);
+	assert_string_equal(out, "small-pg-n300.tsv");
+	free(out);
+	assert_int_equal(manifest_expand("plain", lookup, &v, &out), 0);
+	assert_string_equal(out, "plain");
+	free(out);
+	assert_int_equal(manifest_expand("{nope}", lookup, &v, &out), ERR_DATA);
+	assert_null(out);
+	assert_int_equal(manifest_expand("{unclosed", lookup, &v, &out), ERR_DATA);
+}
+
+static void matches_tag_patterns(void **state)
+{
+	char **names = NULL, **values = NULL;
+	size_t n = 0;
+	(void)state;
+	/* the capacity corpus's rejected arm: cfg contains no "-n", block no "r" */
+	assert_int_equal(manifest_match("{target}-{cfg}-n{level}-b{block}r{rep}",
+					"medium-pgnofsync-n100-bfsr1", &names, &values, &n),
+			 1);
+	assert_int_equal(n, 5);
+	assert_string_equal(values[0], "medium");
+	assert_string_equal(values[1], "pgnofsync");
+	assert_string_equal(values[2], "100");
+	assert_string_equal(values[3], "fs");
+	assert_string_equal(values[4], "1");
+	manifest_free_captures(names, values, n);
+	assert_int_equal(manifest_match("{target}-{cfg}-n{level}-b{block}r{rep}",
+					"small-pg-n300-bsoakr7", &names, &values, &n),
+			 1);
+	assert_string_equal(values[3], "soak");
+	assert_string_equal(values[4], "7");
+	manifest_free_captures(names, values, n);
+	/* the last capture takes the rest */
+	assert_int_equal(manifest_match("g{gomaxprocs}-n{sessions}-b{block}",
+					"g8-n100-bgogc800-gogc800", &names, &values, &n),
+			 1);
+	assert_string_equal(values[2], "gogc800-gogc800");
+	manifest_free_captures(names, values, n);
+	assert_int_equal(manifest_match("g{gomaxprocs}-n{sessions}-b{block}", "prof-g1-n100",
+					&names, &values, &n),
+			 0);
+	assert_null(names);
+}
+
+static void hostile_tag_does_not_explode(void **state)
+{
+	char tag[5000];
+	char **names = NULL, **values = NULL;
+	size_t n = 0;
+	(void)state;
+	memset(tag, 'a', sizeof(tag) - 2);
+	tag[sizeof(tag) - 2] = 'b';
+	tag[sizeof(tag) - 1] = '\0';
+	/* backtracking is bounded, and texts over 4096 bytes never match */
+	assert_int_equal(manifest_match("{a}a{b}a{c}a{d}a{e}c", tag, &names, &values, &n), 0);
+	tag[300] = '\0';
+	assert_int_equal(manifest_match("{a}a{b}a{c}a{d}a{e}c", tag, &names, &values, &n), 0);
+}
+
+static void detects_layouts(void **state)
+{
+	const char *why = NULL;
+	(void)state;
+	assert_string_equal(profile_detect(SHARED_CORPORA "/sky/gomaxprocs-scaling-20260816", &why),
+			    "sky-gomaxprocs");
+	assert_string_equal(profile_detect(SHARED_CORPORA "/sky/gcp-x86-capacity-20260816", &why),
+			    "sky-capacity");
+	assert_null(profile_detect(SHARED_CORPORA "/writeups", &why));
+	assert_non_null(strstr(why, "--manifest"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_both_builtin_profiles),
+		cmocka_unit_test(errors_name_the_line),
+		cmocka_unit_test(expands_templates),
+		cmocka_unit_test(matches_tag_patterns),
+		cmocka_unit_test(hostile_tag_does_not_explode),
+		cmocka_unit_test(detects_layouts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
