@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{"import", cmd_import, "import corpus folders or run tables into the database"},
 	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
 	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
+	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -133,7 +134,7 @@ static int run(int argc, char **argv, const char **cmd_name)
 		goto done;
 	if (p.next >= argc) {
 		opt_print_usage(stderr, &global);
-		rc = err_usage("no command given (commands: import, corpora, runs)");
+		rc = err_usage("no command given (see coreplan --help)");
 		goto done;
 	}
 	cmd = find_command(argv[p.next]);

@@ -1,0 +1,228 @@
+/* select: see select.h. */
+#include "select.h"
+
+#include "../common/err.h"
+#include "../common/num.h"
+#include "../common/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_column(sqlite3_stmt *stmt, int col)
+{
+	const unsigned char *text = sqlite3_column_text(stmt, col);
+	return text ? strdup((const char *)text) : NULL;
+}
+
+/* A field no run has is almost always a typo: say so instead of selecting nothing. */
+static int check_field_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *stmt = NULL;
+	int found = 0;
+	if (field_find(name))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
+			       NULL) != SQLITE_OK)
+		return err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return found ? 0
+		     : err_usage("no field '%s': not a canonical field and no run has a column "
+				 "of that name (see 'coreplan runs --help')",
+				 name);
+}
+
+static int append_field(struct strbuf *sql, const char *name, bool numeric, char ***binds,
+			size_t *nbinds)
+{
+	if (strbuf_adds(sql, ", "))
+		return err_set("out of memory");
+	if (!name)
+		return strbuf_adds(sql, "NULL") ? err_set("out of memory") : 0;
+	return field_sql(name, numeric, sql, binds, nbinds);
+}
+
+/* Columns: 0 run_id, 1 corpus, 2 subcorpus, 3 tag, 4 seq, 5 started_at, 6 app_cores,
+ * 7 by text, 8 by num, 9 metric num, 10 block text, 11.. group texts. */
+static int build_sql(const struct select_spec *spec, bool left_out, struct strbuf *sql,
+		     char ***binds, size_t *nbinds)
+{
+	struct run_filter filter = *spec->filter;
+	int rc;
+	if (left_out) {
+		filter.only_excluded = true;
+		filter.include_excluded = false;
+	}
+	if (strbuf_adds(sql, "SELECT r.run_id, c.name, r.subcorpus, r.tag, r.seq, r.started_at,"
+			     " r.app_cores"))
+		return err_set("out of memory");
+	rc = append_field(sql, spec->by, false, binds, nbinds);
+	if (rc == 0)
+		rc = append_field(sql, spec->by, true, binds, nbinds);
+	if (rc == 0)
+		rc = append_field(sql, spec->metric, true, binds, nbinds);
+	if (rc == 0)
+		rc = append_field(sql, spec->block, false, binds, nbinds);
+	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
+		rc = append_field(sql, spec->group[i], false, binds, nbinds);
+	if (rc)
+		return rc;
+	if (strbuf_adds(sql, " FROM runs r JOIN corpora c USING (corpus_id) WHERE "))
+		return err_set("out of memory");
+	rc = run_filter_sql(&filter, sql, binds, nbinds);
+	if (rc)
+		return rc;
+	return strbuf_adds(sql, " ORDER BY c.name, r.subcorpus, r.seq") ? err_set("out of memory")
+								       : 0;
+}
+
+static int add_left_out(struct selection *sel, const char *tag, const char *reason)
+{
+	struct sel_left_out *grown =
+		realloc(sel->left_out, (sel->nleft_out + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	sel->left_out = grown;
+	grown[sel->nleft_out].tag = strdup(tag);
+	grown[sel->nleft_out].reason = strdup(reason);
+	sel->nleft_out++;
+	return 0;
+}
+
+static char *group_text(sqlite3_stmt *stmt, const struct select_spec *spec)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; spec->group && spec->group[i]; i++) {
+		const unsigned char *v = sqlite3_column_text(stmt, 11 + (int)i);
+		strbuf_addf(&sb, "%s%s=%s", i ? ", " : "", spec->group[i],
+			    v ? (const char *)v : "NA");
+	}
+	return strbuf_detach(&sb);
+}
+
+static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
+		    size_t *alloc)
+{
+	struct sel_run *run;
+	char reason[256];
+	const char *tag = (const char *)sqlite3_column_text(stmt, 3);
+	if (sqlite3_column_type(stmt, 7) == SQLITE_NULL) {
+		snprintf(reason, sizeof(reason), "no value for --by %s", spec->by);
+		return add_left_out(sel, tag, reason);
+	}
+	if (sqlite3_column_type(stmt, 9) == SQLITE_NULL) {
+		snprintf(reason, sizeof(reason), "no numeric value for --metric %s", spec->metric);
+		return add_left_out(sel, tag, reason);
+	}
+	if (sel->n == *alloc) {
+		size_t want = *alloc ? 2 * *alloc : 64;
+		struct sel_run *grown = realloc(sel->runs, want * sizeof(*grown));
+		if (!grown)
+			return err_set("out of memory");
+		sel->runs = grown;
+		*alloc = want;
+	}
+	run = &sel->runs[sel->n++];
+	memset(run, 0, sizeof(*run));
+	run->run_id = sqlite3_column_int64(stmt, 0);
+	run->corpus = dup_column(stmt, 1);
+	run->subcorpus = dup_column(stmt, 2);
+	run->tag = dup_column(stmt, 3);
+	run->seq = sqlite3_column_int64(stmt, 4);
+	run->started_at = dup_column(stmt, 5);
+	run->app_cores = sqlite3_column_type(stmt, 6) == SQLITE_NULL ? NAN
+								      : sqlite3_column_double(stmt, 6);
+	run->level_text = dup_column(stmt, 7);
+	run->level_numeric = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
+	run->level = run->level_numeric ? sqlite3_column_double(stmt, 8) : NAN;
+	run->metric = sqlite3_column_double(stmt, 9);
+	run->block = dup_column(stmt, 10);
+	run->group = group_text(stmt, spec);
+	return 0;
+}
+
+static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
+		     struct selection *sel)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0, alloc = 0;
+	sqlite3_stmt *stmt = NULL;
+	int rc = build_sql(spec, left_out, &sql, &binds, &nbinds);
+	int step;
+	if (rc == 0 && sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK)
+		rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
+	if (rc == 0)
+		rc = field_bind_all(stmt, 1, binds, nbinds);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (left_out) {
+			sqlite3_stmt *why = NULL;
+			const char *tag = (const char *)sqlite3_column_text(stmt, 3);
+			if (sqlite3_prepare_v2(db,
+					       "SELECT group_concat(reason || ': ' || detail, '; ')"
+					       " FROM exclusions WHERE run_id = ?1",
+					       -1, &why, NULL) != SQLITE_OK) {
+				rc = err_set("cannot read exclusions: %s", sqlite3_errmsg(db));
+				break;
+			}
+			sqlite3_bind_int64(why, 1, sqlite3_column_int64(stmt, 0));
+			if (sqlite3_step(why) == SQLITE_ROW)
+				rc = add_left_out(sel, tag,
+						  (const char *)sqlite3_column_text(why, 0));
+			sqlite3_finalize(why);
+		} else {
+			rc = take_row(sel, stmt, spec, &alloc);
+		}
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *out)
+{
+	const char *names[3] = {spec->by, spec->metric, spec->block};
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; rc == 0 && i < 3; i++)
+		if (names[i])
+			rc = check_field_exists(db, names[i]);
+	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
+		rc = check_field_exists(db, spec->group[i]);
+	for (size_t i = 0; rc == 0 && i < spec->filter->nwhere; i++)
+		rc = check_field_exists(db, spec->filter->where[i].field);
+	if (rc == 0)
+		rc = run_query(db, spec, false, out);
+	if (rc == 0 && !spec->filter->include_excluded)
+		rc = run_query(db, spec, true, out);
+	if (rc)
+		selection_release(out);
+	return rc;
+}
+
+void selection_release(struct selection *sel)
+{
+	for (size_t i = 0; i < sel->n; i++) {
+		struct sel_run *r = &sel->runs[i];
+		free(r->corpus);
+		free(r->subcorpus);
+		free(r->tag);
+		free(r->level_text);
+		free(r->block);
+		free(r->group);
+		free(r->started_at);
+	}
+	free(sel->runs);
+	for (size_t i = 0; i < sel->nleft_out; i++) {
+		free(sel->left_out[i].tag);
+		free(sel->left_out[i].reason);
+	}
+	free(sel->left_out);
+	memset(sel, 0, sizeof(*sel));
+}

@@ -1,0 +1,69 @@
+/*
+ * select: the runs an analysis works on, read once from the database.
+ *
+ * Every analysis command names a factor (--by), a metric (--metric) and
+ * optionally a block field, filters runs with a struct run_filter, and
+ * must say which runs it left out and why. select_runs() does all of that
+ * in two queries over `runs` (never over traces): the chosen runs with
+ * their factor, metric and block values, and the runs the filter matched
+ * but left out (excluded runs, with their stored reasons, and runs that
+ * lack the metric or the factor).
+ *
+ * Fields are resolved by schema/fields.h (canonical column or any source
+ * column by name). Ownership: a selection owns all its strings;
+ * selection_release() frees them.
+ */
+#ifndef COREPLAN_SELECT_H
+#define COREPLAN_SELECT_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../schema/fields.h"
+
+struct sel_run {
+	int64_t run_id;
+	char *corpus;
+	char *subcorpus;
+	char *tag;
+	int64_t seq;        /* order in its results table (execution order) */
+	char *level_text;   /* the --by value as text */
+	double level;       /* ... as a number, when level_numeric */
+	bool level_numeric;
+	double metric;
+	char *block;        /* the --block value, or NULL */
+	char *group;        /* the --group values joined with ", ", or "" */
+	char *started_at;   /* from the generator record, or NULL */
+	double app_cores;   /* driver-reported; NaN when absent */
+};
+
+struct sel_left_out {
+	char *tag;
+	char *reason;
+};
+
+struct selection {
+	struct sel_run *runs;
+	size_t n;
+	struct sel_left_out *left_out;
+	size_t nleft_out;
+};
+
+struct select_spec {
+	const struct run_filter *filter;
+	const char *by;     /* required */
+	const char *metric; /* required */
+	const char *block;  /* NULL: no block field */
+	const char *const *group; /* NULL-terminated grouping fields, or NULL */
+};
+
+/*
+ * Runs ordered by corpus, subcorpus and seq. A name that is neither a
+ * canonical field nor a column of any selected run is a usage error.
+ */
+int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *out);
+void selection_release(struct selection *sel);
+
+#endif

@@ -1,0 +1,377 @@
+/* stats: see stats.h. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sort_double.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "common/err.h"
+
+static int check_finite(const double *x, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return err_set("%s must be finite, value %zu is %g", what, i + 1, x[i]);
+	return 0;
+}
+
+/* A sorted private copy: GSL's order statistics want sorted data and the input is const. */
+static int sorted_copy(const double *x, size_t n, double **out)
+{
+	double *copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return err_set("out of memory");
+	memcpy(copy, x, n * sizeof(*copy));
+	gsl_sort(copy, 1, n);
+	*out = copy;
+	return 0;
+}
+
+int stats_median(const double *x, size_t n, double *median)
+{
+	double *sorted = NULL;
+	int ret;
+	if (n < 1)
+		return err_set("need at least 1 value for a median, got 0");
+	if ((ret = check_finite(x, n, "values")) < 0)
+		return ret;
+	if ((ret = sorted_copy(x, n, &sorted)) < 0)
+		return ret;
+	*median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	free(sorted);
+	return 0;
+}
+
+int stats_summary(const double *x, size_t n, struct summary *out)
+{
+	double *sorted = NULL;
+	struct summary s = {0};
+	int ret;
+	if (n < 1)
+		return err_set("need at least 1 value for a summary, got 0");
+	if ((ret = check_finite(x, n, "values")) < 0)
+		goto done;
+	if ((ret = sorted_copy(x, n, &sorted)) < 0)
+		goto done;
+	s.n = n;
+	s.median = gsl_stats_median_from_sorted_data(sorted, 1, n);
+	s.min = sorted[0];
+	s.max = sorted[n - 1];
+	s.mean = gsl_stats_mean(x, 1, n);
+	if (s.median == 0) {
+		ret = err_set("median is 0: range_pct undefined");
+		goto done;
+	}
+	s.range_pct = (s.max - s.min) / s.median * 100;
+	if (s.min == s.max) {
+		s.spread_pct = 0; /* also covers n == 1 */
+	} else if (s.min == 0) {
+		ret = err_set("minimum is 0: spread_pct undefined");
+		goto done;
+	} else {
+		s.spread_pct = (s.max / s.min - 1) * 100;
+	}
+	*out = s;
+	ret = 0;
+done:
+	free(sorted);
+	return ret;
+}
+
+int stats_ols(const double *x, const double *y, size_t n, struct ols *out)
+{
+	struct ols o = {0};
+	double c0, c1, cov00, cov01, cov11, sumsq, t, ymean, sst = 0;
+	bool x_varies = false;
+	int ret, rc;
+	if (n < 3)
+		return err_set("need at least 3 points for a least-squares fit, got %zu", n);
+	if ((ret = check_finite(x, n, "x values")) < 0 || (ret = check_finite(y, n, "y values")) < 0)
+		return ret;
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[0])
+			x_varies = true;
+	if (!x_varies)
+		return err_set("x values are all equal: slope undefined");
+	rc = gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+	if (rc != GSL_SUCCESS)
+		return err_set("least-squares fit failed: %s", gsl_strerror(rc));
+	if (!isfinite(c0) || !isfinite(c1) || !isfinite(cov00) || !isfinite(cov11) ||
+	    !isfinite(sumsq))
+		return err_set("least-squares fit failed: non-finite result");
+	ymean = gsl_stats_mean(y, 1, n);
+	for (size_t i = 0; i < n; i++)
+		sst += (y[i] - ymean) * (y[i] - ymean);
+	t = gsl_cdf_tdist_Pinv(0.975, (double)(n - 2));
+	o.n = n;
+	o.slope = c1;
+	o.slope_se = sqrt(cov11);
+	o.slope_lo = c1 - t * o.slope_se;
+	o.slope_hi = c1 + t * o.slope_se;
+	o.intercept = c0;
+	o.intercept_se = sqrt(cov00);
+	/* Constant y is fitted exactly (sumsq <= sst == 0): call that r2 = 1, not 0/0. */
+	o.r2 = sst > 0 ? 1 - sumsq / sst : 1;
+	o.residual_se = sqrt(sumsq / (double)(n - 2));
+	o.cov00 = cov00;
+	o.cov01 = cov01;
+	o.cov11 = cov11;
+	o.sumsq = sumsq;
+	*out = o;
+	return 0;
+}
+
+int stats_per_doubling(const double *level, const double *median, size_t n,
+		       struct doubling_fit *out)
+{
+	double *lx = NULL, *ly = NULL;
+	struct ols o;
+	bool varies = false;
+	int ret;
+	if (n < 3)
+		return err_set("need at least 3 levels for a per-doubling fit, got %zu", n);
+	if ((ret = check_finite(level, n, "levels")) < 0 ||
+	    (ret = check_finite(median, n, "medians")) < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		if (level[i] <= 0)
+			return err_set("levels must be positive, level %zu is %g", i + 1, level[i]);
+		if (median[i] <= 0)
+			return err_set("medians must be positive, median %zu is %g", i + 1,
+				       median[i]);
+		if (level[i] != level[0])
+			varies = true;
+	}
+	if (!varies)
+		return err_set("levels are all equal: per-doubling fit undefined");
+	lx = malloc(n * sizeof(*lx));
+	ly = malloc(n * sizeof(*ly));
+	if (!lx || !ly) {
+		ret = err_set("out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		lx[i] = log2(level[i]);
+		ly[i] = log(median[i]);
+	}
+	if ((ret = stats_ols(lx, ly, n, &o)) < 0)
+		goto done;
+	out->n = n;
+	out->factor = exp(o.slope);
+	out->factor_se = out->factor * o.slope_se;
+	out->r2 = o.r2;
+	if (!isfinite(out->factor) || !isfinite(out->factor_se)) {
+		ret = err_set("per-doubling fit failed: non-finite factor");
+		goto done;
+	}
+	ret = 0;
+done:
+	free(lx);
+	free(ly);
+	return ret;
+}
+
+/*
+ * Null distribution of U_a without ties: f(i, j, u) arrangements of i a's
+ * and j b's with U_a = u satisfy f(i, j, u) = f(i - 1, j, u - j) +
+ * f(i, j - 1, u) (the largest value is an a, above all j b's, or a b).
+ * Row i of `f` holds f(i, j, .) for the current j, updated in place as j
+ * grows. Counts stay below C(40, 20) < 2^53, exact in a double.
+ */
+static int mw_exact_p(size_t na, size_t nb, double u, double *p)
+{
+	size_t width = na * nb + 1, k = (size_t)u;
+	double *f = calloc((na + 1) * width, sizeof(*f));
+	double total = 0, lower = 0, upper = 0;
+	if (!f)
+		return err_set("out of memory");
+	for (size_t i = 0; i <= na; i++)
+		f[i * width] = 1;
+	for (size_t j = 1; j <= nb; j++)
+		for (size_t i = 1; i <= na; i++)
+			for (size_t v = j; v <= i * j; v++)
+				f[i * width + v] += f[(i - 1) * width + v - j];
+	for (size_t v = 0; v < width; v++) {
+		double c = f[na * width + v];
+		total += c;
+		if (v <= k)
+			lower += c;
+		if (v >= k)
+			upper += c;
+	}
+	free(f);
+	*p = fmin(1, 2 * fmin(lower, upper) / total);
+	return 0;
+}
+
+/* Two-sided normal p of U with continuity correction 0.5; var 0 (all tied) gives 1. */
+static double mw_normal_p(double u, double mu, double var)
+{
+	double z;
+	if (var <= 0)
+		return 1;
+	z = (fabs(u - mu) - 0.5) / sqrt(var);
+	if (z <= 0)
+		return 1;
+	return fmin(1, 2 * gsl_cdf_ugaussian_Q(z));
+}
+
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       struct mann_whitney *out)
+{
+	size_t n = na + nb;
+	double *all = NULL;
+	size_t *perm = NULL;
+	double rank_a = 0, tie_sum = 0, u, mu, var, dn;
+	bool ties = false;
+	int ret;
+	if (na < 1 || nb < 1)
+		return err_set("need at least 1 value in each sample for mann-whitney, got %zu and %zu",
+			       na, nb);
+	if ((ret = check_finite(a, na, "values")) < 0 || (ret = check_finite(b, nb, "values")) < 0)
+		return ret;
+	all = malloc(n * sizeof(*all));
+	perm = malloc(n * sizeof(*perm));
+	if (!all || !perm) {
+		ret = err_set("out of memory");
+		goto done;
+	}
+	memcpy(all, a, na * sizeof(*all));
+	memcpy(all + na, b, nb * sizeof(*all));
+	gsl_sort_index(perm, all, 1, n);
+	/* Mid-ranks: a run of t equal values at sorted positions i..i+t-1 all get i + (t + 1) / 2. */
+	for (size_t i = 0; i < n;) {
+		size_t end = i + 1;
+		double t, mid;
+		while (end < n && all[perm[end]] == all[perm[i]])
+			end++;
+		t = (double)(end - i);
+		mid = (double)i + (t + 1) / 2;
+		if (t > 1) {
+			ties = true;
+			tie_sum += t * t * t - t;
+		}
+		for (size_t k = i; k < end; k++)
+			if (perm[k] < na)
+				rank_a += mid;
+		i = end;
+	}
+	dn = (double)n;
+	u = rank_a - (double)na * ((double)na + 1) / 2;
+	mu = (double)na * (double)nb / 2;
+	var = (double)na * (double)nb / 12 * ((dn + 1) - tie_sum / (dn * (dn - 1)));
+	out->u = u;
+	out->ties = ties;
+	out->exact = !ties && n <= MW_EXACT_MAX;
+	if (out->exact) {
+		if ((ret = mw_exact_p(na, nb, u, &out->p)) < 0)
+			goto done;
+	} else {
+		out->p = mw_normal_p(u, mu, var);
+	}
+	/*
+	 * min_p depends on the sample sizes only, so it is what the method
+	 * would give for the most extreme untied outcome (U = 0).
+	 */
+	if (n <= MW_EXACT_MAX)
+		out->min_p = fmin(1, 2 / gsl_sf_choose((unsigned)n, (unsigned)na));
+	else
+		out->min_p = mw_normal_p(0, mu, (double)na * (double)nb / 12 * (dn + 1));
+	ret = 0;
+done:
+	free(all);
+	free(perm);
+	return ret;
+}
+
+int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+				 size_t resamples, uint64_t seed, struct ratio_ci *out)
+{
+	double *sa = NULL, *sb = NULL, *ra = NULL, *rb = NULL, *ratios = NULL;
+	gsl_rng *rng = NULL;
+	double ma, mb;
+	int ret;
+	if (na < 1 || nb < 1)
+		return err_set("need at least 1 value in each arm for a bootstrap, got %zu and %zu",
+			       na, nb);
+	if (resamples < 1)
+		return err_set("need at least 1 resample for a bootstrap, got 0");
+	if ((ret = check_finite(a, na, "values")) < 0 || (ret = check_finite(b, nb, "values")) < 0)
+		return ret;
+	if ((ret = sorted_copy(a, na, &sa)) < 0 || (ret = sorted_copy(b, nb, &sb)) < 0)
+		goto done;
+	ma = gsl_stats_median_from_sorted_data(sa, 1, na);
+	mb = gsl_stats_median_from_sorted_data(sb, 1, nb);
+	if (ma == 0) {
+		ret = err_set("median of the first arm is 0: ratio undefined");
+		goto done;
+	}
+	ra = malloc(na * sizeof(*ra));
+	rb = malloc(nb * sizeof(*rb));
+	ratios = malloc(resamples * sizeof(*ratios));
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!ra || !rb || !ratios || !rng) {
+		ret = err_set("out of memory");
+		goto done;
+	}
+	gsl_rng_set(rng, (unsigned long)seed);
+	/* Sampling from the sorted copies is the same as from the data: only the multiset matters. */
+	for (size_t r = 0; r < resamples; r++) {
+		double rma, rmb;
+		gsl_ran_sample(rng, ra, na, sa, na, sizeof(*ra));
+		gsl_ran_sample(rng, rb, nb, sb, nb, sizeof(*rb));
+		gsl_sort(ra, 1, na);
+		gsl_sort(rb, 1, nb);
+		rma = gsl_stats_median_from_sorted_data(ra, 1, na);
+		rmb = gsl_stats_median_from_sorted_data(rb, 1, nb);
+		if (rma == 0) {
+			ret = err_set("a resample of the first arm has median 0: ratio undefined");
+			goto done;
+		}
+		ratios[r] = rmb / rma;
+	}
+	gsl_sort(ratios, 1, resamples);
+	out->ratio = mb / ma;
+	out->lo = gsl_stats_quantile_from_sorted_data(ratios, 1, resamples, 0.025);
+	out->hi = gsl_stats_quantile_from_sorted_data(ratios, 1, resamples, 0.975);
+	out->resamples = resamples;
+	out->seed = seed;
+	ret = 0;
+done:
+	gsl_rng_free(rng);
+	free(sa);
+	free(sb);
+	free(ra);
+	free(rb);
+	free(ratios);
+	return ret;
+}
+
+int stats_runs_needed(double cv, double effect, double alpha, double power, double *n)
+{
+	double z, k, value;
+	if (!isfinite(cv) || cv <= 0)
+		return err_set("cv must be a positive number, got %g", cv);
+	if (!isfinite(effect) || effect <= 0)
+		return err_set("effect must be a positive number, got %g", effect);
+	if (!(alpha > 0 && alpha < 1))
+		return err_set("alpha must be between 0 and 1, got %g", alpha);
+	if (!(power > 0 && power < 1))
+		return err_set("power must be between 0 and 1, got %g", power);
+	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
+	k = cv / effect;
+	value = ceil(2 * z * z * k * k);
+	if (!isfinite(value))
+		return err_set("runs needed is not finite (cv %g, effect %g)", cv, effect);
+	*n = value;
+	return 0;
+}

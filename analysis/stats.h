@@ -1,0 +1,114 @@
+/*
+ * stats: the statistics coreplan reports, on GSL.
+ *
+ * Pure functions over arrays of doubles: no database, no printing. Inputs
+ * are never modified (functions that need sorted data sort a copy).
+ * Every function returns 0 or a negative code with a message recorded by
+ * err_set() (too few values, non-finite input, a GSL failure); GSL's
+ * abort-on-error handler is off (cli/main.c), so GSL errors come back as
+ * codes and are turned into messages here, never NaN in a table.
+ *
+ * Definitions (printed by the commands' --help and reports):
+ *   median        gsl_stats_median_from_sorted_data: for an even count, the
+ *                 mean of the two middle values
+ *   range_pct     (max - min) / median * 100
+ *   spread_pct    max / min - 1, in %  (the "within-arm spread")
+ */
+#ifndef COREPLAN_STATS_H
+#define COREPLAN_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct summary {
+	size_t n;
+	double median;
+	double min;
+	double max;
+	double mean;
+	double range_pct;  /* (max - min) / median * 100 */
+	double spread_pct; /* (max / min - 1) * 100; NaN-free: 0 when n == 1 */
+};
+
+/* n >= 1, all values finite; range_pct needs median != 0. */
+int stats_summary(const double *x, size_t n, struct summary *out);
+int stats_median(const double *x, size_t n, double *median);
+
+/*
+ * Least squares of y on x (gsl_fit_linear), n >= 3 (n == 2 gives the exact
+ * line with no error estimate and is refused). Standard errors from GSL's
+ * covariance (already scaled by the residual variance); the 95% interval
+ * of the slope uses Student's t with n - 2 degrees of freedom.
+ */
+struct ols {
+	size_t n;
+	double slope, slope_se, slope_lo, slope_hi;
+	double intercept, intercept_se;
+	double r2;
+	double residual_se; /* sqrt(sumsq / (n - 2)) */
+	double cov00, cov01, cov11, sumsq;
+};
+int stats_ols(const double *x, const double *y, size_t n, struct ols *out);
+
+/*
+ * Per-doubling growth over a whole sweep: OLS of ln(median) on
+ * log2(level), n >= 3 levels; factor = exp(slope) (the growth for one
+ * doubling of the level), factor_se = factor * slope_se (delta method).
+ */
+struct doubling_fit {
+	size_t n;
+	double factor, factor_se;
+	double r2;
+};
+int stats_per_doubling(const double *level, const double *median, size_t n,
+		       struct doubling_fit *out);
+
+/*
+ * Two-sided Mann-Whitney U test of samples a and b.
+ *   U = U_a = R_a - n_a (n_a + 1) / 2, R_a the sum of a's mid-ranks.
+ *   exact: when there are no ties and n_a + n_b <= MW_EXACT_MAX, the exact
+ *          null distribution of U (counted by recursion), p = min(1, 2 *
+ *          min(P(U <= u), P(U >= u)));
+ *   otherwise the normal approximation with tie-corrected variance
+ *          var = n_a n_b / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+ *          and a continuity correction of 0.5.
+ * min_p is the smallest two-sided p-value any outcome can reach with these
+ * sample sizes (exact: 2 / C(N, n_a)), so a caller can say a comparison is
+ * unresolvable before looking at the data.
+ */
+#define MW_EXACT_MAX 40
+struct mann_whitney {
+	double u;
+	double p;
+	double min_p;
+	bool exact;
+	bool ties;
+};
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+		       struct mann_whitney *out);
+
+/*
+ * Bootstrap 95% interval of median(b) / median(a): `resamples` resamples of
+ * each arm with replacement (gsl_ran_sample, MT19937 seeded with `seed`),
+ * percentile interval (2.5% and 97.5% quantiles,
+ * gsl_stats_quantile_from_sorted_data). Same seed, same interval.
+ */
+struct ratio_ci {
+	double ratio; /* median(b) / median(a) of the data */
+	double lo, hi;
+	size_t resamples;
+	uint64_t seed;
+};
+int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+				 size_t resamples, uint64_t seed, struct ratio_ci *out);
+
+/*
+ * Runs per arm needed to detect a relative effect `effect` (0.047 = 4.7%)
+ * with a two-sided test at `alpha` and the given power, when the runs'
+ * relative standard deviation is `cv` (normal approximation):
+ *   n = ceil(2 * (z_{1-alpha/2} + z_{power})^2 * (cv / effect)^2)
+ */
+int stats_runs_needed(double cv, double effect, double alpha, double power, double *n);
+
+#endif

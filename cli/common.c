@@ -1,0 +1,73 @@
+/* common: see common.h. */
+#include "common.h"
+
+#include "../common/err.h"
+#include "../common/num.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void common_args_init(struct common_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->format = OUT_MD;
+	a->metric = "tput";
+}
+
+void common_args_release(struct common_args *a)
+{
+	run_filter_release(&a->filter);
+}
+
+int common_opt(struct common_args *a, int which, const char *value)
+{
+	switch (which) {
+	case COMMON_BY:
+		a->by = value;
+		return 0;
+	case COMMON_METRIC:
+		a->metric = value;
+		return 0;
+	case COMMON_CORPUS:
+		free(a->filter.corpus);
+		a->filter.corpus = strdup(value);
+		return a->filter.corpus ? 0 : err_set("out of memory");
+	case COMMON_WHERE:
+		return run_filter_add_where(&a->filter, value);
+	case COMMON_INCLUDE_EXCLUDED:
+		a->filter.include_excluded = true;
+		return 0;
+	case COMMON_FORMAT:
+		if (out_format_parse(value, &a->format))
+			return err_usage("unknown format '%s' (md, tsv, csv or json)", value);
+		return 0;
+	}
+	return 0;
+}
+
+const char *common_num(double value, enum out_format format, char style, int precision,
+		       char buf[32])
+{
+	if (isnan(value) || isinf(value))
+		return NULL;
+	if (format != OUT_MD)
+		return num_format_real(value, buf);
+	if (style == 'f')
+		snprintf(buf, 32, "%.*f", precision, value);
+	else
+		snprintf(buf, 32, "%.*g", precision, value);
+	return buf;
+}
+
+void common_print_left_out(const struct selection *sel, enum out_format format)
+{
+	FILE *fp = format == OUT_MD ? stdout : stderr;
+	if (sel->nleft_out == 0)
+		return;
+	fprintf(fp, "%s%zu run%s left out:\n", format == OUT_MD ? "\n" : "", sel->nleft_out,
+		sel->nleft_out == 1 ? "" : "s");
+	for (size_t i = 0; i < sel->nleft_out; i++)
+		fprintf(fp, "%s%s: %s\n", format == OUT_MD ? "- " : "  ", sel->left_out[i].tag,
+			sel->left_out[i].reason);
+}
