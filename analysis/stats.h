@@ -31,7 +31,7 @@ struct summary {
 	double spread_pct; /* (max / min - 1) * 100; NaN-free: 0 when n == 1 */
 };
 
-/* n >= 1, all values finite; range_pct needs median != 0. */
+/* n >= 1, all values finite; range_pct needs median != 0, spread_pct min != 0 (or all equal). */
 int stats_summary(const double *x, size_t n, struct summary *out);
 int stats_median(const double *x, size_t n, double *median);
 

@@ -17,22 +17,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const default_cols[] = {"epoch",       "app_rss_kb", "mem_avail_kb",
-					   "conn",        "cpu_total_j", "cpu_idle_j",
-					   "app_j",       "threads"};
+static const char *const default_cols[] = {"epoch",       "app_rss_kb", "mem_avail_kb", "conn",
+					   "cpu_total_j", "cpu_idle_j", "app_j",        "threads"};
 
 static int setup_rows(sqlite3 *db, int64_t *trace_id)
 {
-	int rc = db_exec(db,
-			 "INSERT INTO corpora (corpus_id, name, source_path, content_hash, "
-			 "imported_at, layout, manifest, options) VALUES (1, 'bench', '.', '', "
-			 "'now', 'bench', '', '');"
-			 "INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) "
-			 "VALUES (1, 1, 'sample.tsv', 0, '', 'trace');"
-			 "INSERT INTO runs (run_id, corpus_id, tag, seq, listed) "
-			 "VALUES (1, 1, 'bench', 1, 1);"
-			 "INSERT INTO traces (trace_id, run_id, kind, file_id, columns, rows) "
-			 "VALUES (1, 1, 'sample', 1, '', 0);");
+	int rc = db_exec(db, "INSERT INTO corpora (corpus_id, name, source_path, content_hash, "
+			     "imported_at, layout, manifest, options) VALUES (1, 'bench', '.', '', "
+			     "'now', 'bench', '', '');"
+			     "INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) "
+			     "VALUES (1, 1, 'sample.tsv', 0, '', 'trace');"
+			     "INSERT INTO runs (run_id, corpus_id, tag, seq, listed) "
+			     "VALUES (1, 1, 'bench', 1, 1);"
+			     "INSERT INTO traces (trace_id, run_id, kind, file_id, columns, rows) "
+			     "VALUES (1, 1, 'sample', 1, '', 0);");
 	*trace_id = 1;
 	return rc;
 }

@@ -992,6 +992,9 @@ static const char *const exclusion_sql[] = {
 	" ' is below the floor ' || ?2 FROM runs WHERE corpus_id = ?1 AND patch_rate < ?2",
 	"INSERT INTO exclusions SELECT run_id, 'generator-saturated', 'the generator reported"
 	" that it may have been saturated' FROM runs WHERE corpus_id = ?1 AND gen_saturated = 1",
+	"INSERT INTO exclusions SELECT t.run_id, 'empty-trace', 'its trace file is empty'"
+	" FROM traces t JOIN runs r USING (run_id) WHERE r.corpus_id = ?1 AND t.kind = 'sample'"
+	" AND t.rows = 0",
 	"INSERT INTO exclusions SELECT run_id, 'sessions-short', established || ' of ' ||"
 	" sessions || ' requested sessions were established' FROM runs WHERE corpus_id = ?1"
 	" AND established < sessions",
@@ -1152,10 +1155,11 @@ static int collect(struct importer *im, const char *path, bool is_dir)
 {
 	int rc;
 	if (is_dir) {
-		im->root = strdup(path);
+		/* stored in corpora.source_path: absolute, so it means something elsewhere */
+		im->root = realpath(path, NULL);
 		rc = im->root ? walk(im, "", 0) : err_set("out of memory");
 	} else {
-		char *copy = strdup(path);
+		char *copy = realpath(path, NULL);
 		char *name = base_name(path, false);
 		im->root = copy ? strdup(dirname(copy)) : NULL;
 		free(copy);

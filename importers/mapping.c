@@ -138,20 +138,35 @@ static const char *where_of(const struct attr *a, const char *manifest_origin,
 	return "(run tag)";
 }
 
+/* Fields that are fractions, and fields that can never be negative. */
+static const char *const fraction_fields[] = {"err", "patch_rate", NULL};
+static const char *const non_negative_fields[] = {
+	"tput",  "sessions", "established", "p50_ms",      "p95_ms",      "p99_ms", "max_ms",
+	"app_cores", "idle_rss_kb", "load_rss_kb", "interactions", "cpu_s", "duration_s",
+	"gen_cpu_pct", NULL};
+
+static bool listed(const char *const *names, const char *name)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
 static int range_check(const struct field_info *f, double value)
 {
-	if (!strcmp(f->name, "tput"))
-		return value >= 0.0 ? 0 : -1;
-	if (!strcmp(f->name, "err") || !strcmp(f->name, "patch_rate"))
+	if (listed(fraction_fields, f->name))
 		return value >= 0.0 && value <= 1.0 ? 0 : -1;
 	if (!strcmp(f->name, "gomaxprocs"))
 		return value >= 1.0 ? 0 : -1;
+	if (listed(non_negative_fields, f->name))
+		return value >= 0.0 ? 0 : -1;
 	return 0;
 }
 
 static const char *range_rule(const struct field_info *f)
 {
-	if (!strcmp(f->name, "err") || !strcmp(f->name, "patch_rate"))
+	if (listed(fraction_fields, f->name))
 		return "a fraction between 0 and 1";
 	if (!strcmp(f->name, "gomaxprocs"))
 		return "at least 1";

@@ -112,6 +112,35 @@ int runfile_slurp(const char *path, const char *display, char **text, size_t *le
 
 /* ---- generator record ---- */
 
+/*
+ * Outside strings JSON has only structure, blanks, numbers and the words
+ * true, false and null. Returns false at anything else; a word or number
+ * is skipped whole (*i and *col advance to its last character).
+ */
+static bool json_token_char(const char *text, size_t len, size_t *i, long *col)
+{
+	static const char *const words[] = {"true", "false", "null"};
+	char c = text[*i];
+	if (strchr("{}[],: \t\r\n", c))
+		return c != '\0';
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		while (*i + 1 < len && strchr("0123456789+-.eE", text[*i + 1]) && text[*i + 1]) {
+			(*i)++;
+			(*col)++;
+		}
+		return true;
+	}
+	for (size_t w = 0; w < 3; w++) {
+		size_t n = strlen(words[w]);
+		if (*i + n <= len && !strncmp(text + *i, words[w], n)) {
+			*i += n - 1;
+			*col += (long)n - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
 void json_locate_error(const char *text, size_t len, long *line_out, long *col_out,
 		       const char **what)
 {
@@ -143,6 +172,11 @@ void json_locate_error(const char *text, size_t len, long *line_out, long *col_o
 			in_string = true;
 			string_line = line;
 			string_col = col;
+		} else if (!json_token_char(text, len, &i, &col)) {
+			*line_out = line;
+			*col_out = col;
+			*what = "unexpected character outside a string";
+			return;
 		} else if (c == '{' || c == '[') {
 			if (depth == JSON_DEPTH_LIMIT) {
 				*line_out = line;
@@ -251,24 +285,31 @@ static bool type_fits(const char *expected, const char *actual)
 	return !strcmp(expected, actual);
 }
 
+/* json_type() raises an error on malformed text, so validity is asked on its own first. */
 static int check_json(sqlite3 *db, const char *text, size_t len, const char *display)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
-	if (sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_type(?1)", -1, &stmt, NULL))
+	int valid;
+	if (sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &stmt, NULL))
 		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
-	if (sqlite3_step(stmt) != SQLITE_ROW) {
-		rc = err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
-	} else if (sqlite3_column_int(stmt, 0) != 1) {
+	valid = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_int(stmt, 0) == 1;
+	sqlite3_finalize(stmt);
+	if (!valid) {
 		long line, col;
 		const char *what;
 		json_locate_error(text, len, &line, &col, &what);
-		rc = err_at(display, line, col, "%s (not a valid generator record)", what);
-	} else if (strcmp((const char *)sqlite3_column_text(stmt, 1), "object") != 0) {
-		rc = err_at(display, 1, 1, "expected a JSON object, found %s",
-			    (const char *)sqlite3_column_text(stmt, 1));
+		return err_at(display, line, col, "%s (not a valid generator record)", what);
 	}
+	if (sqlite3_prepare_v2(db, "SELECT json_type(?1)", -1, &stmt, NULL))
+		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
+	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
+	if (sqlite3_step(stmt) != SQLITE_ROW)
+		rc = err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
+	else if (strcmp((const char *)sqlite3_column_text(stmt, 0), "object") != 0)
+		rc = err_at(display, 1, 1, "expected a JSON object, found %s",
+			    (const char *)sqlite3_column_text(stmt, 0));
 	sqlite3_finalize(stmt);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #define TABLE_MAX_FIELD ((size_t)16 << 20) /* bytes in one field */
 #define TABLE_MAX_COLS 100000              /* fields in one record */
 #define READ_CHUNK ((size_t)64 << 10)
+#define BLOCK ((size_t)64 << 10) /* first growth step of a field buffer */
 
 /*
  * How lines are named: libcsv reports records, not lines, and skips blank
@@ -331,6 +332,18 @@ static int parse_error(struct reader *r)
 	return fail(r, r->line, col, "cannot parse: %s", csv_strerror(code));
 }
 
+/*
+ * libcsv grows a field buffer by a fixed block, which makes a field of
+ * many megabytes cost hundreds of reallocs; raising the block to the
+ * current size between pieces makes the growth geometric.
+ */
+static void grow_geometrically(struct csv_parser *p)
+{
+	size_t size = csv_get_buffer_size(p);
+	if (size > BLOCK)
+		csv_set_blk_size(p, size);
+}
+
 /* Feed one piece of a line (usually all of it, LF included). */
 static int feed(struct reader *r, const char *s, size_t len, bool line_start)
 {
@@ -343,6 +356,7 @@ static int feed(struct reader *r, const char *s, size_t len, bool line_start)
 		return parse_error(r);
 	if (r->rc)
 		return r->rc;
+	grow_geometrically(&r->parser);
 	if (nul) /* parsed up to it, so nfields counts the fields before it */
 		return fail(r, r->line, (long)r->nfields + 1, "NUL byte (binary data)");
 	return 0;
@@ -378,7 +392,8 @@ static int read_all(struct reader *r, FILE *fp)
 			if (have >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 				start = 3;
 			if (r->t->delimiter == 0)
-				r->t->delimiter = pick_delimiter(r->display, buf + start, have - start);
+				r->t->delimiter =
+					pick_delimiter(r->display, buf + start, have - start);
 			csv_set_delim(&r->parser, (unsigned char)r->t->delimiter);
 			first = false;
 		}
@@ -440,7 +455,7 @@ int table_read(const char *path, const char *display_path, enum table_delim deli
 	r.parser_ready = true;
 	csv_set_space_func(&r.parser, no_space);
 	csv_set_realloc_func(&r.parser, capped_realloc);
-	csv_set_blk_size(&r.parser, 64 << 10);
+	csv_set_blk_size(&r.parser, BLOCK);
 
 	rc = read_all(&r, fp);
 	if (rc)

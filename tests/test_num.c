@@ -1,0 +1,219 @@
+/* Unit tests for common/num: what counts as a number in a corpus. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "common/num.h"
+
+#include <math.h>
+#include <string.h>
+
+static void test_missing(void **state)
+{
+	(void)state;
+	assert_true(num_is_missing("NA"));
+	assert_true(num_is_missing(NULL));
+	assert_false(num_is_missing("na"));
+	assert_false(num_is_missing("NaN"));
+	assert_false(num_is_missing(""));
+	assert_false(num_is_missing("0"));
+}
+
+static void test_int_accepts(void **state)
+{
+	int64_t v = 1;
+	(void)state;
+	assert_int_equal(num_parse_int("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(num_parse_int("-0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(num_parse_int("27680", &v), 0);
+	assert_int_equal(v, 27680);
+	assert_int_equal(num_parse_int("-1", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(num_parse_int("9223372036854775807", &v), 0);
+	assert_true(v == INT64_MAX);
+	assert_int_equal(num_parse_int("-9223372036854775808", &v), 0);
+	assert_true(v == INT64_MIN);
+}
+
+static void test_int_refuses(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		" 12",
+		"12 ",
+		"12abc",
+		"abc",
+		"12.0",
+		"1e3",
+		"0x10",
+		"nan",
+		"inf",
+		"NA",
+		"-",
+		"+",
+		"1 2",
+		"\xd9\xa1\xd9\xa2",
+		"--1",
+		"9223372036854775808",  /* INT64_MAX + 1 */
+		"-9223372036854775809", /* INT64_MIN - 1 */
+		"18446744073709551616", /* 2^64 */
+		"99999999999999999999999",
+	};
+	int64_t v = 42;
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (num_parse_int(bad[i], &v) != -1)
+			fail_msg("num_parse_int accepted '%s'", bad[i]);
+	}
+	assert_int_equal(v, 42); /* untouched on failure */
+	assert_int_equal(num_parse_int(NULL, &v), -1);
+}
+
+static void test_int_n(void **state)
+{
+	const char *line = "1786868355\t27680\t32156956";
+	int64_t v = 0;
+	(void)state;
+	/* not NUL-terminated: only the first len bytes count */
+	assert_int_equal(num_parse_int_n(line, 10, &v), 0);
+	assert_true(v == INT64_C(1786868355));
+	assert_int_equal(num_parse_int_n(line + 11, 5, &v), 0);
+	assert_int_equal(v, 27680);
+	assert_int_equal(num_parse_int_n(line, 11, &v), -1); /* includes the TAB */
+	assert_int_equal(num_parse_int_n(line, 0, &v), -1);
+	assert_int_equal(num_parse_int_n("12\0"
+					 "3",
+					 4, &v),
+			 -1); /* embedded NUL */
+}
+
+static void test_real_accepts(void **state)
+{
+	double d = 1.0;
+	(void)state;
+	assert_int_equal(num_parse_real("475.2284019761499", &d), 0);
+	assert_true(d == 475.2284019761499);
+	/* Go prints whole floats without a point: integer text is a real */
+	assert_int_equal(num_parse_real("2759", &d), 0);
+	assert_true(d == 2759.0);
+	assert_int_equal(num_parse_real("1.5e3", &d), 0);
+	assert_true(d == 1500.0);
+	assert_int_equal(num_parse_real("-2.5", &d), 0);
+	assert_true(d == -2.5);
+	assert_int_equal(num_parse_real("1786851073.330280369", &d), 0);
+	assert_true(d == 1786851073.330280369);
+	assert_int_equal(num_parse_real(".5", &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(num_parse_real("1.7976931348623157e308", &d), 0);
+	assert_true(isfinite(d));
+}
+
+static void test_real_negative_zero(void **state)
+{
+	double d = 1.0;
+	(void)state;
+	assert_int_equal(num_parse_real("-0", &d), 0);
+	assert_true(d == 0.0);
+	assert_false(signbit(d)); /* "-0" is zero, not negative zero */
+	assert_int_equal(num_parse_real("-0.0", &d), 0);
+	assert_false(signbit(d));
+}
+
+static void test_real_refuses(void **state)
+{
+	static const char *const bad[] = {
+		"1e999",    "-1e999", "1e309", "nan",   "NaN", "-nan",  "inf", "-inf",
+		"Infinity", "0x10",   "0x1p3", " 12",   "12 ", "12abc", "",    ".",
+		"e5",       "1e",     "1e+",   "1.2.3", "NA",  "+-1",   "1,5",
+	};
+	double d = 42.0;
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (num_parse_real(bad[i], &d) != -1)
+			fail_msg("num_parse_real accepted '%s'", bad[i]);
+	}
+	assert_true(d == 42.0);
+	assert_int_equal(num_parse_real(NULL, &d), -1);
+}
+
+static void test_real_n(void **state)
+{
+	const char *line = "0.911\t12.3";
+	char longer[200];
+	double d = 0;
+	(void)state;
+	assert_int_equal(num_parse_real_n(line, 5, &d), 0);
+	assert_true(d == 0.911);
+	assert_int_equal(num_parse_real_n(line + 6, 4, &d), 0);
+	assert_true(d == 12.3);
+	assert_int_equal(num_parse_real_n(line, 6, &d), -1);
+	/* longer than any internal small buffer */
+	memset(longer, '0', sizeof(longer));
+	longer[sizeof(longer) - 2] = '7';
+	assert_int_equal(num_parse_real_n(longer, sizeof(longer) - 1, &d), 0);
+	assert_true(d == 7.0);
+}
+
+static void test_bool(void **state)
+{
+	bool b = false;
+	(void)state;
+	assert_int_equal(num_parse_bool("true", &b), 0);
+	assert_true(b);
+	assert_int_equal(num_parse_bool("FALSE", &b), 0);
+	assert_false(b);
+	assert_int_equal(num_parse_bool("1", &b), 0);
+	assert_true(b);
+	assert_int_equal(num_parse_bool("0", &b), 0);
+	assert_false(b);
+	assert_int_equal(num_parse_bool("Yes", &b), 0);
+	assert_true(b);
+	assert_int_equal(num_parse_bool("no", &b), 0);
+	assert_false(b);
+	assert_int_equal(num_parse_bool("?", &b), -1);
+	assert_int_equal(num_parse_bool("truee", &b), -1);
+	assert_int_equal(num_parse_bool("", &b), -1);
+	assert_int_equal(num_parse_bool(NULL, &b), -1);
+}
+
+static void test_go_duration(void **state)
+{
+	static const struct {
+		const char *text;
+		double seconds;
+	} good[] = {
+		{"45s", 45.0},     {"1m0s", 60.0}, {"1m30s", 90.0},      {"250ms", 0.25},
+		{"0s", 0.0},       {"0", 0.0},     {"1h2m3.5s", 3723.5}, {"1.5s", 1.5},
+		{"500us", 0.0005}, {"2h", 7200.0},
+	};
+	static const char *const bad[] = {"", "45", "s", "1x", "1m30", "m30s", "1.2.3s", " 45s"};
+	double s = -1;
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (num_parse_go_duration(good[i].text, &s) != 0)
+			fail_msg("refused '%s'", good[i].text);
+		if (fabs(s - good[i].seconds) > 1e-12)
+			fail_msg("'%s' gave %g, expected %g", good[i].text, s, good[i].seconds);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (num_parse_go_duration(bad[i], &s) != -1)
+			fail_msg("accepted '%s'", bad[i]);
+	assert_int_equal(num_parse_go_duration(NULL, &s), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_missing),      cmocka_unit_test(test_int_accepts),
+		cmocka_unit_test(test_int_refuses),  cmocka_unit_test(test_int_n),
+		cmocka_unit_test(test_real_accepts), cmocka_unit_test(test_real_negative_zero),
+		cmocka_unit_test(test_real_refuses), cmocka_unit_test(test_real_n),
+		cmocka_unit_test(test_bool),         cmocka_unit_test(test_go_duration),
+	};
+	return cmocka_run_group_tests_name("num", tests, NULL, NULL);
+}

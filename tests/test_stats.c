@@ -1,0 +1,500 @@
+/*
+ * Unit tests for analysis/stats.
+ *
+ * Every expected value is computed outside this code: by hand (the
+ * arithmetic is in the comment) or with python3's standard library (the
+ * snippet is in the comment; `statistics`, `math`, `itertools` only). The
+ * Mann-Whitney switch tests (N = 40 exact, N = 41 normal) and the tied
+ * normal test fail if MW_EXACT_MAX, the continuity correction or the tie
+ * correction changes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analysis/stats.h"
+#include "common/err.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
+static void check_close(double actual, double expected, double rel, const char *what)
+{
+	double tol = expected == 0 ? rel : rel * fabs(expected);
+	if (!(fabs(actual - expected) <= tol))
+		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
+}
+
+static void check_error(int rc, const char *message)
+{
+	assert_int_equal(rc, ERR_DATA);
+	if (strstr(err_msg(), message) == NULL)
+		fail_msg("message '%s' does not contain '%s'", err_msg(), message);
+}
+
+/* The real GOMAXPROCS=2 throughputs (runs/s) of the sweep. */
+static const double g2[] = {853.212014958686, 881.2907259769522, 865.4682448787189};
+
+static void test_median_odd_even(void **state)
+{
+	double odd[] = {5, 1, 4, 2, 3};
+	double even[] = {5, 1, 4, 2, 3, 9};
+	const double even_before[] = {5, 1, 4, 2, 3, 9};
+	double m;
+	(void)state;
+	/* by hand: sorted 1 2 3 4 5, middle value 3 */
+	assert_int_equal(stats_median(odd, ARRAY_LEN(odd), &m), 0);
+	check_close(m, 3, 0, "odd median");
+	/* by hand: sorted 1 2 3 4 5 9, mean of the middles (3 + 4) / 2 = 3.5 */
+	assert_int_equal(stats_median(even, ARRAY_LEN(even), &m), 0);
+	check_close(m, 3.5, 0, "even median");
+	/* the input is not reordered (gsl_stats_median would have reordered it) */
+	assert_memory_equal(even, even_before, sizeof(even));
+	/* by hand: one value is its own median */
+	assert_int_equal(stats_median(g2, 1, &m), 0);
+	check_close(m, 853.212014958686, 0, "single median");
+}
+
+static void test_summary_real_g2(void **state)
+{
+	struct summary s;
+	(void)state;
+	assert_int_equal(stats_summary(g2, ARRAY_LEN(g2), &s), 0);
+	assert_int_equal(s.n, 3);
+	/* by hand: sorted 853.21..., 865.46..., 881.29...: the middle one */
+	check_close(s.median, 865.4682448787189, 0, "median");
+	check_close(s.min, 853.212014958686, 0, "min");
+	check_close(s.max, 881.2907259769522, 0, "max");
+	/* python3: statistics.fmean(g2) = 866.6569952714523 */
+	check_close(s.mean, 866.6569952714523, 1e-12, "mean");
+	/*
+	 * by hand: (881.2907259769522 - 853.212014958686) / 865.4682448787189 * 100
+	 *          = 28.0787110182662 / 865.4682448787189 * 100 ~= 3.2443;
+	 * python3: (max(g2) - min(g2)) / statistics.median(g2) * 100 = 3.244337523001892
+	 */
+	check_close(s.range_pct, 3.244337523001892, 1e-12, "range_pct");
+	assert_true(fabs(s.range_pct - 3.2443) < 5e-5);
+	/*
+	 * python3: (max(g2) / min(g2) - 1) * 100 = 3.2909418205539165
+	 * (by hand 28.0787 / 853.212 = 3.291%)
+	 */
+	check_close(s.spread_pct, 3.2909418205539165, 1e-12, "spread_pct");
+}
+
+static void test_summary_single_value(void **state)
+{
+	struct summary s;
+	(void)state;
+	/* by hand: n = 1 -> min = max = median = mean, range 0 / median = 0, spread 0 */
+	assert_int_equal(stats_summary(g2 + 2, 1, &s), 0);
+	assert_int_equal(s.n, 1);
+	check_close(s.median, 865.4682448787189, 0, "median");
+	check_close(s.mean, 865.4682448787189, 0, "mean");
+	check_close(s.range_pct, 0, 0, "range_pct");
+	check_close(s.spread_pct, 0, 0, "spread_pct");
+}
+
+static void test_summary_errors(void **state)
+{
+	const double zero_median[] = {-1, 0, 1};
+	const double zero_min[] = {0, 2, 3};
+	const double with_nan[] = {1, NAN, 3};
+	const double with_inf[] = {1, 2, INFINITY};
+	struct summary s;
+	double m;
+	(void)state;
+	check_error(stats_summary(g2, 0, &s), "need at least 1 value");
+	check_error(stats_median(g2, 0, &m), "need at least 1 value");
+	/* by hand: median of -1 0 1 is 0 */
+	check_error(stats_summary(zero_median, 3, &s), "median is 0: range_pct undefined");
+	/* by hand: 3 / 0 - 1 is infinite */
+	check_error(stats_summary(zero_min, 3, &s), "minimum is 0: spread_pct undefined");
+	check_error(stats_summary(with_nan, 3, &s), "values must be finite");
+	check_error(stats_median(with_inf, 3, &m), "values must be finite");
+}
+
+/*
+ * python3 (OLS by the textbook formulas):
+ *   import math
+ *   def ols(X, Y):
+ *       n = len(X); mx = sum(X)/n; my = sum(Y)/n
+ *       sxx = sum((a-mx)**2 for a in X); sxy = sum((a-mx)*(b-my) for a, b in zip(X, Y))
+ *       b = sxy/sxx; a = my - b*mx
+ *       rss = sum((y - a - b*x)**2 for x, y in zip(X, Y)); s2 = rss/(n-2)
+ *       sst = sum((y-my)**2 for y in Y)
+ *       return dict(slope=b, intercept=a, se_b=math.sqrt(s2/sxx),
+ *                   se_a=math.sqrt(s2*(1/n + mx*mx/sxx)), rss=rss, r2=1-rss/sst,
+ *                   res_se=math.sqrt(s2), cov01=-mx*s2/sxx)
+ */
+static void test_ols_small(void **state)
+{
+	const double x[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+	const double y[] = {2.1, 3.9, 6.2, 7.8, 10.1, 12.2, 13.8, 16.1, 18.0, 19.9, 22.3};
+	const double t975_9 = 2.262157; /* published t table, t(0.975, 9) to 6 decimals */
+	struct ols o;
+	(void)state;
+	assert_int_equal(stats_ols(x, y, ARRAY_LEN(x), &o), 0);
+	assert_int_equal(o.n, 11);
+	/* python3 ols(x, y): slope 2.0063636363636363, se_b 0.016847503786566877 */
+	check_close(o.slope, 2.0063636363636363, 1e-12, "slope");
+	check_close(o.slope_se, 0.016847503786566877, 1e-9, "slope_se");
+	/* intercept -0.001818181818181941 (near 0: absolute tolerance), se_a 0.11426533007244902 */
+	assert_true(fabs(o.intercept - -0.001818181818181941) < 1e-12);
+	check_close(o.intercept_se, 0.11426533007244902, 1e-9, "intercept_se");
+	/* rss 0.2810000000000014, r2 0.9993658108224558, res_se 0.17669811040931474 */
+	check_close(o.sumsq, 0.2810000000000014, 1e-9, "sumsq");
+	check_close(o.r2, 0.9993658108224558, 1e-12, "r2");
+	check_close(o.residual_se, 0.17669811040931474, 1e-9, "residual_se");
+	/* cov11 = se_b^2, cov00 = se_a^2, cov01 = -mean(x) s2 / sxx = -0.0017030303030303117 */
+	check_close(o.cov11, 0.016847503786566877 * 0.016847503786566877, 1e-9, "cov11");
+	check_close(o.cov00, 0.11426533007244902 * 0.11426533007244902, 1e-9, "cov00");
+	check_close(o.cov01, -0.0017030303030303117, 1e-9, "cov01");
+	/*
+	 * python3: slope -/+ 2.262157 * se_b = 1.9682519377403276, 2.044475334986945;
+	 * the table value has 7 significant digits, so the bounds agree to
+	 * 0.5e-6 * se_b ~= 1e-8 absolute.
+	 */
+	assert_true(fabs(o.slope_lo - 1.9682519377403276) < 1e-8);
+	assert_true(fabs(o.slope_hi - 2.044475334986945) < 1e-8);
+	check_close((o.slope_hi - o.slope) / o.slope_se, t975_9, 1e-6, "t(0.975, 9)");
+}
+
+static void test_ols_errors(void **state)
+{
+	const double x[] = {1, 2, 3};
+	const double flat_x[] = {2, 2, 2};
+	const double y[] = {1, 2, 4};
+	const double bad_y[] = {1, INFINITY, 4};
+	struct ols o;
+	(void)state;
+	/* n = 2 gives the exact line without an error estimate: refused */
+	check_error(stats_ols(x, y, 2, &o),
+		    "need at least 3 points for a least-squares fit, got 2");
+	check_error(stats_ols(flat_x, y, 3, &o), "x values are all equal");
+	check_error(stats_ols(x, bad_y, 3, &o), "y values must be finite");
+}
+
+/* The real sweep: medians at GOMAXPROCS 1, 2, 4, 8. */
+static const double sweep_level[] = {1, 2, 4, 8};
+static const double sweep_median[] = {484.13466860190584, 865.4682448787189, 1538.8011664466776,
+				      1796.1987044774646};
+
+static void test_per_doubling_real_sweep(void **state)
+{
+	struct doubling_fit f;
+	(void)state;
+	assert_int_equal(stats_per_doubling(sweep_level, sweep_median, 4, &f), 0);
+	assert_int_equal(f.n, 4);
+	/*
+	 * python3, with ols() from test_ols_small:
+	 *   o = ols([math.log2(v) for v in (1, 2, 4, 8)], [math.log(m) for m in medians])
+	 *   f = math.exp(o['slope'])          -> 1.5696744729671108
+	 *   f * o['se_b']                     -> 0.11539797681032035
+	 *   o['r2']                           -> 0.9495097739180611
+	 */
+	check_close(f.factor, 1.5696744729671108, 1e-9, "factor");
+	check_close(f.factor_se, 0.11539797681032035, 1e-9, "factor_se");
+	check_close(f.r2, 0.9495097739180611, 1e-9, "r2");
+}
+
+static void test_per_doubling_errors(void **state)
+{
+	const double zero_level[] = {0, 2, 4};
+	const double neg_median[] = {1, -2, 3};
+	const double nan_median[] = {1, NAN, 3};
+	const double same_level[] = {4, 4, 4};
+	struct doubling_fit f;
+	(void)state;
+	check_error(stats_per_doubling(sweep_level, sweep_median, 2, &f),
+		    "need at least 3 levels for a per-doubling fit, got 2");
+	check_error(stats_per_doubling(zero_level, sweep_median, 3, &f), "levels must be positive");
+	check_error(stats_per_doubling(sweep_level, neg_median, 3, &f), "medians must be positive");
+	check_error(stats_per_doubling(sweep_level, nan_median, 3, &f), "medians must be finite");
+	check_error(stats_per_doubling(same_level, sweep_median, 3, &f), "levels are all equal");
+}
+
+/*
+ * python3, exact two-sided p by enumerating every rank set of a:
+ *   def exact(a, b):
+ *       na, N = len(a), len(a) + len(b)
+ *       r = {v: i + 1 for i, v in enumerate(sorted(a + b))}   # no ties
+ *       u = sum(r[v] for v in a) - na*(na+1)/2; lo = hi = tot = 0
+ *       for c in itertools.combinations(range(1, N+1), na):
+ *           uu = sum(c) - na*(na+1)/2; tot += 1; lo += uu <= u; hi += uu >= u
+ *       return u, min(1, 2*min(lo, hi)/tot), 2/tot
+ */
+static void test_mw_exact_tiny(void **state)
+{
+	const double a[] = {1, 2, 3};
+	const double b[] = {4, 5, 6};
+	struct mann_whitney mw;
+	(void)state;
+	/*
+	 * by hand: a has ranks 1 2 3, R_a = 6, U = 6 - 3*4/2 = 0; P(U <= 0) =
+	 * 1/C(6,3) = 1/20, p = 2/20 = 0.1; min_p = 2/20 = 0.1
+	 */
+	assert_int_equal(stats_mann_whitney(a, 3, b, 3, &mw), 0);
+	assert_true(mw.exact);
+	assert_false(mw.ties);
+	check_close(mw.u, 0, 0, "u");
+	check_close(mw.p, 0.1, 1e-12, "p");
+	check_close(mw.min_p, 0.1, 1e-12, "min_p");
+	/* by hand: a above b, ranks 4 5 6, R_a = 15, U = 15 - 6 = 9 = na*nb; p = 0.1 */
+	assert_int_equal(stats_mann_whitney(b, 3, a, 3, &mw), 0);
+	check_close(mw.u, 9, 0, "u reversed");
+	check_close(mw.p, 0.1, 1e-12, "p reversed");
+	/* by hand: one value each, C(2,1) = 2, min_p = 2/2 = 1, U = 0 -> p = min(1, 2 * 1/2) = 1 */
+	assert_int_equal(stats_mann_whitney(a, 1, b, 1, &mw), 0);
+	check_close(mw.p, 1, 0, "p 1v1");
+	check_close(mw.min_p, 1, 0, "min_p 1v1");
+}
+
+static void test_mw_exact_7v8(void **state)
+{
+	const double a[] = {12.1, 15.3, 9.8, 14.7, 11.2, 16.0, 13.3};
+	const double b[] = {17.2, 14.9, 18.8, 13.9, 19.5, 16.4, 20.1, 15.8};
+	struct mann_whitney mw;
+	(void)state;
+	assert_int_equal(stats_mann_whitney(a, 7, b, 8, &mw), 0);
+	assert_true(mw.exact);
+	assert_false(mw.ties);
+	/*
+	 * python3 exact(a, b) over C(15, 7) = 6435 sets:
+	 * (6.0, 0.009324009324009324, 0.0003108003108003108)
+	 */
+	check_close(mw.u, 6, 0, "u");
+	check_close(mw.p, 0.009324009324009324, 1e-12, "p");
+	check_close(mw.min_p, 0.0003108003108003108, 1e-12, "min_p");
+}
+
+/*
+ * The exact/normal switch: a holds ranks 1, 2, 5 of N, b the rest, no ties.
+ * N = 40 is exact, N = 41 is the normal approximation.
+ *   python3: exact(..) as above, and the untied normal approximation
+ *     Q = lambda z: 0.5 * math.erfc(z / math.sqrt(2))
+ *     def normal(u, na, nb):
+ *         N = na + nb; var = na*nb/12*(N+1)
+ *         return min(1, 2*Q((abs(u - na*nb/2) - 0.5)/math.sqrt(var)))
+ *   N = 40: u 2.0, exact p 0.0008097165991902834, min_p 2/9880 = 0.00020242914979757084
+ *           (the normal value would be 0.006498054976979941)
+ *   N = 41: u 2.0, normal p 0.006363994235016064, normal(0, 3, 38) = 0.004676116611387249
+ *           (the exact value would be 0.00075046904315197)
+ */
+static void ranks_case(size_t n, double *a, double *b, size_t *nb)
+{
+	size_t ia = 0, ib = 0;
+	for (size_t r = 1; r <= n; r++) {
+		if (r == 1 || r == 2 || r == 5)
+			a[ia++] = (double)r;
+		else
+			b[ib++] = (double)r;
+	}
+	*nb = ib;
+}
+
+static void test_mw_exact_normal_switch(void **state)
+{
+	double a[3], b[40];
+	size_t nb;
+	struct mann_whitney mw;
+	(void)state;
+	assert_int_equal(MW_EXACT_MAX, 40);
+	ranks_case(40, a, b, &nb);
+	assert_int_equal(nb, 37);
+	assert_int_equal(stats_mann_whitney(a, 3, b, nb, &mw), 0);
+	assert_true(mw.exact);
+	check_close(mw.u, 2, 0, "u 40");
+	check_close(mw.p, 0.0008097165991902834, 1e-12, "p 40");
+	check_close(mw.min_p, 0.00020242914979757084, 1e-12, "min_p 40");
+
+	ranks_case(41, a, b, &nb);
+	assert_int_equal(nb, 38);
+	assert_int_equal(stats_mann_whitney(a, 3, b, nb, &mw), 0);
+	assert_false(mw.exact);
+	assert_false(mw.ties);
+	check_close(mw.u, 2, 0, "u 41");
+	check_close(mw.p, 0.006363994235016064, 1e-9, "p 41");
+	check_close(mw.min_p, 0.004676116611387249, 1e-9, "min_p 41");
+}
+
+static void test_mw_normal_ties(void **state)
+{
+	const double a[] = {10, 12, 12, 15, 17, 17, 17, 20, 22};
+	const double b[] = {12, 14, 17, 18, 20, 20, 23, 25, 26, 27};
+	struct mann_whitney mw;
+	(void)state;
+	assert_int_equal(stats_mann_whitney(a, 9, b, 10, &mw), 0);
+	assert_false(mw.exact);
+	assert_true(mw.ties);
+	/*
+	 * by hand, mid-ranks of the 19 values: 10->1, 12 (x3)->3, 14->5,
+	 * 15->6, 17 (x4)->8.5, 18->10, 20 (x3)->12, 22->14, 23..27->15..19.
+	 * R_a = 1 + 3 + 3 + 6 + 8.5*3 + 12 + 14 = 66.5, U = 66.5 - 45 = 21.5
+	 * ties: t = 3, 4, 3 -> sum(t^3 - t) = 24 + 60 + 24 = 108
+	 * python3:
+	 *   var = 9*10/12*((19+1) - 108/(19*18))         -> 147.63157894736844
+	 *   z = (abs(21.5 - 45) - 0.5)/math.sqrt(var)
+	 *   p = 2*0.5*math.erfc(z/math.sqrt(2))          -> 0.058365063416765395
+	 * (python3: without the continuity correction p would be 0.053101214402405894,
+	 *  without the tie correction 0.06038908130927025, so this test pins both)
+	 */
+	check_close(mw.u, 21.5, 0, "u");
+	check_close(mw.p, 0.058365063416765395, 1e-9, "p");
+	/* min_p for N = 19 <= 40 depends on sizes only: 2/C(19, 9) = 2/92378 (by hand) */
+	check_close(mw.min_p, 2.0 / 92378, 1e-12, "min_p");
+}
+
+static void test_mw_all_tied(void **state)
+{
+	const double a[] = {5, 5, 5};
+	const double b[] = {5, 5};
+	struct mann_whitney mw;
+	(void)state;
+	/* by hand: every rank is 3, R_a = 9, U = 9 - 6 = 3 = na*nb/2; tie variance 0 -> p = 1 */
+	assert_int_equal(stats_mann_whitney(a, 3, b, 2, &mw), 0);
+	assert_true(mw.ties);
+	check_close(mw.u, 3, 0, "u");
+	check_close(mw.p, 1, 0, "p");
+}
+
+static void test_mw_errors(void **state)
+{
+	const double a[] = {1, 2, 3};
+	const double bad[] = {1, NAN};
+	struct mann_whitney mw;
+	(void)state;
+	check_error(stats_mann_whitney(a, 0, a, 3, &mw), "need at least 1 value in each sample");
+	check_error(stats_mann_whitney(a, 3, a, 0, &mw), "need at least 1 value in each sample");
+	check_error(stats_mann_whitney(a, 3, bad, 2, &mw), "values must be finite");
+}
+
+/* Arm a: 100.0, 100.1, ..., 104.9 in a scrambled order; arm b: 120.0 ... 124.9. */
+static void clear_case(double *a, double *b)
+{
+	for (size_t i = 0; i < 50; i++) {
+		a[i] = 100 + (double)(i * 37 % 50) / 10;
+		b[i] = 120 + (double)(i * 23 % 50) / 10;
+	}
+}
+
+static void test_bootstrap_reproducible(void **state)
+{
+	double a[50], b[50], a_before[50];
+	struct ratio_ci c1, c2, c3;
+	(void)state;
+	clear_case(a, b);
+	memcpy(a_before, a, sizeof(a));
+	assert_int_equal(stats_bootstrap_median_ratio(a, 50, b, 50, 2000, 42, &c1), 0);
+	assert_int_equal(stats_bootstrap_median_ratio(a, 50, b, 50, 2000, 42, &c2), 0);
+	/* same seed, same interval, bit for bit */
+	assert_memory_equal(&c1.lo, &c2.lo, sizeof(double));
+	assert_memory_equal(&c1.hi, &c2.hi, sizeof(double));
+	assert_int_equal(c1.resamples, 2000);
+	assert_int_equal(c1.seed, 42);
+	/* another seed draws other resamples: the interval moves (checked once; deterministic) */
+	assert_int_equal(stats_bootstrap_median_ratio(a, 50, b, 50, 2000, 43, &c3), 0);
+	assert_true(c3.lo != c1.lo || c3.hi != c1.hi);
+	assert_memory_equal(a, a_before, sizeof(a));
+}
+
+static void test_bootstrap_clear_case(void **state)
+{
+	double a[50], b[50];
+	struct ratio_ci c;
+	(void)state;
+	clear_case(a, b);
+	assert_int_equal(stats_bootstrap_median_ratio(a, 50, b, 50, 10000, 7, &c), 0);
+	/*
+	 * by hand: i*37 % 50 and i*23 % 50 run over 0..49 (37, 23 prime to 50),
+	 * so median(a) = 100 + 24.5/10 = 102.45, median(b) = 122.45 and the
+	 * ratio is 122.45 / 102.45 = 1.19521...
+	 */
+	check_close(c.ratio, 122.45 / 102.45, 1e-12, "ratio");
+	assert_true(c.lo <= c.ratio && c.ratio <= c.hi);
+	/* by hand: any resample median lies in [100, 104.9] resp. [120, 124.9] */
+	assert_true(c.lo >= 120 / 104.9);
+	assert_true(c.hi <= 124.9 / 100);
+	assert_true(c.lo > 1); /* a clear 20% effect */
+}
+
+static void test_bootstrap_degenerate(void **state)
+{
+	const double a[] = {4};
+	const double b[] = {5};
+	const double zero[] = {0, 0, 1};
+	const double bad[] = {1, INFINITY};
+	struct ratio_ci c;
+	(void)state;
+	/* by hand: one value per arm, every resample is the data: lo = hi = 5/4 = 1.25 */
+	assert_int_equal(stats_bootstrap_median_ratio(a, 1, b, 1, 100, 1, &c), 0);
+	check_close(c.ratio, 1.25, 0, "ratio");
+	check_close(c.lo, 1.25, 0, "lo");
+	check_close(c.hi, 1.25, 0, "hi");
+	check_error(stats_bootstrap_median_ratio(zero, 3, b, 1, 100, 1, &c),
+		    "median of the first arm is 0");
+	check_error(stats_bootstrap_median_ratio(a, 1, bad, 2, 100, 1, &c),
+		    "values must be finite");
+	check_error(stats_bootstrap_median_ratio(a, 0, b, 1, 100, 1, &c),
+		    "need at least 1 value in each arm");
+	check_error(stats_bootstrap_median_ratio(a, 1, b, 1, 0, 1, &c), "need at least 1 resample");
+}
+
+static void test_runs_needed(void **state)
+{
+	double n;
+	(void)state;
+	/*
+	 * by hand, z(0.975) = 1.959964, z(0.8) = 0.841621 (normal table):
+	 * 2 * (1.959964 + 0.841621)^2 * (0.1 / 0.047)^2
+	 *   = 2 * 7.848879 * 4.526935 = 71.06 -> ceil 72
+	 */
+	assert_int_equal(stats_runs_needed(0.1, 0.047, 0.05, 0.8, &n), 0);
+	check_close(n, 72, 0, "n");
+	/* by hand: 2 * 7.848879 * (0.02 / 0.05)^2 = 2 * 7.848879 * 0.16 = 2.51 -> 3 */
+	assert_int_equal(stats_runs_needed(0.02, 0.05, 0.05, 0.8, &n), 0);
+	check_close(n, 3, 0, "n small");
+	/*
+	 * by hand, z(0.995) = 2.575829, z(0.9) = 1.281552:
+	 * 2 * (3.857381)^2 * (0.05 / 0.02)^2 = 2 * 14.879388 * 6.25 = 185.99 -> 186
+	 */
+	assert_int_equal(stats_runs_needed(0.05, 0.02, 0.01, 0.9, &n), 0);
+	check_close(n, 186, 0, "n strict");
+	check_error(stats_runs_needed(0, 0.05, 0.05, 0.8, &n), "cv must be a positive number");
+	check_error(stats_runs_needed(0.1, NAN, 0.05, 0.8, &n), "effect must be a positive number");
+	check_error(stats_runs_needed(0.1, 0.05, 1, 0.8, &n), "alpha must be between 0 and 1");
+	check_error(stats_runs_needed(0.1, 0.05, 0.05, 0, &n), "power must be between 0 and 1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median_odd_even),
+		cmocka_unit_test(test_summary_real_g2),
+		cmocka_unit_test(test_summary_single_value),
+		cmocka_unit_test(test_summary_errors),
+		cmocka_unit_test(test_ols_small),
+		cmocka_unit_test(test_ols_errors),
+		cmocka_unit_test(test_per_doubling_real_sweep),
+		cmocka_unit_test(test_per_doubling_errors),
+		cmocka_unit_test(test_mw_exact_tiny),
+		cmocka_unit_test(test_mw_exact_7v8),
+		cmocka_unit_test(test_mw_exact_normal_switch),
+		cmocka_unit_test(test_mw_normal_ties),
+		cmocka_unit_test(test_mw_all_tied),
+		cmocka_unit_test(test_mw_errors),
+		cmocka_unit_test(test_bootstrap_reproducible),
+		cmocka_unit_test(test_bootstrap_clear_case),
+		cmocka_unit_test(test_bootstrap_degenerate),
+		cmocka_unit_test(test_runs_needed),
+	};
+	gsl_set_error_handler_off();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
