@@ -109,7 +109,7 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	struct sel_run *run;
 	char reason[256];
 	const char *tag = (const char *)sqlite3_column_text(stmt, 3);
-	if (sqlite3_column_type(stmt, 7) == SQLITE_NULL) {
+	if (spec->by && sqlite3_column_type(stmt, 7) == SQLITE_NULL) {
 		snprintf(reason, sizeof(reason), "no value for --by %s", spec->by);
 		return add_left_out(sel, tag, reason);
 	}

@@ -53,7 +53,7 @@ struct selection {
 
 struct select_spec {
 	const struct run_filter *filter;
-	const char *by;     /* required */
+	const char *by;     /* the level field; NULL when the analysis has none */
 	const char *metric; /* required */
 	const char *block;  /* NULL: no block field */
 	const char *const *group; /* NULL-terminated grouping fields, or NULL */

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BLOCK = COMMON_COUNT, OPT_GROUP, OPT_VIEW, OPT_BURST, OPT_RANGE, OPT_DRIFT };
+enum { OPT_BY = COMMON_COUNT, OPT_BLOCK, OPT_GROUP, OPT_VIEW, OPT_BURST, OPT_RANGE, OPT_DRIFT };
 
 static const struct opt_spec specs[] = {
-	COMMON_SPECS("the level field (required), e.g. gomaxprocs or sessions"),
+	COMMON_SPECS,
+	[OPT_BY] = {"by", 0, "FIELD", "the level field (required), e.g. gomaxprocs or sessions",
+		    false},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (default block)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
 		       "analyse each combination of these fields separately (e.g. target,cfg)",
@@ -71,6 +73,7 @@ static const char *const view_titles[NVIEWS] = {
 
 struct args {
 	struct common_args common;
+	const char *by;
 	const char *block;
 	char **group;
 	size_t ngroup;
@@ -116,6 +119,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		rc = 0;
 		if (which < COMMON_COUNT)
 			rc = common_opt(&a->common, which, value);
+		else if (which == OPT_BY)
+			a->by = value;
 		else if (which == OPT_BLOCK)
 			a->block = value;
 		else if (which == OPT_GROUP)
@@ -138,7 +143,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (rc == OPT_DONE && p.noperands > 0)
 		rc = err_usage("unexpected argument '%s'", p.operands[0]);
-	if (rc == OPT_DONE && !a->common.by)
+	if (rc == OPT_DONE && !a->by)
 		rc = err_usage("--by FIELD is required");
 	opt_parser_release(&p);
 	return rc;
@@ -352,7 +357,7 @@ static int print_view(const struct noise *nz, enum view v, enum out_format f)
 static int print_all_md(const struct noise *nz, const struct args *a, const struct selection *sel)
 {
 	int rc = 0;
-	printf("%zu runs; level %s, metric %s, block %s%s%s\n", sel->n, a->common.by,
+	printf("%zu runs; level %s, metric %s, block %s%s%s\n", sel->n, a->by,
 	       a->common.metric, a->block ? a->block : "block",
 	       a->ngroup ? ", grouped by " : "", a->ngroup ? "--group fields" : "");
 	static const enum view md_order[] = {VIEW_VERDICT, VIEW_LEVELS, VIEW_CELLS, VIEW_DRIFT,
@@ -393,7 +398,7 @@ int cmd_noise(int argc, char **argv, const struct global_opts *g)
 		goto done;
 	rc = db_open(g->db_path, true, &db);
 	if (rc == 0) {
-		struct select_spec spec = {&a.common.filter, a.common.by, a.common.metric,
+		struct select_spec spec = {&a.common.filter, a.by, a.common.metric,
 					   a.block ? a.block : "block",
 					   (const char *const *)a.group};
 		rc = select_runs(db, &spec, &sel);

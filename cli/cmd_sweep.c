@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BASE = COMMON_COUNT, OPT_STOP };
+enum { OPT_BY = COMMON_COUNT, OPT_BASE, OPT_STOP };
 
 static const struct opt_spec specs[] = {
-	COMMON_SPECS("the level field (required), e.g. gomaxprocs or sessions"),
+	COMMON_SPECS,
+	[OPT_BY] = {"by", 0, "FIELD", "the level field (required), e.g. gomaxprocs or sessions",
+		    false},
 	[OPT_BASE] = {"base", 0, "LEVEL", "the level speedups are relative to (default: the "
 					  "smallest)",
 		      false},
@@ -78,7 +80,7 @@ static int add_level_row(struct out_table *t, const struct sweep_level *lv, enum
 	return out_table_add_row(t, cells);
 }
 
-static void print_method(const struct sweep *sw, const struct common_args *a,
+static void print_method(const struct sweep *sw, const struct common_args *a, const char *by,
 			 const struct selection *sel)
 {
 	FILE *fp = a->format == OUT_MD ? stdout : stderr;
@@ -86,7 +88,7 @@ static void print_method(const struct sweep *sw, const struct common_args *a,
 	if (a->format == OUT_MD)
 		fprintf(fp, "\n");
 	fprintf(fp, "%s%zu runs, %zu levels of %s; metric %s; base level %g\n", bullet, sel->n,
-		sw->nlevels, a->by, a->metric, sw->base);
+		sw->nlevels, by, a->metric, sw->base);
 	if (sw->has_fit)
 		fprintf(fp,
 			"%swhole-sweep per-doubling factor %.4f (SE %.4f, R^2 %.4f; least "
@@ -114,7 +116,8 @@ static void print_method(const struct sweep *sw, const struct common_args *a,
 		fprintf(fp, "- definitions: `coreplan sweep --help`\n");
 }
 
-static int parse_args(int argc, char **argv, struct common_args *a, struct sweep_options *o)
+static int parse_args(int argc, char **argv, struct common_args *a, struct sweep_options *o,
+		      const char **by)
 {
 	static const struct opt_cmd cmd = {"sweep", NULL, details, specs};
 	struct opt_parser p;
@@ -125,6 +128,8 @@ static int parse_args(int argc, char **argv, struct common_args *a, struct sweep
 		rc = 0;
 		if (which < COMMON_COUNT) {
 			rc = common_opt(a, which, value);
+		} else if (which == OPT_BY) {
+			*by = value;
 		} else if (which == OPT_BASE) {
 			o->has_base = true;
 			if (num_parse_real(value, &o->base))
@@ -138,7 +143,7 @@ static int parse_args(int argc, char **argv, struct common_args *a, struct sweep
 	}
 	if (rc == OPT_DONE && p.noperands > 0)
 		rc = err_usage("unexpected argument '%s'", p.operands[0]);
-	if (rc == OPT_DONE && !a->by)
+	if (rc == OPT_DONE && !*by)
 		rc = err_usage("--by FIELD is required");
 	opt_parser_release(&p);
 	return rc;
@@ -152,10 +157,11 @@ int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 	struct sweep sw = {0};
 	struct out_table *t = NULL;
 	sqlite3 *db = NULL;
+	const char *by = NULL;
 	int rc;
 	common_args_init(&a);
 	sweep_options_init(&o);
-	rc = parse_args(argc, argv, &a, &o);
+	rc = parse_args(argc, argv, &a, &o, &by);
 	if (rc == OPT_HELP_SHOWN) {
 		rc = 0;
 		goto done;
@@ -164,7 +170,7 @@ int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 		goto done;
 	rc = db_open(g->db_path, true, &db);
 	if (rc == 0) {
-		struct select_spec spec = {&a.filter, a.by, a.metric, NULL, NULL};
+		struct select_spec spec = {&a.filter, by, a.metric, NULL, NULL};
 		rc = select_runs(db, &spec, &sel);
 	}
 	if (rc == 0)
@@ -183,7 +189,7 @@ int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 	if (rc == 0)
 		rc = out_table_write(t, a.format, stdout);
 	if (rc == 0) {
-		print_method(&sw, &a, &sel);
+		print_method(&sw, &a, by, &sel);
 		common_print_left_out(&sel, a.format);
 	}
 done:

@@ -23,9 +23,6 @@ void common_args_release(struct common_args *a)
 int common_opt(struct common_args *a, int which, const char *value)
 {
 	switch (which) {
-	case COMMON_BY:
-		a->by = value;
-		return 0;
 	case COMMON_METRIC:
 		a->metric = value;
 		return 0;

@@ -4,7 +4,7 @@
  * formatting of their tables, and the "left out" list every analysis
  * prints.
  *
- * A command puts COMMON_SPECS(by_help) first in its option table, so
+ * A command puts COMMON_SPECS first in its option table, so
  * option indices 0 .. COMMON_COUNT-1 are these, and passes every index
  * below COMMON_COUNT to common_opt(). Its own options follow.
  */
@@ -19,7 +19,6 @@
 #include "../schema/fields.h"
 
 enum {
-	COMMON_BY,
 	COMMON_METRIC,
 	COMMON_CORPUS,
 	COMMON_WHERE,
@@ -28,9 +27,8 @@ enum {
 	COMMON_COUNT
 };
 
-#define COMMON_SPECS(by_help)                                                                 \
-	{"by", 0, "FIELD", by_help, false},                                                   \
-		{"metric", 0, "FIELD", "the measured value (default tput)", false},           \
+#define COMMON_SPECS                                                                          \
+	{"metric", 0, "FIELD", "the measured value (default tput)", false},                   \
 		{"corpus", 0, "NAME", "only runs of corpus NAME", false},                     \
 		{"where", 0, "FIELD=V[,V...]",                                                \
 		 "only runs whose FIELD is one of the values; several --where all apply",     \
@@ -42,7 +40,6 @@ enum {
 struct common_args {
 	struct run_filter filter;
 	enum out_format format;
-	const char *by;
 	const char *metric;
 };
 

@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{"import", cmd_import, "import corpus folders or run tables into the database"},
 	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
 	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
+	{"compare", cmd_compare, "two arms: ratio with interval, rank test, verdict, runs needed"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };

@@ -340,12 +340,26 @@ static int check_counter(struct import *im, int64_t line_no, size_t i, int64_t v
 	return 0;
 }
 
+/* Field i of a line is not a number of its column's type. */
+static int bad_field(struct import *im, int64_t line_no, const char *line, size_t len, size_t i)
+{
+	const struct column *col = &im->cols[i];
+	char text[48];
+	int rc = nul_check(im, line_no, line, len);
+	if (rc)
+		return rc;
+	if (im->flen[i] == 0)
+		return fail_at(im, line_no, i + 1, "empty field (column %s)", col->name);
+	return fail_at(im, line_no, i + 1, "'%s' is not %s (column %s)",
+		       shown(im->field[i], im->flen[i], text),
+		       col->canon > EPOCH ? "an integer" : "a number", col->name);
+}
+
 /* Parse, check and queue the fields already split into im->field/im->flen. */
 static int take_row(struct import *im, int64_t line_no, const char *line, size_t len)
 {
 	struct value *row = im->pend.v[im->pend.n];
 	struct value extra_vals[1];
-	char text[48];
 	int rc;
 	for (size_t i = 0; i < im->ncols; i++) {
 		struct column *col = &im->cols[i];
@@ -364,7 +378,7 @@ static int take_row(struct import *im, int64_t line_no, const char *line, size_t
 			    whole < (INT64_C(1) << 53))
 				v->u.d = (double)whole;
 			else if (num_parse_real_n(s, n, &v->u.d) != 0)
-				goto not_number;
+				return bad_field(im, line_no, line, len, i);
 			if (im->have_epoch && v->u.d < im->prev_epoch)
 				return fail_at(im, line_no, i + 1,
 					       "epoch %.17g is earlier than the previous row's "
@@ -375,7 +389,7 @@ static int take_row(struct import *im, int64_t line_no, const char *line, size_t
 		} else if (col->canon >= 0) {
 			v->null = false;
 			if (num_parse_int_n(s, n, &v->u.i) != 0)
-				goto not_number;
+				return bad_field(im, line_no, line, len, i);
 			if (col->check != CHECK_NONE) {
 				rc = check_counter(im, line_no, i, v->u.i);
 				if (rc)
@@ -384,22 +398,13 @@ static int take_row(struct import *im, int64_t line_no, const char *line, size_t
 		} else {
 			v->null = false;
 			if (num_parse_real_n(s, n, &v->u.d) != 0)
-				goto not_number;
+				return bad_field(im, line_no, line, len, i);
 		}
 		if (col->canon < 0) {
 			rc = store_extra(im, line_no, col, v);
 			if (rc)
 				return rc;
 		}
-		continue;
-	not_number:
-		rc = nul_check(im, line_no, line, len);
-		if (rc)
-			return rc;
-		if (n == 0)
-			return fail_at(im, line_no, i + 1, "empty field (column %s)", col->name);
-		return fail_at(im, line_no, i + 1, "'%s' is not %s (column %s)", shown(s, n, text),
-			       col->canon > EPOCH ? "an integer" : "a number", col->name);
 	}
 	im->pend.row_no[im->pend.n++] = line_no;
 	if (im->pend.n == BATCH)
