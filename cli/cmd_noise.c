@@ -347,7 +347,7 @@ static int print_view(const struct noise *nz, enum view v, enum out_format f)
 	struct out_table *t = NULL;
 	int rc = tables[v](nz, f, &t);
 	if (rc == 0) {
-		out_table_hide_empty_md(t, false);
+		out_table_hide_empty_md(t, true);
 		rc = out_table_write(t, f, stdout);
 	}
 	out_table_free(t);
