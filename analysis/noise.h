@@ -16,9 +16,9 @@
  *             results-table order when a run has none); the sweep is
  *             counterbalanced when no level holds the same position in
  *             two blocks
- *   bursts    a run that is the first of its level in time and exceeds the
- *             median of that level's later runs by the burst factor
- *             (default NOISE_BURST_FACTOR = 1.5x)
+ *   bursts    a run that is the first of its level in time and reaches at
+ *             least the burst factor times the median of that level's later
+ *             runs (ratio >= factor; default NOISE_BURST_FACTOR = 1.5x)
  *   soaks     a (level, block) with at least 3 runs: the first run's ratio
  *             to the median of the rest (the sustained figure), and the
  *             range of the rest

@@ -54,8 +54,10 @@ static int level_stats(const struct selection *sel, struct sweep_level *lv, doub
 			cores[ncores++] = sel->runs[i].app_cores;
 	}
 	rc = stats_summary(values, n, &lv->s);
-	if (rc)
+	if (rc) {
+		err_prefix("level %g", lv->level);
 		return rc;
+	}
 	lv->app_cores = NAN;
 	lv->cpu_us_per_op = NAN;
 	lv->app_cores_n = ncores;

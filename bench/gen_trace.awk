@@ -12,11 +12,12 @@ BEGIN {
 	if (seed == "")
 		seed = 1
 	srand(seed)
-	OFS = "\t"
 	epoch = 1786868355; rss = 27680; avail = 32156956; conn = 0
 	total = 620915; idle = 573140; app = 1; threads = 5
 	for (i = 0; i < n; i++) {
-		print epoch, rss, avail, conn, total, idle, app, threads
+		# %.0f, not print: mawk prints integers >= 2^31 as 2.14748e+09
+		printf "%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", \
+			epoch, rss, avail, conn, total, idle, app, threads
 		r = rand()
 		epoch += (r < 0.05) ? 0 : (r < 0.15 ? 2 : 1)
 		rss += int(rand() * 2001) - 1000

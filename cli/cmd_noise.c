@@ -403,8 +403,11 @@ int cmd_noise(int argc, char **argv, const struct global_opts *g)
 					   (const char *const *)a.group};
 		rc = select_runs(db, &spec, &sel);
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		rc = noise_compute(&sel, &a.opts, &nz);
+		if (rc)
+			common_print_left_out(&sel, OUT_TSV); /* say what the filter did find */
+	}
 	if (rc == 0)
 		rc = a.common.format == OUT_MD && !a.view_given ? print_all_md(&nz, &a, &sel)
 					       : print_view(&nz, a.view, a.common.format);

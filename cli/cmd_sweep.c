@@ -173,8 +173,11 @@ int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 		struct select_spec spec = {&a.filter, by, a.metric, NULL, NULL};
 		rc = select_runs(db, &spec, &sel);
 	}
-	if (rc == 0)
+	if (rc == 0) {
 		rc = sweep_compute(&sel, &o, &sw);
+		if (rc)
+			common_print_left_out(&sel, OUT_TSV); /* say what the filter did find */
+	}
 	if (rc)
 		goto done;
 	t = out_table_new(NCOLUMNS, columns);

@@ -256,7 +256,7 @@ static void test_refusals(void **state)
 	expect_error(PUT("afterquote.csv", "a,b\n\"x\"y,2\n"), "afterquote.csv",
 		     "afterquote.csv:2:1: malformed quoted field (a field with a quote must be "
 		     "quoted, and the quote doubled)");
-	expect_error(tmpdir, "missing.tsv", "cannot read 'missing.tsv': Is a directory");
+	expect_error(tmpdir, "folder.tsv", "cannot read 'folder.tsv': Is a directory");
 }
 
 static void test_missing_file(void **state)

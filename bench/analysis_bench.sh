@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# analysis_bench.sh: time coreplan's analysis commands on a large corpus
+# against the sqlite3 shell doing the equivalent work on the same database,
+# on the same machine, in the same run.
+#
+#   bench/analysis_bench.sh [COREPLAN [REPS]]
+#
+#   COREPLAN  the coreplan binary (default: build-f/coreplan, else
+#             build/coreplan, next to this script's repository)
+#   REPS      timed repetitions of every command (default 7, at least 3)
+#
+# 1. bench/gen_corpus.awk writes a corpus with a coreplan.manifest:
+#    10,000 runs (gomaxprocs 1 2 4 8 16 x 50 blocks x 4 session counts x 10
+#    repeats), one 500-row 8-column trace per run (5,000,000 trace rows).
+#    It is imported once (`coreplan --db D import DIR --quiet`), timed.
+# 2. After one untimed warm-up of every command, REPS rounds each time, in
+#    turn (the order is reversed every other round):
+#      runs   coreplan runs --format tsv
+#             peer: sqlite3 D "SELECT * FROM runs_v WHERE NOT excluded"
+#      sweep  coreplan sweep --by gomaxprocs --format tsv
+#             peer: sqlite3 GROUP BY gomaxprocs, count/min/max/avg(tput)
+#             over the non-excluded runs
+#      noise  coreplan noise --by gomaxprocs --format tsv
+#             peer: the same GROUP BY as for sweep
+#    and prints each median wall time (ms), the peer's median and the ratio
+#    of the medians coreplan/peer, against the target (<= 100 ms each).
+#    "Must not scan traces" is checked with strace: the bytes each command
+#    reads from the database file against the size of trace_samples.
+# 3. compare: a single-table corpus (tag, arm, tput; 50 runs per arm)
+#    imported into its own database; `coreplan compare --a arm=x --b arm=y`
+#    with the default 10,000 bootstrap resamples (target <= 50 ms) against
+#    the same command with --resamples 100 (the bootstrap's share is the
+#    difference).
+#
+# Wall times: CLOCK_MONOTONIC around fork/exec/wait of each command (a
+# 30-line C helper compiled into the work directory with ${CC:-cc}), else
+# `date +%s%N` around it. Each figure includes spawning the process; the
+# "spawn floor" line is /bin/true timed the same way. Every command's exit
+# status is checked.
+#
+# Environment: BENCH_DIR (work directory, default a mktemp -d under
+# ${TMPDIR:-/tmp}, removed at the end unless KEEP=1).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+
+coreplan=${1:-}
+reps=${2:-7}
+if [ -z "$coreplan" ]; then
+	for c in "$repo/build-f/coreplan" "$repo/build/coreplan"; do
+		if [ -x "$c" ]; then
+			coreplan=$c
+			break
+		fi
+	done
+fi
+case $reps in '' | *[!0-9]*) echo "analysis_bench.sh: REPS must be a number" >&2; exit 2 ;; esac
+if [ "$reps" -lt 3 ]; then
+	echo "analysis_bench.sh: REPS must be at least 3" >&2
+	exit 2
+fi
+if [ -z "$coreplan" ] || [ ! -x "$coreplan" ]; then
+	echo "analysis_bench.sh: no coreplan binary (build it, or pass its path as the first argument)" >&2
+	exit 2
+fi
+coreplan=$(cd "$(dirname "$coreplan")" && pwd)/$(basename "$coreplan")
+command -v sqlite3 >/dev/null || {
+	echo "analysis_bench.sh: the sqlite3 shell is missing (apt-get install sqlite3)" >&2
+	exit 2
+}
+
+work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-abench.XXXXXX")}
+mkdir -p "$work"
+cleanup() {
+	if [ "${KEEP:-0}" != 1 ]; then
+		rm -rf "$work"
+	fi
+}
+trap cleanup EXIT
+
+now_ns() { date +%s%N; }
+
+# The timer: a small C program (monotonic clock around fork/exec/wait) when
+# a C compiler is there, so the figures do not carry two extra `date`
+# spawns; else `date +%s%N` around the command.
+timer=""
+cat >"$work/timer.c" <<'EOF_C'
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+/* timer OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR; print
+ * its wall time in ms (CLOCK_MONOTONIC); exit with its exit status. */
+int main(int argc, char **argv)
+{
+	struct timespec a, b;
+	int status, out, err;
+	pid_t pid;
+	if (argc < 4)
+		return 2;
+	out = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	err = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (out < 0 || err < 0)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pid = fork();
+	if (pid == 0) {
+		dup2(out, 1);
+		dup2(err, 2);
+		execvp(argv[3], argv + 3);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%.3f\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+EOF_C
+if ${CC:-cc} -O2 -o "$work/timer" "$work/timer.c" 2>/dev/null; then
+	timer=$work/timer
+fi
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+# timed NAME CMD...: run CMD (stdout and stderr discarded), append
+# "NAME ms" to $work/times; a failing command stops the benchmark.
+timed() {
+	local name=$1 t0 t1 ms rc=0
+	shift
+	if [ -n "$timer" ]; then
+		ms=$("$timer" /dev/null "$work/stderr" "$@") || rc=$?
+	else
+		t0=$(now_ns)
+		"$@" >/dev/null 2>"$work/stderr" || rc=$?
+		t1=$(now_ns)
+		ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
+	fi
+	if [ $rc -ne 0 ]; then
+		echo "analysis_bench.sh: '$*' failed (exit $rc):" >&2
+		head -n 5 "$work/stderr" >&2
+		exit 1
+	fi
+	echo "$name $ms" >>"$work/times"
+}
+med_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/times" | median; }
+all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$work/times"; }
+
+db=$work/corpus.db
+corpus=$work/corpus
+excluded_sql="EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)"
+peer_runs_sql="SELECT * FROM runs_v WHERE NOT excluded"
+peer_group_sql="SELECT gomaxprocs, count(*), min(tput), max(tput), avg(tput) FROM runs_v WHERE NOT excluded GROUP BY gomaxprocs ORDER BY gomaxprocs"
+
+# cmd_argv NAME: set CMD to the command NAME, coreplan's or the peer's.
+cmd_argv() {
+	case $1 in
+	cp_runs) CMD=("$coreplan" --db "$db" runs --format tsv) ;;
+	cp_sweep) CMD=("$coreplan" --db "$db" sweep --by gomaxprocs --format tsv) ;;
+	cp_noise) CMD=("$coreplan" --db "$db" noise --by gomaxprocs --format tsv) ;;
+	sq_runs) CMD=(sqlite3 "$db" "$peer_runs_sql") ;;
+	sq_sweep | sq_noise) CMD=(sqlite3 "$db" "$peer_group_sql") ;;
+	cp_cmp) CMD=("$coreplan" --db "$cdb" compare --a arm=x --b arm=y --format tsv) ;;
+	cp_cmp100) CMD=("$coreplan" --db "$cdb" compare --a arm=x --b arm=y --resamples 100 --format tsv) ;;
+	true) CMD=(/bin/true) ;;
+	*) echo "analysis_bench.sh: no command $1" >&2; exit 2 ;;
+	esac
+}
+run_cmd() { cmd_argv "$1"; "${CMD[@]}"; }
+
+echo "coreplan: $coreplan"
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); sqlite3 $(sqlite3 --version | cut -d' ' -f1); reps $reps"
+echo
+
+# ---- 1. the corpus and its import ------------------------------------------
+mkdir -p "$corpus"
+t0=$(now_ns)
+awk -v dir="$corpus" -f "$here/gen_corpus.awk" >"$work/gen.out"
+t1=$(now_ns)
+echo "corpus: $(cat "$work/gen.out"), $(du -sm "$corpus" | cut -f1) MB; generated in $(( (t1 - t0) / 1000000 )) ms"
+t0=$(now_ns)
+"$coreplan" --db "$db" import "$corpus" --quiet >"$work/import.out" 2>"$work/import.err" || {
+	echo "analysis_bench.sh: import failed:" >&2
+	cat "$work/import.err" >&2
+	exit 1
+}
+t1=$(now_ns)
+import_ms=$(( (t1 - t0) / 1000000 ))
+echo "import: $import_ms ms (one run, cold database): $(cat "$work/import.out")"
+if [ -s "$work/import.err" ]; then
+	sed 's/^/  import stderr: /' "$work/import.err"
+fi
+read -r nruns nrows nexcl < <(sqlite3 -separator ' ' "$db" \
+	"SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM trace_samples),
+	        (SELECT count(*) FROM runs r WHERE NOT $excluded_sql)")
+if [ "$nruns" != 10000 ] || [ "$nrows" != 5000000 ]; then
+	echo "analysis_bench.sh: the database holds $nruns runs and $nrows trace rows, not 10000 and 5000000" >&2
+	exit 1
+fi
+echo "database: $(( $(stat -c %s "$db") / 1048576 )) MB, $nruns runs ($nexcl analysed, $((nruns - nexcl)) excluded), $nrows trace rows"
+
+# ---- 3's corpus: two arms of 50 runs ---------------------------------------
+cdb=$work/compare.db
+awk 'BEGIN {
+	srand(7); OFS = "\t"; print "tag", "arm", "tput"
+	for (i = 1; i <= 50; i++) {
+		print "x" i, "x", sprintf("%.2f", 1000 * (1 + 0.02 * sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand())))
+		print "y" i, "y", sprintf("%.2f", 1030 * (1 + 0.02 * sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand())))
+	}
+}' >"$work/arms.tsv"
+"$coreplan" --db "$cdb" import "$work/arms.tsv" --quiet >/dev/null 2>"$work/import.err" || {
+	echo "analysis_bench.sh: import of arms.tsv failed:" >&2
+	cat "$work/import.err" >&2
+	exit 1
+}
+
+# ---- 2 and 3: the timed rounds ---------------------------------------------
+names="true cp_runs sq_runs cp_sweep sq_sweep cp_noise sq_noise cp_cmp cp_cmp100"
+for n in $names; do # warm-up: page cache, first-open costs
+	run_cmd "$n" >/dev/null 2>&1 || { echo "analysis_bench.sh: $n failed" >&2; run_cmd "$n" >/dev/null; exit 1; }
+done
+: >"$work/times"
+rev=""
+for n in $names; do rev="$n $rev"; done
+for i in $(seq 1 "$reps"); do
+	order=$names
+	if [ $((i % 2)) = 0 ]; then order=$rev; fi
+	for n in $order; do
+		cmd_argv "$n"
+		timed "$n" "${CMD[@]}"
+	done
+done
+
+verdict() { awk -v t="$1" -v lim="$2" 'BEGIN { print (t <= lim) ? "ok" : "MISSED" }'; }
+echo
+if [ -n "$timer" ]; then how="CLOCK_MONOTONIC around fork/exec/wait"; else how="date +%s%N"; fi
+echo "timer: $how; spawn floor (/bin/true timed the same way): $(med_of true) ms"
+echo
+printf '%-8s %12s %10s %9s %9s  %s\n' command "coreplan ms" "peer ms" ratio target "coreplan runs (ms) | peer runs (ms)"
+for c in runs sweep noise; do
+	cp=$(med_of cp_$c)
+	sq=$(med_of sq_$c)
+	printf '%-8s %12.1f %10.1f %9.2f %9s  %s | %s   %s\n' "$c" "$cp" "$sq" \
+		"$(awk -v a="$cp" -v b="$sq" 'BEGIN { print a / b }')" "<=100" \
+		"$(all_of cp_$c)" "$(all_of sq_$c)" "$(verdict "$cp" 100)"
+done
+cp=$(med_of cp_cmp)
+sq=$(med_of cp_cmp100)
+printf '%-8s %12.1f %10.1f %9.2f %9s  %s | %s   %s\n' compare "$cp" "$sq" \
+	"$(awk -v a="$cp" -v b="$sq" 'BEGIN { print a / b }')" "<=50" \
+	"$(all_of cp_cmp)" "$(all_of cp_cmp100)" "$(verdict "$cp" 50)"
+echo "  (compare: coreplan = 10,000 resamples, peer = the same command with --resamples 100;"
+echo "   bootstrap share ~ $(awk -v a="$cp" -v b="$sq" 'BEGIN { printf "%.1f ms", a - b }'))"
+echo "  peers: runs = sqlite3 \"$peer_runs_sql\""
+echo "         sweep, noise = sqlite3 \"$peer_group_sql\""
+
+# ---- must not scan traces: bytes read from the database file ---------------
+if command -v strace >/dev/null; then
+	ts_bytes=$(sqlite3 "$db" "SELECT sum(pgsize) FROM dbstat WHERE name = 'trace_samples'" 2>/dev/null || echo 0)
+	echo
+	echo "database reads (strace, pread64/read on the database file; trace_samples is $(( ${ts_bytes:-0} / 1048576 )) MB of $(( $(stat -c %s "$db") / 1048576 )) MB):"
+	for n in cp_runs cp_sweep cp_noise sq_runs sq_sweep; do
+		cmd_argv "$n"
+		strace -f -e trace=openat,pread64,read -e signal=none -o "$work/strace" \
+			"${CMD[@]}" >/dev/null 2>&1
+		# bytes returned by reads on the file descriptors opened on $db
+		bytes=$(awk -v f="$db" '
+			{ sub(/^[0-9]+ +/, "") }
+			/^openat\(/ && index($0, "\"" f "\"") { split($0, p, "= "); fd[p[2] + 0] = 1; next }
+			/^(pread64|read)\(/ { split($0, a, /[(,]/); if ((a[2] + 0) in fd) { n = $NF + 0; if (n > 0) s += n } }
+			END { print s + 0 }' "$work/strace")
+		scan=$(awk -v b="$bytes" -v t="${ts_bytes:-0}" 'BEGIN { print (t > 0 && b > t / 2) ? "SCANS TRACES" : "no trace scan" }')
+		printf '  %-9s %10.2f MB read   %s\n' "$n" "$(awk -v b="$bytes" 'BEGIN { print b / 1048576 }')" "$scan"
+	done
+else
+	echo "(strace missing: the trace-scan check is skipped)"
+fi
+echo
+echo "import of the corpus: $import_ms ms; load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "(absolute times move with the machine's load; the spawn floor and the ratios show how much)"

@@ -1,0 +1,422 @@
+#!/usr/bin/env bash
+# End-to-end tests of the analysis commands (sweep, noise, compare) on the
+# real sky corpora.
+#
+#   bash tests/e2e/analysis.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# Imports gomaxprocs-scaling-20260816 and gcp-x86-capacity-20260816 into a
+# database in a mktemp -d folder (removed on exit) and checks the figures
+# the write-ups quote (speedups 1.79 / 3.18, ranges <= 3.3%, blocks within
+# 2%, the 1.98x first-run burst, the ~2.7x soak), the verdicts, the JSON
+# output, usage errors and the left-out list. Expected figures are
+# recomputed here from the corpus files with python3 where that is cheap.
+#
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
+# "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+SKY=$SHARED/sky
+GMP_NAME=gomaxprocs-scaling-20260816
+CAP_NAME=gcp-x86-capacity-20260816
+GMP=$SKY/$GMP_NAME
+CAP=$SKY/$CAP_NAME
+unset COREPLAN_DB
+: "$ROOT"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-analysis.XXXXXX") || exit 2
+cleanup() { rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cd "$T" || exit 2
+
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() {
+	local name=$1
+	shift
+	local details="$*"
+	local first=${details%%$'\n'*}
+	echo "not ok - $name: $first"
+	if [ "$first" != "$details" ]; then
+		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
+	fi
+	FAIL=$((FAIL + 1))
+}
+check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
+	fi
+}
+check_contains() { # NAME TEXT PART
+	if [[ "$2" == *"$3"* ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "'$3' not found in:"$'\n'"$2"
+	fi
+}
+
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+if ! command -v python3 >/dev/null; then
+	echo "not ok - prerequisites: python3 is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+DB=$T/an.db
+# cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
+cpl() {
+	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	RC=$?
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+}
+cmdline() { printf '%q ' coreplan --db "$DB" "$@"; }
+# tsvget KEYCOL KEY COL: column COL of the row of $T/.out whose KEYCOL is KEY.
+tsvget() {
+	awk -F'\t' -v kc="$1" -v key="$2" -v vc="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
+		k && v && $k == key { print $v }' "$T/.out"
+}
+# tsvcol COL: every value of column COL of $T/.out.
+tsvcol() {
+	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		c { print $c }' "$T/.out"
+}
+# expect_rc NAME WANT: RC must be WANT (details: command, stderr).
+expect_rc() {
+	if [ "$RC" -eq "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
+	fi
+}
+# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out; prints "ok" or a reason.
+py_check() {
+	local name=$1 script=$2
+	shift 2
+	local res
+	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$res"
+	fi
+}
+
+echo "# coreplan: $BIN"
+echo "# temp: $T"
+
+###########################################################################
+# import
+###########################################################################
+cpl import -q "$GMP" "$CAP"
+if [ "$RC" -eq 0 ]; then
+	ok "import both sky corpora"
+else
+	not_ok "import both sky corpora" "exit $RC; stderr:"$'\n'"$ERR"
+	echo "$PASS passed, $FAIL failed"
+	exit 1
+fi
+
+GMP_SEL=(--by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3)
+CAP_SEL=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3,soak)
+
+###########################################################################
+# sweep
+###########################################################################
+echo "# sweep"
+cpl sweep "${GMP_SEL[@]}" --format tsv
+expect_rc "sweep --by gomaxprocs --where block=1,2,3 --format tsv exits 0" 0
+check_eq "sweep: levels 1 2 4 8" "1 2 4 8" "$(tsvcol level | tr '\n' ' ' | sed 's/ $//')" "$OUT"
+check_eq "sweep: 3 runs at every level" "3 3 3 3" "$(tsvcol n | tr '\n' ' ' | sed 's/ $//')"
+check_eq "sweep: speedup at 2 rounds to 1.79" "1.79" "$(printf '%.2f' "$(tsvget level 2 speedup)")"
+check_eq "sweep: speedup at 4 rounds to 3.18" "3.18" "$(printf '%.2f' "$(tsvget level 4 speedup)")"
+bad=$(tsvcol range_pct | awk '!($1 <= 3.3) { print }')
+if [ -z "$bad" ] && [ "$(tsvcol range_pct | grep -c .)" -eq 4 ]; then
+	ok "sweep: range_pct <= 3.3 at every level"
+else
+	not_ok "sweep: range_pct <= 3.3 at every level" "ranges: $(tsvcol range_pct | tr '\n' ' ')"
+fi
+check_eq "sweep: note 'scaling stops' at level 8 only" "8" \
+	"$(awk -F'\t' 'NR > 1 && $NF == "scaling stops" { print $1 }' "$T/.out")"
+check_contains "sweep: whole-sweep factor 1.5697 (SE 0.1154) on stderr" "$ERR" \
+	"whole-sweep per-doubling factor 1.5697 (SE 0.1154"
+check_contains "sweep: 'scaling stops at level 8' on stderr" "$ERR" "scaling stops at level 8"
+if [[ "$ERR" == *"left out"* ]]; then
+	not_ok "sweep with block=1,2,3: nothing left out" "stderr:"$'\n'"$ERR"
+else
+	ok "sweep with block=1,2,3: nothing left out"
+fi
+
+# the medians, speedups and per-doubling factors recomputed from results.tsv
+py_check "sweep: median, range_pct, speedup, efficiency, per_doubling match results.tsv" '
+import csv, math, statistics, sys
+out, results = sys.argv[1], sys.argv[2]
+by = {}
+for r in csv.DictReader(open(results), delimiter="\t"):
+    if r["block"] in ("1", "2", "3"):
+        by.setdefault(int(r["gomaxprocs"]), []).append(float(r["tput"]))
+rows = {int(float(r["level"])): r for r in csv.DictReader(open(out), delimiter="\t")}
+base = statistics.median(by[1])
+prev = None
+bad = []
+for lv in sorted(by):
+    v = by[lv]; m = statistics.median(v); r = rows[lv]
+    want = {"median": m, "range_pct": (max(v) - min(v)) / m * 100, "speedup": m / base,
+            "efficiency": m / base / lv, "per_unit": m / lv}
+    if prev:
+        want["per_doubling"] = (m / prev[1]) ** (1 / math.log2(lv / prev[0]))
+    for k, w in want.items():
+        if not math.isclose(float(r[k]), w, rel_tol=1e-12):
+            bad.append("level %d %s: got %s, python %r" % (lv, k, r[k], w))
+    prev = (lv, m)
+print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv"
+
+cpl sweep "${GMP_SEL[@]}" --stop-below 0.5 --format tsv
+check_eq "sweep --stop-below 0.5: no level stops" "" \
+	"$(awk -F'\t' 'NR > 1 && $NF == "scaling stops" { print $1 }' "$T/.out")" "exit $RC; $ERR"
+
+cpl sweep "${GMP_SEL[@]}" --base 2 --format tsv
+check_eq "sweep --base 2: speedup at 2 is 1" "1" "$(tsvget level 2 speedup)" "exit $RC; $ERR"
+# 1538.8011664466776 / 865.4682448787189 = 1.7779984136359794
+check_eq "sweep --base 2: speedup at 4 rounds to 1.778" "1.778" "$(printf '%.3f' "$(tsvget level 4 speedup)")"
+
+cpl sweep "${GMP_SEL[@]}" --format json
+expect_rc "sweep --format json exits 0" 0
+py_check "sweep --format json parses: 4 rows with level and speedup" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("ok" if len(d) == 4 and all("speedup" in r and "level" in r for r in d) else repr(d)[:300])'
+
+cpl sweep "${GMP_SEL[@]}"
+expect_rc "sweep (md) exits 0" 0
+check_contains "sweep (md): definitions pointer" "$OUT" "coreplan sweep --help"
+
+###########################################################################
+# noise
+###########################################################################
+echo "# noise"
+cpl noise "${GMP_SEL[@]}" --view verdict --format tsv
+expect_rc "noise --view verdict --format tsv exits 0" 0
+check_eq "noise gomaxprocs: verdict resolved" "resolved" "$(tsvcol verdict)" "$OUT"
+check_eq "noise gomaxprocs: counterbalanced yes" "yes" "$(tsvcol counterbalanced)" "$OUT"
+check_eq "noise gomaxprocs: no bursts" "0" "$(tsvcol bursts)" "$OUT"
+
+cpl noise "${GMP_SEL[@]}" --view cells --format tsv
+expect_rc "noise --view cells --format tsv exits 0" 0
+check_eq "noise cells: 12 cells (4 levels x 3 blocks)" "12" "$(tsvcol deviation_pct | grep -c .)"
+bad=$(tsvcol deviation_pct | awk '{ d = $1 < 0 ? -$1 : $1 } !(d < 2) { print }')
+if [ -z "$bad" ]; then
+	ok "noise cells: every |deviation_pct| < 2"
+else
+	not_ok "noise cells: every |deviation_pct| < 2" "outside: $bad"$'\n'"$OUT"
+fi
+# (475.2284019761499 / 484.13466860190584 - 1) * 100 = -1.8396258734115545
+check_eq "noise cells: the largest deviation is g1 block 1, -1.84%" "-1.84" \
+	"$(awk -F'\t' 'NR > 1 && $2 == "1" && $3 == "1" { printf "%.2f", $6 }' "$T/.out")"
+
+cpl noise "${GMP_SEL[@]}" --view order --format tsv
+expect_rc "noise --view order exits 0" 0
+check_eq "noise order: blocks 1,2,3 run 1,2,4,8 / 8,4,2,1 / 2,8,1,4" \
+	"1:1,2,4,8 2:8,4,2,1 3:2,8,1,4" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "block") b = i; if ($i == "levels_in_order") l = i }; next }
+		{ printf "%s%s:%s", (NR > 2 ? " " : ""), $b, $l }' "$T/.out")" "$OUT"
+
+cpl noise "${GMP_SEL[@]}" --range-pct 3 --view verdict --format tsv
+check_eq "noise --range-pct 3: within-noise, naming level 2 (3.24%)" "within-noise 2" \
+	"$(tsvcol verdict) $(tsvcol within_noise_levels)" "exit $RC; $OUT $ERR"
+
+cpl noise "${CAP_SEL[@]}" --view bursts --format tsv
+expect_rc "noise --by sessions --group target,cfg --view bursts exits 0" 0
+check_eq "noise bursts: small-mem-n100-b1r1 is a burst" "burst" \
+	"$(tsvget tag small-mem-n100-b1r1 burst)" "$OUT"
+ratio=$(tsvget tag small-mem-n100-b1r1 ratio)
+if awk -v r="$ratio" 'BEGIN { exit !(r >= 1.9 && r <= 2.1) }'; then
+	ok "noise bursts: small-mem-n100-b1r1 ratio $ratio is about 2 (1.9-2.1)"
+else
+	not_ok "noise bursts: small-mem-n100-b1r1 ratio about 2" "ratio '$ratio'"$'\n'"$OUT"
+fi
+check_eq "noise bursts: it is the only burst" "small-mem-n100-b1r1" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "burst") b = i; if ($i == "tag") t = i }; next }
+		$b == "burst" { print $t }' "$T/.out")"
+
+cpl noise "${CAP_SEL[@]}" --view bursts --burst-factor 2 --format tsv
+check_eq "noise --burst-factor 2: 1.98 is not a burst" "no" \
+	"$(tsvget tag small-mem-n100-b1r1 burst)" "exit $RC; $ERR"
+
+cpl noise "${CAP_SEL[@]}" --view soaks --format tsv
+expect_rc "noise --view soaks exits 0" 0
+check_eq "noise soaks: one soak, first run small-pg-n300-bsoakr1" "small-pg-n300-bsoakr1" \
+	"$(tsvcol first_tag)" "$OUT"
+ratio=$(tsvget first_tag small-pg-n300-bsoakr1 ratio)
+if awk -v r="$ratio" 'BEGIN { exit !(r >= 2.6 && r <= 2.8) }'; then
+	ok "noise soaks: soak ratio $ratio is about 2.7 (2.6-2.8)"
+else
+	not_ok "noise soaks: soak ratio about 2.7" "ratio '$ratio'"$'\n'"$OUT"
+fi
+# python3: 183.50754720511367 / statistics.median(r2..r8 tput) = 2.67275559576317
+py_check "noise soaks: ratio and sustained median match json/<tag>.json" '
+import csv, json, math, statistics, sys
+out, cap = sys.argv[1], sys.argv[2]
+t = lambda r: json.load(open("%s/json/small-pg-n300-bsoakr%d.json" % (cap, r)))["interactions_per_sec"]
+rest = [t(r) for r in range(2, 9)]
+want = t(1) / statistics.median(rest)
+row = next(csv.DictReader(open(out), delimiter="\t"))
+got = float(row["ratio"]); med = float(row["sustained_median"])
+print("ok" if math.isclose(got, want, rel_tol=1e-12) and math.isclose(med, statistics.median(rest), rel_tol=1e-12)
+      else "ratio %r vs python %r, sustained median %r" % (got, want, med))' "$CAP"
+
+for view in levels cells drift order bursts soaks verdict; do
+	cpl noise "${CAP_SEL[@]}" --view "$view" --format json
+	res=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d))' "$T/.out" 2>&1)
+	if [ "$RC" -eq 0 ] && [[ "$res" =~ ^[1-9][0-9]*$ ]]; then
+		ok "noise --view $view --format json parses ($res rows)"
+	else
+		not_ok "noise --view $view --format json parses" "exit $RC; python: $res"$'\n'"$ERR"
+	fi
+done
+
+cpl noise "${GMP_SEL[@]}"
+expect_rc "noise (md, every table) exits 0" 0
+check_contains "noise (md): verdict section" "$OUT" "### Verdict"
+
+###########################################################################
+# compare
+###########################################################################
+echo "# compare"
+CMP=(compare --corpus "$GMP_NAME" --where block=1,2,3 --a gomaxprocs=1 --b gomaxprocs=2)
+cpl "${CMP[@]}" --format tsv
+expect_rc "compare 3 vs 3 exits 0" 0
+check_eq "compare 3 vs 3: unresolvable" "unresolvable" "$(tsvget arm b verdict)" "$OUT"
+check_eq "compare 3 vs 3: min_p = 2 / C(6, 3) = 0.1" "0.1" "$(tsvget arm b min_p)"
+check_eq "compare 3 vs 3: n 3 and 3" "3 3" "$(tsvget arm a n) $(tsvget arm b n)"
+
+cpl "${CMP[@]}" --format json
+expect_rc "compare --format json exits 0" 0
+py_check "compare --format json parses: arms a and b, verdict unresolvable" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("ok" if [r["arm"] for r in d] == ["a", "b"] and d[1]["verdict"] == "unresolvable" else repr(d)[:300])'
+
+cpl "${CMP[@]}" --format tsv --seed 5
+first=$OUT
+cpl "${CMP[@]}" --format tsv --seed 5
+check_eq "compare: same --seed, same output" "$first" "$OUT"
+
+# 7 runs at GOMAXPROCS=1 against 9 at 8 (every listed run): min_p is small
+# enough, but the spreads (GOGC and session arms mixed in) exceed a 4.7% bound
+cpl compare --corpus "$GMP_NAME" --a gomaxprocs=1 --b gomaxprocs=8 --format tsv
+check_eq "compare 7 vs 9 runs: faster (p < 0.05)" "faster" "$(tsvget arm b verdict)" "exit $RC; $ERR"
+cpl compare --corpus "$GMP_NAME" --a gomaxprocs=1 --b gomaxprocs=8 --effect-bound 4.7 --format tsv
+check_eq "compare 7 vs 9 runs --effect-bound 4.7: unresolvable" "unresolvable" \
+	"$(tsvget arm b verdict)" "exit $RC; $ERR"
+check_contains "compare --effect-bound 4.7: the reason names the spread and the bound" \
+	"$(tsvget arm b reason)" "exceeds the effect bound 4.7%"
+
+###########################################################################
+# usage errors and clear messages
+###########################################################################
+echo "# errors"
+cpl sweep --corpus "$GMP_NAME"
+expect_rc "sweep without --by exits 2" 2
+check_contains "sweep without --by: message" "$ERR" "--by"
+cpl noise --corpus "$GMP_NAME"
+expect_rc "noise without --by exits 2" 2
+cpl noise "${GMP_SEL[@]}" --view nope
+expect_rc "noise --view nope exits 2" 2
+check_contains "noise --view nope: message names the view" "$ERR" "'nope'"
+cpl sweep --by nosuchfield --corpus "$GMP_NAME"
+expect_rc "sweep --by nosuchfield exits 2" 2
+check_contains "sweep --by nosuchfield: message names the field" "$ERR" "'nosuchfield'"
+cpl noise --by nosuchfield --corpus "$GMP_NAME"
+expect_rc "noise --by nosuchfield exits 2" 2
+check_contains "noise --by nosuchfield: message names the field" "$ERR" "'nosuchfield'"
+cpl noise "${GMP_SEL[@]}" --group nosuchgroup
+expect_rc "noise --group nosuchgroup exits 2" 2
+check_contains "noise --group nosuchgroup: message names the field" "$ERR" "'nosuchgroup'"
+cpl compare --corpus "$GMP_NAME" --a gomaxprocs=1
+expect_rc "compare without --b exits 2" 2
+cpl compare --corpus "$GMP_NAME" --a nosuchfield=1 --b gomaxprocs=2
+expect_rc "compare --a nosuchfield=1 exits 2" 2
+check_contains "compare --a nosuchfield=1: message names the field" "$ERR" "'nosuchfield'"
+cpl sweep "${GMP_SEL[@]}" --base 3
+expect_rc "sweep --base 3 (not a level) exits 2" 2
+check_contains "sweep --base 3: message" "$ERR" "--base 3"
+cpl sweep --by tag --corpus "$GMP_NAME" --where block=1
+expect_rc "sweep --by tag (not numeric) exits 1" 1
+check_contains "sweep --by tag: message says levels must be numbers" "$ERR" "not a number"
+
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=42
+expect_rc "sweep on an empty selection exits 1" 1
+check_contains "sweep on an empty selection: message" "$ERR" "no runs to analyse"
+if [ -n "$OUT" ]; then
+	not_ok "sweep on an empty selection: nothing on stdout" "stdout:"$'\n'"$OUT"
+else
+	ok "sweep on an empty selection: nothing on stdout"
+fi
+cpl noise --by gomaxprocs --corpus "$GMP_NAME" --where block=42
+expect_rc "noise on an empty selection exits 1" 1
+cpl compare --corpus "$GMP_NAME" --where block=42 --a gomaxprocs=1 --b gomaxprocs=2
+expect_rc "compare on empty arms exits 1" 1
+check_contains "compare on empty arms: message names the arm" "$ERR" "arm a"
+
+###########################################################################
+# the left-out list
+###########################################################################
+echo "# left out"
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --format tsv
+expect_rc "sweep over every gomaxprocs run exits 0" 0
+for tag in g1-n100-b0-trial g8-n100-b0-trial; do
+	line=$(printf '%s\n' "$ERR" | grep -F "$tag:")
+	if [[ "$line" == *unlisted* ]]; then
+		ok "sweep without a block filter: left out names $tag as unlisted"
+	else
+		not_ok "sweep without a block filter: left out names $tag as unlisted" "stderr:"$'\n'"$ERR"
+	fi
+done
+check_contains "sweep without a block filter: '5 runs left out'" "$ERR" "5 runs left out"
+check_eq "sweep without a block filter: 7 runs at level 1" "7" "$(tsvget level 1 n)"
+
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME"
+check_contains "sweep (md): the left-out section on stdout names the trial run" "$OUT" \
+	"g1-n100-b0-trial: unlisted"
+
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=0-trial,1,2,3 --format tsv
+check_contains "sweep --where block=0-trial,1,2,3: left out names g8-n100-b0-trial" "$ERR" \
+	"g8-n100-b0-trial: unlisted"
+check_eq "sweep --where block=0-trial,1,2,3: still 3 runs at level 1" "3" "$(tsvget level 1 n)"
+
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --include-excluded --format tsv
+if [[ "$ERR" == *"b0-trial"* ]]; then
+	not_ok "sweep --include-excluded: the trial runs are not left out" "stderr:"$'\n'"$ERR"
+else
+	ok "sweep --include-excluded: the trial runs are not left out"
+fi
+# level 1: 7 listed + g1-n100-b0-trial + prof-g1-n100
+check_eq "sweep --include-excluded: 9 runs at level 1" "9" "$(tsvget level 1 n)"
+
+# only excluded runs selected: exit 1; say whether the message names them
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=0-trial --format tsv
+expect_rc "sweep --where block=0-trial (only excluded runs) exits 1" 1
+check_contains "sweep --where block=0-trial: message points at --include-excluded" "$ERR" \
+	"--include-excluded"
+if [[ "$ERR" != *"g1-n100-b0-trial"* ]]; then
+	echo "# note: with only excluded runs selected the message does not name them: $ERR"
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

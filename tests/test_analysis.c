@@ -1,0 +1,1397 @@
+/*
+ * Unit tests for analysis/sweep, analysis/noise and analysis/compare.
+ *
+ * Selections are built by hand (no database): the rows are copied from
+ * the real sky corpora under SHARED_CORPORA/sky --
+ *   gomaxprocs-scaling-20260816/results.tsv, the 12 rows with block 1, 2, 3
+ *     (tag, gomaxprocs, block, tput, app_cores), started_at from
+ *     runs/<tag>/load.json;
+ *   gcp-x86-capacity-20260816/results.tsv, the target=small rows of cfg mem
+ *     and pg with block 1, 2, 3 and soak (tag, level = sessions, block,
+ *     tput), started_at from json/<tag>.json;
+ * plus a few constructed data sets where a property needs one.
+ *
+ * Every expected value is computed outside this code: by hand (the
+ * arithmetic is in the comment) or with python3's standard library (the
+ * snippet is in the comment; `statistics`, `math`, `itertools` only).
+ * Where python printed a value with repr(), it is copied verbatim and
+ * compared to 1e-12 relative.
+ *
+ * Tests that pin a default fail if it changes: SWEEP_STOP_EFFICIENCY (0.6),
+ * NOISE_BURST_FACTOR (1.5), NOISE_RANGE_PCT (5), NOISE_DRIFT_PCT (1),
+ * COMPARE_ALPHA (0.05), and the rank-test floor of 4 runs at alpha 0.05.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analysis/compare.h"
+#include "analysis/noise.h"
+#include "analysis/select.h"
+#include "analysis/stats.h"
+#include "analysis/sweep.h"
+#include "common/err.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define REL 1e-12
+
+/* |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
+static void check_close(double actual, double expected, double rel, const char *what)
+{
+	double tol = expected == 0 ? rel : rel * fabs(expected);
+	if (!(fabs(actual - expected) <= tol))
+		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
+}
+
+static void check_msg(const char *message)
+{
+	if (strstr(err_msg(), message) == NULL)
+		fail_msg("message '%s' does not contain '%s'", err_msg(), message);
+}
+
+static void check_contains(const char *text, const char *part, const char *what)
+{
+	if (!text || strstr(text, part) == NULL)
+		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hand-built selections                                                   */
+/* ---------------------------------------------------------------------- */
+
+struct row {
+	const char *tag;
+	double level;      /* ignored when level_text is given */
+	const char *block; /* NULL: no block value */
+	double metric;
+	const char *started_at; /* NULL: none */
+	int64_t seq;
+	double app_cores; /* NAN: absent */
+	const char *group;  /* NULL: "" */
+	const char *level_text; /* NULL: "%g" of level, numeric */
+};
+
+static char *dup_or_null(const char *s)
+{
+	char *d;
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	assert_non_null(d);
+	return d;
+}
+
+/* Every string is strdup'd, so selection_release() frees the result. */
+static void build(struct selection *sel, const struct row *rows, size_t n)
+{
+	memset(sel, 0, sizeof(*sel));
+	sel->runs = calloc(n ? n : 1, sizeof(*sel->runs));
+	assert_non_null(sel->runs);
+	sel->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct sel_run *r = &sel->runs[i];
+		char buf[64];
+		r->run_id = (int64_t)i + 1;
+		r->corpus = dup_or_null("hand-built");
+		r->subcorpus = dup_or_null("");
+		r->tag = dup_or_null(rows[i].tag);
+		r->seq = rows[i].seq;
+		if (rows[i].level_text) {
+			char *end = NULL;
+			r->level_text = dup_or_null(rows[i].level_text);
+			r->level = strtod(rows[i].level_text, &end);
+			r->level_numeric = end != rows[i].level_text && *end == '\0';
+			if (!r->level_numeric)
+				r->level = NAN;
+		} else {
+			snprintf(buf, sizeof(buf), "%g", rows[i].level);
+			r->level_text = dup_or_null(buf);
+			r->level = rows[i].level;
+			r->level_numeric = true;
+		}
+		r->metric = rows[i].metric;
+		r->block = dup_or_null(rows[i].block);
+		r->group = dup_or_null(rows[i].group ? rows[i].group : "");
+		r->started_at = dup_or_null(rows[i].started_at);
+		r->app_cores = rows[i].app_cores;
+	}
+}
+
+/*
+ * gomaxprocs-scaling-20260816: the 12 counterbalanced runs, in results.tsv
+ * row order (seq = data row number). Columns: tag, gomaxprocs, block, tput,
+ * started_at (runs/<tag>/load.json), seq, app_cores (results.tsv).
+ * Block orders by start time: b1 1,2,4,8; b2 8,4,2,1; b3 2,8,1,4.
+ */
+static const struct row gmp_rows[] = {
+	{"g1-n100-b1", 1, "1", 475.2284019761499, "2026-08-16T08:19:36Z", 1, 0.911, NULL, NULL},
+	{"g2-n100-b1", 2, "1", 853.212014958686, "2026-08-16T08:21:29Z", 2, 1.774, NULL, NULL},
+	{"g4-n100-b1", 4, "1", 1534.0434497238257, "2026-08-16T08:23:22Z", 3, 3.508, NULL, NULL},
+	{"g8-n100-b1", 8, "1", 1796.1987044774646, "2026-08-16T08:25:15Z", 4, 6.831, NULL, NULL},
+	{"g8-n100-b2", 8, "2", 1792.770784680148, "2026-08-16T08:27:08Z", 5, 6.847, NULL, NULL},
+	{"g4-n100-b2", 4, "2", 1538.8011664466776, "2026-08-16T08:29:02Z", 6, 3.512, NULL, NULL},
+	{"g2-n100-b2", 2, "2", 881.2907259769522, "2026-08-16T08:30:55Z", 7, 1.775, NULL, NULL},
+	{"g1-n100-b2", 1, "2", 485.26070274273076, "2026-08-16T08:32:47Z", 8, 0.911, NULL, NULL},
+	{"g2-n100-b3", 2, "3", 865.4682448787189, "2026-08-16T08:34:39Z", 9, 1.803, NULL, NULL},
+	{"g8-n100-b3", 8, "3", 1808.6222662524697, "2026-08-16T08:36:31Z", 10, 6.796, NULL, NULL},
+	{"g1-n100-b3", 1, "3", 484.13466860190584, "2026-08-16T08:38:23Z", 11, 0.908, NULL, NULL},
+	{"g4-n100-b3", 4, "3", 1553.4903348492956, "2026-08-16T08:40:16Z", 12, 3.521, NULL, NULL},
+};
+
+#define SMEM "target=small, cfg=mem"
+#define SPG "target=small, cfg=pg"
+
+/*
+ * gcp-x86-capacity-20260816: the small/mem and small/pg runs of blocks 1,
+ * 2, 3 and soak, in results.tsv row order (seq = data row number).
+ * Level = sessions. app_cores left out (NaN).
+ */
+static const struct row cap_rows[] = {
+	{"small-mem-n100-b1r1", 100, "1", 226.60457539468104, "2026-08-16T03:24:28Z", 2, NAN, SMEM, NULL},
+	{"small-mem-n300-b1r1", 300, "1", 106.705468751967, "2026-08-16T03:27:23Z", 4, NAN, SMEM, NULL},
+	{"small-mem-n500-b1r1", 500, "1", 75.38431446598604, "2026-08-16T03:30:21Z", 6, NAN, SMEM, NULL},
+	{"small-pg-n100-b1r1", 100, "1", 84.20546493672084, "2026-08-16T03:33:21Z", 8, NAN, SPG, NULL},
+	{"small-pg-n300-b1r1", 300, "1", 69.0378764094059, "2026-08-16T03:36:17Z", 10, NAN, SPG, NULL},
+	{"small-pg-n500-b1r1", 500, "1", 65.71880773694836, "2026-08-16T03:39:12Z", 12, NAN, SPG, NULL},
+	{"small-pg-n100-b2r1", 100, "2", 73.34269784886327, "2026-08-16T03:42:08Z", 14, NAN, SPG, NULL},
+	{"small-pg-n300-b2r1", 300, "2", 64.32009579045246, "2026-08-16T03:45:03Z", 16, NAN, SPG, NULL},
+	{"small-pg-n500-b2r1", 500, "2", 65.97532637199109, "2026-08-16T03:47:58Z", 18, NAN, SPG, NULL},
+	{"small-mem-n100-b2r1", 100, "2", 108.61053410238733, "2026-08-16T03:50:54Z", 20, NAN, SMEM, NULL},
+	{"small-mem-n300-b2r1", 300, "2", 108.97247470929666, "2026-08-16T03:53:50Z", 22, NAN, SMEM, NULL},
+	{"small-mem-n500-b2r1", 500, "2", 84.22853211074198, "2026-08-16T03:56:46Z", 24, NAN, SMEM, NULL},
+	{"small-mem-n100-b3r1", 100, "3", 120.22981199513485, "2026-08-16T03:59:47Z", 26, NAN, SMEM, NULL},
+	{"small-mem-n300-b3r1", 300, "3", 97.15891127508982, "2026-08-16T04:02:42Z", 28, NAN, SMEM, NULL},
+	{"small-mem-n500-b3r1", 500, "3", 90.08917684657376, "2026-08-16T04:05:41Z", 30, NAN, SMEM, NULL},
+	{"small-pg-n100-b3r1", 100, "3", 90.16342653375783, "2026-08-16T04:08:43Z", 32, NAN, SPG, NULL},
+	{"small-pg-n300-b3r1", 300, "3", 55.525064605616755, "2026-08-16T04:11:37Z", 34, NAN, SPG, NULL},
+	{"small-pg-n500-b3r1", 500, "3", 63.45224576961447, "2026-08-16T04:14:33Z", 36, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr1", 300, "soak", 183.50754720511367, "2026-08-16T07:34:48Z", 38, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr2", 300, "soak", 66.97687409965427, "2026-08-16T07:37:44Z", 39, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr3", 300, "soak", 69.02358349919416, "2026-08-16T07:40:38Z", 41, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr4", 300, "soak", 58.07684777864492, "2026-08-16T07:43:34Z", 43, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr5", 300, "soak", 64.5663300422199, "2026-08-16T07:46:30Z", 44, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr6", 300, "soak", 70.48826679674698, "2026-08-16T07:49:27Z", 45, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr7", 300, "soak", 70.16451971804835, "2026-08-16T07:52:23Z", 46, NAN, SPG, NULL},
+	{"small-pg-n300-bsoakr8", 300, "soak", 68.65855879078818, "2026-08-16T07:55:20Z", 47, NAN, SPG, NULL},
+};
+
+/* The gomaxprocs tputs by level, blocks 1, 2, 3 (for compare). */
+static const double g1_tput[] = {475.2284019761499, 485.26070274273076, 484.13466860190584};
+static const double g2_tput[] = {853.212014958686, 881.2907259769522, 865.4682448787189};
+
+static const struct sweep_level *sweep_level_of(const struct sweep *sw, double level)
+{
+	for (size_t i = 0; i < sw->nlevels; i++)
+		if (sw->levels[i].level == level)
+			return &sw->levels[i];
+	fail_msg("sweep has no level %g", level);
+	return NULL;
+}
+
+static const struct noise_cell *cell_of(const struct noise *nz, const char *group, double level,
+					const char *block)
+{
+	for (size_t i = 0; i < nz->ncells; i++)
+		if (!strcmp(nz->cells[i].group, group) && nz->cells[i].level == level &&
+		    !strcmp(nz->cells[i].block, block))
+			return &nz->cells[i];
+	fail_msg("no cell (%s, %g, %s)", group, level, block);
+	return NULL;
+}
+
+static const struct noise_level *nlevel_of(const struct noise *nz, const char *group,
+					   double level)
+{
+	for (size_t i = 0; i < nz->nlevels; i++)
+		if (!strcmp(nz->levels[i].group, group) && nz->levels[i].level == level)
+			return &nz->levels[i];
+	fail_msg("no level (%s, %g)", group, level);
+	return NULL;
+}
+
+static const struct noise_order *order_of(const struct noise *nz, const char *group,
+					  const char *block)
+{
+	for (size_t i = 0; i < nz->norders; i++)
+		if (!strcmp(nz->orders[i].group, group) && !strcmp(nz->orders[i].block, block))
+			return &nz->orders[i];
+	fail_msg("no order (%s, %s)", group, block);
+	return NULL;
+}
+
+static const struct noise_drift *drift_of(const struct noise *nz, const char *block)
+{
+	for (size_t i = 0; i < nz->ndrifts; i++)
+		if (!strcmp(nz->drifts[i].block, block))
+			return &nz->drifts[i];
+	fail_msg("no drift row for block %s", block);
+	return NULL;
+}
+
+static const struct noise_burst *burst_of(const struct noise *nz, const char *group,
+					  double level)
+{
+	for (size_t i = 0; i < nz->nbursts; i++)
+		if (!strcmp(nz->bursts[i].group, group) && nz->bursts[i].level == level)
+			return &nz->bursts[i];
+	fail_msg("no burst row (%s, %g)", group, level);
+	return NULL;
+}
+
+static const struct noise_verdict *verdict_of(const struct noise *nz, const char *group)
+{
+	for (size_t i = 0; i < nz->nverdicts; i++)
+		if (!strcmp(nz->verdicts[i].group, group))
+			return &nz->verdicts[i];
+	fail_msg("no verdict for group '%s'", group);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* sweep                                                                   */
+/* ---------------------------------------------------------------------- */
+
+static void test_sweep_gomaxprocs(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	const struct sweep_level *l1, *l2, *l4, *l8;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	sweep_options_init(&o);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.nlevels, 4);
+	/* ascending levels */
+	check_close(sw.levels[0].level, 1, 0, "level 0");
+	check_close(sw.levels[1].level, 2, 0, "level 1");
+	check_close(sw.levels[2].level, 4, 0, "level 2");
+	check_close(sw.levels[3].level, 8, 0, "level 3");
+	check_close(sw.base, 1, 0, "default base: the smallest level");
+	l1 = sweep_level_of(&sw, 1);
+	l2 = sweep_level_of(&sw, 2);
+	l4 = sweep_level_of(&sw, 4);
+	l8 = sweep_level_of(&sw, 8);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(sw.levels[i].s.n, 3);
+
+	/* medians: the middle of three (statistics.median) */
+	/* g1 sorted 475.228.., 484.134.., 485.260..: 484.13466860190584 */
+	check_close(l1->s.median, 484.13466860190584, 0, "median g1");
+	/* g2 sorted 853.21.., 865.46.., 881.29..: 865.4682448787189 */
+	check_close(l2->s.median, 865.4682448787189, 0, "median g2");
+	/* g4 sorted 1534.04.., 1538.80.., 1553.49..: 1538.8011664466776 */
+	check_close(l4->s.median, 1538.8011664466776, 0, "median g4");
+	/* g8 sorted 1792.77.., 1796.19.., 1808.62..: 1796.1987044774646 */
+	check_close(l8->s.median, 1796.1987044774646, 0, "median g8");
+	check_close(l1->s.min, 475.2284019761499, 0, "min g1");
+	check_close(l1->s.max, 485.26070274273076, 0, "max g1");
+
+	/* python3: (max(v) - min(v)) / statistics.median(v) * 100 */
+	check_close(l1->s.range_pct, 2.0722128401901814, REL, "range_pct g1");
+	check_close(l2->s.range_pct, 3.244337523001892, REL, "range_pct g2");
+	check_close(l4->s.range_pct, 1.2637685458983394, REL, "range_pct g4");
+	check_close(l8->s.range_pct, 0.8825015591430976, REL, "range_pct g8");
+	/* the seed: ranges <= 3.3% of the median at every level */
+	for (size_t i = 0; i < 4; i++)
+		assert_true(sw.levels[i].s.range_pct <= 3.3);
+
+	/* speedup = median / median(g1); python3 repr of the quotient */
+	check_close(l1->speedup, 1.0, 0, "speedup g1");
+	/* 865.4682448787189 / 484.13466860190584 = 1.7876601305542446 (seed: 1.79) */
+	check_close(l2->speedup, 1.7876601305542446, REL, "speedup g2");
+	/* 1538.8011664466776 / 484.13466860190584 = 3.178456876245735 (seed: 3.18) */
+	check_close(l4->speedup, 3.178456876245735, REL, "speedup g4");
+	/* 1796.1987044774646 / 484.13466860190584 = 3.710122040349981 */
+	check_close(l8->speedup, 3.710122040349981, REL, "speedup g8");
+	assert_true(round(l2->speedup * 100) == 179);
+	assert_true(round(l4->speedup * 100) == 318);
+
+	/* efficiency = speedup / (level / 1) */
+	check_close(l1->efficiency, 1.0, 0, "efficiency g1");
+	/* 1.7876601305542446 / 2 */
+	check_close(l2->efficiency, 0.8938300652771223, REL, "efficiency g2");
+	/* 3.178456876245735 / 4 */
+	check_close(l4->efficiency, 0.7946142190614337, REL, "efficiency g4");
+	/* 3.710122040349981 / 8 */
+	check_close(l8->efficiency, 0.4637652550437476, REL, "efficiency g8");
+
+	/* per_doubling: (m / m_prev) ^ (1 / log2(level / prev)); NaN for the first */
+	assert_true(isnan(l1->per_doubling));
+	/* (865.4682448787189 / 484.13466860190584) ** (1 / 1) = 1.7876601305542446 */
+	check_close(l2->per_doubling, 1.7876601305542446, REL, "per_doubling 1->2");
+	/* (1538.8011664466776 / 865.4682448787189) ** (1 / 1) = 1.7779984136359794 */
+	check_close(l4->per_doubling, 1.7779984136359794, REL, "per_doubling 2->4");
+	/* (1796.1987044774646 / 1538.8011664466776) ** (1 / 1) = 1.1672714731722984 */
+	check_close(l8->per_doubling, 1.1672714731722984, REL, "per_doubling 4->8");
+
+	/* per_unit = median / level */
+	check_close(l1->per_unit, 484.13466860190584, REL, "per_unit g1");
+	/* 865.4682448787189 / 2 */
+	check_close(l2->per_unit, 432.73412243935945, REL, "per_unit g2");
+	/* 1538.8011664466776 / 4 */
+	check_close(l4->per_unit, 384.7002916116694, REL, "per_unit g4");
+	/* 1796.1987044774646 / 8 */
+	check_close(l8->per_unit, 224.52483805968308, REL, "per_unit g8");
+
+	/* app_cores: median of results.tsv app_cores; cpu_us_per_op = cores * 1e6 / median */
+	/* g1: median(0.911, 0.911, 0.908) = 0.911; 0.911e6 / 484.13466860190584 */
+	check_close(l1->app_cores, 0.911, 0, "app_cores g1");
+	assert_int_equal(l1->app_cores_n, 3);
+	check_close(l1->cpu_us_per_op, 1881.7078368520988, REL, "cpu_us_per_op g1");
+	/* g8: median(6.831, 6.847, 6.796) = 6.831; 6.831e6 / 1796.1987044774646 */
+	check_close(l8->app_cores, 6.831, 0, "app_cores g8");
+	check_close(l8->cpu_us_per_op, 3803.031358931538, REL, "cpu_us_per_op g8");
+
+	/* scaling stops at 8: 1.1673 < 2 * 0.6 = 1.2; not at 2 (1.79) or 4 (1.78) */
+	assert_false(l1->scaling_stops);
+	assert_false(l2->scaling_stops);
+	assert_false(l4->scaling_stops);
+	assert_true(l8->scaling_stops);
+	assert_int_equal(sw.stop_index, 3);
+	check_close(sw.stop_efficiency, 0.6, 0, "stop_efficiency");
+
+	/*
+	 * Whole-sweep fit, python3:
+	 *   x = [0, 1, 2, 3] (log2 of 1, 2, 4, 8); y = [math.log(m) for m in medians]
+	 *   mx, my = mean(x), mean(y); sxx = sum((a-mx)**2); sxy = sum((a-mx)*(b-my))
+	 *   b = sxy / sxx = 0.45086825580271517; a = my - b * mx
+	 *   res = sum((y - (a + b x))**2); se = sqrt(res / (n - 2) / sxx)
+	 *   factor = exp(b) = 1.5696744729671108
+	 *   factor_se = exp(b) * se = 0.1153979768103203
+	 *   r2 = 1 - res / sum((y - my)**2) = 0.9495097739180612
+	 */
+	assert_true(sw.has_fit);
+	assert_int_equal(sw.fit.n, 4);
+	check_close(sw.fit.factor, 1.5696744729671108, 1e-10, "fit factor");
+	check_close(sw.fit.factor_se, 0.1153979768103203, 1e-9, "fit factor SE");
+	check_close(sw.fit.r2, 0.9495097739180612, 1e-10, "fit r2");
+
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/* The stop threshold is the default 0.6 and it is what decides. */
+static void test_sweep_stop_threshold(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	/* fails if the default changes */
+	assert_true(SWEEP_STOP_EFFICIENCY == 0.6);
+	sweep_options_init(&o);
+	assert_true(o.stop_efficiency == 0.6);
+	assert_false(o.has_base);
+
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	/* stop_efficiency 0.5: threshold 1.0, and 1.1673 is above it: no stop */
+	o.stop_efficiency = 0.5;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	for (size_t i = 0; i < sw.nlevels; i++)
+		assert_false(sw.levels[i].scaling_stops);
+	assert_int_equal(sw.stop_index, sw.nlevels);
+	sweep_release(&sw);
+	/* 0.58: threshold 1.16 < 1.1673: no stop; 0.59: threshold 1.18 > 1.1673: stop at 8 */
+	o.stop_efficiency = 0.58;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.stop_index, sw.nlevels);
+	sweep_release(&sw);
+	o.stop_efficiency = 0.59;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.stop_index, 3);
+	sweep_release(&sw);
+	/* 0.9: threshold 1.8 > 1.7877 (the 1 -> 2 step): stops at the first candidate, level 2 */
+	o.stop_efficiency = 0.9;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.stop_index, 1);
+	assert_true(sw.levels[1].scaling_stops);
+	/* only the first level below is flagged */
+	assert_false(sw.levels[2].scaling_stops);
+	assert_false(sw.levels[3].scaling_stops);
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/* Constructed: per-doubling 1.19 stops at the default, 1.21 and exactly 1.2 do not. */
+static void test_sweep_stop_boundary(void **state)
+{
+	static const struct row below[] = {
+		{"a1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"a2", 2, NULL, 119, NULL, 2, NAN, NULL, NULL},
+	};
+	static const struct row above[] = {
+		{"b1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"b2", 2, NULL, 121, NULL, 2, NAN, NULL, NULL},
+	};
+	static const struct row equal[] = {
+		{"c1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"c2", 2, NULL, 120, NULL, 2, NAN, NULL, NULL},
+	};
+	/* levels 1 and 4: per_doubling = (144 / 100) ^ (1 / 2) = 1.2 (> 1.19, by hand) */
+	static const struct row skip[] = {
+		{"d1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"d4", 4, NULL, 140, NULL, 2, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	sweep_options_init(&o);
+
+	build(&sel, below, ARRAY_LEN(below));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	/* 119 / 100 = 1.19 < 1.2 */
+	check_close(sw.levels[1].per_doubling, 1.19, REL, "per_doubling 1.19");
+	assert_true(sw.levels[1].scaling_stops);
+	/* two levels: no fit, and a note saying why */
+	assert_false(sw.has_fit);
+	check_contains(sw.fit_note, "2 levels", "fit note");
+	sweep_release(&sw);
+	selection_release(&sel);
+
+	build(&sel, above, ARRAY_LEN(above));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_false(sw.levels[1].scaling_stops);
+	assert_int_equal(sw.stop_index, 2);
+	sweep_release(&sw);
+	selection_release(&sel);
+
+	/* "falls below": exactly 2 * 0.6 = 1.2 does not stop */
+	build(&sel, equal, ARRAY_LEN(equal));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_false(sw.levels[1].scaling_stops);
+	sweep_release(&sw);
+	selection_release(&sel);
+
+	/* a two-doubling step is normalised: (140 / 100) ^ (1 / 2) = 1.1832159566199232 < 1.2 */
+	build(&sel, skip, ARRAY_LEN(skip));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	/* python3: (140 / 100) ** 0.5 = 1.1832159566199232 */
+	check_close(sw.levels[1].per_doubling, 1.1832159566199232, REL, "per_doubling over 1->4");
+	assert_true(sw.levels[1].scaling_stops);
+	/* efficiency = (140 / 100) / 4 = 0.35 */
+	check_close(sw.levels[1].efficiency, 0.35, REL, "efficiency 1->4");
+	/* no app_cores: NaN, and no cpu_us_per_op */
+	assert_true(isnan(sw.levels[0].app_cores));
+	assert_true(isnan(sw.levels[0].cpu_us_per_op));
+	assert_int_equal(sw.levels[0].app_cores_n, 0);
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+static void test_sweep_base(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	sweep_options_init(&o);
+	o.has_base = true;
+	o.base = 2;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	check_close(sw.base, 2, 0, "base");
+	/* 484.13466860190584 / 865.4682448787189 = 0.5593904472714066 */
+	check_close(sweep_level_of(&sw, 1)->speedup, 0.5593904472714066, REL, "base 2: speedup g1");
+	/* 0.5593904472714066 / (1 / 2) = 1.1187808945428133 */
+	check_close(sweep_level_of(&sw, 1)->efficiency, 1.1187808945428133, REL,
+		    "base 2: efficiency g1");
+	check_close(sweep_level_of(&sw, 2)->speedup, 1.0, 0, "base 2: speedup g2");
+	/* 1538.8011664466776 / 865.4682448787189 = 1.7779984136359794; / 2 = 0.8889992068179897 */
+	check_close(sweep_level_of(&sw, 4)->speedup, 1.7779984136359794, REL, "base 2: speedup g4");
+	check_close(sweep_level_of(&sw, 4)->efficiency, 0.8889992068179897, REL,
+		    "base 2: efficiency g4");
+	/* 1796.1987044774646 / 865.4682448787189 = 2.075406827582879; / 4 = 0.5188517068957198 */
+	check_close(sweep_level_of(&sw, 8)->speedup, 2.075406827582879, REL, "base 2: speedup g8");
+	check_close(sweep_level_of(&sw, 8)->efficiency, 0.5188517068957198, REL,
+		    "base 2: efficiency g8");
+	/* per_doubling does not depend on the base */
+	check_close(sweep_level_of(&sw, 8)->per_doubling, 1.1672714731722984, REL,
+		    "base 2: per_doubling g8");
+	sweep_release(&sw);
+
+	/* a base that is not a level: usage error naming it */
+	o.base = 3;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_USAGE);
+	check_msg("--base 3");
+	assert_null(sw.levels);
+	assert_int_equal(sw.nlevels, 0);
+	selection_release(&sel);
+}
+
+static void test_sweep_refuses(void **state)
+{
+	static const struct row text_level[] = {
+		{"t1", 0, NULL, 100, NULL, 1, NAN, NULL, "1"},
+		{"t-big", 0, NULL, 200, NULL, 2, NAN, NULL, "big"},
+	};
+	static const struct row zero_level[] = {
+		{"z0", 0, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"z1", 1, NULL, 200, NULL, 2, NAN, NULL, NULL},
+	};
+	static const struct row negative_level[] = {
+		{"n1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"n-2", -2, NULL, 200, NULL, 2, NAN, NULL, NULL},
+	};
+	static const struct row zero_base[] = {
+		{"zb1", 1, NULL, 0, NULL, 1, NAN, NULL, NULL},
+		{"zb2", 2, NULL, 200, NULL, 2, NAN, NULL, NULL},
+	};
+	static const struct row negative_base[] = {
+		{"nb1", 1, NULL, -5, NULL, 1, NAN, NULL, NULL},
+		{"nb2", 2, NULL, 200, NULL, 2, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	sweep_options_init(&o);
+
+	build(&sel, text_level, ARRAY_LEN(text_level));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
+	check_msg("'t-big'");
+	check_msg("'big'");
+	selection_release(&sel);
+
+	build(&sel, zero_level, ARRAY_LEN(zero_level));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
+	check_msg("'z0'");
+	selection_release(&sel);
+
+	build(&sel, negative_level, ARRAY_LEN(negative_level));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
+	check_msg("'n-2'");
+	selection_release(&sel);
+
+	/*
+	 * a zero median at the base: refused (stats_summary already refuses a
+	 * zero median, before the sweep's own base check)
+	 */
+	build(&sel, zero_base, ARRAY_LEN(zero_base));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
+	check_msg("median");
+	selection_release(&sel);
+	/* a negative median at the base: the sweep's base check */
+	build(&sel, negative_base, ARRAY_LEN(negative_base));
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
+	check_msg("base level");
+	selection_release(&sel);
+
+	/* no runs */
+	build(&sel, NULL, 0);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
+	check_msg("no runs");
+	selection_release(&sel);
+}
+
+/* ---------------------------------------------------------------------- */
+/* noise                                                                   */
+/* ---------------------------------------------------------------------- */
+
+static void test_noise_defaults(void **state)
+{
+	struct noise_options o;
+	(void)state;
+	/* fail if a default changes */
+	assert_true(NOISE_BURST_FACTOR == 1.5);
+	assert_true(NOISE_RANGE_PCT == 5.0);
+	assert_true(NOISE_DRIFT_PCT == 1.0);
+	noise_options_init(&o);
+	assert_true(o.burst_factor == 1.5);
+	assert_true(o.range_pct == 5.0);
+	assert_true(o.drift_pct == 1.0);
+}
+
+static void test_noise_gomaxprocs_cells(void **state)
+{
+	/* python3: (v / statistics.median(level) - 1) * 100, per block b1, b2, b3 */
+	static const struct {
+		double level;
+		const char *block;
+		double dev;
+		size_t position;
+	} want[] = {
+		/* (475.2284019761499 / 484.13466860190584 - 1) * 100: the largest, 1.84% */
+		{1, "1", -1.8396258734115545, 1},
+		{1, "2", 0.232586966778614, 4},
+		{1, "3", 0.0, 3},
+		{2, "1", -1.4161386038779922, 2},
+		{2, "2", 1.8281989191238912, 3},
+		{2, "3", 0.0, 1},
+		{4, "1", -0.3091833322324655, 3},
+		{4, "2", 0.0, 2},
+		{4, "3", 0.9545852136658706, 4},
+		{8, "1", 0.0, 4},
+		{8, "2", -0.19084301690963645, 1},
+		{8, "3", 0.6916585422334531, 2},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	double max_dev = 0;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.ncells, 12);
+	assert_int_equal(nz.nlevels, 4);
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		const struct noise_cell *c = cell_of(&nz, "", want[i].level, want[i].block);
+		char what[64];
+		snprintf(what, sizeof(what), "deviation g%g b%s", want[i].level, want[i].block);
+		assert_int_equal(c->n, 1);
+		check_close(c->deviation_pct, want[i].dev, want[i].dev == 0 ? 1e-13 : REL, what);
+		if (c->position != want[i].position)
+			fail_msg("position of g%g in block %s: got %zu, expected %zu", want[i].level,
+				 want[i].block, c->position, want[i].position);
+		assert_true(fabs(c->deviation_pct) < 2.0); /* the seed: blocks agree within 2% */
+		max_dev = fmax(max_dev, fabs(c->deviation_pct));
+	}
+	check_close(max_dev, 1.8396258734115545, REL, "largest deviation");
+	/* per level: the largest |deviation| */
+	check_close(nlevel_of(&nz, "", 1)->max_abs_dev_pct, 1.8396258734115545, REL, "max dev g1");
+	check_close(nlevel_of(&nz, "", 2)->max_abs_dev_pct, 1.8281989191238912, REL, "max dev g2");
+	check_close(nlevel_of(&nz, "", 4)->max_abs_dev_pct, 0.9545852136658706, REL, "max dev g4");
+	check_close(nlevel_of(&nz, "", 8)->max_abs_dev_pct, 0.6916585422334531, REL, "max dev g8");
+	/* level statistics agree with the sweep's (python: see test_sweep_gomaxprocs) */
+	check_close(nlevel_of(&nz, "", 2)->s.median, 865.4682448787189, 0, "noise median g2");
+	check_close(nlevel_of(&nz, "", 2)->s.range_pct, 3.244337523001892, REL, "noise range g2");
+
+	/*
+	 * drift, python3: mean of each block's deviations over the 4 levels
+	 *   b1: (-1.8396 - 1.4161 - 0.3092 + 0) / 4 = -0.89123698..., not all < 0 (a 0): none
+	 *   b2: (0.2326 + 1.8282 + 0 - 0.1908) / 4, mixed signs: none
+	 *   b3: (0 + 0 + 0.9546 + 0.6917) / 4, zeros: none
+	 */
+	assert_int_equal(nz.ndrifts, 3);
+	check_close(drift_of(&nz, "1")->mean_dev_pct,
+		    (-1.8396258734115545 - 1.4161386038779922 - 0.3091833322324655 + 0.0) / 4,
+		    1e-12, "drift mean b1");
+	check_close(drift_of(&nz, "1")->min_dev_pct, -1.8396258734115545, REL, "drift min b1");
+	check_close(drift_of(&nz, "1")->max_dev_pct, 0.0, 1e-13, "drift max b1");
+	assert_int_equal(drift_of(&nz, "1")->nlevels, 4);
+	for (size_t i = 0; i < nz.ndrifts; i++)
+		assert_string_equal(nz.drifts[i].drift, "none");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+static void test_noise_gomaxprocs_order(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_verdict *v;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.norders, 3);
+	/* by start time (load.json started_at) */
+	assert_string_equal(order_of(&nz, "", "1")->levels, "1,2,4,8");
+	assert_string_equal(order_of(&nz, "", "2")->levels, "8,4,2,1");
+	assert_string_equal(order_of(&nz, "", "3")->levels, "2,8,1,4");
+	assert_true(order_of(&nz, "", "1")->timed);
+	/*
+	 * positions by hand: level 1 at 1, 4, 3; level 2 at 2, 3, 1; level 4 at
+	 * 3, 2, 4; level 8 at 4, 1, 2: no level repeats a position
+	 */
+	v = verdict_of(&nz, "");
+	assert_true(v->counterbalanced);
+	check_contains(v->counterbalance_note, "start time", "note");
+	noise_release(&nz);
+	selection_release(&sel);
+
+	/*
+	 * Swap the start times of g2-n100-b3 (08:34:39) and g8-n100-b3 (08:36:31):
+	 * block 3 becomes 8,2,1,4, so level 8 is first in blocks 2 and 3 and
+	 * level 2 second in blocks 1 and 3.
+	 */
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	assert_string_equal(sel.runs[8].tag, "g2-n100-b3");
+	assert_string_equal(sel.runs[9].tag, "g8-n100-b3");
+	{
+		char *t = sel.runs[8].started_at;
+		sel.runs[8].started_at = sel.runs[9].started_at;
+		sel.runs[9].started_at = t;
+	}
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(order_of(&nz, "", "3")->levels, "8,2,1,4");
+	assert_int_equal(cell_of(&nz, "", 8, "3")->position, 1);
+	assert_int_equal(cell_of(&nz, "", 2, "3")->position, 2);
+	v = verdict_of(&nz, "");
+	assert_false(v->counterbalanced);
+	if (!strstr(v->counterbalance_note, "level 2 is at position 2") &&
+	    !strstr(v->counterbalance_note, "level 8 is at position 1"))
+		fail_msg("note '%s' names no repeated position", v->counterbalance_note);
+	noise_release(&nz);
+	selection_release(&sel);
+
+	/*
+	 * No start times: results-table order (seq), which for this corpus is
+	 * the execution order, so the same orders, and timed is false.
+	 */
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	free(sel.runs[3].started_at);
+	sel.runs[3].started_at = NULL;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(order_of(&nz, "", "1")->timed);
+	assert_string_equal(order_of(&nz, "", "1")->levels, "1,2,4,8");
+	assert_string_equal(order_of(&nz, "", "2")->levels, "8,4,2,1");
+	assert_string_equal(order_of(&nz, "", "3")->levels, "2,8,1,4");
+	assert_true(verdict_of(&nz, "")->counterbalanced);
+	check_contains(verdict_of(&nz, "")->counterbalance_note, "results-table", "untimed note");
+	noise_release(&nz);
+	selection_release(&sel);
+
+	/* one block: cannot be counterbalanced */
+	build(&sel, gmp_rows, 4); /* the block-1 rows */
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(verdict_of(&nz, "")->counterbalanced);
+	check_contains(verdict_of(&nz, "")->counterbalance_note, "one block", "one-block note");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+static void test_noise_gomaxprocs_verdict(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_verdict *v;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nverdicts, 1);
+	v = verdict_of(&nz, "");
+	/*
+	 * ranges 2.07, 3.24, 1.26, 0.88 <= 5; [min, max] by level:
+	 * [475.2, 485.3] [853.2, 881.3] [1534.0, 1553.5] [1792.8, 1808.6]: disjoint
+	 */
+	assert_true(v->resolved);
+	assert_string_equal(v->within_noise, "");
+	check_close(v->max_range_pct, 3.244337523001892, REL, "max range");
+	check_close(v->max_abs_dev_pct, 1.8396258734115545, REL, "max dev");
+	for (size_t i = 0; i < nz.nlevels; i++)
+		assert_false(nz.levels[i].within_noise);
+	/*
+	 * first runs in time vs the later runs' median, all < 1.5:
+	 * g1 475.228 / median(485.261, 484.135) = 0.9805; g2 853.2 / 873.4; ...
+	 */
+	assert_int_equal(v->nbursts, 0);
+	assert_int_equal(nz.nbursts, 4);
+	/* python3: 475.2284019761499 / statistics.median([485.26070274273076, 484.13466860190584]) */
+	check_close(burst_of(&nz, "", 1)->ratio, 475.2284019761499 /
+		    ((485.26070274273076 + 484.13466860190584) / 2), REL, "g1 first-run ratio");
+	assert_string_equal(burst_of(&nz, "", 1)->tag, "g1-n100-b1");
+	assert_string_equal(burst_of(&nz, "", 8)->tag, "g8-n100-b1");
+	/* one run per (level, block): no soaks */
+	assert_int_equal(nz.nsoaks, 0);
+	noise_release(&nz);
+
+	/* the range threshold decides: 3.0 < 3.244 (level 2) -> within noise */
+	o.range_pct = 3.0;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	v = verdict_of(&nz, "");
+	assert_false(v->resolved);
+	assert_string_equal(v->within_noise, "2");
+	assert_true(nlevel_of(&nz, "", 2)->within_noise);
+	check_contains(nlevel_of(&nz, "", 2)->why, "range", "why");
+	assert_false(nlevel_of(&nz, "", 1)->within_noise);
+	noise_release(&nz);
+	/* 3.3 (the seed's bound) >= 3.244: resolved */
+	o.range_pct = 3.3;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_true(verdict_of(&nz, "")->resolved);
+	noise_release(&nz);
+	/* 2.0: levels 1 (2.07) and 2 (3.24) */
+	o.range_pct = 2.0;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(verdict_of(&nz, "")->within_noise, "1,2");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* Constructed: neighbouring levels whose [min, max] overlap are within noise. */
+static void test_noise_overlap(void **state)
+{
+	/*
+	 * level 1: 100, 101, 102 (range 2/101 = 1.98%); level 2: 101.5, 103,
+	 * 104 (range 2.5/103 = 2.43%); level 4: 200, 201, 202. 101.5 <= 102:
+	 * levels 1 and 2 overlap; 4 is clear of 2.
+	 */
+	static const struct row rows[] = {
+		{"a-1", 1, "a", 100, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
+		{"a-2", 2, "a", 101.5, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
+		{"a-4", 4, "a", 200, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
+		{"b-4", 4, "b", 201, "2026-01-01T00:03:00Z", 4, NAN, NULL, NULL},
+		{"b-2", 2, "b", 103, "2026-01-01T00:04:00Z", 5, NAN, NULL, NULL},
+		{"b-1", 1, "b", 101, "2026-01-01T00:05:00Z", 6, NAN, NULL, NULL},
+		{"c-2", 2, "c", 104, "2026-01-01T00:06:00Z", 7, NAN, NULL, NULL},
+		{"c-4", 4, "c", 202, "2026-01-01T00:07:00Z", 8, NAN, NULL, NULL},
+		{"c-1", 1, "c", 102, "2026-01-01T00:08:00Z", 9, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_verdict *v;
+	(void)state;
+	build(&sel, rows, ARRAY_LEN(rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	v = verdict_of(&nz, "");
+	assert_false(v->resolved);
+	assert_string_equal(v->within_noise, "1,2");
+	assert_true(nlevel_of(&nz, "", 1)->within_noise);
+	assert_true(nlevel_of(&nz, "", 2)->within_noise);
+	check_contains(nlevel_of(&nz, "", 1)->why, "overlap", "why 1");
+	check_contains(nlevel_of(&nz, "", 2)->why, "overlap", "why 2");
+	assert_false(nlevel_of(&nz, "", 4)->within_noise);
+	/* by hand: (102 - 100) / 101 * 100 = 1.9801980198019802 */
+	check_close(nlevel_of(&nz, "", 1)->s.range_pct, 1.9801980198019802, REL, "range 1");
+	/* orders a 1,2,4; b 4,2,1; c 2,4,1: level 2 is 2nd in a and b */
+	assert_string_equal(order_of(&nz, "", "a")->levels, "1,2,4");
+	assert_string_equal(order_of(&nz, "", "b")->levels, "4,2,1");
+	assert_string_equal(order_of(&nz, "", "c")->levels, "2,4,1");
+	assert_false(v->counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* Constructed: a block above (below) the level medians at every level drifts. */
+static void test_noise_drift(void **state)
+{
+	/*
+	 * levels 1, 2, 4 with base 100, 200, 400; block hi = base * 1.03,
+	 * mid = base, lo = base * 0.97; the level median is the mid value, so
+	 * deviations are +3, 0, -3 at every level (by hand). No start times:
+	 * results-table order.
+	 */
+	static const struct row rows[] = {
+		{"hi-1", 1, "hi", 103, NULL, 1, NAN, NULL, NULL},
+		{"hi-2", 2, "hi", 206, NULL, 2, NAN, NULL, NULL},
+		{"hi-4", 4, "hi", 412, NULL, 3, NAN, NULL, NULL},
+		{"mid-1", 1, "mid", 100, NULL, 4, NAN, NULL, NULL},
+		{"mid-2", 2, "mid", 200, NULL, 5, NAN, NULL, NULL},
+		{"mid-4", 4, "mid", 400, NULL, 6, NAN, NULL, NULL},
+		{"lo-1", 1, "lo", 97, NULL, 7, NAN, NULL, NULL},
+		{"lo-2", 2, "lo", 194, NULL, 8, NAN, NULL, NULL},
+		{"lo-4", 4, "lo", 388, NULL, 9, NAN, NULL, NULL},
+	};
+	/* the same with +-0.5%: 100.5 / 201 / 402 and 99.5 / 199 / 398 */
+	static const struct row small[] = {
+		{"hi-1", 1, "hi", 100.5, NULL, 1, NAN, NULL, NULL},
+		{"hi-2", 2, "hi", 201, NULL, 2, NAN, NULL, NULL},
+		{"hi-4", 4, "hi", 402, NULL, 3, NAN, NULL, NULL},
+		{"mid-1", 1, "mid", 100, NULL, 4, NAN, NULL, NULL},
+		{"mid-2", 2, "mid", 200, NULL, 5, NAN, NULL, NULL},
+		{"mid-4", 4, "mid", 400, NULL, 6, NAN, NULL, NULL},
+		{"lo-1", 1, "lo", 99.5, NULL, 7, NAN, NULL, NULL},
+		{"lo-2", 2, "lo", 199, NULL, 8, NAN, NULL, NULL},
+		{"lo-4", 4, "lo", 398, NULL, 9, NAN, NULL, NULL},
+	};
+	/* one level only: +3 / 0 / -3 but fewer than 2 deviations */
+	static const struct row one_level[] = {
+		{"hi-1", 1, "hi", 103, NULL, 1, NAN, NULL, NULL},
+		{"mid-1", 1, "mid", 100, NULL, 2, NAN, NULL, NULL},
+		{"lo-1", 1, "lo", 97, NULL, 3, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	noise_options_init(&o);
+
+	build(&sel, rows, ARRAY_LEN(rows));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.ndrifts, 3);
+	assert_string_equal(drift_of(&nz, "hi")->drift, "high");
+	assert_string_equal(drift_of(&nz, "lo")->drift, "low");
+	assert_string_equal(drift_of(&nz, "mid")->drift, "none");
+	/* by hand: (103 / 100 - 1) * 100 = 3 at each level */
+	check_close(drift_of(&nz, "hi")->mean_dev_pct, 3.0, 1e-9, "hi mean");
+	check_close(drift_of(&nz, "lo")->mean_dev_pct, -3.0, 1e-9, "lo mean");
+	check_close(drift_of(&nz, "lo")->min_dev_pct, -3.0, 1e-9, "lo min");
+	assert_int_equal(drift_of(&nz, "hi")->nlevels, 3);
+	/* untimed order (results-table rows): every block 1,2,4, not counterbalanced */
+	assert_false(order_of(&nz, "", "hi")->timed);
+	assert_string_equal(order_of(&nz, "", "hi")->levels, "1,2,4");
+	assert_false(verdict_of(&nz, "")->counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+
+	/* +-0.5% is one-signed but within the default 1%: none; with 0.4%: high / low */
+	build(&sel, small, ARRAY_LEN(small));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	check_close(drift_of(&nz, "hi")->mean_dev_pct, 0.5, 1e-9, "hi mean 0.5");
+	assert_string_equal(drift_of(&nz, "hi")->drift, "none");
+	assert_string_equal(drift_of(&nz, "lo")->drift, "none");
+	noise_release(&nz);
+	o.drift_pct = 0.4;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(drift_of(&nz, "hi")->drift, "high");
+	assert_string_equal(drift_of(&nz, "lo")->drift, "low");
+	noise_release(&nz);
+	selection_release(&sel);
+	noise_options_init(&o);
+
+	build(&sel, one_level, ARRAY_LEN(one_level));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(drift_of(&nz, "hi")->drift, "none");
+	assert_string_equal(drift_of(&nz, "lo")->drift, "none");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+static void test_noise_capacity_bursts(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_burst *b;
+	(void)state;
+	build(&sel, cap_rows, ARRAY_LEN(cap_rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	/* two groups, three levels each, every level with 2+ runs */
+	assert_int_equal(nz.nverdicts, 2);
+	assert_int_equal(nz.nbursts, 6);
+
+	b = burst_of(&nz, SMEM, 100);
+	assert_string_equal(b->tag, "small-mem-n100-b1r1");
+	check_close(b->value, 226.60457539468104, 0, "mem100 first");
+	assert_int_equal(b->later_n, 2);
+	/* by hand: (108.61053410238733 + 120.22981199513485) / 2 = 114.42017304876109 */
+	check_close(b->later_median, 114.42017304876109, REL, "mem100 later median");
+	/* python3: 226.60457539468104 / 114.42017304876109 = 1.980459995442514 (>= 1.5) */
+	check_close(b->ratio, 1.980459995442514, REL, "mem100 ratio");
+	assert_true(b->burst);
+
+	/* python3: the later runs' median and the ratio, per level */
+	b = burst_of(&nz, SMEM, 300);
+	/* 106.705468751967 / median(108.97247470929666, 97.15891127508982) */
+	check_close(b->ratio, 1.035315104901584, REL, "mem300 ratio");
+	assert_false(b->burst);
+	b = burst_of(&nz, SMEM, 500);
+	/* 75.38431446598604 / median(84.22853211074198, 90.08917684657376) */
+	check_close(b->ratio, 0.8649071275305138, REL, "mem500 ratio");
+	assert_false(b->burst);
+	b = burst_of(&nz, SPG, 100);
+	/* 84.20546493672084 / median(73.34269784886327, 90.16342653375783) */
+	check_close(b->ratio, 1.029997686688132, REL, "pg100 ratio");
+	b = burst_of(&nz, SPG, 300);
+	/* the first of 11 (b1r1, 03:36:17) against the 10 later (b2r1, b3r1, soak r1..r8):
+	 * statistics.median(later) = 67.81771644522122; 69.0378764094059 / it */
+	assert_string_equal(b->tag, "small-pg-n300-b1r1");
+	assert_int_equal(b->later_n, 10);
+	check_close(b->later_median, 67.81771644522122, REL, "pg300 later median");
+	check_close(b->ratio, 1.0179917583212972, REL, "pg300 ratio");
+	assert_false(b->burst);
+	b = burst_of(&nz, SPG, 500);
+	/* 65.71880773694836 / median(65.97532637199109, 63.45224576961447) */
+	check_close(b->ratio, 1.0155302560268378, REL, "pg500 ratio");
+	assert_int_equal(verdict_of(&nz, SMEM)->nbursts, 1);
+	assert_int_equal(verdict_of(&nz, SPG)->nbursts, 0);
+	noise_release(&nz);
+
+	/* the factor decides: 2.0 > 1.98 -> no burst; 1.98 <= 1.9805 -> burst */
+	o.burst_factor = 2.0;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(burst_of(&nz, SMEM, 100)->burst);
+	assert_int_equal(verdict_of(&nz, SMEM)->nbursts, 0);
+	noise_release(&nz);
+	o.burst_factor = 1.98;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_true(burst_of(&nz, SMEM, 100)->burst);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* A first run at exactly the factor is a burst (`noise --help`: ratio >= --burst-factor). */
+static void test_noise_burst_boundary(void **state)
+{
+	/* by hand: 150 / median(100, 100) = 1.5 exactly */
+	static const struct row rows[] = {
+		{"first", 1, "1", 150, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
+		{"second", 1, "2", 100, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
+		{"third", 1, "3", 100, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	build(&sel, rows, ARRAY_LEN(rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nbursts, 1);
+	assert_string_equal(nz.bursts[0].tag, "first");
+	check_close(nz.bursts[0].ratio, 1.5, 0, "ratio");
+	assert_true(nz.bursts[0].burst);
+	assert_int_equal(verdict_of(&nz, "")->nbursts, 1);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+static void test_noise_capacity_soak(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_soak *s;
+	(void)state;
+	build(&sel, cap_rows, ARRAY_LEN(cap_rows));
+	noise_options_init(&o);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	/* only (pg, 300, soak) has 3+ runs in one block */
+	assert_int_equal(nz.nsoaks, 1);
+	s = &nz.soaks[0];
+	assert_string_equal(s->group, SPG);
+	assert_string_equal(s->block, "soak");
+	check_close(s->level, 300, 0, "soak level");
+	assert_int_equal(s->n, 8);
+	assert_string_equal(s->first_tag, "small-pg-n300-bsoakr1");
+	check_close(s->first, 183.50754720511367, 0, "soak first");
+	assert_int_equal(s->sustained.n, 7);
+	/*
+	 * python3: rest = r2..r8; statistics.median(rest) = 68.65855879078818 (r8);
+	 * ratio = 183.50754720511367 / 68.65855879078818 = 2.67275559576317;
+	 * min 58.07684777864492 (r4), max 70.48826679674698 (r6);
+	 * range_pct = (max - min) / median * 100 = 18.077016524511272
+	 */
+	check_close(s->sustained.median, 68.65855879078818, 0, "soak sustained median");
+	check_close(s->ratio, 2.67275559576317, REL, "soak ratio");
+	check_close(s->sustained.min, 58.07684777864492, 0, "soak sustained min");
+	check_close(s->sustained.max, 70.48826679674698, 0, "soak sustained max");
+	check_close(s->sustained.range_pct, 18.077016524511272, REL, "soak sustained range");
+	/* the small/mem group at 100 is within noise (108.6 .. 226.6, range > 5%) */
+	assert_true(nlevel_of(&nz, SMEM, 100)->within_noise);
+	assert_false(verdict_of(&nz, SMEM)->resolved);
+	/* blocks 1, 2, 3 of the mem group: orders by start time; 100,300,500 in each */
+	assert_string_equal(order_of(&nz, SMEM, "1")->levels, "100,300,500");
+	assert_false(verdict_of(&nz, SMEM)->counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+static void test_noise_refuses(void **state)
+{
+	static const struct row text_level[] = {
+		{"t1", 0, "1", 100, NULL, 1, NAN, NULL, "1"},
+		{"t-x", 0, "2", 200, NULL, 2, NAN, NULL, "x"},
+	};
+	/* a run without a block counts as block "NA" */
+	static const struct row no_block[] = {
+		{"nb1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"nb2", 2, NULL, 200, NULL, 2, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	noise_options_init(&o);
+	build(&sel, text_level, ARRAY_LEN(text_level));
+	assert_int_equal(noise_compute(&sel, &o, &nz), ERR_DATA);
+	check_msg("'t-x'");
+	selection_release(&sel);
+
+	build(&sel, NULL, 0);
+	assert_int_equal(noise_compute(&sel, &o, &nz), ERR_DATA);
+	check_msg("no runs");
+	selection_release(&sel);
+
+	build(&sel, no_block, ARRAY_LEN(no_block));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.ncells, 2);
+	assert_string_equal(nz.cells[0].block, "NA");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* ---------------------------------------------------------------------- */
+/* compare                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static void test_compare_defaults(void **state)
+{
+	struct compare_options o;
+	(void)state;
+	compare_options_init(&o);
+	assert_true(COMPARE_ALPHA == 0.05);
+	assert_true(o.alpha == 0.05);
+	assert_true(o.power == 0.8);
+	assert_false(o.has_effect_bound);
+	assert_false(o.lower_is_better);
+	assert_int_equal(o.resamples, COMPARE_RESAMPLES);
+	assert_int_equal(o.seed, COMPARE_SEED);
+}
+
+/* The real GOMAXPROCS 1 vs 2 arms: 3 against 3 can never reach 0.05. */
+static void test_compare_three_vs_three(void **state)
+{
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c), 0);
+	/* by hand: 2 / C(6, 3) = 2 / 20 = 0.1 */
+	check_close(c.test.min_p, 0.1, REL, "min_p 3 vs 3");
+	assert_true(c.test.exact);
+	/* every b above every a: U_a = 0, the most extreme outcome: p = min_p = 0.1 */
+	check_close(c.test.u, 0, 0, "u");
+	check_close(c.test.p, 0.1, REL, "p");
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "0.1", "reason");
+	/* 865.4682448787189 / 484.13466860190584 */
+	check_close(c.ratio.ratio, 1.7876601305542446, REL, "ratio");
+	/* spread: python3 (max / min - 1) * 100 */
+	check_close(c.a.spread_pct, 2.111048229622514, REL, "spread a");
+	check_close(c.b.spread_pct, 3.2909418205539165, REL, "spread b");
+	/*
+	 * python3: cv = sqrt((stdev(a)/mean(a))**2 + (stdev(b)/mean(b))**2) / 2)
+	 *   = 0.014037410757344099; effect |ratio - 1| = 0.7876601305542446;
+	 *   2 z^2 (cv / effect)^2 = 0.00499 -> ceil 1, raised to the floor 4
+	 */
+	check_close(c.cv, 0.014037410757344099, 1e-10, "cv");
+	check_close(c.effect_pct, 78.76601305542446, REL, "effect_pct");
+	check_close(c.rank_floor, 4, 0, "rank floor");
+	check_close(c.runs_needed, 4, 0, "runs needed (floor)");
+	assert_true(isnan(c.spread_over_bound_a));
+	assert_true(isnan(c.spread_over_bound_b));
+}
+
+static void test_compare_separated(void **state)
+{
+	static const double a[] = {100, 101, 102, 103, 104};
+	static const double b[] = {110, 111, 112, 113, 114};
+	static const double mixed_a[] = {1, 3, 5, 7, 9};
+	static const double mixed_b[] = {2, 4, 6, 8, 10};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_true(c.test.exact);
+	/* by hand: C(10, 5) = 252; U_a = 0 is the most extreme of 252 splits: p = 2 / 252 */
+	check_close(c.test.p, 2.0 / 252.0, REL, "p 5 vs 5");
+	check_close(c.test.min_p, 2.0 / 252.0, REL, "min_p 5 vs 5");
+	check_close(c.test.u, 0, 0, "u 5 vs 5");
+	assert_string_equal(c.verdict, "faster");
+	/* 112 / 102 */
+	check_close(c.ratio.ratio, 112.0 / 102.0, REL, "ratio");
+	/* b lower than a: slower (higher is better) */
+	assert_int_equal(compare_arms(b, 5, a, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "slower");
+	/* lower is better flips both */
+	o.lower_is_better = true;
+	assert_int_equal(compare_arms(b, 5, a, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "faster");
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "slower");
+	o.lower_is_better = false;
+
+	/*
+	 * interleaved: R_a = 1 + 3 + 5 + 7 + 9 = 25, U_a = 25 - 15 = 10;
+	 * python3: c = sum(1 for s in itertools.combinations(range(1, 11), 5)
+	 *                  if sum(s) <= 25) = 87; p = 2 * 87 / 252 = 0.6904761904761905
+	 */
+	assert_int_equal(compare_arms(mixed_a, 5, mixed_b, 5, &o, &c), 0);
+	check_close(c.test.u, 10, 0, "u interleaved");
+	check_close(c.test.p, 0.6904761904761905, REL, "p interleaved");
+	assert_string_equal(c.verdict, "no-difference");
+}
+
+/* The effect bound: a spread wider than it makes the verdict unresolvable. */
+static void test_compare_effect_bound(void **state)
+{
+	/* spreads by hand: 124 / 100 - 1 = 24%, 180 / 125 - 1 = 44% */
+	static const double a[] = {100, 106, 112, 118, 124};
+	static const double b[] = {125, 130, 140, 150, 180};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	/* without a bound: separated, p = 2 / 252 < 0.05: faster */
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "faster");
+
+	o.has_effect_bound = true;
+	o.effect_bound_pct = 4.7;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.a.spread_pct, 24.0, 1e-12, "spread a");
+	check_close(c.b.spread_pct, 44.0, 1e-12, "spread b");
+	/* by hand: 24 / 4.7 = 5.106382978723404, 44 / 4.7 = 9.361702127659575 (the seed's 5.1x, 9.4x) */
+	check_close(c.spread_over_bound_a, 5.106382978723404, 1e-12, "spread / bound a");
+	check_close(c.spread_over_bound_b, 9.361702127659575, 1e-12, "spread / bound b");
+	assert_string_equal(c.verdict, "unresolvable");
+	/* the reason names the larger factor */
+	check_contains(c.reason, "9.4x", "reason");
+	check_close(c.effect_pct, 4.7, 0, "effect = bound");
+
+	/* the wider arm decides: 24% < 30% but 44% > 30%; 44% < 45% */
+	o.effect_bound_pct = 30;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "unresolvable");
+	o.effect_bound_pct = 45;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "faster");
+	/* a bound above both spreads: back to the test's verdict */
+	o.effect_bound_pct = 50;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_string_equal(c.verdict, "faster");
+	/* min_p comes first: 3 vs 3 with a wide bound is still unresolvable */
+	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c), 0);
+	assert_string_equal(c.verdict, "unresolvable");
+}
+
+static void test_compare_runs_needed(void **state)
+{
+	/* a: mean 100, sample sd sqrt(10 / 4); b: mean 110, sample sd sqrt(10 / 4) */
+	static const double a[] = {100, 102, 98, 101, 99};
+	static const double b[] = {110, 112, 108, 111, 109};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	o.has_effect_bound = true;
+	/*
+	 * python3:
+	 *   z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8) = 2.801585218112968
+	 *   cva = stdev(a) / mean(a) = 0.0158113883008419
+	 *   cvb = stdev(b) / mean(b) = 0.014373989364401724
+	 *   cv = sqrt((cva**2 + cvb**2) / 2) = 0.015109791035086056
+	 *   effect 1%:   2 z^2 (cv / 0.01)^2  = 35.83889300188322 -> 36
+	 *   effect 0.5%: 2 z^2 (cv / 0.005)^2 = 143.35557200753288 -> 144
+	 *   effect 4.7%: 1.6224034858254066 -> 2, raised to the floor 4
+	 */
+	o.effect_bound_pct = 1.0;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.cv, 0.015109791035086056, 1e-12, "pooled cv");
+	check_close(c.runs_needed, 36, 0, "runs needed at 1%");
+	o.effect_bound_pct = 0.5;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.runs_needed, 144, 0, "runs needed at 0.5%");
+	o.effect_bound_pct = 4.7;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.runs_needed, 4, 0, "runs needed at 4.7% (floor)");
+
+	/*
+	 * rank-test floor: the smallest k with 2 / C(2k, k) <= alpha.
+	 *   alpha 0.05: 2 / C(6, 3) = 0.1 > 0.05, 2 / C(8, 4) = 2 / 70 = 0.0286 <= 0.05 -> 4
+	 *   alpha 0.01: 2 / 70 = 0.0286 > 0.01, 2 / C(10, 5) = 2 / 252 = 0.0079 <= 0.01 -> 5
+	 *   alpha 0.2:  2 / C(4, 2) = 0.333 > 0.2, 2 / C(6, 3) = 0.1 <= 0.2 -> 3
+	 */
+	check_close(c.rank_floor, 4, 0, "floor at 0.05");
+	o.has_effect_bound = false;
+	o.alpha = 0.01;
+	/*
+	 * no bound: effect = |110 / 100 - 1| = 10%; python3 with
+	 * z = inv_cdf(0.995) + inv_cdf(0.8) = 3.4174505371218142:
+	 * 2 z^2 (cv / 0.1)^2 = 0.533275199665701 -> 1, raised to the floor 5
+	 */
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.effect_pct, 10, 1e-12, "observed effect");
+	check_close(c.rank_floor, 5, 0, "floor at 0.01");
+	check_close(c.runs_needed, 5, 0, "runs needed at 0.01 (floor)");
+	o.has_effect_bound = true;
+	o.effect_bound_pct = 1.0;
+	/* 2 z^2 (cv / 0.01)^2 at alpha 0.01 = 53.3275199665701 -> 54 */
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.runs_needed, 54, 0, "runs needed at 1%, alpha 0.01");
+	o.has_effect_bound = false;
+	o.alpha = 0.2;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.rank_floor, 3, 0, "floor at 0.2");
+	/* "<= alpha" at the boundary: 2 / C(6, 3) = 0.1 reaches alpha 0.1 -> 3 */
+	o.alpha = 0.1;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.rank_floor, 3, 0, "floor at 0.1");
+	/* and 2 / C(8, 4) = 2 / 70 reaches alpha 2 / 70 -> 4 */
+	o.alpha = 2.0 / 70.0;
+	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	check_close(c.rank_floor, 4, 0, "floor at 2/70");
+
+	/* one run per arm: no spread, runs_needed not computable */
+	o.alpha = 0.05;
+	assert_int_equal(compare_arms(a, 1, b, 1, &o, &c), 0);
+	assert_true(isnan(c.cv));
+	assert_true(isnan(c.runs_needed));
+	assert_string_equal(c.verdict, "unresolvable");
+
+	/* an empty arm is an error naming it */
+	assert_int_equal(compare_arms(a, 5, b, 0, &o, &c), ERR_DATA);
+	check_msg("arm b");
+}
+
+static void test_compare_bootstrap_seed(void **state)
+{
+	struct compare_options o;
+	struct compare c1, c2, c3;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 5000;
+	o.seed = 42;
+	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c1), 0);
+	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c2), 0);
+	/* same seed, same interval, bit for bit */
+	assert_memory_equal(&c1.ratio.lo, &c2.ratio.lo, sizeof(double));
+	assert_memory_equal(&c1.ratio.hi, &c2.ratio.hi, sizeof(double));
+	assert_int_equal(c1.ratio.seed, 42);
+	assert_int_equal(c1.ratio.resamples, 5000);
+	/*
+	 * by hand: a resample median of 3 values lies in [min, max] of its arm,
+	 * so every ratio lies in [853.21 / 485.26, 881.29 / 475.23]
+	 * = [1.7582549..., 1.8544572...]
+	 */
+	assert_true(c1.ratio.lo >= 853.212014958686 / 485.26070274273076 - 1e-12);
+	assert_true(c1.ratio.hi <= 881.2907259769522 / 475.2284019761499 + 1e-12);
+	assert_true(c1.ratio.lo <= c1.ratio.ratio && c1.ratio.ratio <= c1.ratio.hi);
+	/* another seed gives the same point ratio; the interval comes from other draws */
+	o.seed = 7;
+	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c3), 0);
+	check_close(c3.ratio.ratio, c1.ratio.ratio, 0, "ratio independent of seed");
+	assert_int_equal(c3.ratio.seed, 7);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep_gomaxprocs),
+		cmocka_unit_test(test_sweep_stop_threshold),
+		cmocka_unit_test(test_sweep_stop_boundary),
+		cmocka_unit_test(test_sweep_base),
+		cmocka_unit_test(test_sweep_refuses),
+		cmocka_unit_test(test_noise_defaults),
+		cmocka_unit_test(test_noise_gomaxprocs_cells),
+		cmocka_unit_test(test_noise_gomaxprocs_order),
+		cmocka_unit_test(test_noise_gomaxprocs_verdict),
+		cmocka_unit_test(test_noise_overlap),
+		cmocka_unit_test(test_noise_drift),
+		cmocka_unit_test(test_noise_capacity_bursts),
+		cmocka_unit_test(test_noise_burst_boundary),
+		cmocka_unit_test(test_noise_capacity_soak),
+		cmocka_unit_test(test_noise_refuses),
+		cmocka_unit_test(test_compare_defaults),
+		cmocka_unit_test(test_compare_three_vs_three),
+		cmocka_unit_test(test_compare_separated),
+		cmocka_unit_test(test_compare_effect_bound),
+		cmocka_unit_test(test_compare_runs_needed),
+		cmocka_unit_test(test_compare_bootstrap_seed),
+	};
+	gsl_set_error_handler_off();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
