@@ -150,29 +150,27 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 	struct strbuf sql = STRBUF_INIT;
 	char **binds = NULL;
 	size_t nbinds = 0, alloc = 0;
-	sqlite3_stmt *stmt = NULL;
+	sqlite3_stmt *stmt = NULL, *why = NULL;
 	int rc = build_sql(spec, left_out, &sql, &binds, &nbinds);
 	int step;
+	if (rc == 0 && left_out &&
+	    sqlite3_prepare_v2(db,
+			       "SELECT group_concat(reason || ': ' || detail, '; ')"
+			       " FROM exclusions WHERE run_id = ?1",
+			       -1, &why, NULL) != SQLITE_OK)
+		rc = err_set("cannot read exclusions: %s", sqlite3_errmsg(db));
 	if (rc == 0 && sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK)
 		rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
 	if (rc == 0)
 		rc = field_bind_all(stmt, 1, binds, nbinds);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
 		if (left_out) {
-			sqlite3_stmt *why = NULL;
 			const char *tag = (const char *)sqlite3_column_text(stmt, 3);
-			if (sqlite3_prepare_v2(db,
-					       "SELECT group_concat(reason || ': ' || detail, '; ')"
-					       " FROM exclusions WHERE run_id = ?1",
-					       -1, &why, NULL) != SQLITE_OK) {
-				rc = err_set("cannot read exclusions: %s", sqlite3_errmsg(db));
-				break;
-			}
 			sqlite3_bind_int64(why, 1, sqlite3_column_int64(stmt, 0));
 			if (sqlite3_step(why) == SQLITE_ROW)
 				rc = add_left_out(sel, tag,
 						  (const char *)sqlite3_column_text(why, 0));
-			sqlite3_finalize(why);
+			sqlite3_reset(why);
 		} else {
 			rc = take_row(sel, stmt, spec, &alloc);
 		}
@@ -180,6 +178,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(stmt);
+	sqlite3_finalize(why);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
 	return rc;

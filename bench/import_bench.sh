@@ -22,8 +22,9 @@
 #             traces row, trace_writer_import, COMMIT (the importer alone)
 #   sqlite3   CREATE TABLE t(<the 8 columns>); .mode tabs; .import FILE t
 #             (the shell wraps the import in one transaction itself)
-# and prints each side's median wall time and peak RSS (/usr/bin/time %M)
-# and the median of the per-run ratios side/sqlite3 (< 1: faster).
+# and prints each side's median and minimum wall time (the minimum is the
+# least disturbed by other load on the machine), peak RSS (/usr/bin/time
+# %M) and the median of the per-run ratios side/sqlite3 (< 1: faster).
 #
 # Environment: BENCH_DIR (work directory, default a mktemp -d under
 # ${TMPDIR:-/tmp}, removed at the end unless KEEP=1), CC (default cc).
@@ -94,10 +95,11 @@ trace = {run-dir}/sample.tsv
 trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
 EOF
 
-declare -A last_t last_rss base_t base_rss
+declare -A last_t last_min last_rss base_t base_min base_rss
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 maximum() { sort -g | tail -n 1; }
+minimum() { sort -g | head -n 1; }
 
 # bench_rows ROWS: print one summary line per side; fill last_t/last_rss
 bench_rows() {
@@ -140,9 +142,10 @@ bench_rows() {
 	     { t[$1, $2] = $3 }
 	     END { for (k in t) { split(k, p, SUBSEP); if (p[2] != "sqlite3") print p[2], t[k] / base[p[1]] } }' \
 		"$work/times" >"$work/ratios"
-	printf '%-9s %9s %12s %14s   %s\n' side "median s" "peak RSS MB" "ratio/sqlite3" "all runs (s)"
+	printf '%-9s %9s %7s %12s %14s   %s\n' side "median s" "min s" "peak RSS MB" "ratio/sqlite3" "all runs (s)"
 	for side in coreplan driver sqlite3; do
 		t=$(awk -v s=$side '$2 == s { print $3 }' "$work/times" | median)
+		tmin=$(awk -v s=$side '$2 == s { print $3 }' "$work/times" | minimum)
 		rss=$(awk -v s=$side '$2 == s { print $4 }' "$work/times" | maximum)
 		if [ $side = sqlite3 ]; then
 			ratio=1
@@ -150,8 +153,10 @@ bench_rows() {
 			ratio=$(awk -v s=$side '$1 == s { print $2 }' "$work/ratios" | median)
 		fi
 		all=$(awk -v s=$side '$2 == s { printf "%s ", $3 }' "$work/times")
-		printf '%-9s %9.2f %12.1f %14.3f   %s\n' $side "$t" "$(echo "$rss" | awk '{ print $1 / 1024 }')" "$ratio" "$all"
+		printf '%-9s %9.2f %7.2f %12.1f %14.3f   %s\n' $side "$t" "$tmin" \
+			"$(echo "$rss" | awk '{ print $1 / 1024 }')" "$ratio" "$all"
 		last_t[$side]=$t
+		last_min[$side]=$tmin
 		last_rss[$side]=$rss
 	done
 	rm -rf "$corpus" "$work"/*.db "$work"/*.db-wal "$work"/*.db-shm
@@ -162,6 +167,7 @@ bench_rows "$n"
 if [ $scale = 1 ]; then
 	for side in coreplan driver sqlite3; do
 		base_t[$side]=${last_t[$side]}
+		base_min[$side]=${last_min[$side]}
 		base_rss[$side]=${last_rss[$side]}
 	done
 	echo
@@ -170,7 +176,9 @@ if [ $scale = 1 ]; then
 	echo "scaling from $n to $((5 * n)) rows (linear: time <= 5.5x, RSS about 1x):"
 	for side in coreplan driver sqlite3; do
 		awk -v s=$side -v t0="${base_t[$side]}" -v t1="${last_t[$side]}" \
+			-v m0="${base_min[$side]}" -v m1="${last_min[$side]}" \
 			-v r0="${base_rss[$side]}" -v r1="${last_rss[$side]}" \
-			'BEGIN { printf "%-9s time x%.2f   peak RSS x%.2f (%.1f -> %.1f MB)\n", s, t1 / t0, r1 / r0, r0 / 1024, r1 / 1024 }'
+			'BEGIN { printf "%-9s time x%.2f (medians), x%.2f (minima)   peak RSS x%.2f (%.1f -> %.1f MB)\n",
+				s, t1 / t0, m1 / m0, r1 / r0, r0 / 1024, r1 / 1024 }'
 	done
 fi

@@ -64,7 +64,10 @@ void common_print_left_out(const struct selection *sel, enum out_format format)
 		return;
 	fprintf(fp, "%s%zu run%s left out:\n", format == OUT_MD ? "\n" : "", sel->nleft_out,
 		sel->nleft_out == 1 ? "" : "s");
-	for (size_t i = 0; i < sel->nleft_out; i++)
+	for (size_t i = 0; i < sel->nleft_out && i < COMMON_LEFT_OUT_SHOWN; i++)
 		fprintf(fp, "%s%s: %s\n", format == OUT_MD ? "- " : "  ", sel->left_out[i].tag,
 			sel->left_out[i].reason);
+	if (sel->nleft_out > COMMON_LEFT_OUT_SHOWN)
+		fprintf(fp, "%s... and %zu more: 'coreplan runs --excluded' lists them all\n",
+			format == OUT_MD ? "- " : "  ", sel->nleft_out - COMMON_LEFT_OUT_SHOWN);
 }

@@ -58,8 +58,10 @@ const char *common_num(double value, enum out_format format, char style, int pre
 
 /*
  * The runs the filter matched but the analysis left out, with reasons:
- * in md a section on stdout, otherwise lines on stderr.
+ * in md a section on stdout, otherwise lines on stderr. The first
+ * COMMON_LEFT_OUT_SHOWN are named, then a count.
  */
+#define COMMON_LEFT_OUT_SHOWN 20
 void common_print_left_out(const struct selection *sel, enum out_format format);
 
 #endif

@@ -1052,6 +1052,13 @@ static int claim_corpus_text(struct importer *im)
 	return rc;
 }
 
+/* A coreplan.manifest inside the folder is part of the corpus: record it as such. */
+static int claim_manifest(struct importer *im)
+{
+	struct corpus_file *f = find_file(im, "coreplan.manifest");
+	return f && !im->opts->manifest_path ? claim(im, f, "manifest", -1) : 0;
+}
+
 static void warn_unclaimed(struct importer *im)
 {
 	struct strbuf names = STRBUF_INIT;
@@ -1233,6 +1240,8 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 		rc = import_table(&im, &im.manifest->tables[i]);
 	if (rc == 0)
 		rc = claim_corpus_text(&im);
+	if (rc == 0)
+		rc = claim_manifest(&im);
 	if (rc == 0)
 		rc = derive_exclusions(&im);
 	for (size_t i = 0; rc == 0 && i < im.manifest->ntables; i++)

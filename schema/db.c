@@ -156,7 +156,9 @@ int db_open(const char *path, bool readonly, sqlite3 **out)
 	if (readonly && access(path, F_OK) != 0)
 		return err_set("no database at '%s': run 'coreplan import' first (or pass --db)",
 			       path);
-	if (sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_EXRESCODE, NULL) != SQLITE_OK) {
+	/* one thread per process: no need for SQLite's per-call mutexes */
+	if (sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
 		rc = err_set("cannot open database '%s': %s", path,
 			     db ? sqlite3_errmsg(db) : "out of memory");
 		sqlite3_close(db);

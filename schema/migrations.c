@@ -180,6 +180,9 @@ static const char *const steps[] = {
 	"  SELECT c.name AS corpus, r.subcorpus, r.tag, t.kind, s.*\n"
 	"    FROM trace_samples s JOIN traces t USING (trace_id)\n"
 	"    JOIN runs r USING (run_id) JOIN corpora c USING (corpus_id);\n",
+
+	/* version 2: analyses list runs in results-table order without a sort */
+	"CREATE INDEX runs_in_order ON runs(corpus_id, subcorpus, seq);\n",
 };
 
 int schema_latest_version(void)

@@ -82,6 +82,30 @@ static void readonly_refuses_missing_and_old(void **state)
 	assert_non_null(strstr(err_msg(), "run a writing command"));
 }
 
+/* A version-1 database gains version 2's index on open, keeping its data. */
+static void migrates_forward(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v1.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, schema_migration_sql(1), NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1;"
+					  "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	db = NULL;
+	/* read-only commands refuse to migrate */
+	assert_int_equal(db_open(path, true, &db), ERR_DATA);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(pragma_int(db, "PRAGMA user_version"), 2);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_in_order'"), 1);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM corpora"), 1);
+	db_close(db);
+}
+
 static void foreign_keys_cascade(void **state)
 {
 	sqlite3 *db = NULL;
@@ -120,6 +144,7 @@ int main(void)
 		cmocka_unit_test(creates_latest_schema),
 		cmocka_unit_test(refuses_newer_database),
 		cmocka_unit_test(readonly_refuses_missing_and_old),
+		cmocka_unit_test(migrates_forward),
 		cmocka_unit_test(foreign_keys_cascade),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
