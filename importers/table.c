@@ -363,6 +363,25 @@ static int feed(struct reader *r, const char *s, size_t len, bool line_start)
 }
 
 /*
+ * A NUL byte anywhere in what was read means binary data: say so before
+ * the parser trips over the bytes around it. The line is counted from the
+ * line being fed (every complete line before `buf` has been fed).
+ */
+static int refuse_binary(struct reader *r, const char *buf, size_t have)
+{
+	const char *nul = memchr(buf, '\0', have);
+	long line = r->line, col = 1;
+	if (!nul)
+		return 0;
+	for (const char *p = buf; p < nul; p++, col++)
+		if (*p == '\n') {
+			line++;
+			col = 0;
+		}
+	return fail(r, line, col, "NUL byte: binary data, not a text table");
+}
+
+/*
  * Read in chunks, cut at LFs. A line that does not fit in half a chunk is
  * fed in pieces, so memory is bounded by the field cap, not the line.
  */
@@ -388,6 +407,9 @@ static int read_all(struct reader *r, FILE *fp)
 				eof = true;
 			}
 		}
+		rc = refuse_binary(r, buf, have);
+		if (rc)
+			goto done;
 		if (first) {
 			if (have >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 				start = 3;
@@ -395,6 +417,9 @@ static int read_all(struct reader *r, FILE *fp)
 				r->t->delimiter =
 					pick_delimiter(r->display, buf + start, have - start);
 			csv_set_delim(&r->parser, (unsigned char)r->t->delimiter);
+			/* TSV has no quoting (FORMATS.md): a quote is an ordinary byte */
+			if (r->t->delimiter == '\t')
+				csv_set_quote(&r->parser, '\0');
 			first = false;
 		}
 		while (start < have) {

@@ -4,13 +4,16 @@
  *
  * The delimiter is a TAB for .tsv/.txt and other names, a comma for .csv;
  * with TABLE_SNIFF the first line decides (more TABs than commas: TAB).
- * A UTF-8 byte-order mark is stripped, CRLF line ends are accepted, quoted
- * fields follow RFC 4180 (CSV_STRICT: a malformed quote is an error).
+ * A UTF-8 byte-order mark is stripped, CRLF line ends are accepted. In a
+ * CSV file quoted fields follow RFC 4180 (CSV_STRICT: a malformed quote
+ * is an error); in a TSV file a quote is an ordinary character (TSV has
+ * no quoting, FORMATS.md).
  *
  * Refused, each with "path:line:col: message" via err_at(): a missing or
  * unreadable file, an empty file, a header with an empty or duplicate
  * column name, a row with fewer or more fields than the header, a NUL byte
- * or other binary data, a blank line in the middle. A header with no data
+ * anywhere (binary data; col is then the byte column), a blank line in the
+ * middle. A header with no data
  * rows is not an error here (nrows == 0); callers decide.
  *
  * Ownership: table_read() fills a caller-provided struct table whose
