@@ -56,14 +56,22 @@ int err_at(const char *path, long line, long col, const char *fmt, ...)
 
 void err_prefix(const char *fmt, ...)
 {
-	char prefix[1024];
-	char old[sizeof(last_msg)];
+	char combined[sizeof(last_msg)];
+	size_t used, keep;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	vsnprintf(combined, sizeof(combined) / 2, fmt, ap);
 	va_end(ap);
-	memcpy(old, last_msg, sizeof(old));
-	snprintf(last_msg, sizeof(last_msg), "%s: %s", prefix, old);
+	used = strlen(combined);
+	memcpy(combined + used, ": ", 3);
+	used += 2;
+	/* the old message is cut, not the prefix, if the two do not fit */
+	keep = strlen(last_msg);
+	if (keep > sizeof(combined) - used - 1)
+		keep = sizeof(combined) - used - 1;
+	memcpy(combined + used, last_msg, keep);
+	combined[used + keep] = '\0';
+	memcpy(last_msg, combined, used + keep + 1);
 }
 
 const char *err_msg(void)
