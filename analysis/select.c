@@ -113,7 +113,7 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 		snprintf(reason, sizeof(reason), "no value for --by %s", spec->by);
 		return add_left_out(sel, tag, reason);
 	}
-	if (sqlite3_column_type(stmt, 9) == SQLITE_NULL) {
+	if (spec->metric && sqlite3_column_type(stmt, 9) == SQLITE_NULL) {
 		snprintf(reason, sizeof(reason), "no numeric value for --metric %s", spec->metric);
 		return add_left_out(sel, tag, reason);
 	}

@@ -54,7 +54,7 @@ struct selection {
 struct select_spec {
 	const struct run_filter *filter;
 	const char *by;     /* the level field; NULL when the analysis has none */
-	const char *metric; /* required */
+	const char *metric; /* NULL when the analysis has none (metric reads 0) */
 	const char *block;  /* NULL: no block field */
 	const char *const *group; /* NULL-terminated grouping fields, or NULL */
 };

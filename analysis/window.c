@@ -82,6 +82,31 @@ static void add_warning(struct window *w, const char *text)
 	snprintf(w->warnings + used, sizeof(w->warnings) - used, "%s%s", used ? "; " : "", text);
 }
 
+/*
+ * Leading window rows still on the ramp: connections rising and below the
+ * window's median connection count (the plateau level; the maximum can be
+ * a one-row spike, so it is not the reference).
+ */
+static size_t count_ramp_rows(const struct trace_series *t, size_t lo, size_t hi)
+{
+	size_t n = hi - lo + 1, ramp = 0;
+	double *conn = malloc(n * sizeof(*conn));
+	double plateau;
+	if (!conn)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		conn[i] = t->rows[lo + i].conn;
+	if (stats_median(conn, n, &plateau) != 0)
+		plateau = INFINITY;
+	free(conn);
+	for (size_t i = lo; i <= hi && t->rows[i].conn < plateau; i++) {
+		if (i > lo && t->rows[i].conn <= t->rows[i - 1].conn)
+			break;
+		ramp++;
+	}
+	return ramp;
+}
+
 int window_select(const struct trace_series *t, const struct window_options *opts,
 		  struct window *out)
 {
@@ -112,9 +137,7 @@ int window_select(const struct trace_series *t, const struct window_options *opt
 	out->rows = hi - lo + 1;
 	out->conn_max = mx;
 	out->seconds = t->rows[hi].epoch - t->rows[lo].epoch;
-	for (size_t i = lo; i <= hi && t->rows[i].conn < mx; i++)
-		if (i == lo || t->rows[i].conn >= t->rows[i - 1].conn)
-			out->ramp_rows++;
+	out->ramp_rows = count_ramp_rows(t, lo, hi);
 	for (size_t i = lo; i <= hi; i++)
 		out->idle_rows += t->rows[i].conn == 0;
 	if (out->ramp_rows) {

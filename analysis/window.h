@@ -9,8 +9,8 @@
  *   then, when the window has more than 2 * trim + 3 rows, `trim` rows are
  *   dropped at each end (frac 0.8, trim 1 is system.tsv's rule exactly;
  *   frac 1.0 keeps only rows at the maximum).
- * Warnings (window->warnings): ramp rows left inside (conn below mx and
- * rising at the window's start), idle rows inside (conn 0), a window
+ * Warnings (window->warnings): ramp rows left inside (leading rows whose
+ * conn is rising and below the window's median conn), idle rows inside (conn 0), a window
  * shorter than min_rows (default WINDOW_MIN_ROWS) or spanning less than
  * WINDOW_MIN_SECONDS.
  *

@@ -34,6 +34,8 @@ int cmd_import(int argc, char **argv, const struct global_opts *g);
 int cmd_corpora(int argc, char **argv, const struct global_opts *g);
 int cmd_runs(int argc, char **argv, const struct global_opts *g);
 int cmd_compare(int argc, char **argv, const struct global_opts *g);
+int cmd_cores(int argc, char **argv, const struct global_opts *g);
+int cmd_memory(int argc, char **argv, const struct global_opts *g);
 int cmd_noise(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
 

@@ -82,25 +82,6 @@ struct args {
 	struct noise_options opts;
 };
 
-static int parse_group(struct args *a, const char *value)
-{
-	char *copy = strdup(value), *save = NULL;
-	if (!copy)
-		return err_set("out of memory");
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char **grown = realloc(a->group, (a->ngroup + 2) * sizeof(*grown));
-		if (!grown) {
-			free(copy);
-			return err_set("out of memory");
-		}
-		a->group = grown;
-		a->group[a->ngroup++] = strdup(tok);
-		a->group[a->ngroup] = NULL;
-	}
-	free(copy);
-	return a->ngroup ? 0 : err_usage("--group needs field names");
-}
-
 static int parse_positive(const char *name, const char *value, double *out)
 {
 	if (num_parse_real(value, out) || !(*out > 0))
@@ -124,7 +105,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		else if (which == OPT_BLOCK)
 			a->block = value;
 		else if (which == OPT_GROUP)
-			rc = parse_group(a, value);
+			rc = common_split_list("group", value, &a->group, &a->ngroup);
 		else if (which == OPT_BURST)
 			rc = parse_positive("burst-factor", value, &a->opts.burst_factor);
 		else if (which == OPT_RANGE)
@@ -417,9 +398,7 @@ done:
 	noise_release(&nz);
 	selection_release(&sel);
 	db_close(db);
-	for (size_t i = 0; i < a.ngroup; i++)
-		free(a.group[i]);
-	free(a.group);
+	common_free_list(a.group, a.ngroup);
 	common_args_release(&a.common);
 	return rc;
 }

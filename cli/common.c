@@ -71,3 +71,29 @@ void common_print_left_out(const struct selection *sel, enum out_format format)
 		fprintf(fp, "%s... and %zu more: 'coreplan runs --excluded' lists them all\n",
 			format == OUT_MD ? "- " : "  ", sel->nleft_out - COMMON_LEFT_OUT_SHOWN);
 }
+
+int common_split_list(const char *option, const char *value, char ***list, size_t *n)
+{
+	char *copy = strdup(value), *save = NULL;
+	if (!copy)
+		return err_set("out of memory");
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **grown = realloc(*list, (*n + 2) * sizeof(*grown));
+		if (!grown) {
+			free(copy);
+			return err_set("out of memory");
+		}
+		*list = grown;
+		grown[(*n)++] = strdup(tok);
+		grown[*n] = NULL;
+	}
+	free(copy);
+	return *n ? 0 : err_usage("--%s needs field names", option);
+}
+
+void common_free_list(char **list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}

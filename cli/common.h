@@ -64,4 +64,11 @@ const char *common_num(double value, enum out_format format, char style, int pre
 #define COMMON_LEFT_OUT_SHOWN 20
 void common_print_left_out(const struct selection *sel, enum out_format format);
 
+/*
+ * Split "F1,F2" into a NULL-terminated list appended to *list (for
+ * --group); common_free_list() frees it.
+ */
+int common_split_list(const char *option, const char *value, char ***list, size_t *n);
+void common_free_list(char **list, size_t n);
+
 #endif

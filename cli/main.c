@@ -33,6 +33,8 @@ static const struct command commands[] = {
 	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
 	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
 	{"compare", cmd_compare, "two arms: ratio with interval, rank test, verdict, runs needed"},
+	{"cores", cmd_cores, "CPU cores recomputed from each run's trace plateau, tick-rate check"},
+	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };

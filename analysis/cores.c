@@ -1,0 +1,162 @@
+/* cores: see cores.h. */
+#include "cores.h"
+
+#include "../common/err.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void cores_options_init(struct cores_options *opts)
+{
+	window_options_init(&opts->window);
+	opts->tick_min = WINDOW_TICK_MIN;
+}
+
+static void note_add(struct run_cores *rc, const char *text)
+{
+	size_t used = strlen(rc->note);
+	if (*text)
+		snprintf(rc->note + used, sizeof(rc->note) - used, "%s%s", used ? "; " : "", text);
+}
+
+/* A run field (idle banner, results column, manifest constant) as a number, or NaN. */
+static int run_number(sqlite3 *db, int64_t run_id, const char *name, double *out)
+{
+	sqlite3_stmt *stmt = NULL;
+	*out = NAN;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT num FROM run_fields WHERE run_id = ?1 AND name = ?2 AND"
+			       " num IS NOT NULL ORDER BY CASE source WHEN 'results' THEN 0"
+			       " WHEN 'join' THEN 1 WHEN 'generator' THEN 2 WHEN 'idle' THEN 3"
+			       " WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 ELSE 6 END LIMIT 1",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot read run fields: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		*out = sqlite3_column_double(stmt, 0);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+/* The trace row equal to `row` (epochs repeat, so counters must match too). */
+static bool find_row(const struct trace_series *t, const struct trace_row *row, size_t from,
+		     size_t *at)
+{
+	for (size_t i = from; i < t->n; i++)
+		if (t->rows[i].epoch == row->epoch && t->rows[i].app_j == row->app_j &&
+		    t->rows[i].cpu_total_j == row->cpu_total_j) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Locate the driver's window rows in the trace, recompute its figure the
+ * way the gomaxprocs driver did (/proc/stat time base) and say how its
+ * window differs from the plateau.
+ */
+static int driver_window(sqlite3 *db, int64_t run_id, const struct trace_series *t,
+			 struct run_cores *out)
+{
+	struct trace_series w = {0};
+	int rc = trace_series_load(db, run_id, "window", &w);
+	size_t lo, hi;
+	if (rc < 0)
+		return rc;
+	if (rc == 1 || w.n < 2) {
+		trace_series_release(&w);
+		return 0;
+	}
+	if (!find_row(t, &w.rows[0], 0, &lo) || !find_row(t, &w.rows[w.n - 1], lo, &hi)) {
+		snprintf(out->driver_window, sizeof(out->driver_window),
+			 "driver window file does not match the trace's rows");
+		trace_series_release(&w);
+		return 0;
+	}
+	out->has_driver_window = true;
+	out->driver_lo = lo;
+	out->driver_hi = hi;
+	{
+		double d_app = t->rows[hi].app_j - t->rows[lo].app_j;
+		double d_total = t->rows[hi].cpu_total_j - t->rows[lo].cpu_total_j;
+		out->driver_recomputed = d_total > 0 ? d_app / (d_total / out->nproc) : NAN;
+	}
+	snprintf(out->driver_window, sizeof(out->driver_window),
+		 "rows %zu-%zu (%zu rows, conn %.0f at its start) vs plateau rows %zu-%zu",
+		 lo + 1, hi + 1, hi - lo + 1, t->rows[lo].conn, out->window.lo + 1,
+		 out->window.hi + 1);
+	trace_series_release(&w);
+	return 0;
+}
+
+static void explain_driver(struct run_cores *out)
+{
+	char text[200];
+	if (isnan(out->driver_app_cores))
+		return;
+	out->driver_minus_wall = out->driver_app_cores - out->cpu.app_cores_wall;
+	if (fabs(out->driver_minus_wall) < 0.0005) {
+		note_add(out, "driver figure equals the recomputed one");
+		return;
+	}
+	snprintf(text, sizeof(text), "driver %s by %.3f cores",
+		 out->driver_minus_wall < 0 ? "lower" : "higher", fabs(out->driver_minus_wall));
+	if (out->has_driver_window && out->driver_lo < out->window.lo &&
+	    out->driver_recomputed == out->driver_recomputed) {
+		size_t extra = out->window.lo - out->driver_lo;
+		size_t used = strlen(text);
+		snprintf(text + used, sizeof(text) - used,
+			 ": its window starts %zu row%s earlier, inside the ramp (its figure "
+			 "recomputed from those rows: %.3f)",
+			 extra, extra == 1 ? "" : "s", out->driver_recomputed);
+	}
+	note_add(out, text);
+}
+
+int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
+		  const struct cores_options *opts, struct run_cores *out)
+{
+	struct trace_series t = {0};
+	int rc;
+	memset(out, 0, sizeof(*out));
+	out->driver_app_cores = driver_app_cores;
+	out->driver_minus_wall = out->driver_recomputed = NAN;
+	if ((rc = run_number(db, run_id, "clk_tck", &out->clk_tck)) != 0 ||
+	    (rc = run_number(db, run_id, "nproc", &out->nproc)) != 0)
+		return rc;
+	rc = trace_series_load(db, run_id, "sample", &t);
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		note_add(out, "no trace");
+		return 0;
+	}
+	if (isnan(out->clk_tck) || isnan(out->nproc)) {
+		note_add(out, "clk_tck or nproc unknown (idle banner or manifest 'set')");
+	} else if (window_select(&t, &opts->window, &out->window) != 0 ||
+		   cpu_compute(&t, &out->window, out->clk_tck, out->nproc, opts->tick_min,
+			       &out->cpu) != 0) {
+		note_add(out, err_msg());
+		err_clear();
+	} else {
+		out->ok = true;
+		note_add(out, out->window.warnings);
+		if (!out->cpu.tick_ok) {
+			char text[160];
+			snprintf(text, sizeof(text),
+				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f Hz "
+				 "(%.0f%%)",
+				 out->cpu.stat_tick_hz, out->cpu.owed_tick_hz,
+				 out->cpu.tick_ratio * 100);
+			note_add(out, text);
+		}
+		rc = driver_window(db, run_id, &t, out);
+		if (rc == 0)
+			explain_driver(out);
+	}
+	trace_series_release(&t);
+	return rc < 0 ? rc : 0;
+}
