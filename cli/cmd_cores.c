@@ -72,29 +72,19 @@ static int parse_args(int argc, char **argv, struct args *a)
 	struct opt_parser p;
 	const char *value;
 	int which;
-	int64_t n;
 	int rc = opt_parser_init(&p, &cmd, argc, argv);
 	while (rc == 0 && (rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
 		rc = 0;
 		if (which < COMMON_COUNT) {
 			rc = common_opt(&a->common, which, value);
 		} else if (which == OPT_FRAC) {
-			if (num_parse_real(value, &a->opts.window.frac) ||
-			    !(a->opts.window.frac > 0 && a->opts.window.frac <= 1))
-				rc = err_usage("--frac needs a number in (0, 1], got '%s'", value);
-		} else if (which == OPT_TRIM || which == OPT_MIN_ROWS) {
-			if (num_parse_int(value, &n) || n < 0 || n > 100000)
-				rc = err_usage("--%s needs a whole number, got '%s'",
-					       specs[which].name, value);
-			else if (which == OPT_TRIM)
-				a->opts.window.trim = (size_t)n;
-			else
-				a->opts.window.min_rows = (size_t)n;
+			rc = common_parse_fraction("frac", value, &a->opts.window.frac);
+		} else if (which == OPT_TRIM) {
+			rc = common_parse_count("trim", value, &a->opts.window.trim);
+		} else if (which == OPT_MIN_ROWS) {
+			rc = common_parse_count("min-rows", value, &a->opts.window.min_rows);
 		} else if (which == OPT_TICK_MIN) {
-			if (num_parse_real(value, &a->opts.tick_min) ||
-			    !(a->opts.tick_min > 0 && a->opts.tick_min <= 1))
-				rc = err_usage("--tick-min needs a number in (0, 1], got '%s'",
-					       value);
+			rc = common_parse_fraction("tick-min", value, &a->opts.tick_min);
 		}
 	}
 	if (rc == OPT_DONE && p.noperands > 0)

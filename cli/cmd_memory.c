@@ -78,7 +78,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	struct opt_parser p;
 	const char *value;
 	int which;
-	int64_t n;
 	int rc = opt_parser_init(&p, &cmd, argc, argv);
 	while (rc == 0 && (rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
 		rc = 0;
@@ -90,20 +89,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->block = value;
 		else if (which == OPT_GROUP)
 			rc = common_split_list("group", value, &a->group, &a->ngroup);
-		else if (which == OPT_FRAC) {
-			if (num_parse_real(value, &a->cores.window.frac) ||
-			    !(a->cores.window.frac > 0 && a->cores.window.frac <= 1))
-				rc = err_usage("--frac needs a number in (0, 1], got '%s'", value);
-		} else if (which == OPT_TRIM) {
-			if (num_parse_int(value, &n) || n < 0 || n > 100000)
-				rc = err_usage("--trim needs a whole number, got '%s'", value);
-			a->cores.window.trim = (size_t)n;
-		} else if (which == OPT_VIEW) {
-			size_t v = 0;
-			while (v < NVIEWS && strcmp(view_names[v], value))
-				v++;
-			if (v == NVIEWS)
-				rc = err_usage("unknown view '%s'", value);
+		else if (which == OPT_FRAC)
+			rc = common_parse_fraction("frac", value, &a->cores.window.frac);
+		else if (which == OPT_TRIM)
+			rc = common_parse_count("trim", value, &a->cores.window.trim);
+		else if (which == OPT_VIEW) {
+			int v = 0;
+			rc = common_parse_choice("view", value, view_names, NVIEWS, &v);
 			a->view = (enum view)v;
 			a->view_given = true;
 		}

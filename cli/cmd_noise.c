@@ -113,11 +113,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		else if (which == OPT_DRIFT)
 			rc = parse_positive("drift-pct", value, &a->opts.drift_pct);
 		else if (which == OPT_VIEW) {
-			size_t v = 0;
-			while (v < NVIEWS && strcmp(view_names[v], value))
-				v++;
-			if (v == NVIEWS)
-				rc = err_usage("unknown view '%s'", value);
+			int v = 0;
+			rc = common_parse_choice("view", value, view_names, NVIEWS, &v);
 			a->view = (enum view)v;
 			a->view_given = true;
 		}

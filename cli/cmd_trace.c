@@ -55,7 +55,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	struct opt_parser p;
 	const char *value;
 	int which;
-	int64_t n;
 	int rc = opt_parser_init(&p, &cmd, argc, argv);
 	while (rc == 0 && (rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
 		rc = 0;
@@ -65,15 +64,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->subcorpus = value;
 		else if (which == OPT_FORMAT && out_format_parse(value, &a->format))
 			rc = err_usage("unknown format '%s' (md, tsv, csv or json)", value);
-		else if (which == OPT_FRAC &&
-			 (num_parse_real(value, &a->cores.window.frac) ||
-			  !(a->cores.window.frac > 0 && a->cores.window.frac <= 1)))
-			rc = err_usage("--frac needs a number in (0, 1], got '%s'", value);
-		else if (which == OPT_TRIM) {
-			if (num_parse_int(value, &n) || n < 0 || n > 100000)
-				rc = err_usage("--trim needs a whole number, got '%s'", value);
-			a->cores.window.trim = (size_t)n;
-		}
+		else if (which == OPT_FRAC)
+			rc = common_parse_fraction("frac", value, &a->cores.window.frac);
+		else if (which == OPT_TRIM)
+			rc = common_parse_count("trim", value, &a->cores.window.trim);
 	}
 	if (rc == OPT_DONE && p.noperands != 1)
 		rc = err_usage("trace needs exactly one run TAG");

@@ -97,3 +97,31 @@ void common_free_list(char **list, size_t n)
 		free(list[i]);
 	free(list);
 }
+
+int common_parse_choice(const char *option, const char *value, const char *const *names,
+			size_t n, int *out)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], value)) {
+			*out = (int)i;
+			return 0;
+		}
+	return err_usage("unknown --%s '%s'", option, value);
+}
+
+int common_parse_fraction(const char *option, const char *value, double *out)
+{
+	if (num_parse_real(value, out) || !(*out > 0 && *out <= 1))
+		return err_usage("--%s needs a number in (0, 1], got '%s'", option, value);
+	return 0;
+}
+
+int common_parse_count(const char *option, const char *value, size_t *out)
+{
+	int64_t n;
+	if (num_parse_int(value, &n) || n < 0 || n > 100000)
+		return err_usage("--%s needs a whole number from 0 to 100000, got '%s'", option,
+				 value);
+	*out = (size_t)n;
+	return 0;
+}

@@ -71,4 +71,12 @@ void common_print_left_out(const struct selection *sel, enum out_format format);
 int common_split_list(const char *option, const char *value, char ***list, size_t *n);
 void common_free_list(char **list, size_t n);
 
+/* Option values, each a usage error naming --option when malformed. */
+int common_parse_choice(const char *option, const char *value, const char *const *names,
+			size_t n, int *out);
+/* A number in (0, 1]. */
+int common_parse_fraction(const char *option, const char *value, double *out);
+/* A whole number from 0 to 100000. */
+int common_parse_count(const char *option, const char *value, size_t *out);
+
 #endif
