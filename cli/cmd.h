@@ -37,6 +37,7 @@ int cmd_compare(int argc, char **argv, const struct global_opts *g);
 int cmd_cores(int argc, char **argv, const struct global_opts *g);
 int cmd_memory(int argc, char **argv, const struct global_opts *g);
 int cmd_noise(int argc, char **argv, const struct global_opts *g);
+int cmd_topology(int argc, char **argv, const struct global_opts *g);
 int cmd_trace(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
 

@@ -36,6 +36,7 @@ static const struct command commands[] = {
 	{"cores", cmd_cores, "CPU cores recomputed from each run's trace plateau, tick-rate check"},
 	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
+	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };

@@ -183,6 +183,31 @@ static const char *const steps[] = {
 
 	/* version 2: analyses list runs in results-table order without a sort */
 	"CREATE INDEX runs_in_order ON runs(corpus_id, subcorpus, seq);\n",
+
+	/* version 3: CPU topologies of the hosts runs ran on */
+	"CREATE TABLE hosts (\n"
+	"  host_id          INTEGER PRIMARY KEY,\n"
+	"  name             TEXT NOT NULL UNIQUE,\n"
+	"  source           TEXT NOT NULL,\n"
+	"  logical_cpus     INTEGER NOT NULL,\n"
+	"  physical_cores   INTEGER NOT NULL,\n"
+	"  sockets          INTEGER,\n"
+	"  threads_per_core INTEGER NOT NULL,\n"
+	"  recorded_at      TEXT NOT NULL\n"
+	") STRICT;\n"
+	"CREATE TABLE host_cpus (\n"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(host_id) ON DELETE CASCADE,\n"
+	"  cpu     INTEGER NOT NULL,\n"
+	"  core    INTEGER NOT NULL,\n"
+	"  socket  INTEGER,\n"
+	"  node    INTEGER,\n"
+	"  PRIMARY KEY (host_id, cpu)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"CREATE VIEW host_cores AS\n"
+	"  SELECT h.name AS host, c.socket, c.core, count(*) AS threads,\n"
+	"         group_concat(c.cpu, ',') AS cpus\n"
+	"    FROM host_cpus c JOIN hosts h USING (host_id)\n"
+	"   GROUP BY c.host_id, c.socket, c.core;\n",
 };
 
 int schema_latest_version(void)
