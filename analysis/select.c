@@ -21,7 +21,7 @@ static int check_field_exists(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *stmt = NULL;
 	int found = 0;
-	if (field_find(name))
+	if (field_find(name) || field_is_pseudo(name))
 		return 0;
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
 			       NULL) != SQLITE_OK)
@@ -68,6 +68,8 @@ static int build_sql(const struct select_spec *spec, bool left_out, struct strbu
 		rc = append_field(sql, spec->block, false, binds, nbinds);
 	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
 		rc = append_field(sql, spec->group[i], false, binds, nbinds);
+	for (size_t i = 0; rc == 0 && spec->extra && spec->extra[i]; i++)
+		rc = append_field(sql, spec->extra[i], false, binds, nbinds);
 	if (rc)
 		return rc;
 	if (strbuf_adds(sql, " FROM runs r JOIN corpora c USING (corpus_id) WHERE "))
@@ -101,6 +103,28 @@ static char *group_text(sqlite3_stmt *stmt, const struct select_spec *spec)
 			    v ? (const char *)v : "NA");
 	}
 	return strbuf_detach(&sb);
+}
+
+static size_t count_list(const char *const *list)
+{
+	size_t n = 0;
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+/* The extra fields follow the group fields in the result columns. */
+static int extra_values(sqlite3_stmt *stmt, const struct select_spec *spec, struct sel_run *run)
+{
+	size_t first = 11 + count_list(spec->group), n = count_list(spec->extra);
+	if (n == 0)
+		return 0;
+	run->extra = calloc(n, sizeof(*run->extra));
+	if (!run->extra)
+		return err_set("out of memory");
+	for (size_t i = 0; i < n; i++)
+		run->extra[i] = dup_column(stmt, (int)(first + i));
+	return 0;
 }
 
 static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
@@ -141,7 +165,7 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	run->metric = sqlite3_column_double(stmt, 9);
 	run->block = dup_column(stmt, 10);
 	run->group = group_text(stmt, spec);
-	return 0;
+	return extra_values(stmt, spec, run);
 }
 
 static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
@@ -194,8 +218,11 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 			rc = check_field_exists(db, names[i]);
 	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
 		rc = check_field_exists(db, spec->group[i]);
+	for (size_t i = 0; rc == 0 && spec->extra && spec->extra[i]; i++)
+		rc = check_field_exists(db, spec->extra[i]);
 	for (size_t i = 0; rc == 0 && i < spec->filter->nwhere; i++)
 		rc = check_field_exists(db, spec->filter->where[i].field);
+	out->nextra = count_list(spec->extra);
 	if (rc == 0)
 		rc = run_query(db, spec, false, out);
 	if (rc == 0 && !spec->filter->include_excluded)
@@ -216,6 +243,9 @@ void selection_release(struct selection *sel)
 		free(r->block);
 		free(r->group);
 		free(r->started_at);
+		for (size_t k = 0; r->extra && k < sel->nextra; k++)
+			free(r->extra[k]);
+		free(r->extra);
 	}
 	free(sel->runs);
 	for (size_t i = 0; i < sel->nleft_out; i++) {

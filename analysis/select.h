@@ -36,6 +36,7 @@ struct sel_run {
 	char *block;        /* the --block value, or NULL */
 	char *group;        /* the --group values joined with ", ", or "" */
 	char *started_at;   /* from the generator record, or NULL */
+	char **extra;       /* the select_spec's extra fields as text (NULL: missing) */
 	double app_cores;   /* driver-reported; NaN when absent */
 };
 
@@ -47,6 +48,7 @@ struct sel_left_out {
 struct selection {
 	struct sel_run *runs;
 	size_t n;
+	size_t nextra; /* entries of each run's extra */
 	struct sel_left_out *left_out;
 	size_t nleft_out;
 };
@@ -57,6 +59,7 @@ struct select_spec {
 	const char *metric; /* NULL when the analysis has none (metric reads 0) */
 	const char *block;  /* NULL: no block field */
 	const char *const *group; /* NULL-terminated grouping fields, or NULL */
+	const char *const *extra; /* NULL-terminated fields to fetch as text, or NULL */
 };
 
 /*

@@ -164,7 +164,11 @@ static int arm_values(sqlite3 *db, const struct args *a, int arm, struct selecti
 	struct run_filter f;
 	int rc = arm_filter(a, a->arm_text[arm], &f);
 	if (rc == 0) {
-		struct select_spec spec = {&f, NULL, a->common.metric, NULL, NULL};
+		struct select_spec spec = {.filter = &f,
+					   .by = NULL,
+					   .metric = a->common.metric,
+					   .block = NULL,
+					   .group = NULL};
 		rc = select_runs(db, &spec, sel);
 	}
 	run_filter_release(&f);

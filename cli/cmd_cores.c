@@ -143,7 +143,11 @@ int cmd_cores(int argc, char **argv, const struct global_opts *g)
 		goto done;
 	rc = db_open(g->db_path, true, &db);
 	if (rc == 0) {
-		struct select_spec spec = {&a.common.filter, NULL, NULL, NULL, NULL};
+		struct select_spec spec = {.filter = &a.common.filter,
+					   .by = NULL,
+					   .metric = NULL,
+					   .block = NULL,
+					   .group = NULL};
 		rc = select_runs(db, &spec, &sel);
 	}
 	if (rc == 0 && !(t = out_table_new(NCOLUMNS, columns)))

@@ -309,9 +309,11 @@ int cmd_memory(int argc, char **argv, const struct global_opts *g)
 	rc = db_open(g->db_path, true, &db);
 	if (rc == 0) {
 		bool from_trace = is_trace_metric(a.common.metric);
-		struct select_spec spec = {&a.common.filter, a.by,
-					   from_trace ? NULL : a.common.metric,
-					   a.block ? a.block : "block", (const char *const *)a.group};
+		struct select_spec spec = {.filter = &a.common.filter,
+					   .by = a.by,
+					   .metric = from_trace ? NULL : a.common.metric,
+					   .block = a.block ? a.block : "block",
+					   .group = (const char *const *)a.group};
 		rc = select_runs(db, &spec, &sel);
 	}
 	if (rc == 0 && !(points = calloc(sel.n ? sel.n : 1, sizeof(*points))))

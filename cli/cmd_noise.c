@@ -376,9 +376,11 @@ int cmd_noise(int argc, char **argv, const struct global_opts *g)
 		goto done;
 	rc = db_open(g->db_path, true, &db);
 	if (rc == 0) {
-		struct select_spec spec = {&a.common.filter, a.by, a.common.metric,
-					   a.block ? a.block : "block",
-					   (const char *const *)a.group};
+		struct select_spec spec = {.filter = &a.common.filter,
+					   .by = a.by,
+					   .metric = a.common.metric,
+					   .block = a.block ? a.block : "block",
+					   .group = (const char *const *)a.group};
 		rc = select_runs(db, &spec, &sel);
 	}
 	if (rc == 0) {

@@ -68,7 +68,7 @@ static int check_fields(sqlite3 *db, const struct run_filter *filter)
 	for (size_t i = 0; i < filter->nwhere && rc == 0; i++) {
 		const char *name = filter->where[i].field;
 		int step;
-		if (field_find(name))
+		if (field_find(name) || field_is_pseudo(name))
 			continue;
 		if (!stmt) {
 			rc = db_prepare(db, "SELECT 1 FROM run_fields WHERE name = ? LIMIT 1",

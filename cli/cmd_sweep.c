@@ -170,7 +170,11 @@ int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 		goto done;
 	rc = db_open(g->db_path, true, &db);
 	if (rc == 0) {
-		struct select_spec spec = {&a.filter, by, a.metric, NULL, NULL};
+		struct select_spec spec = {.filter = &a.filter,
+					   .by = by,
+					   .metric = a.metric,
+					   .block = NULL,
+					   .group = NULL};
 		rc = select_runs(db, &spec, &sel);
 	}
 	if (rc == 0) {

@@ -112,11 +112,30 @@ static int oom_if(int failed)
 	return failed ? err_set("out of memory") : 0;
 }
 
+/* Columns of runs that are not canonical fields but identify a run. */
+static const char *const run_columns[] = {"tag", "subcorpus", NULL};
+
+bool field_is_pseudo(const char *name)
+{
+	if (!strcmp(name, "corpus"))
+		return true;
+	for (size_t i = 0; run_columns[i]; i++)
+		if (!strcmp(run_columns[i], name))
+			return true;
+	return false;
+}
+
 int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds)
 {
 	const struct field_info *info = field_find(name);
 	if (info) /* our own name, safe to paste */
 		return oom_if(strbuf_addf(sql, "r.%s", info->name));
+	for (size_t i = 0; run_columns[i]; i++)
+		if (!strcmp(run_columns[i], name))
+			return oom_if(strbuf_addf(sql, "r.%s", run_columns[i]));
+	if (!strcmp(name, "corpus"))
+		return oom_if(strbuf_adds(
+			sql, "(SELECT name FROM corpora WHERE corpus_id = r.corpus_id)"));
 	if (strbuf_addf(sql,
 			"(SELECT f.%s FROM run_fields f WHERE f.run_id = r.run_id AND f.name = ? "
 			"ORDER BY " SOURCE_ORDER " LIMIT 1)",

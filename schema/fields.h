@@ -79,6 +79,9 @@ void field_binds_free(char **binds, size_t nbinds);
  */
 int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds);
 
+/* `corpus`, `subcorpus` and `tag` name a run's identity and work as fields too. */
+bool field_is_pseudo(const char *name);
+
 /* Bind binds[0..n) as text to stmt starting at parameter `first`. */
 int field_bind_all(sqlite3_stmt *stmt, int first, char **binds, size_t nbinds);
 
