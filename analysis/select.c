@@ -218,8 +218,6 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 			rc = check_field_exists(db, names[i]);
 	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
 		rc = check_field_exists(db, spec->group[i]);
-	for (size_t i = 0; rc == 0 && spec->extra && spec->extra[i]; i++)
-		rc = check_field_exists(db, spec->extra[i]);
 	for (size_t i = 0; rc == 0 && i < spec->filter->nwhere; i++)
 		rc = check_field_exists(db, spec->filter->where[i].field);
 	out->nextra = count_list(spec->extra);

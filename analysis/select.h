@@ -59,7 +59,8 @@ struct select_spec {
 	const char *metric; /* NULL when the analysis has none (metric reads 0) */
 	const char *block;  /* NULL: no block field */
 	const char *const *group; /* NULL-terminated grouping fields, or NULL */
-	const char *const *extra; /* NULL-terminated fields to fetch as text, or NULL */
+	/* NULL-terminated fields to fetch as text, or NULL; a field no run has reads NULL */
+	const char *const *extra;
 };
 
 /*

@@ -39,6 +39,7 @@ int cmd_memory(int argc, char **argv, const struct global_opts *g);
 int cmd_noise(int argc, char **argv, const struct global_opts *g);
 int cmd_topology(int argc, char **argv, const struct global_opts *g);
 int cmd_trace(int argc, char **argv, const struct global_opts *g);
+int cmd_smt(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
 
 /* The one-line description of command `name` from main.c's table, or "". */

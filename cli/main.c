@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
+	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };
 
@@ -196,7 +197,8 @@ int main(int argc, char **argv)
 		out_failed = 1;
 		out_errno = errno ? errno : EIO;
 	}
-	if (out_failed && rc >= 0) /* a command's own error already said what went wrong */
+	/* a reader that stopped early (`| head`) is not worth a message */
+	if (out_failed && rc >= 0 && out_errno != EPIPE)
 		fprintf(stderr, "coreplan: error: cannot write to standard output: %s\n",
 			strerror(out_errno));
 	if (rc == ERR_USAGE)

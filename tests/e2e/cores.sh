@@ -1,0 +1,516 @@
+#!/usr/bin/env bash
+# End-to-end tests of `coreplan cores`, `coreplan memory` and `coreplan
+# trace` on the real sky corpora.
+#
+#   bash tests/e2e/cores.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# Imports gcp-x86-capacity-20260816, gomaxprocs-scaling-20260816 and the
+# example corpus (REPO_ROOT/fixtures/example, whose tags repeat the
+# gomaxprocs ones) into a database in a mktemp -d folder (removed on exit)
+# and checks: the tick check on e2-small / e2-medium (the seeds' e2-small
+# accounting anomaly), the harness's system.tsv figures, the driver's
+# window on the gomaxprocs sweep (its ramp rows), the per-session memory
+# slopes (postgres above memory) against python3 OLS, trace rows and their
+# window marks, runs that cannot have figures (no trace, no conn column, a
+# trace without app_j), usage errors, and JSON output. Expected figures are
+# recomputed here from the corpus files with python3 (standard library).
+#
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
+# "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+SKY=$SHARED/sky
+GMP_NAME=gomaxprocs-scaling-20260816
+CAP_NAME=gcp-x86-capacity-20260816
+GMP=$SKY/$GMP_NAME
+CAP=$SKY/$CAP_NAME
+EXAMPLE=$ROOT/fixtures/example
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-cores.XXXXXX") || exit 2
+cleanup() { rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cd "$T" || exit 2
+
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() {
+	local name=$1
+	shift
+	local details="$*"
+	local first=${details%%$'\n'*}
+	echo "not ok - $name: $first"
+	if [ "$first" != "$details" ]; then
+		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
+	fi
+	FAIL=$((FAIL + 1))
+}
+check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
+	fi
+}
+check_contains() { # NAME TEXT PART
+	if [[ "$2" == *"$3"* ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "'$3' not found in:"$'\n'"$2"
+	fi
+}
+
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+if ! command -v python3 >/dev/null; then
+	echo "not ok - prerequisites: python3 is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+DB=$T/cores.db
+# cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
+cpl() {
+	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	RC=$?
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+}
+# tsvget KEYCOL KEY COL: column COL of the row of $T/.out whose KEYCOL is KEY.
+tsvget() {
+	awk -F'\t' -v kc="$1" -v key="$2" -v vc="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
+		k && v && $k == key { print $v }' "$T/.out"
+}
+# expect_rc NAME WANT: RC must be WANT (details: stderr).
+expect_rc() {
+	if [ "$RC" -eq "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
+	fi
+}
+# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
+py_check() {
+	local name=$1 script=$2
+	shift 2
+	local res
+	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$res"
+	fi
+}
+
+# Python helpers shared by the checks below: a TSV reader (plain split, the
+# corpora have no quoting), the system.tsv window rule, the upper median
+# of FORMATS.md and least squares, all from the standard library.
+PYLIB='
+import csv, json, math, statistics, sys
+def rows(path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    head = lines[0].split("\t")
+    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
+def raw(path):
+    with open(path) as f:
+        return [l.split("\t") for l in f.read().split("\n") if l]
+def system_window(conn):
+    mx = max(conn)
+    idx = [i for i, c in enumerate(conn) if c >= 0.8 * mx]
+    lo, hi = idx[0], idx[-1]
+    if hi - lo > 4:
+        lo, hi = lo + 1, hi - 1
+    return lo, hi
+def ols(pts):
+    n = len(pts); mx = sum(x for x, _ in pts) / n; my = sum(y for _, y in pts) / n
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    sxy = sum((x - mx) * (y - my) for x, y in pts)
+    b = sxy / sxx; a = my - b * mx
+    sse = sum((y - a - b * x) ** 2 for x, y in pts)
+    return b, math.sqrt(sse / (n - 2) / sxx), a
+def close(a, b, rel):
+    return abs(a - b) <= rel * abs(b)
+'
+
+echo "# coreplan: $BIN"
+echo "# temp: $T"
+
+###########################################################################
+# import
+###########################################################################
+cpl import -q "$GMP" "$CAP"
+if [ "$RC" -eq 0 ]; then
+	ok "import both sky corpora"
+else
+	not_ok "import both sky corpora" "exit $RC; stderr:"$'\n'"$ERR"
+	echo "$PASS passed, $FAIL failed"
+	exit 1
+fi
+cpl import -q --name example "$EXAMPLE"
+expect_rc "import the example corpus (its tags repeat the gomaxprocs ones)" 0
+
+###########################################################################
+# cores: the capacity corpus and the tick check
+###########################################################################
+echo "# cores: capacity"
+cpl cores --corpus "$CAP_NAME" --format tsv
+expect_rc "cores --corpus $CAP_NAME --format tsv exits 0" 0
+cp "$T/.out" "$T/cap_cores.tsv"
+
+# tag -> "target block" for the main runs: <target>-<cfg>-n<level>-b<block>r<rep>
+main_runs() { # TARGET BLOCK_REGEX: tags of the main runs
+	awk -F'\t' -v target="$1" -v blocks="$2" 'NR > 1 && $1 ~ ("^" target "-") {
+		b = $1; sub(/^.*-b/, "", b); sub(/r[0-9]+$/, "", b)
+		if (b ~ ("^(" blocks ")$")) print $1 }' "$T/cap_cores.tsv"
+}
+SMALL=$(main_runs small '1|2|3')
+MEDIUM=$(main_runs medium '1|2|3|fs')
+check_eq "cores: 18 small runs in blocks 1-3" "18" "$(printf '%s\n' "$SMALL" | grep -c .)"
+check_eq "cores: 21 medium runs (blocks 1-3 and fs)" "21" "$(printf '%s\n' "$MEDIUM" | grep -c .)"
+
+bad=""
+for tag in $SMALL; do
+	v=$(tsvget tag "$tag" tick_ok)
+	[ "$v" == 0 ] || bad+="$tag tick_ok=$v; "
+done
+check_eq "cores: tick_ok 0 on every small run of blocks 1-3" "" "$bad"
+bad=""
+for tag in $MEDIUM; do
+	v=$(tsvget tag "$tag" tick_ok)
+	[ "$v" == 1 ] || bad+="$tag tick_ok=$v; "
+done
+check_eq "cores: tick_ok 1 on every medium run" "" "$bad"
+
+# The seeds' 64.9-94.1 Hz is the sustained e2-small figure. The one
+# block 1-3 run above it is small-mem-n100-b1r1, the e2-small instance's
+# first load ever (results.tsv row 2; system.tsv 143.2 Hz; FORMATS.md:
+# "higher only on rested first runs"); it is checked on its own.
+bad=""
+for tag in $SMALL; do
+	[ "$tag" == small-mem-n100-b1r1 ] && continue
+	v=$(tsvget tag "$tag" stat_tick_hz)
+	awk -v v="$v" 'BEGIN { exit !(v >= 64 && v <= 95) }' || bad+="$tag $v; "
+done
+check_eq "cores: stat_tick_hz of the sustained small runs of blocks 1-3 within 64-95" "" "$bad"
+check_eq "cores: the rested first small run small-mem-n100-b1r1 ticks at 143.2 Hz" "143.2" \
+	"$(printf '%.1f' "$(tsvget tag small-mem-n100-b1r1 stat_tick_hz)")"
+
+bad=""
+for tag in $SMALL; do
+	[[ "$(tsvget tag "$tag" note)" == *UNTRUSTWORTHY* ]] || bad+="$tag; "
+done
+check_eq "cores: the note says UNTRUSTWORTHY on every small run of blocks 1-3" "" "$bad"
+bad=""
+for tag in $MEDIUM; do
+	[[ "$(tsvget tag "$tag" note)" != *UNTRUSTWORTHY* ]] || bad+="$tag; "
+done
+check_eq "cores: no medium run is called UNTRUSTWORTHY" "" "$bad"
+
+py_check "cores: every main run matches system.tsv (rows, seconds, cores to 3 decimals, Hz to 1, mem_avail exactly)" "$PYLIB"'
+ours = {r["tag"]: r for r in rows(sys.argv[1])}
+bad = []
+sysrows = rows(sys.argv[2])
+if len(sysrows) != 47:
+    bad.append("system.tsv has %d rows" % len(sysrows))
+for s in sysrows:
+    o = ours.get(s["run"])
+    if o is None:
+        bad.append(s["run"] + ": missing"); continue
+    checks = [("window_rows", "win_n", 0), ("window_s", "win_s", 0),
+              ("app_cores_wall", "app_cores", 0.0005), ("pg_cores", "pg_cores", 0.0005),
+              ("machine_busy_cores", "machine_busy_cores", 0.0005),
+              ("stat_tick_hz", "stat_tick_hz", 0.05),
+              ("mem_avail_min_kb", "mem_avail_min_kb", 0)]
+    for mine, theirs, tol in checks:
+        if not abs(float(o[mine]) - float(s[theirs])) <= tol:
+            bad.append("%s %s: coreplan %s, system.tsv %s %s" % (s["run"], mine, o[mine], theirs, s[theirs]))
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv"
+
+# rss_median_kb is coreplan's median (mean of the two middle values for an
+# even count); system.tsv load_app_kb is the upper median (FORMATS.md)
+py_check "cores: rss_median_kb is the mean-of-middle median, load_app_kb the upper median, of the window rows" "$PYLIB"'
+ours = {r["tag"]: r for r in rows(sys.argv[1])}
+bad = []; even = 0
+for s in rows(sys.argv[2]):
+    t = raw(sys.argv[3] + "/samples/" + s["run"] + ".tsv")
+    lo, hi = system_window([float(r[6]) for r in t])
+    rss = sorted(float(r[1]) for r in t[lo:hi + 1])
+    upper = rss[len(rss) // 2]
+    if upper != float(s["load_app_kb"]):
+        bad.append("%s: upper median %s, system.tsv %s" % (s["run"], upper, s["load_app_kb"]))
+    if float(ours[s["run"]]["rss_median_kb"]) != statistics.median(rss):
+        bad.append("%s: rss_median_kb %s, statistics.median %s" % (s["run"], ours[s["run"]]["rss_median_kb"], statistics.median(rss)))
+    even += len(rss) % 2 == 0
+if even == 0:
+    bad.append("no even-count window: the convention check did not run")
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv" "$CAP"
+
+cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format tsv
+check_eq "cores --tick-min 0.3: every run passes the tick check" "" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok") c = i; next }
+		$c == "0" { print $1 }' "$T/.out")" "exit $RC; $ERR"
+
+# md: the untrustworthy runs are labelled in their rows and counted below the table
+cpl cores --corpus "$CAP_NAME"
+expect_rc "cores (md) exits 0" 0
+bad=""
+for tag in $SMALL; do
+	line=$(grep -F "| $tag " "$T/.out" | head -n 1)
+	[[ "$line" == *UNTRUSTWORTHY* ]] || bad+="$tag; "
+done
+check_eq "cores (md): every small run of blocks 1-3 labelled UNTRUSTWORTHY in its row" "" "$bad"
+nuntrusted=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok") c = i; next }
+	$c == "0"' "$T/cap_cores.tsv" | grep -c .)
+check_contains "cores (md): footer counts the $nuntrusted tick_ok = 0 runs as UNTRUSTWORTHY" "$OUT" \
+	"- $nuntrusted runs with tick_ok = 0: their CPU attribution is UNTRUSTWORTHY"
+
+# runs that cannot have figures: a note, and no number (py_check reads $T/.out)
+cp "$T/cap_cores.tsv" "$T/.out"
+py_check "cores: m1 runs (no trace) and core runs (no conn column) have a note and no numbers" "$PYLIB"'
+bad = []
+numeric = ["window_rows", "window_s", "app_cores_wall", "app_cores_stat", "machine_busy_cores",
+           "pg_cores", "stat_tick_hz", "owed_tick_hz", "tick_ratio", "tick_ok",
+           "driver_minus_wall", "rss_median_kb", "rss_mean_kb", "rss_peak_kb", "mem_avail_min_kb"]
+seen = {"m1": 0, "core": 0}
+for r in rows(sys.argv[1]):
+    kind = "m1" if r["tag"].startswith("m1-") else "core" if r["tag"].startswith("core-") else None
+    if not kind:
+        continue
+    seen[kind] += 1
+    want = "no trace" if kind == "m1" else "conn"
+    if want not in r["note"]:
+        bad.append("%s: note %r lacks %r" % (r["tag"], r["note"], want))
+    for c in numeric:
+        if r[c] != "NA":
+            bad.append("%s: %s = %s" % (r["tag"], c, r[c]))
+if seen != {"m1": 3, "core": 3}:
+    bad.append("runs seen: %r" % seen)
+print("\n".join(bad) if bad else "ok")'
+
+###########################################################################
+# cores: the gomaxprocs driver's window
+###########################################################################
+echo "# cores: gomaxprocs driver window"
+cpl cores --corpus "$GMP_NAME" --where block=1,2,3 --format tsv
+expect_rc "cores --corpus $GMP_NAME --where block=1,2,3 --format tsv exits 0" 0
+py_check "cores gomaxprocs: 12 runs; driver_app_cores is results.tsv app_cores, below app_cores_wall; the note says the driver is lower and why (the ramp)" "$PYLIB"'
+res = {r["tag"]: r for r in rows(sys.argv[2]) if r["block"] in ("1", "2", "3")}
+bad = []
+out = rows(sys.argv[1])
+if sorted(r["tag"] for r in out) != sorted(res):
+    bad.append("tags: %r" % sorted(r["tag"] for r in out))
+for r in out:
+    d, w = float(r["driver_app_cores"]), float(r["app_cores_wall"])
+    if d != float(res[r["tag"]]["app_cores"]):
+        bad.append("%s: driver_app_cores %s, results.tsv %s" % (r["tag"], d, res[r["tag"]]["app_cores"]))
+    if not d < w or not float(r["driver_minus_wall"]) < 0:
+        bad.append("%s: driver %s not below wall %s" % (r["tag"], d, w))
+    if "driver lower" not in r["note"] or "ramp" not in r["note"]:
+        bad.append("%s: note %r" % (r["tag"], r["note"]))
+    if not r["driver_window"].startswith("rows "):
+        bad.append("%s: driver_window %r" % (r["tag"], r["driver_window"]))
+print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv"
+
+py_check "cores gomaxprocs: driver window = rows with conn >= sessions minus first and last, as in window.tsv" "$PYLIB"'
+import re
+res = {r["tag"]: r for r in rows(sys.argv[2])}
+bad = []
+for r in rows(sys.argv[1]):
+    t = raw(sys.argv[3] + "/runs/" + r["tag"] + "/sample.tsv")
+    w = raw(sys.argv[3] + "/runs/" + r["tag"] + "/window.tsv")
+    n = float(res[r["tag"]]["sessions"])
+    idx = [i for i, x in enumerate(t) if float(x[3]) >= n][1:-1]
+    m = re.match(r"rows (\d+)-(\d+) \((\d+) rows", r["driver_window"])
+    want = (idx[0] + 1, idx[-1] + 1, len(w))
+    got = tuple(int(g) for g in m.groups()) if m else None
+    if got != want or t[idx[0]] != w[0] or t[idx[-1]] != w[-1]:
+        bad.append("%s: driver_window %r, expected rows %d-%d (%d rows)" % ((r["tag"], r["driver_window"]) + want))
+print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv" "$GMP"
+
+cpl cores --corpus "$GMP_NAME" --where block=1,2,3
+expect_rc "cores gomaxprocs (md) exits 0" 0
+header=$(grep -m 1 '^| tag' "$T/.out")
+check_contains "cores gomaxprocs (md): app_cores_wall column" "$header" "| app_cores_wall"
+check_contains "cores gomaxprocs (md): driver_app_cores column" "$header" "| driver_app_cores"
+check_contains "cores gomaxprocs (md): g1-n100-b1 note explains the ramp" \
+	"$(grep -F '| g1-n100-b1 ' "$T/.out")" "driver lower by 0.048 cores: its window starts 4 rows earlier, inside the ramp"
+
+###########################################################################
+# memory
+###########################################################################
+echo "# memory"
+MEM_SEL=(--by sessions --group cfg --corpus "$CAP_NAME" --where target=medium --where block=1,2,3)
+cpl memory "${MEM_SEL[@]}" --view slopes --format tsv
+expect_rc "memory --view slopes --format tsv exits 0" 0
+pg=$(tsvget group cfg=pg slope)
+mem=$(tsvget group cfg=mem slope)
+if awk -v p="$pg" -v m="$mem" 'BEGIN { exit !(p + 0 > m + 0 && m + 0 > 0) }'; then
+	ok "memory: cfg=pg slope $pg > cfg=mem slope $mem (kB per session)"
+else
+	not_ok "memory: cfg=pg slope > cfg=mem slope" "pg '$pg', mem '$mem'"$'\n'"$OUT"
+fi
+py_check "memory slopes: slope, slope_se, intercept match python OLS of system.tsv load_app_kb" "$PYLIB"'
+pts = {}
+for s in rows(sys.argv[2]):
+    if s["target"] == "medium" and s["block"] in ("1", "2", "3"):
+        pts.setdefault("cfg=" + s["cfg"], []).append((float(s["level"]), float(s["load_app_kb"])))
+bad = []
+out = {r["group"]: r for r in rows(sys.argv[1])}
+for g, p in pts.items():
+    b, se, a = ols(p)
+    r = out.get(g)
+    if not r or int(r["n"]) != len(p):
+        bad.append("%s: %r" % (g, r)); continue
+    for k, v in (("slope", b), ("slope_se", se), ("intercept", a)):
+        if not close(float(r[k]), v, 1e-9):
+            bad.append("%s %s: coreplan %s, python %r" % (g, k, r[k], v))
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv"
+
+cpl memory "${MEM_SEL[@]}" --view ratios --format tsv
+expect_rc "memory --view ratios exits 0" 0
+check_eq "memory --view ratios: 6 rows (2 cfg x 3 levels), each labelled a contrast" "6" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "label") c = i; next }
+		$c ~ /contrast/' "$T/.out" | grep -c .)" "$OUT"
+check_eq "memory --view ratios: cfg=mem at 100 is 94064 / 100 = 940.64" "940.64" \
+	"$(awk -F'\t' '$1 == "cfg=mem" && $2 == "100" { print $5 }' "$T/.out")"
+cpl memory "${MEM_SEL[@]}"
+check_contains "memory (md): the ratio table's title says contrast only" "$OUT" \
+	"Single-level ratio (contrast only"
+
+cpl memory "${MEM_SEL[@]}" --metric rss_median_kb --format tsv
+expect_rc "memory --metric rss_median_kb (trace-derived) exits 0" 0
+py_check "memory --metric rss_median_kb: slopes match python (system.tsv window, statistics.median, OLS)" "$PYLIB"'
+pts = {}
+for s in rows(sys.argv[2]):
+    if s["target"] == "medium" and s["block"] in ("1", "2", "3"):
+        t = raw(sys.argv[3] + "/samples/" + s["run"] + ".tsv")
+        lo, hi = system_window([float(r[6]) for r in t])
+        med = statistics.median(float(r[1]) for r in t[lo:hi + 1])
+        pts.setdefault("cfg=" + s["cfg"], []).append((float(s["level"]), med))
+bad = []
+out = {r["group"]: r for r in rows(sys.argv[1])}
+for g, p in pts.items():
+    b, se, a = ols(p)
+    r = out.get(g)
+    if not r:
+        bad.append(g + ": missing"); continue
+    for k, v in (("slope", b), ("slope_se", se), ("intercept", a)):
+        if not close(float(r[k]), v, 1e-9):
+            bad.append("%s %s: coreplan %s, python %r" % (g, k, r[k], v))
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv" "$CAP"
+
+###########################################################################
+# trace
+###########################################################################
+echo "# trace"
+cpl trace g1-n100-b1 --corpus "$GMP_NAME" --format tsv
+expect_rc "trace g1-n100-b1 --corpus $GMP_NAME --format tsv exits 0" 0
+check_eq "trace: as many rows as sample.tsv has lines" \
+	"$(wc -l <"$GMP/runs/g1-n100-b1/sample.tsv" | tr -d ' ')" "$(($(wc -l <"$T/.out") - 1))"
+marks() { # WHICH...: count rows whose window column is one of WHICH
+	awk -F'\t' -v which=" $* " 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "window") c = i; next }
+		index(which, " " $c " ")' "$T/.out" | grep -c .
+}
+check_eq "trace: driver/both rows = window.tsv lines" \
+	"$(wc -l <"$GMP/runs/g1-n100-b1/window.tsv" | tr -d ' ')" "$(marks driver both)"
+plateau_rows=$(marks plateau both)
+driver_only=$(marks driver)
+trace_out=$OUT
+cpl cores --corpus "$GMP_NAME" --where block=1 --format tsv
+check_eq "trace: plateau/both rows = cores window_rows" "$(tsvget tag g1-n100-b1 window_rows)" \
+	"$plateau_rows"
+# the driver's window starts 4 rows earlier, on the ramp (conn 118, 132, 146, 160 < 200)
+check_eq "trace: 4 rows only in the driver's window (ramp rows)" "4" "$driver_only"
+check_eq "trace: the first driver row is window.tsv's first line" \
+	"$(cut -f1 "$GMP/runs/g1-n100-b1/window.tsv" | head -n 1)" \
+	"$(printf '%s\n' "$trace_out" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "window") c = i; if ($i == "epoch") e = i }; next }
+		$c == "driver" || $c == "both" { printf "%d\n", $e; exit }')"
+
+cpl trace no-such-run --corpus "$GMP_NAME"
+expect_rc "trace of an unknown tag exits 1" 1
+check_contains "trace of an unknown tag: names it" "$ERR" "no-such-run"
+cpl trace g1-n100-b1
+expect_rc "trace of a tag in two corpora (example, gomaxprocs) exits 2" 2
+check_contains "trace of an ambiguous tag asks for --corpus" "$ERR" "--corpus"
+cpl trace g1-n100-b1 --corpus example --format tsv
+expect_rc "trace g1-n100-b1 --corpus example exits 0" 0
+cpl trace m1-r1 --corpus "$CAP_NAME"
+expect_rc "trace of a run without a trace (m1-r1) exits 1" 1
+check_contains "trace m1-r1: says it has no trace" "$ERR" "no trace"
+cpl trace core-mem-p5-n25-r1 --corpus "$CAP_NAME" --format tsv
+expect_rc "trace of a core run (no conn column) exits 0" 0
+check_eq "trace core-mem-p5-n25-r1: no row is marked (no plateau)" "0" "$(marks plateau both driver)"
+
+###########################################################################
+# a trace without app_j
+###########################################################################
+echo "# a corpus whose trace has no app_j column"
+mkdir -p "$T/noappj/runs/t1"
+printf 'tag\tsessions\ttput\nt1\t10\t100\n' >"$T/noappj/results.tsv"
+for i in $(seq 0 19); do
+	c=20
+	[ "$i" -lt 2 ] && c=0
+	printf '%d\t%d\t%d\n' $((1000 + i)) "$c" $((5000 + 200 * i))
+done >"$T/noappj/runs/t1/sample.tsv"
+cat >"$T/noappj/coreplan.manifest" <<'EOF'
+layout = no-app-j
+[table main]
+file = results.tsv
+tag = {tag}
+run-dir = runs/{tag}
+trace = {run-dir}/sample.tsv
+trace-columns = epoch conn cpu_total_j
+set = clk_tck=100 nproc=2
+EOF
+cpl import -q "$T/noappj"
+expect_rc "import a corpus whose trace columns are epoch conn cpu_total_j" 0
+cpl cores --corpus noappj --format tsv
+expect_rc "cores on it exits 0" 0
+check_contains "cores: the note says the app_j column is missing" "$(tsvget tag t1 note)" "app_j"
+check_eq "cores: no number for that run" "NA NA NA NA" \
+	"$(tsvget tag t1 window_rows) $(tsvget tag t1 app_cores_wall) $(tsvget tag t1 app_cores_stat) $(tsvget tag t1 stat_tick_hz)"
+
+###########################################################################
+# JSON
+###########################################################################
+echo "# json"
+cpl cores --corpus "$CAP_NAME" --format json
+expect_rc "cores --format json exits 0" 0
+py_check "cores --format json parses: 53 runs, numbers for medium, null for m1" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {r["tag"]: r for r in d}
+ok = (len(d) == 53 and isinstance(by["medium-pg-n100-b1r1"]["app_cores_wall"], (int, float))
+      and by["m1-r1"]["app_cores_wall"] is None and "UNTRUSTWORTHY" in by["small-pg-n500-b1r1"]["note"])
+print("ok" if ok else repr(d)[:400])'
+cpl memory "${MEM_SEL[@]}" --format json
+expect_rc "memory --format json exits 0" 0
+py_check "memory --format json parses: 2 groups with a slope" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("ok" if len(d) == 2 and all(isinstance(r["slope"], (int, float)) for r in d) else repr(d)[:400])'
+cpl trace g1-n100-b1 --corpus "$GMP_NAME" --format json
+expect_rc "trace --format json exits 0" 0
+py_check "trace --format json parses: one object per sample.tsv line" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(1 for _ in open(sys.argv[2]))
+print("ok" if len(d) == n and d[0]["row_no"] == 1 else "%d objects, %d lines" % (len(d), n))' \
+	"$GMP/runs/g1-n100-b1/sample.tsv"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
