@@ -99,7 +99,7 @@ static void explain_driver(struct run_cores *out)
 		return;
 	out->driver_minus_wall = out->driver_app_cores - out->cpu.app_cores_wall;
 	if (fabs(out->driver_minus_wall) < 0.0005) {
-		note_add(out, "driver figure equals the recomputed one");
+		note_add(out, "the reported app_cores equals the recomputed one");
 		return;
 	}
 	snprintf(text, sizeof(text), "driver %s by %.3f cores",

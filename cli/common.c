@@ -54,6 +54,9 @@ const char *common_num(double value, enum out_format format, char style, int pre
 		snprintf(buf, 32, "%.*f", precision, value);
 	else
 		snprintf(buf, 32, "%.*g", precision, value);
+	/* a value that rounds to zero prints as 0, not -0.000 */
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
 	return buf;
 }
 
