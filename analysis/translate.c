@@ -37,8 +37,12 @@ static void describe(struct translate_figure *f, const struct translate_input *i
 		return;
 	}
 	snprintf(f->rule, sizeof(f->rule), "to = from x %.3f", f->factor);
-	snprintf(f->words, sizeof(f->words), "%s uses %.1f%% %s than %s", to_name, fabs(pct),
-		 pct < 0 ? "less" : "more", from_name);
+	if (!strcmp(in->name, "cpu_us_per_op"))
+		snprintf(f->words, sizeof(f->words), "%s needs %.2fx the CPU time per operation of %s",
+			 to_name, f->factor, from_name);
+	else
+		snprintf(f->words, sizeof(f->words), "%s uses %.1f%% %s than %s", to_name,
+			 fabs(pct), pct < 0 ? "less" : "more", from_name);
 }
 
 int translate_figure(const struct translate_input *in, const char *statistic, uint64_t seed,

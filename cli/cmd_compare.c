@@ -129,40 +129,11 @@ static bool lower_is_better_name(const char *metric)
 	return false;
 }
 
-/* The arm's filter: the common filter plus its own space-separated conditions. */
-static int arm_filter(const struct args *a, const char *text, struct run_filter *f)
-{
-	char *copy = strdup(text), *save = NULL;
-	int rc = 0;
-	memset(f, 0, sizeof(*f));
-	if (!copy)
-		return err_set("out of memory");
-	f->include_excluded = a->common.filter.include_excluded;
-	if (a->common.filter.corpus && !(f->corpus = strdup(a->common.filter.corpus)))
-		rc = err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < a->common.filter.nwhere; i++) {
-		const struct field_where *w = &a->common.filter.where[i];
-		char buf[4096];
-		size_t used = (size_t)snprintf(buf, sizeof(buf), "%s=", w->field);
-		for (size_t v = 0; v < w->nvalues && used < sizeof(buf); v++)
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
-						 v ? "," : "", w->values[v]);
-		rc = run_filter_add_where(f, buf);
-	}
-	for (char *tok = strtok_r(copy, " \t;", &save); rc == 0 && tok;
-	     tok = strtok_r(NULL, " \t;", &save))
-		rc = run_filter_add_where(f, tok);
-	free(copy);
-	if (rc == 0 && f->nwhere == a->common.filter.nwhere)
-		rc = err_usage("an arm needs at least one FIELD=VALUE condition, got '%s'", text);
-	return rc;
-}
-
 static int arm_values(sqlite3 *db, const struct args *a, int arm, struct selection *sel,
 		      double **values)
 {
 	struct run_filter f;
-	int rc = arm_filter(a, a->arm_text[arm], &f);
+	int rc = common_arm_filter(&a->common, a->arm_text[arm], &f);
 	if (rc == 0) {
 		struct select_spec spec = {.filter = &f,
 					   .by = NULL,

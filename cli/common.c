@@ -128,3 +128,33 @@ int common_parse_count(const char *option, const char *value, size_t *out)
 	*out = (size_t)n;
 	return 0;
 }
+
+/* The arm's filter: the common filter plus its own space-separated conditions. */
+int common_arm_filter(const struct common_args *a, const char *text, struct run_filter *f)
+{
+	char *copy = strdup(text), *save = NULL;
+	int rc = 0;
+	memset(f, 0, sizeof(*f));
+	if (!copy)
+		return err_set("out of memory");
+	f->include_excluded = a->filter.include_excluded;
+	if (a->filter.corpus && !(f->corpus = strdup(a->filter.corpus)))
+		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < a->filter.nwhere; i++) {
+		const struct field_where *w = &a->filter.where[i];
+		char buf[4096];
+		size_t used = (size_t)snprintf(buf, sizeof(buf), "%s=", w->field);
+		for (size_t v = 0; v < w->nvalues && used < sizeof(buf); v++)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
+						 v ? "," : "", w->values[v]);
+		rc = run_filter_add_where(f, buf);
+	}
+	for (char *tok = strtok_r(copy, " \t;", &save); rc == 0 && tok;
+	     tok = strtok_r(NULL, " \t;", &save))
+		rc = run_filter_add_where(f, tok);
+	free(copy);
+	if (rc == 0 && f->nwhere == a->filter.nwhere)
+		rc = err_usage("an arm needs at least one FIELD=VALUE condition, got '%s'", text);
+	return rc;
+}
+

@@ -71,6 +71,13 @@ void common_print_left_out(const struct selection *sel, enum out_format format);
 int common_split_list(const char *option, const char *value, char ***list, size_t *n);
 void common_free_list(char **list, size_t n);
 
+/*
+ * An arm (compare --a/--b, translate --from/--to): the common filter plus
+ * the arm's own space-separated FIELD=V[,V] conditions, as a new filter
+ * the caller releases.
+ */
+int common_arm_filter(const struct common_args *a, const char *text, struct run_filter *f);
+
 /* Option values, each a usage error naming --option when malformed. */
 int common_parse_choice(const char *option, const char *value, const char *const *names,
 			size_t n, int *out);

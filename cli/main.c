@@ -37,6 +37,7 @@ static const struct command commands[] = {
 	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
+	{"translate", cmd_translate, "carry figures between CPUs: per-core, CPU-time and memory factors"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},

@@ -20,6 +20,7 @@
 #include "profiles.h"
 #include "runfiles.h"
 #include "table.h"
+#include "topology.h"
 #include "trace.h"
 
 #include <dirent.h>
@@ -373,6 +374,7 @@ struct table_ctx {
 	struct importer *im;
 	const struct manifest_table *spec;
 	const char *subcorpus;
+	char *host; /* the topology's host name when the table names one */
 	struct table rows;
 	struct corpus_file *rows_file;
 	struct table join;
@@ -823,6 +825,8 @@ static int tag_attrs(struct run_state *rs)
 	}
 	for (size_t i = 0; rc == 0 && i < spec->nset; i++)
 		rc = attr_list_add(&rs->attrs, "set", spec->set[i].key, spec->set[i].value, 0, 0, 0);
+	if (rc == 0 && rs->tc->host && !attr_list_find(&rs->attrs, "set", "host"))
+		rc = attr_list_add(&rs->attrs, "set", "host", rs->tc->host, 0, 0, 0);
 	return rc;
 }
 
@@ -942,8 +946,34 @@ static int import_run(struct table_ctx *tc, struct run_entry *run)
 	return rc;
 }
 
+/* The table's host topology: stored as host CORPUS[/SUBCORPUS], named by every run. */
+static int read_topology(struct table_ctx *tc)
+{
+	struct importer *im = tc->im;
+	struct corpus_file *f = find_file(im, tc->spec->topology);
+	struct strbuf name = STRBUF_INIT;
+	struct topology topo;
+	char *path;
+	int rc;
+	if (!f)
+		return err_set("topology file '%s' not found in '%s'", tc->spec->topology, im->root);
+	path = full_path(im, f->path);
+	rc = path ? topology_read_file(path, f->path, &topo) : err_set("out of memory");
+	free(path);
+	if (rc)
+		return rc;
+	strbuf_addf(&name, "%s%s%s", im->result->name, *tc->subcorpus ? "/" : "", tc->subcorpus);
+	tc->host = strbuf_detach(&name);
+	rc = tc->host ? topology_store(im->db, tc->host, &topo) : err_set("out of memory");
+	if (rc == 0)
+		rc = claim(im, f, "topology", (int64_t)topo.n);
+	topology_release(&topo);
+	return rc;
+}
+
 static void table_ctx_release(struct table_ctx *tc)
 {
+	free(tc->host);
 	table_release(&tc->rows);
 	table_release(&tc->join);
 	for (size_t i = 0; i < tc->nruns; i++) {
@@ -960,6 +990,8 @@ static int import_table(struct importer *im, const struct manifest_table *spec)
 	tc.subcorpus = spec->subcorpus ? spec->subcorpus
 			 : strcmp(spec->section, "main") ? spec->section : "";
 	rc = read_tables(&tc);
+	if (rc == 0 && spec->topology)
+		rc = read_topology(&tc);
 	if (rc == 0)
 		rc = listed_runs(&tc);
 	if (rc == 0 && spec->discover)

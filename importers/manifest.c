@@ -138,6 +138,7 @@ static int table_key(struct manifest_table *t, const char *key, const char *valu
 		{"run-dir", &t->run_dir},     {"discover", &t->discover},
 		{"generator", &t->generator}, {"idle", &t->idle},           {"acct", &t->acct},
 		{"trace", &t->trace},         {"window", &t->window},       {"rejected", &t->rejected},
+		{"topology", &t->topology},
 	};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		if (!strcmp(key, strings[i].key))
@@ -361,7 +362,7 @@ static void table_release(struct manifest_table *t)
 {
 	char *strings[] = {t->section,   t->file,      t->subcorpus, t->tag,   t->run_dir,
 			   t->discover,  t->join_file, t->join_key,  t->generator, t->idle,
-			   t->acct,      t->trace,     t->window,    t->rejected};
+			   t->acct,      t->trace,     t->window,    t->rejected,  t->topology};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(strings[i]);
 	free_list(t->tag_parse, t->ntag_parse);

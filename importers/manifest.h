@@ -23,6 +23,8 @@
  *   require-trace = yes
  *   rejected = json/<*>.REJECTED    one-line rejection markers; tag = name before the extension
  *   text = {run-dir}/load.txt {run-dir}/selfcheck.txt
+ *   topology = lscpu.txt          the host's `lscpu -p` (or sibling lists); its runs get
+ *                                 the field host = CORPUS (or CORPUS/SUBCORPUS)
  *   set = gomaxprocs=1 sessions=25
  *   field.load_rss_kb = join:load_app_kb
  *   [files]
@@ -74,6 +76,7 @@ struct manifest_table {
 	char *window;
 	bool require_trace;
 	char *rejected;
+	char *topology;
 	char **text; /* templates of free-text files */
 	size_t ntext;
 	struct manifest_kv *set;
