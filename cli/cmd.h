@@ -35,6 +35,7 @@ int cmd_corpora(int argc, char **argv, const struct global_opts *g);
 int cmd_runs(int argc, char **argv, const struct global_opts *g);
 int cmd_compare(int argc, char **argv, const struct global_opts *g);
 int cmd_cores(int argc, char **argv, const struct global_opts *g);
+int cmd_fit(int argc, char **argv, const struct global_opts *g);
 int cmd_memory(int argc, char **argv, const struct global_opts *g);
 int cmd_noise(int argc, char **argv, const struct global_opts *g);
 int cmd_topology(int argc, char **argv, const struct global_opts *g);

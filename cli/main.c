@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
 	{"compare", cmd_compare, "two arms: ratio with interval, rank test, verdict, runs needed"},
 	{"cores", cmd_cores, "CPU cores recomputed from each run's trace plateau, tick-rate check"},
+	{"fit", cmd_fit, "scaling models: USL, Amdahl and power law with standard errors"},
 	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},

@@ -1,0 +1,77 @@
+/*
+ * fit: scaling models fitted to (level, throughput) points (coreplan fit).
+ *
+ *   usl     X(N) = lambda N / (1 + sigma (N - 1) + kappa N (N - 1)),
+ *           sigma and kappa in [0, 1], lambda > 0
+ *   amdahl  the USL with kappa = 0
+ *   power   X(N) = a N^b; per-doubling factor 2^b
+ *
+ * Fitted by GSL's nonlinear least squares (gsl_multifit_nlinear, trust
+ * region with Levenberg-Marquardt steps, analytic Jacobian) on the
+ * original scale, every point weighted equally. GSL has no bounds: a
+ * parameter that leaves its range in the unconstrained fit is fixed at
+ * the bound and the rest refitted; it is then reported `at bound` with no
+ * standard error. Starting values: for the USL, lambda0 = the throughput
+ * per unit at the smallest level and (sigma, kappa) from the linear least
+ * squares of N/C(N) - 1 = sigma (N - 1) + kappa N (N - 1) with
+ * C(N) = X(N) / (lambda0 N) (no intercept, gsl_multifit_linear); for the
+ * power law, the OLS of ln X on ln N.
+ *
+ * Standard errors: sqrt(chisq / (n - p) * (J^T J)^-1_ii) over the free
+ * parameters (gsl_multifit_nlinear_covar is unscaled). Reported: each
+ * parameter, the residual standard error with n - p degrees of freedom,
+ * R^2 = 1 - SSE / SST, fitted values and residuals, and for the USL the
+ * peak N* = sqrt((1 - sigma) / kappa), X(N*), and the Amdahl ceiling
+ * lambda / sigma. A model needs at least as many distinct levels as it
+ * has free parameters, and one more point than that; a fit that does not
+ * converge is an error, never a number.
+ */
+#ifndef COREPLAN_FIT_H
+#define COREPLAN_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum fit_model { FIT_USL, FIT_AMDAHL, FIT_POWER };
+
+#define FIT_MAX_PARAMS 3
+
+struct fit_param {
+	const char *name;
+	double value;
+	double se; /* NaN at a bound */
+	bool at_bound;
+};
+
+struct fit_result {
+	enum fit_model model;
+	const char *model_name;
+	struct fit_param params[FIT_MAX_PARAMS];
+	size_t nparams;
+	size_t n;       /* points */
+	size_t nlevels; /* distinct levels */
+	size_t dof;     /* n - free parameters */
+	double residual_se;
+	double r2;
+	double sse;
+	size_t iterations;
+	/* usl and amdahl */
+	double peak_n, peak_x;   /* usl with kappa > 0; else infinity */
+	double amdahl_ceiling;   /* lambda / sigma; infinity when sigma = 0 */
+	/* power */
+	double per_doubling, per_doubling_se;
+	double *fitted;    /* n values, owned */
+	double *residuals; /* n values (observed - fitted), owned */
+};
+
+const char *fit_model_name(enum fit_model model);
+int fit_model_parse(const char *name, enum fit_model *model);
+
+/* Fit; levels must be > 0 and throughputs finite. */
+int fit_scaling(enum fit_model model, const double *level, const double *x, size_t n,
+		struct fit_result *out);
+/* The fitted curve at level N. */
+double fit_predict(const struct fit_result *fit, double level);
+void fit_release(struct fit_result *fit);
+
+#endif
