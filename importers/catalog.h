@@ -1,5 +1,5 @@
 /*
- * catalog: instance catalogs for sizing (fixtures/catalogs/*.tsv, or a
+ * catalog: instance catalogs for sizing (fixtures/catalogs/NAME.tsv, or a
  * user's file given to `coreplan size --catalog FILE`).
  *
  * A catalog is a headed TSV or CSV with one row per instance type and the

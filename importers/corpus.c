@@ -823,8 +823,16 @@ static int tag_attrs(struct run_state *rs)
 						   rs->vars.cap_values[i], 0, 0, 0);
 		break;
 	}
-	for (size_t i = 0; rc == 0 && i < spec->nset; i++)
-		rc = attr_list_add(&rs->attrs, "set", spec->set[i].key, spec->set[i].value, 0, 0, 0);
+	for (size_t i = 0; rc == 0 && i < spec->nset; i++) {
+		/* a constant may be a template over the run's columns: instance=e2-{target} */
+		char *value = NULL;
+		if (manifest_expand(spec->set[i].value, run_var, &rs->vars, &value) != 0) {
+			err_clear();
+			continue; /* an unlisted run lacks the columns: no value */
+		}
+		rc = attr_list_add(&rs->attrs, "set", spec->set[i].key, value, 0, 0, 0);
+		free(value);
+	}
 	if (rc == 0 && rs->tc->host && !attr_list_find(&rs->attrs, "set", "host"))
 		rc = attr_list_add(&rs->attrs, "set", "host", rs->tc->host, 0, 0, 0);
 	return rc;

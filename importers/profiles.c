@@ -51,7 +51,7 @@ static const char capacity_text[] =
 	"field.load_rss_kb = join:load_app_kb\n"
 	"field.app_cores = join:app_cores\n"
 	"# e2-small and e2-medium: 2 vCPUs, USER_HZ 100 (not in the idle banners)\n"
-	"set = clk_tck=100 nproc=2 cpu_family=gce-e2\n"
+	"set = clk_tck=100 nproc=2 cpu_family=gce-e2 instance=e2-{target}\n"
 	"\n"
 	"[table m1]\n"
 	"file = m1/m1.tsv\n"
@@ -75,7 +75,7 @@ static const char capacity_text[] =
 	"require-trace = yes\n"
 	"text = {run-dir}/run.txt {run-dir}/gen.txt {run-dir}/selfcheck.txt\n"
 	"# FORMATS.md and core/env.txt: e2-standard-4, Intel Xeon @ 2.20GHz, dedicated\n"
-	"set = cpu_family=intel-xeon-2.2ghz\n"
+	"set = cpu_family=gce-e2 cpu_model=intel-xeon-2.2ghz instance=e2-standard-4\n"
 	"\n"
 	"[files]\n"
 	"text = teardown.txt core/env.txt\n";

@@ -39,7 +39,7 @@ static void parses_both_builtin_profiles(void **state)
 	assert_string_equal(m->tables[0].overrides[0].field, "load_rss_kb");
 	assert_string_equal(m->tables[0].overrides[0].source, "join");
 	assert_string_equal(m->tables[0].overrides[0].name, "load_app_kb");
-	assert_int_equal(m->tables[0].nset, 3);
+	assert_int_equal(m->tables[0].nset, 4);
 	assert_string_equal(m->tables[0].set[1].key, "nproc");
 	assert_string_equal(m->tables[0].set[1].value, "2");
 	assert_int_equal(m->ncorpus_text, 2);

@@ -1,0 +1,473 @@
+/* catalog: see catalog.h. */
+#include "catalog.h"
+
+#include "../common/err.h"
+#include "../common/num.h"
+#include "../common/strbuf.h"
+#include "table.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* No cloud shape comes near this; a bigger number is a typo or garbage. */
+#define CATALOG_MAX_VCPUS 100000
+
+enum column {
+	COL_INSTANCE,
+	COL_PROVIDER,
+	COL_SERIES,
+	COL_VCPUS,
+	COL_THREADS,
+	COL_FRACTION,
+	COL_MEMORY,
+	COL_CPU_FAMILY,
+	COL_PRICE,
+	COL_REGION,
+	COL_SOURCE,
+	COL_DATE,
+	NCOLUMNS
+};
+
+static const char *const column_names[NCOLUMNS] = {
+	"instance",     "provider",         "series",
+	"vcpus",        "threads_per_core", "sustained_vcpu_fraction",
+	"memory_gib",   "cpu_family",       "price_per_hour",
+	"price_region", "price_source",     "price_date",
+};
+
+/* Where a row is, for messages: the file, its line, and the file's column of each field. */
+struct row {
+	const char *path;
+	long line;
+	const int *cols;
+	char *const *cells;
+};
+
+static int oom(const char *path)
+{
+	return err_set("out of memory reading '%s'", path ? path : "catalog");
+}
+
+static void instance_release(struct instance *in)
+{
+	free(in->instance);
+	free(in->provider);
+	free(in->series);
+	free(in->cpu_family);
+	free(in->price_region);
+	free(in->price_source);
+	free(in->price_date);
+	memset(in, 0, sizeof(*in));
+}
+
+void catalog_release(struct catalog *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		instance_release(&c->items[i]);
+	free(c->items);
+	free(c->path);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char *cell(const struct row *r, enum column c)
+{
+	return r->cells[r->cols[c]];
+}
+
+static long col_of(const struct row *r, enum column c)
+{
+	return (long)r->cols[c] + 1;
+}
+
+static bool is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f';
+}
+
+static bool is_leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* YYYY-MM-DD naming a day that exists. */
+static bool is_date(const char *s)
+{
+	static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, m, d;
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return false;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return false;
+	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
+	m = (s[5] - '0') * 10 + (s[6] - '0');
+	d = (s[8] - '0') * 10 + (s[9] - '0');
+	if (m < 1 || m > 12 || d < 1)
+		return false;
+	return d <= days[m - 1] + (m == 2 && is_leap(y));
+}
+
+/*
+ * A text field: required, and without surrounding blanks, because the
+ * names are matched against runs (cpu_family) and user arguments
+ * (instance) byte for byte.
+ */
+static int text_field(const struct row *r, enum column c, char **out)
+{
+	const char *s = cell(r, c);
+	size_t len = strlen(s);
+	if (len == 0)
+		return err_at(r->path, r->line, col_of(r, c), "%s is empty", column_names[c]);
+	if (is_space(s[0]) || is_space(s[len - 1]))
+		return err_at(r->path, r->line, col_of(r, c),
+			      "%s '%s' has a leading or trailing space", column_names[c], s);
+	if (c == COL_DATE && !is_date(s))
+		return err_at(r->path, r->line, col_of(r, c), "%s '%s' is not a date YYYY-MM-DD",
+			      column_names[c], s);
+	*out = strdup(s);
+	return *out ? 0 : oom(r->path);
+}
+
+/* One field into its member of `in`. */
+static int parse_field(const struct row *r, enum column c, struct instance *in)
+{
+	const char *s = cell(r, c);
+	long col = col_of(r, c);
+	int64_t i;
+	double x;
+
+	switch (c) {
+	case COL_INSTANCE:
+		return text_field(r, c, &in->instance);
+	case COL_PROVIDER:
+		return text_field(r, c, &in->provider);
+	case COL_SERIES:
+		return text_field(r, c, &in->series);
+	case COL_CPU_FAMILY:
+		return text_field(r, c, &in->cpu_family);
+	case COL_REGION:
+		return text_field(r, c, &in->price_region);
+	case COL_SOURCE:
+		return text_field(r, c, &in->price_source);
+	case COL_DATE:
+		return text_field(r, c, &in->price_date);
+	case COL_VCPUS:
+		if (num_parse_int(s, &i) != 0 || i < 1)
+			return err_at(r->path, r->line, col,
+				      "vcpus '%s' is not a whole number >= 1", s);
+		if (i > CATALOG_MAX_VCPUS)
+			return err_at(r->path, r->line, col, "vcpus %s is more than %d", s,
+				      CATALOG_MAX_VCPUS);
+		in->vcpus = (int)i;
+		return 0;
+	case COL_THREADS:
+		if (num_parse_int(s, &i) != 0 || (i != 1 && i != 2))
+			return err_at(r->path, r->line, col, "threads_per_core '%s' is not 1 or 2",
+				      s);
+		in->threads_per_core = (int)i;
+		return 0;
+	case COL_FRACTION:
+		if (num_parse_real(s, &x) != 0 || !(x > 0.0 && x <= 1.0))
+			return err_at(r->path, r->line, col,
+				      "sustained_vcpu_fraction '%s' is not a number in (0, 1]", s);
+		in->sustained_vcpu_fraction = x;
+		return 0;
+	case COL_MEMORY:
+		if (num_parse_real(s, &x) != 0 || !(x > 0.0))
+			return err_at(r->path, r->line, col, "memory_gib '%s' is not a number > 0",
+				      s);
+		in->memory_gib = x;
+		return 0;
+	case COL_PRICE:
+		if (num_parse_real(s, &x) != 0 || !(x >= 0.0))
+			return err_at(r->path, r->line, col,
+				      "price_per_hour '%s' is not a number >= 0", s);
+		in->price_per_hour = x;
+		return 0;
+	case NCOLUMNS:
+		break;
+	}
+	return err_set("internal error: catalog column %d", (int)c);
+}
+
+/*
+ * Fields are checked left to right as they stand in the file, so the
+ * error named is the first one a reader meets; then the rule between two
+ * fields, and the derived counts.
+ */
+static int parse_row(const struct row *r, const enum column *order, struct instance *in)
+{
+	int rc;
+	in->line = r->line;
+	for (size_t k = 0; k < NCOLUMNS; k++) {
+		rc = parse_field(r, order[k], in);
+		if (rc)
+			return rc;
+	}
+	if (in->vcpus % in->threads_per_core != 0)
+		return err_at(r->path, r->line, col_of(r, COL_VCPUS),
+			      "vcpus %d is not a multiple of threads_per_core %d", in->vcpus,
+			      in->threads_per_core);
+	in->physical_cores = (double)in->vcpus / in->threads_per_core;
+	in->sustained_cores =
+		(double)in->vcpus * in->sustained_vcpu_fraction / in->threads_per_core;
+	return 0;
+}
+
+/* Every required column's index in the file; all missing ones named at once. */
+static int find_columns(const struct table *t, const char *path, int *cols)
+{
+	struct strbuf missing = STRBUF_INIT;
+	size_t nmissing = 0;
+	int rc = 0;
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		cols[c] = table_col(t, column_names[c]);
+		if (cols[c] >= 0)
+			continue;
+		if (strbuf_addf(&missing, "%s'%s'", nmissing ? ", " : "", column_names[c]) != 0) {
+			rc = oom(path);
+			goto done;
+		}
+		nmissing++;
+	}
+	if (nmissing)
+		rc = err_at(path, 1, 0, "missing column%s %s", nmissing == 1 ? "" : "s",
+			    strbuf_str(&missing));
+done:
+	strbuf_release(&missing);
+	return rc;
+}
+
+static bool is_catalog_column(const char *name)
+{
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		if (strcmp(name, column_names[c]) == 0)
+			return true;
+	return false;
+}
+
+/* Extra columns are allowed (notes, URLs), but say they were not read. */
+static void warn_extra_columns(const struct table *t, const char *path)
+{
+	struct strbuf extra = STRBUF_INIT;
+	size_t nextra = 0;
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (is_catalog_column(t->header[i]))
+			continue;
+		if (strbuf_addf(&extra, "%s'%s'", nextra ? ", " : "", t->header[i]) != 0)
+			break; /* out of memory: a shorter warning is still a warning */
+		nextra++;
+	}
+	if (nextra == 1)
+		warn_add("'%s': column %s is not a catalog column: ignored", path,
+			 strbuf_str(&extra));
+	else if (nextra > 1)
+		warn_add("'%s': columns %s are not catalog columns: ignored", path,
+			 strbuf_str(&extra));
+	strbuf_release(&extra);
+}
+
+/* An instance name, where it was read, and which catalog it came from. */
+struct name_ref {
+	const char *name;
+	long line;
+	int side; /* 0: the catalog merged into (or the one being read), 1: the other */
+};
+
+/* By name, then side, then line: the first of a group is its earliest entry. */
+static int cmp_name_ref(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/*
+ * Among names listed more than once, the repeat (a side-1 entry that is
+ * not first in its group) with the smallest line, and the group's first
+ * entry. Sorting keeps this O(n log n) for a catalog of every shape.
+ */
+static void find_duplicate(struct name_ref *refs, size_t n, const struct name_ref **repeat,
+			   const struct name_ref **first)
+{
+	*repeat = *first = NULL;
+	qsort(refs, n, sizeof(*refs), cmp_name_ref);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && strcmp(refs[b].name, refs[a].name) == 0; b++)
+			;
+		for (size_t j = a + 1; j < b; j++) {
+			if (refs[j].side != 1)
+				continue;
+			if (!*repeat || refs[j].line < (*repeat)->line) {
+				*repeat = &refs[j];
+				*first = &refs[a];
+			}
+			break;
+		}
+	}
+}
+
+static int check_duplicates(const struct catalog *c, long instance_col)
+{
+	struct name_ref *refs;
+	const struct name_ref *repeat, *first;
+	int rc = 0;
+	if (c->n < 2)
+		return 0;
+	refs = malloc(c->n * sizeof(*refs));
+	if (!refs)
+		return oom(c->path);
+	for (size_t i = 0; i < c->n; i++)
+		refs[i] = (struct name_ref){c->items[i].instance, c->items[i].line, 1};
+	find_duplicate(refs, c->n, &repeat, &first);
+	if (repeat)
+		rc = err_at(c->path, repeat->line, instance_col,
+			    "duplicate instance '%s' (also line %ld)", repeat->name, first->line);
+	free(refs);
+	return rc;
+}
+
+int catalog_read(const char *path, struct catalog *out)
+{
+	struct table t;
+	int cols[NCOLUMNS];
+	enum column order[NCOLUMNS];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = table_read(path, path, TABLE_SNIFF, &t);
+	if (rc)
+		return rc;
+	rc = find_columns(&t, path, cols);
+	if (rc)
+		goto done;
+	if (t.nrows == 0) {
+		rc = err_at(path, 1, 0,
+			    "header but no instances: a catalog needs one row per "
+			    "instance type");
+		goto done;
+	}
+	/* the columns in file order (insertion sort of 12) */
+	for (size_t k = 0; k < NCOLUMNS; k++) {
+		size_t j = k;
+		for (; j > 0 && cols[order[j - 1]] > cols[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = (enum column)k;
+	}
+	out->path = strdup(path);
+	out->items = calloc(t.nrows, sizeof(*out->items));
+	if (!out->path || !out->items) {
+		rc = oom(path);
+		goto done;
+	}
+	for (size_t i = 0; i < t.nrows; i++) {
+		struct row r = {path, t.lines[i], cols, t.cells[i]};
+		out->n = i + 1; /* counted first, so a half-read row is freed too */
+		rc = parse_row(&r, order, &out->items[i]);
+		if (rc)
+			goto done;
+	}
+	rc = check_duplicates(out, (long)cols[COL_INSTANCE] + 1);
+	if (rc)
+		goto done;
+	warn_extra_columns(&t, path);
+done:
+	table_release(&t);
+	if (rc)
+		catalog_release(out);
+	return rc;
+}
+
+static int copy_text(char **dst, const char *src)
+{
+	if (!src) {
+		*dst = NULL;
+		return 0;
+	}
+	*dst = strdup(src);
+	return *dst ? 0 : -1;
+}
+
+static int copy_instance(struct instance *dst, const struct instance *src)
+{
+	*dst = *src;
+	dst->instance = dst->provider = dst->series = dst->cpu_family = NULL;
+	dst->price_region = dst->price_source = dst->price_date = NULL;
+	if (copy_text(&dst->instance, src->instance) || copy_text(&dst->provider, src->provider) ||
+	    copy_text(&dst->series, src->series) || copy_text(&dst->cpu_family, src->cpu_family) ||
+	    copy_text(&dst->price_region, src->price_region) ||
+	    copy_text(&dst->price_source, src->price_source) ||
+	    copy_text(&dst->price_date, src->price_date)) {
+		instance_release(dst);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * All or nothing: duplicates are looked for before `into` changes, which
+ * also makes merging a catalog into itself a plain duplicate error rather
+ * than a read of memory that realloc() has moved.
+ */
+int catalog_merge(struct catalog *into, const struct catalog *from)
+{
+	const char *into_path = into->path ? into->path : "catalog";
+	const char *from_path = from->path ? from->path : "catalog";
+	struct name_ref *refs = NULL;
+	const struct name_ref *repeat, *first;
+	struct instance *grown;
+	size_t nfrom = from->n, total, k = 0;
+	int rc = 0;
+
+	if (nfrom == 0)
+		return 0;
+	if (into->n > SIZE_MAX / sizeof(*refs) - nfrom ||
+	    into->n > SIZE_MAX / sizeof(*grown) - nfrom)
+		return oom(into_path);
+	total = into->n + nfrom;
+	refs = malloc(total * sizeof(*refs));
+	if (!refs)
+		return oom(into_path);
+	for (size_t i = 0; i < into->n; i++)
+		refs[k++] = (struct name_ref){into->items[i].instance, into->items[i].line, 0};
+	for (size_t i = 0; i < nfrom; i++)
+		refs[k++] = (struct name_ref){from->items[i].instance, from->items[i].line, 1};
+	find_duplicate(refs, total, &repeat, &first);
+	if (repeat) {
+		if (first->side == 1)
+			rc = err_at(from_path, repeat->line, 0,
+				    "duplicate instance '%s' (also line %ld)", repeat->name,
+				    first->line);
+		else
+			rc = err_at(from_path, repeat->line, 0,
+				    "duplicate instance '%s' (also '%s' line %ld)", repeat->name,
+				    into_path, first->line);
+		goto done;
+	}
+	grown = realloc(into->items, total * sizeof(*grown));
+	if (!grown) {
+		rc = oom(into_path);
+		goto done;
+	}
+	into->items = grown;
+	for (size_t i = 0; i < nfrom; i++) {
+		if (copy_instance(&into->items[into->n + i], &from->items[i]) != 0) {
+			while (i-- > 0)
+				instance_release(&into->items[into->n + i]);
+			rc = oom(into_path);
+			goto done;
+		}
+	}
+	into->n = total;
+done:
+	free(refs);
+	return rc;
+}

@@ -1,0 +1,526 @@
+#!/usr/bin/env bash
+# End-to-end tests of `coreplan topology`, `coreplan smt` and `coreplan
+# translate`: physical cores, what SMT threads are worth, and carrying
+# figures from one CPU to another.
+#
+#   bash tests/e2e/physical.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# In a mktemp -d folder (removed on exit) it checks: `topology` on this
+# machine against nproc and the distinct (physical_package_id, core_id)
+# pairs of /sys/devices/system/cpu (counted here in bash) and against this
+# machine's `lscpu -p`; `topology --from` on the affinity write-up's
+# lscpu.txt (8 logical, 4 physical, 2 per core) and on bad input; `smt` on
+# SHARED/writeups/gomaxprocs-affinity imported with
+# REPO_ROOT/fixtures/manifests/gomaxprocs-affinity.manifest, against the
+# figures of seed 000 (0.70, 1.27, 1.17, ~5.07, 4.92) and python3 medians
+# of runs.tsv; `smt` without a host (usage, exit 2); `translate` M1 -> x86
+# on SHARED/sky/gcp-x86-capacity-20260816 against seed 001 (2.96x, x86
+# uses 15-19% less memory) and python3 medians and means of m1/m1.tsv and
+# core/results.tsv; `translate --apply` arithmetic (rates divided by the
+# rate factor, times multiplied by it, memory multiplied by the loaded-RSS
+# factor) and its input errors; JSON output parsed with python3.
+#
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
+# "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+AFF=$SHARED/writeups/gomaxprocs-affinity
+AFF_MANIFEST=$ROOT/fixtures/manifests/gomaxprocs-affinity.manifest
+CAP=$SHARED/sky/gcp-x86-capacity-20260816
+SYSCPU=/sys/devices/system/cpu
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-physical.XXXXXX") || exit 2
+cleanup() { rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cd "$T" || exit 2
+
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() {
+	local name=$1
+	shift
+	local details="$*"
+	local first=${details%%$'\n'*}
+	echo "not ok - $name: $first"
+	if [ "$first" != "$details" ]; then
+		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
+	fi
+	FAIL=$((FAIL + 1))
+}
+check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
+	fi
+}
+check_contains() { # NAME TEXT PART
+	if [[ "$2" == *"$3"* ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "'$3' not found in:"$'\n'"$2"
+	fi
+}
+
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+if ! command -v python3 >/dev/null; then
+	echo "not ok - prerequisites: python3 is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+DB=$T/physical.db
+# cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
+cpl() {
+	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	RC=$?
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+}
+# tsvget KEYCOL KEY COL: column COL of the row of $T/.out whose KEYCOL is KEY.
+tsvget() {
+	awk -F'\t' -v kc="$1" -v key="$2" -v vc="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
+		k && v && $k == key { print $v }' "$T/.out"
+}
+# tsvget2 KEYCOL KEY KEYCOL2 KEY2 COL: like tsvget, the row matching two keys.
+tsvget2() {
+	awk -F'\t' -v kc="$1" -v key="$2" -v kc2="$3" -v key2="$4" -v vc="$5" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == kc2) k2 = i; if ($i == vc) v = i }; next }
+		k && k2 && v && $k == key && $k2 == key2 { print $v }' "$T/.out"
+}
+# round X PLACES
+round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
+# expect_rc NAME WANT: RC must be WANT (details: stderr).
+expect_rc() {
+	if [ "$RC" -eq "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
+	fi
+}
+# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
+py_check() {
+	local name=$1 script=$2
+	shift 2
+	local res
+	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$res"
+	fi
+}
+
+# TSV reader (plain split: the corpora have no quoting) and a closeness test.
+PYLIB='
+import json, math, statistics, sys
+def rows(path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    head = lines[0].split("\t")
+    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
+def close(a, b, rel):
+    return abs(a - b) <= rel * abs(b)
+'
+
+echo "# coreplan: $BIN"
+echo "# temp: $T"
+
+###########################################################################
+# topology on this machine
+###########################################################################
+echo "# topology: this machine"
+cpl topology --host here --format tsv
+expect_rc "topology (probe this machine) exits 0" 0
+NPROC=$(nproc)
+check_eq "topology: logical_cpus = nproc ($NPROC)" "$NPROC" "$(tsvget host here logical_cpus)"
+# distinct (physical_package_id, core_id) pairs of the online CPUs
+PAIRS=$(for d in "$SYSCPU"/cpu[0-9]*; do
+	[ -r "$d/topology/core_id" ] || continue
+	echo "$(cat "$d/topology/physical_package_id") $(cat "$d/topology/core_id")"
+done | sort -u | wc -l)
+check_eq "topology: physical_cores = distinct (package, core) pairs in $SYSCPU ($PAIRS)" \
+	"$PAIRS" "$(tsvget host here physical_cores)"
+check_eq "topology: source sysfs" "sysfs" "$(tsvget host here source)"
+HERE_LOGICAL=$(tsvget host here logical_cpus)
+HERE_PHYSICAL=$(tsvget host here physical_cores)
+HERE_PER_CORE=$(tsvget host here threads_per_core)
+if [ -n "$HERE_LOGICAL" ] && [ -n "$HERE_PHYSICAL" ] && [ -n "$HERE_PER_CORE" ] &&
+	[ $((HERE_PHYSICAL * HERE_PER_CORE)) -ge "$HERE_LOGICAL" ] && [ "$HERE_PHYSICAL" -le "$HERE_LOGICAL" ]; then
+	ok "topology: physical_cores <= logical_cpus <= physical_cores x threads_per_core"
+else
+	not_ok "topology: physical_cores <= logical_cpus <= physical_cores x threads_per_core" "$OUT"
+fi
+cpl topology --format tsv
+expect_rc "topology without --host exits 0" 0
+check_eq "topology: the default host name is this machine's name" "$(hostname)" \
+	"$(awk -F'\t' 'NR == 2 { print $1 }' "$T/.out")"
+
+if command -v lscpu >/dev/null && lscpu -p >"$T/lscpu-here.txt" 2>/dev/null; then
+	cpl topology --from "$T/lscpu-here.txt" --host here-lscpu --format tsv
+	expect_rc "topology --from this machine's lscpu -p exits 0" 0
+	check_eq "topology: this machine's lscpu -p gives the probe's logical CPUs" "$HERE_LOGICAL" \
+		"$(tsvget host here-lscpu logical_cpus)"
+	check_eq "topology: this machine's lscpu -p gives the probe's physical cores" "$HERE_PHYSICAL" \
+		"$(tsvget host here-lscpu physical_cores)"
+else
+	echo "# lscpu not available: skipping the lscpu -p comparison"
+fi
+
+###########################################################################
+# topology --from the affinity host's lscpu -p
+###########################################################################
+echo "# topology: the affinity write-up's host"
+cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
+expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
+check_eq "topology epyc: 8 logical CPUs" "8" "$(tsvget host epyc logical_cpus)"
+check_eq "topology epyc: 4 physical cores" "4" "$(tsvget host epyc physical_cores)"
+check_eq "topology epyc: 2 threads per core" "2" "$(tsvget host epyc threads_per_core)"
+check_eq "topology epyc: 1 socket" "1" "$(tsvget host epyc sockets)"
+check_eq "topology epyc: siblings 0/4 1/5 2/6 3/7" "0,4 1,5 2,6 3,7" "$(tsvget host epyc cores)"
+check_eq "topology epyc: source lscpu -p" "lscpu -p" "$(tsvget host epyc source)"
+
+cpl topology --show --format json
+expect_rc "topology --show --format json exits 0" 0
+py_check "topology --show --format json parses: epyc and here" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {r["host"]: r for r in d}
+e = by.get("epyc", {})
+ok = ("here" in by and e.get("logical_cpus") == 8 and e.get("physical_cores") == 4
+      and e.get("threads_per_core") == 2 and e.get("sockets") == 1)
+print("ok" if ok else repr(d)[:400])'
+
+cpl topology --show --host epyc
+expect_rc "topology --show --host epyc exits 0" 0
+check_contains "topology --show --host epyc: the md table names epyc" "$OUT" "| epyc "
+
+printf '0,4\n1,5\n4,5\n' >"$T/bad-siblings.txt"
+cpl topology --from "$T/bad-siblings.txt" --host bad
+expect_rc "topology --from a CPU in two sibling sets exits 1" 1
+check_contains "topology: the sibling-set error names file:line" "$ERR" "bad-siblings.txt:3:"
+printf '# CPU,Core,Socket,Node\n0,0,0,0\n1,x,0,0\n' >"$T/bad-lscpu.txt"
+cpl topology --from "$T/bad-lscpu.txt" --host bad
+expect_rc "topology --from a non-number exits 1" 1
+check_contains "topology: the non-number error names file:line:col" "$ERR" "bad-lscpu.txt:3:2:"
+cpl topology --show --host bad
+expect_rc "topology: a failed --from stores nothing (--show --host bad exits 1)" 1
+cpl topology --show --from "$AFF/lscpu.txt"
+expect_rc "topology --show --from is a usage error (exit 2)" 2
+
+###########################################################################
+# smt on the affinity write-up
+###########################################################################
+echo "# smt"
+cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
+expect_rc "import gomaxprocs-affinity with its manifest" 0
+cpl smt --corpus gomaxprocs-affinity --format tsv
+expect_rc "smt --corpus gomaxprocs-affinity --format tsv exits 0" 0
+cp "$T/.out" "$T/smt.tsv"
+# figure | seed value (rounded as the seed rounds it) | places | num_n | den_n
+while IFS='|' read -r fig want places num_n den_n; do
+	v=$(tsvget figure "$fig" value)
+	check_eq "smt $fig rounds to $want" "$want" "$(round "${v:-nan}" "$places")" "value '$v'"
+	check_eq "smt $fig: numerator n = $num_n, denominator n = $den_n" "$num_n $den_n" \
+		"$(tsvget figure "$fig" num_n) $(tsvget figure "$fig" den_n)"
+	nr=$(tsvget figure "$fig" num_runs)
+	dr=$(tsvget figure "$fig" den_runs)
+	if [ "$(tr ',' '\n' <<<"$nr" | grep -c .)" == "$num_n" ] &&
+		[ "$(tr ',' '\n' <<<"$dr" | grep -c .)" == "$den_n" ]; then
+		ok "smt $fig: num_runs and den_runs list the runs"
+	else
+		not_ok "smt $fig: num_runs and den_runs list the runs" "num_runs '$nr' den_runs '$dr'"
+	fi
+done <<'EOF'
+shared_vs_distinct|0.70|2|3|3
+smt_factor|1.27|2|3|3
+smt_step|1.17|2|6|3
+ceiling|5.07|2|3|3
+sharded 8x1|4.92|2|3|3
+EOF
+# the seed's "about 5x" ceiling: 4 physical cores x 1.27
+check_eq "smt ceiling is about 5 (4 x 1.27)" "5" "$(round "$(tsvget figure ceiling value)" 0)"
+check_contains "smt step: the 8-thread arm includes the shard-1x8 control runs" \
+	"$(tsvget figure smt_step num_runs)" "shard-1x8-r1"
+check_contains "smt sharded 8x1: note says 97% of the ceiling 5.07" \
+	"$(tsvget figure "sharded 8x1" note)" "97% of the ceiling 5.07"
+
+# Each figure against python3 medians of runs.tsv (values and range bounds).
+py_check "smt: every figure and its bounds match python3 medians of runs.tsv (1e-9)" "$PYLIB"'
+ours = {r["figure"]: r for r in rows(sys.argv[1])}
+R = rows(sys.argv[2])
+def arm(f): return [float(r["tput"]) for r in R if f(r)]
+def unpinned(t): return arm(lambda r: r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == str(t))
+sib = arm(lambda r: r["cpuset"] == "0,4,1,5"); dis = arm(lambda r: r["cpuset"] == "0,1,2,3")
+shard = lambda p, t: arm(lambda r: r["procs"] == str(p) and r["threads_per_proc"] == str(t))
+m = statistics.median
+want = {"shared_vs_distinct": (sib, dis), "smt_factor": (sib, unpinned(2)),
+        "smt_step": (unpinned(8), unpinned(4)), "sharded 8x1": (shard(8, 1), unpinned(1)),
+        "sharded 4x2": (shard(4, 2), unpinned(1)), "sharded 2x4": (shard(2, 4), unpinned(1))}
+bad = []
+for name, (a, b) in want.items():
+    o = ours.get(name)
+    if o is None:
+        bad.append(name + ": missing"); continue
+    for col, x in (("value", m(a) / m(b)), ("range_lo", min(a) / max(b)), ("range_hi", max(a) / min(b))):
+        if not close(float(o[col]), x, 1e-9):
+            bad.append("%s %s: coreplan %s, python %r" % (name, col, o[col], x))
+s, l, h = (x * 4 for x in (m(sib) / m(unpinned(2)), min(sib) / max(unpinned(2)), max(sib) / min(unpinned(2))))
+for col, x in (("value", s), ("range_lo", l), ("range_hi", h)):
+    if not close(float(ours["ceiling"][col]), x, 1e-9):
+        bad.append("ceiling %s: coreplan %s, python %r" % (col, ours["ceiling"][col], x))
+print("\n".join(bad) if bad else "ok")' "$AFF/runs.tsv"
+
+cpl smt --corpus gomaxprocs-affinity
+expect_rc "smt (md) exits 0" 0
+check_contains "smt md: the host line" "$OUT" "host gomaxprocs-affinity: 8 logical CPUs on 4 physical cores (2 per core)"
+check_contains "smt md: the smt_factor row states the spreading assumption" "$OUT" "assumed"
+
+cpl smt --corpus gomaxprocs-affinity --format json
+expect_rc "smt --format json exits 0" 0
+py_check "smt --format json parses: 7 figures, smt_factor 1.2675" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {r["figure"]: r for r in d}
+ok = len(d) == 7 and abs(by["smt_factor"]["value"] - 1.2675219529905761) < 1e-9 and by["smt_step"]["num_n"] == 6
+print("ok" if ok else repr(d)[:400])'
+
+cpl smt --corpus gomaxprocs-affinity --host epyc --format tsv
+expect_rc "smt --host epyc (the same topology recorded by hand) exits 0" 0
+check_eq "smt --host epyc: the same smt_factor" "$(awk -F'\t' '$1 == "smt_factor" { print $2 }' "$T/smt.tsv")" \
+	"$(tsvget figure smt_factor value)"
+
+# Without a host: the manifest minus its topology line, in its own database.
+grep -v '^topology' "$AFF_MANIFEST" >"$T/nohost.manifest"
+DB_MAIN=$DB
+DB=$T/nohost.db
+cpl import -q --name nohost "$AFF" --manifest "$T/nohost.manifest"
+expect_rc "import the affinity corpus without a topology" 0
+cpl smt --corpus nohost
+expect_rc "smt without a host is a usage error (exit 2)" 2
+check_contains "smt without a host: says how to record a topology" "$ERR" "coreplan topology --from FILE --host NAME"
+check_contains "smt without a host: says to pass --host" "$ERR" "--host"
+cpl smt --corpus nohost --host nosuch
+expect_rc "smt --host with an unknown host exits 1" 1
+check_contains "smt --host nosuch: names the host" "$ERR" "'nosuch'"
+cpl topology --from "$AFF/lscpu.txt" --host epyc
+cpl smt --corpus nohost --host epyc --format tsv
+expect_rc "smt --corpus nohost --host epyc exits 0" 0
+check_eq "smt --host epyc on the corpus without a topology: the same smt_step" \
+	"$(awk -F'\t' '$1 == "smt_step" { print $2 }' "$T/smt.tsv")" "$(tsvget figure smt_step value)"
+DB=$DB_MAIN
+
+###########################################################################
+# translate: M1 -> x86 on the capacity corpus
+###########################################################################
+echo "# translate"
+cpl import -q "$CAP"
+expect_rc "import gcp-x86-capacity-20260816" 0
+XL=(translate --from subcorpus=m1 --to subcorpus=core)
+cpl "${XL[@]}" --format tsv
+expect_rc "translate --from subcorpus=m1 --to subcorpus=core --format tsv exits 0" 0
+cp "$T/.out" "$T/translate.tsv"
+RATE=$(tsvget2 figure rate statistic median factor)
+RATE_LO=$(tsvget2 figure rate statistic median ci_lo)
+RATE_HI=$(tsvget2 figure rate statistic median ci_hi)
+LOAD=$(tsvget figure load_rss_kb factor)
+LOAD_LO=$(tsvget figure load_rss_kb ci_lo)
+LOAD_HI=$(tsvget figure load_rss_kb ci_hi)
+check_eq "translate: the median rate factor rounds to 3.00" "3.00" "$(round "${RATE:-nan}" 2)"
+if awk -v f="$RATE" -v lo="$RATE_LO" -v hi="$RATE_HI" 'BEGIN { exit !(lo < f && f < hi) }'; then
+	ok "translate: ci_lo < median rate factor < ci_hi ($RATE_LO < $RATE < $RATE_HI)"
+else
+	not_ok "translate: ci_lo < median rate factor < ci_hi" "$RATE_LO $RATE $RATE_HI"
+fi
+check_eq "translate: the mean rate row has no interval" "NA NA" \
+	"$(tsvget2 figure rate statistic mean ci_lo) $(tsvget2 figure rate statistic mean ci_hi)"
+
+py_check "translate: factors and ranges match python3 medians and means of m1.tsv and core/results.tsv (1e-9)" "$PYLIB"'
+out = rows(sys.argv[1])
+by = {(r["figure"], r["statistic"]): r for r in out}
+m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
+col = lambda rs, k: [float(r[k]) for r in rs]
+m = statistics.median; mean = statistics.mean
+a, b = col(m1, "tput"), col(x86, "ips")
+cf = [float(r["cpu_s"]) * 1e6 / float(r["ints"]) for r in m1]
+ct = [float(r["cpu_s_win"]) * 1e6 / float(r["ints"]) for r in x86]
+want = {("rate", "median"): (m(a) / m(b), min(a) / max(b), max(a) / min(b)),
+        ("rate", "mean"): (mean(a) / mean(b), min(a) / max(b), max(a) / min(b)),
+        ("cpu_us_per_op", "median"): (m(ct) / m(cf), min(ct) / max(cf), max(ct) / min(cf))}
+for k1, k2, name in (("idle_rss", "rss_idle_kb", "idle_rss_kb"), ("load_rss", "rss_load_med_kb", "load_rss_kb")):
+    x, y = col(m1, k1), col(x86, k2)
+    want[(name, "median")] = (m(y) / m(x), min(y) / max(x), max(y) / min(x))
+bad = []
+if len(out) != 5:
+    bad.append("%d rows, expected 5" % len(out))
+for key, (f, lo, hi) in want.items():
+    o = by.get(key)
+    if o is None:
+        bad.append("%s: missing" % (key,)); continue
+    for c, x in (("factor", f), ("range_lo", lo), ("range_hi", hi)):
+        if not close(float(o[c]), x, 1e-9):
+            bad.append("%s %s: coreplan %s, python %r" % (key, c, o[c], x))
+    if o["statistic"] == "median" and not float(o["ci_lo"]) < float(o["factor"]) < float(o["ci_hi"]):
+        bad.append("%s: factor outside its interval" % (key,))
+print("\n".join(bad) if bad else "ok")' "$CAP"
+
+py_check "translate: memory rows say x86 uses less than M1, 15-19% (rounded), idle 18.4 and load 14.8" '
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+head = lines[0].split("\t")
+by = {}
+for l in lines[1:]:
+    if l:
+        r = dict(zip(head, l.split("\t"))); by[r["figure"]] = r
+bad = []
+want = {"idle_rss_kb": "18.4", "load_rss_kb": "14.8"}
+for name, pct in want.items():
+    w = by[name]["in_words"]
+    g = re.fullmatch(r"(\S+) uses ([0-9.]+)% less than (\S+)", w)
+    if not g:
+        bad.append("%s: in_words %r" % (name, w)); continue
+    if g.group(1) == g.group(3) or "m1" not in g.group(3):
+        bad.append("%s: %r does not say the x86 side uses less than the M1 side" % (name, w))
+    if g.group(2) != pct:
+        bad.append("%s: %s%%, expected %s%%" % (name, g.group(2), pct))
+    if not 15 <= round(float(g.group(2))) <= 19:
+        bad.append("%s: %s%% outside the seed'"'"'s 15-19%%" % (name, g.group(2)))
+print("\n".join(bad) if bad else "ok")'
+
+check_contains "translate: cpu_us_per_op in words" "$(tsvget figure cpu_us_per_op in_words)" \
+	"needs 2.79x the CPU time per operation of"
+
+cpl "${XL[@]}"
+expect_rc "translate (md) exits 0" 0
+check_contains "translate md: the median rate row names its statistic" "$OUT" "| rate          | median    |"
+check_contains "translate md: the mean rate row names its statistic" "$OUT" "| rate          | mean      |"
+check_contains "translate md: the memory rows name their statistic" "$OUT" "| load_rss_kb   | median    |"
+MIXED=$(sed -n 's/.*between \([0-9.]*\) (mean(from) \/ median(to)) and \([0-9.]*\) (median(from) \/ mean(to)).*/\1 \2/p' <<<"$OUT")
+if [ -n "$MIXED" ] && awk -v lo="${MIXED% *}" -v hi="${MIXED#* }" 'BEGIN { exit !(lo < 2.96 && 2.96 < hi) }'; then
+	ok "translate md: the mixed-statistics range ($MIXED) contains the seed's 2.96"
+else
+	not_ok "translate md: the mixed-statistics range contains the seed's 2.96" "range '$MIXED' in:"$'\n'"$OUT"
+fi
+py_check "translate md: the mixed-statistics range is mean/median and median/mean of python3 (4 decimals)" "$PYLIB"'
+m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
+a = [float(r["tput"]) for r in m1]; b = [float(r["ips"]) for r in x86]
+m = statistics.median; mean = statistics.mean
+lo, hi = sorted((mean(a) / m(b), m(a) / mean(b)))
+want = "between %.4f (mean(from) / median(to)) and %.4f (median(from) / mean(to))" % (lo, hi)
+print("ok" if want in open(sys.argv[1]).read() else "missing: " + want)' "$CAP"
+
+cpl "${XL[@]}" --format json
+expect_rc "translate --format json exits 0" 0
+py_check "translate --format json parses: 5 figures, null interval on the mean row" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+mean = [r for r in d if r["statistic"] == "mean"]
+ok = len(d) == 5 and len(mean) == 1 and mean[0]["ci_lo"] is None and isinstance(d[0]["factor"], float)
+print("ok" if ok else repr(d)[:400])'
+
+cpl "${XL[@]}" --seed 7 --format tsv
+cp "$T/.out" "$T/seed7a.tsv"
+cpl "${XL[@]}" --seed 7 --format tsv
+if cmp -s "$T/.out" "$T/seed7a.tsv"; then
+	ok "translate --seed 7 twice: the same intervals"
+else
+	not_ok "translate --seed 7 twice: the same intervals" "$(diff "$T/seed7a.tsv" "$T/.out")"
+fi
+
+###########################################################################
+# translate --apply
+###########################################################################
+echo "# translate --apply"
+printf 'name\tvalue\tunit\nm1 rate\t897.0796281892916\tint/s\npeak\t1200\tqps\nbatch\t50\tops/s\np50\t30.021\tms\ncpu per op\t1199\tus\nwindow\t45\ts\nidle rss\t34640\tkB\nloaded rss\t61.8\tMiB\n' \
+	>"$T/figures.tsv"
+cpl "${XL[@]}" --apply "$T/figures.tsv" --format tsv
+expect_rc "translate --apply figures.tsv exits 0" 0
+cp "$T/.out" "$T/applied.tsv"
+check_eq "apply: one row per figure" "8" "$(($(wc -l <"$T/applied.tsv") - 1))"
+py_check "apply: rates / rate factor, times x rate factor, memory x load factor, intervals likewise (1e-9)" '
+import sys
+def rows(path):
+    lines = open(path).read().split("\n"); head = lines[0].split("\t")
+    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
+out = rows(sys.argv[1])
+rate, rlo, rhi, load, llo, lhi = (float(x) for x in sys.argv[2:8])
+kinds = {"int/s": "rate", "qps": "rate", "ops/s": "rate", "ms": "time", "us": "time", "s": "time",
+         "kB": "memory", "MiB": "memory"}
+bad = []
+for r in out:
+    v = float(r["value"]); k = kinds[r["unit"]]
+    if r["kind"] != k:
+        bad.append("%s: kind %s, expected %s" % (r["name"], r["kind"], k))
+    if k == "rate":
+        want = (rate, v / rate, v / rhi, v / rlo)
+    elif k == "time":
+        want = (rate, v * rate, v * rlo, v * rhi)
+    else:
+        want = (load, v * load, v * llo, v * lhi)
+    got = (float(r["factor"]), float(r["translated"]), float(r["translated_lo"]), float(r["translated_hi"]))
+    for g, w, c in zip(got, want, ("factor", "translated", "translated_lo", "translated_hi")):
+        if abs(g - w) > 1e-9 * abs(w):
+            bad.append("%s %s: coreplan %r, expected %r" % (r["name"], c, g, w))
+    if r["status"] != "translated" or "translated from" not in r["how"]:
+        bad.append("%s: not labelled translated: %r %r" % (r["name"], r["status"], r["how"]))
+print("\n".join(bad) if bad else "ok")' "$RATE" "$RATE_LO" "$RATE_HI" "$LOAD" "$LOAD_LO" "$LOAD_HI"
+# by hand: the M1 median rate translated is the x86 median (299.3), the M1
+# idle RSS median x the loaded factor 53956 / 63328
+check_eq "apply: the M1 median rate 897.08 int/s becomes the x86 median 299.3" "299.300" \
+	"$(round "$(tsvget name "m1 rate" translated)" 3)"
+check_eq "apply: 30.021 ms becomes 30.021 x 2.99726 = 89.98 ms" \
+	"$(awk -v f="$RATE" 'BEGIN { printf "%.2f", 30.021 * f }')" "$(round "$(tsvget name p50 translated)" 2)"
+check_eq "apply: 34640 kB becomes 34640 x 53956 / 63328 kB" \
+	"$(awk 'BEGIN { printf "%.3f", 34640 * 53956 / 63328 }')" "$(round "$(tsvget name "idle rss" translated)" 3)"
+
+printf 'value,unit\n100,int/s\n' >"$T/figures.csv"
+cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv
+expect_rc "apply: a CSV without a name column exits 0" 0
+check_eq "apply: 100 int/s from the CSV" "$(awk -v f="$RATE" 'BEGIN { printf "%.6f", 100 / f }')" \
+	"$(round "$(awk -F'\t' 'NR == 2 { print $6 }' "$T/.out")" 6)"
+
+cpl "${XL[@]}" --apply "$T/figures.tsv" --format json
+expect_rc "apply --format json exits 0" 0
+py_check "apply --format json parses: 8 rows labelled translated" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = len(d) == 8 and all(r["status"] == "translated" and isinstance(r["translated"], float) for r in d)
+print("ok" if ok else repr(d)[:400])'
+
+printf 'name\tvalue\tunit\nok\t10\tint/s\nlength\t3\tfurlongs\n' >"$T/unknown-unit.tsv"
+cpl "${XL[@]}" --apply "$T/unknown-unit.tsv" --format tsv
+expect_rc "apply: an unknown unit exits 1" 1
+check_contains "apply: the unknown unit is named at file:line:col" "$ERR" "unknown-unit.tsv:3:3:"
+check_contains "apply: the unknown unit is quoted" "$ERR" "'furlongs'"
+check_eq "apply: nothing on stdout after an unknown unit" "" "$OUT"
+
+printf 'name\tvalue\tunit\nx\tmany\tms\n' >"$T/not-a-number.tsv"
+cpl "${XL[@]}" --apply "$T/not-a-number.tsv"
+expect_rc "apply: a value that is not a number exits 1" 1
+check_contains "apply: the bad value is named at file:line:col" "$ERR" "not-a-number.tsv:2:2:"
+
+printf 'name\tamount\nx\t3\n' >"$T/no-unit.tsv"
+cpl "${XL[@]}" --apply "$T/no-unit.tsv"
+expect_rc "apply: a table without value and unit columns exits 1" 1
+check_contains "apply: says which columns it needs" "$ERR" "'value' and 'unit'"
+
+cpl translate --from subcorpus=m1
+expect_rc "translate without --to is a usage error (exit 2)" 2
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

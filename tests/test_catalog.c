@@ -1,0 +1,573 @@
+/*
+ * Unit tests for importers/catalog: the shipped instance catalogs
+ * (fixtures/catalogs) and the errors of a user's catalog.
+ * Expected values are computed by hand from
+ * shared/reference/instance-catalog.md, not from the code under test.
+ * Malformed catalogs are written into a mkdtemp directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "common/err.h"
+#include "importers/catalog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef FIXTURES_DIR
+#define FIXTURES_DIR "fixtures"
+#endif
+
+#define GCE FIXTURES_DIR "/catalogs/gce.tsv"
+#define AWS FIXTURES_DIR "/catalogs/aws.tsv"
+
+static char tmpdir[] = "/tmp/coreplan-test-catalog-XXXXXX";
+static char paths[64][300];
+static size_t npaths;
+
+static const char header[] = "instance\tprovider\tseries\tvcpus\tthreads_per_core\t"
+			     "sustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\t"
+			     "price_region\tprice_source\tprice_date\n";
+
+static int setup_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < npaths; i++)
+		unlink(paths[i]);
+	return rmdir(tmpdir);
+}
+
+static int clear_messages(void **state)
+{
+	(void)state;
+	err_clear();
+	warn_clear();
+	return 0;
+}
+
+/* Write text to tmpdir/name and return the full path. */
+static const char *put(const char *name, const char *text)
+{
+	char *path;
+	FILE *fp;
+	assert_true(npaths < sizeof(paths) / sizeof(paths[0]));
+	path = paths[npaths++];
+	snprintf(path, sizeof(paths[0]), "%s/%s", tmpdir, name);
+	fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fputs(text, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	return path;
+}
+
+/* A TSV catalog: the standard header, then `rows`. */
+static const char *put_rows(const char *name, const char *rows)
+{
+	static char text[4096];
+	snprintf(text, sizeof(text), "%s%s", header, rows);
+	return put(name, text);
+}
+
+/* Reading must fail with "path:" followed by `rest`, leaving nothing to free. */
+static void expect_error(const char *path, const char *rest)
+{
+	struct catalog c;
+	char want[1024];
+	snprintf(want, sizeof(want), "%s:%s", path, rest);
+	assert_int_equal(catalog_read(path, &c), ERR_DATA);
+	assert_string_equal(err_msg(), want);
+	assert_null(c.items);
+	assert_null(c.path);
+	assert_int_equal(c.n, 0);
+	catalog_release(&c);
+}
+
+static const struct instance *find(const struct catalog *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->items[i].instance, name) == 0)
+			return &c->items[i];
+	fail_msg("instance '%s' not in '%s'", name, c->path);
+	return NULL;
+}
+
+static size_t count_series(const struct catalog *c, const char *series)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++)
+		n += strcmp(c->items[i].series, series) == 0;
+	return n;
+}
+
+static void read_ok(const char *path, struct catalog *c)
+{
+	int rc = catalog_read(path, c);
+	if (rc)
+		fail_msg("%s", err_msg());
+}
+
+static void shipped_catalogs_parse(void **state)
+{
+	struct catalog gce, aws;
+	(void)state;
+	read_ok(GCE, &gce);
+	read_ok(AWS, &aws);
+	assert_int_equal(warn_count(), 0);
+	assert_string_equal(gce.path, GCE);
+	assert_int_equal(gce.n, 62);
+	assert_int_equal(aws.n, 54);
+	/* the first data row is on line 2 */
+	assert_int_equal(gce.items[0].line, 2);
+	assert_string_equal(gce.items[0].instance, "e2-micro");
+	assert_int_equal(aws.items[aws.n - 1].line, 55);
+	catalog_release(&gce);
+	catalog_release(&aws);
+}
+
+/* The lists in instance-catalog.md sections 1.2 and 1.3, counted. */
+static void rows_per_series(void **state)
+{
+	struct catalog gce, aws;
+	(void)state;
+	read_ok(GCE, &gce);
+	read_ok(AWS, &aws);
+	/* micro, small, medium + standard-2/4/8/16/32 */
+	assert_int_equal(count_series(&gce, "e2"), 8);
+	assert_int_equal(count_series(&gce, "n2"), 10);
+	assert_int_equal(count_series(&gce, "n2d"), 11);
+	assert_int_equal(count_series(&gce, "c3"), 6);
+	assert_int_equal(count_series(&gce, "c4"), 12);
+	assert_int_equal(count_series(&gce, "t2d"), 8);
+	assert_int_equal(count_series(&gce, "t2a"), 7);
+	/* sizes with a price: no metal rows (the reference gives them no price) */
+	assert_int_equal(count_series(&aws, "m6i"), 9);
+	assert_int_equal(count_series(&aws, "m7i"), 9);
+	assert_int_equal(count_series(&aws, "c7i"), 9);
+	assert_int_equal(count_series(&aws, "m7g"), 8);
+	assert_int_equal(count_series(&aws, "c7g"), 8);
+	assert_int_equal(count_series(&aws, "m7a"), 11);
+	catalog_release(&gce);
+	catalog_release(&aws);
+}
+
+static void gce_spot_checks(void **state)
+{
+	struct catalog c;
+	const struct instance *in;
+	(void)state;
+	read_ok(GCE, &c);
+
+	/* e2-small: 2 vCPUs (hyperthreads), 0.5 vCPU sustained = 0.25 of each */
+	in = find(&c, "e2-small");
+	assert_int_equal(in->vcpus, 2);
+	assert_int_equal(in->threads_per_core, 2);
+	assert_true(in->sustained_vcpu_fraction == 0.25);
+	assert_true(in->physical_cores == 1.0);
+	assert_true(in->sustained_cores == 0.25);
+	assert_true(in->memory_gib == 2.0);
+	assert_true(in->price_per_hour == 0.01675); /* the real price, not 0.03352 */
+	assert_string_equal(in->cpu_family, "gce-e2");
+	assert_string_equal(in->provider, "gce");
+	assert_string_equal(in->price_region, "us-central1");
+	assert_string_equal(in->price_date, "2026-11-29");
+
+	/* e2-micro: 0.25 vCPU sustained = 0.125 physical core; e2-medium: 1 vCPU = 0.5 */
+	in = find(&c, "e2-micro");
+	assert_true(in->sustained_cores == 0.125);
+	assert_true(in->price_per_hour == 0.00838); /* not the inflated 0.03353 */
+	assert_non_null(strstr(in->price_source, "gce_price_info.go"));
+	in = find(&c, "e2-medium");
+	assert_true(in->physical_cores == 1.0);
+	assert_true(in->sustained_cores == 0.5);
+	assert_true(in->price_per_hour == 0.03351);
+
+	in = find(&c, "e2-standard-8");
+	assert_true(in->physical_cores == 4.0);
+	assert_true(in->sustained_cores == 4.0);
+	assert_true(in->memory_gib == 32.0);
+	assert_true(in->price_per_hour == 0.26805);
+
+	in = find(&c, "n2-standard-8");
+	assert_true(in->physical_cores == 4.0);
+	assert_string_equal(in->cpu_family, "gce-n2");
+	assert_true(in->price_per_hour == 0.3885);
+
+	/* Tau T2D: one vCPU per core, not shared-core */
+	in = find(&c, "t2d-standard-4");
+	assert_int_equal(in->threads_per_core, 1);
+	assert_true(in->physical_cores == 4.0);
+	assert_true(in->sustained_cores == 4.0);
+	assert_true(in->price_per_hour == 0.1690);
+
+	in = find(&c, "t2a-standard-16");
+	assert_int_equal(in->threads_per_core, 1);
+	assert_true(in->price_per_hour == 0.616); /* 0.0385 x 16 */
+	assert_non_null(strstr(in->price_source, "low confidence"));
+	assert_string_equal(in->cpu_family, "gce-t2a");
+
+	in = find(&c, "c3-standard-22");
+	assert_true(in->physical_cores == 11.0);
+	assert_true(in->memory_gib == 88.0);
+
+	/* C4: 2 x 0.03465 + 7 x 0.003938 = 0.096866 */
+	in = find(&c, "c4-standard-2");
+	assert_true(in->memory_gib == 7.0);
+	assert_true(in->price_per_hour == 0.09687);
+	assert_non_null(strstr(in->price_source, "computed"));
+	in = find(&c, "c4-standard-288");
+	assert_true(in->physical_cores == 144.0);
+	assert_true(in->price_per_hour == 14.23224);
+
+	in = find(&c, "n2d-standard-224");
+	assert_true(in->physical_cores == 112.0);
+	assert_true(in->memory_gib == 896.0);
+
+	/* every GCE row: us-central1, one retrieval date, 1 or 2 threads as the series says */
+	for (size_t i = 0; i < c.n; i++) {
+		const struct instance *x = &c.items[i];
+		int one = strcmp(x->series, "t2d") == 0 || strcmp(x->series, "t2a") == 0;
+		assert_string_equal(x->provider, "gce");
+		assert_string_equal(x->price_region, "us-central1");
+		assert_string_equal(x->price_date, "2026-11-29");
+		assert_int_equal(x->threads_per_core, one ? 1 : 2);
+		assert_true(strncmp(x->cpu_family, "gce-", 4) == 0);
+		if (strcmp(x->series, "e2") == 0)
+			assert_string_equal(x->cpu_family, "gce-e2");
+	}
+	catalog_release(&c);
+}
+
+static void aws_spot_checks(void **state)
+{
+	struct catalog c;
+	const struct instance *in;
+	(void)state;
+	read_ok(AWS, &c);
+
+	/* m7a: a vCPU is a whole core, so large = 2 physical cores */
+	in = find(&c, "m7a.large");
+	assert_int_equal(in->vcpus, 2);
+	assert_int_equal(in->threads_per_core, 1);
+	assert_true(in->physical_cores == 2.0);
+	assert_true(in->price_per_hour == 0.11592); /* not the third-party 0.0928 */
+	assert_string_equal(in->cpu_family, "aws-m7a");
+
+	/* m7i: 2 threads per core, so large = 1 physical core */
+	in = find(&c, "m7i.large");
+	assert_int_equal(in->threads_per_core, 2);
+	assert_true(in->physical_cores == 1.0);
+	assert_true(in->sustained_cores == 1.0);
+	assert_true(in->price_per_hour == 0.1008);
+	assert_true(in->memory_gib == 8.0);
+
+	in = find(&c, "m7g.medium");
+	assert_int_equal(in->vcpus, 1);
+	assert_true(in->physical_cores == 1.0);
+	assert_true(in->memory_gib == 4.0);
+	assert_true(in->price_per_hour == 0.0408);
+
+	in = find(&c, "c7g.medium");
+	assert_true(in->memory_gib == 2.0);
+	in = find(&c, "c7i.48xlarge");
+	assert_int_equal(in->vcpus, 192);
+	assert_true(in->physical_cores == 96.0);
+	assert_true(in->memory_gib == 384.0);
+	assert_true(in->price_per_hour == 8.568);
+	in = find(&c, "m6i.32xlarge");
+	assert_true(in->physical_cores == 64.0);
+	assert_true(in->price_per_hour == 6.144);
+	in = find(&c, "m7a.48xlarge");
+	assert_true(in->physical_cores == 192.0);
+	assert_true(in->price_per_hour == 11.12832);
+
+	for (size_t i = 0; i < c.n; i++) {
+		const struct instance *x = &c.items[i];
+		int one = strcmp(x->series, "m7g") == 0 || strcmp(x->series, "c7g") == 0 ||
+			  strcmp(x->series, "m7a") == 0;
+		char family[32];
+		assert_string_equal(x->provider, "aws");
+		assert_string_equal(x->price_region, "us-east-1");
+		assert_string_equal(x->price_date, "2026-01-19");
+		assert_int_equal(x->threads_per_core, one ? 1 : 2);
+		assert_true(x->sustained_vcpu_fraction == 1.0);
+		snprintf(family, sizeof(family), "aws-%s", x->series);
+		assert_string_equal(x->cpu_family, family);
+		/* medium exists only for the 1-thread families */
+		if (strstr(x->instance, ".medium"))
+			assert_true(one);
+	}
+	catalog_release(&c);
+}
+
+static void missing_columns(void **state)
+{
+	const char *p;
+	(void)state;
+	p = put("no-vcpus.tsv",
+		"instance\tprovider\tseries\tthreads_per_core\t"
+		"sustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\t"
+		"price_region\tprice_source\tprice_date\n"
+		"m7i.large\taws\tm7i\t2\t1\t8\taws-m7i\t0.1008\tus-east-1\tk\t2026-01-19\n");
+	expect_error(p, "1: missing column 'vcpus'");
+	p = put("two-missing.tsv", "instance\tprovider\tseries\tvcpus\tthreads_per_core\t"
+				   "sustained_vcpu_fraction\tmemory_gib\tcpu_family\t"
+				   "price_per_hour\tprice_region\n"
+				   "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1008\tus-east-1\n");
+	expect_error(p, "1: missing columns 'price_source', 'price_date'");
+}
+
+static void malformed_values(void **state)
+{
+	const char *p;
+	(void)state;
+	p = put_rows("vcpus-text.tsv", "m7i.large\taws\tm7i\ttwo\t2\t1\t8\taws-m7i\t0.1008\t"
+				       "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:4: vcpus 'two' is not a whole number >= 1");
+	p = put_rows("vcpus-real.tsv", "m7i.large\taws\tm7i\t2.0\t2\t1\t8\taws-m7i\t0.1008\t"
+				       "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:4: vcpus '2.0' is not a whole number >= 1");
+	p = put_rows("vcpus-zero.tsv", "m7i.large\taws\tm7i\t0\t2\t1\t8\taws-m7i\t0.1008\t"
+				       "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:4: vcpus '0' is not a whole number >= 1");
+	p = put_rows("vcpus-huge.tsv", "m7i.huge\taws\tm7i\t200000\t2\t1\t8\taws-m7i\t1\t"
+				       "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:4: vcpus 200000 is more than 100000");
+	p = put_rows("threads-3.tsv", "x.large\taws\tx\t6\t3\t1\t8\taws-x\t0.1\tus-east-1\tk\t"
+				      "2026-01-19\n");
+	expect_error(p, "2:5: threads_per_core '3' is not 1 or 2");
+	p = put_rows("fraction-0.tsv", "e2-tiny\tgce\te2\t2\t2\t0\t1\tgce-e2\t0.001\t"
+				       "us-central1\tk\t2026-11-29\n");
+	expect_error(p, "2:6: sustained_vcpu_fraction '0' is not a number in (0, 1]");
+	p = put_rows("fraction-big.tsv", "e2-tiny\tgce\te2\t2\t2\t1.5\t1\tgce-e2\t0.001\t"
+					 "us-central1\tk\t2026-11-29\n");
+	expect_error(p, "2:6: sustained_vcpu_fraction '1.5' is not a number in (0, 1]");
+	p = put_rows("odd-vcpus.tsv", "n2-odd-3\tgce\tn2\t3\t2\t1\t12\tgce-n2\t0.15\tus-central1\t"
+				      "k\t2026-11-29\n");
+	expect_error(p, "2:4: vcpus 3 is not a multiple of threads_per_core 2");
+	p = put_rows("neg-price.tsv", "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t-0.1008\t"
+				      "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:9: price_per_hour '-0.1008' is not a number >= 0");
+	p = put_rows("mem-zero.tsv", "m7i.large\taws\tm7i\t2\t2\t1\t0\taws-m7i\t0.1008\t"
+				     "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:7: memory_gib '0' is not a number > 0");
+	p = put_rows("bad-date.tsv", "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1008\t"
+				     "us-east-1\tk\t2026-02-30\n");
+	expect_error(p, "2:12: price_date '2026-02-30' is not a date YYYY-MM-DD");
+	p = put_rows("no-family.tsv", "m7i.large\taws\tm7i\t2\t2\t1\t8\t\t0.1008\t"
+				      "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:8: cpu_family is empty");
+	p = put_rows("spaced.tsv", "m7i.large \taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1008\t"
+				   "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "2:1: instance 'm7i.large ' has a leading or trailing space");
+	/* the first bad field as the row is read, on the row where it is */
+	p = put_rows("third-row.tsv", "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1008\t"
+				      "us-east-1\tk\t2026-01-19\n"
+				      "m7i.xlarge\taws\tm7i\t4\t2\t1\t16\taws-m7i\t0.2016\t"
+				      "us-east-1\tk\t2026-01-19\n"
+				      "m7i.2xlarge\taws\tm7i\t8\t2\tall\t32\taws-m7i\tNA\t"
+				      "us-east-1\tk\t2026-01-19\n");
+	expect_error(p, "4:6: sustained_vcpu_fraction 'all' is not a number in (0, 1]");
+}
+
+static void duplicate_instance(void **state)
+{
+	const char *p;
+	(void)state;
+	p = put_rows("dup.tsv", "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1008\tus-east-1\tk\t"
+				"2026-01-19\n"
+				"m7i.xlarge\taws\tm7i\t4\t2\t1\t16\taws-m7i\t0.2016\tus-east-1\tk\t"
+				"2026-01-19\n"
+				"m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1\tus-east-1\tk\t"
+				"2026-01-19\n");
+	expect_error(p, "4:1: duplicate instance 'm7i.large' (also line 2)");
+}
+
+static void empty_catalog(void **state)
+{
+	const char *p;
+	(void)state;
+	p = put("empty.tsv", header);
+	expect_error(p, "1: header but no instances: a catalog needs one row per instance type");
+	/* a file with no header at all is table.c's error */
+	p = put("nothing.tsv", "");
+	expect_error(p, " file is empty");
+}
+
+static void missing_file(void **state)
+{
+	struct catalog c;
+	(void)state;
+	assert_int_equal(catalog_read("/nonexistent/catalog.tsv", &c), ERR_DATA);
+	assert_string_equal(err_msg(),
+			    "cannot open '/nonexistent/catalog.tsv': No such file or directory");
+	catalog_release(&c);
+}
+
+/* CSV: quoted fields, columns in another order, an extra column warned about. */
+static void csv_variant(void **state)
+{
+	struct catalog c;
+	const char *p;
+	(void)state;
+	p = put("mine.csv",
+		"\xEF\xBB\xBFprice_date,instance,note,provider,series,vcpus,threads_per_core,"
+		"sustained_vcpu_fraction,memory_gib,cpu_family,price_per_hour,price_region,"
+		"price_source\r\n"
+		"2026-01-19,\"m7a.large\",\"AMD, Genoa\",aws,m7a,2,1,\"1\",8,aws-m7a,0.11592,"
+		"us-east-1,\"karpenter, \"\"generated\"\" 2026-01-19\"\r\n"
+		"2026-11-29,e2-small,,gce,e2,2,2,0.25,2,gce-e2,0.01675,us-central1,autoscaler\r\n");
+	read_ok(p, &c);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.items[0].instance, "m7a.large");
+	assert_string_equal(c.items[0].price_source, "karpenter, \"generated\" 2026-01-19");
+	assert_string_equal(c.items[0].price_date, "2026-01-19");
+	assert_true(c.items[0].physical_cores == 2.0);
+	assert_true(c.items[0].price_per_hour == 0.11592);
+	assert_int_equal(c.items[1].line, 3);
+	assert_true(c.items[1].sustained_cores == 0.25);
+	assert_int_equal(warn_count(), 1);
+	{
+		char want[512];
+		snprintf(want, sizeof(want), "'%s': column 'note' is not a catalog column: ignored",
+			 p);
+		assert_string_equal(warn_get(0), want);
+	}
+	catalog_release(&c);
+
+	/* columns counted in the file's order: vcpus is the 6th field here */
+	p = put("bad.csv",
+		"price_date,instance,note,provider,series,vcpus,threads_per_core,"
+		"sustained_vcpu_fraction,memory_gib,cpu_family,price_per_hour,"
+		"price_region,price_source,url\n"
+		"2026-01-19,m7i.large,x,aws,m7i,\"3\",2,1,8,aws-m7i,0.1008,us-east-1,k,u\n");
+	warn_clear();
+	expect_error(p, "2:6: vcpus 3 is not a multiple of threads_per_core 2");
+	assert_int_equal(warn_count(), 0); /* no warning for a file that was refused */
+	p = put("dup.csv", "instance,provider,series,vcpus,threads_per_core,"
+			   "sustained_vcpu_fraction,memory_gib,cpu_family,price_per_hour,"
+			   "price_region,price_source,price_date\n"
+			   "a,aws,m7i,2,2,1,8,aws-m7i,0.1,us-east-1,k,2026-01-19\n"
+			   "\"a\",aws,m7i,2,2,1,8,aws-m7i,0.1,us-east-1,k,2026-01-19\n");
+	expect_error(p, "3:1: duplicate instance 'a' (also line 2)");
+
+	/* two extra columns are listed in one warning */
+	p = put("extra.tsv", "url\tinstance\tprovider\tseries\tvcpus\tthreads_per_core\t"
+			     "sustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\t"
+			     "price_region\tprice_source\tprice_date\tnote\n"
+			     "u\tm7g.medium\taws\tm7g\t1\t1\t1\t4\taws-m7g\t0.0408\tus-east-1\tk\t"
+			     "2026-01-19\tn\n");
+	read_ok(p, &c);
+	assert_int_equal(warn_count(), 1);
+	{
+		char want[512];
+		snprintf(want, sizeof(want),
+			 "'%s': columns 'url', 'note' are not catalog columns: ignored", p);
+		assert_string_equal(warn_get(0), want);
+	}
+	assert_true(c.items[0].physical_cores == 1.0);
+	catalog_release(&c);
+}
+
+static void merge_gce_and_aws(void **state)
+{
+	struct catalog all, aws;
+	(void)state;
+	read_ok(GCE, &all);
+	read_ok(AWS, &aws);
+	assert_int_equal(catalog_merge(&all, &aws), 0);
+	assert_int_equal(all.n, 62 + 54);
+	assert_string_equal(all.path, GCE);
+	/* deep copies: the merged rows outlive the catalog they came from */
+	catalog_release(&aws);
+	assert_string_equal(all.items[62].instance, "m6i.large");
+	assert_int_equal(all.items[62].line, 2);
+	assert_true(find(&all, "m7a.large")->physical_cores == 2.0);
+	assert_true(find(&all, "e2-small")->sustained_cores == 0.25);
+	assert_string_equal(find(&all, "m7g.medium")->price_source,
+			    "aws/karpenter-provider-aws zz_generated.pricing_aws.go");
+	catalog_release(&all);
+
+	/* an empty catalog merges into and from anything */
+	{
+		struct catalog none = {0};
+		read_ok(AWS, &aws);
+		assert_int_equal(catalog_merge(&aws, &none), 0);
+		assert_int_equal(aws.n, 54);
+		assert_int_equal(catalog_merge(&none, &aws), 0);
+		assert_int_equal(none.n, 54);
+		assert_string_equal(none.items[53].instance, "m7a.48xlarge");
+		catalog_release(&none);
+		catalog_release(&aws);
+	}
+}
+
+static void merge_with_itself(void **state)
+{
+	struct catalog a, again;
+	char want[512];
+	(void)state;
+	read_ok(AWS, &a);
+	/* the same struct on both sides */
+	assert_int_equal(catalog_merge(&a, &a), ERR_DATA);
+	snprintf(want, sizeof(want), "%s:2: duplicate instance 'm6i.large' (also '%s' line 2)", AWS,
+		 AWS);
+	assert_string_equal(err_msg(), want);
+	assert_int_equal(a.n, 54);
+	/* the same file read twice */
+	read_ok(AWS, &again);
+	assert_int_equal(catalog_merge(&a, &again), ERR_DATA);
+	assert_string_equal(err_msg(), want);
+	assert_int_equal(a.n, 54); /* all or nothing */
+	assert_string_equal(a.items[53].instance, "m7a.48xlarge");
+	catalog_release(&again);
+
+	/* one shared name among new ones: the clash is named, nothing is added */
+	{
+		struct catalog one;
+		const char *p =
+			put_rows("one.tsv", "z.large\taws\tz\t2\t2\t1\t8\taws-z\t0.1\t"
+					    "us-east-1\tk\t2026-01-19\n"
+					    "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1\t"
+					    "us-east-1\tk\t2026-01-19\n");
+		read_ok(p, &one);
+		assert_int_equal(catalog_merge(&a, &one), ERR_DATA);
+		snprintf(want, sizeof(want),
+			 "%s:3: duplicate instance 'm7i.large' (also '%s' line 11)", p, AWS);
+		assert_string_equal(err_msg(), want);
+		assert_int_equal(a.n, 54);
+		catalog_release(&one);
+	}
+	catalog_release(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(shipped_catalogs_parse, clear_messages,
+						clear_messages),
+		cmocka_unit_test_setup_teardown(rows_per_series, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(gce_spot_checks, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(aws_spot_checks, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(missing_columns, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(malformed_values, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(duplicate_instance, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(empty_catalog, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(missing_file, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(csv_variant, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(merge_gce_and_aws, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(merge_with_itself, clear_messages, clear_messages),
+	};
+	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+}

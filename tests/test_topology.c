@@ -1,0 +1,847 @@
+/*
+ * Unit tests for importers/topology: parsing `lscpu -p` output and
+ * thread_siblings_list lines, probing a sysfs tree, cpusets on a topology,
+ * and the hosts / host_cpus round trip.
+ *
+ * Inputs: the real `lscpu -p` of the affinity write-up's host
+ * (SHARED_CORPORA/writeups/gomaxprocs-affinity/lscpu.txt: AMD EPYC 7B12,
+ * 8 CPUs = 4 cores x 2 threads, siblings 0/4 1/5 2/6 3/7), hand-written
+ * texts in the shapes lscpu and sysfs produce (no SMT, two sockets with
+ * core ids repeating per socket and globally unique, the default cache
+ * columns, sibling lists, CRLF), a fake sysfs tree built in a mkdtemp
+ * directory, and this machine's /sys/devices/system/cpu (checked against
+ * sysconf(_SC_NPROCESSORS_ONLN) and the distinct thread_siblings_list
+ * files, read here without the module).
+ *
+ * Every expected count is worked out by hand from the text in the test.
+ * Input errors must name the place as "display:line:col: " (line and
+ * column 1-based, column = the field), as err.h and STYLE.md ask.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "common/err.h"
+#include "importers/topology.h"
+#include "schema/db.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LSCPU_TXT SHARED_CORPORA "/writeups/gomaxprocs-affinity/lscpu.txt"
+#define SYSFS_CPU "/sys/devices/system/cpu"
+
+static void check_msg(const char *message)
+{
+	if (strstr(err_msg(), message) == NULL)
+		fail_msg("message '%s' does not contain '%s'", err_msg(), message);
+}
+
+/* The message starts with `prefix` ("t.txt:3:2: " and the like). */
+static void check_msg_prefix(const char *prefix)
+{
+	if (strncmp(err_msg(), prefix, strlen(prefix)) != 0)
+		fail_msg("message '%s' does not start with '%s'", err_msg(), prefix);
+}
+
+/* "t.txt:LINE:" followed by a column number and ": " */
+static void check_msg_line(long line)
+{
+	char prefix[64];
+	const char *rest;
+	char *end;
+	snprintf(prefix, sizeof(prefix), "t.txt:%ld:", line);
+	check_msg_prefix(prefix);
+	rest = err_msg() + strlen(prefix);
+	if (strtol(rest, &end, 10) < 1 || end == rest || strncmp(end, ": ", 2) != 0)
+		fail_msg("message '%s' has no column after '%s'", err_msg(), prefix);
+}
+
+static int parse(const char *text, struct topology *t)
+{
+	err_clear();
+	return topology_parse(text, strlen(text), "t.txt", t);
+}
+
+static const struct topo_cpu *find_cpu(const struct topology *t, int cpu)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->cpus[i].cpu == cpu)
+			return &t->cpus[i];
+	fail_msg("CPU %d is not in the topology", cpu);
+	return NULL;
+}
+
+/* Do two CPUs sit on the same physical core (same socket and core)? */
+static int same_core(const struct topology *t, int a, int b)
+{
+	const struct topo_cpu *x = find_cpu(t, a), *y = find_cpu(t, b);
+	return x->socket == y->socket && x->core == y->core;
+}
+
+static void check_shape(const struct topology *t, size_t n, size_t cores, size_t sockets,
+			size_t per_core, const char *source)
+{
+	assert_int_equal(t->n, n);
+	assert_int_equal(t->physical_cores, cores);
+	assert_int_equal(t->sockets, sockets);
+	assert_int_equal(t->threads_per_core, per_core);
+	assert_string_equal(t->source, source);
+	/* header: cpus sorted by cpu */
+	for (size_t i = 1; i < t->n; i++)
+		assert_true(t->cpus[i - 1].cpu < t->cpus[i].cpu);
+}
+
+/* Siblings 0/4 1/5 2/6 3/7 and no other pairs. */
+static void check_epyc_siblings(const struct topology *t)
+{
+	for (int a = 0; a < 8; a++)
+		for (int b = 0; b < 8; b++)
+			if (a != b)
+				assert_int_equal(same_core(t, a, b), a % 4 == b % 4);
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+static void real_lscpu(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+	check_shape(&t, 8, 4, 1, 2, "lscpu -p");
+	check_epyc_siblings(&t);
+	for (size_t i = 0; i < t.n; i++) {
+		assert_int_equal(t.cpus[i].cpu, (int)i);
+		assert_int_equal(t.cpus[i].core, (int)i % 4);
+		assert_int_equal(t.cpus[i].socket, 0);
+		assert_int_equal(t.cpus[i].node, 0);
+	}
+	topology_release(&t);
+	assert_null(t.cpus);
+	assert_int_equal(t.n, 0);
+}
+
+static void missing_file(void **state)
+{
+	struct topology t;
+	(void)state;
+	err_clear();
+	assert_true(topology_read_file("/nonexistent/lscpu.txt", "nope/lscpu.txt", &t) < 0);
+	check_msg("nope/lscpu.txt");
+	assert_null(t.cpus);
+}
+
+static void no_smt(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
+			       "0,0,0,0\n"
+			       "1,1,0,0\n"
+			       "2,2,0,0\n"
+			       "3,3,0,0\n",
+			       &t),
+			 0);
+	check_shape(&t, 4, 4, 1, 1, "lscpu -p");
+	for (int a = 0; a < 4; a++)
+		for (int b = a + 1; b < 4; b++)
+			assert_false(same_core(&t, a, b));
+	topology_release(&t);
+}
+
+/*
+ * Two sockets x 4 cores x 2 threads = 16 CPUs, numbered the way Linux
+ * enumerates them (socket 0's first threads, socket 1's, then the second
+ * threads): CPU c and c + 8 are siblings.
+ */
+static void check_two_sockets(const struct topology *t)
+{
+	check_shape(t, 16, 8, 2, 2, "lscpu -p");
+	for (int a = 0; a < 16; a++)
+		for (int b = 0; b < 16; b++)
+			if (a != b)
+				assert_int_equal(same_core(t, a, b), a % 8 == b % 8);
+	assert_int_equal(find_cpu(t, 4)->socket, 1);
+	assert_int_equal(find_cpu(t, 4)->node, 1);
+	assert_int_equal(find_cpu(t, 11)->socket, 0);
+}
+
+/* Core ids restart on each socket (as core_id in sysfs does). */
+static void two_sockets_repeating_core_ids(void **state)
+{
+	struct topology t;
+	struct cpuset_use u;
+	(void)state;
+	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
+			       "0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n"
+			       "4,0,1,1\n5,1,1,1\n6,2,1,1\n7,3,1,1\n"
+			       "8,0,0,0\n9,1,0,0\n10,2,0,0\n11,3,0,0\n"
+			       "12,0,1,1\n13,1,1,1\n14,2,1,1\n15,3,1,1\n",
+			       &t),
+			 0);
+	check_two_sockets(&t);
+	/* core 0 of socket 0 and core 0 of socket 1 are different cores */
+	assert_int_equal(topology_cpuset(&t, "0,4", &u), 0);
+	assert_int_equal(u.cpus, 2);
+	assert_int_equal(u.cores, 2);
+	assert_int_equal(u.max_threads_per_core, 1);
+	assert_int_equal(topology_cpuset(&t, "0,8", &u), 0);
+	assert_int_equal(u.cores, 1);
+	assert_int_equal(u.max_threads_per_core, 2);
+	assert_int_equal(topology_cpuset(&t, "0-15", &u), 0);
+	assert_int_equal(u.cpus, 16);
+	assert_int_equal(u.cores, 8);
+	assert_int_equal(u.max_threads_per_core, 2);
+	topology_release(&t);
+}
+
+/* Core ids unique over the machine (as lscpu prints them). */
+static void two_sockets_unique_core_ids(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
+			       "0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n"
+			       "4,4,1,1\n5,5,1,1\n6,6,1,1\n7,7,1,1\n"
+			       "8,0,0,0\n9,1,0,0\n10,2,0,0\n11,3,0,0\n"
+			       "12,4,1,1\n13,5,1,1\n14,6,1,1\n15,7,1,1\n",
+			       &t),
+			 0);
+	check_two_sockets(&t);
+	topology_release(&t);
+}
+
+/* `lscpu -p` with no column list: its three comment lines and cache columns. */
+static void default_cache_columns(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("# The following is the parsable format, which can be fed to other\n"
+			       "# programs. Each different item in every column has an unique ID\n"
+			       "# starting usually from zero.\n"
+			       "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n"
+			       "0,0,0,0,,0,0,0,0\n"
+			       "1,1,0,0,,1,1,1,0\n"
+			       "2,2,0,0,,2,2,2,0\n"
+			       "3,3,0,0,,3,3,3,0\n"
+			       "4,0,0,0,,0,0,0,0\n"
+			       "5,1,0,0,,1,1,1,0\n"
+			       "6,2,0,0,,2,2,2,0\n"
+			       "7,3,0,0,,3,3,3,0\n",
+			       &t),
+			 0);
+	check_shape(&t, 8, 4, 1, 2, "lscpu -p");
+	check_epyc_siblings(&t);
+	topology_release(&t);
+}
+
+/* Columns are found by name, in any order (lscpu -p=socket,core,cpu). */
+static void columns_in_any_order(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("# Socket,Core,CPU\n0,0,0\n0,0,1\n0,1,2\n0,1,3\n", &t), 0);
+	check_shape(&t, 4, 2, 1, 2, "lscpu -p");
+	assert_true(same_core(&t, 0, 1));
+	assert_true(same_core(&t, 2, 3));
+	assert_false(same_core(&t, 1, 2));
+	topology_release(&t);
+}
+
+/* One line per CPU, as cat cpu<N>/topology/thread_siblings_list prints. */
+static void sibling_lists(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("0,4\n1,5\n2,6\n3,7\n0,4\n1,5\n2,6\n3,7\n", &t), 0);
+	check_shape(&t, 8, 4, 0, 2, "thread_siblings_list");
+	check_epyc_siblings(&t);
+	for (size_t i = 0; i < t.n; i++)
+		assert_int_equal(t.cpus[i].socket, -1);
+	topology_release(&t);
+
+	/* each set once is enough */
+	assert_int_equal(parse("0,4\n1,5\n2,6\n3,7\n", &t), 0);
+	check_shape(&t, 8, 4, 0, 2, "thread_siblings_list");
+	topology_release(&t);
+}
+
+static void sibling_ranges(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("0-1\n2-3\n", &t), 0);
+	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
+	assert_true(same_core(&t, 0, 1));
+	assert_true(same_core(&t, 2, 3));
+	assert_false(same_core(&t, 1, 2));
+	topology_release(&t);
+
+	assert_int_equal(parse("0-1\n0-1\n2-3\n2-3\n", &t), 0);
+	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
+	topology_release(&t);
+
+	/* no SMT: every CPU its own set */
+	assert_int_equal(parse("0\n1\n2\n3\n", &t), 0);
+	check_shape(&t, 4, 4, 0, 1, "thread_siblings_list");
+	topology_release(&t);
+}
+
+static void crlf(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("# CPU,Core,Socket,Node\r\n0,0,0,0\r\n1,1,0,0\r\n2,2,0,0\r\n"
+			       "3,3,0,0\r\n4,0,0,0\r\n5,1,0,0\r\n6,2,0,0\r\n7,3,0,0\r\n",
+			       &t),
+			 0);
+	check_shape(&t, 8, 4, 1, 2, "lscpu -p");
+	check_epyc_siblings(&t);
+	assert_int_equal(find_cpu(&t, 7)->node, 0);
+	topology_release(&t);
+
+	assert_int_equal(parse("0,4\r\n1,5\r\n2,6\r\n3,7\r\n", &t), 0);
+	check_shape(&t, 8, 4, 0, 2, "thread_siblings_list");
+	check_epyc_siblings(&t);
+	topology_release(&t);
+
+	/* no final newline */
+	assert_int_equal(parse("0-1\r\n2-3", &t), 0);
+	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
+	topology_release(&t);
+}
+
+/* ----------------------------------------------------------------- errors */
+
+static void error_not_a_number(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,x,0,0\n", &t) < 0);
+	check_msg_prefix("t.txt:3:2: ");
+	check_msg("'x'");
+	assert_null(t.cpus);
+
+	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n-1,1,0,0\n", &t) < 0);
+	check_msg_prefix("t.txt:3:1: ");
+
+	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,zero,0\n", &t) < 0);
+	check_msg_prefix("t.txt:3:3: ");
+
+	/* a row without its Core field */
+	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1\n", &t) < 0);
+	check_msg_line(3);
+
+	assert_true(parse("0,4\n1,a\n", &t) < 0);
+	check_msg_line(2);
+	check_msg("1,a");
+
+	assert_true(parse("0,4\n1-\n", &t) < 0);
+	check_msg_line(2);
+}
+
+static void error_cpu_listed_twice(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n1,0,0,0\n", &t) < 0);
+	check_msg("CPU 1");
+	/* the second listing, line 4, names its place */
+	check_msg_line(4);
+	assert_null(t.cpus);
+}
+
+static void error_two_sibling_sets(void **state)
+{
+	struct topology t;
+	(void)state;
+	/* CPU 4 is with 0, then with 5 */
+	assert_true(parse("0,4\n1,5\n4,5\n", &t) < 0);
+	check_msg("CPU 4");
+	check_msg("two different sibling sets");
+	check_msg_line(3);
+	assert_null(t.cpus);
+}
+
+/* CPU 0 is with 4, then with 5: both sets have the same lowest CPU. */
+static void error_two_sibling_sets_same_lowest(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("0,4\n0,5\n", &t) < 0);
+	check_msg("CPU 0");
+	check_msg_line(2);
+	topology_release(&t);
+}
+
+/* CPU 0 is with 1, then alone. */
+static void error_sibling_subset(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("0-1\n0\n", &t) < 0);
+	check_msg("CPU 0");
+	check_msg_line(2);
+	topology_release(&t);
+}
+
+/* The same set written in another order is the same core, not an error. */
+static void sibling_set_in_any_order(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_int_equal(parse("0,4\n1,5\n4,0\n5,1\n", &t), 0);
+	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
+	assert_true(same_core(&t, 0, 4));
+	topology_release(&t);
+}
+
+static void error_empty(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("", &t) < 0);
+	check_msg_prefix("t.txt:");
+	check_msg("no CPUs");
+	assert_null(t.cpus);
+
+	assert_true(parse("\n\n", &t) < 0);
+	check_msg("no CPUs");
+
+	assert_true(parse("# CPU,Core,Socket,Node\n", &t) < 0);
+	check_msg("no CPUs");
+}
+
+/*
+ * A header naming no CPU or no Core column cannot be read as lscpu -p;
+ * its rows must not be taken for sibling lists.
+ */
+static void error_header_without_core(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("# CPU,Socket,Node\n0,0,0\n1,0,0\n", &t) < 0);
+	check_msg_line(1);
+	check_msg("Core");
+	topology_release(&t);
+}
+
+static void error_header_without_cpu(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("# Core,Socket,Node\n0,0,0\n1,0,0\n", &t) < 0);
+	check_msg_line(1);
+	check_msg("CPU");
+	topology_release(&t);
+}
+
+/* One row would otherwise read as a one-CPU sibling list and succeed. */
+static void error_header_without_core_one_row(void **state)
+{
+	struct topology t;
+	(void)state;
+	assert_true(parse("# CPU,Socket\n0,0\n", &t) < 0);
+	check_msg_line(1);
+	topology_release(&t);
+}
+
+/* ------------------------------------------------------------------ sysfs */
+
+static char tmpdir[] = "/tmp/coreplan-topology-XXXXXX";
+
+static void put(const char *rel, const char *content)
+{
+	char path[512];
+	FILE *fp;
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	fp = fopen(path, "w");
+	if (!fp)
+		fail_msg("cannot write '%s': %s", path, strerror(errno));
+	fputs(content, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static void dir(const char *rel)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	if (mkdir(path, 0755) != 0)
+		fail_msg("cannot create '%s': %s", path, strerror(errno));
+}
+
+/* root/sys/cpu<N>/topology/{core_id,physical_package_id} */
+static void fake_cpu(const char *root, int cpu, int core, int package)
+{
+	char rel[256], value[32];
+	snprintf(rel, sizeof(rel), "%s/cpu%d", root, cpu);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "%s/cpu%d/topology", root, cpu);
+	dir(rel);
+	snprintf(rel, sizeof(rel), "%s/cpu%d/topology/core_id", root, cpu);
+	snprintf(value, sizeof(value), "%d\n", core);
+	put(rel, value);
+	snprintf(rel, sizeof(rel), "%s/cpu%d/topology/physical_package_id", root, cpu);
+	snprintf(value, sizeof(value), "%d\n", package);
+	put(rel, value);
+}
+
+/*
+ * cpu0..cpu3: cores 0 1 0 1 of package 0 (cpu0/2 and cpu1/3 siblings);
+ * cpu4 offline (no topology/); cpufreq/, cpuidle/ and the files sysfs
+ * keeps beside the cpu directories.
+ */
+static void probe_fake_tree(void **state)
+{
+	struct topology t;
+	char root[512];
+	(void)state;
+	dir("sys");
+	fake_cpu("sys", 0, 0, 0);
+	fake_cpu("sys", 1, 1, 0);
+	fake_cpu("sys", 2, 0, 0);
+	fake_cpu("sys", 3, 1, 0);
+	dir("sys/cpu4");
+	put("sys/cpu4/online", "0\n");
+	dir("sys/cpufreq");
+	dir("sys/cpufreq/policy0");
+	dir("sys/cpuidle");
+	put("sys/online", "0-3\n");
+	put("sys/offline", "4\n");
+	put("sys/possible", "0-4\n");
+	put("sys/kernel_max", "8191\n");
+	put("sys/modalias", "cpu:type:x86,ven0002fam0017mod0031:feature:,0000\n");
+	snprintf(root, sizeof(root), "%s/sys", tmpdir);
+	err_clear();
+	assert_int_equal(topology_probe(root, &t), 0);
+	check_shape(&t, 4, 2, 1, 2, "sysfs");
+	assert_true(same_core(&t, 0, 2));
+	assert_true(same_core(&t, 1, 3));
+	assert_false(same_core(&t, 0, 1));
+	topology_release(&t);
+}
+
+/* Two packages whose core ids both start at 0. */
+static void probe_two_packages(void **state)
+{
+	struct topology t;
+	char root[512];
+	(void)state;
+	dir("two");
+	fake_cpu("two", 0, 0, 0);
+	fake_cpu("two", 1, 0, 1);
+	fake_cpu("two", 2, 0, 0);
+	fake_cpu("two", 3, 0, 1);
+	fake_cpu("two", 10, 1, 0);
+	fake_cpu("two", 11, 1, 1);
+	snprintf(root, sizeof(root), "%s/two", tmpdir);
+	assert_int_equal(topology_probe(root, &t), 0);
+	check_shape(&t, 6, 4, 2, 2, "sysfs");
+	assert_true(same_core(&t, 0, 2));
+	assert_true(same_core(&t, 1, 3));
+	assert_false(same_core(&t, 0, 1));
+	assert_false(same_core(&t, 10, 11));
+	assert_int_equal(t.cpus[t.n - 1].cpu, 11);
+	topology_release(&t);
+}
+
+static void probe_errors(void **state)
+{
+	struct topology t;
+	char root[512];
+	(void)state;
+	err_clear();
+	assert_true(topology_probe("/nonexistent/cpu", &t) < 0);
+	check_msg("'/nonexistent/cpu'");
+	assert_null(t.cpus);
+
+	dir("empty");
+	snprintf(root, sizeof(root), "%s/empty", tmpdir);
+	assert_true(topology_probe(root, &t) < 0);
+	check_msg("no CPUs");
+	assert_null(t.cpus);
+}
+
+/* Distinct contents of cpu<N>/topology/thread_siblings_list, read by hand. */
+static long distinct_sibling_lists(long *online)
+{
+	char seen[1024][64];
+	long n = 0;
+	*online = 0;
+	for (int cpu = 0; cpu < 8192; cpu++) {
+		char path[128], line[64] = "";
+		FILE *fp;
+		int dup = 0;
+		snprintf(path, sizeof(path), SYSFS_CPU "/cpu%d/topology/thread_siblings_list", cpu);
+		if (!(fp = fopen(path, "r")))
+			continue;
+		if (!fgets(line, sizeof(line), fp))
+			line[0] = '\0';
+		fclose(fp);
+		(*online)++;
+		for (long i = 0; i < n && !dup; i++)
+			dup = !strcmp(seen[i], line);
+		if (!dup && n < 1024)
+			snprintf(seen[n++], sizeof(seen[0]), "%s", line);
+	}
+	return n;
+}
+
+static void probe_this_machine(void **state)
+{
+	struct topology t;
+	long online, lists;
+	(void)state;
+	if (access(SYSFS_CPU, R_OK) != 0)
+		skip();
+	err_clear();
+	assert_int_equal(topology_probe(SYSFS_CPU, &t), 0);
+	assert_string_equal(t.source, "sysfs");
+	assert_int_equal(t.n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	lists = distinct_sibling_lists(&online);
+	assert_int_equal(t.n, (size_t)online);
+	assert_int_equal(t.physical_cores, (size_t)lists);
+	assert_true(t.threads_per_core >= 1);
+	assert_true(t.physical_cores * t.threads_per_core >= t.n);
+	topology_release(&t);
+}
+
+/* ---------------------------------------------------------------- cpusets */
+
+static void cpusets(void **state)
+{
+	struct topology t;
+	struct cpuset_use u;
+	(void)state;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+
+	assert_int_equal(topology_cpuset(&t, "0,4,1,5", &u), 0);
+	assert_int_equal(u.cpus, 4);
+	assert_int_equal(u.cores, 2);
+	assert_int_equal(u.max_threads_per_core, 2);
+
+	assert_int_equal(topology_cpuset(&t, "0,1,2,3", &u), 0);
+	assert_int_equal(u.cpus, 4);
+	assert_int_equal(u.cores, 4);
+	assert_int_equal(u.max_threads_per_core, 1);
+
+	assert_int_equal(topology_cpuset(&t, "0-3", &u), 0);
+	assert_int_equal(u.cpus, 4);
+	assert_int_equal(u.cores, 4);
+	assert_int_equal(u.max_threads_per_core, 1);
+
+	assert_int_equal(topology_cpuset(&t, "0-7", &u), 0);
+	assert_int_equal(u.cpus, 8);
+	assert_int_equal(u.cores, 4);
+	assert_int_equal(u.max_threads_per_core, 2);
+
+	/* 0-2 and 4: CPU 4 shares core 0 with CPU 0 */
+	assert_int_equal(topology_cpuset(&t, "0-2,4", &u), 0);
+	assert_int_equal(u.cpus, 4);
+	assert_int_equal(u.cores, 3);
+	assert_int_equal(u.max_threads_per_core, 2);
+
+	topology_release(&t);
+}
+
+/* Duplicates are counted once. */
+static void cpuset_duplicates(void **state)
+{
+	struct topology t;
+	struct cpuset_use u;
+	(void)state;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+	assert_int_equal(topology_cpuset(&t, "0,0", &u), 0);
+	assert_int_equal(u.cpus, 1);
+	assert_int_equal(u.cores, 1);
+	assert_int_equal(u.max_threads_per_core, 1);
+	assert_int_equal(topology_cpuset(&t, "0,4,0,4", &u), 0);
+	assert_int_equal(u.cpus, 2);
+	assert_int_equal(u.cores, 1);
+	assert_int_equal(u.max_threads_per_core, 2);
+	assert_int_equal(topology_cpuset(&t, "0-3,2,1-2", &u), 0);
+	assert_int_equal(u.cpus, 4);
+	assert_int_equal(u.cores, 4);
+
+	topology_release(&t);
+}
+
+static void cpuset_errors(void **state)
+{
+	struct topology t;
+	struct cpuset_use u;
+	(void)state;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+	err_clear();
+	assert_true(topology_cpuset(&t, "9", &u) < 0);
+	check_msg("CPU 9");
+	assert_true(topology_cpuset(&t, "0,4,1,9", &u) < 0);
+	check_msg("CPU 9");
+	assert_true(topology_cpuset(&t, "6-9", &u) < 0);
+	check_msg("CPU 8");
+
+	assert_true(topology_cpuset(&t, "1,,2", &u) < 0);
+	check_msg("'1,,2'");
+	assert_true(topology_cpuset(&t, "3-1", &u) < 0);
+	check_msg("'3-1'");
+	assert_true(topology_cpuset(&t, "", &u) < 0);
+	assert_true(topology_cpuset(&t, "1,", &u) < 0);
+	assert_true(topology_cpuset(&t, ",1", &u) < 0);
+	assert_true(topology_cpuset(&t, "a", &u) < 0);
+	assert_true(topology_cpuset(&t, "-1", &u) < 0);
+	assert_true(topology_cpuset(&t, "1-", &u) < 0);
+	topology_release(&t);
+}
+
+/* -------------------------------------------------------------- database */
+
+static long query_long(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	long v = -1;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		v = sqlite3_column_type(stmt, 0) == SQLITE_NULL ? -2 : (long)sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return v;
+}
+
+static void check_same(const struct topology *a, const struct topology *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->physical_cores, b->physical_cores);
+	assert_int_equal(a->sockets, b->sockets);
+	assert_int_equal(a->threads_per_core, b->threads_per_core);
+	assert_string_equal(a->source, b->source);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_int_equal(a->cpus[i].cpu, b->cpus[i].cpu);
+		assert_int_equal(a->cpus[i].core, b->cpus[i].core);
+		assert_int_equal(a->cpus[i].socket, b->cpus[i].socket);
+		assert_int_equal(a->cpus[i].node, b->cpus[i].node);
+	}
+}
+
+static void store_and_load(void **state)
+{
+	sqlite3 *db = NULL;
+	struct topology epyc, two, sib, back;
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &epyc), 0);
+	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
+			       "0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n"
+			       "4,0,1,1\n5,1,1,1\n6,2,1,1\n7,3,1,1\n"
+			       "8,0,0,0\n9,1,0,0\n10,2,0,0\n11,3,0,0\n"
+			       "12,0,1,1\n13,1,1,1\n14,2,1,1\n15,3,1,1\n",
+			       &two),
+			 0);
+	assert_int_equal(parse("0,4\n1,5\n2,6\n3,7\n", &sib), 0);
+
+	assert_int_equal(topology_store(db, "epyc", &epyc), 0);
+	assert_int_equal(topology_load(db, "epyc", &back), 0);
+	check_same(&epyc, &back);
+	topology_release(&back);
+	assert_int_equal(query_long(db, "SELECT logical_cpus FROM hosts WHERE name = 'epyc'"), 8);
+	assert_int_equal(query_long(db, "SELECT physical_cores FROM hosts WHERE name = 'epyc'"), 4);
+	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 1);
+	assert_int_equal(query_long(db, "SELECT threads_per_core FROM hosts WHERE name = 'epyc'"), 2);
+	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cores WHERE host = 'epyc'"), 4);
+
+	/* no such host */
+	assert_int_equal(topology_load(db, "nosuch", &back), 1);
+	assert_null(back.cpus);
+
+	/* the same name again replaces the host and its CPUs */
+	assert_int_equal(topology_store(db, "epyc", &two), 0);
+	assert_int_equal(topology_load(db, "epyc", &back), 0);
+	check_same(&two, &back);
+	topology_release(&back);
+	assert_int_equal(query_long(db, "SELECT count(*) FROM hosts WHERE name = 'epyc'"), 1);
+	assert_int_equal(query_long(db, "SELECT count(*) FROM hosts"), 1);
+	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cpus"), 16);
+	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 2);
+
+	/* sockets unknown: NULL in the table, 0 / -1 back */
+	assert_int_equal(topology_store(db, "sib", &sib), 0);
+	assert_int_equal(topology_load(db, "sib", &back), 0);
+	check_same(&sib, &back);
+	assert_int_equal(back.sockets, 0);
+	assert_int_equal(back.cpus[0].socket, -1);
+	topology_release(&back);
+	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'sib'"), -2);
+	assert_int_equal(query_long(db, "SELECT count(*) FROM hosts"), 2);
+	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cpus"), 24);
+
+	/* the first host is untouched by the second */
+	assert_int_equal(topology_load(db, "epyc", &back), 0);
+	check_same(&two, &back);
+	topology_release(&back);
+
+	topology_release(&epyc);
+	topology_release(&two);
+	topology_release(&sib);
+	db_close(db);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(real_lscpu),
+		cmocka_unit_test(missing_file),
+		cmocka_unit_test(no_smt),
+		cmocka_unit_test(two_sockets_repeating_core_ids),
+		cmocka_unit_test(two_sockets_unique_core_ids),
+		cmocka_unit_test(default_cache_columns),
+		cmocka_unit_test(columns_in_any_order),
+		cmocka_unit_test(sibling_lists),
+		cmocka_unit_test(sibling_ranges),
+		cmocka_unit_test(crlf),
+		cmocka_unit_test(error_not_a_number),
+		cmocka_unit_test(error_cpu_listed_twice),
+		cmocka_unit_test(error_two_sibling_sets),
+		cmocka_unit_test(error_two_sibling_sets_same_lowest),
+		cmocka_unit_test(error_sibling_subset),
+		cmocka_unit_test(sibling_set_in_any_order),
+		cmocka_unit_test(error_empty),
+		cmocka_unit_test(error_header_without_core),
+		cmocka_unit_test(error_header_without_cpu),
+		cmocka_unit_test(error_header_without_core_one_row),
+		cmocka_unit_test(probe_fake_tree),
+		cmocka_unit_test(probe_two_packages),
+		cmocka_unit_test(probe_errors),
+		cmocka_unit_test(probe_this_machine),
+		cmocka_unit_test(cpusets),
+		cmocka_unit_test(cpuset_duplicates),
+		cmocka_unit_test(cpuset_errors),
+		cmocka_unit_test(store_and_load),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
