@@ -2,6 +2,8 @@
 #include "smt.h"
 
 #include "../common/err.h"
+#include "../common/num.h"
+#include "../schema/fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -276,4 +278,122 @@ int smt_compute(const struct smt_run *runs, size_t n, const struct topology *top
 		rc = ceiling_and_shards(out, runs, pl, n, smt);
 	free(pl);
 	return rc;
+}
+
+/* ---- measuring runs from the database ---- */
+
+static bool field_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *stmt = NULL;
+	bool found = false;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		found = sqlite3_step(stmt) == SQLITE_ROW;
+	}
+	sqlite3_finalize(stmt);
+	return found;
+}
+
+static int whole(const char *text, const char *what, const char *tag, int *out)
+{
+	int64_t v;
+	if (!text)
+		return err_set("run '%s' has no %s", tag, what);
+	if (num_parse_int(text, &v) || v < 1 || v > 100000)
+		return err_set("run '%s': %s '%s' is not a whole number of 1 or more", tag, what,
+			       text);
+	*out = (int)v;
+	return 0;
+}
+
+static int to_runs(const struct selection *sel, const struct smt_query *a, struct smt_run *runs)
+{
+	for (size_t i = 0; i < sel->n; i++) {
+		const struct sel_run *r = &sel->runs[i];
+		bool fallback = !a->threads && !r->extra[0];
+		int rc = whole(fallback ? r->extra[4] : r->extra[0],
+			       fallback ? "gomaxprocs"
+			       : a->threads ? a->threads
+					    : "threads_per_proc",
+			       r->tag, &runs[i].threads);
+		if (rc == 0)
+			rc = r->extra[1] ? whole(r->extra[1], a->procs, r->tag, &runs[i].procs) : 0;
+		if (rc)
+			return rc;
+		if (!r->extra[1])
+			runs[i].procs = 1;
+		runs[i].tag = r->tag;
+		runs[i].tput = r->metric;
+		runs[i].cpuset = r->extra[2] && *r->extra[2] ? r->extra[2] : NULL;
+	}
+	return 0;
+}
+
+/* The host named by --host, else the one every selected run names in its `host` field. */
+static int choose_host(const struct smt_query *a, const struct selection *sel,
+		       const char **host)
+{
+	*host = a->host;
+	for (size_t i = 0; !*host && i < sel->n; i++)
+		*host = sel->runs[i].extra[3];
+	for (size_t i = 0; !a->host && i < sel->n; i++)
+		if (sel->runs[i].extra[3] && strcmp(sel->runs[i].extra[3], *host))
+			return err_usage("the runs name several hosts: pass --host");
+	if (!*host)
+		return err_usage("no topology for these runs: record it with 'coreplan topology "
+				 "--from FILE --host NAME' and pass --host NAME");
+	return 0;
+}
+
+int smt_measure(sqlite3 *db, const struct smt_query *q, struct smt_measurement *m)
+{
+	struct smt_query query = *q;
+	struct smt_run *runs = NULL;
+	const char *host = NULL;
+	int rc = 0;
+	memset(m, 0, sizeof(*m));
+	if (!query.procs)
+		query.procs = "procs";
+	if (!query.cpuset)
+		query.cpuset = "cpuset";
+	if (query.threads && !field_find(query.threads) && !field_exists(db, query.threads))
+		return err_usage("no field '%s' for the threads per process: pass --threads FIELD",
+				 query.threads);
+	{
+		/* procs, cpuset and host may be absent from a corpus: they then read NULL */
+		/* without --threads: threads_per_proc where a run has it, else gomaxprocs */
+		const char *extra[] = {query.threads ? query.threads : "threads_per_proc",
+				       query.procs, query.cpuset, "host", "gomaxprocs", NULL};
+		struct select_spec spec = {.filter = query.filter,
+					   .metric = query.metric,
+					   .extra = extra};
+		rc = select_runs(db, &spec, &m->sel);
+	}
+	if (rc == 0 && m->sel.n == 0)
+		rc = err_set("no runs to analyse (check --corpus and --where)");
+	if (rc == 0)
+		rc = choose_host(&query, &m->sel, &host);
+	if (rc == 0) {
+		snprintf(m->host, sizeof(m->host), "%s", host);
+		if ((rc = topology_load(db, m->host, &m->topo)) == 1)
+			rc = err_set("no topology for host '%s' (coreplan topology --show lists them)",
+				     m->host);
+	}
+	if (rc == 0 && !(runs = calloc(m->sel.n, sizeof(*runs))))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = to_runs(&m->sel, &query, runs);
+	if (rc == 0)
+		rc = smt_compute(runs, m->sel.n, &m->topo, &m->res);
+	free(runs);
+	if (rc)
+		smt_measurement_release(m);
+	return rc;
+}
+
+void smt_measurement_release(struct smt_measurement *m)
+{
+	selection_release(&m->sel);
+	topology_release(&m->topo);
 }

@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "../importers/topology.h"
+#include "select.h"
 #include "stats.h"
 
 struct smt_run {
@@ -64,5 +65,32 @@ struct smt_result {
 
 int smt_compute(const struct smt_run *runs, size_t n, const struct topology *topo,
 		struct smt_result *out);
+
+/*
+ * The runs a filter selects, read from the database and measured: the
+ * threads per process come from `threads` (NULL: threads_per_proc where a
+ * run has it, else gomaxprocs), processes from `procs` (missing: 1), the
+ * pinned CPU set from `cpuset`, the host from `host` (NULL: the runs'
+ * `host` field, which must agree). The measurement owns its selection and
+ * topology; smt_measurement_release() frees them.
+ */
+struct smt_query {
+	const struct run_filter *filter;
+	const char *metric;
+	const char *host;
+	const char *threads;
+	const char *procs;
+	const char *cpuset;
+};
+
+struct smt_measurement {
+	struct selection sel;
+	struct topology topo;
+	struct smt_result res;
+	char host[256];
+};
+
+int smt_measure(sqlite3 *db, const struct smt_query *q, struct smt_measurement *m);
+void smt_measurement_release(struct smt_measurement *m);
 
 #endif

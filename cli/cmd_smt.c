@@ -89,70 +89,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return rc;
 }
 
-static bool field_exists(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *stmt = NULL;
-	bool found = false;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
-			       NULL) == SQLITE_OK) {
-		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-		found = sqlite3_step(stmt) == SQLITE_ROW;
-	}
-	sqlite3_finalize(stmt);
-	return found;
-}
-
-static int whole(const char *text, const char *what, const char *tag, int *out)
-{
-	int64_t v;
-	if (!text)
-		return err_set("run '%s' has no %s", tag, what);
-	if (num_parse_int(text, &v) || v < 1 || v > 100000)
-		return err_set("run '%s': %s '%s' is not a whole number of 1 or more", tag, what,
-			       text);
-	*out = (int)v;
-	return 0;
-}
-
-static int to_runs(const struct selection *sel, const struct args *a, struct smt_run *runs)
-{
-	for (size_t i = 0; i < sel->n; i++) {
-		const struct sel_run *r = &sel->runs[i];
-		bool fallback = !a->threads && !r->extra[0];
-		int rc = whole(fallback ? r->extra[4] : r->extra[0],
-			       fallback ? "gomaxprocs"
-			       : a->threads ? a->threads
-					    : "threads_per_proc",
-			       r->tag, &runs[i].threads);
-		if (rc == 0)
-			rc = r->extra[1] ? whole(r->extra[1], a->procs, r->tag, &runs[i].procs) : 0;
-		if (rc)
-			return rc;
-		if (!r->extra[1])
-			runs[i].procs = 1;
-		runs[i].tag = r->tag;
-		runs[i].tput = r->metric;
-		runs[i].cpuset = r->extra[2] && *r->extra[2] ? r->extra[2] : NULL;
-	}
-	return 0;
-}
-
-/* The host named by --host, else the one every selected run names in its `host` field. */
-static int choose_host(const struct args *a, const struct selection *sel,
-		       const char **host)
-{
-	*host = a->host;
-	for (size_t i = 0; !*host && i < sel->n; i++)
-		*host = sel->runs[i].extra[3];
-	for (size_t i = 0; !a->host && i < sel->n; i++)
-		if (sel->runs[i].extra[3] && strcmp(sel->runs[i].extra[3], *host))
-			return err_usage("the runs name several hosts: pass --host");
-	if (!*host)
-		return err_usage("no topology for these runs: record it with 'coreplan topology "
-				 "--from FILE --host NAME' and pass --host NAME");
-	return 0;
-}
-
 static void arm_cells(const struct smt_arm *arm, enum out_format f, const char **cells, char b[][32])
 {
 	cells[0] = arm->label;
@@ -195,14 +131,11 @@ static int print_figures(const struct smt_result *res, enum out_format f)
 int cmd_smt(int argc, char **argv, const struct global_opts *g)
 {
 	struct args a;
-	struct selection sel = {0};
-	struct topology topo = {0};
-	struct smt_result res;
-	struct smt_run *runs = NULL;
-	const char *host = NULL;
+	struct smt_measurement m;
 	sqlite3 *db = NULL;
 	int rc;
 	memset(&a, 0, sizeof(a));
+	memset(&m, 0, sizeof(m));
 	common_args_init(&a.common);
 	rc = parse_args(argc, argv, &a);
 	if (rc == OPT_HELP_SHOWN) {
@@ -212,53 +145,23 @@ int cmd_smt(int argc, char **argv, const struct global_opts *g)
 	if (rc)
 		goto done;
 	rc = db_open(g->db_path, true, &db);
-	if (rc)
-		goto done;
-	if (!a.procs)
-		a.procs = "procs";
-	if (!a.cpuset)
-		a.cpuset = "cpuset";
-	if (a.threads && !field_find(a.threads) && !field_exists(db, a.threads)) {
-		rc = err_usage("no field '%s' for the threads per process: pass --threads FIELD",
-			       a.threads);
-		goto done;
+	if (rc == 0) {
+		struct smt_query q = {&a.common.filter, a.common.metric, a.host,
+				      a.threads,        a.procs,         a.cpuset};
+		rc = smt_measure(db, &q, &m);
 	}
-	{
-		/* procs, cpuset and host may be absent from a corpus: they then read NULL */
-		/* without --threads: threads_per_proc where a run has it, else gomaxprocs */
-		const char *extra[] = {a.threads ? a.threads : "threads_per_proc", a.procs,
-				       a.cpuset, "host", "gomaxprocs", NULL};
-		struct select_spec spec = {.filter = &a.common.filter,
-					   .metric = a.common.metric,
-					   .extra = extra};
-		rc = select_runs(db, &spec, &sel);
-	}
-	if (rc == 0 && sel.n == 0)
-		rc = err_set("no runs to analyse (check --corpus and --where)");
-	if (rc == 0)
-		rc = choose_host(&a, &sel, &host);
-	if (rc == 0 && (rc = topology_load(db, host, &topo)) == 1)
-		rc = err_set("no topology for host '%s' (coreplan topology --show lists them)", host);
-	if (rc == 0 && !(runs = calloc(sel.n, sizeof(*runs))))
-		rc = err_set("out of memory");
-	if (rc == 0)
-		rc = to_runs(&sel, &a, runs);
-	if (rc == 0)
-		rc = smt_compute(runs, sel.n, &topo, &res);
 	if (rc)
 		goto done;
 	if (a.common.format == OUT_MD)
 		printf("host %s: %zu logical CPUs on %zu physical cores (%zu per core); %zu runs; "
 		       "metric %s; threads field %s\n\n",
-		       host, topo.n, topo.physical_cores, topo.threads_per_core, sel.n,
+		       m.host, m.topo.n, m.topo.physical_cores, m.topo.threads_per_core, m.sel.n,
 		       a.common.metric, a.threads ? a.threads : "threads_per_proc or gomaxprocs");
-	rc = print_figures(&res, a.common.format);
+	rc = print_figures(&m.res, a.common.format);
 	if (rc == 0)
-		common_print_left_out(&sel, a.common.format);
+		common_print_left_out(&m.sel, a.common.format);
 done:
-	free(runs);
-	topology_release(&topo);
-	selection_release(&sel);
+	smt_measurement_release(&m);
 	db_close(db);
 	common_args_release(&a.common);
 	return rc;

@@ -71,6 +71,21 @@ static int parse(const char *text, struct topology *t)
 	return topology_parse(text, strlen(text), "t.txt", t);
 }
 
+/*
+ * The text must be refused. When it is accepted the topology is freed
+ * before failing, so a sanitizer build reports only the refusal.
+ */
+static void expect_refused(const char *text)
+{
+	struct topology t;
+	if (parse(text, &t) == 0) {
+		size_t n = t.n, cores = t.physical_cores;
+		topology_release(&t);
+		fail_msg("accepted as %zu CPUs on %zu cores: \"%s\"", n, cores, text);
+	}
+	assert_null(t.cpus);
+}
+
 static const struct topo_cpu *find_cpu(const struct topology *t, int cpu)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -323,74 +338,64 @@ static void crlf(void **state)
 
 static void error_not_a_number(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,x,0,0\n", &t) < 0);
+	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1,x,0,0\n");
 	check_msg_prefix("t.txt:3:2: ");
 	check_msg("'x'");
-	assert_null(t.cpus);
 
-	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n-1,1,0,0\n", &t) < 0);
+	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n-1,1,0,0\n");
 	check_msg_prefix("t.txt:3:1: ");
 
-	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,zero,0\n", &t) < 0);
+	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,zero,0\n");
 	check_msg_prefix("t.txt:3:3: ");
 
 	/* a row without its Core field */
-	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1\n", &t) < 0);
+	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1\n");
 	check_msg_line(3);
 
-	assert_true(parse("0,4\n1,a\n", &t) < 0);
+	expect_refused("0,4\n1,a\n");
 	check_msg_line(2);
 	check_msg("1,a");
 
-	assert_true(parse("0,4\n1-\n", &t) < 0);
+	expect_refused("0,4\n1-\n");
 	check_msg_line(2);
 }
 
 static void error_cpu_listed_twice(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n1,0,0,0\n", &t) < 0);
+	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n1,0,0,0\n");
 	check_msg("CPU 1");
 	/* the second listing, line 4, names its place */
 	check_msg_line(4);
-	assert_null(t.cpus);
 }
 
 static void error_two_sibling_sets(void **state)
 {
-	struct topology t;
 	(void)state;
 	/* CPU 4 is with 0, then with 5 */
-	assert_true(parse("0,4\n1,5\n4,5\n", &t) < 0);
+	expect_refused("0,4\n1,5\n4,5\n");
 	check_msg("CPU 4");
 	check_msg("two different sibling sets");
 	check_msg_line(3);
-	assert_null(t.cpus);
 }
 
 /* CPU 0 is with 4, then with 5: both sets have the same lowest CPU. */
 static void error_two_sibling_sets_same_lowest(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("0,4\n0,5\n", &t) < 0);
+	expect_refused("0,4\n0,5\n");
 	check_msg("CPU 0");
 	check_msg_line(2);
-	topology_release(&t);
 }
 
 /* CPU 0 is with 1, then alone. */
 static void error_sibling_subset(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("0-1\n0\n", &t) < 0);
+	expect_refused("0-1\n0\n");
 	check_msg("CPU 0");
 	check_msg_line(2);
-	topology_release(&t);
 }
 
 /* The same set written in another order is the same core, not an error. */
@@ -398,7 +403,8 @@ static void sibling_set_in_any_order(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("0,4\n1,5\n4,0\n5,1\n", &t), 0);
+	if (parse("0,4\n1,5\n4,0\n5,1\n", &t) != 0)
+		fail_msg("refused: %s", err_msg());
 	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
 	assert_true(same_core(&t, 0, 4));
 	topology_release(&t);
@@ -406,17 +412,15 @@ static void sibling_set_in_any_order(void **state)
 
 static void error_empty(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("", &t) < 0);
+	expect_refused("");
 	check_msg_prefix("t.txt:");
 	check_msg("no CPUs");
-	assert_null(t.cpus);
 
-	assert_true(parse("\n\n", &t) < 0);
+	expect_refused("\n\n");
 	check_msg("no CPUs");
 
-	assert_true(parse("# CPU,Core,Socket,Node\n", &t) < 0);
+	expect_refused("# CPU,Core,Socket,Node\n");
 	check_msg("no CPUs");
 }
 
@@ -426,32 +430,26 @@ static void error_empty(void **state)
  */
 static void error_header_without_core(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("# CPU,Socket,Node\n0,0,0\n1,0,0\n", &t) < 0);
+	expect_refused("# CPU,Socket,Node\n0,0,0\n1,0,0\n");
 	check_msg_line(1);
 	check_msg("Core");
-	topology_release(&t);
 }
 
 static void error_header_without_cpu(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("# Core,Socket,Node\n0,0,0\n1,0,0\n", &t) < 0);
+	expect_refused("# Core,Socket,Node\n0,0,0\n1,0,0\n");
 	check_msg_line(1);
 	check_msg("CPU");
-	topology_release(&t);
 }
 
 /* One row would otherwise read as a one-CPU sibling list and succeed. */
 static void error_header_without_core_one_row(void **state)
 {
-	struct topology t;
 	(void)state;
-	assert_true(parse("# CPU,Socket\n0,0\n", &t) < 0);
+	expect_refused("# CPU,Socket\n0,0\n");
 	check_msg_line(1);
-	topology_release(&t);
 }
 
 /* ------------------------------------------------------------------ sysfs */

@@ -323,6 +323,29 @@ cpl smt --corpus nohost --host epyc --format tsv
 expect_rc "smt --corpus nohost --host epyc exits 0" 0
 check_eq "smt --host epyc on the corpus without a topology: the same smt_step" \
 	"$(awk -F'\t' '$1 == "smt_step" { print $2 }' "$T/smt.tsv")" "$(tsvget figure smt_step value)"
+
+# The affinity corpus with one cpuset edited: a CPU listed twice is the
+# same set (0,4,1,5,0 = 0,4,1,5); a CPU the host lacks is an error naming
+# the run.
+mkdir -p "$T/dup" "$T/off"
+cp "$AFF/lscpu.txt" "$T/dup/"
+cp "$AFF/lscpu.txt" "$T/off/"
+awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "pin-siblings-r2" { $6 = "0,4,1,5,0" } { print }' \
+	"$AFF/runs.tsv" >"$T/dup/runs.tsv"
+awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "pin-distinct-r3" { $6 = "0,1,2,9" } { print }' \
+	"$AFF/runs.tsv" >"$T/off/runs.tsv"
+cpl import -q --name dup "$T/dup" --manifest "$AFF_MANIFEST"
+expect_rc "import the affinity corpus with pin-siblings-r2 on 0,4,1,5,0" 0
+cpl smt --corpus dup --format tsv
+expect_rc "smt: a cpuset naming CPU 0 twice (0,4,1,5,0) is read as 0,4,1,5 (exit 0)" 0
+check_eq "smt: with 0,4,1,5,0 the smt_factor is unchanged" \
+	"$(awk -F'\t' '$1 == "smt_factor" { print $2 }' "$T/smt.tsv")" "$(tsvget figure smt_factor value)"
+cpl import -q --name off "$T/off" --manifest "$AFF_MANIFEST"
+expect_rc "import the affinity corpus with pin-distinct-r3 on 0,1,2,9" 0
+cpl smt --corpus off --format tsv
+expect_rc "smt: a cpuset naming CPU 9 on an 8-CPU host exits 1" 1
+check_contains "smt: the error names CPU 9" "$ERR" "CPU 9"
+check_contains "smt: the error names the run" "$ERR" "pin-distinct-r3"
 DB=$DB_MAIN
 
 ###########################################################################
