@@ -37,7 +37,7 @@
 struct size_value {
 	bool known;
 	double value, lo, hi; /* lo == hi == value for a given number */
-	char source[256];     /* where it came from, in words */
+	char source[512];     /* where it came from, in words */
 };
 
 struct size_translation {

@@ -244,8 +244,8 @@ static int ceiling_and_shards(struct smt_result *out, const struct smt_run *runs
 		snprintf(name, sizeof(name), "sharded %dx%d", runs[i].procs, runs[i].threads);
 		if (!(f = next_figure(out, name)))
 			return err_set("too many figures");
-		snprintf(label, sizeof(label), "%d processes x %d threads", runs[i].procs,
-			 runs[i].threads);
+		snprintf(label, sizeof(label), "%d processes x %d thread%s", runs[i].procs,
+			 runs[i].threads, runs[i].threads == 1 ? "" : "s");
 		rc = gather(runs, pl, n, sharded, key, label, &f->num);
 		if (rc)
 			return rc;
@@ -337,12 +337,13 @@ static int choose_host(const struct smt_query *a, const struct selection *sel,
 	*host = a->host;
 	for (size_t i = 0; !*host && i < sel->n; i++)
 		*host = sel->runs[i].extra[3];
-	for (size_t i = 0; !a->host && i < sel->n; i++)
-		if (sel->runs[i].extra[3] && strcmp(sel->runs[i].extra[3], *host))
-			return err_usage("the runs name several hosts: pass --host");
 	if (!*host)
 		return err_usage("no topology for these runs: record it with 'coreplan topology "
 				 "--from FILE --host NAME' and pass --host NAME");
+	for (size_t i = 0; !a->host && i < sel->n; i++)
+		if (!sel->runs[i].extra[3] || strcmp(sel->runs[i].extra[3], *host))
+			return err_usage("the runs name several hosts, or some none: select one "
+					 "host's runs (--corpus) or pass --host");
 	return 0;
 }
 

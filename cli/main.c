@@ -40,6 +40,7 @@ static const struct command commands[] = {
 	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
 	{"translate", cmd_translate, "carry figures between CPUs: per-core, CPU-time and memory factors"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
+	{"size", cmd_size, "which instance meets a target, counted in physical cores"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };

@@ -19,6 +19,22 @@ void topology_release(struct topology *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* What a parse has seen so far, to name a repeated CPU at its line. */
+struct parse_state {
+	size_t alloc;
+	unsigned char seen[TOPOLOGY_MAX_CPUS / 8];
+};
+
+static bool seen_cpu(const struct parse_state *st, int cpu)
+{
+	return (st->seen[cpu / 8] >> (cpu % 8)) & 1;
+}
+
+static void mark_cpu(struct parse_state *st, int cpu)
+{
+	st->seen[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
+}
+
 static int add_cpu(struct topology *t, size_t *alloc, int cpu, int core, int socket, int node)
 {
 	if (t->n >= TOPOLOGY_MAX_CPUS)
@@ -104,6 +120,11 @@ struct lscpu_columns {
 	int cpu, core, socket, node;
 };
 
+/*
+ * 1 when the comment line is lscpu -p's header (comma-separated names with
+ * CPU or Core among them), 0 for other comment lines, -1 for a header
+ * without both CPU and Core.
+ */
 static int lscpu_header(const char *line, size_t len, struct lscpu_columns *cols)
 {
 	int index = 0;
@@ -125,10 +146,12 @@ static int lscpu_header(const char *line, size_t len, struct lscpu_columns *cols
 		index++;
 		start = i + 1;
 	}
-	return cols->cpu >= 0 && cols->core >= 0 ? 0 : -1;
+	if (cols->cpu < 0 && cols->core < 0)
+		return 0;
+	return cols->cpu >= 0 && cols->core >= 0 ? 1 : -1;
 }
 
-static int lscpu_row(struct topology *t, size_t *alloc, const struct lscpu_columns *cols,
+static int lscpu_row(struct topology *t, struct parse_state *st, const struct lscpu_columns *cols,
 		     const char *line, size_t len, const char *display, long line_no)
 {
 	int values[4] = {-1, -1, -1, -1};
@@ -149,7 +172,13 @@ static int lscpu_row(struct topology *t, size_t *alloc, const struct lscpu_colum
 	}
 	if (values[0] < 0 || values[1] < 0)
 		return err_at(display, line_no, 1, "a CPU line needs its CPU and Core numbers");
-	return add_cpu(t, alloc, values[0], values[1], values[2], values[3]);
+	if (values[0] >= TOPOLOGY_MAX_CPUS)
+		return err_at(display, line_no, cols->cpu + 1, "CPU %d is beyond %d", values[0],
+			      TOPOLOGY_MAX_CPUS);
+	if (seen_cpu(st, values[0]))
+		return err_at(display, line_no, cols->cpu + 1, "CPU %d is listed twice", values[0]);
+	mark_cpu(st, values[0]);
+	return add_cpu(t, &st->alloc, values[0], values[1], values[2], values[3]);
 }
 
 /* A cpulist ("0,4", "0-3,8-11") into a sorted unique array. */
@@ -193,32 +222,54 @@ static int parse_cpulist(const char *text, size_t len, int **out, size_t *n)
 	return *n ? 0 : -1;
 }
 
-/* One sibling line: its CPUs share a core; the same set on several lines is one core. */
-static int sibling_row(struct topology *t, size_t *alloc, const char *line, size_t len,
+static int compare_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * One sibling line: its CPUs share a core, named by its lowest CPU. The
+ * same set may come back (one line per CPU, in any order); a CPU in two
+ * different sets is an error.
+ */
+static int sibling_row(struct topology *t, struct parse_state *st, const char *line, size_t len,
 		       const char *display, long line_no)
 {
 	int *cpus = NULL;
-	size_t n = 0;
+	size_t n = 0, k = 0;
+	bool known = false;
 	int rc = 0;
 	if (parse_cpulist(line, len, &cpus, &n) != 0) {
 		free(cpus);
 		return err_at(display, line_no, 1, "'%.*s' is not a CPU list (e.g. 0,4 or 0-1)",
 			      (int)(len > 60 ? 60 : len), line);
 	}
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		bool known = false;
-		for (size_t j = 0; j < t->n && !known; j++)
-			if (t->cpus[j].cpu == cpus[i]) {
-				known = true;
-				/* listed again: it must be with the same siblings */
-				if (t->cpus[j].core != cpus[0])
-					rc = err_at(display, line_no, 1,
-						    "CPU %d appears in two different sibling sets",
-						    cpus[i]);
-			}
-		/* a core is named by its lowest CPU */
-		if (!known)
-			rc = add_cpu(t, alloc, cpus[i], cpus[0], -1, -1);
+	qsort(cpus, n, sizeof(*cpus), compare_int);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || cpus[i] != cpus[k - 1])
+			cpus[k++] = cpus[i];
+	/* the set seen before: every CPU already on the core named by cpus[0] */
+	if (seen_cpu(st, cpus[0])) {
+		size_t members = 0;
+		for (size_t j = 0; j < t->n; j++)
+			members += t->cpus[j].core == cpus[0];
+		known = members == k;
+		for (size_t i = 0; known && i < k; i++) {
+			bool on_core = false;
+			for (size_t j = 0; j < t->n && !on_core; j++)
+				on_core = t->cpus[j].cpu == cpus[i] && t->cpus[j].core == cpus[0];
+			known = on_core;
+		}
+	}
+	for (size_t i = 0; rc == 0 && !known && i < k; i++) {
+		if (seen_cpu(st, cpus[i])) {
+			rc = err_at(display, line_no, 1,
+				    "CPU %d appears in two different sibling sets", cpus[i]);
+			break;
+		}
+		mark_cpu(st, cpus[i]);
+		rc = add_cpu(t, &st->alloc, cpus[i], cpus[0], -1, -1);
 	}
 	free(cpus);
 	return rc;
@@ -227,10 +278,10 @@ static int sibling_row(struct topology *t, size_t *alloc, const char *line, size
 int topology_parse(const char *text, size_t len, const char *display, struct topology *out)
 {
 	struct lscpu_columns cols = {-1, -1, -1, -1};
+	struct parse_state *st = calloc(1, sizeof(*st));
 	bool lscpu = false;
-	size_t alloc = 0;
 	long line_no = 0;
-	int rc = 0;
+	int rc = st ? 0 : err_set("out of memory");
 	memset(out, 0, sizeof(*out));
 	for (size_t pos = 0; rc == 0 && pos < len;) {
 		const char *line = text + pos;
@@ -246,15 +297,20 @@ int topology_parse(const char *text, size_t len, const char *display, struct top
 			continue;
 		if (line[0] == '#') {
 			/* lscpu -p's comment lines; the one naming CPU and Core is the header */
-			if (lscpu_header(line, n, &cols) == 0)
-				lscpu = true;
+			int header = lscpu_header(line, n, &cols);
+			if (header < 0)
+				rc = err_at(display, line_no, 1,
+					    "lscpu -p header without the %s column",
+					    cols.cpu < 0 ? "CPU" : "Core");
+			lscpu |= header > 0;
 			continue;
 		}
 		if (lscpu)
-			rc = lscpu_row(out, &alloc, &cols, line, n, display, line_no);
+			rc = lscpu_row(out, st, &cols, line, n, display, line_no);
 		else
-			rc = sibling_row(out, &alloc, line, n, display, line_no);
+			rc = sibling_row(out, st, line, n, display, line_no);
 	}
+	free(st);
 	snprintf(out->source, sizeof(out->source), "%s", lscpu ? "lscpu -p" : "thread_siblings_list");
 	if (rc == 0)
 		rc = derive(out, display);
@@ -344,16 +400,17 @@ int topology_cpuset(const struct topology *t, const char *cpuset, struct cpuset_
 	for (size_t i = 0; i < n; i++) {
 		const struct topo_cpu key = {cpus[i], 0, 0, 0};
 		const struct topo_cpu *hit = bsearch(&key, t->cpus, t->n, sizeof(key), by_cpu);
+		bool listed = false;
 		if (!hit) {
 			int rc = err_set("CPU %d of set '%s' is not on this host", cpus[i], cpuset);
 			free(cpus);
 			free(used);
+			memset(out, 0, sizeof(*out));
 			return rc;
 		}
-		for (size_t j = 0; j < out->cpus; j++)
-			if (used[j].cpu == hit->cpu)
-				hit = NULL; /* listed twice */
-		if (hit)
+		for (size_t j = 0; j < out->cpus && !listed; j++)
+			listed = used[j].cpu == hit->cpu; /* named twice: counted once */
+		if (!listed)
 			used[out->cpus++] = *hit;
 	}
 	qsort(used, out->cpus, sizeof(*used), by_core);

@@ -428,7 +428,8 @@ static void rate_median(void **state)
 	check_close(f.range_hi, 897.6512462962686 / 288.9, REL, "rate range_hi");
 	assert_true(f.has_ci);
 	if (!(f.ci_lo < f.factor && f.factor < f.ci_hi))
-		fail_msg("interval [%.17g, %.17g] does not contain %.17g", f.ci_lo, f.ci_hi, f.factor);
+		fail_msg("interval [%.17g, %.17g] does not contain %.17g", f.ci_lo, f.ci_hi,
+			 f.factor);
 	/* bootstrap medians lie within the data, so the interval within the range ratios */
 	assert_true(f.range_lo <= f.ci_lo && f.ci_hi <= f.range_hi);
 	check_contains(f.words, "3.00x", "rate words");

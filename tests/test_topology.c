@@ -707,7 +707,9 @@ static long query_long(sqlite3 *db, const char *sql)
 	long v = -1;
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
 	if (sqlite3_step(stmt) == SQLITE_ROW)
-		v = sqlite3_column_type(stmt, 0) == SQLITE_NULL ? -2 : (long)sqlite3_column_int64(stmt, 0);
+		v = sqlite3_column_type(stmt, 0) == SQLITE_NULL
+			    ? -2
+			    : (long)sqlite3_column_int64(stmt, 0);
 	sqlite3_finalize(stmt);
 	return v;
 }
@@ -750,7 +752,8 @@ static void store_and_load(void **state)
 	assert_int_equal(query_long(db, "SELECT logical_cpus FROM hosts WHERE name = 'epyc'"), 8);
 	assert_int_equal(query_long(db, "SELECT physical_cores FROM hosts WHERE name = 'epyc'"), 4);
 	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 1);
-	assert_int_equal(query_long(db, "SELECT threads_per_core FROM hosts WHERE name = 'epyc'"), 2);
+	assert_int_equal(query_long(db, "SELECT threads_per_core FROM hosts WHERE name = 'epyc'"),
+			 2);
 	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cores WHERE host = 'epyc'"), 4);
 
 	/* no such host */

@@ -13,10 +13,11 @@
 # SHARED/writeups/gomaxprocs-affinity imported with
 # REPO_ROOT/fixtures/manifests/gomaxprocs-affinity.manifest, against the
 # figures of seed 000 (0.70, 1.27, 1.17, ~5.07, 4.92) and python3 medians
-# of runs.tsv; `smt` without a host (usage, exit 2); `translate` M1 -> x86
-# on SHARED/sky/gcp-x86-capacity-20260816 against seed 001 (2.96x, x86
-# uses 15-19% less memory) and python3 medians and means of m1/m1.tsv and
-# core/results.tsv; `translate --apply` arithmetic (rates divided by the
+# of runs.tsv; `smt` without a host (usage, exit 2); a cpuset naming a CPU
+# twice (the same set) or a CPU the host lacks (an error naming the run);
+# `translate` M1 -> x86 on SHARED/sky/gcp-x86-capacity-20260816 against
+# seed 001 (2.96x, x86 uses 15-19% less memory) and python3 medians and
+# means of m1/m1.tsv and core/results.tsv; `translate --apply` arithmetic (rates divided by the
 # rate factor, times multiplied by it, memory multiplied by the loaded-RSS
 # factor) and its input errors; JSON output parsed with python3.
 #
