@@ -12,6 +12,7 @@
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../importers/catalog.h"
+#include "../reports/plot.h"
 #include "../reports/table_out.h"
 #include "../schema/db.h"
 
@@ -43,6 +44,7 @@ enum {
 	OPT_MEM_FIXED,
 	OPT_TRANSLATE,
 	OPT_MEASURED_WHERE,
+	OPT_PLOT,
 };
 
 static const struct opt_spec specs[] = {
@@ -81,6 +83,9 @@ static const struct opt_spec specs[] = {
 	[OPT_MEASURED_WHERE] = {"measured-where", 0, "WHERE",
 				"extra conditions for the measured runs shown beside predictions",
 				false},
+	[OPT_PLOT] = {"plot", 0, "FILE",
+		      "also draw predicted capacity per instance against the target (.svg/.png)",
+		      false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -116,6 +121,7 @@ struct args {
 	size_t nseries;
 	const char *base_from, *base_cpu, *scaling_from, *scaling_by, *smt_from, *memory_from;
 	const char *measured_where;
+	const char *plot;
 	bool has_base_rate, has_per_doubling, has_smt, has_mem_per, has_mem_fixed;
 	double base_rate, per_doubling, smt_factor, mem_per, mem_fixed;
 	struct size_translation *translations;
@@ -198,6 +204,9 @@ static int apply_option(struct args *a, int which, const char *value)
 		return add_translation(a, value);
 	case OPT_MEASURED_WHERE:
 		a->measured_where = value;
+		return 0;
+	case OPT_PLOT:
+		a->plot = value;
 		return 0;
 	}
 	return 0;
@@ -558,6 +567,67 @@ static void print_inputs(const struct size_inputs *in, const struct args *a)
 	printf("\n");
 }
 
+/* Predicted capacity (with bounds) per predicted instance, against the target. */
+static int draw_sizing(const struct args *a, const struct size_row *rows, size_t n,
+		       const struct size_inputs *in)
+{
+	const char *slash = strrchr(a->plot, '/'), *base = slash ? slash + 1 : a->plot;
+	const char *dot = strrchr(base, '.');
+	char *dir = slash ? strndup(a->plot, (size_t)(slash - a->plot)) : strdup(".");
+	char *name = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
+	const char **labels = calloc(n ? n : 1, sizeof(*labels));
+	double *buf = malloc((4 * (n ? n : 1)) * sizeof(double));
+	char *image = NULL, title[256], target[64];
+	size_t m = 0;
+	int rc = dir && name && labels && buf ? 0 : err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (!rows[i].predicted_ok || !wanted(a, rows[i].inst))
+			continue;
+		labels[m] = rows[i].inst->instance;
+		buf[m] = (double)m;
+		buf[n + m] = rows[i].predicted;
+		buf[2 * n + m] = rows[i].predicted_lo;
+		buf[3 * n + m] = rows[i].predicted_hi;
+		m++;
+	}
+	if (rc == 0 && m == 0)
+		rc = err_set("no instance has a prediction to plot (see the verdicts)");
+	if (rc == 0) {
+		struct plot_series series[2] = {
+			{"predicted (sustained)", PLOT_BOXES, m, buf, buf + n, NULL, NULL, false},
+			{"bounds", PLOT_ERRORBARS, m, buf, buf + n, buf + 2 * n, buf + 3 * n, false}};
+		struct plot_spec spec;
+		memset(&spec, 0, sizeof(spec));
+		if (in->has_sessions)
+			snprintf(title, sizeof(title), "sizing: target %g %s at %g sessions",
+				 in->target, a->common.metric, in->sessions);
+		else
+			snprintf(title, sizeof(title), "sizing: target %g %s", in->target,
+				 a->common.metric);
+		snprintf(target, sizeof(target), "target %g", in->target);
+		spec.dir = dir;
+		spec.name = name;
+		spec.format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
+		spec.title = title;
+		spec.xlabel = "instance";
+		spec.ylabel = "predicted throughput (interactions/s)";
+		spec.has_hline = true;
+		spec.hline = in->target;
+		spec.hline_title = target;
+		spec.xtic_labels = labels;
+		spec.nxtic_labels = m;
+		rc = plot_draw(&spec, series, 2, &image);
+		if (rc == PLOT_NOT_INSTALLED)
+			rc = err_set("gnuplot is not installed: apt-get install gnuplot-nox");
+	}
+	free(image);
+	free(dir);
+	free(name);
+	free(labels);
+	free(buf);
+	return rc;
+}
+
 int cmd_size(int argc, char **argv, const struct global_opts *g)
 {
 	struct args a;
@@ -602,6 +672,8 @@ int cmd_size(int argc, char **argv, const struct global_opts *g)
 		print_inputs(&in, &a);
 	if (rc == 0)
 		rc = out_table_write(t, a.common.format, stdout);
+	if (rc == 0 && a.plot)
+		rc = draw_sizing(&a, rows, cat.n, &in);
 	if (rc == 0 && a.common.format == OUT_MD)
 		printf("\n- predictions are estimates from the inputs above, not measurements; "
 		       "measured_* columns are runs that named the instance\n- prices: see "
