@@ -330,7 +330,7 @@ static int to_runs(const struct selection *sel, const struct smt_query *a, struc
 	return 0;
 }
 
-/* The host named by --host, else the one every selected run names in its `host` field. */
+/* The host named by --host, else the one every selected run names in its `topology_host` field. */
 static int choose_host(const struct smt_query *a, const struct selection *sel,
 		       const char **host)
 {
@@ -365,7 +365,7 @@ int smt_measure(sqlite3 *db, const struct smt_query *q, struct smt_measurement *
 		/* procs, cpuset and host may be absent from a corpus: they then read NULL */
 		/* without --threads: threads_per_proc where a run has it, else gomaxprocs */
 		const char *extra[] = {query.threads ? query.threads : "threads_per_proc",
-				       query.procs, query.cpuset, "host", "gomaxprocs", NULL};
+				       query.procs, query.cpuset, "topology_host", "gomaxprocs", NULL};
 		struct select_spec spec = {.filter = query.filter,
 					   .metric = query.metric,
 					   .extra = extra};

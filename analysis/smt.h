@@ -71,7 +71,7 @@ int smt_compute(const struct smt_run *runs, size_t n, const struct topology *top
  * threads per process come from `threads` (NULL: threads_per_proc where a
  * run has it, else gomaxprocs), processes from `procs` (missing: 1), the
  * pinned CPU set from `cpuset`, the host from `host` (NULL: the runs'
- * `host` field, which must agree). The measurement owns its selection and
+ * `topology_host` field, which must agree). The measurement owns its selection and
  * topology; smt_measurement_release() frees them.
  */
 struct smt_query {

@@ -33,6 +33,7 @@ typedef int (*cmd_fn)(int argc, char **argv, const struct global_opts *g);
 int cmd_import(int argc, char **argv, const struct global_opts *g);
 int cmd_corpora(int argc, char **argv, const struct global_opts *g);
 int cmd_plot(int argc, char **argv, const struct global_opts *g);
+int cmd_report(int argc, char **argv, const struct global_opts *g);
 int cmd_runs(int argc, char **argv, const struct global_opts *g);
 int cmd_compare(int argc, char **argv, const struct global_opts *g);
 int cmd_cores(int argc, char **argv, const struct global_opts *g);

@@ -22,7 +22,7 @@ enum { OPT_HOST = COMMON_COUNT, OPT_THREADS, OPT_PROCS, OPT_CPUSET };
 static const struct opt_spec specs[] = {
 	COMMON_SPECS,
 	[OPT_HOST] = {"host", 0, "NAME",
-		      "the host's topology (coreplan topology; default: the runs' `host` field)",
+		      "the host's topology (coreplan topology; default: the runs' `topology_host` field)",
 		      false},
 	[OPT_THREADS] = {"threads", 0, "FIELD",
 			 "threads per process (default threads_per_proc, else gomaxprocs)", false},

@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{"import", cmd_import, "import corpus folders or run tables into the database"},
 	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
 	{"plot", cmd_plot, "draw one plot: scaling, blocks, trace or memory (gnuplot)"},
+	{"report", cmd_report, "the whole write-up: report.md with tables, verdicts and plots"},
 	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
 	{"compare", cmd_compare, "two arms: ratio with interval, rank test, verdict, runs needed"},
 	{"cores", cmd_cores, "CPU cores recomputed from each run's trace plateau, tick-rate check"},

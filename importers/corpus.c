@@ -833,8 +833,8 @@ static int tag_attrs(struct run_state *rs)
 		rc = attr_list_add(&rs->attrs, "set", spec->set[i].key, value, 0, 0, 0);
 		free(value);
 	}
-	if (rc == 0 && rs->tc->host && !attr_list_find(&rs->attrs, "set", "host"))
-		rc = attr_list_add(&rs->attrs, "set", "host", rs->tc->host, 0, 0, 0);
+	if (rc == 0 && rs->tc->host && !attr_list_find(&rs->attrs, "set", "topology_host"))
+		rc = attr_list_add(&rs->attrs, "set", "topology_host", rs->tc->host, 0, 0, 0);
 	return rc;
 }
 

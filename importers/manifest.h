@@ -24,7 +24,7 @@
  *   rejected = json/<*>.REJECTED    one-line rejection markers; tag = name before the extension
  *   text = {run-dir}/load.txt {run-dir}/selfcheck.txt
  *   topology = lscpu.txt          the host's `lscpu -p` (or sibling lists); its runs get
- *                                 the field host = CORPUS (or CORPUS/SUBCORPUS)
+ *                                 the field topology_host = CORPUS (or CORPUS/SUBCORPUS)
  *   set = gomaxprocs=1 sessions=25   constants; a value may be a template ({target})
  *   field.load_rss_kb = join:load_app_kb
  *   [files]

@@ -1,0 +1,563 @@
+/*
+ * Unit tests for analysis/size: which instance meets a throughput target,
+ * counted in physical cores.
+ *
+ * A small catalog is built by hand (struct instance rows with their
+ * derived physical and sustained cores written in), and the shipped
+ * fixtures/catalogs/gce.tsv is read with catalog_read for the e2 rows.
+ * Every expected number is worked out by hand in the comment beside it
+ * from the formulas of analysis/size.h:
+ *   predicted  = base' * scale(P) * smt * (1 - headroom)
+ *   scale(P)   = per_doubling ^ log2(P) for P >= 1, P for a share below 1
+ *   memory     = (fixed_kb + per_session_kb * sessions) / 1048576 GiB
+ *   shortfall  = target / predicted; cost_per_1k = price * 1000 / predicted
+ *
+ * The standard inputs (std_inputs):
+ *   target 1000, 500 sessions, headroom 0
+ *   base 480 (range 470-490) on gce-e2
+ *   per_doubling 1.8 (bounds 1.7-1.9), largest measured core count 4
+ *   smt 1.25 (bounds 1.2-1.3)
+ *   memory 600 kB/session + 50000 kB fixed
+ *     -> (50000 + 600 * 500) / 1048576 = 350000 / 1048576
+ *        = 0.33378601074218750 GiB for every instance
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analysis/size.h"
+#include "common/err.h"
+#include "importers/catalog.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FIXTURES_DIR
+#define FIXTURES_DIR "fixtures"
+#endif
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define REL 1e-12
+#define MEM_GIB (350000.0 / 1048576.0)
+
+static int clear_messages(void **state)
+{
+	(void)state;
+	err_clear();
+	return 0;
+}
+
+static void check_close(double actual, double expected, double rel, const char *what)
+{
+	double tol = expected == 0 ? rel : rel * fabs(expected);
+	if (!(fabs(actual - expected) <= tol))
+		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
+}
+
+static void check_contains(const char *text, const char *part, const char *what)
+{
+	if (strstr(text, part) == NULL)
+		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
+}
+
+/* One hand-built instance; the derived cores are typed in from the header's rule. */
+#define INST(name, fam, v, t, frac, mem, price)                                                   \
+	{                                                                                          \
+		.instance = (char *)(name), .provider = (char *)"test", .series = (char *)"t",     \
+		.vcpus = (v), .threads_per_core = (t), .sustained_vcpu_fraction = (frac),          \
+		.memory_gib = (mem), .cpu_family = (char *)(fam), .price_per_hour = (price),       \
+		.price_region = (char *)"here", .price_source = (char *)"hand",                    \
+		.price_date = (char *)"2026-01-01", .physical_cores = (double)(v) / (t),           \
+		.sustained_cores = (double)(v) * (frac) / (t), .line = 0                           \
+	}
+
+enum {
+	I_SHARED,   /* 2 vCPU, 2/core, 0.25 each: P = 0.25, shared-core */
+	I_ONE,      /* 2 vCPU, 2/core: P = 1 */
+	I_TWO,      /* 4 vCPU, 2/core: P = 2 */
+	I_FOUR_1T,  /* 4 vCPU, 1/core: P = 4, no SMT */
+	I_THREE,    /* 6 vCPU, 2/core: P = 3 */
+	I_EIGHT,    /* 16 vCPU, 2/core: P = 8, beyond the measured 4 */
+	I_OTHER,    /* another CPU family, P = 1 */
+	I_TINY_MEM, /* P = 2 but 0.25 GiB of memory */
+	I_HALF_BIG, /* 8 vCPU, 2/core, 0.5 each: P = 2, shared-core */
+	NINST
+};
+
+static struct instance items[NINST] = {
+	[I_SHARED] = INST("shared", "gce-e2", 2, 2, 0.25, 2, 0.01675),
+	[I_ONE] = INST("one", "gce-e2", 2, 2, 1, 8, 0.06701),
+	[I_TWO] = INST("two", "gce-e2", 4, 2, 1, 16, 0.13402),
+	[I_FOUR_1T] = INST("four-1t", "gce-e2", 4, 1, 1, 16, 0.12),
+	[I_THREE] = INST("three", "gce-e2", 6, 2, 1, 24, 0.2),
+	[I_EIGHT] = INST("eight", "gce-e2", 16, 2, 1, 64, 0.53609),
+	[I_OTHER] = INST("other", "aws-m7i", 2, 2, 1, 8, 0.1008),
+	[I_TINY_MEM] = INST("tiny-mem", "gce-e2", 4, 2, 1, 0.25, 0.01),
+	[I_HALF_BIG] = INST("half-big", "gce-e2", 8, 2, 0.5, 32, 0.15),
+};
+
+static struct catalog hand_catalog(void)
+{
+	struct catalog c = {items, NINST, (char *)"hand"};
+	return c;
+}
+
+static struct size_inputs std_inputs(void)
+{
+	struct size_inputs in;
+	memset(&in, 0, sizeof(in));
+	in.target = 1000;
+	in.has_sessions = true;
+	in.sessions = 500;
+	in.headroom_pct = 0;
+	in.base = (struct size_value){true, 480, 470, 490, "given"};
+	snprintf(in.base_family, sizeof(in.base_family), "gce-e2");
+	in.per_doubling = (struct size_value){true, 1.8, 1.7, 1.9, "given"};
+	in.max_measured_cores = 4;
+	in.smt = (struct size_value){true, 1.25, 1.2, 1.3, "given"};
+	in.mem_per_session_kb = (struct size_value){true, 600, 600, 600, "given"};
+	in.mem_fixed_kb = (struct size_value){true, 50000, 50000, 50000, "given"};
+	return in;
+}
+
+static struct size_row *compute(const struct size_inputs *in)
+{
+	struct catalog cat = hand_catalog();
+	struct size_row *rows = NULL;
+	int rc = size_compute(&cat, in, &rows);
+	if (rc != 0)
+		fail_msg("size_compute failed (%d): %s", rc, err_msg());
+	assert_non_null(rows);
+	for (size_t i = 0; i < NINST; i++)
+		assert_ptr_equal(rows[i].inst, &items[i]);
+	return rows;
+}
+
+static size_t count_cheapest(const struct size_row *rows, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += rows[i].cheapest;
+	return k;
+}
+
+/* ------------------------------------------------------------ arithmetic */
+
+static void dedicated_power_of_two(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	rows = compute(&in);
+
+	/* one: P = 1, 1.8^0 = 1: 480 * 1 * 1.25 = 600 */
+	check_close(rows[I_ONE].predicted, 600, REL, "one: predicted");
+	/* lo 470 * 1 * 1.2 = 564; hi 490 * 1 * 1.3 = 637 */
+	check_close(rows[I_ONE].predicted_lo, 564, REL, "one: low");
+	check_close(rows[I_ONE].predicted_hi, 637, REL, "one: high");
+	assert_string_equal(rows[I_ONE].verdict, "short");
+	/* 1000 / 600 = 1.6666666666666667 */
+	check_close(rows[I_ONE].shortfall, 1000.0 / 600, REL, "one: shortfall");
+	/* 0.06701 * 1000 / 600 = 0.11168333333333333 */
+	check_close(rows[I_ONE].cost_per_1k, 0.11168333333333333, REL, "one: cost per 1k");
+
+	/* two: P = 2: 480 * 1.8 * 1.25 = 1080 */
+	check_close(rows[I_TWO].predicted, 1080, REL, "two: predicted");
+	/* lo 470 * 1.7 * 1.2 = 958.8; hi 490 * 1.9 * 1.3 = 1210.3 */
+	check_close(rows[I_TWO].predicted_lo, 958.8, REL, "two: low");
+	check_close(rows[I_TWO].predicted_hi, 1210.3, REL, "two: high");
+	assert_string_equal(rows[I_TWO].verdict, "meets");
+	/* 1000 / 1080 = 0.92592592592592593 */
+	check_close(rows[I_TWO].shortfall, 0.92592592592592593, REL, "two: shortfall");
+	/* 0.13402 * 1000 / 1080 = 0.12409259259259259 */
+	check_close(rows[I_TWO].cost_per_1k, 0.12409259259259259, REL, "two: cost per 1k");
+
+	/* four-1t: P = 4, one thread per core (no SMT): 480 * 1.8^2 = 480 * 3.24 = 1555.2 */
+	check_close(rows[I_FOUR_1T].predicted, 1555.2, REL, "four-1t: predicted");
+	/* lo 470 * 1.7^2 = 470 * 2.89 = 1358.3; hi 490 * 1.9^2 = 490 * 3.61 = 1768.9 */
+	check_close(rows[I_FOUR_1T].predicted_lo, 1358.3, REL, "four-1t: low");
+	check_close(rows[I_FOUR_1T].predicted_hi, 1768.9, REL, "four-1t: high");
+	assert_string_equal(rows[I_FOUR_1T].verdict, "meets");
+	assert_false(rows[I_FOUR_1T].extrapolated); /* 4 = the largest measured */
+
+	/* eight: P = 8: 480 * 1.8^3 * 1.25 = 480 * 5.832 * 1.25 = 3499.2, beyond 4 cores */
+	check_close(rows[I_EIGHT].predicted, 3499.2, REL, "eight: predicted");
+	/* lo 470 * 1.7^3 * 1.2 = 470 * 4.913 * 1.2 = 2770.932 */
+	check_close(rows[I_EIGHT].predicted_lo, 2770.932, REL, "eight: low");
+	/* hi 490 * 1.9^3 * 1.3 = 490 * 6.859 * 1.3 = 4369.183 */
+	check_close(rows[I_EIGHT].predicted_hi, 4369.183, REL, "eight: high");
+	assert_true(rows[I_EIGHT].extrapolated);
+	assert_string_equal(rows[I_EIGHT].verdict, "meets");
+
+	for (size_t i = 0; i < NINST; i++) {
+		if (i == I_SHARED || i == I_HALF_BIG)
+			continue;
+		assert_false(rows[i].shared_core);
+		assert_true(isnan(rows[i].burst));
+	}
+	free(rows);
+}
+
+static void dedicated_between_powers(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	double s;
+	(void)state;
+	rows = compute(&in);
+	/*
+	 * three: P = 3, log2(3) = 1.5849625007211562; 1.8^1.58496... =
+	 * exp(1.5849625 * ln 1.8 = 1.5849625 * 0.5877866649 = 0.9316200)
+	 * = 2.5385... ; 480 * 2.5385 * 1.25 = 1523.1
+	 */
+	s = exp(log2(3.0) * log(1.8));
+	check_close(rows[I_THREE].predicted, 480 * s * 1.25, 1e-12, "three: predicted");
+	assert_true(fabs(rows[I_THREE].predicted - 1523.1) < 0.1);
+	/* monotone between P = 2 and P = 4 (with SMT) */
+	assert_true(rows[I_THREE].predicted > rows[I_TWO].predicted);
+	assert_true(rows[I_THREE].predicted < 480 * 3.24 * 1.25);
+	free(rows);
+}
+
+static void shared_core_share(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	rows = compute(&in);
+
+	/* shared: sustained 2 * 0.25 / 2 = 0.25 of a core, below one: scale = P */
+	assert_true(rows[I_SHARED].shared_core);
+	/* 480 * 0.25 * 1.25 = 150 */
+	check_close(rows[I_SHARED].predicted, 150, REL, "shared: predicted");
+	/* lo 470 * 0.25 * 1.2 = 141; hi 490 * 0.25 * 1.3 = 159.25 (no per-doubling below 1) */
+	check_close(rows[I_SHARED].predicted_lo, 141, REL, "shared: low");
+	check_close(rows[I_SHARED].predicted_hi, 159.25, REL, "shared: high");
+	/* burst: all 2 vCPUs = 1 physical core at full speed: 480 * 1.8^0 * 1.25 = 600 */
+	check_close(rows[I_SHARED].burst, 600, REL, "shared: burst");
+	assert_string_equal(rows[I_SHARED].verdict, "short");
+	/* 1000 / 150 = 6.666666666666667 */
+	check_close(rows[I_SHARED].shortfall, 1000.0 / 150, REL, "shared: shortfall");
+	/* 0.01675 * 1000 / 150 = 0.11166666666666667 */
+	check_close(rows[I_SHARED].cost_per_1k, 0.11166666666666667, REL, "shared: cost per 1k");
+	assert_false(rows[I_SHARED].extrapolated);
+
+	/*
+	 * half-big: 8 vCPU, 2 per core, 0.5 each: physical 4, sustained
+	 * 8 * 0.5 / 2 = 2: predicted 480 * 1.8 * 1.25 = 1080 (meets),
+	 * burst on all 4 cores 480 * 1.8^2 * 1.25 = 1944, never the answer
+	 */
+	assert_true(rows[I_HALF_BIG].shared_core);
+	check_close(rows[I_HALF_BIG].predicted, 1080, REL, "half-big: predicted");
+	check_close(rows[I_HALF_BIG].burst, 1944, REL, "half-big: burst");
+	assert_string_equal(rows[I_HALF_BIG].verdict, "meets");
+	free(rows);
+}
+
+static void translated_and_unmeasured(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_translation tr[] = {{"aws-m7i", 1.2}, {"gce-n2", 0.5}};
+	struct size_row *rows;
+	(void)state;
+
+	/* no factor for aws-m7i: unmeasured, no prediction */
+	rows = compute(&in);
+	assert_false(rows[I_OTHER].predicted_ok);
+	assert_string_equal(rows[I_OTHER].verdict, "unmeasured CPU");
+	assert_true(isnan(rows[I_OTHER].predicted));
+	assert_true(isnan(rows[I_OTHER].predicted_lo));
+	assert_true(isnan(rows[I_OTHER].predicted_hi));
+	assert_true(isnan(rows[I_OTHER].shortfall));
+	assert_true(isnan(rows[I_OTHER].cost_per_1k));
+	assert_false(rows[I_OTHER].translated);
+	assert_false(rows[I_OTHER].cheapest);
+	assert_true(rows[I_ONE].predicted_ok);
+	assert_false(rows[I_ONE].translated);
+	free(rows);
+
+	/* aws-m7i = base / 1.2: 480 / 1.2 = 400; P = 1: 400 * 1 * 1.25 = 500 */
+	in.translations = tr;
+	in.ntranslations = ARRAY_LEN(tr);
+	rows = compute(&in);
+	assert_true(rows[I_OTHER].predicted_ok);
+	assert_true(rows[I_OTHER].translated);
+	check_close(rows[I_OTHER].translation_factor, 1.2, REL, "translation factor");
+	check_close(rows[I_OTHER].predicted, 500, REL, "other: predicted");
+	/* lo 470 / 1.2 * 1.2 = 470; hi 490 / 1.2 * 1.3 = 530.8333333333334 */
+	check_close(rows[I_OTHER].predicted_lo, 470, REL, "other: low");
+	check_close(rows[I_OTHER].predicted_hi, 490 / 1.2 * 1.3, REL, "other: high");
+	assert_string_equal(rows[I_OTHER].verdict, "short");
+	check_close(rows[I_OTHER].shortfall, 2, REL, "other: shortfall 1000 / 500");
+	/* the base family itself is never translated */
+	assert_false(rows[I_ONE].translated);
+	assert_true(isnan(rows[I_ONE].translation_factor));
+	free(rows);
+}
+
+static void extrapolation(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	rows = compute(&in);
+	/* beyond max_measured_cores 4: only eight (P = 8) */
+	for (size_t i = 0; i < NINST; i++)
+		assert_int_equal(rows[i].extrapolated, i == I_EIGHT);
+	free(rows);
+
+	in.max_measured_cores = 2; /* three (3) and four-1t (4) are beyond too */
+	rows = compute(&in);
+	assert_true(rows[I_THREE].extrapolated);
+	assert_true(rows[I_FOUR_1T].extrapolated);
+	assert_true(rows[I_EIGHT].extrapolated);
+	assert_false(rows[I_TWO].extrapolated);
+	assert_false(rows[I_HALF_BIG].extrapolated); /* sustained 2, not physical 4 */
+	free(rows);
+
+	in.max_measured_cores = 0; /* unknown: nothing flagged */
+	rows = compute(&in);
+	for (size_t i = 0; i < NINST; i++)
+		assert_false(rows[i].extrapolated);
+	free(rows);
+}
+
+static void memory(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	rows = compute(&in);
+	/* (50000 + 600 * 500) / 1048576 = 0.3337860107421875 GiB */
+	for (size_t i = 0; i < NINST; i++)
+		check_close(rows[i].memory_needed_gib, 0.3337860107421875, REL, "memory needed");
+	/* tiny-mem: P = 2 predicts 1080 (it would meet) but 0.334 > 0.25 GiB */
+	check_close(rows[I_TINY_MEM].predicted, 1080, REL, "tiny-mem: predicted");
+	assert_string_equal(rows[I_TINY_MEM].verdict, "memory-bound");
+	assert_false(rows[I_TINY_MEM].cheapest); /* cheapest price, but does not meet */
+	free(rows);
+
+	/* 2000 sessions: (50000 + 1200000) / 1048576 = 1.1920928955078125 GiB: shared (2 GiB) fits */
+	in.sessions = 2000;
+	rows = compute(&in);
+	check_close(rows[I_SHARED].memory_needed_gib, 1.1920928955078125, REL, "2000 sessions");
+	assert_string_equal(rows[I_SHARED].verdict, "short");
+	/* 4000 sessions: (50000 + 2400000) / 1048576 = 2.3365020751953125 > 2 GiB */
+	in.sessions = 4000;
+	free(rows);
+	rows = compute(&in);
+	check_close(rows[I_SHARED].memory_needed_gib, 2.3365020751953125, REL, "4000 sessions");
+	assert_string_equal(rows[I_SHARED].verdict, "memory-bound");
+	free(rows);
+
+	/* no sessions, or no memory inputs: no memory figure and no memory verdict */
+	in = std_inputs();
+	in.has_sessions = false;
+	rows = compute(&in);
+	for (size_t i = 0; i < NINST; i++)
+		assert_true(isnan(rows[i].memory_needed_gib));
+	assert_string_equal(rows[I_TINY_MEM].verdict, "meets");
+	free(rows);
+	in = std_inputs();
+	in.mem_fixed_kb.known = false;
+	rows = compute(&in);
+	assert_true(isnan(rows[I_TINY_MEM].memory_needed_gib));
+	assert_string_equal(rows[I_TINY_MEM].verdict, "meets");
+	free(rows);
+}
+
+static void cheapest(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	rows = compute(&in);
+	/*
+	 * meets: two 0.13402, four-1t 0.12, eight 0.53609, half-big 0.15;
+	 * tiny-mem (0.01) is memory-bound, shared (0.01675) and one short:
+	 * the cheapest that meets is four-1t
+	 */
+	assert_true(rows[I_FOUR_1T].cheapest);
+	assert_int_equal(count_cheapest(rows, NINST), 1);
+	/* 0.12 * 1000 / 1555.2 = 0.07716049382716049 */
+	check_close(rows[I_FOUR_1T].cost_per_1k, 0.07716049382716049, REL, "four-1t: cost");
+	free(rows);
+
+	/* nothing meets 1e6: no mark */
+	in.target = 1e6;
+	rows = compute(&in);
+	for (size_t i = 0; i < NINST; i++)
+		assert_string_not_equal(rows[i].verdict, "meets");
+	assert_int_equal(count_cheapest(rows, NINST), 0);
+	/* 1e6 / 3499.2 = 285.77960676726109 */
+	check_close(rows[I_EIGHT].shortfall, 1e6 / 3499.2, REL, "eight: shortfall at 1e6");
+	free(rows);
+}
+
+static void headroom(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	in.headroom_pct = 10;
+	rows = compute(&in);
+	/* two: 1080 * 0.9 = 972 < 1000: short at 10% headroom (meets at 0) */
+	check_close(rows[I_TWO].predicted, 972, REL, "two at 10% headroom");
+	/* lo 958.8 * 0.9 = 862.92; hi 1210.3 * 0.9 = 1089.27 */
+	check_close(rows[I_TWO].predicted_lo, 862.92, REL, "two at 10%: low");
+	check_close(rows[I_TWO].predicted_hi, 1089.27, REL, "two at 10%: high");
+	assert_string_equal(rows[I_TWO].verdict, "short");
+	check_close(rows[I_TWO].shortfall, 1000.0 / 972, REL, "two at 10%: shortfall");
+	/* half-big likewise: 972 */
+	assert_string_equal(rows[I_HALF_BIG].verdict, "short");
+	/* four-1t: 1555.2 * 0.9 = 1399.68, still meets and still the cheapest */
+	check_close(rows[I_FOUR_1T].predicted, 1399.68, REL, "four-1t at 10%");
+	assert_true(rows[I_FOUR_1T].cheapest);
+	/* shared: 150 * 0.9 = 135; the burst figure keeps no headroom: 600 */
+	check_close(rows[I_SHARED].predicted, 135, REL, "shared at 10%");
+	check_close(rows[I_SHARED].burst, 600, REL, "shared burst at 10%");
+	free(rows);
+
+	/* 40%: four-1t 1555.2 * 0.6 = 933.12 short; eight 3499.2 * 0.6 = 2099.52 is the only one */
+	in.headroom_pct = 40;
+	rows = compute(&in);
+	assert_string_equal(rows[I_FOUR_1T].verdict, "short");
+	check_close(rows[I_EIGHT].predicted, 2099.52, REL, "eight at 40%");
+	assert_true(rows[I_EIGHT].cheapest);
+	assert_int_equal(count_cheapest(rows, NINST), 1);
+	free(rows);
+}
+
+static void refusals(void **state)
+{
+	struct catalog cat = hand_catalog();
+	struct size_inputs in;
+	struct size_row *rows = (struct size_row *)&in; /* must be reset to NULL */
+	(void)state;
+
+	in = std_inputs();
+	in.base.known = false;
+	assert_int_equal(size_compute(&cat, &in, &rows), ERR_USAGE);
+	check_contains(err_msg(), "no base rate", "without a base");
+	assert_null(rows);
+
+	in = std_inputs();
+	in.base.value = 0;
+	assert_int_equal(size_compute(&cat, &in, &rows), ERR_USAGE);
+	check_contains(err_msg(), "no base rate", "base rate 0");
+
+	in = std_inputs();
+	in.per_doubling.known = false;
+	assert_int_equal(size_compute(&cat, &in, &rows), ERR_USAGE);
+	check_contains(err_msg(), "no scaling across cores", "without scaling");
+	check_contains(err_msg(), "--per-doubling", "without scaling: names the option");
+	assert_null(rows);
+
+	in = std_inputs();
+	in.target = 0;
+	assert_int_equal(size_compute(&cat, &in, &rows), ERR_USAGE);
+	check_contains(err_msg(), "--target", "target 0");
+	assert_null(rows);
+}
+
+static void empty_catalog(void **state)
+{
+	struct catalog cat = {NULL, 0, (char *)"empty"};
+	struct size_inputs in = std_inputs();
+	struct size_row *rows = NULL;
+	(void)state;
+	assert_int_equal(size_compute(&cat, &in, &rows), 0);
+	free(rows);
+}
+
+/* ----------------------------------------------- the shipped GCE catalog */
+
+static const struct size_row *row_named(const struct size_row *rows, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].inst->instance, name))
+			return &rows[i];
+	fail_msg("no row '%s'", name);
+	return NULL;
+}
+
+static void gce_catalog_e2(void **state)
+{
+	struct catalog cat;
+	struct size_inputs in = std_inputs();
+	struct size_row *rows = NULL;
+	const struct size_row *r;
+	(void)state;
+	assert_int_equal(catalog_read(FIXTURES_DIR "/catalogs/gce.tsv", &cat), 0);
+	assert_int_equal(size_compute(&cat, &in, &rows), 0);
+
+	/* e2-small: 2 vCPU, 2/core, 0.25 each: sustained 0.25: 480 * 0.25 * 1.25 = 150 */
+	r = row_named(rows, cat.n, "e2-small");
+	check_close(r->inst->sustained_cores, 0.25, REL, "e2-small: sustained cores");
+	check_close(r->predicted, 150, REL, "e2-small: predicted");
+	assert_true(r->shared_core);
+	check_close(r->burst, 600, REL, "e2-small: burst");
+	/* 0.01675 * 1000 / 150 = 0.11166666666666667 */
+	check_close(r->cost_per_1k, 0.11166666666666667, REL, "e2-small: cost per 1k");
+	/* e2-micro: 2 * 0.125 / 2 = 0.125: 480 * 0.125 * 1.25 = 75; 1 GiB >= 0.334 */
+	r = row_named(rows, cat.n, "e2-micro");
+	check_close(r->predicted, 75, REL, "e2-micro: predicted");
+	assert_string_equal(r->verdict, "short");
+	/* e2-medium: 2 * 0.5 / 2 = 0.5: 480 * 0.5 * 1.25 = 300 */
+	r = row_named(rows, cat.n, "e2-medium");
+	check_close(r->predicted, 300, REL, "e2-medium: predicted");
+	assert_string_equal(r->verdict, "short");
+	/* e2-standard-2: P = 1: 600, short, dedicated */
+	r = row_named(rows, cat.n, "e2-standard-2");
+	check_close(r->predicted, 600, REL, "e2-standard-2: predicted");
+	assert_false(r->shared_core);
+	assert_string_equal(r->verdict, "short");
+	/* e2-standard-4: P = 2: 1080, meets at 0.13402: 0.13402 * 1000 / 1080 */
+	r = row_named(rows, cat.n, "e2-standard-4");
+	check_close(r->predicted, 1080, REL, "e2-standard-4: predicted");
+	assert_string_equal(r->verdict, "meets");
+	/* the only e2-family rows are predicted; every other family is unmeasured */
+	for (size_t i = 0; i < cat.n; i++) {
+		bool e2 = !strcmp(rows[i].inst->cpu_family, "gce-e2");
+		assert_int_equal(rows[i].predicted_ok, e2);
+		if (!e2)
+			assert_string_equal(rows[i].verdict, "unmeasured CPU");
+	}
+	/*
+	 * cheapest meeting: e2-standard-4 (0.13402) is the cheapest e2 that
+	 * meets (e2-standard-8 0.26805 and up cost more) and no other family
+	 * has a prediction
+	 */
+	assert_true(row_named(rows, cat.n, "e2-standard-4")->cheapest);
+	assert_int_equal(count_cheapest(rows, cat.n), 1);
+	/* e2-standard-8: P = 4, e2-standard-16: P = 8 (extrapolated) */
+	assert_false(row_named(rows, cat.n, "e2-standard-8")->extrapolated);
+	assert_true(row_named(rows, cat.n, "e2-standard-16")->extrapolated);
+	check_close(row_named(rows, cat.n, "e2-standard-16")->predicted, 3499.2, REL,
+		    "e2-standard-16: predicted");
+	free(rows);
+	catalog_release(&cat);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(dedicated_power_of_two, clear_messages),
+		cmocka_unit_test_setup(dedicated_between_powers, clear_messages),
+		cmocka_unit_test_setup(shared_core_share, clear_messages),
+		cmocka_unit_test_setup(translated_and_unmeasured, clear_messages),
+		cmocka_unit_test_setup(extrapolation, clear_messages),
+		cmocka_unit_test_setup(memory, clear_messages),
+		cmocka_unit_test_setup(cheapest, clear_messages),
+		cmocka_unit_test_setup(headroom, clear_messages),
+		cmocka_unit_test_setup(refusals, clear_messages),
+		cmocka_unit_test_setup(empty_catalog, clear_messages),
+		cmocka_unit_test_setup(gce_catalog_e2, clear_messages),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
