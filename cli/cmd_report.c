@@ -753,11 +753,24 @@ static int read_config(struct report *r, const char *path)
 	return rc;
 }
 
+/* mkdir -p */
 static int make_dir(const char *path)
 {
-	if (mkdir(path, 0777) != 0 && errno != EEXIST)
-		return err_set("cannot create '%s': %s", path, strerror(errno));
-	return 0;
+	char *copy = strdup(path);
+	int rc = 0;
+	if (!copy)
+		return err_set("out of memory");
+	for (char *p = copy + 1; rc == 0 && *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+				rc = err_set("cannot create '%s': %s", copy, strerror(errno));
+			*p = '/';
+		}
+	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
+		rc = err_set("cannot create '%s': %s", copy, strerror(errno));
+	free(copy);
+	return rc;
 }
 
 /* A hash of what the report read: each corpus's content hash, and the options. */
@@ -895,12 +908,12 @@ int cmd_report(int argc, char **argv, const struct global_opts *g)
 		rc = read_config(&r, config);
 	if (rc == 0)
 		rc = db_open(g->db_path, true, &r.db);
-	if (rc == 0 && make_dir(r.dir) == 0) {
+	if (rc == 0)
+		rc = make_dir(r.dir);
+	if (rc == 0) {
 		strbuf_addf(&path, "%s/plots", r.dir);
 		r.plots_dir = strbuf_detach(&path);
 		rc = make_dir(r.plots_dir);
-	} else if (rc == 0) {
-		rc = ERR_DATA;
 	}
 	if (rc == 0) {
 		strbuf_addf(&path, "%s/report.md", r.dir);
