@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define FIT_MAX_ITER 500
-#define FIT_TOL 1e-12
+#define FIT_TOL 1e-10
 
 static const char *const model_names[] = {"usl", "amdahl", "power"};
 static const char *const param_names[][FIT_MAX_PARAMS] = {
@@ -133,7 +133,12 @@ static int solve(struct problem *pr, double *chisq, gsl_matrix *covar, size_t *i
 	if (status == GSL_SUCCESS)
 		status = gsl_multifit_nlinear_driver(FIT_MAX_ITER, FIT_TOL, FIT_TOL, FIT_TOL, NULL,
 						     NULL, &info, w);
-	if (status != GSL_SUCCESS) {
+	/*
+	 * GSL_ENOPROG: no step improves the fit any more, which at a start that
+	 * is already the optimum is success, not failure; the covariance below
+	 * still has to exist.
+	 */
+	if (status != GSL_SUCCESS && status != GSL_ENOPROG) {
 		rc = err_set("the %s fit did not converge: %s", model_names[pr->model],
 			     gsl_strerror(status));
 	} else {

@@ -453,9 +453,6 @@ static int measured_for(sqlite3 *db, const struct args *a, const char *instance,
 	if (rc == 0) {
 		struct select_spec spec = {.filter = &f, .metric = a->common.metric};
 		rc = select_runs(db, &spec, &sel);
-		if (rc == ERR_USAGE && !strstr(err_msg(), "instance")) {
-			/* nothing */
-		}
 	}
 	if (rc && strstr(err_msg(), "no field 'instance'")) {
 		err_clear();
