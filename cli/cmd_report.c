@@ -17,6 +17,7 @@
 #include "../common/err.h"
 #include "../common/hash.h"
 #include "../common/strbuf.h"
+#include "../analysis/select.h"
 #include "../schema/db.h"
 
 #include <errno.h>
@@ -343,45 +344,49 @@ static int push_bind(char ***binds, size_t *n, const char *text)
 	return 0;
 }
 
-/* Every combination of the group fields' values present in the runs. */
-static int group_combinations(struct report *r, char ***combos, size_t *n)
+/*
+ * Every combination of the group fields' values present in the runs, as
+ * ngroup consecutive "FIELD=VALUE" strings per combination (argv words,
+ * so a value may hold spaces).
+ */
+static int group_combinations(struct report *r, char ***words, size_t *ncombos)
 {
 	struct strbuf sql = STRBUF_INIT;
 	char **binds = NULL;
-	size_t nbinds = 0;
+	size_t nbinds = 0, nwords = 0;
 	struct run_filter f = {0};
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
-	*combos = NULL;
-	*n = 0;
+	*words = NULL;
+	*ncombos = 0;
 	f.corpus = r->corpus ? strdup(r->corpus) : NULL;
 	for (size_t i = 0; rc == 0 && i < r->nwhere; i++)
 		rc = run_filter_add_where(&f, r->where[i]);
-	strbuf_adds(&sql, "SELECT DISTINCT ''");
+	strbuf_adds(&sql, "SELECT DISTINCT ");
 	for (size_t i = 0; rc == 0 && i < r->ngroup; i++) {
-		/* the field's name is bound, never pasted */
-		strbuf_adds(&sql, " || ' ' || ? || '=' || coalesce(CAST(");
-		rc = push_bind(&binds, &nbinds, r->group[i]);
-		if (rc == 0)
-			rc = field_sql(r->group[i], false, &sql, &binds, &nbinds);
-		strbuf_adds(&sql, " AS TEXT), 'NA')");
+		strbuf_addf(&sql, "%scoalesce(CAST(", i ? ", " : "");
+		rc = field_sql(r->group[i], false, &sql, &binds, &nbinds);
+		strbuf_addf(&sql, " AS TEXT), 'NA') AS g%zu", i);
 	}
-	strbuf_adds(&sql, " AS combo FROM runs r WHERE ");
+	strbuf_adds(&sql, " FROM runs r WHERE ");
 	if (rc == 0)
 		rc = run_filter_sql(&f, &sql, &binds, &nbinds);
-	strbuf_adds(&sql, " ORDER BY combo");
+	strbuf_adds(&sql, " ORDER BY ");
+	for (size_t i = 0; i < r->ngroup; i++)
+		strbuf_addf(&sql, "%sg%zu", i ? ", " : "", i);
 	if (rc == 0 && sqlite3_prepare_v2(r->db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK)
 		rc = err_set("cannot group runs: %s", sqlite3_errmsg(r->db));
 	if (rc == 0)
 		rc = field_bind_all(stmt, 1, binds, nbinds);
 	while (rc == 0 && sqlite3_step(stmt) == SQLITE_ROW) {
-		char **grown = realloc(*combos, (*n + 1) * sizeof(*grown));
-		if (!grown) {
-			rc = err_set("out of memory");
-			break;
+		for (size_t i = 0; rc == 0 && i < r->ngroup; i++) {
+			struct strbuf word = STRBUF_INIT;
+			strbuf_addf(&word, "%s=%s", r->group[i],
+				    (const char *)sqlite3_column_text(stmt, (int)i));
+			rc = push_bind(words, &nwords, strbuf_str(&word));
+			strbuf_release(&word);
 		}
-		*combos = grown;
-		grown[(*n)++] = strdup((const char *)sqlite3_column_text(stmt, 0));
+		(*ncombos)++;
 	}
 	sqlite3_finalize(stmt);
 	field_binds_free(binds, nbinds);
@@ -411,19 +416,19 @@ static int sweep_sections(struct report *r)
 			       "--group)\n\n",
 			ncombos, MAX_GROUPS);
 	for (size_t i = 0; rc == 0 && i < (ncombos ? ncombos : 1) && i < MAX_GROUPS; i++) {
-		const char *combo = ncombos ? combos[i] + 1 : NULL; /* skip the leading space */
+		char **conds = ncombos ? combos + i * r->ngroup : NULL;
 		struct argv_builder b = {NULL, 0};
 		struct common_args common;
 		struct plot_job job;
-		char *copy = combo ? strdup(combo) : NULL, *save = NULL;
-		struct strbuf context = STRBUF_INIT;
-		fprintf(r->md, "### %s%s\n\n", combo ? "Group " : "All runs", combo ? combo : "");
+		struct strbuf context = STRBUF_INIT, heading = STRBUF_INIT;
+		for (size_t k = 0; conds && k < r->ngroup; k++)
+			strbuf_addf(&heading, "%s%s", k ? " " : "", conds[k]);
+		fprintf(r->md, "### %s%s\n\n", conds ? "Group " : "All runs", strbuf_str(&heading));
 		rc = arg(&b, "sweep") || arg(&b, "--by") || arg(&b, r->by) ? ERR_DATA : 0;
 		if (rc == 0)
 			rc = filter_args(&b, r);
-		for (char *tok = copy ? strtok_r(copy, " ", &save) : NULL; rc == 0 && tok;
-		     tok = strtok_r(NULL, " ", &save))
-			rc = arg(&b, "--where") || arg(&b, tok) ? ERR_DATA : 0;
+		for (size_t k = 0; rc == 0 && conds && k < r->ngroup; k++)
+			rc = arg(&b, "--where") || arg(&b, conds[k]) ? ERR_DATA : 0;
 		if (rc == 0)
 			rc = run_into_report(r, cmd_sweep, &b);
 		/* the same selection, plotted */
@@ -433,7 +438,7 @@ static int sweep_sections(struct report *r)
 			if (!strcmp(b.argv[k], "--where"))
 				rc = run_filter_add_where(&common.filter, b.argv[++k]);
 		strbuf_addf(&context, "%s%s%s", r->corpus ? r->corpus : "all corpora",
-			    combo ? ", " : "", combo ? combo : "");
+			    conds ? ", " : "", strbuf_str(&heading));
 		for (size_t w = 0; w < r->nwhere; w++)
 			strbuf_addf(&context, " %s", r->where[w]);
 		memset(&job, 0, sizeof(job));
@@ -446,10 +451,10 @@ static int sweep_sections(struct report *r)
 		}
 		common_args_release(&common);
 		strbuf_release(&context);
-		free(copy);
+		strbuf_release(&heading);
 		builder_release(&b);
 	}
-	common_free_list(combos, ncombos);
+	common_free_list(combos, ncombos * r->ngroup);
 	if (rc == 0) {
 		struct argv_builder b = {NULL, 0};
 		struct strbuf groups = STRBUF_INIT;
@@ -469,24 +474,39 @@ static int sweep_sections(struct report *r)
 	return rc;
 }
 
-/* The first listed run with a trace, for the trace plot. */
+/* The first selected listed run with a trace, for the trace plot (its tag unique in the selection). */
 static char *representative_run(struct report *r)
 {
+	struct run_filter f = {0};
+	struct selection sel = {0};
+	struct select_spec spec = {.filter = &f};
 	sqlite3_stmt *stmt = NULL;
 	char *tag = NULL;
-	if (sqlite3_prepare_v2(r->db,
-			       "SELECT r.tag FROM runs r JOIN corpora c USING (corpus_id)"
-			       " WHERE (?1 IS NULL OR c.name = ?1) AND r.listed = 1 AND EXISTS"
-			       " (SELECT 1 FROM traces t WHERE t.run_id = r.run_id AND t.kind ="
-			       " 'sample') AND NOT EXISTS (SELECT 1 FROM exclusions e WHERE"
-			       " e.run_id = r.run_id) AND (SELECT count(*) FROM runs s WHERE s.tag ="
-			       " r.tag) = 1 ORDER BY c.name, r.subcorpus, r.seq LIMIT 1",
-			       -1, &stmt, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(stmt, 1, r->corpus, -1, SQLITE_STATIC);
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			tag = strdup((const char *)sqlite3_column_text(stmt, 0));
+	int rc = 0;
+	f.corpus = r->corpus ? strdup(r->corpus) : NULL;
+	for (size_t i = 0; rc == 0 && i < r->nwhere; i++)
+		rc = run_filter_add_where(&f, r->where[i]);
+	if (rc == 0)
+		rc = select_runs(r->db, &spec, &sel);
+	if (rc == 0 && sqlite3_prepare_v2(r->db,
+					  "SELECT 1 FROM runs r WHERE r.run_id = ?1 AND r.listed = 1"
+					  " AND EXISTS (SELECT 1 FROM traces t WHERE t.run_id ="
+					  " r.run_id AND t.kind = 'sample')",
+					  -1, &stmt, NULL) != SQLITE_OK)
+		rc = ERR_DATA;
+	for (size_t i = 0; rc == 0 && !tag && i < sel.n; i++) {
+		size_t same = 0;
+		for (size_t j = 0; j < sel.n; j++)
+			same += !strcmp(sel.runs[j].tag, sel.runs[i].tag);
+		sqlite3_bind_int64(stmt, 1, sel.runs[i].run_id);
+		if (same == 1 && sqlite3_step(stmt) == SQLITE_ROW)
+			tag = strdup(sel.runs[i].tag);
+		sqlite3_reset(stmt);
 	}
 	sqlite3_finalize(stmt);
+	selection_release(&sel);
+	run_filter_release(&f);
+	err_clear();
 	return tag;
 }
 
@@ -500,6 +520,8 @@ static int cpu_section(struct report *r)
 		struct plot_job job;
 		common_args_init(&common);
 		common.filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
+		for (size_t i = 0; rc == 0 && i < r->nwhere; i++)
+			rc = run_filter_add_where(&common.filter, r->where[i]);
 		memset(&job, 0, sizeof(job));
 		job.common = &common;
 		job.tag = tag;
@@ -671,6 +693,9 @@ static int sizing_section(struct report *r)
 		if (access(image, F_OK) == 0)
 			fprintf(r->md, "![sizing plot](plots/%02d-sizing.%s)\n\n", r->plot_seq,
 				plot_extension(r->format));
+		else
+			fprintf(r->md, "*Plot not drawn: gnuplot is not installed (apt-get install "
+				       "gnuplot-nox).*\n\n");
 	}
 	builder_release(&b);
 	return rc;

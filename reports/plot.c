@@ -23,11 +23,19 @@ const char *plot_extension(enum plot_format format)
 
 int plot_quote(struct strbuf *sb, const char *text)
 {
+	/*
+	 * gnuplot 5.4 reads '' right after an opening quote as an empty string,
+	 * so doubling quotes breaks on a leading or repeated quote; a "'" piece
+	 * would confuse gnuplot's macro scanner (it then expands @names). So a
+	 * quote is made by sprintf('%c',39) and concatenated:
+	 * 'it'.sprintf('%c',39).'s'. The text never leaves single quotes.
+	 */
 	int bad = strbuf_add(sb, "'", 1);
 	for (const unsigned char *p = (const unsigned char *)text; p && *p; p++) {
 		if (*p < 0x20 || *p == 0x7f)
 			continue; /* a newline would end the command: drop every control byte */
-		bad |= *p == '\'' ? strbuf_add(sb, "''", 2) : strbuf_add(sb, (const char *)p, 1);
+		bad |= *p == '\'' ? strbuf_adds(sb, "'.sprintf('%c',39).'")
+				  : strbuf_add(sb, (const char *)p, 1);
 	}
 	bad |= strbuf_add(sb, "'", 1);
 	return bad ? err_set("out of memory") : 0;
@@ -169,17 +177,28 @@ static const char *const style_names[] = {"points pt 7 ps 0.8", "lines lw 2",
 					  "filledcurves fs transparent solid 0.25 noborder",
 					  "boxes fs solid 0.6"};
 
+static size_t valid_points(const struct plot_series *ps)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < ps->n; i++)
+		n += !isnan(ps->x[i]) && !isnan(ps->y[i]);
+	return n;
+}
+
+/* Series without a point are left out: gnuplot does not count an empty block as an index. */
 static int write_data(const char *path, const struct plot_series *series, size_t nseries)
 {
 	FILE *fp = fopen(path, "w");
 	int rc = 0;
 	if (!fp)
 		return err_set("cannot write '%s': %s", path, strerror(errno));
-	fprintf(fp, "# coreplan plot data: one block per series (gnuplot index)\n");
-	for (size_t s = 0; s < nseries; s++) {
+	fprintf(fp, "# coreplan plot data: one block per series with points (gnuplot index)\n");
+	for (size_t s = 0, written = 0; s < nseries; s++) {
 		const struct plot_series *ps = &series[s];
 		bool range = ps->style == PLOT_ERRORBARS || ps->style == PLOT_BAND;
-		fprintf(fp, "%s# ", s ? "\n\n" : "");
+		if (valid_points(ps) == 0)
+			continue;
+		fprintf(fp, "%s# ", written++ ? "\n\n" : "");
 		plot_data_text(fp, ps->title);
 		fprintf(fp, "\n");
 		for (size_t i = 0; i < ps->n; i++) {
@@ -199,6 +218,7 @@ static int write_data(const char *path, const struct plot_series *series, size_t
 static int plot_commands(struct strbuf *sb, const struct plot_spec *spec,
 			 const struct plot_series *series, size_t nseries, const char *data)
 {
+	size_t index = 0;
 	int rc = 0;
 	strbuf_adds(sb, "plot ");
 	for (size_t s = 0; s < nseries; s++) {
@@ -206,9 +226,11 @@ static int plot_commands(struct strbuf *sb, const struct plot_spec *spec,
 		const char *using = ps->style == PLOT_ERRORBARS ? "1:2:3:4"
 				    : ps->style == PLOT_BAND    ? "1:3:4"
 								: "1:2";
-		strbuf_addf(sb, "%s", s ? ", \\\n     " : "");
+		if (valid_points(ps) == 0)
+			continue;
+		strbuf_addf(sb, "%s", index ? ", \\\n     " : "");
 		rc |= plot_quote(sb, data);
-		strbuf_addf(sb, " index %zu using %s with %s%s title ", s, using,
+		strbuf_addf(sb, " index %zu using %s with %s%s title ", index++, using,
 			    style_names[ps->style], ps->y2 ? " axes x1y2" : "");
 		rc |= plot_quote(sb, ps->title);
 	}
@@ -264,7 +286,16 @@ int plot_draw(const struct plot_spec *spec, const struct plot_series *series, si
 	strbuf_addf(&data_path, "%s/%s.tsv", spec->dir, spec->name);
 	strbuf_addf(&gp, "%s.gp", spec->name);
 	strbuf_addf(&img, "%s.%s", spec->name, plot_extension(spec->format));
-	rc = write_data(strbuf_str(&data_path), series, nseries);
+	rc = 0;
+	{
+		size_t drawable = 0;
+		for (size_t s = 0; s < nseries; s++)
+			drawable += valid_points(&series[s]) > 0;
+		if (drawable == 0)
+			rc = err_set("nothing to plot: no series has a point");
+	}
+	if (rc == 0)
+		rc = write_data(strbuf_str(&data_path), series, nseries);
 	if (rc == 0)
 		rc = plot_begin(&script, spec->format, strbuf_str(&img), spec->title, spec->xlabel,
 				spec->ylabel);

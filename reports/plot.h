@@ -11,9 +11,13 @@
  *
  * Every string that comes from a corpus (tags, column names, file names,
  * corpus names) reaches gnuplot only through plot_quote(): single quotes,
- * quotes doubled, control characters removed. gnuplot runs backquoted
- * text inside double quotes and ends a command at a raw newline; single
- * quotes stop both. Terminals use `noenhanced` so ^ _ @ { } are literal.
+ * control characters removed, and each single quote of the text made by
+ * sprintf('%c',39) and concatenated ('it'.sprintf('%c',39).'s': gnuplot
+ * 5.4 misreads doubled quotes right after an opening quote, and a "'"
+ * piece would let its macro scanner expand @names). gnuplot runs
+ * backquoted text inside double quotes and ends a command at a raw
+ * newline; single quotes stop both.
+ * Terminals use `noenhanced` so ^ _ @ { } are literal.
  */
 #ifndef COREPLAN_PLOT_H
 #define COREPLAN_PLOT_H
@@ -28,7 +32,7 @@ enum plot_format { PLOT_SVG, PLOT_PNG };
 /* Returned by plot_render when there is no gnuplot to run. */
 #define PLOT_NOT_INSTALLED 3
 
-/* Append 'text' as a gnuplot single-quoted string. */
+/* Append text as a gnuplot string expression made of single-quoted pieces. */
 int plot_quote(struct strbuf *sb, const char *text);
 /* A data-file field: tabs, newlines and other control characters become spaces. */
 void plot_data_text(FILE *fp, const char *text);

@@ -1,0 +1,741 @@
+#!/usr/bin/env bash
+# End-to-end tests of `coreplan report` and `coreplan plot`.
+#
+#   bash tests/e2e/report.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# Works in a mktemp -d folder (removed on exit). Imports the two sky
+# corpora and the example corpus (REPO_ROOT/fixtures/example), then:
+#   - `report` on each: the GOMAXPROCS corpus with --where block=1,2,3, the
+#     capacity corpus with a --config file (where, target, sessions and the
+#     size inputs), the example; exit 0, report.md and plots written;
+#   - determinism: the same report twice (the second at least a second
+#     later, and once into another folder) is byte-identical, plots
+#     included (diff -r);
+#   - the Markdown is well-formed (python3): every table row has as many
+#     unescaped `|` as its header, an alignment row follows each header, a
+#     blank line ends each table, code fences are closed;
+#   - every image report.md references exists and is a valid SVG
+#     (xml.etree) or PNG (signature), and so do the data and script files;
+#   - the report's sections are the commands' own output, verbatim: sweep
+#     (per group), noise, cores, memory, translate, fit and size run alone
+#     with the same filter;
+#   - sections the corpus cannot support say "Not measured" and why;
+#   - --png gives PNG plots only;
+#   - without gnuplot on PATH, report still exits 0 with "gnuplot is not
+#     installed" notes and otherwise the same text, while `plot` exits 1;
+#   - injection: a corpus whose folder name, tags, block values and a
+#     column name hold quotes, backquoted commands, system("...") and
+#     '; !cmd, drawn with `plot blocks`, `plot scaling`, `plot trace` and
+#     `report`: images exist and show the literal text; no command ran
+#     (no pwned* file anywhere under the temp folder);
+#   - an output folder that cannot be created, or a report.md that cannot
+#     be written: exit 1 with a clear message.
+#
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
+# "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+SKY=$SHARED/sky
+GMP_NAME=gomaxprocs-scaling-20260816
+CAP_NAME=gcp-x86-capacity-20260816
+GMP=$SKY/$GMP_NAME
+CAP=$SKY/$CAP_NAME
+EXAMPLE=$ROOT/fixtures/example
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-report.XXXXXX") || exit 2
+cleanup() { rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cd "$T" || exit 2
+
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() {
+	local name=$1
+	shift
+	local details="$*"
+	local first=${details%%$'\n'*}
+	echo "not ok - $name: $first"
+	if [ "$first" != "$details" ]; then
+		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
+	fi
+	FAIL=$((FAIL + 1))
+}
+check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
+	fi
+}
+# check_same_text NAME EXPECTED ACTUAL: equal, else a unified diff.
+check_same_text() {
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "texts differ (- expected, + actual):"$'\n'"$(diff -u <(printf '%s\n' "$2") <(printf '%s\n' "$3") | tail -n +3)"
+	fi
+}
+# check_no_plot_failures NAME REPORT.md: no "Plot not drawn" note.
+check_no_plot_failures() {
+	local notes
+	notes=$(grep -n 'Plot not drawn' "$2" | cut -c1-300)
+	if [ -z "$notes" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$notes"
+	fi
+}
+check_contains() { # NAME TEXT PART
+	if [[ "$2" == *"$3"* ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "'$3' not found in:"$'\n'"$2"
+	fi
+}
+finish() {
+	echo "$PASS passed, $FAIL failed"
+	[ "$FAIL" -eq 0 ]
+	exit $?
+}
+
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+if ! command -v python3 >/dev/null; then
+	echo "not ok - prerequisites: python3 is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if ! command -v gnuplot >/dev/null; then
+	echo "not ok - prerequisites: gnuplot is not installed (apt-get install gnuplot-nox)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+DB=$T/report.db
+# cpl ARGS...: run the binary on $DB in $T; sets RC, OUT and ERR.
+cpl() {
+	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	RC=$?
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+}
+# cpl_env ENV... -- ARGS...: the same under env(1) settings.
+cpl_env() {
+	local envs=()
+	while [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	"${TIMEOUT[@]}" env "${envs[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	RC=$?
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+}
+# expect_rc NAME WANT: RC must be WANT (details: stderr).
+expect_rc() {
+	if [ "$RC" -eq "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
+	fi
+}
+# py NAME SCRIPT ARGS...: SCRIPT (a file in $T) prints "ok" or reasons.
+py() {
+	local name=$1 script=$2 res
+	shift 2
+	res=$(python3 "$T/$script" "$@" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$res"
+	fi
+}
+# wait_next_second: so that a timestamp in the output would differ.
+wait_next_second() {
+	local s
+	s=$(date +%s)
+	while [ "$(date +%s)" == "$s" ]; do sleep 0.1; done
+}
+
+echo "# coreplan: $BIN"
+echo "# temp: $T"
+
+###########################################################################
+# checkers (python3)
+###########################################################################
+
+# md_check.py REPORT.md: GFM tables well-formed.
+cat >"$T/md_check.py" <<'EOF'
+import re, sys
+path = sys.argv[1]
+lines = open(path, encoding="utf-8").read().split("\n")
+def pipes(line):
+    n = 0
+    for i, c in enumerate(line):
+        if c == "|" and (i == 0 or line[i - 1] != "\\"):
+            n += 1
+    return n
+align = re.compile(r"\|(\s*:?-+:?\s*\|)+")
+errors, tables, fence, i = [], 0, False, 0
+while i < len(lines):
+    line = lines[i]
+    if line.startswith("```"):
+        fence = not fence
+        i += 1
+        continue
+    if fence or not line.startswith("|"):
+        i += 1
+        continue
+    tables += 1
+    n = pipes(line)
+    if i + 1 >= len(lines) or not align.fullmatch(lines[i + 1].rstrip()):
+        errors.append("line %d: table header without an alignment row after it: %r"
+                      % (i + 1, line[:80]))
+    j = i + 1
+    while j < len(lines) and lines[j].startswith("|"):
+        row = lines[j].rstrip()
+        if pipes(row) != n:
+            errors.append("line %d: %d unescaped '|', the header (line %d) has %d: %r"
+                          % (j + 1, pipes(row), i + 1, n, row[:120]))
+        if not row.endswith("|") or row.endswith("\\|"):
+            errors.append("line %d: row does not end with an unescaped '|'" % (j + 1))
+        j += 1
+    if j < len(lines) and lines[j].strip() != "":
+        errors.append("line %d: table not followed by a blank line: %r" % (j + 1, lines[j][:80]))
+    i = j
+if fence:
+    errors.append("a ``` code fence is not closed")
+if tables == 0:
+    errors.append("no table at all")
+print("\n".join(errors[:30]) if errors else "ok")
+EOF
+
+# images_check.py DIR [svg|png]: every image report.md references exists
+# and is a valid SVG or PNG (of the given kind); so do the data and
+# script files named beside them.
+cat >"$T/images_check.py" <<'EOF'
+import os, re, sys
+import xml.etree.ElementTree as ET
+d = sys.argv[1]
+want = sys.argv[2] if len(sys.argv) > 2 else None
+md = open(os.path.join(d, "report.md"), encoding="utf-8").read()
+errors, n = [], 0
+for ref in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
+    n += 1
+    p = os.path.join(d, ref)
+    ext = os.path.splitext(ref)[1]
+    if not os.path.isfile(p) or os.path.getsize(p) == 0:
+        errors.append("%s: missing or empty" % ref)
+        continue
+    if want and ext != "." + want:
+        errors.append("%s: not a .%s image" % (ref, want))
+    if ext == ".svg":
+        try:
+            root = ET.parse(p).getroot()
+            if not root.tag.endswith("svg"):
+                errors.append("%s: root element is %s, not svg" % (ref, root.tag))
+        except ET.ParseError as e:
+            errors.append("%s: not well-formed XML: %s" % (ref, e))
+    elif ext == ".png":
+        if open(p, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
+            errors.append("%s: no PNG signature" % ref)
+    else:
+        errors.append("%s: neither .svg nor .png" % ref)
+for ref in re.findall(r"\(data: `([^`]+)`, script: `([^`]+)`\)", md):
+    for f in ref:
+        if not os.path.isfile(os.path.join(d, f)):
+            errors.append("%s: named in report.md but missing" % f)
+if n == 0 and want != "none":
+    errors.append("report.md references no image")
+if want == "none" and n:
+    errors.append("report.md references %d images" % n)
+print("\n".join(errors) if errors else "ok")
+EOF
+
+# segment_check.py REPORT.md START END CMD_STDOUT: the report's text
+# after START up to END is the command's output verbatim (then blank).
+cat >"$T/segment_check.py" <<'EOF'
+import difflib, sys
+md = open(sys.argv[1], encoding="utf-8").read()
+start, end = sys.argv[2].replace("\\n", "\n"), sys.argv[3].replace("\\n", "\n")
+out = open(sys.argv[4], encoding="utf-8").read()
+a = md.find(start)
+if a < 0:
+    print("%r not in the report" % start); sys.exit()
+a += len(start)
+b = md.find(end, a)
+if b < 0:
+    print("%r not after %r in the report" % (end, start)); sys.exit()
+seg = md[a:b]
+if out.strip() == "":
+    print("the command printed nothing"); sys.exit()
+if seg.startswith(out) and seg[len(out):].strip() == "":
+    print("ok")
+else:
+    d = difflib.unified_diff(out.splitlines(), seg.splitlines(), "command", "report.md", lineterm="")
+    print("the report's section differs from the command's output\n" + "\n".join(list(d)[:40]))
+EOF
+
+# strip_plots.py REPORT.md: the text without plot lines (images, data
+# and script names, "Plot not drawn" notes), blank runs collapsed.
+cat >"$T/strip_plots.py" <<'EOF'
+import re, sys
+out = []
+for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
+    if line.startswith("![") or line.startswith("(data: `") or line.startswith("*Plot not drawn"):
+        continue
+    if line == "" and out and out[-1] == "":
+        continue
+    out.append(line)
+print("\n".join(out))
+EOF
+
+# svg_text.py FILE TEXT...: each TEXT appears literally in the SVG's text
+# (entities decoded).
+cat >"$T/svg_text.py" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+text = "\n".join(t for t in root.itertext())
+missing = [w for w in sys.argv[2:] if w not in text]
+print("not drawn: " + "; ".join(repr(m) for m in missing) if missing else "ok")
+EOF
+
+###########################################################################
+# import
+###########################################################################
+cpl import -q "$GMP" "$CAP" "$EXAMPLE"
+if [ "$RC" -eq 0 ]; then
+	ok "import both sky corpora and the example"
+else
+	not_ok "import both sky corpora and the example" "exit $RC; stderr:"$'\n'"$ERR"
+	finish
+fi
+
+# report NAME DIR ARGS...: run `report ... --out DIR`, check exit 0 and that
+# stdout names DIR/report.md.
+report() {
+	local name=$1 dir=$2
+	shift 2
+	cpl report "$@" --out "$dir"
+	if [ "$RC" -eq 0 ] && [ "$OUT" == "$dir/report.md" ] && [ -s "$dir/report.md" ] &&
+		[ -d "$dir/plots" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "exit $RC, stdout '$OUT', report.md $( [ -s "$dir/report.md" ] && echo present || echo missing); stderr:"$'\n'"$ERR"
+	fi
+}
+# same_dirs NAME A B: diff -r A B is empty (details: the files that
+# differ, then the differences of the text files among them).
+same_dirs() {
+	local d f text=""
+	d=$(diff -rq "$2" "$3" 2>&1)
+	if [ -z "$d" ]; then
+		ok "$1"
+		return
+	fi
+	for f in report.md $(cd "$2" && find plots -name '*.gp' 2>/dev/null | sort); do
+		if [ -f "$2/$f" ] && [ -f "$3/$f" ] && ! cmp -s "$2/$f" "$3/$f"; then
+			text+=$(diff "$2/$f" "$3/$f" | sed "s|^|$f: |" | head -n 12)$'\n'
+		fi
+	done
+	not_ok "$1" "${d//"$T"\//}"$'\n'"$text"
+}
+# segment NAME REPORT START END CMD...: the report's section is CMD's stdout.
+segment() {
+	local name=$1 md=$2 start=$3 end=$4
+	shift 4
+	cpl "$@"
+	if [ "$RC" -ne 0 ]; then
+		not_ok "$name" "coreplan $* exited $RC: $ERR"
+		return
+	fi
+	py "$name" segment_check.py "$md" "$start" "$end" "$T/.out"
+}
+
+###########################################################################
+# the GOMAXPROCS corpus
+###########################################################################
+echo "# report: $GMP_NAME"
+GSEL=(--corpus "$GMP_NAME" --where block=1,2,3)
+report "report $GMP_NAME --where block=1,2,3 exits 0 and writes report.md" "$T/gmp" "${GSEL[@]}"
+GMD=$T/gmp/report.md
+[ -s "$GMD" ] || { not_ok "gmp report.md present" "missing"; finish; }
+cp -r "$T/gmp" "$T/gmp.first"
+wait_next_second
+report "report $GMP_NAME: second run into the same folder exits 0" "$T/gmp" "${GSEL[@]}"
+same_dirs "report $GMP_NAME twice: byte-identical report.md and plots" "$T/gmp.first" "$T/gmp"
+report "report $GMP_NAME into another folder exits 0" "$T/gmp-b" "${GSEL[@]}"
+same_dirs "report $GMP_NAME in another folder: byte-identical" "$T/gmp" "$T/gmp-b"
+
+py "gmp report.md: Markdown tables well-formed" md_check.py "$GMD"
+check_no_plot_failures "gmp report: every plot drawn" "$GMD"
+py "gmp report.md: every image exists and is a valid SVG; data and scripts exist" \
+	images_check.py "$T/gmp" svg
+check_eq "gmp report: 3 plots (scaling, blocks, trace; no memory, no sizing)" "3" \
+	"$(grep -c '^!\[' "$GMD")" "$(grep '^!\[' "$GMD")"
+segment "gmp report: sweep table = coreplan sweep --by gomaxprocs ${GSEL[*]}" "$GMD" \
+	'### All runs\n\n' '![scaling plot]' sweep --by gomaxprocs "${GSEL[@]}"
+segment "gmp report: noise section = coreplan noise --by gomaxprocs ${GSEL[*]}" "$GMD" \
+	'### Noise\n\n' '## CPU: recomputed' noise --by gomaxprocs "${GSEL[@]}"
+segment "gmp report: cores table = coreplan cores ${GSEL[*]}" "$GMD" \
+	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' cores "${GSEL[@]}"
+segment "gmp report: fit section = coreplan fit --by gomaxprocs ${GSEL[*]}" "$GMD" \
+	'## Scaling models\n\n' '## Sizing' fit --by gomaxprocs "${GSEL[@]}"
+
+# corpus summary against `coreplan corpora`
+cat >"$T/corpus_row.py" <<'EOF'
+import csv, sys
+md, tsv, name = sys.argv[1], sys.argv[2], sys.argv[3]
+rows = {r["name"]: r for r in csv.DictReader(open(tsv), delimiter="\t")}
+want = rows.get(name)
+line = [l for l in open(md).read().split("\n") if l.startswith("| " + name + " |")]
+if not want or len(line) != 1:
+    print("no single row for %s (corpora: %s; report rows: %d)" % (name, list(rows), len(line)))
+    sys.exit()
+cells = [c.strip() for c in line[0].strip("|").split("|")]
+got = dict(zip(["corpus", "layout", "runs", "listed", "unlisted", "excluded", "trace rows", "files"], cells))
+bad = []
+for k_md, k_tsv in [("layout", "layout"), ("runs", "runs"), ("listed", "listed"), ("unlisted", "unlisted"),
+                    ("excluded", "excluded"), ("trace rows", "trace_rows"), ("files", "files")]:
+    if got.get(k_md) != want.get(k_tsv):
+        bad.append("%s: report %s, corpora %s" % (k_md, got.get(k_md), want.get(k_tsv)))
+print("\n".join(bad) if bad else "ok")
+EOF
+cpl corpora --format tsv
+cp "$T/.out" "$T/corpora.tsv"
+py "gmp report: corpus table agrees with coreplan corpora" corpus_row.py "$GMD" "$T/corpora.tsv" "$GMP_NAME"
+
+for sec in "Memory per session" "Sizing" "SMT: what a second hardware thread is worth" \
+	"Cross-CPU translation"; do
+	body=$(awk -v h="## $sec" '$0 == h { on = 1; next } on && /^## / { exit } on' "$GMD")
+	if [[ "$body" =~ \*\*Not\ measured\*\*:\ [a-z][^$'\n']{10,} ]]; then
+		ok "gmp report: '$sec' says Not measured with a reason"
+	else
+		not_ok "gmp report: '$sec' says Not measured with a reason" "section:"$'\n'"$body"
+	fi
+done
+
+# the trace plot shows a run the report's filter selected
+trace_tag=$(sed -n 's/^Trace of `\(.*\)`, the first listed run with a trace:$/\1/p' "$GMD")
+cpl runs "${GSEL[@]}" --format tsv
+sel_tags=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tag") c = i; next } { print $c }' "$T/.out")
+if [ -n "$trace_tag" ] && grep -qxF -- "$trace_tag" <<<"$sel_tags"; then
+	ok "gmp report: the trace plot's run ($trace_tag) is one of the runs --where block=1,2,3 selects"
+else
+	not_ok "gmp report: the trace plot's run is one of the runs --where block=1,2,3 selects" \
+		"trace of '$trace_tag'; selected: $(echo $sel_tags)"
+fi
+
+# the same corpus in a database holding nothing else: the same report
+DB_SAVE=$DB
+DB=$T/gmp-only.db
+cpl import -q "$GMP"
+report "report $GMP_NAME from a database holding only that corpus exits 0" "$T/gmp-only" "${GSEL[@]}"
+same_dirs "report $GMP_NAME: same with other corpora imported or not (footer hash equal)" \
+	"$T/gmp" "$T/gmp-only"
+DB=$DB_SAVE
+
+# re-plotting from the folder gives the same image
+mkdir -p "$T/replot" && cp "$T"/gmp/plots/01-scaling.* "$T/replot/" && rm -f "$T/replot/01-scaling.svg"
+if (cd "$T/replot" && gnuplot 01-scaling.gp >/dev/null 2>&1) && cmp -s "$T/replot/01-scaling.svg" "$T/gmp/plots/01-scaling.svg"; then
+	ok "gmp report: cd plots && gnuplot 01-scaling.gp re-draws the same SVG"
+else
+	not_ok "gmp report: cd plots && gnuplot 01-scaling.gp re-draws the same SVG" "differs or failed"
+fi
+
+# --png
+report "report $GMP_NAME --png exits 0" "$T/gmp-png" "${GSEL[@]}" --png
+py "report --png: every image is a PNG" images_check.py "$T/gmp-png" png
+check_eq "report --png: no SVG in plots/" "" "$(cd "$T/gmp-png/plots" && ls | grep '\.svg$')"
+report "report $GMP_NAME --png again exits 0" "$T/gmp-png-b" "${GSEL[@]}" --png
+same_dirs "report --png twice: byte-identical" "$T/gmp-png" "$T/gmp-png-b"
+check_same_text "report --png: same text as the SVG report apart from the image names" \
+	"$(sed 's/\.svg)/.png)/' "$GMD")" "$(cat "$T/gmp-png/report.md")"
+
+# plot on the real corpus
+mkdir -p "$T/plot-gmp"
+cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg"
+expect_rc "plot scaling --by gomaxprocs exits 0" 0
+check_eq "plot scaling: prints the image path" "$T/plot-gmp/scaling.svg" "$OUT"
+if python3 -c 'import sys, xml.etree.ElementTree as E; sys.exit(0 if E.parse(sys.argv[1]).getroot().tag.endswith("svg") else 1)' \
+	"$T/plot-gmp/scaling.svg" 2>/dev/null; then
+	ok "plot scaling: a valid SVG"
+else
+	not_ok "plot scaling: a valid SVG" "$(head -c 300 "$T/plot-gmp/scaling.svg" 2>&1)"
+fi
+check_eq "plot scaling: the same plot as the report's" "" \
+	"$(diff <(sed 1,3d "$T/plot-gmp/scaling.tsv") <(sed 1,3d "$T/gmp/plots/01-scaling.tsv"))"
+cpl plot blocks --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/blocks.png"
+expect_rc "plot blocks --out x.png exits 0" 0
+check_eq "plot blocks --out x.png: PNG signature" "89504e470d0a1a0a" \
+	"$(head -c 8 "$T/plot-gmp/blocks.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+
+###########################################################################
+# the capacity corpus, with a config
+###########################################################################
+echo "# report: $CAP_NAME"
+SCALE_FROM="corpus=$GMP_NAME block=1,2,3 gomaxprocs=1,2,4"
+MEM_FROM="corpus=$CAP_NAME target=medium cfg=pg block=1,2,3"
+cat >"$T/cap.conf" <<EOF
+# sizing inputs for the capacity report
+where = block=1,2,3,soak
+target = 1000
+sessions = 500
+base-from = subcorpus=core
+scaling-from = $SCALE_FROM
+memory-from = $MEM_FROM
+series = e2
+EOF
+report "report $CAP_NAME --config exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
+CMD_MD=$T/cap/report.md
+[ -s "$CMD_MD" ] || { not_ok "cap report.md present" "missing"; finish; }
+cp -r "$T/cap" "$T/cap.first"
+wait_next_second
+report "report $CAP_NAME --config: second run exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
+same_dirs "report $CAP_NAME twice: byte-identical report.md and plots" "$T/cap.first" "$T/cap"
+report "report $CAP_NAME into another folder exits 0" "$T/cap-b" --corpus "$CAP_NAME" --config "$T/cap.conf"
+same_dirs "report $CAP_NAME in another folder: byte-identical" "$T/cap" "$T/cap-b"
+py "cap report.md: Markdown tables well-formed" md_check.py "$CMD_MD"
+check_no_plot_failures "cap report: every plot drawn" "$CMD_MD"
+py "cap report.md: every image exists and is a valid SVG; data and scripts exist" \
+	images_check.py "$T/cap" svg
+check_contains "cap report: a sizing plot" "$(cat "$CMD_MD")" "![sizing plot](plots/"
+check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](plots/"
+
+CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
+groups=$(sed -n 's/^### Group //p' "$CMD_MD")
+check_eq "cap report: four sweep groups" "4" "$(grep -c . <<<"$groups")" "$groups"
+group_fields=$(head -n 1 <<<"$groups" | tr ' ' '\n' | cut -d= -f1 | paste -sd, -)
+while IFS= read -r g; do
+	[ -n "$g" ] || continue
+	wh=()
+	for kv in $g; do wh+=(--where "$kv"); done
+	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' sweep --by sessions "${CSEL[@]}" "${wh[@]}"
+done <<<"$groups"
+segment "cap report: noise = coreplan noise --by sessions --group $group_fields ${CSEL[*]}" \
+	"$CMD_MD" '### Noise\n\n' '## CPU: recomputed' noise --by sessions --group "$group_fields" "${CSEL[@]}"
+segment "cap report: cores = coreplan cores ${CSEL[*]}" "$CMD_MD" \
+	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' cores "${CSEL[@]}"
+segment "cap report: memory = coreplan memory --by sessions --group $group_fields ${CSEL[*]}" \
+	"$CMD_MD" '## Memory per session\n\n' '![memory plot]' memory --by sessions --group "$group_fields" "${CSEL[@]}"
+segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core" \
+	"$CMD_MD" '## Cross-CPU translation\n\n' '## Scaling models' \
+	translate --from subcorpus=m1 --to subcorpus=core --corpus "$CAP_NAME"
+segment "cap report: fit = coreplan fit --by sessions ${CSEL[*]}" "$CMD_MD" \
+	"one group's model.\n\n" '## Sizing' fit --by sessions "${CSEL[@]}"
+segment "cap report: sizing = coreplan size with the config's options" "$CMD_MD" \
+	'## Sizing\n\n' '![sizing plot]' size --target 1000 --sessions 500 --base-from subcorpus=core \
+	--scaling-from "$SCALE_FROM" --memory-from "$MEM_FROM" --series e2
+cpl corpora --format tsv
+cp "$T/.out" "$T/corpora.tsv"
+py "cap report: corpus table agrees with coreplan corpora" corpus_row.py "$CMD_MD" "$T/corpora.tsv" "$CAP_NAME"
+body=$(awk '$0 == "## SMT: what a second hardware thread is worth" { on = 1; next } on && /^## / { exit } on' "$CMD_MD")
+check_contains "cap report: SMT says Not measured with a reason" "$body" "**Not measured**: no topology"
+
+###########################################################################
+# the example corpus (README's main job)
+###########################################################################
+echo "# report: example"
+report "report example exits 0" "$T/example" --corpus example
+report "report example again exits 0" "$T/example-b" --corpus example
+same_dirs "report example twice: byte-identical" "$T/example" "$T/example-b"
+py "example report.md: Markdown tables well-formed" md_check.py "$T/example/report.md"
+check_no_plot_failures "example report: every plot drawn" "$T/example/report.md"
+py "example report.md: every image exists and is a valid SVG" images_check.py "$T/example" svg
+segment "example report: sweep table = coreplan sweep --by gomaxprocs --corpus example" \
+	"$T/example/report.md" '### All runs\n\n' '![scaling plot]' sweep --by gomaxprocs --corpus example
+
+###########################################################################
+# without gnuplot
+###########################################################################
+echo "# without gnuplot"
+NOPATH=/nonexistent
+cpl_env PATH="$NOPATH" -- report "${GSEL[@]}" --out "$T/nognu"
+expect_rc "no gnuplot: report exits 0" 0
+check_contains "no gnuplot: report.md says gnuplot is not installed" \
+	"$(cat "$T/nognu/report.md" 2>&1)" "gnuplot is not installed"
+check_eq "no gnuplot: one note per plot the normal report draws" "$(grep -c '^!\[' "$GMD")" \
+	"$(grep -c 'gnuplot is not installed' "$T/nognu/report.md" 2>/dev/null)"
+py "no gnuplot: report.md has no image reference" images_check.py "$T/nognu" none
+py "no gnuplot: Markdown tables well-formed" md_check.py "$T/nognu/report.md"
+check_same_text "no gnuplot: the same report apart from the plot lines" \
+	"$(python3 "$T/strip_plots.py" "$GMD")" "$(python3 "$T/strip_plots.py" "$T/nognu/report.md")"
+cpl_env PATH="$NOPATH" -- report --corpus "$CAP_NAME" --config "$T/cap.conf" --out "$T/nognu-cap"
+expect_rc "no gnuplot: capacity report with sizing exits 0" 0
+check_same_text "no gnuplot: capacity report the same apart from the plot lines (sizing included)" \
+	"$(python3 "$T/strip_plots.py" "$CMD_MD")" "$(python3 "$T/strip_plots.py" "$T/nognu-cap/report.md")"
+cpl_env PATH="$NOPATH" -- plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/nognu/x.svg"
+expect_rc "no gnuplot: plot exits 1" 1
+check_contains "no gnuplot: plot says gnuplot is not installed" "$ERR" "gnuplot is not installed"
+check_eq "no gnuplot: plot prints nothing on stdout" "" "$OUT"
+
+###########################################################################
+# injection through corpus names, tags, block values and column names
+###########################################################################
+echo "# injection"
+# Strings that run a command if they escape their gnuplot quotes. Relative
+# touches land in the folder gnuplot runs in (inside $T), absolute ones in
+# $T: afterwards no file named pwned* may exist anywhere under $T.
+EVIL_NAME="ev'il \`touch pwned1\` system(\"touch pwned2\") @m ; !touch pwned3"
+EVIL_COL="lev'el \`touch $T/pwned4\`"
+EVIL_DIR=$T/corpora/$EVIL_NAME
+mkdir -p "$EVIL_DIR/traces"
+python3 - "$EVIL_DIR" "$T" "$GMP/runs/g1-n100-b1/sample.tsv" <<'EOF'
+import shutil, sys
+d, t, trace = sys.argv[1], sys.argv[2], sys.argv[3]
+col = "lev'el `touch %s/pwned4`" % t
+blocks = ["b'1 `touch %s/pwned5`" % t,
+          'b2 system("touch %s/pwned6")' % t,
+          "b3 x'; !touch %s/pwned7" % t]
+rows = []
+i = 0
+for b, bl in enumerate(blocks):
+    for g in (1, 2, 4, 8):
+        i += 1
+        if i == 1:
+            tag = "r1'`touch pwned8` system(\"touch pwned9\")"
+        elif i % 2:
+            tag = "r%d'`touch pwned10`" % i
+        else:
+            tag = 'r%d system("touch pwned11") | x' % i
+        rows.append([tag, str(g), str(g), bl, "%.1f" % (100 * g ** 0.8 + b)])
+with open(d + "/runs.tsv", "w") as f:
+    f.write("\t".join(["tag", "gomaxprocs", col, "block", "tput"]) + "\n")
+    for r in rows:
+        f.write("\t".join(r) + "\n")
+shutil.copy(trace, d + "/traces/" + rows[0][0] + ".tsv")
+with open(d + "/coreplan.manifest", "w") as f:
+    f.write("layout = hostile\n[table main]\nfile = runs.tsv\ntag = {tag}\n"
+            "trace = traces/{tag}.tsv\nset = clk_tck=100 nproc=8\n"
+            "trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads\n")
+EOF
+EVIL_TAG="r1'\`touch pwned8\` system(\"touch pwned9\")"
+EVIL_BLOCK1="b'1 \`touch $T/pwned5\`"
+EVIL_BLOCKS=("block $EVIL_BLOCK1" "block b2 system(\"touch $T/pwned6\")" "block b3 x'; !touch $T/pwned7")
+pwned() { find "$T" -name 'pwned*' | sed "s|^$T/||" | sort | paste -sd' ' -; }
+
+cpl import "$EVIL_DIR"
+expect_rc "hostile corpus (quotes, backquotes, system() in name, tags, blocks, column): import exits 0" 0
+mkdir -p "$T/evil-plots"
+cpl plot blocks --by "$EVIL_COL" --corpus "$EVIL_NAME" --out "$T/evil-plots/blocks.svg"
+expect_rc "hostile: plot blocks --by <hostile column> exits 0" 0
+py "hostile: plot blocks shows corpus name, column name and block values literally" svg_text.py \
+	"$T/evil-plots/blocks.svg" "$EVIL_NAME" "$EVIL_COL" "${EVIL_BLOCKS[@]}"
+cpl plot scaling --by "$EVIL_COL" --corpus "$EVIL_NAME" --where "block=$EVIL_BLOCK1" \
+	--out "$T/evil-plots/scaling.svg"
+expect_rc "hostile: plot scaling --where block=<hostile value> exits 0" 0
+py "hostile: plot scaling shows the corpus name, filter and column literally" svg_text.py \
+	"$T/evil-plots/scaling.svg" "$EVIL_NAME" "block=$EVIL_BLOCK1" "$EVIL_COL"
+cpl plot scaling --by gomaxprocs --corpus "$EVIL_NAME" --out "$T/evil-plots/scaling.png"
+expect_rc "hostile: plot scaling --out x.png exits 0" 0
+check_eq "hostile: plot scaling PNG signature" "89504e470d0a1a0a" \
+	"$(head -c 8 "$T/evil-plots/scaling.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+cpl plot trace --tag "$EVIL_TAG" --corpus "$EVIL_NAME" --out "$T/evil-plots/trace.svg"
+expect_rc "hostile: plot trace --tag <hostile tag> exits 0" 0
+py "hostile: plot trace shows the tag literally" svg_text.py "$T/evil-plots/trace.svg" "$EVIL_TAG"
+report "hostile: report exits 0" "$T/evil-report" --corpus "$EVIL_NAME"
+py "hostile: report images exist and are valid SVG" images_check.py "$T/evil-report" svg
+py "hostile: report.md tables well-formed (a tag holds '|')" md_check.py "$T/evil-report/report.md"
+check_contains "hostile: report draws the hostile run's trace" "$(cat "$T/evil-report/report.md")" \
+	"Trace of \`$EVIL_TAG\`, the first listed run with a trace:"$'\n\n'"![trace plot](plots/"
+check_no_plot_failures "hostile: report draws every plot" "$T/evil-report/report.md"
+report "hostile: report --png exits 0" "$T/evil-report-png" --corpus "$EVIL_NAME" --png
+py "hostile: report --png images are PNG" images_check.py "$T/evil-report-png" png
+check_eq "hostile: no injected command ran (no pwned* file under the temp folder)" "" "$(pwned)"
+
+# A run whose trace has no clock tick rate (no idle banner, no clk_tck):
+# app cores cannot be computed, RSS can.
+mkdir -p "$T/notick/traces"
+printf 'tag\tgomaxprocs\ttput\nn1\t1\t100\nn2\t2\t190\n' >"$T/notick/runs.tsv"
+cp "$GMP/runs/g1-n100-b1/sample.tsv" "$T/notick/traces/n1.tsv"
+cat >"$T/notick/coreplan.manifest" <<'EOF'
+layout = notick
+[table main]
+file = runs.tsv
+tag = {tag}
+trace = traces/{tag}.tsv
+trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
+EOF
+cpl import "$T/notick"
+cpl plot trace --tag n1 --corpus notick --out "$T/evil-plots/notick.svg"
+if [ "$RC" -eq 0 ] || [[ "$ERR" == *clk_tck* || "$ERR" == *"tick rate"* ]]; then
+	ok "plot trace of a run without clk_tck: draws (RSS) or says clk_tck is missing"
+else
+	not_ok "plot trace of a run without clk_tck: draws (RSS) or says clk_tck is missing" \
+		"exit $RC; stderr:"$'\n'"$ERR"
+fi
+
+# A string that starts with a quote, or holds two quotes in a row, in a
+# gnuplot label: gnuplot 5.4 reads '''x' as '' then 'x'.
+QQ_COL="'lev''el"
+printf 'tag\tgomaxprocs\t%s\tblock\ttput\n' "$QQ_COL" >"$T/quotes.tsv"
+for g in 1 2 4; do
+	for b in 1 2; do printf 'g%s-b%s\t%s\t%s\t%s\t%s\n' "$g" "$b" "$g" "$g" "$b" "$((100 * g + b))"; done
+done >>"$T/quotes.tsv"
+cpl import "$T/quotes.tsv" --name "''quoted'' corpus"
+expect_rc "quote-led strings: import exits 0" 0
+cpl plot scaling --by "$QQ_COL" --corpus "''quoted'' corpus" --out "$T/evil-plots/quotes.svg"
+expect_rc "quote-led strings: plot scaling --by \"'lev''el\" on corpus \"''quoted'' corpus\" exits 0" 0
+if [ "$RC" -eq 0 ]; then
+	py "quote-led strings: drawn literally" svg_text.py "$T/evil-plots/quotes.svg" "$QQ_COL" "''quoted'' corpus"
+fi
+
+# group values with spaces: the report selects each group with --where
+mkdir -p "$T/spaced"
+{
+	printf 'tag\tgomaxprocs\tblock\tvariant\ttput\n'
+	i=0
+	for v in "plain one" "other two"; do
+		for b in 1 2; do
+			for g in 1 2 4; do
+				i=$((i + 1))
+				printf 'r%s\t%s\t%s\t%s\t%s\n' "$i" "$g" "$b" "$v" "$((100 * g + b))"
+			done
+		done
+	done
+} >"$T/spaced/runs.tsv"
+cpl import "$T/spaced/runs.tsv" --name spaced
+report "report groups by a field whose values hold spaces (variant='plain one')" "$T/spaced-report" --corpus spaced
+if [ -s "$T/spaced-report/report.md" ] && grep -q '^### Group variant=plain one$' "$T/spaced-report/report.md"; then
+	segment "spaced groups: group 'variant=plain one' = coreplan sweep --where 'variant=plain one'" \
+		"$T/spaced-report/report.md" '### Group variant=plain one\n\n' '![scaling plot]' \
+		sweep --by gomaxprocs --corpus spaced --where "variant=plain one"
+fi
+check_eq "no injected command ran after every hostile plot (final check)" "" "$(pwned)"
+
+###########################################################################
+# output folders that cannot be written
+###########################################################################
+echo "# bad output folders"
+: >"$T/a-file"
+cpl report "${GSEL[@]}" --out "$T/a-file/sub"
+expect_rc "report --out under a regular file exits 1" 1
+check_contains "report --out under a regular file: says it cannot create the folder" "$ERR" \
+	"cannot create '$T/a-file/sub': Not a directory"
+check_eq "report --out under a regular file: one error line" "1" "$(grep -c . <<<"$ERR")" "$ERR"
+check_eq "report --out under a regular file: nothing on stdout" "" "$OUT"
+mkdir -p "$T/blocked/report.md"
+cpl report "${GSEL[@]}" --out "$T/blocked"
+expect_rc "report whose report.md is a folder exits 1" 1
+check_contains "report whose report.md is a folder: says it cannot write report.md" "$ERR" \
+	"cannot write '$T/blocked/report.md'"
+cpl report "${GSEL[@]}"
+expect_rc "report without --out exits 2 (usage)" 2
+
+finish
