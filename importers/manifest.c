@@ -158,6 +158,9 @@ static int table_key(struct manifest_table *t, const char *key, const char *valu
 		size_t nwords = 0;
 		int rc = split_words(value, 0, &words, &nwords);
 		if (rc == 0 && nwords == 2) {
+			/* a later join line replaces an earlier one */
+			free(t->join_file);
+			free(t->join_key);
 			t->join_file = words[0];
 			t->join_key = words[1];
 			free(words);

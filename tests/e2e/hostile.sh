@@ -1,0 +1,646 @@
+#!/usr/bin/env bash
+# Hostile inputs for `coreplan import` (and the plot/report paths a hostile
+# tag reaches).
+#
+#   bash tests/e2e/hostile.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# One table of cases (CASES below). Each case builds its input in a
+# temporary folder and imports it into a copy of a database that already
+# holds one good import (fixtures/example). Every case states its exit code
+# and a stderr fragment; for every case: no sanitizer report on stderr, no
+# crash (exit < 128), no hang (timeout); for every failing case: a
+# "coreplan: error:" line and the database byte-identical afterwards
+# (SHA-256 of the file and of `sqlite3 DB .dump`); success cases check the
+# stored values with a post function.
+#
+# COREPLAN_SKIP_LARGE=1, or a binary built with sanitizers, shrinks the
+# many-run-folders case from 100,000 to 10,000 folders.
+#
+# Everything happens in a mktemp -d folder removed on exit; the repository
+# is only read. Prints "ok - NAME" / "not ok - NAME: DETAILS" per check,
+# then "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+EXAMPLE=$ROOT/fixtures/example
+BADFIX=$ROOT/fixtures/bad
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-hostile.XXXXXX") || exit 2
+cleanup() {
+	chmod -R u+rwX "$T" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+# the unreadable-file case runs the binary as nobody inside $T
+chmod 711 "$T"
+cd "$T" || exit 2
+
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
+not_ok() {
+	local name=$1
+	shift
+	local details="$*"
+	local first=${details%%$'\n'*}
+	echo "not ok - $name: $first"
+	if [ "$first" != "$details" ]; then
+		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
+	fi
+	FAIL=$((FAIL + 1))
+}
+
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 150)
+HAVE_PY=1
+command -v python3 >/dev/null || HAVE_PY=0
+if ! command -v sqlite3 >/dev/null; then
+	echo "not ok - prerequisites: the sqlite3 shell is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+rcdesc() { # RC
+	if [ "$1" -eq 124 ]; then
+		echo "$1 (TIMEOUT: hang?)"
+	elif [ "$1" -gt 128 ]; then
+		echo "$1 (CRASH: signal $(($1 - 128)))"
+	else
+		echo "$1"
+	fi
+}
+cmdline() { printf '%q ' "$BIN" "$@"; }
+q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
+sqlq() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }
+dbstate() { # DB: SHA-256 of the file and of its .dump
+	if [ -e "$1" ]; then
+		printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" \
+			"$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
+	else
+		echo absent
+	fi
+}
+copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; }
+setcol() { # FILE LINE COLUMN VALUE
+	awk -v l="$2" -v c="$3" -v v="$4" 'BEGIN { FS = OFS = "\t" } NR == l { $c = v } 1' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+now() { echo "${EPOCHREALTIME/,/.}"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+sanitized() { grep -aqE '__asan_init|__tsan_init|__msan_init|__ubsan_handle' "$BIN"; }
+
+NDIRS=100000
+if [ "${COREPLAN_SKIP_LARGE:-0}" = 1 ] || sanitized; then
+	NDIRS=10000
+fi
+
+echo "# coreplan: $BIN"
+echo "# temp: $T"
+
+BASEDB=$T/base.db
+"${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
+	{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }
+dbstate "$BASEDB" >/dev/null # settle the WAL so that the copies are stable
+
+S1=runs/g1-n100-b1/sample.tsv
+J1=runs/g1-n100-b1/load.json
+
+# Setup functions run in the case folder $CD with $CASE set; they build the
+# corpus ($CORP) and may set IMPORT (the arguments), RUNAS (a command prefix)
+# or SKIP (a reason). Post functions (success cases) check $CDB and set
+# POST_MSG on failure.
+ex() {
+	CORP=$CD/$CASE
+	copy_tree "$EXAMPLE" "$CORP"
+	IMPORT=(import -q "$CORP")
+}
+table() { # PRINTF-TEXT [EXT]: a single-table corpus $CD/$CASE.EXT
+	CORP=$CD/$CASE.${2:-tsv}
+	printf "$1" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+ncorp() { q "$CDB" "SELECT count(*) FROM runs_v WHERE corpus = $(sqlq "$1")"; }
+example_intact() { # the pre-imported corpus still has its 13 runs
+	local n=$(ncorp example)
+	[ "$n" = 13 ] || { POST_MSG="the pre-imported example corpus has $n runs, expected 13"; return 1; }
+}
+
+# ---- bad inputs of the import issue ----
+s_results_missing() { ex; rm "$CORP/results.tsv"; }
+s_results_empty() { ex; : >"$CORP/results.tsv"; }
+s_results_bom_only() { ex; printf '\xef\xbb\xbf' >"$CORP/results.tsv"; }
+s_header_only() { ex; sed -i '2,$d' "$CORP/results.tsv"; }
+s_few_fields() { ex; sed -i '3s/\t[^\t]*$//' "$CORP/results.tsv"; }
+s_many_fields() { ex; sed -i '3s/$/\textra/' "$CORP/results.tsv"; }
+s_tput_abc() { ex; setcol "$CORP/results.tsv" 2 13 abc; }
+s_sessions_ten() { ex; setcol "$CORP/results.tsv" 2 3 ten; }
+s_tput_nan() { ex; setcol "$CORP/results.tsv" 2 13 NaN; }
+s_tput_inf() { ex; setcol "$CORP/results.tsv" 2 13 inf; }
+s_tput_neg() { ex; setcol "$CORP/results.tsv" 2 13 -475.2; }
+s_tput_1e999() { ex; setcol "$CORP/results.tsv" 2 13 1e999; }
+s_tput_minus_zero() { ex; setcol "$CORP/results.tsv" 2 13 -0; }
+p_tput_minus_zero() {
+	local r=$(q "$CDB" "SELECT tput = 0, printf('%g', tput) FROM runs_v WHERE corpus = $(sqlq "$CASE") AND tag = 'g1-n100-b1'" | tr '\t' ' ')
+	[ "$r" = "1 0" ] || { POST_MSG="tput of g1-n100-b1: '$r', expected '1 0' (equal to 0, printed as 0)"; return 1; }
+	"$BIN" --db "$CDB" runs --corpus "$CASE" --where tag=g1-n100-b1 --format tsv >"$CD/o.tsv" 2>&1
+	r=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tput") c = i; next } { print $c }' "$CD/o.tsv")
+	[ "$r" = 0 ] || { POST_MSG="runs --format tsv shows tput '$r', expected '0'"; return 1; }
+}
+s_gomaxprocs_overflow() { ex; setcol "$CORP/results.tsv" 2 2 99999999999999999999; }
+s_crlf() { ex; sed -i 's/$/\r/' "$CORP/results.tsv" "$CORP/$S1" "$CORP/$J1" "$CORP/runs/g1-n100-b1/idle.txt"; }
+p_crlf() {
+	local c=$(sqlq "$CASE")
+	local r=$(q "$CDB" "SELECT tput = 475.2284019761499, gogc, gomaxprocs, typeof(gomaxprocs), valid FROM runs_v WHERE corpus = $c AND tag = 'g1-n100-b1'" | tr '\t' ' ')
+	[ "$r" = "1 default 1 integer 1" ] || { POST_MSG="g1-n100-b1 tput/gogc/gomaxprocs/valid: '$r', expected '1 default 1 integer 1'"; return 1; }
+	r=$(q "$CDB" "SELECT count(*) FROM run_fields a JOIN runs_v r USING (run_id)
+		WHERE r.corpus = $c AND (instr(a.value, char(13)) OR instr(a.name, char(13)))")
+	[ "$r" = 0 ] || { POST_MSG="$r stored values or names keep a CR"; return 1; }
+	r=$(q "$CDB" "SELECT printf('%d', epoch), app_rss_kb, mem_avail_kb, conn, cpu_total_j, cpu_idle_j, app_j, threads
+		FROM trace_rows WHERE corpus = $c AND tag = 'g1-n100-b1' AND kind = 'sample' ORDER BY row_no" | sha256sum | cut -c1-16)
+	local want=$(sha256sum <"$EXAMPLE/$S1" | cut -c1-16)
+	[ "$r" = "$want" ] || { POST_MSG="the CRLF sample.tsv is not stored value for value"; return 1; }
+}
+s_bom() { ex; sed -i '1s/^/\xef\xbb\xbf/' "$CORP/results.tsv"; }
+p_bom() {
+	local c=$(sqlq "$CASE")
+	local r=$(q "$CDB" "SELECT count(*) FROM run_attrs a JOIN runs_v r USING (run_id) WHERE r.corpus = $c AND a.source = 'results' AND a.name = 'tag'")
+	[ "$r" = 12 ] || { POST_MSG="$r results rows have a column named exactly 'tag', expected 12"; return 1; }
+	r=$(q "$CDB" "SELECT count(*), sum(listed), sum(tput = 475.2284019761499 AND tag = 'g1-n100-b1') FROM runs_v WHERE corpus = $c" | tr '\t' ' ')
+	[ "$r" = "13 12 1" ] || { POST_MSG="runs/listed/g1 tput '$r', expected '13 12 1'"; return 1; }
+}
+s_csv_quoted() { CORP=$CD/$CASE.csv; cp "$BADFIX/quoted.csv" "$CORP"; IMPORT=(import -q "$CORP"); }
+p_csv_quoted() {
+	local r=$(q "$CDB" "SELECT tag || '|' || target || '|' || (SELECT value FROM run_attrs a WHERE a.run_id = r.run_id AND a.name = 'note') || '|' || tput
+		FROM runs_v r WHERE corpus = $(sqlq "$CASE") ORDER BY tag" | tr '\n' '#')
+	local want='r1|a, b|say "hi", then "bye"|10.5#r2|x"y|plain|11.0#'
+	[ "$r" = "$want" ] || { POST_MSG="values '$r', expected '$want'"; return 1; }
+}
+s_tsv_quotes() { table 'tag\tnote\ttput\nr1\t"unbalanced\t5\nr2\t"a ""b"" c"\t6\n'; }
+p_tsv_quotes() { # TSV has no quoting: quotes are kept as they are
+	local r=$(q "$CDB" "SELECT r.tag || '=' || a.value || '=' || r.tput FROM runs_v r JOIN run_attrs a USING (run_id)
+		WHERE r.corpus = $(sqlq "$CASE") AND a.name = 'note' ORDER BY r.tag" | tr '\n' '#')
+	local want='r1="unbalanced=5.0#r2="a ""b"" c"=6.0#'
+	[ "$r" = "$want" ] || { POST_MSG="values '$r', expected '$want'"; return 1; }
+}
+s_csv_unterminated() { table 'tag,tput\nr1,"5\nr2,6\n' csv; }
+s_dup_tags() { ex; setcol "$CORP/results.tsv" 5 1 g1-n100-b1; }
+s_empty_tag() { table 'tag\ttput\n\t5\nr2\t6\n'; }
+s_trace_order() { ex; sed -i '10{h;d};11G' "$CORP/$S1"; }
+s_trace_reset() { ex; setcol "$CORP/$S1" 20 5 0; }
+s_trace_epoch_1e999() { ex; setcol "$CORP/$S1" 81 1 1e999; }
+s_trace_int_overflow() { ex; setcol "$CORP/$S1" 5 8 99999999999999999999; }
+s_json_truncated() { ex; truncate -s 300 "$CORP/$J1"; }
+s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
+s_json_valid_text() { ex; sed -i 's/"valid": true/"valid": "yes"/' "$CORP/$J1"; }
+s_json_sessions_text() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": "100"/' "$CORP/$J1"; }
+s_json_array() { ex; echo '[1, 2]' >"$CORP/$J1"; }
+s_json_1e999() { ex; sed -i 's/"interactions_per_sec": [0-9.e+-]*/"interactions_per_sec": 1e999/' "$CORP/$J1"; }
+s_json_nul_escape() { ex; sed -i 's/"handler_id": "[^"]*"/"handler_id": "a\\u0000b"/' "$CORP/$J1"; }
+p_json_nul_escape() { # accepted: the value must then be stored whole, not cut at the NUL
+	local r=$(q "$CDB" "SELECT hex(a.value) FROM run_attrs a JOIN runs_v r USING (run_id)
+		WHERE r.corpus = $(sqlq "$CASE") AND r.tag = 'g1-n100-b1' AND a.source = 'generator' AND a.name = 'handler_id'")
+	[ "$r" = 610062 ] || { POST_MSG="run_attrs generator handler_id stored as hex '$r', expected 610062 (a, NUL, b): the JSON string \"a\\u0000b\" was cut"; return 1; }
+}
+s_binary() {
+	ex
+	awk 'BEGIN { srand(11); for (i = 0; i < 8192; i++) printf "%c", int(rand() * 256) }' </dev/null >"$CORP/results.tsv"
+	printf '\0\0\0' >>"$CORP/results.tsv"
+}
+s_binary_json() { ex; head -c 4096 /dev/urandom >"$CORP/$J1"; }
+s_unreadable() { # root reads anything: run as nobody (setpriv) then
+	if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+		SKIP="running as root and setpriv is not installed"
+		return
+	fi
+	ex
+	chmod 777 "$CD"
+	chmod -R a+rX "$CORP"
+	chmod 000 "$CORP/$J1"
+	chmod 666 "$CDB"
+	[ "$(id -u)" = 0 ] || return 0
+	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	if ! "${RUNAS[@]}" "$BIN" --version >/dev/null 2>&1; then
+		SKIP="user nobody cannot run $BIN"
+	elif "${RUNAS[@]}" cat "$CORP/$J1" >/dev/null 2>&1; then
+		SKIP="user nobody can still read a chmod 000 file"
+	fi
+}
+s_spaces_quotes() {
+	mkdir -p "$CD/dir with spaces"
+	CORP="$CD/dir with spaces/my \"odd\" corpus's copy"
+	copy_tree "$EXAMPLE" "$CORP"
+	IMPORT=(import -q "$CORP")
+}
+p_spaces_quotes() {
+	local name="my \"odd\" corpus's copy"
+	local r=$(q "$CDB" "SELECT count(*), (SELECT source_path FROM corpora WHERE name = $(sqlq "$name")) FROM runs_v WHERE corpus = $(sqlq "$name")")
+	[ "$r" = "13	$CORP" ] || { POST_MSG="runs/source_path '$r', expected '13	$CORP'"; return 1; }
+}
+s_path_newline() {
+	CORP="$CD/nl"$'\n''`touch X`$(touch X)'
+	copy_tree "$EXAMPLE" "$CORP"
+	IMPORT=(import -q "$CORP")
+}
+p_path_newline() {
+	local name=nl$'\n''`touch X`$(touch X)'
+	local n=$(ncorp "$name")
+	[ "$n" = 13 ] || { POST_MSG="corpus named 'nl\\n\`touch X\`\$(touch X)': $n runs, expected 13"; return 1; }
+	[ -z "$(find "$T" -name X)" ] || { POST_MSG="a file X appeared: $(find "$T" -name X)"; return 1; }
+}
+
+# ---- sizes ----
+s_wide_table() { # a 10,000-column header (tag + 9,999 columns), one row
+	CORP=$CD/$CASE.tsv
+	awk 'BEGIN { printf "tag"; for (i = 1; i < 10000; i++) printf "\tc%d", i; printf "\nr1";
+		for (i = 1; i < 10000; i++) printf "\t%d", i; printf "\n" }' >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+p_wide_table() {
+	local r=$(q "$CDB" "SELECT count(*), sum(a.name = 'c9999' AND a.value = '9999') FROM run_attrs a JOIN runs_v r USING (run_id)
+		WHERE r.corpus = $(sqlq "$CASE") AND a.source = 'results'" | tr '\t' ' ')
+	[ "$r" = "10000 1" ] || { POST_MSG="results attrs / c9999 found: '$r', expected '10000 1'"; return 1; }
+}
+s_wide_folder() { # results.tsv of the example widened to 10,000 columns
+	ex
+	awk 'BEGIN { FS = OFS = "\t" } { n = NF; for (i = n + 1; i <= 10000; i++) $i = (NR == 1 ? "x" i : NR * 100000 + i) } 1' \
+		"$EXAMPLE/results.tsv" >"$CORP/results.tsv"
+}
+p_wide_folder() {
+	local r=$(q "$CDB" "SELECT count(*), sum(a.name = 'x10000' AND a.value = '210000') FROM run_attrs a JOIN runs_v r USING (run_id)
+		WHERE r.corpus = $(sqlq "$CASE") AND a.source = 'results'" | tr '\t' ' ')
+	[ "$r" = "120000 1" ] || { POST_MSG="results attrs / x10000 of row 2: '$r', expected '120000 1' (12 rows x 10,000 columns)"; return 1; }
+}
+s_field_1mb() { # a 1 MiB field in results.tsv (a new column, 'x' elsewhere)
+	ex
+	awk 'BEGIN { FS = OFS = "\t"; s = "y"; while (length(s) < 1048576) s = s s; s = substr(s, 1, 1048576) }
+		{ $(NF + 1) = (NR == 1 ? "note" : NR == 2 ? s : "x") } 1' "$EXAMPLE/results.tsv" >"$CORP/results.tsv"
+}
+p_field_1mb() {
+	local r=$(q "$CDB" "SELECT length(a.value), r.tput = 475.2284019761499 FROM run_attrs a JOIN runs_v r USING (run_id)
+		WHERE r.corpus = $(sqlq "$CASE") AND r.tag = 'g1-n100-b1' AND a.name = 'note'" | tr '\t' ' ')
+	[ "$r" = "1048576 1" ] || { POST_MSG="note length / tput: '$r', expected '1048576 1'"; return 1; }
+}
+s_field_1mb_csv() { # a 1 MiB quoted CSV field with commas, quotes and newlines
+	CORP=$CD/$CASE.csv
+	awk 'BEGIN { s = "a,b\"\"c\nd"; while (length(s) < 1048576) s = s s;
+		print "tag,tput,note"; print "r1,5,\"" s "\""; print "r2,6,short" }' >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+p_field_1mb_csv() { # 131,072 copies of 'a,b"c' NEWLINE 'd' (7 bytes each once unquoted)
+	local r=$(q "$CDB" "SELECT r.tag, length(a.value), length(a.value) - length(replace(a.value, char(10), '')), hex(substr(a.value, 1, 8))
+		FROM run_attrs a JOIN runs_v r USING (run_id) WHERE r.corpus = $(sqlq "$CASE") AND a.name = 'note' ORDER BY r.tag" | tr '\t\n' ' #')
+	local want='r1 917504 131072 612C6222630A6461#r2 5 0 73686F7274#'
+	[ "$r" = "$want" ] || { POST_MSG="note values (tag, length, newlines, hex of the first bytes) '$r', expected '$want'"; return 1; }
+}
+s_tag_1mb() { # a 1 MiB run tag in the folder layout (its run folder cannot exist)
+	ex
+	awk 'BEGIN { FS = OFS = "\t"; s = "t"; while (length(s) < 1048576) s = s s; s = substr(s, 1, 1048576) }
+		NR == 2 { $1 = s } 1' "$EXAMPLE/results.tsv" >"$CORP/results.tsv"
+}
+p_tag_1mb() {
+	local r=$(q "$CDB" "SELECT length(r.tag), r.excluded, (SELECT count(*) FROM missing_files m WHERE m.run_id = r.run_id)
+		FROM runs_v r WHERE r.corpus = $(sqlq "$CASE") AND length(r.tag) > 1000" | tr '\t' ' ')
+	[ "$r" = "1048576 1 4" ] || { POST_MSG="long-tag run: length/excluded/missing files '$r', expected '1048576 1 4'"; return 1; }
+}
+s_trace_long_line() { # one trace line over TRACE_MAX_LINE (1 MiB)
+	ex
+	awk 'BEGIN { s = "1"; while (length(s) < 1100000) s = s s; print "1786868355\t" s "\t1\t1\t1\t1\t1\t1" }' >"$CORP/$S1"
+}
+s_nul_results() { ex; sed -i '7s/plain/pl\x00in/' "$CORP/results.tsv"; }
+s_nul_trace() { ex; sed -i '40s/^\([^\t]*\t[^\t]*\t\)./\1\x00/' "$CORP/$S1"; }
+s_nul_json() { ex; sed -i '3s|//|/\x00|' "$CORP/$J1"; }
+s_deep_json_arrays() { ex; awk 'BEGIN { for (i = 0; i < 10000; i++) printf "["; for (i = 0; i < 10000; i++) printf "]"; print "" }' >"$CORP/$J1"; }
+s_deep_json_in_record() { # a valid generator record with one extra key 10,000 objects deep
+	ex
+	awk 'NR == 2 { printf "  \"deep\": "; for (i = 0; i < 10000; i++) printf "{\"a\": "; printf "1";
+		for (i = 0; i < 10000; i++) printf "}"; print "," } 1' "$EXAMPLE/$J1" >"$CORP/$J1"
+}
+s_deep_folders() { # 1,500 nested folders under a run folder
+	ex
+	local p=$CORP/runs/g1-n100-b1 i
+	for i in $(seq 1 1500); do p=$p/d; done
+	mkdir -p "$p" 2>/dev/null || { SKIP="cannot create 1,500 nested folders"; return; }
+	echo x >"$p/f.txt"
+}
+
+# ---- links, special files, many folders ----
+s_symlink_loop_runs() { ex; ln -s . "$CORP/runs/loop"; IMPORT=(import "$CORP"); }
+p_symlink_loop_runs() {
+	local r=$(q "$CDB" "SELECT count(*), sum(tag LIKE '%loop%') FROM runs_v WHERE corpus = $(sqlq "$CASE")" | tr '\t' ' ')
+	[ "$r" = "13 0" ] || { POST_MSG="runs / runs named loop: '$r', expected '13 0'"; return 1; }
+	r=$(q "$CDB" "SELECT count(*) FROM files f JOIN corpora k USING (corpus_id) WHERE k.name = $(sqlq "$CASE") AND f.path LIKE '%loop%'")
+	[ "$r" = 0 ] || { POST_MSG="$r files recorded under the link"; return 1; }
+}
+s_symlink_loops_everywhere() { # links to ., .. and to each other in several folders
+	ex
+	ln -s . "$CORP/loop"
+	ln -s .. "$CORP/runs/g2-n100-b1/up"
+	ln -s b "$CORP/runs/g1-n100-b1/a"
+	ln -s a "$CORP/runs/g1-n100-b1/b"
+	ln -s "$CORP" "$CORP/runs/g4-n100-b1/abs"
+	IMPORT=(import "$CORP")
+}
+p_symlink_loops_everywhere() {
+	local r=$(q "$CDB" "SELECT count(*) FROM runs_v WHERE corpus = $(sqlq "$CASE")")
+	[ "$r" = 13 ] || { POST_MSG="$r runs, expected 13"; return 1; }
+	r=$(grep -c 'symbolic link' "$CD/stderr")
+	[ "$r" = 5 ] || { POST_MSG="$r 'symbolic link' warnings, expected 5 (one per link)"; return 1; }
+}
+s_fifo_trace() { ex; rm "$CORP/$S1"; mkfifo "$CORP/$S1"; IMPORT=(import "$CORP"); }
+p_fifo_trace() {
+	local r=$(q "$CDB" "SELECT excluded, exclusion_reasons FROM runs_v WHERE corpus = $(sqlq "$CASE") AND tag = 'g1-n100-b1'" | tr '\t' ' ')
+	[[ "$r" == "1 "*no-trace* ]] || { POST_MSG="g1-n100-b1 with a FIFO for sample.tsv: '$r', expected excluded with 'no-trace'"; return 1; }
+}
+s_fifo_extra() { ex; mkfifo "$CORP/runs/g1-n100-b1/notes.fifo"; IMPORT=(import "$CORP"); }
+p_fifo_extra() { local n=$(ncorp "$CASE"); [ "$n" = 13 ] || { POST_MSG="$n runs, expected 13"; return 1; }; }
+s_many_dirs() { # $NDIRS empty folders under runs/
+	ex
+	local t0=$(now)
+	(cd "$CORP/runs" && seq -f 'empty%06g' 1 "$NDIRS" | xargs mkdir) || SKIP="cannot create $NDIRS folders"
+	echo "# $CASE: created $NDIRS folders in $(elapsed "$t0" "$(now)") s"
+}
+p_many_dirs() {
+	local r=$(q "$CDB" "SELECT count(*), sum(listed), sum(NOT listed AND excluded AND exclusion_reasons LIKE 'unlisted%') FROM runs_v
+		WHERE corpus = $(sqlq "$CASE")" | tr '\t' ' ')
+	local want="$((NDIRS + 13)) 12 $((NDIRS + 1))"
+	[ "$r" = "$want" ] || { POST_MSG="runs/listed/unlisted-excluded '$r', expected '$want'"; return 1; }
+	r=$(q "$CDB" "SELECT count(*) FROM missing_files m JOIN runs_v r USING (run_id) WHERE r.corpus = $(sqlq "$CASE") AND r.tag LIKE 'empty%'")
+	[ "$r" = "$((4 * NDIRS))" ] || { POST_MSG="missing files of the empty folders: $r, expected $((4 * NDIRS)) (load.json, idle.txt, sample.tsv, window.tsv each)"; return 1; }
+}
+
+# ---- tags that are code ----
+s_sql_injection() { table "tag\ttput\n'; DROP TABLE runs; --\t5\nr2\t6\n"; }
+p_sql_injection() {
+	local r=$(q "$CDB" "SELECT count(*) FROM runs WHERE tag = '''; DROP TABLE runs; --'" 2>&1)
+	[ "$r" = 1 ] || { POST_MSG="runs with the literal tag: '$r'"; return 1; }
+	example_intact || return 1
+	"$BIN" --db "$CDB" runs --where "tag='; DROP TABLE runs; --" --format tsv >"$CD/o.tsv" 2>&1
+	r=$(tail -n +2 "$CD/o.tsv" | cut -f3)
+	[ "$r" = "'; DROP TABLE runs; --" ] || { POST_MSG="runs --where tag=... gave '$(cat "$CD/o.tsv")'"; return 1; }
+	r=$(q "$CDB" "SELECT count(*) FROM runs")
+	[ "$r" = 15 ] || { POST_MSG="runs table has $r rows after the --where, expected 15"; return 1; }
+}
+s_path_traversal_tag() { # a tag that climbs out of runs/ into an existing run folder
+	ex
+	local rel=../../../../../../../../../..$CORP/runs/g2-n100-b1
+	setcol "$CORP/results.tsv" 2 1 "$rel"
+	TRAV_TAG=$rel
+}
+p_path_traversal_tag() { # the layout's files are looked up among the corpus's own files only
+	local r=$(q "$CDB" "SELECT r.excluded, (SELECT count(*) FROM traces t WHERE t.run_id = r.run_id),
+		(SELECT count(*) FROM generator_records g WHERE g.run_id = r.run_id),
+		(SELECT count(*) FROM missing_files m WHERE m.run_id = r.run_id)
+		FROM runs_v r WHERE r.corpus = $(sqlq "$CASE") AND r.tag = $(sqlq "$TRAV_TAG")" | tr '\t' ' ')
+	[ "$r" = "1 0 0 4" ] || { POST_MSG="run '../..': excluded/traces/generator records/missing files '$r', expected '1 0 0 4' (nothing read through ..)"; return 1; }
+	r=$(q "$CDB" "SELECT count(*) FROM files f JOIN corpora k USING (corpus_id) WHERE k.name = $(sqlq "$CASE") AND f.path LIKE '%..%'")
+	[ "$r" = 0 ] || { POST_MSG="$r files recorded with '..' in their path"; return 1; }
+}
+s_bad_utf8_tag() { table 'tag\ttput\nr\xff\xfe1\t5\nr2\t6\n'; }
+p_bad_utf8_tag() {
+	[ $HAVE_PY = 1 ] || return 0
+	"$BIN" --db "$CDB" runs --corpus "$CASE" --format json >"$CD/o.json" 2>"$CD/o.err"
+	local r=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); print(len(d))' "$CD/o.json" 2>&1 | tail -1)
+	[ "$r" = 2 ] || { POST_MSG="runs --format json with an invalid UTF-8 tag is not valid UTF-8 JSON: $r"; return 1; }
+}
+# The tag, the block and a level field carry a newline and backquotes;
+# they end up in gnuplot titles, data files, Markdown tables and paths.
+s_plot_tag() {
+	CORP=$CD/$CASE.csv
+	cat >"$CORP" <<'EOF'
+tag,gmp,tput,block,arm
+"r1
+`touch X`",1,10,"b1
+`touch X`","a
+`touch X`"
+"r2 `touch X`",2,19,"b1
+`touch X`","a
+`touch X`"
+"r3 $(touch X)",1,11,"$(touch X)'q","c `touch X`"
+"r4 $(touch X)",2,20,"$(touch X)'q","c `touch X`"
+EOF
+	IMPORT=(import -q "$CORP")
+	touch "$CD/marker"
+}
+x_files() { # any file named X created since the case started
+	{
+		find "$T" -name X -newer "$CD/marker" 2>/dev/null
+		for d in "$ROOT" "${HOME:-/root}" "${TMPDIR:-/tmp}" /; do
+			find "$d" -maxdepth 1 -name X -newer "$CD/marker" 2>/dev/null
+		done
+	} | sort -u
+}
+p_plot_tag() {
+	local c=$(sqlq "$CASE") msg="" r rc x rc_arm
+	r=$(q "$CDB" "SELECT count(*) FROM runs_v WHERE corpus = $c AND tag IN ('r1' || char(10) || '\`touch X\`', 'r2 \`touch X\`', 'r3 \$(touch X)', 'r4 \$(touch X)')")
+	[ "$r" = 4 ] || msg+="$r of the 4 tags stored literally; "
+	mkdir -p "$CD/work" "$CD/plots"
+	# --by a numeric field: the hostile text is in tags and block labels
+	(cd "$CD/work" && "${TIMEOUT[@]}" "$BIN" --db "$CDB" plot blocks --by gmp --corpus "$CASE" --out "$CD/plots/p.svg") >"$CD/p.out" 2>"$CD/p.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		msg+="plot blocks --by gmp: exit $(rcdesc $rc): $(head -c 300 "$CD/p.err"); "
+	elif ! grep -q '<svg' "$CD/plots/p.svg" 2>/dev/null; then
+		msg+="plot blocks --by gmp: exit 0 but $CD/plots/p.svg is not an SVG ($(stat -c %s "$CD/plots/p.svg" 2>&1)); "
+	fi
+	# --by the field that holds the newline and backquotes
+	(cd "$CD/work" && "${TIMEOUT[@]}" "$BIN" --db "$CDB" plot blocks --by arm --corpus "$CASE" --out "$CD/plots/q.svg") >"$CD/q.out" 2>"$CD/q.err"
+	rc=$?
+	rc_arm=$rc
+	if [ $rc = 0 ]; then
+		grep -q '<svg' "$CD/plots/q.svg" 2>/dev/null || msg+="plot blocks --by arm: exit 0 but q.svg is not an SVG; "
+	elif [ $rc != 1 ]; then
+		msg+="plot blocks --by arm: exit $(rcdesc $rc); "
+	else
+		grep -q '^coreplan: error: ' "$CD/q.err" || msg+="plot blocks --by arm: exit 1 without a 'coreplan: error:' line; "
+		grep -Eqi "arm|numer|number" "$CD/q.err" ||
+			msg+="plot blocks --by arm (a text field) fails without saying which field or why: '$(head -c 300 "$CD/q.err" | tr '\n' ' ')'; "
+		if [ -e "$CD/plots/q.svg" ] && [ ! -s "$CD/plots/q.svg" ]; then
+			msg+="plot blocks --by arm failed but left an empty image q.svg behind; "
+		fi
+	fi
+	(cd "$CD/work" && "${TIMEOUT[@]}" "$BIN" --db "$CDB" report --corpus "$CASE" --out "$CD/r") >"$CD/r.out" 2>"$CD/r.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		msg+="report: exit $(rcdesc $rc): $(head -c 300 "$CD/r.err"); "
+	elif [ ! -s "$CD/r/report.md" ]; then
+		msg+="report: exit 0 but no report.md; "
+	fi
+	grep -aqE 'runtime error|Sanitizer|[Aa]ssertion' "$CD/p.err" "$CD/q.err" "$CD/r.err" && msg+="sanitizer report from plot/report; "
+	x=$(x_files)
+	[ -z "$x" ] || msg+="a file X was created (the tag was executed): $x; "
+	echo "# $CASE: plot --by gmp: $(stat -c %s "$CD/plots/p.svg" 2>/dev/null || echo no) bytes of SVG; plot --by arm: exit $rc_arm, $(stat -c %s "$CD/plots/q.svg" 2>/dev/null || echo no) bytes, stderr $(head -c 120 "$CD/q.err" | tr '\n' ' ')"
+	[ -z "$msg" ] || { POST_MSG="${msg%; }"; return 1; }
+}
+
+# name | setup | expected exit(s, comma-separated) | stderr fragment (grep -F; "re:" = grep -E) | post check
+CASES=(
+	# the import issue's list
+	"results-missing|s_results_missing|1|results.tsv|"
+	"results-empty|s_results_empty|1|re:results\.tsv.*empty|"
+	"results-bom-only|s_results_bom_only|1|re:results\.tsv.*empty|"
+	"results-header-only|s_header_only|1|results.tsv:1|"
+	"row-too-few-fields|s_few_fields|1|results.tsv:3|"
+	"row-too-many-fields|s_many_fields|1|results.tsv:3|"
+	"tput-non-numeric|s_tput_abc|1|re:results\.tsv:2:13.*abc|"
+	"sessions-non-numeric|s_sessions_ten|1|re:results\.tsv:2:3.*ten|"
+	"tput-NaN|s_tput_nan|1|re:results\.tsv:2:13.*NaN|"
+	"tput-inf|s_tput_inf|1|re:results\.tsv:2:13.*inf|"
+	"tput-negative|s_tput_neg|1|results.tsv:2:13|"
+	"tput-1e999|s_tput_1e999|1|re:results\.tsv:2:13.*1e999|"
+	"tput-minus-zero|s_tput_minus_zero|0||p_tput_minus_zero"
+	"gomaxprocs-20-digits|s_gomaxprocs_overflow|1|results.tsv:2:2|"
+	"crlf-everywhere|s_crlf|0||p_crlf"
+	"utf8-bom-results|s_bom|0||p_bom"
+	"csv-quoted-fields|s_csv_quoted|0||p_csv_quoted"
+	"tsv-quote-characters|s_tsv_quotes|0||p_tsv_quotes"
+	"csv-unterminated-quote|s_csv_unterminated|1|csv-unterminated-quote.csv:2|"
+	"duplicate-tags|s_dup_tags|1|re:results\.tsv:5.*line 2|"
+	"empty-tag|s_empty_tag|1|empty-tag.tsv:2|"
+	"trace-out-of-order|s_trace_order|1|sample.tsv:11|"
+	"trace-counter-reset|s_trace_reset|1|re:sample\.tsv:20:5.*cpu_total_j|"
+	"trace-epoch-1e999|s_trace_epoch_1e999|1|sample.tsv:81:1|"
+	"trace-integer-20-digits|s_trace_int_overflow|1|sample.tsv:5:8|"
+	"json-truncated|s_json_truncated|1|re:load\.json:[0-9]+:[0-9]+|"
+	"json-invalid|s_json_stray|1|re:load\.json:3:[0-9]+|"
+	"json-valid-is-text|s_json_valid_text|1|re:load\.json:29:[0-9]+.*valid|"
+	"json-sessions-is-text|s_json_sessions_text|1|re:load\.json:4:[0-9]+.*sessions_requested|"
+	"json-top-level-array|s_json_array|1|load.json:1:1|"
+	"json-1e999|s_json_1e999|1|re:load\.json:9:[0-9]+.*interactions_per_sec|"
+	"json-string-with-u0000|s_json_nul_escape|0,1|load.json:23|p_json_nul_escape"
+	"binary-garbage-results|s_binary|1|results.tsv|"
+	"binary-garbage-json|s_binary_json|1|load.json|"
+	"unreadable-file|s_unreadable|1|re:load\.json.*Permission denied|"
+	"path-spaces-and-quotes|s_spaces_quotes|0||p_spaces_quotes"
+	"path-newline-and-backquotes|s_path_newline|0||p_path_newline"
+	# sizes
+	"header-10000-columns-table|s_wide_table|0||p_wide_table"
+	"header-10000-columns-folder|s_wide_folder|0||p_wide_folder"
+	"field-1MiB-results|s_field_1mb|0||p_field_1mb"
+	"field-1MiB-csv-quoted-newlines|s_field_1mb_csv|0||p_field_1mb_csv"
+	"tag-1MiB-folder-layout|s_tag_1mb|0||p_tag_1mb"
+	"trace-line-over-1MiB|s_trace_long_line|1|re:sample\.tsv:1:.*longer than|"
+	"NUL-mid-results|s_nul_results|1|re:results\.tsv:7:[0-9]+.*NUL|"
+	"NUL-mid-trace|s_nul_trace|1|re:sample\.tsv:40:[0-9]+.*NUL|"
+	"NUL-in-json|s_nul_json|1|re:load\.json:3:[0-9]+.*NUL|"
+	"json-10000-deep-arrays|s_deep_json_arrays|1|re:load\.json:1:[0-9]+.*nested|"
+	"json-10000-deep-objects-in-record|s_deep_json_in_record|1|re:load\.json:2:[0-9]+.*nested|"
+	"folders-1500-deep|s_deep_folders|1|nested|"
+	# links, special files, many folders
+	"symlink-loop-in-runs|s_symlink_loop_runs|0|re:runs/loop.*symbolic link|p_symlink_loop_runs"
+	"symlink-loops-everywhere|s_symlink_loops_everywhere|0|symbolic link|p_symlink_loops_everywhere"
+	"fifo-as-trace|s_fifo_trace|0|not a regular file|p_fifo_trace"
+	"fifo-extra-file|s_fifo_extra|0|not a regular file|p_fifo_extra"
+	"many-empty-run-folders|s_many_dirs|0||p_many_dirs"
+	# tags that are code
+	"tag-sql-injection|s_sql_injection|0||p_sql_injection"
+	"tag-path-traversal|s_path_traversal_tag|0||p_path_traversal_tag"
+	"tag-invalid-utf8|s_bad_utf8_tag|0||p_bad_utf8_tag"
+	"tag-newline-backquotes-plot-report|s_plot_tag|0||p_plot_tag"
+)
+
+declare -A ELAPSED
+mkdir -p "$T/cases"
+chmod 755 "$T/cases"
+for spec in "${CASES[@]}"; do
+	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
+	name="hostile: $CASE"
+	CD=$T/cases/$CASE
+	mkdir -p "$CD"
+	CDB=$CD/db.sqlite
+	cp "$BASEDB" "$CDB"
+	IMPORT=()
+	RUNAS=()
+	SKIP=""
+	POST_MSG=""
+	CORP=""
+	pushd "$CD" >/dev/null || continue
+	$setup
+	popd >/dev/null || exit 2
+	if [ -n "$SKIP" ]; then
+		skip "$name" "$SKIP"
+		continue
+	fi
+	before=$(dbstate "$CDB")
+	t0=$(now)
+	"${RUNAS[@]}" "${TIMEOUT[@]}" "$BIN" --db "$CDB" "${IMPORT[@]}" >"$CD/stdout" 2>"$CD/stderr"
+	RC=$?
+	t1=$(now)
+	ELAPSED[$CASE]=$(elapsed "$t0" "$t1")
+	after=$(dbstate "$CDB")
+	how="command: ${RUNAS[*]:+${RUNAS[*]} }$(cmdline --db "$CDB" "${IMPORT[@]}")"$'\n'"stderr: $(head -c 2000 "$CD/stderr")"
+	problems=""
+	[[ ",$want_rc," == *",$RC,"* ]] || problems+="exit $(rcdesc $RC), expected $want_rc; "
+	[ "$RC" -lt 128 ] || problems+="crashed or hung; "
+	if [ "$RC" != 0 ] && [ -n "$frag" ]; then
+		if [[ "$frag" == re:* ]]; then
+			grep -aEq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks /${frag#re:}/; "
+		else
+			grep -aFq -- "$frag" "$CD/stderr" || problems+="stderr lacks '$frag'; "
+		fi
+	elif [ "$RC" = 0 ] && [ -n "$frag" ] && [[ "$want_rc" != *,* ]]; then
+		if [[ "$frag" == re:* ]]; then
+			grep -aEq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks the warning /${frag#re:}/; "
+		else
+			grep -aFq -- "$frag" "$CD/stderr" || problems+="stderr lacks the warning '$frag'; "
+		fi
+	fi
+	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
+	if [ "$RC" != 0 ]; then
+		grep -aq '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
+		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
+	elif [ -n "$post" ]; then
+		$post || problems+="$POST_MSG; "
+	fi
+	[ "$RC" = 0 ] && ! example_intact && problems+="$POST_MSG; "
+	if [ -z "$problems" ]; then
+		ok "$name (exit $RC, ${ELAPSED[$CASE]} s)"
+	else
+		not_ok "$name" "${problems%; }"$'\n'"$how"
+	fi
+	chmod -R u+rwX "$CD" 2>/dev/null
+	rm -rf "${CD:?}"/*
+done
+
+###########################################################################
+# Many run folders: time against a tenth of them (linear or worse?)
+###########################################################################
+if [ -n "${ELAPSED[many-empty-run-folders]:-}" ]; then
+	CASE=many-empty-run-folders-tenth
+	CD=$T/cases/$CASE
+	mkdir -p "$CD"
+	CDB=$CD/db.sqlite
+	cp "$BASEDB" "$CDB"
+	BIG_N=$NDIRS
+	NDIRS=$((BIG_N / 10))
+	s_many_dirs >/dev/null
+	t0=$(now)
+	"${TIMEOUT[@]}" "$BIN" --db "$CDB" "${IMPORT[@]}" >"$CD/stdout" 2>"$CD/stderr"
+	RC=$?
+	t_small=$(elapsed "$t0" "$(now)")
+	t_big=${ELAPSED[many-empty-run-folders]}
+	echo "# many empty run folders: $NDIRS in $t_small s, $BIG_N in $t_big s"
+	if [ "$RC" != 0 ]; then
+		not_ok "many empty run folders: $NDIRS import" "exit $(rcdesc $RC): $(head -c 500 "$CD/stderr")"
+	elif awk -v s="$t_small" -v b="$t_big" 'BEGIN { exit !(b <= 30 * s + 2) }'; then
+		ok "many empty run folders: $BIG_N take $t_big s, $NDIRS take $t_small s (at most 3x the per-folder cost)"
+	else
+		not_ok "many empty run folders: time grows faster than the folder count" \
+			"$BIG_N folders: $t_big s; $NDIRS folders: $t_small s; ratio $(awk -v s="$t_small" -v b="$t_big" 'BEGIN { printf "%.1f", b / s }') for 10x the folders (allowed: 30x + 2 s)"$'\n'"reproduce: mkdir -p c && cp -R $EXAMPLE c/x && (cd c/x/runs && seq -f 'empty%06g' 1 $BIG_N | xargs mkdir) && time $BIN --db c/db import -q c/x"
+	fi
+	NDIRS=$BIG_N
+	rm -rf "${CD:?}"
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
