@@ -23,6 +23,7 @@ void topology_release(struct topology *t)
 struct parse_state {
 	size_t alloc;
 	unsigned char seen[TOPOLOGY_MAX_CPUS / 8];
+	int core_of[TOPOLOGY_MAX_CPUS]; /* sibling lists: the core each seen CPU is on */
 };
 
 static bool seen_cpu(const struct parse_state *st, int cpu)
@@ -249,18 +250,15 @@ static int sibling_row(struct topology *t, struct parse_state *st, const char *l
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || cpus[i] != cpus[k - 1])
 			cpus[k++] = cpus[i];
-	/* the set seen before: every CPU already on the core named by cpus[0] */
+	/* the set seen before: every CPU already on the core named by cpus[0], and no other */
 	if (seen_cpu(st, cpus[0])) {
 		size_t members = 0;
-		for (size_t j = 0; j < t->n; j++)
+		known = true;
+		for (size_t i = 0; known && i < k; i++)
+			known = seen_cpu(st, cpus[i]) && st->core_of[cpus[i]] == cpus[0];
+		for (size_t j = 0; known && j < t->n; j++)
 			members += t->cpus[j].core == cpus[0];
-		known = members == k;
-		for (size_t i = 0; known && i < k; i++) {
-			bool on_core = false;
-			for (size_t j = 0; j < t->n && !on_core; j++)
-				on_core = t->cpus[j].cpu == cpus[i] && t->cpus[j].core == cpus[0];
-			known = on_core;
-		}
+		known = known && members == k;
 	}
 	for (size_t i = 0; rc == 0 && !known && i < k; i++) {
 		if (seen_cpu(st, cpus[i])) {
@@ -269,6 +267,7 @@ static int sibling_row(struct topology *t, struct parse_state *st, const char *l
 			break;
 		}
 		mark_cpu(st, cpus[i]);
+		st->core_of[cpus[i]] = cpus[0];
 		rc = add_cpu(t, &st->alloc, cpus[i], cpus[0], -1, -1);
 	}
 	free(cpus);
@@ -387,6 +386,7 @@ int topology_cpuset(const struct topology *t, const char *cpuset, struct cpuset_
 	int *cpus = NULL;
 	size_t n = 0;
 	struct topo_cpu *used;
+	unsigned char *listed;
 	memset(out, 0, sizeof(*out));
 	if (parse_cpulist(cpuset, strlen(cpuset), &cpus, &n) != 0) {
 		free(cpus);
@@ -397,22 +397,30 @@ int topology_cpuset(const struct topology *t, const char *cpuset, struct cpuset_
 		free(cpus);
 		return err_set("out of memory");
 	}
-	for (size_t i = 0; i < n; i++) {
+	listed = calloc(TOPOLOGY_MAX_CPUS / 8, 1);
+	for (size_t i = 0; listed && i < n; i++) {
 		const struct topo_cpu key = {cpus[i], 0, 0, 0};
 		const struct topo_cpu *hit = bsearch(&key, t->cpus, t->n, sizeof(key), by_cpu);
-		bool listed = false;
 		if (!hit) {
 			int rc = err_set("CPU %d of set '%s' is not on this host", cpus[i], cpuset);
 			free(cpus);
 			free(used);
+			free(listed);
 			memset(out, 0, sizeof(*out));
 			return rc;
 		}
-		for (size_t j = 0; j < out->cpus && !listed; j++)
-			listed = used[j].cpu == hit->cpu; /* named twice: counted once */
-		if (!listed)
+		/* named twice: counted once */
+		if (!(listed[cpus[i] / 8] & (1u << (cpus[i] % 8)))) {
+			listed[cpus[i] / 8] |= (unsigned char)(1u << (cpus[i] % 8));
 			used[out->cpus++] = *hit;
+		}
 	}
+	if (!listed) {
+		free(cpus);
+		free(used);
+		return err_set("out of memory");
+	}
+	free(listed);
 	qsort(used, out->cpus, sizeof(*used), by_core);
 	for (size_t i = 0, run = 0; i < out->cpus; i++) {
 		if (i == 0 || by_core(&used[i], &used[i - 1]) != 0) {

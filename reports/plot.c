@@ -142,11 +142,19 @@ int plot_render(const char *script, const char *dir, const char *script_name,
 	}
 	close(pipe_fd[0]);
 	pipe_fd[0] = -1;
-	while (done < len) {
-		ssize_t n = write(pipe_fd[1], script + done, len - done);
-		if (n <= 0)
-			break; /* gnuplot went away: its status says why */
-		done += (size_t)n;
+	{
+		/* a gnuplot that exits early must not kill us with SIGPIPE: its status says why */
+		struct sigaction ignore, saved;
+		memset(&ignore, 0, sizeof(ignore));
+		ignore.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &ignore, &saved);
+		while (done < len) {
+			ssize_t n = write(pipe_fd[1], script + done, len - done);
+			if (n <= 0)
+				break;
+			done += (size_t)n;
+		}
+		sigaction(SIGPIPE, &saved, NULL);
 	}
 	close(pipe_fd[1]);
 	pipe_fd[1] = -1;
