@@ -143,6 +143,11 @@ int plots_blocks(sqlite3 *db, const struct plot_job *job, char **image)
 	char **titles = NULL;
 	size_t nblocks = 0;
 	int rc = select_for(db, job, job->block ? job->block : "block", &sel);
+	for (size_t i = 0; rc == 0 && i < sel.n; i++)
+		if (!sel.runs[i].level_numeric)
+			rc = err_set("--by %s: run '%s' has level '%s', not a number: the blocks "
+				     "plot needs numeric levels",
+				     job->by, sel.runs[i].tag, sel.runs[i].level_text);
 	if (rc == 0 && (!(blocks = calloc(sel.n, sizeof(*blocks))) ||
 			!(series = calloc(sel.n, sizeof(*series))) ||
 			!(titles = calloc(sel.n, sizeof(*titles))) ||

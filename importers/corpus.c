@@ -381,7 +381,9 @@ struct table_ctx {
 	struct corpus_file *join_file;
 	int join_key;
 	struct run_entry *runs;
-	size_t nruns;
+	size_t nruns, runs_alloc;
+	size_t *index; /* open-addressing hash of tags: run position + 1, 0 = empty */
+	size_t index_cap;
 };
 
 struct run_vars {
@@ -420,27 +422,70 @@ static void run_vars_release(struct run_vars *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/* FNV-1a: a corpus folder may hold 100,000 run folders, so tags are hashed, not scanned. */
+static size_t tag_hash(const char *tag)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const unsigned char *p = (const unsigned char *)tag; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static void index_put(struct table_ctx *tc, size_t position)
+{
+	size_t slot = tag_hash(tc->runs[position].tag) & (tc->index_cap - 1);
+	while (tc->index[slot])
+		slot = (slot + 1) & (tc->index_cap - 1);
+	tc->index[slot] = position + 1;
+}
+
+/* Keep the index at most half full: rebuild it twice as large. */
+static int index_grow(struct table_ctx *tc)
+{
+	size_t cap = tc->index_cap ? 2 * tc->index_cap : 256;
+	size_t *index = calloc(cap, sizeof(*index));
+	if (!index)
+		return err_set("out of memory");
+	free(tc->index);
+	tc->index = index;
+	tc->index_cap = cap;
+	for (size_t i = 0; i < tc->nruns; i++)
+		index_put(tc, i);
+	return 0;
+}
+
 static int add_run(struct table_ctx *tc, char *tag, long line, size_t row)
 {
-	struct run_entry *grown = realloc(tc->runs, (tc->nruns + 1) * sizeof(*grown));
-	if (!grown) {
-		free(tag);
-		return err_set("out of memory");
+	if (tc->nruns == tc->runs_alloc) {
+		size_t want = tc->runs_alloc ? 2 * tc->runs_alloc : 64;
+		struct run_entry *grown = realloc(tc->runs, want * sizeof(*grown));
+		if (!grown) {
+			free(tag);
+			return err_set("out of memory");
+		}
+		tc->runs = grown;
+		tc->runs_alloc = want;
 	}
-	tc->runs = grown;
-	memset(&grown[tc->nruns], 0, sizeof(grown[0]));
-	grown[tc->nruns].tag = tag;
-	grown[tc->nruns].line = line;
-	grown[tc->nruns].row = row;
+	memset(&tc->runs[tc->nruns], 0, sizeof(tc->runs[0]));
+	tc->runs[tc->nruns].tag = tag;
+	tc->runs[tc->nruns].line = line;
+	tc->runs[tc->nruns].row = row;
 	tc->nruns++;
+	if (2 * tc->nruns > tc->index_cap)
+		return index_grow(tc);
+	index_put(tc, tc->nruns - 1);
 	return 0;
 }
 
 static struct run_entry *find_run(struct table_ctx *tc, const char *tag)
 {
-	for (size_t i = 0; i < tc->nruns; i++)
-		if (!strcmp(tc->runs[i].tag, tag))
-			return &tc->runs[i];
+	size_t slot;
+	if (!tc->index_cap)
+		return NULL;
+	slot = tag_hash(tag) & (tc->index_cap - 1);
+	for (; tc->index[slot]; slot = (slot + 1) & (tc->index_cap - 1))
+		if (!strcmp(tc->runs[tc->index[slot] - 1].tag, tag))
+			return &tc->runs[tc->index[slot] - 1];
 	return NULL;
 }
 
@@ -981,6 +1026,7 @@ static int read_topology(struct table_ctx *tc)
 
 static void table_ctx_release(struct table_ctx *tc)
 {
+	free(tc->index);
 	free(tc->host);
 	table_release(&tc->rows);
 	table_release(&tc->join);
@@ -1006,7 +1052,7 @@ static int import_table(struct importer *im, const struct manifest_table *spec)
 		rc = glob_tags(&tc, spec->discover, found_unlisted);
 	if (rc == 0 && spec->rejected)
 		rc = glob_tags(&tc, spec->rejected, found_rejected);
-	if (rc == 0)
+	if (rc == 0) /* the tag index is of no further use: positions change */
 		qsort(tc.runs, tc.nruns, sizeof(tc.runs[0]), compare_runs);
 	for (size_t i = 0; rc == 0 && i < tc.nruns; i++)
 		rc = import_run(&tc, &tc.runs[i]);

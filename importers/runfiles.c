@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* SQLite's JSON parser refuses deeper nesting (JSON_MAX_DEPTH). */
 #define JSON_DEPTH_LIMIT 2000
@@ -416,6 +417,29 @@ static int collect_leaves(sqlite3 *db, const char *text, size_t len, int64_t fil
 	return rc;
 }
 
+/*
+ * SQLite's JSON functions end a string at an escaped NUL (\u0000), which
+ * would store a cut value without a word: refuse the record instead.
+ */
+static int refuse_escaped_nul(const char *text, size_t len, const char *display)
+{
+	long line = 1, col = 1;
+	for (size_t i = 0; i + 6 <= len; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+			continue;
+		}
+		if (text[i] == '\\' && (i == 0 || text[i - 1] != '\\') &&
+		    !strncasecmp(text + i, "\\u0000", 6))
+			return err_at(display, line, col,
+				      "a string holds a NUL character (\\u0000): refused rather than "
+				      "stored cut");
+		col++;
+	}
+	return 0;
+}
+
 int genrec_import(sqlite3 *db, int64_t run_id, int64_t file_id, const char *path,
 		  const char *display, struct attr_list *attrs)
 {
@@ -426,6 +450,8 @@ int genrec_import(sqlite3 *db, int64_t run_id, int64_t file_id, const char *path
 		rc = err_at(display, 0, 0, "empty file (expected a generator record)");
 	if (rc == 0)
 		rc = check_json(db, text, len, display);
+	if (rc == 0)
+		rc = refuse_escaped_nul(text, len, display);
 	if (rc == 0)
 		rc = check_key_types(db, text, len, display);
 	if (rc == 0)

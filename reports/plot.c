@@ -166,6 +166,7 @@ int plot_render(const char *script, const char *dir, const char *script_name,
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		rc = err_set("gnuplot failed on '%s': %s", script_path,
 			     errors[0] ? errors : "no message");
+		unlink(image); /* no half-written image left behind */
 	} else if (stat(image, &st) != 0 || st.st_size == 0) {
 		rc = err_set("gnuplot wrote no image '%s'%s%s", image, errors[0] ? ": " : "",
 			     errors);

@@ -34,7 +34,8 @@ if [ $# -ne 3 ]; then
 fi
 BIN=$(realpath "$1") || exit 2
 ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
+SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
+: "$SHARED"
 EXAMPLE=$ROOT/fixtures/example
 unset COREPLAN_DB
 

@@ -30,7 +30,8 @@ if [ $# -ne 3 ]; then
 fi
 BIN=$(realpath "$1") || exit 2
 ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
+SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
+: "$SHARED"
 EXAMPLE=$ROOT/fixtures/example
 BADFIX=$ROOT/fixtures/bad
 unset COREPLAN_DB
@@ -330,8 +331,8 @@ s_deep_json_in_record() { # a valid generator record with one extra key 10,000 o
 }
 s_deep_folders() { # 1,500 nested folders under a run folder
 	ex
-	local p=$CORP/runs/g1-n100-b1 i
-	for i in $(seq 1 1500); do p=$p/d; done
+	local p=$CORP/runs/g1-n100-b1
+	for _ in $(seq 1 1500); do p=$p/d; done
 	mkdir -p "$p" 2>/dev/null || { SKIP="cannot create 1,500 nested folders"; return; }
 	echo x >"$p/f.txt"
 }
