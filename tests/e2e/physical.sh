@@ -24,6 +24,7 @@
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
 
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
 set -u
 set -o pipefail
 export LC_ALL=C
@@ -49,32 +50,8 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-not_ok() {
-	local name=$1
-	shift
-	local details="$*"
-	local first=${details%%$'\n'*}
-	echo "not ok - $name: $first"
-	if [ "$first" != "$details" ]; then
-		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
-	fi
-	FAIL=$((FAIL + 1))
-}
-check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
-	if [ "$2" == "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
-	fi
-}
-check_contains() { # NAME TEXT PART
-	if [[ "$2" == *"$3"* ]]; then
-		ok "$1"
-	else
-		not_ok "$1" "'$3' not found in:"$'\n'"$2"
-	fi
-}
+# shared check helpers: ok, not_ok, check_eq, check_contains
+source "$E2E_DIR/lib.sh"
 
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 300)
