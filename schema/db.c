@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int db_error(sqlite3 *db, const char *context)
@@ -146,7 +147,34 @@ static int configure(sqlite3 *db, bool readonly)
 	return rc;
 }
 
+static bool is_busy(sqlite3 *db)
+{
+	return db && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY;
+}
+
+static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy);
+
+/*
+ * Switching a fresh database to WAL and migrating it take locks for which
+ * SQLite does not always call the busy handler (another process may be
+ * doing the same at that moment): retry the whole open until
+ * DB_BUSY_TIMEOUT_MS has passed, then report the busy database.
+ */
 int db_open(const char *path, bool readonly, sqlite3 **out)
+{
+	struct timespec pause = {0, 50 * 1000 * 1000};
+	int waited_ms = 0;
+	for (;;) {
+		bool busy = false;
+		int rc = open_once(path, readonly, out, &busy);
+		if (rc == 0 || !busy || waited_ms >= DB_BUSY_TIMEOUT_MS)
+			return rc;
+		nanosleep(&pause, NULL);
+		waited_ms += 50;
+	}
+}
+
+static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 {
 	sqlite3 *db = NULL;
 	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -189,6 +217,7 @@ int db_open(const char *path, bool readonly, sqlite3 **out)
 	*out = db;
 	return 0;
 fail:
+	*busy = is_busy(db);
 	sqlite3_close(db);
 	return rc;
 }
