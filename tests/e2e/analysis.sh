@@ -42,7 +42,7 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-# shared check helpers: ok, not_ok, check_eq, check_contains
+# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
 source "$E2E_DIR/lib.sh"
 
 TIMEOUT=()
@@ -54,20 +54,7 @@ if ! command -v python3 >/dev/null; then
 fi
 
 DB=$T/an.db
-# cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
-cpl() {
-	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
 cmdline() { printf '%q ' coreplan --db "$DB" "$@"; }
-# tsvget KEYCOL KEY COL: column COL of the row of $T/.out whose KEYCOL is KEY.
-tsvget() {
-	awk -F'\t' -v kc="$1" -v key="$2" -v vc="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
-		k && v && $k == key { print $v }' "$T/.out"
-}
 # tsvcol COL: every value of column COL of $T/.out.
 tsvcol() {
 	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }

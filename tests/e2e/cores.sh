@@ -46,7 +46,7 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-# shared check helpers: ok, not_ok, check_eq, check_contains
+# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
 source "$E2E_DIR/lib.sh"
 
 TIMEOUT=()
@@ -58,27 +58,6 @@ if ! command -v python3 >/dev/null; then
 fi
 
 DB=$T/cores.db
-# cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
-cpl() {
-	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
-# tsvget KEYCOL KEY COL: column COL of the row of $T/.out whose KEYCOL is KEY.
-tsvget() {
-	awk -F'\t' -v kc="$1" -v key="$2" -v vc="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
-		k && v && $k == key { print $v }' "$T/.out"
-}
-# expect_rc NAME WANT: RC must be WANT (details: stderr).
-expect_rc() {
-	if [ "$RC" -eq "$2" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
-	fi
-}
 # py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
 py_check() {
 	local name=$1 script=$2

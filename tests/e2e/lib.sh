@@ -28,3 +28,27 @@ check_contains() { # NAME TEXT PART
 		not_ok "$1" "'$3' not found in:"$'\n'"$2"
 	fi
 }
+
+# The binary on $DB, as the scripts call it ($BIN, $DB, $T and TIMEOUT are
+# the calling script's).
+# cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
+cpl() {
+	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	RC=$?
+	OUT=$(cat "$T/.out")
+	ERR=$(cat "$T/.err")
+}
+# tsvget KEYCOL KEY COL: column COL of the row of $T/.out whose KEYCOL is KEY.
+tsvget() {
+	awk -F'\t' -v kc="$1" -v key="$2" -v vc="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
+		k && v && $k == key { print $v }' "$T/.out"
+}
+# expect_rc NAME WANT: RC must be WANT (details: stderr).
+expect_rc() {
+	if [ "$RC" -eq "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
+	fi
+}
