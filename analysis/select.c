@@ -16,25 +16,6 @@ static char *dup_column(sqlite3_stmt *stmt, int col)
 	return text ? strdup((const char *)text) : NULL;
 }
 
-/* A field no run has is almost always a typo: say so instead of selecting nothing. */
-static int check_field_exists(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *stmt = NULL;
-	int found = 0;
-	if (field_find(name) || field_is_pseudo(name))
-		return 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
-			       NULL) != SQLITE_OK)
-		return err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
-	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(stmt) == SQLITE_ROW;
-	sqlite3_finalize(stmt);
-	return found ? 0
-		     : err_usage("no field '%s': not a canonical field and no run has a column "
-				 "of that name (see 'coreplan runs --help')",
-				 name);
-}
-
 static int append_field(struct strbuf *sql, const char *name, bool numeric, char ***binds,
 			size_t *nbinds)
 {
@@ -213,13 +194,12 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 	const char *names[3] = {spec->by, spec->metric, spec->block};
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
+	rc = run_filter_check(db, spec->filter);
 	for (size_t i = 0; rc == 0 && i < 3; i++)
 		if (names[i])
-			rc = check_field_exists(db, names[i]);
+			rc = field_check(db, names[i]);
 	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
-		rc = check_field_exists(db, spec->group[i]);
-	for (size_t i = 0; rc == 0 && i < spec->filter->nwhere; i++)
-		rc = check_field_exists(db, spec->filter->where[i].field);
+		rc = field_check(db, spec->group[i]);
 	out->nextra = count_list(spec->extra);
 	if (rc == 0)
 		rc = run_query(db, spec, false, out);

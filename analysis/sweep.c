@@ -180,3 +180,22 @@ void sweep_release(struct sweep *sw)
 	free(sw->levels);
 	memset(sw, 0, sizeof(*sw));
 }
+
+int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out)
+{
+	struct select_spec spec = {.filter = req->filter,
+				   .by = req->by,
+				   .metric = req->metric ? req->metric : "tput"};
+	int rc;
+	memset(out, 0, sizeof(*out));
+	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0)
+		rc = sweep_compute(&out->sel, &req->opts, &out->sw);
+	return rc;
+}
+
+void sweep_result_release(struct sweep_result *r)
+{
+	sweep_release(&r->sw);
+	selection_release(&r->sel);
+}

@@ -58,7 +58,24 @@ struct sweep {
 	size_t stop_index;  /* index of the first level where scaling stops, or nlevels */
 };
 
+/* What `coreplan sweep` asks: the runs, the level field, the metric. */
+struct sweep_request {
+	const struct run_filter *filter;
+	const char *by;
+	const char *metric; /* NULL: tput */
+	struct sweep_options opts;
+};
+
+/* A request's answer: the runs it read (with those left out) and the sweep. */
+struct sweep_result {
+	struct selection sel;
+	struct sweep sw;
+};
+
 void sweep_options_init(struct sweep_options *opts);
+/* Select the runs and compute the sweep; release the result either way. */
+int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out);
+void sweep_result_release(struct sweep_result *r);
 /* Levels must be numbers > 0; at least one run. */
 int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
 		  struct sweep *out);

@@ -12,11 +12,107 @@
 #define COREPLAN_CLI_COMMON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include <sqlite3.h>
+
 #include "../analysis/select.h"
+#include "../reports/doc.h"
 #include "../reports/table_out.h"
 #include "../schema/fields.h"
+#include "cmd.h"
+#include "opt.h"
+
+/* ==== the command runner (every converted command) ==== */
+
+/*
+ * Options the runner handles for every command that lists them (their
+ * opt_spec.common code): the run filter, the metric and the output. A
+ * command's table starts with one of the CLI_SPECS_* blocks and its own
+ * options follow at index CLI_*_COUNT.
+ */
+enum {
+	CLI_OPT_NONE = 0,
+	CLI_OPT_METRIC,
+	CLI_OPT_CORPUS,
+	CLI_OPT_WHERE,
+	CLI_OPT_INCLUDE_EXCLUDED,
+	CLI_OPT_FORMAT,
+	CLI_OPT_VIEW,
+};
+
+#define CLI_SPEC_METRIC                                                                        \
+	{"metric", 0, "FIELD", "the measured value (default tput)", false, CLI_OPT_METRIC}
+#define CLI_SPECS_FILTER                                                                       \
+	{"corpus", 0, "NAME", "only runs of corpus NAME", false, CLI_OPT_CORPUS},              \
+		{"where", 0, "FIELD=V[,V...]",                                                 \
+		 "only runs whose FIELD is one of the values (empty: the empty string); "     \
+		 "several --where all apply",                                                  \
+		 true, CLI_OPT_WHERE},                                                         \
+		{"include-excluded", 0, NULL, "keep excluded runs (left out by default)",      \
+		 false, CLI_OPT_INCLUDE_EXCLUDED}
+#define CLI_SPECS_OUTPUT                                                                       \
+	{"format", 0, "F", "output format: md, tsv, csv or json (default md)", false,          \
+	 CLI_OPT_FORMAT},                                                                      \
+		{"view", 0, "NAME", "one section: the table tsv/csv print (see views below)",  \
+		 false, CLI_OPT_VIEW}
+
+/* metric, corpus, where, include-excluded, format, view: the analysis commands' block */
+#define CLI_SPECS_ANALYSIS CLI_SPEC_METRIC, CLI_SPECS_FILTER, CLI_SPECS_OUTPUT
+#define CLI_ANALYSIS_COUNT 6
+/* corpus, where, include-excluded, format, view */
+#define CLI_SPECS_FILTERED CLI_SPECS_FILTER, CLI_SPECS_OUTPUT
+#define CLI_FILTERED_COUNT 5
+/* format, view */
+#define CLI_OUTPUT_COUNT 2
+
+/* What the runner parsed for the command. */
+struct cli_args {
+	const struct global_opts *g;
+	struct run_filter filter;
+	const char *metric; /* NULL when not given: the command chooses its default */
+	enum doc_format format;
+	const char *view; /* NULL: the default */
+	char **operands;  /* the words that were not options (into argv) */
+	size_t noperands;
+};
+
+enum cli_db {
+	CLI_DB_READ,     /* open read-only; a missing database is an error */
+	CLI_DB_WRITE,    /* open for writing (import, topology) */
+	CLI_DB_OPTIONAL, /* read-only when the file exists, else an empty in-memory one */
+	CLI_DB_NONE,
+};
+
+/*
+ * One command: its option table and help (cmd), and three steps.
+ *   option  apply one of the command's own options (index into cmd.specs)
+ *           to the request; 0 or a usage error
+ *   check   after parsing: operands, required and conflicting options;
+ *           NULL when there is nothing to check (operands are then refused)
+ *   run     the analysis and the document: *out gets a new doc the
+ *           runner writes and frees
+ * The runner parses, prints --help, refuses an unknown --view (listing
+ * cmd.views), opens the database as `db` says, runs, writes the document
+ * in the chosen format and view, and releases everything.
+ */
+struct cli_def {
+	struct opt_cmd cmd;
+	enum cli_db db;
+	int (*option)(void *req, int which, const char *value);
+	int (*check)(void *req, struct cli_args *a);
+	int (*run)(sqlite3 *db, void *req, struct cli_args *a, struct doc **out);
+};
+
+int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
+	    const struct global_opts *g);
+
+/* Option values, each a usage error naming --option when malformed. */
+int cli_parse_number(const char *option, const char *value, double lo, double hi, double *out);
+int cli_parse_whole(const char *option, const char *value, int64_t lo, int64_t hi, int64_t *out);
+
+/* ==== legacy: commands not yet on the runner ==== */
 
 enum {
 	COMMON_METRIC,

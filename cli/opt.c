@@ -188,6 +188,14 @@ void opt_print_help(FILE *fp, const struct opt_cmd *cmd)
 		fprintf(fp, "\n%s\n", cmd_description(label));
 	putc('\n', fp);
 	opt_print_options(fp, cmd->specs);
+	if (cmd->views && cmd->views[0]) {
+		fputs("\nviews (--view NAME: the one table tsv and csv print; md and json print "
+		      "every section unless one is named):\n  ",
+		      fp);
+		for (size_t i = 0; cmd->views[i]; i++)
+			fprintf(fp, "%s%s%s", i ? ", " : "", cmd->views[i], i ? "" : " (default)");
+		fputs(", facts (every named value: n, method, inputs, verdicts)\n", fp);
+	}
 	if (cmd->details)
 		fprintf(fp, "\n%s", cmd->details);
 }

@@ -47,6 +47,7 @@ struct opt_spec {
 	const char *arg;  /* placeholder such as "NAME"; NULL: a flag */
 	const char *help; /* one line, lowercase, no trailing period */
 	bool repeatable;  /* may be given several times */
+	int common;       /* 0: the command's own; else a CLI_OPT_* code the runner handles */
 };
 
 struct opt_cmd {
@@ -54,6 +55,8 @@ struct opt_cmd {
 	const char *operands; /* after the options in the usage line ("PATH..."), or NULL */
 	const char *details;  /* paragraphs printed after the options, or NULL */
 	const struct opt_spec *specs;
+	/* the document's table views, NULL-terminated, the default first; or NULL */
+	const char *const *views;
 };
 
 enum {

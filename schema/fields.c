@@ -12,6 +12,8 @@
 #include "../common/err.h"
 #include "../common/num.h"
 
+#include <stdio.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,35 +44,28 @@ void run_filter_release(struct run_filter *filter)
 	filter->nwhere = 0;
 }
 
-int run_filter_add_where(struct run_filter *filter, const char *text)
+/* The grammar, for every message about a malformed --where. */
+#define WHERE_GRAMMAR                                                                              \
+	"--where FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "        \
+	"selects the empty string: --where subcorpus=); several --where are all required "      \
+	"(--where cfg=mem --where target=small)"
+
+int run_filter_add(struct run_filter *filter, const char *field, const char *const *values,
+		   size_t nvalues)
 {
 	struct field_where w = {NULL, NULL, 0};
 	struct field_where *grown;
-	const char *eq = strchr(text, '=');
-	const char *p;
-	size_t n = 1;
-	if (!eq || eq == text || eq[1] == '\0')
-		goto usage;
-	for (p = eq + 1; *p; p++)
-		n += *p == ',';
-	w.field = strndup(text, (size_t)(eq - text));
-	w.values = calloc(n, sizeof(*w.values));
+	if (!field || !*field || nvalues == 0)
+		return err_usage("a run condition needs a field and at least one value");
+	w.field = strdup(field);
+	w.values = calloc(nvalues, sizeof(*w.values));
 	if (!w.field || !w.values)
 		goto oom;
-	for (p = eq + 1;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		if (len == 0) {
-			free_where(&w);
-			goto usage;
-		}
-		w.values[w.nvalues] = strndup(p, len);
-		if (!w.values[w.nvalues])
+	for (size_t i = 0; i < nvalues; i++) {
+		w.values[i] = strdup(values[i] ? values[i] : "");
+		if (!w.values[i])
 			goto oom;
 		w.nvalues++;
-		if (!end)
-			break;
-		p = end + 1;
 	}
 	grown = realloc(filter->where, (filter->nwhere + 1) * sizeof(*grown));
 	if (!grown)
@@ -78,11 +73,208 @@ int run_filter_add_where(struct run_filter *filter, const char *text)
 	filter->where = grown;
 	filter->where[filter->nwhere++] = w;
 	return 0;
-usage:
-	return err_usage("--where needs FIELD=VALUE[,VALUE...], got '%s'", text);
 oom:
 	free_where(&w);
 	return err_set("out of memory");
+}
+
+int run_filter_add_where(struct run_filter *filter, const char *text)
+{
+	const char *eq = strchr(text, '=');
+	char *field = NULL, *list = NULL, **values = NULL;
+	size_t n = 1, k = 0;
+	int rc;
+	if (!eq || eq == text)
+		return err_usage("malformed condition '%s': " WHERE_GRAMMAR, text);
+	for (const char *p = eq + 1; *p; p++)
+		n += *p == ',';
+	field = strndup(text, (size_t)(eq - text));
+	list = strdup(eq + 1);
+	values = calloc(n, sizeof(*values));
+	if (!field || !list || !values) {
+		rc = err_set("out of memory");
+		goto done;
+	}
+	/* split on commas by hand: strtok would drop empty values */
+	for (char *p = list;; p++) {
+		char *end = strchr(p, ',');
+		if (end)
+			*end = '\0';
+		values[k++] = p;
+		if (!end)
+			break;
+		p = end;
+	}
+	for (size_t i = 0; i < k; i++)
+		if (strchr(values[i], '=')) {
+			rc = err_usage("malformed condition '%s': the value '%s' holds '=' (a comma "
+				       "separates values of %s, not conditions); " WHERE_GRAMMAR,
+				       text, values[i], field);
+			goto done;
+		}
+	rc = run_filter_add(filter, field, (const char *const *)values, k);
+done:
+	free(field);
+	free(list);
+	free(values);
+	return rc;
+}
+
+int run_filter_copy(struct run_filter *dst, const struct run_filter *src)
+{
+	int rc = 0;
+	memset(dst, 0, sizeof(*dst));
+	dst->include_excluded = src->include_excluded;
+	dst->only_excluded = src->only_excluded;
+	if (src->corpus && !(dst->corpus = strdup(src->corpus)))
+		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < src->nwhere; i++)
+		rc = run_filter_add(dst, src->where[i].field,
+				    (const char *const *)src->where[i].values, src->where[i].nvalues);
+	if (rc)
+		run_filter_release(dst);
+	return rc;
+}
+
+int run_filter_describe(const struct run_filter *filter, struct strbuf *sb)
+{
+	int bad = strbuf_adds(sb, filter->corpus ? "corpus " : "all corpora");
+	if (filter->corpus)
+		bad |= strbuf_adds(sb, filter->corpus);
+	for (size_t i = 0; i < filter->nwhere; i++) {
+		const struct field_where *w = &filter->where[i];
+		bad |= strbuf_addf(sb, "%s%s=", i ? " " : ", ", w->field);
+		for (size_t v = 0; v < w->nvalues; v++)
+			bad |= strbuf_addf(sb, "%s%s", v ? "," : "", w->values[v]);
+	}
+	if (filter->only_excluded)
+		bad |= strbuf_adds(sb, ", excluded runs only");
+	else if (filter->include_excluded)
+		bad |= strbuf_adds(sb, ", excluded runs kept");
+	return bad ? err_set("out of memory") : 0;
+}
+
+/* ---- does a field exist? ---- */
+
+/* Edit distance, for "did you mean": small strings only. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[65];
+	if (la > 64 || lb > 64)
+		return 1000;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static void consider(const char *name, const char *candidate, char *best, size_t *best_d)
+{
+	size_t d = distance(name, candidate);
+	if (d < *best_d) {
+		*best_d = d;
+		snprintf(best, 128, "%s", candidate);
+	}
+}
+
+/* The known field closest to `name`, or "" when none is close. */
+static int closest_field(sqlite3 *db, const char *name, char best[128])
+{
+	static const char *const pseudo[] = {"corpus", "subcorpus", "tag", NULL};
+	sqlite3_stmt *stmt = NULL;
+	size_t best_d = 1000, limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+	best[0] = '\0';
+	for (size_t i = 0; i < field_canonical_count; i++)
+		consider(name, field_canonical[i].name, best, &best_d);
+	for (size_t i = 0; pseudo[i]; i++)
+		consider(name, pseudo[i], best, &best_d);
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM run_fields", -1, &stmt, NULL) !=
+	    SQLITE_OK)
+		return err_set("cannot look up fields: %s", sqlite3_errmsg(db));
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+		consider(name, (const char *)sqlite3_column_text(stmt, 0), best, &best_d);
+	sqlite3_finalize(stmt);
+	if (best_d > limit)
+		best[0] = '\0';
+	return 0;
+}
+
+int field_check(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *stmt = NULL;
+	char best[128];
+	int step, rc;
+	if (field_find(name) || field_is_pseudo(name))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
+			       NULL) != SQLITE_OK)
+		return err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	step = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (step == SQLITE_ROW)
+		return 0;
+	if (step != SQLITE_DONE)
+		return err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+	rc = closest_field(db, name, best);
+	if (rc)
+		return rc;
+	if (best[0])
+		return err_usage("no field '%s' (did you mean '%s'?): not a canonical field and no "
+				 "imported run has a column of that name ('coreplan runs --help' "
+				 "lists the canonical fields)",
+				 name, best);
+	return err_usage("no field '%s': not a canonical field and no imported run has a column of "
+			 "that name ('coreplan runs --help' lists the canonical fields)",
+			 name);
+}
+
+int corpus_check(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct strbuf names = STRBUF_INIT;
+	bool found = false;
+	int rc = 0;
+	if (!name)
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM corpora ORDER BY name", -1, &stmt, NULL) !=
+	    SQLITE_OK)
+		return err_set("cannot look up corpora: %s", sqlite3_errmsg(db));
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *n = (const char *)sqlite3_column_text(stmt, 0);
+		found |= !strcmp(n, name);
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", n);
+	}
+	sqlite3_finalize(stmt);
+	if (!found)
+		rc = names.len ? err_usage("no corpus named '%s' (imported: %s)", name,
+					   strbuf_str(&names))
+			       : err_usage("no corpus named '%s': the database has none yet "
+					   "(coreplan import PATH)",
+					   name);
+	strbuf_release(&names);
+	return rc;
+}
+
+int run_filter_check(sqlite3 *db, const struct run_filter *filter)
+{
+	int rc = corpus_check(db, filter->corpus);
+	for (size_t i = 0; rc == 0 && i < filter->nwhere; i++)
+		rc = field_check(db, filter->where[i].field);
+	return rc;
 }
 
 void field_binds_free(char **binds, size_t nbinds)

@@ -58,9 +58,33 @@ struct run_filter {
 	bool only_excluded;
 };
 
-/* Parse "FIELD=V1,V2" and append it to the filter (usage error if malformed). */
+/*
+ * Parse "FIELD=V1,V2" and append it to the filter. An empty value is the
+ * empty string ("subcorpus=" selects the main sub-corpus; "a,,b" has three
+ * values). A value holding '=' ("cfg=mem,target=small") is a usage error
+ * that explains the grammar: commas separate values, several --where are
+ * ANDed.
+ */
 int run_filter_add_where(struct run_filter *filter, const char *text);
+/* Append FIELD is one of values[0..n) (n >= 1), typed: no text to parse. */
+int run_filter_add(struct run_filter *filter, const char *field, const char *const *values,
+		   size_t nvalues);
+/* dst = a deep copy of src (dst need not be initialised). */
+int run_filter_copy(struct run_filter *dst, const struct run_filter *src);
+/* Append "corpus X, f=a,b g=c" (or "all corpora, ...") for facts and titles. */
+int run_filter_describe(const struct run_filter *filter, struct strbuf *sb);
 void run_filter_release(struct run_filter *filter);
+
+/*
+ * The one "does this field exist" check every command uses: a canonical
+ * field, corpus/subcorpus/tag, or a column some imported run has. Else a
+ * usage error (exit 2) naming the closest known field when one is near.
+ */
+int field_check(sqlite3 *db, const char *name);
+/* A --corpus that names no corpus is a usage error listing the imported ones. */
+int corpus_check(sqlite3 *db, const char *name);
+/* corpus_check and field_check for every condition of the filter. */
+int run_filter_check(sqlite3 *db, const struct run_filter *filter);
 
 /*
  * Append to `sql` a boolean SQL expression over the alias `r` (a row of

@@ -127,26 +127,36 @@ static void test_parse_where(void **state)
 	struct run_filter filter = {NULL, NULL, 0, false, false};
 	(void)state;
 	assert_int_equal(run_filter_add_where(&filter, "gomaxprocs=2,4"), 0);
-	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), 0);
-	assert_int_equal(filter.nwhere, 2);
+	assert_int_equal(run_filter_add_where(&filter, "subcorpus="), 0);
+	assert_int_equal(run_filter_add_where(&filter, "block=1,,soak"), 0);
+	assert_int_equal(filter.nwhere, 3);
 	assert_string_equal(filter.where[0].field, "gomaxprocs");
 	assert_int_equal(filter.where[0].nvalues, 2);
 	assert_string_equal(filter.where[0].values[0], "2");
 	assert_string_equal(filter.where[0].values[1], "4");
-	/* only the first '=' splits */
-	assert_string_equal(filter.where[1].field, "outcomes.ok");
+	/* an empty value is the empty string: the main sub-corpus */
+	assert_string_equal(filter.where[1].field, "subcorpus");
 	assert_int_equal(filter.where[1].nvalues, 1);
-	assert_string_equal(filter.where[1].values[0], "a=b");
+	assert_string_equal(filter.where[1].values[0], "");
+	assert_int_equal(filter.where[2].nvalues, 3);
+	assert_string_equal(filter.where[2].values[1], "");
 
-	static const char *const bad[] = {"x", "=1", "a=", "a=1,,2", "a=1,", ""};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		char expected[128];
-		assert_int_equal(run_filter_add_where(&filter, bad[i]), ERR_USAGE);
-		snprintf(expected, sizeof(expected),
-			 "--where needs FIELD=VALUE[,VALUE...], got '%s'", bad[i]);
-		assert_string_equal(err_msg(), expected);
+	static const char *const malformed[] = {"x", "=1", ""};
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		assert_int_equal(run_filter_add_where(&filter, malformed[i]), ERR_USAGE);
+		assert_non_null(strstr(err_msg(), "malformed condition"));
+		assert_non_null(strstr(err_msg(), "several --where are all required"));
 	}
-	assert_int_equal(filter.nwhere, 2); /* errors add nothing */
+	/* a second condition inside one --where reads as a value holding '=' */
+	assert_int_equal(run_filter_add_where(&filter, "cfg=mem,target=small"), ERR_USAGE);
+	assert_string_equal(err_msg(),
+			    "malformed condition 'cfg=mem,target=small': the value 'target=small' "
+			    "holds '=' (a comma separates values of cfg, not conditions); --where "
+			    "FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "
+			    "selects the empty string: --where subcorpus=); several --where are all "
+			    "required (--where cfg=mem --where target=small)");
+	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), ERR_USAGE);
+	assert_int_equal(filter.nwhere, 3); /* errors add nothing */
 	run_filter_release(&filter);
 	assert_int_equal(filter.nwhere, 0);
 	run_filter_release(&filter); /* twice is fine */
@@ -294,9 +304,41 @@ static void test_injection_is_harmless(void **state)
 	assert_int_equal(count_runs(db), 5);
 }
 
+/* The one field check: known names pass, a typo names its neighbour, exit code 2 everywhere. */
+static void test_field_check(void **state)
+{
+	sqlite3 *db = *state;
+	struct run_filter filter = {NULL, NULL, 0, false, false};
+	assert_int_equal(field_check(db, "tput"), 0);
+	assert_int_equal(field_check(db, "subcorpus"), 0);
+	assert_int_equal(field_check(db, "outcomes.ok"), 0);
+	assert_int_equal(field_check(db, "heap"), 0); /* an idle-banner key */
+	assert_int_equal(field_check(db, "gomaxproc"), ERR_USAGE);
+	assert_non_null(strstr(err_msg(), "no field 'gomaxproc' (did you mean 'gomaxprocs'?)"));
+	assert_int_equal(field_check(db, "mdoe"), ERR_USAGE); /* a run column, transposed */
+	assert_non_null(strstr(err_msg(), "did you mean 'mode'?"));
+	assert_int_equal(field_check(db, "zzzzzzzzzzzz"), ERR_USAGE);
+	assert_null(strstr(err_msg(), "did you mean"));
+	assert_int_equal(corpus_check(db, "c3"), ERR_USAGE);
+	assert_string_equal(err_msg(), "no corpus named 'c3' (imported: c1, c2)");
+	filter.corpus = strdup("c1");
+	assert_int_equal(run_filter_add_where(&filter, "nosuch=1"), 0);
+	assert_int_equal(run_filter_check(db, &filter), ERR_USAGE);
+	run_filter_release(&filter);
+}
+
+/* The main sub-corpus is selected by the empty string. */
+static void test_empty_value(void **state)
+{
+	expect_where(*state, NULL, true, false, WHERE("subcorpus="), "4");
+	expect_where(*state, NULL, true, false, WHERE("subcorpus=,g2"), "3,4,5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_field_check),
+		cmocka_unit_test(test_empty_value),
 		cmocka_unit_test(test_parse_where),
 		cmocka_unit_test(test_field_sql),
 		cmocka_unit_test(test_field_sql_value),

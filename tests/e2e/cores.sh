@@ -59,17 +59,6 @@ fi
 
 DB=$T/cores.db
 # py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
-py_check() {
-	local name=$1 script=$2
-	shift 2
-	local res
-	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$name"
-	else
-		not_ok "$name" "$res"
-	fi
-}
 
 # Python helpers shared by the checks below: a TSV reader (plain split, the
 # corpora have no quoting), the system.tsv window rule, the upper median

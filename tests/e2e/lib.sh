@@ -52,3 +52,22 @@ expect_rc() {
 		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
 	fi
 }
+# py_check NAME SCRIPT [ARGS...]: `python3 -c SCRIPT $T/.out ARGS...` must print "ok".
+py_check() {
+	local name=$1 script=$2
+	shift 2
+	local res
+	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$res"
+	fi
+}
+# jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out
+# (e.g. jget 'd["facts"]["per_doubling"]["value"]'); prints the error on failure.
+jget() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
+}

@@ -71,17 +71,6 @@ tsvget2() {
 # round X PLACES
 round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
 # py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
-py_check() {
-	local name=$1 script=$2
-	shift 2
-	local res
-	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$name"
-	else
-		not_ok "$name" "$res"
-	fi
-}
 
 # TSV reader (plain split: the corpora have no quoting) and a closeness test.
 PYLIB='

@@ -1,0 +1,17 @@
+/* build_common: the parts of documents every builder shares (builders.h). */
+#include "builders.h"
+
+void build_provenance(struct doc *d, const char *db_path, const char *corpora,
+		      const char *content_hash, const char *filter)
+{
+	doc_fact_text(d, "database", "database", DOC_PROVENANCE, db_path);
+	doc_fact_text(d, "corpora", "corpora", DOC_PROVENANCE, *corpora ? corpora : "none");
+	doc_fact_text(d, "content_sha256", "content sha256", DOC_PROVENANCE, content_hash);
+	doc_fact_text(d, "filter", "filter", DOC_PROVENANCE, filter);
+}
+
+void build_left_out(struct doc *d, const struct selection *sel)
+{
+	for (size_t i = 0; i < sel->nleft_out; i++)
+		doc_left_out(d, sel->left_out[i].tag, sel->left_out[i].reason);
+}

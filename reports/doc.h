@@ -1,0 +1,226 @@
+/*
+ * doc: the result document every command produces, and the one writer
+ * per output format that renders any document.
+ *
+ * A command is request -> analysis -> document -> writer. The analysis
+ * (analysis/) computes a result struct; a builder (reports/builders.h)
+ * turns it into a struct doc; doc_write() renders the doc as md, json,
+ * tsv or csv. `coreplan report` composes the same documents in
+ * process, so a report's sections are the commands' documents.
+ *
+ * A document holds:
+ *   title      one line ("Sweep of tput by gomaxprocs")
+ *   facts      named, typed values with a unit and a label: n, method,
+ *              inputs, filters, verdicts, the figures a note mentions.
+ *              Every number the Markdown shows is a fact or a table cell,
+ *              so the JSON carries it as a number (never only in prose).
+ *   sections   in order, each with a stable name (its view name), a
+ *              title, paragraphs of text, at most one table, and notes
+ *              (bulleted remarks under the table)
+ *   left out   the runs the selection matched but the analysis did not
+ *              use, each with its reason
+ *
+ * Tables have typed columns (struct doc_col): a name (stable, the tsv/csv
+ * header and the JSON key), a type, a unit, and how Markdown rounds it.
+ * Builders store values, never formatted text: the writers format. A
+ * missing value is NaN for reals, or a cell left unset.
+ *
+ * Formats:
+ *   md    "## title", the listed facts as "- label: value unit" bullets,
+ *         each section as "### title", its text, its table (numbers
+ *         right-aligned, rounded as the column says, columns empty in
+ *         every row hidden when the table asks), its notes as bullets,
+ *         the runs left out (the first DOC_LEFT_OUT_SHOWN named), and a
+ *         footer with the provenance facts. Text from corpora is escaped:
+ *         control characters become \xNN, `<` and `&` become entities,
+ *         and in cells `|` and Markdown emphasis characters are escaped.
+ *   json  one object (shape documented in schema/README.md, "JSON
+ *         output"; stable: names are only ever added):
+ *           {"coreplan": VERSION, "format": 1, "command": C, "title": T,
+ *            "facts": {NAME: {"value": V, "unit": U, "label": L}, ...},
+ *            "sections": {NAME: {"title": T, "text": [...],
+ *                "columns": [{"name", "type", "unit"}, ...],
+ *                "rows": [{COLUMN: VALUE, ...}, ...], "notes": [...]}, ...},
+ *            "left_out": [{"tag": TAG, "reason": R}, ...]}
+ *         Reals have every digit (shortest text that reads back exactly);
+ *         a missing value is null; non-UTF-8 bytes become U+FFFD.
+ *   tsv, csv  one table: the section named by the view (default: the
+ *         command's first view); the view "facts" is the facts as rows of
+ *         name, value, unit, label. Every digit; missing is NA in tsv and
+ *         empty in csv (RFC 4180 via libcsv; "" is an empty string).
+ *
+ * Memory: a doc owns every string given to it (copied). Adding to a doc
+ * never fails loudly: an allocation failure marks the doc, and the next
+ * doc_write() (or doc_error()) reports "out of memory", so builders do
+ * not check each call. doc_free() frees everything.
+ */
+#ifndef COREPLAN_DOC_H
+#define COREPLAN_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define DOC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define DOC_PRINTF(a, b)
+#endif
+
+enum doc_format { DOC_MD, DOC_TSV, DOC_CSV, DOC_JSON };
+
+/* "md" (or "markdown"), "tsv", "csv", "json"; -1 otherwise. */
+int doc_format_parse(const char *name, enum doc_format *format);
+const char *doc_format_name(enum doc_format format);
+
+enum doc_type { DOC_TEXT, DOC_INT, DOC_REAL, DOC_BOOL };
+
+/*
+ * A column. style and precision say how Markdown rounds a DOC_REAL:
+ * 'f' = that many decimals, 'g' = that many significant digits (0 means
+ * 'g', 6). Machine formats always print every digit.
+ */
+struct doc_col {
+	const char *name;
+	enum doc_type type;
+	const char *unit; /* NULL or "" when none */
+	char style;
+	int precision;
+};
+
+/* Shorthands for column tables. */
+#define DOC_COL_TEXT(name) {name, DOC_TEXT, NULL, 0, 0}
+#define DOC_COL_INT(name, unit) {name, DOC_INT, unit, 0, 0}
+#define DOC_COL_BOOL(name) {name, DOC_BOOL, NULL, 0, 0}
+#define DOC_COL_REAL(name, unit, style, precision) {name, DOC_REAL, unit, style, precision}
+
+/* Where a fact shows in Markdown (every fact is in the JSON and the facts view). */
+enum doc_role {
+	DOC_LISTED,     /* in the bullet list under the title */
+	DOC_QUIET,      /* not listed: a note or a table shows it */
+	DOC_PROVENANCE, /* in the footer: database, corpora, content hash, version */
+};
+
+struct doc;
+struct doc_section;
+struct doc_table;
+
+struct doc *doc_new(const char *command, const char *title);
+void doc_free(struct doc *d);
+/* 0, or ERR_DATA ("out of memory") when an earlier addition failed. */
+int doc_error(const struct doc *d);
+const char *doc_command(const struct doc *d);
+const char *doc_title(const struct doc *d);
+void doc_set_title(struct doc *d, const char *fmt, ...) DOC_PRINTF(2, 3);
+
+/*
+ * Facts. Names are unique within a doc (a second fact of the same name
+ * replaces the first). The real and int forms return the value as
+ * Markdown shows it (owned by the doc, valid until doc_free), so a note
+ * can quote exactly the digits the fact has:
+ *   doc_note(s, "per doubling %s", doc_fact_real(d, "per_doubling", ...));
+ * A NaN real is stored as null and returns "NA".
+ */
+void doc_fact_text(struct doc *d, const char *name, const char *label, enum doc_role role,
+		   const char *value);
+const char *doc_fact_real(struct doc *d, const char *name, const char *label,
+			  enum doc_role role, double value, const char *unit, char style,
+			  int precision);
+const char *doc_fact_int(struct doc *d, const char *name, const char *label, enum doc_role role,
+			 int64_t value, const char *unit);
+void doc_fact_bool(struct doc *d, const char *name, const char *label, enum doc_role role,
+		   bool value);
+/* A fact's value as Markdown shows it, or NULL when there is no such fact. */
+const char *doc_fact_shown(const struct doc *d, const char *name);
+/* The value of a real or int fact; NaN when absent, missing or text. */
+double doc_fact_number(const struct doc *d, const char *name);
+/* The value of a text fact, or NULL. */
+const char *doc_fact_string(const struct doc *d, const char *name);
+
+/* A new section at the end (NULL only when out of memory: the doc is marked). */
+struct doc_section *doc_section(struct doc *d, const char *name, const char *title);
+/* The section named `name`, or NULL. */
+struct doc_section *doc_find_section(const struct doc *d, const char *name);
+size_t doc_section_count(const struct doc *d);
+struct doc_section *doc_section_at(const struct doc *d, size_t i);
+const char *doc_section_name(const struct doc_section *s);
+const char *doc_section_title(const struct doc_section *s);
+
+/* A paragraph before the table, and a bulleted note after it. NULL section: ignored. */
+void doc_text(struct doc_section *s, const char *fmt, ...) DOC_PRINTF(2, 3);
+void doc_note(struct doc_section *s, const char *fmt, ...) DOC_PRINTF(2, 3);
+
+/* The section's table (one per section; a second call returns the first). */
+struct doc_table *doc_table(struct doc_section *s, const struct doc_col *cols, size_t ncols);
+struct doc_table *doc_section_table(const struct doc_section *s);
+/* In Markdown, leave out columns that are missing in every row. */
+void doc_table_hide_empty(struct doc_table *t);
+/* What Markdown prints instead of a table with no rows (default "none"). */
+void doc_table_empty_text(struct doc_table *t, const char *text);
+
+/* Start a row (every cell missing), then set cells by column index. */
+void doc_row(struct doc_table *t);
+void doc_set_text(struct doc_table *t, size_t col, const char *text);
+void doc_set_real(struct doc_table *t, size_t col, double value); /* NaN: missing */
+void doc_set_int(struct doc_table *t, size_t col, int64_t value);
+void doc_set_bool(struct doc_table *t, size_t col, bool value);
+size_t doc_table_rows(const struct doc_table *t);
+size_t doc_table_cols(const struct doc_table *t);
+const struct doc_col *doc_table_col(const struct doc_table *t, size_t col);
+/* Column index by name, or -1. */
+int doc_table_find(const struct doc_table *t, const char *name);
+/* A cell: its text (NULL when missing or not text) or number (NaN when missing). */
+const char *doc_cell_text(const struct doc_table *t, size_t row, size_t col);
+double doc_cell_number(const struct doc_table *t, size_t row, size_t col);
+bool doc_cell_missing(const struct doc_table *t, size_t row, size_t col);
+
+/* A run the analysis left out, and why. */
+void doc_left_out(struct doc *d, const char *tag, const char *reason);
+size_t doc_left_out_count(const struct doc *d);
+#define DOC_LEFT_OUT_SHOWN 20
+
+/* Is `view` a table section of d (or "facts")? */
+bool doc_has_view(const struct doc *d, const char *view);
+/* Append the table sections' names, comma-separated, then "facts" (for messages). */
+struct strbuf;
+int doc_view_names(const struct doc *d, struct strbuf *sb);
+
+/*
+ * Write d. view: for tsv and csv, the table section to write (NULL: the
+ * first section with a table); for md and json, NULL writes the
+ * whole doc and a name writes only that section (still with the title,
+ * facts and footer). An unknown view is a usage error naming the valid
+ * ones. Flushes fp and reports a failed write as an error.
+ */
+int doc_write(const struct doc *d, enum doc_format format, const char *view, FILE *fp);
+
+/*
+ * Markdown with headings starting at `level` (1: "#"), for composing a
+ * doc into a larger page (the report): the title at `level`, sections at
+ * level + 1. Flags choose the parts.
+ */
+enum {
+	DOC_MD_TITLE = 1,
+	DOC_MD_FACTS = 2,
+	DOC_MD_LEFT_OUT = 4,
+	DOC_MD_FOOTER = 8,
+	DOC_MD_ALL = 15,
+};
+int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, const char *view);
+
+/*
+ * How Markdown shows a real: 'f' decimals or 'g' significant digits, a
+ * rounded -0 as 0, NaN/inf as NULL. buf holds 32 bytes.
+ */
+const char *doc_format_real(double value, char style, int precision, char buf[32]);
+
+/*
+ * Append text escaped for Markdown: control characters as \xNN, `<` `>` `&`
+ * as entities; in a table cell (in_cell) also `|` and `\*_`[]`.
+ */
+int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell);
+/* A JSON string literal of text (quotes included). */
+void doc_json_string(FILE *fp, const char *text);
+
+#endif
