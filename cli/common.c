@@ -84,9 +84,9 @@ static int parse(const struct cli_def *def, void *req, struct cli_args *a, int a
 	return rc;
 }
 
-static int open_db(const struct cli_def *def, const char *path, sqlite3 **db)
+static int open_db(enum cli_db mode, const char *path, sqlite3 **db)
 {
-	switch (def->db) {
+	switch (mode) {
 	case CLI_DB_READ:
 		return db_open(path, true, db);
 	case CLI_DB_WRITE:
@@ -132,13 +132,16 @@ int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
 	memset(&p, 0, sizeof(p));
 	a.g = g;
 	a.format = DOC_MD;
+	a.db_mode = def->db;
 	rc = parse(def, req, &a, argc, argv, &p);
 	if (rc == OPT_HELP_SHOWN) {
 		rc = 0;
 		goto done;
 	}
+	if (rc == 0 && !a.view && (a.format == DOC_TSV || a.format == DOC_CSV) && def->cmd.views)
+		a.view = def->cmd.views[0];
 	if (rc == 0)
-		rc = open_db(def, g->db_path, &db);
+		rc = open_db(a.db_mode, g->db_path, &db);
 	if (rc == 0)
 		rc = def->run(db, req, &a, &d);
 	if (rc == 0 && !d)

@@ -67,6 +67,13 @@ enum {
 /* format, view */
 #define CLI_OUTPUT_COUNT 2
 
+enum cli_db {
+	CLI_DB_READ,     /* open read-only; a missing database is an error */
+	CLI_DB_WRITE,    /* open for writing (import, topology) */
+	CLI_DB_OPTIONAL, /* read-only when the file exists, else an empty in-memory one */
+	CLI_DB_NONE,
+};
+
 /* What the runner parsed for the command. */
 struct cli_args {
 	const struct global_opts *g;
@@ -76,13 +83,7 @@ struct cli_args {
 	const char *view; /* NULL: the default */
 	char **operands;  /* the words that were not options (into argv) */
 	size_t noperands;
-};
-
-enum cli_db {
-	CLI_DB_READ,     /* open read-only; a missing database is an error */
-	CLI_DB_WRITE,    /* open for writing (import, topology) */
-	CLI_DB_OPTIONAL, /* read-only when the file exists, else an empty in-memory one */
-	CLI_DB_NONE,
+	enum cli_db db_mode; /* from the cli_def; check() may change it (topology --show) */
 };
 
 /*
@@ -94,8 +95,9 @@ enum cli_db {
  *   run     the analysis and the document: *out gets a new doc the
  *           runner writes and frees
  * The runner parses, prints --help, refuses an unknown --view (listing
- * cmd.views), opens the database as `db` says, runs, writes the document
- * in the chosen format and view, and releases everything.
+ * cmd.views), opens the database as `db` says (or as check() set
+ * a->db_mode), runs, writes the document in the chosen format and view
+ * (tsv and csv without --view: cmd.views[0]), and releases everything.
  */
 struct cli_def {
 	struct opt_cmd cmd;

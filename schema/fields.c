@@ -120,6 +120,22 @@ done:
 	return rc;
 }
 
+int run_filter_add_conditions(struct run_filter *filter, const char *text, const char *what)
+{
+	char *copy = strdup(text), *save = NULL;
+	size_t before = filter->nwhere;
+	int rc = 0;
+	if (!copy)
+		return err_set("out of memory");
+	for (char *tok = strtok_r(copy, " \t;", &save); rc == 0 && tok;
+	     tok = strtok_r(NULL, " \t;", &save))
+		rc = run_filter_add_where(filter, tok);
+	free(copy);
+	if (rc == 0 && filter->nwhere == before)
+		rc = err_usage("%s needs at least one FIELD=VALUE condition, got '%s'", what, text);
+	return rc;
+}
+
 int run_filter_copy(struct run_filter *dst, const struct run_filter *src)
 {
 	int rc = 0;

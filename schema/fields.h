@@ -69,6 +69,12 @@ int run_filter_add_where(struct run_filter *filter, const char *text);
 /* Append FIELD is one of values[0..n) (n >= 1), typed: no text to parse. */
 int run_filter_add(struct run_filter *filter, const char *field, const char *const *values,
 		   size_t nvalues);
+/*
+ * Append each whitespace- or ';'-separated FIELD=V[,V...] condition of
+ * text ("gogc=800 gomaxprocs=8": an arm of compare, translate, size).
+ * Text with no condition is a usage error naming `what` (e.g. "--a").
+ */
+int run_filter_add_conditions(struct run_filter *filter, const char *text, const char *what);
 /* dst = a deep copy of src (dst need not be initialised). */
 int run_filter_copy(struct run_filter *dst, const struct run_filter *src);
 /* Append "corpus X, f=a,b g=c" (or "all corpora, ...") for facts and titles. */

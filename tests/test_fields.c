@@ -327,6 +327,21 @@ static void test_field_check(void **state)
 	run_filter_release(&filter);
 }
 
+/* An arm's conditions: space- or ';'-separated, each its own AND term. */
+static void test_conditions(void **state)
+{
+	struct run_filter f = {NULL, NULL, 0, false, false};
+	(void)state;
+	assert_int_equal(run_filter_add_conditions(&f, " gomaxprocs=2,4;block=1  mode=fast", "--a"), 0);
+	assert_int_equal(f.nwhere, 3);
+	assert_string_equal(f.where[1].field, "block");
+	assert_string_equal(f.where[2].values[0], "fast");
+	expect_where(*state, NULL, false, false, WHERE("gomaxprocs=2,4", "block=1", "mode=fast"), "1");
+	assert_int_equal(run_filter_add_conditions(&f, "  ", "--b"), ERR_USAGE);
+	assert_string_equal(err_msg(), "--b needs at least one FIELD=VALUE condition, got '  '");
+	run_filter_release(&f);
+}
+
 /* The main sub-corpus is selected by the empty string. */
 static void test_empty_value(void **state)
 {
@@ -339,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_check),
 		cmocka_unit_test(test_empty_value),
+		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_parse_where),
 		cmocka_unit_test(test_field_sql),
 		cmocka_unit_test(test_field_sql_value),
