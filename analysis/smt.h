@@ -2,7 +2,7 @@
  * smt: what a second hardware thread on a core is worth, measured on the
  * runs of one host (coreplan smt).
  *
- * Runs are classified with the host's topology (importers/topology.h):
+ * Runs are classified with the host's topology (schema/topology.h):
  * a pinned run (a cpuset) uses the cores its CPUs sit on; an unpinned
  * single-process run of T threads is taken to sit on min(T, physical
  * cores) distinct cores (the scheduler spreads threads over idle cores;
@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../importers/topology.h"
+#include "../schema/topology.h"
 #include "select.h"
 #include "stats.h"
 

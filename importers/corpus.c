@@ -15,6 +15,7 @@
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../schema/db.h"
+#include "../schema/topology.h"
 #include "manifest.h"
 #include "mapping.h"
 #include "profiles.h"

@@ -3,7 +3,6 @@
 
 #include "../common/err.h"
 #include "../common/num.h"
-#include "../common/strbuf.h"
 #include "runfiles.h"
 
 #include <dirent.h>
@@ -11,13 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-void topology_release(struct topology *t)
-{
-	free(t->cpus);
-	memset(t, 0, sizeof(*t));
-}
 
 /* What a parse has seen so far, to name a repeated CPU at its line. */
 struct parse_state {
@@ -34,73 +26,6 @@ static bool seen_cpu(const struct parse_state *st, int cpu)
 static void mark_cpu(struct parse_state *st, int cpu)
 {
 	st->seen[cpu / 8] |= (unsigned char)(1u << (cpu % 8));
-}
-
-static int add_cpu(struct topology *t, size_t *alloc, int cpu, int core, int socket, int node)
-{
-	if (t->n >= TOPOLOGY_MAX_CPUS)
-		return err_set("more than %d CPUs", TOPOLOGY_MAX_CPUS);
-	if (t->n == *alloc) {
-		size_t want = *alloc ? 2 * *alloc : 64;
-		struct topo_cpu *grown = realloc(t->cpus, want * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		t->cpus = grown;
-		*alloc = want;
-	}
-	t->cpus[t->n++] = (struct topo_cpu){cpu, core, socket, node};
-	return 0;
-}
-
-static int by_cpu(const void *a, const void *b)
-{
-	const struct topo_cpu *x = a, *y = b;
-	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
-}
-
-static int by_core(const void *a, const void *b)
-{
-	const struct topo_cpu *x = a, *y = b;
-	if (x->socket != y->socket)
-		return (x->socket > y->socket) - (x->socket < y->socket);
-	return (x->core > y->core) - (x->core < y->core);
-}
-
-/* Sort, refuse duplicate CPUs, and count cores, sockets and threads per core. */
-static int derive(struct topology *t, const char *display)
-{
-	struct topo_cpu *copy;
-	size_t run = 0;
-	bool sockets_known = true;
-	if (t->n == 0)
-		return err_at(display, 0, 0, "no CPUs listed");
-	qsort(t->cpus, t->n, sizeof(t->cpus[0]), by_cpu);
-	for (size_t i = 1; i < t->n; i++)
-		if (t->cpus[i].cpu == t->cpus[i - 1].cpu)
-			return err_at(display, 0, 0, "CPU %d is listed twice", t->cpus[i].cpu);
-	copy = malloc(t->n * sizeof(*copy));
-	if (!copy)
-		return err_set("out of memory");
-	memcpy(copy, t->cpus, t->n * sizeof(*copy));
-	qsort(copy, t->n, sizeof(*copy), by_core);
-	t->physical_cores = t->sockets = t->threads_per_core = 0;
-	for (size_t i = 0; i < t->n; i++) {
-		bool new_core = i == 0 || by_core(&copy[i], &copy[i - 1]) != 0;
-		sockets_known &= copy[i].socket >= 0;
-		if (new_core) {
-			t->physical_cores++;
-			run = 0;
-		}
-		run++;
-		if (run > t->threads_per_core)
-			t->threads_per_core = run;
-		if (i == 0 || copy[i].socket != copy[i - 1].socket)
-			t->sockets++;
-	}
-	if (!sockets_known)
-		t->sockets = 0;
-	free(copy);
-	return 0;
 }
 
 /* An integer field of lscpu -p; empty means unknown (-1). */
@@ -179,48 +104,7 @@ static int lscpu_row(struct topology *t, struct parse_state *st, const struct ls
 	if (seen_cpu(st, values[0]))
 		return err_at(display, line_no, cols->cpu + 1, "CPU %d is listed twice", values[0]);
 	mark_cpu(st, values[0]);
-	return add_cpu(t, &st->alloc, values[0], values[1], values[2], values[3]);
-}
-
-/* A cpulist ("0,4", "0-3,8-11") into a sorted unique array. */
-static int parse_cpulist(const char *text, size_t len, int **out, size_t *n)
-{
-	size_t alloc = 0, i = 0;
-	*out = NULL;
-	*n = 0;
-	while (i < len) {
-		size_t start = i;
-		int64_t lo, hi;
-		while (i < len && text[i] != ',' && text[i] != '-')
-			i++;
-		if (num_parse_int_n(text + start, i - start, &lo) || lo < 0 || lo >= TOPOLOGY_MAX_CPUS)
-			return -1;
-		hi = lo;
-		if (i < len && text[i] == '-') {
-			start = ++i;
-			while (i < len && text[i] != ',')
-				i++;
-			if (num_parse_int_n(text + start, i - start, &hi) || hi < lo ||
-			    hi >= TOPOLOGY_MAX_CPUS)
-				return -1;
-		}
-		for (int64_t c = lo; c <= hi; c++) {
-			if (*n == alloc) {
-				size_t want = alloc ? 2 * alloc : 16;
-				int *grown = realloc(*out, want * sizeof(*grown));
-				if (!grown)
-					return -1;
-				*out = grown;
-				alloc = want;
-			}
-			(*out)[(*n)++] = (int)c;
-		}
-		if (i < len)
-			i++; /* the comma */
-		if (i == len && text[len - 1] == ',')
-			return -1;
-	}
-	return *n ? 0 : -1;
+	return topology_add_cpu(t, &st->alloc, values[0], values[1], values[2], values[3]);
 }
 
 static int compare_int(const void *a, const void *b)
@@ -241,7 +125,7 @@ static int sibling_row(struct topology *t, struct parse_state *st, const char *l
 	size_t n = 0, k = 0;
 	bool known = false;
 	int rc = 0;
-	if (parse_cpulist(line, len, &cpus, &n) != 0) {
+	if (topology_cpulist_parse(line, len, &cpus, &n) != 0) {
 		free(cpus);
 		return err_at(display, line_no, 1, "'%.*s' is not a CPU list (e.g. 0,4 or 0-1)",
 			      (int)(len > 60 ? 60 : len), line);
@@ -268,7 +152,7 @@ static int sibling_row(struct topology *t, struct parse_state *st, const char *l
 		}
 		mark_cpu(st, cpus[i]);
 		st->core_of[cpus[i]] = cpus[0];
-		rc = add_cpu(t, &st->alloc, cpus[i], cpus[0], -1, -1);
+		rc = topology_add_cpu(t, &st->alloc, cpus[i], cpus[0], -1, -1);
 	}
 	free(cpus);
 	return rc;
@@ -312,7 +196,7 @@ int topology_parse(const char *text, size_t len, const char *display, struct top
 	free(st);
 	snprintf(out->source, sizeof(out->source), "%s", lscpu ? "lscpu -p" : "thread_siblings_list");
 	if (rc == 0)
-		rc = derive(out, display);
+		rc = topology_derive(out, display);
 	if (rc)
 		topology_release(out);
 	return rc;
@@ -370,159 +254,12 @@ int topology_probe(const char *root, struct topology *out)
 		snprintf(path, sizeof(path), "%s/%s/topology/physical_package_id", root, e->d_name);
 		if (read_int_file(path, &socket) != 0)
 			socket = -1;
-		rc = add_cpu(out, &alloc, (int)cpu, core, socket, -1);
+		rc = topology_add_cpu(out, &alloc, (int)cpu, core, socket, -1);
 	}
 	closedir(dir);
 	snprintf(out->source, sizeof(out->source), "sysfs");
 	if (rc == 0)
-		rc = derive(out, root);
-	if (rc)
-		topology_release(out);
-	return rc;
-}
-
-int topology_cpuset(const struct topology *t, const char *cpuset, struct cpuset_use *out)
-{
-	int *cpus = NULL;
-	size_t n = 0;
-	struct topo_cpu *used;
-	unsigned char *listed;
-	memset(out, 0, sizeof(*out));
-	if (parse_cpulist(cpuset, strlen(cpuset), &cpus, &n) != 0) {
-		free(cpus);
-		return err_set("'%s' is not a CPU set (e.g. 0,4,1,5 or 0-3)", cpuset);
-	}
-	used = malloc(n * sizeof(*used));
-	if (!used) {
-		free(cpus);
-		return err_set("out of memory");
-	}
-	listed = calloc(TOPOLOGY_MAX_CPUS / 8, 1);
-	for (size_t i = 0; listed && i < n; i++) {
-		const struct topo_cpu key = {cpus[i], 0, 0, 0};
-		const struct topo_cpu *hit = bsearch(&key, t->cpus, t->n, sizeof(key), by_cpu);
-		if (!hit) {
-			int rc = err_set("CPU %d of set '%s' is not on this host", cpus[i], cpuset);
-			free(cpus);
-			free(used);
-			free(listed);
-			memset(out, 0, sizeof(*out));
-			return rc;
-		}
-		/* named twice: counted once */
-		if (!(listed[cpus[i] / 8] & (1u << (cpus[i] % 8)))) {
-			listed[cpus[i] / 8] |= (unsigned char)(1u << (cpus[i] % 8));
-			used[out->cpus++] = *hit;
-		}
-	}
-	if (!listed) {
-		free(cpus);
-		free(used);
-		return err_set("out of memory");
-	}
-	free(listed);
-	qsort(used, out->cpus, sizeof(*used), by_core);
-	for (size_t i = 0, run = 0; i < out->cpus; i++) {
-		if (i == 0 || by_core(&used[i], &used[i - 1]) != 0) {
-			out->cores++;
-			run = 0;
-		}
-		if (++run > out->max_threads_per_core)
-			out->max_threads_per_core = run;
-	}
-	free(cpus);
-	free(used);
-	return 0;
-}
-
-int topology_store(sqlite3 *db, const char *host, const struct topology *t)
-{
-	sqlite3_stmt *stmt = NULL;
-	char now[32];
-	time_t clock = time(NULL);
-	struct tm tm;
-	int64_t host_id;
-	int rc = 0;
-	gmtime_r(&clock, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (sqlite3_prepare_v2(db, "DELETE FROM hosts WHERE name = ?1", -1, &stmt, NULL))
-		return err_set("cannot store the topology: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(stmt, 1, host, -1, SQLITE_STATIC);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		rc = err_set("cannot store the topology: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(stmt);
-	if (rc)
-		return rc;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO hosts (name, source, logical_cpus, physical_cores,"
-			       " sockets, threads_per_core, recorded_at)"
-			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-			       -1, &stmt, NULL))
-		return err_set("cannot store the topology: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(stmt, 1, host, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 2, t->source, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(stmt, 3, (sqlite3_int64)t->n);
-	sqlite3_bind_int64(stmt, 4, (sqlite3_int64)t->physical_cores);
-	if (t->sockets)
-		sqlite3_bind_int64(stmt, 5, (sqlite3_int64)t->sockets);
-	sqlite3_bind_int64(stmt, 6, (sqlite3_int64)t->threads_per_core);
-	sqlite3_bind_text(stmt, 7, now, -1, SQLITE_STATIC);
-	if (sqlite3_step(stmt) != SQLITE_DONE)
-		rc = err_set("cannot store the topology: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(stmt);
-	if (rc)
-		return rc;
-	host_id = sqlite3_last_insert_rowid(db);
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO host_cpus (host_id, cpu, core, socket, node)"
-			       " VALUES (?1, ?2, ?3, ?4, ?5)",
-			       -1, &stmt, NULL))
-		return err_set("cannot store the topology: %s", sqlite3_errmsg(db));
-	for (size_t i = 0; rc == 0 && i < t->n; i++) {
-		const struct topo_cpu *c = &t->cpus[i];
-		sqlite3_bind_int64(stmt, 1, host_id);
-		sqlite3_bind_int(stmt, 2, c->cpu);
-		sqlite3_bind_int(stmt, 3, c->core);
-		if (c->socket >= 0)
-			sqlite3_bind_int(stmt, 4, c->socket);
-		else
-			sqlite3_bind_null(stmt, 4);
-		if (c->node >= 0)
-			sqlite3_bind_int(stmt, 5, c->node);
-		else
-			sqlite3_bind_null(stmt, 5);
-		if (sqlite3_step(stmt) != SQLITE_DONE)
-			rc = err_set("cannot store the topology: %s", sqlite3_errmsg(db));
-		sqlite3_reset(stmt);
-	}
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-int topology_load(sqlite3 *db, const char *host, struct topology *out)
-{
-	sqlite3_stmt *stmt = NULL;
-	size_t alloc = 0;
-	int rc = 0, step;
-	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db,
-			       "SELECT c.cpu, c.core, coalesce(c.socket, -1), coalesce(c.node, -1),"
-			       " h.source FROM host_cpus c JOIN hosts h USING (host_id)"
-			       " WHERE h.name = ?1 ORDER BY c.cpu",
-			       -1, &stmt, NULL))
-		return err_set("cannot read the topology: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(stmt, 1, host, -1, SQLITE_STATIC);
-	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		rc = add_cpu(out, &alloc, sqlite3_column_int(stmt, 0), sqlite3_column_int(stmt, 1),
-			     sqlite3_column_int(stmt, 2), sqlite3_column_int(stmt, 3));
-		snprintf(out->source, sizeof(out->source), "%s",
-			 (const char *)sqlite3_column_text(stmt, 4));
-	}
-	sqlite3_finalize(stmt);
-	if (rc == 0 && out->n == 0)
-		return 1;
-	if (rc == 0)
-		rc = derive(out, host);
+		rc = topology_derive(out, root);
 	if (rc)
 		topology_release(out);
 	return rc;

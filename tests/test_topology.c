@@ -1,7 +1,8 @@
 /*
- * Unit tests for importers/topology: parsing `lscpu -p` output and
- * thread_siblings_list lines, probing a sysfs tree, cpusets on a topology,
- * and the hosts / host_cpus round trip.
+ * Unit tests for importers/topology (parsing `lscpu -p` output and
+ * thread_siblings_list lines, probing a sysfs tree) and schema/topology
+ * (cpusets on a topology, the cores text, and the hosts / host_cpus
+ * round trip, the host list).
  *
  * Inputs: the real `lscpu -p` of the affinity write-up's host
  * (SHARED_CORPORA/writeups/gomaxprocs-affinity/lscpu.txt: AMD EPYC 7B12,
@@ -27,6 +28,7 @@
 #include "common/err.h"
 #include "importers/topology.h"
 #include "schema/db.h"
+#include "schema/topology.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -792,6 +794,62 @@ static void store_and_load(void **state)
 	db_close(db);
 }
 
+/*
+ * The cores text and the host list: epyc's siblings are 0/4 1/5 2/6 3/7;
+ * the two-socket text below repeats core ids per socket, so core 0 of
+ * socket 0 (CPUs 0, 2) and of socket 1 (CPUs 1, 3) are different cores.
+ */
+static void cores_text_and_list(void **state)
+{
+	sqlite3 *db = NULL;
+	struct topology epyc, two;
+	struct topology_hosts hosts = {0};
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &epyc), 0);
+	assert_int_equal(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,0,1,1\n2,0,0,0\n3,0,1,1\n", &two),
+			 0);
+	assert_int_equal(topology_cores_text(&epyc, &sb), 0);
+	assert_string_equal(strbuf_str(&sb), "0,4 1,5 2,6 3,7");
+	strbuf_release(&sb);
+	assert_int_equal(topology_cores_text(&two, &sb), 0);
+	assert_string_equal(strbuf_str(&sb), "0,2 1,3");
+	strbuf_release(&sb);
+
+	/* recorded in their own transactions; listed by name */
+	assert_int_equal(topology_record(db, "zen", &two), 0);
+	assert_int_equal(topology_record(db, "epyc", &epyc), 0);
+	assert_int_equal(topology_list(db, NULL, &hosts), 0);
+	assert_int_equal(hosts.n, 2);
+	assert_string_equal(hosts.hosts[0].name, "epyc");
+	check_same(&epyc, &hosts.hosts[0].topo);
+	assert_string_equal(hosts.hosts[1].name, "zen");
+	check_same(&two, &hosts.hosts[1].topo);
+	topology_hosts_release(&hosts);
+	assert_int_equal(topology_list(db, "zen", &hosts), 0);
+	assert_int_equal(hosts.n, 1);
+	assert_int_equal(hosts.hosts[0].topo.sockets, 2);
+	topology_hosts_release(&hosts);
+
+	/* an unknown host is an error naming it; nothing listed */
+	err_clear();
+	assert_true(topology_list(db, "nosuch", &hosts) < 0);
+	assert_non_null(strstr(err_msg(), "'nosuch'"));
+	assert_int_equal(hosts.n, 0);
+	err_clear();
+
+	/* a copy owns its CPUs */
+	assert_int_equal(topology_hosts_add(&hosts, "copy", &epyc), 0);
+	topology_release(&epyc);
+	assert_int_equal(hosts.hosts[0].topo.n, 8);
+	assert_int_equal(hosts.hosts[0].topo.cpus[7].cpu, 7);
+	topology_hosts_release(&hosts);
+
+	topology_release(&two);
+	db_close(db);
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
@@ -843,6 +901,7 @@ int main(void)
 		cmocka_unit_test(cpuset_duplicates),
 		cmocka_unit_test(cpuset_errors),
 		cmocka_unit_test(store_and_load),
+		cmocka_unit_test(cores_text_and_list),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

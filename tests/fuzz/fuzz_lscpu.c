@@ -1,8 +1,12 @@
-/* fuzz_lscpu: `lscpu -p` and sibling-list parsing, and cpusets (importers/topology.c). */
+/*
+ * fuzz_lscpu: `lscpu -p` and sibling-list parsing (importers/topology.c),
+ * and cpusets on the result (schema/topology.c).
+ */
 #include "fuzz.h"
 
 #include "common/err.h"
 #include "importers/topology.h"
+#include "schema/topology.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
