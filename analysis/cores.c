@@ -2,9 +2,11 @@
 #include "cores.h"
 
 #include "../common/err.h"
+#include "../schema/queries.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cores_options_init(struct cores_options *opts)
@@ -159,4 +161,102 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 	}
 	trace_series_release(&t);
 	return rc < 0 ? rc : 0;
+}
+
+int cores_run(sqlite3 *db, const struct cores_request *req, struct cores_result *out)
+{
+	struct select_spec spec = {.filter = req->filter};
+	int rc;
+	memset(out, 0, sizeof(*out));
+	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0 && !(out->runs = calloc(out->sel.n ? out->sel.n : 1, sizeof(*out->runs))))
+		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < out->sel.n; i++) {
+		const struct run_cores *c = &out->runs[i];
+		rc = cores_compute(db, out->sel.runs[i].run_id, out->sel.runs[i].app_cores,
+				   &req->opts, &out->runs[i]);
+		out->untrustworthy += rc == 0 && c->ok && !c->cpu.tick_ok;
+	}
+	if (rc)
+		cores_result_release(out);
+	return rc;
+}
+
+void cores_result_release(struct cores_result *r)
+{
+	selection_release(&r->sel);
+	free(r->runs);
+	memset(r, 0, sizeof(*r));
+}
+
+static enum trace_mark mark_of(const struct run_cores *c, size_t i)
+{
+	bool plateau = c->ok && i >= c->window.lo && i <= c->window.hi;
+	bool driver = c->has_driver_window && i >= c->driver_lo && i <= c->driver_hi;
+	if (plateau && driver)
+		return TRACE_MARK_BOTH;
+	if (plateau)
+		return TRACE_MARK_PLATEAU;
+	return driver ? TRACE_MARK_DRIVER : TRACE_MARK_NONE;
+}
+
+int trace_run(sqlite3 *db, const struct trace_request *req, struct trace_result *out)
+{
+	const struct trace_series *s = &out->series;
+	int matches = 0;
+	int rc;
+	memset(out, 0, sizeof(*out));
+	rc = query_find_run(db, req->tag, req->corpus, req->subcorpus, &out->run_id, &matches);
+	if (rc == 0 && matches == 0)
+		rc = err_set("no run '%s'%s%s", req->tag, req->corpus ? " in corpus " : "",
+			     req->corpus ? req->corpus : "");
+	else if (rc == 0 && matches > 1)
+		rc = err_usage("run '%s' is in %d corpora or sub-corpora: pass --corpus (and "
+			       "--subcorpus)",
+			       req->tag, matches);
+	if (rc == 0 && (rc = trace_series_load(db, out->run_id, "sample", &out->series)) == 1)
+		rc = err_set("run '%s' has no trace", req->tag);
+	if (rc == 0)
+		rc = cores_compute(db, out->run_id, NAN, &req->opts, &out->cores);
+	if (rc == 0) {
+		out->app_cores = malloc(s->n * sizeof(*out->app_cores));
+		out->marks = malloc(s->n * sizeof(*out->marks));
+		if (!out->app_cores || !out->marks)
+			rc = err_set("out of memory");
+	}
+	for (size_t i = 0; rc == 0 && i < s->n; i++) {
+		const struct trace_row *r = &s->rows[i];
+		out->app_cores[i] = NAN;
+		if (i > 0 && r->epoch > s->rows[i - 1].epoch)
+			out->app_cores[i] =
+				(r->app_j - s->rows[i - 1].app_j) /
+				((r->epoch - s->rows[i - 1].epoch) * out->cores.clk_tck);
+		out->marks[i] = mark_of(&out->cores, i);
+	}
+	if (rc)
+		trace_result_release(out);
+	return rc;
+}
+
+void trace_result_release(struct trace_result *r)
+{
+	trace_series_release(&r->series);
+	free(r->app_cores);
+	free(r->marks);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *trace_mark_name(enum trace_mark mark)
+{
+	switch (mark) {
+	case TRACE_MARK_PLATEAU:
+		return "plateau";
+	case TRACE_MARK_DRIVER:
+		return "driver";
+	case TRACE_MARK_BOTH:
+		return "both";
+	case TRACE_MARK_NONE:
+		break;
+	}
+	return NULL;
 }

@@ -38,4 +38,12 @@ void build_left_out(struct doc *d, const struct selection *sel);
 int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 		struct doc **out);
 
+/* ---- cores, trace, smt, topology, translate ---- */
+#include "../analysis/cores.h"
+
+int build_cores(const struct cores_request *req, const struct cores_result *res,
+		struct doc **out);
+int build_trace(const struct trace_request *req, const struct trace_result *res,
+		struct doc **out);
+
 #endif

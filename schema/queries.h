@@ -7,6 +7,7 @@
 #define COREPLAN_QUERIES_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
 #include "../common/hash.h"
 #include "../common/strbuf.h"
@@ -19,5 +20,13 @@
  */
 int query_provenance(sqlite3 *db, const char *corpus, struct strbuf *names,
 		     char hex[HASH_HEX_LEN + 1]);
+
+/*
+ * The runs whose tag is `tag` (in corpus `corpus` and sub-corpus
+ * `subcorpus` when not NULL): how many there are into *matches and, when
+ * there is at least one, the last one's run_id into *run_id.
+ */
+int query_find_run(sqlite3 *db, const char *tag, const char *corpus, const char *subcorpus,
+		   int64_t *run_id, int *matches);
 
 #endif

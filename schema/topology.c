@@ -94,7 +94,8 @@ int topology_cpulist_parse(const char *text, size_t len, int **out, size_t *n)
 		int64_t lo, hi;
 		while (i < len && text[i] != ',' && text[i] != '-')
 			i++;
-		if (num_parse_int_n(text + start, i - start, &lo) || lo < 0 || lo >= TOPOLOGY_MAX_CPUS)
+		if (num_parse_int_n(text + start, i - start, &lo) || lo < 0 ||
+		    lo >= TOPOLOGY_MAX_CPUS)
 			return -1;
 		hi = lo;
 		if (i < len && text[i] == '-') {

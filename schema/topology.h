@@ -47,8 +47,7 @@ void topology_release(struct topology *t);
  * sort by CPU, refuse a CPU listed twice (an error naming `display`) and
  * count cores, sockets and threads per core. No CPU at all is an error.
  */
-int topology_add_cpu(struct topology *t, size_t *alloc, int cpu, int core, int socket,
-		     int node);
+int topology_add_cpu(struct topology *t, size_t *alloc, int cpu, int core, int socket, int node);
 int topology_derive(struct topology *t, const char *display);
 
 /*

@@ -1,5 +1,6 @@
 /*
- * Unit tests for analysis/window, analysis/cores and analysis/memory.
+ * Unit tests for analysis/window, analysis/cores (cores_run, trace_run)
+ * and analysis/memory.
  *
  * Real data: both sky corpora under SHARED_CORPORA/sky are imported
  * unmodified into an in-memory database. The expected values are never
@@ -560,6 +561,113 @@ static void test_gomaxprocs_driver_window(void **state)
 	tsv_free(&res);
 }
 
+/*
+ * cores_run over the whole capacity corpus: one run_cores per selected run
+ * (the same as cores_compute alone), and untrustworthy counts the runs
+ * whose system.tsv stat_tick_hz is below 0.75 x 200 Hz (26: FORMATS.md's
+ * e2-small under-ticking); the m1 and core runs have no figures.
+ */
+static void test_cores_run(void **state)
+{
+	struct run_filter filter = {0};
+	struct cores_request req = {.filter = &filter};
+	struct cores_result res;
+	struct tsv sys;
+	size_t low = 0, without = 0;
+	tsv_read(CAPACITY "/system.tsv", &sys);
+	for (size_t row = 1; row < sys.n; row++)
+		low += num(sys.fields[row][col_of(&sys, "stat_tick_hz")]) / 200 < 0.75;
+	assert_int_equal(low, 26);
+	filter.corpus = strdup(CAPACITY_NAME);
+	cores_options_init(&req.opts);
+	assert_int_equal(cores_run(db, &req, &res), 0);
+	assert_int_equal(res.sel.n, 53);
+	assert_int_equal(res.untrustworthy, low);
+	for (size_t i = 0; i < res.sel.n; i++) {
+		struct run_cores c;
+		assert_int_equal(cores_compute(db, res.sel.runs[i].run_id, res.sel.runs[i].app_cores,
+					       &req.opts, &c),
+				 0);
+		assert_int_equal(c.ok, res.runs[i].ok);
+		assert_string_equal(c.note, res.runs[i].note);
+		if (c.ok)
+			assert_true(c.cpu.app_cores_wall == res.runs[i].cpu.app_cores_wall);
+		without += !c.ok;
+	}
+	assert_int_equal(without, 6);
+	cores_result_release(&res);
+	assert_null(res.runs);
+	run_filter_release(&filter);
+	tsv_free(&sys);
+}
+
+/*
+ * trace_run on g1-n100-b1: every sample.tsv row in order; app_cores since
+ * the previous row = d(app_j) / (d(epoch) * 100) (clk_tck 100 from the idle
+ * banner), re-derived here; plateau marks on the system.tsv rule's rows,
+ * driver marks on window.tsv's rows. Then the errors: an unknown tag, a
+ * run without a trace.
+ */
+static void test_trace_run(void **state)
+{
+	struct trace_request req = {.tag = "g1-n100-b1", .corpus = GOMAXPROCS_NAME};
+	struct trace_result res;
+	struct tsv s, w;
+	size_t plo = 0, phi = 0, dlo = SIZE_MAX, dhi = 0;
+	tsv_read(GOMAXPROCS "/runs/g1-n100-b1/sample.tsv", &s);
+	tsv_read(GOMAXPROCS "/runs/g1-n100-b1/window.tsv", &w);
+	system_window(&s, 3, &plo, &phi);
+	for (size_t i = 0; i < s.n; i++) {
+		if (!strcmp(s.lines[i], w.lines[0]))
+			dlo = i;
+		if (!strcmp(s.lines[i], w.lines[w.n - 1]))
+			dhi = i;
+	}
+	assert_true(dlo < dhi);
+	cores_options_init(&req.opts);
+	assert_int_equal(trace_run(db, &req, &res), 0);
+	assert_int_equal(res.series.n, s.n);
+	assert_true(res.cores.ok);
+	assert_int_equal(res.cores.window.lo, plo);
+	assert_int_equal(res.cores.window.hi, phi);
+	assert_true(isnan(res.app_cores[0]));
+	for (size_t i = 0; i < s.n; i++) {
+		bool plateau = i >= plo && i <= phi, driver = i >= dlo && i <= dhi;
+		enum trace_mark want = TRACE_MARK_NONE;
+		if (plateau)
+			want = driver ? TRACE_MARK_BOTH : TRACE_MARK_PLATEAU;
+		else if (driver)
+			want = TRACE_MARK_DRIVER;
+		double de = i ? num(s.fields[i][0]) - num(s.fields[i - 1][0]) : 0;
+		assert_int_equal(res.series.rows[i].row_no, (int64_t)i + 1);
+		if (res.marks[i] != want)
+			fail_msg("row %zu: mark %d, expected %d", i + 1, res.marks[i], want);
+		if (de > 0)
+			check_near(res.app_cores[i],
+				   (num(s.fields[i][6]) - num(s.fields[i - 1][6])) / (de * 100), 1e-12,
+				   "app_cores since the previous row", "g1-n100-b1");
+		else
+			assert_true(isnan(res.app_cores[i]));
+	}
+	assert_string_equal(trace_mark_name(TRACE_MARK_BOTH), "both");
+	assert_null(trace_mark_name(TRACE_MARK_NONE));
+	trace_result_release(&res);
+	assert_null(res.app_cores);
+
+	req.tag = "no-such-run";
+	err_clear();
+	assert_true(trace_run(db, &req, &res) < 0);
+	check_msg("no run 'no-such-run' in corpus " GOMAXPROCS_NAME);
+	req.tag = "m1-r1";
+	req.corpus = NULL;
+	assert_true(trace_run(db, &req, &res) < 0);
+	check_msg("has no trace");
+	assert_null(res.app_cores);
+	err_clear();
+	tsv_free(&s);
+	tsv_free(&w);
+}
+
 /* ------------------------------------------------------------------ */
 /* synthetic traces                                                     */
 /* ------------------------------------------------------------------ */
@@ -1018,6 +1126,8 @@ int main(void)
 		cmocka_unit_test(test_capacity_tick_check),
 		cmocka_unit_test(test_capacity_stat_time_base_by_hand),
 		cmocka_unit_test(test_gomaxprocs_driver_window),
+		cmocka_unit_test(test_cores_run),
+		cmocka_unit_test(test_trace_run),
 		cmocka_unit_test(test_window_defaults),
 		cmocka_unit_test(test_window_frac),
 		cmocka_unit_test(test_window_trim_threshold),

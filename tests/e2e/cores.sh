@@ -208,6 +208,10 @@ cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format tsv
 check_eq "cores --tick-min 0.3: every run passes the tick check" "" \
 	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok") c = i; next }
 		$c == "0" { print $1 }' "$T/.out")" "exit $RC; $ERR"
+cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format json
+check_eq "cores --tick-min 0.3: facts tick_min 0.3, untrustworthy_runs 0, tick_check 'all trusted'" \
+	"0.3 0 all trusted" \
+	"$(jget 'd["facts"]["tick_min"]["value"], d["facts"]["untrustworthy_runs"]["value"], d["facts"]["tick_check"]["value"]' | tr -d "(),'")"
 
 # md: the untrustworthy runs are labelled in their rows and counted below the table
 cpl cores --corpus "$CAP_NAME"
@@ -220,8 +224,12 @@ done
 check_eq "cores (md): every small run of blocks 1-3 labelled UNTRUSTWORTHY in its row" "" "$bad"
 nuntrusted=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok") c = i; next }
 	$c == "0"' "$T/cap_cores.tsv" | grep -c .)
-check_contains "cores (md): footer counts the $nuntrusted tick_ok = 0 runs as UNTRUSTWORTHY" "$OUT" \
-	"- $nuntrusted runs with tick_ok = 0: their CPU attribution is UNTRUSTWORTHY"
+check_contains "cores (md): a note counts the $nuntrusted tick_ok = 0 runs as UNTRUSTWORTHY" "$OUT" \
+	"- $nuntrusted runs with tick_ok = no: their CPU attribution is UNTRUSTWORTHY"
+check_contains "cores (md): the tick check is listed under the title" "$OUT" \
+	"- tick check: $nuntrusted runs untrustworthy"
+check_contains "cores (md): the window and tick thresholds in a note" "$OUT" \
+	"- window: conn &gt;= 0.80 x max, trim 1; tick check: stat_tick_hz / owed &gt;= 0.75"
 
 # runs that cannot have figures: a note, and no number (py_check reads $T/.out)
 cp "$T/cap_cores.tsv" "$T/.out"
@@ -438,10 +446,25 @@ expect_rc "cores --format json exits 0" 0
 py_check "cores --format json parses: 53 runs, numbers for medium, null for m1" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-by = {r["tag"]: r for r in d}
-ok = (len(d) == 53 and isinstance(by["medium-pg-n100-b1r1"]["app_cores_wall"], (int, float))
-      and by["m1-r1"]["app_cores_wall"] is None and "UNTRUSTWORTHY" in by["small-pg-n500-b1r1"]["note"])
+rows = d["sections"]["runs"]["rows"]
+by = {r["tag"]: r for r in rows}
+ok = (len(rows) == 53 and d["facts"]["runs"]["value"] == 53
+      and isinstance(by["medium-pg-n100-b1r1"]["app_cores_wall"], (int, float))
+      and by["m1-r1"]["app_cores_wall"] is None and "UNTRUSTWORTHY" in by["small-pg-n500-b1r1"]["note"]
+      and by["small-pg-n500-b1r1"]["tick_ok"] is False and by["medium-pg-n100-b1r1"]["tick_ok"] is True)
 print("ok" if ok else repr(d)[:400])'
+py_check "cores --format json facts: the window and tick options; untrustworthy_runs = system.tsv runs whose stat_tick_hz / 200 is below 0.75" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+n = sum(float(s["stat_tick_hz"]) / 200 < 0.75 for s in rows(sys.argv[2]))
+want = {"window_frac": 0.8, "trim": 1, "min_rows": 10, "tick_min": 0.75,
+        "untrustworthy_runs": n, "tick_check": "%d runs untrustworthy" % n}
+bad = ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in want.items() if f.get(k) != v]
+if n != 26:
+    bad.append("system.tsv gives %d untrustworthy runs, the seed 26" % n)
+if "idle banner" not in f.get("clock_source", ""):
+    bad.append("clock_source %r" % f.get("clock_source"))
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv"
 cpl memory "${MEM_SEL[@]}" --format json
 expect_rc "memory --format json exits 0" 0
 py_check "memory --format json parses: 2 groups with a slope" '
@@ -453,9 +476,43 @@ expect_rc "trace --format json exits 0" 0
 py_check "trace --format json parses: one object per sample.tsv line" '
 import json, sys
 d = json.load(open(sys.argv[1]))
+rows = d["sections"]["rows"]["rows"]
 n = sum(1 for _ in open(sys.argv[2]))
-print("ok" if len(d) == n and d[0]["row_no"] == 1 else "%d objects, %d lines" % (len(d), n))' \
+print("ok" if len(rows) == n and rows[0]["row_no"] == 1 and d["facts"]["rows"]["value"] == n
+      else "%d objects, %d lines" % (len(rows), n))' \
 	"$GMP/runs/g1-n100-b1/sample.tsv"
+# the plateau facts against the system.tsv rule on sample.tsv (conn column 4,
+# epoch 1, app_j 7) and clk_tck from the idle banner; the driver window is
+# window.tsv's first and last lines found in sample.tsv
+py_check "trace --format json facts: plateau_first, plateau_last, plateau_rows, plateau_seconds, app_cores_wall and the driver rows match python3" "$PYLIB"'
+import re
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+t = raw(sys.argv[2] + "/sample.tsv")
+w = raw(sys.argv[2] + "/window.tsv")
+clk = float(re.search(r"clk_tck=(\d+)", open(sys.argv[2] + "/idle.txt").read()).group(1))
+lo, hi = system_window([float(r[3]) for r in t])
+secs = float(t[hi][0]) - float(t[lo][0])
+wall = (float(t[hi][6]) - float(t[lo][6])) / (secs * clk)
+want = {"plateau_first": lo + 1, "plateau_last": hi + 1, "plateau_rows": hi - lo + 1,
+        "plateau_seconds": secs, "driver_first": t.index(w[0]) + 1,
+        "driver_last": len(t) - t[::-1].index(w[-1])}
+bad = ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in want.items() if f.get(k) != v]
+if not close(f["app_cores_wall"], wall, 1e-12):
+    bad.append("app_cores_wall %r, python %r" % (f["app_cores_wall"], wall))
+if f["plateau"] != "found" or "ramp" not in f["note"]:
+    bad.append("plateau %r, note %r" % (f["plateau"], f["note"]))
+marks = [r["window"] for r in d["sections"]["rows"]["rows"]]
+if [i for i, m in enumerate(marks) if m in ("plateau", "both")] != list(range(lo, hi + 1)):
+    bad.append("plateau marks are not rows %d-%d" % (lo + 1, hi + 1))
+print("\n".join(bad) if bad else "ok")' "$GMP/runs/g1-n100-b1"
+cpl trace core-mem-p5-n25-r1 --corpus "$CAP_NAME" --format json
+py_check "trace of a run without a plateau: plateau none, the plateau facts null, the note says why" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+nulls = [k for k in ("plateau_first", "plateau_last", "plateau_rows", "plateau_seconds", "app_cores_wall") if f[k] is not None]
+print("ok" if f["plateau"] == "none" and not nulls and "conn" in f["note"] else repr(f)[:400])'
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -1,0 +1,135 @@
+/* build_cores: the document of `coreplan cores` (builders.h). */
+#include "builders.h"
+
+#include "../common/err.h"
+
+#include <math.h>
+#include <stdio.h>
+
+enum {
+	C_TAG,
+	C_WINDOW_ROWS,
+	C_WINDOW_S,
+	C_WALL,
+	C_STAT,
+	C_BUSY,
+	C_PG,
+	C_TICK_HZ,
+	C_OWED_HZ,
+	C_TICK_RATIO,
+	C_TICK_OK,
+	C_DRIVER,
+	C_DRIVER_MINUS_WALL,
+	C_RSS_MEDIAN,
+	C_RSS_MEAN,
+	C_RSS_PEAK,
+	C_MEM_AVAIL_MIN,
+	C_DRIVER_WINDOW,
+	C_NOTE,
+	NCOLS
+};
+
+static void runs_table(struct doc_section *s, const struct cores_result *res)
+{
+	const struct doc_col cols[NCOLS] = {
+		[C_TAG] = DOC_COL_TEXT("tag"),
+		[C_WINDOW_ROWS] = DOC_COL_INT("window_rows", "rows"),
+		[C_WINDOW_S] = DOC_COL_REAL("window_s", "s", 'g', 6),
+		[C_WALL] = DOC_COL_REAL("app_cores_wall", "cores", 'f', 3),
+		[C_STAT] = DOC_COL_REAL("app_cores_stat", "cores", 'f', 3),
+		[C_BUSY] = DOC_COL_REAL("machine_busy_cores", "cores", 'f', 3),
+		[C_PG] = DOC_COL_REAL("pg_cores", "cores", 'f', 3),
+		[C_TICK_HZ] = DOC_COL_REAL("stat_tick_hz", "Hz", 'f', 1),
+		[C_OWED_HZ] = DOC_COL_REAL("owed_tick_hz", "Hz", 'f', 0),
+		[C_TICK_RATIO] = DOC_COL_REAL("tick_ratio", NULL, 'f', 3),
+		[C_TICK_OK] = DOC_COL_BOOL("tick_ok"),
+		[C_DRIVER] = DOC_COL_REAL("driver_app_cores", "cores", 'f', 3),
+		[C_DRIVER_MINUS_WALL] = DOC_COL_REAL("driver_minus_wall", "cores", 'f', 3),
+		[C_RSS_MEDIAN] = DOC_COL_REAL("rss_median_kb", "kB", 'f', 0),
+		[C_RSS_MEAN] = DOC_COL_REAL("rss_mean_kb", "kB", 'f', 0),
+		[C_RSS_PEAK] = DOC_COL_REAL("rss_peak_kb", "kB", 'f', 0),
+		[C_MEM_AVAIL_MIN] = DOC_COL_REAL("mem_avail_min_kb", "kB", 'f', 0),
+		[C_DRIVER_WINDOW] = DOC_COL_TEXT("driver_window"),
+		[C_NOTE] = DOC_COL_TEXT("note"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_empty_text(t, "no runs (check --corpus and --where)");
+	for (size_t i = 0; i < res->sel.n; i++) {
+		const struct run_cores *c = &res->runs[i];
+		doc_row(t);
+		doc_set_text(t, C_TAG, res->sel.runs[i].tag);
+		/* a run without figures gets none, only the driver's own and the reason */
+		if (c->ok) {
+			doc_set_int(t, C_WINDOW_ROWS, (int64_t)c->window.rows);
+			doc_set_real(t, C_WINDOW_S, c->window.seconds);
+			doc_set_real(t, C_WALL, c->cpu.app_cores_wall);
+			doc_set_real(t, C_STAT, c->cpu.app_cores_stat);
+			doc_set_real(t, C_BUSY, c->cpu.machine_busy_cores);
+			doc_set_real(t, C_PG, c->cpu.pg_cores);
+			doc_set_real(t, C_TICK_HZ, c->cpu.stat_tick_hz);
+			doc_set_real(t, C_OWED_HZ, c->cpu.owed_tick_hz);
+			doc_set_real(t, C_TICK_RATIO, c->cpu.tick_ratio);
+			doc_set_bool(t, C_TICK_OK, c->cpu.tick_ok);
+			doc_set_real(t, C_DRIVER_MINUS_WALL, c->driver_minus_wall);
+			doc_set_real(t, C_RSS_MEDIAN, c->cpu.rss_median_kb);
+			doc_set_real(t, C_RSS_MEAN, c->cpu.rss_mean_kb);
+			doc_set_real(t, C_RSS_PEAK, c->cpu.rss_peak_kb);
+			doc_set_real(t, C_MEM_AVAIL_MIN, c->cpu.mem_avail_min_kb);
+			if (c->driver_window[0])
+				doc_set_text(t, C_DRIVER_WINDOW, c->driver_window);
+		}
+		doc_set_real(t, C_DRIVER, c->driver_app_cores);
+		if (c->note[0])
+			doc_set_text(t, C_NOTE, c->note);
+	}
+}
+
+int build_cores(const struct cores_request *req, const struct cores_result *res, struct doc **out)
+{
+	const struct cores_options *o = &req->opts;
+	struct doc *d = doc_new("cores", "Cores recomputed from each run's trace plateau");
+	struct doc_section *s;
+	const char *frac, *trim, *tick_min, *untrusted;
+	char verdict[64];
+	*out = NULL;
+	if (!d)
+		return err_set("out of memory");
+	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
+	untrusted =
+		doc_fact_int(d, "untrustworthy_runs", "runs whose CPU attribution is untrustworthy",
+			     DOC_QUIET, (int64_t)res->untrustworthy, "runs");
+	if (res->untrustworthy == 0)
+		snprintf(verdict, sizeof(verdict), "all trusted");
+	else
+		snprintf(verdict, sizeof(verdict), "%s run%s untrustworthy", untrusted,
+			 res->untrustworthy == 1 ? "" : "s");
+	doc_fact_text(d, "tick_check", "tick check", DOC_LISTED, verdict);
+	frac = doc_fact_real(d, "window_frac",
+			     "plateau: conn at least this fraction of the maximum", DOC_QUIET,
+			     o->window.frac, NULL, 'f', 2);
+	trim = doc_fact_int(d, "trim", "rows dropped at each end of the plateau", DOC_QUIET,
+			    (int64_t)o->window.trim, "rows");
+	doc_fact_int(d, "min_rows", "shorter windows are warned about", DOC_QUIET,
+		     (int64_t)o->window.min_rows, "rows");
+	tick_min = doc_fact_real(d, "tick_min", "tick check: stat_tick_hz / owed at least",
+				 DOC_QUIET, o->tick_min, NULL, 'f', 2);
+	doc_fact_text(d, "clock_source", "clock source", DOC_QUIET, CORES_CLOCK_SOURCE);
+	s = doc_section(d, "runs", "Runs");
+	runs_table(s, res);
+	doc_note(s,
+		 "window: conn >= %s x max, trim %s; tick check: stat_tick_hz / owed >= %s; "
+		 "definitions: `coreplan cores --help`",
+		 frac, trim, tick_min);
+	if (res->untrustworthy)
+		doc_note(s,
+			 "%s run%s with tick_ok = no: their CPU attribution is UNTRUSTWORTHY (the "
+			 "guest's /proc/stat under-ticks)",
+			 untrusted, res->untrustworthy == 1 ? "" : "s");
+	build_left_out(d, &res->sel);
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* build_trace: the document of `coreplan trace TAG` (builders.h). */
+#include "builders.h"
+
+#include "../common/err.h"
+
+#include <math.h>
+#include <stdio.h>
+
+enum {
+	C_ROW_NO,
+	C_EPOCH,
+	C_CONN,
+	C_RSS,
+	C_MEM_AVAIL,
+	C_CPU_TOTAL,
+	C_CPU_IDLE,
+	C_APP_J,
+	C_PG_J,
+	C_APP_CORES,
+	C_WINDOW,
+	NCOLS
+};
+
+static void rows_table(struct doc_section *s, const struct trace_result *res)
+{
+	static const struct doc_col cols[NCOLS] = {
+		[C_ROW_NO] = DOC_COL_INT("row_no", NULL),
+		[C_EPOCH] = DOC_COL_REAL("epoch", "s", 'f', 3),
+		[C_CONN] = DOC_COL_REAL("conn", NULL, 'f', 0),
+		[C_RSS] = DOC_COL_REAL("app_rss_kb", "kB", 'f', 0),
+		[C_MEM_AVAIL] = DOC_COL_REAL("mem_avail_kb", "kB", 'f', 0),
+		[C_CPU_TOTAL] = DOC_COL_REAL("cpu_total_j", "jiffies", 'f', 0),
+		[C_CPU_IDLE] = DOC_COL_REAL("cpu_idle_j", "jiffies", 'f', 0),
+		[C_APP_J] = DOC_COL_REAL("app_j", "jiffies", 'f', 0),
+		[C_PG_J] = DOC_COL_REAL("pg_j", "jiffies", 'f', 0),
+		[C_APP_CORES] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
+		[C_WINDOW] = DOC_COL_TEXT("window"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, "no trace rows");
+	for (size_t i = 0; i < res->series.n; i++) {
+		const struct trace_row *r = &res->series.rows[i];
+		const char *mark = trace_mark_name(res->marks[i]);
+		doc_row(t);
+		doc_set_int(t, C_ROW_NO, r->row_no);
+		doc_set_real(t, C_EPOCH, r->epoch);
+		doc_set_real(t, C_CONN, r->conn);
+		doc_set_real(t, C_RSS, r->app_rss_kb);
+		doc_set_real(t, C_MEM_AVAIL, r->mem_avail_kb);
+		doc_set_real(t, C_CPU_TOTAL, r->cpu_total_j);
+		doc_set_real(t, C_CPU_IDLE, r->cpu_idle_j);
+		doc_set_real(t, C_APP_J, r->app_j);
+		doc_set_real(t, C_PG_J, r->pg_j);
+		doc_set_real(t, C_APP_CORES, res->app_cores[i]);
+		if (mark)
+			doc_set_text(t, C_WINDOW, mark);
+	}
+}
+
+/* The plateau (or why there is none) and the driver's window, as facts and one note. */
+static void plateau_facts(struct doc *d, struct doc_section *s, const struct run_cores *c)
+{
+	/* row numbers are 1-based, as row_no; NaN (null) when there is no such window */
+	double none = NAN;
+	const char *first, *last, *rows, *seconds, *wall;
+	doc_fact_text(d, "note", "window warnings and remarks", DOC_QUIET, c->note);
+	doc_fact_real(d, "driver_first", "first row of the driver's window", DOC_QUIET,
+		      c->has_driver_window ? (double)c->driver_lo + 1 : none, NULL, 'f', 0);
+	doc_fact_real(d, "driver_last", "last row of the driver's window", DOC_QUIET,
+		      c->has_driver_window ? (double)c->driver_hi + 1 : none, NULL, 'f', 0);
+	doc_fact_text(d, "plateau", "plateau", DOC_LISTED, c->ok ? "found" : "none");
+	first = doc_fact_real(d, "plateau_first", "first plateau row", DOC_QUIET,
+			      c->ok ? (double)c->window.lo + 1 : none, NULL, 'f', 0);
+	last = doc_fact_real(d, "plateau_last", "last plateau row", DOC_QUIET,
+			     c->ok ? (double)c->window.hi + 1 : none, NULL, 'f', 0);
+	rows = doc_fact_real(d, "plateau_rows", "plateau rows", DOC_QUIET,
+			     c->ok ? (double)c->window.rows : none, "rows", 'f', 0);
+	seconds = doc_fact_real(d, "plateau_seconds", "plateau span", DOC_QUIET,
+				c->ok ? c->window.seconds : none, "s", 'g', 6);
+	wall = doc_fact_real(d, "app_cores_wall", "app cores over the plateau", DOC_QUIET,
+			     c->ok ? c->cpu.app_cores_wall : none, "cores", 'f', 3);
+	if (c->ok)
+		doc_note(s, "plateau rows %s-%s (%s rows, %s s): app_cores_wall %s%s%s", first,
+			 last, rows, seconds, wall, c->note[0] ? "; " : "", c->note);
+	else
+		doc_note(s, "no plateau: %s", c->note);
+}
+
+int build_trace(const struct trace_request *req, const struct trace_result *res, struct doc **out)
+{
+	struct doc *d = doc_new("trace", "");
+	struct doc_section *s;
+	*out = NULL;
+	if (!d)
+		return err_set("out of memory");
+	doc_set_title(d, "Trace of %s", req->tag);
+	doc_fact_text(d, "tag", "run", DOC_LISTED, req->tag);
+	doc_fact_int(d, "rows", "trace rows", DOC_LISTED, (int64_t)res->series.n, NULL);
+	doc_fact_real(d, "window_frac", "plateau: conn at least this fraction of the maximum",
+		      DOC_QUIET, req->opts.window.frac, NULL, 'f', 2);
+	doc_fact_int(d, "trim", "rows dropped at each end of the plateau", DOC_QUIET,
+		     (int64_t)req->opts.window.trim, "rows");
+	s = doc_section(d, "rows", "Rows");
+	rows_table(s, res);
+	plateau_facts(d, s, &res->cores);
+	doc_note(s, "definitions: `coreplan trace --help`");
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}
