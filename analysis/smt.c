@@ -88,7 +88,7 @@ static bool sharded(const struct smt_run *r, const struct placement *p, size_t k
 	return !p->pinned && r->procs > 1 && (size_t)r->procs * 1000 + (size_t)r->threads == key;
 }
 
-static struct smt_figure *next_figure(struct smt_result *out, const char *name)
+static struct smt_figure *next_figure(struct smt_figures *out, const char *name)
 {
 	struct smt_figure *f;
 	if (out->n == SMT_MAX_FIGURES)
@@ -130,7 +130,7 @@ static size_t pinned_k(const struct smt_run *runs, const struct placement *pl, s
 	return best;
 }
 
-static int pinned_figures(struct smt_result *out, const struct smt_run *runs,
+static int pinned_figures(struct smt_figures *out, const struct smt_run *runs,
 			  const struct placement *pl, size_t n, struct smt_figure **smt)
 {
 	size_t k = pinned_k(runs, pl, n);
@@ -180,7 +180,7 @@ static int pinned_figures(struct smt_result *out, const struct smt_run *runs,
 	return 0;
 }
 
-static int step_figure(struct smt_result *out, const struct smt_run *runs,
+static int step_figure(struct smt_figures *out, const struct smt_run *runs,
 		       const struct placement *pl, size_t n)
 {
 	struct smt_figure *f = next_figure(out, "smt_step");
@@ -206,7 +206,7 @@ static int step_figure(struct smt_result *out, const struct smt_run *runs,
 	return rc;
 }
 
-static int ceiling_and_shards(struct smt_result *out, const struct smt_run *runs,
+static int ceiling_and_shards(struct smt_figures *out, const struct smt_run *runs,
 			      const struct placement *pl, size_t n, const struct smt_figure *smt)
 {
 	struct smt_figure *ceiling = next_figure(out, "ceiling");
@@ -260,7 +260,7 @@ static int ceiling_and_shards(struct smt_result *out, const struct smt_run *runs
 }
 
 int smt_compute(const struct smt_run *runs, size_t n, const struct topology *topo,
-		struct smt_result *out)
+		struct smt_figures *out)
 {
 	struct placement *pl = calloc(n ? n : 1, sizeof(*pl));
 	struct smt_figure *smt = NULL;
@@ -307,7 +307,7 @@ static int whole(const char *text, const char *what, const char *tag, int *out)
 	return 0;
 }
 
-static int to_runs(const struct selection *sel, const struct smt_query *a, struct smt_run *runs)
+static int to_runs(const struct selection *sel, const struct smt_request *a, struct smt_run *runs)
 {
 	for (size_t i = 0; i < sel->n; i++) {
 		const struct sel_run *r = &sel->runs[i];
@@ -331,7 +331,7 @@ static int to_runs(const struct selection *sel, const struct smt_query *a, struc
 }
 
 /* The host named by --host, else the one every selected run names in its `topology_host` field. */
-static int choose_host(const struct smt_query *a, const struct selection *sel,
+static int choose_host(const struct smt_request *a, const struct selection *sel,
 		       const char **host)
 {
 	*host = a->host;
@@ -347,13 +347,15 @@ static int choose_host(const struct smt_query *a, const struct selection *sel,
 	return 0;
 }
 
-int smt_measure(sqlite3 *db, const struct smt_query *q, struct smt_measurement *m)
+int smt_measure(sqlite3 *db, const struct smt_request *req, struct smt_result *m)
 {
-	struct smt_query query = *q;
+	struct smt_request query = *req;
 	struct smt_run *runs = NULL;
 	const char *host = NULL;
 	int rc = 0;
 	memset(m, 0, sizeof(*m));
+	if (!query.metric)
+		query.metric = "tput";
 	if (!query.procs)
 		query.procs = "procs";
 	if (!query.cpuset)
@@ -386,15 +388,16 @@ int smt_measure(sqlite3 *db, const struct smt_query *q, struct smt_measurement *
 	if (rc == 0)
 		rc = to_runs(&m->sel, &query, runs);
 	if (rc == 0)
-		rc = smt_compute(runs, m->sel.n, &m->topo, &m->res);
+		rc = smt_compute(runs, m->sel.n, &m->topo, &m->figs);
 	free(runs);
 	if (rc)
-		smt_measurement_release(m);
+		smt_result_release(m);
 	return rc;
 }
 
-void smt_measurement_release(struct smt_measurement *m)
+void smt_result_release(struct smt_result *r)
 {
-	selection_release(&m->sel);
-	topology_release(&m->topo);
+	selection_release(&r->sel);
+	topology_release(&r->topo);
+	memset(r, 0, sizeof(*r));
 }

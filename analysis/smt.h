@@ -57,24 +57,30 @@ struct smt_figure {
 
 #define SMT_MAX_FIGURES 16
 
-struct smt_result {
+struct smt_figures {
 	struct smt_figure figures[SMT_MAX_FIGURES];
 	size_t n;
 	size_t physical_cores, logical_cpus;
 };
 
 int smt_compute(const struct smt_run *runs, size_t n, const struct topology *topo,
-		struct smt_result *out);
+		struct smt_figures *out);
+
+/* The placement assumption the unpinned figures rest on, in words (a fact of the document). */
+#define SMT_PLACEMENT                                                                              \
+	"an unpinned single-process run of T threads is assumed to sit on min(T, physical "   \
+	"cores) distinct cores (the scheduler spreads threads over idle cores)"
 
 /*
- * The runs a filter selects, read from the database and measured: the
- * threads per process come from `threads` (NULL: threads_per_proc where a
- * run has it, else gomaxprocs), processes from `procs` (missing: 1), the
- * pinned CPU set from `cpuset`, the host from `host` (NULL: the runs'
- * `topology_host` field, which must agree). The measurement owns its selection and
- * topology; smt_measurement_release() frees them.
+ * What `coreplan smt` (and `coreplan size --smt-from`) asks: the runs a
+ * filter selects, measured on one host's topology. The threads per
+ * process come from `threads` (NULL: threads_per_proc where a run has it,
+ * else gomaxprocs), processes from `procs` (NULL: the field procs;
+ * missing: 1), the pinned CPU set from `cpuset` (NULL: the field cpuset),
+ * the host from `host` (NULL: the runs' `topology_host` field, which must
+ * agree), the measured value from `metric` (NULL: tput).
  */
-struct smt_query {
+struct smt_request {
 	const struct run_filter *filter;
 	const char *metric;
 	const char *host;
@@ -83,14 +89,20 @@ struct smt_query {
 	const char *cpuset;
 };
 
-struct smt_measurement {
+/* Its answer: the runs read (with those left out), the host's topology, the figures. */
+struct smt_result {
 	struct selection sel;
 	struct topology topo;
-	struct smt_result res;
+	struct smt_figures figs;
 	char host[256];
 };
 
-int smt_measure(sqlite3 *db, const struct smt_query *q, struct smt_measurement *m);
-void smt_measurement_release(struct smt_measurement *m);
+/*
+ * Select, load the host's topology and compute. No runs is an error; no
+ * host is a usage error saying how to record one; an unknown host is an
+ * error naming it. smt_result_release() frees the result either way.
+ */
+int smt_measure(sqlite3 *db, const struct smt_request *req, struct smt_result *out);
+void smt_result_release(struct smt_result *r);
 
 #endif

@@ -316,18 +316,18 @@ static int scaling_from_db(sqlite3 *db, const struct args *a, struct size_inputs
 
 static int smt_from_db(sqlite3 *db, const struct args *a, struct size_inputs *in)
 {
-	struct smt_measurement m;
+	struct smt_result m;
 	struct run_filter f;
 	int rc = common_arm_filter(&a->common, a->smt_from, &f);
 	if (rc == 0) {
-		struct smt_query q = {&f, a->common.metric, NULL, NULL, NULL, NULL};
+		struct smt_request q = {&f, a->common.metric, NULL, NULL, NULL, NULL};
 		rc = smt_measure(db, &q, &m);
 	}
 	run_filter_release(&f);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < m.res.n; i++) {
-		const struct smt_figure *x = &m.res.figures[i];
+	for (size_t i = 0; i < m.figs.n; i++) {
+		const struct smt_figure *x = &m.figs.figures[i];
 		if (strcmp(x->name, "smt_factor") || !x->measured)
 			continue;
 		in->smt = (struct size_value){true, x->value, x->lo, x->hi, ""};
@@ -335,7 +335,7 @@ static int smt_from_db(sqlite3 *db, const struct args *a, struct size_inputs *in
 			 "smt_factor of coreplan smt on %s (host %s): %s / %s", a->smt_from, m.host,
 			 x->num.label, x->den.label);
 	}
-	smt_measurement_release(&m);
+	smt_result_release(&m);
 	return in->smt.known ? 0 : err_set("the runs of --smt-from give no smt_factor");
 }
 

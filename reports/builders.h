@@ -40,10 +40,18 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 
 /* ---- cores, trace, smt, topology, translate ---- */
 #include "../analysis/cores.h"
+#include "../analysis/smt.h"
+#include "../analysis/translate.h"
+#include "../schema/topology.h"
 
 int build_cores(const struct cores_request *req, const struct cores_result *res,
 		struct doc **out);
 int build_trace(const struct trace_request *req, const struct trace_result *res,
 		struct doc **out);
+int build_smt(const struct smt_request *req, const struct smt_result *res, struct doc **out);
+/* The hosts just recorded (recorded: one) or read back with --show. */
+int build_topology(const struct topology_hosts *hosts, bool recorded, struct doc **out);
+int build_translate(const struct translate_request *req, const struct translate_result *res,
+		    struct doc **out);
 
 #endif

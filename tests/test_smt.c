@@ -113,7 +113,7 @@ static void load_epyc(struct topology *t)
 	assert_int_equal(t->physical_cores, 4);
 }
 
-static const struct smt_figure *figure(const struct smt_result *r, const char *name)
+static const struct smt_figure *figure(const struct smt_figures *r, const char *name)
 {
 	for (size_t i = 0; i < r->n; i++)
 		if (!strcmp(r->figures[i].name, name))
@@ -138,7 +138,7 @@ static void check_figure(const struct smt_figure *f, double value, double lo, do
 	assert_true(f->lo <= f->value && f->value <= f->hi);
 }
 
-static void check_not_measured(const struct smt_result *r, const char *name)
+static void check_not_measured(const struct smt_figures *r, const char *name)
 {
 	const struct smt_figure *f = figure(r, name);
 	if (f->measured)
@@ -158,7 +158,7 @@ static void check_not_measured(const struct smt_result *r, const char *name)
 static void affinity_figures(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	const struct smt_figure *f;
 	(void)state;
 	load_epyc(&t);
@@ -243,7 +243,7 @@ static void affinity_figures(void **state)
 static void affinity_seed_figures(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	(void)state;
 	load_epyc(&t);
 	assert_int_equal(smt_compute(affinity_runs, ARRAY_LEN(affinity_runs), &t, &r), 0);
@@ -265,7 +265,7 @@ static void affinity_seed_figures(void **state)
 static void host_without_smt(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	struct smt_run runs[16];
 	size_t n = 0;
 	const struct smt_figure *f;
@@ -302,7 +302,7 @@ static void host_without_smt(void **state)
 static void no_pinned_runs(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	struct smt_run runs[ARRAY_LEN(affinity_runs)];
 	size_t n = 0;
 	const struct smt_figure *f;
@@ -334,7 +334,7 @@ static void no_pinned_runs(void **state)
 static void pinned_denominator_preferred(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	struct smt_run runs[ARRAY_LEN(affinity_runs) + 3];
 	size_t n = ARRAY_LEN(affinity_runs);
 	const struct smt_figure *f;
@@ -357,7 +357,7 @@ static void pinned_denominator_preferred(void **state)
 static void cpu_not_on_host(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	struct smt_run runs[ARRAY_LEN(affinity_runs)];
 	(void)state;
 	load_epyc(&t);
@@ -378,7 +378,7 @@ static void cpu_not_on_host(void **state)
 static void no_runs(void **state)
 {
 	struct topology t;
-	struct smt_result r;
+	struct smt_figures r;
 	(void)state;
 	load_epyc(&t);
 	assert_int_equal(smt_compute(affinity_runs, 0, &t, &r), 0);
