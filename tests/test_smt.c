@@ -1,6 +1,7 @@
 /*
  * Unit tests for analysis/smt (what a second hardware thread is worth) and
- * analysis/translate (carrying a figure from one CPU to another).
+ * analysis/translate (carrying a figure from one CPU to another, and
+ * --apply's arithmetic over items).
  *
  * smt: the 30 runs of SHARED_CORPORA/writeups/gomaxprocs-affinity/runs.tsv
  * copied into C arrays (tag, threads = threads_per_proc, procs, cpuset,
@@ -591,6 +592,71 @@ static void unit_kinds(void **state)
 	assert_int_equal(translate_unit_kind("/"), UNIT_UNKNOWN);
 }
 
+/*
+ * translate_apply with hand-set factors: rate 3 (interval 2.5-4), loaded
+ * RSS 0.8 (0.75-0.9). By hand: 300 int/s / 3 = 100 (300 / 4 = 75 to
+ * 300 / 2.5 = 120); 20 ms x 3 = 60 (50 to 80); 1000 kB x 0.8 = 800 (750
+ * to 900).
+ */
+static void apply_items(void **state)
+{
+	struct translate_figure figs[TRANSLATE_NFIGS];
+	const struct translate_item items[] = {
+		{"peak", "300", "int/s", 2, 2, 3},
+		{NULL, "20", "ms", 3, 2, 3},
+		{"rss", "1000", "kB", 4, 2, 3},
+	};
+	struct translate_applied out[ARRAY_LEN(items)];
+	(void)state;
+	memset(figs, 0, sizeof(figs));
+	figs[TRANSLATE_RATE] = (struct translate_figure){.measured = true, .factor = 3, .has_ci = true,
+							 .ci_lo = 2.5, .ci_hi = 4};
+	figs[TRANSLATE_LOAD] = (struct translate_figure){.measured = true, .factor = 0.8,
+							 .has_ci = true, .ci_lo = 0.75, .ci_hi = 0.9};
+	assert_int_equal(translate_apply(figs, items, ARRAY_LEN(items), "f.tsv", out), 0);
+	assert_string_equal(out[0].name, "peak");
+	assert_int_equal(out[0].kind, UNIT_RATE);
+	check_close(out[0].factor, 3, REL, "rate factor");
+	check_close(out[0].translated, 100, REL, "rate");
+	check_close(out[0].lo, 75, REL, "rate lo");
+	check_close(out[0].hi, 120, REL, "rate hi");
+	assert_null(out[1].name);
+	assert_int_equal(out[1].kind, UNIT_TIME);
+	check_close(out[1].translated, 60, REL, "time");
+	check_close(out[1].lo, 50, REL, "time lo");
+	check_close(out[1].hi, 80, REL, "time hi");
+	assert_int_equal(out[2].kind, UNIT_MEMORY);
+	check_close(out[2].factor, 0.8, REL, "memory factor");
+	check_close(out[2].translated, 800, REL, "memory");
+	check_close(out[2].lo, 750, REL, "memory lo");
+	check_close(out[2].hi, 900, REL, "memory hi");
+	assert_string_equal(translate_kind_name(out[2].kind), "memory");
+	assert_null(translate_kind_name(UNIT_UNKNOWN));
+}
+
+/* Errors name file:line:col of the value or the unit; a missing factor names the kind. */
+static void apply_errors(void **state)
+{
+	struct translate_figure figs[TRANSLATE_NFIGS];
+	const struct translate_item bad_value = {"x", "many", "ms", 7, 2, 3};
+	const struct translate_item bad_unit = {"x", "3", "furlongs", 8, 4, 5};
+	const struct translate_item memory = {"x", "3", "MiB", 9, 2, 3};
+	struct translate_applied out;
+	(void)state;
+	memset(figs, 0, sizeof(figs));
+	figs[TRANSLATE_RATE] = (struct translate_figure){.measured = true, .factor = 3, .has_ci = true,
+							 .ci_lo = 2.5, .ci_hi = 4};
+	err_clear();
+	assert_true(translate_apply(figs, &bad_value, 1, "f.tsv", &out) < 0);
+	check_msg("f.tsv:7:2: 'many' is not a number");
+	assert_true(translate_apply(figs, &bad_unit, 1, "f.tsv", &out) < 0);
+	check_msg("f.tsv:8:5: unknown unit 'furlongs'");
+	/* the loaded-RSS factor was not measured */
+	assert_true(translate_apply(figs, &memory, 1, "f.tsv", &out) < 0);
+	check_msg("no memory factor to translate 'MiB' with");
+	err_clear();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +675,8 @@ int main(void)
 		cmocka_unit_test(memory_more),
 		cmocka_unit_test(nan_values_skipped),
 		cmocka_unit_test(unit_kinds),
+		cmocka_unit_test(apply_items),
+		cmocka_unit_test(apply_errors),
 	};
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,8 +12,13 @@
 # window on the gomaxprocs sweep (its ramp rows), the per-session memory
 # slopes (postgres above memory) against python3 OLS, trace rows and their
 # window marks, runs that cannot have figures (no trace, no conn column, a
-# trace without app_j), usage errors, and JSON output. Expected figures are
-# recomputed here from the corpus files with python3 (standard library).
+# trace without app_j), usage errors, and JSON output: the documents'
+# facts (cores: the window and tick options, untrustworthy_runs against
+# system.tsv, tick_check; trace: the plateau rows, seconds and
+# app_cores_wall, the driver's rows) and doc_check.py on cores and trace
+# (every number the Markdown shows is a JSON number; tsv = JSON). Expected
+# figures are recomputed here from the corpus files with python3
+# (standard library).
 #
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
@@ -513,6 +518,37 @@ d = json.load(open(sys.argv[1]))
 f = {k: v["value"] for k, v in d["facts"].items()}
 nulls = [k for k in ("plateau_first", "plateau_last", "plateau_rows", "plateau_seconds", "app_cores_wall") if f[k] is not None]
 print("ok" if f["plateau"] == "none" and not nulls and "conn" in f["note"] else repr(f)[:400])'
+
+###########################################################################
+# doc_check: every number the Markdown shows is a JSON number; tsv = JSON
+###########################################################################
+echo "# doc_check"
+# doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
+doc_check() {
+	local name=$1 views=$2
+	shift 2
+	local res failed=""
+	cpl "$@"
+	cp "$T/.out" "$T/dc.md"
+	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
+	cpl "$@" --format json
+	cp "$T/.out" "$T/dc.json"
+	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
+	for v in $views facts; do
+		cpl "$@" --format tsv --view "$v"
+		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
+			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
+			continue
+		fi
+		res=$(python3 "$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$T/.out" 2>&1)
+		check_eq "doc_check $name (view $v)" "ok" "$res"
+	done
+}
+doc_check "cores $CAP_NAME" runs cores --corpus "$CAP_NAME"
+doc_check "cores $GMP_NAME block=1,2,3" runs cores --corpus "$GMP_NAME" --where block=1,2,3
+doc_check "trace medium-pg-n300-b1r1" rows trace medium-pg-n300-b1r1 --corpus "$CAP_NAME"
+doc_check "trace g4-n100-b1" rows trace g4-n100-b1 --corpus "$GMP_NAME"
+doc_check "trace core-mem-p5-n25-r1 (no plateau)" rows trace core-mem-p5-n25-r1 --corpus "$CAP_NAME"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

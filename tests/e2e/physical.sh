@@ -19,7 +19,12 @@
 # seed 001 (2.96x, x86 uses 15-19% less memory) and python3 medians and
 # means of m1/m1.tsv and core/results.tsv; `translate --apply` arithmetic (rates divided by the
 # rate factor, times multiplied by it, memory multiplied by the loaded-RSS
-# factor) and its input errors; JSON output parsed with python3.
+# factor) and its input errors (the view applied); JSON output parsed with
+# python3: rows and the facts (smt's figures and bounds, translate's
+# factors, intervals and mixed-statistics bounds, against python3; topology
+# --show reads a database it never creates); doc_check.py on topology
+# --show, smt and translate (every number the Markdown shows is a JSON
+# number; tsv = JSON).
 #
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
@@ -146,11 +151,35 @@ expect_rc "topology --show --format json exits 0" 0
 py_check "topology --show --format json parses: epyc and here" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-by = {r["host"]: r for r in d}
+rows = d["sections"]["hosts"]["rows"]
+by = {r["host"]: r for r in rows}
 e = by.get("epyc", {})
 ok = ("here" in by and e.get("logical_cpus") == 8 and e.get("physical_cores") == 4
-      and e.get("threads_per_core") == 2 and e.get("sockets") == 1)
+      and e.get("threads_per_core") == 2 and e.get("sockets") == 1
+      and d["facts"]["hosts"]["value"] == len(rows) and d["facts"]["action"]["value"] == "shown")
 print("ok" if ok else repr(d)[:400])'
+# the lscpu.txt counted here: CPU lines, distinct (socket, core) pairs, each core's CPUs
+py_check "topology --show --format json: epyc's counts and cores list match python3 on lscpu.txt" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = {r["host"]: r for r in d["sections"]["hosts"]["rows"]}["epyc"]
+head, cpus = None, []
+for line in open(sys.argv[2]):
+    line = line.strip()
+    if line.startswith("# CPU"):
+        head = line[2:].split(",")
+    elif line and not line.startswith("#"):
+        cpus.append(dict(zip(head, line.split(","))))
+cores = {}
+for c in cpus:
+    cores.setdefault((c["Socket"], c["Core"]), []).append(int(c["CPU"]))
+order = sorted(cores.values(), key=min)
+want = {"logical_cpus": len(cpus), "physical_cores": len(cores),
+        "sockets": len({c["Socket"] for c in cpus}),
+        "threads_per_core": max(len(v) for v in cores.values()),
+        "cores": " ".join(",".join(str(x) for x in sorted(v)) for v in order)}
+bad = ["%s: %r, python %r" % (k, e.get(k), v) for k, v in want.items() if e.get(k) != v]
+print("\n".join(bad) if bad else "ok")' "$AFF/lscpu.txt"
 
 cpl topology --show --host epyc
 expect_rc "topology --show --host epyc exits 0" 0
@@ -168,6 +197,22 @@ cpl topology --show --host bad
 expect_rc "topology: a failed --from stores nothing (--show --host bad exits 1)" 1
 cpl topology --show --from "$AFF/lscpu.txt"
 expect_rc "topology --show --from is a usage error (exit 2)" 2
+# --show only reads: a missing database is an error, not created; a recording creates it
+DB_MAIN=$DB
+DB=$T/none.db
+cpl topology --show
+expect_rc "topology --show on a missing database exits 1" 1
+if [ -e "$T/none.db" ]; then
+	not_ok "topology --show does not create the database" "$T/none.db exists"
+else
+	ok "topology --show does not create the database"
+fi
+cpl topology --from "$AFF/lscpu.txt" --format json
+expect_rc "topology --from without --host (database created) exits 0" 0
+check_eq "topology --from without --host: the host is the file's base name; facts action, hosts" \
+	"lscpu recorded 1" \
+	"$(jget 'd["sections"]["hosts"]["rows"][0]["host"], d["facts"]["action"]["value"], d["facts"]["hosts"]["value"]' | tr -d "(),'")"
+DB=$DB_MAIN
 
 ###########################################################################
 # smt on the affinity write-up
@@ -242,9 +287,37 @@ expect_rc "smt --format json exits 0" 0
 py_check "smt --format json parses: 7 figures, smt_factor 1.2675" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-by = {r["figure"]: r for r in d}
-ok = len(d) == 7 and abs(by["smt_factor"]["value"] - 1.2675219529905761) < 1e-9 and by["smt_step"]["num_n"] == 6
+rows = d["sections"]["figures"]["rows"]
+by = {r["figure"]: r for r in rows}
+ok = len(rows) == 7 and abs(by["smt_factor"]["value"] - 1.2675219529905761) < 1e-9 and by["smt_step"]["num_n"] == 6
 print("ok" if ok else repr(d)[:400])'
+# every figure a fact with its bounds (name with _ for spaces), against python3
+# medians of runs.tsv; host, counts, runs and the placement assumption
+py_check "smt --format json facts: each figure, _lo and _hi match python3 medians of runs.tsv; host, logical_cpus, physical_cores, runs, placement" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+R = rows(sys.argv[2])
+def arm(p): return [float(r["tput"]) for r in R if p(r)]
+def unpinned(t): return arm(lambda r: r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == str(t))
+sib = arm(lambda r: r["cpuset"] == "0,4,1,5"); dis = arm(lambda r: r["cpuset"] == "0,1,2,3")
+shard = lambda p, t: arm(lambda r: r["procs"] == str(p) and r["threads_per_proc"] == str(t))
+m = statistics.median
+arms = {"shared_vs_distinct": (sib, dis), "smt_factor": (sib, unpinned(2)),
+        "smt_step": (unpinned(8), unpinned(4)), "sharded_8x1": (shard(8, 1), unpinned(1)),
+        "sharded_4x2": (shard(4, 2), unpinned(1)), "sharded_2x4": (shard(2, 4), unpinned(1))}
+want = {}
+for name, (a, b) in arms.items():
+    want[name], want[name + "_lo"], want[name + "_hi"] = m(a) / m(b), min(a) / max(b), max(a) / min(b)
+for k in ("", "_lo", "_hi"):
+    want["ceiling" + k] = 4 * want["smt_factor" + k]
+bad = ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()
+       if not isinstance(f.get(k), float) or not close(f[k], v, 1e-9)]
+exact = {"host": "gomaxprocs-affinity", "logical_cpus": 8, "physical_cores": 4, "threads_per_core": 2,
+         "runs": len(R), "metric": "tput"}
+bad += ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in exact.items() if f.get(k) != v]
+if "min(T, physical cores)" not in f.get("placement", ""):
+    bad.append("placement %r" % f.get("placement"))
+print("\n".join(bad) if bad else "ok")' "$AFF/runs.tsv"
 
 cpl smt --corpus gomaxprocs-affinity --host epyc --format tsv
 expect_rc "smt --host epyc (the same topology recorded by hand) exits 0" 0
@@ -398,9 +471,39 @@ expect_rc "translate --format json exits 0" 0
 py_check "translate --format json parses: 5 figures, null interval on the mean row" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-mean = [r for r in d if r["statistic"] == "mean"]
-ok = len(d) == 5 and len(mean) == 1 and mean[0]["ci_lo"] is None and isinstance(d[0]["factor"], float)
+rows = d["sections"]["factors"]["rows"]
+mean = [r for r in rows if r["statistic"] == "mean"]
+ok = (len(rows) == 5 and len(mean) == 1 and mean[0]["ci_lo"] is None and isinstance(rows[0]["factor"], float)
+      and d["sections"]["applied"]["rows"] == [])
 print("ok" if ok else repr(d)[:400])'
+# the facts: each factor (python3 medians and means), its interval (the table's),
+# the mixed-statistics bounds, the arms' names, conditions and run counts
+py_check "translate --format json facts: factors, intervals, mixed_lo/mixed_hi, arms, seed and resamples" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+by = {(r["figure"], r["statistic"]): r for r in d["sections"]["factors"]["rows"]}
+m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
+col = lambda rs, k: [float(r[k]) for r in rs]
+m = statistics.median; mean = statistics.mean
+a, b = col(m1, "tput"), col(x86, "ips")
+cf = [float(r["cpu_s"]) * 1e6 / float(r["ints"]) for r in m1]
+ct = [float(r["cpu_s_win"]) * 1e6 / float(r["ints"]) for r in x86]
+want = {"rate_median_factor": m(a) / m(b), "rate_mean_factor": mean(a) / mean(b),
+        "cpu_us_per_op_median_factor": m(ct) / m(cf),
+        "idle_rss_kb_median_factor": m(col(x86, "rss_idle_kb")) / m(col(m1, "idle_rss")),
+        "load_rss_kb_median_factor": m(col(x86, "rss_load_med_kb")) / m(col(m1, "load_rss")),
+        "mixed_lo": min(mean(a) / m(b), m(a) / mean(b)), "mixed_hi": max(mean(a) / m(b), m(a) / mean(b))}
+bad = ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()
+       if not isinstance(f.get(k), float) or not close(f[k], v, 1e-9)]
+for (fig, stat), r in by.items():
+    for k in ("ci_lo", "ci_hi"):
+        if f.get("%s_%s_%s" % (fig, stat, k)) != r[k]:
+            bad.append("%s_%s_%s: %r, table %r" % (fig, stat, k, f.get("%s_%s_%s" % (fig, stat, k)), r[k]))
+exact = {"from": "apple-m1", "to": "gce-e2", "from_where": "subcorpus=m1", "to_where": "subcorpus=core",
+         "from_runs": len(m1), "to_runs": len(x86), "metric": "tput", "seed": 1, "resamples": 10000,
+         "rate_mean_ci_lo": None}
+bad += ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in exact.items() if f.get(k) != v]
+print("\n".join(bad) if bad else "ok")' "$CAP"
 
 cpl "${XL[@]}" --seed 7 --format tsv
 cp "$T/.out" "$T/seed7a.tsv"
@@ -417,8 +520,8 @@ fi
 echo "# translate --apply"
 printf 'name\tvalue\tunit\nm1 rate\t897.0796281892916\tint/s\npeak\t1200\tqps\nbatch\t50\tops/s\np50\t30.021\tms\ncpu per op\t1199\tus\nwindow\t45\ts\nidle rss\t34640\tkB\nloaded rss\t61.8\tMiB\n' \
 	>"$T/figures.tsv"
-cpl "${XL[@]}" --apply "$T/figures.tsv" --format tsv
-expect_rc "translate --apply figures.tsv exits 0" 0
+cpl "${XL[@]}" --apply "$T/figures.tsv" --format tsv --view applied
+expect_rc "translate --apply figures.tsv --view applied exits 0" 0
 cp "$T/.out" "$T/applied.tsv"
 check_eq "apply: one row per figure" "8" "$(($(wc -l <"$T/applied.tsv") - 1))"
 py_check "apply: rates / rate factor, times x rate factor, memory x load factor, intervals likewise (1e-9)" '
@@ -458,21 +561,26 @@ check_eq "apply: 34640 kB becomes 34640 x 53956 / 63328 kB" \
 	"$(awk 'BEGIN { printf "%.3f", 34640 * 53956 / 63328 }')" "$(round "$(tsvget name "idle rss" translated)" 3)"
 
 printf 'value,unit\n100,int/s\n' >"$T/figures.csv"
-cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv
+cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv --view applied
 expect_rc "apply: a CSV without a name column exits 0" 0
 check_eq "apply: 100 int/s from the CSV" "$(awk -v f="$RATE" 'BEGIN { printf "%.6f", 100 / f }')" \
 	"$(round "$(awk -F'\t' 'NR == 2 { print $6 }' "$T/.out")" 6)"
 
 cpl "${XL[@]}" --apply "$T/figures.tsv" --format json
 expect_rc "apply --format json exits 0" 0
-py_check "apply --format json parses: 8 rows labelled translated" '
+py_check "apply --format json parses: 8 rows labelled translated, the factors beside them" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-ok = len(d) == 8 and all(r["status"] == "translated" and isinstance(r["translated"], float) for r in d)
+rows = d["sections"]["applied"]["rows"]
+ok = (len(rows) == 8 and all(r["status"] == "translated" and isinstance(r["translated"], float) for r in rows)
+      and len(d["sections"]["factors"]["rows"]) == 5)
 print("ok" if ok else repr(d)[:400])'
+cpl "${XL[@]}" --apply "$T/figures.tsv" --format tsv
+check_eq "apply --format tsv without --view: the factors table (the default view)" \
+	"figure	statistic" "$(head -n 1 "$T/.out" | cut -f1,2)"
 
 printf 'name\tvalue\tunit\nok\t10\tint/s\nlength\t3\tfurlongs\n' >"$T/unknown-unit.tsv"
-cpl "${XL[@]}" --apply "$T/unknown-unit.tsv" --format tsv
+cpl "${XL[@]}" --apply "$T/unknown-unit.tsv" --format tsv --view applied
 expect_rc "apply: an unknown unit exits 1" 1
 check_contains "apply: the unknown unit is named at file:line:col" "$ERR" "unknown-unit.tsv:3:3:"
 check_contains "apply: the unknown unit is quoted" "$ERR" "'furlongs'"
@@ -490,6 +598,36 @@ check_contains "apply: says which columns it needs" "$ERR" "'value' and 'unit'"
 
 cpl translate --from subcorpus=m1
 expect_rc "translate without --to is a usage error (exit 2)" 2
+
+###########################################################################
+# doc_check: every number the Markdown shows is a JSON number; tsv = JSON
+###########################################################################
+echo "# doc_check"
+# doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
+doc_check() {
+	local name=$1 views=$2
+	shift 2
+	local res failed=""
+	cpl "$@"
+	cp "$T/.out" "$T/dc.md"
+	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
+	cpl "$@" --format json
+	cp "$T/.out" "$T/dc.json"
+	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
+	for v in $views facts; do
+		cpl "$@" --format tsv --view "$v"
+		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
+			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
+			continue
+		fi
+		res=$(python3 "$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$T/.out" 2>&1)
+		check_eq "doc_check $name (view $v)" "ok" "$res"
+	done
+}
+doc_check "topology --show" hosts topology --show
+doc_check "smt --corpus gomaxprocs-affinity" figures smt --corpus gomaxprocs-affinity
+doc_check "translate m1 -> core" "factors applied" "${XL[@]}"
+doc_check "translate m1 -> core --apply" "factors applied" "${XL[@]}" --apply "$T/figures.tsv"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
