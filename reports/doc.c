@@ -685,8 +685,8 @@ static bool intraword(const char *text, const unsigned char *at)
 
 /*
  * Markdown-safe text: control characters (ESC among them) as \xNN so they
- * never reach a terminal, `<` `>` as entities and `&` as &amp; so no HTML
- * passes through; in a table cell also `|` and the emphasis and link
+ * never reach a terminal, `<` as &lt; and `&` as &amp; so no HTML tag or
+ * entity passes through (a lone `>` cannot open one); in a table cell also `|` and the emphasis and link
  * characters, so a value reads as itself.
  */
 int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell)
@@ -700,8 +700,6 @@ int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell)
 			bad |= strbuf_addf(sb, "\\x%02X", ch);
 		} else if (ch == '<') {
 			bad |= strbuf_adds(sb, "&lt;");
-		} else if (ch == '>') {
-			bad |= strbuf_adds(sb, "&gt;");
 		} else if (ch == '&') {
 			bad |= strbuf_adds(sb, "&amp;");
 		} else if (in_cell && (strchr("|\\*`[]", ch) || (ch == '_' && !intraword(text, s)))) {

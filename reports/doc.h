@@ -216,7 +216,7 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
 const char *doc_format_real(double value, char style, int precision, char buf[32]);
 
 /*
- * Append text escaped for Markdown: control characters as \xNN, `<` `>` `&`
+ * Append text escaped for Markdown: control characters as \xNN, `<` and `&`
  * as entities; in a table cell (in_cell) also `|` and `\*_`[]`.
  */
 int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell);

@@ -163,8 +163,8 @@ static void corpus_text_is_escaped(void **state)
 	assert_int_equal(rc, 0);
 	assert_null(strchr(out, '\x1b'));
 	assert_null(strchr(out, '\x07'));
-	assert_non_null(strstr(out, "| \\x1B\\[31m&lt;b&gt;\\*x\\*&lt;/b&gt;&amp; |"));
-	assert_non_null(strstr(out, "- run \\x1B]0;pwn\\x07 &lt;script&gt;\n"));
+	assert_non_null(strstr(out, "| \\x1B\\[31m&lt;b>\\*x\\*&lt;/b>&amp; |"));
+	assert_non_null(strstr(out, "- run \\x1B]0;pwn\\x07 &lt;script>\n"));
 	free(out);
 	out = render(d, DOC_JSON, NULL, &rc);
 	assert_non_null(strstr(out, "\"\\u001b[31m<b>*x*</b>&\""));
