@@ -8,8 +8,11 @@
 # database in a mktemp -d folder (removed on exit) and checks the figures
 # the write-ups quote (speedups 1.79 / 3.18, ranges <= 3.3%, blocks within
 # 2%, the 1.98x first-run burst, the ~2.7x soak), the verdicts, the JSON
-# output, usage errors and the left-out list. Expected figures are
-# recomputed here from the corpus files with python3 where that is cheap.
+# documents (noise levels, verdicts and bursts; compare's ratio, U, p,
+# min_p, cv and runs needed, as facts), usage errors, the left-out list
+# and the "no runs to analyse" message (what matched, what was left out).
+# Expected figures are recomputed here from the corpus files with python3
+# where that is cheap.
 #
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
