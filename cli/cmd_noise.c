@@ -54,8 +54,8 @@ static const char details[] =
 	"  coreplan noise --by gomaxprocs --where block=1,2,3\n"
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak\n";
 
-static const char *const views[] = {"levels", "cells", "drift", "order",
-				     "bursts", "soaks", "verdict", NULL};
+static const char *const views[] = {"levels", "cells", "drift",   "order",
+				    "bursts", "soaks", "verdict", NULL};
 
 /* The request and the --group list it points into (freed after the run). */
 struct noise_cli {

@@ -73,7 +73,8 @@ static void arms_table(struct doc_section *s, const struct compare_request *req,
 		doc_set_real(t, C_MIN, x->min);
 		doc_set_real(t, C_MAX, x->max);
 		doc_set_real(t, C_SPREAD, x->spread_pct);
-		doc_set_real(t, C_OVER_BOUND, arm ? c->spread_over_bound_b : c->spread_over_bound_a);
+		doc_set_real(t, C_OVER_BOUND,
+			     arm ? c->spread_over_bound_b : c->spread_over_bound_a);
 		if (arm == 0)
 			continue;
 		doc_set_real(t, C_RATIO, c->ratio.ratio);
@@ -111,13 +112,14 @@ static void method_notes(struct doc *d, struct doc_section *s, const struct comp
 	doc_note(s,
 		 "metric %s, %s is better; ratio = median(b) / median(a) = %s, bootstrap %s%% "
 		 "interval [%s, %s] (%s resamples, seed %s)",
-		 metric, o->lower_is_better ? "lower" : "higher", ratio, ci, lo, hi, resamples, seed);
+		 metric, o->lower_is_better ? "lower" : "higher", ratio, ci, lo, hi, resamples,
+		 seed);
 	doc_fact_real(d, "u", "Mann-Whitney U of b against a", DOC_QUIET, c->test.u, NULL, 'g', 6);
 	doc_fact_real(d, "p", "two-sided p", DOC_QUIET, c->test.p, NULL, 'g', 4);
 	doc_fact_bool(d, "exact", "exact distribution (else normal approximation)", DOC_QUIET,
 		      c->test.exact);
-	doc_fact_real(d, "min_p", "smallest p these arm sizes can reach", DOC_QUIET,
-		      c->test.min_p, NULL, 'g', 4);
+	doc_fact_real(d, "min_p", "smallest p these arm sizes can reach", DOC_QUIET, c->test.min_p,
+		      NULL, 'g', 4);
 	{
 		const char *alpha = doc_fact_real(d, "alpha", "two-sided significance level",
 						  DOC_QUIET, o->alpha, NULL, 'g', 3);
@@ -129,18 +131,19 @@ static void method_notes(struct doc *d, struct doc_section *s, const struct comp
 						   DOC_QUIET, c->effect_pct, "%", 'g', 3);
 		const char *needed = doc_fact_real(d, "runs_needed", "runs needed per arm",
 						   DOC_QUIET, c->runs_needed, "runs", 'f', 0);
-		const char *floor = doc_fact_real(d, "rank_floor",
-						  "fewest runs per arm the rank test can use",
-						  DOC_QUIET, c->rank_floor, "runs", 'f', 0);
+		const char *floor =
+			doc_fact_real(d, "rank_floor", "fewest runs per arm the rank test can use",
+				      DOC_QUIET, c->rank_floor, "runs", 'f', 0);
 		if (isnan(c->runs_needed))
 			doc_note(s, "runs needed: not computable (an arm needs at least two runs "
 				    "for a spread, and the effect must be above zero)");
 		else
-			doc_note(s,
-				 "runs needed per arm to resolve a %s%% effect at cv %s: %s (normal "
-				 "approximation, power %s, two-sided alpha %s; at least %s, the "
-				 "fewest with which the rank test can reach alpha)",
-				 effect, cv, needed, power, alpha, floor);
+			doc_note(
+				s,
+				"runs needed per arm to resolve a %s%% effect at cv %s: %s (normal "
+				"approximation, power %s, two-sided alpha %s; at least %s, the "
+				"fewest with which the rank test can reach alpha)",
+				effect, cv, needed, power, alpha, floor);
 	}
 }
 
@@ -158,8 +161,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "a_where", "arm a (the baseline)", DOC_LISTED, req->arm[0]);
 	doc_fact_text(d, "b_where", "arm b (the change)", DOC_LISTED, req->arm[1]);
-	doc_fact_bool(d, "lower_is_better", "lower is better", DOC_LISTED,
-		      c->opts.lower_is_better);
+	doc_fact_bool(d, "lower_is_better", "lower is better", DOC_LISTED, c->opts.lower_is_better);
 	if (c->opts.has_effect_bound)
 		doc_fact_real(d, "effect_bound_pct", "effect bound", DOC_LISTED,
 			      c->opts.effect_bound_pct, "%", 'g', 6);

@@ -99,8 +99,8 @@ static void summary_row(struct doc *d, struct doc_table *t, const struct fit_res
 	model_int(d, m, "n", "points", r->n);
 	model_int(d, m, "levels", "distinct levels", r->nlevels);
 	model_int(d, m, "dof", "degrees of freedom", r->dof);
-	model_real(d, m, "residual_se", "residual standard error", r->residual_se,
-		   unit_of(metric), 'g', 6);
+	model_real(d, m, "residual_se", "residual standard error", r->residual_se, unit_of(metric),
+		   'g', 6);
 	model_real(d, m, "r2", "R²", r->r2, NULL, 'f', 4);
 	if (curve) {
 		model_real(d, m, "peak_n", "peak level N*", r->peak_n, unit_of(by), 'g', 7);
@@ -155,8 +155,8 @@ static void summary_table(struct doc *d, struct doc_section *s, const struct fit
 	}
 }
 
-static void points_table(struct doc_section *s, const struct fit_run_result *res,
-			 const char *by, const char *metric)
+static void points_table(struct doc_section *s, const struct fit_run_result *res, const char *by,
+			 const char *metric)
 {
 	enum { LEVEL, VALUE, NCOLS = 2 + FIT_NMODELS };
 	const struct doc_col cols[NCOLS] = {
@@ -184,13 +184,13 @@ static void models_fact(struct doc *d, const struct fit_run_result *res)
 	struct strbuf sb = STRBUF_INIT;
 	for (int m = 0; m < FIT_NMODELS; m++)
 		if (res->asked[m])
-			strbuf_addf(&sb, "%s%s", sb.len ? "," : "", fit_model_name((enum fit_model)m));
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "",
+				    fit_model_name((enum fit_model)m));
 	doc_fact_text(d, "models", "models", DOC_LISTED, strbuf_str(&sb));
 	strbuf_release(&sb);
 }
 
-int build_fit(const struct fit_request *req, const struct fit_run_result *res,
-	      struct doc **out)
+int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out)
 {
 	const char *metric = req->metric ? req->metric : "tput";
 	struct doc *d = doc_new("fit", "");

@@ -89,8 +89,7 @@ static void slopes_table(struct doc_section *s, const struct memory *m, const ch
 }
 
 /* One group: its fit's figures as facts too (several groups: the table carries them). */
-static void slope_facts(struct doc *d, const struct memory *m, const char *metric,
-			const char *by)
+static void slope_facts(struct doc *d, const struct memory *m, const char *metric, const char *by)
 {
 	const struct memory_fit *x = &m->fits[0];
 	char per[64];
@@ -98,12 +97,11 @@ static void slope_facts(struct doc *d, const struct memory *m, const char *metri
 		return;
 	slope_unit(metric, by, per, sizeof(per));
 	doc_fact_real(d, "slope", "slope (per level unit)", DOC_LISTED, x->ols.slope, per, 'f', 2);
-	doc_fact_real(d, "slope_se", "its standard error", DOC_QUIET, x->ols.slope_se, per, 'f',
-		      2);
+	doc_fact_real(d, "slope_se", "its standard error", DOC_QUIET, x->ols.slope_se, per, 'f', 2);
 	doc_fact_real(d, "slope_lo", "95% interval, low end", DOC_QUIET, x->ols.slope_lo, per, 'f',
 		      2);
-	doc_fact_real(d, "slope_hi", "95% interval, high end", DOC_QUIET, x->ols.slope_hi, per,
-		      'f', 2);
+	doc_fact_real(d, "slope_hi", "95% interval, high end", DOC_QUIET, x->ols.slope_hi, per, 'f',
+		      2);
 	doc_fact_real(d, "intercept", "intercept (the fixed cost)", DOC_LISTED, x->ols.intercept,
 		      unit_of(metric), 'f', 0);
 	doc_fact_real(d, "intercept_se", "its standard error", DOC_QUIET, x->ols.intercept_se,
@@ -212,8 +210,7 @@ static void group_fact(struct doc *d, const char *const *group)
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; group && group[i]; i++)
 		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
-	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET,
-		      strbuf_str(&sb));
+	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
 	strbuf_release(&sb);
 }
 

@@ -238,8 +238,9 @@ static void verdict_table(struct doc *d, struct doc_section *s, const struct noi
 			      nz->opts.burst_factor, "x", 'f', 2);
 	drift = doc_fact_real(d, "threshold_drift_pct", "drift threshold", DOC_QUIET,
 			      nz->opts.drift_pct, "%", 'f', 2);
-	doc_note(s, "thresholds: range %s%%, burst factor %sx, drift %s%%; definitions: "
-		    "`coreplan noise --help`",
+	doc_note(s,
+		 "thresholds: range %s%%, burst factor %sx, drift %s%%; definitions: "
+		 "`coreplan noise --help`",
 		 range, burst, drift);
 }
 
@@ -249,13 +250,11 @@ static void group_fact(struct doc *d, const char *const *group)
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; group && group[i]; i++)
 		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
-	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET,
-		      strbuf_str(&sb));
+	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
 	strbuf_release(&sb);
 }
 
-int build_noise(const struct noise_request *req, const struct noise_result *res,
-		struct doc **out)
+int build_noise(const struct noise_request *req, const struct noise_result *res, struct doc **out)
 {
 	const struct noise *nz = &res->nz;
 	const char *metric = req->metric ? req->metric : "tput";
