@@ -158,10 +158,9 @@ int compare_run(sqlite3 *db, const struct compare_request *req, struct compare_r
 	struct compare_options opts = req->opts;
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
-	opts.lower_is_better = req->direction
-				       ? req->direction < 0
-				       : compare_lower_is_better_name(req->metric ? req->metric
-										  : "tput");
+	opts.lower_is_better =
+		req->direction ? req->direction < 0
+			       : compare_lower_is_better_name(req->metric ? req->metric : "tput");
 	for (int arm = 0; rc == 0 && arm < 2; arm++)
 		rc = select_arm(db, req, arm, &out->sel[arm], &out->values[arm]);
 	if (rc == 0)

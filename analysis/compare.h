@@ -74,10 +74,10 @@ struct compare {
 /* What `coreplan compare` asks: the common filter, the two arms, the metric. */
 struct compare_request {
 	const struct run_filter *filter;
-	const char *arm[2];  /* arm a, arm b: FIELD=V[,V] conditions, space-separated */
-	const char *metric;  /* NULL: tput */
+	const char *arm[2];          /* arm a, arm b: FIELD=V[,V] conditions, space-separated */
+	const char *metric;          /* NULL: tput */
 	struct compare_options opts; /* lower_is_better is set by compare_run */
-	int direction;       /* -1 lower is better, +1 higher, 0 from the metric's name */
+	int direction;               /* -1 lower is better, +1 higher, 0 from the metric's name */
 };
 
 /* A request's answer: each arm's runs (with those left out) and values, the comparison. */

@@ -406,9 +406,8 @@ static int points(struct fit_run_result *out)
 
 int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *out)
 {
-	struct select_spec spec = {.filter = req->filter,
-				   .by = req->by,
-				   .metric = req->metric ? req->metric : "tput"};
+	struct select_spec spec = {
+		.filter = req->filter, .by = req->by, .metric = req->metric ? req->metric : "tput"};
 	size_t fitted = 0;
 	int rc;
 	memset(out, 0, sizeof(*out));
@@ -418,10 +417,11 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 	if (rc == 0)
 		rc = points(out);
 	for (int m = 0; rc == 0 && m < FIT_NMODELS; m++) {
+		struct fit_result *fit = &out->fits[m];
 		out->asked[m] = req->models[m];
 		if (!req->models[m])
 			continue;
-		if (fit_scaling((enum fit_model)m, out->level, out->x, out->n, &out->fits[m]) == 0) {
+		if (fit_scaling((enum fit_model)m, out->level, out->x, out->n, fit) == 0) {
 			out->ok[m] = true;
 			fitted++;
 		} else {

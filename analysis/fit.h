@@ -86,7 +86,7 @@ void fit_release(struct fit_result *fit);
 struct fit_request {
 	const struct run_filter *filter;
 	const char *by;
-	const char *metric; /* NULL: tput */
+	const char *metric;       /* NULL: tput */
 	bool models[FIT_NMODELS]; /* indexed by enum fit_model */
 };
 
@@ -96,9 +96,9 @@ struct fit_run_result {
 	double *level, *x; /* sel.n points, in selection order */
 	size_t n;
 	bool asked[FIT_NMODELS];
-	bool ok[FIT_NMODELS];              /* fits[m] holds a fit */
+	bool ok[FIT_NMODELS]; /* fits[m] holds a fit */
 	struct fit_result fits[FIT_NMODELS];
-	char error[FIT_NMODELS][256];      /* why an asked model was not fitted */
+	char error[FIT_NMODELS][256]; /* why an asked model was not fitted */
 };
 
 /* Select the runs and fit the models asked for; release the result either way. */

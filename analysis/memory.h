@@ -84,9 +84,9 @@ void memory_release(struct memory *m);
 struct memory_request {
 	const struct run_filter *filter;
 	const char *by;
-	const char *metric;       /* NULL: load_rss_kb */
-	const char *block;        /* NULL: block */
-	const char *const *group; /* NULL-terminated grouping fields, or NULL */
+	const char *metric;         /* NULL: load_rss_kb */
+	const char *block;          /* NULL: block */
+	const char *const *group;   /* NULL-terminated grouping fields, or NULL */
 	struct cores_options cores; /* the plateau of trace-derived metrics */
 };
 

@@ -62,8 +62,7 @@ static int build_sql(const struct select_spec *spec, bool left_out, struct strbu
 								       : 0;
 }
 
-static int add_left_out(struct selection *sel, const char *tag, const char *reason,
-			bool excluded)
+static int add_left_out(struct selection *sel, const char *tag, const char *reason, bool excluded)
 {
 	struct sel_left_out *grown =
 		realloc(sel->left_out, (sel->nleft_out + 1) * sizeof(*grown));

@@ -19,6 +19,6 @@ void build_left_out(struct doc *d, const struct selection *sel)
 
 void build_left_out_count(struct doc *d)
 {
-	doc_fact_int(d, "runs_left_out", "runs left out", DOC_QUIET,
-		     (int64_t)doc_left_out_count(d), "runs");
+	doc_fact_int(d, "runs_left_out", "runs left out", DOC_QUIET, (int64_t)doc_left_out_count(d),
+		     "runs");
 }

@@ -62,12 +62,10 @@ struct fit_request;
 struct fit_run_result;
 struct memory_request;
 struct memory_result;
-int build_noise(const struct noise_request *req, const struct noise_result *res,
-		struct doc **out);
+int build_noise(const struct noise_request *req, const struct noise_result *res, struct doc **out);
 int build_compare(const struct compare_request *req, const struct compare_result *res,
 		  struct doc **out);
-int build_fit(const struct fit_request *req, const struct fit_run_result *res,
-	      struct doc **out);
+int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out);
 int build_memory(const struct memory_request *req, const struct memory_result *res,
 		 struct doc **out);
 

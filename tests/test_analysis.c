@@ -1373,7 +1373,6 @@ static void test_compare_bootstrap_seed(void **state)
 	assert_int_equal(c3.ratio.seed, 7);
 }
 
-
 /* ---------------------------------------------------------------------- */
 /* documents                                                               */
 /* ---------------------------------------------------------------------- */
@@ -1448,8 +1447,9 @@ static void test_select_no_runs(void **state)
 	/* one run left out by the analysis (not excluded): named, no --include-excluded hint */
 	assert_int_equal(selection_leave_out(&sel, "m1-r1", "no trace"), 0);
 	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
-	assert_string_equal(err_msg(),
-			    "no runs to analyse (1 run matched but was left out: 'm1-r1': no trace)");
+	assert_string_equal(
+		err_msg(),
+		"no runs to analyse (1 run matched but was left out: 'm1-r1': no trace)");
 
 	/* three, the first excluded: a count, the first named, the hint */
 	selection_release(&sel);
@@ -1459,8 +1459,9 @@ static void test_select_no_runs(void **state)
 	sel.left_out[0].excluded = sel.left_out[1].excluded = true;
 	assert_int_equal(sel.nleft_out, 3);
 	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
-	assert_string_equal(err_msg(), "no runs to analyse (3 runs matched but were left out, e.g. "
-				       "'g1-trial': unlisted; --include-excluded keeps excluded runs)");
+	assert_string_equal(err_msg(),
+			    "no runs to analyse (3 runs matched but were left out, e.g. "
+			    "'g1-trial': unlisted; --include-excluded keeps excluded runs)");
 	/* excluded runs already kept: no hint */
 	f.include_excluded = true;
 	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
@@ -1511,8 +1512,9 @@ static void test_noise_document_gomaxprocs(void **state)
 		    "max range");
 	md = md_of(d);
 	/* the empty soak table says why, quoting the soak_min_runs fact */
-	check_contains(md, "### Soaks (repeated runs of one cell)\n\nnone: no level has 3 or more "
-			   "runs in one block\n",
+	check_contains(md,
+		       "### Soaks (repeated runs of one cell)\n\nnone: no level has 3 or more "
+		       "runs in one block\n",
 		       "md soaks");
 	check_close(doc_fact_number(d, "soak_min_runs"), NOISE_SOAK_MIN_RUNS, 0, "soak min");
 	check_contains(md, "- thresholds: range 5.00%, burst factor 1.50x, drift 1.00%", "md");
@@ -1613,8 +1615,9 @@ static void test_compare_document(void **state)
 	assert_int_equal(doc_left_out_count(d), 2);
 	check_close(doc_fact_number(d, "runs_left_out"), 2, 0, "left out");
 	md = md_of(d);
-	check_contains(md, "- verdict: unresolvable (with 3 against 3 runs the smallest reachable p "
-			   "is 0.1 &gt; alpha 0.05)",
+	check_contains(md,
+		       "- verdict: unresolvable (with 3 against 3 runs the smallest reachable p "
+		       "is 0.1 &gt; alpha 0.05)",
 		       "md verdict");
 	check_contains(md, "### Runs left out (2)", "md left out");
 	free(md);

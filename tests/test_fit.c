@@ -654,7 +654,6 @@ static void order_invariant(void **state)
 	fit_release(&b);
 }
 
-
 /* ------------------------------------------------------------ document */
 
 static double fact(const struct doc *d, const char *name)
@@ -697,7 +696,8 @@ static void fit_document(void **state)
 	for (int m = 0; m < FIT_NMODELS; m++) {
 		req.models[m] = res.asked[m] = true;
 		if (m == FIT_AMDAHL) {
-			snprintf(res.error[m], sizeof(res.error[m]), "%s", "the amdahl fit refused");
+			snprintf(res.error[m], sizeof(res.error[m]), "%s",
+				 "the amdahl fit refused");
 			continue;
 		}
 		assert_int_equal(fit_scaling((enum fit_model)m, sdm_n, sdm_x, 7, &res.fits[m]), 0);
@@ -726,7 +726,8 @@ static void fit_document(void **state)
 	/* the summary rows (usl, amdahl, power) hold the same numbers as the facts */
 	check_close(summary_cell(d, 0, "peak_n"), fact(d, "usl_peak_n"), 0, "peak_n cell");
 	check_close(summary_cell(d, 0, "residual_se"), fact(d, "usl_residual_se"), 0, "se cell");
-	check_close(summary_cell(d, 2, "per_doubling"), fact(d, "power_per_doubling"), 0, "pd cell");
+	check_close(summary_cell(d, 2, "per_doubling"), fact(d, "power_per_doubling"), 0,
+		    "pd cell");
 	/* amdahl not fitted: a note and a fact, no figure */
 	t = doc_section_table(doc_find_section(d, "summary"));
 	assert_string_equal(doc_cell_text(t, 1, (size_t)doc_table_find(t, "note")),
