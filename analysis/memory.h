@@ -19,7 +19,7 @@
  *
  * memory_run() is what `coreplan memory` asks (struct memory_request):
  * select the runs; the metric is a run field, or one of the trace-derived
- * figures of cores.h over each run's plateau (MEMORY_TRACE_METRICS:
+ * figures of cores.h over each run's plateau (memory_trace_metric():
  * rss_median_kb, rss_mean_kb, rss_peak_kb, mem_avail_min_kb), recomputed
  * per run; a run whose trace gives no such figure is left out (the
  * selection's left-out list, with the reason). Levels must be numbers.
