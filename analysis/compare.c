@@ -6,6 +6,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -112,4 +113,67 @@ int compare_arms(const double *a, size_t na, const double *b, size_t nb,
 	}
 	decide(out);
 	return 0;
+}
+
+bool compare_lower_is_better_name(const char *metric)
+{
+	static const char *const suffixes[] = {"_ms", "_s", "_per_op", "_per_int", NULL};
+	size_t n = strlen(metric);
+	for (size_t i = 0; suffixes[i]; i++) {
+		size_t k = strlen(suffixes[i]);
+		if (n > k && !strcmp(metric + n - k, suffixes[i]))
+			return true;
+	}
+	return false;
+}
+
+/* One arm: the common filter and the arm's own conditions, selected; its values. */
+static int select_arm(sqlite3 *db, const struct compare_request *req, int arm,
+		      struct selection *sel, double **values)
+{
+	static const char *const option[2] = {"--a", "--b"};
+	struct run_filter f;
+	struct select_spec spec = {.metric = req->metric ? req->metric : "tput"};
+	int rc = run_filter_copy(&f, req->filter);
+	if (rc)
+		return rc;
+	rc = run_filter_add_conditions(&f, req->arm[arm], option[arm]);
+	spec.filter = &f;
+	if (rc == 0)
+		rc = select_runs(db, &spec, sel);
+	if (rc == 0 && sel->n == 0) {
+		rc = select_no_runs(sel, &f);
+		err_prefix("arm %s", arm ? "b" : "a");
+	}
+	if (rc == 0 && !(*values = malloc((sel->n ? sel->n : 1) * sizeof(**values))))
+		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < sel->n; i++)
+		(*values)[i] = sel->runs[i].metric;
+	run_filter_release(&f);
+	return rc;
+}
+
+int compare_run(sqlite3 *db, const struct compare_request *req, struct compare_result *out)
+{
+	struct compare_options opts = req->opts;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	opts.lower_is_better =
+		req->direction ? req->direction < 0
+			       : compare_lower_is_better_name(req->metric ? req->metric : "tput");
+	for (int arm = 0; rc == 0 && arm < 2; arm++)
+		rc = select_arm(db, req, arm, &out->sel[arm], &out->values[arm]);
+	if (rc == 0)
+		rc = compare_arms(out->values[0], out->sel[0].n, out->values[1], out->sel[1].n,
+				  &opts, &out->c);
+	return rc;
+}
+
+void compare_result_release(struct compare_result *r)
+{
+	for (int arm = 0; arm < 2; arm++) {
+		selection_release(&r->sel[arm]);
+		free(r->values[arm]);
+	}
+	memset(r, 0, sizeof(*r));
 }

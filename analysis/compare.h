@@ -23,6 +23,12 @@
  *               (root mean square of sd/mean over arms with 2+ runs), and
  *               never fewer than the rank test needs to reach alpha at all
  *               (the smallest k with 2 / C(2k, k) <= alpha: 4 at 0.05)
+ *
+ * compare_run() is what `coreplan compare` asks (struct compare_request):
+ * each arm's runs are the common filter AND the arm's own conditions
+ * (run_filter_add_conditions), selected apart; lower is better when the
+ * request says so, else when the metric's name says so
+ * (compare_lower_is_better_name).
  */
 #ifndef COREPLAN_COMPARE_H
 #define COREPLAN_COMPARE_H
@@ -31,12 +37,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "select.h"
 #include "stats.h"
 
 #define COMPARE_ALPHA 0.05
 #define COMPARE_POWER 0.8
 #define COMPARE_RESAMPLES 10000
 #define COMPARE_SEED 1
+/* the bootstrap interval of stats_bootstrap_median_ratio, in % */
+#define COMPARE_CI_PCT 95.0
 
 struct compare_options {
 	double alpha;
@@ -62,8 +71,32 @@ struct compare {
 	struct compare_options opts;
 };
 
+/* What `coreplan compare` asks: the common filter, the two arms, the metric. */
+struct compare_request {
+	const struct run_filter *filter;
+	const char *arm[2];          /* arm a, arm b: FIELD=V[,V] conditions, space-separated */
+	const char *metric;          /* NULL: tput */
+	struct compare_options opts; /* lower_is_better is set by compare_run */
+	int direction;               /* -1 lower is better, +1 higher, 0 from the metric's name */
+};
+
+/* A request's answer: each arm's runs (with those left out) and values, the comparison. */
+struct compare_result {
+	struct selection sel[2];
+	double *values[2]; /* sel[i].n metric values */
+	struct compare c;
+};
+
 void compare_options_init(struct compare_options *opts);
 int compare_arms(const double *a, size_t na, const double *b, size_t nb,
 		 const struct compare_options *opts, struct compare *out);
+/* A metric whose name ends in _ms, _s, _per_op or _per_int: a time, lower is better. */
+bool compare_lower_is_better_name(const char *metric);
+/*
+ * Select both arms and compare; release the result either way. An arm
+ * with no run: the error names it and says what its filter matched.
+ */
+int compare_run(sqlite3 *db, const struct compare_request *req, struct compare_result *out);
+void compare_result_release(struct compare_result *r);
 
 #endif

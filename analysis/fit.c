@@ -384,3 +384,66 @@ void fit_release(struct fit_result *fit)
 	free(fit->residuals);
 	fit->fitted = fit->residuals = NULL;
 }
+
+/* The points: every run's (level, metric); levels must be numbers. */
+static int points(struct fit_run_result *out)
+{
+	const struct selection *sel = &out->sel;
+	out->level = malloc(sel->n * sizeof(double));
+	out->x = malloc(sel->n * sizeof(double));
+	if (!out->level || !out->x)
+		return err_set("out of memory");
+	for (size_t i = 0; i < sel->n; i++) {
+		if (!sel->runs[i].level_numeric)
+			return err_set("run '%s': level '%s' is not a number", sel->runs[i].tag,
+				       sel->runs[i].level_text);
+		out->level[i] = sel->runs[i].level;
+		out->x[i] = sel->runs[i].metric;
+	}
+	out->n = sel->n;
+	return 0;
+}
+
+int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *out)
+{
+	struct select_spec spec = {
+		.filter = req->filter, .by = req->by, .metric = req->metric ? req->metric : "tput"};
+	size_t fitted = 0;
+	int rc;
+	memset(out, 0, sizeof(*out));
+	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0 && out->sel.n == 0)
+		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = points(out);
+	for (int m = 0; rc == 0 && m < FIT_NMODELS; m++) {
+		struct fit_result *fit = &out->fits[m];
+		out->asked[m] = req->models[m];
+		if (!req->models[m])
+			continue;
+		if (fit_scaling((enum fit_model)m, out->level, out->x, out->n, fit) == 0) {
+			out->ok[m] = true;
+			fitted++;
+		} else {
+			snprintf(out->error[m], sizeof(out->error[m]), "%s", err_msg());
+			err_clear();
+		}
+	}
+	/* no model asked for could be fitted: the first one's reason is the error */
+	for (int m = 0; rc == 0 && fitted == 0 && m < FIT_NMODELS; m++)
+		if (out->asked[m])
+			rc = err_set("%s", out->error[m]);
+	if (rc == 0 && fitted == 0)
+		rc = err_set("no model to fit");
+	return rc;
+}
+
+void fit_run_result_release(struct fit_run_result *r)
+{
+	for (int m = 0; m < FIT_NMODELS; m++)
+		fit_release(&r->fits[m]);
+	free(r->level);
+	free(r->x);
+	selection_release(&r->sel);
+	memset(r, 0, sizeof(*r));
+}

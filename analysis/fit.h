@@ -25,6 +25,11 @@
  * lambda / sigma. A model needs at least as many distinct levels as it
  * has free parameters, and one more point than that; a fit that does not
  * converge is an error, never a number.
+ *
+ * fit_run() is what `coreplan fit` asks (struct fit_request): every
+ * selected run is one point (level, metric); levels must be numbers. Each
+ * model asked for is fitted; one that cannot be keeps its reason. When no
+ * model asked for could be fitted, the first one's reason is the error.
  */
 #ifndef COREPLAN_FIT_H
 #define COREPLAN_FIT_H
@@ -32,7 +37,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "select.h"
+
 enum fit_model { FIT_USL, FIT_AMDAHL, FIT_POWER };
+#define FIT_NMODELS 3
 
 #define FIT_MAX_PARAMS 3
 
@@ -73,5 +81,28 @@ int fit_scaling(enum fit_model model, const double *level, const double *x, size
 /* The fitted curve at level N. */
 double fit_predict(const struct fit_result *fit, double level);
 void fit_release(struct fit_result *fit);
+
+/* What `coreplan fit` asks: the runs, the level field, the metric, the models. */
+struct fit_request {
+	const struct run_filter *filter;
+	const char *by;
+	const char *metric;       /* NULL: tput */
+	bool models[FIT_NMODELS]; /* indexed by enum fit_model */
+};
+
+/* A request's answer: the runs, their points, and each model asked for. */
+struct fit_run_result {
+	struct selection sel;
+	double *level, *x; /* sel.n points, in selection order */
+	size_t n;
+	bool asked[FIT_NMODELS];
+	bool ok[FIT_NMODELS]; /* fits[m] holds a fit */
+	struct fit_result fits[FIT_NMODELS];
+	char error[FIT_NMODELS][256]; /* why an asked model was not fitted */
+};
+
+/* Select the runs and fit the models asked for; release the result either way. */
+int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *out);
+void fit_run_result_release(struct fit_run_result *r);
 
 #endif

@@ -66,6 +66,7 @@ static int fit_group(struct memory *m, struct memory_point *p, size_t n, const c
 		if (same(p[i].group, group)) {
 			x[k] = p[i].level;
 			y[k++] = p[i].value;
+			p[i].residual = NAN; /* until the group has a fit */
 		}
 	fit->nlevels = levels_of(p, n, group, NULL, true, x + n);
 	if (fit->nlevels < 2) {
@@ -180,4 +181,96 @@ void memory_release(struct memory *m)
 	free(m->endpoints);
 	free(m->ratios);
 	memset(m, 0, sizeof(*m));
+}
+
+static const char *const trace_metrics[] = {"rss_median_kb", "rss_mean_kb", "rss_peak_kb",
+					    "mem_avail_min_kb", NULL};
+
+bool memory_trace_metric(const char *name)
+{
+	for (size_t i = 0; trace_metrics[i]; i++)
+		if (!strcmp(trace_metrics[i], name))
+			return true;
+	return false;
+}
+
+static double trace_value(const struct run_cores *c, const char *name)
+{
+	if (!c->ok)
+		return NAN;
+	if (!strcmp(name, "rss_median_kb"))
+		return c->cpu.rss_median_kb;
+	if (!strcmp(name, "rss_mean_kb"))
+		return c->cpu.rss_mean_kb;
+	if (!strcmp(name, "rss_peak_kb"))
+		return c->cpu.rss_peak_kb;
+	return c->cpu.mem_avail_min_kb;
+}
+
+/* Points from the selection; trace-derived metrics are recomputed per run. */
+static int build_points(sqlite3 *db, const struct memory_request *req, const char *metric,
+			struct memory_result *out)
+{
+	struct selection *sel = &out->sel;
+	int rc = 0;
+	out->npoints = 0;
+	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
+		const struct sel_run *run = &sel->runs[i];
+		struct memory_point *p = &out->points[out->npoints];
+		double value = run->metric;
+		if (!run->level_numeric)
+			return err_set("run '%s': level '%s' is not a number", run->tag,
+				       run->level_text);
+		if (out->from_trace) {
+			struct run_cores c;
+			rc = cores_compute(db, run->run_id, NAN, &req->cores, &c);
+			if (rc)
+				return rc;
+			value = trace_value(&c, metric);
+			if (isnan(value)) {
+				rc = selection_leave_out(sel, run->tag,
+							 c.note[0] ? c.note : "no trace value");
+				continue;
+			}
+		}
+		p->tag = run->tag;
+		p->group = run->group;
+		p->block = run->block;
+		p->level = run->level;
+		p->value = value;
+		p->residual = NAN;
+		out->npoints++;
+	}
+	return rc;
+}
+
+int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_result *out)
+{
+	const char *metric = req->metric ? req->metric : "load_rss_kb";
+	struct select_spec spec = {.filter = req->filter,
+				   .by = req->by,
+				   .block = req->block ? req->block : "block",
+				   .group = req->group};
+	int rc;
+	memset(out, 0, sizeof(*out));
+	out->from_trace = memory_trace_metric(metric);
+	spec.metric = out->from_trace ? NULL : metric;
+	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0 && !(out->points = calloc(out->sel.n ? out->sel.n : 1, sizeof(*out->points))))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = build_points(db, req, metric, out);
+	if (rc == 0 && out->npoints == 0)
+		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = memory_compute(out->points, out->npoints, &out->mem);
+	return rc;
+}
+
+void memory_result_release(struct memory_result *r)
+{
+	memory_release(&r->mem);
+	free(r->points);
+	selection_release(&r->sel);
+	memset(r, 0, sizeof(*r));
 }

@@ -14,7 +14,15 @@
  *   ratios     per level, median(metric) / level: the single-level ratio,
  *              which charges the fixed load-time growth to the sessions;
  *              shown only as a labelled contrast
- * Every run's residual (metric - fitted) is kept for the residuals view.
+ * Every run's residual (metric - fitted) is kept for the residuals view
+ * (NaN in a group without a fit).
+ *
+ * memory_run() is what `coreplan memory` asks (struct memory_request):
+ * select the runs; the metric is a run field, or one of the trace-derived
+ * figures of cores.h over each run's plateau (memory_trace_metric():
+ * rss_median_kb, rss_mean_kb, rss_peak_kb, mem_avail_min_kb), recomputed
+ * per run; a run whose trace gives no such figure is left out (the
+ * selection's left-out list, with the reason). Levels must be numbers.
  */
 #ifndef COREPLAN_MEMORY_H
 #define COREPLAN_MEMORY_H
@@ -22,6 +30,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cores.h"
+#include "select.h"
 #include "stats.h"
 
 struct memory_point {
@@ -69,5 +79,34 @@ struct memory {
 /* Points are grouped by `group` (string equality); their residuals are set. */
 int memory_compute(struct memory_point *points, size_t n, struct memory *out);
 void memory_release(struct memory *m);
+
+/* What `coreplan memory` asks: the runs, the level, block and group fields, the metric. */
+struct memory_request {
+	const struct run_filter *filter;
+	const char *by;
+	const char *metric;         /* NULL: load_rss_kb */
+	const char *block;          /* NULL: block */
+	const char *const *group;   /* NULL-terminated grouping fields, or NULL */
+	struct cores_options cores; /* the plateau of trace-derived metrics */
+};
+
+/* A request's answer: the runs, their points (into sel's strings), the slopes. */
+struct memory_result {
+	struct selection sel;
+	struct memory_point *points;
+	size_t npoints;
+	bool from_trace; /* the metric was recomputed from each run's trace */
+	struct memory mem;
+};
+
+/* Is `name` one of the trace-derived metrics? */
+bool memory_trace_metric(const char *name);
+/*
+ * Select the runs, build their points and compute; release the result
+ * either way. No point: the error says what the filter matched and what
+ * was left out (select_no_runs).
+ */
+int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_result *out);
+void memory_result_release(struct memory_result *r);
 
 #endif

@@ -308,7 +308,7 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 		size_t first = 0;
 		size_t n = gather(g, g->levels[l], NULL, buf, &first);
 		struct noise_burst *b;
-		if (n >= 2) {
+		if (n >= NOISE_BURST_MIN_RUNS) {
 			int rc;
 			b = push(&nz->bursts, &nz->nbursts, sizeof(*b));
 			if (!b)
@@ -328,7 +328,7 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 			struct noise_soak *s;
 			size_t m = gather(g, g->levels[l], g->blocks[k], buf, &first);
 			int rc;
-			if (m < 3)
+			if (m < NOISE_SOAK_MIN_RUNS)
 				continue;
 			s = push(&nz->soaks, &nz->nsoaks, sizeof(*s));
 			if (!s)
@@ -424,9 +424,17 @@ int noise_compute(const struct selection *sel, const struct noise_options *opts,
 			rc = analyse_group(out, sel, sel->runs[i].group, buf);
 	}
 	free(buf);
-	if (rc)
+	if (rc) {
 		noise_release(out);
-	return rc;
+		return rc;
+	}
+	out->resolved = out->counterbalanced = true;
+	for (size_t i = 0; i < out->nverdicts; i++) {
+		out->resolved &= out->verdicts[i].resolved;
+		out->counterbalanced &= out->verdicts[i].counterbalanced;
+		out->burst_count += out->verdicts[i].nbursts;
+	}
+	return 0;
 }
 
 void noise_release(struct noise *nz)
@@ -445,4 +453,27 @@ void noise_release(struct noise *nz)
 	free(nz->soaks);
 	free(nz->verdicts);
 	memset(nz, 0, sizeof(*nz));
+}
+
+int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result *out)
+{
+	struct select_spec spec = {.filter = req->filter,
+				   .by = req->by,
+				   .metric = req->metric ? req->metric : "tput",
+				   .block = req->block ? req->block : "block",
+				   .group = req->group};
+	int rc;
+	memset(out, 0, sizeof(*out));
+	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0 && out->sel.n == 0)
+		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = noise_compute(&out->sel, &req->opts, &out->nz);
+	return rc;
+}
+
+void noise_result_release(struct noise_result *r)
+{
+	noise_release(&r->nz);
+	selection_release(&r->sel);
 }

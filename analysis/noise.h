@@ -25,7 +25,13 @@
  *   verdict   `resolved` when every level's range_pct is within the
  *             threshold (default NOISE_RANGE_PCT = 5%) and no two
  *             neighbouring levels' [min, max] ranges overlap; otherwise
- *             `within-noise`, naming the levels that fail
+ *             `within-noise`, naming the levels that fail. The whole
+ *             analysis is resolved when every group is.
+ * Bursts need NOISE_BURST_MIN_RUNS runs at a level, soaks
+ * NOISE_SOAK_MIN_RUNS runs in one (level, block).
+ *
+ * noise_run() is what `coreplan noise` asks (struct noise_request):
+ * select the runs (select.h), then noise_compute().
  */
 #ifndef COREPLAN_NOISE_H
 #define COREPLAN_NOISE_H
@@ -39,6 +45,8 @@
 #define NOISE_BURST_FACTOR 1.5
 #define NOISE_RANGE_PCT 5.0
 #define NOISE_DRIFT_PCT 1.0
+#define NOISE_BURST_MIN_RUNS 2
+#define NOISE_SOAK_MIN_RUNS 3
 
 struct noise_options {
 	double burst_factor;
@@ -129,6 +137,25 @@ struct noise {
 	struct noise_verdict *verdicts;
 	size_t nverdicts;
 	struct noise_options opts;
+	bool resolved;        /* every group resolved */
+	bool counterbalanced; /* every group counterbalanced */
+	size_t burst_count;   /* bursts over every group */
+};
+
+/* What `coreplan noise` asks: the runs, the level, block and group fields, the metric. */
+struct noise_request {
+	const struct run_filter *filter;
+	const char *by;
+	const char *metric;       /* NULL: tput */
+	const char *block;        /* NULL: block */
+	const char *const *group; /* NULL-terminated grouping fields, or NULL */
+	struct noise_options opts;
+};
+
+/* A request's answer: the runs it read (with those left out) and the analysis. */
+struct noise_result {
+	struct selection sel;
+	struct noise nz;
 };
 
 void noise_options_init(struct noise_options *opts);
@@ -140,5 +167,11 @@ void noise_options_init(struct noise_options *opts);
 int noise_compute(const struct selection *sel, const struct noise_options *opts,
 		  struct noise *out);
 void noise_release(struct noise *nz);
+/*
+ * Select the runs and compute; release the result either way. No run
+ * selected: the error says what the filter matched (select_no_runs).
+ */
+int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result *out);
+void noise_result_release(struct noise_result *r);
 
 #endif

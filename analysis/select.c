@@ -62,16 +62,19 @@ static int build_sql(const struct select_spec *spec, bool left_out, struct strbu
 								       : 0;
 }
 
-static int add_left_out(struct selection *sel, const char *tag, const char *reason)
+static int add_left_out(struct selection *sel, const char *tag, const char *reason, bool excluded)
 {
 	struct sel_left_out *grown =
 		realloc(sel->left_out, (sel->nleft_out + 1) * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
 	sel->left_out = grown;
-	grown[sel->nleft_out].tag = strdup(tag);
-	grown[sel->nleft_out].reason = strdup(reason);
+	grown[sel->nleft_out].tag = strdup(tag ? tag : "");
+	grown[sel->nleft_out].reason = strdup(reason ? reason : "");
+	grown[sel->nleft_out].excluded = excluded;
 	sel->nleft_out++;
+	if (!grown[sel->nleft_out - 1].tag || !grown[sel->nleft_out - 1].reason)
+		return err_set("out of memory");
 	return 0;
 }
 
@@ -116,11 +119,11 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	const char *tag = (const char *)sqlite3_column_text(stmt, 3);
 	if (spec->by && sqlite3_column_type(stmt, 7) == SQLITE_NULL) {
 		snprintf(reason, sizeof(reason), "no value for --by %s", spec->by);
-		return add_left_out(sel, tag, reason);
+		return add_left_out(sel, tag, reason, false);
 	}
 	if (spec->metric && sqlite3_column_type(stmt, 9) == SQLITE_NULL) {
 		snprintf(reason, sizeof(reason), "no numeric value for --metric %s", spec->metric);
-		return add_left_out(sel, tag, reason);
+		return add_left_out(sel, tag, reason, false);
 	}
 	if (sel->n == *alloc) {
 		size_t want = *alloc ? 2 * *alloc : 64;
@@ -174,7 +177,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 			sqlite3_bind_int64(why, 1, sqlite3_column_int64(stmt, 0));
 			if (sqlite3_step(why) == SQLITE_ROW)
 				rc = add_left_out(sel, tag,
-						  (const char *)sqlite3_column_text(why, 0));
+						  (const char *)sqlite3_column_text(why, 0), true);
 			sqlite3_reset(why);
 		} else {
 			rc = take_row(sel, stmt, spec, &alloc);
@@ -232,4 +235,28 @@ void selection_release(struct selection *sel)
 	}
 	free(sel->left_out);
 	memset(sel, 0, sizeof(*sel));
+}
+
+int selection_leave_out(struct selection *sel, const char *tag, const char *reason)
+{
+	return add_left_out(sel, tag, reason, false);
+}
+
+int select_no_runs(const struct selection *sel, const struct run_filter *filter)
+{
+	const struct sel_left_out *first;
+	bool excluded = false;
+	if (sel->nleft_out == 0)
+		return err_set("no runs to analyse (the filter matched no run: check --corpus and "
+			       "--where)");
+	first = &sel->left_out[0];
+	for (size_t i = 0; i < sel->nleft_out; i++)
+		excluded |= sel->left_out[i].excluded;
+	return err_set("no runs to analyse (%zu run%s matched but %s left out%s'%s': %s%s)",
+		       sel->nleft_out, sel->nleft_out == 1 ? "" : "s",
+		       sel->nleft_out == 1 ? "was" : "were", sel->nleft_out == 1 ? ": " : ", e.g. ",
+		       first->tag, first->reason,
+		       excluded && !filter->include_excluded
+			       ? "; --include-excluded keeps excluded runs"
+			       : "");
 }

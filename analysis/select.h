@@ -43,6 +43,7 @@ struct sel_run {
 struct sel_left_out {
 	char *tag;
 	char *reason;
+	bool excluded; /* an excluded run (kept with --include-excluded) */
 };
 
 struct selection {
@@ -69,5 +70,23 @@ struct select_spec {
  */
 int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *out);
 void selection_release(struct selection *sel);
+
+/*
+ * Add a run to the left-out list after selection: an analysis that
+ * cannot use a selected run (its trace gives no value) says so here, so
+ * the document lists it with the excluded ones. The run stays in
+ * sel->runs; the analysis skips it.
+ */
+int selection_leave_out(struct selection *sel, const char *tag, const char *reason);
+
+/*
+ * The error every X_run() returns when it has no run to work on: what the
+ * filter matched and what was left out, e.g.
+ *   no runs to analyse (3 runs matched but were left out, e.g.
+ *   'g1-trial': unlisted; --include-excluded keeps excluded runs)
+ * (the last part only when an excluded run was left out and the filter
+ * does not keep them). Returns ERR_DATA.
+ */
+int select_no_runs(const struct selection *sel, const struct run_filter *filter);
 
 #endif

@@ -189,6 +189,8 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	int rc;
 	memset(out, 0, sizeof(*out));
 	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0 && out->sel.n == 0)
+		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
 		rc = sweep_compute(&out->sel, &req->opts, &out->sw);
 	return rc;

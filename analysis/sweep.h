@@ -73,7 +73,10 @@ struct sweep_result {
 };
 
 void sweep_options_init(struct sweep_options *opts);
-/* Select the runs and compute the sweep; release the result either way. */
+/*
+ * Select the runs and compute the sweep; release the result either way.
+ * No run selected: the error says what the filter matched (select_no_runs).
+ */
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out);
 void sweep_result_release(struct sweep_result *r);
 /* Levels must be numbers > 0; at least one run. */

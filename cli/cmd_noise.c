@@ -4,31 +4,22 @@
 #include "opt.h"
 
 #include "../analysis/noise.h"
-#include "../analysis/select.h"
 #include "../common/err.h"
 #include "../common/num.h"
-#include "../common/strbuf.h"
-#include "../reports/table_out.h"
-#include "../schema/db.h"
+#include "../reports/builders.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = COMMON_COUNT, OPT_BLOCK, OPT_GROUP, OPT_VIEW, OPT_BURST, OPT_RANGE, OPT_DRIFT };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_GROUP, OPT_BURST, OPT_RANGE, OPT_DRIFT };
 
 static const struct opt_spec specs[] = {
-	COMMON_SPECS,
+	CLI_SPECS_ANALYSIS,
 	[OPT_BY] = {"by", 0, "FIELD", "the level field (required), e.g. gomaxprocs or sessions",
 		    false},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (default block)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
 		       "analyse each combination of these fields separately (e.g. target,cfg)",
 		       false},
-	[OPT_VIEW] = {"view", 0, "V",
-		      "only this table: levels, cells, drift, order, bursts, soaks or verdict "
-		      "(default: md prints all, other formats levels)",
-		      false},
 	[OPT_BURST] = {"burst-factor", 0, "X",
 		       "a first run this many times the later runs' median is a burst (1.5)",
 		       false},
@@ -63,23 +54,13 @@ static const char details[] =
 	"  coreplan noise --by gomaxprocs --where block=1,2,3\n"
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak\n";
 
-enum view { VIEW_LEVELS, VIEW_CELLS, VIEW_DRIFT, VIEW_ORDER, VIEW_BURSTS, VIEW_SOAKS,
-	    VIEW_VERDICT, NVIEWS };
-static const char *const view_names[NVIEWS] = {"levels", "cells", "drift", "order",
-					       "bursts", "soaks", "verdict"};
-static const char *const view_titles[NVIEWS] = {
-	"Levels", "Blocks at each level", "Block drift", "Run order", "First-run bursts",
-	"Soaks (repeated runs of one cell)", "Verdict"};
+static const char *const views[] = {"levels", "cells", "drift",   "order",
+				    "bursts", "soaks", "verdict", NULL};
 
-struct args {
-	struct common_args common;
-	const char *by;
-	const char *block;
+/* The request and the --group list it points into (freed after the run). */
+struct noise_cli {
+	struct noise_request req;
 	char **group;
-	size_t ngroup;
-	enum view view;
-	bool view_given;
-	struct noise_options opts;
 };
 
 static int parse_positive(const char *name, const char *value, double *out)
@@ -89,315 +70,68 @@ static int parse_positive(const char *name, const char *value, double *out)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct args *a)
+static int option(void *request, int which, const char *value)
 {
-	static const struct opt_cmd cmd = {"noise", NULL, details, specs};
-	struct opt_parser p;
-	const char *value;
-	int which;
-	int rc = opt_parser_init(&p, &cmd, argc, argv);
-	while (rc == 0 && (rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
-		rc = 0;
-		if (which < COMMON_COUNT)
-			rc = common_opt(&a->common, which, value);
-		else if (which == OPT_BY)
-			a->by = value;
-		else if (which == OPT_BLOCK)
-			a->block = value;
-		else if (which == OPT_GROUP)
-			rc = common_split_list("group", value, &a->group, &a->ngroup);
-		else if (which == OPT_BURST)
-			rc = parse_positive("burst-factor", value, &a->opts.burst_factor);
-		else if (which == OPT_RANGE)
-			rc = parse_positive("range-pct", value, &a->opts.range_pct);
-		else if (which == OPT_DRIFT)
-			rc = parse_positive("drift-pct", value, &a->opts.drift_pct);
-		else if (which == OPT_VIEW) {
-			int v = 0;
-			rc = common_parse_choice("view", value, view_names, NVIEWS, &v);
-			a->view = (enum view)v;
-			a->view_given = true;
-		}
-	}
-	if (rc == OPT_DONE && p.noperands > 0)
-		rc = err_usage("unexpected argument '%s'", p.operands[0]);
-	if (rc == OPT_DONE && !a->by)
-		rc = err_usage("--by FIELD is required");
-	opt_parser_release(&p);
-	return rc;
-}
-
-/* Builds one table; `f` decides number formatting. */
-typedef int (*table_fn)(const struct noise *nz, enum out_format f, struct out_table **out);
-
-#define NUM(v, style, prec) common_num((v), f, (style), (prec), b[k++ % 16])
-
-static struct out_table *new_table(const char *const *cols, size_t n, size_t ntext)
-{
-	struct out_table *t = out_table_new(n, cols);
-	for (size_t i = ntext; t && i < n; i++)
-		out_table_set_kind(t, i, OUT_NUM);
-	return t;
-}
-
-static int levels_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "verdict", "level", "n", "median", "min",
-					   "max", "range_pct", "max_block_dev_pct"};
-	struct out_table *t = new_table(cols, 9, 2);
-	char b[16][32], nbuf[24];
-	int rc = t ? 0 : err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < nz->nlevels; i++) {
-		const struct noise_level *lv = &nz->levels[i];
-		size_t k = 0;
-		const char *cells[9];
-		snprintf(nbuf, sizeof(nbuf), "%zu", lv->s.n);
-		cells[0] = lv->group;
-		cells[1] = lv->within_noise ? "within-noise" : "resolved";
-		cells[2] = NUM(lv->level, 'g', 6);
-		cells[3] = nbuf;
-		cells[4] = NUM(lv->s.median, 'g', 6);
-		cells[5] = NUM(lv->s.min, 'g', 6);
-		cells[6] = NUM(lv->s.max, 'g', 6);
-		cells[7] = NUM(lv->s.range_pct, 'f', 2);
-		cells[8] = NUM(lv->max_abs_dev_pct, 'f', 2);
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static int cells_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "block", "level", "n", "value",
-					   "deviation_pct", "position"};
-	struct out_table *t = new_table(cols, 7, 2);
-	char b[16][32], nbuf[24], pbuf[24];
-	int rc = t ? 0 : err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < nz->ncells; i++) {
-		const struct noise_cell *c = &nz->cells[i];
-		size_t k = 0;
-		const char *cells[7];
-		snprintf(nbuf, sizeof(nbuf), "%zu", c->n);
-		snprintf(pbuf, sizeof(pbuf), "%zu", c->position);
-		cells[0] = c->group;
-		cells[1] = c->block;
-		cells[2] = NUM(c->level, 'g', 6);
-		cells[3] = nbuf;
-		cells[4] = NUM(c->value, 'g', 6);
-		cells[5] = NUM(c->deviation_pct, 'f', 2);
-		cells[6] = pbuf;
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static int drift_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "block", "drift", "levels", "mean_dev_pct",
-					   "min_dev_pct", "max_dev_pct"};
-	struct out_table *t = new_table(cols, 7, 3);
-	char b[16][32], nbuf[24];
-	int rc = t ? 0 : err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < nz->ndrifts; i++) {
-		const struct noise_drift *d = &nz->drifts[i];
-		size_t k = 0;
-		const char *cells[7];
-		snprintf(nbuf, sizeof(nbuf), "%zu", d->nlevels);
-		cells[0] = d->group;
-		cells[1] = d->block;
-		cells[2] = d->drift;
-		cells[3] = nbuf;
-		cells[4] = NUM(d->mean_dev_pct, 'f', 2);
-		cells[5] = NUM(d->min_dev_pct, 'f', 2);
-		cells[6] = NUM(d->max_dev_pct, 'f', 2);
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static int order_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "block", "levels_in_order", "ordered_by"};
-	struct out_table *t = new_table(cols, 4, 4);
-	int rc = t ? 0 : err_set("out of memory");
-	(void)f;
-	for (size_t i = 0; rc == 0 && i < nz->norders; i++) {
-		const struct noise_order *o = &nz->orders[i];
-		const char *cells[4] = {o->group, o->block, o->levels,
-					o->timed ? "start time" : "results-table row"};
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static int bursts_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "tag", "burst", "level", "first",
-					   "later_median", "later_n", "ratio"};
-	struct out_table *t = new_table(cols, 8, 3);
-	char b[16][32], nbuf[24];
-	int rc = t ? 0 : err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < nz->nbursts; i++) {
-		const struct noise_burst *x = &nz->bursts[i];
-		size_t k = 0;
-		const char *cells[8];
-		snprintf(nbuf, sizeof(nbuf), "%zu", x->later_n);
-		cells[0] = x->group;
-		cells[1] = x->tag;
-		cells[2] = x->burst ? "burst" : "no";
-		cells[3] = NUM(x->level, 'g', 6);
-		cells[4] = NUM(x->value, 'g', 6);
-		cells[5] = NUM(x->later_median, 'g', 6);
-		cells[6] = nbuf;
-		cells[7] = NUM(x->ratio, 'f', 2);
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static int soaks_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "block", "first_tag", "level", "n", "first",
-					   "sustained_median", "ratio", "sustained_min",
-					   "sustained_max", "sustained_range_pct"};
-	struct out_table *t = new_table(cols, 11, 3);
-	char b[16][32], nbuf[24];
-	int rc = t ? 0 : err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < nz->nsoaks; i++) {
-		const struct noise_soak *s = &nz->soaks[i];
-		size_t k = 0;
-		const char *cells[11];
-		snprintf(nbuf, sizeof(nbuf), "%zu", s->n);
-		cells[0] = s->group;
-		cells[1] = s->block;
-		cells[2] = s->first_tag;
-		cells[3] = NUM(s->level, 'g', 6);
-		cells[4] = nbuf;
-		cells[5] = NUM(s->first, 'g', 6);
-		cells[6] = NUM(s->sustained.median, 'g', 6);
-		cells[7] = NUM(s->ratio, 'f', 2);
-		cells[8] = NUM(s->sustained.min, 'g', 6);
-		cells[9] = NUM(s->sustained.max, 'g', 6);
-		cells[10] = NUM(s->sustained.range_pct, 'f', 2);
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static int verdict_table(const struct noise *nz, enum out_format f, struct out_table **out)
-{
-	static const char *const cols[] = {"group", "verdict", "within_noise_levels",
-					   "counterbalanced", "order_note", "bursts",
-					   "max_range_pct", "max_block_dev_pct"};
-	struct out_table *t = new_table(cols, 8, 5);
-	char b[16][32], nbuf[24];
-	int rc = t ? 0 : err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < nz->nverdicts; i++) {
-		const struct noise_verdict *v = &nz->verdicts[i];
-		size_t k = 0;
-		const char *cells[8];
-		snprintf(nbuf, sizeof(nbuf), "%zu", v->nbursts);
-		cells[0] = v->group;
-		cells[1] = v->resolved ? "resolved" : "within-noise";
-		cells[2] = v->within_noise;
-		cells[3] = v->counterbalanced ? "yes" : "no";
-		cells[4] = v->counterbalance_note;
-		cells[5] = nbuf;
-		cells[6] = NUM(v->max_range_pct, 'f', 2);
-		cells[7] = NUM(v->max_abs_dev_pct, 'f', 2);
-		rc = out_table_add_row(t, cells);
-	}
-	*out = t;
-	return rc;
-}
-
-static const table_fn tables[NVIEWS] = {levels_table, cells_table,  drift_table,  order_table,
-					bursts_table, soaks_table, verdict_table};
-
-static int print_view(const struct noise *nz, enum view v, enum out_format f)
-{
-	struct out_table *t = NULL;
-	int rc = tables[v](nz, f, &t);
-	if (rc == 0) {
-		out_table_hide_empty_md(t, true);
-		rc = out_table_write(t, f, stdout);
-	}
-	out_table_free(t);
-	return rc;
-}
-
-static int print_all_md(const struct noise *nz, const struct args *a, const struct selection *sel)
-{
+	struct noise_cli *c = request;
+	struct noise_request *req = &c->req;
 	int rc = 0;
-	printf("%zu runs; level %s, metric %s, block %s%s%s\n", sel->n, a->by,
-	       a->common.metric, a->block ? a->block : "block",
-	       a->ngroup ? ", grouped by " : "", a->ngroup ? "--group fields" : "");
-	static const enum view md_order[] = {VIEW_VERDICT, VIEW_LEVELS, VIEW_CELLS, VIEW_DRIFT,
-					     VIEW_ORDER,   VIEW_BURSTS, VIEW_SOAKS};
-	for (size_t i = 0; rc == 0 && i < sizeof(md_order) / sizeof(md_order[0]); i++) {
-		enum view v = md_order[i];
-		printf("\n### %s\n\n", view_titles[v]);
-		if (v == VIEW_SOAKS && nz->nsoaks == 0)
-			printf("none: no level has 3 or more runs in one block\n");
-		else if (v == VIEW_BURSTS && nz->nbursts == 0)
-			printf("none: no level has 2 or more runs\n");
-		else
-			rc = print_view(nz, v, OUT_MD);
+	switch (which) {
+	case OPT_BY:
+		req->by = value;
+		break;
+	case OPT_BLOCK:
+		req->block = value;
+		break;
+	case OPT_GROUP:
+		rc = cli_parse_list("group", value, &c->group);
+		req->group = (const char *const *)c->group;
+		break;
+	case OPT_BURST:
+		rc = parse_positive("burst-factor", value, &req->opts.burst_factor);
+		break;
+	case OPT_RANGE:
+		rc = parse_positive("range-pct", value, &req->opts.range_pct);
+		break;
+	case OPT_DRIFT:
+		rc = parse_positive("drift-pct", value, &req->opts.drift_pct);
+		break;
 	}
+	return rc;
+}
+
+static int check(void *request, struct cli_args *a)
+{
+	struct noise_request *req = &((struct noise_cli *)request)->req;
+	if (a->noperands > 0)
+		return err_usage("unexpected argument '%s'", a->operands[0]);
+	if (!req->by)
+		return err_usage("--by FIELD is required");
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	return 0;
+}
+
+static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+{
+	struct noise_request *req = &((struct noise_cli *)request)->req;
+	struct noise_result res;
+	int rc = noise_run(db, req, &res);
+	(void)a;
 	if (rc == 0)
-		printf("\nthresholds: range %.2f%%, burst factor %.2fx, drift %.2f%%; definitions: "
-		       "`coreplan noise --help`\n",
-		       nz->opts.range_pct, nz->opts.burst_factor, nz->opts.drift_pct);
+		rc = build_noise(req, &res, out);
+	noise_result_release(&res);
 	return rc;
 }
 
 int cmd_noise(int argc, char **argv, const struct global_opts *g)
 {
-	struct args a;
-	struct selection sel = {0};
-	struct noise nz = {0};
-	sqlite3 *db = NULL;
+	static const struct cli_def def = {
+		{"noise", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+	struct noise_cli c;
 	int rc;
-	memset(&a, 0, sizeof(a));
-	common_args_init(&a.common);
-	noise_options_init(&a.opts);
-	rc = parse_args(argc, argv, &a);
-	if (rc == OPT_HELP_SHOWN) {
-		rc = 0;
-		goto done;
-	}
-	if (rc)
-		goto done;
-	rc = db_open(g->db_path, true, &db);
-	if (rc == 0) {
-		struct select_spec spec = {.filter = &a.common.filter,
-					   .by = a.by,
-					   .metric = a.common.metric,
-					   .block = a.block ? a.block : "block",
-					   .group = (const char *const *)a.group};
-		rc = select_runs(db, &spec, &sel);
-	}
-	if (rc == 0) {
-		rc = noise_compute(&sel, &a.opts, &nz);
-		if (rc)
-			common_print_left_out(&sel, OUT_TSV); /* say what the filter did find */
-	}
-	if (rc == 0)
-		rc = a.common.format == OUT_MD && !a.view_given ? print_all_md(&nz, &a, &sel)
-					       : print_view(&nz, a.view, a.common.format);
-	if (rc == 0)
-		common_print_left_out(&sel, a.common.format);
-done:
-	noise_release(&nz);
-	selection_release(&sel);
-	db_close(db);
-	common_free_list(a.group, a.ngroup);
-	common_args_release(&a.common);
+	memset(&c, 0, sizeof(c));
+	noise_options_init(&c.req.opts);
+	rc = cli_run(&def, &c, argc, argv, g);
+	cli_free_list(c.group);
 	return rc;
 }

@@ -174,6 +174,44 @@ int cli_parse_whole(const char *option, const char *value, int64_t lo, int64_t h
 	return 0;
 }
 
+int cli_parse_list(const char *option, const char *value, char ***list)
+{
+	size_t n = 0, before;
+	char *copy = strdup(value), *save = NULL;
+	int rc = 0;
+	if (!copy)
+		return err_set("out of memory");
+	while (*list && (*list)[n])
+		n++;
+	before = n;
+	for (char *tok = strtok_r(copy, ",", &save); rc == 0 && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char **grown = realloc(*list, (n + 2) * sizeof(*grown));
+		if (!grown) {
+			rc = err_set("out of memory");
+			break;
+		}
+		*list = grown;
+		grown[n + 1] = NULL;
+		grown[n] = strdup(tok);
+		if (!grown[n])
+			rc = err_set("out of memory");
+		else
+			n++;
+	}
+	free(copy);
+	if (rc == 0 && n == before)
+		rc = err_usage("--%s needs field names", option);
+	return rc;
+}
+
+void cli_free_list(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
 /* ==== legacy ==== */
 
 void common_args_init(struct common_args *a)

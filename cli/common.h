@@ -113,6 +113,13 @@ int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
 /* Option values, each a usage error naming --option when malformed. */
 int cli_parse_number(const char *option, const char *value, double lo, double hi, double *out);
 int cli_parse_whole(const char *option, const char *value, int64_t lo, int64_t hi, int64_t *out);
+/*
+ * Field names separated by commas ("target,cfg": --group) appended to
+ * *list, which stays NULL-terminated; an empty list is a usage error.
+ * cli_free_list() frees the list (NULL: nothing).
+ */
+int cli_parse_list(const char *option, const char *value, char ***list);
+void cli_free_list(char **list);
 
 /* ==== legacy: commands not yet on the runner ==== */
 

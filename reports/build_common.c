@@ -14,4 +14,11 @@ void build_left_out(struct doc *d, const struct selection *sel)
 {
 	for (size_t i = 0; i < sel->nleft_out; i++)
 		doc_left_out(d, sel->left_out[i].tag, sel->left_out[i].reason);
+	build_left_out_count(d);
+}
+
+void build_left_out_count(struct doc *d)
+{
+	doc_fact_int(d, "runs_left_out", "runs left out", DOC_QUIET, (int64_t)doc_left_out_count(d),
+		     "runs");
 }

@@ -53,5 +53,35 @@ int build_smt(const struct smt_request *req, const struct smt_result *res, struc
 int build_topology(const struct topology_hosts *hosts, bool recorded, struct doc **out);
 int build_translate(const struct translate_request *req, const struct translate_result *res,
 		    struct doc **out);
+/*
+ * noise, compare, fit, memory. Views (tsv/csv default first):
+ *   noise    levels, cells, drift, order, bursts, soaks, verdict (Markdown:
+ *            verdict first, then the others in that order)
+ *   compare  arms
+ *   fit      params, summary, points (Markdown: summary, params, points);
+ *            facts <model>_<summary column> for each fitted model
+ *   memory   slopes, endpoints, ratios, residuals
+ */
+/*
+ * The fact runs_left_out: the length of the doc's left-out list, the
+ * number its Markdown heading shows. build_left_out() sets it; a builder
+ * that adds runs with doc_left_out() itself calls this after them.
+ */
+void build_left_out_count(struct doc *d);
+
+struct noise_request;
+struct noise_result;
+struct compare_request;
+struct compare_result;
+struct fit_request;
+struct fit_run_result;
+struct memory_request;
+struct memory_result;
+int build_noise(const struct noise_request *req, const struct noise_result *res, struct doc **out);
+int build_compare(const struct compare_request *req, const struct compare_result *res,
+		  struct doc **out);
+int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out);
+int build_memory(const struct memory_request *req, const struct memory_result *res,
+		 struct doc **out);
 
 #endif

@@ -1,5 +1,8 @@
 /*
- * Unit tests for analysis/sweep, analysis/noise and analysis/compare.
+ * Unit tests for analysis/sweep, analysis/noise, analysis/compare and
+ * analysis/memory, the documents their builders make (reports/builders.h:
+ * facts, sections, empty-table texts, left-out runs), and select.h's
+ * "no runs to analyse" message.
  *
  * Selections are built by hand (no database): the rows are copied from
  * the real sky corpora under SHARED_CORPORA/sky --
@@ -29,11 +32,14 @@
 #include <cmocka.h>
 
 #include "analysis/compare.h"
+#include "analysis/memory.h"
 #include "analysis/noise.h"
 #include "analysis/select.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
 #include "common/err.h"
+#include "reports/builders.h"
+#include "reports/doc.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -1367,6 +1373,343 @@ static void test_compare_bootstrap_seed(void **state)
 	assert_int_equal(c3.ratio.seed, 7);
 }
 
+/* ---------------------------------------------------------------------- */
+/* documents                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* The Markdown of a whole doc (caller frees). */
+static char *md_of(const struct doc *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	assert_int_equal(doc_write(d, DOC_MD, NULL, fp), 0);
+	fclose(fp);
+	return buf;
+}
+
+static void check_fact_text(const struct doc *d, const char *name, const char *want)
+{
+	const char *got = doc_fact_string(d, name);
+	if (!got || strcmp(got, want))
+		fail_msg("fact %s: '%s', expected '%s'", name, got ? got : "(none)", want);
+}
+
+static void check_fact_shown(const struct doc *d, const char *name, const char *want)
+{
+	const char *got = doc_fact_shown(d, name);
+	if (!got || strcmp(got, want))
+		fail_msg("fact %s shown '%s', expected '%s'", name, got ? got : "(none)", want);
+}
+
+/* The doc's sections, by name, in order: "a,b,c". */
+static void check_sections(const struct doc *d, const char *want)
+{
+	char got[256] = "";
+	for (size_t i = 0; i < doc_section_count(d); i++) {
+		const struct doc_section *s = doc_section_at(d, i);
+		strcat(got, i ? "," : "");
+		strcat(got, doc_section_name(s));
+		if (!doc_section_table(s))
+			fail_msg("section %s has no table", doc_section_name(s));
+	}
+	if (strcmp(got, want))
+		fail_msg("sections '%s', expected '%s'", got, want);
+}
+
+static size_t rows_of(const struct doc *d, const char *section)
+{
+	const struct doc_section *s = doc_find_section(d, section);
+	assert_non_null(s);
+	return doc_table_rows(doc_section_table(s));
+}
+
+/* A number cell of a section's table, by row and column name. */
+static double cell_of_doc(const struct doc *d, const char *section, size_t row, const char *col)
+{
+	const struct doc_table *t = doc_section_table(doc_find_section(d, section));
+	int c = doc_table_find(t, col);
+	assert_true(c >= 0);
+	return doc_cell_number(t, row, (size_t)c);
+}
+
+static void test_select_no_runs(void **state)
+{
+	struct selection sel;
+	struct run_filter f;
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	memset(&sel, 0, sizeof(sel));
+	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
+	check_msg("no runs to analyse (the filter matched no run: check --corpus and --where)");
+
+	/* one run left out by the analysis (not excluded): named, no --include-excluded hint */
+	assert_int_equal(selection_leave_out(&sel, "m1-r1", "no trace"), 0);
+	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
+	assert_string_equal(
+		err_msg(),
+		"no runs to analyse (1 run matched but was left out: 'm1-r1': no trace)");
+
+	/* three, the first excluded: a count, the first named, the hint */
+	selection_release(&sel);
+	assert_int_equal(selection_leave_out(&sel, "g1-trial", "unlisted"), 0);
+	assert_int_equal(selection_leave_out(&sel, "g8-trial", "unlisted"), 0);
+	assert_int_equal(selection_leave_out(&sel, "g4", "no numeric value for --metric x"), 0);
+	sel.left_out[0].excluded = sel.left_out[1].excluded = true;
+	assert_int_equal(sel.nleft_out, 3);
+	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
+	assert_string_equal(err_msg(),
+			    "no runs to analyse (3 runs matched but were left out, e.g. "
+			    "'g1-trial': unlisted; --include-excluded keeps excluded runs)");
+	/* excluded runs already kept: no hint */
+	f.include_excluded = true;
+	assert_int_equal(select_no_runs(&sel, &f), ERR_DATA);
+	assert_null(strstr(err_msg(), "--include-excluded"));
+	selection_release(&sel);
+}
+
+static void test_noise_document_gomaxprocs(void **state)
+{
+	struct noise_request req;
+	struct noise_result res;
+	struct doc *d = NULL;
+	char *md;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	req.by = "gomaxprocs";
+	noise_options_init(&req.opts);
+	build(&res.sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	assert_int_equal(noise_compute(&res.sel, &req.opts, &res.nz), 0);
+	assert_true(res.nz.resolved);
+	assert_true(res.nz.counterbalanced);
+	assert_int_equal(res.nz.burst_count, 0);
+	assert_int_equal(build_noise(&req, &res, &d), 0);
+	assert_string_equal(doc_title(d), "Noise of tput by gomaxprocs");
+	/* Markdown order: the verdict first; every view a table */
+	check_sections(d, "verdict,levels,cells,drift,order,bursts,soaks");
+	check_fact_text(d, "verdict", "resolved");
+	check_fact_shown(d, "counterbalanced", "yes");
+	check_fact_text(d, "by", "gomaxprocs");
+	check_fact_text(d, "metric", "tput");
+	check_fact_text(d, "block", "block");
+	check_fact_text(d, "group", "");
+	check_close(doc_fact_number(d, "runs"), 12, 0, "runs");
+	check_close(doc_fact_number(d, "groups"), 1, 0, "groups");
+	check_close(doc_fact_number(d, "bursts"), 0, 0, "bursts");
+	check_close(doc_fact_number(d, "threshold_range_pct"), NOISE_RANGE_PCT, 0, "range");
+	check_close(doc_fact_number(d, "threshold_burst_factor"), NOISE_BURST_FACTOR, 0, "burst");
+	check_close(doc_fact_number(d, "threshold_drift_pct"), NOISE_DRIFT_PCT, 0, "drift");
+	check_close(doc_fact_number(d, "runs_left_out"), 0, 0, "left out");
+	assert_int_equal(rows_of(d, "levels"), 4);
+	assert_int_equal(rows_of(d, "cells"), 12);
+	assert_int_equal(rows_of(d, "verdict"), 1);
+	assert_int_equal(rows_of(d, "bursts"), 4);
+	assert_int_equal(rows_of(d, "soaks"), 0);
+	/* python3: (881.2907259769522 - 853.212014958686) / 865.4682448787189 * 100 */
+	check_close(cell_of_doc(d, "levels", 1, "range_pct"), 3.244337523001892, REL, "range g2");
+	check_close(cell_of_doc(d, "verdict", 0, "max_range_pct"), 3.244337523001892, REL,
+		    "max range");
+	md = md_of(d);
+	/* the empty soak table says why, quoting the soak_min_runs fact */
+	check_contains(md,
+		       "### Soaks (repeated runs of one cell)\n\nnone: no level has 3 or more "
+		       "runs in one block\n",
+		       "md soaks");
+	check_close(doc_fact_number(d, "soak_min_runs"), NOISE_SOAK_MIN_RUNS, 0, "soak min");
+	check_contains(md, "- thresholds: range 5.00%, burst factor 1.50x, drift 1.00%", "md");
+	check_contains(md, "- verdict: resolved\n", "md verdict");
+	assert_true(strstr(md, "### Verdict") < strstr(md, "### Levels"));
+	free(md);
+	doc_free(d);
+	noise_result_release(&res);
+}
+
+static void test_noise_document_capacity(void **state)
+{
+	static const char *const group[] = {"target", "cfg", NULL};
+	struct noise_request req;
+	struct noise_result res;
+	struct doc *d = NULL;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	req.by = "sessions";
+	req.group = group;
+	noise_options_init(&req.opts);
+	build(&res.sel, cap_rows, ARRAY_LEN(cap_rows));
+	assert_int_equal(noise_compute(&res.sel, &req.opts, &res.nz), 0);
+	assert_int_equal(build_noise(&req, &res, &d), 0);
+	/* one burst (small-mem-n100-b1r1, 1.98x): test_noise_capacity_bursts */
+	check_close(doc_fact_number(d, "bursts"), 1, 0, "bursts");
+	check_close(doc_fact_number(d, "groups"), 2, 0, "groups");
+	check_fact_text(d, "group", "target,cfg");
+	/* a group within noise makes the whole within noise */
+	assert_false(verdict_of(&res.nz, SPG)->resolved);
+	check_fact_text(d, "verdict", "within-noise");
+	check_fact_shown(d, "counterbalanced",
+			 verdict_of(&res.nz, SMEM)->counterbalanced &&
+					 verdict_of(&res.nz, SPG)->counterbalanced
+				 ? "yes"
+				 : "no");
+	assert_int_equal(rows_of(d, "verdict"), 2);
+	assert_int_equal(rows_of(d, "soaks"), 1);
+	/* python3: 183.50754720511367 / statistics.median(soak r2..r8) */
+	check_close(cell_of_doc(d, "soaks", 0, "ratio"), 2.67275559576317, 1e-12, "soak ratio");
+	doc_free(d);
+	noise_result_release(&res);
+}
+
+static void test_compare_lower_is_better_name(void **state)
+{
+	(void)state;
+	assert_true(compare_lower_is_better_name("p99_ms"));
+	assert_true(compare_lower_is_better_name("cpu_s"));
+	assert_true(compare_lower_is_better_name("ns_per_op"));
+	assert_true(compare_lower_is_better_name("cycles_per_int"));
+	assert_false(compare_lower_is_better_name("tput"));
+	assert_false(compare_lower_is_better_name("_ms")); /* a suffix alone is no name */
+	assert_false(compare_lower_is_better_name("ms"));
+	assert_false(compare_lower_is_better_name("p99_msx"));
+}
+
+static void test_compare_document(void **state)
+{
+	struct compare_request req;
+	struct compare_result res;
+	struct doc *d = NULL;
+	char *md;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.arm[0] = "gomaxprocs=1";
+	req.arm[1] = "gomaxprocs=2";
+	compare_options_init(&req.opts);
+	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &req.opts, &res.c), 0);
+	/* a run left out of both arms is listed once; one of arm b only is listed too */
+	assert_int_equal(selection_leave_out(&res.sel[0], "g1-trial", "unlisted"), 0);
+	assert_int_equal(selection_leave_out(&res.sel[1], "g1-trial", "unlisted"), 0);
+	assert_int_equal(selection_leave_out(&res.sel[1], "prof-g2", "unlisted"), 0);
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_sections(d, "arms");
+	check_fact_text(d, "verdict", "unresolvable");
+	check_fact_text(d, "a_where", "gomaxprocs=1");
+	check_fact_text(d, "b_where", "gomaxprocs=2");
+	check_fact_text(d, "metric", "tput");
+	check_fact_shown(d, "lower_is_better", "no");
+	check_fact_shown(d, "exact", "yes");
+	/* by hand: 2 / C(6, 3) = 0.1; every b above every a: U_a = 0 */
+	check_close(doc_fact_number(d, "min_p"), 0.1, REL, "min_p");
+	check_close(doc_fact_number(d, "u"), 0, 0, "u");
+	check_close(doc_fact_number(d, "p"), 0.1, REL, "p");
+	check_close(doc_fact_number(d, "alpha"), COMPARE_ALPHA, 0, "alpha");
+	check_close(doc_fact_number(d, "rank_floor"), 4, 0, "rank floor");
+	check_close(doc_fact_number(d, "ratio_ci_pct"), 95, 0, "ci");
+	check_close(doc_fact_number(d, "resamples"), COMPARE_RESAMPLES, 0, "resamples");
+	/* python3: statistics.median(g2) / statistics.median(g1) = 865.4682... / 484.1346... */
+	check_close(doc_fact_number(d, "ratio"), 865.4682448787189 / 484.13466860190584, REL,
+		    "ratio");
+	check_close(cell_of_doc(d, "arms", 1, "ratio"), doc_fact_number(d, "ratio"), 0,
+		    "ratio cell");
+	assert_true(isnan(cell_of_doc(d, "arms", 0, "ratio")));
+	assert_null(doc_fact_shown(d, "effect_bound_pct"));
+	assert_int_equal(doc_left_out_count(d), 2);
+	check_close(doc_fact_number(d, "runs_left_out"), 2, 0, "left out");
+	md = md_of(d);
+	check_contains(md,
+		       "- verdict: unresolvable (with 3 against 3 runs the smallest reachable p "
+		       "is 0.1 > alpha 0.05)",
+		       "md verdict");
+	check_contains(md, "### Runs left out (2)", "md left out");
+	free(md);
+	doc_free(d);
+	for (int arm = 0; arm < 2; arm++)
+		selection_release(&res.sel[arm]);
+}
+
+/*
+ * gcp-x86-capacity-20260816/system.tsv, target medium, cfg pg, blocks 1-3:
+ * level, load_app_kb (= load_rss_kb). python3 OLS: slope
+ * 636.6066666666667, intercept 49855.33333333334, slope SE
+ * 7.295336627458424, r2 0.9990815673922037.
+ */
+static const struct {
+	const char *tag, *block;
+	double level, value;
+} mem_pg[] = {
+	{"medium-pg-n100-b1r1", "1", 100, 113796}, {"medium-pg-n300-b1r1", "1", 300, 236176},
+	{"medium-pg-n500-b1r1", "1", 500, 363880}, {"medium-pg-n100-b2r1", "2", 100, 114168},
+	{"medium-pg-n300-b2r1", "2", 300, 238596}, {"medium-pg-n500-b2r1", "2", 500, 373928},
+	{"medium-pg-n100-b3r1", "3", 100, 116076}, {"medium-pg-n300-b3r1", "3", 300, 240756},
+	{"medium-pg-n500-b3r1", "3", 500, 370160},
+};
+
+static void mem_points(struct memory_result *res, const char *group2)
+{
+	size_t n = ARRAY_LEN(mem_pg) + (group2 ? 1 : 0);
+	memset(res, 0, sizeof(*res));
+	res->points = calloc(n, sizeof(*res->points));
+	assert_non_null(res->points);
+	for (size_t i = 0; i < ARRAY_LEN(mem_pg); i++) {
+		res->points[i].tag = mem_pg[i].tag;
+		res->points[i].group = "cfg=pg";
+		res->points[i].block = mem_pg[i].block;
+		res->points[i].level = mem_pg[i].level;
+		res->points[i].value = mem_pg[i].value;
+	}
+	if (group2) {
+		/* a group with one run at one level: no slope */
+		res->points[n - 1].tag = "lonely";
+		res->points[n - 1].group = group2;
+		res->points[n - 1].level = 100;
+		res->points[n - 1].value = 90000;
+	}
+	res->npoints = n;
+	assert_int_equal(memory_compute(res->points, res->npoints, &res->mem), 0);
+}
+
+static void test_memory_document(void **state)
+{
+	struct memory_request req;
+	struct memory_result res;
+	struct doc *d = NULL;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	req.by = "sessions";
+	mem_points(&res, NULL);
+	assert_int_equal(build_memory(&req, &res, &d), 0);
+	check_sections(d, "slopes,endpoints,ratios,residuals");
+	check_fact_text(d, "metric", "load_rss_kb");
+	check_fact_text(d, "by", "sessions");
+	check_close(doc_fact_number(d, "runs"), 9, 0, "runs");
+	/* one group: its figures are facts as well as cells */
+	check_close(doc_fact_number(d, "slope"), 636.6066666666667, REL, "slope");
+	check_close(doc_fact_number(d, "intercept"), 49855.33333333334, REL, "intercept");
+	check_close(doc_fact_number(d, "slope_se"), 7.295336627458424, 1e-10, "slope se");
+	check_close(doc_fact_number(d, "r2"), 0.9990815673922037, 1e-12, "r2");
+	check_close(cell_of_doc(d, "slopes", 0, "slope"), doc_fact_number(d, "slope"), 0, "cell");
+	assert_int_equal(rows_of(d, "endpoints"), 3);
+	/* by hand: (363880 - 113796) / (500 - 100) = 625.21; 114168 / 100 = 1141.68 */
+	check_close(cell_of_doc(d, "endpoints", 0, "slope"), 625.21, REL, "endpoint b1");
+	assert_int_equal(rows_of(d, "ratios"), 3);
+	check_close(cell_of_doc(d, "ratios", 0, "ratio"), 1141.68, REL, "ratio 100");
+	assert_int_equal(rows_of(d, "residuals"), 9);
+	check_close(cell_of_doc(d, "residuals", 0, "residual"),
+		    113796 - (49855.33333333334 + 636.6066666666667 * 100), 1e-9, "residual");
+	doc_free(d);
+	memory_result_release(&res);
+
+	/* two groups: the slopes table carries them, no slope fact; no fit: NaN residual */
+	mem_points(&res, "cfg=one");
+	assert_int_equal(build_memory(&req, &res, &d), 0);
+	assert_int_equal(rows_of(d, "slopes"), 2);
+	assert_null(doc_fact_shown(d, "slope"));
+	check_close(doc_fact_number(d, "groups"), 2, 0, "groups");
+	assert_true(isnan(cell_of_doc(d, "slopes", 1, "slope")));
+	assert_true(isnan(cell_of_doc(d, "residuals", 9, "residual")));
+	doc_free(d);
+	memory_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1391,6 +1734,12 @@ int main(void)
 		cmocka_unit_test(test_compare_effect_bound),
 		cmocka_unit_test(test_compare_runs_needed),
 		cmocka_unit_test(test_compare_bootstrap_seed),
+		cmocka_unit_test(test_select_no_runs),
+		cmocka_unit_test(test_noise_document_gomaxprocs),
+		cmocka_unit_test(test_noise_document_capacity),
+		cmocka_unit_test(test_compare_lower_is_better_name),
+		cmocka_unit_test(test_compare_document),
+		cmocka_unit_test(test_memory_document),
 	};
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);

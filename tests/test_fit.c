@@ -1,5 +1,6 @@
 /*
- * Unit tests for analysis/fit: USL, Amdahl and power-law fits.
+ * Unit tests for analysis/fit: USL, Amdahl and power-law fits, and the
+ * document build_fit makes of them (reports/builders.h).
  *
  * Expected values come from outside the code under test:
  *
@@ -58,6 +59,8 @@
 
 #include "analysis/fit.h"
 #include "common/err.h"
+#include "reports/builders.h"
+#include "reports/doc.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -651,6 +654,100 @@ static void order_invariant(void **state)
 	fit_release(&b);
 }
 
+/* ------------------------------------------------------------ document */
+
+static double fact(const struct doc *d, const char *name)
+{
+	if (!doc_fact_shown(d, name))
+		fail_msg("no fact %s", name);
+	return doc_fact_number(d, name);
+}
+
+static double summary_cell(const struct doc *d, size_t row, const char *col)
+{
+	const struct doc_table *t = doc_section_table(doc_find_section(d, "summary"));
+	int c = doc_table_find(t, col);
+	assert_true(c >= 0);
+	return doc_cell_number(t, row, (size_t)c);
+}
+
+/*
+ * build_fit on SDM91: every summary figure a fact equal to its cell; the
+ * published figures through the facts; a model that was not fitted has
+ * its reason as a note and a fact, and no figures.
+ */
+static void fit_document(void **state)
+{
+	struct fit_request req;
+	struct fit_run_result res;
+	struct doc *d = NULL;
+	const struct doc_table *t;
+	double level[7], x[7];
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.by = "load";
+	req.metric = "throughput";
+	memcpy(level, sdm_n, sizeof(level));
+	memcpy(x, sdm_x, sizeof(x));
+	res.level = level;
+	res.x = x;
+	res.n = 7;
+	for (int m = 0; m < FIT_NMODELS; m++) {
+		req.models[m] = res.asked[m] = true;
+		if (m == FIT_AMDAHL) {
+			snprintf(res.error[m], sizeof(res.error[m]), "%s",
+				 "the amdahl fit refused");
+			continue;
+		}
+		assert_int_equal(fit_scaling((enum fit_model)m, sdm_n, sdm_x, 7, &res.fits[m]), 0);
+		res.ok[m] = true;
+	}
+	assert_int_equal(build_fit(&req, &res, &d), 0);
+	assert_string_equal(doc_title(d), "Scaling models of throughput by load");
+	/* Markdown order: summary, params, points */
+	assert_int_equal(doc_section_count(d), 3);
+	assert_string_equal(doc_section_name(doc_section_at(d, 0)), "summary");
+	assert_string_equal(doc_section_name(doc_section_at(d, 1)), "params");
+	assert_string_equal(doc_section_name(doc_section_at(d, 2)), "points");
+	assert_string_equal(doc_fact_string(d, "models"), "usl,amdahl,power");
+	check_close(fact(d, "runs"), 7, 0, "runs");
+	/* the published USL summary (see the top of this file) */
+	check_printed(fact(d, "usl_residual_se"), 82.85, 2, 0, "usl_residual_se");
+	check_printed(fact(d, "usl_peak_n"), 96.51956, 5, 0, "usl_peak_n");
+	check_printed(fact(d, "usl_peak_x"), 1884, 0, 0, "usl_peak_x");
+	check_printed(fact(d, "usl_amdahl_ceiling"), 3245.589, 3, 0, "usl_amdahl_ceiling");
+	check_close(fact(d, "usl_dof"), 4, 0, "usl_dof");
+	check_close(fact(d, "usl_r2"), res.fits[FIT_USL].r2, 0, "usl_r2");
+	check_close(fact(d, "power_per_doubling"), pow(2, res.fits[FIT_POWER].params[1].value),
+		    1e-14, "power_per_doubling = 2^b");
+	check_close(fact(d, "power_per_doubling_se"), res.fits[FIT_POWER].per_doubling_se, 0,
+		    "power_per_doubling_se");
+	/* the summary rows (usl, amdahl, power) hold the same numbers as the facts */
+	check_close(summary_cell(d, 0, "peak_n"), fact(d, "usl_peak_n"), 0, "peak_n cell");
+	check_close(summary_cell(d, 0, "residual_se"), fact(d, "usl_residual_se"), 0, "se cell");
+	check_close(summary_cell(d, 2, "per_doubling"), fact(d, "power_per_doubling"), 0,
+		    "pd cell");
+	/* amdahl not fitted: a note and a fact, no figure */
+	t = doc_section_table(doc_find_section(d, "summary"));
+	assert_string_equal(doc_cell_text(t, 1, (size_t)doc_table_find(t, "note")),
+			    "not fitted: the amdahl fit refused");
+	assert_string_equal(doc_fact_string(d, "amdahl_error"), "the amdahl fit refused");
+	assert_null(doc_fact_shown(d, "amdahl_r2"));
+	assert_true(isnan(summary_cell(d, 1, "r2")));
+	/* params: usl 3 + power 2; points: every point, the amdahl column missing */
+	t = doc_section_table(doc_find_section(d, "params"));
+	assert_int_equal(doc_table_rows(t), 5);
+	t = doc_section_table(doc_find_section(d, "points"));
+	assert_int_equal(doc_table_rows(t), 7);
+	assert_true(doc_cell_missing(t, 0, (size_t)doc_table_find(t, "amdahl")));
+	check_close(doc_cell_number(t, 3, (size_t)doc_table_find(t, "usl")),
+		    res.fits[FIT_USL].fitted[3], 0, "usl fitted at 72");
+	doc_free(d);
+	fit_release(&res.fits[FIT_USL]);
+	fit_release(&res.fits[FIT_POWER]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -668,6 +765,7 @@ int main(void)
 		cmocka_unit_test_setup(predict, clear_messages),
 		cmocka_unit_test_setup(model_names, clear_messages),
 		cmocka_unit_test_setup(order_invariant, clear_messages),
+		cmocka_unit_test_setup(fit_document, clear_messages),
 	};
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);

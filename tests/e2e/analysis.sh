@@ -8,8 +8,11 @@
 # database in a mktemp -d folder (removed on exit) and checks the figures
 # the write-ups quote (speedups 1.79 / 3.18, ranges <= 3.3%, blocks within
 # 2%, the 1.98x first-run burst, the ~2.7x soak), the verdicts, the JSON
-# output, usage errors and the left-out list. Expected figures are
-# recomputed here from the corpus files with python3 where that is cheap.
+# documents (noise levels, verdicts and bursts; compare's ratio, U, p,
+# min_p, cv and runs needed, as facts), usage errors, the left-out list
+# and the "no runs to analyse" message (what matched, what was left out).
+# Expected figures are recomputed here from the corpus files with python3
+# where that is cheap.
 #
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
@@ -255,17 +258,96 @@ print("ok" if math.isclose(got, want, rel_tol=1e-12) and math.isclose(med, stati
 
 for view in levels cells drift order bursts soaks verdict; do
 	cpl noise "${CAP_SEL[@]}" --view "$view" --format json
-	res=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(len(d))' "$T/.out" 2>&1)
-	if [ "$RC" -eq 0 ] && [[ "$res" =~ ^[1-9][0-9]*$ ]]; then
-		ok "noise --view $view --format json parses ($res rows)"
+	res=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("%d %s" % (len(d["sections"][sys.argv[2]]["rows"]), ",".join(d["sections"])))' "$T/.out" "$view" 2>&1)
+	if [ "$RC" -eq 0 ] && [[ "$res" =~ ^[1-9][0-9]*" $view"$ ]]; then
+		ok "noise --view $view --format json parses (${res%% *} rows, only that section)"
 	else
 		not_ok "noise --view $view --format json parses" "exit $RC; python: $res"$'\n'"$ERR"
 	fi
 done
 
+cpl noise "${CAP_SEL[@]}" --format tsv
+check_eq "noise --format tsv without --view: the levels table" \
+	"group	verdict	level	n	median	min	max	range_pct	max_block_dev_pct" "$(head -n 1 "$T/.out")"
+
+# the verdicts, levels and bursts recomputed in python from results.tsv and
+# json/<tag>.json (started_at orders the runs): range_pct > 5 or a range
+# overlapping a neighbour's is within noise; a first run >= 1.5x the median
+# of its level's later runs is a burst
+NOISE_PY='
+import calendar, csv, json, statistics, sys, time
+out, cap = sys.argv[1], sys.argv[2]
+d = json.load(open(out))
+f = {k: v["value"] for k, v in d["facts"].items()}
+groups = {}
+for r in csv.DictReader(open(cap + "/results.tsv"), delimiter="\t"):
+    if r["block"] not in ("1", "2", "3", "soak"):
+        continue
+    tag = "%s-%s-n%s-b%sr%s" % (r["target"], r["cfg"], r["level"], r["block"], r["rep"])
+    t = calendar.timegm(time.strptime(json.load(open(cap + "/json/" + tag + ".json"))["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
+    groups.setdefault("target=%s, cfg=%s" % (r["target"], r["cfg"]), {}).setdefault(int(r["level"]), []).append((t, float(r["tput"]), tag))
+bad = []
+verdicts = {v["group"]: v for v in d["sections"]["verdict"]["rows"]}
+levels = {(v["group"], v["level"]): v for v in d["sections"]["levels"]["rows"]}
+bursts = 0
+for g, by in groups.items():
+    lv = sorted(by)
+    st = {}
+    for l in lv:
+        v = [x[1] for x in by[l]]
+        m = statistics.median(v)
+        st[l] = (len(v), m, min(v), max(v), (max(v) - min(v)) / m * 100)
+        runs = sorted(by[l])
+        if len(runs) >= 2 and runs[0][1] / statistics.median([x[1] for x in runs[1:]]) >= 1.5:
+            bursts += 1
+    noisy = []
+    for i, l in enumerate(lv):
+        n, m, lo, hi, rp = st[l]
+        over = any(st[k][2] <= hi and lo <= st[k][3] for k in lv[max(0, i - 1):i] + lv[i + 1:i + 2])
+        w = "within-noise" if rp > 5 or over else "resolved"
+        if w != "resolved":
+            noisy.append(l)
+        row = levels.get((g, l))
+        if not row or row["verdict"] != w or row["n"] != n or abs(row["range_pct"] - rp) > 1e-9 * rp:
+            bad.append("level %s %s: %r, python %s %d %r" % (g, l, row, w, n, rp))
+    want = "resolved" if not noisy else "within-noise"
+    v = verdicts.get(g)
+    if not v or v["verdict"] != want or v["within_noise_levels"] != ",".join(map(str, noisy)):
+        bad.append("verdict %s: %r, python %s %r" % (g, v, want, noisy))
+overall = "resolved" if all(v["verdict"] == "resolved" for v in verdicts.values()) else "within-noise"
+want = {"runs": sum(len(x) for b in groups.values() for x in b.values()), "groups": len(groups),
+        "bursts": bursts, "verdict": overall, "group": "target,cfg", "by": "sessions", "metric": "tput",
+        "block": "block", "threshold_range_pct": 5, "threshold_burst_factor": 1.5, "threshold_drift_pct": 1}
+bad += ["fact %s: %r, python %r" % (k, f.get(k), w) for k, w in want.items() if f.get(k) != w]
+if len(verdicts) != len(groups):
+    bad.append("%d verdict rows, python %d groups" % (len(verdicts), len(groups)))
+print("\n".join(bad) if bad else "ok")'
+cpl noise "${CAP_SEL[@]}" --format json
+py_check "noise json: levels, verdicts, bursts and facts match python over results.tsv" "$NOISE_PY" "$CAP"
+check_eq "noise json capacity: within-noise, one burst, not counterbalanced" "within-noise 1 False" \
+	"$(jget '"%s %d %s" % (d["facts"]["verdict"]["value"], d["facts"]["bursts"]["value"], d["facts"]["counterbalanced"]["value"])')"
+
+cpl noise "${GMP_SEL[@]}" --format json
+check_eq "noise json gomaxprocs: verdict resolved, counterbalanced, 0 bursts, 12 runs, 1 group" \
+	"resolved True 0 12 1" \
+	"$(jget '" ".join(str(d["facts"][k]["value"]) for k in ("verdict", "counterbalanced", "bursts", "runs", "groups"))')"
+check_eq "noise json gomaxprocs: no soak (the table is there, empty)" "0" \
+	"$(jget 'len(d["sections"]["soaks"]["rows"])')"
+cpl noise "${GMP_SEL[@]}" --range-pct 3 --format json
+check_eq "noise --range-pct 3 json: verdict fact within-noise, threshold fact 3" "within-noise 3" \
+	"$(jget '"%s %g" % (d["facts"]["verdict"]["value"], d["facts"]["threshold_range_pct"]["value"])')"
+
 cpl noise "${GMP_SEL[@]}"
 expect_rc "noise (md, every table) exits 0" 0
 check_contains "noise (md): verdict section" "$OUT" "### Verdict"
+check_eq "noise (md): sections verdict, levels, cells, drift, order, bursts, soaks" \
+	"Verdict|Levels|Blocks at each level|Block drift|Run order|First-run bursts|Soaks (repeated runs of one cell)|" \
+	"$(sed -n 's/^### //p' "$T/.out" | tr '\n' '|')"
+check_contains "noise (md): the empty soak table says why" "$OUT" \
+	"none: no level has 3 or more runs in one block"
+check_contains "noise (md): the thresholds" "$OUT" "thresholds: range 5.00%, burst factor 1.50x, drift 1.00%"
 
 ###########################################################################
 # compare
@@ -283,7 +365,75 @@ expect_rc "compare --format json exits 0" 0
 py_check "compare --format json parses: arms a and b, verdict unresolvable" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("ok" if [r["arm"] for r in d] == ["a", "b"] and d[1]["verdict"] == "unresolvable" else repr(d)[:300])'
+rows = d["sections"]["arms"]["rows"]
+print("ok" if [r["arm"] for r in rows] == ["a", "b"] and rows[1]["verdict"] == "unresolvable"
+      and d["facts"]["verdict"]["value"] == "unresolvable" else repr(d)[:300])'
+# the facts recomputed in python from results.tsv: ratio of medians, U_a,
+# the exact p and min_p, the pooled cv, the effect and the runs needed
+COMPARE_PY='
+import csv, json, math, statistics, sys
+from statistics import NormalDist
+out, results, la, lb = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+f = {k: v["value"] for k, v in json.load(open(out))["facts"].items()}
+arm = lambda lv: [float(r["tput"]) for r in csv.DictReader(open(results), delimiter="\t")
+                  if r["block"] in ("1", "2", "3") and r["gomaxprocs"] == lv]
+a, b = arm(la), arm(lb)
+ratio = statistics.median(b) / statistics.median(a)
+u = sum(1.0 if x > y else 0.5 if x == y else 0.0 for x in a for y in b)
+min_p = 2 / math.comb(len(a) + len(b), len(a))
+cv = math.sqrt(sum((statistics.stdev(v) / statistics.mean(v)) ** 2 for v in (a, b)) / 2)
+effect = abs(ratio - 1) * 100
+z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
+need = max(math.ceil(2 * z * z * (cv / (effect / 100)) ** 2), 4)
+want = {"ratio": ratio, "u": u, "min_p": min_p, "cv": cv, "effect_pct": effect, "runs_needed": need,
+        "rank_floor": 4, "alpha": 0.05, "power": 0.8, "resamples": 10000, "seed": 1, "ratio_ci_pct": 95}
+bad = ["%s: %r, python %r" % (k, f.get(k), w) for k, w in want.items()
+       if not isinstance(f.get(k), (int, float)) or not math.isclose(f[k], w, rel_tol=1e-9)]
+if u == 0 or u == len(a) * len(b):  # fully separated, no ties: the exact p is min_p
+    if not math.isclose(f["p"], min_p, rel_tol=1e-12) or f["exact"] is not True:
+        bad.append("p %r exact %r, python %r" % (f["p"], f["exact"], min_p))
+if not f["ratio_lo"] <= f["ratio"] <= f["ratio_hi"]:
+    bad.append("interval [%r, %r] does not hold %r" % (f["ratio_lo"], f["ratio_hi"], f["ratio"]))
+want_text = {"a_where": "gomaxprocs=" + la, "b_where": "gomaxprocs=" + lb, "metric": "tput",
+             "lower_is_better": False}
+bad += ["%s: %r" % (k, f.get(k)) for k, w in want_text.items() if f.get(k) != w]
+print("\n".join(bad) if bad else "ok")'
+py_check "compare json: ratio, U, p, min_p, cv, effect, runs needed match python" "$COMPARE_PY" \
+	"$GMP/results.tsv" 1 2
+check_contains "compare json: the reason names the reachable p and alpha" \
+	"$(jget 'd["facts"]["reason"]["value"]')" "the smallest reachable p is 0.1 > alpha 0.05"
+cpl compare --corpus "$GMP_NAME" --where block=1,2,3 --a gomaxprocs=2 --b gomaxprocs=4 --format json
+py_check "compare 2 vs 4 json: the facts match python" "$COMPARE_PY" "$GMP/results.tsv" 2 4
+check_eq "compare json: the table's b row holds the ratio fact" \
+	"$(jget 'd["facts"]["ratio"]["value"]')" "$(jget 'd["sections"]["arms"]["rows"][1]["ratio"]')"
+
+# lower is better by the metric name (*_ms), unless told otherwise
+cpl "${CMP[@]}" --metric p99_ms --format json
+check_eq "compare --metric p99_ms: lower is better (by name)" "True" \
+	"$(jget 'd["facts"]["lower_is_better"]["value"]')" "exit $RC; $ERR"
+cpl "${CMP[@]}" --metric p99_ms --higher-is-better --format json
+check_eq "compare --metric p99_ms --higher-is-better: higher is better" "False" \
+	"$(jget 'd["facts"]["lower_is_better"]["value"]')" "exit $RC; $ERR"
+cpl "${CMP[@]}" --lower-is-better --format json
+check_eq "compare --lower-is-better (tput): lower is better" "True" \
+	"$(jget 'd["facts"]["lower_is_better"]["value"]')" "exit $RC; $ERR"
+
+# the runs left out of the arms: in the document, not on stderr
+cpl compare --corpus "$GMP_NAME" --a gomaxprocs=1 --b gomaxprocs=8 --format json
+check_eq "compare over every run: the trial and profile runs of both arms left out, each once" \
+	"g1-n100-b0-trial g8-n100-b0-trial prof-g1-n100 prof-g8-n100" \
+	"$(jget '" ".join(sorted(x["tag"] for x in d["left_out"]))')"
+check_eq "compare over every run: runs_left_out fact 4" "4" "$(jget 'd["facts"]["runs_left_out"]["value"]')"
+check_eq "compare --format json: nothing on stderr" "" "$ERR"
+cpl compare --corpus "$GMP_NAME" --a "gomaxprocs=1 block=0-trial,1" --b "gomaxprocs=1 block=0-trial,2" --format json
+check_eq "compare with overlapping arms: a run left out of both is listed once" "g1-n100-b0-trial" \
+	"$(jget '" ".join(x["tag"] for x in d["left_out"])')" "exit $RC; $ERR"
+
+cpl "${CMP[@]}"
+expect_rc "compare (md) exits 0" 0
+check_contains "compare (md): the verdict note" "$OUT" "- verdict: unresolvable (with 3 against 3 runs"
+check_contains "compare (md): the method note" "$OUT" \
+	"bootstrap 95% interval ["
 
 cpl "${CMP[@]}" --format tsv --seed 5
 first=$OUT
@@ -378,14 +528,29 @@ cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --include-excluded --format tsv
 # level 1: 7 listed + g1-n100-b0-trial + prof-g1-n100
 check_eq "sweep --include-excluded: 9 runs at level 1" "9" "$(tsvget level 1 n)"
 
-# only excluded runs selected: exit 1; say whether the message names them
+# only excluded runs selected: exit 1; the message says how many matched
+# and names the first left out with its reason
 cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=0-trial --format tsv
 expect_rc "sweep --where block=0-trial (only excluded runs) exits 1" 1
 check_contains "sweep --where block=0-trial: message points at --include-excluded" "$ERR" \
 	"--include-excluded"
-if [[ "$ERR" != *"g1-n100-b0-trial"* ]]; then
-	echo "# note: with only excluded runs selected the message does not name them: $ERR"
-fi
+check_contains "sweep --where block=0-trial: message says 2 runs matched and were left out" "$ERR" \
+	"no runs to analyse (2 runs matched but were left out, e.g. 'g1-n100-b0-trial': unlisted"
+check_eq "sweep --where block=0-trial: nothing on stdout" "" "$OUT"
+for cmd in "noise --by gomaxprocs" "fit --by gomaxprocs"; do
+	read -ra words <<<"$cmd"
+	cpl "${words[@]}" --corpus "$GMP_NAME" --where block=0-trial --format tsv
+	expect_rc "$cmd --where block=0-trial exits 1" 1
+	check_contains "$cmd --where block=0-trial: message names the left-out runs" "$ERR" \
+		"no runs to analyse (2 runs matched but were left out, e.g. 'g1-n100-b0-trial': unlisted"
+done
+cpl compare --corpus "$GMP_NAME" --where block=0-trial --a gomaxprocs=8 --b gomaxprocs=1 --format tsv
+expect_rc "compare with only excluded runs in arm a exits 1" 1
+check_contains "compare with only excluded runs: message names the arm and the run" "$ERR" \
+	"arm a: no runs to analyse (1 run matched but was left out: 'g8-n100-b0-trial': unlisted"
+cpl noise --by gomaxprocs --corpus "$GMP_NAME" --where block=42
+check_contains "noise on an empty selection: message says the filter matched no run" "$ERR" \
+	"no runs to analyse (the filter matched no run"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -10,7 +10,9 @@
 # and checks: the tick check on e2-small / e2-medium (the seeds' e2-small
 # accounting anomaly), the harness's system.tsv figures, the driver's
 # window on the gomaxprocs sweep (its ramp rows), the per-session memory
-# slopes (postgres above memory) against python3 OLS, trace rows and their
+# slopes (postgres above memory) against python3 OLS (one group's also as
+# facts), runs left out of a trace-derived metric (m1: no trace; core: no
+# conn column) in the document's left-out list, trace rows and their
 # window marks, runs that cannot have figures (no trace, no conn column, a
 # trace without app_j), usage errors, and JSON output: the documents'
 # facts (cores: the window and tick options, untrustworthy_runs against
@@ -234,7 +236,7 @@ check_contains "cores (md): a note counts the $nuntrusted tick_ok = 0 runs as UN
 check_contains "cores (md): the tick check is listed under the title" "$OUT" \
 	"- tick check: $nuntrusted runs untrustworthy"
 check_contains "cores (md): the window and tick thresholds in a note" "$OUT" \
-	"- window: conn &gt;= 0.80 x max, trim 1; tick check: stat_tick_hz / owed &gt;= 0.75"
+	"- window: conn >= 0.80 x max, trim 1; tick check: stat_tick_hz / owed >= 0.75"
 
 # runs that cannot have figures: a note, and no number (py_check reads $T/.out)
 cp "$T/cap_cores.tsv" "$T/.out"
@@ -348,6 +350,72 @@ check_eq "memory --view ratios: cfg=mem at 100 is 94064 / 100 = 940.64" "940.64"
 cpl memory "${MEM_SEL[@]}"
 check_contains "memory (md): the ratio table's title says contrast only" "$OUT" \
 	"Single-level ratio (contrast only"
+check_eq "memory (md): sections slopes, endpoints, ratios, residuals in that order" \
+	"Per-level-unit slope (OLS over every run)|Endpoint slope per block|Single-level ratio (contrast only: includes the fixed cost)|Residuals|" \
+	"$(sed -n 's/^### //p' "$T/.out" | tr '\n' '|')"
+
+# the facts: runs, fields, groups; one group's slope and intercept as facts too
+cpl memory "${MEM_SEL[@]}" --format json
+py_check "memory json facts: 18 runs (system.tsv, medium, blocks 1-3), 2 groups, no slope fact" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+n = sum(1 for s in rows(sys.argv[2]) if s["target"] == "medium" and s["block"] in ("1", "2", "3"))
+want = {"runs": n, "metric": "load_rss_kb", "by": "sessions", "group": "cfg", "groups": 2, "runs_left_out": 0}
+bad = ["%s: %r, python %r" % (k, f.get(k), w) for k, w in want.items() if f.get(k) != w]
+if "slope" in f:
+    bad.append("a slope fact with two groups: %r" % f["slope"])
+if len(d["sections"]["residuals"]["rows"]) != n:
+    bad.append("%d residual rows" % len(d["sections"]["residuals"]["rows"]))
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv"
+cpl memory --by sessions --corpus "$CAP_NAME" --where target=medium --where cfg=pg --where block=1,2,3 --format json
+py_check "memory one group json: slope, slope_se, intercept, intercept_se facts match python OLS" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+p = [(float(s["level"]), float(s["load_app_kb"])) for s in rows(sys.argv[2])
+     if s["target"] == "medium" and s["cfg"] == "pg" and s["block"] in ("1", "2", "3")]
+b, se, a = ols(p)
+n = len(p); mx = sum(x for x, _ in p) / n
+sxx = sum((x - mx) ** 2 for x, _ in p)
+sse = sum((y - a - b * x) ** 2 for x, y in p)
+se_a = math.sqrt(sse / (n - 2) * (1 / n + mx * mx / sxx))
+bad = ["%s: coreplan %r, python %r" % (k, f.get(k), v)
+       for k, v in (("slope", b), ("slope_se", se), ("intercept", a), ("intercept_se", se_a),
+                    ("runs", n), ("groups", 1))
+       if not isinstance(f.get(k), (int, float)) or not close(f[k], v, 1e-9)]
+row = d["sections"]["slopes"]["rows"][0]
+bad += ["table %s %r != fact %r" % (k, row[k], f[k]) for k in ("slope", "intercept", "r2") if row[k] != f[k]]
+print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv"
+
+# a trace-derived metric: runs whose trace gives no value are left out, in the document
+cpl memory --by sessions --corpus "$CAP_NAME" --metric rss_median_kb --format json
+expect_rc "memory --metric rss_median_kb over the whole corpus exits 0" 0
+check_eq "memory --metric rss_median_kb --format json: nothing on stderr (left-out runs are in the document)" "" "$ERR"
+py_check "memory rss_median_kb: m1 runs (no trace) and core runs (no conn column) left out with their reason" '
+import csv, json, os, sys
+d = json.load(open(sys.argv[1])); cap = sys.argv[2]
+why = {x["tag"]: x["reason"] for x in d["left_out"]}
+bad = []
+for r in csv.DictReader(open(cap + "/m1/m1.tsv"), delimiter="\t"):
+    tag = "m1-r" + r["rep"]
+    if os.path.exists("%s/m1/r%s/sample.tsv" % (cap, r["rep"])):
+        bad.append(tag + " has a trace")
+    if why.get(tag) != "no trace":
+        bad.append("%s: %r" % (tag, why.get(tag)))
+for r in csv.DictReader(open(cap + "/core/results.tsv"), delimiter="\t"):
+    tag = "core-mem-p5-n25-r" + r["rep"]
+    cols = len(open("%s/core/%s/sample.tsv" % (cap, tag)).readline().split("\t"))
+    if cols != 3 or "(conn)" not in why.get(tag, ""):
+        bad.append("%s: %d trace columns, reason %r" % (tag, cols, why.get(tag)))
+f = d["facts"]
+if f["runs_left_out"]["value"] != len(d["left_out"]) or f["runs"]["value"] != len(d["sections"]["residuals"]["rows"]):
+    bad.append("runs %r, left out %r" % (f["runs"], f["runs_left_out"]))
+print("\n".join(bad) if bad else "ok")' "$CAP"
+cpl memory --by sessions --corpus "$CAP_NAME" --metric rss_median_kb
+check_contains "memory rss_median_kb (md): the left-out list names m1-r1" "$OUT" "- m1-r1: no trace"
+cpl memory --by sessions --corpus "$CAP_NAME" --where subcorpus=m1 --metric rss_median_kb
+expect_rc "memory rss_median_kb on the m1 runs only (no trace) exits 1" 1
+check_contains "memory rss_median_kb on m1: the message says what was left out and why" "$ERR" \
+	"no runs to analyse (3 runs matched but were left out, e.g. 'm1-r1': no trace)"
 
 cpl memory "${MEM_SEL[@]}" --metric rss_median_kb --format tsv
 expect_rc "memory --metric rss_median_kb (trace-derived) exits 0" 0
@@ -474,7 +542,7 @@ cpl memory "${MEM_SEL[@]}" --format json
 expect_rc "memory --format json exits 0" 0
 py_check "memory --format json parses: 2 groups with a slope" '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["sections"]["slopes"]["rows"]
 print("ok" if len(d) == 2 and all(isinstance(r["slope"], (int, float)) for r in d) else repr(d)[:400])'
 cpl trace g1-n100-b1 --corpus "$GMP_NAME" --format json
 expect_rc "trace --format json exits 0" 0

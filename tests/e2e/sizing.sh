@@ -10,8 +10,14 @@
 #        (shared/reference/usl-reference.md): parameters and SEs (params
 #        view), residual SE 82.85 on 4 dof, N* 96.51956, X(N*) ~1884, the
 #        Amdahl limit 3245.589 (summary view), the fitted values (points
-#        view); R^2 against python3; too few levels (exit 1, a clear
-#        message); the GOMAXPROCS sweep (blocks 1-3) with sigma at its bound.
+#        view); R^2 against python3; the same figures as JSON facts
+#        (usl_residual_se, usl_peak_n, ...) equal to the summary cells; too
+#        few levels (exit 1, a clear message), a model that cannot be fitted
+#        beside two that can; the GOMAXPROCS sweep (blocks 1-3) with sigma at
+#        its bound, and it and writeups/yip-sharding/level1.tsv (N, Gbps):
+#        the power law's per-doubling factor and SE against a python3
+#        Gauss-Newton fit, every usl/amdahl summary fact recomputed from the
+#        fitted parameters.
 #  size  the two sky corpora and the affinity write-up imported; `size
 #        --target 1000 --sessions 500` from the x86 core runs, the sweep
 #        at gomaxprocs 1,2,4, the SMT factor and the medium/pg memory runs.
@@ -166,11 +172,40 @@ for r, f, e in zip(out, fitted, resid):
         bad.append("level %s: residual %.4f, published %.2f" % (r["level"], v - u, e))
 print("\n".join(bad) if bad else "ok")'
 
+cpl "${FIT[@]}" --model usl --format json
+expect_rc "fit --model usl --format json exits 0" 0
+py_check "fit usl json facts: the published summary (residual SE 82.85, N* 96.51956, X(N*) 1884, Amdahl 3245.589, 4 dof), r2 = 1 - SSE/SST" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+x = [float(r["throughput"]) for r in rows(sys.argv[2])]
+m = statistics.mean(x)
+sst = sum((v - m) ** 2 for v in x)
+bad = []
+for k, pub, dec in (("usl_residual_se", 82.85, 2), ("usl_peak_n", 96.51956, 5), ("usl_peak_x", 1884, 0),
+                    ("usl_amdahl_ceiling", 3245.589, 3)):
+    if not printed(f[k], pub, dec):
+        bad.append("%s: %r, published %r" % (k, f[k], pub))
+if not close(f["usl_r2"], 1 - 27453.719584037402 / sst, 1e-8):
+    bad.append("usl_r2 %r" % f["usl_r2"])
+want = {"usl_dof": 4, "usl_n": 7, "usl_levels": 7, "runs": 7, "models": "usl", "by": "load", "metric": "throughput"}
+bad += ["%s: %r, want %r" % (k, f.get(k), w) for k, w in want.items() if f.get(k) != w]
+bad += ["fact %s of a model not asked for" % k for k in f if k.startswith(("amdahl_", "power_"))]
+row = d["sections"]["summary"]["rows"][0]
+bad += ["summary %s %r != fact %r" % (c, row[c], f["usl_" + c]) for c in
+        ("n", "levels", "dof", "residual_se", "r2", "peak_n", "peak_x", "amdahl_ceiling", "iterations")
+        if row[c] != f["usl_" + c]]
+print("\n".join(bad) if bad else "ok")' "$SDM"
+
 cpl "${FIT[@]}"
 expect_rc "fit (md, all models) exits 0" 0
 check_contains "fit md: the Fit section" "$OUT" "### Fit"
 check_contains "fit md: the Parameters section" "$OUT" "### Parameters"
 check_contains "fit md: amdahl has no peak" "$OUT" "no peak (kappa = 0)"
+check_eq "fit md: sections Fit, Parameters, Fitted values in that order" "Fit|Parameters|Fitted values|" \
+	"$(sed -n 's/^### //p' "$T/.out" | tr '\n' '|')"
+cpl "${FIT[@]}" --format tsv
+check_eq "fit --format tsv without --view: the params table" "model	param	at_bound	value	se" \
+	"$(head -n 1 "$T/.out")"
 
 # too few levels: 2 levels for 3 USL parameters, 1 level for the power law
 cpl "${FIT[@]}" --model usl --where load=1,18 --format tsv
@@ -185,6 +220,86 @@ cpl "${FIT[@]}" --model cubic
 expect_rc "fit --model cubic is a usage error (exit 2)" 2
 cpl fit --corpus specsdm91 --metric throughput
 expect_rc "fit without --by is a usage error (exit 2)" 2
+cpl "${FIT[@]}" --where load=1,18,36 --format json
+expect_rc "fit all models on 3 points exits 0 (amdahl and power fit, usl cannot)" 0
+py_check "fit on 3 points: usl not fitted, its reason a note and a fact; amdahl and power fitted" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+rows = {r["model"]: r for r in d["sections"]["summary"]["rows"]}
+bad = []
+if not rows["usl"]["note"].startswith("not fitted: the usl model has 3 parameters"):
+    bad.append("usl note %r" % rows["usl"]["note"])
+if not f.get("usl_error", "").endswith("got 3 levels and 3 points") or "usl_r2" in f:
+    bad.append("usl facts %r" % {k: v for k, v in f.items() if k.startswith("usl")})
+if rows["usl"]["n"] is not None or rows["amdahl"]["dof"] != 1 or rows["power"]["dof"] != 1:
+    bad.append("summary %r" % rows)
+if f.get("models") != "usl,amdahl,power" or f.get("amdahl_dof") != 1 or f.get("power_dof") != 1:
+    bad.append("facts %r" % f)
+if [r["model"] for r in d["sections"]["params"]["rows"]] != ["amdahl", "amdahl", "power", "power"]:
+    bad.append("params %r" % d["sections"]["params"]["rows"])
+print("\n".join(bad) if bad else "ok")'
+
+# the yip-sharding table (N, Gbps): the power law by Gauss-Newton in python,
+# and every summary fact consistent with the fitted parameters
+FIT_PY='
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+pts = [(r["level"], r["value"]) for r in d["sections"]["points"]["rows"]]
+want_pts = sorted((float(r[sys.argv[3]]), float(r[sys.argv[4]])) for r in rows(sys.argv[2])
+                  if all(r.get(k) in v.split(",") for k, v in (w.split("=") for w in sys.argv[5:])))
+bad = [] if sorted(pts) == want_pts else ["points %r, file %r" % (pts, want_pts)]
+# power law X = a N^b: Gauss-Newton from the log-log OLS
+lx = [math.log(n) for n, _ in pts]; ly = [math.log(x) for _, x in pts]
+mx, my = statistics.mean(lx), statistics.mean(ly)
+b = sum((u - mx) * (v - my) for u, v in zip(lx, ly)) / sum((u - mx) ** 2 for u in lx)
+a = math.exp(my - b * mx)
+for _ in range(200):
+    J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
+    r = [x - a * n ** b for n, x in pts]
+    s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
+    g0 = sum(j[0] * e for j, e in zip(J, r)); g1 = sum(j[1] * e for j, e in zip(J, r))
+    det = s00 * s11 - s01 * s01
+    a += (s11 * g0 - s01 * g1) / det; b += (s00 * g1 - s01 * g0) / det
+J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
+s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
+sse = sum((x - a * n ** b) ** 2 for n, x in pts)
+se_b = math.sqrt(s00 / (s00 * s11 - s01 * s01) * sse / (len(pts) - 2))
+for k, v in (("power_per_doubling", 2 ** b), ("power_per_doubling_se", 2 ** b * math.log(2) * se_b)):
+    if not close(f[k], v, 1e-7):
+        bad.append("%s: coreplan %r, python %r" % (k, f[k], v))
+# usl and amdahl: the summary from the parameters
+par = {(r["model"], r["param"]): r["value"] for r in d["sections"]["params"]["rows"]}
+sst = sum((x - statistics.mean([x for _, x in pts])) ** 2 for _, x in pts)
+for m in ("usl", "amdahl", "power"):
+    if m == "power":
+        X = lambda n: par[("power", "a")] * n ** par[("power", "b")]
+    else:
+        lam, sig = par[(m, "lambda")], par[(m, "sigma")]
+        kap = par.get((m, "kappa"), 0.0)
+        X = lambda n: lam * n / (1 + sig * (n - 1) + kap * n * (n - 1))
+    e = sum((x - X(n)) ** 2 for n, x in pts)
+    dof = len(pts) - sum(1 for (mm, _), r in zip(par, d["sections"]["params"]["rows"]) if mm == m and r["at_bound"] == "no")
+    want = {"_dof": dof, "_n": len(pts), "_residual_se": math.sqrt(e / dof), "_r2": 1 - e / sst}
+    if m == "usl" and kap > 0:
+        want["_peak_n"] = math.sqrt((1 - sig) / kap); want["_peak_x"] = X(want["_peak_n"])
+    if m == "amdahl":
+        want["_amdahl_ceiling"] = lam / sig
+    for k, v in want.items():
+        if not close(f[m + k], v, 1e-9):
+            bad.append("%s%s: coreplan %r, from the parameters %r" % (m, k, f[m + k], v))
+    if m == "amdahl" and f["amdahl_peak_n"] is not None:
+        bad.append("amdahl_peak_n %r (no peak)" % f["amdahl_peak_n"])
+print("\n".join(bad) if bad else "ok")'
+YIP=$SHARED/writeups/yip-sharding/level1.tsv
+cpl import -q "$YIP"
+expect_rc "import writeups/yip-sharding/level1.tsv" 0
+cpl fit --corpus level1 --by N --metric Gbps --format json
+expect_rc "fit --by N --metric Gbps on level1.tsv exits 0" 0
+py_check "fit level1.tsv json: power per doubling (python Gauss-Newton) and usl/amdahl summaries from their parameters" \
+	"$PYLIB$FIT_PY" "$YIP" N Gbps
+check_eq "fit level1.tsv: usl peak N* about 11.1 (the write-up: past 12 shards, less)" "11.1" \
+	"$(round "$(jget 'd["facts"]["usl_peak_n"]["value"]')" 1)"
 
 ###########################################################################
 # size: the inputs
@@ -208,6 +323,11 @@ check_eq "fit usl sweep: lambda SE 5.1030 (on 10 dof)" "5.1030" "$(round "$(tsvg
 cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --model usl --format tsv --view summary
 check_eq "fit usl sweep: dof = 12 - 2" "10" "$(tsvget model usl dof)"
 check_eq "fit usl sweep: residual SE 25.1230" "25.1230" "$(round "$(tsvget model usl residual_se)" 4)"
+cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --format json
+py_check "fit GOMAXPROCS sweep json: power per doubling (python Gauss-Newton), summaries from the parameters" \
+	"$PYLIB$FIT_PY" "$GMP/results.tsv" gomaxprocs tput block=1,2,3
+check_eq "fit GOMAXPROCS sweep json: usl_dof 10, usl_residual_se 25.1230 (sigma at its bound)" "10 25.1230" \
+	"$(jget '"%d %.4f" % (d["facts"]["usl_dof"]["value"], d["facts"]["usl_residual_se"]["value"])')"
 
 SIZE=(size --target 1000 --sessions 500 --base-from 'subcorpus=core'
 	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'

@@ -1,0 +1,219 @@
+/* build_fit: the document of `coreplan fit` (builders.h). */
+#include "builders.h"
+
+#include "../analysis/fit.h"
+#include "../common/err.h"
+#include "../common/strbuf.h"
+#include "../schema/fields.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The unit of a field for column headers and facts ("" when unknown). */
+static const char *unit_of(const char *field)
+{
+	const struct field_info *f = field_find(field);
+	return f ? f->unit : "";
+}
+
+static void params_table(struct doc_section *s, const struct fit_run_result *res)
+{
+	enum { MODEL, PARAM, AT_BOUND, VALUE, SE, NCOLS };
+	const struct doc_col cols[NCOLS] = {
+		[MODEL] = DOC_COL_TEXT("model"),
+		[PARAM] = DOC_COL_TEXT("param"),
+		[AT_BOUND] = DOC_COL_TEXT("at_bound"),
+		[VALUE] = DOC_COL_REAL("value", NULL, 'g', 6),
+		[SE] = DOC_COL_REAL("se", NULL, 'g', 6),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_empty_text(t, "none: no model was fitted");
+	for (int m = 0; m < FIT_NMODELS; m++)
+		for (size_t j = 0; res->ok[m] && j < res->fits[m].nparams; j++) {
+			const struct fit_param *p = &res->fits[m].params[j];
+			doc_row(t);
+			doc_set_text(t, MODEL, res->fits[m].model_name);
+			doc_set_text(t, PARAM, p->name);
+			doc_set_text(t, AT_BOUND, p->at_bound ? "at bound" : "no");
+			doc_set_real(t, VALUE, p->value);
+			doc_set_real(t, SE, p->se);
+		}
+}
+
+enum {
+	S_MODEL,
+	S_N,
+	S_LEVELS,
+	S_DOF,
+	S_RESIDUAL_SE,
+	S_R2,
+	S_PEAK_N,
+	S_PEAK_X,
+	S_CEILING,
+	S_PER_DOUBLING,
+	S_PER_DOUBLING_SE,
+	S_ITERATIONS,
+	S_NOTE,
+	S_NCOLS
+};
+
+/* A fact named <model>_<column>. */
+static const char *model_real(struct doc *d, const char *model, const char *column,
+			      const char *label, double value, const char *unit, char style,
+			      int precision)
+{
+	char name[64], text[128];
+	snprintf(name, sizeof(name), "%s_%s", model, column);
+	snprintf(text, sizeof(text), "%s: %s", model, label);
+	return doc_fact_real(d, name, text, DOC_QUIET, value, unit, style, precision);
+}
+
+static void model_int(struct doc *d, const char *model, const char *column, const char *label,
+		      size_t value)
+{
+	char name[64], text[128];
+	snprintf(name, sizeof(name), "%s_%s", model, column);
+	snprintf(text, sizeof(text), "%s: %s", model, label);
+	doc_fact_int(d, name, text, DOC_QUIET, (int64_t)value, NULL);
+}
+
+/* The summary row of a fitted model, and the same figures as facts. */
+static void summary_row(struct doc *d, struct doc_table *t, const struct fit_result *r,
+			const char *by, const char *metric)
+{
+	const char *m = r->model_name;
+	bool curve = r->model != FIT_POWER;
+	doc_set_int(t, S_N, (int64_t)r->n);
+	doc_set_int(t, S_LEVELS, (int64_t)r->nlevels);
+	doc_set_int(t, S_DOF, (int64_t)r->dof);
+	doc_set_real(t, S_RESIDUAL_SE, r->residual_se);
+	doc_set_real(t, S_R2, r->r2);
+	doc_set_real(t, S_PEAK_N, r->peak_n);
+	doc_set_real(t, S_PEAK_X, r->peak_x);
+	doc_set_real(t, S_CEILING, r->amdahl_ceiling);
+	doc_set_real(t, S_PER_DOUBLING, r->per_doubling);
+	doc_set_real(t, S_PER_DOUBLING_SE, r->per_doubling_se);
+	doc_set_int(t, S_ITERATIONS, (int64_t)r->iterations);
+	if (isinf(r->peak_n) && curve)
+		doc_set_text(t, S_NOTE, "no peak (kappa = 0)");
+	model_int(d, m, "n", "points", r->n);
+	model_int(d, m, "levels", "distinct levels", r->nlevels);
+	model_int(d, m, "dof", "degrees of freedom", r->dof);
+	model_real(d, m, "residual_se", "residual standard error", r->residual_se, unit_of(metric),
+		   'g', 6);
+	model_real(d, m, "r2", "R²", r->r2, NULL, 'f', 4);
+	if (curve) {
+		model_real(d, m, "peak_n", "peak level N*", r->peak_n, unit_of(by), 'g', 7);
+		model_real(d, m, "peak_x", "metric at the peak", r->peak_x, unit_of(metric), 'g',
+			   6);
+		model_real(d, m, "amdahl_ceiling", "Amdahl ceiling lambda / sigma",
+			   r->amdahl_ceiling, unit_of(metric), 'g', 7);
+	} else {
+		model_real(d, m, "per_doubling", "per-doubling factor 2^b", r->per_doubling, "x",
+			   'f', 4);
+		model_real(d, m, "per_doubling_se", "its standard error", r->per_doubling_se, "x",
+			   'f', 4);
+	}
+	model_int(d, m, "iterations", "solver iterations", r->iterations);
+}
+
+static void summary_table(struct doc *d, struct doc_section *s, const struct fit_run_result *res,
+			  const char *by, const char *metric)
+{
+	const struct doc_col cols[S_NCOLS] = {
+		[S_MODEL] = DOC_COL_TEXT("model"),
+		[S_N] = DOC_COL_INT("n", "points"),
+		[S_LEVELS] = DOC_COL_INT("levels", NULL),
+		[S_DOF] = DOC_COL_INT("dof", NULL),
+		[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", unit_of(metric), 'g', 6),
+		[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
+		[S_PEAK_N] = DOC_COL_REAL("peak_n", unit_of(by), 'g', 7),
+		[S_PEAK_X] = DOC_COL_REAL("peak_x", unit_of(metric), 'g', 6),
+		[S_CEILING] = DOC_COL_REAL("amdahl_ceiling", unit_of(metric), 'g', 7),
+		[S_PER_DOUBLING] = DOC_COL_REAL("per_doubling", "x", 'f', 4),
+		[S_PER_DOUBLING_SE] = DOC_COL_REAL("per_doubling_se", "x", 'f', 4),
+		[S_ITERATIONS] = DOC_COL_INT("iterations", NULL),
+		[S_NOTE] = DOC_COL_TEXT("note"),
+	};
+	struct doc_table *t = doc_table(s, cols, S_NCOLS);
+	for (int m = 0; m < FIT_NMODELS; m++) {
+		const char *name = fit_model_name((enum fit_model)m);
+		if (!res->asked[m])
+			continue;
+		doc_row(t);
+		doc_set_text(t, S_MODEL, name);
+		if (res->ok[m]) {
+			summary_row(d, t, &res->fits[m], by, metric);
+		} else {
+			char note[300], fact[64];
+			snprintf(note, sizeof(note), "not fitted: %s", res->error[m]);
+			doc_set_text(t, S_NOTE, note);
+			snprintf(fact, sizeof(fact), "%s_error", name);
+			doc_fact_text(d, fact, "why the model was not fitted", DOC_QUIET,
+				      res->error[m]);
+		}
+	}
+}
+
+static void points_table(struct doc_section *s, const struct fit_run_result *res, const char *by,
+			 const char *metric)
+{
+	enum { LEVEL, VALUE, NCOLS = 2 + FIT_NMODELS };
+	const struct doc_col cols[NCOLS] = {
+		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'g', 7),
+		[2 + FIT_USL] = DOC_COL_REAL("usl", unit_of(metric), 'g', 7),
+		[2 + FIT_AMDAHL] = DOC_COL_REAL("amdahl", unit_of(metric), 'g', 7),
+		[2 + FIT_POWER] = DOC_COL_REAL("power", unit_of(metric), 'g', 7),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < res->n; i++) {
+		doc_row(t);
+		doc_set_real(t, LEVEL, res->level[i]);
+		doc_set_real(t, VALUE, res->x[i]);
+		for (int m = 0; m < FIT_NMODELS; m++)
+			if (res->ok[m])
+				doc_set_real(t, (size_t)(2 + m), res->fits[m].fitted[i]);
+	}
+}
+
+/* The models asked for, comma-separated ("usl,amdahl,power"). */
+static void models_fact(struct doc *d, const struct fit_run_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int m = 0; m < FIT_NMODELS; m++)
+		if (res->asked[m])
+			strbuf_addf(&sb, "%s%s", sb.len ? "," : "",
+				    fit_model_name((enum fit_model)m));
+	doc_fact_text(d, "models", "models", DOC_LISTED, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out)
+{
+	const char *metric = req->metric ? req->metric : "tput";
+	struct doc *d = doc_new("fit", "");
+	struct doc_section *points;
+	*out = NULL;
+	if (!d)
+		return err_set("out of memory");
+	doc_set_title(d, "Scaling models of %s by %s", metric, req->by);
+	doc_fact_int(d, "runs", "points (runs)", DOC_LISTED, (int64_t)res->n, NULL);
+	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
+	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
+	models_fact(d, res);
+	/* Markdown order: the summary first (views list: params first) */
+	summary_table(d, doc_section(d, "summary", "Fit"), res, req->by, metric);
+	params_table(doc_section(d, "params", "Parameters"), res);
+	points = doc_section(d, "points", "Fitted values");
+	points_table(points, res, req->by, metric);
+	doc_note(points, "method and definitions: `coreplan fit --help`");
+	build_left_out(d, &res->sel);
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}

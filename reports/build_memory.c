@@ -1,0 +1,254 @@
+/* build_memory: the document of `coreplan memory` (builders.h). */
+#include "builders.h"
+
+#include "../analysis/memory.h"
+#include "../common/err.h"
+#include "../common/strbuf.h"
+#include "../schema/fields.h"
+
+#include <stdio.h>
+
+/* The unit of a field for column headers and facts ("" when unknown). */
+static const char *unit_of(const char *field)
+{
+	const struct field_info *f = field_find(field);
+	return f ? f->unit : "";
+}
+
+/* The slope's unit: the metric's per the level's ("kB/sessions"), or "" when one is unknown. */
+static void slope_unit(const char *metric, const char *by, char *buf, size_t size)
+{
+	if (*unit_of(metric) && *unit_of(by))
+		snprintf(buf, size, "%s/%s", unit_of(metric), unit_of(by));
+	else
+		snprintf(buf, size, "%s", "");
+}
+
+enum {
+	S_GROUP,
+	S_N,
+	S_LEVELS,
+	S_SLOPE,
+	S_SLOPE_SE,
+	S_SLOPE_LO,
+	S_SLOPE_HI,
+	S_INTERCEPT,
+	S_INTERCEPT_SE,
+	S_R2,
+	S_RESIDUAL_SE,
+	S_METHOD,
+	S_NOTE,
+	S_NCOLS
+};
+
+static void slopes_table(struct doc_section *s, const struct memory *m, const char *metric,
+			 const char *by)
+{
+	char per[64];
+	struct doc_table *t;
+	slope_unit(metric, by, per, sizeof(per));
+	{
+		const struct doc_col cols[S_NCOLS] = {
+			[S_GROUP] = DOC_COL_TEXT("group"),
+			[S_N] = DOC_COL_INT("n", "runs"),
+			[S_LEVELS] = DOC_COL_INT("levels", NULL),
+			[S_SLOPE] = DOC_COL_REAL("slope", per, 'f', 2),
+			[S_SLOPE_SE] = DOC_COL_REAL("slope_se", per, 'f', 2),
+			[S_SLOPE_LO] = DOC_COL_REAL("slope_lo", per, 'f', 2),
+			[S_SLOPE_HI] = DOC_COL_REAL("slope_hi", per, 'f', 2),
+			[S_INTERCEPT] = DOC_COL_REAL("intercept", unit_of(metric), 'f', 0),
+			[S_INTERCEPT_SE] = DOC_COL_REAL("intercept_se", unit_of(metric), 'f', 0),
+			[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
+			[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", unit_of(metric), 'f', 0),
+			[S_METHOD] = DOC_COL_TEXT("method"),
+			[S_NOTE] = DOC_COL_TEXT("note"),
+		};
+		t = doc_table(s, cols, S_NCOLS);
+	}
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < m->nfits; i++) {
+		const struct memory_fit *x = &m->fits[i];
+		doc_row(t);
+		doc_set_text(t, S_GROUP, x->group);
+		doc_set_int(t, S_LEVELS, (int64_t)x->nlevels);
+		if (x->ok) {
+			doc_set_int(t, S_N, (int64_t)x->ols.n);
+			doc_set_real(t, S_SLOPE, x->ols.slope);
+			doc_set_real(t, S_SLOPE_SE, x->ols.slope_se);
+			doc_set_real(t, S_SLOPE_LO, x->ols.slope_lo);
+			doc_set_real(t, S_SLOPE_HI, x->ols.slope_hi);
+			doc_set_real(t, S_INTERCEPT, x->ols.intercept);
+			doc_set_real(t, S_INTERCEPT_SE, x->ols.intercept_se);
+			doc_set_real(t, S_R2, x->ols.r2);
+			doc_set_real(t, S_RESIDUAL_SE, x->ols.residual_se);
+			doc_set_text(t, S_METHOD, "OLS, 95% t interval");
+		}
+		if (x->note[0])
+			doc_set_text(t, S_NOTE, x->note);
+	}
+}
+
+/* One group: its fit's figures as facts too (several groups: the table carries them). */
+static void slope_facts(struct doc *d, const struct memory *m, const char *metric, const char *by)
+{
+	const struct memory_fit *x = &m->fits[0];
+	char per[64];
+	if (m->nfits != 1 || !x->ok)
+		return;
+	slope_unit(metric, by, per, sizeof(per));
+	doc_fact_real(d, "slope", "slope (per level unit)", DOC_LISTED, x->ols.slope, per, 'f', 2);
+	doc_fact_real(d, "slope_se", "its standard error", DOC_QUIET, x->ols.slope_se, per, 'f', 2);
+	doc_fact_real(d, "slope_lo", "95% interval, low end", DOC_QUIET, x->ols.slope_lo, per, 'f',
+		      2);
+	doc_fact_real(d, "slope_hi", "95% interval, high end", DOC_QUIET, x->ols.slope_hi, per, 'f',
+		      2);
+	doc_fact_real(d, "intercept", "intercept (the fixed cost)", DOC_LISTED, x->ols.intercept,
+		      unit_of(metric), 'f', 0);
+	doc_fact_real(d, "intercept_se", "its standard error", DOC_QUIET, x->ols.intercept_se,
+		      unit_of(metric), 'f', 0);
+	doc_fact_real(d, "r2", "R² of the fit", DOC_QUIET, x->ols.r2, NULL, 'f', 4);
+	doc_fact_real(d, "residual_se", "residual standard error", DOC_QUIET, x->ols.residual_se,
+		      unit_of(metric), 'f', 0);
+	doc_fact_int(d, "slope_levels", "levels fitted", DOC_QUIET, (int64_t)x->nlevels, NULL);
+}
+
+static void endpoints_table(struct doc_section *s, const struct memory *m, const char *metric,
+			    const char *by)
+{
+	enum { GROUP, BLOCK, LEVEL_LO, LEVEL_HI, VALUE_LO, VALUE_HI, SLOPE, NCOLS };
+	char per[64];
+	struct doc_table *t;
+	slope_unit(metric, by, per, sizeof(per));
+	{
+		const struct doc_col cols[NCOLS] = {
+			[GROUP] = DOC_COL_TEXT("group"),
+			[BLOCK] = DOC_COL_TEXT("block"),
+			[LEVEL_LO] = DOC_COL_REAL("level_lo", unit_of(by), 'g', 6),
+			[LEVEL_HI] = DOC_COL_REAL("level_hi", unit_of(by), 'g', 6),
+			[VALUE_LO] = DOC_COL_REAL("value_lo", unit_of(metric), 'f', 0),
+			[VALUE_HI] = DOC_COL_REAL("value_hi", unit_of(metric), 'f', 0),
+			[SLOPE] = DOC_COL_REAL("slope", per, 'f', 2),
+		};
+		t = doc_table(s, cols, NCOLS);
+	}
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, "none: no block has runs at two or more levels");
+	for (size_t i = 0; i < m->nendpoints; i++) {
+		const struct memory_endpoint *e = &m->endpoints[i];
+		doc_row(t);
+		doc_set_text(t, GROUP, e->group);
+		doc_set_text(t, BLOCK, e->block);
+		doc_set_real(t, LEVEL_LO, e->level_lo);
+		doc_set_real(t, LEVEL_HI, e->level_hi);
+		doc_set_real(t, VALUE_LO, e->value_lo);
+		doc_set_real(t, VALUE_HI, e->value_hi);
+		doc_set_real(t, SLOPE, e->slope);
+	}
+}
+
+static void ratios_table(struct doc_section *s, const struct memory *m, const char *metric,
+			 const char *by)
+{
+	enum { GROUP, LEVEL, N, MEDIAN, RATIO, LABEL, NCOLS };
+	char per[64];
+	struct doc_table *t;
+	slope_unit(metric, by, per, sizeof(per));
+	{
+		const struct doc_col cols[NCOLS] = {
+			[GROUP] = DOC_COL_TEXT("group"),
+			[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+			[N] = DOC_COL_INT("n", "runs"),
+			[MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'f', 0),
+			[RATIO] = DOC_COL_REAL("ratio", per, 'f', 2),
+			[LABEL] = DOC_COL_TEXT("label"),
+		};
+		t = doc_table(s, cols, NCOLS);
+	}
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < m->nratios; i++) {
+		const struct memory_ratio *r = &m->ratios[i];
+		doc_row(t);
+		doc_set_text(t, GROUP, r->group);
+		doc_set_real(t, LEVEL, r->level);
+		doc_set_int(t, N, (int64_t)r->n);
+		doc_set_real(t, MEDIAN, r->median);
+		doc_set_real(t, RATIO, r->ratio);
+		doc_set_text(t, LABEL, "contrast: includes the fixed cost");
+	}
+}
+
+static void residuals_table(struct doc_section *s, const struct memory_result *res,
+			    const char *metric, const char *by)
+{
+	enum { GROUP, TAG, BLOCK, LEVEL, VALUE, RESIDUAL, NCOLS };
+	const struct doc_col cols[NCOLS] = {
+		[GROUP] = DOC_COL_TEXT("group"),
+		[TAG] = DOC_COL_TEXT("tag"),
+		[BLOCK] = DOC_COL_TEXT("block"),
+		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'f', 0),
+		[RESIDUAL] = DOC_COL_REAL("residual", unit_of(metric), 'f', 0),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < res->npoints; i++) {
+		const struct memory_point *p = &res->points[i];
+		doc_row(t);
+		doc_set_text(t, GROUP, p->group);
+		doc_set_text(t, TAG, p->tag);
+		if (p->block)
+			doc_set_text(t, BLOCK, p->block);
+		doc_set_real(t, LEVEL, p->level);
+		doc_set_real(t, VALUE, p->value);
+		doc_set_real(t, RESIDUAL, p->residual);
+	}
+}
+
+/* The group fields as given ("target,cfg"), or "" for none. */
+static void group_fact(struct doc *d, const char *const *group)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; group && group[i]; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
+	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+int build_memory(const struct memory_request *req, const struct memory_result *res,
+		 struct doc **out)
+{
+	const struct memory *m = &res->mem;
+	const char *metric = req->metric ? req->metric : "load_rss_kb";
+	struct doc *d = doc_new("memory", "");
+	struct doc_section *last;
+	*out = NULL;
+	if (!d)
+		return err_set("out of memory");
+	doc_set_title(d, "Memory: %s against %s", metric, req->by);
+	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->npoints, NULL);
+	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
+	doc_fact_bool(d, "from_trace", "recomputed from each run's trace plateau", DOC_QUIET,
+		      res->from_trace);
+	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
+	doc_fact_text(d, "block", "block field", DOC_QUIET, req->block ? req->block : "block");
+	group_fact(d, req->group);
+	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)m->nfits, NULL);
+	slope_facts(d, m, metric, req->by);
+	slopes_table(doc_section(d, "slopes", "Per-level-unit slope (OLS over every run)"), m,
+		     metric, req->by);
+	endpoints_table(doc_section(d, "endpoints", "Endpoint slope per block"), m, metric,
+			req->by);
+	ratios_table(doc_section(d, "ratios",
+				 "Single-level ratio (contrast only: includes the fixed cost)"),
+		     m, metric, req->by);
+	last = doc_section(d, "residuals", "Residuals");
+	residuals_table(last, res, metric, req->by);
+	doc_note(last, "definitions: `coreplan memory --help`");
+	build_left_out(d, &res->sel);
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}

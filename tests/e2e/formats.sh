@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# End-to-end test of the output formats: every command, in every format and
+# every view, on the real corpora and tables.
+#
+#   bash tests/e2e/formats.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# Databases: each sky corpus imported alone, both together, the example
+# corpus, and each write-up table (writeups/*/*.tsv). For every case below
+# (a command and its arguments on one database) the command runs with
+# --format md, json, csv and tsv, and with --format tsv --view V for every
+# view its --help lists, and:
+#   - every run exits 0 and writes nothing to stderr but warnings;
+#   - the JSON parses and has the document shape, and every number the
+#     Markdown shows is a JSON number (fact or cell) with the same digits
+#     (tests/e2e/doc_check.py), and every tsv cell equals its JSON cell;
+#   - every view --help declares is a table section of the JSON (or facts);
+#   - an unknown view is a usage error (exit 2) listing the valid ones.
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
+# "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+E2E_DIR=$(cd "$(dirname "$0")" && pwd)
+SKY=$SHARED/sky
+GMP_NAME=gomaxprocs-scaling-20260816
+CAP_NAME=gcp-x86-capacity-20260816
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-formats.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 2
+PASS=0
+FAIL=0
+DB=$T/unused.db
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+source "$E2E_DIR/lib.sh"
+
+# import NAME PATH...: a database NAME.db with these corpora or tables
+import() {
+	local name=$1
+	shift
+	if ! "$BIN" --db "$T/$name.db" import "$@" --quiet >"$T/import.out" 2>"$T/import.err"; then
+		not_ok "import $name" "$(cat "$T/import.err")"
+		return 1
+	fi
+	ok "import $name"
+}
+
+# The views a command's --help declares (first = default), one per line.
+views_of() {
+	"$BIN" "$1" --help | awk '/^views /{getline; print; exit}' | sed 's/ (default)//; s/, facts (.*//' |
+		tr ',' '\n' | sed 's/^ *//; /^$/d'
+}
+
+# check_case DB LABEL COMMAND ARGS...: every format and view of one command.
+check_case() {
+	local db=$1 label=$2 cmd=$3
+	shift 3
+	local base=$T/out/$label
+	mkdir -p "$(dirname "$base")"
+	local fmt rc bad=""
+	for fmt in md json csv tsv; do
+		"${TIMEOUT[@]}" "$BIN" --db "$db" "$cmd" "$@" --format "$fmt" >"$base.$fmt" 2>"$base.$fmt.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			bad+="--format $fmt exits $rc: $(head -c 400 "$base.$fmt.err")"$'\n'
+		elif grep -qv '^coreplan: warning: ' "$base.$fmt.err"; then
+			bad+="--format $fmt: stderr is not only warnings: $(head -c 400 "$base.$fmt.err")"$'\n'
+		fi
+	done
+	if [ -n "$bad" ]; then
+		not_ok "$label: every format exits 0" "$bad"
+		return
+	fi
+	ok "$label: every format exits 0"
+	local res
+	res=$(python3 "$E2E_DIR/doc_check.py" "$base.md" "$base.json" "$base.tsv" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$label: json holds every md number; tsv equals json"
+	else
+		not_ok "$label: json holds every md number; tsv equals json" "$res"
+	fi
+	local view missing=""
+	while read -r view; do
+		[ -n "$view" ] || continue
+		if ! python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["sections"].get(sys.argv[2])
+sys.exit(0 if s is not None and "columns" in s else 1)' "$base.json" "$view"; then
+			missing+="view '$view' (declared in --help) is not a table section of the json"$'\n'
+			continue
+		fi
+		"$BIN" --db "$db" "$cmd" "$@" --format tsv --view "$view" >"$base.$view.tsv" 2>"$base.err" ||
+			{ missing+="--view $view exits $?: $(head -c 300 "$base.err")"$'\n'; continue; }
+		res=$(python3 "$E2E_DIR/doc_check.py" "$base.md" "$base.json" "$base.$view.tsv" 2>&1)
+		[ "$res" == ok ] || missing+="--view $view: $res"$'\n'
+	done < <(views_of "$cmd")
+	"$BIN" --db "$db" "$cmd" "$@" --format tsv --view facts >"$base.facts.tsv" 2>"$base.err" ||
+		missing+="--view facts exits $?"$'\n'
+	if [ -z "$missing" ]; then
+		ok "$label: every declared view is a section, and its tsv equals the json"
+	else
+		not_ok "$label: every declared view is a section, and its tsv equals the json" "$missing"
+	fi
+}
+
+# An unknown view is a usage error naming the valid ones (one command is enough: the runner decides).
+check_unknown_view() {
+	"$BIN" --db "$1" "$2" "${@:3}" --format tsv --view no-such-view >"$T/uv.out" 2>"$T/uv.err"
+	local rc=$?
+	if [ $rc -eq 2 ] && grep -q "unknown view 'no-such-view'" "$T/uv.err"; then
+		ok "$2: an unknown view exits 2 and names the valid ones"
+	else
+		not_ok "$2: an unknown view exits 2 and names the valid ones" "exit $rc: $(cat "$T/uv.err")"
+	fi
+}
+
+if ! command -v python3 >/dev/null; then
+	echo "not ok - prerequisites: python3 is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+echo "# coreplan: $BIN"
+
+import gmp "$SKY/$GMP_NAME"
+import cap "$SKY/$CAP_NAME"
+import both "$SKY/$GMP_NAME" "$SKY/$CAP_NAME"
+import example "$ROOT/fixtures/example"
+for f in "$SHARED"/writeups/*/*.tsv; do
+	import "$(basename "$(dirname "$f")")" "$f"
+done
+"$BIN" --db "$T/gomaxprocs-affinity.db" topology --from "$SHARED/writeups/gomaxprocs-affinity/lscpu.txt" \
+	--host epyc >/dev/null 2>&1 || not_ok "topology --from lscpu.txt" "exit $?"
+
+G=$T/gmp.db
+C=$T/cap.db
+B=$T/both.db
+E=$T/example.db
+A=$T/gomaxprocs-affinity.db
+Y=$T/yip-sharding.db
+L=$T/emitter-lock.db
+
+# the listing commands, on every database
+for db in "$G" "$C" "$B" "$E" "$A" "$Y" "$L"; do
+	n=$(basename "$db" .db)
+	check_case "$db" "$n/corpora" corpora
+	check_case "$db" "$n/runs" runs
+	check_case "$db" "$n/runs-excluded" runs --excluded
+done
+check_case "$C" cap/runs-main runs --where subcorpus=
+
+# the analyses, where the corpus supports them
+check_case "$G" gmp/sweep sweep --by gomaxprocs --where block=1,2,3
+check_case "$G" gmp/sweep-all sweep --by gomaxprocs
+check_case "$G" gmp/noise noise --by gomaxprocs --where block=1,2,3
+check_case "$G" gmp/compare compare --a gomaxprocs=1 --b gomaxprocs=2 --where block=1,2,3
+check_case "$G" gmp/cores cores --where block=1,2,3
+check_case "$G" gmp/trace trace g4-n100-b1
+check_case "$G" gmp/fit fit --by gomaxprocs --where block=1,2,3
+check_case "$C" cap/sweep sweep --by sessions --where target=medium --where cfg=pg --where block=1,2,3
+check_case "$C" cap/noise noise --by sessions --group target,cfg --where block=1,2,3,soak
+check_case "$C" cap/compare compare --a target=small --b target=medium --where cfg=pg --where sessions=300
+check_case "$C" cap/cores cores
+check_case "$C" cap/trace trace medium-pg-n300-b1r1
+check_case "$C" cap/memory memory --by sessions --group cfg --where target=medium --where block=1,2,3
+check_case "$C" cap/memory-trace memory --by sessions --metric rss_median_kb --where target=medium --where cfg=pg
+check_case "$C" cap/translate translate --from subcorpus=m1 --to subcorpus=core
+check_case "$B" both/sweep sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3
+check_case "$B" both/size size --target 1000 --sessions 500 --base-from subcorpus=core \
+	--scaling-from "corpus=$GMP_NAME block=1,2,3" \
+	--memory-from "corpus=$CAP_NAME target=medium cfg=pg block=1,2,3"
+check_case "$E" example/sweep sweep --by gomaxprocs
+check_case "$E" example/noise noise --by gomaxprocs
+check_case "$E" example/fit fit --by gomaxprocs
+check_case "$A" affinity/smt smt --host epyc
+check_case "$A" affinity/topology topology --show
+check_case "$A" affinity/compare compare --a 'arm=shard procs=1' --b 'arm=shard procs=8'
+check_case "$Y" yip/sweep sweep --by N --metric Gbps
+check_case "$Y" yip/fit fit --by N --metric Gbps
+check_case "$L" lock/sweep sweep --by cores --metric qps --where variant=before
+check_case "$G" none/size size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 \
+	--per-doubling 1.78 --smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000
+
+check_unknown_view "$G" sweep --by gomaxprocs
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
