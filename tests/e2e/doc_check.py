@@ -114,7 +114,7 @@ def check(md_path, json_path, tsv_path=None):
     walk(d["sections"], numbers, texts, ("sections",))
     walk(d["left_out"], numbers, texts, ("left_out",))
     shown = {}
-    for dd in range(0, 10):
+    for dd in range(0, 18):
         shown[dd] = {norm("%.*f" % (dd, v)) for v in numbers if math.isfinite(v)}
     seen = set()
     for tok, line in md_numbers(md):
