@@ -22,6 +22,7 @@
 
 #include "../analysis/select.h"
 #include "../analysis/sweep.h"
+#include "../schema/queries.h"
 #include "doc.h"
 
 /*
@@ -37,5 +38,13 @@ void build_left_out(struct doc *d, const struct selection *sel);
 
 int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 		struct doc **out);
+
+/* ---- runs, corpora, import, plot ---- */
+
+/* runs: the listing's rows (view runs); excluded_not_shown as a fact and a note. */
+int build_runs(const struct run_listing *listing, struct doc **out);
+
+/* corpora: one row per corpus (view corpora); a note when there is none. */
+int build_corpora(const struct corpus_listing *listing, struct doc **out);
 
 #endif
