@@ -22,6 +22,7 @@
 
 #include "../analysis/select.h"
 #include "../analysis/sweep.h"
+#include "../importers/corpus.h"
 #include "../schema/queries.h"
 #include "doc.h"
 
@@ -46,5 +47,12 @@ int build_runs(const struct run_listing *listing, struct doc **out);
 
 /* corpora: one row per corpus (view corpora); a note when there is none. */
 int build_corpora(const struct corpus_listing *listing, struct doc **out);
+
+/*
+ * import: one row per PATH (view imported: status new, replaced or
+ * unchanged; an unchanged corpus's counts are missing, nothing was read
+ * into the database) and the summary sentence per corpus as a note.
+ */
+int build_import(const struct import_result *results, size_t n, struct doc **out);
 
 #endif
