@@ -20,6 +20,7 @@
 #ifndef COREPLAN_BUILDERS_H
 #define COREPLAN_BUILDERS_H
 
+#include "../analysis/plot_runs.h"
 #include "../analysis/select.h"
 #include "../analysis/sweep.h"
 #include "../importers/corpus.h"
@@ -54,5 +55,18 @@ int build_corpora(const struct corpus_listing *listing, struct doc **out);
  * into the database) and the summary sentence per corpus as a note.
  */
 int build_import(const struct import_result *results, size_t n, struct doc **out);
+
+/*
+ * plot: the files one `coreplan plot KIND` wrote (facts kind, image, data,
+ * script: DIR/IMAGE, DIR/NAME.tsv, DIR/NAME.gp), what it drew, and the runs
+ * its selection left out.
+ */
+struct plot_written {
+	const char *dir;   /* the folder of --out */
+	const char *name;  /* the file stem */
+	const char *image; /* the image's file name in dir */
+};
+int build_plot(const struct plot_request *req, const struct plot_result *res,
+	       const struct plot_written *files, struct doc **out);
 
 #endif
