@@ -99,8 +99,9 @@ static int check(void *request, struct cli_args *a)
 	while (k < 4 && strcmp(kinds[k], a->operands[0]))
 		k++;
 	if (k == 4)
-		return err_usage("unknown plot kind '%s' (scaling, blocks, trace, memory or sizing)",
-				 a->operands[0]);
+		return err_usage(
+			"unknown plot kind '%s' (scaling, blocks, trace, memory or sizing)",
+			a->operands[0]);
 	p->req.kind = (enum plot_kind)k;
 	if (!p->out)
 		return err_usage("--out FILE is required");

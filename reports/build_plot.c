@@ -56,6 +56,9 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
 		if (req->kind == PLOT_KIND_BLOCKS)
 			doc_fact_text(d, "block", "block field", DOC_LISTED,
 				      req->block ? req->block : "block");
+		/* the number the Markdown heading of the left-out list shows */
+		doc_fact_int(d, "left_out", "runs left out", DOC_QUIET, (int64_t)sel->nleft_out,
+			     "runs");
 		build_left_out(d, sel);
 	}
 	if (doc_error(d)) {

@@ -5,10 +5,15 @@
 
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { C_CORPUS, C_SUBCORPUS, C_TAG, C_LISTED, C_EXCLUDED, NLEAD };
 
-/* The column of a canonical field: its type and unit; Markdown rounds reals to 8 digits. */
+/*
+ * The column of a canonical field: its type and unit (booleans stay 0/1
+ * numbers, as they always were). Markdown rounds reals to 6 significant
+ * digits, kB to whole kilobytes (so a large RSS is not 1.2e+06).
+ */
 static struct doc_col field_col(const struct field_info *f)
 {
 	struct doc_col c = DOC_COL_TEXT(f->name);
@@ -16,9 +21,10 @@ static struct doc_col field_col(const struct field_info *f)
 	if (f->type == FIELD_INT || f->type == FIELD_BOOL) {
 		c.type = DOC_INT;
 	} else if (f->type == FIELD_REAL) {
+		bool kb = !strcmp(f->unit, "kB");
 		c.type = DOC_REAL;
-		c.style = 'g';
-		c.precision = 8;
+		c.style = kb ? 'f' : 'g';
+		c.precision = kb ? 0 : 6;
 	}
 	return c;
 }
@@ -81,16 +87,18 @@ int build_runs(const struct run_listing *l, struct doc **out)
 	if (!d)
 		return err_set("out of memory");
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)l->n, NULL);
-	hidden = doc_fact_int(d, "excluded_not_shown", "excluded runs the filter matched, not shown",
-			      DOC_QUIET, l->excluded_not_shown, "runs");
+	hidden =
+		doc_fact_int(d, "excluded_not_shown", "excluded runs the filter matched, not shown",
+			     DOC_QUIET, l->excluded_not_shown, "runs");
 	s = doc_section(d, "runs", l->with_reasons ? "Excluded runs" : "Runs");
 	if (runs_table(s, l)) {
 		doc_free(d);
 		return ERR_DATA;
 	}
 	if (l->excluded_not_shown > 0)
-		doc_note(s, "%s run%s left out: excluded (use --include-excluded or --excluded to see "
-			    "them)",
+		doc_note(s,
+			 "%s run%s left out: excluded (use --include-excluded or --excluded to see "
+			 "them)",
 			 hidden, l->excluded_not_shown == 1 ? "" : "s");
 	if (doc_error(d)) {
 		doc_free(d);

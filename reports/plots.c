@@ -47,8 +47,8 @@ static char *title(const char *what, const struct plot_target *t)
 	return strbuf_detach(&sb);
 }
 
-static struct plot_spec spec_for(const struct plot_target *t, const char *title_text,
-				 const char *x, const char *y)
+static struct plot_spec spec_for(const struct plot_target *t, const char *title_text, const char *x,
+				 const char *y)
 {
 	struct plot_spec spec;
 	memset(&spec, 0, sizeof(spec));
@@ -84,17 +84,23 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 			hi[i] = sw->levels[i].s.max;
 			ideal[i] = sw->levels[0].s.median * lv[i] / sw->levels[0].level;
 		}
-		series[0] = (struct plot_series){"median, min-max of the runs", PLOT_ERRORBARS, nl,
-						 lv, med, lo, hi, false};
-		series[1] = (struct plot_series){"ideal linear from the base level", PLOT_LINES, nl,
-						 lv, ideal, NULL, NULL, false};
+		series[0] = (struct plot_series){
+			"median, min-max of the runs", PLOT_ERRORBARS, nl, lv, med, lo, hi, false};
+		series[1] = (struct plot_series){"ideal linear from the base level",
+						 PLOT_LINES,
+						 nl,
+						 lv,
+						 ideal,
+						 NULL,
+						 NULL,
+						 false};
 		if (power && nl >= 2) {
 			for (size_t i = 0; i < 100; i++) {
 				cx[i] = lv[0] * pow(lv[nl - 1] / lv[0], (double)i / 99.0);
 				cy[i] = fit_predict(power, cx[i]);
 			}
-			series[2] = (struct plot_series){"fitted power law", PLOT_LINES, 100, cx, cy,
-							 NULL, NULL, false};
+			series[2] = (struct plot_series){
+				"fitted power law", PLOT_LINES, 100, cx, cy, NULL, NULL, false};
 			nseries = 3;
 		}
 		spec.log2_x = true;
@@ -140,8 +146,8 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 			}
 		strbuf_addf(&sb, "block %s", blocks[k]);
 		titles[k] = strbuf_detach(&sb);
-		series[k] = (struct plot_series){titles[k], PLOT_POINTS, used - start, xs + start,
-						 ys + start, NULL, NULL, false};
+		series[k] = (struct plot_series){titles[k],  PLOT_POINTS, used - start, xs + start,
+						 ys + start, NULL,        NULL,         false};
 	}
 	if (rc == 0) {
 		struct plot_spec spec = spec_for(t, tt, x, y);
@@ -183,10 +189,16 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 					       : NAN;
 			rss[i] = ts->rows[i].app_rss_kb / 1024.0;
 		}
-		series[0] = (struct plot_series){"app cores (per interval)", PLOT_LINES, ts->n, sec,
-						 cores, NULL, NULL, false};
-		series[1] = (struct plot_series){"app RSS (MiB)", PLOT_LINES, ts->n, sec, rss, NULL,
-						 NULL, true};
+		series[0] = (struct plot_series){"app cores (per interval)",
+						 PLOT_LINES,
+						 ts->n,
+						 sec,
+						 cores,
+						 NULL,
+						 NULL,
+						 false};
+		series[1] = (struct plot_series){
+			"app RSS (MiB)", PLOT_LINES, ts->n, sec, rss, NULL, NULL, true};
 		spec = spec_for(t, tt, "time since the first row (s)", "app cores (cores)");
 		spec.y2label = "app RSS (MiB)";
 		if (c->ok) {
@@ -212,8 +224,8 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 	if (!tt || !x || !y || !(buf = malloc((2 * sel->n + 4 * 50) * sizeof(double))))
 		rc = err_set("out of memory");
 	if (rc == 0) {
-		double *px = buf, *py = px + sel->n, *lx = py + sel->n, *ly = lx + 50, *lo = ly + 50,
-		       *hi = lo + 50, xmin = INFINITY, xmax = -INFINITY;
+		double *px = buf, *py = px + sel->n, *lx = py + sel->n, *ly = lx + 50,
+		       *lo = ly + 50, *hi = lo + 50, xmin = INFINITY, xmax = -INFINITY;
 		double tq = gsl_cdf_tdist_Pinv(0.975, (double)ols->n - 2.0);
 		struct plot_series series[3];
 		struct plot_spec spec = spec_for(t, tt, x, y);
@@ -232,12 +244,12 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			lo[i] = ly[i] - tq * se;
 			hi[i] = ly[i] + tq * se;
 		}
-		series[0] = (struct plot_series){"95% confidence band of the line", PLOT_BAND, 50, lx,
-						 ly, lo, hi, false};
-		series[1] = (struct plot_series){"OLS line", PLOT_LINES, 50, lx, ly, NULL, NULL,
-						 false};
-		series[2] = (struct plot_series){"runs", PLOT_POINTS, sel->n, px, py, NULL, NULL,
-						 false};
+		series[0] = (struct plot_series){
+			"95% confidence band of the line", PLOT_BAND, 50, lx, ly, lo, hi, false};
+		series[1] =
+			(struct plot_series){"OLS line", PLOT_LINES, 50, lx, ly, NULL, NULL, false};
+		series[2] = (struct plot_series){"runs", PLOT_POINTS, sel->n, px,
+						 py,     NULL,        NULL,   false};
 		rc = plot_draw(&spec, series, 3, image);
 	}
 	free(buf);

@@ -94,8 +94,9 @@ static int count_excluded(sqlite3 *db, const struct run_filter *filter, int64_t 
 static int runs_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
 		    size_t *nbinds)
 {
-	int bad = strbuf_adds(sql, "SELECT c.name, r.subcorpus, r.tag, r.listed,\n"
-				   "  EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)");
+	int bad =
+		strbuf_adds(sql, "SELECT c.name, r.subcorpus, r.tag, r.listed,\n"
+				 "  EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)");
 	for (size_t i = 0; i < field_canonical_count; i++)
 		bad |= strbuf_addf(sql, ",\n  r.%s", field_canonical[i].name);
 	if (filter->only_excluded)
@@ -132,8 +133,9 @@ static int read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
 		struct query_value *v = &row->fields[i];
 		int col = (int)(RUN_LEAD + i);
 		v->type = sqlite3_column_type(stmt, col);
+		/* a text field is text even when it reads as digits */
 		if (v->type != SQLITE_NULL && field_canonical[i].type == FIELD_TEXT)
-			v->type = SQLITE_TEXT; /* a text field is text even when it reads as digits */
+			v->type = SQLITE_TEXT;
 		if (v->type == SQLITE_INTEGER)
 			v->i = sqlite3_column_int64(stmt, col);
 		else if (v->type == SQLITE_FLOAT)
