@@ -6,8 +6,9 @@
  * into report.md, so the report's tables are the commands' tables by
  * construction. A section the corpus cannot support says "not measured"
  * with the reason the command gave. Plots go to DIR/plots through
- * analysis/plot_runs.h and reports/plots.h. The body has no timestamps; the footer names the tool
- * version and a hash of the imported content the report read.
+ * analysis/plot_runs.h (the analysis) and reports/plots.h (the drawing).
+ * The body has no timestamps; the footer names the tool version and a
+ * hash of the imported content the report read.
  */
 #include "cmd.h"
 #include "common.h"
