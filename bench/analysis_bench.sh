@@ -189,7 +189,7 @@ t0=$(now_ns)
 }
 t1=$(now_ns)
 import_ms=$(( (t1 - t0) / 1000000 ))
-echo "import: $import_ms ms (one run, cold database): $(cat "$work/import.out")"
+echo "import: $import_ms ms (one run, cold database): $(sed -n "s/^- imported //p" "$work/import.out")"
 if [ -s "$work/import.err" ]; then
 	sed 's/^/  import stderr: /' "$work/import.err"
 fi

@@ -185,7 +185,7 @@ t0=$(date +%s%N)
 	exit 1
 }
 t1=$(date +%s%N)
-echo "import: $(( (t1 - t0) / 1000000 )) ms (once): $(cat "$work/import.out")"
+echo "import: $(( (t1 - t0) / 1000000 )) ms (once): $(sed -n "s/^- imported //p" "$work/import.out")"
 
 # warm-up (untimed), and the reference report.md
 "$coreplan" --db "$db" report --corpus "$corpus_name" --where block=1,2,3 --out "$out" \

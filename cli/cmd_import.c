@@ -1,25 +1,26 @@
 /*
  * cmd_import: `coreplan import PATH...`. All the corpora named go in one
- * transaction: either every one is imported or the database is left as it
- * was, so the summary lines are printed only after the commit.
+ * transaction (corpus_import_all): either every one is imported or the
+ * database is left as it was, so the document is written only after the
+ * commit.
  */
 #include "cmd.h"
+#include "common.h"
 #include "opt.h"
+#include "progress.h"
 
 #include "../common/err.h"
-#include "../common/num.h"
 #include "../importers/corpus.h"
-#include "../schema/db.h"
+#include "../reports/builders.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { OPT_NAME, OPT_REPLACE, OPT_MANIFEST, OPT_PATCH_FLOOR, OPT_QUIET };
+enum { OPT_NAME = CLI_OUTPUT_COUNT, OPT_REPLACE, OPT_MANIFEST, OPT_PATCH_FLOOR, OPT_QUIET };
 
 static const struct opt_spec specs[] = {
+	CLI_SPECS_OUTPUT,
 	[OPT_NAME] = {"name", 0, "NAME",
 		      "corpus name (default: the folder or file name); one PATH only", false},
 	[OPT_REPLACE] = {"replace", 0, NULL,
@@ -34,192 +35,101 @@ static const struct opt_spec specs[] = {
 	{NULL, 0, NULL, NULL, false},
 };
 
-static const struct opt_cmd cmd = {
-	"import",
-	"PATH...",
+static const char details[] =
 	"PATH is a corpus folder or a single TSV/CSV file with one row per run.\n"
 	"All PATHs are imported in one transaction: if any fails, nothing is stored.\n"
 	"Importing an unchanged corpus again does nothing; a changed one needs --replace.\n"
 	"Progress is drawn on standard error only when it is a terminal.\n"
+	"The result is one row per PATH (view imported): name, layout, status (new,\n"
+	"replaced or unchanged) and what was read.\n"
 	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
-	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n",
-	specs,
+	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n";
+
+static const char *const views[] = {"imported", NULL};
+
+struct import_request {
+	struct import_options opts;
+	bool quiet;
+	char **paths; /* into argv */
+	size_t npaths;
+	struct progress progress;
 };
 
-/* A one-line progress display on a terminal, redrawn at most ten times a second. */
-struct progress {
-	const char *corpus;
-	struct timespec last;
-	bool drawn_once;
-	size_t shown; /* width of what is on the line now */
-};
-
-#define PROGRESS_WIDTH 79
-
-static double seconds_since(const struct timespec *then)
+static int option(void *request, int which, const char *value)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - then->tv_sec) + (double)(now.tv_nsec - then->tv_nsec) / 1e9;
-}
-
-static void progress_clear(struct progress *pr)
-{
-	if (pr->shown == 0)
-		return;
-	fprintf(stderr, "\r%*s\r", (int)pr->shown, "");
-	fflush(stderr);
-	pr->shown = 0;
-}
-
-static void progress_draw(const char *what, int64_t files, int64_t rows, void *arg)
-{
-	struct progress *pr = arg;
-	char line[PROGRESS_WIDTH + 1];
-	int n;
-	if (pr->drawn_once && seconds_since(&pr->last) < 0.1)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &pr->last);
-	pr->drawn_once = true;
-	(void)what; /* the phase ("files", "rows") adds nothing the counts do not say */
-	n = snprintf(line, sizeof(line), "importing '%s': %lld files, %lld rows", pr->corpus,
-		     (long long)files, (long long)rows);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line))
-		n = (int)sizeof(line) - 1; /* snprintf truncated it to the line width */
-	fprintf(stderr, "\r%s", line);
-	if ((size_t)n < pr->shown)
-		fprintf(stderr, "%*s", (int)(pr->shown - (size_t)n), "");
-	fflush(stderr);
-	if ((size_t)n > pr->shown)
-		pr->shown = (size_t)n;
-}
-
-/* "a/b/corpus/" -> "corpus/": enough to tell corpora apart on one line. */
-static const char *short_label(const char *path)
-{
-	size_t len = strlen(path);
-	while (len > 1 && path[len - 1] == '/')
-		len--;
-	while (len > 0 && path[len - 1] != '/')
-		len--;
-	return path + len;
-}
-
-static void print_result(const struct import_result *r)
-{
-	if (r->status == IMPORT_UNCHANGED) {
-		printf("unchanged '%s': nothing to do\n", r->name);
-		return;
+	struct import_request *req = request;
+	switch (which) {
+	case OPT_NAME:
+		if (!*value)
+			return err_usage("--name needs a non-empty name");
+		req->opts.name = value;
+		return 0;
+	case OPT_REPLACE:
+		req->opts.replace = true;
+		return 0;
+	case OPT_MANIFEST:
+		req->opts.manifest_path = value;
+		return 0;
+	case OPT_PATCH_FLOOR:
+		return cli_parse_number("patch-floor", value, 0, 1, &req->opts.patch_floor);
+	case OPT_QUIET:
+		req->quiet = true;
+		return 0;
 	}
-	printf("%s '%s' (layout %s): %lld runs (%lld listed, %lld unlisted), %lld excluded, "
-	       "%lld trace rows, %lld files, %lld missing files\n",
-	       r->status == IMPORT_REPLACED ? "replaced" : "imported", r->name, r->layout,
-	       (long long)r->runs, (long long)r->listed, (long long)r->unlisted,
-	       (long long)r->excluded, (long long)r->trace_rows, (long long)r->files,
-	       (long long)r->missing_files);
+	return 0;
+}
+
+static int check(void *request, struct cli_args *a)
+{
+	struct import_request *req = request;
+	if (a->noperands == 0)
+		return err_usage("import needs at least one PATH");
+	if (req->opts.name && a->noperands > 1)
+		return err_usage("--name names one corpus, but %zu PATHs were given", a->noperands);
+	req->paths = a->operands;
+	req->npaths = a->noperands;
+	return 0;
+}
+
+/* Before each PATH: name it on the progress line; after it: clear the line. */
+static void each_path(const char *path, void *arg)
+{
+	struct import_request *req = arg;
+	if (path)
+		progress_start(&req->progress,
+			       req->opts.name ? req->opts.name : progress_label(path));
+	else
+		progress_clear(&req->progress);
+}
+
+static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+{
+	struct import_request *req = request;
+	struct import_result *results = calloc(req->npaths, sizeof(*results));
+	bool draw = !req->quiet && isatty(STDERR_FILENO);
+	int rc = results ? 0 : err_set("out of memory");
+	(void)a;
+	if (draw) {
+		req->opts.progress = progress_draw;
+		req->opts.progress_arg = &req->progress;
+	}
+	if (rc == 0)
+		rc = corpus_import_all(db, req->paths, req->npaths, &req->opts, results,
+				       draw ? each_path : NULL, req);
+	if (rc == 0)
+		rc = build_import(results, req->npaths, out);
+	free(results);
+	return rc;
 }
 
 int cmd_import(int argc, char **argv, const struct global_opts *g)
 {
-	struct import_options opts;
-	struct import_result *results = NULL;
-	struct progress pr = {NULL, {0, 0}, false, 0};
-	struct opt_parser p = {0};
-	sqlite3 *db = NULL;
-	bool quiet = false;
-	bool in_transaction = false;
-	const char *value;
-	int which;
-	int rc;
-
-	import_options_init(&opts);
-	rc = opt_parser_init(&p, &cmd, argc, argv);
-	if (rc)
-		goto done;
-	while ((rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
-		switch (which) {
-		case OPT_NAME:
-			if (!*value) {
-				rc = err_usage("--name needs a non-empty name");
-				goto done;
-			}
-			opts.name = value;
-			break;
-		case OPT_REPLACE:
-			opts.replace = true;
-			break;
-		case OPT_MANIFEST:
-			opts.manifest_path = value;
-			break;
-		case OPT_PATCH_FLOOR:
-			if (num_parse_real(value, &opts.patch_floor) || opts.patch_floor < 0 ||
-			    opts.patch_floor > 1) {
-				rc = err_usage(
-					"--patch-floor needs a fraction from 0 to 1, got '%s'",
-					value);
-				goto done;
-			}
-			break;
-		case OPT_QUIET:
-			quiet = true;
-			break;
-		}
-	}
-	if (rc == OPT_HELP_SHOWN) {
-		rc = 0;
-		goto done;
-	}
-	if (rc < 0)
-		goto done;
-	if (p.noperands == 0) {
-		rc = err_usage("import needs at least one PATH");
-		goto done;
-	}
-	if (opts.name && p.noperands > 1) {
-		rc = err_usage("--name names one corpus, but %zu PATHs were given", p.noperands);
-		goto done;
-	}
-	results = calloc(p.noperands, sizeof(*results));
-	if (!results) {
-		rc = err_set("out of memory");
-		goto done;
-	}
-	if (!quiet && isatty(STDERR_FILENO)) {
-		opts.progress = progress_draw;
-		opts.progress_arg = &pr;
-	}
-
-	rc = db_open(g->db_path, false, &db);
-	if (rc)
-		goto done;
-	rc = db_begin(db);
-	if (rc)
-		goto done;
-	in_transaction = true;
-	for (size_t i = 0; i < p.noperands; i++) {
-		pr.corpus = opts.name ? opts.name : short_label(p.operands[i]);
-		pr.drawn_once = false;
-		rc = corpus_import(db, p.operands[i], &opts, &results[i]);
-		progress_clear(&pr);
-		if (rc)
-			goto done;
-	}
-	rc = db_commit(db);
-	in_transaction = false;
-	if (rc)
-		goto done;
-	for (size_t i = 0; i < p.noperands; i++)
-		print_result(&results[i]);
-done:
-	progress_clear(&pr);
-	if (in_transaction)
-		db_rollback(db); /* keeps the message of the failure */
-	db_close(db);
-	free(results);
-	opt_parser_release(&p);
-	return rc;
+	static const struct cli_def def = {
+		{"import", "PATH...", details, specs, views}, CLI_DB_WRITE, option, check, run};
+	struct import_request req;
+	memset(&req, 0, sizeof(req));
+	import_options_init(&req.opts);
+	return cli_run(&def, &req, argc, argv, g);
 }

@@ -2,20 +2,20 @@
 #include "cmd.h"
 #include "common.h"
 #include "opt.h"
-#include "plots.h"
 
+#include "../analysis/plot_runs.h"
 #include "../common/err.h"
 #include "../common/strbuf.h"
-#include "../schema/db.h"
+#include "../reports/builders.h"
+#include "../reports/plots.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = COMMON_COUNT, OPT_BLOCK, OPT_TAG, OPT_OUT };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_OUT };
 
 static const struct opt_spec specs[] = {
-	COMMON_SPECS,
+	CLI_SPECS_ANALYSIS,
 	[OPT_BY] = {"by", 0, "FIELD", "the level field (scaling, blocks, memory)", false},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (blocks; default block)", false},
 	[OPT_TAG] = {"tag", 0, "TAG", "the run (trace)", false},
@@ -36,106 +36,118 @@ static const char details[] =
 	"           its 95% confidence band\n"
 	"  sizing   use `coreplan size ... --plot FILE` (the sizing inputs are size's)\n"
 	"gnuplot draws it (SVG, or PNG when --out ends in .png); the script and data\n"
-	"file beside the image re-plot it: cd DIR && gnuplot NAME.gp\n";
+	"file beside the image re-plot it: cd DIR && gnuplot NAME.gp\n"
+	"The result names the files written: the facts kind, image, data and script\n"
+	"(--format tsv prints the facts).\n";
 
-static const char *const kinds[] = {"scaling", "blocks", "trace", "memory", "sizing"};
+/* No table: the document is its facts. */
+static const char *const views[] = {NULL};
 
-/* DIR and NAME of FILE (extension dropped); the format from the extension. */
-static int split_out(const char *out, char **dir, char **name, enum plot_format *format)
+static const char *const kinds[] = {"scaling", "blocks", "trace", "memory"};
+
+struct plot_cmd {
+	struct plot_request req;
+	const char *out;
+	char *dir, *name; /* of --out, owned */
+	enum plot_format format;
+};
+
+static int option(void *request, int which, const char *value)
 {
-	const char *slash = strrchr(out, '/');
-	const char *base = slash ? slash + 1 : out;
-	const char *dot = strrchr(base, '.');
-	*format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
-	*dir = slash ? strndup(out, (size_t)(slash - out)) : strdup(".");
-	*name = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
-	if (!*dir || !*name || !**name)
-		return err_usage("--out needs a file name, got '%s'", out);
+	struct plot_cmd *p = request;
+	switch (which) {
+	case OPT_BY:
+		p->req.by = value;
+		return 0;
+	case OPT_BLOCK:
+		p->req.block = value;
+		return 0;
+	case OPT_TAG:
+		p->req.tag = value;
+		return 0;
+	case OPT_OUT:
+		p->out = value;
+		return 0;
+	}
 	return 0;
 }
 
-static char *context_text(const struct common_args *a)
+/* DIR and NAME of FILE (extension dropped); the format from the extension. */
+static int split_out(struct plot_cmd *p)
 {
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s", a->filter.corpus ? a->filter.corpus : "all corpora");
-	for (size_t i = 0; i < a->filter.nwhere; i++) {
-		strbuf_addf(&sb, "%s%s=", i ? " " : ", ", a->filter.where[i].field);
-		for (size_t v = 0; v < a->filter.where[i].nvalues; v++)
-			strbuf_addf(&sb, "%s%s", v ? "," : "", a->filter.where[i].values[v]);
+	const char *slash = strrchr(p->out, '/');
+	const char *base = slash ? slash + 1 : p->out;
+	const char *dot = strrchr(base, '.');
+	p->format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
+	p->dir = slash ? strndup(p->out, (size_t)(slash - p->out)) : strdup(".");
+	p->name = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
+	if (!p->dir || !p->name)
+		return err_set("out of memory");
+	if (!*p->name)
+		return err_usage("--out needs a file name, got '%s'", p->out);
+	return 0;
+}
+
+static int check(void *request, struct cli_args *a)
+{
+	struct plot_cmd *p = request;
+	size_t k = 0;
+	if (a->noperands != 1)
+		return err_usage("plot needs one KIND (scaling, blocks, trace, memory or sizing)");
+	if (!strcmp(a->operands[0], "sizing"))
+		return err_usage("the sizing plot is drawn by `coreplan size ... --plot FILE`");
+	while (k < 4 && strcmp(kinds[k], a->operands[0]))
+		k++;
+	if (k == 4)
+		return err_usage(
+			"unknown plot kind '%s' (scaling, blocks, trace, memory or sizing)",
+			a->operands[0]);
+	p->req.kind = (enum plot_kind)k;
+	if (!p->out)
+		return err_usage("--out FILE is required");
+	if (p->req.kind != PLOT_KIND_TRACE && !p->req.by)
+		return err_usage("the %s plot needs --by FIELD", kinds[k]);
+	if (p->req.kind == PLOT_KIND_TRACE && !p->req.tag)
+		return err_usage("the trace plot needs --tag TAG");
+	p->req.filter = &a->filter;
+	p->req.metric = a->metric;
+	return split_out(p);
+}
+
+static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+{
+	struct plot_cmd *p = request;
+	struct plot_result res;
+	struct strbuf context = STRBUF_INIT;
+	char *image = NULL;
+	int rc = plot_run(db, &p->req, &res);
+	if (rc == 0)
+		rc = plots_context(&a->filter, &context);
+	if (rc == 0) {
+		struct plot_target t = {p->dir, p->name, p->format, strbuf_str(&context)};
+		rc = plots_draw(&t, &p->req, &res, &image);
 	}
-	return strbuf_detach(&sb);
+	if (rc == PLOT_NOT_INSTALLED)
+		rc = err_set("gnuplot is not installed: apt-get install gnuplot-nox");
+	if (rc == 0) {
+		struct plot_written files = {p->dir, p->name, image};
+		rc = build_plot(&p->req, &res, &files, out);
+	}
+	free(image);
+	strbuf_release(&context);
+	plot_result_release(&res);
+	return rc;
 }
 
 int cmd_plot(int argc, char **argv, const struct global_opts *g)
 {
-	static const struct opt_cmd cmd = {"plot", "KIND", details, specs};
-	struct common_args a;
-	struct plot_job job;
-	struct opt_parser p;
-	const char *value, *out = NULL;
-	char *dir = NULL, *name = NULL, *context = NULL, *image = NULL;
-	sqlite3 *db = NULL;
-	int which, kind = 0;
+	static const struct cli_def def = {
+		{"plot", "KIND", details, specs, views}, CLI_DB_READ, option, check, run};
+	struct plot_cmd p;
 	int rc;
-	common_args_init(&a);
-	memset(&job, 0, sizeof(job));
-	rc = opt_parser_init(&p, &cmd, argc, argv);
-	while (rc == 0 && (rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
-		rc = 0;
-		if (which < COMMON_COUNT)
-			rc = common_opt(&a, which, value);
-		else if (which == OPT_BY)
-			job.by = value;
-		else if (which == OPT_BLOCK)
-			job.block = value;
-		else if (which == OPT_TAG)
-			job.tag = value;
-		else
-			out = value;
-	}
-	if (rc == OPT_HELP_SHOWN) {
-		rc = 0;
-		goto done;
-	}
-	if (rc == OPT_DONE && p.noperands != 1)
-		rc = err_usage("plot needs one KIND (scaling, blocks, trace, memory or sizing)");
-	if (rc == OPT_DONE)
-		rc = common_parse_choice("plot kind", p.operands[0], kinds, 5, &kind);
-	if (rc == OPT_DONE && kind == 4)
-		rc = err_usage("the sizing plot is drawn by `coreplan size ... --plot FILE`");
-	if (rc == OPT_DONE && !out)
-		rc = err_usage("--out FILE is required");
-	if (rc == OPT_DONE && kind != 2 && !job.by)
-		rc = err_usage("the %s plot needs --by FIELD", kinds[kind]);
-	if (rc == OPT_DONE)
-		rc = split_out(out, &dir, &name, &job.format);
-	if (rc)
-		goto done;
-	if (kind == 3 && !strcmp(a.metric, "tput"))
-		a.metric = "load_rss_kb";
-	context = context_text(&a);
-	job.common = &a;
-	job.context = context;
-	job.dir = dir;
-	job.name = name;
-	rc = db_open(g->db_path, true, &db);
-	if (rc == 0) {
-		typedef int (*draw_fn)(sqlite3 *, const struct plot_job *, char **);
-		static const draw_fn draw[] = {plots_scaling, plots_blocks, plots_trace,
-					       plots_memory};
-		rc = draw[kind](db, &job, &image);
-	}
-	if (rc == PLOT_NOT_INSTALLED)
-		rc = err_set("gnuplot is not installed: apt-get install gnuplot-nox");
-	if (rc == 0)
-		printf("%s/%s\n", dir, image);
-done:
-	free(image);
-	free(dir);
-	free(name);
-	free(context);
-	db_close(db);
-	opt_parser_release(&p);
-	common_args_release(&a);
+	memset(&p, 0, sizeof(p));
+	rc = cli_run(&def, &p, argc, argv, g);
+	free(p.dir);
+	free(p.name);
 	return rc;
 }

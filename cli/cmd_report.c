@@ -6,18 +6,20 @@
  * into report.md, so the report's tables are the commands' tables by
  * construction. A section the corpus cannot support says "not measured"
  * with the reason the command gave. Plots go to DIR/plots through
- * cli/plots.h. The body has no timestamps; the footer names the tool
- * version and a hash of the imported content the report read.
+ * analysis/plot_runs.h (the analysis) and reports/plots.h (the drawing).
+ * The body has no timestamps; the footer names the tool version and a
+ * hash of the imported content the report read.
  */
 #include "cmd.h"
 #include "common.h"
 #include "opt.h"
-#include "plots.h"
 
+#include "../analysis/plot_runs.h"
 #include "../common/err.h"
 #include "../common/hash.h"
 #include "../common/strbuf.h"
 #include "../analysis/select.h"
+#include "../reports/plots.h"
 #include "../schema/db.h"
 
 #include <errno.h>
@@ -169,17 +171,20 @@ static int section(struct report *r, const char *title, cmd_fn fn, const char *c
 
 /* ---- plots ---- */
 
-static void plot_into_report(struct report *r, const char *kind, const struct plot_job *base,
-			     int (*draw)(sqlite3 *, const struct plot_job *, char **))
+static void plot_into_report(struct report *r, const struct plot_request *req,
+			     const char *context)
 {
-	struct plot_job job = *base;
+	const char *kind = plot_kind_name(req->kind);
+	struct plot_result res;
 	char name[64], *image = NULL;
 	int rc;
 	snprintf(name, sizeof(name), "%02d-%s", ++r->plot_seq, kind);
-	job.dir = r->plots_dir;
-	job.name = name;
-	job.format = r->format;
-	rc = draw(r->db, &job, &image);
+	rc = plot_run(r->db, req, &res);
+	if (rc == 0) {
+		struct plot_target t = {r->plots_dir, name, r->format, context};
+		rc = plots_draw(&t, req, &res, &image);
+	}
+	plot_result_release(&res);
 	if (rc == 0)
 		fprintf(r->md, "![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
 			kind, image, name, name);
@@ -418,8 +423,8 @@ static int sweep_sections(struct report *r)
 	for (size_t i = 0; rc == 0 && i < (ncombos ? ncombos : 1) && i < MAX_GROUPS; i++) {
 		char **conds = ncombos ? combos + i * r->ngroup : NULL;
 		struct argv_builder b = {NULL, 0};
-		struct common_args common;
-		struct plot_job job;
+		struct run_filter filter = {0};
+		struct plot_request req;
 		struct strbuf context = STRBUF_INIT, heading = STRBUF_INIT;
 		for (size_t k = 0; conds && k < r->ngroup; k++)
 			strbuf_addf(&heading, "%s%s", k ? " " : "", conds[k]);
@@ -432,24 +437,24 @@ static int sweep_sections(struct report *r)
 		if (rc == 0)
 			rc = run_into_report(r, cmd_sweep, &b);
 		/* the same selection, plotted */
-		common_args_init(&common);
-		common.filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
+		filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
 		for (int k = 1; rc == 0 && k < b.argc; k++)
 			if (!strcmp(b.argv[k], "--where"))
-				rc = run_filter_add_where(&common.filter, b.argv[++k]);
+				rc = run_filter_add_where(&filter, b.argv[++k]);
 		strbuf_addf(&context, "%s%s%s", r->corpus ? r->corpus : "all corpora",
 			    conds ? ", " : "", strbuf_str(&heading));
 		for (size_t w = 0; w < r->nwhere; w++)
 			strbuf_addf(&context, " %s", r->where[w]);
-		memset(&job, 0, sizeof(job));
-		job.common = &common;
-		job.by = r->by;
-		job.context = strbuf_str(&context);
+		memset(&req, 0, sizeof(req));
+		req.filter = &filter;
+		req.by = r->by;
 		if (rc == 0) {
-			plot_into_report(r, "scaling", &job, plots_scaling);
-			plot_into_report(r, "blocks", &job, plots_blocks);
+			req.kind = PLOT_KIND_SCALING;
+			plot_into_report(r, &req, strbuf_str(&context));
+			req.kind = PLOT_KIND_BLOCKS;
+			plot_into_report(r, &req, strbuf_str(&context));
 		}
-		common_args_release(&common);
+		run_filter_release(&filter);
 		strbuf_release(&context);
 		strbuf_release(&heading);
 		builder_release(&b);
@@ -516,19 +521,18 @@ static int cpu_section(struct report *r)
 	char *tag = representative_run(r);
 	int rc = section(r, "## CPU: recomputed cores and tick rate", cmd_cores, words, true);
 	if (rc == 0 && tag) {
-		struct common_args common;
-		struct plot_job job;
-		common_args_init(&common);
-		common.filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
+		struct run_filter filter = {0};
+		struct plot_request req;
+		filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
 		for (size_t i = 0; rc == 0 && i < r->nwhere; i++)
-			rc = run_filter_add_where(&common.filter, r->where[i]);
-		memset(&job, 0, sizeof(job));
-		job.common = &common;
-		job.tag = tag;
-		job.context = r->corpus ? r->corpus : "all corpora";
+			rc = run_filter_add_where(&filter, r->where[i]);
+		memset(&req, 0, sizeof(req));
+		req.kind = PLOT_KIND_TRACE;
+		req.filter = &filter;
+		req.tag = tag;
 		fprintf(r->md, "Trace of `%s`, the first listed run with a trace:\n\n", tag);
-		plot_into_report(r, "trace", &job, plots_trace);
-		common_args_release(&common);
+		plot_into_report(r, &req, r->corpus ? r->corpus : "all corpora");
+		run_filter_release(&filter);
 	}
 	free(tag);
 	return rc;
@@ -556,20 +560,19 @@ static int memory_section(struct report *r)
 	if (rc == 0)
 		rc = run_into_report(r, cmd_memory, &b);
 	if (rc == 0) {
-		struct common_args common;
-		struct plot_job job;
-		common_args_init(&common);
-		common.metric = "load_rss_kb";
-		common.filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
+		struct run_filter filter = {0};
+		struct plot_request req;
+		filter.corpus = r->corpus ? strdup(r->corpus) : NULL;
 		for (size_t i = 0; rc == 0 && i < r->nwhere; i++)
-			rc = run_filter_add_where(&common.filter, r->where[i]);
-		memset(&job, 0, sizeof(job));
-		job.common = &common;
-		job.by = "sessions";
-		job.context = r->corpus ? r->corpus : "all corpora";
+			rc = run_filter_add_where(&filter, r->where[i]);
+		memset(&req, 0, sizeof(req));
+		req.kind = PLOT_KIND_MEMORY;
+		req.filter = &filter;
+		req.by = "sessions";
+		req.metric = "load_rss_kb";
 		if (rc == 0)
-			plot_into_report(r, "memory", &job, plots_memory);
-		common_args_release(&common);
+			plot_into_report(r, &req, r->corpus ? r->corpus : "all corpora");
+		run_filter_release(&filter);
 	}
 	strbuf_release(&groups);
 	builder_release(&b);

@@ -1341,3 +1341,21 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	importer_release(&im);
 	return rc;
 }
+
+int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
+		      const struct import_options *opts, struct import_result *results,
+		      void (*each)(const char *path, void *arg), void *arg)
+{
+	int rc = db_begin(db);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (each)
+			each(paths[i], arg);
+		rc = corpus_import(db, paths[i], opts, &results[i]);
+		if (each)
+			each(NULL, arg);
+	}
+	if (rc == 0)
+		return db_commit(db);
+	db_rollback(db); /* keeps the message of the failure */
+	return rc;
+}

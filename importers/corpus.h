@@ -8,9 +8,9 @@
  * file with one row per run is a corpus of its own.
  *
  * corpus_import() works inside the caller's transaction and never commits:
- * the caller (cli/cmd_import.c) begins one transaction for the whole
- * command and commits only if every corpus imported, so on any error the
- * database is exactly as before. Re-importing a corpus whose content hash
+ * corpus_import_all() (what `coreplan import` runs) begins one transaction
+ * for the whole command and commits only if every corpus imported, so on
+ * any error the database is exactly as before. Re-importing a corpus whose content hash
  * is unchanged writes nothing (status IMPORT_UNCHANGED); a changed corpus
  * under an existing name is refused unless opts->replace.
  */
@@ -19,6 +19,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define IMPORT_DEFAULT_PATCH_FLOOR 0.9
@@ -52,5 +53,16 @@ struct import_result {
 
 int corpus_import(sqlite3 *db, const char *path, const struct import_options *opts,
 		  struct import_result *result);
+
+/*
+ * Import paths[0..n) in one transaction: begin, corpus_import() each into
+ * results[i], commit. On any failure the transaction is rolled back (the
+ * failure's message kept) and the database is as it was. `each`, when not
+ * NULL, is called with paths[i] before that path is read and with NULL
+ * after it (a progress display names the corpus, then clears its line).
+ */
+int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
+		      const struct import_options *opts, struct import_result *results,
+		      void (*each)(const char *path, void *arg), void *arg);
 
 #endif

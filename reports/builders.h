@@ -20,8 +20,11 @@
 #ifndef COREPLAN_BUILDERS_H
 #define COREPLAN_BUILDERS_H
 
+#include "../analysis/plot_runs.h"
 #include "../analysis/select.h"
 #include "../analysis/sweep.h"
+#include "../importers/corpus.h"
+#include "../schema/queries.h"
 #include "doc.h"
 
 /*
@@ -83,5 +86,32 @@ int build_compare(const struct compare_request *req, const struct compare_result
 int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out);
 int build_memory(const struct memory_request *req, const struct memory_result *res,
 		 struct doc **out);
+/* ---- runs, corpora, import, plot ---- */
+
+/* runs: the listing's rows (view runs); excluded_not_shown as a fact and a note. */
+int build_runs(const struct run_listing *listing, struct doc **out);
+
+/* corpora: one row per corpus (view corpora); a note when there is none. */
+int build_corpora(const struct corpus_listing *listing, struct doc **out);
+
+/*
+ * import: one row per PATH (view imported: status new, replaced or
+ * unchanged; an unchanged corpus's counts are missing, nothing was read
+ * into the database) and the summary sentence per corpus as a note.
+ */
+int build_import(const struct import_result *results, size_t n, struct doc **out);
+
+/*
+ * plot: the files one `coreplan plot KIND` wrote (facts kind, image, data,
+ * script: DIR/IMAGE, DIR/NAME.tsv, DIR/NAME.gp), what it drew, and the runs
+ * its selection left out.
+ */
+struct plot_written {
+	const char *dir;   /* the folder of --out */
+	const char *name;  /* the file stem */
+	const char *image; /* the image's file name in dir */
+};
+int build_plot(const struct plot_request *req, const struct plot_result *res,
+	       const struct plot_written *files, struct doc **out);
 
 #endif

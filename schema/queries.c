@@ -2,7 +2,9 @@
 #include "queries.h"
 
 #include "../common/err.h"
+#include "db.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int query_provenance(sqlite3 *db, const char *corpus, struct strbuf *names,
@@ -58,4 +60,240 @@ int query_find_run(sqlite3 *db, const char *tag, const char *corpus, const char 
 	if (step != SQLITE_DONE)
 		return err_set("cannot look up the run: %s", sqlite3_errmsg(db));
 	return 0;
+}
+/* ---- coreplan runs ---- */
+
+/* Owned copy of a text column, NULL for NULL; *bad set when out of memory. */
+static char *column_dup(sqlite3_stmt *stmt, int col, bool *bad)
+{
+	const unsigned char *t = sqlite3_column_text(stmt, col);
+	char *copy;
+	if (!t)
+		return NULL;
+	copy = strdup((const char *)t);
+	if (!copy)
+		*bad = true;
+	return copy;
+}
+
+/* Prepare sql and bind binds[] from parameter 1. */
+static int prepare_bound(sqlite3 *db, const char *sql, char **binds, size_t nbinds,
+			 sqlite3_stmt **stmt)
+{
+	int rc = db_prepare(db, sql, stmt);
+	if (rc == 0)
+		rc = field_bind_all(*stmt, 1, binds, nbinds);
+	return rc;
+}
+
+/* How many runs the filter would show but leaves out as excluded. */
+static int count_excluded(sqlite3 *db, const struct run_filter *filter, int64_t *count)
+{
+	struct run_filter only = *filter;
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	int rc;
+	only.only_excluded = true;
+	*count = 0;
+	rc = strbuf_adds(&sql, "SELECT count(*) FROM runs r WHERE ") ? err_set("out of memory") : 0;
+	if (rc == 0)
+		rc = run_filter_sql(&only, &sql, &binds, &nbinds);
+	if (rc == 0)
+		rc = prepare_bound(db, sql.buf, binds, nbinds, &stmt);
+	if (rc == 0) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			*count = sqlite3_column_int64(stmt, 0);
+		else
+			rc = db_error(db, "cannot count excluded runs");
+	}
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* The listing's SELECT: identity, flags, the canonical fields, then the reasons. */
+static int runs_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
+		    size_t *nbinds)
+{
+	int bad =
+		strbuf_adds(sql, "SELECT c.name, r.subcorpus, r.tag, r.listed,\n"
+				 "  EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)");
+	for (size_t i = 0; i < field_canonical_count; i++)
+		bad |= strbuf_addf(sql, ",\n  r.%s", field_canonical[i].name);
+	if (filter->only_excluded)
+		bad |= strbuf_adds(sql, ",\n  (SELECT group_concat(x, '; ') FROM\n"
+					"     (SELECT e.reason || ': ' || e.detail AS x FROM "
+					"exclusions e\n"
+					"       WHERE e.run_id = r.run_id ORDER BY e.reason))");
+	bad |= strbuf_adds(sql,
+			   "\nFROM runs r JOIN corpora c ON c.corpus_id = r.corpus_id\nWHERE ");
+	if (bad)
+		return err_set("out of memory");
+	if (run_filter_sql(filter, sql, binds, nbinds))
+		return ERR_DATA;
+	if (strbuf_adds(sql, "\nORDER BY c.name, r.subcorpus, r.seq"))
+		return err_set("out of memory");
+	return 0;
+}
+
+#define RUN_LEAD 5 /* corpus, subcorpus, tag, listed, excluded */
+
+static int read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
+{
+	bool bad = false;
+	memset(row, 0, sizeof(*row));
+	row->fields = calloc(field_canonical_count, sizeof(*row->fields));
+	if (!row->fields)
+		return err_set("out of memory");
+	row->corpus = column_dup(stmt, 0, &bad);
+	row->subcorpus = column_dup(stmt, 1, &bad);
+	row->tag = column_dup(stmt, 2, &bad);
+	row->listed = sqlite3_column_int64(stmt, 3) != 0;
+	row->excluded = sqlite3_column_int64(stmt, 4) != 0;
+	for (size_t i = 0; i < field_canonical_count; i++) {
+		struct query_value *v = &row->fields[i];
+		int col = (int)(RUN_LEAD + i);
+		v->type = sqlite3_column_type(stmt, col);
+		/* a text field is text even when it reads as digits */
+		if (v->type != SQLITE_NULL && field_canonical[i].type == FIELD_TEXT)
+			v->type = SQLITE_TEXT;
+		if (v->type == SQLITE_INTEGER)
+			v->i = sqlite3_column_int64(stmt, col);
+		else if (v->type == SQLITE_FLOAT)
+			v->real = sqlite3_column_double(stmt, col);
+		else if (v->type != SQLITE_NULL) {
+			v->type = SQLITE_TEXT;
+			v->text = column_dup(stmt, col, &bad);
+		}
+	}
+	if (with_reasons)
+		row->reasons = column_dup(stmt, (int)(RUN_LEAD + field_canonical_count), &bad);
+	return bad ? err_set("out of memory") : 0;
+}
+
+int query_runs(sqlite3 *db, const struct run_filter *filter, struct run_listing *out)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char **binds = NULL;
+	size_t nbinds = 0, alloc = 0;
+	int rc, step = SQLITE_DONE;
+	memset(out, 0, sizeof(*out));
+	out->with_reasons = filter->only_excluded;
+	rc = runs_sql(filter, &sql, &binds, &nbinds);
+	if (rc == 0)
+		rc = prepare_bound(db, sql.buf, binds, nbinds, &stmt);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (out->n == alloc) {
+			size_t want = alloc ? 2 * alloc : 64;
+			struct run_row *grown = realloc(out->rows, want * sizeof(*grown));
+			if (!grown) {
+				rc = err_set("out of memory");
+				break;
+			}
+			out->rows = grown;
+			alloc = want;
+		}
+		rc = read_run(stmt, out->with_reasons, &out->rows[out->n]);
+		out->n++; /* a half-read row is released with the rest */
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_error(db, "cannot list runs");
+	if (rc == 0 && !filter->only_excluded && !filter->include_excluded)
+		rc = count_excluded(db, filter, &out->excluded_not_shown);
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+void run_listing_release(struct run_listing *l)
+{
+	for (size_t r = 0; l->rows && r < l->n; r++) {
+		struct run_row *row = &l->rows[r];
+		free(row->corpus);
+		free(row->subcorpus);
+		free(row->tag);
+		free(row->reasons);
+		for (size_t i = 0; row->fields && i < field_canonical_count; i++)
+			free(row->fields[i].text);
+		free(row->fields);
+	}
+	free(l->rows);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- coreplan corpora ---- */
+
+static const char corpora_sql[] =
+	"SELECT c.name, c.layout,\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id),\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id AND r.listed = 1),\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id AND r.listed = 0),\n"
+	"  (SELECT count(*) FROM runs r WHERE r.corpus_id = c.corpus_id\n"
+	"     AND EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)),\n"
+	"  (SELECT coalesce(sum(t.rows), 0) FROM traces t JOIN runs r ON r.run_id = t.run_id\n"
+	"     WHERE r.corpus_id = c.corpus_id),\n"
+	"  (SELECT count(*) FROM files f WHERE f.corpus_id = c.corpus_id),\n"
+	"  (SELECT count(*) FROM missing_files m JOIN runs r ON r.run_id = m.run_id\n"
+	"     WHERE r.corpus_id = c.corpus_id),\n"
+	"  c.imported_at, substr(c.content_hash, 1, 12), c.source_path\n"
+	"FROM corpora c ORDER BY c.name";
+
+int query_corpora(sqlite3 *db, struct corpus_listing *out)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t alloc = 0;
+	int step = SQLITE_DONE;
+	int rc = db_prepare(db, corpora_sql, &stmt);
+	memset(out, 0, sizeof(*out));
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct corpus_row *row;
+		bool bad = false;
+		if (out->n == alloc) {
+			size_t want = alloc ? 2 * alloc : 16;
+			struct corpus_row *grown = realloc(out->rows, want * sizeof(*grown));
+			if (!grown) {
+				rc = err_set("out of memory");
+				break;
+			}
+			out->rows = grown;
+			alloc = want;
+		}
+		row = &out->rows[out->n++];
+		row->name = column_dup(stmt, 0, &bad);
+		row->layout = column_dup(stmt, 1, &bad);
+		row->runs = sqlite3_column_int64(stmt, 2);
+		row->listed = sqlite3_column_int64(stmt, 3);
+		row->unlisted = sqlite3_column_int64(stmt, 4);
+		row->excluded = sqlite3_column_int64(stmt, 5);
+		row->trace_rows = sqlite3_column_int64(stmt, 6);
+		row->files = sqlite3_column_int64(stmt, 7);
+		row->missing_files = sqlite3_column_int64(stmt, 8);
+		row->imported_at = column_dup(stmt, 9, &bad);
+		row->content_hash = column_dup(stmt, 10, &bad);
+		row->source_path = column_dup(stmt, 11, &bad);
+		if (bad)
+			rc = err_set("out of memory");
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_error(db, "cannot list corpora");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+void corpus_listing_release(struct corpus_listing *l)
+{
+	for (size_t i = 0; l->rows && i < l->n; i++) {
+		free(l->rows[i].name);
+		free(l->rows[i].layout);
+		free(l->rows[i].imported_at);
+		free(l->rows[i].content_hash);
+		free(l->rows[i].source_path);
+	}
+	free(l->rows);
+	memset(l, 0, sizeof(*l));
 }

@@ -7,10 +7,13 @@
 #define COREPLAN_QUERIES_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../common/hash.h"
 #include "../common/strbuf.h"
+#include "fields.h"
 
 /*
  * What a result was computed from: the corpora `corpus` names (NULL:
@@ -28,5 +31,68 @@ int query_provenance(sqlite3 *db, const char *corpus, struct strbuf *names,
  */
 int query_find_run(sqlite3 *db, const char *tag, const char *corpus, const char *subcorpus,
 		   int64_t *run_id, int *matches);
+/* ---- coreplan runs ---- */
+
+/*
+ * One value of a run listing as SQLite stored it: type is SQLITE_NULL,
+ * SQLITE_INTEGER (i), SQLITE_FLOAT (real) or SQLITE_TEXT (text, owned).
+ */
+struct query_value {
+	int type;
+	int64_t i;
+	double real;
+	char *text;
+};
+
+/* A run: its identity, its flags and every canonical field (field_canonical order). */
+struct run_row {
+	char *corpus, *subcorpus, *tag;
+	bool listed, excluded;
+	struct query_value *fields; /* field_canonical_count values */
+	char *reasons;              /* "reason: detail; ..." (only_excluded listings), or NULL */
+};
+
+struct run_listing {
+	struct run_row *rows;
+	size_t n;
+	bool with_reasons; /* the filter asked for only the excluded runs */
+	/*
+	 * Runs the filter matched but left out as excluded (0 when the filter
+	 * keeps or asks for excluded runs): "use --include-excluded".
+	 */
+	int64_t excluded_not_shown;
+};
+
+/*
+ * The runs `filter` selects, ordered by corpus, subcorpus and seq, with
+ * every canonical field; with filter->only_excluded also each run's
+ * exclusion reasons. The caller checks the filter first
+ * (run_filter_check). run_listing_release() frees out either way.
+ */
+int query_runs(sqlite3 *db, const struct run_filter *filter, struct run_listing *out);
+void run_listing_release(struct run_listing *l);
+
+/* ---- coreplan corpora ---- */
+
+/* One imported corpus and what it holds. Strings owned. */
+struct corpus_row {
+	char *name, *layout;
+	int64_t runs, listed, unlisted;
+	int64_t excluded;   /* runs with at least one exclusion */
+	int64_t trace_rows; /* trace samples stored */
+	int64_t files, missing_files;
+	char *imported_at;  /* UTC, as stored */
+	char *content_hash; /* the first 12 hex digits */
+	char *source_path;
+};
+
+struct corpus_listing {
+	struct corpus_row *rows;
+	size_t n;
+};
+
+/* Every corpus, by name. corpus_listing_release() frees out either way. */
+int query_corpora(sqlite3 *db, struct corpus_listing *out);
+void corpus_listing_release(struct corpus_listing *l);
 
 #endif

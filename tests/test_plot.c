@@ -22,6 +22,13 @@
  * gnuplot's own message; a script that draws nothing gives ERR_DATA even
  * when a stale image of that name was there; PATH without gnuplot gives
  * PLOT_NOT_INSTALLED.
+ *
+ * reports/plots draws from analysis results alone (no database): a
+ * hand-made selection gives one data block per block value (a run without
+ * one under "block NA"), in the selection's order; a hand-made trace gives
+ * app cores per interval (jiffies / (seconds * clk_tck)) and RSS in MiB;
+ * the memory band is the OLS line at every point, widened by t * se; the
+ * title context names the corpus and the conditions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +39,7 @@
 
 #include "common/err.h"
 #include "common/strbuf.h"
-#include "reports/plot.h"
+#include "reports/plots.h" /* and reports/plot.h (whose second half has no include guard) */
 
 #include <dirent.h>
 #include <math.h>
@@ -989,6 +996,179 @@ static void test_draw_not_installed(void **state)
 	tmp_remove(&t);
 }
 
+/* ---- reports/plots: drawing from analysis results ---- */
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[512];
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+	FILE *fp;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "r");
+	if (!fp)
+		fail_msg("cannot read '%s'", path);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(fp);
+	return strbuf_detach(&sb);
+}
+
+static void test_plots_blocks_from_selection(void **state)
+{
+	struct sel_run runs[] = {
+		{.tag = (char *)"r1",
+		 .level = 1,
+		 .level_numeric = true,
+		 .metric = 10,
+		 .block = (char *)"a"},
+		{.tag = (char *)"r2",
+		 .level = 2,
+		 .level_numeric = true,
+		 .metric = 19,
+		 .block = (char *)"b"},
+		{.tag = (char *)"r3",
+		 .level = 1,
+		 .level_numeric = true,
+		 .metric = 11,
+		 .block = NULL},
+		{.tag = (char *)"r4",
+		 .level = 2,
+		 .level_numeric = true,
+		 .metric = 20,
+		 .block = (char *)"a"},
+		{.tag = (char *)"r5",
+		 .level = 4,
+		 .level_numeric = true,
+		 .metric = 30,
+		 .block = (char *)"b"},
+	};
+	struct selection sel = {.runs = runs, .n = ARRAY_LEN(runs)};
+	static const char *const files[] = {"blk.gp", "blk.tsv", "blk.svg", NULL};
+	struct tmp t;
+	char *image = NULL, *data, *script;
+	(void)state;
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "blk", PLOT_SVG, "c, x=1"};
+		assert_int_equal(plots_blocks(&target, "lvl", "tput", &sel, &image), 0);
+	}
+	assert_string_equal(image, "blk.svg");
+	data = slurp(t.dir, "blk.tsv");
+	assert_string_equal(
+		data, "# coreplan plot data: one block per series with points (gnuplot index)\n"
+		      "# block a\n1\t10\n2\t20\n\n\n"
+		      "# block b\n2\t19\n4\t30\n\n\n"
+		      "# block NA\n1\t11\n");
+	script = slurp(t.dir, "blk.gp");
+	if (!strstr(script, "set title 'runs by block: c, x=1'") ||
+	    !strstr(script, "set xlabel 'lvl'") ||
+	    !strstr(script, "set ylabel 'tput (interactions/s)'"))
+		fail_msg("title or labels missing from the script:\n%s", script);
+	check_dir_holds(t.dir, files);
+	free(data);
+	free(script);
+	free(image);
+	tmp_remove(&t);
+}
+
+static void test_plots_trace_from_series(void **state)
+{
+	struct trace_row rows[] = {
+		{.row_no = 1, .epoch = 100, .app_j = 1000, .app_rss_kb = 1024},
+		{.row_no = 2, .epoch = 101, .app_j = 1100, .app_rss_kb = 2048},
+		{.row_no = 3, .epoch = 103, .app_j = 1400, .app_rss_kb = 3072},
+	};
+	struct trace_series ts = {rows, ARRAY_LEN(rows)};
+	struct run_cores cores;
+	struct tmp t;
+	char *image = NULL, *data;
+	(void)state;
+	memset(&cores, 0, sizeof(cores));
+	cores.ok = false; /* no plateau: nothing shaded */
+	cores.clk_tck = 100;
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL};
+		assert_int_equal(plots_trace(&target, "r1", &ts, &cores, &image), 0);
+	}
+	data = slurp(t.dir, "tr.tsv");
+	/* cores: 100 jiffies in 1 s, 300 in 2 s at 100 Hz; the first row has no interval */
+	assert_string_equal(
+		data, "# coreplan plot data: one block per series with points (gnuplot index)\n"
+		      "# app cores (per interval)\n1\t1\n3\t1.5\n\n\n"
+		      "# app RSS (MiB)\n0\t1\n1\t2\n3\t3\n");
+	free(data);
+	data = slurp(t.dir, "tr.gp");
+	if (!strstr(data, "set title 'trace of r1: all runs'") || strstr(data, "plateau"))
+		fail_msg("trace script: title missing or a plateau shaded:\n%s", data);
+	free(data);
+	free(image);
+	tmp_remove(&t);
+}
+
+static void test_plots_memory_band(void **state)
+{
+	static const double x[] = {1, 2, 3, 4}, y[] = {3, 5.5, 6.5, 9};
+	struct sel_run runs[4];
+	struct selection sel = {.runs = runs, .n = 4};
+	struct ols ols;
+	struct tmp t;
+	char *image = NULL, *data, *band, *line;
+	double tq = 4.302652729749464; /* t(0.975, 2 degrees of freedom) */
+	(void)state;
+	memset(runs, 0, sizeof(runs));
+	for (size_t i = 0; i < 4; i++) {
+		runs[i].level = x[i];
+		runs[i].level_numeric = true;
+		runs[i].metric = y[i];
+	}
+	assert_int_equal(stats_ols(x, y, 4, &ols), 0);
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "mem", PLOT_SVG, "c"};
+		assert_int_equal(
+			plots_memory(&target, "sessions", "load_rss_kb", &sel, &ols, &image), 0);
+	}
+	data = slurp(t.dir, "mem.tsv");
+	band = strstr(data, "# 95% confidence band of the line\n");
+	assert_non_null(band);
+	/* the first band row: x = 1, the line and line -/+ t * se of the mean */
+	{
+		double bx, by, blo, bhi;
+		double se = sqrt(ols.cov00 + 2 * ols.cov01 + ols.cov11);
+		line = strchr(band, '\n') + 1;
+		assert_int_equal(sscanf(line, "%lf\t%lf\t%lf\t%lf", &bx, &by, &blo, &bhi), 4);
+		assert_true(bx == 1);
+		assert_true(fabs(by - (ols.intercept + ols.slope)) < 1e-12);
+		assert_true(fabs(blo - (by - tq * se)) < 1e-9);
+		assert_true(fabs(bhi - (by + tq * se)) < 1e-9);
+	}
+	if (!strstr(data, "# runs\n1\t3\n2\t5.5\n3\t6.5\n4\t9\n"))
+		fail_msg("the runs' points are not the selection's:\n%s", data);
+	free(data);
+	free(image);
+	tmp_remove(&t);
+}
+
+static void test_plots_context(void **state)
+{
+	struct run_filter f = {0};
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	assert_int_equal(plots_context(&f, &sb), 0);
+	assert_string_equal(strbuf_str(&sb), "all corpora");
+	strbuf_release(&sb);
+	f.corpus = strdup("c");
+	assert_int_equal(run_filter_add_where(&f, "gomaxprocs=1,2"), 0);
+	assert_int_equal(run_filter_add_where(&f, "block=a"), 0);
+	assert_int_equal(plots_context(&f, &sb), 0);
+	assert_string_equal(strbuf_str(&sb), "c, gomaxprocs=1,2 block=a");
+	strbuf_release(&sb);
+	run_filter_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1016,6 +1196,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_render_no_image, teardown),
 		cmocka_unit_test_teardown(test_render_not_installed, teardown),
 		cmocka_unit_test_teardown(test_draw_not_installed, teardown),
+		cmocka_unit_test_teardown(test_plots_blocks_from_selection, teardown),
+		cmocka_unit_test_teardown(test_plots_trace_from_series, teardown),
+		cmocka_unit_test_teardown(test_plots_memory_band, teardown),
+		cmocka_unit_test_teardown(test_plots_context, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

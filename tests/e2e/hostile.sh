@@ -420,7 +420,7 @@ s_bad_utf8_tag() { table 'tag\ttput\nr\xff\xfe1\t5\nr2\t6\n'; }
 p_bad_utf8_tag() {
 	[ $HAVE_PY = 1 ] || return 0
 	"$BIN" --db "$CDB" runs --corpus "$CASE" --format json >"$CD/o.json" 2>"$CD/o.err"
-	local r=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); print(len(d))' "$CD/o.json" 2>&1 | tail -1)
+	local r=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); print(len(d["sections"]["runs"]["rows"]))' "$CD/o.json" 2>&1 | tail -1)
 	[ "$r" = 2 ] || { POST_MSG="runs --format json with an invalid UTF-8 tag is not valid UTF-8 JSON: $r"; return 1; }
 }
 # The tag, the block and a level field carry a newline and backquotes;

@@ -471,7 +471,21 @@ check_same_text "report --png: same text as the SVG report apart from the image 
 mkdir -p "$T/plot-gmp"
 cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg"
 expect_rc "plot scaling --by gomaxprocs exits 0" 0
-check_eq "plot scaling: prints the image path" "$T/plot-gmp/scaling.svg" "$OUT"
+check_eq "plot scaling: md lists the image, data and script paths" \
+	"- image: $T/plot-gmp/scaling.svg|- data: $T/plot-gmp/scaling.tsv|- script: $T/plot-gmp/scaling.gp" \
+	"$(grep -E '^- (image|data|script): ' "$T/.out" | paste -sd'|' -)"
+cp "$T/.out" "$T/plot-gmp/scaling.md"
+cpl runs "${GSEL[@]}" --format tsv
+nsel=$(tail -n +2 "$T/.out" | grep -c .)
+cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg" --format json
+cp "$T/.out" "$T/plot-gmp/scaling.json"
+check_eq "plot scaling json: facts kind, image, data, script; runs = the runs the filter lists ($nsel)" \
+	"scaling $T/plot-gmp/scaling.svg $T/plot-gmp/scaling.tsv $T/plot-gmp/scaling.gp $nsel" \
+	"$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(str(d["facts"][k]["value"]) for k in ("kind", "image", "data", "script", "runs")))' "$T/.out" 2>&1)"
+check_eq "plot scaling: the md and json documents agree (doc_check.py)" "ok" \
+	"$(python3 "$ROOT/tests/e2e/doc_check.py" "$T/plot-gmp/scaling.md" "$T/plot-gmp/scaling.json" 2>&1)"
 if python3 -c 'import sys, xml.etree.ElementTree as E; sys.exit(0 if E.parse(sys.argv[1]).getroot().tag.endswith("svg") else 1)' \
 	"$T/plot-gmp/scaling.svg" 2>/dev/null; then
 	ok "plot scaling: a valid SVG"
@@ -480,8 +494,10 @@ else
 fi
 check_eq "plot scaling: the same plot as the report's" "" \
 	"$(diff <(sed 1,3d "$T/plot-gmp/scaling.tsv") <(sed 1,3d "$T/gmp/plots/01-scaling.tsv"))"
-cpl plot blocks --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/blocks.png"
+cpl plot blocks --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/blocks.png" --format tsv --view facts
 expect_rc "plot blocks --out x.png exits 0" 0
+check_eq "plot blocks --format tsv: the facts kind and image" "blocks $T/plot-gmp/blocks.png" \
+	"$(awk -F'\t' '$1 == "kind" || $1 == "image" { printf "%s%s", sep, $2; sep = " " }' "$T/.out")"
 check_eq "plot blocks --out x.png: PNG signature" "89504e470d0a1a0a" \
 	"$(head -c 8 "$T/plot-gmp/blocks.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')"
 
@@ -646,8 +662,13 @@ cpl plot scaling --by gomaxprocs --corpus "$EVIL_NAME" --out "$T/evil-plots/scal
 expect_rc "hostile: plot scaling --out x.png exits 0" 0
 check_eq "hostile: plot scaling PNG signature" "89504e470d0a1a0a" \
 	"$(head -c 8 "$T/evil-plots/scaling.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')"
-cpl plot trace --tag "$EVIL_TAG" --corpus "$EVIL_NAME" --out "$T/evil-plots/trace.svg"
+cpl plot trace --tag "$EVIL_TAG" --corpus "$EVIL_NAME" --out "$T/evil-plots/trace.svg" --format json
 expect_rc "hostile: plot trace --tag <hostile tag> exits 0" 0
+check_eq "hostile: plot trace json: kind trace, the tag literally, the image path" \
+	"trace|$EVIL_TAG|$T/evil-plots/trace.svg" \
+	"$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("|".join(d["facts"][k]["value"] for k in ("kind", "tag", "image")))' "$T/.out" 2>&1)"
 py "hostile: plot trace shows the tag literally" svg_text.py "$T/evil-plots/trace.svg" "$EVIL_TAG"
 report "hostile: report exits 0" "$T/evil-report" --corpus "$EVIL_NAME"
 py "hostile: report images exist and are valid SVG" images_check.py "$T/evil-report" svg

@@ -72,6 +72,13 @@ check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
 		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
 	fi
 }
+check_contains() { # NAME TEXT PART
+	if [[ "$2" == *"$3"* ]]; then
+		ok "$1"
+	else
+		not_ok "$1" "'$3' not found in:"$'\n'"$2"
+	fi
+}
 
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 300)
@@ -123,6 +130,12 @@ tsvget() {
 		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
 		k && v && $k == key { print $v }' "$1"
 }
+# jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out.
+jget() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
+}
 copy_tree() { # SRC DEST: a writable copy
 	cp -R "$1" "$2" && chmod -R u+w "$2"
 }
@@ -141,11 +154,31 @@ echo "# temp: $T"
 echo "# A. real corpora"
 DB=$T/real.db
 
-cpl --db "$DB" import -q "$GMP" "$CAP"
+cpl --db "$DB" import -q --format json "$GMP" "$CAP"
 if [ "$RC" -eq 0 ]; then
 	ok "import both sky corpora"
 else
 	not_ok "import both sky corpora" "exit $(rcdesc), stderr:"$'\n'"$ERR"$'\n'"command: $(cmdline --db "$DB" import -q "$GMP" "$CAP")"
+fi
+if [ $HAVE_PY = 1 ]; then
+	# the imported view against the folders: files = find -type f, trace rows = wc -l of the traces
+	gmp_files=$(cd "$GMP" && find . -type f | wc -l)
+	gmp_trace_rows=$(cd "$GMP" && find runs -type f \( -name sample.tsv -o -name window.tsv \) -exec cat {} + | wc -l)
+	cap_files=$(cd "$CAP" && find . -type f | wc -l)
+	cap_trace_rows=$(cd "$CAP" && { find samples -type f -name '*.tsv'; find core -type f -name sample.tsv; } | xargs cat | wc -l)
+	check_eq "import json: one row per PATH, in order, status new" \
+		"$GMP_NAME new $CAP_NAME new 2" \
+		"$(jget '" ".join(r["name"] + " " + r["status"] for r in d["sections"]["imported"]["rows"]) + " " + str(d["facts"]["corpus_count"]["value"])')"
+	check_eq "import json: $GMP_NAME runs/listed/unlisted/excluded/missing_files 29 24 5 5 7, files and trace rows as in the folder" \
+		"29 24 5 5 7 $gmp_files $gmp_trace_rows" \
+		"$(jget '" ".join(str(d["sections"]["imported"]["rows"][0][k]) for k in ("runs", "listed", "unlisted", "excluded", "missing_files", "files", "trace_rows"))')"
+	check_eq "import json: $CAP_NAME runs/listed/unlisted/excluded 55 53 2 2, files and trace rows as in the folder" \
+		"55 53 2 2 $cap_files $cap_trace_rows" \
+		"$(jget '" ".join(str(d["sections"]["imported"]["rows"][1][k]) for k in ("runs", "listed", "unlisted", "excluded", "files", "trace_rows"))')"
+	check_eq "import json: runs_imported is the sum of the rows' runs (84)" "84" "$(jget 'd["facts"]["runs_imported"]["value"]')"
+	check_eq "import json: the summary sentence per corpus as a note" \
+		"imported '$GMP_NAME' (layout sky-gomaxprocs): 29 runs (24 listed, 5 unlisted), 5 excluded, $gmp_trace_rows trace rows, $gmp_files files, 7 missing files" \
+		"$(jget 'd["sections"]["imported"]["notes"][0]')"
 fi
 
 cpl --db "$DB" corpora --format tsv
@@ -315,8 +348,10 @@ echo "$OUT" >"$T/all.tsv"
 ntsv=$(tail -n +2 "$T/all.tsv" | grep -c .)
 if [ $HAVE_PY = 1 ]; then
 	cpl --db "$DB" runs --include-excluded --format json
-	res=$(printf '%s' "$OUT" | python3 -c 'import json,sys; d = json.load(sys.stdin); print(len(d))' 2>&1)
-	check_eq "runs --format json parses, as many runs as tsv" "$ntsv" "$res"
+	res=$(jget 'len(d["sections"]["runs"]["rows"]), d["facts"]["runs"]["value"], d["facts"]["excluded_not_shown"]["value"]')
+	check_eq "runs --format json parses, as many runs as tsv (fact runs too; none hidden)" "($ntsv, $ntsv, 0)" "$res"
+	res=$(jget '[c["name"] for c in d["sections"]["runs"]["columns"]] == "'"$(head -1 "$T/all.tsv" | tr '\t' ' ')"'".split(" ")')
+	check_eq "runs --format json: the same columns as tsv" "True" "$res"
 	cpl --db "$DB" runs --include-excluded --format csv
 	printf '%s\n' "$OUT" >"$T/all.csv"
 	res=$(python3 -c 'import csv,sys
@@ -324,11 +359,30 @@ rows = list(csv.reader(open(sys.argv[1], newline="")))
 print(len(rows) - 1, "\t".join(rows[0]))' "$T/all.csv" 2>&1)
 	check_eq "runs --format csv parses, same header and rows as tsv" "$ntsv $(head -1 "$T/all.tsv")" "$res"
 	cpl --db "$DB" runs --excluded --format json
-	res=$(printf '%s' "$OUT" | python3 -c 'import json,sys; d = json.load(sys.stdin); print(len(d), all("reasons" in r for r in d))' 2>&1)
-	check_eq "runs --excluded --format json parses" "7 True" "$res"
+	res=$(jget 'len(d["sections"]["runs"]["rows"]), all(r["reasons"] for r in d["sections"]["runs"]["rows"])')
+	check_eq "runs --excluded --format json parses" "(7, True)" "$res"
 	cpl --db "$DB" corpora --format json
-	res=$(printf '%s' "$OUT" | python3 -c 'import json,sys; d = json.load(sys.stdin); print(sorted(r["name"] for r in d))' 2>&1)
-	check_eq "corpora --format json parses" "['$CAP_NAME', '$GMP_NAME']" "$res"
+	res=$(jget 'sorted(r["name"] for r in d["sections"]["corpora"]["rows"]), d["facts"]["corpus_count"]["value"]')
+	check_eq "corpora --format json parses" "(['$CAP_NAME', '$GMP_NAME'], 2)" "$res"
+	# excluded runs the default listing leaves out: a fact and a note, nothing on stderr
+	cpl --db "$DB" runs --format json
+	check_eq "runs: excluded_not_shown = the runs --excluded lists (7)" "7" "$(jget 'd["facts"]["excluded_not_shown"]["value"]')"
+	cpl --db "$DB" runs
+	check_eq "runs (md): nothing on stderr" "" "$ERR"
+	check_eq "runs (md): the left-out note quotes the fact" "1" \
+		"$(grep -c '^- 7 runs left out: excluded (use --include-excluded or --excluded to see them)$' "$T/.out")"
+	# --where subcorpus= is the main sub-corpus: the capacity corpus's results.tsv rows,
+	# each tag rebuilt as <target>-<cfg>-n<level>-b<block>r<rep> (FORMATS.md)
+	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		{ printf "%s-%s-n%s-b%sr%s\n", $h["target"], $h["cfg"], $h["level"], $h["block"], $h["rep"] }' "$CAP/results.tsv" | sort)
+	nwant=$(printf '%s\n' "$want" | grep -c .)
+	cpl --db "$DB" runs --corpus "$CAP_NAME" --where subcorpus= --format tsv
+	check_eq "runs --where subcorpus= lists exactly the capacity corpus's results.tsv runs ($nwant)" "$want" \
+		"$(tsvcol "$T/.out" tag | sort)" "exit $RC; $ERR"
+	cpl --db "$DB" runs --corpus "$CAP_NAME" --where subcorpus= --format json
+	check_eq "runs --where subcorpus= json: runs = $nwant; excluded_not_shown = the .REJECTED files (the rejected run is main)" \
+		"$nwant $(find "$CAP/json" -name '*.REJECTED' | wc -l)" \
+		"$(jget 'str(d["facts"]["runs"]["value"]) + " " + str(d["facts"]["excluded_not_shown"]["value"])')"
 else
 	skip "formats json/csv" "python3 is not installed"
 fi
@@ -338,11 +392,21 @@ dbstate "$DB" >/dev/null
 before=$(dbstate "$DB")
 cpl --db "$DB" import "$GMP"
 after=$(dbstate "$DB")
-if [ "$RC" -eq 0 ] && [[ "$OUT$ERR" == *unchanged* ]] && [ "$before" = "$after" ]; then
+if [ "$RC" -eq 0 ] && [[ "$OUT" == *"unchanged '$GMP_NAME': nothing to do"* ]] && [ "$before" = "$after" ]; then
 	ok "re-import of an unchanged corpus: 'unchanged', db byte-identical"
 else
 	not_ok "re-import of an unchanged corpus" "exit $(rcdesc), output '$OUT$ERR', db before $before after $after"
 fi
+if [ $HAVE_PY = 1 ]; then
+	cpl --db "$DB" import --format json "$GMP"
+	check_eq "re-import json: status unchanged, no counts (nothing read), runs_imported 0" \
+		"unchanged None None 0" \
+		"$(jget '" ".join(str(x) for x in (d["sections"]["imported"]["rows"][0]["status"], d["sections"]["imported"]["rows"][0]["runs"], d["sections"]["imported"]["rows"][0]["files"], d["facts"]["runs_imported"]["value"]))')"
+fi
+# --quiet turns progress off (drawn only on a terminal anyway); the summary stays
+cpl --db "$DB" import -q "$GMP"
+check_eq "import -q: the summary on stdout, nothing on stderr" "1 " \
+	"$(grep -c "^- unchanged '$GMP_NAME': nothing to do$" "$T/.out") $ERR"
 
 # changed content under the same name: refused, then --replace
 mkdir -p "$T/changed"
@@ -357,8 +421,10 @@ if [ "$RC" -eq 1 ] && [[ "$ERR" == *--replace* ]] && [ "$before" = "$after" ]; t
 else
 	not_ok "changed corpus under the same name refused" "exit $(rcdesc), stderr '$ERR', db before $before after $after"
 fi
-cpl --db "$DB" import --replace "$T/changed/$GMP_NAME"
+cpl --db "$DB" import --replace --format tsv "$T/changed/$GMP_NAME"
 check_eq "import --replace of the changed corpus" 0 "$RC" "$ERR"
+check_eq "import --replace: status replaced, 29 runs (tsv)" "replaced 29" \
+	"$(tsvget "$T/.out" name "$GMP_NAME" status) $(tsvget "$T/.out" name "$GMP_NAME" runs)"
 check_eq "--replace stored the new value" "500.25 29 55" \
 	"$(q "$DB" "SELECT (SELECT tput FROM runs WHERE tag = 'g1-n100-b1'),
 		(SELECT count(*) FROM runs_v WHERE corpus = '$GMP_NAME'), (SELECT count(*) FROM runs_v WHERE corpus = '$CAP_NAME')" | tr '\t' ' ')"
@@ -422,6 +488,19 @@ cpl --db "$DB" runs --format xml
 check_eq "runs --format xml exits 2" 2 "$RC" "$ERR"
 cpl --db "$DB" runs --where nofieldsign
 check_eq "runs --where without = exits 2" 2 "$RC" "$ERR"
+# an unknown field or corpus: the one check every command uses (exit 2, a suggestion)
+for bad in "--where gomaxprocz=1" "--where nosuch=1" "--corpus nosuch"; do
+	cpl --db "$DB" runs $bad
+	runs_rc=$RC runs_err=$(head -1 "$T/.err")
+	cpl --db "$DB" sweep --by gomaxprocs $bad
+	if [ "$runs_rc" = 2 ] && [ "$RC" = 2 ] && [ "$runs_err" = "$(head -1 "$T/.err")" ] && [[ "$runs_err" == "coreplan: error: no "* ]]; then
+		ok "runs $bad: exit 2, the same message as sweep ('$runs_err')"
+	else
+		not_ok "runs $bad: exit 2, the same message as sweep" "runs: exit $runs_rc '$runs_err'; sweep: exit $RC '$(head -1 "$T/.err")'"
+	fi
+done
+cpl --db "$DB" runs --where gomaxprocz=1
+check_contains "runs --where gomaxprocz=1 suggests gomaxprocs" "$ERR" "did you mean 'gomaxprocs'?"
 cpl --db "$DB" import --patch-floor 2 "$EXAMPLE"
 check_eq "import --patch-floor 2 exits 2" 2 "$RC" "$ERR"
 cpl --db "$DB" import
@@ -431,6 +510,20 @@ if [ "$RC" -eq 1 ] && [[ "$ERR" == *"no database"* && "$ERR" == *nonexistent.db*
 	ok "runs on a missing database: exit 1, clear message, no file created"
 else
 	not_ok "runs on a missing database" "exit $(rcdesc), stderr '$ERR', file created: $([ -e "$T/nonexistent.db" ] && echo yes || echo no)"
+fi
+# a database without corpora (a failed import leaves the empty schema)
+cpl --db "$T/empty.db" import "$T/nonexistent-corpus"
+cpl --db "$T/empty.db" corpora
+if [ "$RC" -eq 0 ] && [[ "$ERR" == *"warning: no corpora in '$T/empty.db'"* ]] &&
+	grep -q '^- no corpora in the database: run `coreplan import PATH` first$' "$T/.out"; then
+	ok "corpora on a database without corpora: exit 0, a warning on stderr and a note"
+else
+	not_ok "corpora on a database without corpora: a warning and a note" "exit $(rcdesc), stderr '$ERR', stdout:"$'\n'"$OUT"
+fi
+if [ $HAVE_PY = 1 ]; then
+	cpl --db "$T/empty.db" corpora --format json
+	check_eq "corpora json without corpora: an empty table, corpus_count 0, the note" \
+		"0 0 1" "$(jget '" ".join(str(x) for x in (len(d["sections"]["corpora"]["rows"]), d["facts"]["corpus_count"]["value"], len(d["sections"]["corpora"]["notes"])))')"
 fi
 cpl --db "$T/v99.db" import -q "$EXAMPLE"
 sqlite3 "$T/v99.db" 'PRAGMA user_version = 99'

@@ -1,0 +1,166 @@
+/* plot_runs: see plot_runs.h. */
+#include "plot_runs.h"
+
+#include "../common/err.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *plot_kind_name(enum plot_kind kind)
+{
+	static const char *const names[] = {"scaling", "blocks", "trace", "memory"};
+	return (size_t)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+const char *plot_request_metric(const struct plot_request *req)
+{
+	if (req->metric)
+		return req->metric;
+	return req->kind == PLOT_KIND_MEMORY ? "load_rss_kb" : "tput";
+}
+
+static int select_for(sqlite3 *db, const struct plot_request *req, const char *block,
+		      struct selection *sel)
+{
+	struct select_spec s = {.filter = req->filter,
+				.by = req->by,
+				.metric = plot_request_metric(req),
+				.block = block};
+	int rc = select_runs(db, &s, sel);
+	if (rc == 0 && sel->n == 0)
+		rc = err_set("no runs to plot (check --corpus and --where)");
+	return rc;
+}
+
+/* The power law over every run; a failure only means no fitted curve. */
+static void fit_power(const struct selection *sel, struct plot_result *out)
+{
+	double *x = malloc((sel->n ? sel->n : 1) * sizeof(*x));
+	double *y = malloc((sel->n ? sel->n : 1) * sizeof(*y));
+	if (x && y) {
+		for (size_t i = 0; i < sel->n; i++) {
+			x[i] = sel->runs[i].level;
+			y[i] = sel->runs[i].metric;
+		}
+		out->has_power = fit_scaling(FIT_POWER, x, y, sel->n, &out->power) == 0;
+	}
+	err_clear();
+	free(x);
+	free(y);
+}
+
+static int scaling_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+{
+	struct sweep_options opts;
+	int rc = select_for(db, req, NULL, &out->sweep.sel);
+	sweep_options_init(&opts);
+	if (rc == 0)
+		rc = sweep_compute(&out->sweep.sel, &opts, &out->sweep.sw);
+	if (rc == 0 && out->sweep.sw.nlevels >= 2)
+		fit_power(&out->sweep.sel, out);
+	return rc;
+}
+
+static int blocks_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+{
+	int rc = select_for(db, req, req->block ? req->block : "block", &out->sel);
+	for (size_t i = 0; rc == 0 && i < out->sel.n; i++)
+		if (!out->sel.runs[i].level_numeric)
+			rc = err_set("--by %s: run '%s' has level '%s', not a number: the blocks "
+				     "plot needs numeric levels",
+				     req->by, out->sel.runs[i].tag, out->sel.runs[i].level_text);
+	return rc;
+}
+
+/* The single run named by req->tag within the filter. */
+static int find_run(sqlite3 *db, const struct plot_request *req, int64_t *run_id)
+{
+	struct selection sel = {0};
+	struct select_spec s = {.filter = req->filter};
+	size_t found = 0;
+	int rc;
+	if (!req->tag)
+		return err_usage("the trace plot needs --tag TAG");
+	rc = select_runs(db, &s, &sel);
+	for (size_t i = 0; rc == 0 && i < sel.n; i++)
+		if (!strcmp(sel.runs[i].tag, req->tag)) {
+			*run_id = sel.runs[i].run_id;
+			found++;
+		}
+	selection_release(&sel);
+	if (rc == 0 && found != 1)
+		rc = found ? err_usage("tag '%s' names %zu runs: add --corpus", req->tag, found)
+			   : err_set("no run '%s' among the selected runs", req->tag);
+	return rc;
+}
+
+static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+{
+	struct cores_options opts;
+	int rc = find_run(db, req, &out->run_id);
+	cores_options_init(&opts);
+	if (rc == 0 && (rc = trace_series_load(db, out->run_id, "sample", &out->series)) == 1)
+		rc = err_set("run '%s' has no trace", req->tag);
+	if (rc == 0)
+		rc = cores_compute(db, out->run_id, NAN, &opts, &out->cores);
+	return rc;
+}
+
+static int memory_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+{
+	struct selection *sel = &out->sel;
+	double *x = NULL, *y = NULL;
+	int rc = select_for(db, req, NULL, sel);
+	if (rc == 0 && (!(x = malloc(sel->n * sizeof(*x))) || !(y = malloc(sel->n * sizeof(*y)))))
+		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
+		x[i] = sel->runs[i].level;
+		y[i] = sel->runs[i].metric;
+	}
+	if (rc == 0)
+		rc = stats_ols(x, y, sel->n, &out->ols);
+	free(x);
+	free(y);
+	return rc;
+}
+
+int plot_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = req->kind;
+	switch (req->kind) {
+	case PLOT_KIND_SCALING:
+		return scaling_run(db, req, out);
+	case PLOT_KIND_BLOCKS:
+		return blocks_run(db, req, out);
+	case PLOT_KIND_TRACE:
+		return plot_trace_run(db, req, out);
+	case PLOT_KIND_MEMORY:
+		return memory_run(db, req, out);
+	}
+	return err_set("unknown plot kind %d", (int)req->kind);
+}
+
+const struct selection *plot_result_selection(const struct plot_result *r)
+{
+	switch (r->kind) {
+	case PLOT_KIND_SCALING:
+		return &r->sweep.sel;
+	case PLOT_KIND_BLOCKS:
+	case PLOT_KIND_MEMORY:
+		return &r->sel;
+	case PLOT_KIND_TRACE:
+		break;
+	}
+	return NULL;
+}
+
+void plot_result_release(struct plot_result *r)
+{
+	sweep_result_release(&r->sweep);
+	fit_release(&r->power);
+	selection_release(&r->sel);
+	trace_series_release(&r->series);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,70 @@
+/* build_plot: the document of `coreplan plot` (builders.h). */
+#include "builders.h"
+
+#include "../common/err.h"
+#include "../common/strbuf.h"
+
+/* DIR/FILE, or DIR/FILE.EXT when ext is given, as a text fact; -1 when out of memory. */
+static int file_fact(struct doc *d, const char *fact, const char *label, const char *dir,
+		     const char *file, const char *ext)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int bad = strbuf_addf(&sb, "%s/%s%s%s", dir, file, ext ? "." : "", ext ? ext : "");
+	if (!bad)
+		doc_fact_text(d, fact, label, DOC_LISTED, strbuf_str(&sb));
+	strbuf_release(&sb);
+	return bad ? -1 : 0;
+}
+
+static void set_title(struct doc *d, const struct plot_request *req)
+{
+	static const char *const heads[] = {"Scaling plot", "Blocks plot", "Trace plot",
+					    "Memory plot"};
+	const char *head = (size_t)req->kind < 4 ? heads[req->kind] : "Plot";
+	if (req->kind == PLOT_KIND_TRACE)
+		doc_set_title(d, "%s", head);
+	else
+		doc_set_title(d, "%s of %s by %s", head, plot_request_metric(req), req->by);
+}
+
+int build_plot(const struct plot_request *req, const struct plot_result *res,
+	       const struct plot_written *files, struct doc **out)
+{
+	const struct selection *sel = plot_result_selection(res);
+	struct doc *d = doc_new("plot", "");
+	*out = NULL;
+	if (!d)
+		return err_set("out of memory");
+	set_title(d, req);
+	doc_fact_text(d, "kind", "kind", DOC_LISTED, plot_kind_name(req->kind));
+	if (file_fact(d, "image", "image", files->dir, files->image, NULL) ||
+	    file_fact(d, "data", "data", files->dir, files->name, "tsv") ||
+	    file_fact(d, "script", "script", files->dir, files->name, "gp")) {
+		doc_free(d);
+		return err_set("out of memory");
+	}
+	if (req->kind == PLOT_KIND_TRACE) {
+		doc_fact_text(d, "tag", "run", DOC_LISTED, req->tag);
+		doc_fact_int(d, "trace_rows", "trace rows", DOC_LISTED, (int64_t)res->series.n,
+			     "rows");
+		doc_fact_bool(d, "plateau_shaded", "plateau window shaded", DOC_LISTED,
+			      res->cores.ok);
+	} else {
+		doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)sel->n, NULL);
+		doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
+		doc_fact_text(d, "metric", "metric", DOC_LISTED, plot_request_metric(req));
+		if (req->kind == PLOT_KIND_BLOCKS)
+			doc_fact_text(d, "block", "block field", DOC_LISTED,
+				      req->block ? req->block : "block");
+		/* the number the Markdown heading of the left-out list shows */
+		doc_fact_int(d, "left_out", "runs left out", DOC_QUIET, (int64_t)sel->nleft_out,
+			     "runs");
+		build_left_out(d, sel);
+	}
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}

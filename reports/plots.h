@@ -1,0 +1,63 @@
+/*
+ * plots: the data, script and image of each plot kind, drawn with
+ * reports/plot.h from an analysis result (analysis/plot_runs.h); nothing
+ * here reads the database. Shared by `coreplan plot` and `coreplan
+ * report`, so a report's plots are exactly what `plot` draws.
+ *
+ *   scaling  per-level medians with min-max bars, ideal linear from the
+ *            base level, and the fitted power law (when there is one)
+ *   blocks   every run's value per level, one series per block
+ *   trace    one run's app cores and RSS over time, plateau shaded
+ *   memory   memory against the level with the OLS line and its 95%
+ *            confidence band (for the mean)
+ * Titles carry the context (corpus and filter); axis labels carry units.
+ * Each function writes DIR/NAME.tsv, DIR/NAME.gp and the image, and on
+ * success sets *image to the image's file name (caller frees); it returns
+ * like plot_draw() (0, PLOT_NOT_INSTALLED, or ERR_DATA with the message).
+ */
+#ifndef COREPLAN_PLOTS_H
+#define COREPLAN_PLOTS_H
+
+#include "../analysis/cores.h"
+#include "../analysis/fit.h"
+#include "../analysis/plot_runs.h"
+#include "../analysis/select.h"
+#include "../analysis/stats.h"
+#include "../analysis/sweep.h"
+#include "../analysis/window.h"
+#include "../common/strbuf.h"
+#include "../schema/fields.h"
+#include "plot.h"
+
+/* Where a plot goes and what its title says. */
+struct plot_target {
+	const char *dir;  /* folder for NAME.gp, NAME.tsv and the image */
+	const char *name; /* file stem, made of [a-z0-9_-] only */
+	enum plot_format format;
+	const char *context; /* corpus and filter for the title; NULL: "all runs" */
+};
+
+/* power: the fitted power law over the runs, or NULL for none. */
+int plots_scaling(const struct plot_target *t, const char *by, const char *metric,
+		  const struct sweep_result *res, const struct fit_result *power, char **image);
+/* sel: runs with numeric levels and their block values (NULL block: "NA"). */
+int plots_blocks(const struct plot_target *t, const char *by, const char *metric,
+		 const struct selection *sel, char **image);
+/* The run's sample trace; cores gives the tick rate and, when ok, the plateau window. */
+int plots_trace(const struct plot_target *t, const char *tag, const struct trace_series *ts,
+		const struct run_cores *cores, char **image);
+/* sel: the runs (level, metric); ols: the metric on the level over them. */
+int plots_memory(const struct plot_target *t, const char *by, const char *metric,
+		 const struct selection *sel, const struct ols *ols, char **image);
+
+/* The plot of res's kind, as req asked for it. */
+int plots_draw(const struct plot_target *t, const struct plot_request *req,
+	       const struct plot_result *res, char **image);
+
+/* Append the title context of a filter: "CORPUS" or "all corpora", then ", F=V,V G=V". */
+int plots_context(const struct run_filter *filter, struct strbuf *sb);
+
+/* The unit of a field for axis labels ("interactions/s"), or "". */
+const char *plots_unit(const char *field);
+
+#endif
