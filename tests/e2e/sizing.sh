@@ -442,33 +442,105 @@ check_eq "size --translate: the cheapest is still e2-standard-8" "e2-standard-8"
 
 cpl "${SIZE[@]}" --format json
 expect_rc "size --format json exits 0" 0
-py_check "size --format json parses: one object per tsv row, the same verdicts and cheapest" "$PYLIB"'
+cp "$T/.out" "$T/size.json"
+py_check "size --format json: the instances view has one row per tsv row, the same verdicts and cheapest" "$PYLIB"'
 d = json.load(open(sys.argv[1]))
 t = rows(sys.argv[2])
 bad = []
-if not isinstance(d, list) or len(d) != len(t):
-    bad.append("%s with %d entries, tsv has %d rows" % (type(d).__name__, len(d), len(t)))
+sec = d.get("sections", {}).get("instances", {})
+j = sec.get("rows")
+if d.get("command") != "size" or not isinstance(j, list) or len(j) != len(t):
+    bad.append("no instances rows matching the tsv (%d rows): %r" % (len(t), str(d)[:200]))
 else:
-    for j, r in zip(d, t):
-        if j["instance"] != r["instance"] or j["verdict"] != r["verdict"]:
-            bad.append("%s %s vs %s %s" % (j["instance"], j["verdict"], r["instance"], r["verdict"]))
-        if r["predicted"] != "NA" and not close(j["predicted"], float(r["predicted"]), 1e-12):
-            bad.append("%s predicted %r vs %s" % (j["instance"], j["predicted"], r["predicted"]))
-    ch = [j["instance"] for j in d if j.get("flags") and "CHEAPEST" in j["flags"]]
+    if [c["name"] for c in sec["columns"]] != list(t[0].keys()):
+        bad.append("columns %r" % [c["name"] for c in sec["columns"]])
+    for r, x in zip(j, t):
+        if r["instance"] != x["instance"] or r["verdict"] != x["verdict"]:
+            bad.append("%s %s vs %s %s" % (r["instance"], r["verdict"], x["instance"], x["verdict"]))
+        if x["predicted"] != "NA" and not close(r["predicted"], float(x["predicted"]), 1e-12):
+            bad.append("%s predicted %r vs %s" % (r["instance"], r["predicted"], x["predicted"]))
+    ch = [r["instance"] for r in j if r.get("flags") and "CHEAPEST" in r["flags"]]
     if ch != ["e2-standard-8"]:
         bad.append("cheapest %r" % ch)
-    small = [j for j in d if j["instance"] == "e2-small"][0]
+    small = [r for r in j if r["instance"] == "e2-small"][0]
     if small["measured_n"] != 6 or small["predicted"] is None:
         bad.append("e2-small %r" % small)
-    if [j for j in d if j["instance"] == "m7i.large"][0]["predicted"] is not None:
+    if [r for r in j if r["instance"] == "m7i.large"][0]["predicted"] is not None:
         bad.append("m7i.large has a prediction")
 print("\n".join(bad) if bad else "ok")' "$T/size.tsv"
 
+# The facts: the request, the cheapest and its capacity, every input with its
+# bounds recomputed from the corpus files, the catalogs used (shipped: the
+# database holds none).
+py_check "size json facts: target, sessions, headroom, cheapest, its prediction, each input's value/lo/hi (python), catalogs" \
+	"$PYLIB$PYINPUTS"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+base, pd, smt, mem, npts, nmem = inputs(sys.argv[2])
+inst = {i["instance"]: i for c in sys.argv[3:5] for i in rows(c)}
+bad = []
+want = {"target": 1000, "sessions": 500, "headroom": 0, "metric": "tput", "cheapest": "e2-standard-8",
+        "catalog_origin": "shipped", "instances": len(inst), "base_cpu": "gce-e2", "max_measured_cores": 4,
+        "translations": 0}
+for k, v in want.items():
+    if f.get(k) != v:
+        bad.append("%s: %r, expected %r" % (k, f.get(k), v))
+cp = predict(inst["e2-standard-8"], base, pd, smt, 0)
+if not close(f.get("cheapest_predicted") or 0, cp, 1e-6):
+    bad.append("cheapest_predicted %r, python %r" % (f.get("cheapest_predicted"), cp))
+for name, trio in (("base_rate", base), ("per_doubling", pd), ("smt_factor", smt)):
+    for suffix, v in zip(("", "_lo", "_hi"), trio):
+        if not close(f.get(name + suffix) or 0, v, 1e-6):
+            bad.append("%s%s %r, python %r" % (name, suffix, f.get(name + suffix), v))
+cat = f.get("catalogs") or ""
+for c in sys.argv[3:5]:
+    if c not in cat:
+        bad.append("catalogs %r does not name %s" % (cat, c))
+if not cat.startswith("shipped: aws ("):
+    bad.append("catalogs %r" % cat)
+for k in ("plot", "plot_data", "plot_script"):
+    if f.get(k, 1) is not None:
+        bad.append("%s %r without --plot" % (k, f.get(k)))
+print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE" "$AWS"
+
+cpl "${SIZE[@]}" --format tsv --view inputs
+expect_rc "size --view inputs exits 0" 0
+check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	where	source" "$(head -n 1 "$T/.out")"
+# the old Markdown line "- base rate per physical core: ...", its range from core/results.tsv
+BASE_LINE=$(python3 -c "$PYLIB$PYINPUTS"'
+base = inputs(sys.argv[1])[0]
+print("median tput of 3 runs (subcorpus=core), range %g-%g, on gce-e2" % (base[1], base[2]))' "$SHARED")
+check_eq "size inputs view: the base rate's source line" "$BASE_LINE" "$(tsvget input base_rate source)"
+check_eq "size inputs view: the base rate from 3 runs" "3" "$(tsvget input base_rate runs)"
+check_eq "size inputs view: the base rate's WHERE" "subcorpus=core" "$(tsvget input base_rate where)"
+check_contains "size inputs view: the scaling source line" "$(tsvget input per_doubling source)" "per doubling 1.7856"
+check_eq "size inputs view: 9 sweep runs" "9" "$(tsvget input per_doubling runs)"
+check_eq "size inputs view: 9 memory runs" "9" "$(tsvget input mem_per_session_kb runs)"
+check_contains "size inputs view: the SMT source line" "$(tsvget input smt_factor source)" "smt_factor of coreplan smt on corpus=gomaxprocs-affinity"
+py_check "size inputs view: value/lo/hi of each input recomputed from the corpus files (1e-6)" "$PYLIB$PYINPUTS"'
+by = {r["input"]: r for r in rows(sys.argv[1])}
+base, pd, smt, mem, _, _ = inputs(sys.argv[2])
+bad = []
+for name, trio in (("base_rate", base), ("per_doubling", pd), ("smt_factor", smt)):
+    got = tuple(num(by[name][c]) for c in ("value", "lo", "hi"))
+    if not all(close(g, w, 1e-6) for g, w in zip(got, trio)):
+        bad.append("%s %r, python %r" % (name, got, trio))
+per, fixed = num(by["mem_per_session_kb"]["value"]), num(by["mem_fixed_kb"]["value"])
+if not close((fixed + per * 500) / 1048576, mem, 1e-9):
+    bad.append("memory %r + %r x 500, python %r GiB" % (fixed, per, mem))
+print("\n".join(bad) if bad else "ok")' "$SHARED"
+
 cpl "${SIZE[@]}"
 expect_rc "size (md) exits 0" 0
-check_contains "size md: the base input line" "$OUT" "base rate per physical core: median tput of 3 runs (subcorpus=core)"
+check_contains "size md: the base input line" "$OUT" "| $BASE_LINE"
 check_contains "size md: the scaling input line" "$OUT" "per doubling 1.7856"
 check_contains "size md: the estimates caveat" "$OUT" "predictions are estimates"
+check_contains "size md: the title" "$OUT" "## Sizing: target 1000 tput at 500 sessions, headroom 0%"
+check_contains "size md: the cheapest fact" "$OUT" "- cheapest instance that meets the target: e2-standard-8"
+cp "$T/.out" "$T/size.md"
+py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
+	"import subprocess, sys; r = subprocess.run([sys.executable, sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]], capture_output=True, text=True); print(r.stdout.strip())" \
+	"$E2E_DIR/doc_check.py" "$T/size.md" "$T/size.json" "$T/size.tsv"
 
 ###########################################################################
 # size: numbers given on the command line, a catalog of one's own
