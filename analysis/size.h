@@ -24,7 +24,8 @@
  * Flags: `extrapolated` when P exceeds the largest measured core count,
  * `translated`, `shared-core` (sized on the sustained share; the burst
  * figure, all vCPUs at full speed, is shown apart and never as the answer).
- * The cheapest instance that meets the target is marked.
+ * The cheapest instance that meets the target is marked (among the
+ * instances sized: with a series list, among those series).
  */
 #ifndef COREPLAN_SIZE_H
 #define COREPLAN_SIZE_H
@@ -135,7 +136,8 @@ struct size_provenance {
 /*
  * A request's answer: the inputs with where each came from, the catalogs
  * and instances used (read through SQL), one row per instance and the
- * measured runs of each.
+ * measured runs of each. in.translations points into the request, which
+ * must outlive the result.
  */
 struct size_result {
 	const char *metric;

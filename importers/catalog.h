@@ -1,6 +1,7 @@
 /*
- * catalog: instance catalogs for sizing (fixtures/catalogs/NAME.tsv, or a
- * user's file given to `coreplan size --catalog FILE`).
+ * catalog: instance catalog files for sizing (fixtures/catalogs/NAME.tsv,
+ * or a user's file given to `coreplan catalog FILE` or `coreplan size
+ * --catalog FILE`).
  *
  * A catalog is a headed TSV or CSV with one row per instance type and the
  * columns (any order; extra columns are ignored and listed in a warning):
