@@ -106,9 +106,10 @@ static int read_all(char *const *paths, size_t n, struct catalog **out)
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		for (size_t j = 0; rc == 0 && j < i; j++)
 			if (!strcmp(cats[i].name, cats[j].name))
-				rc = err_usage("'%s' and '%s' are both catalog '%s': a catalog name "
-					       "may be used once",
-					       paths[j], paths[i], cats[i].name);
+				rc = err_usage(
+					"'%s' and '%s' are both catalog '%s': a catalog name "
+					"may be used once",
+					paths[j], paths[i], cats[i].name);
 	if (rc) {
 		release_all(cats, n);
 		return rc;
@@ -221,8 +222,8 @@ int catalog_families(const struct catalog *cat, struct catalog_family **out, siz
 			g->vcpus_min = in->vcpus;
 		if (in->vcpus > g->vcpus_max)
 			g->vcpus_max = in->vcpus;
-		if (rc == 0 && strbuf_addf(&names[g - f], "%s%s", g->n > 1 ? ", " : "",
-					   in->instance))
+		if (rc == 0 &&
+		    strbuf_addf(&names[g - f], "%s%s", g->n > 1 ? ", " : "", in->instance))
 			rc = err_set("out of memory");
 	}
 	for (size_t i = 0; i < count; i++) {
@@ -311,8 +312,8 @@ int catalog_run(sqlite3 *db, const struct catalog_request *req, struct catalog_r
 		rc = store(db, req, out, &cats, &ncats, &replaced);
 	if (rc == 0)
 		rc = catalog_list(db, &out->catalogs, &out->ncatalogs);
-	if (rc == 0 && !(out->action = calloc(out->ncatalogs ? out->ncatalogs : 1,
-					      sizeof(*out->action))))
+	if (rc == 0 &&
+	    !(out->action = calloc(out->ncatalogs ? out->ncatalogs : 1, sizeof(*out->action))))
 		rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < out->ncatalogs; i++)
 		for (size_t j = 0; j < ncats; j++)

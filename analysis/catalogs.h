@@ -76,20 +76,20 @@ struct catalog_request {
 struct catalog_family {
 	char *cpu_family;
 	char *series;
-	char *provider;  /* its first instance's */
-	size_t n;        /* instances */
+	char *provider; /* its first instance's */
+	size_t n;       /* instances */
 	int vcpus_min, vcpus_max;
 	char *instances; /* their names, ", "-separated */
 };
 
 struct catalog_result {
-	size_t nstored;     /* catalogs this run stored (new or replaced) */
-	size_t nreplaced;   /* of which replaced one of the same name */
-	bool kept;          /* no file given and the database already had catalogs */
+	size_t nstored;                /* catalogs this run stored (new or replaced) */
+	size_t nreplaced;              /* of which replaced one of the same name */
+	bool kept;                     /* no file given and the database already had catalogs */
 	struct catalog_info *catalogs; /* every stored catalog after the run */
 	size_t ncatalogs;
 	const char **action; /* per catalog: "stored", "replaced" or NULL (untouched) */
-	struct catalog cat; /* every stored instance */
+	struct catalog cat;  /* every stored instance */
 	struct catalog_family *families;
 	size_t nfamilies;
 };

@@ -71,9 +71,9 @@ static int option(void *request, int which, const char *value)
 
 static int check(void *request, struct cli_args *a)
 {
-	static const char *const shown[] = {
-		[CATALOG_STORE] = "catalogs", [CATALOG_SHOW] = "instances",
-		[CATALOG_FAMILIES] = "families"};
+	static const char *const shown[] = {[CATALOG_STORE] = "catalogs",
+					    [CATALOG_SHOW] = "instances",
+					    [CATALOG_FAMILIES] = "families"};
 	struct catalog_request *req = request;
 	if (req->action != CATALOG_STORE && a->noperands > 0)
 		return err_usage("--%s only reads: no FILE (got '%s')",

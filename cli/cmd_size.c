@@ -186,7 +186,8 @@ static int option(void *request, int which, const char *value)
 		return add_list(name, value, &req->catalog_files, &req->ncatalog_files);
 	case OPT_HEADROOM:
 		if (number(name, value, &req->headroom_pct, NULL) || req->headroom_pct >= 100)
-			return err_usage("--headroom needs a percentage below 100, got '%s'", value);
+			return err_usage("--headroom needs a percentage below 100, got '%s'",
+					 value);
 		return 0;
 	case OPT_SERIES:
 		return add_list(name, value, &req->series, &req->nseries);
@@ -240,7 +241,8 @@ static int check(void *request, struct cli_args *a)
 	if (req->base_from && req->has_base_rate)
 		return err_usage("give --base-from or --base-rate, not both");
 	if (req->has_base_rate && !req->base_cpu)
-		return err_usage("--base-rate needs --base-cpu FAMILY (the CPU it was measured on)");
+		return err_usage(
+			"--base-rate needs --base-cpu FAMILY (the CPU it was measured on)");
 	req->filter = &a->filter;
 	req->metric = a->metric;
 	return 0;

@@ -127,8 +127,9 @@ static void families_table(struct doc_section *s, const struct catalog_result *r
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
 		  struct doc **out)
 {
-	static const char *const actions[] = {
-		[CATALOG_STORE] = "store", [CATALOG_SHOW] = "show", [CATALOG_FAMILIES] = "families"};
+	static const char *const actions[] = {[CATALOG_STORE] = "store",
+					      [CATALOG_SHOW] = "show",
+					      [CATALOG_FAMILIES] = "families"};
 	struct doc *d = doc_new("catalog", "Instance catalogs");
 	struct doc_section *s;
 	*out = NULL;
@@ -141,8 +142,8 @@ int build_catalog(const struct catalog_request *req, const struct catalog_result
 		doc_fact_int(d, "replaced", "of which replaced one of the same name", DOC_LISTED,
 			     (int64_t)res->nreplaced, NULL);
 	}
-	doc_fact_int(d, "catalogs", "catalogs in the database", DOC_LISTED,
-		     (int64_t)res->ncatalogs, NULL);
+	doc_fact_int(d, "catalogs", "catalogs in the database", DOC_LISTED, (int64_t)res->ncatalogs,
+		     NULL);
 	doc_fact_int(d, "instances", "instances", DOC_LISTED, (int64_t)res->cat.n, NULL);
 	doc_fact_int(d, "families", "CPU family and series pairs", DOC_LISTED,
 		     (int64_t)res->nfamilies, NULL);

@@ -123,18 +123,7 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 
 /* ---- the inputs view: one row per input, as the old "- base rate ..." lines ---- */
 
-enum {
-	N_INPUT,
-	N_VALUE,
-	N_LO,
-	N_HI,
-	N_UNIT,
-	N_RUNS,
-	N_CPU_FAMILY,
-	N_WHERE,
-	N_SOURCE,
-	NINPUT_COLS
-};
+enum { N_INPUT, N_VALUE, N_LO, N_HI, N_UNIT, N_RUNS, N_CPU_FAMILY, N_WHERE, N_SOURCE, NINPUT_COLS };
 
 struct input_row {
 	const char *name;  /* the row's input and its facts' stem */

@@ -67,7 +67,8 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 	if (rc == 0) {
 		struct plot_series series[2] = {
 			{"predicted (sustained)", PLOT_BOXES, m, buf, buf + n, NULL, NULL, false},
-			{"bounds", PLOT_ERRORBARS, m, buf, buf + n, buf + 2 * n, buf + 3 * n, false}};
+			{"bounds", PLOT_ERRORBARS, m, buf, buf + n, buf + 2 * n, buf + 3 * n,
+			 false}};
 		struct plot_spec spec;
 		memset(&spec, 0, sizeof(spec));
 		if (in->has_sessions)

@@ -197,7 +197,8 @@ static int upsert_catalog(sqlite3 *db, const char *schema, const struct catalog 
 	if (rc == 0 && *replaced) {
 		sqlite3_bind_int64(stmt, 1, *catalog_id);
 		if (sqlite3_step(stmt) != SQLITE_DONE)
-			rc = err_set("cannot replace catalog '%s': %s", c->name, sqlite3_errmsg(db));
+			rc = err_set("cannot replace catalog '%s': %s", c->name,
+				     sqlite3_errmsg(db));
 	}
 	sqlite3_finalize(stmt);
 	return rc;
@@ -230,9 +231,10 @@ int catalog_load_temp(sqlite3 *db, const struct catalog *cats, size_t n)
 		bool replaced = false;
 		rc = store_in(db, "temp", &cats[i], &replaced);
 		if (rc == 0 && replaced)
-			rc = err_usage("two catalogs named '%s' ('%s' and another): catalogs of one "
-				       "run need different file names",
-				       cats[i].name, cats[i].path ? cats[i].path : "");
+			rc = err_usage(
+				"two catalogs named '%s' ('%s' and another): catalogs of one "
+				"run need different file names",
+				cats[i].name, cats[i].path ? cats[i].path : "");
 	}
 	return rc ? rc : check_unique_in(db, "temp.");
 }
@@ -348,10 +350,10 @@ int catalog_load(sqlite3 *db, const char *const *series, size_t nseries, struct 
 	int rc = 0, step = SQLITE_DONE, bad;
 	memset(out, 0, sizeof(*out));
 	bad = strbuf_adds(&sql, "SELECT c.name, i.instance, i.provider, i.series, i.vcpus,"
-			  " i.threads_per_core, i.sustained_vcpu_fraction, i.memory_gib,"
-			  " i.cpu_family, i.price_per_hour, i.price_region, i.price_source,"
-			  " i.price_date, i.physical_cores, i.sustained_cores, i.line"
-			  " FROM instances i JOIN catalogs c USING (catalog_id)");
+				" i.threads_per_core, i.sustained_vcpu_fraction, i.memory_gib,"
+				" i.cpu_family, i.price_per_hour, i.price_region, i.price_source,"
+				" i.price_date, i.physical_cores, i.sustained_cores, i.line"
+				" FROM instances i JOIN catalogs c USING (catalog_id)");
 	for (size_t i = 0; i < nseries; i++)
 		bad |= strbuf_adds(&sql, i ? ", ?" : " WHERE i.series IN (?");
 	bad |= strbuf_adds(&sql, nseries ? ")" : "");

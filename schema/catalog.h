@@ -61,9 +61,9 @@ struct instance {
 struct catalog {
 	struct instance *items;
 	size_t n;
-	char *path;                     /* the file read, or NULL */
-	char *name;                     /* what it is stored as (default: the file's base name) */
-	char sha256[HASH_HEX_LEN + 1];  /* of the file's bytes, or "" */
+	char *path;                    /* the file read, or NULL */
+	char *name;                    /* what it is stored as (default: the file's base name) */
+	char sha256[HASH_HEX_LEN + 1]; /* of the file's bytes, or "" */
 };
 
 /* One catalog as the tables hold it. */
