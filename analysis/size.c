@@ -2,7 +2,6 @@
 #include "size.h"
 
 #include "../common/err.h"
-#include "../common/strbuf.h"
 #include "fit.h"
 #include "select.h"
 #include "smt.h"
