@@ -44,6 +44,7 @@ int cmd_topology(int argc, char **argv, const struct global_opts *g);
 int cmd_translate(int argc, char **argv, const struct global_opts *g);
 int cmd_trace(int argc, char **argv, const struct global_opts *g);
 int cmd_size(int argc, char **argv, const struct global_opts *g);
+int cmd_catalog(int argc, char **argv, const struct global_opts *g);
 int cmd_smt(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
 

@@ -43,6 +43,7 @@ static const struct command commands[] = {
 	{"translate", cmd_translate, "carry figures between CPUs: per-core, CPU-time and memory factors"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
 	{"size", cmd_size, "which instance meets a target, counted in physical cores"},
+	{"catalog", cmd_catalog, "store instance catalogs in the database; list instances, families"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };

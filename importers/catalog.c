@@ -2,6 +2,7 @@
 #include "catalog.h"
 
 #include "../common/err.h"
+#include "../common/hash.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "table.h"
@@ -48,29 +49,6 @@ struct row {
 static int oom(const char *path)
 {
 	return err_set("out of memory reading '%s'", path ? path : "catalog");
-}
-
-static void instance_release(struct instance *in)
-{
-	free(in->instance);
-	free(in->provider);
-	free(in->series);
-	free(in->cpu_family);
-	free(in->price_region);
-	free(in->price_source);
-	free(in->price_date);
-	memset(in, 0, sizeof(*in));
-}
-
-void catalog_release(struct catalog *c)
-{
-	if (!c)
-		return;
-	for (size_t i = 0; i < c->n; i++)
-		instance_release(&c->items[i]);
-	free(c->items);
-	free(c->path);
-	memset(c, 0, sizeof(*c));
 }
 
 static const char *cell(const struct row *r, enum column c)
@@ -271,29 +249,26 @@ static void warn_extra_columns(const struct table *t, const char *path)
 	strbuf_release(&extra);
 }
 
-/* An instance name, where it was read, and which catalog it came from. */
+/* An instance name and the line it was read from. */
 struct name_ref {
 	const char *name;
 	long line;
-	int side; /* 0: the catalog merged into (or the one being read), 1: the other */
 };
 
-/* By name, then side, then line: the first of a group is its earliest entry. */
+/* By name, then line: the first of a group is its earliest entry. */
 static int cmp_name_ref(const void *a, const void *b)
 {
 	const struct name_ref *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 	if (c)
 		return c;
-	if (x->side != y->side)
-		return x->side < y->side ? -1 : 1;
 	return (x->line > y->line) - (x->line < y->line);
 }
 
 /*
- * Among names listed more than once, the repeat (a side-1 entry that is
- * not first in its group) with the smallest line, and the group's first
- * entry. Sorting keeps this O(n log n) for a catalog of every shape.
+ * Among names listed more than once, the repeat (the second entry of its
+ * group) with the smallest line, and its group's first entry. Sorting
+ * keeps this O(n log n) for a catalog of every shape.
  */
 static void find_duplicate(struct name_ref *refs, size_t n, const struct name_ref **repeat,
 			   const struct name_ref **first)
@@ -303,14 +278,9 @@ static void find_duplicate(struct name_ref *refs, size_t n, const struct name_re
 	for (size_t a = 0, b; a < n; a = b) {
 		for (b = a + 1; b < n && strcmp(refs[b].name, refs[a].name) == 0; b++)
 			;
-		for (size_t j = a + 1; j < b; j++) {
-			if (refs[j].side != 1)
-				continue;
-			if (!*repeat || refs[j].line < (*repeat)->line) {
-				*repeat = &refs[j];
-				*first = &refs[a];
-			}
-			break;
+		if (b > a + 1 && (!*repeat || refs[a + 1].line < (*repeat)->line)) {
+			*repeat = &refs[a + 1];
+			*first = &refs[a];
 		}
 	}
 }
@@ -326,7 +296,7 @@ static int check_duplicates(const struct catalog *c, long instance_col)
 	if (!refs)
 		return oom(c->path);
 	for (size_t i = 0; i < c->n; i++)
-		refs[i] = (struct name_ref){c->items[i].instance, c->items[i].line, 1};
+		refs[i] = (struct name_ref){c->items[i].instance, c->items[i].line};
 	find_duplicate(refs, c->n, &repeat, &first);
 	if (repeat)
 		rc = err_at(c->path, repeat->line, instance_col,
@@ -335,11 +305,19 @@ static int check_duplicates(const struct catalog *c, long instance_col)
 	return rc;
 }
 
+char *catalog_name_of(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
+}
+
 int catalog_read(const char *path, struct catalog *out)
 {
 	struct table t;
 	int cols[NCOLUMNS];
 	enum column order[NCOLUMNS];
+	int64_t size = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -378,96 +356,18 @@ int catalog_read(const char *path, struct catalog *out)
 	rc = check_duplicates(out, (long)cols[COL_INSTANCE] + 1);
 	if (rc)
 		goto done;
+	rc = hash_file(path, path, out->sha256, &size);
+	if (rc)
+		goto done;
+	out->name = catalog_name_of(path);
+	if (!out->name) {
+		rc = oom(path);
+		goto done;
+	}
 	warn_extra_columns(&t, path);
 done:
 	table_release(&t);
 	if (rc)
 		catalog_release(out);
-	return rc;
-}
-
-static int copy_text(char **dst, const char *src)
-{
-	if (!src) {
-		*dst = NULL;
-		return 0;
-	}
-	*dst = strdup(src);
-	return *dst ? 0 : -1;
-}
-
-static int copy_instance(struct instance *dst, const struct instance *src)
-{
-	*dst = *src;
-	dst->instance = dst->provider = dst->series = dst->cpu_family = NULL;
-	dst->price_region = dst->price_source = dst->price_date = NULL;
-	if (copy_text(&dst->instance, src->instance) || copy_text(&dst->provider, src->provider) ||
-	    copy_text(&dst->series, src->series) || copy_text(&dst->cpu_family, src->cpu_family) ||
-	    copy_text(&dst->price_region, src->price_region) ||
-	    copy_text(&dst->price_source, src->price_source) ||
-	    copy_text(&dst->price_date, src->price_date)) {
-		instance_release(dst);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * All or nothing: duplicates are looked for before `into` changes, which
- * also makes merging a catalog into itself a plain duplicate error rather
- * than a read of memory that realloc() has moved.
- */
-int catalog_merge(struct catalog *into, const struct catalog *from)
-{
-	const char *into_path = into->path ? into->path : "catalog";
-	const char *from_path = from->path ? from->path : "catalog";
-	struct name_ref *refs = NULL;
-	const struct name_ref *repeat, *first;
-	struct instance *grown;
-	size_t nfrom = from->n, total, k = 0;
-	int rc = 0;
-
-	if (nfrom == 0)
-		return 0;
-	if (into->n > SIZE_MAX / sizeof(*refs) - nfrom ||
-	    into->n > SIZE_MAX / sizeof(*grown) - nfrom)
-		return oom(into_path);
-	total = into->n + nfrom;
-	refs = malloc(total * sizeof(*refs));
-	if (!refs)
-		return oom(into_path);
-	for (size_t i = 0; i < into->n; i++)
-		refs[k++] = (struct name_ref){into->items[i].instance, into->items[i].line, 0};
-	for (size_t i = 0; i < nfrom; i++)
-		refs[k++] = (struct name_ref){from->items[i].instance, from->items[i].line, 1};
-	find_duplicate(refs, total, &repeat, &first);
-	if (repeat) {
-		if (first->side == 1)
-			rc = err_at(from_path, repeat->line, 0,
-				    "duplicate instance '%s' (also line %ld)", repeat->name,
-				    first->line);
-		else
-			rc = err_at(from_path, repeat->line, 0,
-				    "duplicate instance '%s' (also '%s' line %ld)", repeat->name,
-				    into_path, first->line);
-		goto done;
-	}
-	grown = realloc(into->items, total * sizeof(*grown));
-	if (!grown) {
-		rc = oom(into_path);
-		goto done;
-	}
-	into->items = grown;
-	for (size_t i = 0; i < nfrom; i++) {
-		if (copy_instance(&into->items[into->n + i], &from->items[i]) != 0) {
-			while (i-- > 0)
-				instance_release(&into->items[into->n + i]);
-			rc = oom(into_path);
-			goto done;
-		}
-	}
-	into->n = total;
-done:
-	free(refs);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /*
- * catalog: instance catalogs for sizing (fixtures/catalogs/NAME.tsv, or a
- * user's file given to `coreplan size --catalog FILE`).
+ * catalog: instance catalog files for sizing (fixtures/catalogs/NAME.tsv,
+ * or a user's file given to `coreplan catalog FILE` or `coreplan size
+ * --catalog FILE`).
  *
  * A catalog is a headed TSV or CSV with one row per instance type and the
  * columns (any order; extra columns are ignored and listed in a warning):
@@ -27,41 +28,24 @@
  * threads_per_core) or a duplicate instance is an error naming the file,
  * line and column.
  *
- * Ownership: catalog_read() fills a struct catalog that owns every string;
- * catalog_release() frees it.
+ * catalog_read() also records the file's path, the SHA-256 of its bytes
+ * and its name: the base name without the extension (".../gce.tsv" is
+ * "gce"), what `coreplan catalog` stores it as unless --name says.
+ *
+ * This module only reads files: the structs, and storing a catalog in the
+ * database or reading it back, are schema/catalog.h.
+ *
+ * Ownership: catalog_read() fills a struct catalog (schema/catalog.h) that
+ * owns every string; catalog_release() frees it.
  */
 #ifndef COREPLAN_CATALOG_H
 #define COREPLAN_CATALOG_H
 
-#include <stddef.h>
-
-struct instance {
-	char *instance;
-	char *provider;
-	char *series;
-	int vcpus;
-	int threads_per_core;
-	double sustained_vcpu_fraction;
-	double memory_gib;
-	char *cpu_family;
-	double price_per_hour;
-	char *price_region;
-	char *price_source;
-	char *price_date;
-	double physical_cores;  /* derived */
-	double sustained_cores; /* derived */
-	long line;              /* where it was read */
-};
-
-struct catalog {
-	struct instance *items;
-	size_t n;
-	char *path;
-};
+#include "../schema/catalog.h"
 
 int catalog_read(const char *path, struct catalog *out);
-/* Append the instances of another catalog (a duplicate instance is an error). */
-int catalog_merge(struct catalog *into, const struct catalog *from);
-void catalog_release(struct catalog *c);
+
+/* The base name of path without its extension (a new string, NULL when out of memory). */
+char *catalog_name_of(const char *path);
 
 #endif

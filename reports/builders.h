@@ -113,5 +113,18 @@ struct plot_written {
 };
 int build_plot(const struct plot_request *req, const struct plot_result *res,
 	       const struct plot_written *files, struct doc **out);
+/*
+ * size and catalog. build_size: views inputs and instances (the default);
+ * plot is NULL without --plot. build_catalog: views catalogs, instances
+ * and families.
+ */
+#include "../analysis/catalogs.h"
+#include "../analysis/size.h"
+#include "sizing_plot.h"
+
+int build_size(const struct size_request *req, const struct size_result *res,
+	       const struct sizing_plot *plot, struct doc **out);
+int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
+		  struct doc **out);
 
 #endif

@@ -208,6 +208,36 @@ static const char *const steps[] = {
 	"         group_concat(c.cpu, ',') AS cpus\n"
 	"    FROM host_cpus c JOIN hosts h USING (host_id)\n"
 	"   GROUP BY c.host_id, c.socket, c.core;\n",
+
+	/* version 4: instance catalogs for sizing */
+	"CREATE TABLE catalogs (\n"
+	"  catalog_id  INTEGER PRIMARY KEY,\n"
+	"  name        TEXT NOT NULL UNIQUE,\n"
+	"  source_path TEXT NOT NULL,\n"
+	"  sha256      TEXT NOT NULL,\n"
+	"  loaded_at   TEXT NOT NULL\n"
+	") STRICT;\n"
+	"CREATE TABLE instances (\n"
+	"  catalog_id              INTEGER NOT NULL REFERENCES catalogs(catalog_id)\n"
+	"                            ON DELETE CASCADE,\n"
+	"  instance                TEXT NOT NULL,\n"
+	"  provider                TEXT NOT NULL,\n"
+	"  series                  TEXT NOT NULL,\n"
+	"  vcpus                   INTEGER NOT NULL CHECK (vcpus >= 1),\n"
+	"  threads_per_core        INTEGER NOT NULL CHECK (threads_per_core IN (1, 2)),\n"
+	"  sustained_vcpu_fraction REAL NOT NULL\n"
+	"    CHECK (sustained_vcpu_fraction > 0 AND sustained_vcpu_fraction <= 1),\n"
+	"  memory_gib              REAL NOT NULL,\n"
+	"  cpu_family              TEXT NOT NULL,\n"
+	"  price_per_hour          REAL NOT NULL,\n"
+	"  price_region            TEXT NOT NULL,\n"
+	"  price_source            TEXT NOT NULL,\n"
+	"  price_date              TEXT NOT NULL,\n"
+	"  physical_cores          REAL NOT NULL,\n"
+	"  sustained_cores         REAL NOT NULL,\n"
+	"  line                    INTEGER NOT NULL,\n"
+	"  UNIQUE (catalog_id, instance)\n"
+	") STRICT;\n",
 };
 
 int schema_latest_version(void)

@@ -1,6 +1,8 @@
 /*
- * Unit tests for importers/catalog: the shipped instance catalogs
- * (fixtures/catalogs) and the errors of a user's catalog.
+ * Unit tests for importers/catalog (reading: the shipped instance catalogs
+ * in fixtures/catalogs and the errors of a user's catalog) and
+ * schema/catalog (the catalogs and instances tables: store, replace,
+ * refuse an instance listed twice, read back, TEMP tables).
  * Expected values are computed by hand from
  * shared/reference/instance-catalog.md, not from the code under test.
  * Malformed catalogs are written into a mkdtemp directory.
@@ -13,7 +15,10 @@
 #include <cmocka.h>
 
 #include "common/err.h"
+#include "common/hash.h"
 #include "importers/catalog.h"
+#include "schema/catalog.h"
+#include "schema/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +95,7 @@ static void expect_error(const char *path, const char *rest)
 	assert_string_equal(err_msg(), want);
 	assert_null(c.items);
 	assert_null(c.path);
+	assert_null(c.name);
 	assert_int_equal(c.n, 0);
 	catalog_release(&c);
 }
@@ -480,76 +486,350 @@ static void csv_variant(void **state)
 	catalog_release(&c);
 }
 
-static void merge_gce_and_aws(void **state)
+/* A fresh in-memory database at the latest schema. */
+static sqlite3 *memory_db(void)
 {
-	struct catalog all, aws;
+	sqlite3 *db = NULL;
+	if (db_open(":memory:", false, &db))
+		fail_msg("%s", err_msg());
+	return db;
+}
+
+static void store_ok(sqlite3 *db, const struct catalog *c, bool *replaced)
+{
+	assert_int_equal(db_begin(db), 0);
+	if (catalog_store(db, c, replaced))
+		fail_msg("%s", err_msg());
+	assert_int_equal(db_commit(db), 0);
+}
+
+static int count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	int n = -1;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
+}
+
+/* Every field of a as read from its file equals b's as read back from the database. */
+static void same_instance(const struct instance *a, const struct instance *b)
+{
+	assert_string_equal(a->instance, b->instance);
+	assert_string_equal(a->provider, b->provider);
+	assert_string_equal(a->series, b->series);
+	assert_int_equal(a->vcpus, b->vcpus);
+	assert_int_equal(a->threads_per_core, b->threads_per_core);
+	assert_true(a->sustained_vcpu_fraction == b->sustained_vcpu_fraction);
+	assert_true(a->memory_gib == b->memory_gib);
+	assert_string_equal(a->cpu_family, b->cpu_family);
+	assert_true(a->price_per_hour == b->price_per_hour);
+	assert_string_equal(a->price_region, b->price_region);
+	assert_string_equal(a->price_source, b->price_source);
+	assert_string_equal(a->price_date, b->price_date);
+	assert_true(a->physical_cores == b->physical_cores);
+	assert_true(a->sustained_cores == b->sustained_cores);
+	assert_int_equal(a->line, b->line);
+}
+
+static void names_and_hashes(void **state)
+{
+	struct catalog gce;
+	char hex[HASH_HEX_LEN + 1];
+	int64_t size;
+	char *name;
 	(void)state;
-	read_ok(GCE, &all);
+	read_ok(GCE, &gce);
+	assert_string_equal(gce.name, "gce");
+	assert_int_equal(hash_file(GCE, GCE, hex, &size), 0);
+	assert_string_equal(gce.sha256, hex);
+	assert_null(gce.items[0].catalog); /* only instances read from the database name one */
+	catalog_release(&gce);
+	name = catalog_name_of("/a/b.c/prices.2027.tsv");
+	assert_string_equal(name, "prices.2027");
+	free(name);
+	name = catalog_name_of("plain");
+	assert_string_equal(name, "plain");
+	free(name);
+	name = catalog_name_of("dir/.hidden");
+	assert_string_equal(name, ".hidden");
+	free(name);
+}
+
+/* gce then aws stored: read back in that order, every field as read from the files. */
+static void store_gce_and_aws(void **state)
+{
+	struct catalog gce, aws, all;
+	struct catalog_info *infos = NULL;
+	size_t ninfos = 0, stored = 0;
+	bool replaced = true;
+	sqlite3 *db = memory_db();
+	(void)state;
+	read_ok(GCE, &gce);
 	read_ok(AWS, &aws);
-	assert_int_equal(catalog_merge(&all, &aws), 0);
+	/* nothing stored: an empty catalog, an empty list */
+	assert_int_equal(catalog_load(db, NULL, 0, &all), 0);
+	assert_int_equal(all.n, 0);
+	catalog_release(&all);
+	store_ok(db, &gce, &replaced);
+	assert_false(replaced);
+	store_ok(db, &aws, &replaced);
+	assert_false(replaced);
+	assert_int_equal(catalog_stored_count(db, &stored), 0);
+	assert_int_equal(stored, 2);
+	assert_int_equal(catalog_load(db, NULL, 0, &all), 0);
 	assert_int_equal(all.n, 62 + 54);
-	assert_string_equal(all.path, GCE);
-	/* deep copies: the merged rows outlive the catalog they came from */
-	catalog_release(&aws);
+	assert_null(all.path);
+	for (size_t i = 0; i < gce.n; i++) {
+		same_instance(&gce.items[i], &all.items[i]);
+		assert_string_equal(all.items[i].catalog, "gce");
+	}
+	for (size_t i = 0; i < aws.n; i++) {
+		same_instance(&aws.items[i], &all.items[62 + i]);
+		assert_string_equal(all.items[62 + i].catalog, "aws");
+	}
 	assert_string_equal(all.items[62].instance, "m6i.large");
 	assert_int_equal(all.items[62].line, 2);
 	assert_true(find(&all, "m7a.large")->physical_cores == 2.0);
 	assert_true(find(&all, "e2-small")->sustained_cores == 0.25);
-	assert_string_equal(find(&all, "m7g.medium")->price_source,
-			    "aws/karpenter-provider-aws zz_generated.pricing_aws.go");
 	catalog_release(&all);
 
-	/* an empty catalog merges into and from anything */
+	assert_int_equal(catalog_list(db, &infos, &ninfos), 0);
+	assert_int_equal(ninfos, 2);
+	assert_string_equal(infos[0].name, "gce");
+	assert_string_equal(infos[0].source_path, GCE);
+	assert_string_equal(infos[0].sha256, gce.sha256);
+	assert_int_equal(infos[0].instances, 62);
+	assert_false(infos[0].temp);
+	assert_string_equal(infos[1].name, "aws");
+	assert_int_equal(infos[1].instances, 54);
+	assert_int_equal(strlen(infos[1].loaded_at), strlen("2026-01-19T00:00:00Z"));
+	catalog_infos_free(infos, ninfos);
+
+	/* only some series: e2 (8 in gce) and m7i (9 in aws), still in catalog order */
 	{
-		struct catalog none = {0};
-		read_ok(AWS, &aws);
-		assert_int_equal(catalog_merge(&aws, &none), 0);
-		assert_int_equal(aws.n, 54);
-		assert_int_equal(catalog_merge(&none, &aws), 0);
-		assert_int_equal(none.n, 54);
-		assert_string_equal(none.items[53].instance, "m7a.48xlarge");
-		catalog_release(&none);
-		catalog_release(&aws);
+		const char *const series[] = {"m7i", "e2"};
+		assert_int_equal(catalog_load(db, series, 2, &all), 0);
+		assert_int_equal(all.n, 8 + 9);
+		assert_string_equal(all.items[0].instance, "e2-micro");
+		assert_string_equal(all.items[8].instance, "m7i.large");
+		catalog_release(&all);
 	}
+	catalog_release(&gce);
+	catalog_release(&aws);
+	db_close(db);
 }
 
-static void merge_with_itself(void **state)
+/* A catalog of the same name is replaced in place: new instances, the same order. */
+static void store_replaces(void **state)
 {
-	struct catalog a, again;
-	char want[512];
+	struct catalog aws, gce, one, all;
+	bool replaced = false;
+	sqlite3 *db = memory_db();
+	const char *p = put_rows("aws-2027.tsv", "z.large\taws\tz\t2\t2\t1\t8\taws-z\t0.1\t"
+						 "us-east-1\tk\t2026-01-19\n"
+						 "z.xlarge\taws\tz\t4\t2\t1\t16\taws-z\t0.2\t"
+						 "us-east-1\tk\t2026-01-19\n");
 	(void)state;
-	read_ok(AWS, &a);
-	/* the same struct on both sides */
-	assert_int_equal(catalog_merge(&a, &a), ERR_DATA);
-	snprintf(want, sizeof(want), "%s:2: duplicate instance 'm6i.large' (also '%s' line 2)", AWS,
-		 AWS);
-	assert_string_equal(err_msg(), want);
-	assert_int_equal(a.n, 54);
-	/* the same file read twice */
-	read_ok(AWS, &again);
-	assert_int_equal(catalog_merge(&a, &again), ERR_DATA);
-	assert_string_equal(err_msg(), want);
-	assert_int_equal(a.n, 54); /* all or nothing */
-	assert_string_equal(a.items[53].instance, "m7a.48xlarge");
-	catalog_release(&again);
+	read_ok(AWS, &aws);
+	read_ok(GCE, &gce);
+	read_ok(p, &one);
+	store_ok(db, &aws, NULL);
+	store_ok(db, &gce, NULL);
+	store_ok(db, &aws, &replaced); /* the same file again */
+	assert_true(replaced);
+	assert_int_equal(count(db, "SELECT count(*) FROM instances"), 54 + 62);
+	/* another file under the name aws */
+	free(one.name);
+	one.name = strdup("aws");
+	store_ok(db, &one, &replaced);
+	assert_true(replaced);
+	assert_int_equal(count(db, "SELECT count(*) FROM catalogs"), 2);
+	assert_int_equal(catalog_load(db, NULL, 0, &all), 0);
+	assert_int_equal(all.n, 2 + 62);
+	/* aws was stored first: its catalog_id, so its place, is kept */
+	assert_string_equal(all.items[0].instance, "z.large");
+	assert_string_equal(all.items[0].catalog, "aws");
+	assert_string_equal(all.items[2].instance, "e2-micro");
+	catalog_release(&all);
+	assert_int_equal(count(db, "SELECT count(*) FROM catalogs WHERE name = 'aws' AND"
+				   " source_path LIKE '%aws-2027.tsv'"),
+			 1);
+	catalog_release(&aws);
+	catalog_release(&gce);
+	catalog_release(&one);
+	db_close(db);
+}
 
-	/* one shared name among new ones: the clash is named, nothing is added */
-	{
-		struct catalog one;
-		const char *p =
-			put_rows("one.tsv", "z.large\taws\tz\t2\t2\t1\t8\taws-z\t0.1\t"
+/* An instance type in two catalogs is refused, naming both; nothing is stored. */
+static void store_refuses_duplicates(void **state)
+{
+	struct catalog aws, one;
+	sqlite3 *db = memory_db();
+	const char *p = put_rows("one.tsv", "z.large\taws\tz\t2\t2\t1\t8\taws-z\t0.1\t"
 					    "us-east-1\tk\t2026-01-19\n"
 					    "m7i.large\taws\tm7i\t2\t2\t1\t8\taws-m7i\t0.1\t"
 					    "us-east-1\tk\t2026-01-19\n");
-		read_ok(p, &one);
-		assert_int_equal(catalog_merge(&a, &one), ERR_DATA);
-		snprintf(want, sizeof(want),
-			 "%s:3: duplicate instance 'm7i.large' (also '%s' line 11)", p, AWS);
-		assert_string_equal(err_msg(), want);
-		assert_int_equal(a.n, 54);
-		catalog_release(&one);
+	(void)state;
+	read_ok(AWS, &aws);
+	read_ok(p, &one);
+	store_ok(db, &aws, NULL);
+	/* the same file under another name */
+	free(aws.name);
+	aws.name = strdup("copy");
+	assert_int_equal(db_begin(db), 0);
+	assert_int_equal(catalog_store(db, &aws, NULL), ERR_DATA);
+	db_rollback(db);
+	assert_string_equal(err_msg(),
+			    "instance 'm6i.large' is in catalog 'aws' (line 2) and in catalog 'copy' "
+			    "(line 2): an instance type may be listed once (store a catalog under "
+			    "the same name to replace it)");
+	/* one shared name among new ones: the clash is named */
+	assert_int_equal(db_begin(db), 0);
+	assert_int_equal(catalog_store(db, &one, NULL), ERR_DATA);
+	db_rollback(db);
+	assert_non_null(strstr(err_msg(), "instance 'm7i.large' is in catalog 'aws' (line 11) and "
+					  "in catalog 'one' (line 3)"));
+	assert_int_equal(count(db, "SELECT count(*) FROM catalogs"), 1);
+	assert_int_equal(count(db, "SELECT count(*) FROM instances"), 54);
+	catalog_release(&aws);
+	catalog_release(&one);
+	db_close(db);
+}
+
+/* The column list of table `name` in `schema`, as "name type notnull pk; ...". */
+static void columns_of(sqlite3 *db, const char *schema, const char *name, char *out, size_t len)
+{
+	sqlite3_stmt *stmt = NULL;
+	char *sql = sqlite3_mprintf("PRAGMA \"%w\".table_info(\"%w\")", schema, name);
+	size_t used = 0;
+	out[0] = '\0';
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	while (sqlite3_step(stmt) == SQLITE_ROW && used < len)
+		used += (size_t)snprintf(out + used, len - used, "%s %s %d %d; ",
+					 (const char *)sqlite3_column_text(stmt, 1),
+					 (const char *)sqlite3_column_text(stmt, 2),
+					 sqlite3_column_int(stmt, 3), sqlite3_column_int(stmt, 5));
+	sqlite3_finalize(stmt);
+	sqlite3_free(sql);
+}
+
+/* TEMP tables shadow the stored ones for unqualified queries, and match their columns. */
+static void temp_tables(void **state)
+{
+	struct catalog gce, aws, all, twice[2];
+	struct catalog_info *infos = NULL;
+	size_t ninfos = 0, stored = 0;
+	bool active = true;
+	char main_cols[2048], temp_cols[2048];
+	sqlite3 *db = memory_db();
+	(void)state;
+	read_ok(GCE, &gce);
+	read_ok(AWS, &aws);
+	store_ok(db, &gce, NULL);
+	assert_int_equal(catalog_temp_active(db, &active), 0);
+	assert_false(active);
+	assert_int_equal(catalog_load_temp(db, &aws, 1), 0);
+	assert_int_equal(catalog_temp_active(db, &active), 0);
+	assert_true(active);
+	const char *const tables[] = {"catalogs", "instances"};
+	for (size_t i = 0; i < 2; i++) {
+		columns_of(db, "main", tables[i], main_cols, sizeof(main_cols));
+		columns_of(db, "temp", tables[i], temp_cols, sizeof(temp_cols));
+		assert_true(strlen(main_cols) > 0);
+		assert_string_equal(main_cols, temp_cols);
 	}
-	catalog_release(&a);
+	assert_int_equal(catalog_load(db, NULL, 0, &all), 0);
+	assert_int_equal(all.n, 54);
+	assert_string_equal(all.items[0].catalog, "aws");
+	catalog_release(&all);
+	assert_int_equal(catalog_list(db, &infos, &ninfos), 0);
+	assert_int_equal(ninfos, 1);
+	assert_true(infos[0].temp);
+	assert_string_equal(infos[0].name, "aws");
+	catalog_infos_free(infos, ninfos);
+	assert_int_equal(catalog_stored_count(db, &stored), 0);
+	assert_int_equal(stored, 1);
+	/* loading again replaces the TEMP tables' content */
+	assert_int_equal(catalog_load_temp(db, &gce, 1), 0);
+	assert_int_equal(count(db, "SELECT count(*) FROM instances"), 62);
+	/* the same catalog twice: a name clash */
+	twice[0] = gce;
+	twice[1] = gce;
+	assert_int_equal(catalog_load_temp(db, twice, 2), ERR_USAGE);
+	assert_non_null(strstr(err_msg(), "two catalogs named 'gce'"));
+	/* the same instances under two names */
+	twice[1] = aws;
+	twice[1].items = gce.items;
+	twice[1].n = gce.n;
+	assert_int_equal(catalog_load_temp(db, twice, 2), ERR_DATA);
+	assert_non_null(strstr(err_msg(), "instance 'e2-micro' is in catalog 'gce' (line 2) and "
+					  "in catalog 'aws' (line 2)"));
+	catalog_release(&gce);
+	catalog_release(&aws);
+	db_close(db);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long size;
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	size = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)size + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
+	fclose(fp);
+	*len = (size_t)size;
+	return buf;
+}
+
+/* A read-only connection can load TEMP tables; the file does not change. */
+static void temp_tables_read_only(void **state)
+{
+	struct catalog gce, aws, all;
+	char path[300];
+	char *before, *after;
+	size_t nbefore, nafter;
+	sqlite3 *db = NULL;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ro.db", tmpdir);
+	read_ok(GCE, &gce);
+	read_ok(AWS, &aws);
+	assert_int_equal(db_open(path, false, &db), 0);
+	store_ok(db, &gce, NULL);
+	db_close(db);
+	before = slurp(path, &nbefore);
+	assert_int_equal(db_open(path, true, &db), 0);
+	assert_int_equal(catalog_load_temp(db, &aws, 1), 0);
+	assert_int_equal(catalog_load(db, NULL, 0, &all), 0);
+	assert_int_equal(all.n, 54);
+	catalog_release(&all);
+	/* writing the stored tables is refused on this connection */
+	assert_int_equal(db_exec(db, "INSERT INTO main.catalogs (name, source_path, sha256,"
+				     " loaded_at) VALUES ('x', 'x', 'x', 'x')"),
+			 ERR_DATA);
+	assert_non_null(strstr(err_msg(), "readonly"));
+	db_close(db);
+	after = slurp(path, &nafter);
+	assert_int_equal(nbefore, nafter);
+	assert_memory_equal(before, after, nbefore);
+	free(before);
+	free(after);
+	catalog_release(&gce);
+	catalog_release(&aws);
+	/* the -wal and -shm files go with the database */
+	for (const char *ext = "-wal"; ext; ext = strcmp(ext, "-wal") ? NULL : "-shm") {
+		char side[320];
+		snprintf(side, sizeof(side), "%s%s", path, ext);
+		unlink(side);
+	}
+	unlink(path);
 }
 
 int main(void)
@@ -566,8 +846,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(empty_catalog, clear_messages, clear_messages),
 		cmocka_unit_test_setup_teardown(missing_file, clear_messages, clear_messages),
 		cmocka_unit_test_setup_teardown(csv_variant, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(merge_gce_and_aws, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(merge_with_itself, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(names_and_hashes, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(store_gce_and_aws, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(store_replaces, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(store_refuses_duplicates, clear_messages,
+						clear_messages),
+		cmocka_unit_test_setup_teardown(temp_tables, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(temp_tables_read_only, clear_messages,
+						clear_messages),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

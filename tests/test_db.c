@@ -106,6 +106,68 @@ static void migrates_forward(void **state)
 	db_close(db);
 }
 
+/*
+ * A version-3 database (steps 1-3 as released) gains step 4's catalogs and
+ * instances on a writing open, keeping its corpora and hosts; a read-only
+ * open refuses it and leaves it at version 3.
+ */
+static void migrates_3_to_4(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v3.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	for (int v = 1; v <= 3; v++)
+		assert_int_equal(sqlite3_exec(db, schema_migration_sql(v), NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 3;"
+					  "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+					  "INSERT INTO hosts VALUES (1, 'h', 'sysfs', 8, 4, 1, 2, 't');",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	db = NULL;
+	assert_int_equal(db_open(path, true, &db), ERR_DATA);
+	assert_non_null(strstr(err_msg(), "schema version 3; this coreplan needs"));
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_true(schema_latest_version() >= 4);
+	assert_int_equal(pragma_int(db, "PRAGMA user_version"), schema_latest_version());
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+					" AND name IN ('catalogs', 'instances') AND sql LIKE '%STRICT%'"),
+			 2);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM corpora"), 1);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM hosts"), 1);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM catalogs"), 0);
+	/* the new tables' rules: a unique name, one instance per catalog, cascade */
+	assert_int_equal(db_exec(db, "INSERT INTO catalogs VALUES (1, 'gce', '/g.tsv', 's', 't');"
+				     "INSERT INTO instances VALUES (1, 'e2-small', 'gce', 'e2', 2, 2,"
+				     " 0.25, 2, 'gce-e2', 0.01675, 'r', 's', '2026-11-29', 1, 0.25, 3);"),
+			 0);
+	assert_int_equal(db_exec(db, "INSERT INTO catalogs VALUES (2, 'gce', '/h.tsv', 's', 't')"),
+			 ERR_DATA);
+	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'e2-small', 'gce', 'e2', 2,"
+				     " 2, 0.25, 2, 'gce-e2', 0.01675, 'r', 's', '2026-11-29', 1,"
+				     " 0.25, 4)"),
+			 ERR_DATA);
+	/* threads_per_core 3 and a fraction above 1 are refused; text in vcpus too (STRICT) */
+	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'x', 'gce', 'e2', 2, 3,"
+				     " 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5)"),
+			 ERR_DATA);
+	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'x', 'gce', 'e2', 2, 2,"
+				     " 1.5, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5)"),
+			 ERR_DATA);
+	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'x', 'gce', 'e2', 'two',"
+				     " 2, 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5)"),
+			 ERR_DATA);
+	assert_int_equal(db_exec(db, "DELETE FROM catalogs"), 0);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM instances"), 0);
+	db_close(db);
+	/* reopening read-only now works: no migration left */
+	assert_int_equal(db_open(path, true, &db), 0);
+	db_close(db);
+}
+
 static void foreign_keys_cascade(void **state)
 {
 	sqlite3 *db = NULL;
@@ -145,6 +207,7 @@ int main(void)
 		cmocka_unit_test(refuses_newer_database),
 		cmocka_unit_test(readonly_refuses_missing_and_old),
 		cmocka_unit_test(migrates_forward),
+		cmocka_unit_test(migrates_3_to_4),
 		cmocka_unit_test(foreign_keys_cascade),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

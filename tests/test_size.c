@@ -5,6 +5,8 @@
  * A small catalog is built by hand (struct instance rows with their
  * derived physical and sustained cores written in), and the shipped
  * fixtures/catalogs/gce.tsv is read with catalog_read for the e2 rows.
+ * size_run is tested on an in-memory database with given numbers: which
+ * catalogs it sizes on (given files, stored, shipped) and what it reads.
  * Every expected number is worked out by hand in the comment beside it
  * from the formulas of analysis/size.h:
  *   predicted  = base' * scale(P) * smt * (1 - headroom)
@@ -31,6 +33,8 @@
 #include "analysis/size.h"
 #include "common/err.h"
 #include "importers/catalog.h"
+#include "schema/catalog.h"
+#include "schema/db.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -544,6 +548,110 @@ static void gce_catalog_e2(void **state)
 	catalog_release(&cat);
 }
 
+/* ------------------------------------------------------------ size_run */
+
+static struct size_request given_request(void)
+{
+	struct size_request req;
+	memset(&req, 0, sizeof(req));
+	req.target = 1000;
+	req.has_base_rate = true;
+	req.base_rate = 480;
+	req.base_cpu = "gce-e2";
+	req.has_per_doubling = true;
+	req.per_doubling = 1.8;
+	req.has_smt = true;
+	req.smt_factor = 1.25;
+	req.shipped_dir = FIXTURES_DIR "/catalogs";
+	return req;
+}
+
+static const struct size_row *result_row(const struct size_result *res, const char *name)
+{
+	for (size_t i = 0; i < res->cat.n; i++)
+		if (!strcmp(res->cat.items[i].instance, name))
+			return &res->rows[i];
+	fail_msg("no row '%s'", name);
+	return NULL;
+}
+
+/* No file, nothing stored: the shipped catalogs (aws, gce by name) in TEMP tables. */
+static void run_shipped_then_stored_then_given(void **state)
+{
+	struct size_request req = given_request();
+	struct size_result res;
+	struct catalog gce;
+	sqlite3 *db = NULL;
+	char *files[] = {(char *)FIXTURES_DIR "/catalogs/gce.tsv", NULL};
+	char *series[] = {(char *)"e2", NULL};
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	if (size_run(db, &req, &res))
+		fail_msg("%s", err_msg());
+	assert_int_equal(res.catalogs.origin, CATALOG_SHIPPED);
+	assert_int_equal(res.catalogs.n, 2);
+	assert_string_equal(res.catalogs.infos[0].name, "aws");
+	assert_string_equal(res.catalogs.infos[1].name, "gce");
+	assert_true(res.catalogs.infos[0].temp);
+	assert_int_equal(res.cat.n, 54 + 62);
+	assert_string_equal(res.metric, "tput");
+	/* e2-standard-4: P = 2: 480 * 1.8 * 1.25 = 1080, the cheapest that meets */
+	check_close(result_row(&res, "e2-standard-4")->predicted, 1080, REL, "e2-standard-4");
+	assert_true(res.cheapest < res.cat.n);
+	assert_string_equal(res.cat.items[res.cheapest].instance, "e2-standard-4");
+	for (size_t i = 0; i < res.cat.n; i++)
+		assert_int_equal(res.measured[i].n, 0); /* no runs at all */
+	/* given numbers have no WHERE behind them */
+	assert_null(res.base_prov.where);
+	assert_int_equal(res.base_prov.runs, 0);
+	size_result_release(&res);
+
+	/* gce stored: the database's catalogs win over the shipped ones */
+	assert_int_equal(db_exec(db, "DROP TABLE temp.instances; DROP TABLE temp.catalogs"), 0);
+	assert_int_equal(catalog_read(FIXTURES_DIR "/catalogs/gce.tsv", &gce), 0);
+	assert_int_equal(db_begin(db), 0);
+	assert_int_equal(catalog_store(db, &gce, NULL), 0);
+	assert_int_equal(db_commit(db), 0);
+	catalog_release(&gce);
+	assert_int_equal(size_run(db, &req, &res), 0);
+	assert_int_equal(res.catalogs.origin, CATALOG_STORED);
+	assert_int_equal(res.catalogs.n, 1);
+	assert_false(res.catalogs.infos[0].temp);
+	assert_int_equal(res.cat.n, 62);
+	size_result_release(&res);
+
+	/* a given file wins over both, and --series narrows it */
+	req.catalog_files = files;
+	req.ncatalog_files = 1;
+	req.series = series;
+	req.nseries = 1;
+	assert_int_equal(size_run(db, &req, &res), 0);
+	assert_int_equal(res.catalogs.origin, CATALOG_GIVEN);
+	assert_true(res.catalogs.infos[0].temp);
+	assert_int_equal(res.cat.n, 8);
+	for (size_t i = 0; i < res.cat.n; i++)
+		assert_string_equal(res.cat.items[i].series, "e2");
+	assert_string_equal(res.cat.items[res.cheapest].instance, "e2-standard-4");
+	size_result_release(&res);
+	db_close(db);
+}
+
+/* A WHERE input on a database without runs is an error naming the WHERE. */
+static void run_where_without_runs(void **state)
+{
+	struct size_request req = given_request();
+	struct size_result res;
+	sqlite3 *db = NULL;
+	(void)state;
+	req.has_per_doubling = false;
+	req.scaling_from = "gomaxprocs=1,2,4";
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	assert_int_not_equal(size_run(db, &req, &res), 0);
+	check_contains(err_msg(), "gomaxprocs", "scaling from an empty database");
+	assert_null(res.rows);
+	db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +666,8 @@ int main(void)
 		cmocka_unit_test_setup(refusals, clear_messages),
 		cmocka_unit_test_setup(empty_catalog, clear_messages),
 		cmocka_unit_test_setup(gce_catalog_e2, clear_messages),
+		cmocka_unit_test_setup(run_shipped_then_stored_then_given, clear_messages),
+		cmocka_unit_test_setup(run_where_without_runs, clear_messages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

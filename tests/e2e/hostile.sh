@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Hostile inputs for `coreplan import` (and the plot/report paths a hostile
-# tag reaches).
+# tag reaches) and for `coreplan catalog` (instance catalog files).
 #
 #   bash tests/e2e/hostile.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
 #
@@ -494,6 +494,67 @@ p_plot_tag() {
 }
 
 # name | setup | expected exit(s, comma-separated) | stderr fragment (grep -F; "re:" = grep -E) | post check
+# ---- instance catalogs (coreplan catalog) ----
+CAT_HEAD='instance\tprovider\tseries\tvcpus\tthreads_per_core\tsustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\tprice_region\tprice_source\tprice_date\n'
+CAT_ROW='e2-small\tgce\te2\t2\t2\t0.25\t2\tgce-e2\t0.01675\tus-central1\tsrc\t2026-11-29\n'
+cat_file() { # PRINTF-TEXT: $CD/$CASE.tsv stored with `coreplan catalog`
+	CORP=$CD/$CASE.tsv
+	printf "$1" >"$CORP"
+	IMPORT=(catalog "$CORP")
+}
+s_cat_header_only() { cat_file "$CAT_HEAD"; }
+s_cat_vcpus_overflow() { cat_file "${CAT_HEAD}e2-small\tgce\te2\t99999999999999999999\t2\t0.25\t2\tgce-e2\t0.01\tr\ts\t2026-11-29\n"; }
+s_cat_fraction_nan() { cat_file "${CAT_HEAD}e2-small\tgce\te2\t2\t2\tNaN\t2\tgce-e2\t0.01\tr\ts\t2026-11-29\n"; }
+s_cat_price_1e999() { cat_file "${CAT_HEAD}e2-small\tgce\te2\t2\t2\t0.25\t2\tgce-e2\t1e999\tr\ts\t2026-11-29\n"; }
+s_cat_date_feb30() { cat_file "${CAT_HEAD}e2-small\tgce\te2\t2\t2\t0.25\t2\tgce-e2\t0.01\tr\ts\t2026-02-30\n"; }
+s_cat_nul() {
+	cat_file "$CAT_HEAD$CAT_ROW"
+	printf 'e2-medium\tgce\te2\t2\t2\t0.5\t4\tgce\0e2\t0.03\tr\ts\t2026-11-29\n' >>"$CORP"
+}
+s_cat_binary() {
+	CORP=$CD/$CASE.tsv
+	awk 'BEGIN { srand(7); for (i = 0; i < 8192; i++) printf "%c", int(rand() * 256) }' </dev/null >"$CORP"
+	IMPORT=(catalog "$CORP")
+}
+s_cat_good_then_bad() { # two files, the second malformed: nothing stored
+	printf "$CAT_HEAD$CAT_ROW" >"$CD/good.tsv"
+	cat_file "${CAT_HEAD}x\tgce\te2\t3\t2\t1\t2\tgce-e2\t0.01\tr\ts\t2026-11-29\n"
+	IMPORT=(catalog "$CD/good.tsv" "$CORP")
+}
+s_cat_missing() { CORP=$CD/nosuch.tsv; IMPORT=(catalog "$CORP"); }
+s_cat_sql_injection() { # names that are SQL, stored as text
+	cat_file "${CAT_HEAD}x'); DROP TABLE runs; --\tgce\te2\t2\t2\t1\t8\tgce-e2\t0.1\tr\t'; DELETE FROM corpora; --\t2026-11-29\n"
+	IMPORT=(catalog --name "c'; DROP TABLE catalogs; --" "$CORP")
+}
+p_cat_sql_injection() {
+	local r=$(q "$CDB" "SELECT c.name, i.instance, i.price_source FROM instances i JOIN catalogs c USING (catalog_id)")
+	[ "$r" = "c'; DROP TABLE catalogs; --	x'); DROP TABLE runs; --	'; DELETE FROM corpora; --" ] ||
+		{ POST_MSG="stored '$r'"; return 1; }
+	"$BIN" --db "$CDB" catalog --show --format tsv >"$CD/o.tsv" 2>&1
+	r=$(tail -n +2 "$CD/o.tsv" | cut -f1,2)
+	[ "$r" = "c'; DROP TABLE catalogs; --	x'); DROP TABLE runs; --" ] || { POST_MSG="catalog --show gave '$(cat "$CD/o.tsv")'"; return 1; }
+}
+s_cat_field_1mb() { # a 1 MiB price_source
+	CORP=$CD/$CASE.tsv
+	awk -v h="$CAT_HEAD" 'BEGIN { s = "y"; while (length(s) < 1048576) s = s s; s = substr(s, 1, 1048576);
+		printf h; printf "e2-small\tgce\te2\t2\t2\t0.25\t2\tgce-e2\t0.01\tr\t%s\t2026-11-29\n", s }' >"$CORP"
+	IMPORT=(catalog "$CORP")
+}
+p_cat_field_1mb() {
+	local r=$(q "$CDB" "SELECT length(price_source) FROM instances")
+	[ "$r" = 1048576 ] || { POST_MSG="price_source length '$r', expected 1048576"; return 1; }
+}
+s_cat_many() { # 50,000 instance types
+	CORP=$CD/$CASE.tsv
+	awk -v h="$CAT_HEAD" 'BEGIN { printf h; for (i = 1; i <= 50000; i++)
+		printf "t%d\tgce\tt\t%d\t2\t1\t8\tgce-t\t%.4f\tr\ts\t2026-11-29\n", i, 2 * (1 + i % 64), i / 1000 }' >"$CORP"
+	IMPORT=(catalog "$CORP")
+}
+p_cat_many() {
+	local r=$(q "$CDB" "SELECT count(*), max(line), sum(physical_cores = vcpus / 2) FROM instances" | tr '\t' ' ')
+	[ "$r" = "50000 50001 50000" ] || { POST_MSG="instances / last line / derived cores: '$r'"; return 1; }
+}
+
 CASES=(
 	# the import issue's list
 	"results-missing|s_results_missing|1|results.tsv|"
@@ -546,6 +607,19 @@ CASES=(
 	"json-10000-deep-arrays|s_deep_json_arrays|1|re:load\.json:1:[0-9]+.*nested|"
 	"json-10000-deep-objects-in-record|s_deep_json_in_record|1|re:load\.json:2:[0-9]+.*nested|"
 	"folders-1500-deep|s_deep_folders|1|nested|"
+	# instance catalogs
+	"catalog-header-only|s_cat_header_only|1|header but no instances|"
+	"catalog-vcpus-20-digits|s_cat_vcpus_overflow|1|re:catalog-vcpus-20-digits\.tsv:2:4: vcpus|"
+	"catalog-fraction-NaN|s_cat_fraction_nan|1|re:\.tsv:2:6: sustained_vcpu_fraction|"
+	"catalog-price-1e999|s_cat_price_1e999|1|re:\.tsv:2:9: price_per_hour|"
+	"catalog-date-feb-30|s_cat_date_feb30|1|re:\.tsv:2:12: price_date '2026-02-30'|"
+	"catalog-NUL|s_cat_nul|1|re:\.tsv:3:[0-9]+.*NUL|"
+	"catalog-binary-garbage|s_cat_binary|1|catalog-binary-garbage.tsv|"
+	"catalog-good-then-bad|s_cat_good_then_bad|1|re:\.tsv:2:4: vcpus 3 is not a multiple|"
+	"catalog-missing-file|s_cat_missing|1|nosuch.tsv|"
+	"catalog-names-sql-injection|s_cat_sql_injection|0||p_cat_sql_injection"
+	"catalog-field-1MiB|s_cat_field_1mb|0||p_cat_field_1mb"
+	"catalog-50000-instances|s_cat_many|0||p_cat_many"
 	# links, special files, many folders
 	"symlink-loop-in-runs|s_symlink_loop_runs|0|re:runs/loop.*symbolic link|p_symlink_loop_runs"
 	"symlink-loops-everywhere|s_symlink_loops_everywhere|0|symbolic link|p_symlink_loops_everywhere"

@@ -529,7 +529,7 @@ cpl --db "$T/v99.db" import -q "$EXAMPLE"
 sqlite3 "$T/v99.db" 'PRAGMA user_version = 99'
 dbstate "$T/v99.db" >/dev/null
 before=$(dbstate "$T/v99.db")
-for cmd in "runs" "corpora" "import -q $EXAMPLE"; do
+for cmd in "runs" "corpora" "catalog" "import -q $EXAMPLE"; do
 	cpl --db "$T/v99.db" $cmd
 	after=$(dbstate "$T/v99.db")
 	if [ "$RC" -eq 1 ] && [[ "$ERR" == *newer* ]] && [ "$before" = "$after" ]; then

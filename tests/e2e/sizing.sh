@@ -31,8 +31,27 @@
 #        e2-medium serves ~250 int/s at 500 sessions (a consult's "e2-medium
 #        is enough" falsified by ~4x): both must be `short` in prediction
 #        and in their measured medians. Other CPU families are `unmeasured
-#        CPU` unless --translate gives a factor. JSON parses; a malformed
-#        --catalog names file and line (exit 1); usage errors exit 2.
+#        CPU` unless --translate gives a factor. The JSON document: the
+#        instances view row for row as the tsv, the facts (target, sessions,
+#        headroom, cheapest and its capacity, each input's value/lo/hi
+#        against python, the catalogs used); the inputs view (the old
+#        "- base rate ..." lines as source text, runs, WHERE); doc_check.py
+#        on md/json/tsv; --plot names its image, data and script.
+#        A malformed --catalog names file and line (exit 1); usage errors
+#        exit 2.
+#  size without a database: given numbers on the shipped catalogs, no file
+#        made; every cell of the instances view recomputed in python from
+#        aws.tsv, gce.tsv and the formula of analysis/size.h; the facts;
+#        doc_check.py on both views; the same request with inputs from the
+#        capacity and GOMAXPROCS corpora, doc_check.py on both views.
+#  catalog  store the shipped catalogs into a new database (rows equal the
+#        files, sha256 and paths recorded), not again when it holds some,
+#        --show and --families (python groups), size on the stored ones,
+#        replace one by name (its place kept), --catalog FILE wins for one
+#        run without writing; a malformed file, a good plus a malformed
+#        one, an instance type already in another catalog and usage errors
+#        leave the database byte-identical; a version-3 database is refused
+#        by size and migrated by catalog, then sizes as before.
 #
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
@@ -562,33 +581,105 @@ check_eq "size --translate: the cheapest is still e2-standard-8" "e2-standard-8"
 
 cpl "${SIZE[@]}" --format json
 expect_rc "size --format json exits 0" 0
-py_check "size --format json parses: one object per tsv row, the same verdicts and cheapest" "$PYLIB"'
+cp "$T/.out" "$T/size.json"
+py_check "size --format json: the instances view has one row per tsv row, the same verdicts and cheapest" "$PYLIB"'
 d = json.load(open(sys.argv[1]))
 t = rows(sys.argv[2])
 bad = []
-if not isinstance(d, list) or len(d) != len(t):
-    bad.append("%s with %d entries, tsv has %d rows" % (type(d).__name__, len(d), len(t)))
+sec = d.get("sections", {}).get("instances", {})
+j = sec.get("rows")
+if d.get("command") != "size" or not isinstance(j, list) or len(j) != len(t):
+    bad.append("no instances rows matching the tsv (%d rows): %r" % (len(t), str(d)[:200]))
 else:
-    for j, r in zip(d, t):
-        if j["instance"] != r["instance"] or j["verdict"] != r["verdict"]:
-            bad.append("%s %s vs %s %s" % (j["instance"], j["verdict"], r["instance"], r["verdict"]))
-        if r["predicted"] != "NA" and not close(j["predicted"], float(r["predicted"]), 1e-12):
-            bad.append("%s predicted %r vs %s" % (j["instance"], j["predicted"], r["predicted"]))
-    ch = [j["instance"] for j in d if j.get("flags") and "CHEAPEST" in j["flags"]]
+    if [c["name"] for c in sec["columns"]] != list(t[0].keys()):
+        bad.append("columns %r" % [c["name"] for c in sec["columns"]])
+    for r, x in zip(j, t):
+        if r["instance"] != x["instance"] or r["verdict"] != x["verdict"]:
+            bad.append("%s %s vs %s %s" % (r["instance"], r["verdict"], x["instance"], x["verdict"]))
+        if x["predicted"] != "NA" and not close(r["predicted"], float(x["predicted"]), 1e-12):
+            bad.append("%s predicted %r vs %s" % (r["instance"], r["predicted"], x["predicted"]))
+    ch = [r["instance"] for r in j if r.get("flags") and "CHEAPEST" in r["flags"]]
     if ch != ["e2-standard-8"]:
         bad.append("cheapest %r" % ch)
-    small = [j for j in d if j["instance"] == "e2-small"][0]
+    small = [r for r in j if r["instance"] == "e2-small"][0]
     if small["measured_n"] != 6 or small["predicted"] is None:
         bad.append("e2-small %r" % small)
-    if [j for j in d if j["instance"] == "m7i.large"][0]["predicted"] is not None:
+    if [r for r in j if r["instance"] == "m7i.large"][0]["predicted"] is not None:
         bad.append("m7i.large has a prediction")
 print("\n".join(bad) if bad else "ok")' "$T/size.tsv"
 
+# The facts: the request, the cheapest and its capacity, every input with its
+# bounds recomputed from the corpus files, the catalogs used (shipped: the
+# database holds none).
+py_check "size json facts: target, sessions, headroom, cheapest, its prediction, each input's value/lo/hi (python), catalogs" \
+	"$PYLIB$PYINPUTS"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+base, pd, smt, mem, npts, nmem = inputs(sys.argv[2])
+inst = {i["instance"]: i for c in sys.argv[3:5] for i in rows(c)}
+bad = []
+want = {"target": 1000, "sessions": 500, "headroom": 0, "metric": "tput", "cheapest": "e2-standard-8",
+        "catalog_origin": "shipped", "instances": len(inst), "base_cpu": "gce-e2", "max_measured_cores": 4,
+        "translations": 0}
+for k, v in want.items():
+    if f.get(k) != v:
+        bad.append("%s: %r, expected %r" % (k, f.get(k), v))
+cp = predict(inst["e2-standard-8"], base, pd, smt, 0)
+if not close(f.get("cheapest_predicted") or 0, cp, 1e-6):
+    bad.append("cheapest_predicted %r, python %r" % (f.get("cheapest_predicted"), cp))
+for name, trio in (("base_rate", base), ("per_doubling", pd), ("smt_factor", smt)):
+    for suffix, v in zip(("", "_lo", "_hi"), trio):
+        if not close(f.get(name + suffix) or 0, v, 1e-6):
+            bad.append("%s%s %r, python %r" % (name, suffix, f.get(name + suffix), v))
+cat = f.get("catalogs") or ""
+for c in sys.argv[3:5]:
+    if c not in cat:
+        bad.append("catalogs %r does not name %s" % (cat, c))
+if not cat.startswith("shipped: aws ("):
+    bad.append("catalogs %r" % cat)
+for k in ("plot", "plot_data", "plot_script"):
+    if f.get(k, 1) is not None:
+        bad.append("%s %r without --plot" % (k, f.get(k)))
+print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE" "$AWS"
+
+cpl "${SIZE[@]}" --format tsv --view inputs
+expect_rc "size --view inputs exits 0" 0
+check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	where	source" "$(head -n 1 "$T/.out")"
+# the old Markdown line "- base rate per physical core: ...", its range from core/results.tsv
+BASE_LINE=$(python3 -c "$PYLIB$PYINPUTS"'
+base = inputs(sys.argv[1])[0]
+print("median tput of 3 runs (subcorpus=core), range %g-%g, on gce-e2" % (base[1], base[2]))' "$SHARED")
+check_eq "size inputs view: the base rate's source line" "$BASE_LINE" "$(tsvget input base_rate source)"
+check_eq "size inputs view: the base rate from 3 runs" "3" "$(tsvget input base_rate runs)"
+check_eq "size inputs view: the base rate's WHERE" "subcorpus=core" "$(tsvget input base_rate where)"
+check_contains "size inputs view: the scaling source line" "$(tsvget input per_doubling source)" "per doubling 1.7856"
+check_eq "size inputs view: 9 sweep runs" "9" "$(tsvget input per_doubling runs)"
+check_eq "size inputs view: 9 memory runs" "9" "$(tsvget input mem_per_session_kb runs)"
+check_contains "size inputs view: the SMT source line" "$(tsvget input smt_factor source)" "smt_factor of coreplan smt on corpus=gomaxprocs-affinity"
+py_check "size inputs view: value/lo/hi of each input recomputed from the corpus files (1e-6)" "$PYLIB$PYINPUTS"'
+by = {r["input"]: r for r in rows(sys.argv[1])}
+base, pd, smt, mem, _, _ = inputs(sys.argv[2])
+bad = []
+for name, trio in (("base_rate", base), ("per_doubling", pd), ("smt_factor", smt)):
+    got = tuple(num(by[name][c]) for c in ("value", "lo", "hi"))
+    if not all(close(g, w, 1e-6) for g, w in zip(got, trio)):
+        bad.append("%s %r, python %r" % (name, got, trio))
+per, fixed = num(by["mem_per_session_kb"]["value"]), num(by["mem_fixed_kb"]["value"])
+if not close((fixed + per * 500) / 1048576, mem, 1e-9):
+    bad.append("memory %r + %r x 500, python %r GiB" % (fixed, per, mem))
+print("\n".join(bad) if bad else "ok")' "$SHARED"
+
 cpl "${SIZE[@]}"
 expect_rc "size (md) exits 0" 0
-check_contains "size md: the base input line" "$OUT" "base rate per physical core: median tput of 3 runs (subcorpus=core)"
+check_contains "size md: the base input line" "$OUT" "| $BASE_LINE"
 check_contains "size md: the scaling input line" "$OUT" "per doubling 1.7856"
 check_contains "size md: the estimates caveat" "$OUT" "predictions are estimates"
+check_contains "size md: the title" "$OUT" "## Sizing: target 1000 tput at 500 sessions, headroom 0%"
+check_contains "size md: the cheapest fact" "$OUT" "- cheapest instance that meets the target: e2-standard-8"
+cp "$T/.out" "$T/size.md"
+py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
+	"import subprocess, sys; r = subprocess.run([sys.executable, sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]], capture_output=True, text=True); print(r.stdout.strip())" \
+	"$E2E_DIR/doc_check.py" "$T/size.md" "$T/size.json" "$T/size.tsv"
 
 ###########################################################################
 # size: numbers given on the command line, a catalog of one's own
@@ -626,6 +717,338 @@ check_eq "size given: memory (1048576 + 30000 x 500) / 1048576 = 15.31 GiB" "15.
 	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
 check_eq "size given: half (4 GiB) is memory-bound" "memory-bound" "$(tsvget instance half verdict)"
 check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instance two verdict)"
+
+###########################################################################
+# size without a database: given numbers, the shipped catalogs, every cell
+###########################################################################
+echo "# size without a database"
+NODB=$T/none.db
+NOSIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
+	--smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000)
+for fmt in md json tsv; do
+	"${TIMEOUT[@]}" "$BIN" --db "$NODB" "${NOSIZE[@]}" --format "$fmt" >"$T/nodb.$fmt" 2>"$T/.err"
+	RC=$?
+	ERR=$(cat "$T/.err")
+	expect_rc "size without a database --format $fmt exits 0" 0
+done
+"$BIN" --db "$NODB" "${NOSIZE[@]}" --format tsv --view inputs >"$T/nodb-inputs.tsv" 2>/dev/null
+check_eq "size without a database: no database file made" "no" "$([ -e "$NODB" ] && echo yes || echo no)"
+cp "$T/nodb.tsv" "$T/.out"
+# Every number and word of the instances view, recomputed from the catalog
+# files with the formulas of analysis/size.h and the given inputs (no WHERE:
+# bounds equal the values; no sweep: nothing is extrapolated).
+py_check "size without a database: every cell of the instances view recomputed from aws.tsv, gce.tsv and the given numbers (1e-12)" "$PYLIB"'
+base, pd, smt, per, fixed, sessions, target = 299.0, 1.78, 1.27, 637.0, 40000.0, 500, 1000.0
+cat = rows(sys.argv[2]) + rows(sys.argv[3])  # shipped: in name order, aws then gce
+out = rows(sys.argv[1])
+bad = []
+if [r["instance"] for r in out] != [i["instance"] for i in cat]:
+    bad.append("rows %r" % [r["instance"] for r in out][:5])
+def scale(p, d):
+    return d ** math.log2(p) if p >= 1 else p
+mem = (fixed + per * sessions) / (1024.0 * 1024.0)
+want_rows = []
+for i in cat:
+    v, t, f = int(i["vcpus"]), int(i["threads_per_core"]), float(i["sustained_vcpu_fraction"])
+    phys, sus = v / t, v * f / t
+    price, gib = float(i["price_per_hour"]), float(i["memory_gib"])
+    s = smt if t == 2 else 1.0
+    w = {"instance": i["instance"], "vcpus": v, "threads_per_core": t, "physical_cores": phys,
+         "sustained_cores": sus, "memory_needed_gib": mem, "memory_gib": gib,
+         "price_per_hour": price, "price_date": i["price_date"], "measured_n": None,
+         "measured_median": None, "measured_min": None, "measured_max": None}
+    flags = []
+    if i["cpu_family"] != "gce-e2":
+        w.update(predicted=None, predicted_low=None, predicted_high=None, shortfall=None,
+                 cost_per_1k=None, verdict="unmeasured CPU")
+    else:
+        p = base * scale(sus, pd) * s
+        w.update(predicted=p, predicted_low=p, predicted_high=p, shortfall=target / p,
+                 cost_per_1k=price * 1000 / p,
+                 verdict="memory-bound" if mem > gib else "meets" if p >= target else "short")
+        if f < 1:
+            flags.append("shared-core: sustained share; burst %.0f not sustained" % (base * scale(phys, pd) * s))
+    w["flags"] = flags
+    want_rows.append(w)
+meets = [w for w in want_rows if w["verdict"] == "meets"]
+cheapest = min(meets, key=lambda w: w["price_per_hour"]) if meets else None
+for w in want_rows:
+    fl = (["CHEAPEST"] if w is cheapest else []) + w["flags"]
+    w["flags"] = "; ".join(fl) if fl else None
+for r, w in zip(out, want_rows):
+    if set(r) != set(w):
+        bad.append("columns %r" % sorted(set(r) ^ set(w))); break
+    for k, v in w.items():
+        got = r[k]
+        if v is None:
+            ok = got == "NA"
+        elif isinstance(v, str):
+            ok = got == v
+        elif isinstance(v, int):
+            ok = got == str(v)
+        else:
+            ok = got != "NA" and close(float(got), v, 1e-12)
+        if not ok:
+            bad.append("%s %s: coreplan %r, python %r" % (w["instance"], k, got, v))
+if cheapest is None or cheapest["instance"] != "e2-standard-8":
+    bad.append("python cheapest %r" % (cheapest and cheapest["instance"]))
+print("\n".join(bad[:20]) if bad else "ok")' "$AWS" "$GCE"
+cp "$T/nodb.json" "$T/.out"
+py_check "size without a database: facts (target, sessions, headroom, cheapest and its capacity, inputs, catalogs shipped)" "$PYLIB"'
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+bad = []
+want = {"target": 1000, "sessions": 500, "headroom": 0, "cheapest": "e2-standard-8", "catalog_origin": "shipped",
+        "base_rate": 299, "base_rate_lo": 299, "base_rate_hi": 299, "per_doubling": 1.78, "per_doubling_lo": 1.78,
+        "per_doubling_hi": 1.78, "smt_factor": 1.27, "smt_factor_lo": 1.27, "smt_factor_hi": 1.27,
+        "mem_per_session_kb": 637, "mem_fixed_kb": 40000, "base_cpu": "gce-e2", "max_measured_cores": None,
+        "per_doubling_se": None, "corpora": "none"}
+for k, v in want.items():
+    if f.get(k, "absent") != v:
+        bad.append("%s: %r, expected %r" % (k, f.get(k, "absent"), v))
+# e2-standard-8: 4 sustained cores: 299 x 1.78^2 x 1.27
+if not close(f.get("cheapest_predicted") or 0, 299 * 1.78 ** 2 * 1.27, 1e-12):
+    bad.append("cheapest_predicted %r" % f.get("cheapest_predicted"))
+if not f.get("catalogs", "").startswith("shipped: aws (" + sys.argv[2] + "), gce (" + sys.argv[3] + ")"):
+    bad.append("catalogs %r" % f.get("catalogs"))
+print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
+cp "$T/nodb-inputs.tsv" "$T/.out"
+check_eq "size without a database, inputs view: the base rate as given" "given: base rate 299" "$(tsvget input base_rate source)"
+check_eq "size without a database, inputs view: no runs behind a given number" "NA" "$(tsvget input base_rate runs)"
+check_eq "size without a database, inputs view: fixed memory as given" "40000" "$(tsvget input mem_fixed_kb value)"
+for view in instances inputs; do
+	tsv=$T/nodb.tsv
+	[ "$view" = inputs ] && tsv=$T/nodb-inputs.tsv
+	py_check "doc_check size without a database (view $view): md, json and tsv agree" \
+		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
+		"$E2E_DIR/doc_check.py" "$T/nodb.md" "$T/nodb.json" "$tsv"
+done
+
+# The same request on the capacity and GOMAXPROCS corpora imported together:
+# base, scaling and memory from runs; doc_check on each view.
+DCSIZE=(size --target 1000 --sessions 500 --base-from 'subcorpus=core'
+	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3'
+	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3')
+for fmt in md json tsv; do
+	cpl "${DCSIZE[@]}" --format "$fmt"
+	expect_rc "size on the corpora (doc_check request) --format $fmt exits 0" 0
+	cp "$T/.out" "$T/dc.$fmt"
+done
+cpl "${DCSIZE[@]}" --format tsv --view inputs
+cp "$T/.out" "$T/dc-inputs.tsv"
+for tsv in "$T/dc.tsv" "$T/dc-inputs.tsv"; do
+	py_check "doc_check size on the corpora ($(basename "$tsv")): md, json and tsv agree" \
+		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
+		"$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$tsv"
+done
+cp "$T/dc-inputs.tsv" "$T/.out"
+check_eq "size on the corpora: the sweep's 12 runs (blocks 1-3, gomaxprocs 1-8)" "12" "$(tsvget input per_doubling runs)"
+check_eq "size on the corpora: no SMT input: 1.0" "1" "$(tsvget input smt_factor value)"
+
+# --plot: the picture, its data and script named in the document
+mkdir -p "$T/plots"
+cpl "${SIZE[@]}" --format json --plot "$T/plots/sizing.svg"
+expect_rc "size --plot exits 0" 0
+py_check "size --plot: facts plot, plot_data and plot_script name the files, which exist; one box per predicted instance" "$PYLIB"'
+import os
+d = json.load(open(sys.argv[1]))
+f = {k: v["value"] for k, v in d["facts"].items()}
+dirn = sys.argv[2]
+bad = []
+for k, name in (("plot", "sizing.svg"), ("plot_data", "sizing.tsv"), ("plot_script", "sizing.gp")):
+    if f.get(k) != dirn + "/" + name or not os.path.getsize(dirn + "/" + name):
+        bad.append("%s %r" % (k, f.get(k)))
+pred = [r for r in d["sections"]["instances"]["rows"] if r["predicted"] is not None]
+data = [l for l in open(dirn + "/sizing.tsv").read().split("\n\n\n")[0].split("\n") if l and not l.startswith("#")]
+if len(data) != len(pred) or len(pred) != 8:
+    bad.append("%d boxes, %d predicted rows" % (len(data), len(pred)))
+for line, r in zip(data, pred):
+    if not close(float(line.split("\t")[1]), r["predicted"], 1e-15):
+        bad.append("box %r vs %s %r" % (line, r["instance"], r["predicted"]))
+print("\n".join(bad) if bad else "ok")' "$T/plots"
+if command -v gnuplot >/dev/null; then
+	check_eq "size --plot: an SVG" "1" "$(grep -c '<svg' "$T/plots/sizing.svg")"
+fi
+cpl "${SIZE[@]}" --plot "$T/plots/sizing.svg"
+check_eq "size --plot: the Markdown is the same as without it" "$(cat "$T/size.md")" "$OUT"
+cpl "${GIVEN[@]}" --series none --plot "$T/plots/none.svg"
+expect_rc "size --plot with nothing predicted exits 1" 1
+check_contains "size --plot with nothing predicted: says so" "$ERR" "no instance has a prediction to plot"
+
+###########################################################################
+# catalog: instance catalogs in the database
+###########################################################################
+echo "# catalog"
+SAVED_DB=$DB
+DB=$T/catalog.db
+q() { sqlite3 -batch -noheader -separator $'\t' "$DB" "$@"; }
+cpl catalog --format json
+expect_rc "catalog (no file) on a new database exits 0" 0
+check_eq "catalog: stored the two shipped catalogs" "2 0 2 116" \
+	"$(jget 'd["facts"]["stored"]["value"], d["facts"]["replaced"]["value"], d["facts"]["catalogs"]["value"], d["facts"]["instances"]["value"]' | tr -d '(),')"
+check_eq "catalog: the catalogs table (name order: aws, gce; absolute paths; sha256 of the files)" \
+	"aws	$AWS	$(sha256sum "$AWS" | cut -d' ' -f1)
+gce	$GCE	$(sha256sum "$GCE" | cut -d' ' -f1)" "$(q 'SELECT name, source_path, sha256 FROM catalogs ORDER BY catalog_id')"
+py_check "catalog: every instance row equals its catalog file's line, with the derived cores" "$PYLIB"'
+import sqlite3
+db = sqlite3.connect(sys.argv[2])
+bad = []
+n = 0
+for name, path in (("aws", sys.argv[3]), ("gce", sys.argv[4])):
+    got = db.execute("SELECT i.* FROM instances i JOIN catalogs c USING (catalog_id) WHERE c.name = ? ORDER BY line", (name,))
+    cols = [c[0] for c in got.description]
+    got = [dict(zip(cols, r)) for r in got]
+    want = rows(path)
+    if len(got) != len(want):
+        bad.append("%s: %d rows, file %d" % (name, len(got), len(want)))
+    for line, (g, w) in enumerate(zip(got, want), start=2):
+        n += 1
+        for k in ("instance", "provider", "series", "cpu_family", "price_region", "price_source", "price_date"):
+            if g[k] != w[k]:
+                bad.append("%s %s %s %r %r" % (name, w["instance"], k, g[k], w[k]))
+        for k in ("vcpus", "threads_per_core"):
+            if g[k] != int(w[k]) or type(g[k]) is not int:
+                bad.append("%s %s %s %r" % (name, w["instance"], k, g[k]))
+        for k in ("sustained_vcpu_fraction", "memory_gib", "price_per_hour"):
+            if g[k] != float(w[k]):
+                bad.append("%s %s %s %r" % (name, w["instance"], k, g[k]))
+        v, t, f = int(w["vcpus"]), int(w["threads_per_core"]), float(w["sustained_vcpu_fraction"])
+        if g["physical_cores"] != v / t or not close(g["sustained_cores"], v * f / t, 1e-15) or g["line"] != line:
+            bad.append("%s %s derived %r %r line %r" % (name, w["instance"], g["physical_cores"], g["sustained_cores"], g["line"]))
+print("\n".join(bad[:20]) if bad or n != 116 else "ok")' "$DB" "$AWS" "$GCE"
+LOADED=$(q 'SELECT group_concat(loaded_at) FROM catalogs')
+cpl catalog --format json
+expect_rc "catalog again exits 0" 0
+check_eq "catalog again: the database already holds catalogs, none stored" "0 2" \
+	"$(jget 'd["facts"]["stored"]["value"], d["facts"]["catalogs"]["value"]' | tr -d '(),')"
+check_contains "catalog again: a note says so" "$(jget 'd["sections"]["catalogs"]["notes"]')" "already holds catalogs"
+check_eq "catalog again: nothing rewritten" "$LOADED" "$(q 'SELECT group_concat(loaded_at) FROM catalogs')"
+
+cpl catalog --show --format tsv
+expect_rc "catalog --show exits 0" 0
+check_eq "catalog --show: the instances view's header" \
+	"catalog	instance	provider	series	vcpus	threads_per_core	sustained_vcpu_fraction	memory_gib	cpu_family	price_per_hour	price_region	price_source	price_date	physical_cores	sustained_cores	line" \
+	"$(head -n 1 "$T/.out")"
+py_check "catalog --show: one row per file line (aws then gce), fields as in the files" "$PYLIB"'
+out = rows(sys.argv[1])
+want = [("aws", r) for r in rows(sys.argv[2])] + [("gce", r) for r in rows(sys.argv[3])]
+bad = []
+if len(out) != len(want):
+    bad.append("%d rows, files %d" % (len(out), len(want)))
+for o, (c, w) in zip(out, want):
+    if o["catalog"] != c or any(o[k] != w[k] for k in ("instance", "provider", "series", "vcpus", "cpu_family", "price_date")) \
+       or float(o["price_per_hour"]) != float(w["price_per_hour"]) or float(o["physical_cores"]) != int(w["vcpus"]) / int(w["threads_per_core"]):
+        bad.append("%r vs %r" % (o, w))
+print("\n".join(bad[:10]) if bad else "ok")' "$AWS" "$GCE"
+cpl catalog --show
+check_contains "catalog --show md: the instances section" "$OUT" "### Instances"
+check_eq "catalog --show md: only that section" "" "$(grep -E '^### (Catalogs|CPU families)' <<<"$OUT")"
+cpl catalog --show --format json
+cp "$T/.out" "$T/show.json"
+cpl catalog --show
+cp "$T/.out" "$T/show.md"
+cpl catalog --show --format tsv
+cp "$T/.out" "$T/show.tsv"
+py_check "doc_check catalog --show: md, json and tsv agree" \
+	"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
+	"$E2E_DIR/doc_check.py" "$T/show.md" "$T/show.json" "$T/show.tsv"
+
+cpl catalog --families --format tsv
+expect_rc "catalog --families exits 0" 0
+py_check "catalog --families: each CPU family and series with its count, vCPU range and instances (python)" "$PYLIB"'
+out = rows(sys.argv[1])
+groups = {}
+for path in sys.argv[2:]:
+    for r in rows(path):
+        groups.setdefault((r["cpu_family"], r["series"]), []).append(r)
+bad = []
+keys = sorted(groups, key=lambda k: (k[0].encode(), k[1].encode()))
+if [(o["cpu_family"], o["series"]) for o in out] != keys:
+    bad.append("groups %r" % [(o["cpu_family"], o["series"]) for o in out])
+for o, k in zip(out, keys):
+    g = groups[k]
+    v = [int(r["vcpus"]) for r in g]
+    want = (g[0]["provider"], str(len(g)), str(min(v)), str(max(v)), ", ".join(r["instance"] for r in g))
+    if (o["provider"], o["n"], o["vcpus_min"], o["vcpus_max"], o["instances"]) != want:
+        bad.append("%r: %r" % (k, o))
+print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
+check_eq "catalog --families: gce-e2 lists the eight e2 shapes" \
+	"e2-micro, e2-small, e2-medium, e2-standard-2, e2-standard-4, e2-standard-8, e2-standard-16, e2-standard-32" \
+	"$(tsvget cpu_family gce-e2 instances)"
+
+# size on the stored catalogs, then replacing gce with a catalog of one's own
+cpl "${NOSIZE[@]}" --format json
+expect_rc "size on the stored catalogs exits 0" 0
+check_eq "size on the stored catalogs: origin database" "database" "$(jget 'd["facts"]["catalog_origin"]["value"]')"
+check_eq "size on the stored catalogs: the same rows as on the shipped ones" \
+	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sections"]["instances"]["rows"])' "$T/nodb.json")" \
+	"$(jget 'd["sections"]["instances"]["rows"]')"
+cpl catalog --name gce "$T/mine.tsv" --format json
+expect_rc "catalog --name gce mine.tsv (replace) exits 0" 0
+check_eq "catalog replace: stored 1, replaced 1, still 2 catalogs, 54 + 4 instances" "1 1 2 58" \
+	"$(jget 'd["facts"]["stored"]["value"], d["facts"]["replaced"]["value"], d["facts"]["catalogs"]["value"], d["facts"]["instances"]["value"]' | tr -d '(),')"
+check_eq "catalog replace: the action column" "aws:None gce:replaced" \
+	"$(jget '" ".join("%s:%s" % (r["catalog"], r["action"]) for r in d["sections"]["catalogs"]["rows"])')"
+check_eq "catalog replace: gce keeps its place and now holds mine.tsv" "aws	54
+gce	4	$(realpath "$T/mine.tsv")" \
+	"$(q 'SELECT c.name, count(*), CASE c.name WHEN "gce" THEN c.source_path END FROM catalogs c JOIN instances USING (catalog_id) GROUP BY c.catalog_id ORDER BY c.catalog_id' | sed 's/\t$//')"
+cpl size --target 1000 --base-rate 300 --base-cpu fam-a --per-doubling 1.8 --smt-factor 1.25 --format tsv
+expect_rc "size on the replaced catalogs exits 0" 0
+check_eq "size on the replaced catalogs: 58 rows" "58" "$(($(grep -c . "$T/.out") - 1))"
+check_eq "size on the replaced catalogs: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
+# --catalog FILE wins over the stored ones, for that run only: the database does not change
+BEFORE=$(sha256sum "$DB" | cut -d' ' -f1)
+cpl size --catalog "$GCE" --target 1000 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78 --format json
+expect_rc "size --catalog on a database with catalogs exits 0" 0
+check_eq "size --catalog: origin given, catalog gce from the file" "given: gce ($GCE)" "$(jget 'd["facts"]["catalogs"]["value"]')"
+check_eq "size --catalog: the file's 62 instances" "62" "$(jget 'len(d["sections"]["instances"]["rows"])')"
+check_eq "size --catalog: the database is unchanged" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
+check_eq "size --catalog: the stored gce still holds mine.tsv" "4" "$(q "SELECT count(*) FROM instances JOIN catalogs USING (catalog_id) WHERE name = 'gce'")"
+mkdir -p "$T/other"
+cp "$GCE" "$T/other/gce.tsv"
+cpl size --catalog "$GCE" --catalog "$T/other/gce.tsv" --target 1000 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
+expect_rc "size --catalog: two files of the same name are refused (exit 2)" 2
+check_contains "size --catalog: two files of the same name: says so" "$ERR" "are both catalog 'gce'"
+
+# refused catalogs leave the database byte for byte as it was
+head -n 2 "$T/mine.tsv" >"$T/badcat.tsv"
+printf 'broken\tx\tx\tmany\t2\t1\t8\tfam-a\t0.1\tr\ts\t2026-01-01\n' >>"$T/badcat.tsv"
+BEFORE=$(sha256sum "$DB" | cut -d' ' -f1)
+cpl catalog "$T/badcat.tsv"
+expect_rc "catalog with a malformed file exits 1" 1
+check_contains "catalog with a malformed file: names the file, line 3 and column 4" "$ERR" "badcat.tsv:3:4: vcpus 'many'"
+check_eq "catalog with a malformed file: the database is byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
+cpl catalog "$AWS" "$T/badcat.tsv"
+expect_rc "catalog with a good and a malformed file exits 1" 1
+check_eq "catalog good + malformed: nothing stored, byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
+cpl catalog --name copy "$AWS"
+expect_rc "catalog: an instance type already in another catalog exits 1" 1
+check_contains "catalog duplicate: names the instance and both catalogs" "$ERR" "instance 'm6i.large' is in catalog 'aws' (line 2) and in catalog 'copy' (line 2)"
+check_eq "catalog duplicate: the database is byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
+cpl catalog --name x "$AWS" "$GCE"
+expect_rc "catalog --name with two files is a usage error (exit 2)" 2
+cpl catalog --show "$AWS"
+expect_rc "catalog --show FILE is a usage error (exit 2)" 2
+cpl catalog --show --families
+expect_rc "catalog --show --families is a usage error (exit 2)" 2
+check_eq "catalog usage errors: the database is byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
+
+# a version-3 database (before catalogs): size refuses it read-only, catalog migrates it
+cp "$SAVED_DB" "$T/v3.db"
+DB=$T/v3.db
+q "DROP TABLE instances; DROP TABLE catalogs; PRAGMA user_version = 3"
+cpl "${NOSIZE[@]}"
+expect_rc "size on a version-3 database exits 1" 1
+check_contains "size on a version-3 database: asks for a writing command" "$ERR" "schema version 3"
+cpl catalog --format json
+expect_rc "catalog on a version-3 database exits 0 (migrates)" 0
+check_eq "catalog on a version-3 database: now the latest version, the shipped catalogs stored, runs kept" \
+	"$(sqlite3 "$SAVED_DB" 'PRAGMA user_version') 2 116 $(sqlite3 "$SAVED_DB" 'SELECT count(*) FROM runs')" \
+	"$(q 'PRAGMA user_version') $(q 'SELECT count(*) FROM catalogs') $(q 'SELECT count(*) FROM instances') $(q 'SELECT count(*) FROM runs')"
+cpl "${SIZE[@]}" --format tsv
+expect_rc "size on the migrated database exits 0" 0
+check_eq "size on the migrated database: the same table as on the shipped catalogs" "$(cat "$T/size.tsv")" "$OUT"
+DB=$SAVED_DB
 
 ###########################################################################
 # size: input errors

@@ -1,0 +1,330 @@
+/* catalogs: see catalogs.h. */
+#include "catalogs.h"
+
+#include "../common/err.h"
+#include "../common/strbuf.h"
+#include "../importers/catalog.h"
+#include "../schema/db.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *catalog_origin_name(enum catalog_origin origin)
+{
+	switch (origin) {
+	case CATALOG_GIVEN:
+		return "given";
+	case CATALOG_STORED:
+		return "database";
+	case CATALOG_SHIPPED:
+		return "shipped";
+	}
+	return "?";
+}
+
+void catalogs_paths_free(char **paths, size_t n)
+{
+	for (size_t i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool ends_with_tsv(const char *name)
+{
+	size_t len = strlen(name);
+	return len > 4 && !strcmp(name + len - 4, ".tsv");
+}
+
+int catalogs_shipped(const char *dir, char ***paths, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **list = NULL;
+	size_t count = 0;
+	int rc = 0;
+	*paths = NULL;
+	*n = 0;
+	if (!d)
+		return err_set("cannot open the shipped catalogs '%s': %s", dir, strerror(errno));
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		struct strbuf path = STRBUF_INIT;
+		char **grown;
+		if (e->d_name[0] == '.' || !ends_with_tsv(e->d_name))
+			continue;
+		grown = realloc(list, (count + 1) * sizeof(*grown));
+		if (!grown) {
+			rc = err_set("out of memory");
+			break;
+		}
+		list = grown;
+		if (strbuf_addf(&path, "%s/%s", dir, e->d_name)) {
+			strbuf_release(&path);
+			rc = err_set("out of memory");
+			break;
+		}
+		list[count++] = strbuf_detach(&path);
+	}
+	closedir(d);
+	if (rc) {
+		catalogs_paths_free(list, count);
+		return rc;
+	}
+	qsort(list, count, sizeof(*list), cmp_text);
+	*paths = list;
+	*n = count;
+	return 0;
+}
+
+static void release_all(struct catalog *cats, size_t n)
+{
+	for (size_t i = 0; cats && i < n; i++)
+		catalog_release(&cats[i]);
+	free(cats);
+}
+
+/* Read each file; its path becomes absolute (what source_path records). */
+static int read_all(char *const *paths, size_t n, struct catalog **out)
+{
+	struct catalog *cats = calloc(n ? n : 1, sizeof(*cats));
+	int rc = cats ? 0 : err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		char *abs;
+		rc = catalog_read(paths[i], &cats[i]);
+		if (rc == 0 && (abs = realpath(paths[i], NULL)) != NULL) {
+			free(cats[i].path);
+			cats[i].path = abs;
+		}
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		for (size_t j = 0; rc == 0 && j < i; j++)
+			if (!strcmp(cats[i].name, cats[j].name))
+				rc = err_usage(
+					"'%s' and '%s' are both catalog '%s': a catalog name "
+					"may be used once",
+					paths[j], paths[i], cats[i].name);
+	if (rc) {
+		release_all(cats, n);
+		return rc;
+	}
+	*out = cats;
+	return 0;
+}
+
+static int read_shipped(const char *dir, struct catalog **cats, size_t *n)
+{
+	char **paths = NULL;
+	size_t npaths = 0;
+	int rc = catalogs_shipped(dir, &paths, &npaths);
+	if (rc == 0 && npaths == 0)
+		rc = err_set("no shipped catalogs in '%s': give a catalog file", dir);
+	if (rc == 0)
+		rc = read_all(paths, npaths, cats);
+	if (rc == 0)
+		*n = npaths;
+	catalogs_paths_free(paths, npaths);
+	return rc;
+}
+
+void catalogs_used_release(struct catalogs_used *used)
+{
+	if (!used)
+		return;
+	catalog_infos_free(used->infos, used->n);
+	memset(used, 0, sizeof(*used));
+}
+
+int catalogs_use(sqlite3 *db, char *const *files, size_t nfiles, const char *shipped_dir,
+		 struct catalogs_used *used)
+{
+	struct catalog *cats = NULL;
+	size_t ncats = 0, stored = 0;
+	int rc = 0;
+	memset(used, 0, sizeof(*used));
+	if (nfiles > 0) {
+		used->origin = CATALOG_GIVEN;
+		rc = read_all(files, nfiles, &cats);
+		ncats = rc == 0 ? nfiles : 0;
+	} else {
+		rc = catalog_stored_count(db, &stored);
+		used->origin = stored ? CATALOG_STORED : CATALOG_SHIPPED;
+		if (rc == 0 && !stored)
+			rc = read_shipped(shipped_dir, &cats, &ncats);
+	}
+	if (rc == 0 && used->origin != CATALOG_STORED)
+		rc = catalog_load_temp(db, cats, ncats);
+	if (rc == 0)
+		rc = catalog_list(db, &used->infos, &used->n);
+	release_all(cats, ncats);
+	if (rc)
+		catalogs_used_release(used);
+	return rc;
+}
+
+/* ---- families ---- */
+
+void catalog_families_free(struct catalog_family *f, size_t n)
+{
+	for (size_t i = 0; f && i < n; i++) {
+		free(f[i].cpu_family);
+		free(f[i].series);
+		free(f[i].provider);
+		free(f[i].instances);
+	}
+	free(f);
+}
+
+static int cmp_family(const void *a, const void *b)
+{
+	const struct catalog_family *x = a, *y = b;
+	int c = strcmp(x->cpu_family, y->cpu_family);
+	return c ? c : strcmp(x->series, y->series);
+}
+
+static struct catalog_family *find_family(struct catalog_family *f, size_t n,
+					  const struct instance *in)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].cpu_family, in->cpu_family) && !strcmp(f[i].series, in->series))
+			return &f[i];
+	return NULL;
+}
+
+int catalog_families(const struct catalog *cat, struct catalog_family **out, size_t *n)
+{
+	struct catalog_family *f = calloc(cat->n ? cat->n : 1, sizeof(*f));
+	struct strbuf *names = calloc(cat->n ? cat->n : 1, sizeof(*names));
+	size_t count = 0;
+	int rc = f && names ? 0 : err_set("out of memory");
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; rc == 0 && i < cat->n; i++) {
+		const struct instance *in = &cat->items[i];
+		struct catalog_family *g = find_family(f, count, in);
+		if (!g) {
+			g = &f[count++];
+			g->cpu_family = strdup(in->cpu_family);
+			g->series = strdup(in->series);
+			g->provider = strdup(in->provider);
+			g->vcpus_min = g->vcpus_max = in->vcpus;
+			if (!g->cpu_family || !g->series || !g->provider)
+				rc = err_set("out of memory");
+		}
+		g->n++;
+		if (in->vcpus < g->vcpus_min)
+			g->vcpus_min = in->vcpus;
+		if (in->vcpus > g->vcpus_max)
+			g->vcpus_max = in->vcpus;
+		if (rc == 0 &&
+		    strbuf_addf(&names[g - f], "%s%s", g->n > 1 ? ", " : "", in->instance))
+			rc = err_set("out of memory");
+	}
+	for (size_t i = 0; i < count; i++) {
+		f[i].instances = rc == 0 ? strbuf_detach(&names[i]) : NULL;
+		if (rc == 0 && !f[i].instances)
+			rc = err_set("out of memory");
+		strbuf_release(&names[i]);
+	}
+	free(names);
+	if (rc) {
+		catalog_families_free(f, count);
+		return rc;
+	}
+	qsort(f, count, sizeof(*f), cmp_family);
+	*out = f;
+	*n = count;
+	return 0;
+}
+
+/* ---- coreplan catalog ---- */
+
+void catalog_result_release(struct catalog_result *r)
+{
+	if (!r)
+		return;
+	catalog_infos_free(r->catalogs, r->ncatalogs);
+	free(r->action);
+	catalog_release(&r->cat);
+	catalog_families_free(r->families, r->nfamilies);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Store cats[0..n) in one transaction; replaced[i] says whether each replaced one. */
+static int store_all(sqlite3 *db, const struct catalog *cats, size_t n, bool *replaced)
+{
+	int rc = db_begin(db);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = catalog_store(db, &cats[i], &replaced[i]);
+	if (rc == 0)
+		return db_commit(db);
+	db_rollback(db);
+	return rc;
+}
+
+static int store(sqlite3 *db, const struct catalog_request *req, struct catalog_result *out,
+		 struct catalog **cats, size_t *ncats, bool **replaced)
+{
+	size_t stored = 0;
+	int rc = 0;
+	if (req->nfiles > 0) {
+		rc = read_all(req->files, req->nfiles, cats);
+		*ncats = rc == 0 ? req->nfiles : 0;
+	} else {
+		rc = catalog_stored_count(db, &stored);
+		out->kept = rc == 0 && stored > 0;
+		if (rc == 0 && !stored)
+			rc = read_shipped(req->shipped_dir, cats, ncats);
+	}
+	if (rc == 0 && req->name && *ncats == 1) {
+		char *name = strdup(req->name);
+		if (!name)
+			return err_set("out of memory");
+		free((*cats)[0].name);
+		(*cats)[0].name = name;
+	}
+	if (rc == 0 && *ncats > 0 && !(*replaced = calloc(*ncats, sizeof(**replaced))))
+		rc = err_set("out of memory");
+	if (rc == 0 && *ncats > 0)
+		rc = store_all(db, *cats, *ncats, *replaced);
+	if (rc == 0) {
+		out->nstored = *ncats;
+		for (size_t i = 0; i < *ncats; i++)
+			out->nreplaced += (*replaced)[i];
+	}
+	return rc;
+}
+
+int catalog_run(sqlite3 *db, const struct catalog_request *req, struct catalog_result *out)
+{
+	struct catalog *cats = NULL;
+	bool *replaced = NULL;
+	size_t ncats = 0;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	if (req->action == CATALOG_STORE)
+		rc = store(db, req, out, &cats, &ncats, &replaced);
+	if (rc == 0)
+		rc = catalog_list(db, &out->catalogs, &out->ncatalogs);
+	if (rc == 0 &&
+	    !(out->action = calloc(out->ncatalogs ? out->ncatalogs : 1, sizeof(*out->action))))
+		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < out->ncatalogs; i++)
+		for (size_t j = 0; j < ncats; j++)
+			if (!strcmp(out->catalogs[i].name, cats[j].name))
+				out->action[i] = replaced[j] ? "replaced" : "stored";
+	if (rc == 0)
+		rc = catalog_load(db, NULL, 0, &out->cat);
+	if (rc == 0)
+		rc = catalog_families(&out->cat, &out->families, &out->nfamilies);
+	release_all(cats, ncats);
+	free(replaced);
+	if (rc)
+		catalog_result_release(out);
+	return rc;
+}

@@ -1,0 +1,110 @@
+/* sizing_plot: see sizing_plot.h. */
+#include "sizing_plot.h"
+
+#include "../common/err.h"
+#include "../common/strbuf.h"
+#include "plot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sizing_plot_release(struct sizing_plot *p)
+{
+	if (!p)
+		return;
+	free(p->image);
+	free(p->data);
+	free(p->script);
+	memset(p, 0, sizeof(*p));
+}
+
+/* DIR/STEM.EXT, or STEM.EXT when the plot path named no folder. */
+static char *beside(const char *dir, const char *stem, const char *ext)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (dir ? strbuf_addf(&sb, "%s/%s.%s", dir, stem, ext)
+		: strbuf_addf(&sb, "%s.%s", stem, ext)) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+int sizing_plot_draw(const struct size_result *res, const char *path, struct sizing_plot *out)
+{
+	const struct size_inputs *in = &res->in;
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t n = res->cat.n ? res->cat.n : 1, m = 0;
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : NULL;
+	char *stem = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
+	const char **labels = calloc(n, sizeof(*labels));
+	double *buf = malloc(4 * n * sizeof(double));
+	char *image = NULL, title[256], target[64];
+	enum plot_format format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
+	int rc = (dir || !slash) && stem && labels && buf ? 0 : err_set("out of memory");
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; rc == 0 && i < res->cat.n; i++) {
+		const struct size_row *r = &res->rows[i];
+		if (!r->predicted_ok)
+			continue;
+		labels[m] = r->inst->instance;
+		buf[m] = (double)m;
+		buf[n + m] = r->predicted;
+		buf[2 * n + m] = r->predicted_lo;
+		buf[3 * n + m] = r->predicted_hi;
+		m++;
+	}
+	if (rc == 0 && m == 0)
+		rc = err_set("no instance has a prediction to plot (see the verdicts)");
+	if (rc == 0) {
+		out->data = beside(dir, stem, "tsv");
+		out->script = beside(dir, stem, "gp");
+		if (!out->data || !out->script)
+			rc = err_set("out of memory");
+	}
+	if (rc == 0) {
+		struct plot_series series[2] = {
+			{"predicted (sustained)", PLOT_BOXES, m, buf, buf + n, NULL, NULL, false},
+			{"bounds", PLOT_ERRORBARS, m, buf, buf + n, buf + 2 * n, buf + 3 * n,
+			 false}};
+		struct plot_spec spec;
+		memset(&spec, 0, sizeof(spec));
+		if (in->has_sessions)
+			snprintf(title, sizeof(title), "sizing: target %g %s at %g sessions",
+				 in->target, res->metric, in->sessions);
+		else
+			snprintf(title, sizeof(title), "sizing: target %g %s", in->target,
+				 res->metric);
+		snprintf(target, sizeof(target), "target %g", in->target);
+		spec.dir = dir ? dir : ".";
+		spec.name = stem;
+		spec.format = format;
+		spec.title = title;
+		spec.xlabel = "instance";
+		spec.ylabel = "predicted throughput (interactions/s)";
+		spec.has_hline = true;
+		spec.hline = in->target;
+		spec.hline_title = target;
+		spec.xtic_labels = labels;
+		spec.nxtic_labels = m;
+		rc = plot_draw(&spec, series, 2, &image);
+		if (rc == PLOT_NOT_INSTALLED) {
+			/* the table stands without its picture */
+			warn_add("sizing plot not drawn: gnuplot is not installed (apt-get install "
+				 "gnuplot-nox)");
+			rc = 0;
+		} else if (rc == 0 && !(out->image = beside(dir, stem, plot_extension(format)))) {
+			rc = err_set("out of memory");
+		}
+	}
+	free(image);
+	free(dir);
+	free(stem);
+	free(labels);
+	free(buf);
+	if (rc)
+		sizing_plot_release(out);
+	return rc;
+}
