@@ -3,7 +3,6 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
-#include "../importers/catalog.h"
 #include "../schema/db.h"
 
 #include <dirent.h>
@@ -90,13 +89,13 @@ static void release_all(struct catalog *cats, size_t n)
 }
 
 /* Read each file; its path becomes absolute (what source_path records). */
-static int read_all(char *const *paths, size_t n, struct catalog **out)
+static int read_all(catalog_reader reader, char *const *paths, size_t n, struct catalog **out)
 {
 	struct catalog *cats = calloc(n ? n : 1, sizeof(*cats));
 	int rc = cats ? 0 : err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		char *abs;
-		rc = catalog_read(paths[i], &cats[i]);
+		rc = reader(paths[i], &cats[i]);
 		if (rc == 0 && (abs = realpath(paths[i], NULL)) != NULL) {
 			free(cats[i].path);
 			cats[i].path = abs;
@@ -117,7 +116,7 @@ static int read_all(char *const *paths, size_t n, struct catalog **out)
 	return 0;
 }
 
-static int read_shipped(const char *dir, struct catalog **cats, size_t *n)
+static int read_shipped(catalog_reader reader, const char *dir, struct catalog **cats, size_t *n)
 {
 	char **paths = NULL;
 	size_t npaths = 0;
@@ -125,7 +124,7 @@ static int read_shipped(const char *dir, struct catalog **cats, size_t *n)
 	if (rc == 0 && npaths == 0)
 		rc = err_set("no shipped catalogs in '%s': give a catalog file", dir);
 	if (rc == 0)
-		rc = read_all(paths, npaths, cats);
+		rc = read_all(reader, paths, npaths, cats);
 	if (rc == 0)
 		*n = npaths;
 	catalogs_paths_free(paths, npaths);
@@ -141,7 +140,7 @@ void catalogs_used_release(struct catalogs_used *used)
 }
 
 int catalogs_use(sqlite3 *db, char *const *files, size_t nfiles, const char *shipped_dir,
-		 struct catalogs_used *used)
+		 catalog_reader reader, struct catalogs_used *used)
 {
 	struct catalog *cats = NULL;
 	size_t ncats = 0, stored = 0;
@@ -149,13 +148,13 @@ int catalogs_use(sqlite3 *db, char *const *files, size_t nfiles, const char *shi
 	memset(used, 0, sizeof(*used));
 	if (nfiles > 0) {
 		used->origin = CATALOG_GIVEN;
-		rc = read_all(files, nfiles, &cats);
+		rc = read_all(reader, files, nfiles, &cats);
 		ncats = rc == 0 ? nfiles : 0;
 	} else {
 		rc = catalog_stored_count(db, &stored);
 		used->origin = stored ? CATALOG_STORED : CATALOG_SHIPPED;
 		if (rc == 0 && !stored)
-			rc = read_shipped(shipped_dir, &cats, &ncats);
+			rc = read_shipped(reader, shipped_dir, &cats, &ncats);
 	}
 	if (rc == 0 && used->origin != CATALOG_STORED)
 		rc = catalog_load_temp(db, cats, ncats);
@@ -273,13 +272,13 @@ static int store(sqlite3 *db, const struct catalog_request *req, struct catalog_
 	size_t stored = 0;
 	int rc = 0;
 	if (req->nfiles > 0) {
-		rc = read_all(req->files, req->nfiles, cats);
+		rc = read_all(req->reader, req->files, req->nfiles, cats);
 		*ncats = rc == 0 ? req->nfiles : 0;
 	} else {
 		rc = catalog_stored_count(db, &stored);
 		out->kept = rc == 0 && stored > 0;
 		if (rc == 0 && !stored)
-			rc = read_shipped(req->shipped_dir, cats, ncats);
+			rc = read_shipped(req->reader, req->shipped_dir, cats, ncats);
 	}
 	if (rc == 0 && req->name && *ncats == 1) {
 		char *name = strdup(req->name);

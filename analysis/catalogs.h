@@ -2,8 +2,10 @@
  * catalogs: which instance catalogs a command works on, and the
  * `coreplan catalog` command (store catalogs in the database, list them).
  *
- * Files are read by importers/catalog.h and kept in the tables of
- * schema/catalog.h; this module decides which files and where:
+ * Files are read by the caller's catalog_reader (cli/ passes
+ * importers/catalog.h's catalog_read: analysis/ reads no file formats
+ * itself) and kept in the tables of schema/catalog.h; this module decides
+ * which files and where:
  *   coreplan catalog FILE...   store each (replacing one of the same name),
  *                              all in one transaction: a bad file stores
  *                              nothing
@@ -24,6 +26,9 @@
 #include <stddef.h>
 
 #include "../schema/catalog.h"
+
+/* Parse one catalog file into *out (0, or an error naming file, line and column). */
+typedef int (*catalog_reader)(const char *path, struct catalog *out);
 
 /* Where a run's catalogs came from. */
 enum catalog_origin {
@@ -49,7 +54,7 @@ struct catalogs_used {
  * database file. `used` lists them (release with catalogs_used_release).
  */
 int catalogs_use(sqlite3 *db, char *const *files, size_t nfiles, const char *shipped_dir,
-		 struct catalogs_used *used);
+		 catalog_reader reader, struct catalogs_used *used);
 void catalogs_used_release(struct catalogs_used *used);
 
 /* The shipped catalogs: DIR/NAME.tsv in name order (an empty list when there are none). */
@@ -70,6 +75,7 @@ struct catalog_request {
 	size_t nfiles;
 	const char *name;        /* store the one file under this name (NULL: its base name) */
 	const char *shipped_dir; /* the shipped catalogs' folder */
+	catalog_reader reader;   /* how files are parsed */
 };
 
 /* One CPU family and series with its instances (catalog order). */

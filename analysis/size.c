@@ -391,7 +391,7 @@ int size_run(sqlite3 *db, const struct size_request *req, struct size_result *ou
 	memset(out, 0, sizeof(*out));
 	out->metric = req->metric ? req->metric : "tput";
 	rc = catalogs_use(db, req->catalog_files, req->ncatalog_files, req->shipped_dir,
-			  &out->catalogs);
+			  req->reader, &out->catalogs);
 	if (rc == 0)
 		rc = catalog_load(db, (const char *const *)req->series, req->nseries, &out->cat);
 	if (rc == 0)

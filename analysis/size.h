@@ -118,6 +118,7 @@ struct size_request {
 	char **catalog_files;
 	size_t ncatalog_files;
 	const char *shipped_dir;
+	catalog_reader reader; /* how catalog files are parsed (cli: catalog_read) */
 };
 
 /* The runs that name one instance: their count and the metric's summary. */

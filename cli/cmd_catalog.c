@@ -4,6 +4,7 @@
 #include "opt.h"
 
 #include "../analysis/catalogs.h"
+#include "../importers/catalog.h"
 #include "../common/err.h"
 #include "../reports/builders.h"
 
@@ -109,5 +110,6 @@ int cmd_catalog(int argc, char **argv, const struct global_opts *g)
 	memset(&req, 0, sizeof(req));
 	req.action = CATALOG_STORE;
 	req.shipped_dir = COREPLAN_CATALOG_DIR;
+	req.reader = catalog_read;
 	return cli_run(&def, &req, argc, argv, g);
 }

@@ -4,6 +4,7 @@
 #include "opt.h"
 
 #include "../analysis/size.h"
+#include "../importers/catalog.h"
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../reports/builders.h"
@@ -272,6 +273,7 @@ int cmd_size(int argc, char **argv, const struct global_opts *g)
 	int rc;
 	memset(&a, 0, sizeof(a));
 	a.req.shipped_dir = COREPLAN_CATALOG_DIR;
+	a.req.reader = catalog_read;
 	rc = cli_run(&def, &a, argc, argv, g);
 	free_list(a.req.catalog_files, a.req.ncatalog_files);
 	free_list(a.req.series, a.req.nseries);

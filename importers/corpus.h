@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../schema/imported.h"
+
 #define IMPORT_DEFAULT_PATCH_FLOOR 0.9
 
 struct import_options {
@@ -36,20 +38,6 @@ struct import_options {
 
 void import_options_init(struct import_options *opts);
 
-enum import_status { IMPORT_NEW, IMPORT_REPLACED, IMPORT_UNCHANGED };
-
-struct import_result {
-	char name[256];
-	char layout[64];
-	enum import_status status;
-	int64_t runs;
-	int64_t listed;
-	int64_t unlisted;
-	int64_t excluded;
-	int64_t trace_rows;
-	int64_t files;
-	int64_t missing_files;
-};
 
 int corpus_import(sqlite3 *db, const char *path, const struct import_options *opts,
 		  struct import_result *result);

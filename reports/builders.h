@@ -23,7 +23,7 @@
 #include "../analysis/plot_runs.h"
 #include "../analysis/select.h"
 #include "../analysis/sweep.h"
-#include "../importers/corpus.h"
+#include "../schema/imported.h"
 #include "../schema/queries.h"
 #include "doc.h"
 

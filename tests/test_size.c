@@ -563,6 +563,7 @@ static struct size_request given_request(void)
 	req.has_smt = true;
 	req.smt_factor = 1.25;
 	req.shipped_dir = FIXTURES_DIR "/catalogs";
+	req.reader = catalog_read;
 	return req;
 }
 
