@@ -2,23 +2,28 @@
  * cmd: the coreplan commands. Each lives in its own cli/cmd_<name>.c and
  * is reached through the one command table in cli/main.c.
  *
- * To add a command `foo`:
- *   1. Write cli/cmd_foo.c with `int cmd_foo(int argc, char **argv, const
- *      struct global_opts *g)`. argv[0] is "foo"; the rest are the words
- *      after it. Declare a static struct opt_spec table and a struct
- *      opt_cmd (cli/opt.h) and parse with opt_next(): the same table prints
- *      `coreplan foo --help`. Tables take --format md|tsv|csv|json and go
- *      through reports/table_out.h.
- *   2. Return 0, or the negative code of the failure (ERR_DATA, ERR_USAGE)
- *      with its message recorded once by err_set()/err_usage(); never print
- *      the error or exit. main.c prints it and chooses the exit code.
- *      Non-fatal notices go through warn_add(). Data goes to stdout.
- *      Query commands open the database read-only: db_open(g->db_path, true).
- *   3. Declare cmd_foo below and add {"foo", cmd_foo, "one-line
+ * To add a command `foo` (cli/cmd_sweep.c is the pattern to copy):
+ *   1. The analysis: analysis/foo.[ch] with a struct foo_request, a struct
+ *      foo_result and foo_run(db, req, &res) (selection and computation;
+ *      no printing). SQL goes in schema/ or analysis/, never in cli/.
+ *   2. The document: build_foo(req, res, &doc) in reports/build_foo.c,
+ *      declared in reports/builders.h, following the rules at its top
+ *      (numbers as facts or cells, every view a table section).
+ *   3. The command: cli/cmd_foo.c with a static opt_spec table (starting
+ *      with a CLI_SPECS_* block from cli/common.h for the shared options),
+ *      a views list (default first), and option/check/run callbacks in a
+ *      struct cli_def; `int cmd_foo(int argc, char **argv, const struct
+ *      global_opts *g)` initialises the request and calls cli_run(), which
+ *      parses, prints --help, opens the database, writes the document in
+ *      the chosen format and returns 0 or the negative code of the failure
+ *      (ERR_DATA, ERR_USAGE) with its message recorded once. main.c prints
+ *      it and chooses the exit code. Warnings go through warn_add(); stdout
+ *      carries only the document.
+ *   4. Declare cmd_foo below and add {"foo", cmd_foo, "one-line
  *      description"} to commands[] in cli/main.c (the description is what
  *      both `coreplan --help` and `coreplan foo --help` show).
- *   4. Add cli/cmd_foo.c to the coreplan executable in CMakeLists.txt and
- *      cover it in the end-to-end tests.
+ *   5. Add the files to CMakeLists.txt and cover the command in the
+ *      end-to-end tests, tests/e2e/formats.sh among them.
  */
 #ifndef COREPLAN_CMD_H
 #define COREPLAN_CMD_H
@@ -47,6 +52,22 @@ int cmd_size(int argc, char **argv, const struct global_opts *g);
 int cmd_catalog(int argc, char **argv, const struct global_opts *g);
 int cmd_smt(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
+
+/*
+ * size's own options by their long names (cmd_size.c), so `report
+ * --config` takes exactly what `coreplan size` takes: set returns 0, a
+ * usage error for a bad value, or 1 for a name size does not have. The
+ * request is NULL until a target is set; check applies size's rules.
+ */
+struct size_options;
+struct run_filter;
+struct size_request;
+struct size_options *size_options_new(void);
+int size_options_set(struct size_options *o, const char *name, const char *value);
+int size_options_check(struct size_options *o);
+const struct size_request *size_options_request(struct size_options *o,
+						const struct run_filter *filter);
+void size_options_free(struct size_options *o);
 
 /* The one-line description of command `name` from main.c's table, or "". */
 const char *cmd_description(const char *name);

@@ -280,3 +280,61 @@ int cmd_size(int argc, char **argv, const struct global_opts *g)
 	free(a.req.translations);
 	return rc;
 }
+
+/* ---- size's options by name, for `report --config` (cmd.h) ---- */
+
+struct size_options {
+	struct args a;
+};
+
+struct size_options *size_options_new(void)
+{
+	struct size_options *o = calloc(1, sizeof(*o));
+	if (o) {
+		o->a.req.shipped_dir = COREPLAN_CATALOG_DIR;
+		o->a.req.reader = catalog_read;
+	}
+	return o;
+}
+
+int size_options_set(struct size_options *o, const char *name, const char *value)
+{
+	for (int i = CLI_ANALYSIS_COUNT; specs[i].name; i++) {
+		if (strcmp(specs[i].name, name))
+			continue;
+		if (i == OPT_PLOT)
+			return err_usage("the report draws the sizing plot itself: no 'plot' key");
+		if (!specs[i].arg)
+			return err_usage("'%s' takes no value", name);
+		return option(&o->a, i, value);
+	}
+	return 1;
+}
+
+const struct size_request *size_options_request(struct size_options *o,
+						const struct run_filter *filter)
+{
+	if (!(o->a.req.target > 0))
+		return NULL;
+	o->a.req.filter = filter;
+	return &o->a.req;
+}
+
+int size_options_check(struct size_options *o)
+{
+	struct cli_args a;
+	if (!(o->a.req.target > 0))
+		return 0;
+	memset(&a, 0, sizeof(a));
+	return check(&o->a, &a);
+}
+
+void size_options_free(struct size_options *o)
+{
+	if (!o)
+		return;
+	free_list(o->a.req.catalog_files, o->a.req.ncatalog_files);
+	free_list(o->a.req.series, o->a.req.nseries);
+	free(o->a.req.translations);
+	free(o);
+}

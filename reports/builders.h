@@ -127,4 +127,14 @@ int build_size(const struct size_request *req, const struct size_result *res,
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
 		  struct doc **out);
 
+/* ---- report ---- */
+/*
+ * The corpus summary that opens a report: the corpora (only `corpus` when
+ * not NULL), the excluded runs and the missing run files (query_exclusions
+ * and query_missing_files rows; their text is split in place). Views:
+ * corpora, excluded, missing.
+ */
+int build_report_corpus(const struct corpus_listing *listing, const char *corpus,
+			struct text_list *exclusions, struct text_list *missing, struct doc **out);
+
 #endif

@@ -56,8 +56,6 @@ int plot_render(const char *script, const char *dir, const char *script_name,
 /* "svg" or "png". */
 const char *plot_extension(enum plot_format format);
 
-#endif
-
 /*
  * A plot of several series, each a block of the data file (gnuplot
  * `index i`). Columns: x, y, and for `yerrorbars` y_low, y_high, for
@@ -98,3 +96,5 @@ struct plot_spec {
  */
 int plot_draw(const struct plot_spec *spec, const struct plot_series *series, size_t nseries,
 	      char **image);
+
+#endif

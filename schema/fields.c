@@ -136,6 +136,22 @@ int run_filter_add_conditions(struct run_filter *filter, const char *text, const
 	return rc;
 }
 
+int run_filter_add_missing(struct run_filter *filter, const char *field)
+{
+	struct field_where *grown;
+	char *name = strdup(field);
+	if (!name)
+		return err_set("out of memory");
+	grown = realloc(filter->where, (filter->nwhere + 1) * sizeof(*grown));
+	if (!grown) {
+		free(name);
+		return err_set("out of memory");
+	}
+	filter->where = grown;
+	filter->where[filter->nwhere++] = (struct field_where){name, NULL, 0, true};
+	return 0;
+}
+
 int run_filter_copy(struct run_filter *dst, const struct run_filter *src)
 {
 	int rc = 0;
@@ -145,8 +161,11 @@ int run_filter_copy(struct run_filter *dst, const struct run_filter *src)
 	if (src->corpus && !(dst->corpus = strdup(src->corpus)))
 		rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < src->nwhere; i++)
-		rc = run_filter_add(dst, src->where[i].field,
-				    (const char *const *)src->where[i].values, src->where[i].nvalues);
+		rc = src->where[i].missing
+			     ? run_filter_add_missing(dst, src->where[i].field)
+			     : run_filter_add(dst, src->where[i].field,
+					      (const char *const *)src->where[i].values,
+					      src->where[i].nvalues);
 	if (rc)
 		run_filter_release(dst);
 	return rc;
@@ -160,6 +179,8 @@ int run_filter_describe(const struct run_filter *filter, struct strbuf *sb)
 	for (size_t i = 0; i < filter->nwhere; i++) {
 		const struct field_where *w = &filter->where[i];
 		bad |= strbuf_addf(sb, "%s%s=", i ? " " : ", ", w->field);
+		if (w->missing)
+			bad |= strbuf_adds(sb, "(none)");
 		for (size_t v = 0; v < w->nvalues; v++)
 			bad |= strbuf_addf(sb, "%s%s", v ? "," : "", w->values[v]);
 	}
@@ -374,6 +395,12 @@ static int where_sql(const struct field_where *w, struct strbuf *sql, char ***bi
 	size_t nnumeric = 0;
 	double d;
 	int rc;
+	if (w->missing) {
+		if (strbuf_adds(sql, "("))
+			return err_set("out of memory");
+		rc = field_sql(w->field, false, sql, binds, nbinds);
+		return rc ? rc : oom_if(strbuf_adds(sql, " IS NULL)"));
+	}
 	if (strbuf_adds(sql, "(CAST("))
 		return err_set("out of memory");
 	rc = field_sql(w->field, false, sql, binds, nbinds);

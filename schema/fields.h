@@ -48,6 +48,7 @@ struct field_where {
 	char *field;
 	char **values;
 	size_t nvalues;
+	bool missing; /* the field has no value (nvalues == 0) */
 };
 
 struct run_filter {
@@ -75,6 +76,8 @@ int run_filter_add(struct run_filter *filter, const char *field, const char *con
  * Text with no condition is a usage error naming `what` (e.g. "--a").
  */
 int run_filter_add_conditions(struct run_filter *filter, const char *text, const char *what);
+/* Append "FIELD has no value" (a run whose results row lacks the column). */
+int run_filter_add_missing(struct run_filter *filter, const char *field);
 /* dst = a deep copy of src (dst need not be initialised). */
 int run_filter_copy(struct run_filter *dst, const struct run_filter *src);
 /* Append "corpus X, f=a,b g=c" (or "all corpora, ...") for facts and titles. */

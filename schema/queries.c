@@ -297,3 +297,204 @@ void corpus_listing_release(struct corpus_listing *l)
 	free(l->rows);
 	memset(l, 0, sizeof(*l));
 }
+
+/* ---- the report ---- */
+
+void text_list_release(struct text_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+static int text_list_add(struct text_list *l, const char *text)
+{
+	char **grown = realloc(l->items, (l->n + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	l->items = grown;
+	if (!(l->items[l->n] = strdup(text ? text : "")))
+		return err_set("out of memory");
+	l->n++;
+	return 0;
+}
+
+/* Each row's columns joined by TAB into one item (NULL columns as ""). */
+static int rows_joined(sqlite3 *db, const char *sql, const char *corpus, struct text_list *out)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = db_prepare(db, sql, &stmt), step = SQLITE_DONE;
+	memset(out, 0, sizeof(*out));
+	if (rc == 0)
+		sqlite3_bind_text(stmt, 1, corpus, -1, SQLITE_TRANSIENT);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct strbuf line = STRBUF_INIT;
+		for (int c = 0; c < sqlite3_column_count(stmt); c++) {
+			const unsigned char *t = sqlite3_column_text(stmt, c);
+			strbuf_addf(&line, "%s%s", c ? "\t" : "", t ? (const char *)t : "");
+		}
+		rc = text_list_add(out, strbuf_str(&line));
+		strbuf_release(&line);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_error(db, "cannot read the corpus summary");
+	sqlite3_finalize(stmt);
+	if (rc)
+		text_list_release(out);
+	return rc;
+}
+
+int query_exclusions(sqlite3 *db, const char *corpus, struct text_list *out)
+{
+	return rows_joined(db,
+			   "SELECT c.name, r.subcorpus, r.tag, e.reason, e.detail FROM exclusions e"
+			   " JOIN runs r USING (run_id) JOIN corpora c USING (corpus_id)"
+			   " WHERE ?1 IS NULL OR c.name = ?1"
+			   " ORDER BY c.name, r.subcorpus, r.seq, e.reason",
+			   corpus, out);
+}
+
+int query_missing_files(sqlite3 *db, const char *corpus, struct text_list *out)
+{
+	return rows_joined(db,
+			   "SELECT r.tag, m.kind, m.expected_path FROM missing_files m"
+			   " JOIN runs r USING (run_id) JOIN corpora c USING (corpus_id)"
+			   " WHERE ?1 IS NULL OR c.name = ?1 ORDER BY c.name, r.subcorpus, r.seq, m.kind",
+			   corpus, out);
+}
+
+/* SELECT DISTINCT of the fields' text values over the filter's runs, ordered. */
+static int distinct_sql(const struct run_filter *filter, const char *const *fields, size_t n,
+			bool na, struct strbuf *sql, char ***binds, size_t *nbinds)
+{
+	int rc = 0;
+	if (strbuf_adds(sql, "SELECT DISTINCT "))
+		return err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		strbuf_addf(sql, "%s%s(CAST(", i ? ", " : "", na ? "coalesce" : "");
+		rc = field_sql(fields[i], false, sql, binds, nbinds);
+		strbuf_addf(sql, " AS TEXT)%s) AS v%zu", na ? ", 'NA'" : "", i);
+	}
+	if (rc == 0)
+		strbuf_adds(sql, " FROM runs r WHERE ");
+	if (rc == 0)
+		rc = run_filter_sql(filter, sql, binds, nbinds);
+	for (size_t i = 0; rc == 0 && !na && i < n; i++)
+		strbuf_addf(sql, " AND v%zu IS NOT NULL", i);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		strbuf_addf(sql, "%sv%zu", i ? ", " : " ORDER BY ", i);
+	return rc;
+}
+
+static int distinct_rows(sqlite3 *db, const struct run_filter *filter, const char *const *fields,
+			 size_t n, bool na, size_t max_rows, struct text_list *out, size_t *rows,
+			 bool *more)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	sqlite3_stmt *stmt = NULL;
+	int rc, step = SQLITE_DONE;
+	memset(out, 0, sizeof(*out));
+	*rows = 0;
+	if (more)
+		*more = false;
+	rc = distinct_sql(filter, fields, n, na, &sql, &binds, &nbinds);
+	if (rc == 0)
+		rc = prepare_bound(db, strbuf_str(&sql), binds, nbinds, &stmt);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (*rows == max_rows) {
+			if (more)
+				*more = true;
+			break;
+		}
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			rc = text_list_add(out, (const char *)sqlite3_column_text(stmt, (int)i));
+		(*rows)++;
+	}
+	if (rc == 0 && step != SQLITE_DONE && step != SQLITE_ROW)
+		rc = db_error(db, "cannot read field values");
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	if (rc)
+		text_list_release(out);
+	return rc;
+}
+
+int query_distinct(sqlite3 *db, const struct run_filter *filter, const char *field, size_t max,
+		   struct text_list *out, bool *more)
+{
+	size_t rows;
+	const char *fields[1] = {field};
+	return distinct_rows(db, filter, fields, 1, false, max, out, &rows, more);
+}
+
+int query_combinations(sqlite3 *db, const struct run_filter *filter, const char *const *fields,
+		       size_t nfields, struct text_list *out, size_t *ncombos)
+{
+	return distinct_rows(db, filter, fields, nfields, true, SIZE_MAX, out, ncombos, NULL);
+}
+
+int query_subcorpus_families(sqlite3 *db, const char *corpus, struct text_list *out)
+{
+	struct text_list rows;
+	int rc = rows_joined(db,
+			     "SELECT r.subcorpus, min(f.value) FROM runs r JOIN corpora c USING"
+			     " (corpus_id) JOIN run_fields f ON f.run_id = r.run_id AND f.name ="
+			     " 'cpu_family' WHERE ?1 IS NULL OR c.name = ?1 GROUP BY r.subcorpus"
+			     " HAVING count(DISTINCT f.value) = 1 ORDER BY r.subcorpus",
+			     corpus, &rows);
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; rc == 0 && i < rows.n; i++) {
+		char *tab = strchr(rows.items[i], '\t');
+		if (!tab)
+			continue;
+		*tab = '\0';
+		rc = text_list_add(out, rows.items[i]);
+		if (rc == 0)
+			rc = text_list_add(out, tab + 1);
+	}
+	text_list_release(&rows);
+	if (rc)
+		text_list_release(out);
+	return rc;
+}
+
+int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **tag)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	sqlite3_stmt *stmt = NULL;
+	int rc, step;
+	*tag = NULL;
+	rc = strbuf_adds(&sql, "SELECT r.tag FROM runs r JOIN corpora c USING (corpus_id) WHERE ")
+		     ? err_set("out of memory")
+		     : 0;
+	if (rc == 0)
+		rc = run_filter_sql(filter, &sql, &binds, &nbinds);
+	/* a tag no other run of its corpus (of any, without a corpus) has: the tag names it */
+	if (rc == 0 && strbuf_addf(&sql, " AND r.listed = 1 AND EXISTS (SELECT 1 FROM traces t"
+					 " WHERE t.run_id = r.run_id AND t.kind = 'sample')"
+					 " AND (SELECT count(*) FROM runs r2 WHERE r2.tag = r.tag%s) = 1"
+					 " ORDER BY c.name, r.subcorpus, r.seq LIMIT 1",
+				   filter->corpus ? " AND r2.corpus_id = r.corpus_id" : ""))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = prepare_bound(db, strbuf_str(&sql), binds, nbinds, &stmt);
+	if (rc == 0) {
+		step = sqlite3_step(stmt);
+		if (step == SQLITE_ROW && !(*tag = strdup((const char *)sqlite3_column_text(stmt, 0))))
+			rc = err_set("out of memory");
+		else if (step != SQLITE_ROW && step != SQLITE_DONE)
+			rc = db_error(db, "cannot find a traced run");
+	}
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}

@@ -95,4 +95,52 @@ struct corpus_listing {
 int query_corpora(sqlite3 *db, struct corpus_listing *out);
 void corpus_listing_release(struct corpus_listing *l);
 
+/* ---- the report ---- */
+
+/* A list of owned strings. */
+struct text_list {
+	char **items;
+	size_t n;
+};
+void text_list_release(struct text_list *l);
+
+/*
+ * One row per excluded run (corpus, subcorpus, tag, reason, detail) or
+ * missing run file (tag, kind, expected path), of `corpus` (NULL: every
+ * corpus), in corpus and run order; each row's fields joined by '\t'.
+ */
+int query_exclusions(sqlite3 *db, const char *corpus, struct text_list *out);
+int query_missing_files(sqlite3 *db, const char *corpus, struct text_list *out);
+
+/*
+ * The distinct values (as text, NULL values left out, byte order) of
+ * `field` over the runs the filter selects, at most `max` of them; *more
+ * says whether there were others.
+ */
+int query_distinct(sqlite3 *db, const struct run_filter *filter, const char *field, size_t max,
+		   struct text_list *out, bool *more);
+
+/*
+ * The combinations of the fields' values present in the selected runs
+ * ("NA" for a missing value), each as nfields consecutive items, in
+ * byte order of the values.
+ */
+int query_combinations(sqlite3 *db, const struct run_filter *filter, const char *const *fields,
+		       size_t nfields, struct text_list *out, size_t *ncombos);
+
+/*
+ * Per sub-corpus of `corpus` (NULL: every corpus), its runs' single
+ * cpu_family, as pairs (subcorpus, family) of consecutive items; a
+ * sub-corpus whose runs name several families or none is left out.
+ */
+int query_subcorpus_families(sqlite3 *db, const char *corpus, struct text_list *out);
+
+/*
+ * The first listed run (in corpus and results-table order) the filter
+ * selects that has a sample trace and a tag no other run in the database
+ * has (so the tag alone names it);
+ * *tag NULL (return 0) when there is none. Caller frees *tag.
+ */
+int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **tag);
+
 #endif

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/err.h"
 #include "common/strbuf.h"
@@ -206,6 +207,99 @@ static void empty_table_says_none(void **state)
 	doc_free(d);
 }
 
+/* An empty string is not a missing value in csv; blanks at the ends need quotes. */
+static void csv_quoting_edges(void **state)
+{
+	static const struct doc_col cols[] = {DOC_COL_TEXT("a"), DOC_COL_TEXT("b"),
+					      DOC_COL_TEXT("c"), DOC_COL_TEXT("d")};
+	struct doc *d = doc_new("x", "X");
+	struct doc_table *t = doc_table(doc_section(d, "t", "T"), cols, 4);
+	int rc;
+	char *out;
+	(void)state;
+	doc_row(t);
+	doc_set_text(t, 0, "");
+	doc_set_text(t, 1, " lead");
+	doc_set_text(t, 2, "say \"hi\", then");
+	out = render(d, DOC_CSV, NULL, &rc);
+	assert_string_equal(out, "a,b,c,d\n\"\",\" lead\",\"say \"\"hi\"\", then\",\n");
+	free(out);
+	doc_free(d);
+}
+
+/* Bytes that are not UTF-8 become U+FFFD, control characters \u escapes, so the JSON parses. */
+static void json_text_edges(void **state)
+{
+	static const struct doc_col cols[] = {DOC_COL_TEXT("s"), DOC_COL_REAL("x", NULL, 'g', 6)};
+	struct doc *d = doc_new("x", "X");
+	struct doc_table *t = doc_table(doc_section(d, "t", "T"), cols, 2);
+	int rc;
+	char *out;
+	(void)state;
+	doc_row(t);
+	doc_set_text(t, 0, "ctl\x01 \xff end caf\xc3\xa9 \\");
+	doc_set_real(t, 1, 1e21);
+	out = render(d, DOC_JSON, NULL, &rc);
+	assert_non_null(strstr(out, "{\"s\": \"ctl\\u0001 \\ufffd end caf\xc3\xa9 \\\\\", \"x\": 1e+21}"));
+	free(out);
+	doc_free(d);
+}
+
+/* Hidden empty columns: Markdown only; widths count characters, not bytes. */
+static void md_hides_empty_and_counts_characters(void **state)
+{
+	static const struct doc_col cols[] = {DOC_COL_TEXT("a"), DOC_COL_TEXT("gone"),
+					      DOC_COL_INT("b", NULL)};
+	struct doc *d = doc_new("x", "X");
+	struct doc_table *t = doc_table(doc_section(d, "t", "T"), cols, 3);
+	int rc;
+	char *out;
+	(void)state;
+	doc_table_hide_empty(t);
+	doc_row(t);
+	doc_set_text(t, 0, "\xc2\xb5s"); /* "µs": 2 characters */
+	doc_set_int(t, 2, 1);
+	doc_row(t);
+	doc_set_text(t, 0, "abcd");
+	out = render(d, DOC_MD, NULL, &rc);
+	assert_non_null(strstr(out, "| a    | b   |\n|:-----|----:|\n| \xc2\xb5s   |   1 |\n| abcd |     |\n"));
+	free(out);
+	out = render(d, DOC_TSV, NULL, &rc);
+	assert_string_equal(out, "a\tgone\tb\n\xc2\xb5s\tNA\t1\nabcd\tNA\tNA\n");
+	free(out);
+	doc_free(d);
+}
+
+/* A failed write is reported, not ignored. */
+static void write_error(void **state)
+{
+	struct doc *d;
+	FILE *fp;
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	d = sample();
+	fp = fopen("/dev/full", "w");
+	assert_non_null(fp);
+	assert_int_equal(doc_write(d, DOC_JSON, NULL, fp), ERR_DATA);
+	assert_non_null(strstr(err_msg(), "cannot write output"));
+	fclose(fp);
+	doc_free(d);
+}
+
+/* The formats by name. */
+static void format_names(void **state)
+{
+	enum doc_format f;
+	(void)state;
+	assert_int_equal(doc_format_parse("markdown", &f), 0);
+	assert_int_equal(f, DOC_MD);
+	assert_int_equal(doc_format_parse("csv", &f), 0);
+	assert_int_equal(f, DOC_CSV);
+	assert_int_equal(doc_format_parse("xml", &f), -1);
+	assert_string_equal(doc_format_name(DOC_JSON), "json");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +310,11 @@ int main(void)
 		cmocka_unit_test(corpus_text_is_escaped),
 		cmocka_unit_test(fact_replaces_and_reads_back),
 		cmocka_unit_test(empty_table_says_none),
+		cmocka_unit_test(csv_quoting_edges),
+		cmocka_unit_test(json_text_edges),
+		cmocka_unit_test(md_hides_empty_and_counts_characters),
+		cmocka_unit_test(write_error),
+		cmocka_unit_test(format_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

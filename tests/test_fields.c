@@ -342,6 +342,24 @@ static void test_conditions(void **state)
 	run_filter_release(&f);
 }
 
+/* "has no value": run 4 has no tput, run 5 no 'heap' (and is excluded). */
+static void test_missing(void **state)
+{
+	struct run_filter f = {NULL, NULL, 0, true, false};
+	char *got;
+	assert_int_equal(run_filter_add_missing(&f, "tput"), 0);
+	got = selected(*state, &f);
+	assert_string_equal(got, "4");
+	free(got);
+	run_filter_release(&f);
+	f.include_excluded = true;
+	assert_int_equal(run_filter_add_missing(&f, "heap"), 0);
+	got = selected(*state, &f);
+	assert_string_equal(got, "4,5");
+	free(got);
+	run_filter_release(&f);
+}
+
 /* The main sub-corpus is selected by the empty string. */
 static void test_empty_value(void **state)
 {
@@ -355,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_field_check),
 		cmocka_unit_test(test_empty_value),
 		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_parse_where),
 		cmocka_unit_test(test_field_sql),
 		cmocka_unit_test(test_field_sql_value),

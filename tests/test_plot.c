@@ -39,7 +39,7 @@
 
 #include "common/err.h"
 #include "common/strbuf.h"
-#include "reports/plots.h" /* and reports/plot.h (whose second half has no include guard) */
+#include "reports/plots.h" /* and reports/plot.h */
 
 #include <dirent.h>
 #include <math.h>

@@ -191,6 +191,59 @@ check_case "$L" lock/sweep sweep --by cores --metric qps --where variant=before
 check_case "$G" none/size size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 \
 	--per-doubling 1.78 --smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000
 
+check_case "$C" cap/catalog-families catalog --families
+mkdir -p "$T/plots"
+check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg"
+check_case "$C" cap/plot-memory plot memory --by sessions --where target=medium --where cfg=pg \
+	--out "$T/plots/cap-memory.svg"
+
+check_case "$G" gmp/import import "$SKY/$GMP_NAME"
+check_case "$A" affinity/topology-record topology --from "$SHARED/writeups/gomaxprocs-affinity/lscpu.txt" \
+	--host epyc
+check_case "$C" cap/catalog catalog
+
+# report with default options: each real corpus alone, both together
+# (--corpus), the example and each write-up table; report.md complete
+# (its footer written) every time
+report_case() { # DB LABEL [--corpus NAME]
+	local db=$1 label=$2
+	shift 2
+	check_case "$db" "$label" report --out "$T/reports/$label" "$@"
+	if tail -n 1 "$T/reports/$label/report.md" 2>/dev/null | grep -q '^coreplan .*; content sha256 [0-9a-f]\{64\} '; then
+		ok "$label: report.md is complete (footer written)"
+	else
+		not_ok "$label: report.md is complete (footer written)" "$(tail -n 3 "$T/reports/$label/report.md" 2>&1)"
+	fi
+}
+report_case "$G" gmp-report
+report_case "$C" cap-report
+report_case "$B" both-report-gmp --corpus "$GMP_NAME"
+report_case "$B" both-report-cap --corpus "$CAP_NAME"
+report_case "$E" example-report
+report_case "$A" affinity-report
+report_case "$Y" yip-report
+report_case "$L" lock-report
+
+# one filter grammar everywhere: '=' inside a list and an unknown field are the same usage error
+for cmd in "runs" "sweep --by gomaxprocs" "noise --by gomaxprocs" "cores" "report --out $T/r-bad"; do
+	# shellcheck disable=SC2086
+	"$BIN" --db "$G" $cmd --where cfg=mem,target=small >"$T/f.out" 2>"$T/f.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "the value 'target=small' holds '='" "$T/f.err"; then
+		ok "${cmd%% *}: --where cfg=mem,target=small is refused (exit 2) with the grammar"
+	else
+		not_ok "${cmd%% *}: --where cfg=mem,target=small is refused (exit 2) with the grammar" "exit $rc: $(cat "$T/f.err")"
+	fi
+	# shellcheck disable=SC2086
+	"$BIN" --db "$G" $cmd --where gomaxproc=1 >"$T/f.out" 2>"$T/f.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "no field 'gomaxproc' (did you mean 'gomaxprocs'?)" "$T/f.err"; then
+		ok "${cmd%% *}: an unknown field is exit 2 with a suggestion"
+	else
+		not_ok "${cmd%% *}: an unknown field is exit 2 with a suggestion" "exit $rc: $(cat "$T/f.err")"
+	fi
+done
+
 check_unknown_view "$G" sweep --by gomaxprocs
 
 echo "$PASS passed, $FAIL failed"

@@ -266,13 +266,17 @@ if want == "none" and n:
 print("\n".join(errors) if errors else "ok")
 EOF
 
-# segment_check.py REPORT.md START END CMD_STDOUT: the report's text
-# after START up to END is the command's output verbatim (then blank).
+# segment_check.py REPORT.md START END CMD_STDOUT LEVEL: the report's text
+# after START up to END is the command's document as the report embeds it
+# (then blank): the command's Markdown without its "## title" line and its
+# footer (from the last "---"), with every heading moved to start at LEVEL
+# (the report's sections sit under its own headings).
 cat >"$T/segment_check.py" <<'EOF'
-import difflib, sys
+import difflib, re, sys
 md = open(sys.argv[1], encoding="utf-8").read()
 start, end = sys.argv[2].replace("\\n", "\n"), sys.argv[3].replace("\\n", "\n")
 out = open(sys.argv[4], encoding="utf-8").read()
+level = int(sys.argv[5])
 a = md.find(start)
 if a < 0:
     print("%r not in the report" % start); sys.exit()
@@ -283,11 +287,20 @@ if b < 0:
 seg = md[a:b]
 if out.strip() == "":
     print("the command printed nothing"); sys.exit()
-if seg.startswith(out) and seg[len(out):].strip() == "":
+lines = out.split("\n")
+if "---" in lines:
+    lines = lines[:len(lines) - 1 - lines[::-1].index("---")]
+if lines and lines[0].startswith("## "):
+    lines = lines[2:]  # the title and the blank line after it
+shift = level - 2
+lines = [("#" * shift + l) if re.match(r"#+ ", l) else l for l in lines]
+want = "\n".join(lines).strip("\n")
+got = seg.strip("\n")
+if got.startswith(want) and got[len(want):].strip() == "":
     print("ok")
 else:
-    d = difflib.unified_diff(out.splitlines(), seg.splitlines(), "command", "report.md", lineterm="")
-    print("the report's section differs from the command's output\n" + "\n".join(list(d)[:40]))
+    d = difflib.unified_diff(want.splitlines(), got.splitlines(), "command", "report.md", lineterm="")
+    print("the report's section differs from the command's document\n" + "\n".join(list(d)[:40]))
 EOF
 
 # strip_plots.py REPORT.md: the text without plot lines (images, data
@@ -332,8 +345,8 @@ report() {
 	local name=$1 dir=$2
 	shift 2
 	cpl report "$@" --out "$dir"
-	if [ "$RC" -eq 0 ] && [ "$OUT" == "$dir/report.md" ] && [ -s "$dir/report.md" ] &&
-		[ -d "$dir/plots" ]; then
+	if [ "$RC" -eq 0 ] && [ "$(head -n 1 <<<"$OUT")" == "## Report written to $dir/report.md" ] &&
+		[ -s "$dir/report.md" ] && [ -d "$dir/plots" ]; then
 		ok "$name"
 	else
 		not_ok "$name" "exit $RC, stdout '$OUT', report.md $( [ -s "$dir/report.md" ] && echo present || echo missing); stderr:"$'\n'"$ERR"
@@ -356,15 +369,16 @@ same_dirs() {
 	not_ok "$1" "${d//"$T"\//}"$'\n'"$text"
 }
 # segment NAME REPORT START END CMD...: the report's section is CMD's stdout.
+# segment NAME REPORT.md START END LEVEL COMMAND...: the report's section is the command's document.
 segment() {
-	local name=$1 md=$2 start=$3 end=$4
-	shift 4
+	local name=$1 md=$2 start=$3 end=$4 level=$5
+	shift 5
 	cpl "$@"
 	if [ "$RC" -ne 0 ]; then
 		not_ok "$name" "coreplan $* exited $RC: $ERR"
 		return
 	fi
-	py "$name" segment_check.py "$md" "$start" "$end" "$T/.out"
+	py "$name" segment_check.py "$md" "$start" "$end" "$T/.out" "$level"
 }
 
 ###########################################################################
@@ -389,13 +403,13 @@ py "gmp report.md: every image exists and is a valid SVG; data and scripts exist
 check_eq "gmp report: 3 plots (scaling, blocks, trace; no memory, no sizing)" "3" \
 	"$(grep -c '^!\[' "$GMD")" "$(grep '^!\[' "$GMD")"
 segment "gmp report: sweep table = coreplan sweep --by gomaxprocs ${GSEL[*]}" "$GMD" \
-	'### All runs\n\n' '![scaling plot]' sweep --by gomaxprocs "${GSEL[@]}"
+	'### All runs\n\n' '![scaling plot]' 3 sweep --by gomaxprocs "${GSEL[@]}"
 segment "gmp report: noise section = coreplan noise --by gomaxprocs ${GSEL[*]}" "$GMD" \
-	'### Noise\n\n' '## CPU: recomputed' noise --by gomaxprocs "${GSEL[@]}"
+	'## Noise\n\n' '## CPU: recomputed' 2 noise --by gomaxprocs "${GSEL[@]}"
 segment "gmp report: cores table = coreplan cores ${GSEL[*]}" "$GMD" \
-	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' cores "${GSEL[@]}"
+	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' 2 cores "${GSEL[@]}"
 segment "gmp report: fit section = coreplan fit --by gomaxprocs ${GSEL[*]}" "$GMD" \
-	'## Scaling models\n\n' '## Sizing' fit --by gomaxprocs "${GSEL[@]}"
+	'## Scaling models\n\n' '## Sizing' 2 fit --by gomaxprocs "${GSEL[@]}"
 
 # corpus summary against `coreplan corpora`
 cat >"$T/corpus_row.py" <<'EOF'
@@ -403,7 +417,9 @@ import csv, sys
 md, tsv, name = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = {r["name"]: r for r in csv.DictReader(open(tsv), delimiter="\t")}
 want = rows.get(name)
-line = [l for l in open(md).read().split("\n") if l.startswith("| " + name + " |")]
+text = open(md).read()
+corpora = text[text.find("### Corpora"):text.find("### Excluded runs")]
+line = [l for l in corpora.split("\n") if l.startswith("| " + name + " |")]
 if not want or len(line) != 1:
     print("no single row for %s (corpora: %s; report rows: %d)" % (name, list(rows), len(line)))
     sys.exit()
@@ -542,21 +558,21 @@ while IFS= read -r g; do
 	wh=()
 	for kv in $g; do wh+=(--where "$kv"); done
 	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' sweep --by sessions "${CSEL[@]}" "${wh[@]}"
+		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
 done <<<"$groups"
 segment "cap report: noise = coreplan noise --by sessions --group $group_fields ${CSEL[*]}" \
-	"$CMD_MD" '### Noise\n\n' '## CPU: recomputed' noise --by sessions --group "$group_fields" "${CSEL[@]}"
+	"$CMD_MD" '## Noise\n\n' '## CPU: recomputed' 2 noise --by sessions --group "$group_fields" "${CSEL[@]}"
 segment "cap report: cores = coreplan cores ${CSEL[*]}" "$CMD_MD" \
-	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' cores "${CSEL[@]}"
+	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' 2 cores "${CSEL[@]}"
 segment "cap report: memory = coreplan memory --by sessions --group $group_fields ${CSEL[*]}" \
-	"$CMD_MD" '## Memory per session\n\n' '![memory plot]' memory --by sessions --group "$group_fields" "${CSEL[@]}"
+	"$CMD_MD" '## Memory per session\n\n' '![memory plot]' 2 memory --by sessions --group "$group_fields" "${CSEL[@]}"
 segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core" \
-	"$CMD_MD" '## Cross-CPU translation\n\n' '## Scaling models' \
+	"$CMD_MD" '## Cross-CPU translation\n\n' '## Scaling models' 2 \
 	translate --from subcorpus=m1 --to subcorpus=core --corpus "$CAP_NAME"
 segment "cap report: fit = coreplan fit --by sessions ${CSEL[*]}" "$CMD_MD" \
-	"one group's model.\n\n" '## Sizing' fit --by sessions "${CSEL[@]}"
+	"one group's model.\n\n" '## Sizing' 2 fit --by sessions "${CSEL[@]}"
 segment "cap report: sizing = coreplan size with the config's options" "$CMD_MD" \
-	'## Sizing\n\n' '![sizing plot]' size --target 1000 --sessions 500 --base-from subcorpus=core \
+	'## Sizing\n\n' '![sizing plot]' 2 size --target 1000 --sessions 500 --base-from subcorpus=core \
 	--scaling-from "$SCALE_FROM" --memory-from "$MEM_FROM" --series e2
 cpl corpora --format tsv
 cp "$T/.out" "$T/corpora.tsv"
@@ -575,7 +591,7 @@ py "example report.md: Markdown tables well-formed" md_check.py "$T/example/repo
 check_no_plot_failures "example report: every plot drawn" "$T/example/report.md"
 py "example report.md: every image exists and is a valid SVG" images_check.py "$T/example" svg
 segment "example report: sweep table = coreplan sweep --by gomaxprocs --corpus example" \
-	"$T/example/report.md" '### All runs\n\n' '![scaling plot]' sweep --by gomaxprocs --corpus example
+	"$T/example/report.md" '### All runs\n\n' '![scaling plot]' 3 sweep --by gomaxprocs --corpus example
 
 ###########################################################################
 # without gnuplot
@@ -735,7 +751,7 @@ cpl import "$T/spaced/runs.tsv" --name spaced
 report "report groups by a field whose values hold spaces (variant='plain one')" "$T/spaced-report" --corpus spaced
 if [ -s "$T/spaced-report/report.md" ] && grep -q '^### Group variant=plain one$' "$T/spaced-report/report.md"; then
 	segment "spaced groups: group 'variant=plain one' = coreplan sweep --where 'variant=plain one'" \
-		"$T/spaced-report/report.md" '### Group variant=plain one\n\n' '![scaling plot]' \
+		"$T/spaced-report/report.md" '### Group variant=plain one\n\n' '![scaling plot]' 3 \
 		sweep --by gomaxprocs --corpus spaced --where "variant=plain one"
 fi
 check_eq "no injected command ran after every hostile plot (final check)" "" "$(pwned)"

@@ -1,0 +1,631 @@
+/* report: see report.h. */
+#include "report.h"
+
+#include "../analysis/compare.h"
+#include "../analysis/cores.h"
+#include "../analysis/fit.h"
+#include "../analysis/memory.h"
+#include "../analysis/noise.h"
+#include "../analysis/plot_runs.h"
+#include "../analysis/report_plan.h"
+#include "../analysis/smt.h"
+#include "../analysis/sweep.h"
+#include "../analysis/translate.h"
+#include "../common/err.h"
+#include "../common/hash.h"
+#include "../common/strbuf.h"
+#include "../schema/queries.h"
+#include "builders.h"
+#include "plots.h"
+#include "sizing_plot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef COREPLAN_VERSION
+#define COREPLAN_VERSION "unknown"
+#endif
+
+/* What one report run holds while it writes. */
+struct report_ctx {
+	sqlite3 *db;
+	const struct report_request *req;
+	struct report_plan plan;
+	FILE *md;
+	char *md_path, *plots_dir;
+	int plot_seq;
+	struct doc *summary;
+	struct doc_table *sections; /* the summary's table of sections */
+	size_t measured, not_measured, plots;
+};
+
+/* ---- writing ---- */
+
+static void heading(struct report_ctx *c, int level, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < level; i++)
+		strbuf_adds(&sb, "#");
+	strbuf_adds(&sb, " ");
+	doc_md_escape(&sb, text, false);
+	fprintf(c->md, "%s\n\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+static void paragraph(struct report_ctx *c, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	doc_md_escape(&sb, text, false);
+	fprintf(c->md, "%s\n\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* Record a section's outcome in the summary document. */
+static void outcome(struct report_ctx *c, const char *section, const char *status,
+		    const char *reason)
+{
+	doc_row(c->sections);
+	doc_set_text(c->sections, 0, section);
+	doc_set_text(c->sections, 1, status);
+	doc_set_text(c->sections, 2, reason);
+}
+
+/* A section the runs cannot support: the reason, in the report and the summary. */
+static void not_measured(struct report_ctx *c, const char *section, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "**Not measured**: ");
+	doc_md_escape(&sb, why, false);
+	fprintf(c->md, "%s\n\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+	outcome(c, section, "not measured", why);
+	c->not_measured++;
+}
+
+/* A section's analysis failed: its message becomes the reason; the report goes on. */
+static void failed(struct report_ctx *c, const char *section)
+{
+	char why[1024];
+	snprintf(why, sizeof(why), "%s", *err_msg() ? err_msg() : "the analysis failed");
+	err_clear();
+	not_measured(c, section, why);
+}
+
+/* A command's document under the report's heading at `level` (its own title left out). */
+static int embed(struct report_ctx *c, const char *section, const struct doc *d, int level)
+{
+	int rc = doc_write_md(d, c->md, level, DOC_MD_FACTS | DOC_MD_LEFT_OUT, NULL);
+	if (rc == 0) {
+		outcome(c, section, "measured", NULL);
+		c->measured++;
+	}
+	return rc;
+}
+
+/* The image of a plot result, or why there is none. */
+static void plot(struct report_ctx *c, const struct plot_request *preq,
+		 const struct plot_result *pres)
+{
+	struct strbuf context = STRBUF_INIT;
+	char name[64], *image = NULL;
+	struct plot_target t;
+	int rc;
+	snprintf(name, sizeof(name), "%02d-%s", ++c->plot_seq, plot_kind_name(preq->kind));
+	plots_context(preq->filter, &context);
+	t = (struct plot_target){c->plots_dir, name, c->req->plot_format, strbuf_str(&context)};
+	rc = plots_draw(&t, preq, pres, &image);
+	if (rc == 0) {
+		fprintf(c->md, "![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
+			plot_kind_name(preq->kind), image, name, name);
+		c->plots++;
+	} else if (rc == PLOT_NOT_INSTALLED) {
+		fprintf(c->md, "*Plot not drawn: gnuplot is not installed (apt-get install "
+			       "gnuplot-nox).*\n\n");
+	} else {
+		paragraph(c, "Plot not drawn:");
+		paragraph(c, err_msg());
+		err_clear();
+	}
+	free(image);
+	strbuf_release(&context);
+}
+
+/* Run a plot's analysis and draw it. */
+static void plot_of(struct report_ctx *c, const struct plot_request *preq)
+{
+	struct plot_result pres;
+	if (plot_run(c->db, preq, &pres) == 0)
+		plot(c, preq, &pres);
+	else
+		err_clear();
+	plot_result_release(&pres);
+}
+
+/* ---- the sections ---- */
+
+static int corpus_section(struct report_ctx *c)
+{
+	struct corpus_listing listing = {0};
+	struct text_list excl = {0}, missing = {0};
+	struct doc *d = NULL;
+	const char *corpus = c->req->filter->corpus;
+	struct strbuf filter = STRBUF_INIT;
+	int rc = query_corpora(c->db, &listing);
+	if (rc == 0)
+		rc = query_exclusions(c->db, corpus, &excl);
+	if (rc == 0)
+		rc = query_missing_files(c->db, corpus, &missing);
+	if (rc == 0)
+		rc = build_report_corpus(&listing, corpus, &excl, &missing, &d);
+	heading(c, 2, "Corpus");
+	if (rc == 0)
+		rc = embed(c, "corpus", d, 2);
+	if (rc == 0 && run_filter_describe(c->req->filter, &filter) == 0) {
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, "Filter: %s. Sections below that the runs cannot support say "
+				   "Not measured and why.",
+			    strbuf_str(&filter));
+		paragraph(c, strbuf_str(&line));
+		strbuf_release(&line);
+	}
+	strbuf_release(&filter);
+	doc_free(d);
+	text_list_release(&excl);
+	text_list_release(&missing);
+	corpus_listing_release(&listing);
+	return rc;
+}
+
+static int sweep_group(struct report_ctx *c, const struct report_group *g)
+{
+	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL};
+	struct plot_result pres;
+	struct sweep_request sreq;
+	struct doc *d = NULL;
+	char section[600];
+	int rc;
+	snprintf(section, sizeof(section), "sweep %s", g->label);
+	if (*g->label) {
+		struct strbuf title = STRBUF_INIT;
+		strbuf_addf(&title, "Group %s", g->label);
+		heading(c, 3, strbuf_str(&title));
+		strbuf_release(&title);
+	} else {
+		heading(c, 3, "All runs");
+	}
+	memset(&sreq, 0, sizeof(sreq));
+	sreq.filter = &g->filter;
+	sreq.by = c->plan.by;
+	sweep_options_init(&sreq.opts);
+	/* the scaling plot's analysis is sweep_run's (default options): one result for both */
+	if (plot_run(c->db, &preq, &pres) != 0) {
+		failed(c, section);
+		plot_result_release(&pres);
+		return 0;
+	}
+	rc = build_sweep(&sreq, &pres.sweep, &d);
+	if (rc == 0)
+		rc = embed(c, section, d, 3);
+	if (rc == 0) {
+		struct plot_request blocks = {PLOT_KIND_BLOCKS, &g->filter, c->plan.by, NULL, NULL,
+					      NULL};
+		plot(c, &preq, &pres);
+		plot_of(c, &blocks);
+	}
+	doc_free(d);
+	plot_result_release(&pres);
+	return rc;
+}
+
+static int sweep_sections(struct report_ctx *c)
+{
+	int rc = 0;
+	heading(c, 2, "Sweep");
+	if (!c->plan.by) {
+		not_measured(c, "sweep",
+			     "no field has two or more levels among the runs (gomaxprocs, "
+			     "sessions); pass --by FIELD");
+		return 0;
+	}
+	if (c->plan.ngroups_found > c->plan.ngroups) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "%zu groups; the first %zu are shown (narrow with --where or --group).",
+			 c->plan.ngroups_found, c->plan.ngroups);
+		paragraph(c, line);
+	}
+	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
+		rc = sweep_group(c, &c->plan.groups[i]);
+	return rc;
+}
+
+static int noise_section(struct report_ctx *c)
+{
+	struct noise_request req;
+	struct noise_result res;
+	struct doc *d = NULL;
+	int rc = 0;
+	heading(c, 2, "Noise");
+	if (!c->plan.by) {
+		not_measured(c, "noise", "no sweep (no field with two or more levels)");
+		return 0;
+	}
+	memset(&req, 0, sizeof(req));
+	req.filter = c->req->filter;
+	req.by = c->plan.by;
+	req.group = c->plan.ngroup ? (const char *const *)c->plan.group : NULL;
+	noise_options_init(&req.opts);
+	if (noise_run(c->db, &req, &res) != 0)
+		failed(c, "noise");
+	else if ((rc = build_noise(&req, &res, &d)) == 0)
+		rc = embed(c, "noise", d, 2);
+	doc_free(d);
+	noise_result_release(&res);
+	return rc;
+}
+
+static int cpu_section(struct report_ctx *c)
+{
+	struct cores_request req;
+	struct cores_result res;
+	struct doc *d = NULL;
+	int rc = 0;
+	heading(c, 2, "CPU: recomputed cores and tick rate");
+	memset(&req, 0, sizeof(req));
+	req.filter = c->req->filter;
+	cores_options_init(&req.opts);
+	if (cores_run(c->db, &req, &res) != 0)
+		failed(c, "cpu");
+	else if ((rc = build_cores(&req, &res, &d)) == 0)
+		rc = embed(c, "cpu", d, 2);
+	if (rc == 0 && c->plan.trace_tag) {
+		struct plot_request preq = {PLOT_KIND_TRACE, c->req->filter, NULL, NULL, NULL,
+					    c->plan.trace_tag};
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, "Trace of `%s`, the first listed run with a trace:",
+			    c->plan.trace_tag);
+		paragraph(c, strbuf_str(&line));
+		strbuf_release(&line);
+		plot_of(c, &preq);
+	}
+	doc_free(d);
+	cores_result_release(&res);
+	return rc;
+}
+
+/* The group fields without `sessions` (memory is fitted across sessions). */
+static int memory_groups(const struct report_plan *p, char ***out)
+{
+	size_t n = 0;
+	*out = calloc(p->ngroup + 1, sizeof(**out));
+	if (!*out)
+		return err_set("out of memory");
+	for (size_t i = 0; i < p->ngroup; i++)
+		if (strcmp(p->group[i], "sessions"))
+			(*out)[n++] = p->group[i];
+	return 0;
+}
+
+static int memory_section(struct report_ctx *c)
+{
+	struct memory_request req;
+	struct memory_result res;
+	struct doc *d = NULL;
+	char **groups = NULL;
+	int rc = 0;
+	heading(c, 2, "Memory per session");
+	if (!c->plan.memory) {
+		not_measured(c, "memory",
+			     "the runs have fewer than two session counts, so no slope across "
+			     "sessions");
+		return 0;
+	}
+	rc = memory_groups(&c->plan, &groups);
+	if (rc)
+		return rc;
+	memset(&req, 0, sizeof(req));
+	req.filter = c->req->filter;
+	req.by = "sessions";
+	req.group = groups[0] ? (const char *const *)groups : NULL;
+	cores_options_init(&req.cores);
+	if (memory_run(c->db, &req, &res) != 0)
+		failed(c, "memory");
+	else if ((rc = build_memory(&req, &res, &d)) == 0)
+		rc = embed(c, "memory", d, 2);
+	if (rc == 0 && d) {
+		struct plot_request preq = {PLOT_KIND_MEMORY, c->req->filter, "sessions", NULL, NULL,
+					    NULL};
+		plot_of(c, &preq);
+	}
+	doc_free(d);
+	memory_result_release(&res);
+	free(groups);
+	return rc;
+}
+
+static int smt_section(struct report_ctx *c)
+{
+	struct smt_request req;
+	struct smt_result res;
+	struct doc *d = NULL;
+	int rc = 0;
+	heading(c, 2, "SMT: what a second hardware thread is worth");
+	if (!c->plan.smt) {
+		not_measured(c, "smt",
+			     "no topology is recorded for these runs (a manifest's `topology = "
+			     "FILE`, or `coreplan smt --host`)");
+		return 0;
+	}
+	memset(&req, 0, sizeof(req));
+	req.filter = c->req->filter;
+	if (smt_measure(c->db, &req, &res) != 0)
+		failed(c, "smt");
+	else if ((rc = build_smt(&req, &res, &d)) == 0)
+		rc = embed(c, "smt", d, 2);
+	doc_free(d);
+	smt_result_release(&res);
+	return rc;
+}
+
+static int translate_section(struct report_ctx *c)
+{
+	struct translate_request req;
+	struct translate_result res;
+	struct run_filter corpus = {0};
+	struct doc *d = NULL;
+	int rc = 0;
+	heading(c, 2, "Cross-CPU translation");
+	if (!c->plan.translate_from) {
+		not_measured(c, "translate",
+			     "no pair of sub-corpora on different CPUs (or set translate-from and "
+			     "translate-to in --config)");
+		return 0;
+	}
+	/* the arms are sub-corpora: the report's --where conditions do not apply to them */
+	corpus.corpus = c->req->filter->corpus;
+	memset(&req, 0, sizeof(req));
+	req.filter = &corpus;
+	req.from = c->plan.translate_from;
+	req.to = c->plan.translate_to;
+	req.seed = 1;
+	if (translate_run(c->db, &req, &res) != 0)
+		failed(c, "translate");
+	else if ((rc = build_translate(&req, &res, &d)) == 0)
+		rc = embed(c, "translate", d, 2);
+	doc_free(d);
+	translate_result_release(&res);
+	return rc;
+}
+
+static int fit_section(struct report_ctx *c)
+{
+	struct fit_request req;
+	struct fit_run_result res;
+	struct doc *d = NULL;
+	int rc = 0;
+	heading(c, 2, "Scaling models");
+	if (!c->plan.by) {
+		not_measured(c, "fit", "no sweep (no field with two or more levels)");
+		return 0;
+	}
+	if (c->plan.ngroup) {
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line,
+			    "Fitted over every selected run; the groups above differ in %s, so "
+			    "narrow with --where for one group's model.",
+			    c->plan.group[0]);
+		paragraph(c, strbuf_str(&line));
+		strbuf_release(&line);
+	}
+	memset(&req, 0, sizeof(req));
+	req.filter = c->req->filter;
+	req.by = c->plan.by;
+	for (int m = 0; m < FIT_NMODELS; m++)
+		req.models[m] = true;
+	if (fit_run(c->db, &req, &res) != 0)
+		failed(c, "fit");
+	else if ((rc = build_fit(&req, &res, &d)) == 0)
+		rc = embed(c, "fit", d, 2);
+	doc_free(d);
+	fit_run_result_release(&res);
+	return rc;
+}
+
+static int sizing_section(struct report_ctx *c)
+{
+	struct size_result res;
+	struct sizing_plot sp = {0};
+	struct strbuf path = STRBUF_INIT;
+	struct doc *d = NULL;
+	int rc = 0;
+	heading(c, 2, "Sizing");
+	if (!c->req->size) {
+		not_measured(c, "sizing", "no target given (--target, or `target =` in --config)");
+		return 0;
+	}
+	strbuf_addf(&path, "%s/%02d-sizing.%s", c->plots_dir, ++c->plot_seq,
+		    plot_extension(c->req->plot_format));
+	if (size_run(c->db, c->req->size, &res) != 0) {
+		failed(c, "sizing");
+	} else {
+		int drawn = sizing_plot_draw(&res, strbuf_str(&path), &sp);
+		if (drawn)
+			err_clear();
+		rc = build_size(c->req->size, &res, NULL, &d);
+		if (rc == 0)
+			rc = embed(c, "sizing", d, 2);
+		if (rc == 0 && drawn == 0 && sp.image) {
+			fprintf(c->md, "![sizing plot](plots/%02d-sizing.%s)\n\n", c->plot_seq,
+				plot_extension(c->req->plot_format));
+			c->plots++;
+		} else if (rc == 0) {
+			fprintf(c->md, "*Plot not drawn: %s*\n\n",
+				drawn ? "no instance has a prediction"
+				      : "gnuplot is not installed (apt-get install gnuplot-nox)");
+		}
+	}
+	sizing_plot_release(&sp);
+	doc_free(d);
+	size_result_release(&res);
+	strbuf_release(&path);
+	return rc;
+}
+
+/* ---- the footer and the files ---- */
+
+static int footer(struct report_ctx *c)
+{
+	struct strbuf names = STRBUF_INIT, hashed = STRBUF_INIT, line = STRBUF_INIT;
+	char corpora_hash[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
+	struct hash_ctx *h = NULL;
+	int rc = query_provenance(c->db, c->req->filter->corpus, &names, corpora_hash);
+	if (rc == 0 && !(h = hash_new()))
+		rc = err_set("out of memory");
+	if (rc == 0) {
+		/* the corpora's content and the options: what the report read */
+		strbuf_addf(&hashed, "%s\n%s", corpora_hash,
+			    c->req->options_text ? c->req->options_text : "");
+		hash_update(h, hashed.buf ? hashed.buf : "", hashed.len);
+		hash_finish(h, hex);
+		strbuf_addf(&line, "coreplan %s; corpora: ", COREPLAN_VERSION);
+		doc_md_escape(&line, strbuf_str(&names), false);
+		strbuf_addf(&line, "; content sha256 %s (the imported files' hashes and this "
+				   "report's options)",
+			    hex);
+		fprintf(c->md, "---\n\n%s\n", strbuf_str(&line));
+		doc_fact_text(c->summary, "report_sha256", "report sha256 (content and options)", DOC_QUIET, hex);
+	}
+	strbuf_release(&names);
+	strbuf_release(&hashed);
+	strbuf_release(&line);
+	return rc;
+}
+
+/* mkdir -p */
+static int make_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int rc = 0;
+	if (!copy)
+		return err_set("out of memory");
+	for (char *p = copy + 1; rc == 0 && *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+				rc = err_set("cannot create '%s': %s", copy, strerror(errno));
+			*p = '/';
+		}
+	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
+		rc = err_set("cannot create '%s': %s", copy, strerror(errno));
+	free(copy);
+	return rc;
+}
+
+static int open_files(struct report_ctx *c)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = make_dir(c->req->out_dir);
+	if (rc == 0) {
+		strbuf_addf(&path, "%s/plots", c->req->out_dir);
+		c->plots_dir = strbuf_detach(&path);
+		rc = c->plots_dir ? make_dir(c->plots_dir) : err_set("out of memory");
+	}
+	if (rc == 0) {
+		strbuf_addf(&path, "%s/report.md", c->req->out_dir);
+		c->md_path = strbuf_detach(&path);
+		if (!c->md_path)
+			rc = err_set("out of memory");
+		else if (!(c->md = fopen(c->md_path, "w")))
+			rc = err_set("cannot write '%s': %s", c->md_path, strerror(errno));
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+static int close_files(struct report_ctx *c, int rc)
+{
+	if (c->md) {
+		bool bad = fflush(c->md) != 0 || ferror(c->md);
+		if (fclose(c->md) != 0)
+			bad = true;
+		c->md = NULL;
+		if (rc == 0 && bad)
+			rc = err_set("cannot write '%s': %s", c->md_path, strerror(errno ? errno : EIO));
+	}
+	return rc;
+}
+
+static void summary_new(struct report_ctx *c)
+{
+	static const struct doc_col cols[] = {
+		DOC_COL_TEXT("section"),
+		DOC_COL_TEXT("status"),
+		DOC_COL_TEXT("reason"),
+	};
+	c->summary = doc_new("report", "Report");
+	if (c->summary)
+		c->sections = doc_table(doc_section(c->summary, "sections", "Sections"), cols, 3);
+}
+
+static int write_all(struct report_ctx *c)
+{
+	typedef int (*section_fn)(struct report_ctx *);
+	static const section_fn sections[] = {corpus_section, sweep_sections, noise_section,
+					      cpu_section,    memory_section, smt_section,
+					      translate_section, fit_section, sizing_section};
+	const char *corpus = c->req->filter->corpus;
+	struct strbuf title = STRBUF_INIT;
+	int rc = 0;
+	strbuf_addf(&title, "Capacity report: %s", corpus ? corpus : "all corpora");
+	heading(c, 1, strbuf_str(&title));
+	strbuf_release(&title);
+	for (size_t i = 0; rc == 0 && i < sizeof(sections) / sizeof(sections[0]); i++)
+		rc = sections[i](c);
+	if (rc == 0)
+		rc = footer(c);
+	return rc;
+}
+
+int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
+{
+	struct report_ctx c;
+	struct report_plan_request preq = {req->filter, req->by, req->group, req->translate_from,
+					   req->translate_to};
+	int rc;
+	memset(&c, 0, sizeof(c));
+	*out = NULL;
+	c.db = db;
+	c.req = req;
+	summary_new(&c);
+	if (!c.summary)
+		return err_set("out of memory");
+	rc = report_plan_make(db, &preq, &c.plan);
+	if (rc == 0)
+		rc = open_files(&c);
+	if (rc == 0)
+		rc = write_all(&c);
+	rc = close_files(&c, rc);
+	if (rc == 0) {
+		doc_set_title(c.summary, "Report written to %s", c.md_path);
+		doc_fact_text(c.summary, "report", "report", DOC_LISTED, c.md_path);
+		doc_fact_text(c.summary, "plots_dir", "plots", DOC_LISTED, c.plots_dir);
+		doc_fact_int(c.summary, "sections_measured", "sections measured", DOC_LISTED,
+			     (int64_t)c.measured, NULL);
+		doc_fact_int(c.summary, "sections_not_measured", "sections not measured",
+			     DOC_LISTED, (int64_t)c.not_measured, NULL);
+		doc_fact_int(c.summary, "plots", "plots drawn", DOC_LISTED, (int64_t)c.plots, NULL);
+		rc = doc_error(c.summary);
+	}
+	if (rc == 0) {
+		*out = c.summary;
+		c.summary = NULL;
+	}
+	doc_free(c.summary);
+	report_plan_release(&c.plan);
+	free(c.md_path);
+	free(c.plots_dir);
+	return rc;
+}

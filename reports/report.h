@@ -1,0 +1,46 @@
+/*
+ * report: `coreplan report`, the whole write-up of a selection of runs as
+ * DIR/report.md with its plots in DIR/plots/.
+ *
+ * The report is composed in process: its plan (analysis/report_plan.h)
+ * says which sections the runs support; each section runs the analysis a
+ * command runs (sweep_run, noise_run, ...) with a typed filter and writes
+ * the same document that command's builder makes (reports/builders.h),
+ * in Markdown with its headings moved under the report's. A section the
+ * runs cannot support says "Not measured" and why. Plots are drawn from
+ * the same results the tables show (reports/plots.h).
+ *
+ * report.md has no timestamps and no path of the database: the same
+ * corpora and options give a byte-identical file. Its footer names the
+ * tool version, the corpora and one SHA-256 over their content hashes and
+ * the report's options.
+ *
+ * report_run() returns a document of what it wrote (the report's path,
+ * each section and whether it was measured), which `coreplan report`
+ * prints.
+ */
+#ifndef COREPLAN_REPORT_H
+#define COREPLAN_REPORT_H
+
+#include <sqlite3.h>
+
+#include "../analysis/size.h"
+#include "../schema/fields.h"
+#include "doc.h"
+#include "plot.h"
+
+struct report_request {
+	const struct run_filter *filter;  /* --corpus and --where */
+	const char *by;                   /* NULL: chosen (report_plan.h) */
+	const char *const *group;         /* NULL-terminated, or NULL: chosen */
+	const char *translate_from;       /* conditions, or NULL: chosen */
+	const char *translate_to;
+	const struct size_request *size;  /* the sizing section's request, NULL: none */
+	const char *out_dir;
+	enum plot_format plot_format;
+	const char *options_text;         /* the options in words, hashed into the footer */
+};
+
+int report_run(sqlite3 *db, const struct report_request *req, struct doc **out);
+
+#endif
