@@ -24,9 +24,8 @@ enum {
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_A] = {"a", 0, "WHERE", "arm a (the baseline): FIELD=V[,V] conditions, space-separated",
-		   false},
-	[OPT_B] = {"b", 0, "WHERE", "arm b (the change), same form", false},
+	[OPT_A] = {"a", 0, "WHERE", "arm a (the baseline): FIELD=V[,V] conditions, space-separated", .required = true},
+	[OPT_B] = {"b", 0, "WHERE", "arm b (the change), same form", .required = true},
 	[OPT_EFFECT] = {"effect-bound", 0, "PCT",
 			"the largest effect the change could have, in % of the metric", false},
 	[OPT_ALPHA] = {"alpha", 0, "A", "two-sided significance level (default 0.05)", false},
@@ -102,24 +101,14 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct compare_request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	if (!req->arm[0] || !req->arm[1])
-		return err_usage("both --a and --b are required");
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct compare_request *req = request;
 	struct compare_result res;
-	int rc = compare_run(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	rc = compare_run(db, req, &res);
 	if (rc == 0)
 		rc = build_compare(req, &res, out);
 	compare_result_release(&res);
@@ -129,7 +118,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_compare(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"compare", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"compare", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct compare_request req;
 	memset(&req, 0, sizeof(req));
 	compare_options_init(&req.opts);

@@ -86,21 +86,13 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct cores_request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	req->filter = &a->filter;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct cores_request *req = request;
 	struct cores_result res;
-	int rc = cores_run(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	rc = cores_run(db, req, &res);
 	if (rc == 0)
 		rc = build_cores(req, &res, out);
 	cores_result_release(&res);
@@ -110,7 +102,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_cores(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"cores", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"cores", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct cores_request req;
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.opts);

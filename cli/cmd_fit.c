@@ -13,7 +13,7 @@ enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_MODEL };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field N (required), e.g. gomaxprocs", false},
+	[OPT_BY] = {"by", 0, "FIELD", "the level field N, e.g. gomaxprocs", .required = true},
 	[OPT_MODEL] = {"model", 0, "M", "usl, amdahl, power or all (default all)", false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -58,24 +58,14 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct fit_request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	if (!req->by)
-		return err_usage("--by FIELD is required");
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct fit_request *req = request;
 	struct fit_run_result res;
-	int rc = fit_run(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	rc = fit_run(db, req, &res);
 	if (rc == 0)
 		rc = build_fit(req, &res, out);
 	fit_run_result_release(&res);
@@ -85,7 +75,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_fit(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"fit", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"fit", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct fit_request req;
 	memset(&req, 0, sizeof(req));
 	req.models[FIT_USL] = req.models[FIT_AMDAHL] = req.models[FIT_POWER] = true;

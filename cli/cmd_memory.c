@@ -16,7 +16,7 @@ static const struct opt_spec specs[] = {
 	{"metric", 0, "FIELD", "the measured value (default load_rss_kb)", false, CLI_OPT_METRIC},
 	CLI_SPECS_FILTER,
 	CLI_SPECS_OUTPUT,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field (required), usually sessions", false},
+	[OPT_BY] = {"by", 0, "FIELD", "the level field, usually sessions", .required = true},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field for endpoint slopes (default block)",
 		       false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2...]", "fit each combination of these fields apart",
@@ -80,24 +80,14 @@ static int option(void *request, int which, const char *value)
 	return rc;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct memory_request *req = &((struct memory_cli *)request)->req;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	if (!req->by)
-		return err_usage("--by FIELD is required");
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct memory_request *req = &((struct memory_cli *)request)->req;
 	struct memory_result res;
-	int rc = memory_run(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	rc = memory_run(db, req, &res);
 	if (rc == 0)
 		rc = build_memory(req, &res, out);
 	memory_result_release(&res);
@@ -107,7 +97,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_memory(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"memory", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"memory", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct memory_cli c;
 	int rc;
 	memset(&c, 0, sizeof(c));

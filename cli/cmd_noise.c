@@ -14,8 +14,7 @@ enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_GROUP, OPT_BURST, OPT_RANGE, 
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field (required), e.g. gomaxprocs or sessions",
-		    false},
+	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions", .required = true},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (default block)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
 		       "analyse each combination of these fields separately (e.g. target,cfg)",
@@ -99,24 +98,14 @@ static int option(void *request, int which, const char *value)
 	return rc;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct noise_request *req = &((struct noise_cli *)request)->req;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	if (!req->by)
-		return err_usage("--by FIELD is required");
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct noise_request *req = &((struct noise_cli *)request)->req;
 	struct noise_result res;
-	int rc = noise_run(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	rc = noise_run(db, req, &res);
 	if (rc == 0)
 		rc = build_noise(req, &res, out);
 	noise_result_release(&res);
@@ -126,7 +115,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_noise(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"noise", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"noise", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct noise_cli c;
 	int rc;
 	memset(&c, 0, sizeof(c));

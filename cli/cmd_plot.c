@@ -21,8 +21,7 @@ static const struct opt_spec specs[] = {
 	[OPT_TAG] = {"tag", 0, "TAG", "the run (trace)", false},
 	[OPT_OUT] = {"out", 0, "FILE",
 		     "the image: FILE.svg (default) or FILE.png; FILE.gp and FILE.tsv are "
-		     "written beside it",
-		     false},
+		     "written beside it", .required = true},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -103,8 +102,6 @@ static int check(void *request, struct cli_args *a)
 			"unknown plot kind '%s' (scaling, blocks, trace, memory or sizing)",
 			a->operands[0]);
 	p->req.kind = (enum plot_kind)k;
-	if (!p->out)
-		return err_usage("--out FILE is required");
 	if (p->req.kind != PLOT_KIND_TRACE && !p->req.by)
 		return err_usage("the %s plot needs --by FIELD", kinds[k]);
 	if (p->req.kind == PLOT_KIND_TRACE && !p->req.tag)

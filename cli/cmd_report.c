@@ -20,7 +20,7 @@ enum { OPT_OUT = CLI_FILTERED_COUNT, OPT_BY, OPT_GROUP, OPT_CONFIG, OPT_TARGET, 
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
-	[OPT_OUT] = {"out", 0, "DIR", "write DIR/report.md and DIR/plots/ (required)", false},
+	[OPT_OUT] = {"out", 0, "DIR", "write DIR/report.md and DIR/plots/", .required = true},
 	[OPT_BY] = {"by", 0, "FIELD", "the sweep's level field (default: gomaxprocs, else sessions)",
 		    false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2]",
@@ -188,10 +188,6 @@ static int check(void *request, struct cli_args *c)
 {
 	struct args *a = request;
 	int rc = 0;
-	if (c->noperands > 0)
-		return err_usage("unexpected argument '%s'", c->operands[0]);
-	if (!a->out)
-		return err_usage("--out DIR is required");
 	if (a->config)
 		rc = read_config(a);
 	for (size_t i = 0; rc == 0 && i < a->config_where.nwhere; i++) {

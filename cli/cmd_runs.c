@@ -68,8 +68,6 @@ static int option(void *request, int which, const char *value)
 static int check(void *request, struct cli_args *a)
 {
 	struct runs_request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
 	a->filter.only_excluded = req->only_excluded;
 	return 0;
 }

@@ -41,7 +41,7 @@ enum {
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_TARGET] = {"target", 0, "RATE", "the throughput to meet (required)", false},
+	[OPT_TARGET] = {"target", 0, "RATE", "the throughput to meet", .required = true},
 	[OPT_SESSIONS] = {"sessions", 0, "N", "concurrent sessions, for memory and measured runs",
 			  false},
 	[OPT_CATALOG] = {"catalog", 0, "FILE",
@@ -235,10 +235,8 @@ static int option(void *request, int which, const char *value)
 static int check(void *request, struct cli_args *a)
 {
 	struct size_request *req = &((struct args *)request)->req;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
 	if (!(req->target > 0))
-		return err_usage("--target RATE is required");
+		return err_usage("--target needs a rate above 0");
 	if (req->base_from && req->has_base_rate)
 		return err_usage("give --base-from or --base-rate, not both");
 	if (req->has_base_rate && !req->base_cpu)

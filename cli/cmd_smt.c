@@ -67,22 +67,14 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct smt_request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct smt_request *req = request;
 	struct smt_result res;
-	int rc = smt_measure(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	rc = smt_measure(db, req, &res);
 	if (rc == 0)
 		rc = build_smt(req, &res, out);
 	smt_result_release(&res);
@@ -92,7 +84,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_smt(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"smt", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"smt", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct smt_request req;
 	memset(&req, 0, sizeof(req));
 	return cli_run(&def, &req, argc, argv, g);

@@ -14,8 +14,7 @@ enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field (required), e.g. gomaxprocs or sessions",
-		    false},
+	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions", .required = true},
 	[OPT_BASE] = {"base", 0, "LEVEL", "the level speedups are relative to (default: the "
 					  "smallest)",
 		      false},
@@ -66,24 +65,14 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
-{
-	struct sweep_request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	if (!req->by)
-		return err_usage("--by FIELD is required");
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	return 0;
-}
-
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct sweep_request *req = request;
 	struct sweep_result res;
-	int rc = sweep_run(db, req, &res);
-	(void)a;
+	int rc;
+	req->filter = &a->filter;
+	req->metric = a->metric;
+	rc = sweep_run(db, req, &res);
 	if (rc == 0)
 		rc = build_sweep(req, &res, out);
 	sweep_result_release(&res);
@@ -93,7 +82,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"sweep", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
+		{"sweep", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
 	struct sweep_request req;
 	memset(&req, 0, sizeof(req));
 	sweep_options_init(&req.opts);

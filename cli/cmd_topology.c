@@ -87,8 +87,6 @@ static void default_host(const char *from, char *name, size_t size)
 static int check(void *request, struct cli_args *a)
 {
 	struct request *req = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
 	if (req->show && req->from)
 		return err_usage("--show and --from do not go together");
 	if (req->show) {

@@ -16,8 +16,8 @@ enum { OPT_FROM = CLI_ANALYSIS_COUNT, OPT_TO, OPT_APPLY, OPT_SEED };
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	[OPT_FROM] = {"from", 0, "WHERE",
-		      "runs on the CPU figures were measured on, e.g. 'subcorpus=m1'", false},
-	[OPT_TO] = {"to", 0, "WHERE", "runs of the same workload on the other CPU", false},
+		      "runs on the CPU figures were measured on, e.g. 'subcorpus=m1'", .required = true},
+	[OPT_TO] = {"to", 0, "WHERE", "runs of the same workload on the other CPU", .required = true},
 	[OPT_APPLY] = {"apply", 0, "FILE",
 		       "translate a table of figures (columns value, unit; name optional)", false},
 	[OPT_SEED] = {"seed", 0, "S", "bootstrap random seed (default 1)", false},
@@ -111,10 +111,6 @@ static int read_items(struct request *r)
 static int check(void *request, struct cli_args *a)
 {
 	struct request *r = request;
-	if (a->noperands > 0)
-		return err_usage("unexpected argument '%s'", a->operands[0]);
-	if (!r->req.from || !r->req.to)
-		return err_usage("both --from and --to are required");
 	r->req.filter = &a->filter;
 	r->req.metric = a->metric;
 	return r->apply ? read_items(r) : 0;

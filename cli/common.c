@@ -74,11 +74,15 @@ static int parse(const struct cli_def *def, void *req, struct cli_args *a, int a
 		return rc;
 	a->operands = p->operands;
 	a->noperands = p->noperands;
+	if (!def->cmd.operands && a->noperands > 0)
+		return err_usage("unexpected argument '%s'", a->operands[0]);
+	for (int i = 0; def->cmd.specs[i].name; i++)
+		if (def->cmd.specs[i].required && opt_count(p, i) == 0)
+			return err_usage("--%s %s is required", def->cmd.specs[i].name,
+					 def->cmd.specs[i].arg ? def->cmd.specs[i].arg : "");
 	rc = check_view(&def->cmd, a->view);
 	if (rc == 0 && def->check)
 		rc = def->check(req, a);
-	else if (rc == 0 && a->noperands > 0)
-		rc = err_usage("unexpected argument '%s'", a->operands[0]);
 	return rc;
 }
 

@@ -173,8 +173,8 @@ void opt_print_options(FILE *fp, const struct opt_spec *specs)
 	}
 	for (const struct opt_spec *s = specs; s->name; s++) {
 		option_label(label, sizeof(label), s);
-		fprintf(fp, "  %-*s  %s%s\n", (int)width, label, s->help,
-			s->repeatable ? " (repeatable)" : "");
+		fprintf(fp, "  %-*s  %s%s%s\n", (int)width, label, s->help,
+			s->required ? " (required)" : "", s->repeatable ? " (repeatable)" : "");
 	}
 	option_label(label, sizeof(label), &help);
 	fprintf(fp, "  %-*s  %s\n", (int)width, label, help.help);

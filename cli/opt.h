@@ -48,6 +48,7 @@ struct opt_spec {
 	const char *help; /* one line, lowercase, no trailing period */
 	bool repeatable;  /* may be given several times */
 	int common;       /* 0: the command's own; else a CLI_OPT_* code the runner handles */
+	bool required;    /* the runner refuses a command line without it */
 };
 
 struct opt_cmd {
