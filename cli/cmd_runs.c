@@ -74,15 +74,15 @@ static int check(void *request, struct cli_args *a)
 
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
-	struct run_listing listing;
+	int64_t hidden = 0;
 	int rc = run_filter_check(db, &a->filter);
 	(void)request;
-	memset(&listing, 0, sizeof(listing));
 	if (rc == 0)
-		rc = query_runs(db, &a->filter, &listing);
+		rc = build_runs_begin(a->filter.only_excluded, out);
 	if (rc == 0)
-		rc = build_runs(&listing, out);
-	run_listing_release(&listing);
+		rc = query_runs(db, &a->filter, build_runs_row, *out, &hidden);
+	if (rc == 0)
+		rc = build_runs_end(*out, hidden);
 	return rc;
 }
 

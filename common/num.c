@@ -2,6 +2,7 @@
 #include "num.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,12 @@ int num_parse_go_duration(const char *text, double *seconds)
 
 const char *num_format_real(double value, char buf[32])
 {
+	/* whole numbers below 2^53 print exactly as integers: no search needed */
+	if (value > -9007199254740992.0 && value < 9007199254740992.0 && value == floor(value) &&
+	    !(value == 0 && signbit(value))) {
+		snprintf(buf, 32, "%" PRId64, (int64_t)value);
+		return buf;
+	}
 	for (int precision = 15; precision <= 17; precision++) {
 		snprintf(buf, 32, "%.*g", precision, value);
 		if (strtod(buf, NULL) == value)

@@ -41,13 +41,18 @@ static void set_value(struct doc_table *t, size_t col, enum doc_type type,
 		doc_set_real(t, col, v->real);
 }
 
-static int runs_table(struct doc_section *s, const struct run_listing *l)
+int build_runs_begin(bool with_reasons, struct doc **out)
 {
-	size_t ncols = NLEAD + field_canonical_count + (l->with_reasons ? 1 : 0);
+	size_t ncols = NLEAD + field_canonical_count + (with_reasons ? 1 : 0);
 	struct doc_col *cols = calloc(ncols, sizeof(*cols));
+	struct doc *d = doc_new("runs", with_reasons ? "Excluded runs" : "Runs");
 	struct doc_table *t;
-	if (!cols)
+	*out = NULL;
+	if (!cols || !d) {
+		free(cols);
+		doc_free(d);
 		return err_set("out of memory");
+	}
 	cols[C_CORPUS] = (struct doc_col)DOC_COL_TEXT("corpus");
 	cols[C_SUBCORPUS] = (struct doc_col)DOC_COL_TEXT("subcorpus");
 	cols[C_TAG] = (struct doc_col)DOC_COL_TEXT("tag");
@@ -55,55 +60,46 @@ static int runs_table(struct doc_section *s, const struct run_listing *l)
 	cols[C_EXCLUDED] = (struct doc_col)DOC_COL_INT("excluded", NULL);
 	for (size_t i = 0; i < field_canonical_count; i++)
 		cols[NLEAD + i] = field_col(&field_canonical[i]);
-	if (l->with_reasons)
+	if (with_reasons)
 		cols[ncols - 1] = (struct doc_col)DOC_COL_TEXT("reasons");
-	t = doc_table(s, cols, ncols);
+	t = doc_table(doc_section(d, "runs", with_reasons ? "Excluded runs" : "Runs"), cols, ncols);
 	doc_table_hide_empty(t);
-	doc_table_empty_text(t, l->with_reasons ? "no excluded run matches the filter"
-						: "no run matches the filter");
-	for (size_t r = 0; r < l->n; r++) {
-		const struct run_row *row = &l->rows[r];
-		doc_row(t);
-		doc_set_text(t, C_CORPUS, row->corpus);
-		doc_set_text(t, C_SUBCORPUS, row->subcorpus);
-		doc_set_text(t, C_TAG, row->tag);
-		doc_set_int(t, C_LISTED, row->listed);
-		doc_set_int(t, C_EXCLUDED, row->excluded);
-		for (size_t i = 0; i < field_canonical_count; i++)
-			set_value(t, NLEAD + i, cols[NLEAD + i].type, &row->fields[i]);
-		if (l->with_reasons)
-			doc_set_text(t, ncols - 1, row->reasons);
-	}
+	doc_table_empty_text(t, with_reasons ? "no excluded run matches the filter"
+					     : "no run matches the filter");
 	free(cols);
+	*out = d;
 	return 0;
 }
 
-int build_runs(const struct run_listing *l, struct doc **out)
+int build_runs_row(const struct run_row *row, void *doc)
 {
-	struct doc *d = doc_new("runs", l->with_reasons ? "Excluded runs" : "Runs");
-	struct doc_section *s;
+	struct doc_table *t = doc_section_table(doc_find_section(doc, "runs"));
+	size_t ncols = doc_table_cols(t);
+	doc_row(t);
+	doc_set_text(t, C_CORPUS, row->corpus);
+	doc_set_text(t, C_SUBCORPUS, row->subcorpus);
+	doc_set_text(t, C_TAG, row->tag);
+	doc_set_int(t, C_LISTED, row->listed);
+	doc_set_int(t, C_EXCLUDED, row->excluded);
+	for (size_t i = 0; i < field_canonical_count; i++)
+		set_value(t, NLEAD + i, doc_table_col(t, NLEAD + i)->type, &row->fields[i]);
+	if (ncols > NLEAD + field_canonical_count)
+		doc_set_text(t, ncols - 1, row->reasons);
+	return doc_error(doc);
+}
+
+int build_runs_end(struct doc *d, int64_t excluded_not_shown)
+{
+	struct doc_section *s = doc_find_section(d, "runs");
 	const char *hidden;
-	*out = NULL;
-	if (!d)
-		return err_set("out of memory");
-	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)l->n, NULL);
-	hidden =
-		doc_fact_int(d, "excluded_not_shown", "excluded runs the filter matched, not shown",
-			     DOC_QUIET, l->excluded_not_shown, "runs");
-	s = doc_section(d, "runs", l->with_reasons ? "Excluded runs" : "Runs");
-	if (runs_table(s, l)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	if (l->excluded_not_shown > 0)
+	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)doc_table_rows(doc_section_table(s)),
+		     NULL);
+	hidden = doc_fact_int(d, "excluded_not_shown", "excluded runs the filter matched, not shown",
+			      DOC_QUIET, excluded_not_shown, "runs");
+	if (excluded_not_shown > 0)
 		doc_note(s,
 			 "%s run%s left out: excluded (use --include-excluded or --excluded to see "
 			 "them)",
-			 hidden, l->excluded_not_shown == 1 ? "" : "s");
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+			 hidden, excluded_not_shown == 1 ? "" : "s");
+	return doc_error(d);
 }

@@ -89,7 +89,11 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 /* ---- runs, corpora, import, plot ---- */
 
 /* runs: the listing's rows (view runs); excluded_not_shown as a fact and a note. */
-int build_runs(const struct run_listing *listing, struct doc **out);
+int build_runs_begin(bool with_reasons, struct doc **out);
+/* A run_row_fn (schema/queries.h): arg is the doc build_runs_begin made. */
+int build_runs_row(const struct run_row *row, void *doc);
+/* The facts and notes once every row is in (facts runs, excluded_not_shown). */
+int build_runs_end(struct doc *d, int64_t excluded_not_shown);
 
 /* corpora: one row per corpus (view corpora); a note when there is none. */
 int build_corpora(const struct corpus_listing *listing, struct doc **out);

@@ -20,12 +20,15 @@
 /* The JSON output's shape version (schema/README.md, "JSON output"). */
 #define DOC_JSON_FORMAT 1
 
+/* One cell: which member holds the value is the column's type (16 bytes, not 40). */
 struct cell {
+	union {
+		char *text; /* DOC_TEXT, owned */
+		double real;
+		int64_t i;
+		bool b;
+	} v;
 	bool set;
-	char *text;
-	double real;
-	int64_t i;
-	bool b;
 };
 
 struct doc_table {
@@ -148,8 +151,10 @@ static void free_table(struct doc_table *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; t->cells && i < t->nrows * t->ncols; i++)
-		free(t->cells[i].text);
+	for (size_t r = 0; t->cells && r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			if (t->cols[c].type == DOC_TEXT && t->cells[r * t->ncols + c].set)
+				free(t->cells[r * t->ncols + c].v.text);
 	free(t->cells);
 	for (size_t c = 0; c < t->ncols; c++) {
 		free(t->names ? t->names[c] : NULL);
@@ -509,7 +514,8 @@ static struct cell *current(struct doc_table *t, size_t col, enum doc_type want)
 	    !(want == DOC_INT && t->cols[col].type == DOC_REAL))
 		return NULL;
 	c = &t->cells[(t->nrows - 1) * t->ncols + col];
-	free(c->text);
+	if (t->cols[col].type == DOC_TEXT && c->set)
+		free(c->v.text);
 	memset(c, 0, sizeof(*c));
 	return c;
 }
@@ -519,8 +525,8 @@ void doc_set_text(struct doc_table *t, size_t col, const char *text)
 	struct cell *c = current(t, col, DOC_TEXT);
 	if (!c || !text)
 		return;
-	c->text = dup_or_mark(t->doc, text);
-	c->set = c->text != NULL;
+	c->v.text = dup_or_mark(t->doc, text);
+	c->set = c->v.text != NULL;
 }
 
 void doc_set_real(struct doc_table *t, size_t col, double value)
@@ -529,8 +535,9 @@ void doc_set_real(struct doc_table *t, size_t col, double value)
 	if (!c || isnan(value) || isinf(value))
 		return;
 	if (t->cols[col].type == DOC_INT)
-		c->i = (int64_t)llround(value);
-	c->real = value;
+		c->v.i = (int64_t)llround(value);
+	else
+		c->v.real = value;
 	c->set = true;
 }
 
@@ -539,8 +546,10 @@ void doc_set_int(struct doc_table *t, size_t col, int64_t value)
 	struct cell *c = current(t, col, DOC_INT);
 	if (!c)
 		return;
-	c->i = value;
-	c->real = (double)value;
+	if (t->cols[col].type == DOC_REAL)
+		c->v.real = (double)value;
+	else
+		c->v.i = value;
 	c->set = true;
 }
 
@@ -549,7 +558,7 @@ void doc_set_bool(struct doc_table *t, size_t col, bool value)
 	struct cell *c = current(t, col, DOC_BOOL);
 	if (!c)
 		return;
-	c->b = value;
+	c->v.b = value;
 	c->set = true;
 }
 
@@ -584,7 +593,7 @@ static const struct cell *cell_at(const struct doc_table *t, size_t row, size_t 
 const char *doc_cell_text(const struct doc_table *t, size_t row, size_t col)
 {
 	const struct cell *c = cell_at(t, row, col);
-	return c && c->set && t->cols[col].type == DOC_TEXT ? c->text : NULL;
+	return c && c->set && t->cols[col].type == DOC_TEXT ? c->v.text : NULL;
 }
 
 double doc_cell_number(const struct doc_table *t, size_t row, size_t col)
@@ -594,11 +603,11 @@ double doc_cell_number(const struct doc_table *t, size_t row, size_t col)
 		return NAN;
 	switch (t->cols[col].type) {
 	case DOC_REAL:
-		return c->real;
+		return c->v.real;
 	case DOC_INT:
-		return (double)c->i;
+		return (double)c->v.i;
 	case DOC_BOOL:
-		return c->b ? 1.0 : 0.0;
+		return c->v.b ? 1.0 : 0.0;
 	default:
 		return NAN;
 	}
@@ -762,14 +771,14 @@ static const char *md_value(const struct doc_col *col, const struct cell *c, cha
 		return NULL;
 	switch (col->type) {
 	case DOC_TEXT:
-		return c->text;
+		return c->v.text;
 	case DOC_INT:
-		snprintf(buf, 32, "%" PRId64, c->i);
+		snprintf(buf, 32, "%" PRId64, c->v.i);
 		return buf;
 	case DOC_BOOL:
-		return c->b ? "yes" : "no";
+		return c->v.b ? "yes" : "no";
 	case DOC_REAL:
-		return doc_format_real(c->real, col->style, col->precision, buf);
+		return doc_format_real(c->v.real, col->style, col->precision, buf);
 	}
 	return NULL;
 }
@@ -781,14 +790,14 @@ static const char *machine_value(const struct doc_col *col, const struct cell *c
 		return NULL;
 	switch (col->type) {
 	case DOC_TEXT:
-		return c->text;
+		return c->v.text;
 	case DOC_INT:
-		snprintf(buf, 32, "%" PRId64, c->i);
+		snprintf(buf, 32, "%" PRId64, c->v.i);
 		return buf;
 	case DOC_BOOL:
-		return c->b ? "1" : "0";
+		return c->v.b ? "1" : "0";
 	case DOC_REAL:
-		return num_format_real(c->real, buf);
+		return num_format_real(c->v.real, buf);
 	}
 	return NULL;
 }
@@ -1165,6 +1174,17 @@ static void json_value(FILE *fp, enum doc_type type, bool missing, const char *t
 	}
 }
 
+static void json_cell(FILE *fp, enum doc_type type, const struct cell *x)
+{
+	if (!x->set) {
+		fputs("null", fp);
+		return;
+	}
+	json_value(fp, type, false, type == DOC_TEXT ? x->v.text : NULL,
+		   type == DOC_REAL ? x->v.real : 0, type == DOC_INT ? x->v.i : 0,
+		   type == DOC_BOOL && x->v.b);
+}
+
 static const char *type_name(enum doc_type type)
 {
 	static const char *const names[] = {"text", "int", "real", "bool"};
@@ -1200,7 +1220,7 @@ static void json_table(const struct doc_table *t, FILE *fp)
 			fputs(c ? ", " : "", fp);
 			doc_json_string(fp, t->cols[c].name);
 			fputs(": ", fp);
-			json_value(fp, t->cols[c].type, !x->set, x->text, x->real, x->i, x->b);
+			json_cell(fp, t->cols[c].type, x);
 		}
 		fputs("}", fp);
 	}

@@ -141,21 +141,18 @@ static int runs_sql(const struct run_filter *filter, struct strbuf *sql, char **
 
 #define RUN_LEAD 5 /* corpus, subcorpus, tag, listed, excluded */
 
-static int read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
+/* The row's values point into the statement: valid until its next step. */
+static void read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
 {
-	bool bad = false;
-	memset(row, 0, sizeof(*row));
-	row->fields = calloc(field_canonical_count, sizeof(*row->fields));
-	if (!row->fields)
-		return err_set("out of memory");
-	row->corpus = column_dup(stmt, 0, &bad);
-	row->subcorpus = column_dup(stmt, 1, &bad);
-	row->tag = column_dup(stmt, 2, &bad);
+	row->corpus = (const char *)sqlite3_column_text(stmt, 0);
+	row->subcorpus = (const char *)sqlite3_column_text(stmt, 1);
+	row->tag = (const char *)sqlite3_column_text(stmt, 2);
 	row->listed = sqlite3_column_int64(stmt, 3) != 0;
 	row->excluded = sqlite3_column_int64(stmt, 4) != 0;
 	for (size_t i = 0; i < field_canonical_count; i++) {
 		struct query_value *v = &row->fields[i];
 		int col = (int)(RUN_LEAD + i);
+		memset(v, 0, sizeof(*v));
 		v->type = sqlite3_column_type(stmt, col);
 		/* a text field is text even when it reads as digits */
 		if (v->type != SQLITE_NULL && field_canonical[i].type == FIELD_TEXT)
@@ -166,64 +163,43 @@ static int read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
 			v->real = sqlite3_column_double(stmt, col);
 		else if (v->type != SQLITE_NULL) {
 			v->type = SQLITE_TEXT;
-			v->text = column_dup(stmt, col, &bad);
+			v->text = (const char *)sqlite3_column_text(stmt, col);
 		}
 	}
-	if (with_reasons)
-		row->reasons = column_dup(stmt, (int)(RUN_LEAD + field_canonical_count), &bad);
-	return bad ? err_set("out of memory") : 0;
+	row->reasons = with_reasons ? (const char *)sqlite3_column_text(
+					      stmt, (int)(RUN_LEAD + field_canonical_count))
+				    : NULL;
 }
 
-int query_runs(sqlite3 *db, const struct run_filter *filter, struct run_listing *out)
+int query_runs(sqlite3 *db, const struct run_filter *filter, run_row_fn fn, void *arg,
+	       int64_t *excluded_not_shown)
 {
 	struct strbuf sql = STRBUF_INIT;
+	struct query_value *values = calloc(field_canonical_count, sizeof(*values));
+	struct run_row row = {0};
 	sqlite3_stmt *stmt = NULL;
 	char **binds = NULL;
-	size_t nbinds = 0, alloc = 0;
-	int rc, step = SQLITE_DONE;
-	memset(out, 0, sizeof(*out));
-	out->with_reasons = filter->only_excluded;
-	rc = runs_sql(filter, &sql, &binds, &nbinds);
+	size_t nbinds = 0;
+	int rc = values ? 0 : err_set("out of memory"), step = SQLITE_DONE;
+	*excluded_not_shown = 0;
+	row.fields = values;
+	if (rc == 0)
+		rc = runs_sql(filter, &sql, &binds, &nbinds);
 	if (rc == 0)
 		rc = prepare_bound(db, sql.buf, binds, nbinds, &stmt);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (out->n == alloc) {
-			size_t want = alloc ? 2 * alloc : 64;
-			struct run_row *grown = realloc(out->rows, want * sizeof(*grown));
-			if (!grown) {
-				rc = err_set("out of memory");
-				break;
-			}
-			out->rows = grown;
-			alloc = want;
-		}
-		rc = read_run(stmt, out->with_reasons, &out->rows[out->n]);
-		out->n++; /* a half-read row is released with the rest */
+		read_run(stmt, filter->only_excluded, &row);
+		rc = fn(&row, arg);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = db_error(db, "cannot list runs");
 	if (rc == 0 && !filter->only_excluded && !filter->include_excluded)
-		rc = count_excluded(db, filter, &out->excluded_not_shown);
+		rc = count_excluded(db, filter, excluded_not_shown);
 	sqlite3_finalize(stmt);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
+	free(values);
 	return rc;
-}
-
-void run_listing_release(struct run_listing *l)
-{
-	for (size_t r = 0; l->rows && r < l->n; r++) {
-		struct run_row *row = &l->rows[r];
-		free(row->corpus);
-		free(row->subcorpus);
-		free(row->tag);
-		free(row->reasons);
-		for (size_t i = 0; row->fields && i < field_canonical_count; i++)
-			free(row->fields[i].text);
-		free(row->fields);
-	}
-	free(l->rows);
-	memset(l, 0, sizeof(*l));
 }
 
 /* ---- coreplan corpora ---- */

@@ -35,42 +35,40 @@ int query_find_run(sqlite3 *db, const char *tag, const char *corpus, const char 
 
 /*
  * One value of a run listing as SQLite stored it: type is SQLITE_NULL,
- * SQLITE_INTEGER (i), SQLITE_FLOAT (real) or SQLITE_TEXT (text, owned).
+ * SQLITE_INTEGER (i), SQLITE_FLOAT (real) or SQLITE_TEXT (text).
  */
 struct query_value {
 	int type;
 	int64_t i;
 	double real;
-	char *text;
-};
-
-/* A run: its identity, its flags and every canonical field (field_canonical order). */
-struct run_row {
-	char *corpus, *subcorpus, *tag;
-	bool listed, excluded;
-	struct query_value *fields; /* field_canonical_count values */
-	char *reasons;              /* "reason: detail; ..." (only_excluded listings), or NULL */
-};
-
-struct run_listing {
-	struct run_row *rows;
-	size_t n;
-	bool with_reasons; /* the filter asked for only the excluded runs */
-	/*
-	 * Runs the filter matched but left out as excluded (0 when the filter
-	 * keeps or asks for excluded runs): "use --include-excluded".
-	 */
-	int64_t excluded_not_shown;
+	const char *text;
 };
 
 /*
- * The runs `filter` selects, ordered by corpus, subcorpus and seq, with
- * every canonical field; with filter->only_excluded also each run's
- * exclusion reasons. The caller checks the filter first
- * (run_filter_check). run_listing_release() frees out either way.
+ * A run: its identity, its flags and every canonical field
+ * (field_canonical order). Its strings belong to the query and are valid
+ * only during the callback that receives the row.
  */
-int query_runs(sqlite3 *db, const struct run_filter *filter, struct run_listing *out);
-void run_listing_release(struct run_listing *l);
+struct run_row {
+	const char *corpus, *subcorpus, *tag;
+	bool listed, excluded;
+	struct query_value *fields; /* field_canonical_count values */
+	const char *reasons;        /* "reason: detail; ..." (only_excluded), or NULL */
+};
+
+/* Called once per run, in order; nonzero stops the listing with that code. */
+typedef int (*run_row_fn)(const struct run_row *row, void *arg);
+
+/*
+ * The runs `filter` selects, ordered by corpus, subcorpus and seq, with
+ * every canonical field (with filter->only_excluded also each run's
+ * exclusion reasons), streamed to fn one row at a time so a listing of any
+ * length holds one row. *excluded_not_shown gets the runs the filter
+ * matched but left out as excluded (0 when it keeps or asks for excluded
+ * runs). The caller checks the filter first (run_filter_check).
+ */
+int query_runs(sqlite3 *db, const struct run_filter *filter, run_row_fn fn, void *arg,
+	       int64_t *excluded_not_shown);
 
 /* ---- coreplan corpora ---- */
 

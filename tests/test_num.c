@@ -206,9 +206,27 @@ static void test_go_duration(void **state)
 	assert_int_equal(num_parse_go_duration(NULL, &s), -1);
 }
 
+/* The shortest text that reads back as the same double; whole numbers below 2^53 as integers. */
+static void test_format_real(void **state)
+{
+	char buf[32];
+	(void)state;
+	assert_string_equal(num_format_real(475.2284019761499, buf), "475.2284019761499");
+	assert_string_equal(num_format_real(0.1 + 0.2, buf), "0.30000000000000004");
+	assert_string_equal(num_format_real(100, buf), "100");
+	assert_string_equal(num_format_real(-2, buf), "-2");
+	assert_string_equal(num_format_real(1e15, buf), "1000000000000000");
+	assert_string_equal(num_format_real(9007199254740991.0, buf), "9007199254740991");
+	assert_string_equal(num_format_real(9007199254740992.0, buf), "9007199254740992");
+	assert_string_equal(num_format_real(1e21, buf), "1e+21");
+	assert_string_equal(num_format_real(-0.0, buf), "-0");
+	assert_string_equal(num_format_real(2.5, buf), "2.5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_real),
 		cmocka_unit_test(test_missing),      cmocka_unit_test(test_int_accepts),
 		cmocka_unit_test(test_int_refuses),  cmocka_unit_test(test_int_n),
 		cmocka_unit_test(test_real_accepts), cmocka_unit_test(test_real_negative_zero),
