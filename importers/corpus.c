@@ -76,6 +76,7 @@ struct importer {
 	sqlite3_stmt *insert_rejection;
 	sqlite3_stmt *claim_file;
 	sqlite3_stmt *update_fields;
+	sqlite3_stmt *insert_origin;
 };
 
 void import_options_init(struct import_options *opts)
@@ -257,6 +258,7 @@ static int prepare_all(struct importer *im)
 					" VALUES (?1, ?2, ?3)"},
 		{&im->claim_file, "UPDATE files SET kind = ?1, rows = ?2 WHERE file_id = ?3"},
 		{&im->update_fields, mapping_update_sql()},
+		{&im->insert_origin, mapping_origin_sql()},
 	};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
 		int rc = db_prepare(im->db, stmts[i].sql, stmts[i].slot);
@@ -270,7 +272,8 @@ static void finalize_all(struct importer *im)
 {
 	sqlite3_stmt *stmts[] = {im->insert_run,    im->insert_attr,      im->insert_banner,
 				 im->insert_trace,  im->finish_trace,     im->insert_missing,
-				 im->insert_rejection, im->claim_file,    im->update_fields};
+				 im->insert_rejection, im->claim_file,    im->update_fields,
+				 im->insert_origin};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
 		sqlite3_finalize(stmts[i]);
 	trace_writer_free(im->traces);
@@ -988,8 +991,9 @@ static int import_run(struct table_ctx *tc, struct run_entry *run)
 		rc = insert_attrs(tc->im, run->run_id, &rs.attrs,
 				  rs.idle_status ? rs.idle_status : "");
 	if (rc == 0)
-		rc = mapping_apply(tc->im->db, tc->im->update_fields, run->run_id, &rs.attrs, spec,
-				   tc->im->manifest_origin, display_of, tc->im);
+		rc = mapping_apply(tc->im->db, tc->im->update_fields, tc->im->insert_origin,
+				   run->run_id, &rs.attrs, spec, tc->im->manifest_origin, display_of,
+				   tc->im);
 	if (rc == 0)
 		check_label(&rs);
 	if (rc)
@@ -1045,6 +1049,8 @@ static int import_table(struct importer *im, const struct manifest_table *spec)
 	tc.subcorpus = spec->subcorpus ? spec->subcorpus
 			 : strcmp(spec->section, "main") ? spec->section : "";
 	rc = read_tables(&tc);
+	if (rc == 0)
+		rc = mapping_store_prefs(im->db, im->corpus_id, tc.subcorpus, spec);
 	if (rc == 0 && spec->topology)
 		rc = read_topology(&tc);
 	if (rc == 0)

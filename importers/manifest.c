@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "../schema/fields.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -99,6 +100,34 @@ static int add_override(struct manifest_table *t, const char *field, const char 
 	return 0;
 }
 
+/*
+ * prefer.NAME = SOURCE: NAME is not a canonical field (those take
+ * field.NAME = source:name), SOURCE one of the sources. A later line for
+ * the same NAME replaces an earlier one. -1: bad value, -3: canonical.
+ */
+static int add_prefer(struct manifest_table *t, const char *name, const char *source)
+{
+	struct manifest_kv *grown;
+	bool known = false;
+	for (size_t i = 0; override_sources[i]; i++)
+		known |= !strcmp(override_sources[i], source);
+	if (!known || strchr(name, '@'))
+		return -1;
+	if (field_find(name))
+		return -3;
+	for (size_t i = 0; i < t->nprefer; i++)
+		if (!strcmp(t->prefer[i].key, name))
+			return set_string(&t->prefer[i].value, source) ? -1 : 0;
+	grown = realloc(t->prefer, (t->nprefer + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	t->prefer = grown;
+	grown[t->nprefer].key = strdup(name);
+	grown[t->nprefer].value = strdup(source);
+	t->nprefer++;
+	return grown[t->nprefer - 1].key && grown[t->nprefer - 1].value ? 0 : -1;
+}
+
 static int add_set(struct manifest_table *t, const char *value)
 {
 	char **words = NULL;
@@ -173,6 +202,8 @@ static int table_key(struct manifest_table *t, const char *key, const char *valu
 	}
 	if (!strncmp(key, "field.", 6) && key[6])
 		return add_override(t, key + 6, value);
+	if (!strncmp(key, "prefer.", 7) && key[7])
+		return add_prefer(t, key + 7, value);
 	return -2;
 }
 
@@ -262,6 +293,16 @@ static int parse_line(struct manifest *m, char *line, long line_no, const char *
 	if (rc == -2)
 		return err_at(origin, line_no, 1, "unknown key '%s' in [table %s]", key,
 			      m->tables[m->ntables - 1].section);
+	if (rc == -3)
+		return err_at(origin, line_no, 1,
+			      "'%s' is a canonical field: its source is chosen with 'field.%s = "
+			      "SOURCE:NAME', not prefer",
+			      key + 7, key + 7);
+	if (rc && !strncmp(key, "prefer.", 7))
+		return err_at(origin, line_no, (long)(value - s) + 1,
+			      "bad value for '%s': '%s' (prefer.NAME = SOURCE, one of results, "
+			      "join, generator, idle, acct, tag, set)",
+			      key, value);
 	if (rc)
 		return err_at(origin, line_no, (long)(value - s) + 1, "bad value for '%s': '%s'",
 			      key, value);
@@ -382,6 +423,11 @@ static void table_release(struct manifest_table *t)
 		free(t->overrides[i].name);
 	}
 	free(t->overrides);
+	for (size_t i = 0; i < t->nprefer; i++) {
+		free(t->prefer[i].key);
+		free(t->prefer[i].value);
+	}
+	free(t->prefer);
 }
 
 void manifest_free(struct manifest *m)

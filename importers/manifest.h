@@ -27,6 +27,8 @@
  *                                 the field topology_host = CORPUS (or CORPUS/SUBCORPUS)
  *   set = gomaxprocs=1 sessions=25   constants; a value may be a template ({target})
  *   field.load_rss_kb = join:load_app_kb
+ *   prefer.xact_per_s = join      the plain name of a non-canonical field reads this
+ *                                 source when several hold it (FIELD@SOURCE still reads any)
  *   [files]
  *   text = teardown.txt
  *
@@ -83,6 +85,8 @@ struct manifest_table {
 	size_t nset;
 	struct manifest_override *overrides;
 	size_t noverrides;
+	struct manifest_kv *prefer; /* prefer.NAME = SOURCE: key NAME, value SOURCE */
+	size_t nprefer;
 };
 
 struct manifest {

@@ -215,9 +215,29 @@ static int bind_field(sqlite3_stmt *update, int index, const struct field_info *
 	return 0;
 }
 
-int mapping_apply(sqlite3 *db, sqlite3_stmt *update, int64_t run_id, const struct attr_list *attrs,
-		  const struct manifest_table *table, const char *manifest_origin,
-		  mapping_path_fn path_of, void *path_arg)
+const char *mapping_origin_sql(void)
+{
+	return "INSERT INTO field_origins (run_id, field, source, name) VALUES (?1, ?2, ?3, ?4)";
+}
+
+static int store_origin(sqlite3 *db, sqlite3_stmt *origin, int64_t run_id, const char *field,
+			const struct attr *a)
+{
+	int rc = 0;
+	sqlite3_bind_int64(origin, 1, run_id);
+	sqlite3_bind_text(origin, 2, field, -1, SQLITE_STATIC);
+	sqlite3_bind_text(origin, 3, a->source, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(origin, 4, a->name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(origin) != SQLITE_DONE)
+		rc = err_set("cannot record where %s of run %lld came from: %s", field,
+			     (long long)run_id, sqlite3_errmsg(db));
+	sqlite3_reset(origin);
+	return rc;
+}
+
+int mapping_apply(sqlite3 *db, sqlite3_stmt *update, sqlite3_stmt *origin, int64_t run_id,
+		  const struct attr_list *attrs, const struct manifest_table *table,
+		  const char *manifest_origin, mapping_path_fn path_of, void *path_arg)
 {
 	int rc = 0;
 	sqlite3_clear_bindings(update);
@@ -230,6 +250,8 @@ int mapping_apply(sqlite3 *db, sqlite3_stmt *update, int64_t run_id, const struc
 				where_of(a, manifest_origin, path_of, path_arg));
 		if (rc > 0) /* an SQLite code from a bind call */
 			rc = err_set("cannot bind %s: %s", f->name, sqlite3_errmsg(db));
+		if (rc == 0)
+			rc = store_origin(db, origin, run_id, f->name, a);
 	}
 	if (rc)
 		return rc;
@@ -239,5 +261,31 @@ int mapping_apply(sqlite3 *db, sqlite3_stmt *update, int64_t run_id, const struc
 			     sqlite3_errmsg(db));
 	}
 	sqlite3_reset(update);
+	return rc;
+}
+
+int mapping_store_prefs(sqlite3 *db, int64_t corpus_id, const char *subcorpus,
+			const struct manifest_table *table)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	if (table->nprefer == 0)
+		return 0;
+	if (sqlite3_prepare_v2(db,
+			       "INSERT OR REPLACE INTO field_prefs (corpus_id, subcorpus, name, source)"
+			       " VALUES (?1, ?2, ?3, ?4)",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot store field preferences: %s", sqlite3_errmsg(db));
+	for (size_t i = 0; rc == 0 && i < table->nprefer; i++) {
+		sqlite3_bind_int64(stmt, 1, corpus_id);
+		sqlite3_bind_text(stmt, 2, subcorpus, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 3, table->prefer[i].key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 4, table->prefer[i].value, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			rc = err_set("cannot store the preference for '%s': %s",
+				     table->prefer[i].key, sqlite3_errmsg(db));
+		sqlite3_reset(stmt);
+	}
+	sqlite3_finalize(stmt);
 	return rc;
 }

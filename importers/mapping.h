@@ -31,12 +31,24 @@ typedef const char *(*mapping_path_fn)(int64_t file_id, void *arg);
 /* "UPDATE runs SET <every canonical field> = ?N ... WHERE run_id = ?M". */
 const char *mapping_update_sql(void);
 
+/* "INSERT INTO field_origins (run_id, field, source, name) VALUES (?1, ?2, ?3, ?4)". */
+const char *mapping_origin_sql(void);
+
 /*
  * Bind every canonical field of one run to `update` (prepared from
- * mapping_update_sql()) and step it.
+ * mapping_update_sql()) and step it; record where each value came from
+ * (source and name) with `origin` (prepared from mapping_origin_sql()).
  */
-int mapping_apply(sqlite3 *db, sqlite3_stmt *update, int64_t run_id, const struct attr_list *attrs,
-		  const struct manifest_table *table, const char *manifest_origin,
-		  mapping_path_fn path_of, void *path_arg);
+int mapping_apply(sqlite3 *db, sqlite3_stmt *update, sqlite3_stmt *origin, int64_t run_id,
+		  const struct attr_list *attrs, const struct manifest_table *table,
+		  const char *manifest_origin, mapping_path_fn path_of, void *path_arg);
+
+/*
+ * The table's `prefer.NAME = SOURCE` rules into field_prefs for its runs
+ * (corpus_id, subcorpus): which source a plain field name reads
+ * (schema/fields.h, field_sql).
+ */
+int mapping_store_prefs(sqlite3 *db, int64_t corpus_id, const char *subcorpus,
+			const struct manifest_table *table);
 
 #endif

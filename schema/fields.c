@@ -17,10 +17,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* First source wins, in the order fields.h documents. */
+/*
+ * The preferred source wins (field_prefs of the run's table), then the
+ * first in the order fields.h documents (field_sources).
+ */
+/* (the run is found again through f.run_id: an ORDER BY term of a query on the
+ * run_fields view cannot refer to the outer query's r) */
 #define SOURCE_ORDER                                                                               \
-	"CASE f.source WHEN 'results' THEN 0 WHEN 'join' THEN 1 WHEN 'generator' THEN 2 "          \
-	"WHEN 'idle' THEN 3 WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 WHEN 'set' THEN 6 ELSE 7 END"
+	"CASE WHEN EXISTS (SELECT 1 FROM runs q JOIN field_prefs p ON p.corpus_id = q.corpus_id "   \
+	"AND p.subcorpus = q.subcorpus WHERE q.run_id = f.run_id AND p.name = f.name "             \
+	"AND p.source = f.source) THEN -1 "                                                        \
+	"ELSE CASE f.source WHEN 'results' THEN 0 WHEN 'join' THEN 1 WHEN 'generator' THEN 2 "     \
+	"WHEN 'idle' THEN 3 WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 WHEN 'set' THEN 6 ELSE 7 END END"
+
+const char *const field_sources[] = {"results", "join", "generator", "idle",
+				     "acct",    "tag",  "set",       NULL};
+
+bool field_source_known(const char *source)
+{
+	for (size_t i = 0; field_sources[i]; i++)
+		if (!strcmp(field_sources[i], source))
+			return true;
+	return false;
+}
+
+const char *field_source_of(const char *name, size_t *len)
+{
+	const char *at = strrchr(name, '@');
+	*len = at ? (size_t)(at - name) : strlen(name);
+	return at ? at + 1 : NULL;
+}
 
 static void free_where(struct field_where *w)
 {
@@ -249,11 +275,80 @@ static int closest_field(sqlite3 *db, const char *name, char best[128])
 	return 0;
 }
 
+/* The sources that hold `field` in some run, "results, join", into sb. */
+static int sources_of(sqlite3 *db, const char *field, struct strbuf *sb)
+{
+	sqlite3_stmt *stmt = NULL;
+	int step;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT DISTINCT source FROM run_fields WHERE name = ?1 ORDER BY CASE "
+			       "source WHEN 'results' THEN 0 WHEN 'join' THEN 1 WHEN 'generator' "
+			       "THEN 2 WHEN 'idle' THEN 3 WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 "
+			       "WHEN 'set' THEN 6 ELSE 7 END",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot look up the sources of '%s': %s", field,
+			       sqlite3_errmsg(db));
+	sqlite3_bind_text(stmt, 1, field, -1, SQLITE_TRANSIENT);
+	while ((step = sqlite3_step(stmt)) == SQLITE_ROW)
+		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return step == SQLITE_DONE ? 0
+				   : err_set("cannot look up the sources of '%s': %s", field,
+					     sqlite3_errmsg(db));
+}
+
+/* FIELD@SOURCE: a known source that holds FIELD in some run. */
+static int source_check(sqlite3 *db, const char *name, size_t len, const char *source)
+{
+	struct strbuf has = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char *field = strndup(name, len);
+	int rc = field ? 0 : err_set("out of memory"), step = SQLITE_DONE;
+	if (rc == 0 && !*field)
+		rc = err_usage("malformed field '%s': FIELD@SOURCE needs a field before '@'", name);
+	if (rc == 0 && field_source_known(source)) {
+		if (sqlite3_prepare_v2(db,
+				       "SELECT 1 FROM run_fields WHERE name = ?1 AND source = ?2 "
+				       "LIMIT 1",
+				       -1, &stmt, NULL) != SQLITE_OK)
+			rc = err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+		if (rc == 0) {
+			sqlite3_bind_text(stmt, 1, field, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(stmt, 2, source, -1, SQLITE_TRANSIENT);
+			step = sqlite3_step(stmt);
+		}
+		sqlite3_finalize(stmt);
+		if (rc == 0 && step == SQLITE_ROW)
+			goto done;
+		if (rc == 0 && step != SQLITE_DONE)
+			rc = err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+	}
+	if (rc == 0)
+		rc = sources_of(db, field, &has);
+	if (rc == 0 && !has.len)
+		strbuf_adds(&has, "none: no run has a column of that name");
+	if (rc == 0 && field_source_known(source))
+		rc = err_usage("no run has '%s' in source '%s' ('%s'): the sources of '%s' are %s",
+			       field, source, name, field, strbuf_str(&has));
+	else if (rc == 0)
+		rc = err_usage("unknown source '%s' in '%s': the sources of '%s' are %s (FIELD@SOURCE "
+			       "takes results, join, generator, idle, acct, tag or set)",
+			       source, name, field, strbuf_str(&has));
+done:
+	strbuf_release(&has);
+	free(field);
+	return rc;
+}
+
 int field_check(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *stmt = NULL;
 	char best[128];
+	size_t len;
+	const char *source = field_source_of(name, &len);
 	int step, rc;
+	if (source)
+		return source_check(db, name, len, source);
 	if (field_find(name) || field_is_pseudo(name))
 		return 0;
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM run_fields WHERE name = ?1 LIMIT 1", -1, &stmt,
@@ -357,6 +452,23 @@ bool field_is_pseudo(const char *name)
 int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds)
 {
 	const struct field_info *info = field_find(name);
+	size_t len;
+	const char *source = field_source_of(name, &len);
+	if (source) {
+		char *field = strndup(name, len);
+		int rc = field ? 0 : err_set("out of memory");
+		if (rc == 0 && strbuf_addf(sql,
+					   "(SELECT f.%s FROM run_fields f WHERE f.run_id = r.run_id "
+					   "AND f.name = ? AND f.source = ?)",
+					   numeric ? "num" : "value"))
+			rc = err_set("out of memory");
+		if (rc == 0)
+			rc = add_bind(binds, nbinds, field);
+		if (rc == 0)
+			rc = add_bind(binds, nbinds, source);
+		free(field);
+		return rc;
+	}
 	if (info) /* our own name, safe to paste */
 		return oom_if(strbuf_addf(sql, "r.%s", info->name));
 	for (size_t i = 0; run_columns[i]; i++)

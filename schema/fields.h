@@ -8,8 +8,14 @@
  * view: results-table columns, joined tables, generator-record keys such
  * as `outcomes.ok`, idle-banner keys, tag parts), so an unknown column can
  * still be used as a factor or a metric by name. If a name occurs in
- * several sources, the first in this order wins: results, join, generator,
- * idle, acct, tag, set.
+ * several sources, the source the run's table prefers (its manifest's
+ * `prefer.NAME = SOURCE`, stored in field_prefs) wins, else the first in
+ * this order: results, join, generator, idle, acct, tag, set.
+ *
+ * FIELD@SOURCE names one source's column and nothing else:
+ * `xact_per_s@results` is results.tsv's inline figure even where the plain
+ * name reads system.tsv's; `app_cores@results` is the results column, not
+ * the canonical field. Every place that takes a field name takes this form.
  */
 #ifndef COREPLAN_FIELDS_H
 #define COREPLAN_FIELDS_H
@@ -28,6 +34,19 @@ struct field_info {
 	const char *unit; /* "" when none */
 	const char *doc;
 };
+
+/*
+ * The sources a source column can come from (run_fields.source), in the
+ * order a plain name reads them when its table prefers none; NULL-terminated.
+ */
+extern const char *const field_sources[];
+bool field_source_known(const char *source);
+
+/*
+ * "FIELD@SOURCE": the source part ("join"), or NULL when the name has no
+ * '@' (a plain name). *len gets the length of the FIELD part either way.
+ */
+const char *field_source_of(const char *name, size_t *len);
 
 /* Canonical fields in display order (the runs table's column order). */
 extern const struct field_info field_canonical[];
@@ -88,6 +107,8 @@ void run_filter_release(struct run_filter *filter);
  * The one "does this field exist" check every command uses: a canonical
  * field, corpus/subcorpus/tag, or a column some imported run has. Else a
  * usage error (exit 2) naming the closest known field when one is near.
+ * FIELD@SOURCE: the source must be one of field_sources and some run must
+ * have FIELD in it; else a usage error listing the sources FIELD has.
  */
 int field_check(sqlite3 *db, const char *name);
 /* A --corpus that names no corpus is a usage error listing the imported ones. */
@@ -107,8 +128,10 @@ void field_binds_free(char **binds, size_t nbinds);
 /*
  * Append an SQL expression giving `name` for run alias `r`: the column
  * itself for a canonical field, otherwise a subquery on run_fields (the
- * numeric value when `numeric`, else the text). The name is bound, never
- * pasted: its text goes to *binds.
+ * numeric value when `numeric`, else the text) that reads the source the
+ * run's (corpus, subcorpus) prefers in field_prefs, else the first source
+ * in field_sources order; FIELD@SOURCE reads that source only. Names are
+ * bound, never pasted: their text goes to *binds.
  */
 int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds);
 

@@ -238,6 +238,23 @@ static const char *const steps[] = {
 	"  line                    INTEGER NOT NULL,\n"
 	"  UNIQUE (catalog_id, instance)\n"
 	") STRICT;\n",
+
+	/* version 5: field sources: which source a plain field name reads, where each
+	 * canonical field of a run came from */
+	"CREATE TABLE field_prefs (\n"
+	"  corpus_id INTEGER NOT NULL REFERENCES corpora(corpus_id) ON DELETE CASCADE,\n"
+	"  subcorpus TEXT NOT NULL,\n"
+	"  name      TEXT NOT NULL,\n"
+	"  source    TEXT NOT NULL,\n"
+	"  PRIMARY KEY (corpus_id, subcorpus, name)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"CREATE TABLE field_origins (\n"
+	"  run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,\n"
+	"  field  TEXT NOT NULL,\n"
+	"  source TEXT NOT NULL,\n"
+	"  name   TEXT NOT NULL,\n"
+	"  PRIMARY KEY (run_id, field)\n"
+	") STRICT, WITHOUT ROWID;\n",
 };
 
 int schema_latest_version(void)
