@@ -2,6 +2,7 @@
 #include "fit.h"
 
 #include "../common/err.h"
+#include "pooling.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
@@ -414,6 +415,8 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 	rc = select_runs(db, &spec, &out->sel);
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "fit", false);
 	if (rc == 0)
 		rc = points(out);
 	for (int m = 0; rc == 0 && m < FIT_NMODELS; m++) {

@@ -2,6 +2,7 @@
 #include "memory.h"
 
 #include "../common/err.h"
+#include "pooling.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -256,6 +257,8 @@ int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_resu
 	out->from_trace = memory_trace_metric(metric);
 	spec.metric = out->from_trace ? NULL : metric;
 	rc = select_runs(db, &spec, &out->sel);
+	if (rc == 0 && out->sel.n > 0)
+		rc = pooling_check(db, &spec, &out->sel, "memory", true);
 	if (rc == 0 && !(out->points = calloc(out->sel.n ? out->sel.n : 1, sizeof(*out->points))))
 		rc = err_set("out of memory");
 	if (rc == 0)

@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "pooling.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -467,6 +468,8 @@ int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result 
 	rc = select_runs(db, &spec, &out->sel);
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "noise", true);
 	if (rc == 0)
 		rc = noise_compute(&out->sel, &req->opts, &out->nz);
 	return rc;

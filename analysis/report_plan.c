@@ -4,12 +4,11 @@
 #include "../common/err.h"
 #include "../common/strbuf.h"
 #include "../schema/queries.h"
+#include "pooling.h"
+#include "select.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const char *const REPORT_GROUP_CANDIDATES[] = {"subcorpus", "target", "cfg", "store", "gogc",
-					       "variant", "sessions", "gomaxprocs", NULL};
 
 /* How many values the field has over the filter's runs (2 means "two or more"). */
 static int count_values(sqlite3 *db, const struct run_filter *f, const char *field, size_t *n)
@@ -49,67 +48,247 @@ static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct 
 	return rc;
 }
 
-static int choose_groups(sqlite3 *db, const struct report_plan_request *req,
-			 struct report_plan *p)
+static bool in_list(char *const *list, size_t n, const char *name)
 {
-	size_t n;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * The group fields for a sweep of `level` over `filter`: the declared ones,
+ * then every field pooling.h finds varying that no earlier one covers.
+ */
+static int group_fields(sqlite3 *db, const struct run_filter *filter, const char *level,
+			const char *const *declared, char ***fields, size_t *n)
+{
+	struct select_spec spec = {.filter = filter, .by = level};
+	struct selection sel = {0};
+	struct pooling pool = {0};
 	int rc = 0;
-	/* an empty list, allocated, so group is never NULL */
-	if (!(p->group = calloc(1, sizeof(*p->group))))
+	/* an empty list, allocated, so the fields are never NULL */
+	if (!(*fields = calloc(1, sizeof(**fields))))
 		return err_set("out of memory");
-	if (req->group) {
-		for (size_t i = 0; rc == 0 && req->group[i]; i++)
-			rc = push(&p->group, &p->ngroup, req->group[i]);
-		return rc;
-	}
-	for (size_t i = 0; rc == 0 && p->by && REPORT_GROUP_CANDIDATES[i]; i++) {
-		if (!strcmp(REPORT_GROUP_CANDIDATES[i], p->by))
-			continue;
-		rc = count_values(db, req->filter, REPORT_GROUP_CANDIDATES[i], &n);
-		if (rc == 0 && n >= 2)
-			rc = push(&p->group, &p->ngroup, REPORT_GROUP_CANDIDATES[i]);
-	}
+	for (size_t i = 0; rc == 0 && declared && declared[i]; i++)
+		if (!in_list(*fields, *n, declared[i]))
+			rc = push(fields, n, declared[i]);
+	spec.group = *n ? (const char *const *)*fields : NULL;
+	if (rc == 0)
+		rc = select_runs(db, &spec, &sel);
+	if (rc == 0 && sel.n > 0)
+		rc = pooling_load(db, &spec, &sel, &pool);
+	for (size_t i = 0; rc == 0 && i < pool.nfields; i++)
+		if (!pool.fields[i].follows && !in_list(*fields, *n, pool.fields[i].name))
+			rc = push(fields, n, pool.fields[i].name);
+	pooling_release(&pool);
+	selection_release(&sel);
 	return rc;
 }
 
 /* One group: the report's filter AND field = value (or field missing, for "NA"). */
-static int make_group(const struct report_plan_request *req, const struct report_plan *p,
+static int make_group(const struct run_filter *filter, char *const *fields, size_t nfields,
 		      char **values, struct report_group *g)
 {
 	struct strbuf label = STRBUF_INIT;
-	int rc = run_filter_copy(&g->filter, req->filter);
-	for (size_t k = 0; rc == 0 && k < p->ngroup; k++) {
+	int rc = run_filter_copy(&g->filter, filter);
+	for (size_t k = 0; rc == 0 && k < nfields; k++) {
 		const char *v = values[k];
 		/* query_combinations writes "NA" for a missing value */
-		rc = !strcmp(v, "NA") ? run_filter_add_missing(&g->filter, p->group[k])
-				      : run_filter_add(&g->filter, p->group[k], &v, 1);
-		strbuf_addf(&label, "%s%s=%s", k ? " " : "", p->group[k], v);
+		rc = !strcmp(v, "NA") ? run_filter_add_missing(&g->filter, fields[k])
+				      : run_filter_add(&g->filter, fields[k], &v, 1);
+		strbuf_addf(&label, "%s%s=%s", k ? " " : "", fields[k], v);
 	}
+	if (!label.buf)
+		strbuf_adds(&label, "");
 	g->label = strbuf_detach(&label);
 	if (rc == 0 && !g->label)
 		rc = err_set("out of memory");
 	return rc;
 }
 
-static int split(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
+struct group_list {
+	struct report_group *items;
+	size_t n;
+};
+
+/* Move g into the list (on failure g is released). */
+static int add_group(struct group_list *list, struct report_group *g)
+{
+	struct report_group *grown = realloc(list->items, (list->n + 1) * sizeof(*grown));
+	if (!grown) {
+		free(g->label);
+		run_filter_release(&g->filter);
+		return err_set("out of memory");
+	}
+	list->items = grown;
+	grown[list->n++] = *g;
+	return 0;
+}
+
+/* The group g narrowed to blocks[0..n) of the block field, labelled "... block=1,2,3". */
+static int block_group(const struct report_group *g, const char *field, char *const *blocks,
+		       size_t n, struct group_list *list)
+{
+	struct report_group sub = {0};
+	struct strbuf label = STRBUF_INIT;
+	int rc = run_filter_copy(&sub.filter, &g->filter);
+	if (rc == 0)
+		rc = run_filter_add(&sub.filter, field, (const char *const *)blocks, n);
+	strbuf_addf(&label, "%s%s%s=", g->label, *g->label ? " " : "", field);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&label, "%s%s", i ? "," : "", blocks[i]);
+	sub.label = strbuf_detach(&label);
+	if (rc == 0 && !sub.label)
+		rc = err_set("out of memory");
+	if (rc) {
+		free(sub.label);
+		run_filter_release(&sub.filter);
+		return rc;
+	}
+	return add_group(list, &sub);
+}
+
+/*
+ * Move g into the list, or (when its runs hold block kinds) its complete
+ * blocks and then each kind as groups of their own.
+ */
+static int split_kinds(sqlite3 *db, const char *level, struct report_group *g,
+		       struct group_list *list)
+{
+	struct select_spec spec = {.filter = &g->filter, .by = level};
+	struct selection sel = {0};
+	struct pooling pool = {0};
+	char **complete = NULL;
+	size_t ncomplete = 0;
+	int rc = select_runs(db, &spec, &sel);
+	if (rc == 0 && sel.n > 0)
+		rc = pooling_load(db, &spec, &sel, &pool);
+	if (rc == 0 && pool.nkinds == 0) {
+		rc = add_group(list, g);
+		g = NULL;
+	}
+	/* the complete blocks that are a kind nowhere (and not missing: --where cannot name NA) */
+	for (size_t i = 0; rc == 0 && g && i < pool.ncomplete; i++) {
+		bool kind = !strcmp(pool.complete[i], "NA");
+		for (size_t k = 0; k < pool.nkinds && !kind; k++)
+			kind = !strcmp(pool.kinds[k].block, pool.complete[i]);
+		if (!kind)
+			rc = push(&complete, &ncomplete, pool.complete[i]);
+	}
+	if (rc == 0 && g && ncomplete)
+		rc = block_group(g, pool.block_field, complete, ncomplete, list);
+	for (size_t k = 0; rc == 0 && g && k < pool.nkinds; k++) {
+		bool seen = !strcmp(pool.kinds[k].block, "NA");
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(pool.kinds[j].block, pool.kinds[k].block);
+		if (!seen)
+			rc = block_group(g, pool.block_field, &pool.kinds[k].block, 1, list);
+	}
+	if (g) {
+		free(g->label);
+		run_filter_release(&g->filter);
+	}
+	for (size_t i = 0; i < ncomplete; i++)
+		free(complete[i]);
+	free(complete);
+	pooling_release(&pool);
+	selection_release(&sel);
+	return rc;
+}
+
+/* The groups of a sweep of `level`: one per combination of the fields, block kinds split. */
+static int make_groups(sqlite3 *db, const struct run_filter *filter, const char *level,
+		       char *const *fields, size_t nfields, struct group_list *list)
 {
 	struct text_list combos = {0};
 	size_t ncombos = 1;
 	int rc = 0;
-	if (p->ngroup)
-		rc = query_combinations(db, req->filter, (const char *const *)p->group, p->ngroup,
-					&combos, &ncombos);
-	if (rc)
-		return rc;
-	p->ngroups_found = ncombos;
-	p->ngroups = ncombos < REPORT_MAX_GROUPS ? ncombos : REPORT_MAX_GROUPS;
-	p->groups = calloc(p->ngroups ? p->ngroups : 1, sizeof(*p->groups));
-	if (!p->groups)
-		rc = err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < p->ngroups; i++)
-		rc = make_group(req, p, p->ngroup ? combos.items + i * p->ngroup : NULL,
-				&p->groups[i]);
+	if (nfields)
+		rc = query_combinations(db, filter, (const char *const *)fields, nfields, &combos,
+					&ncombos);
+	for (size_t i = 0; rc == 0 && i < ncombos; i++) {
+		struct report_group g = {0};
+		rc = make_group(filter, fields, nfields, nfields ? combos.items + i * nfields : NULL,
+				&g);
+		if (rc == 0) {
+			rc = split_kinds(db, level, &g, list);
+		} else {
+			free(g.label);
+			run_filter_release(&g.filter);
+		}
+	}
 	text_list_release(&combos);
+	return rc;
+}
+
+/* Keep the first REPORT_MAX_GROUPS groups; free the rest. */
+static void cap(struct group_list *list, size_t *shown, size_t *found)
+{
+	*found = list->n;
+	*shown = list->n < REPORT_MAX_GROUPS ? list->n : REPORT_MAX_GROUPS;
+	for (size_t i = *shown; i < list->n; i++) {
+		free(list->items[i].label);
+		run_filter_release(&list->items[i].filter);
+	}
+}
+
+static int sweep_groups(sqlite3 *db, const struct report_plan_request *req,
+			struct report_plan *p)
+{
+	struct group_list list = {0};
+	int rc = 0;
+	if (!p->by)
+		return (p->group = calloc(1, sizeof(*p->group))) ? 0 : err_set("out of memory");
+	rc = group_fields(db, req->filter, p->by, req->group, &p->group, &p->ngroup);
+	if (rc == 0)
+		rc = make_groups(db, req->filter, p->by, p->group, p->ngroup, &list);
+	cap(&list, &p->ngroups, &p->ngroups_found);
+	p->groups = list.items;
+	return rc;
+}
+
+/*
+ * Memory is fitted across sessions: the sweep's group fields without
+ * sessions and with the sweep's level, then whatever else would be
+ * pooled; only the groups with two or more session counts are kept.
+ */
+static int memory_groups(sqlite3 *db, const struct report_plan_request *req,
+			 struct report_plan *p)
+{
+	struct group_list list = {0}, kept = {0};
+	char **declared = calloc(1, sizeof(*declared));
+	size_t ndeclared = 0;
+	int rc = declared ? 0 : err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < p->ngroup; i++)
+		if (strcmp(p->group[i], "sessions"))
+			rc = push(&declared, &ndeclared, p->group[i]);
+	if (rc == 0 && p->by && strcmp(p->by, "sessions") && !in_list(declared, ndeclared, p->by))
+		rc = push(&declared, &ndeclared, p->by);
+	if (rc == 0)
+		rc = group_fields(db, req->filter, "sessions", (const char *const *)declared,
+				  &p->memory_group, &p->nmemory_group);
+	if (rc == 0)
+		rc = make_groups(db, req->filter, "sessions", p->memory_group, p->nmemory_group,
+				 &list);
+	for (size_t i = 0; i < list.n; i++) {
+		size_t n = 0;
+		if (rc == 0)
+			rc = count_values(db, &list.items[i].filter, "sessions", &n);
+		if (rc == 0 && n >= 2) {
+			rc = add_group(&kept, &list.items[i]);
+			continue;
+		}
+		p->memory_skipped += rc == 0;
+		free(list.items[i].label);
+		run_filter_release(&list.items[i].filter);
+	}
+	free(list.items);
+	cap(&kept, &p->nmemory_groups, &p->nmemory_found);
+	p->memory_groups = kept.items;
+	for (size_t i = 0; i < ndeclared; i++)
+		free(declared[i]);
+	free(declared);
 	return rc;
 }
 
@@ -158,13 +337,13 @@ int report_plan_make(sqlite3 *db, const struct report_plan_request *req, struct 
 	if (rc == 0)
 		rc = choose_by(db, req, out);
 	if (rc == 0)
-		rc = choose_groups(db, req, out);
-	if (rc == 0)
-		rc = split(db, req, out);
+		rc = sweep_groups(db, req, out);
 	if (rc == 0)
 		rc = count_values(db, req->filter, "sessions", &n);
 	if (rc == 0)
 		out->memory = n >= 2;
+	if (rc == 0 && out->memory)
+		rc = memory_groups(db, req, out);
 	if (rc == 0)
 		rc = count_values(db, req->filter, "topology_host", &n);
 	if (rc == 0)
@@ -191,6 +370,14 @@ void report_plan_release(struct report_plan *p)
 		run_filter_release(&p->groups[i].filter);
 	}
 	free(p->groups);
+	for (size_t i = 0; i < p->nmemory_group; i++)
+		free(p->memory_group[i]);
+	free(p->memory_group);
+	for (size_t i = 0; p->memory_groups && i < p->nmemory_groups; i++) {
+		free(p->memory_groups[i].label);
+		run_filter_release(&p->memory_groups[i].filter);
+	}
+	free(p->memory_groups);
 	free(p->translate_from);
 	free(p->translate_to);
 	free(p->trace_tag);

@@ -4,13 +4,22 @@
  *
  *   by        the sweep's level field: the one given, else gomaxprocs when
  *             its runs have two or more values, else sessions, else none
- *   groups    the sweep is split by the group fields given, else by every
- *             field of REPORT_GROUP_CANDIDATES (except by) whose runs have
- *             two or more values; one group per combination of values
- *             present (a missing value is its own group), at most
- *             REPORT_MAX_GROUPS shown; each group's filter is the report's
- *             filter AND the group's values (typed: no text to parse)
- *   memory    the runs have two or more session counts
+ *   groups    the sweep is split by the group fields given and by every
+ *             field the sweep would otherwise pool (analysis/pooling.h: the
+ *             same detection the commands refuse on; a field that only
+ *             varies with an earlier one adds no split); one group per
+ *             combination of values present (a missing value is its own
+ *             group). A group whose blocks include block kinds (blocks
+ *             holding only some of its levels) is split again: its complete
+ *             blocks ("block=1,2,3"), then each kind ("block=7"). At most
+ *             REPORT_MAX_GROUPS are shown; each group's filter is the
+ *             report's filter AND the group's values (typed: no text to
+ *             parse). The noise and fit sections use the same groups.
+ *   memory    the runs have two or more session counts; memory_groups are
+ *             made the same way with sessions as the level (the sweep's
+ *             level field, when it is not sessions, is a group field), and
+ *             only the groups with two or more session counts are kept
+ *             (memory_skipped counts the others)
  *   smt       some run names a recorded topology (topology_host)
  *   translate a sub-corpus whose runs name one CPU family different from
  *             the main sub-corpus's, and one with the same family: from the
@@ -28,9 +37,6 @@
 #include "../schema/fields.h"
 
 #define REPORT_MAX_GROUPS 8
-
-/* Fields the report splits a sweep by when they vary (in this order). */
-extern const char *const REPORT_GROUP_CANDIDATES[];
 
 struct report_plan_request {
 	const struct run_filter *filter; /* --corpus and --where */
@@ -52,6 +58,12 @@ struct report_plan {
 	size_t ngroups;
 	size_t ngroups_found; /* before the REPORT_MAX_GROUPS cap */
 	bool memory;
+	char **memory_group; /* NULL-terminated: the memory section's group fields */
+	size_t nmemory_group;
+	struct report_group *memory_groups; /* those with two or more session counts */
+	size_t nmemory_groups;
+	size_t nmemory_found;   /* before the cap */
+	size_t memory_skipped;  /* groups with one session count: no slope */
 	bool smt;
 	char *translate_from, *translate_to; /* NULL: no pair */
 	char *trace_tag;                     /* NULL: no run with a trace */

@@ -234,6 +234,7 @@ void selection_release(struct selection *sel)
 		free(sel->left_out[i].reason);
 	}
 	free(sel->left_out);
+	free(sel->pooled);
 	memset(sel, 0, sizeof(*sel));
 }
 

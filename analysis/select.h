@@ -52,6 +52,12 @@ struct selection {
 	size_t nextra; /* entries of each run's extra */
 	struct sel_left_out *left_out;
 	size_t nleft_out;
+	/*
+	 * What the analysis pooled on purpose (--pool), in words, or NULL: set by
+	 * pooling_check() (analysis/pooling.h); documents show it as the fact
+	 * `pooled` and a note.
+	 */
+	char *pooled;
 };
 
 struct select_spec {

@@ -2,6 +2,7 @@
 #include "sweep.h"
 
 #include "../common/err.h"
+#include "pooling.h"
 
 #include <gsl/gsl_sort.h>
 #include <math.h>
@@ -191,6 +192,8 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	rc = select_runs(db, &spec, &out->sel);
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
 	if (rc == 0)
 		rc = sweep_compute(&out->sel, &req->opts, &out->sw);
 	return rc;

@@ -15,6 +15,7 @@ static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	[OPT_BY] = {"by", 0, "FIELD", "the level field N, e.g. gomaxprocs", .required = true},
 	[OPT_MODEL] = {"model", 0, "M", "usl, amdahl, power or all (default all)", false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -32,6 +33,8 @@ static const char details[] =
 	"scale (J^T J)^-1 by SSE / (n - p); residual_se = sqrt(SSE / dof) with\n"
 	"dof = n - p; r2 = 1 - SSE / SST. A model needs as many distinct levels as\n"
 	"it has free parameters and one more point.\n"
+	"\n"
+	CLI_POOLING_HELP
 	"\n"
 	"example:\n"
 	"  coreplan fit --by gomaxprocs --where block=1,2,3\n";

@@ -24,6 +24,7 @@ static const struct opt_spec specs[] = {
 	[OPT_FRAC] = {"frac", 0, "F", "plateau fraction for trace-derived metrics (default 0.8)",
 		      false},
 	[OPT_TRIM] = {"trim", 0, "N", "plateau trim for trace-derived metrics (default 1)", false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -40,6 +41,8 @@ static const char details[] =
 	"  ratios     CONTRAST ONLY: median(metric) / level at each level, which\n"
 	"             charges the fixed load-time growth to the sessions\n"
 	"  residuals  each run's metric minus the fitted line\n"
+	"\n"
+	CLI_POOLING_HELP
 	"\n"
 	"example:\n"
 	"  coreplan memory --by sessions --group cfg --where target=medium --where block=1,2,3\n";

@@ -26,6 +26,7 @@ static const struct opt_spec specs[] = {
 		       "largest range_pct of a resolved level, in % (default 5)", false},
 	[OPT_DRIFT] = {"drift-pct", 0, "P",
 		       "mean block deviation beyond which a one-signed block drifts (1)", false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -48,6 +49,8 @@ static const char details[] =
 	"  verdict  resolved when every level's range_pct <= --range-pct (5) and no\n"
 	"           two neighbouring levels' [min, max] overlap; else within-noise,\n"
 	"           naming the levels\n"
+	"\n"
+	CLI_POOLING_HELP
 	"\n"
 	"examples:\n"
 	"  coreplan noise --by gomaxprocs --where block=1,2,3\n"

@@ -20,6 +20,7 @@ static const struct opt_spec specs[] = {
 		      false},
 	[OPT_STOP] = {"stop-below", 0, "EFF",
 		      "per-doubling efficiency under which scaling stops (default 0.6)", false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -42,6 +43,8 @@ static const char details[] =
 	"ln(median) = a + b * log2(level) over the level medians, with its standard\n"
 	"error (delta method): the facts per_doubling, per_doubling_se and\n"
 	"per_doubling_r2 in every format (--view facts for tsv and csv).\n"
+	"\n"
+	CLI_POOLING_HELP
 	"\n"
 	"example:\n"
 	"  coreplan sweep --by gomaxprocs --where block=1,2,3\n";

@@ -37,6 +37,8 @@ static int runner_option(struct cli_args *a, int code, const char *value)
 	case CLI_OPT_VIEW:
 		a->view = value;
 		return 0;
+	case CLI_OPT_POOL:
+		return run_filter_add_pool(&a->filter, value);
 	}
 	return 0;
 }

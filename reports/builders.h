@@ -35,7 +35,11 @@
 void build_provenance(struct doc *d, const char *db_path, const char *corpora,
 		      const char *content_hash, const char *filter);
 
-/* The selection's left-out runs into the doc's left-out list. */
+/*
+ * The selection's left-out runs into the doc's left-out list; what the
+ * analysis pooled on purpose (sel->pooled, --pool) as the fact `pooled`
+ * and a note on the doc's first section.
+ */
 void build_left_out(struct doc *d, const struct selection *sel);
 
 int build_sweep(const struct sweep_request *req, const struct sweep_result *res,

@@ -179,15 +179,14 @@ static int corpus_section(struct report_ctx *c)
 	return rc;
 }
 
-static int sweep_group(struct report_ctx *c, const struct report_group *g)
+/*
+ * A group's heading under a section ("### Group gogc=default sessions=100"
+ * or "### All runs") and its name in the summary ("sweep gogc=...").
+ */
+static void group_heading(struct report_ctx *c, const struct report_group *g, char *section,
+			  size_t size, const char *what)
 {
-	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL};
-	struct plot_result pres;
-	struct sweep_request sreq;
-	struct doc *d = NULL;
-	char section[600];
-	int rc;
-	snprintf(section, sizeof(section), "sweep %s", g->label);
+	snprintf(section, size, "%s%s%s", what, *g->label ? " " : "", g->label);
 	if (*g->label) {
 		struct strbuf title = STRBUF_INIT;
 		strbuf_addf(&title, "Group %s", g->label);
@@ -196,6 +195,29 @@ static int sweep_group(struct report_ctx *c, const struct report_group *g)
 	} else {
 		heading(c, 3, "All runs");
 	}
+}
+
+/* "8 groups; the first 8 are shown" when the plan capped them. */
+static void capped(struct report_ctx *c, size_t found, size_t shown)
+{
+	char line[256];
+	if (found <= shown)
+		return;
+	snprintf(line, sizeof(line),
+		 "%zu groups; the first %zu are shown (narrow with --where or --group).", found,
+		 shown);
+	paragraph(c, line);
+}
+
+static int sweep_group(struct report_ctx *c, const struct report_group *g)
+{
+	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL};
+	struct plot_result pres;
+	struct sweep_request sreq;
+	struct doc *d = NULL;
+	char section[600];
+	int rc;
+	group_heading(c, g, section, sizeof(section), "sweep");
 	memset(&sreq, 0, sizeof(sreq));
 	sreq.filter = &g->filter;
 	sreq.by = c->plan.by;
@@ -220,6 +242,24 @@ static int sweep_group(struct report_ctx *c, const struct report_group *g)
 	return rc;
 }
 
+/* How the groups were made, once above the sweep groups. */
+static void groups_paragraph(struct report_ctx *c)
+{
+	struct strbuf line = STRBUF_INIT;
+	if (!c->plan.ngroup && c->plan.ngroups <= 1)
+		return;
+	strbuf_adds(&line, "The runs are grouped, not pooled: a group's runs differ only in the "
+			   "level and the block");
+	for (size_t i = 0; i < c->plan.ngroup; i++)
+		strbuf_addf(&line, "%s%s", i ? ", " : " (groups by ", c->plan.group[i]);
+	strbuf_adds(&line, c->plan.ngroup ? ")" : "");
+	strbuf_adds(&line, "; a block that holds only some of a group's levels is a group of its "
+			   "own (README.md, \"No silent pooling\"). The noise and fit sections use "
+			   "the same groups.");
+	paragraph(c, strbuf_str(&line));
+	strbuf_release(&line);
+}
+
 static int sweep_sections(struct report_ctx *c)
 {
 	int rc = 0;
@@ -230,40 +270,44 @@ static int sweep_sections(struct report_ctx *c)
 			     "sessions); pass --by FIELD");
 		return 0;
 	}
-	if (c->plan.ngroups_found > c->plan.ngroups) {
-		char line[256];
-		snprintf(line, sizeof(line),
-			 "%zu groups; the first %zu are shown (narrow with --where or --group).",
-			 c->plan.ngroups_found, c->plan.ngroups);
-		paragraph(c, line);
-	}
+	groups_paragraph(c);
+	capped(c, c->plan.ngroups_found, c->plan.ngroups);
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
 		rc = sweep_group(c, &c->plan.groups[i]);
 	return rc;
 }
 
-static int noise_section(struct report_ctx *c)
+static int noise_group(struct report_ctx *c, const struct report_group *g)
 {
 	struct noise_request req;
 	struct noise_result res;
 	struct doc *d = NULL;
+	char section[600];
+	int rc = 0;
+	group_heading(c, g, section, sizeof(section), "noise");
+	memset(&req, 0, sizeof(req));
+	req.filter = &g->filter;
+	req.by = c->plan.by;
+	noise_options_init(&req.opts);
+	if (noise_run(c->db, &req, &res) != 0)
+		failed(c, section);
+	else if ((rc = build_noise(&req, &res, &d)) == 0)
+		rc = embed(c, section, d, 3);
+	doc_free(d);
+	noise_result_release(&res);
+	return rc;
+}
+
+static int noise_section(struct report_ctx *c)
+{
 	int rc = 0;
 	heading(c, 2, "Noise");
 	if (!c->plan.by) {
 		not_measured(c, "noise", "no sweep (no field with two or more levels)");
 		return 0;
 	}
-	memset(&req, 0, sizeof(req));
-	req.filter = c->req->filter;
-	req.by = c->plan.by;
-	req.group = c->plan.ngroup ? (const char *const *)c->plan.group : NULL;
-	noise_options_init(&req.opts);
-	if (noise_run(c->db, &req, &res) != 0)
-		failed(c, "noise");
-	else if ((rc = build_noise(&req, &res, &d)) == 0)
-		rc = embed(c, "noise", d, 2);
-	doc_free(d);
-	noise_result_release(&res);
+	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
+		rc = noise_group(c, &c->plan.groups[i]);
 	return rc;
 }
 
@@ -296,25 +340,34 @@ static int cpu_section(struct report_ctx *c)
 	return rc;
 }
 
-/* The group fields without `sessions` (memory is fitted across sessions). */
-static int memory_groups(const struct report_plan *p, char ***out)
-{
-	size_t n = 0;
-	*out = calloc(p->ngroup + 1, sizeof(**out));
-	if (!*out)
-		return err_set("out of memory");
-	for (size_t i = 0; i < p->ngroup; i++)
-		if (strcmp(p->group[i], "sessions"))
-			(*out)[n++] = p->group[i];
-	return 0;
-}
-
-static int memory_section(struct report_ctx *c)
+static int memory_group(struct report_ctx *c, const struct report_group *g)
 {
 	struct memory_request req;
 	struct memory_result res;
 	struct doc *d = NULL;
-	char **groups = NULL;
+	char section[600];
+	int rc = 0;
+	group_heading(c, g, section, sizeof(section), "memory");
+	memset(&req, 0, sizeof(req));
+	req.filter = &g->filter;
+	req.by = "sessions";
+	cores_options_init(&req.cores);
+	if (memory_run(c->db, &req, &res) != 0)
+		failed(c, section);
+	else if ((rc = build_memory(&req, &res, &d)) == 0)
+		rc = embed(c, section, d, 3);
+	if (rc == 0 && d) {
+		struct plot_request preq = {PLOT_KIND_MEMORY, &g->filter, "sessions", NULL, NULL,
+					    NULL};
+		plot_of(c, &preq);
+	}
+	doc_free(d);
+	memory_result_release(&res);
+	return rc;
+}
+
+static int memory_section(struct report_ctx *c)
+{
 	int rc = 0;
 	heading(c, 2, "Memory per session");
 	if (!c->plan.memory) {
@@ -323,26 +376,25 @@ static int memory_section(struct report_ctx *c)
 			     "sessions");
 		return 0;
 	}
-	rc = memory_groups(&c->plan, &groups);
-	if (rc)
-		return rc;
-	memset(&req, 0, sizeof(req));
-	req.filter = c->req->filter;
-	req.by = "sessions";
-	req.group = groups[0] ? (const char *const *)groups : NULL;
-	cores_options_init(&req.cores);
-	if (memory_run(c->db, &req, &res) != 0)
-		failed(c, "memory");
-	else if ((rc = build_memory(&req, &res, &d)) == 0)
-		rc = embed(c, "memory", d, 2);
-	if (rc == 0 && d) {
-		struct plot_request preq = {PLOT_KIND_MEMORY, c->req->filter, "sessions", NULL, NULL,
-					    NULL};
-		plot_of(c, &preq);
+	if (c->plan.nmemory_found == 0) {
+		not_measured(c, "memory",
+			     "no group of runs that differ only in sessions has two or more "
+			     "session counts, so no slope across sessions");
+		return 0;
 	}
-	doc_free(d);
-	memory_result_release(&res);
-	free(groups);
+	if (c->plan.memory_skipped) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "Fitted per group of runs that differ only in sessions and the block; "
+			 "%zu group%s with one session count %s no slope and %s left out.",
+			 c->plan.memory_skipped, c->plan.memory_skipped == 1 ? "" : "s",
+			 c->plan.memory_skipped == 1 ? "has" : "have",
+			 c->plan.memory_skipped == 1 ? "is" : "are");
+		paragraph(c, line);
+	}
+	capped(c, c->plan.nmemory_found, c->plan.nmemory_groups);
+	for (size_t i = 0; rc == 0 && i < c->plan.nmemory_groups; i++)
+		rc = memory_group(c, &c->plan.memory_groups[i]);
 	return rc;
 }
 
@@ -400,37 +452,38 @@ static int translate_section(struct report_ctx *c)
 	return rc;
 }
 
-static int fit_section(struct report_ctx *c)
+static int fit_group(struct report_ctx *c, const struct report_group *g)
 {
 	struct fit_request req;
 	struct fit_run_result res;
 	struct doc *d = NULL;
+	char section[600];
+	int rc = 0;
+	group_heading(c, g, section, sizeof(section), "fit");
+	memset(&req, 0, sizeof(req));
+	req.filter = &g->filter;
+	req.by = c->plan.by;
+	for (int m = 0; m < FIT_NMODELS; m++)
+		req.models[m] = true;
+	if (fit_run(c->db, &req, &res) != 0)
+		failed(c, section);
+	else if ((rc = build_fit(&req, &res, &d)) == 0)
+		rc = embed(c, section, d, 3);
+	doc_free(d);
+	fit_run_result_release(&res);
+	return rc;
+}
+
+static int fit_section(struct report_ctx *c)
+{
 	int rc = 0;
 	heading(c, 2, "Scaling models");
 	if (!c->plan.by) {
 		not_measured(c, "fit", "no sweep (no field with two or more levels)");
 		return 0;
 	}
-	if (c->plan.ngroup) {
-		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line,
-			    "Fitted over every selected run; the groups above differ in %s, so "
-			    "narrow with --where for one group's model.",
-			    c->plan.group[0]);
-		paragraph(c, strbuf_str(&line));
-		strbuf_release(&line);
-	}
-	memset(&req, 0, sizeof(req));
-	req.filter = c->req->filter;
-	req.by = c->plan.by;
-	for (int m = 0; m < FIT_NMODELS; m++)
-		req.models[m] = true;
-	if (fit_run(c->db, &req, &res) != 0)
-		failed(c, "fit");
-	else if ((rc = build_fit(&req, &res, &d)) == 0)
-		rc = embed(c, "fit", d, 2);
-	doc_free(d);
-	fit_run_result_release(&res);
+	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
+		rc = fit_group(c, &c->plan.groups[i]);
 	return rc;
 }
 

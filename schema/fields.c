@@ -65,9 +65,47 @@ void run_filter_release(struct run_filter *filter)
 	for (size_t i = 0; i < filter->nwhere; i++)
 		free_where(&filter->where[i]);
 	free(filter->where);
+	for (size_t i = 0; i < filter->npool; i++)
+		free(filter->pool[i]);
+	free(filter->pool);
 	filter->corpus = NULL;
 	filter->where = NULL;
 	filter->nwhere = 0;
+	filter->pool = NULL;
+	filter->npool = 0;
+}
+
+static int add_pool(struct run_filter *filter, const char *name, size_t len)
+{
+	char **grown;
+	for (size_t i = 0; i < filter->npool; i++)
+		if (strlen(filter->pool[i]) == len && !strncmp(filter->pool[i], name, len))
+			return 0;
+	grown = realloc(filter->pool, (filter->npool + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	filter->pool = grown;
+	if (!(grown[filter->npool] = strndup(name, len)))
+		return err_set("out of memory");
+	filter->npool++;
+	return 0;
+}
+
+int run_filter_add_pool(struct run_filter *filter, const char *list)
+{
+	const char *p = list;
+	int rc = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 0)
+			return err_usage("--pool needs field names separated by commas, got '%s'",
+					 list);
+		rc = add_pool(filter, p, len);
+		if (rc || !comma)
+			return rc;
+		p = comma + 1;
+	}
 }
 
 /* The grammar, for every message about a malformed --where. */
@@ -186,6 +224,8 @@ int run_filter_copy(struct run_filter *dst, const struct run_filter *src)
 	dst->only_excluded = src->only_excluded;
 	if (src->corpus && !(dst->corpus = strdup(src->corpus)))
 		rc = err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < src->npool; i++)
+		rc = add_pool(dst, src->pool[i], strlen(src->pool[i]));
 	for (size_t i = 0; rc == 0 && i < src->nwhere; i++)
 		rc = src->where[i].missing
 			     ? run_filter_add_missing(dst, src->where[i].field)
@@ -214,6 +254,8 @@ int run_filter_describe(const struct run_filter *filter, struct strbuf *sb)
 		bad |= strbuf_adds(sb, ", excluded runs only");
 	else if (filter->include_excluded)
 		bad |= strbuf_adds(sb, ", excluded runs kept");
+	for (size_t i = 0; i < filter->npool; i++)
+		bad |= strbuf_addf(sb, "%s%s", i ? "," : ", pooling ", filter->pool[i]);
 	return bad ? err_set("out of memory") : 0;
 }
 
@@ -406,6 +448,8 @@ int run_filter_check(sqlite3 *db, const struct run_filter *filter)
 	int rc = corpus_check(db, filter->corpus);
 	for (size_t i = 0; rc == 0 && i < filter->nwhere; i++)
 		rc = field_check(db, filter->where[i].field);
+	for (size_t i = 0; rc == 0 && i < filter->npool; i++)
+		rc = field_check(db, filter->pool[i]);
 	return rc;
 }
 

@@ -76,6 +76,12 @@ struct run_filter {
 	size_t nwhere;
 	bool include_excluded;
 	bool only_excluded;
+	/*
+	 * --pool: fields the analysis may pool over on purpose (analysis/pooling.h);
+	 * not a condition: the SQL of the filter ignores them.
+	 */
+	char **pool;
+	size_t npool;
 };
 
 /*
@@ -95,11 +101,13 @@ int run_filter_add(struct run_filter *filter, const char *field, const char *con
  * Text with no condition is a usage error naming `what` (e.g. "--a").
  */
 int run_filter_add_conditions(struct run_filter *filter, const char *text, const char *what);
+/* Append the comma-separated fields of --pool F1[,F2...]; an empty name is a usage error. */
+int run_filter_add_pool(struct run_filter *filter, const char *list);
 /* Append "FIELD has no value" (a run whose results row lacks the column). */
 int run_filter_add_missing(struct run_filter *filter, const char *field);
 /* dst = a deep copy of src (dst need not be initialised). */
 int run_filter_copy(struct run_filter *dst, const struct run_filter *src);
-/* Append "corpus X, f=a,b g=c" (or "all corpora, ...") for facts and titles. */
+/* Append "corpus X, f=a,b g=c" (or "all corpora, ...", then ", pooling F,G") for facts and titles. */
 int run_filter_describe(const struct run_filter *filter, struct strbuf *sb);
 void run_filter_release(struct run_filter *filter);
 

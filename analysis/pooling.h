@@ -1,0 +1,132 @@
+/*
+ * pooling: no silent pooling. An analysis that pools runs into a level
+ * (sweep, noise, fit, memory) first asks which fields vary among its
+ * selected runs although nobody declared them: not the level, not a
+ * --group field, not the block field, not a --pool field. Such a field
+ * means the level's runs are not replicates of one condition: the command
+ * refuses (a usage error naming the field, its values and how to go on),
+ * and the report groups by the field instead (analysis/report_plan.h).
+ *
+ * The candidates, in this order:
+ *   corpus, subcorpus;
+ *   the canonical arm fields target, cfg, store, gogc, variant;
+ *   the canonical counts sessions and gomaxprocs (the one that is not the level);
+ *   the factors among the results-table columns: a column is one when some
+ *   selected run holds text in it that is not a number (NA and the empty
+ *   string do not count) and some value is held by two or more runs. A
+ *   column whose values all differ (a tag, a timestamp) is an identifier,
+ *   not a factor. A column that a canonical field was filled from (the
+ *   field_origins table) is represented by that field, and only the arm
+ *   fields and counts above are candidates among the canonical ones;
+ *   every --pool field.
+ * A missing value is a value of its own (shown NA). A candidate varies when
+ * two runs of the same declared group (the same --group values) differ in
+ * it. A varying candidate that is constant once the earlier varying ones
+ * are fixed (store beside cfg, shared_buffers beside target) follows them:
+ * it is listed with them, and fixing or pooling them covers it.
+ *
+ * Block kinds. Within each cell (the declared group and the varying
+ * fields' values), a block that holds runs at only some of the cell's
+ * levels is its own arm, not a replicate of the blocks that hold every
+ * level: a gctrace arm at 2 of 4 levels, a soak block at one. Said only
+ * when at least one block of the cell holds every level (blocks that each
+ * hold a part of the levels are not replicates of a sweep to begin with).
+ * A missing block value is a block of its own (NA).
+ *
+ * pooling_detect() is the pure computation (unit-tested on synthetic
+ * selections); pooling_load() reads the candidates of a selection from the
+ * database; pooling_check() is what the analyses' *_run() call.
+ * Ownership: a struct pooling owns its strings; pooling_release() frees them.
+ */
+#ifndef COREPLAN_POOLING_H
+#define COREPLAN_POOLING_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../common/strbuf.h"
+#include "select.h"
+
+/* One candidate column: its name and each run's value (NULL: missing). */
+struct pool_column {
+	const char *name;
+	bool factor_rule; /* a results-table column: counts only when it is a factor */
+	const char *const *values;
+};
+
+/* What pooling_detect() reads: n runs, their level, declared group and block. */
+struct pool_input {
+	size_t n;
+	const char *const *level; /* per run, the level as text */
+	const char *const *group; /* per run, the declared group ("" for none); NULL: no groups */
+	const char *block_field;  /* NULL: no block kinds */
+	const char *const *block; /* per run (NULL entries: missing); NULL when no block field */
+	const struct pool_column *columns;
+	size_t ncolumns;
+	const char *const *pool; /* NULL-terminated fields pooled on purpose, or NULL */
+};
+
+struct pool_field {
+	char *name;
+	char **values; /* distinct values in run order; "NA" for a missing one */
+	size_t nvalues;
+	char *follows; /* the earlier varying field(s) it follows ("cfg"), or NULL */
+	bool pooled;   /* named by --pool, or follows fields that all are */
+};
+
+struct pool_kind {
+	char *block;  /* the block value ("7"; "NA" when missing) */
+	char *cell;   /* where: "gogc=default, sessions=100" ("" when there is one cell) */
+	char *levels; /* the levels it holds, "1, 8" */
+	char *all;    /* the cell's levels, "1, 2, 4, 8" */
+};
+
+struct pooling {
+	struct pool_field *fields; /* the varying candidates, in candidate order */
+	size_t nfields;
+	struct pool_kind *kinds; /* the block kinds */
+	size_t nkinds;
+	char **complete; /* the blocks that hold every level of their cell, in run order */
+	size_t ncomplete;
+	char *block_field;  /* NULL: no block check */
+	bool kinds_pooled;  /* the block field is a --pool field */
+};
+
+int pooling_detect(const struct pool_input *in, struct pooling *out);
+void pooling_release(struct pooling *p);
+
+/* Is anything pooled that nobody declared (a field or block kind not pooled on purpose)? */
+bool pooling_refuses(const struct pooling *p);
+/* Was anything pooled on purpose (--pool)? */
+bool pooling_pooled(const struct pooling *p);
+
+/*
+ * The usage error (exit 2) for a pooling that refuses: the fields and
+ * their values, the block kinds, and how to go on: --where FIELD=V,
+ * --group FIELD (when `can_group`: the command has --group), --pool.
+ * `command` and `level` name the analysis in the message.
+ */
+int pooling_refusal(const struct pooling *p, const char *command, const char *level,
+		    bool can_group);
+/* What was pooled on purpose, in words: "gogc (default, 100); block kinds 7" (the fact pooled). */
+int pooling_describe(const struct pooling *p, struct strbuf *sb);
+
+/*
+ * Read the candidates of the selection's runs (as select_runs() chose them
+ * for `spec`: sel->runs' levels and groups) and detect. The block field is
+ * spec->block, else `block` when some run has it. The --pool fields are
+ * spec->filter->pool; each must be a known field (field_check).
+ */
+int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selection *sel,
+		 struct pooling *out);
+
+/*
+ * What every *_run() calls after select_runs(): detect; a pooling that
+ * refuses is the usage error of pooling_refusal(); what was pooled on
+ * purpose goes to sel->pooled (the builders' fact `pooled` and its note).
+ */
+int pooling_check(sqlite3 *db, const struct select_spec *spec, struct selection *sel,
+		  const char *command, bool can_group);
+
+#endif
