@@ -11,12 +11,16 @@
 
 #include <string.h>
 
-enum { OPT_EXCLUDED = CLI_FILTERED_COUNT };
+enum { OPT_EXCLUDED = CLI_FILTERED_COUNT, OPT_FIELDS };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
 	[OPT_EXCLUDED] = {"excluded", 0, NULL,
 			  "only the excluded runs, with a column giving the reasons", false},
+	[OPT_FIELDS] = {"fields", 0, NULL,
+			"per field name, the sources that hold it and the one its plain name "
+			"reads (view fields)",
+			false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -32,13 +36,25 @@ static const char details_text[] =
 	"part). A value matches when the text is equal or when both are numbers and\n"
 	"equal (gomaxprocs=8 matches 8.0); boolean fields also take true/false.\n"
 	"\n"
+	"field sources: a name several sources hold (results.tsv's and system.tsv's\n"
+	"xact_per_s) reads, per run, the source its table's manifest prefers\n"
+	"(prefer.NAME = SOURCE; the sky-capacity layout prefers system.tsv where\n"
+	"FORMATS.md calls results.tsv's column defective), else the first of results,\n"
+	"join, generator, idle, acct, tag, set. FIELD@SOURCE reads one source only,\n"
+	"wherever a field name is taken (--where, --by, --metric, --group, --pool, a\n"
+	"report config): xact_per_s@results is the inline figure, app_cores@results\n"
+	"the results column rather than the canonical field. --fields lists, per\n"
+	"field name, each source holding it among the selected runs, how many runs the\n"
+	"plain name reads there, and why (view fields; the runs view is then empty).\n"
+	"\n"
 	"examples:\n"
 	"  coreplan runs --corpus sky --where gomaxprocs=2,4 --where block=1\n"
 	"  coreplan runs --excluded --format tsv\n"
+	"  coreplan runs --fields --where subcorpus= --format tsv\n"
 	"\n"
 	"canonical fields:\n";
 
-static const char *const views[] = {"runs", NULL};
+static const char *const views[] = {"runs", "fields", NULL};
 
 /* The help lists the canonical fields, so it is built from field_canonical. */
 static int help_details(struct strbuf *sb)
@@ -54,6 +70,7 @@ static int help_details(struct strbuf *sb)
 
 struct runs_request {
 	bool only_excluded;
+	bool fields;
 };
 
 static int option(void *request, int which, const char *value)
@@ -62,6 +79,8 @@ static int option(void *request, int which, const char *value)
 	(void)value;
 	if (which == OPT_EXCLUDED)
 		req->only_excluded = true;
+	if (which == OPT_FIELDS)
+		req->fields = true;
 	return 0;
 }
 
@@ -69,19 +88,26 @@ static int check(void *request, struct cli_args *a)
 {
 	struct runs_request *req = request;
 	a->filter.only_excluded = req->only_excluded;
+	/* md and the tables show the listing asked for; json is the whole document */
+	if (!a->view && a->format != DOC_JSON)
+		a->view = req->fields ? "fields" : "runs";
 	return 0;
 }
 
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
-	int64_t hidden = 0;
+	struct runs_request *req = request;
+	int64_t hidden = 0, nruns = 0;
 	int rc = run_filter_check(db, &a->filter);
-	(void)request;
 	if (rc == 0)
-		rc = build_runs_begin(a->filter.only_excluded, out);
-	if (rc == 0)
+		rc = build_runs_begin(a->filter.only_excluded, req->fields, out);
+	if (rc == 0 && req->fields)
+		rc = field_sources_list(db, &a->filter, build_fields_row, *out, &nruns);
+	if (rc == 0 && req->fields)
+		rc = build_fields_end(*out, nruns);
+	if (rc == 0 && !req->fields)
 		rc = query_runs(db, &a->filter, build_runs_row, *out, &hidden);
-	if (rc == 0)
+	if (rc == 0 && !req->fields)
 		rc = build_runs_end(*out, hidden);
 	return rc;
 }
@@ -89,7 +115,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_runs(int argc, char **argv, const struct global_opts *g)
 {
 	struct cli_def def = {{"runs", NULL, NULL, specs, views}, CLI_DB_READ, option, check, run};
-	struct runs_request req = {false};
+	struct runs_request req = {false, false};
 	struct strbuf details = STRBUF_INIT;
 	int rc = help_details(&details);
 	if (rc == 0) {

@@ -92,12 +92,22 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 		 struct doc **out);
 /* ---- runs, corpora, import, plot ---- */
 
-/* runs: the listing's rows (view runs); excluded_not_shown as a fact and a note. */
-int build_runs_begin(bool with_reasons, struct doc **out);
+/*
+ * runs: the listing's rows (view runs); excluded_not_shown as a fact and a
+ * note. The document always has the sections runs and fields; with
+ * `fields` (runs --fields) the field-source listing is filled (view fields:
+ * field, source, column, runs, read, select, rule) and the runs table is
+ * left empty, else the other way round.
+ */
+int build_runs_begin(bool with_reasons, bool fields, struct doc **out);
 /* A run_row_fn (schema/queries.h): arg is the doc build_runs_begin made. */
 int build_runs_row(const struct run_row *row, void *doc);
 /* The facts and notes once every row is in (facts runs, excluded_not_shown). */
 int build_runs_end(struct doc *d, int64_t excluded_not_shown);
+/* A field_source_fn (schema/fields.h): arg is the doc build_runs_begin made. */
+int build_fields_row(const struct field_source_row *row, void *doc);
+/* The facts once every source row is in: runs (selected), fields, field_sources. */
+int build_fields_end(struct doc *d, int64_t runs);
 
 /* corpora: one row per corpus (view corpora); a note when there is none. */
 int build_corpora(const struct corpus_listing *listing, struct doc **out);

@@ -644,3 +644,102 @@ int field_bind_all(sqlite3_stmt *stmt, int first, char **binds, size_t nbinds)
 	}
 	return 0;
 }
+
+/* ---- the field-source listing ---- */
+
+/* "'tput', 'gomaxprocs', ...": our own names, safe to paste. */
+static int canonical_names(struct strbuf *sql)
+{
+	int bad = 0;
+	for (size_t i = 0; i < field_canonical_count; i++)
+		bad |= strbuf_addf(sql, "%s'%s'", i ? ", " : "", field_canonical[i].name);
+	return bad;
+}
+
+static int listing_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
+		       size_t *nbinds)
+{
+	int bad = strbuf_adds(sql, "WITH sel AS (SELECT r.run_id FROM runs r WHERE ");
+	int rc;
+	if (bad)
+		return err_set("out of memory");
+	rc = run_filter_sql(filter, sql, binds, nbinds);
+	if (rc)
+		return rc;
+	bad |= strbuf_adds(
+		sql,
+		"),\n o AS (SELECT o.field, o.source, o.name, count(*) AS n FROM sel"
+		" JOIN field_origins o ON o.run_id = sel.run_id GROUP BY o.field, o.source, o.name),\n"
+		" s AS (SELECT f.name, f.source, ROW_NUMBER() OVER (PARTITION BY f.run_id, f.name"
+		" ORDER BY " SOURCE_ORDER ") AS rk, EXISTS (SELECT 1 FROM runs q JOIN field_prefs p"
+		" ON p.corpus_id = q.corpus_id AND p.subcorpus = q.subcorpus WHERE q.run_id ="
+		" f.run_id AND p.name = f.name AND p.source = f.source) AS pref"
+		" FROM sel JOIN run_fields f ON f.run_id = sel.run_id),\n"
+		" g AS (SELECT name, source, count(*) AS n, sum(rk = 1) AS rd, max(pref) AS pref"
+		" FROM s GROUP BY name, source),\n"
+		" rows AS (SELECT 1 AS canon, field, source, name, n, n AS rd, 0 AS pref FROM o"
+		" UNION ALL SELECT name IN (");
+	bad |= canonical_names(sql);
+	bad |= strbuf_adds(sql, "), name, source, name, n, CASE WHEN name IN (");
+	bad |= canonical_names(sql);
+	bad |= strbuf_adds(sql, ") THEN 0 ELSE rd END, pref FROM g WHERE NOT (name IN (");
+	bad |= canonical_names(sql);
+	bad |= strbuf_adds(sql, ") AND EXISTS (SELECT 1 FROM o WHERE o.field = g.name AND"
+				" o.source = g.source AND o.name = g.name)))\n"
+				"SELECT canon, field, source, name, n, rd, pref FROM rows ORDER BY"
+				" canon DESC, CASE field");
+	for (size_t i = 0; i < field_canonical_count; i++)
+		bad |= strbuf_addf(sql, " WHEN '%s' THEN %zu", field_canonical[i].name, i);
+	bad |= strbuf_adds(sql, " ELSE 0 END, field, rd DESC, CASE source WHEN 'results' THEN 0"
+				" WHEN 'join' THEN 1 WHEN 'generator' THEN 2 WHEN 'idle' THEN 3"
+				" WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 WHEN 'set' THEN 6 ELSE 7 END,"
+				" name");
+	return bad ? err_set("out of memory") : 0;
+}
+
+int field_sources_list(sqlite3 *db, const struct run_filter *filter, field_source_fn fn, void *arg,
+		       int64_t *nruns)
+{
+	struct strbuf sql = STRBUF_INIT, count = STRBUF_INIT;
+	char **binds = NULL, **cbinds = NULL;
+	size_t nbinds = 0, ncbinds = 0;
+	sqlite3_stmt *stmt = NULL;
+	int rc = listing_sql(filter, &sql, &binds, &nbinds), step = SQLITE_DONE;
+	*nruns = 0;
+	if (rc == 0 && strbuf_adds(&count, "SELECT count(*) FROM runs r WHERE "))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = run_filter_sql(filter, &count, &cbinds, &ncbinds);
+	if (rc == 0 && sqlite3_prepare_v2(db, strbuf_str(&count), -1, &stmt, NULL) != SQLITE_OK)
+		rc = err_set("cannot count runs: %s", sqlite3_errmsg(db));
+	if (rc == 0)
+		rc = field_bind_all(stmt, 1, cbinds, ncbinds);
+	if (rc == 0 && sqlite3_step(stmt) == SQLITE_ROW)
+		*nruns = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (rc == 0 && sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK)
+		rc = err_set("cannot list field sources: %s", sqlite3_errmsg(db));
+	if (rc == 0)
+		rc = field_bind_all(stmt, 1, binds, nbinds);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct field_source_row row = {
+			.canonical = sqlite3_column_int(stmt, 0) != 0,
+			.field = (const char *)sqlite3_column_text(stmt, 1),
+			.source = (const char *)sqlite3_column_text(stmt, 2),
+			.column = (const char *)sqlite3_column_text(stmt, 3),
+			.runs = sqlite3_column_int64(stmt, 4),
+			.read = sqlite3_column_int64(stmt, 5),
+			.preferred = sqlite3_column_int(stmt, 6) != 0,
+		};
+		rc = fn(&row, arg);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot list field sources: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	field_binds_free(cbinds, ncbinds);
+	strbuf_release(&sql);
+	strbuf_release(&count);
+	return rc;
+}

@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../common/strbuf.h"
 
@@ -142,6 +143,34 @@ void field_binds_free(char **binds, size_t nbinds);
  * bound, never pasted: their text goes to *binds.
  */
 int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds);
+
+/*
+ * The field-source listing (`coreplan runs --fields`): per field name, each
+ * source that holds it among the filter's runs and how many of them the
+ * plain name reads there. A canonical field's rows are where its runs'
+ * values came from (field_origins: a results column, a joined column, a
+ * generator key, a `set` constant, ...), all read by the plain name; a
+ * source column named like a canonical field that filled none of them is
+ * listed with read 0 (FIELD@SOURCE reads it). A non-canonical name's rows
+ * are its source columns; per run the plain name reads one (the preferred
+ * source, else the first in field_sources order). Rows come canonical
+ * fields first (field_canonical order), then the other names in byte
+ * order; within a name, the rows read most first. Strings are valid only
+ * during the callback.
+ */
+struct field_source_row {
+	const char *field;  /* the name as commands take it */
+	const char *source; /* results, join, generator, idle, acct, tag, set */
+	const char *column; /* the name within the source (a canonical origin may differ) */
+	int64_t runs;       /* runs with the column there (canonical: whose value came from it) */
+	int64_t read;       /* of those, runs whose plain name reads it */
+	bool canonical;     /* field is a canonical field */
+	bool preferred;     /* a field_prefs rule (manifest prefer.NAME) names this source */
+};
+typedef int (*field_source_fn)(const struct field_source_row *row, void *arg);
+/* *nruns gets the number of runs the filter selects. */
+int field_sources_list(sqlite3 *db, const struct run_filter *filter, field_source_fn fn, void *arg,
+		       int64_t *nruns);
 
 /* `corpus`, `subcorpus` and `tag` name a run's identity and work as fields too. */
 bool field_is_pseudo(const char *name);

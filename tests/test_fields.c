@@ -367,6 +367,139 @@ static void test_empty_value(void **state)
 	expect_where(*state, NULL, true, false, WHERE("subcorpus=,g2"), "3,4,5");
 }
 
+/* The text values of one field expression over runs 1-5, "fast slow NA ...". */
+static char *values_of(sqlite3 *db, const char *field, bool numeric)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	sqlite3_stmt *stmt = NULL;
+	char *out;
+	assert_int_equal(strbuf_adds(&sql, "SELECT group_concat(coalesce(v, 'NA'), ' ') FROM "
+					   "(SELECT "),
+			 0);
+	assert_int_equal(field_sql(field, numeric, &sql, &binds, &nbinds), 0);
+	assert_int_equal(strbuf_adds(&sql, " AS v FROM runs r ORDER BY r.run_id)"), 0);
+	if (db_prepare(db, sql.buf, &stmt) != 0)
+		fail_msg("%s\n%s", err_msg(), sql.buf);
+	assert_int_equal(field_bind_all(stmt, 1, binds, nbinds), 0);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	out = strdup((const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return out;
+}
+
+static void expect_values(sqlite3 *db, const char *field, bool numeric, const char *expected)
+{
+	char *got = values_of(db, field, numeric);
+	if (strcmp(got, expected))
+		fail_msg("%s: [%s], expected [%s]", field, got, expected);
+	free(got);
+}
+
+/* FIELD@SOURCE: one source's column, bound, never pasted. */
+static void test_field_at_source_sql(void **state)
+{
+	sqlite3 *db = *state;
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0, len = 0;
+	assert_string_equal(field_source_of("xact_per_s@join", &len), "join");
+	assert_int_equal(len, 10);
+	assert_null(field_source_of("xact_per_s", &len));
+	assert_int_equal(len, 10);
+	assert_int_equal(field_sql("mode@tag", false, &sql, &binds, &nbinds), 0);
+	assert_null(strstr(sql.buf, "mode")); /* neither the name nor the source is pasted */
+	assert_null(strstr(sql.buf, "'tag'"));
+	assert_non_null(strstr(sql.buf, "f.source = ?"));
+	assert_int_equal(nbinds, 2);
+	assert_string_equal(binds[0], "mode");
+	assert_string_equal(binds[1], "tag");
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	/* the fixture (top of this file): mode is results fast/slow/fast, tag slow for 1 and 4 */
+	expect_values(db, "mode@results", false, "fast slow fast NA fast");
+	expect_values(db, "mode@tag", false, "slow NA NA slow NA");
+	expect_values(db, "mode", false, "fast slow fast slow fast");
+	/* heap: idle 512 512 1024; the plain name reads generator's 7 for run 3 */
+	expect_values(db, "heap@idle", true, "512.0 512.0 1024.0 NA NA");
+	expect_values(db, "heap", true, "512.0 512.0 7.0 NA NA");
+	/* a canonical name with a source reads that source, not the column */
+	expect_values(db, "gomaxprocs@results", true, "NA NA NA NA NA");
+	expect_where(db, NULL, false, false, WHERE("mode@tag=slow"), "1,4");
+	expect_where(db, NULL, false, false, WHERE("mode@results=slow"), "2");
+	expect_where(db, NULL, false, false, WHERE("heap@idle=1024"), "3");
+	expect_where(db, NULL, false, false, WHERE("heap=1024"), "");
+}
+
+/* The check: a known source holding the field passes; else the sources it has. */
+static void test_field_at_source_check(void **state)
+{
+	sqlite3 *db = *state;
+	assert_int_equal(field_check(db, "mode@tag"), 0);
+	assert_int_equal(field_check(db, "heap@idle"), 0);
+	assert_int_equal(field_check(db, "mode@foo"), ERR_USAGE);
+	assert_string_equal(err_msg(), "unknown source 'foo' in 'mode@foo': the sources of 'mode' "
+				       "are results, tag (FIELD@SOURCE takes results, join, "
+				       "generator, idle, acct, tag or set)");
+	assert_int_equal(field_check(db, "mode@generator"), ERR_USAGE);
+	assert_string_equal(err_msg(), "no run has 'mode' in source 'generator' "
+				       "('mode@generator'): the sources of 'mode' are results, tag");
+	assert_int_equal(field_check(db, "heap@results"), ERR_USAGE);
+	assert_non_null(strstr(err_msg(), "the sources of 'heap' are generator, idle"));
+	assert_int_equal(field_check(db, "nosuch@results"), ERR_USAGE);
+	assert_non_null(strstr(err_msg(), "none: no run has a column of that name"));
+	assert_int_equal(field_check(db, "@results"), ERR_USAGE);
+	assert_non_null(strstr(err_msg(), "needs a field before '@'"));
+}
+
+/* A table's preference (field_prefs) picks the source a plain name reads, per run. */
+static void test_field_prefs(void **state)
+{
+	sqlite3 *db = *state;
+	/* corpus c1, sub-corpus g1 (runs 1, 2) prefers the tag part of mode */
+	assert_int_equal(db_exec(db, "INSERT INTO field_prefs (corpus_id, subcorpus, name, source)"
+				     " VALUES (1, 'g1', 'mode', 'tag')"),
+			 0);
+	/* run 1 reads tag's slow; run 2 has no tag part, so results' slow; run 3 is in g2 */
+	expect_values(db, "mode", false, "slow slow fast slow fast");
+	expect_where(db, NULL, false, false, WHERE("mode=slow"), "1,2,4");
+	expect_where(db, NULL, false, false, WHERE("mode=fast"), "3");
+	/* FIELD@SOURCE ignores the preference */
+	expect_where(db, NULL, false, false, WHERE("mode@results=fast"), "1,3");
+	/* a preference for another table changes nothing here */
+	assert_int_equal(db_exec(db, "DELETE FROM field_prefs; INSERT INTO field_prefs VALUES"
+				     " (2, '', 'mode', 'results')"),
+			 0);
+	expect_values(db, "mode", false, "fast slow fast slow fast");
+	assert_int_equal(db_exec(db, "DELETE FROM field_prefs"), 0);
+}
+
+/* --pool: a list of fields carried by the filter, copied, described, never SQL. */
+static void test_pool_list(void **state)
+{
+	struct run_filter f = {0}, copy;
+	struct strbuf sb = STRBUF_INIT;
+	char *got;
+	assert_int_equal(run_filter_add_pool(&f, "gogc,block"), 0);
+	assert_int_equal(run_filter_add_pool(&f, "block,variant"), 0); /* block once */
+	assert_int_equal(f.npool, 3);
+	assert_string_equal(f.pool[2], "variant");
+	assert_int_equal(run_filter_add_pool(&f, "gogc,"), ERR_USAGE);
+	assert_int_equal(run_filter_copy(&copy, &f), 0);
+	assert_int_equal(copy.npool, 3);
+	assert_int_equal(run_filter_describe(&copy, &sb), 0);
+	assert_string_equal(strbuf_str(&sb), "all corpora, pooling gogc,block,variant");
+	got = selected(*state, &copy); /* not a condition: every non-excluded run */
+	assert_string_equal(got, "1,2,3,4");
+	free(got);
+	strbuf_release(&sb);
+	run_filter_release(&copy);
+	run_filter_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +516,10 @@ int main(void)
 		cmocka_unit_test(test_multi_value_and_several),
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_injection_is_harmless),
+		cmocka_unit_test(test_field_at_source_sql),
+		cmocka_unit_test(test_field_at_source_check),
+		cmocka_unit_test(test_field_prefs),
+		cmocka_unit_test(test_pool_list),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -39,6 +39,14 @@ static void parses_both_builtin_profiles(void **state)
 	assert_string_equal(m->tables[0].overrides[0].field, "load_rss_kb");
 	assert_string_equal(m->tables[0].overrides[0].source, "join");
 	assert_string_equal(m->tables[0].overrides[0].name, "load_app_kb");
+	/* FORMATS.md, results.tsv columns 15-17, 30, 31: the plain names read system.tsv */
+	assert_int_equal(m->tables[0].nprefer, 5);
+	for (size_t i = 0; i < m->tables[0].nprefer; i++)
+		assert_string_equal(m->tables[0].prefer[i].value, "join");
+	assert_string_equal(m->tables[0].prefer[0].key, "load_app_kb");
+	assert_string_equal(m->tables[0].prefer[3].key, "xact_per_s");
+	assert_string_equal(m->tables[0].prefer[4].key, "wal_rec_per_s");
+	assert_int_equal(m->tables[1].nprefer, 0);
 	assert_int_equal(m->tables[0].nset, 4);
 	assert_string_equal(m->tables[0].set[1].key, "nproc");
 	assert_string_equal(m->tables[0].set[1].value, "2");
@@ -69,6 +77,27 @@ static void errors_name_the_line(void **state)
 					"m", &m),
 			 ERR_DATA);
 	assert_string_equal(err_msg(), "m:4:14: bad value for 'field.tput': 'nowhere:x'");
+	/* prefer.NAME = SOURCE: a known source, a non-canonical name; a later line wins */
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\nprefer.x = idle\n"
+					"prefer.x = join\nprefer.y = set\n",
+					"m", &m),
+			 0);
+	assert_int_equal(m->tables[0].nprefer, 2);
+	assert_string_equal(m->tables[0].prefer[0].key, "x");
+	assert_string_equal(m->tables[0].prefer[0].value, "join");
+	manifest_free(m);
+	m = NULL;
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\nprefer.x = nowhere\n",
+					"m", &m),
+			 ERR_DATA);
+	assert_string_equal(err_msg(), "m:4:12: bad value for 'prefer.x': 'nowhere' (prefer.NAME = "
+				       "SOURCE, one of results, join, generator, idle, acct, tag, "
+				       "set)");
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\nprefer.tput = join\n",
+					"m", &m),
+			 ERR_DATA);
+	assert_string_equal(err_msg(), "m:4:1: 'tput' is a canonical field: its source is chosen "
+				       "with 'field.tput = SOURCE:NAME', not prefer");
 	assert_int_equal(manifest_parse("# nothing\n", "m", &m), ERR_DATA);
 	assert_string_equal(err_msg(), "m: no [table NAME] section");
 }
