@@ -416,9 +416,9 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "fit", false);
-	if (rc == 0)
 		rc = points(out);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "fit", false);
 	for (int m = 0; rc == 0 && m < FIT_NMODELS; m++) {
 		struct fit_result *fit = &out->fits[m];
 		out->asked[m] = req->models[m];

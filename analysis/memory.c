@@ -257,14 +257,14 @@ int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_resu
 	out->from_trace = memory_trace_metric(metric);
 	spec.metric = out->from_trace ? NULL : metric;
 	rc = select_runs(db, &spec, &out->sel);
-	if (rc == 0 && out->sel.n > 0)
-		rc = pooling_check(db, &spec, &out->sel, "memory", true);
 	if (rc == 0 && !(out->points = calloc(out->sel.n ? out->sel.n : 1, sizeof(*out->points))))
 		rc = err_set("out of memory");
 	if (rc == 0)
 		rc = build_points(db, req, metric, out);
 	if (rc == 0 && out->npoints == 0)
 		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "memory", true);
 	if (rc == 0)
 		rc = memory_compute(out->points, out->npoints, &out->mem);
 	return rc;

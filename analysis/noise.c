@@ -469,9 +469,9 @@ int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result 
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "noise", true);
-	if (rc == 0)
 		rc = noise_compute(&out->sel, &req->opts, &out->nz);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "noise", true);
 	return rc;
 }
 

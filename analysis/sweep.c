@@ -193,9 +193,9 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
-	if (rc == 0)
 		rc = sweep_compute(&out->sel, &req->opts, &out->sw);
+	if (rc == 0)
+		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
 	return rc;
 }
 

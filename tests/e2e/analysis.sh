@@ -89,7 +89,9 @@ else
 fi
 
 GMP_SEL=(--by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3)
-CAP_SEL=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3,soak)
+# the soak block holds one level of small/pg: a block kind, pooled on purpose
+# with the main blocks for the soak and burst views (README.md, "No silent pooling")
+CAP_SEL=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3,soak --pool block)
 
 ###########################################################################
 # sweep
@@ -501,7 +503,12 @@ check_contains "compare on empty arms: message names the arm" "$ERR" "arm a"
 # the left-out list
 ###########################################################################
 echo "# left out"
-cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --format json
+# every run of the corpus: its GOGC arms, session counts and block kinds
+# pooled on purpose (without --pool the sweep refuses: "# pooling" below);
+# with the excluded runs, whose results rows are missing, also store and variant
+POOL_ALL=(--pool gogc,sessions,block)
+POOL_EXCL=(--pool store,gogc,variant,sessions,block)
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" "${POOL_ALL[@]}" --format json
 expect_rc "sweep over every gomaxprocs run exits 0" 0
 for tag in g1-n100-b0-trial g8-n100-b0-trial; do
 	check_contains "sweep without a block filter: left out names $tag as unlisted" \
@@ -511,7 +518,7 @@ check_eq "sweep without a block filter: 5 runs left out" "5" "$(jget 'len(d["lef
 check_eq "sweep without a block filter: 7 runs at level 1" "7" \
 	"$(jget '[r["n"] for r in d["sections"]["levels"]["rows"] if r["level"] == 1][0]')"
 
-cpl sweep --by gomaxprocs --corpus "$GMP_NAME"
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" "${POOL_ALL[@]}"
 check_contains "sweep (md): the left-out section on stdout names the trial run" "$OUT" \
 	"g1-n100-b0-trial: unlisted"
 
@@ -521,10 +528,10 @@ check_contains "sweep --where block=0-trial,1,2,3: left out names g8-n100-b0-tri
 check_eq "sweep --where block=0-trial,1,2,3: still 3 runs at level 1" "3" \
 	"$(jget '[r["n"] for r in d["sections"]["levels"]["rows"] if r["level"] == 1][0]')"
 
-cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --include-excluded --format json
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --include-excluded "${POOL_EXCL[@]}" --format json
 check_eq "sweep --include-excluded: the trial runs are not left out" "[]" \
 	"$(jget '[x["tag"] for x in d["left_out"] if "b0-trial" in x["tag"]]')"
-cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --include-excluded --format tsv
+cpl sweep --by gomaxprocs --corpus "$GMP_NAME" --include-excluded "${POOL_EXCL[@]}" --format tsv
 # level 1: 7 listed + g1-n100-b0-trial + prof-g1-n100
 check_eq "sweep --include-excluded: 9 runs at level 1" "9" "$(tsvget level 1 n)"
 

@@ -161,19 +161,27 @@ check_case "$C" cap/runs-main runs --where subcorpus=
 
 # the analyses, where the corpus supports them
 check_case "$G" gmp/sweep sweep --by gomaxprocs --where block=1,2,3
-check_case "$G" gmp/sweep-all sweep --by gomaxprocs
+# every run of the corpus: the GOGC arms, the session counts and the block
+# kinds are pooled on purpose, as the refusal without --pool says to
+check_case "$G" gmp/sweep-all sweep --by gomaxprocs --pool gogc,sessions,block
 check_case "$G" gmp/noise noise --by gomaxprocs --where block=1,2,3
 check_case "$G" gmp/compare compare --a gomaxprocs=1 --b gomaxprocs=2 --where block=1,2,3
 check_case "$G" gmp/cores cores --where block=1,2,3
 check_case "$G" gmp/trace trace g4-n100-b1
 check_case "$G" gmp/fit fit --by gomaxprocs --where block=1,2,3
 check_case "$C" cap/sweep sweep --by sessions --where target=medium --where cfg=pg --where block=1,2,3
-check_case "$C" cap/noise noise --by sessions --group target,cfg --where block=1,2,3,soak
+# the soak block is a block kind (one level): pooled on purpose, so its soaks view has rows
+check_case "$C" cap/noise noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block
 check_case "$C" cap/compare compare --a target=small --b target=medium --where cfg=pg --where sessions=300
 check_case "$C" cap/cores cores
 check_case "$C" cap/trace trace medium-pg-n300-b1r1
 check_case "$C" cap/memory memory --by sessions --group cfg --where target=medium --where block=1,2,3
-check_case "$C" cap/memory-trace memory --by sessions --metric rss_median_kb --where target=medium --where cfg=pg
+check_case "$C" cap/memory-trace memory --by sessions --metric rss_median_kb --where target=medium \
+	--where cfg=pg --where block=1,2,3
+check_case "$C" cap/sweep-inline sweep --by sessions --metric xact_per_s@results --where target=medium \
+	--where cfg=pg --where block=1,2,3
+check_case "$C" cap/runs-fields runs --fields --where subcorpus=
+check_case "$G" gmp/runs-fields runs --fields
 check_case "$C" cap/translate translate --from subcorpus=m1 --to subcorpus=core
 check_case "$B" both/sweep sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3
 check_case "$B" both/size size --target 1000 --sessions 500 --base-from subcorpus=core \

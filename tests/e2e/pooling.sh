@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# End-to-end tests of "no silent pooling" (analysis/pooling.h) and of field
+# sources (FIELD@SOURCE, manifest prefer rules, runs --fields) on the real
+# corpora.
+#
+#   bash tests/e2e/pooling.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# Imports the two sky corpora and the emitter-lock table into a database in
+# a mktemp -d folder (removed on exit) and checks:
+#   - sweep on the emitter-lock table without --where variant= refuses
+#     (exit 2) naming variant (before, after); with --pool variant its level 4
+#     pools 51000 and 99000 (range 64%) and says so; --where variant=before
+#     is a clean sweep;
+#   - the GOMAXPROCS corpus: sweep --where block=1,2,3 unchanged (3 runs per
+#     level, medians from results.tsv); without a block filter sweep, noise
+#     and fit refuse naming gogc, sessions and the gctrace block 7;
+#   - the capacity corpus, medium/pg: block fs (level 100 only) is a block
+#     kind: refused, --pool block pools it (6 runs at 100), --where
+#     block=1,2,3 is clean; memory and noise (with --group) likewise;
+#   - the default report on the GOMAXPROCS corpus: its main group holds
+#     exactly the block 1-3 runs (3 per level), the gctrace block and the
+#     GOGC=400/800 arms are groups of their own;
+#   - field sources: xact_per_s and load_app_kb read system.tsv by default
+#     and results.tsv with @results (medians per level recomputed in python
+#     from the two files); an unknown source is a usage error listing the
+#     sources; runs --fields says which source the plain name reads.
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
+# "N passed, M failed"; exits 1 if any check failed.
+
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2
+: "$ROOT"
+GMP_NAME=gomaxprocs-scaling-20260816
+CAP_NAME=gcp-x86-capacity-20260816
+GMP=$SHARED/sky/$GMP_NAME
+CAP=$SHARED/sky/$CAP_NAME
+LOCK=$SHARED/writeups/emitter-lock/scaling.tsv
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-pooling.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 2
+PASS=0
+FAIL=0
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+source "$E2E_DIR/lib.sh"
+DB=$T/p.db
+# tsvcol COL: every value of column COL of $T/.out.
+tsvcol() {
+	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		c { print $c }' "$T/.out"
+}
+if ! command -v python3 >/dev/null; then
+	echo "not ok - prerequisites: python3 is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+echo "# coreplan: $BIN"
+
+cpl import -q "$GMP" "$CAP" "$LOCK"
+expect_rc "import both sky corpora and the emitter-lock table" 0
+
+###########################################################################
+echo "# emitter-lock: variant"
+###########################################################################
+cpl sweep --corpus scaling --by cores --metric qps
+expect_rc "lock: sweep --by cores --metric qps without --where variant= exits 2" 2
+check_contains "lock: the refusal names variant and its values" "$ERR" "variant (before, after)"
+check_contains "lock: the refusal says how to go on" "$ERR" \
+	"Keep one condition with --where variant=before, or pool on purpose with --pool variant"
+check_eq "lock: nothing on stdout" "" "$OUT"
+
+cpl sweep --corpus scaling --by cores --metric qps --pool variant --format json
+expect_rc "lock: --pool variant exits 0" 0
+# python3 over scaling.tsv: level 4 holds 51000 (before) and 99000 (after):
+# median (51000 + 99000) / 2 = 75000, range_pct (99000 - 51000) / 75000 * 100 = 64
+py_check "lock --pool variant: level 4 pools 51000 and 99000 (range 64%); the document says so" '
+import csv, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t") if r["cores"] == "4"]
+v = [float(r["qps"]) for r in rows]
+med = statistics.median(v)
+want_range = (max(v) - min(v)) / med * 100
+row = [r for r in d["sections"]["levels"]["rows"] if r["level"] == 4][0]
+bad = []
+if (row["n"], row["median"]) != (len(v), med) or abs(row["range_pct"] - want_range) > 1e-9:
+    bad.append("level 4: %r, python n %d median %r range %r" % (row, len(v), med, want_range))
+if round(want_range) != 64:
+    bad.append("python range %r" % want_range)
+pooled = d["facts"].get("pooled", {}).get("value")
+if pooled != "variant (before, after)":
+    bad.append("fact pooled %r" % pooled)
+if not any("pooled on purpose (--pool): variant (before, after)" in n for n in d["sections"]["levels"]["notes"]):
+    bad.append("no note: %r" % d["sections"]["levels"]["notes"])
+if "pooling variant" not in d["facts"]["filter"]["value"]:
+    bad.append("filter fact %r" % d["facts"]["filter"]["value"])
+print("\n".join(bad) if bad else "ok")' "$LOCK"
+
+cpl sweep --corpus scaling --by cores --metric qps --where variant=before --format json
+expect_rc "lock: --where variant=before exits 0" 0
+check_eq "lock --where variant=before: level 4 is 51000 alone, nothing pooled" "1 51000 False" \
+	"$(jget '"%d %g %s" % ([(r["n"], r["median"]) for r in d["sections"]["levels"]["rows"] if r["level"] == 4][0] + ("pooled" in d["facts"],))')"
+
+###########################################################################
+echo "# GOMAXPROCS corpus"
+###########################################################################
+cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
+expect_rc "gmp: sweep --by gomaxprocs --where block=1,2,3 exits 0" 0
+py_check "gmp --where block=1,2,3: 3 runs per level, medians as results.tsv's, nothing pooled" '
+import csv, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+by = {}
+for r in csv.DictReader(open(sys.argv[2] + "/results.tsv"), delimiter="\t"):
+    if r["block"] in ("1", "2", "3"):
+        by.setdefault(int(r["gomaxprocs"]), []).append(float(r["tput"]))
+got = {r["level"]: (r["n"], r["median"]) for r in d["sections"]["levels"]["rows"]}
+want = {k: (len(v), statistics.median(v)) for k, v in by.items()}
+bad = [] if got == want else ["levels %r, python %r" % (got, want)]
+if "pooled" in d["facts"]:
+    bad.append("pooled %r" % d["facts"]["pooled"])
+print("\n".join(bad) if bad else "ok")' "$GMP"
+
+for cmd in sweep noise fit; do
+	cpl "$cmd" --corpus "$GMP_NAME" --by gomaxprocs
+	expect_rc "gmp: $cmd --by gomaxprocs without a block filter exits 2" 2
+	check_contains "gmp: $cmd names gogc and its values" "$ERR" "gogc (default, 100, 400, 800)"
+	check_contains "gmp: $cmd names sessions" "$ERR" "sessions (100, 25, 400)"
+	check_contains "gmp: $cmd names the gctrace block 7 as a block kind" "$ERR" \
+		"block 7 (levels 1, 8 of 1, 2, 4, 8; gogc=default, sessions=100) is its own arm"
+	check_contains "gmp: $cmd suggests the complete blocks" "$ERR" "--where block=1,2,3"
+done
+cpl noise --corpus "$GMP_NAME" --by gomaxprocs
+check_contains "gmp: noise (which has --group) suggests it" "$ERR" "split with --group gogc,sessions"
+cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where gogc=default --where sessions=100
+expect_rc "gmp: gogc and sessions fixed, block 7 still refused" 2
+check_contains "gmp: ... with the block kind named" "$ERR" "block 7 (levels 1, 8 of 1, 2, 4, 8)"
+cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where gogc=default --where sessions=100 --pool block --format json
+expect_rc "gmp: --pool block pools the gctrace arm on purpose" 0
+check_eq "gmp --pool block: 4 runs at levels 1 and 8, the fact pooled names block 7" \
+	"4 4 True" "$(jget '"%d %d %s" % (*[r["n"] for r in d["sections"]["levels"]["rows"] if r["level"] in (1, 8)], "7 (levels 1, 8" in d["facts"]["pooled"]["value"])')"
+
+###########################################################################
+echo "# capacity corpus: block fs"
+###########################################################################
+cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg
+expect_rc "cap: sweep medium/pg with block fs (level 100 only) exits 2" 2
+check_contains "cap: the refusal names block fs and its level" "$ERR" \
+	"block fs (levels 100 of 100, 300, 500) is its own arm, not a replicate of the complete blocks (1, 2, 3"
+check_contains "cap: ... and says how to go on" "$ERR" \
+	"Keep the complete blocks with --where block=1,2,3, or pool on purpose with --pool block"
+cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg --pool block --format json
+expect_rc "cap: --pool block exits 0" 0
+py_check "cap --pool block: level 100 pools blocks 1-3 and fs (6 runs, results.tsv's median)" '
+import csv, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+v = [float(r["tput"]) for r in csv.DictReader(open(sys.argv[2] + "/results.tsv"), delimiter="\t")
+     if r["target"] == "medium" and r["cfg"] == "pg" and r["level"] == "100"]
+row = [r for r in d["sections"]["levels"]["rows"] if r["level"] == 100][0]
+bad = [] if (row["n"], row["median"]) == (len(v), statistics.median(v)) and len(v) == 6 else ["%r vs %r" % (row, v)]
+if "fs (levels 100 of 100, 300, 500)" not in d["facts"]["pooled"]["value"]:
+    bad.append("pooled %r" % d["facts"]["pooled"]["value"])
+print("\n".join(bad) if bad else "ok")' "$CAP"
+cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg --where block=1,2,3 --format tsv
+expect_rc "cap: --where block=1,2,3 is a clean sweep" 0
+check_eq "cap --where block=1,2,3: 3 runs per level" "3 3 3" "$(tsvcol n | paste -sd' ')"
+cpl memory --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg
+expect_rc "cap: memory with block fs exits 2" 2
+check_contains "cap: memory names block fs" "$ERR" "block fs (levels 100 of 100, 300, 500)"
+cpl memory --corpus "$CAP_NAME" --by sessions --where block=1,2,3
+expect_rc "cap: memory over both targets and configurations exits 2" 2
+check_contains "cap: memory names target and cfg, store following cfg" "$ERR" \
+	"target (medium, small), cfg (mem, pg), store (memory, postgres; varies with cfg)"
+check_contains "cap: memory suggests --group target,cfg" "$ERR" "split with --group target,cfg"
+cpl memory --corpus "$CAP_NAME" --by sessions --where block=1,2,3 --group target,cfg --format json
+expect_rc "cap: memory --group target,cfg exits 0" 0
+cpl noise --corpus "$CAP_NAME" --by sessions --group target,cfg --where block=1,2,3,soak
+expect_rc "cap: noise with the soak block exits 2" 2
+check_contains "cap: noise names block soak in its group" "$ERR" \
+	"block soak (levels 300 of 100, 300, 500; target=small, cfg=pg) is its own arm"
+
+###########################################################################
+echo "# report on the GOMAXPROCS corpus, default options"
+###########################################################################
+cpl report --corpus "$GMP_NAME" --out "$T/gmp"
+expect_rc "gmp: report with default options exits 0" 0
+MD=$T/gmp/report.md
+groups=$(sed -n '/^## Sweep$/,/^## Noise$/s/^### Group //p' "$MD")
+check_contains "gmp report: a group for the complete blocks of the main sweep" "$groups" \
+	"gogc=default sessions=100 block=1,2,3"
+check_contains "gmp report: the gctrace block 7 is a group of its own" "$groups" \
+	"gogc=default sessions=100 block=7"
+check_contains "gmp report: GOGC=400 is a group of its own" "$groups" "gogc=400 sessions=100"
+check_contains "gmp report: GOGC=800 is a group of its own" "$groups" "gogc=800 sessions=100"
+# the main group's sweep table: exactly the block 1-3 runs, 3 per level
+main=$(awk '$0 == "### Group gogc=default sessions=100 block=1,2,3" { on = 1; next }
+	on && /^### / { exit } on && /^\| *[0-9]+ \|/ { print $2 ":" $4 }' "$MD")
+check_eq "gmp report: the main group has 3 runs at each level 1, 2, 4, 8" "1:3 2:3 4:3 8:3" \
+	"$(paste -sd' ' <<<"$main")"
+cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where gogc=default --where sessions=100 \
+	--where block=1,2,3 --format json
+check_eq "gmp report: the main group is sweep --where gogc=default --where sessions=100 --where block=1,2,3 (12 runs)" \
+	"12" "$(jget 'd["facts"]["runs"]["value"]')"
+for sec in Noise "Scaling models"; do
+	body=$(awk -v s="## $sec" '$0 == s { on = 1; next } on && /^## / { exit } on' "$MD")
+	check_contains "gmp report: $sec per group, the main one included" "$body" \
+		"### Group gogc=default sessions=100 block=1,2,3"
+done
+body=$(awk '$0 == "## Memory per session" { on = 1; next } on && /^## / { exit } on' "$MD")
+check_contains "gmp report: memory per GOMAXPROCS (sessions 100 and 400 at 1 thread)" "$body" \
+	"### Group gogc=default gomaxprocs=1"
+
+###########################################################################
+echo "# field sources"
+###########################################################################
+# medians per sessions level of medium/pg blocks 1-3, from system.tsv and from results.tsv
+FIELD_PY='
+import csv, json, statistics, sys
+d = json.load(open(sys.argv[1]))
+cap, name, table = sys.argv[2], sys.argv[3], sys.argv[4]
+by = {}
+for r in csv.DictReader(open(cap + "/" + table), delimiter="\t"):
+    if r["target"] == "medium" and r["cfg"] == "pg" and r["block"] in ("1", "2", "3"):
+        by.setdefault(int(r["level"]), []).append(float(r[name]))
+want = {k: (len(v), statistics.median(v), min(v), max(v)) for k, v in by.items()}
+got = {r["level"]: (r["n"], r["median"], r["min"], r["max"]) for r in d["sections"]["levels"]["rows"]}
+print("ok" if got == want else "coreplan %r\npython (%s) %r" % (got, table, want))'
+CSEL=(--corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg --where block=1,2,3)
+for name in xact_per_s load_app_kb; do
+	cpl sweep "${CSEL[@]}" --metric "$name" --format json
+	expect_rc "cap: sweep --metric $name exits 0" 0
+	py_check "cap: $name reads system.tsv's values by default" "$FIELD_PY" "$CAP" "$name" system.tsv
+	cpl sweep "${CSEL[@]}" --metric "$name@join" --format json
+	py_check "cap: $name@join is system.tsv's" "$FIELD_PY" "$CAP" "$name" system.tsv
+	cpl sweep "${CSEL[@]}" --metric "$name@results" --format json
+	expect_rc "cap: sweep --metric $name@results exits 0" 0
+	py_check "cap: $name@results reads results.tsv's inline values" "$FIELD_PY" "$CAP" "$name" results.tsv
+done
+# the two differ: the inline figure is defective (FORMATS.md), so the test can fail
+cpl sweep "${CSEL[@]}" --metric xact_per_s@results --format tsv
+inline=$(tsvget level 100 median)
+cpl sweep "${CSEL[@]}" --metric xact_per_s --format tsv
+check_eq "cap: at 100 sessions the inline xact_per_s median (220.9) is not system.tsv's (282.4)" \
+	"220.9 282.4" "$inline $(tsvget level 100 median)"
+cpl sweep "${CSEL[@]}" --metric xact_per_s@generator
+expect_rc "cap: a source that does not hold the field exits 2" 2
+check_contains "cap: ... listing the sources the field has" "$ERR" \
+	"no run has 'xact_per_s' in source 'generator' ('xact_per_s@generator'): the sources of 'xact_per_s' are results, join"
+cpl sweep "${CSEL[@]}" --metric xact_per_s@nowhere
+expect_rc "cap: an unknown source exits 2" 2
+check_contains "cap: ... naming it and the field's sources" "$ERR" \
+	"unknown source 'nowhere' in 'xact_per_s@nowhere': the sources of 'xact_per_s' are results, join"
+cpl runs --corpus "$CAP_NAME" --where xact_per_s@results=220.9 --format tsv
+check_eq "cap: --where xact_per_s@results=220.9 selects the run with that inline figure" \
+	"medium-pg-n100-b2r1" "$(tsvcol tag)"
+cpl runs --corpus "$CAP_NAME" --where xact_per_s=220.9 --format tsv
+check_eq "cap: --where xact_per_s=220.9 (system.tsv's) selects none" "" "$(tsvcol tag)"
+
+cpl runs --fields --corpus "$CAP_NAME" --where subcorpus= --format json
+expect_rc "cap: runs --fields exits 0" 0
+py_check "cap runs --fields: the plain names read system.tsv where FORMATS.md calls results.tsv defective" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {(r["field"], r["source"]): r for r in d["sections"]["fields"]["rows"]}
+bad = []
+for name in ("xact_per_s", "wal_rec_per_s", "load_app_kb", "load_pg_rss_kb", "backends_max"):
+    j, r = rows.get((name, "join")), rows.get((name, "results"))
+    if not j or not r or (j["read"], r["read"], j["runs"]) != (47, 0, 47) or "prefer" not in j["rule"]:
+        bad.append("%s: join %r results %r" % (name, j, r))
+    if r and r["select"] != name + "@results":
+        bad.append("%s select %r" % (name, r["select"]))
+lr = rows.get(("load_rss_kb", "join"))
+if not lr or (lr["column"], lr["read"]) != ("load_app_kb", 47) or not lr["rule"].startswith("canonical"):
+    bad.append("load_rss_kb %r" % lr)
+g = rows.get(("gomaxprocs", "generator"))
+if not g or g["read"] != 0:
+    bad.append("the generator record gomaxprocs is read: %r" % g)
+if d["sections"]["runs"]["rows"]:
+    bad.append("runs rows with --fields")
+if d["facts"]["runs"]["value"] != 47:
+    bad.append("runs %r" % d["facts"]["runs"])
+print("\n".join(bad) if bad else "ok")'
+cpl runs --fields --corpus "$GMP_NAME" --format tsv
+check_eq "gmp runs --fields: app_cores is the canonical field filled from results.tsv (24 runs)" \
+	"results app_cores 24 24 app_cores@results" \
+	"$(awk -F'\t' '$1 == "app_cores" { print $2, $3, $4, $5, $6 }' "$T/.out")"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
