@@ -181,12 +181,16 @@ static int corpus_section(struct report_ctx *c)
 
 /*
  * A group's heading under a section ("### Group gogc=default sessions=100"
- * or "### All runs") and its name in the summary ("sweep gogc=...").
+ * or "### All runs") and its name in the summary ("sweep gogc=..."); the
+ * heading level its document is embedded at. With `bare`, a section of one
+ * group that is all the runs has no heading of its own (level 2).
  */
-static void group_heading(struct report_ctx *c, const struct report_group *g, char *section,
-			  size_t size, const char *what)
+static int group_heading(struct report_ctx *c, const struct report_group *g, char *section,
+			 size_t size, const char *what, bool bare)
 {
 	snprintf(section, size, "%s%s%s", what, *g->label ? " " : "", g->label);
+	if (bare && !*g->label)
+		return 2;
 	if (*g->label) {
 		struct strbuf title = STRBUF_INIT;
 		strbuf_addf(&title, "Group %s", g->label);
@@ -195,6 +199,7 @@ static void group_heading(struct report_ctx *c, const struct report_group *g, ch
 	} else {
 		heading(c, 3, "All runs");
 	}
+	return 3;
 }
 
 /* "8 groups; the first 8 are shown" when the plan capped them. */
@@ -217,7 +222,7 @@ static int sweep_group(struct report_ctx *c, const struct report_group *g)
 	struct doc *d = NULL;
 	char section[600];
 	int rc;
-	group_heading(c, g, section, sizeof(section), "sweep");
+	group_heading(c, g, section, sizeof(section), "sweep", false);
 	memset(&sreq, 0, sizeof(sreq));
 	sreq.filter = &g->filter;
 	sreq.by = c->plan.by;
@@ -277,14 +282,14 @@ static int sweep_sections(struct report_ctx *c)
 	return rc;
 }
 
-static int noise_group(struct report_ctx *c, const struct report_group *g)
+static int noise_group(struct report_ctx *c, const struct report_group *g, bool bare)
 {
 	struct noise_request req;
 	struct noise_result res;
 	struct doc *d = NULL;
 	char section[600];
 	int rc = 0;
-	group_heading(c, g, section, sizeof(section), "noise");
+	int level = group_heading(c, g, section, sizeof(section), "noise", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
@@ -292,7 +297,7 @@ static int noise_group(struct report_ctx *c, const struct report_group *g)
 	if (noise_run(c->db, &req, &res) != 0)
 		failed(c, section);
 	else if ((rc = build_noise(&req, &res, &d)) == 0)
-		rc = embed(c, section, d, 3);
+		rc = embed(c, section, d, level);
 	doc_free(d);
 	noise_result_release(&res);
 	return rc;
@@ -307,7 +312,7 @@ static int noise_section(struct report_ctx *c)
 		return 0;
 	}
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
-		rc = noise_group(c, &c->plan.groups[i]);
+		rc = noise_group(c, &c->plan.groups[i], c->plan.ngroups == 1);
 	return rc;
 }
 
@@ -340,14 +345,14 @@ static int cpu_section(struct report_ctx *c)
 	return rc;
 }
 
-static int memory_group(struct report_ctx *c, const struct report_group *g)
+static int memory_group(struct report_ctx *c, const struct report_group *g, bool bare)
 {
 	struct memory_request req;
 	struct memory_result res;
 	struct doc *d = NULL;
 	char section[600];
 	int rc = 0;
-	group_heading(c, g, section, sizeof(section), "memory");
+	int level = group_heading(c, g, section, sizeof(section), "memory", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = "sessions";
@@ -355,7 +360,7 @@ static int memory_group(struct report_ctx *c, const struct report_group *g)
 	if (memory_run(c->db, &req, &res) != 0)
 		failed(c, section);
 	else if ((rc = build_memory(&req, &res, &d)) == 0)
-		rc = embed(c, section, d, 3);
+		rc = embed(c, section, d, level);
 	if (rc == 0 && d) {
 		struct plot_request preq = {PLOT_KIND_MEMORY, &g->filter, "sessions", NULL, NULL,
 					    NULL};
@@ -394,7 +399,7 @@ static int memory_section(struct report_ctx *c)
 	}
 	capped(c, c->plan.nmemory_found, c->plan.nmemory_groups);
 	for (size_t i = 0; rc == 0 && i < c->plan.nmemory_groups; i++)
-		rc = memory_group(c, &c->plan.memory_groups[i]);
+		rc = memory_group(c, &c->plan.memory_groups[i], c->plan.nmemory_groups == 1);
 	return rc;
 }
 
@@ -452,14 +457,14 @@ static int translate_section(struct report_ctx *c)
 	return rc;
 }
 
-static int fit_group(struct report_ctx *c, const struct report_group *g)
+static int fit_group(struct report_ctx *c, const struct report_group *g, bool bare)
 {
 	struct fit_request req;
 	struct fit_run_result res;
 	struct doc *d = NULL;
 	char section[600];
 	int rc = 0;
-	group_heading(c, g, section, sizeof(section), "fit");
+	int level = group_heading(c, g, section, sizeof(section), "fit", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
@@ -468,7 +473,7 @@ static int fit_group(struct report_ctx *c, const struct report_group *g)
 	if (fit_run(c->db, &req, &res) != 0)
 		failed(c, section);
 	else if ((rc = build_fit(&req, &res, &d)) == 0)
-		rc = embed(c, section, d, 3);
+		rc = embed(c, section, d, level);
 	doc_free(d);
 	fit_run_result_release(&res);
 	return rc;
@@ -483,7 +488,7 @@ static int fit_section(struct report_ctx *c)
 		return 0;
 	}
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
-		rc = fit_group(c, &c->plan.groups[i]);
+		rc = fit_group(c, &c->plan.groups[i], c->plan.ngroups == 1);
 	return rc;
 }
 

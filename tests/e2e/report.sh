@@ -270,18 +270,27 @@ EOF
 # after START up to END is the command's document as the report embeds it
 # (then blank): the command's Markdown without its "## title" line and its
 # footer (from the last "---"), with every heading moved to start at LEVEL
-# (the report's sections sit under its own headings).
+# (the report's sections sit under its own headings). START may be
+# "ANCHOR@@START" (START found after ANCHOR: a group's heading within one
+# section); END may be "E1@@E2" (whichever comes first).
 cat >"$T/segment_check.py" <<'EOF'
 import difflib, re, sys
 md = open(sys.argv[1], encoding="utf-8").read()
 start, end = sys.argv[2].replace("\\n", "\n"), sys.argv[3].replace("\\n", "\n")
 out = open(sys.argv[4], encoding="utf-8").read()
 level = int(sys.argv[5])
-a = md.find(start)
+a = 0
+if "@@" in start:
+    anchor, start = start.split("@@", 1)
+    a = md.find(anchor)
+    if a < 0:
+        print("%r not in the report" % anchor); sys.exit()
+a = md.find(start, a)
 if a < 0:
     print("%r not in the report" % start); sys.exit()
 a += len(start)
-b = md.find(end, a)
+ends = [md.find(e, a) for e in end.split("@@")]
+b = min([x for x in ends if x >= 0], default=-1)
 if b < 0:
     print("%r not after %r in the report" % (end, start)); sys.exit()
 seg = md[a:b]
@@ -550,27 +559,52 @@ check_contains "cap report: a sizing plot" "$(cat "$CMD_MD")" "![sizing plot](pl
 check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](plots/"
 
 CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
-groups=$(sed -n 's/^### Group //p' "$CMD_MD")
-check_eq "cap report: four sweep groups" "4" "$(grep -c . <<<"$groups")" "$groups"
-group_fields=$(head -n 1 <<<"$groups" | tr ' ' '\n' | cut -d= -f1 | paste -sd, -)
+# the sweep groups: target x cfg, and small/pg's soak block (one level) a
+# group of its own beside that group's complete blocks (README.md, "No
+# silent pooling"); noise and fit use the same groups
+groups=$(sed -n '/^## Sweep$/,/^## Noise$/s/^### Group //p' "$CMD_MD")
+check_eq "cap report: five sweep groups (the soak block on its own)" \
+	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3|target=small cfg=pg block=soak" \
+	"$(paste -sd'|' <<<"$groups")"
 while IFS= read -r g; do
 	[ -n "$g" ] || continue
 	wh=()
 	for kv in $g; do wh+=(--where "$kv"); done
 	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
 		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
+	segment "cap report: group '$g' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "## Noise\n@@### Group $g\n\n" '\n### Group @@\n## CPU: recomputed' 3 \
+		noise --by sessions "${CSEL[@]}" "${wh[@]}"
+	if [[ "$g" == *block=soak ]]; then
+		body=$(awk -v s="### Group $g" '$0 == "## Scaling models" { on = 1 } on && $0 == s { in_g = 1; next }
+			in_g && /^##/ { exit } in_g' "$CMD_MD")
+		check_contains "cap report: group '$g' fit (one level) says Not measured" "$body" "**Not measured**"
+	else
+		segment "cap report: group '$g' fit = coreplan fit --by sessions ${CSEL[*]} ${wh[*]}" \
+			"$CMD_MD" "## Scaling models\n@@### Group $g\n\n" '\n### Group @@\n## Sizing' 3 \
+			fit --by sessions "${CSEL[@]}" "${wh[@]}"
+	fi
 done <<<"$groups"
-segment "cap report: noise = coreplan noise --by sessions --group $group_fields ${CSEL[*]}" \
-	"$CMD_MD" '## Noise\n\n' '## CPU: recomputed' 2 noise --by sessions --group "$group_fields" "${CSEL[@]}"
 segment "cap report: cores = coreplan cores ${CSEL[*]}" "$CMD_MD" \
 	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' 2 cores "${CSEL[@]}"
-segment "cap report: memory = coreplan memory --by sessions --group $group_fields ${CSEL[*]}" \
-	"$CMD_MD" '## Memory per session\n\n' '![memory plot]' 2 memory --by sessions --group "$group_fields" "${CSEL[@]}"
+# memory: the groups with two or more session counts (the soak block has one)
+mgroups=$(sed -n '/^## Memory per session$/,/^## SMT/s/^### Group //p' "$CMD_MD")
+check_eq "cap report: four memory groups" \
+	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3" \
+	"$(paste -sd'|' <<<"$mgroups")"
+while IFS= read -r g; do
+	[ -n "$g" ] || continue
+	wh=()
+	for kv in $g; do wh+=(--where "$kv"); done
+	segment "cap report: group '$g' memory = coreplan memory --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "## Memory per session\n@@### Group $g\n\n" '![memory plot]' 3 \
+		memory --by sessions "${CSEL[@]}" "${wh[@]}"
+done <<<"$mgroups"
+check_contains "cap report: the soak group's single session count is said" "$(cat "$CMD_MD")" \
+	"1 group with one session count has no slope and is left out."
 segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core" \
 	"$CMD_MD" '## Cross-CPU translation\n\n' '## Scaling models' 2 \
 	translate --from subcorpus=m1 --to subcorpus=core --corpus "$CAP_NAME"
-segment "cap report: fit = coreplan fit --by sessions ${CSEL[*]}" "$CMD_MD" \
-	"one group's model.\n\n" '## Sizing' 2 fit --by sessions "${CSEL[@]}"
 segment "cap report: sizing = coreplan size with the config's options" "$CMD_MD" \
 	'## Sizing\n\n' '![sizing plot]' 2 size --target 1000 --sessions 500 --base-from subcorpus=core \
 	--scaling-from "$SCALE_FROM" --memory-from "$MEM_FROM" --series e2
