@@ -387,7 +387,10 @@ bad += ["table %s %r != fact %r" % (k, row[k], f[k]) for k in ("slope", "interce
 print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv"
 
 # a trace-derived metric: runs whose trace gives no value are left out, in the document
-cpl memory --by sessions --corpus "$CAP_NAME" --metric rss_median_kb --format json
+# (every run of the corpus: its sub-corpora, targets, configurations and block
+# kinds pooled on purpose, as the refusal without --pool says to)
+CAP_POOL=(--pool subcorpus,target,cfg,block)
+cpl memory --by sessions --corpus "$CAP_NAME" --metric rss_median_kb "${CAP_POOL[@]}" --format json
 expect_rc "memory --metric rss_median_kb over the whole corpus exits 0" 0
 check_eq "memory --metric rss_median_kb --format json: nothing on stderr (left-out runs are in the document)" "" "$ERR"
 py_check "memory rss_median_kb: m1 runs (no trace) and core runs (no conn column) left out with their reason" '
@@ -410,7 +413,7 @@ f = d["facts"]
 if f["runs_left_out"]["value"] != len(d["left_out"]) or f["runs"]["value"] != len(d["sections"]["residuals"]["rows"]):
     bad.append("runs %r, left out %r" % (f["runs"], f["runs_left_out"]))
 print("\n".join(bad) if bad else "ok")' "$CAP"
-cpl memory --by sessions --corpus "$CAP_NAME" --metric rss_median_kb
+cpl memory --by sessions --corpus "$CAP_NAME" --metric rss_median_kb "${CAP_POOL[@]}"
 check_contains "memory rss_median_kb (md): the left-out list names m1-r1" "$OUT" "- m1-r1: no trace"
 cpl memory --by sessions --corpus "$CAP_NAME" --where subcorpus=m1 --metric rss_median_kb
 expect_rc "memory rss_median_kb on the m1 runs only (no trace) exits 1" 1

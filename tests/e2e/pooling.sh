@@ -295,5 +295,31 @@ check_eq "gmp runs --fields: app_cores is the canonical field filled from result
 	"results app_cores 24 24 app_cores@results" \
 	"$(awk -F'\t' '$1 == "app_cores" { print $2, $3, $4, $5, $6 }' "$T/.out")"
 
+###########################################################################
+echo "# a version-4 database (before field sources)"
+###########################################################################
+cp "$DB" "$T/v4.db"
+# (a version-4 binary imported the capacity corpus with the profile text before
+# its prefer lines: another content hash, so the corpus reads as changed)
+sqlite3 "$T/v4.db" "DROP TABLE field_origins; DROP TABLE field_prefs; PRAGMA user_version = 4;
+	UPDATE corpora SET content_hash = 'imported-by-v4' WHERE name = '$CAP_NAME'"
+DB=$T/v4.db
+cpl sweep "${CSEL[@]}" --metric xact_per_s
+expect_rc "v4: a reading command refuses the older schema" 1
+check_contains "v4: ... asking for a writing command" "$ERR" "schema version 4"
+cpl import -q "$LOCK"
+expect_rc "v4: a writing command (an unchanged import) migrates" 0
+check_eq "v4: now version 5, no preference stored yet" "5 0" \
+	"$(sqlite3 "$DB" 'PRAGMA user_version') $(sqlite3 "$DB" 'SELECT count(*) FROM field_prefs')"
+cpl sweep "${CSEL[@]}" --metric xact_per_s --format tsv
+check_eq "v4 migrated: without the stored preference the plain name reads the first source (results.tsv)" \
+	"220.9" "$(tsvget level 100 median)"
+cpl import -q "$CAP"
+expect_rc "v4 migrated: the capacity corpus reads as changed (exit 1 without --replace)" 1
+cpl import -q --replace "$CAP"
+expect_rc "v4 migrated: import --replace re-reads it" 0
+cpl sweep "${CSEL[@]}" --metric xact_per_s --format tsv
+check_eq "v4 migrated, capacity re-imported: system.tsv's again" "282.4" "$(tsvget level 100 median)"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
