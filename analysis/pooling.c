@@ -72,9 +72,16 @@ static size_t first_appearance(size_t *ids, size_t n, size_t nids)
  */
 static size_t encode(const char *const *text, size_t n, size_t *codes)
 {
-	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
-	size_t ndistinct = 0;
-	if (!idx)
+	size_t *idx, ndistinct = 0, same = 0;
+	/* most candidates hold one value in every run: no sort for them */
+	while (same < n && !strcmp(shown(text[same]), shown(text[0])))
+		same++;
+	if (same == n) {
+		for (size_t i = 0; i < n; i++)
+			codes[i] = 0;
+		return n ? 1 : 0;
+	}
+	if (!(idx = malloc(n * sizeof(*idx))))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
@@ -159,24 +166,23 @@ static bool varies(const size_t *cell, const size_t *code, size_t n)
 }
 
 /*
- * The factor rule of pooling.h: some value is text that is not a number,
- * and some non-empty value is held by two runs or more.
+ * The factor rule of pooling.h: a text value that is not a number (NA and
+ * the empty string aside) held by two runs or more.
  */
 static bool is_factor(const char *const *v, const size_t *code, size_t n, size_t ndistinct)
 {
-	bool text = false, repeats = false;
+	bool repeats = false;
 	size_t *count = calloc(ndistinct ? ndistinct : 1, sizeof(*count));
 	double d;
-	for (size_t i = 0; i < n; i++) {
-		if (missing(v[i]) || !*v[i])
+	if (!count)
+		return true; /* out of memory: count it rather than pool silently */
+	for (size_t i = 0; i < n && !repeats; i++) {
+		if (missing(v[i]) || !*v[i] || num_parse_real(v[i], &d) == 0)
 			continue;
-		if (num_parse_real(v[i], &d) != 0)
-			text = true;
-		if (count && ++count[code[i]] == 2)
-			repeats = true;
+		repeats = ++count[code[i]] == 2;
 	}
 	free(count);
-	return text && repeats;
+	return repeats;
 }
 
 /* ---- the result ---- */
@@ -661,47 +667,137 @@ static bool excluded_name(const struct select_spec *spec, const char *block, con
 	return false;
 }
 
-/* The names of the candidates: canonical ones, results-table factors, --pool fields. */
-static int candidate_names(sqlite3 *db, const struct select_spec *spec, const char *block,
-			   char ***names, size_t *n, size_t *nsource)
+/* Prepare SQL text and bind binds to it; the statement is the caller's. */
+static int prepare(sqlite3 *db, const struct strbuf *sql, char **binds, size_t nbinds,
+		   sqlite3_stmt **stmt)
 {
-	struct strbuf sql = STRBUF_INIT;
-	char **binds = NULL;
-	size_t nbinds = 0, before;
+	*stmt = NULL;
+	if (sqlite3_prepare_v2(db, strbuf_str(sql), -1, stmt, NULL) != SQLITE_OK)
+		return err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+	return field_bind_all(*stmt, 1, binds, nbinds);
+}
+
+/*
+ * The distinct texts of one column: every run's value points into it, so
+ * a value is copied once, not once per run (open addressing, FNV-1a).
+ */
+struct intern {
+	char **slots;
+	size_t cap, n;
+};
+
+static const char *intern_add(struct intern *t, const char *text)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		char **slots = calloc(cap, sizeof(*slots));
+		if (!slots)
+			return NULL;
+		for (size_t k = 0; k < t->cap; k++) {
+			uint64_t g = 1469598103934665603ULL;
+			if (!t->slots[k])
+				continue;
+			for (const unsigned char *p = (const unsigned char *)t->slots[k]; *p; p++)
+				g = (g ^ *p) * 1099511628211ULL;
+			for (i = g & (cap - 1); slots[i]; i = (i + 1) & (cap - 1))
+				;
+			slots[i] = t->slots[k];
+		}
+		free(t->slots);
+		t->slots = slots;
+		t->cap = cap;
+	}
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	for (i = h & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->slots[i], text))
+			return t->slots[i];
+	if (!(t->slots[i] = strdup(text)))
+		return NULL;
+	t->n++;
+	return t->slots[i];
+}
+
+static void intern_release(struct intern *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slots[i]);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Tries per (corpus, sub-corpus) to find a run with a results row (unlisted runs come last). */
+#define COLUMN_TRIES 16
+
+/*
+ * The results-table columns of the selection's tables that no canonical
+ * field was filled from: a headed table gives every row every column, so
+ * the first run with a results row per (corpus, sub-corpus) names them.
+ */
+static int results_columns(sqlite3 *db, const struct selection *sel, char ***names, size_t *n)
+{
 	sqlite3_stmt *stmt = NULL;
-	int rc = 0, step = SQLITE_DONE;
+	int rc = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT a.name FROM run_attrs a WHERE a.run_id = ?1 AND a.source ="
+			       " 'results' AND NOT EXISTS (SELECT 1 FROM field_origins o WHERE"
+			       " o.run_id = a.run_id AND o.source = 'results' AND o.name = a.name)"
+			       " ORDER BY a.name",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+	for (size_t i = 0; rc == 0 && i < sel->n;) {
+		const struct sel_run *first = &sel->runs[i];
+		size_t end = i, found = 0;
+		while (end < sel->n && !strcmp(sel->runs[end].corpus, first->corpus) &&
+		       !strcmp(sel->runs[end].subcorpus, first->subcorpus))
+			end++;
+		for (size_t k = i; rc == 0 && !found && k < end && k < i + COLUMN_TRIES; k++) {
+			int step;
+			sqlite3_bind_int64(stmt, 1, sel->runs[k].run_id);
+			while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+				const char *name = (const char *)sqlite3_column_text(stmt, 0);
+				found++;
+				if (!listed((const char *const *)*names, name))
+					rc = push_text(names, n, name) ? err_set("out of memory")
+								       : terminate(names, *n);
+			}
+			if (rc == 0 && step != SQLITE_DONE)
+				rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+			sqlite3_reset(stmt);
+		}
+		i = end;
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* The names of the candidates: canonical ones, results-table columns, --pool fields. */
+static int candidate_names(sqlite3 *db, const struct select_spec *spec, const struct selection *sel,
+			   const char *block, char ***names, size_t *n, size_t *nsource)
+{
+	char **columns = NULL;
+	size_t ncolumns = 0, before;
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && canonical_candidates[i]; i++)
 		if (!excluded_name(spec, block, canonical_candidates[i]))
 			rc = push_text(names, n, canonical_candidates[i]);
 	before = *n;
-	if (rc == 0 &&
-	    strbuf_adds(&sql, "SELECT DISTINCT a.name FROM runs r JOIN run_attrs a ON a.run_id ="
-			      " r.run_id AND a.source = 'results' WHERE a.num IS NULL AND a.value"
-			      " IS NOT NULL AND a.value NOT IN ('', 'NA') AND NOT EXISTS (SELECT 1"
-			      " FROM field_origins o WHERE o.run_id = r.run_id AND o.source ="
-			      " 'results' AND o.name = a.name) AND "))
-		rc = err_set("out of memory");
 	if (rc == 0)
-		rc = run_filter_sql(spec->filter, &sql, &binds, &nbinds);
-	if (rc == 0 && strbuf_adds(&sql, " ORDER BY a.name"))
-		rc = err_set("out of memory");
-	if (rc == 0 && sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK)
-		rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
-	if (rc == 0)
-		rc = field_bind_all(stmt, 1, binds, nbinds);
-	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(stmt, 0);
-		char at[256];
+		rc = results_columns(db, sel, &columns, &ncolumns);
+	for (size_t k = 0; rc == 0 && k < ncolumns; k++) {
+		const char *name = columns[k];
+		struct strbuf at = STRBUF_INIT;
 		if (field_find(name) || field_is_pseudo(name) || strchr(name, '@') ||
 		    excluded_name(spec, block, name))
 			continue;
-		/* read the results column itself: a preference elsewhere does not apply */
-		snprintf(at, sizeof(at), "%s@results", name);
-		if (strlen(name) + 9 < sizeof(at))
-			rc = push_text(names, n, at);
+		/* the results column itself (a preference elsewhere does not apply); the
+		 * factor rule is pooling_detect's, over the selected runs */
+		strbuf_addf(&at, "%s@results", name);
+		rc = at.buf ? push_text(names, n, at.buf) : err_set("out of memory");
+		strbuf_release(&at);
 	}
-	if (rc == 0 && step != SQLITE_DONE)
-		rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
 	*nsource = *n - before;
 	for (size_t i = 0; rc == 0 && spec->filter->pool && i < spec->filter->npool; i++) {
 		const char *name = spec->filter->pool[i];
@@ -711,9 +807,9 @@ static int candidate_names(sqlite3 *db, const struct select_spec *spec, const ch
 		if (!have)
 			rc = push_text(names, n, name);
 	}
-	sqlite3_finalize(stmt);
-	field_binds_free(binds, nbinds);
-	strbuf_release(&sql);
+	for (size_t k = 0; k < ncolumns; k++)
+		free(columns[k]);
+	free(columns);
 	return rc;
 }
 
@@ -728,13 +824,73 @@ static int by_run_id(const void *x, const void *y)
 	return (a->run_id > b->run_id) - (a->run_id < b->run_id);
 }
 
-/* values[c][i]: each candidate's text for each selected run (NULL: missing). */
+/* A value into its column's intern table and the run's slot. */
+static int keep(struct intern *t, const unsigned char *v, const char **slot)
+{
+	if (!v)
+		return 0;
+	*slot = intern_add(t, (const char *)v);
+	return *slot ? 0 : err_set("out of memory");
+}
+
+/*
+ * One results column's values for the selected runs, straight from
+ * run_attrs (the index on name): no subquery per run.
+ */
+static int read_column(sqlite3 *db, const char *name, const struct run_index *index, size_t n,
+		       struct intern *t, const char **values)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0, step = SQLITE_DONE;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT run_id, value FROM run_attrs WHERE name = ?1 AND source ="
+			       " 'results'",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct run_index key = {sqlite3_column_int64(stmt, 0), 0};
+		struct run_index *hit = bsearch(&key, index, n, sizeof(*index), by_run_id);
+		if (hit)
+			rc = keep(t, sqlite3_column_text(stmt, 1), &values[hit->i]);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* What pooling_load() reads: per candidate (and the block) an intern table and each run's value. */
+struct loaded {
+	size_t n;             /* candidates */
+	struct intern *interns; /* n + 1: the last is the block's */
+	const char ***values; /* n columns of sel->n values (NULL: missing) */
+	const char **blocks;
+};
+
+static void loaded_release(struct loaded *l)
+{
+	for (size_t c = 0; l->interns && c <= l->n; c++)
+		intern_release(&l->interns[c]);
+	free(l->interns);
+	for (size_t c = 0; l->values && c < l->n; c++)
+		free(l->values[c]);
+	free(l->values);
+	free(l->blocks);
+}
+
+/*
+ * Every candidate's text for each selected run. Columns [first, first +
+ * nsource) are results columns, named NAME@results: read with
+ * read_column().
+ */
 static int read_values(sqlite3 *db, const struct select_spec *spec, const struct selection *sel,
-		       const char *block, char **names, size_t n, char ***values, char **blocks)
+		       const char *block, char **names, size_t first, size_t nsource,
+		       struct loaded *l)
 {
 	struct strbuf sql = STRBUF_INIT;
 	char **binds = NULL;
-	size_t nbinds = 0;
+	size_t nbinds = 0, n = l->n, len;
 	sqlite3_stmt *stmt = NULL;
 	struct run_index *index = malloc((sel->n ? sel->n : 1) * sizeof(*index));
 	int rc = index ? 0 : err_set("out of memory"), step = SQLITE_DONE;
@@ -749,34 +905,43 @@ static int read_values(sqlite3 *db, const struct select_spec *spec, const struct
 	for (size_t c = 0; rc == 0 && c < n; c++) {
 		if (strbuf_adds(&sql, " AS TEXT), CAST("))
 			rc = err_set("out of memory");
+		else if (c >= first && c < first + nsource)
+			rc = strbuf_adds(&sql, "NULL") ? err_set("out of memory") : 0;
+		else if (!strcmp(names[c], "corpus")) /* the join's, not a subquery per run */
+			rc = strbuf_adds(&sql, "c.name") ? err_set("out of memory") : 0;
 		else
 			rc = field_sql(names[c], false, &sql, &binds, &nbinds);
 	}
-	if (rc == 0 && strbuf_adds(&sql, " AS TEXT) FROM runs r WHERE "))
+	if (rc == 0 && strbuf_adds(&sql, " AS TEXT) FROM runs r JOIN corpora c USING (corpus_id)"
+					 " WHERE "))
 		rc = err_set("out of memory");
 	if (rc == 0)
 		rc = run_filter_sql(spec->filter, &sql, &binds, &nbinds);
-	if (rc == 0 && sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK)
-		rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
 	if (rc == 0)
-		rc = field_bind_all(stmt, 1, binds, nbinds);
+		rc = prepare(db, &sql, binds, nbinds, &stmt);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct run_index key = {sqlite3_column_int64(stmt, 0), 0};
 		struct run_index *hit = bsearch(&key, index, sel->n, sizeof(*index), by_run_id);
-		const unsigned char *b;
 		if (!hit) /* matched the filter, left out of the selection */
 			continue;
-		b = sqlite3_column_text(stmt, 1);
-		if (b && !(blocks[hit->i] = strdup((const char *)b)))
-			rc = err_set("out of memory");
-		for (size_t c = 0; rc == 0 && c < n; c++) {
-			const unsigned char *v = sqlite3_column_text(stmt, 2 + (int)c);
-			if (v && !(values[c][hit->i] = strdup((const char *)v)))
-				rc = err_set("out of memory");
-		}
+		rc = keep(&l->interns[n], sqlite3_column_text(stmt, 1), &l->blocks[hit->i]);
+		for (size_t c = 0; rc == 0 && c < n; c++)
+			rc = keep(&l->interns[c], sqlite3_column_text(stmt, 2 + (int)c),
+				  &l->values[c][hit->i]);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+	for (size_t c = first; rc == 0 && c < first + nsource; c++) {
+		char *name = strdup(names[c]);
+		if (!name) {
+			rc = err_set("out of memory");
+			break;
+		}
+		field_source_of(name, &len);
+		name[len] = '\0';
+		rc = read_column(db, name, index, sel->n, &l->interns[c], l->values[c]);
+		free(name);
+	}
 	sqlite3_finalize(stmt);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
@@ -788,36 +953,40 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 		 struct pooling *out)
 {
 	const char *block = spec->block ? spec->block : "block";
-	char **names = NULL, ***values = NULL, **blocks = NULL;
+	char **names = NULL, **pool = NULL;
 	const char **level = NULL, **group = NULL;
 	struct pool_column *columns = NULL;
-	size_t n = 0, nsource = 0, ncanonical;
+	struct loaded l = {0};
+	size_t n = 0, nsource = 0, ncanonical = 0, nsel = sel->n ? sel->n : 1;
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; rc == 0 && i < spec->filter->npool; i++)
 		rc = field_check(db, spec->filter->pool[i]);
 	if (rc == 0)
-		rc = candidate_names(db, spec, block, &names, &n, &nsource);
+		rc = candidate_names(db, spec, sel, block, &names, &n, &nsource);
 	if (rc)
 		goto done;
-	ncanonical = 0;
 	while (ncanonical < n && listed(canonical_candidates, names[ncanonical]))
 		ncanonical++;
-	values = calloc(n ? n : 1, sizeof(*values));
+	l.n = n;
+	l.interns = calloc(n + 1, sizeof(*l.interns));
+	l.values = calloc(n ? n : 1, sizeof(*l.values));
+	l.blocks = calloc(nsel, sizeof(*l.blocks));
 	columns = calloc(n ? n : 1, sizeof(*columns));
-	blocks = calloc(sel->n ? sel->n : 1, sizeof(*blocks));
-	level = calloc(sel->n ? sel->n : 1, sizeof(*level));
-	group = calloc(sel->n ? sel->n : 1, sizeof(*group));
-	if (!values || !columns || !blocks || !level || !group) {
+	level = calloc(nsel, sizeof(*level));
+	group = calloc(nsel, sizeof(*group));
+	/* pool_input.pool is NULL-terminated; the filter's list is counted */
+	pool = calloc(spec->filter->npool + 1, sizeof(*pool));
+	if (!l.interns || !l.values || !l.blocks || !columns || !level || !group || !pool) {
 		rc = err_set("out of memory");
 		goto done;
 	}
 	for (size_t c = 0; c < n; c++)
-		if (!(values[c] = calloc(sel->n ? sel->n : 1, sizeof(**values)))) {
+		if (!(l.values[c] = calloc(nsel, sizeof(**l.values)))) {
 			rc = err_set("out of memory");
 			goto done;
 		}
-	rc = read_values(db, spec, sel, block, names, n, values, blocks);
+	rc = read_values(db, spec, sel, block, names, ncanonical, nsource, &l);
 	if (rc)
 		goto done;
 	for (size_t i = 0; i < sel->n; i++) {
@@ -830,48 +999,30 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 		/* a results column reads as NAME@results; its name is the plain one */
 		if (source && field_source_of(names[c], &len))
 			names[c][len] = '\0';
-		columns[c] = (struct pool_column){names[c], source, (const char *const *)values[c]};
+		columns[c] = (struct pool_column){names[c], source, l.values[c]};
 	}
+	for (size_t i = 0; i < spec->filter->npool; i++)
+		pool[i] = spec->filter->pool[i];
 	{
 		struct pool_input in = {.n = sel->n,
 					.level = level,
 					.group = spec->group ? group : NULL,
 					.block_field = block,
-					.block = (const char *const *)blocks,
+					.block = l.blocks,
 					.columns = columns,
 					.ncolumns = n,
-					.pool = (const char *const *)spec->filter->pool};
-		char **pool = NULL;
-		/* pool_input.pool is NULL-terminated; the filter's list is counted */
-		if (spec->filter->npool) {
-			pool = calloc(spec->filter->npool + 1, sizeof(*pool));
-			if (!pool) {
-				rc = err_set("out of memory");
-				goto done;
-			}
-			for (size_t i = 0; i < spec->filter->npool; i++)
-				pool[i] = spec->filter->pool[i];
-		}
-		in.pool = (const char *const *)pool;
+					.pool = (const char *const *)pool};
 		rc = pooling_detect(&in, out);
-		free(pool);
 	}
 done:
-	for (size_t c = 0; values && c < n; c++) {
-		for (size_t i = 0; values[c] && i < sel->n; i++)
-			free(values[c][i]);
-		free(values[c]);
-	}
-	free(values);
-	for (size_t i = 0; blocks && i < sel->n; i++)
-		free(blocks[i]);
-	free(blocks);
+	loaded_release(&l);
 	for (size_t c = 0; c < n; c++)
 		free(names[c]);
 	free(names);
 	free(columns);
 	free(level);
 	free(group);
+	free(pool);
 	return rc;
 }
 

@@ -17,10 +17,10 @@
 #    turn (the order is reversed every other round):
 #      runs   coreplan runs --format tsv
 #             peer: sqlite3 D "SELECT * FROM runs_v WHERE NOT excluded"
-#      sweep  coreplan sweep --by gomaxprocs --format tsv
+#      sweep  coreplan sweep --by gomaxprocs --pool sessions --format tsv
 #             peer: sqlite3 GROUP BY gomaxprocs, count/min/max/avg(tput)
 #             over the non-excluded runs
-#      noise  coreplan noise --by gomaxprocs --format tsv
+#      noise  coreplan noise --by gomaxprocs --pool sessions --format tsv
 #             peer: the same GROUP BY as for sweep
 #    and prints each median wall time (ms), the peer's median and the ratio
 #    of the medians coreplan/peer, against the target (<= 100 ms each).
@@ -159,8 +159,10 @@ peer_group_sql="SELECT gomaxprocs, count(*), min(tput), max(tput), avg(tput) FRO
 cmd_argv() {
 	case $1 in
 	cp_runs) CMD=("$coreplan" --db "$db" runs --format tsv) ;;
-	cp_sweep) CMD=("$coreplan" --db "$db" sweep --by gomaxprocs --format tsv) ;;
-	cp_noise) CMD=("$coreplan" --db "$db" noise --by gomaxprocs --format tsv) ;;
+	# the peer pools the session counts into each GOMAXPROCS level: coreplan does it on
+	# purpose (--pool sessions; without it the sweep refuses, README.md "No silent pooling")
+	cp_sweep) CMD=("$coreplan" --db "$db" sweep --by gomaxprocs --pool sessions --format tsv) ;;
+	cp_noise) CMD=("$coreplan" --db "$db" noise --by gomaxprocs --pool sessions --format tsv) ;;
 	sq_runs) CMD=(sqlite3 "$db" "$peer_runs_sql") ;;
 	sq_sweep | sq_noise) CMD=(sqlite3 "$db" "$peer_group_sql") ;;
 	cp_cmp) CMD=("$coreplan" --db "$cdb" compare --a arm=x --b arm=y --format tsv) ;;
