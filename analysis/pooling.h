@@ -11,13 +11,14 @@
  *   corpus, subcorpus;
  *   the canonical arm fields target, cfg, store, gogc, variant;
  *   the canonical counts sessions and gomaxprocs (the one that is not the level);
- *   the factors among the results-table columns: a column is one when some
- *   selected run holds text in it that is not a number (NA and the empty
- *   string do not count) and some value is held by two or more runs. A
- *   column whose values all differ (a tag, a timestamp) is an identifier,
- *   not a factor. A column that a canonical field was filled from (the
- *   field_origins table) is represented by that field, and only the arm
- *   fields and counts above are candidates among the canonical ones;
+ *   the factors among the results-table columns: a column is one when two
+ *   or more selected runs hold the same value and that value is text, not
+ *   a number (NA and the empty string do not count). A column whose values
+ *   all differ (a tag, a timestamp) is an identifier, not a factor; a
+ *   numeric column is a measurement or a count. A column that a canonical
+ *   field was filled from (the field_origins table) is represented by that
+ *   field, and only the arm fields and counts above are candidates among
+ *   the canonical ones;
  *   every --pool field.
  * A missing value is a value of its own (shown NA). A candidate varies when
  * two runs of the same declared group (the same --group values) differ in

@@ -24,7 +24,9 @@ static const struct opt_spec specs[] = {
 	[OPT_BY] = {"by", 0, "FIELD", "the sweep's level field (default: gomaxprocs, else sessions)",
 		    false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2]",
-		       "separate sweeps per combination (default: the fields that vary)", false},
+		       "separate sweeps per combination (added to the fields that vary, which "
+		       "always split)",
+		       false},
 	[OPT_CONFIG] = {"config", 0, "FILE",
 			"report config: `key = value` lines: by, group, where, translate-from, "
 			"translate-to, and any long option of `coreplan size` (target, sessions, "
@@ -42,7 +44,19 @@ static const char details[] =
 	"tables and plots per group, noise verdicts, recomputed CPU and tick rate,\n"
 	"memory slopes, SMT, cross-CPU translation, scaling models and sizing. Each is\n"
 	"the document its command writes (the same analysis, in process); one the\n"
-	"runs cannot support says \"Not measured\" and why. The sizing section's inputs\n"
+	"runs cannot support says \"Not measured\" and why.\n"
+	"\n"
+	"groups: the report never pools runs that differ in more than the level. It\n"
+	"looks at the fields sweep would refuse on (corpus, subcorpus, target, cfg,\n"
+	"store, gogc, variant, sessions, gomaxprocs, the results-table factors; see\n"
+	"`coreplan sweep --help`, 'pooling') and splits the sweep by every one that\n"
+	"varies; a group whose blocks include a block kind (a block holding only some\n"
+	"of the group's levels, such as a gctrace or soak block) is split into its\n"
+	"complete blocks and each kind. The sweep, noise and fit sections are written\n"
+	"per group; memory per group of runs that differ only in sessions, the groups\n"
+	"with one session count left out and counted.\n"
+	"\n"
+	"The sizing section's inputs\n"
 	"select their own runs (base-from, scaling-from, ...): --corpus and --where do\n"
 	"not narrow them. The same database content\n"
 	"and options give a byte-identical report.md. Standard output gets a document\n"

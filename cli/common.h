@@ -53,9 +53,9 @@ enum {
 	"pooling: the runs pooled into a level must differ only in the level, the\n"            \
 	"--group fields and the block. The command first looks at corpus, subcorpus,\n"       \
 	"target, cfg, store, gogc, variant, sessions and gomaxprocs (the one that is not\n"   \
-	"--by) and at the results-table columns that are factors (text that is not a\n"      \
-	"number, with a value two runs or more share; a column whose values all differ,\n"   \
-	"such as a tag, is an identifier and does not count). When one of them varies\n"     \
+	"--by) and at the results-table columns that are factors (a text value, not a\n"     \
+	"number, that two runs or more share; a column whose values all differ, such\n"     \
+	"as a tag, is an identifier and does not count). When one of them varies\n"         \
 	"within a group, or a block holds runs at only some of its group's levels (a\n"     \
 	"gctrace, fsync or soak block: its own arm, not a replicate of the complete\n"       \
 	"blocks), the command refuses (exit 2) naming the field and its values: narrow\n"    \
