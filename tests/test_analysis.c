@@ -18,11 +18,13 @@
  * arithmetic is in the comment) or with python3's standard library (the
  * snippet is in the comment; `statistics`, `math`, `itertools` only).
  * Where python printed a value with repr(), it is copied verbatim and
- * compared to 1e-12 relative.
+ * compared to 1e-12 relative. compare's t tests are checked against SciPy
+ * 1.10.1 and numpy (/usr/bin/python3; the call is in the comment), to 1e-9.
  *
  * Tests that pin a default fail if it changes: SWEEP_STOP_EFFICIENCY (0.6),
  * NOISE_BURST_FACTOR (1.5), NOISE_RANGE_PCT (5), NOISE_DRIFT_PCT (1),
- * COMPARE_ALPHA (0.05), and the rank-test floor of 4 runs at alpha 0.05.
+ * COMPARE_ALPHA (0.05), the rank-test floor of 4 runs at alpha 0.05 and
+ * COMPARE_MIN_RUNS (3).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,6 +195,9 @@ static const struct row cap_rows[] = {
 /* The gomaxprocs tputs by level, blocks 1, 2, 3 (for compare). */
 static const double g1_tput[] = {475.2284019761499, 485.26070274273076, 484.13466860190584};
 static const double g2_tput[] = {853.212014958686, 881.2907259769522, 865.4682448787189};
+/* gcp-x86-capacity results.tsv: tput of target small and medium, cfg pg, 300 sessions, blocks 1-3 */
+static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
+static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
 
 static const struct sweep_level *sweep_level_of(const struct sweep *sw, double level)
 {
@@ -1142,7 +1147,17 @@ static void test_compare_defaults(void **state)
 	assert_int_equal(o.seed, COMPARE_SEED);
 }
 
-/* The real GOMAXPROCS 1 vs 2 arms: 3 against 3 can never reach 0.05. */
+/*
+ * The verdict rule (compare.h) is checked on real arms with SciPy 1.10.1
+ * numbers (/usr/bin/python3: scipy.stats.ttest_ind(ln b, ln a,
+ * equal_var=False), ttest_rel, mannwhitneyu(method='exact')); runs needed
+ * with python3's statistics.NormalDist: z = inv_cdf(0.975) + inv_cdf(0.8)
+ * = 2.801585218112968, n = ceil(2 z^2 (sd / ln(1 + effect))^2) with sd the
+ * pooled sd of ln values (numpy var ddof=1), never below 3.
+ */
+#define T_REL 1e-9
+
+/* The real GOMAXPROCS 1 vs 2 arms: the rank test cannot reach 0.05, Welch can. */
 static void test_compare_three_vs_three(void **state)
 {
 	struct compare_options o;
@@ -1157,22 +1172,42 @@ static void test_compare_three_vs_three(void **state)
 	/* every b above every a: U_a = 0, the most extreme outcome: p = min_p = 0.1 */
 	check_close(c.test.u, 0, 0, "u");
 	check_close(c.test.p, 0.1, REL, "p");
-	assert_string_equal(c.verdict, "unresolvable");
-	check_contains(c.reason, "0.1", "reason");
+	assert_true(c.log_scale);
+	/* scipy: t = 51.24555917982209, df 3.5957788381471225, p 2.7863725359929637e-06 */
+	assert_true(c.o.has_t);
+	assert_string_equal(c.o.test, "welch");
+	check_close(c.o.t.t, 51.24555917982209, T_REL, "welch t");
+	check_close(c.o.t.df, 3.5957788381471225, T_REL, "welch df");
+	check_close(c.o.t.p, 2.7863725359929637e-06, T_REL, "welch p");
+	check_close(c.o.estimate, 1.799676871033238, T_REL, "gm ratio");
+	check_close(c.o.lo, 1.7407371669544456, T_REL, "gm lo");
+	check_close(c.o.hi, 1.8606122174082043, T_REL, "gm hi");
+	/* effect 78.8% against spreads 2.1% and 3.3%: separated, Welch p < 0.05 */
+	assert_true(c.separated);
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
+	check_contains(c.reason, "Welch t on ln values: p = 2.79e-06 < alpha 0.05", "reason");
+	check_contains(c.reason, "separation", "reason");
 	/* 865.4682448787189 / 484.13466860190584 */
 	check_close(c.ratio.ratio, 1.7876601305542446, REL, "ratio");
 	/* spread: python3 (max / min - 1) * 100 */
 	check_close(c.a.spread_pct, 2.111048229622514, REL, "spread a");
 	check_close(c.b.spread_pct, 3.2909418205539165, REL, "spread b");
+	check_close(c.spread_a, c.a.spread_pct, 0, "spread a (log)");
+	/* python3: effect (max(r, 1/r) - 1) * 100; effect / spread */
+	check_close(c.observed_effect, 78.76601305542446, REL, "observed effect");
+	check_close(c.effect_over_spread_a, 78.76601305542446 / 2.111048229622514, 1e-12,
+		    "effect / spread a");
 	/*
 	 * python3: cv = sqrt((stdev(a)/mean(a))**2 + (stdev(b)/mean(b))**2) / 2)
-	 *   = 0.014037410757344099; effect |ratio - 1| = 0.7876601305542446;
-	 *   2 z^2 (cv / effect)^2 = 0.00499 -> ceil 1, raised to the floor 4
+	 *   = 0.014037410757344099 (kept as a fact); numpy pooled sd of ln values
+	 *   0.014043535355627714; 2 z^2 (sd / ln 1.78766)^2 = 0.00917 -> 1, raised to 3
 	 */
 	check_close(c.cv, 0.014037410757344099, 1e-10, "cv");
+	check_close(c.o.sd, 0.014043535355627714, 1e-10, "pooled sd of ln");
 	check_close(c.effect_pct, 78.76601305542446, REL, "effect_pct");
 	check_close(c.rank_floor, 4, 0, "rank floor");
-	check_close(c.runs_needed, 4, 0, "runs needed (floor)");
+	check_close(c.runs_needed, 3, 0, "runs needed (the floor of 3)");
 	assert_true(isnan(c.spread_over_bound_a));
 	assert_true(isnan(c.spread_over_bound_b));
 }
@@ -1194,7 +1229,10 @@ static void test_compare_separated(void **state)
 	check_close(c.test.p, 2.0 / 252.0, REL, "p 5 vs 5");
 	check_close(c.test.min_p, 2.0 / 252.0, REL, "min_p 5 vs 5");
 	check_close(c.test.u, 0, 0, "u 5 vs 5");
+	/* scipy: Welch t 9.975143739315252, p 9.196632084492697e-06; effect 9.8% > 4%, 3.6% */
+	check_close(c.o.t.p, 9.196632084492697e-06, T_REL, "welch p");
 	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
 	/* 112 / 102 */
 	check_close(c.ratio.ratio, 112.0 / 102.0, REL, "ratio");
 	/* b lower than a: slower (higher is better) */
@@ -1211,61 +1249,132 @@ static void test_compare_separated(void **state)
 	/*
 	 * interleaved: R_a = 1 + 3 + 5 + 7 + 9 = 25, U_a = 25 - 15 = 10;
 	 * python3: c = sum(1 for s in itertools.combinations(range(1, 11), 5)
-	 *                  if sum(s) <= 25) = 87; p = 2 * 87 / 252 = 0.6904761904761905
+	 *                  if sum(s) <= 25) = 87; p = 2 * 87 / 252 = 0.6904761904761905.
+	 * Welch (scipy) p = 0.5779000077706322: with no bound, nothing is ruled
+	 * out: unresolvable (no longer no-difference)
 	 */
 	assert_int_equal(compare_arms(mixed_a, 5, mixed_b, 5, &o, &c), 0);
 	check_close(c.test.u, 10, 0, "u interleaved");
 	check_close(c.test.p, 0.6904761904761905, REL, "p interleaved");
-	assert_string_equal(c.verdict, "no-difference");
+	check_close(c.o.t.p, 0.5779000077706322, T_REL, "welch p interleaved");
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "p = 0.578 >= alpha 0.05", "reason");
+	/*
+	 * runs needed from the observed effect 20% (6 / 5): numpy pooled sd of ln
+	 * 0.7615234329157817, 2 z^2 (sd / ln 1.2)^2 = 273.8597279716149 -> 274
+	 */
+	check_close(c.runs_needed, 274, 0, "runs needed interleaved");
+	check_contains(c.reason, "runs needed per arm to resolve a 20% effect: 274", "reason");
 }
 
-/* The effect bound: a spread wider than it makes the verdict unresolvable. */
+/* The effect bound: spread / bound, the equivalence verdict, the rank confirmation. */
 static void test_compare_effect_bound(void **state)
 {
 	/* spreads by hand: 124 / 100 - 1 = 24%, 180 / 125 - 1 = 44% */
 	static const double a[] = {100, 106, 112, 118, 124};
 	static const double b[] = {125, 130, 140, 150, 180};
+	/* a tight A/A: spreads 2.0%, 1.6% */
+	static const double eq_a[] = {1000, 1010, 990, 1005, 995};
+	static const double eq_b[] = {1002, 1008, 992, 1003, 997};
 	struct compare_options o;
 	struct compare c;
 	(void)state;
 	compare_options_init(&o);
 	o.resamples = 2000;
-	/* without a bound: separated, p = 2 / 252 < 0.05: faster */
+	/*
+	 * effect 140 / 112 - 1 = 25% exceeds a's spread (24%), not b's (44%):
+	 * not separated; scipy Welch p 0.013159417417012433 and Mann-Whitney
+	 * p = 2 / 252 both below 0.05: faster by welch+rank
+	 */
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_false(c.separated);
+	check_close(c.o.t.p, 0.013159417417012433, T_REL, "welch p");
 	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+rank");
+	check_contains(c.reason, "the rank test agrees: Mann-Whitney p = 0.00794", "reason");
 
 	o.has_effect_bound = true;
 	o.effect_bound_pct = 4.7;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.a.spread_pct, 24.0, 1e-12, "spread a");
 	check_close(c.b.spread_pct, 44.0, 1e-12, "spread b");
-	/* by hand: 24 / 4.7 = 5.106382978723404, 44 / 4.7 = 9.361702127659575 (the seed's 5.1x, 9.4x) */
+	/* by hand: 24 / 4.7 = 5.106382978723404, 44 / 4.7 = 9.361702127659575 (the
+	 * seed's 5.1x, 9.4x) */
 	check_close(c.spread_over_bound_a, 5.106382978723404, 1e-12, "spread / bound a");
 	check_close(c.spread_over_bound_b, 9.361702127659575, 1e-12, "spread / bound b");
-	assert_string_equal(c.verdict, "unresolvable");
-	/* the reason names the larger factor */
-	check_contains(c.reason, "9.4x", "reason");
+	/* the data resolve an effect far larger than the bound: still faster */
+	assert_string_equal(c.verdict, "faster");
 	check_close(c.effect_pct, 4.7, 0, "effect = bound");
 
-	/* the wider arm decides: 24% < 30% but 44% > 30%; 44% < 45% */
-	o.effect_bound_pct = 30;
-	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	/*
+	 * A/A inside the bound: scipy Welch p 0.9292836210024747, the interval
+	 * of the ratio [0.9900411747447048, 1.0108875915253606] lies inside
+	 * [0.953, 1.047]: no-difference (equivalence)
+	 */
+	assert_int_equal(compare_arms(eq_a, 5, eq_b, 5, &o, &c), 0);
+	check_close(c.o.lo, 0.9900411747447048, T_REL, "equivalence lo");
+	check_close(c.o.hi, 1.0108875915253606, T_REL, "equivalence hi");
+	assert_string_equal(c.verdict, "no-difference");
+	assert_string_equal(c.o.method, "equivalence");
+	check_contains(c.reason, "lies inside 1 -+ 4.7%", "reason");
+	/* a bound of 1% is inside the interval's reach (1.0109 > 1.01): unresolvable */
+	o.effect_bound_pct = 1.0;
+	assert_int_equal(compare_arms(eq_a, 5, eq_b, 5, &o, &c), 0);
 	assert_string_equal(c.verdict, "unresolvable");
-	o.effect_bound_pct = 45;
-	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	assert_string_equal(c.verdict, "faster");
-	/* a bound above both spreads: back to the test's verdict */
-	o.effect_bound_pct = 50;
-	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	assert_string_equal(c.verdict, "faster");
-	/* min_p comes first: 3 vs 3 with a wide bound is still unresolvable */
-	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c), 0);
+	check_contains(c.reason, "is not inside 1 -+ 1%", "reason");
+	/* without a bound nothing is ruled out */
+	o.has_effect_bound = false;
+	assert_int_equal(compare_arms(eq_a, 5, eq_b, 5, &o, &c), 0);
 	assert_string_equal(c.verdict, "unresolvable");
+}
+
+/*
+ * A synthetic table shaped like the lock-contention A/B of the seed ("the
+ * within-arm spread is 24-44% against a prize the profile bounds at 4.7%";
+ * the paired runs read 2,726 vs 2,733): 3 vs 3 runs, spreads 24% and 37%.
+ */
+static void test_compare_lock_contention_null(void **state)
+{
+	static const double control[] = {2500, 2726, 3100};
+	static const double treatment[] = {2300, 2733, 3151};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	o.has_effect_bound = true;
+	o.effect_bound_pct = 4.7;
+	assert_int_equal(compare_arms(control, 3, treatment, 3, &o, &c), 0);
+	/* by hand: 3100 / 2500 - 1 = 24%, 3151 / 2300 - 1 = 37% */
+	check_close(c.a.spread_pct, 24, 1e-12, "spread a");
+	check_close(c.b.spread_pct, 37, 1e-12, "spread b");
+	/* by hand: 24 / 4.7 = 5.106..., 37 / 4.7 = 7.872... */
+	check_close(c.spread_over_bound_a, 24 / 4.7, 1e-12, "a / bound");
+	check_close(c.spread_over_bound_b, 37 / 4.7, 1e-12, "b / bound");
+	/* scipy: t = -0.19473567053133983, df 3.54276936372557, p 0.8562470641772728 */
+	check_close(c.o.t.t, -0.19473567053133983, T_REL, "t");
+	check_close(c.o.t.df, 3.54276936372557, T_REL, "df");
+	check_close(c.o.t.p, 0.8562470641772728, T_REL, "p");
+	assert_string_equal(c.verdict, "unresolvable");
+	assert_string_equal(c.o.method, "none");
+	/*
+	 * runs needed by hand: numpy pooled sd of ln values 0.1352177664755961;
+	 * 2 * 2.801585218112968^2 * (0.1352177664755961 / ln 1.047)^2
+	 * = 136.06063542447905 -> 137 per arm
+	 */
+	check_close(c.o.sd, 0.1352177664755961, 1e-10, "sd of ln");
+	check_close(c.runs_needed, 137, 0, "runs needed");
+	check_contains(c.reason, "p = 0.856 >= alpha 0.05", "reason p");
+	check_contains(c.reason, "spreads are 5.1x (a), 7.9x (b) the effect bound 4.7%",
+		       "reason spread / bound");
+	check_contains(c.reason, "effect 0.257% against within-arm spreads 24% (a), 37% (b)",
+		       "reason effect / spread");
+	check_contains(c.reason, "runs needed per arm to resolve a 4.7% effect: 137",
+		       "reason runs");
 }
 
 static void test_compare_runs_needed(void **state)
 {
-	/* a: mean 100, sample sd sqrt(10 / 4); b: mean 110, sample sd sqrt(10 / 4) */
 	static const double a[] = {100, 102, 98, 101, 99};
 	static const double b[] = {110, 112, 108, 111, 109};
 	struct compare_options o;
@@ -1275,25 +1384,22 @@ static void test_compare_runs_needed(void **state)
 	o.resamples = 2000;
 	o.has_effect_bound = true;
 	/*
-	 * python3:
-	 *   z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8) = 2.801585218112968
-	 *   cva = stdev(a) / mean(a) = 0.0158113883008419
-	 *   cvb = stdev(b) / mean(b) = 0.014373989364401724
-	 *   cv = sqrt((cva**2 + cvb**2) / 2) = 0.015109791035086056
-	 *   effect 1%:   2 z^2 (cv / 0.01)^2  = 35.83889300188322 -> 36
-	 *   effect 0.5%: 2 z^2 (cv / 0.005)^2 = 143.35557200753288 -> 144
-	 *   effect 4.7%: 1.6224034858254066 -> 2, raised to the floor 4
+	 * numpy: the pooled sd of ln values = 0.015111613074689004
+	 *   effect 1%:   2 z^2 (sd / ln 1.01)^2  = 36.206311006672664 -> 37
+	 *   effect 0.5%: 2 z^2 (sd / ln 1.005)^2 = 144.10739710562012 -> 145
+	 *   effect 4.7%: 1.73... -> 2, raised to 3
 	 */
 	o.effect_bound_pct = 1.0;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	check_close(c.cv, 0.015109791035086056, 1e-12, "pooled cv");
-	check_close(c.runs_needed, 36, 0, "runs needed at 1%");
+	check_close(c.o.sd, 0.015111613074689004, 1e-10, "pooled sd of ln");
+	check_close(c.runs_needed, 37, 0, "runs needed at 1%");
 	o.effect_bound_pct = 0.5;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	check_close(c.runs_needed, 144, 0, "runs needed at 0.5%");
+	check_close(c.runs_needed, 145, 0, "runs needed at 0.5%");
 	o.effect_bound_pct = 4.7;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	check_close(c.runs_needed, 4, 0, "runs needed at 4.7% (floor)");
+	check_close(c.runs_needed, COMPARE_MIN_RUNS, 0, "runs needed at 4.7% (floor)");
+	assert_true(COMPARE_MIN_RUNS == 3);
 
 	/*
 	 * rank-test floor: the smallest k with 2 / C(2k, k) <= alpha.
@@ -1304,18 +1410,17 @@ static void test_compare_runs_needed(void **state)
 	check_close(c.rank_floor, 4, 0, "floor at 0.05");
 	o.has_effect_bound = false;
 	o.alpha = 0.01;
-	/*
-	 * no bound: effect = |110 / 100 - 1| = 10%; python3 with
-	 * z = inv_cdf(0.995) + inv_cdf(0.8) = 3.4174505371218142:
-	 * 2 z^2 (cv / 0.1)^2 = 0.533275199665701 -> 1, raised to the floor 5
-	 */
+	/* no bound: the observed effect 110 / 100 - 1 = 10% */
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.effect_pct, 10, 1e-12, "observed effect");
 	check_close(c.rank_floor, 5, 0, "floor at 0.01");
-	check_close(c.runs_needed, 5, 0, "runs needed at 0.01 (floor)");
+	check_close(c.runs_needed, 3, 0, "runs needed at 0.01 (floor)");
 	o.has_effect_bound = true;
 	o.effect_bound_pct = 1.0;
-	/* 2 z^2 (cv / 0.01)^2 at alpha 0.01 = 53.3275199665701 -> 54 */
+	/*
+	 * python3 z = inv_cdf(0.995) + inv_cdf(0.8) = 3.4174505371218142:
+	 * 2 z^2 (0.015111613074689004 / ln 1.01)^2 = 53.87... -> 54
+	 */
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.runs_needed, 54, 0, "runs needed at 1%, alpha 0.01");
 	o.has_effect_bound = false;
@@ -1331,16 +1436,232 @@ static void test_compare_runs_needed(void **state)
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.rank_floor, 4, 0, "floor at 2/70");
 
-	/* one run per arm: no spread, runs_needed not computable */
+	/* one run per arm: no spread, no interval, no test; runs_needed not computable */
 	o.alpha = 0.05;
 	assert_int_equal(compare_arms(a, 1, b, 1, &o, &c), 0);
 	assert_true(isnan(c.cv));
 	assert_true(isnan(c.runs_needed));
+	assert_true(isnan(c.ratio.lo) && isnan(c.ratio.hi));
+	assert_false(c.o.has_t);
+	assert_true(isnan(c.o.lo) && isnan(c.o.hi));
+	check_close(c.o.estimate, 1.1, 1e-12, "1 vs 1: the ratio of the runs");
 	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "one run in each arm: no within-arm spread", "reason 1 vs 1");
+	/* one run in arm a only: still no interval; the runs needed from b's spread */
+	assert_int_equal(compare_arms(a, 1, b, 5, &o, &c), 0);
+	assert_true(isnan(c.ratio.lo));
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "one run in arm a", "reason 1 vs 5");
+	assert_false(isnan(c.runs_needed));
 
 	/* an empty arm is an error naming it */
 	assert_int_equal(compare_arms(a, 5, b, 0, &o, &c), ERR_DATA);
 	check_msg("arm b");
+}
+
+/*
+ * Metrics with zeros: capacity corpus err, cfg pg, 300 sessions, blocks
+ * 1-3: small 0.0008007687379884689, 0.001199040767386091,
+ * 0.006548918436197659; medium 0, 0, 0.
+ */
+static void test_compare_zeros(void **state)
+{
+	static const double small[] = {0.0008007687379884689, 0.001199040767386091,
+				       0.006548918436197659};
+	static const double medium[] = {0, 0, 0};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	o.lower_is_better = true;
+	assert_int_equal(compare_arms(small, 3, medium, 3, &o, &c), 0);
+	assert_false(c.log_scale);
+	/* no ratio: missing */
+	assert_true(isnan(c.ratio.ratio) && isnan(c.ratio.lo) && isnan(c.ratio.hi));
+	check_close(c.b.median, 0, 0, "median 0");
+	assert_true(isnan(c.b.range_pct));
+	/* absolute spreads: max - min; the effect: |0 - 0.001199040767386091| */
+	check_close(c.spread_a, 0.006548918436197659 - 0.0008007687379884689, 1e-12, "range a");
+	check_close(c.spread_b, 0, 0, "range b");
+	check_close(c.observed_effect, 0.001199040767386091, 1e-12, "effect");
+	check_close(c.diff, -0.001199040767386091, 1e-12, "diff");
+	/*
+	 * scipy.stats.ttest_ind(medium, small, equal_var=False) on the values:
+	 * t = -1.5376176388186742, p = 0.26397486377741436, df = 2 (b constant);
+	 * mean diff -0.002849575980524073 [-0.01082342823231745, 0.005124276271269303]
+	 */
+	check_close(c.o.t.t, -1.5376176388186742, T_REL, "t");
+	check_close(c.o.t.p, 0.26397486377741436, T_REL, "p");
+	check_close(c.o.estimate, -0.002849575980524073, T_REL, "mean diff");
+	check_close(c.o.lo, -0.01082342823231745, T_REL, "lo");
+	check_close(c.o.hi, 0.005124276271269303, T_REL, "hi");
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "Welch t on values: p = 0.264 >= alpha 0.05", "reason");
+	/*
+	 * runs needed in the metric's units: numpy pooled sd 0.0022697473544000366,
+	 * delta = |diff|: 2 z^2 (sd / delta)^2 = 56.24... -> 57
+	 */
+	check_close(c.o.sd, 0.0022697473544000366, 1e-10, "sd");
+	check_close(c.runs_needed, 57, 0, "runs needed");
+	/* the log scale cannot be forced on zeros */
+	o.scale = COMPARE_SCALE_LOG;
+	assert_int_equal(compare_arms(small, 3, medium, 3, &o, &c), ERR_DATA);
+	check_msg("log scale");
+}
+
+/* --pair-by block: the capacity corpus, small vs medium, cfg pg, 300 sessions. */
+static void test_compare_pairs(void **state)
+{
+	struct compare_pair pairs[] = {
+		{"1", "small-pg-n300-b1r1", "medium-pg-n300-b1r1", 69.0378764094059,
+		 269.0944551320535, 0},
+		{"2", "small-pg-n300-b2r1", "medium-pg-n300-b2r1", 64.32009579045246,
+		 255.10822490597312, 0},
+		{"3", "small-pg-n300-b3r1", "medium-pg-n300-b3r1", 55.525064605616755,
+		 261.4928259356003, 0},
+	};
+	struct compare_options o;
+	struct compare_paired p;
+	(void)state;
+	compare_options_init(&o);
+	assert_int_equal(compare_pairs(pairs, 3, true, &o, &p), 0);
+	/* scipy.stats.ttest_rel(ln medium, ln small): t = 23.677765445309184,
+	 * p = 0.001778928526777874; ratio 4.175629300385263
+	 * [3.220521496256526, 5.413992756919357] */
+	assert_true(p.o.has_t);
+	assert_string_equal(p.o.test, "paired-t");
+	check_close(p.o.t.t, 23.677765445309184, T_REL, "t");
+	check_close(p.o.t.p, 0.001778928526777874, T_REL, "p");
+	check_close(p.o.t.df, 2, 0, "df");
+	check_close(p.o.estimate, 4.175629300385263, T_REL, "ratio");
+	check_close(p.o.lo, 3.220521496256526, T_REL, "lo");
+	check_close(p.o.hi, 5.413992756919357, T_REL, "hi");
+	/* each pair's ratio: 269.0944551320535 / 69.0378764094059 */
+	check_close(pairs[0].estimate, 269.0944551320535 / 69.0378764094059, 1e-12, "pair 1");
+	assert_int_equal(p.agree, 3);
+	assert_string_equal(p.o.verdict, "faster");
+	assert_string_equal(p.o.method, "paired-t+agreement");
+	/*
+	 * pairs needed by hand: numpy sd of the ln differences 0.10455208442546364,
+	 * effect 4.175629300385263 - 1 = 317.6%: z^2 (sd / ln 4.1756)^2 = 0.04 -> 3
+	 */
+	check_close(p.o.sd, 0.10455208442546364, 1e-10, "sd of differences");
+	check_close(p.o.runs_needed, 3, 0, "pairs needed");
+	/* with a 4.7% bound: 2.801585218112968^2 (0.10455208442546364 / ln 1.047)^2
+	 * = 40.67... -> 41 pairs */
+	o.has_effect_bound = true;
+	o.effect_bound_pct = 4.7;
+	assert_int_equal(compare_pairs(pairs, 3, true, &o, &p), 0);
+	check_close(p.o.runs_needed, 41, 0, "pairs needed at 4.7%");
+	/* one pair: no test */
+	assert_int_equal(compare_pairs(pairs, 1, true, &o, &p), 0);
+	assert_false(p.o.has_t);
+	assert_string_equal(p.o.verdict, "unresolvable");
+	check_contains(p.o.reason, "one pair", "one pair");
+	/* pairs disagreeing in direction: not confirmed */
+	pairs[2].b = 50;
+	o.has_effect_bound = false;
+	assert_int_equal(compare_pairs(pairs, 3, true, &o, &p), 0);
+	assert_int_equal(p.agree, 2);
+	assert_string_equal(p.o.verdict, "unresolvable");
+}
+
+/* A level of --by (copies of its values), its comparison computed as compare_run does. */
+static void level_init(struct compare_level *l, const char *name, const double *a, size_t na,
+		       const double *b, size_t nb, const struct compare_options *o)
+{
+	memset(l, 0, sizeof(*l));
+	l->level = strdup(name);
+	l->a = malloc(na * sizeof(*a));
+	l->b = malloc(nb * sizeof(*b));
+	assert_non_null(l->level);
+	assert_non_null(l->a);
+	assert_non_null(l->b);
+	memcpy(l->a, a, na * sizeof(*a));
+	memcpy(l->b, b, nb * sizeof(*b));
+	assert_int_equal(compare_arms(a, na, b, nb, o, &l->c), 0);
+}
+
+static void levels_release(struct compare_level *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(l[i].level);
+		free(l[i].a);
+		free(l[i].b);
+	}
+}
+
+/* --by gomaxprocs on the GOGC arms: one run per arm per level, the geometric mean. */
+static void test_compare_pool_gogc(void **state)
+{
+	/* gomaxprocs-scaling results.tsv: GOGC=100 and 800 at GOMAXPROCS 1, 4 (blocks
+	 * gg100, gg800) and 8 (gogc100, gogc800) */
+	static const double a1[] = {467.45002353466043}, b1[] = {621.5753887789881};
+	static const double a4[] = {1561.8288570658522}, b4[] = {2143.0991485167087};
+	static const double a8[] = {1805.138577387964}, b8[] = {2403.9683124863996};
+	struct compare_level levels[3];
+	struct compare_options o;
+	struct compare_pooled p;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 200;
+	level_init(&levels[0], "1", a1, 1, b1, 1, &o);
+	level_init(&levels[1], "4", a4, 1, b4, 1, &o);
+	level_init(&levels[2], "8", a8, 1, b8, 1, &o);
+	/* python3: 621.5753887789881 / 467.45002353466043 = 1.3297151727127887, ... */
+	check_close(levels[0].c.o.estimate, 1.3297151727127887, 1e-12, "gain at 1");
+	check_close(levels[1].c.o.estimate, 1.3721728464813148, 1e-12, "gain at 4");
+	check_close(levels[2].c.o.estimate, 1.331736157323136, 1e-12, "gain at 8");
+	assert_true(isnan(levels[0].c.o.lo));
+	assert_int_equal(compare_pool(levels, 3, "gomaxprocs", &o, &p), 0);
+	assert_false(p.inverse_variance);
+	/* scipy.stats.gmean(the three gains) = 1.3444001290698562 */
+	check_close(p.o.estimate, 1.3444001290698562, 1e-12, "pooled gain");
+	assert_true(isnan(p.o.lo) && isnan(p.o.hi));
+	check_close(p.min, 1.3297151727127887, 1e-12, "min");
+	check_close(p.max, 1.3721728464813148, 1e-12, "max");
+	assert_string_equal(p.o.verdict, "unresolvable");
+	check_contains(p.o.reason, "geometric mean of the levels' ratios", "reason");
+	check_contains(p.o.reason, "--pair-by gomaxprocs", "reason");
+	levels_release(levels, 3);
+}
+
+/* --by sessions on the capacity corpus (small vs medium, pg, blocks 1-3): inverse variance. */
+static void test_compare_pool_capacity(void **state)
+{
+	static const double s100[] = {84.20546493672084, 73.34269784886327, 90.16342653375783};
+	static const double m100[] = {303.63917667903127, 287.01400172055423, 285.44577545151867};
+	static const double s500[] = {65.71880773694836, 65.97532637199109, 63.45224576961447};
+	static const double m500[] = {222.86757414622213, 245.18763090586353, 248.03975554183583};
+	struct compare_level levels[3];
+	struct compare_options o;
+	struct compare_pooled p;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 200;
+	level_init(&levels[0], "100", s100, 3, m100, 3, &o);
+	level_init(&levels[1], "300", cap_small300, 3, cap_medium300, 3, &o);
+	level_init(&levels[2], "500", s500, 3, m500, 3, &o);
+	/* each level's Welch (scipy p 0.0009777918890615622, 0.0012247050963697312,
+	 * 0.00017221747494195705) */
+	check_close(levels[0].c.o.t.p, 0.0009777918890615622, T_REL, "p 100");
+	check_close(levels[2].c.o.t.p, 0.00017221747494195705, T_REL, "p 500");
+	assert_int_equal(compare_pool(levels, 3, "sessions", &o, &p), 0);
+	assert_true(p.inverse_variance);
+	assert_string_equal(p.o.test, "pooled-t");
+	/* numpy / scipy (see test_stats.c test_pool_inverse_variance): ratio
+	 * exp(1.3167169554291618) = 3.7311517099847493 [3.475220231036469,
+	 * 4.005931180588833], df 5.479409389726017, p 2.525321826668932e-08 */
+	check_close(p.o.estimate, 3.7311517099847493, T_REL, "pooled ratio");
+	check_close(p.o.lo, 3.475220231036469, T_REL, "pooled lo");
+	check_close(p.o.hi, 4.005931180588833, T_REL, "pooled hi");
+	check_close(p.o.t.df, 5.479409389726017, T_REL, "pooled df");
+	check_close(p.o.t.p, 2.525321826668932e-08, 1e-8, "pooled p");
+	assert_string_equal(p.o.verdict, "faster");
+	assert_string_equal(p.o.method, "pooled-t+agreement");
+	assert_int_equal(p.nlevels, 3);
+	levels_release(levels, 3);
 }
 
 static void test_compare_bootstrap_seed(void **state)
@@ -1570,6 +1891,13 @@ static void test_compare_lower_is_better_name(void **state)
 	assert_false(compare_lower_is_better_name("_ms")); /* a suffix alone is no name */
 	assert_false(compare_lower_is_better_name("ms"));
 	assert_false(compare_lower_is_better_name("p99_msx"));
+	/* error rates and other time units */
+	assert_true(compare_lower_is_better_name("err"));
+	assert_true(compare_lower_is_better_name("http_err"));
+	assert_true(compare_lower_is_better_name("p50_us"));
+	assert_true(compare_lower_is_better_name("gc_ns"));
+	assert_false(compare_lower_is_better_name("errors_fixed_per_day"));
+	assert_false(compare_lower_is_better_name("patch_rate"));
 }
 
 static void test_compare_document(void **state)
@@ -1590,40 +1918,100 @@ static void test_compare_document(void **state)
 	assert_int_equal(selection_leave_out(&res.sel[1], "g1-trial", "unlisted"), 0);
 	assert_int_equal(selection_leave_out(&res.sel[1], "prof-g2", "unlisted"), 0);
 	assert_int_equal(build_compare(&req, &res, &d), 0);
-	check_sections(d, "arms");
-	check_fact_text(d, "verdict", "unresolvable");
+	/* the comparison first (the tsv default), every view a table */
+	check_sections(d, "comparison,arms,levels,pairs");
+	check_fact_text(d, "verdict", "faster");
+	check_fact_text(d, "method", "welch+separation");
+	check_fact_text(d, "design", "unpaired");
+	check_fact_text(d, "scale", "log");
+	check_fact_text(d, "test", "welch");
 	check_fact_text(d, "a_where", "gomaxprocs=1");
 	check_fact_text(d, "b_where", "gomaxprocs=2");
 	check_fact_text(d, "metric", "tput");
 	check_fact_shown(d, "lower_is_better", "no");
 	check_fact_shown(d, "exact", "yes");
+	check_fact_shown(d, "separated", "yes");
 	/* by hand: 2 / C(6, 3) = 0.1; every b above every a: U_a = 0 */
 	check_close(doc_fact_number(d, "min_p"), 0.1, REL, "min_p");
 	check_close(doc_fact_number(d, "u"), 0, 0, "u");
 	check_close(doc_fact_number(d, "p"), 0.1, REL, "p");
 	check_close(doc_fact_number(d, "alpha"), COMPARE_ALPHA, 0, "alpha");
 	check_close(doc_fact_number(d, "rank_floor"), 4, 0, "rank floor");
+	check_close(doc_fact_number(d, "min_runs"), 3, 0, "min runs");
 	check_close(doc_fact_number(d, "ratio_ci_pct"), 95, 0, "ci");
 	check_close(doc_fact_number(d, "resamples"), COMPARE_RESAMPLES, 0, "resamples");
+	/* scipy Welch on ln (test_compare_three_vs_three) */
+	check_close(doc_fact_number(d, "welch_t"), 51.24555917982209, 1e-9, "welch t");
+	check_close(doc_fact_number(d, "welch_df"), 3.5957788381471225, 1e-9, "welch df");
+	check_close(doc_fact_number(d, "welch_p"), 2.7863725359929637e-06, 1e-9, "welch p");
+	check_close(doc_fact_number(d, "gm_ratio"), 1.799676871033238, 1e-9, "gm ratio");
+	check_close(doc_fact_number(d, "gm_ratio_lo"), 1.7407371669544456, 1e-9, "gm lo");
+	check_close(doc_fact_number(d, "gm_ratio_hi"), 1.8606122174082043, 1e-9, "gm hi");
 	/* python3: statistics.median(g2) / statistics.median(g1) = 865.4682... / 484.1346... */
 	check_close(doc_fact_number(d, "ratio"), 865.4682448787189 / 484.13466860190584, REL,
 		    "ratio");
 	check_close(cell_of_doc(d, "arms", 1, "ratio"), doc_fact_number(d, "ratio"), 0,
 		    "ratio cell");
 	assert_true(isnan(cell_of_doc(d, "arms", 0, "ratio")));
+	/* one comparison row, holding the same figures */
+	assert_int_equal(rows_of(d, "comparison"), 1);
+	check_close(cell_of_doc(d, "comparison", 0, "ratio"), doc_fact_number(d, "ratio"), 0,
+		    "comparison ratio");
+	check_close(cell_of_doc(d, "comparison", 0, "t_p"), doc_fact_number(d, "welch_p"), 0,
+		    "comparison p");
+	check_close(cell_of_doc(d, "comparison", 0, "a_n"), 3, 0, "a_n");
+	check_close(cell_of_doc(d, "comparison", 0, "b_median"), 865.4682448787189, 0, "b median");
+	check_close(cell_of_doc(d, "comparison", 0, "runs_needed"), 3, 0, "runs needed");
+	assert_int_equal(rows_of(d, "levels"), 0);
+	assert_int_equal(rows_of(d, "pairs"), 0);
 	assert_null(doc_fact_shown(d, "effect_bound_pct"));
 	assert_int_equal(doc_left_out_count(d), 2);
 	check_close(doc_fact_number(d, "runs_left_out"), 2, 0, "left out");
 	md = md_of(d);
-	check_contains(md,
-		       "- verdict: unresolvable (with 3 against 3 runs the smallest reachable p "
-		       "is 0.1 > alpha 0.05)",
-		       "md verdict");
+	check_contains(md, "- verdict: faster (Welch t on ln values: p = 2.79e-06", "md verdict");
+	check_contains(md, "- decided by: welch+separation", "md method");
 	check_contains(md, "### Runs left out (2)", "md left out");
+	check_contains(md, "none: no --by FIELD", "md empty levels");
 	free(md);
 	doc_free(d);
 	for (int arm = 0; arm < 2; arm++)
 		selection_release(&res.sel[arm]);
+}
+
+/* One run per arm: no interval in the document (missing, not [x, x]). */
+static void test_compare_document_one_run(void **state)
+{
+	struct compare_request req;
+	struct compare_result res;
+	struct doc *d = NULL;
+	char *md;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.arm[0] = "gomaxprocs=1 gogc=100";
+	req.arm[1] = "gomaxprocs=1 gogc=800";
+	compare_options_init(&req.opts);
+	req.opts.resamples = 200;
+	/* gomaxprocs corpus: g1-n100-bgg100-gogc100, g1-n100-bgg800-gogc800 */
+	{
+		static const double a[] = {467.45002353466043}, b[] = {621.5753887789881};
+		assert_int_equal(compare_arms(a, 1, b, 1, &req.opts, &res.c), 0);
+	}
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_fact_text(d, "verdict", "unresolvable");
+	assert_true(isnan(doc_fact_number(d, "ratio_lo")));
+	assert_true(isnan(doc_fact_number(d, "ratio_hi")));
+	assert_true(isnan(doc_fact_number(d, "gm_ratio_lo")));
+	assert_true(isnan(cell_of_doc(d, "comparison", 0, "ratio_lo")));
+	assert_true(isnan(cell_of_doc(d, "arms", 1, "ratio_lo")));
+	check_close(doc_fact_number(d, "ratio"), 621.5753887789881 / 467.45002353466043, 1e-12,
+		    "ratio");
+	md = md_of(d);
+	check_contains(md, "no interval: an arm has one run", "md no interval");
+	check_contains(md, "one run in each arm: no within-arm spread", "md reason");
+	assert_null(strstr(md, "[1.3297, 1.3297]"));
+	free(md);
+	doc_free(d);
 }
 
 /*
@@ -1732,13 +2120,19 @@ int main(void)
 		cmocka_unit_test(test_compare_three_vs_three),
 		cmocka_unit_test(test_compare_separated),
 		cmocka_unit_test(test_compare_effect_bound),
+		cmocka_unit_test(test_compare_lock_contention_null),
 		cmocka_unit_test(test_compare_runs_needed),
+		cmocka_unit_test(test_compare_zeros),
+		cmocka_unit_test(test_compare_pairs),
+		cmocka_unit_test(test_compare_pool_gogc),
+		cmocka_unit_test(test_compare_pool_capacity),
 		cmocka_unit_test(test_compare_bootstrap_seed),
 		cmocka_unit_test(test_select_no_runs),
 		cmocka_unit_test(test_noise_document_gomaxprocs),
 		cmocka_unit_test(test_noise_document_capacity),
 		cmocka_unit_test(test_compare_lower_is_better_name),
 		cmocka_unit_test(test_compare_document),
+		cmocka_unit_test(test_compare_document_one_run),
 		cmocka_unit_test(test_memory_document),
 	};
 	gsl_set_error_handler_off();
