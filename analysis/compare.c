@@ -216,8 +216,15 @@ static void decide(struct compare_outcome *o, const struct compare_options *opts
 	if (!isnan(o->runs_needed))
 		appendf(why, size, "; %s to resolve a %.3g%% effect: %.0f", r->needed,
 			o->effect_pct, o->runs_needed);
-	else
+	else if (isnan(o->sd))
 		appendf(why, size, "; %s: not computable (no within-arm spread)", r->needed);
+	else if (!(o->delta > 0))
+		appendf(why, size,
+			"; %s: not computable (no effect to size it for: give --effect-bound)",
+			r->needed);
+	else
+		appendf(why, size, "; %s: not computable (no variation within the arms)",
+			r->needed);
 }
 
 /* The scale of a comparison of these values. */
@@ -394,6 +401,8 @@ int compare_pool(const struct compare_level *levels, size_t nlevels, const char 
 	struct rule r = {0};
 	struct compare_outcome *o = &out->o;
 	double *est = NULL, *se = NULL, *df = NULL, *all_a = NULL, ref = 0, observed;
+	char no_t[COMPARE_REASON_MAX / 2];
+	size_t one_run_levels = 0;
 	const double **x = NULL;
 	size_t *n = NULL, na_all = 0, agree = 0;
 	bool log_scale;
@@ -473,12 +482,37 @@ int compare_pool(const struct compare_level *levels, size_t nlevels, const char 
 	r.test = log_scale ? "inverse-variance pooled t on the levels' ln ratios"
 			   : "inverse-variance pooled t on the levels' differences";
 	r.needed = "runs needed per arm in each level";
-	r.no_t = log_scale ? "a level has an arm with one run: no within-level spread, so the "
-			     "pooled ratio is the geometric mean of the levels' ratios, "
-			     "without an interval"
-			   : "a level has an arm with one run: no within-level spread, so the "
-			     "pooled difference is the mean of the levels' differences, "
-			     "without an interval";
+	/* which levels have no t interval, and why: one run in an arm, or no variation */
+	no_t[0] = '\0';
+	for (int why = 0; why < 2; why++) {
+		size_t listed = 0;
+		for (size_t i = 0; i < nlevels; i++) {
+			const struct compare *c = &levels[i].c;
+			bool one_run = c->a.n < 2 || c->b.n < 2;
+			if (c->o.has_t || one_run != (why == 0))
+				continue;
+			if (listed == 0)
+				appendf(no_t, sizeof(no_t),
+					"%sno interval at %s=", no_t[0] ? "; " : "", field);
+			if (listed < 8)
+				appendf(no_t, sizeof(no_t), "%s%s", listed ? ", " : "",
+					levels[i].level);
+			else if (listed == 8)
+				appendf(no_t, sizeof(no_t), ", ...");
+			listed++;
+		}
+		if (listed)
+			appendf(no_t, sizeof(no_t), " (%s)",
+				why == 0 ? "an arm with one run: no within-level spread"
+					 : "no variation within either arm");
+		if (listed && why == 0)
+			one_run_levels = listed;
+	}
+	appendf(no_t, sizeof(no_t),
+		", so the pooled %s is the %s of the levels' %s, without an interval",
+		log_scale ? "ratio" : "difference", log_scale ? "geometric mean" : "mean",
+		log_scale ? "ratios" : "differences");
+	r.no_t = no_t;
 	r.confirmed = agree == nlevels;
 	r.method = "pooled-t+agreement";
 	if (r.confirmed)
@@ -491,9 +525,10 @@ int compare_pool(const struct compare_level *levels, size_t nlevels, const char 
 		 log_scale ? "ratios" : "differences", out->min, out->max);
 	if (!out->inverse_variance)
 		appendf(r.context, sizeof(r.context),
-			" (%zu of %zu levels agree in direction; --pair-by %s takes each level's "
-			"runs as a pair)",
-			agree, nlevels, field);
+			" (%zu of %zu levels agree in direction%s%s%s)", agree, nlevels,
+			one_run_levels == nlevels ? "; --pair-by " : "",
+			one_run_levels == nlevels ? field : "",
+			one_run_levels == nlevels ? " takes each level's runs as a pair" : "");
 	decide(o, opts, &r);
 done:
 	free(est);
@@ -838,8 +873,19 @@ static int run_pairs(struct compare_result *out, const struct compare_request *r
 		for (int arm = 0; rc == 0 && arm < 2; arm++)
 			rc = leave_out_key(out, req, arm, k->text, reason);
 	}
-	if (rc == 0 && npairs == 0)
-		rc = err_set("no value of --pair-by %s has one run in each arm", req->pair_by);
+	if (rc == 0 && npairs == 0) {
+		size_t several = 0;
+		for (size_t j = 0; j < nkeys; j++)
+			several += keys[j].count[0] > 1 || keys[j].count[1] > 1;
+		if (several)
+			rc = err_set("no value of --pair-by %s has one run in each arm (%zu of %zu "
+				     "have several runs in an arm: narrow them with --where, e.g. "
+				     "--where block=...)",
+				     req->pair_by, several, nkeys);
+		else
+			rc = err_set("no value of --pair-by %s has one run in each arm",
+				     req->pair_by);
+	}
 	if (rc == 0) {
 		mark_used(out, req, keys, nkeys, accept);
 		rc = compare_used(out, req, opts);

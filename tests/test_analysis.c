@@ -1622,8 +1622,53 @@ static void test_compare_pool_gogc(void **state)
 	check_close(p.min, 1.3297151727127887, 1e-12, "min");
 	check_close(p.max, 1.3721728464813148, 1e-12, "max");
 	assert_string_equal(p.o.verdict, "unresolvable");
-	check_contains(p.o.reason, "geometric mean of the levels' ratios", "reason");
+	check_contains(p.o.reason,
+		       "no interval at gomaxprocs=1, 4, 8 (an arm with one run: no within-level "
+		       "spread), so the pooled ratio is the geometric mean of the levels' ratios",
+		       "reason");
 	check_contains(p.o.reason, "--pair-by gomaxprocs", "reason");
+	levels_release(levels, 3);
+}
+
+/*
+ * --by sessions with --metric err (capacity corpus, small vs medium, pg,
+ * blocks 1-3): the absolute scale; at 100 sessions every run reads 0 (no
+ * variation, no interval), so the levels' mean differences are averaged.
+ */
+static void test_compare_pool_zeros(void **state)
+{
+	static const double zero[] = {0, 0, 0};
+	static const double s300[] = {0.0008007687379884689, 0.001199040767386091,
+				      0.006548918436197659};
+	static const double s500[] = {0.019346230820547032, 0.016766268260292164,
+				      0.02094875346260388};
+	struct compare_level levels[3];
+	struct compare_options o;
+	struct compare_pooled p;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 200;
+	o.lower_is_better = true;
+	o.scale = COMPARE_SCALE_ABSOLUTE; /* as compare_run sets it for all levels */
+	level_init(&levels[0], "100", zero, 3, zero, 3, &o);
+	level_init(&levels[1], "300", s300, 3, zero, 3, &o);
+	level_init(&levels[2], "500", s500, 3, zero, 3, &o);
+	assert_false(levels[0].c.o.has_t);
+	/* scipy.stats.ttest_ind([0, 0, 0], s500, equal_var=False): t = -15.612003811806307,
+	 * p = 0.004077743958287371; effect 0.0193 exceeds both ranges: faster (lower err) */
+	check_close(levels[2].c.o.t.t, -15.612003811806307, T_REL, "t 500");
+	check_close(levels[2].c.o.t.p, 0.004077743958287371, T_REL, "p 500");
+	assert_string_equal(levels[2].c.verdict, "faster");
+	assert_int_equal(compare_pool(levels, 3, "sessions", &o, &p), 0);
+	assert_false(p.inverse_variance);
+	/* numpy: mean(0, -0.002849575980524073, -0.019020417514481025) = -0.007289997831668366 */
+	check_close(p.o.estimate, -0.007289997831668366, 1e-12, "mean difference");
+	check_close(p.min, -0.019020417514481025, 1e-12, "min");
+	check_close(p.max, 0, 0, "max");
+	assert_string_equal(p.o.verdict, "unresolvable");
+	check_contains(p.o.reason, "no interval at sessions=100 (no variation within either arm)",
+		       "reason");
+	assert_null(strstr(p.o.reason, "--pair-by"));
 	levels_release(levels, 3);
 }
 
@@ -2126,6 +2171,7 @@ int main(void)
 		cmocka_unit_test(test_compare_pairs),
 		cmocka_unit_test(test_compare_pool_gogc),
 		cmocka_unit_test(test_compare_pool_capacity),
+		cmocka_unit_test(test_compare_pool_zeros),
 		cmocka_unit_test(test_compare_bootstrap_seed),
 		cmocka_unit_test(test_select_no_runs),
 		cmocka_unit_test(test_noise_document_gomaxprocs),

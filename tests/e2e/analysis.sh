@@ -528,7 +528,7 @@ if not math.isclose(cmp["gm_ratio"], gm, rel_tol=1e-12) or cmp["design"] != "by"
 print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv"
 check_contains "compare --by with one run per level: unresolvable, saying why and naming --pair-by" \
 	"$(jget 'd["facts"]["verdict"]["value"] + ": " + d["facts"]["reason"]["value"]')" \
-	"unresolvable: a level has an arm with one run: no within-level spread"
+	"unresolvable: no interval at gomaxprocs=1, 4, 8 (an arm with one run: no within-level spread)"
 cpl compare --corpus "$GMP_NAME" --by gomaxprocs --a gogc=100 --b gogc=400 --format json
 check_eq "compare --by: runs of a level only one arm has are left out, with the reason" \
 	"g1-n100-bgg100-gogc100: no run of arm b has gomaxprocs=1 (--by)" \
