@@ -374,6 +374,24 @@ static void pairs_table(struct doc_section *s, const struct compare_result *res,
 	}
 }
 
+/*
+ * A figure named by the scale: the log scale's fact (a ratio, a %) and the
+ * absolute scale's (metric units) are both in every document, the other
+ * scale's missing, so a script finds the same names either way. Returns
+ * the shown value of this scale's fact.
+ */
+static const char *scaled_fact(struct doc *d, bool log_scale, const char *log_name,
+			       const char *log_label, const char *log_unit, const char *abs_name,
+			       const char *abs_label, const char *abs_unit, double value,
+			       char style, int precision)
+{
+	const char *lg = doc_fact_real(d, log_name, log_label, DOC_QUIET, log_scale ? value : NAN,
+				       log_unit, style, precision);
+	const char *ab = doc_fact_real(d, abs_name, abs_label, DOC_QUIET, log_scale ? NAN : value,
+				       abs_unit, 'g', precision);
+	return log_scale ? lg : ab;
+}
+
 /* ---- facts and notes ---- */
 
 /*
@@ -429,21 +447,15 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 	wdf = doc_fact_real(d, "welch_df", "Welch-Satterthwaite degrees of freedom", DOC_QUIET,
 			    c->o.t.df, NULL, 'g', 3);
 	wp = doc_fact_real(d, "welch_p", "Welch two-sided p", DOC_QUIET, c->o.t.p, NULL, 'g', 3);
-	if (c->log_scale) {
-		gm = doc_fact_real(d, "gm_ratio", "ratio of geometric means (Welch)", DOC_QUIET,
-				   c->o.estimate, "x", 'f', 4);
-		gmlo = doc_fact_real(d, "gm_ratio_lo", "its t interval, low end", DOC_QUIET,
-				     c->o.lo, "x", 'f', 4);
-		gmhi = doc_fact_real(d, "gm_ratio_hi", "its t interval, high end", DOC_QUIET,
-				     c->o.hi, "x", 'f', 4);
-	} else {
-		gm = doc_fact_real(d, "mean_diff", "mean(b) - mean(a) (Welch)", DOC_QUIET,
-				   c->o.estimate, unit_of(metric), 'g', 4);
-		gmlo = doc_fact_real(d, "mean_diff_lo", "its t interval, low end", DOC_QUIET,
-				     c->o.lo, unit_of(metric), 'g', 4);
-		gmhi = doc_fact_real(d, "mean_diff_hi", "its t interval, high end", DOC_QUIET,
-				     c->o.hi, unit_of(metric), 'g', 4);
-	}
+	gm = scaled_fact(d, c->log_scale, "gm_ratio", "ratio of geometric means (Welch)", "x",
+			 "mean_diff", "mean(b) - mean(a) (Welch)", unit_of(metric), c->o.estimate,
+			 'f', 4);
+	gmlo = scaled_fact(d, c->log_scale, "gm_ratio_lo", "its t interval, low end", "x",
+			   "mean_diff_lo", "its t interval, low end", unit_of(metric), c->o.lo, 'f',
+			   4);
+	gmhi = scaled_fact(d, c->log_scale, "gm_ratio_hi", "its t interval, high end", "x",
+			   "mean_diff_hi", "its t interval, high end", unit_of(metric), c->o.hi,
+			   'f', 4);
 	if (c->o.has_t)
 		doc_note(s, "Welch t on %s: t = %s, df = %s, p = %s; %s %s, %s%% interval [%s, %s]",
 			 c->log_scale ? "ln values" : "values", wt, wdf, wp,
@@ -467,17 +479,18 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 	{
 		const char *pct = c->log_scale ? "%" : "";
 		const char *eff =
-			doc_fact_real(d, c->log_scale ? "observed_effect_pct" : "observed_effect",
-				      c->log_scale ? "observed effect, larger median over smaller"
-						   : "observed effect, |median(b) - median(a)|",
-				      DOC_QUIET, c->observed_effect,
-				      c->log_scale ? "%" : unit_of(metric), 'g', 3);
-		const char *sa = doc_fact_real(d, c->log_scale ? "spread_a_pct" : "spread_a",
-					       "arm a's within-arm spread", DOC_QUIET, c->spread_a,
-					       c->log_scale ? "%" : unit_of(metric), 'g', 3);
-		const char *sb = doc_fact_real(d, c->log_scale ? "spread_b_pct" : "spread_b",
-					       "arm b's within-arm spread", DOC_QUIET, c->spread_b,
-					       c->log_scale ? "%" : unit_of(metric), 'g', 3);
+			scaled_fact(d, c->log_scale, "observed_effect_pct",
+				    "observed effect, larger median over smaller", "%",
+				    "observed_effect", "observed effect, |median(b) - median(a)|",
+				    unit_of(metric), c->observed_effect, 'g', 3);
+		const char *sa = scaled_fact(d, c->log_scale, "spread_a_pct",
+					     "arm a's within-arm spread (max / min - 1)", "%",
+					     "spread_a", "arm a's within-arm spread (max - min)",
+					     unit_of(metric), c->spread_a, 'g', 3);
+		const char *sb = scaled_fact(d, c->log_scale, "spread_b_pct",
+					     "arm b's within-arm spread (max / min - 1)", "%",
+					     "spread_b", "arm b's within-arm spread (max - min)",
+					     unit_of(metric), c->spread_b, 'g', 3);
 		const char *ea = doc_fact_real(d, "effect_over_spread_a", "effect / a's spread",
 					       DOC_QUIET, c->effect_over_spread_a, "x", 'f', 2);
 		const char *eb = doc_fact_real(d, "effect_over_spread_b", "effect / b's spread",
@@ -560,18 +573,23 @@ static void design_notes(struct doc *d, struct doc_section *s, const struct comp
 	const char *u = log_scale ? "x" : unit_of(metric);
 	const char *est, *lo, *hi, *t, *df, *p;
 	const char *prefix = res->design == COMPARE_BY ? "pooled" : "paired";
-	char name[64], name_lo[64], name_hi[64];
+	char name[64];
 	if (res->design == COMPARE_UNPAIRED)
 		return;
-	snprintf(name, sizeof(name), "%s_%s", prefix, log_scale ? "ratio" : "diff");
-	snprintf(name_lo, sizeof(name_lo), "%s_%s_lo", prefix, log_scale ? "ratio" : "diff");
-	snprintf(name_hi, sizeof(name_hi), "%s_%s_hi", prefix, log_scale ? "ratio" : "diff");
-	est = doc_fact_real(d, name, log_scale ? "ratio of geometric means" : "difference",
-			    DOC_QUIET, o->estimate, u, log_scale ? 'f' : 'g', 4);
-	lo = doc_fact_real(d, name_lo, "its t interval, low end", DOC_QUIET, o->lo, u,
-			   log_scale ? 'f' : 'g', 4);
-	hi = doc_fact_real(d, name_hi, "its t interval, high end", DOC_QUIET, o->hi, u,
-			   log_scale ? 'f' : 'g', 4);
+	{
+		char lg[3][32], ab[3][32];
+		const char *end[3] = {"", "_lo", "_hi"};
+		for (int i = 0; i < 3; i++) {
+			snprintf(lg[i], sizeof(lg[i]), "%s_ratio%s", prefix, end[i]);
+			snprintf(ab[i], sizeof(ab[i]), "%s_diff%s", prefix, end[i]);
+		}
+		est = scaled_fact(d, log_scale, lg[0], "ratio of geometric means", "x", ab[0],
+				  "difference", unit_of(metric), o->estimate, 'f', 4);
+		lo = scaled_fact(d, log_scale, lg[1], "its t interval, low end", "x", ab[1],
+				 "its t interval, low end", unit_of(metric), o->lo, 'f', 4);
+		hi = scaled_fact(d, log_scale, lg[2], "its t interval, high end", "x", ab[2],
+				 "its t interval, high end", unit_of(metric), o->hi, 'f', 4);
+	}
 	snprintf(name, sizeof(name), "%s_t", prefix);
 	t = doc_fact_real(d, name, "t", DOC_QUIET, o->t.t, NULL, 'g', 4);
 	snprintf(name, sizeof(name), "%s_df", prefix);

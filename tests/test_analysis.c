@@ -1329,6 +1329,59 @@ static void test_compare_effect_bound(void **state)
 }
 
 /*
+ * Issue 13's three clear differences on real data (SciPy 1.10.1, Welch on
+ * ln values): each reads faster, decided by Welch and the separation.
+ */
+static void test_compare_clear_cases(void **state)
+{
+	/* capacity corpus: subcorpus core and e2-medium cfg mem, 100 sessions, blocks 1-3 */
+	static const double core[] = {299.3, 288.9, 299.7};
+	static const double medium_mem100[] = {362.57432778567005, 322.54272034273805,
+					       344.97474664499254};
+	/* gomaxprocs-affinity runs.tsv, arm shard, procs 1 and 8 */
+	static const double procs1[] = {1796.2, 1785.1, 1819.7};
+	static const double procs8[] = {2415.3, 2384.0, 2383.2};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	/* e2-small vs e2-medium, pg, 300 sessions: 4.0655x, ranges disjoint,
+	 * t = 21.662549178758397, df 2.2303988629556724, p 0.0012247050963697312 */
+	assert_int_equal(compare_arms(cap_small300, 3, cap_medium300, 3, &o, &c), 0);
+	check_close(c.ratio.ratio, 261.4928259356003 / 64.32009579045246, 1e-12, "ratio 1");
+	check_close(c.o.t.p, 0.0012247050963697312, T_REL, "p 1");
+	assert_true(c.a.max < c.b.min);
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
+	check_contains(c.reason, "p = 0.00122 < alpha 0.05 (t = 21.66, df = 2.23)", "reason 1");
+	check_contains(c.reason, "the effect 307% exceeds both arms' within-arm spread",
+		       "reason 1");
+	/* affinity, 8 processes vs 1: 2384 / 1796.2 = 1.3272, t 39.76351262523003,
+	 * df 3.7735188787072813, p 4.3250210080377405e-06 */
+	assert_int_equal(compare_arms(procs1, 3, procs8, 3, &o, &c), 0);
+	check_close(c.ratio.ratio, 2384.0 / 1796.2, 1e-12, "ratio 2");
+	check_close(c.o.t.t, 39.76351262523003, T_REL, "t 2");
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
+	/* x86 core vs e2-medium (memory, 100 sessions): b/a 344.97474664499254 / 299.3
+	 * = 1.1526, bootstrap within the range-end ratios [1.0762, 1.2550], p 0.03700453729196605;
+	 * effect 15.3% > spreads 3.74% and 12.4% */
+	assert_int_equal(compare_arms(core, 3, medium_mem100, 3, &o, &c), 0);
+	check_close(c.ratio.ratio, 344.97474664499254 / 299.3, 1e-12, "ratio 3");
+	assert_true(c.ratio.lo >= 322.54272034273805 / 299.7 - 1e-12);
+	assert_true(c.ratio.hi <= 362.57432778567005 / 288.9 + 1e-12);
+	check_close(c.o.t.p, 0.03700453729196605, T_REL, "p 3");
+	assert_true(c.separated);
+	assert_string_equal(c.verdict, "faster");
+	/* at alpha 0.01 the same data are not enough: unresolvable, with runs needed */
+	o.alpha = 0.01;
+	assert_int_equal(compare_arms(core, 3, medium_mem100, 3, &o, &c), 0);
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "p = 0.037 >= alpha 0.01", "reason at 0.01");
+}
+
+/*
  * A synthetic table shaped like the lock-contention A/B of the seed ("the
  * within-arm spread is 24-44% against a prize the profile bounds at 4.7%";
  * the paired runs read 2,726 vs 2,733): 3 vs 3 runs, spreads 24% and 37%.
@@ -2059,6 +2112,90 @@ static void test_compare_document_one_run(void **state)
 	doc_free(d);
 }
 
+/* --by and --pair-by documents: the levels and pairs views, the pooled and paired facts. */
+static void test_compare_document_designs(void **state)
+{
+	static const double a1[] = {467.45002353466043}, b1[] = {621.5753887789881};
+	static const double a4[] = {1561.8288570658522}, b4[] = {2143.0991485167087};
+	const double all_a[] = {467.45002353466043, 1561.8288570658522};
+	const double all_b[] = {621.5753887789881, 2143.0991485167087};
+	struct compare_pair pairs[2] = {
+		{"1", "g1-n100-bgg100-gogc100", "g1-n100-bgg800-gogc800", 467.45002353466043,
+		 621.5753887789881, 0},
+		{"4", "g4-n100-bgg100-gogc100", "g4-n100-bgg800-gogc800", 1561.8288570658522,
+		 2143.0991485167087, 0},
+	};
+	struct compare_request req;
+	struct compare_result res;
+	struct doc *d = NULL;
+	char *md;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.arm[0] = "gogc=100";
+	req.arm[1] = "gogc=800";
+	req.by = "gomaxprocs";
+	compare_options_init(&req.opts);
+	req.opts.resamples = 200;
+	res.levels = calloc(2, sizeof(*res.levels));
+	assert_non_null(res.levels);
+	level_init(&res.levels[0], "1", a1, 1, b1, 1, &req.opts);
+	level_init(&res.levels[1], "4", a4, 1, b4, 1, &req.opts);
+	res.nlevels = 2;
+	res.design = COMPARE_BY;
+	assert_int_equal(compare_arms(all_a, 2, all_b, 2, &req.opts, &res.c), 0);
+	assert_int_equal(compare_pool(res.levels, 2, "gomaxprocs", &req.opts, &res.pooled), 0);
+	res.headline = &res.pooled.o;
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_sections(d, "comparison,arms,levels,pairs");
+	check_fact_text(d, "design", "by");
+	check_fact_text(d, "by", "gomaxprocs");
+	check_fact_text(d, "pooled_method", "geometric-mean");
+	check_fact_text(d, "verdict", "unresolvable");
+	assert_int_equal(rows_of(d, "levels"), 2);
+	/* python3: 621.5753887789881 / 467.45002353466043, 2143.0991485167087 / 1561.8288570658522
+	 */
+	check_close(cell_of_doc(d, "levels", 0, "gm_ratio"), 1.3297151727127887, 1e-12, "level 1");
+	check_close(cell_of_doc(d, "levels", 1, "gm_ratio"), 1.3721728464813148, 1e-12, "level 4");
+	assert_true(isnan(cell_of_doc(d, "levels", 0, "gm_ratio_lo")));
+	/* python3: math.sqrt(1.3297151727127887 * 1.3721728464813148) = 1.3507772035205141 */
+	check_close(doc_fact_number(d, "pooled_ratio"), 1.3507772035205141, 1e-12, "pooled");
+	check_close(cell_of_doc(d, "comparison", 0, "gm_ratio"), 1.3507772035205141, 1e-12,
+		    "comparison row");
+	assert_true(isnan(doc_fact_number(d, "pooled_ratio_lo")));
+	assert_true(isnan(doc_fact_number(d, "pooled_diff")));
+	check_close(doc_fact_number(d, "levels"), 2, 0, "levels fact");
+	md = md_of(d);
+	check_contains(md, "- how the levels are pooled: geometric-mean", "md pooled method");
+	check_contains(md, "pooled over 2 levels of gomaxprocs (geometric mean", "md pooled note");
+	free(md);
+	doc_free(d);
+	levels_release(res.levels, 2);
+	free(res.levels);
+
+	/* the same runs paired by gomaxprocs */
+	memset(&res, 0, sizeof(res));
+	req.by = NULL;
+	req.pair_by = "gomaxprocs";
+	res.design = COMPARE_PAIRED;
+	res.pairs = pairs;
+	res.npairs = 2;
+	assert_int_equal(compare_arms(all_a, 2, all_b, 2, &req.opts, &res.c), 0);
+	assert_int_equal(compare_pairs(pairs, 2, true, &req.opts, &res.paired), 0);
+	res.headline = &res.paired.o;
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_fact_text(d, "design", "paired");
+	check_fact_text(d, "pair_by", "gomaxprocs");
+	check_fact_text(d, "test", "paired-t");
+	assert_int_equal(rows_of(d, "pairs"), 2);
+	check_close(cell_of_doc(d, "pairs", 1, "ratio"), 2143.0991485167087 / 1561.8288570658522,
+		    1e-12, "pair ratio");
+	check_close(doc_fact_number(d, "pairs"), 2, 0, "pairs fact");
+	check_close(doc_fact_number(d, "paired_df"), 1, 0, "paired df");
+	check_close(doc_fact_number(d, "paired_ratio"), 1.3507772035205141, 1e-12, "paired ratio");
+	doc_free(d);
+}
+
 /*
  * gcp-x86-capacity-20260816/system.tsv, target medium, cfg pg, blocks 1-3:
  * level, load_app_kb (= load_rss_kb). python3 OLS: slope
@@ -2165,6 +2302,7 @@ int main(void)
 		cmocka_unit_test(test_compare_three_vs_three),
 		cmocka_unit_test(test_compare_separated),
 		cmocka_unit_test(test_compare_effect_bound),
+		cmocka_unit_test(test_compare_clear_cases),
 		cmocka_unit_test(test_compare_lock_contention_null),
 		cmocka_unit_test(test_compare_runs_needed),
 		cmocka_unit_test(test_compare_zeros),
@@ -2179,6 +2317,7 @@ int main(void)
 		cmocka_unit_test(test_compare_lower_is_better_name),
 		cmocka_unit_test(test_compare_document),
 		cmocka_unit_test(test_compare_document_one_run),
+		cmocka_unit_test(test_compare_document_designs),
 		cmocka_unit_test(test_memory_document),
 	};
 	gsl_set_error_handler_off();
