@@ -270,7 +270,8 @@ static void unpaired_rule(const struct compare *c, struct rule *r)
 			c->test.min_p > o->alpha ? " (these sizes cannot reach alpha)" : "");
 	}
 	r->context[0] = '\0';
-	if (c->a.n >= 2 && c->b.n >= 2 && (!r->confirmed || !c->o.has_t))
+	/* effect against spread, unless the confirmation clause already says it */
+	if (c->a.n >= 2 && c->b.n >= 2 && (!c->o.has_t || c->o.t.p >= o->alpha))
 		appendf(r->context, sizeof(r->context),
 			"effect %.3g%s against within-arm spreads %.3g%s (a), %.3g%s (b)",
 			c->observed_effect, u, c->spread_a, u, c->spread_b, u);
@@ -380,6 +381,12 @@ int compare_arms(const double *a, size_t na, const double *b, size_t nb,
 	else
 		r.no_t = "no variation within either arm: the t test is undefined";
 	unpaired_rule(out, &r);
+	/*
+	 * Welch resolves it but neither confirmation holds: more runs let the
+	 * rank test confirm it, which it can only from rank_floor runs per arm
+	 */
+	if (out->o.has_t && out->o.t.p < opts->alpha && !r.confirmed && !isnan(out->o.runs_needed))
+		out->o.runs_needed = fmax(out->o.runs_needed, out->rank_floor);
 	decide(&out->o, opts, &r);
 	out->verdict = out->o.verdict;
 	out->effect_pct = out->o.effect_pct;

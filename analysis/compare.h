@@ -55,7 +55,10 @@
  *                  (s_d / delta)^2), s_d the sd of the pairs' differences.
  *                  Pooled over L levels: per arm in each level, the
  *                  two-sample n divided by L (s pooled over every level's
- *                  arms). NaN when s is not available or is 0.
+ *                  arms). NaN when s is not available or is 0. Unpaired,
+ *                  when Welch gives p < alpha but neither confirmation
+ *                  holds: at least rank_floor, the fewest runs per arm with
+ *                  which the rank test can confirm it.
  *
  * Designs (struct compare_request):
  *   unpaired    the arms' runs as two samples (compare_arms)

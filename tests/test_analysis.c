@@ -1382,6 +1382,38 @@ static void test_compare_clear_cases(void **state)
 }
 
 /*
+ * Welch resolves it, neither confirmation holds (3 vs 3, found by a random
+ * search): unresolvable, and the runs needed is raised to the rank floor.
+ */
+static void test_compare_unconfirmed(void **state)
+{
+	static const double a[] = {96, 104, 101};
+	static const double b[] = {122, 114, 108};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	assert_int_equal(compare_arms(a, 3, b, 3, &o, &c), 0);
+	/* scipy: t = 3.139491455101105, p = 0.04231270256186038 < 0.05 */
+	check_close(c.o.t.p, 0.04231270256186038, T_REL, "p");
+	/* by hand: effect 114 / 101 - 1 = 12.87%, b's spread 122 / 108 - 1 = 12.96% */
+	check_close(c.observed_effect, (114.0 / 101.0 - 1) * 100, 1e-12, "effect");
+	check_close(c.b.spread_pct, (122.0 / 108.0 - 1) * 100, 1e-12, "spread b");
+	assert_false(c.separated);
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "p = 0.0423 < alpha 0.05, but the effect 12.9% does not exceed",
+		       "reason");
+	check_contains(c.reason, "(these sizes cannot reach alpha)", "reason");
+	/*
+	 * numpy pooled sd of ln 0.05181836545594823: 2 z^2 (sd / ln(114 / 101))^2
+	 * = 2.875246631931387 -> 3, raised to the rank floor 4
+	 */
+	check_close(c.o.sd, 0.05181836545594823, 1e-10, "sd");
+	check_close(c.runs_needed, 4, 0, "runs needed (rank floor)");
+}
+
+/*
  * A synthetic table shaped like the lock-contention A/B of the seed ("the
  * within-arm spread is 24-44% against a prize the profile bounds at 4.7%";
  * the paired runs read 2,726 vs 2,733): 3 vs 3 runs, spreads 24% and 37%.
@@ -2303,6 +2335,7 @@ int main(void)
 		cmocka_unit_test(test_compare_separated),
 		cmocka_unit_test(test_compare_effect_bound),
 		cmocka_unit_test(test_compare_clear_cases),
+		cmocka_unit_test(test_compare_unconfirmed),
 		cmocka_unit_test(test_compare_lock_contention_null),
 		cmocka_unit_test(test_compare_runs_needed),
 		cmocka_unit_test(test_compare_zeros),
