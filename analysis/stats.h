@@ -12,6 +12,7 @@
  *   median        gsl_stats_median_from_sorted_data: for an even count, the
  *                 mean of the two middle values
  *   range_pct     (max - min) / median * 100
+ *   range_abs     max - min, in the metric's units
  *   spread_pct    max / min - 1, in %  (the "within-arm spread")
  */
 #ifndef COREPLAN_STATS_H
@@ -29,10 +30,18 @@ struct summary {
 	double mean;
 	double range_pct;  /* (max - min) / median * 100 */
 	double spread_pct; /* (max / min - 1) * 100; NaN-free: 0 when n == 1 */
+	double range_abs;  /* max - min */
 };
 
 /* n >= 1, all values finite; range_pct needs median != 0, spread_pct min != 0 (or all equal). */
 int stats_summary(const double *x, size_t n, struct summary *out);
+/*
+ * The same for a metric that can be 0 (an error rate): a zero is never an
+ * error. range_pct is NaN when the median is 0, spread_pct NaN when the
+ * minimum is 0 and the maximum is not (a share of 0 is undefined); the
+ * caller reads range_abs instead. n >= 1, all values finite.
+ */
+int stats_summary_abs(const double *x, size_t n, struct summary *out);
 int stats_median(const double *x, size_t n, double *median);
 
 /*

@@ -121,6 +121,39 @@ static void test_summary_errors(void **state)
 	check_error(stats_median(with_inf, 3, &m), "values must be finite");
 }
 
+/* A metric that can be 0 (an error rate): no error, the relative figures NaN. */
+static void test_summary_abs_zeros(void **state)
+{
+	/* capacity corpus, e2-medium pg, err at 100 sessions in blocks 1-3: all 0 */
+	const double zeros[] = {0, 0, 0};
+	/* e2-small mem, err at 500 sessions (results.tsv): 0.00124, 0.00161, 0 */
+	const double some[] = {0.0012400110223201985, 0.0016055329134247252, 0.0};
+	const double zero_median[] = {-1, 0, 1};
+	struct summary s;
+	(void)state;
+	assert_int_equal(stats_summary_abs(zeros, 3, &s), 0);
+	check_close(s.median, 0, 0, "median");
+	assert_true(isnan(s.range_pct));
+	check_close(s.range_abs, 0, 0, "range_abs");
+	check_close(s.spread_pct, 0, 0, "spread_pct (all equal)");
+	assert_int_equal(stats_summary_abs(some, 3, &s), 0);
+	check_close(s.median, 0.0012400110223201985, 0, "median");
+	check_close(s.min, 0, 0, "min");
+	/* by hand: max - min = 0.0016055329134247252 */
+	check_close(s.range_abs, 0.0016055329134247252, 0, "range_abs");
+	/* python3: 0.0016055329134247252 / 0.0012400110223201985 * 100 */
+	check_close(s.range_pct, 129.4773098404073, 1e-12, "range_pct");
+	assert_true(isnan(s.spread_pct)); /* min 0 */
+	assert_int_equal(stats_summary_abs(zero_median, 3, &s), 0);
+	assert_true(isnan(s.range_pct));
+	check_close(s.range_abs, 2, 0, "range_abs -1..1");
+	/* stats_summary keeps refusing both (test_summary_errors) and fills range_abs */
+	assert_int_equal(stats_summary(g2, 3, &s), 0);
+	/* python3: 881.2907259769522 - 853.212014958686 */
+	check_close(s.range_abs, 28.078711018266176, 1e-12, "range_abs g2");
+	assert_int_equal(stats_summary_abs(g2, 0, &s), ERR_DATA);
+}
+
 /*
  * python3 (OLS by the textbook formulas):
  *   import math
@@ -480,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_summary_real_g2),
 		cmocka_unit_test(test_summary_single_value),
 		cmocka_unit_test(test_summary_errors),
+		cmocka_unit_test(test_summary_abs_zeros),
 		cmocka_unit_test(test_ols_small),
 		cmocka_unit_test(test_ols_errors),
 		cmocka_unit_test(test_per_doubling_real_sweep),
