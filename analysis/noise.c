@@ -57,7 +57,8 @@ static int run_times(const struct selection *sel, int duration_extra, struct run
 		if (end && duration_extra >= 0 && run->extra && run->extra[duration_extra]) {
 			char *stop = NULL;
 			double d = strtod(run->extra[duration_extra], &stop);
-			if (stop != run->extra[duration_extra] && *stop == '\0' && isfinite(d) && d > 0)
+			if (stop != run->extra[duration_extra] && *stop == '\0' && isfinite(d) &&
+			    d > 0)
 				t[i].end = t[i].start + d;
 		}
 	}
@@ -133,7 +134,10 @@ static char *order_text(char *const *values, const size_t *positions, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s", i == 0 ? "" : positions[i] == positions[i - 1] ? "+" : ",",
+		strbuf_addf(&sb, "%s%s",
+			    i == 0                             ? ""
+			    : positions[i] == positions[i - 1] ? "+"
+							       : ",",
 			    values[i]);
 	return strbuf_detach(&sb);
 }
@@ -263,8 +267,9 @@ static int judge_orders(const struct noise *nz, size_t first, const char *label,
 			}
 			if (!earlier && seen >= 2 && same) {
 				*balance = NOISE_BAL_NO;
-				strbuf_addf(&sb, "%s=%s is at position %zu in every block (%s)", label,
-					    o->values[v], o->positions[v], strbuf_str(&where));
+				strbuf_addf(&sb, "%s=%s is at position %zu in every block (%s)",
+					    label, o->values[v], o->positions[v],
+					    strbuf_str(&where));
 			}
 			strbuf_release(&where);
 		}
@@ -676,8 +681,8 @@ static void add_step(struct strbuf *sb, const struct noise_step *s)
 }
 
 /* Level verdicts from their steps; the group's verdict and step lists. */
-static int verdict(struct noise *nz, const struct group *g, size_t first_level,
-		   size_t first_step, struct noise_verdict *v)
+static int verdict(struct noise *nz, const struct group *g, size_t first_level, size_t first_step,
+		   struct noise_verdict *v)
 {
 	struct strbuf list = STRBUF_INIT, res = STRBUF_INIT, within = STRBUF_INIT,
 		      unrep = STRBUF_INIT, text = STRBUF_INIT;
@@ -699,7 +704,8 @@ static int verdict(struct noise *nz, const struct group *g, size_t first_level,
 		lv[i].verdict = word ? word : NOISE_SINGLE_LEVEL;
 		lv[i].within_noise = !strcmp(lv[i].verdict, NOISE_WITHIN);
 		if (lv[i].within_noise)
-			lv[i].why = "a step to a neighbouring level is within noise (ranges overlap)";
+			lv[i].why =
+				"a step to a neighbouring level is within noise (ranges overlap)";
 		else if (lv[i].s.n < 2)
 			lv[i].why = "one run";
 		else if (!strcmp(lv[i].verdict, NOISE_UNREPLICATED))
@@ -874,8 +880,7 @@ static int factors(struct noise *nz, const struct selection *sel, const struct r
 	return 0;
 }
 
-int noise_compute(const struct selection *sel, const struct noise_options *opts,
-		  struct noise *out)
+int noise_compute(const struct selection *sel, const struct noise_options *opts, struct noise *out)
 {
 	struct run_time *t = NULL;
 	double *buf = NULL;
@@ -888,8 +893,8 @@ int noise_compute(const struct selection *sel, const struct noise_options *opts,
 			       "are left out unless --include-excluded)");
 	while (opts->factors && opts->factors[nfields])
 		nfields++;
-	if (sel->nextra < nfields || (opts->duration_extra >= 0 &&
-				      (size_t)opts->duration_extra >= sel->nextra))
+	if (sel->nextra < nfields ||
+	    (opts->duration_extra >= 0 && (size_t)opts->duration_extra >= sel->nextra))
 		return err_set("noise: the selection lacks the group fields' values");
 	buf = malloc(sel->n * sizeof(*buf));
 	if (!buf)

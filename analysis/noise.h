@@ -95,11 +95,11 @@
 #define NOISE_SOAK_MIN_RUNS 3
 
 /* The step rule in one sentence (--help, the document's fact step_rule). */
-#define NOISE_STEP_RULE                                                                       \
-	"a step between neighbouring levels is resolved when the difference of their "         \
-	"medians is larger than the within-level spread, measured from each level's median "   \
-	"to its extreme run on the side facing the other level and summed over the two: the " \
-	"same as the two levels' [min, max] ranges not overlapping (gap > 0); otherwise "      \
+#define NOISE_STEP_RULE                                                                            \
+	"a step between neighbouring levels is resolved when the difference of their "             \
+	"medians is larger than the within-level spread, measured from each level's median "       \
+	"to its extreme run on the side facing the other level and summed over the two: the "      \
+	"same as the two levels' [min, max] ranges not overlapping (gap > 0); otherwise "          \
 	"within-noise; unreplicated when either level has one run"
 
 /* Verdict words (stable: facts and cells). */
@@ -137,13 +137,13 @@ struct noise_cell {
 	double value;
 	double deviation_abs; /* value - level median */
 	double deviation_pct; /* NaN when the level median is 0 */
-	size_t position; /* 1-based order of this level within its block, by time */
+	size_t position;      /* 1-based order of this level within its block, by time */
 };
 
 struct noise_level {
 	const char *group;
 	double level;
-	struct summary s; /* stats_summary_abs: range_pct NaN for a 0 median */
+	struct summary s;       /* stats_summary_abs: range_pct NaN for a 0 median */
 	double max_abs_dev_pct; /* NaN when the median is 0 */
 	double max_abs_dev_abs;
 	const char *verdict; /* NOISE_RESOLVED, NOISE_WITHIN or NOISE_UNREPLICATED */
@@ -180,13 +180,13 @@ struct noise_drift {
 struct noise_order {
 	const char *factor; /* the level field's name (options.by) or a group field */
 	bool is_level;
-	char *group;        /* level: the group; group field: the other group fields' values */
+	char *group; /* level: the group; group field: the other group fields' values */
 	const char *block;
-	char *levels;       /* the values in time order, "1,2,4,8"; simultaneous ones "a+b" */
-	bool timed;         /* order from start times (else results-table order) */
+	char *levels; /* the values in time order, "1,2,4,8"; simultaneous ones "a+b" */
+	bool timed;   /* order from start times (else results-table order) */
 	size_t nvalues;
-	char **values;      /* in time order */
-	size_t *positions;  /* 1-based; equal for simultaneous values */
+	char **values;     /* in time order */
+	size_t *positions; /* 1-based; equal for simultaneous values */
 };
 
 /* The counterbalancing of one factor over every stratum. */
@@ -221,13 +221,13 @@ struct noise_soak {
 
 struct noise_verdict {
 	const char *group;
-	const char *verdict; /* NOISE_RESOLVED, NOISE_WITHIN, NOISE_UNREPLICATED, NOISE_SINGLE_LEVEL */
+	const char *verdict; /* NOISE_RESOLVED, NOISE_WITHIN, NOISE_UNREPLICATED or _SINGLE_LEVEL */
 	bool resolved;       /* verdict is NOISE_RESOLVED */
 	char *within_noise;  /* levels whose verdict is within-noise, comma-separated */
-	char *steps_resolved;     /* "100→300, 300→500" ("" none) */
+	char *steps_resolved; /* "100→300, 300→500" ("" none) */
 	char *steps_within_noise;
 	char *steps_unreplicated;
-	char *steps_text; /* "resolved: 100→300; within-noise: 300→500" */
+	char *steps_text;     /* "resolved: 100→300; within-noise: 300→500" */
 	double max_range_pct; /* over the levels with a median other than 0; NaN if none */
 	double max_abs_dev_pct;
 	const char *balance;  /* the level order in this group: NOISE_BAL_* */
@@ -256,10 +256,10 @@ struct noise {
 	struct noise_verdict *verdicts;
 	size_t nverdicts;
 	struct noise_options opts;
-	const char *verdict;  /* the worst group's word */
-	bool resolved;        /* every group resolved */
-	bool counterbalanced; /* the order rule above */
-	size_t burst_count;   /* bursts over every group */
+	const char *verdict;                      /* the worst group's word */
+	bool resolved;                            /* every group resolved */
+	bool counterbalanced;                     /* the order rule above */
+	size_t burst_count;                       /* bursts over every group */
 	size_t nresolved, nwithin, nunreplicated; /* steps by verdict */
 	size_t zero_median_levels; /* levels whose median is 0: relative figures left out */
 };
@@ -273,7 +273,7 @@ struct noise_request {
 	const char *const *group; /* NULL-terminated grouping fields, or NULL */
 	bool has_kind;            /* --metric-kind */
 	enum field_kind kind;
-	bool lower_is_better;     /* --lower-is-better */
+	bool lower_is_better;      /* --lower-is-better */
 	struct noise_options opts; /* burst and drift; noise_run fills the rest in a copy */
 };
 
@@ -288,16 +288,15 @@ void noise_options_init(struct noise_options *opts);
  * The step rule for neighbouring levels (from < to) with these summaries;
  * lower_is_better decides `effect`. Fills every field but group, from, to.
  */
-void noise_step_judge(const struct summary *from, const struct summary *to,
-		      bool lower_is_better, struct noise_step *out);
+void noise_step_judge(const struct summary *from, const struct summary *to, bool lower_is_better,
+		      struct noise_step *out);
 /*
  * Levels must be numeric; runs without a block value count as block "NA".
  * The result points into `sel` (tags, groups, blocks) and into opts' names:
  * keep both alive until noise_release(). With opts->factors, every run's
  * extra must hold them (sel->nextra large enough).
  */
-int noise_compute(const struct selection *sel, const struct noise_options *opts,
-		  struct noise *out);
+int noise_compute(const struct selection *sel, const struct noise_options *opts, struct noise *out);
 void noise_release(struct noise *nz);
 /*
  * Select the runs (with the group fields and duration_s as extra fields)

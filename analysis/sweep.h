@@ -48,7 +48,7 @@
 
 struct sweep_options {
 	bool has_base;
-	double base;           /* base level when has_base */
+	double base;            /* base level when has_base */
 	double stop_efficiency; /* per-doubling efficiency threshold */
 	/* what the metric and the level are (sweep_options_fields); init: a rate over workers */
 	struct metric_meaning metric;
@@ -64,7 +64,7 @@ struct sweep_level {
 	double efficiency;
 	double per_doubling; /* NaN for the first level */
 	double per_unit;
-	double app_cores;     /* NaN when no run has it */
+	double app_cores; /* NaN when no run has it */
 	size_t app_cores_n;
 	double cpu_us_per_op; /* NaN when app_cores is NaN */
 	bool scaling_stops;
@@ -96,7 +96,7 @@ struct sweep_request {
 	const char *metric; /* NULL: tput */
 	bool has_kind;      /* --metric-kind */
 	enum field_kind kind;
-	bool lower_is_better; /* --lower-is-better */
+	bool lower_is_better;      /* --lower-is-better */
 	struct sweep_options opts; /* base and stop; sweep_run sets the fields' meaning */
 };
 
@@ -121,8 +121,7 @@ void sweep_options_fields(struct sweep_options *opts, const char *metric, const 
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out);
 void sweep_result_release(struct sweep_result *r);
 /* Levels must be numbers > 0; at least one run. A median of 0 is no error (see above). */
-int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
-		  struct sweep *out);
+int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out);
 void sweep_release(struct sweep *sw);
 
 #endif

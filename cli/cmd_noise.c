@@ -22,7 +22,8 @@ enum {
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions", .required = true},
+	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions",
+		    .required = true},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (default block)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
 		       "analyse each combination of these fields separately (e.g. target,cfg)",
@@ -111,7 +112,7 @@ static const char details[] =
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak\n"
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3 --metric err\n";
 
-static const char *const views[] = {"levels", "steps",   "cells", "drift", "order",
+static const char *const views[] = {"levels", "steps", "cells",   "drift", "order",
 				    "bursts", "soaks", "verdict", NULL};
 
 /* The request and the --group list it points into (freed after the run). */

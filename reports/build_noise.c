@@ -121,8 +121,8 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		      "level, summed over the two levels");
 	doc_fact_int(d, "steps_resolved", "steps resolved", DOC_QUIET, (int64_t)nz->nresolved,
 		     "steps");
-	doc_fact_int(d, "steps_within_noise", "steps within noise", DOC_QUIET,
-		     (int64_t)nz->nwithin, "steps");
+	doc_fact_int(d, "steps_within_noise", "steps within noise", DOC_QUIET, (int64_t)nz->nwithin,
+		     "steps");
 	doc_fact_int(d, "steps_unreplicated", "steps unreplicated", DOC_QUIET,
 		     (int64_t)nz->nunreplicated, "steps");
 }
@@ -397,13 +397,14 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct noi
 		doc_note(s, "metric '%s' has no known kind: assumed a rate (pass --metric-kind)",
 			 metric);
 	if (nz->zero_median_levels > 0)
-		doc_note(s,
-			 "%s level%s with a median of 0: range_pct, deviation_pct and the drift are "
-			 "left out there (a share of 0 is undefined); range_abs and deviation_abs "
-			 "are in the metric's units",
-			 doc_fact_int(d, "zero_median_levels", "levels whose median is 0",
-				      DOC_QUIET, (int64_t)nz->zero_median_levels, "levels"),
-			 nz->zero_median_levels == 1 ? "" : "s");
+		doc_note(
+			s,
+			"%s level%s with a median of 0: range_pct, deviation_pct and the drift are "
+			"left out there (a share of 0 is undefined); range_abs and deviation_abs "
+			"are in the metric's units",
+			doc_fact_int(d, "zero_median_levels", "levels whose median is 0", DOC_QUIET,
+				     (int64_t)nz->zero_median_levels, "levels"),
+			nz->zero_median_levels == 1 ? "" : "s");
 	else
 		doc_fact_int(d, "zero_median_levels", "levels whose median is 0", DOC_QUIET, 0,
 			     "levels");

@@ -70,10 +70,10 @@ const struct field_info *field_find(const char *name)
 }
 
 static const char *const kind_names[] = {
-	[FIELD_KIND_LABEL] = "label",       [FIELD_KIND_RATE] = "rate",
-	[FIELD_KIND_TIME] = "time",         [FIELD_KIND_FRACTION] = "fraction",
-	[FIELD_KIND_MEMORY] = "memory",     [FIELD_KIND_COUNT] = "count",
-	[FIELD_KIND_CPU] = "cpu",           [FIELD_KIND_WORKERS] = "workers",
+	[FIELD_KIND_LABEL] = "label",   [FIELD_KIND_RATE] = "rate",
+	[FIELD_KIND_TIME] = "time",     [FIELD_KIND_FRACTION] = "fraction",
+	[FIELD_KIND_MEMORY] = "memory", [FIELD_KIND_COUNT] = "count",
+	[FIELD_KIND_CPU] = "cpu",       [FIELD_KIND_WORKERS] = "workers",
 };
 
 const char field_metric_kinds[] = "rate, time, fraction, memory, count, cpu";
@@ -86,9 +86,9 @@ const char *field_kind_name(enum field_kind kind)
 /* Only the kinds a metric can have: a label or a worker count is not measured. */
 int field_kind_parse(const char *word, enum field_kind *kind)
 {
-	static const enum field_kind metric[] = {FIELD_KIND_RATE,   FIELD_KIND_TIME,
+	static const enum field_kind metric[] = {FIELD_KIND_RATE,     FIELD_KIND_TIME,
 						 FIELD_KIND_FRACTION, FIELD_KIND_MEMORY,
-						 FIELD_KIND_COUNT,  FIELD_KIND_CPU};
+						 FIELD_KIND_COUNT,    FIELD_KIND_CPU};
 	for (size_t i = 0; i < sizeof(metric) / sizeof(metric[0]); i++)
 		if (!strcmp(word, kind_names[metric[i]])) {
 			*kind = metric[i];
@@ -157,19 +157,19 @@ static const char *infer_kind(const char *name, enum field_kind *kind)
 	static const char *const rate_suffix[] = {"_per_s", "_per_sec", "_per_second", "_qps",
 						  "_rps",   "_tps",     "_iops",       "_ops",
 						  "gbps",   "mbps",     "kbps",        NULL};
-	static const char *const rate_name[] = {"qps", "rps", "tps", "iops", "ops", "ips",
-						"throughput", NULL};
+	static const char *const rate_name[] = {"qps", "rps", "tps",        "iops",
+						"ops", "ips", "throughput", NULL};
 	static const char *const cpu_word[] = {"cpu", "busy", NULL};
-	static const char *const time_suffix[] = {"_ms", "_us", "_ns", "_sec", "_seconds", "_s",
-						  NULL};
+	static const char *const time_suffix[] = {"_ms",      "_us", "_ns", "_sec",
+						  "_seconds", "_s",  NULL};
 	static const char *const time_name[] = {"p50", "p90", "p95", "p99", "p999", NULL};
-	static const char *const mem_suffix[] = {"_kb", "_mb", "_gb", "_kib", "_mib", "_gib",
-						 "_bytes", NULL};
-	static const char *const frac_suffix[] = {"_pct", "_percent", "_frac", "_fraction",
-						  "_share", NULL};
+	static const char *const mem_suffix[] = {"_kb",  "_mb",  "_gb",    "_kib",
+						 "_mib", "_gib", "_bytes", NULL};
+	static const char *const frac_suffix[] = {"_pct",      "_percent", "_frac",
+						  "_fraction", "_share",   NULL};
 	static const char *const frac_name[] = {"err", "error_rate", "efficiency", NULL};
-	static const char *const rate_words[] = {"err", "fail", "drop", "loss", "miss", "reject",
-						 "hit", "success", NULL};
+	static const char *const rate_words[] = {"err",    "fail", "drop",    "loss", "miss",
+						 "reject", "hit",  "success", NULL};
 	static const char *const latency[] = {"latency", NULL};
 	static const char *const rss[] = {"rss", "pss", NULL};
 	if (any_suffix(name, rate_suffix) || any_exact(name, rate_name))
@@ -194,10 +194,10 @@ static const char *infer_kind(const char *name, enum field_kind *kind)
 /* Words that say which way is better, for kinds without a natural direction. */
 static const char *infer_direction(const char *name, bool *lower)
 {
-	static const char *const worse[] = {"err", "fail", "drop", "loss", "miss", "reject",
-					    "timeout", NULL};
-	static const char *const better[] = {"avail", "free", "hit", "success", "ok", "valid",
-					     "patch", "efficiency", NULL};
+	static const char *const worse[] = {"err",  "fail",   "drop",    "loss",
+					    "miss", "reject", "timeout", NULL};
+	static const char *const better[] = {"avail", "free",  "hit",        "success", "ok",
+					     "valid", "patch", "efficiency", NULL};
 	if (any_word(name, worse))
 		return *lower = true, "name (an error word: lower is better)";
 	if (any_word(name, better))
@@ -279,10 +279,10 @@ const char field_worker_names[] = "gomaxprocs, threads, thread, nthreads, thread
 bool field_counts_workers(const char *name)
 {
 	static const char *const names[] = {
-		"gomaxprocs", "threads", "thread", "nthreads", "threads_per_proc", "cores",
-		"core",       "cpus",    "vcpus",  "nproc",    "nprocs",           "procs",
-		"processes",  "workers", "worker", "shards",   "parallelism",      "jobs",
-		"n",          NULL};
+		"gomaxprocs", "threads",     "thread",    "nthreads", "threads_per_proc",
+		"cores",      "core",        "cpus",      "vcpus",    "nproc",
+		"nprocs",     "procs",       "processes", "workers",  "worker",
+		"shards",     "parallelism", "jobs",      "n",        NULL};
 	const struct field_info *f = field_find(name);
 	if (f)
 		return f->kind == FIELD_KIND_WORKERS;
