@@ -51,9 +51,14 @@
  * rank comparison can see (chance 2/20 = 0.1 with no difference). On the
  * real sweeps it reads what the write-ups read (tests: the capacity
  * corpus's e2-medium pg decline resolved at each step, its e2-medium mem
- * steps within noise, the GOMAXPROCS sweep resolved). It grows stricter
- * with many runs a level (ranges widen): one far run makes a step
- * within-noise, which the steps table shows (spread_from, spread_to).
+ * steps within noise, the GOMAXPROCS sweep resolved). A pooled standard
+ * deviation (|d| > s_pooled) agrees on those throughput steps, but on the
+ * error rate it calls e2-small pg's 100 -> 300 step (0, 0, 0 -> 0.0008,
+ * 0.0012, 0.0065: the failure knee the capacity write-up reads there)
+ * within noise, one run inflating the SD (d = 0.0012 < s = 0.0023). It
+ * grows stricter with many runs a level (ranges widen): one far run makes
+ * a step within-noise, which the steps table shows (spread_from,
+ * spread_to).
  *
  * Order rule. A factor's values are ordered within a block by the start
  * (started_at) of their first run there; results-table order (seq) when a

@@ -1690,7 +1690,13 @@ static void test_noise_zero_median(void **state)
 	/* python3: 0.006548918436197659 - 0.001199040767386091 */
 	check_close(cell_of(&nz, SPG, 300, "3")->deviation_abs, 0.005349877668811568, REL,
 		    "deviation_abs");
-	/* small pg: 0, 0, 0 -> 0.0008 .. 0.0065 -> 0.017 .. 0.021: both steps resolved */
+	/*
+	 * small pg: 0, 0, 0 -> 0.0008 .. 0.0065 -> 0.017 .. 0.021: both steps
+	 * resolved (the write-up's failure knee between 100 and 300 sessions).
+	 * A pooled-SD rule would not resolve the first, python3:
+	 * sqrt((2 * variance(A) + 2 * variance(B)) / 4) = 0.0022697473544000366
+	 * > d = 0.001199040767386091 (the rule's justification, noise.h)
+	 */
 	check_close(step_of(&nz, SPG, 100)->gap, 0.0008007687379884689, REL, "err gap 100->300");
 	assert_string_equal(step_of(&nz, SPG, 100)->verdict, "resolved");
 	assert_true(isnan(step_of(&nz, SPG, 100)->difference_pct));
