@@ -295,9 +295,9 @@ int compare_arms(const double *a, size_t na, const double *b, size_t nb,
 	outcome_init(&out->o);
 	if (na == 0 || nb == 0)
 		return err_set("arm %s has no runs (check --a, --b and --where)", na ? "b" : "a");
-	rc = stats_summary_any(a, na, &out->a);
+	rc = stats_summary_abs(a, na, &out->a);
 	if (rc == 0)
-		rc = stats_summary_any(b, nb, &out->b);
+		rc = stats_summary_abs(b, nb, &out->b);
 	if (rc == 0)
 		rc = choose_scale(a, na, b, nb, opts->scale, &out->log_scale);
 	if (rc == 0)

@@ -4,7 +4,7 @@
  *
  * For arms a and b (two sets of runs, one metric), b relative to a:
  *   each arm    n, median, min, max, spread_pct = (max / min - 1) * 100
- *               (stats_summary_any: a median of 0 is no error)
+ *               (stats_summary_abs: a median of 0 is no error)
  *   scale       log when every value of both arms is > 0: the comparison
  *               is of ratios, on ln(values); otherwise absolute: of
  *               differences, in the metric's units, and every ratio is

@@ -51,7 +51,7 @@ int stats_median(const double *x, size_t n, double *median)
 	return 0;
 }
 
-int stats_summary(const double *x, size_t n, struct summary *out)
+int stats_summary_abs(const double *x, size_t n, struct summary *out)
 {
 	double *sorted = NULL;
 	struct summary s = {0};
@@ -67,24 +67,31 @@ int stats_summary(const double *x, size_t n, struct summary *out)
 	s.min = sorted[0];
 	s.max = sorted[n - 1];
 	s.mean = gsl_stats_mean(x, 1, n);
-	if (s.median == 0) {
-		ret = err_set("median is 0: range_pct undefined");
-		goto done;
-	}
-	s.range_pct = (s.max - s.min) / s.median * 100;
-	if (s.min == s.max) {
+	s.range_abs = s.max - s.min;
+	s.range_pct = s.median != 0 ? (s.max - s.min) / s.median * 100 : NAN;
+	if (s.min == s.max)
 		s.spread_pct = 0; /* also covers n == 1 */
-	} else if (s.min == 0) {
-		ret = err_set("minimum is 0: spread_pct undefined");
-		goto done;
-	} else {
-		s.spread_pct = (s.max / s.min - 1) * 100;
-	}
+	else
+		s.spread_pct = s.min > 0 ? (s.max / s.min - 1) * 100 : NAN;
 	*out = s;
 	ret = 0;
 done:
 	free(sorted);
 	return ret;
+}
+
+int stats_summary(const double *x, size_t n, struct summary *out)
+{
+	struct summary s;
+	int ret = stats_summary_abs(x, n, &s);
+	if (ret < 0)
+		return ret;
+	if (s.median == 0)
+		return err_set("median is 0: range_pct undefined");
+	if (isnan(s.spread_pct))
+		return err_set("minimum is 0 or below: spread_pct undefined");
+	*out = s;
+	return 0;
 }
 
 int stats_ols(const double *x, const double *y, size_t n, struct ols *out)
@@ -629,32 +636,4 @@ int stats_pooled_sd(const double *const *x, const size_t *n, size_t k, bool ln, 
 int stats_pairs_needed(double sd, double effect, double alpha, double power, double *n)
 {
 	return needed("sd", sd, effect, alpha, power, 1, n);
-}
-
-int stats_summary_any(const double *x, size_t n, struct summary *out)
-{
-	double *sorted = NULL;
-	struct summary s = {0};
-	int ret;
-	if (n < 1)
-		return err_set("need at least 1 value for a summary, got 0");
-	if ((ret = check_finite(x, n, "values")) < 0)
-		return ret;
-	if ((ret = sorted_copy(x, n, &sorted)) < 0)
-		return ret;
-	s.n = n;
-	s.median = gsl_stats_median_from_sorted_data(sorted, 1, n);
-	s.min = sorted[0];
-	s.max = sorted[n - 1];
-	s.mean = gsl_stats_mean(x, 1, n);
-	s.range_pct = s.median != 0 ? (s.max - s.min) / s.median * 100 : NAN;
-	if (s.min == s.max)
-		s.spread_pct = 0;
-	else if (s.min > 0)
-		s.spread_pct = (s.max / s.min - 1) * 100;
-	else
-		s.spread_pct = NAN;
-	*out = s;
-	free(sorted);
-	return 0;
 }

@@ -12,6 +12,7 @@
  *   median        gsl_stats_median_from_sorted_data: for an even count, the
  *                 mean of the two middle values
  *   range_pct     (max - min) / median * 100
+ *   range_abs     max - min, in the metric's units
  *   spread_pct    max / min - 1, in %  (the "within-arm spread")
  */
 #ifndef COREPLAN_STATS_H
@@ -29,10 +30,19 @@ struct summary {
 	double mean;
 	double range_pct;  /* (max - min) / median * 100 */
 	double spread_pct; /* (max / min - 1) * 100; NaN-free: 0 when n == 1 */
+	double range_abs;  /* max - min */
 };
 
-/* n >= 1, all values finite; range_pct needs median != 0, spread_pct min != 0 (or all equal). */
+/* n >= 1, all values finite; range_pct needs median != 0, spread_pct min > 0 (or all equal). */
 int stats_summary(const double *x, size_t n, struct summary *out);
+/*
+ * The same for a metric that can be 0 or negative (an error rate, a
+ * difference): neither is an error. range_pct is NaN when the median is 0;
+ * spread_pct is NaN unless every value is equal or the minimum is above 0
+ * (a share of 0 or of a negative is undefined); the caller reads range_abs
+ * instead. n >= 1, all values finite.
+ */
+int stats_summary_abs(const double *x, size_t n, struct summary *out);
 int stats_median(const double *x, size_t n, double *median);
 
 /*
@@ -182,13 +192,5 @@ int stats_pooled_sd(const double *const *x, const size_t *n, size_t k, bool ln, 
  * (stats_runs_needed is the two-sample form, with the factor 2).
  */
 int stats_pairs_needed(double sd, double effect, double alpha, double power, double *n);
-
-/*
- * stats_summary for data that may hold zeros or negative values: never an
- * error for them. range_pct is NaN when the median is 0; spread_pct is NaN
- * when min <= 0 < max or min < 0 (0 when every value is equal). n >= 1,
- * finite values.
- */
-int stats_summary_any(const double *x, size_t n, struct summary *out);
 
 #endif

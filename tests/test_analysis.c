@@ -22,9 +22,8 @@
  * 1.10.1 and numpy (/usr/bin/python3; the call is in the comment), to 1e-9.
  *
  * Tests that pin a default fail if it changes: SWEEP_STOP_EFFICIENCY (0.6),
- * NOISE_BURST_FACTOR (1.5), NOISE_RANGE_PCT (5), NOISE_DRIFT_PCT (1),
- * COMPARE_ALPHA (0.05), the rank-test floor of 4 runs at alpha 0.05 and
- * COMPARE_MIN_RUNS (3).
+ * NOISE_BURST_FACTOR (1.5), NOISE_DRIFT_PCT (1), COMPARE_ALPHA (0.05), the
+ * rank-test floor of 4 runs at alpha 0.05 and COMPARE_MIN_RUNS (3).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -229,13 +228,45 @@ static const struct noise_level *nlevel_of(const struct noise *nz, const char *g
 	return NULL;
 }
 
+/* The level's order in one block of one group. */
 static const struct noise_order *order_of(const struct noise *nz, const char *group,
 					  const char *block)
 {
 	for (size_t i = 0; i < nz->norders; i++)
-		if (!strcmp(nz->orders[i].group, group) && !strcmp(nz->orders[i].block, block))
+		if (nz->orders[i].is_level && !strcmp(nz->orders[i].group, group) &&
+		    !strcmp(nz->orders[i].block, block))
 			return &nz->orders[i];
 	fail_msg("no order (%s, %s)", group, block);
+	return NULL;
+}
+
+/* A group field's order in one block of one stratum (the other group fields' values). */
+static const struct noise_order *field_order_of(const struct noise *nz, const char *factor,
+						const char *stratum, const char *block)
+{
+	for (size_t i = 0; i < nz->norders; i++)
+		if (!nz->orders[i].is_level && !strcmp(nz->orders[i].factor, factor) &&
+		    !strcmp(nz->orders[i].group, stratum) && !strcmp(nz->orders[i].block, block))
+			return &nz->orders[i];
+	fail_msg("no order of %s (%s, %s)", factor, stratum, block);
+	return NULL;
+}
+
+static const struct noise_factor *factor_of(const struct noise *nz, const char *name)
+{
+	for (size_t i = 0; i < nz->nfactors; i++)
+		if (!strcmp(nz->factors[i].name, name))
+			return &nz->factors[i];
+	fail_msg("no factor %s", name);
+	return NULL;
+}
+
+static const struct noise_step *step_of(const struct noise *nz, const char *group, double from)
+{
+	for (size_t i = 0; i < nz->nsteps; i++)
+		if (!strcmp(nz->steps[i].group, group) && nz->steps[i].from == from)
+			return &nz->steps[i];
+	fail_msg("no step (%s, from %g)", group, from);
 	return NULL;
 }
 
@@ -585,17 +616,27 @@ static void test_sweep_refuses(void **state)
 	selection_release(&sel);
 
 	/*
-	 * a zero median at the base: refused (stats_summary already refuses a
-	 * zero median, before the sweep's own base check)
+	 * a zero or negative median at the base: no error, but no speedup or
+	 * efficiency (NaN), and a note saying why; per_unit is still there
 	 */
 	build(&sel, zero_base, ARRAY_LEN(zero_base));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
-	check_msg("median");
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(isnan(sw.levels[1].speedup));
+	assert_true(isnan(sw.levels[1].efficiency));
+	assert_true(isnan(sw.levels[1].per_doubling));
+	assert_true(isnan(sw.levels[0].s.range_pct)); /* median 0 */
+	check_close(sw.levels[0].s.range_abs, 0, 0, "range_abs of one 0");
+	check_close(sw.levels[1].per_unit, 100, REL, "per_unit 200 / 2");
+	check_contains(sw.base_note, "base level 1 is not above 0", "base note");
+	assert_int_equal(sw.zero_median_levels, 1);
+	assert_int_equal(sw.stop_index, sw.nlevels);
+	sweep_release(&sw);
 	selection_release(&sel);
-	/* a negative median at the base: the sweep's base check */
 	build(&sel, negative_base, ARRAY_LEN(negative_base));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
-	check_msg("base level");
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(isnan(sw.levels[1].speedup));
+	check_contains(sw.base_note, "base level", "negative base note");
+	sweep_release(&sw);
 	selection_release(&sel);
 
 	/* no runs */
@@ -615,12 +656,15 @@ static void test_noise_defaults(void **state)
 	(void)state;
 	/* fail if a default changes */
 	assert_true(NOISE_BURST_FACTOR == 1.5);
-	assert_true(NOISE_RANGE_PCT == 5.0);
 	assert_true(NOISE_DRIFT_PCT == 1.0);
 	noise_options_init(&o);
 	assert_true(o.burst_factor == 1.5);
-	assert_true(o.range_pct == 5.0);
 	assert_true(o.drift_pct == 1.0);
+	/* tput's meaning: a rate, higher is better; no group fields, no durations */
+	assert_int_equal(o.metric.kind, FIELD_KIND_RATE);
+	assert_false(o.metric.lower_is_better);
+	assert_null(o.factors);
+	assert_int_equal(o.duration_extra, -1);
 }
 
 static void test_noise_gomaxprocs_cells(void **state)
@@ -725,8 +769,9 @@ static void test_noise_gomaxprocs_order(void **state)
 
 	/*
 	 * Swap the start times of g2-n100-b3 (08:34:39) and g8-n100-b3 (08:36:31):
-	 * block 3 becomes 8,2,1,4, so level 8 is first in blocks 2 and 3 and
-	 * level 2 second in blocks 1 and 3.
+	 * block 3 becomes 8,2,1,4. Level 8 is first in blocks 2 and 3 and level
+	 * 2 second in blocks 1 and 3, but no level holds one position in every
+	 * block (8: 4, 1, 1; 2: 2, 3, 2; 1: 1, 4, 3; 4: 3, 2, 4): still yes.
 	 */
 	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
 	assert_string_equal(sel.runs[8].tag, "g2-n100-b3");
@@ -740,11 +785,30 @@ static void test_noise_gomaxprocs_order(void **state)
 	assert_string_equal(order_of(&nz, "", "3")->levels, "8,2,1,4");
 	assert_int_equal(cell_of(&nz, "", 8, "3")->position, 1);
 	assert_int_equal(cell_of(&nz, "", 2, "3")->position, 2);
+	assert_true(verdict_of(&nz, "")->counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+
+	/*
+	 * Blocks 1 and 3 only, with g1-n100-b3 (08:38:23) and g2-n100-b3
+	 * (08:34:39) swapped: block 3 becomes 1,8,2,4, so level 1 is first in
+	 * both blocks: not counterbalanced, and the note names it.
+	 */
+	{
+		struct row two[8];
+		memcpy(two, gmp_rows, 4 * sizeof(two[0]));
+		memcpy(two + 4, gmp_rows + 8, 4 * sizeof(two[0]));
+		two[4].started_at = gmp_rows[10].started_at; /* g2-b3 at g1-b3's time */
+		two[6].started_at = gmp_rows[8].started_at;  /* g1-b3 at g2-b3's time */
+		build(&sel, two, ARRAY_LEN(two));
+	}
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(order_of(&nz, "", "3")->levels, "1,8,2,4");
 	v = verdict_of(&nz, "");
 	assert_false(v->counterbalanced);
-	if (!strstr(v->counterbalance_note, "level 2 is at position 2") &&
-	    !strstr(v->counterbalance_note, "level 8 is at position 1"))
-		fail_msg("note '%s' names no repeated position", v->counterbalance_note);
+	assert_string_equal(v->balance, "no");
+	check_contains(v->counterbalance_note, "level=1 is at position 1 in every block (1, 3)",
+		       "note");
 	noise_release(&nz);
 	selection_release(&sel);
 
@@ -787,15 +851,24 @@ static void test_noise_gomaxprocs_verdict(void **state)
 	assert_int_equal(nz.nverdicts, 1);
 	v = verdict_of(&nz, "");
 	/*
-	 * ranges 2.07, 3.24, 1.26, 0.88 <= 5; [min, max] by level:
-	 * [475.2, 485.3] [853.2, 881.3] [1534.0, 1553.5] [1792.8, 1808.6]: disjoint
+	 * [min, max] by level: [475.2, 485.3] [853.2, 881.3] [1534.0, 1553.5]
+	 * [1792.8, 1808.6]: disjoint at every step, so every step is resolved
 	 */
 	assert_true(v->resolved);
+	assert_string_equal(v->verdict, "resolved");
+	assert_string_equal(nz.verdict, "resolved");
 	assert_string_equal(v->within_noise, "");
+	assert_string_equal(v->steps_resolved, "1→2, 2→4, 4→8");
+	assert_string_equal(v->steps_within_noise, "");
+	assert_string_equal(v->steps_text, "resolved: 1→2, 2→4, 4→8");
+	assert_int_equal(nz.nsteps, 3);
+	assert_int_equal(nz.nresolved, 3);
 	check_close(v->max_range_pct, 3.244337523001892, REL, "max range");
 	check_close(v->max_abs_dev_pct, 1.8396258734115545, REL, "max dev");
-	for (size_t i = 0; i < nz.nlevels; i++)
+	for (size_t i = 0; i < nz.nlevels; i++) {
 		assert_false(nz.levels[i].within_noise);
+		assert_string_equal(nz.levels[i].verdict, "resolved");
+	}
 	/*
 	 * first runs in time vs the later runs' median, all < 1.5:
 	 * g1 475.228 / median(485.261, 484.135) = 0.9805; g2 853.2 / 873.4; ...
@@ -809,27 +882,6 @@ static void test_noise_gomaxprocs_verdict(void **state)
 	assert_string_equal(burst_of(&nz, "", 8)->tag, "g8-n100-b1");
 	/* one run per (level, block): no soaks */
 	assert_int_equal(nz.nsoaks, 0);
-	noise_release(&nz);
-
-	/* the range threshold decides: 3.0 < 3.244 (level 2) -> within noise */
-	o.range_pct = 3.0;
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
-	v = verdict_of(&nz, "");
-	assert_false(v->resolved);
-	assert_string_equal(v->within_noise, "2");
-	assert_true(nlevel_of(&nz, "", 2)->within_noise);
-	check_contains(nlevel_of(&nz, "", 2)->why, "range", "why");
-	assert_false(nlevel_of(&nz, "", 1)->within_noise);
-	noise_release(&nz);
-	/* 3.3 (the seed's bound) >= 3.244: resolved */
-	o.range_pct = 3.3;
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
-	assert_true(verdict_of(&nz, "")->resolved);
-	noise_release(&nz);
-	/* 2.0: levels 1 (2.07) and 2 (3.24) */
-	o.range_pct = 2.0;
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
-	assert_string_equal(verdict_of(&nz, "")->within_noise, "1,2");
 	noise_release(&nz);
 	selection_release(&sel);
 }
@@ -871,11 +923,23 @@ static void test_noise_overlap(void **state)
 	assert_false(nlevel_of(&nz, "", 4)->within_noise);
 	/* by hand: (102 - 100) / 101 * 100 = 1.9801980198019802 */
 	check_close(nlevel_of(&nz, "", 1)->s.range_pct, 1.9801980198019802, REL, "range 1");
-	/* orders a 1,2,4; b 4,2,1; c 2,4,1: level 2 is 2nd in a and b */
+	/*
+	 * orders a 1,2,4; b 4,2,1; c 2,4,1: level 2 is 2nd in a and b but 1st
+	 * in c, 1 at 1, 3, 3, 4 at 3, 1, 2: no level holds one position in
+	 * every block, counterbalanced
+	 */
 	assert_string_equal(order_of(&nz, "", "a")->levels, "1,2,4");
 	assert_string_equal(order_of(&nz, "", "b")->levels, "4,2,1");
 	assert_string_equal(order_of(&nz, "", "c")->levels, "2,4,1");
-	assert_false(v->counterbalanced);
+	assert_true(v->counterbalanced);
+	/* the steps: 1 -> 2 within noise (101.5 <= 102), 2 -> 4 resolved (200 > 104) */
+	assert_int_equal(nz.nsteps, 2);
+	assert_string_equal(nz.steps[0].verdict, "within-noise");
+	assert_string_equal(nz.steps[1].verdict, "resolved");
+	/* by hand: gap = 101.5 - 102 = -0.5; 200 - 104 = 96 */
+	check_close(nz.steps[0].gap, -0.5, REL, "gap 1->2");
+	check_close(nz.steps[1].gap, 96, REL, "gap 2->4");
+	assert_string_equal(v->steps_text, "resolved: 2→4; within-noise: 1→2");
 	noise_release(&nz);
 	selection_release(&sel);
 }
@@ -1085,7 +1149,7 @@ static void test_noise_capacity_soak(void **state)
 	check_close(s->sustained.min, 58.07684777864492, 0, "soak sustained min");
 	check_close(s->sustained.max, 70.48826679674698, 0, "soak sustained max");
 	check_close(s->sustained.range_pct, 18.077016524511272, REL, "soak sustained range");
-	/* the small/mem group at 100 is within noise (108.6 .. 226.6, range > 5%) */
+	/* the small/mem group at 100 is within noise: 108.61 (its min) <= 108.97 (300's max) */
 	assert_true(nlevel_of(&nz, SMEM, 100)->within_noise);
 	assert_false(verdict_of(&nz, SMEM)->resolved);
 	/* blocks 1, 2, 3 of the mem group: orders by start time; 100,300,500 in each */
@@ -1127,6 +1191,766 @@ static void test_noise_refuses(void **state)
 	assert_string_equal(nz.cells[0].block, "NA");
 	noise_release(&nz);
 	selection_release(&sel);
+}
+
+/* ---------------------------------------------------------------------- */
+/* noise: steps, the order of every factor, zeros                          */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * gcp-x86-capacity-20260816/results.tsv, every row of blocks 1, 2, 3 (36),
+ * in row order (seq = data row number): tag, level (sessions), block,
+ * target, cfg, tput, err; started_at from json/<tag>.json. Every run's
+ * measured window is 90 s (json "duration": "1m30s").
+ */
+struct cap_row {
+	const char *tag;
+	double level;
+	const char *block;
+	const char *target;
+	const char *cfg;
+	double tput;
+	double err;
+	const char *started_at;
+	int64_t seq;
+};
+
+static const struct cap_row cap36[] = {
+	{"medium-mem-n100-b1r1", 100, "1", "medium", "mem", 362.57432778567005, 0.0, "2026-08-16T03:24:28Z", 1},
+	{"small-mem-n100-b1r1", 100, "1", "small", "mem", 226.60457539468104, 0.0, "2026-08-16T03:24:28Z", 2},
+	{"medium-mem-n300-b1r1", 300, "1", "medium", "mem", 365.34613028146913, 0.0, "2026-08-16T03:27:23Z", 3},
+	{"small-mem-n300-b1r1", 300, "1", "small", "mem", 106.705468751967, 0.0, "2026-08-16T03:27:23Z", 4},
+	{"medium-mem-n500-b1r1", 500, "1", "medium", "mem", 361.56207761715785, 0.0, "2026-08-16T03:30:18Z", 5},
+	{"small-mem-n500-b1r1", 500, "1", "small", "mem", 75.38431446598604, 0.0012400110223201985, "2026-08-16T03:30:21Z", 6},
+	{"medium-pg-n100-b1r1", 100, "1", "medium", "pg", 303.63917667903127, 0.0, "2026-08-16T03:33:14Z", 7},
+	{"small-pg-n100-b1r1", 100, "1", "small", "pg", 84.20546493672084, 0.0, "2026-08-16T03:33:21Z", 8},
+	{"medium-pg-n300-b1r1", 300, "1", "medium", "pg", 269.0944551320535, 0.0, "2026-08-16T03:36:09Z", 9},
+	{"small-pg-n300-b1r1", 300, "1", "small", "pg", 69.0378764094059, 0.0008007687379884689, "2026-08-16T03:36:17Z", 10},
+	{"medium-pg-n500-b1r1", 500, "1", "medium", "pg", 222.86757414622213, 0.0, "2026-08-16T03:39:06Z", 11},
+	{"small-pg-n500-b1r1", 500, "1", "small", "pg", 65.71880773694836, 0.019346230820547032, "2026-08-16T03:39:12Z", 12},
+	{"medium-pg-n100-b2r1", 100, "2", "medium", "pg", 287.01400172055423, 0.0, "2026-08-16T03:42:01Z", 13},
+	{"small-pg-n100-b2r1", 100, "2", "small", "pg", 73.34269784886327, 0.0, "2026-08-16T03:42:08Z", 14},
+	{"medium-pg-n300-b2r1", 300, "2", "medium", "pg", 255.10822490597312, 0.0, "2026-08-16T03:44:56Z", 15},
+	{"small-pg-n300-b2r1", 300, "2", "small", "pg", 64.32009579045246, 0.001199040767386091, "2026-08-16T03:45:03Z", 16},
+	{"medium-pg-n500-b2r1", 500, "2", "medium", "pg", 245.18763090586353, 0.0, "2026-08-16T03:47:51Z", 17},
+	{"small-pg-n500-b2r1", 500, "2", "small", "pg", 65.97532637199109, 0.016766268260292164, "2026-08-16T03:47:58Z", 18},
+	{"medium-mem-n100-b2r1", 100, "2", "medium", "mem", 322.54272034273805, 0.0, "2026-08-16T03:50:46Z", 19},
+	{"small-mem-n100-b2r1", 100, "2", "small", "mem", 108.61053410238733, 0.0, "2026-08-16T03:50:54Z", 20},
+	{"medium-mem-n300-b2r1", 300, "2", "medium", "mem", 325.9532317911751, 0.0, "2026-08-16T03:53:41Z", 21},
+	{"small-mem-n300-b2r1", 300, "2", "small", "mem", 108.97247470929666, 0.0, "2026-08-16T03:53:50Z", 22},
+	{"medium-mem-n500-b2r1", 500, "2", "medium", "mem", 304.9978919177873, 0.0, "2026-08-16T03:56:37Z", 23},
+	{"small-mem-n500-b2r1", 500, "2", "small", "mem", 84.22853211074198, 0.0016055329134247252, "2026-08-16T03:56:46Z", 24},
+	{"medium-mem-n100-b3r1", 100, "3", "medium", "mem", 344.97474664499254, 0.0, "2026-08-16T03:59:35Z", 25},
+	{"small-mem-n100-b3r1", 100, "3", "small", "mem", 120.22981199513485, 0.0, "2026-08-16T03:59:47Z", 26},
+	{"medium-mem-n300-b3r1", 300, "3", "medium", "mem", 323.8230783133233, 0.0, "2026-08-16T04:02:31Z", 27},
+	{"small-mem-n300-b3r1", 300, "3", "small", "mem", 97.15891127508982, 0.0, "2026-08-16T04:02:42Z", 28},
+	{"medium-mem-n500-b3r1", 500, "3", "medium", "mem", 293.588237253744, 0.0, "2026-08-16T04:05:28Z", 29},
+	{"small-mem-n500-b3r1", 500, "3", "small", "mem", 90.08917684657376, 0.0, "2026-08-16T04:05:41Z", 30},
+	{"medium-pg-n100-b3r1", 100, "3", "medium", "pg", 285.44577545151867, 0.0, "2026-08-16T04:08:26Z", 31},
+	{"small-pg-n100-b3r1", 100, "3", "small", "pg", 90.16342653375783, 0.0, "2026-08-16T04:08:43Z", 32},
+	{"medium-pg-n300-b3r1", 300, "3", "medium", "pg", 261.4928259356003, 0.0, "2026-08-16T04:11:23Z", 33},
+	{"small-pg-n300-b3r1", 300, "3", "small", "pg", 55.525064605616755, 0.006548918436197659, "2026-08-16T04:11:37Z", 34},
+	{"medium-pg-n500-b3r1", 500, "3", "medium", "pg", 248.03975554183583, 0.0, "2026-08-16T04:14:19Z", 35},
+	{"small-pg-n500-b3r1", 500, "3", "small", "pg", 63.45224576961447, 0.02094875346260388, "2026-08-16T04:14:33Z", 36},
+};
+
+#define MMEM "target=medium, cfg=mem"
+#define MPG "target=medium, cfg=pg"
+
+static const char *const cap_factors[] = {"target", "cfg", NULL};
+
+/*
+ * The capacity runs (of one target and cfg, or every one with NULL) with
+ * the metric tput or err, grouped by target,cfg as `noise --group
+ * target,cfg` selects them: extra 0 target, 1 cfg, 2 duration_s ("90").
+ */
+static void build_cap36(struct selection *sel, bool err, const char *target, const char *cfg)
+{
+	struct row rows[ARRAY_LEN(cap36)];
+	char groups[ARRAY_LEN(cap36)][64];
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(cap36); i++) {
+		const struct cap_row *c = &cap36[i];
+		if ((target && strcmp(c->target, target)) || (cfg && strcmp(c->cfg, cfg)))
+			continue;
+		snprintf(groups[n], sizeof(groups[n]), "target=%s, cfg=%s", c->target, c->cfg);
+		rows[n] = (struct row){c->tag, c->level, c->block, err ? c->err : c->tput,
+				       c->started_at, c->seq, NAN, groups[n], NULL};
+		n++;
+	}
+	build(sel, rows, n);
+	sel->nextra = 3;
+	for (size_t i = 0, k = 0; i < ARRAY_LEN(cap36); i++) {
+		const struct cap_row *c = &cap36[i];
+		if ((target && strcmp(c->target, target)) || (cfg && strcmp(c->cfg, cfg)))
+			continue;
+		sel->runs[k].extra = calloc(3, sizeof(char *));
+		assert_non_null(sel->runs[k].extra);
+		sel->runs[k].extra[0] = dup_or_null(c->target);
+		sel->runs[k].extra[1] = dup_or_null(c->cfg);
+		sel->runs[k].extra[2] = dup_or_null("90");
+		k++;
+	}
+}
+
+static void cap_options(struct noise_options *o, const char *metric)
+{
+	noise_options_init(o);
+	field_metric_meaning(metric, NULL, false, &o->metric);
+	o->by = "sessions";
+	o->factors = cap_factors;
+	o->duration_extra = 2;
+}
+
+/*
+ * The step rule on the real sweeps (python3 over results.tsv: per step the
+ * medians, d = median_to - median_from, the spreads from each median to its
+ * extreme facing the other level, and the gap between the ranges).
+ */
+static void test_noise_steps_capacity(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_step *s;
+	(void)state;
+	build_cap36(&sel, false, NULL, NULL);
+	cap_options(&o, "tput");
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nverdicts, 4);
+	assert_int_equal(nz.nsteps, 8);
+
+	/*
+	 * e2-medium pg: 100 -> 287.0 [285.4, 303.6], 300 -> 261.5 [255.1,
+	 * 269.1], 500 -> 245.2 [222.9, 248.0]: a decline with disjoint ranges
+	 */
+	s = step_of(&nz, MPG, 100);
+	check_close(s->to, 300, 0, "pg step 1 to");
+	check_close(s->median_from, 287.01400172055423, 0, "pg median 100");
+	check_close(s->median_to, 261.4928259356003, 0, "pg median 300");
+	/* python3: 261.4928259356003 - 287.01400172055423 */
+	check_close(s->difference, -25.521175784953925, REL, "pg diff 100->300");
+	/* 287.014 - 285.446 (100's min) and 269.094 - 261.493 (300's max - median) */
+	check_close(s->spread_from, 1.5682262690355628, 1e-10, "pg spread_from 100");
+	check_close(s->spread_to, 7.601629196453189, 1e-10, "pg spread_to 300");
+	/* min(100) - max(300) = 285.44577545151867 - 269.0944551320535 */
+	check_close(s->gap, 16.351320319465174, REL, "pg gap 100->300");
+	assert_string_equal(s->verdict, "resolved");
+	assert_string_equal(s->change, "fall");
+	assert_string_equal(s->effect, "worse");
+	/* |d| > spread is the rule; spread = 9.1699 < 25.521 */
+	assert_true(fabs(s->difference) > s->spread);
+	s = step_of(&nz, MPG, 300);
+	check_close(s->difference, -16.30519502973678, REL, "pg diff 300->500");
+	check_close(s->gap, 7.068469364137286, REL, "pg gap 300->500");
+	assert_string_equal(s->verdict, "resolved");
+	assert_string_equal(verdict_of(&nz, MPG)->verdict, "resolved");
+	assert_string_equal(verdict_of(&nz, MPG)->steps_resolved, "100→300, 300→500");
+	assert_string_equal(verdict_of(&nz, MPG)->steps_within_noise, "");
+
+	/*
+	 * e2-medium mem: 100: 362.6, 322.5, 345.0; 300: 365.3, 326.0, 323.8;
+	 * 500: 361.6, 305.0, 293.6: overlapping ranges, both steps within noise
+	 */
+	s = step_of(&nz, MMEM, 100);
+	check_close(s->difference, -19.02151485381745, REL, "mem diff 100->300");
+	/* min(100) - max(300) = 322.54272034273805 - 365.34613028146913 */
+	check_close(s->gap, -42.80340993873108, REL, "mem gap 100->300");
+	assert_string_equal(s->verdict, "within-noise");
+	s = step_of(&nz, MMEM, 300);
+	check_close(s->gap, -37.73899930383453, REL, "mem gap 300->500");
+	assert_string_equal(s->verdict, "within-noise");
+	assert_string_equal(verdict_of(&nz, MMEM)->verdict, "within-noise");
+	assert_string_equal(verdict_of(&nz, MMEM)->steps_within_noise, "100→300, 300→500");
+	assert_string_equal(verdict_of(&nz, MMEM)->within_noise, "100,300,500");
+
+	/* e2-small pg: 100 -> 300 resolved (gap 4.30), 300 -> 500 a rise within noise */
+	s = step_of(&nz, SPG, 100);
+	check_close(s->gap, 4.3048214394573705, REL, "small pg gap 100->300");
+	assert_string_equal(s->verdict, "resolved");
+	s = step_of(&nz, SPG, 300);
+	assert_string_equal(s->change, "rise");
+	assert_string_equal(s->effect, "better");
+	check_close(s->gap, -5.585630639791425, REL, "small pg gap 300->500");
+	assert_string_equal(s->verdict, "within-noise");
+	assert_string_equal(verdict_of(&nz, SPG)->steps_text,
+			    "resolved: 100→300; within-noise: 300→500");
+	/* the level verdict is the worst of its steps: 100 resolved, 300 and 500 within noise */
+	assert_string_equal(nlevel_of(&nz, SPG, 100)->verdict, "resolved");
+	assert_string_equal(nlevel_of(&nz, SPG, 300)->verdict, "within-noise");
+	assert_string_equal(nlevel_of(&nz, SPG, 500)->verdict, "within-noise");
+	/* e2-small mem: 100 -> 300 within noise by 0.36 (108.61 < 108.97), 300 -> 500 resolved */
+	check_close(step_of(&nz, SMEM, 100)->gap, -0.3619406069093287, 1e-10, "small mem gap");
+	assert_string_equal(step_of(&nz, SMEM, 300)->verdict, "resolved");
+	assert_string_equal(nz.verdict, "within-noise");
+	assert_int_equal(nz.nresolved, 4);
+	assert_int_equal(nz.nwithin, 4);
+	assert_int_equal(nz.nunreplicated, 0);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* The step rule at its boundary (noise_step_judge on hand-made summaries). */
+static void test_noise_step_boundary(void **state)
+{
+	static const double a[] = {1, 2, 3}, touch[] = {3, 4, 5}, clear[] = {3.000001, 4, 5};
+	static const double wide[] = {0, 2, 4}, one[] = {2}, zeros[] = {0, 0, 0};
+	struct summary sa, sb;
+	struct noise_step st;
+	(void)state;
+	assert_int_equal(stats_summary_abs(a, 3, &sa), 0);
+	/* touching ranges [1, 3] and [3, 5]: d = 2, spread = (3 - 2) + (4 - 3) = 2: not > */
+	assert_int_equal(stats_summary_abs(touch, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, false, &st);
+	check_close(st.difference, 2, 0, "touch d");
+	check_close(st.spread, 2, 0, "touch spread");
+	check_close(st.gap, 0, 0, "touch gap");
+	assert_string_equal(st.verdict, "within-noise");
+	assert_string_equal(st.change, "rise");
+	assert_string_equal(st.effect, "better");
+	/* by hand: 1e-6 apart: resolved, gap 3.000001 - 3 */
+	assert_int_equal(stats_summary_abs(clear, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, false, &st);
+	assert_string_equal(st.verdict, "resolved");
+	check_close(st.gap, 3.000001 - 3, 1e-9, "clear gap");
+	/* the same step downwards, lower is better: a fall within noise, better */
+	assert_int_equal(stats_summary_abs(touch, 3, &sb), 0);
+	noise_step_judge(&sb, &sa, true, &st);
+	check_close(st.difference, -2, 0, "fall d");
+	/* by hand: spread_from = 4 - 3 (median to min), spread_to = 3 - 2 (max to median) */
+	check_close(st.spread_from, 1, 0, "fall spread_from");
+	check_close(st.spread_to, 1, 0, "fall spread_to");
+	assert_string_equal(st.change, "fall");
+	assert_string_equal(st.effect, "better");
+	assert_string_equal(st.verdict, "within-noise");
+	/* equal medians: never resolved */
+	assert_int_equal(stats_summary_abs(wide, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, false, &st);
+	assert_string_equal(st.change, "none");
+	assert_string_equal(st.verdict, "within-noise");
+	/* by hand: the larger orientation, (3 - 2) + (2 - 0) = 3 vs (2 - 1) + (4 - 2) = 3 */
+	check_close(st.spread, 3, 0, "equal spread");
+	/* one run: unreplicated, whatever the gap */
+	assert_int_equal(stats_summary_abs(one, 1, &sb), 0);
+	noise_step_judge(&sb, &sa, false, &st);
+	assert_string_equal(st.verdict, "unreplicated");
+	/* all zero: within noise, no share (difference_pct NaN) */
+	assert_int_equal(stats_summary_abs(zeros, 3, &sa), 0);
+	assert_int_equal(stats_summary_abs(zeros, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, true, &st);
+	assert_string_equal(st.verdict, "within-noise");
+	assert_true(isnan(st.difference_pct));
+	check_close(st.gap, 0, 0, "zero gap");
+}
+
+/* Levels with one run: unreplicated (the GOGC arms of the GOMAXPROCS corpus). */
+static void test_noise_unreplicated(void **state)
+{
+	/*
+	 * gomaxprocs-scaling-20260816: blocks gg100 and gg800, tput and
+	 * started_at from runs/<tag>/load.json; grouped by gogc
+	 */
+	static const struct row gg[] = {
+		{"g1-n100-bgg100-gogc100", 1, "gg100", 467.45002353466043, "2026-08-16T09:55:08Z", 21, NAN, "gogc=100", NULL},
+		{"g1-n100-bgg800-gogc800", 1, "gg800", 621.5753887789881, "2026-08-16T09:57:00Z", 22, NAN, "gogc=800", NULL},
+		{"g4-n100-bgg100-gogc100", 4, "gg100", 1561.8288570658522, "2026-08-16T09:58:53Z", 23, NAN, "gogc=100", NULL},
+		{"g4-n100-bgg800-gogc800", 4, "gg800", 2143.0991485167087, "2026-08-16T10:00:44Z", 24, NAN, "gogc=800", NULL},
+	};
+	/* the GOGC sweep at GOMAXPROCS 8 by gogc: one run a level, one block each */
+	static const struct row gogc8[] = {
+		{"g8-n100-bgogc100-gogc100", 100, "gogc100", 1805.138577387964, "2026-08-16T09:39:16Z", 13, NAN, NULL, NULL},
+		{"g8-n100-bgogc400-gogc400", 400, "gogc400", 2280.1051957131544, "2026-08-16T09:41:15Z", 14, NAN, NULL, NULL},
+		{"g8-n100-bgogc800-gogc800", 800, "gogc800", 2403.9683124863996, "2026-08-16T09:43:07Z", 15, NAN, NULL, NULL},
+	};
+	/* constructed: 3 runs at level 1, one at 2, one level only in group b */
+	static const struct row mixed[] = {
+		{"a1", 1, "1", 100, NULL, 1, NAN, "a", NULL},
+		{"a2", 1, "2", 101, NULL, 2, NAN, "a", NULL},
+		{"a3", 1, "3", 102, NULL, 3, NAN, "a", NULL},
+		{"a4", 2, "1", 200, NULL, 4, NAN, "a", NULL},
+		{"b1", 1, "1", 100, NULL, 5, NAN, "b", NULL},
+		{"b2", 1, "2", 101, NULL, 6, NAN, "b", NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	noise_options_init(&o);
+	build(&sel, gg, ARRAY_LEN(gg));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nsteps, 2);
+	for (size_t i = 0; i < nz.nsteps; i++)
+		assert_string_equal(nz.steps[i].verdict, "unreplicated");
+	for (size_t i = 0; i < nz.nlevels; i++) {
+		assert_string_equal(nz.levels[i].verdict, "unreplicated");
+		assert_string_equal(nz.levels[i].why, "one run");
+	}
+	assert_string_equal(verdict_of(&nz, "gogc=100")->steps_unreplicated, "1→4");
+	assert_string_equal(verdict_of(&nz, "gogc=800")->steps_text, "unreplicated: 1→4");
+	assert_string_equal(nz.verdict, "unreplicated");
+	assert_false(nz.resolved);
+	/* each gogc group ran its two levels in one block: one-block */
+	assert_string_equal(verdict_of(&nz, "gogc=100")->balance, "one-block");
+	noise_release(&nz);
+	selection_release(&sel);
+
+	build(&sel, gogc8, ARRAY_LEN(gogc8));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(nz.verdict, "unreplicated");
+	assert_string_equal(verdict_of(&nz, "")->steps_unreplicated, "100→400, 400→800");
+	/* a level per block: the level never changes within a block */
+	assert_string_equal(verdict_of(&nz, "")->balance, "not-rotated");
+	assert_false(nz.counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+
+	build(&sel, mixed, ARRAY_LEN(mixed));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(nlevel_of(&nz, "a", 1)->verdict, "unreplicated");
+	assert_string_equal(nlevel_of(&nz, "a", 1)->why, "a neighbouring level has one run");
+	assert_string_equal(verdict_of(&nz, "a")->verdict, "unreplicated");
+	/* one level: no step to judge */
+	assert_string_equal(verdict_of(&nz, "b")->verdict, "single-level");
+	assert_string_equal(verdict_of(&nz, "b")->steps_text, "no steps: one level");
+	assert_string_equal(nlevel_of(&nz, "b", 1)->verdict, "single-level");
+	/* the worst: unreplicated before single-level */
+	assert_string_equal(nz.verdict, "unreplicated");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/*
+ * The order of every factor on the capacity corpus, from the start times of
+ * json/<tag>.json: sessions 100,300,500 in every block (not
+ * counterbalanced); cfg mem,pg / pg,mem / mem,pg (ABA: counterbalanced);
+ * target small and medium started within 17 s of each other, inside each
+ * other's 90 s window: simultaneous.
+ */
+static void test_noise_order_capacity(void **state)
+{
+	static const char *const blocks[] = {"1", "2", "3"};
+	static const char *const cfg_order[] = {"mem,pg", "pg,mem", "mem,pg"};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_factor *f;
+	(void)state;
+	build_cap36(&sel, false, NULL, NULL);
+	cap_options(&o, "tput");
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nfactors, 3);
+	f = factor_of(&nz, "sessions");
+	assert_true(f->is_level);
+	assert_string_equal(f->balance, "no");
+	check_contains(f->note, "sessions=100 is at position 1 in every block (1, 2, 3)",
+		       "sessions note");
+	for (size_t b = 0; b < 3; b++) {
+		assert_string_equal(order_of(&nz, MPG, blocks[b])->levels, "100,300,500");
+		assert_string_equal(field_order_of(&nz, "cfg", "target=medium", blocks[b])->levels,
+				    cfg_order[b]);
+		assert_string_equal(field_order_of(&nz, "cfg", "target=small", blocks[b])->levels,
+				    cfg_order[b]);
+		assert_string_equal(field_order_of(&nz, "target", "cfg=mem", blocks[b])->levels,
+				    "medium+small");
+		assert_string_equal(field_order_of(&nz, "target", "cfg=pg", blocks[b])->levels,
+				    "medium+small");
+	}
+	f = factor_of(&nz, "cfg");
+	assert_false(f->is_level);
+	assert_string_equal(f->balance, "yes");
+	f = factor_of(&nz, "target");
+	assert_string_equal(f->balance, "simultaneous");
+	check_contains(f->note, "same time", "target note");
+	/* the level order is not counterbalanced, so the whole is not */
+	assert_false(nz.counterbalanced);
+	assert_false(verdict_of(&nz, MPG)->counterbalanced);
+	noise_release(&nz);
+
+	/*
+	 * Without durations only equal start times are simultaneous: block 1
+	 * (both at 03:24:28) still reads medium+small, blocks 2 and 3 (8 and 12
+	 * s apart) medium,small, so medium is first in every block where the
+	 * order is known: not counterbalanced. The 90 s window is what says two
+	 * machines ran at once.
+	 */
+	o.duration_extra = -1;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(field_order_of(&nz, "target", "cfg=mem", "1")->levels, "medium+small");
+	assert_string_equal(field_order_of(&nz, "target", "cfg=mem", "2")->levels, "medium,small");
+	assert_string_equal(factor_of(&nz, "target")->balance, "no");
+	check_contains(factor_of(&nz, "target")->note, "target=medium is at position 1", "note");
+	/* cfg's blocks are minutes apart: the same without durations */
+	assert_string_equal(factor_of(&nz, "cfg")->balance, "yes");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* Constructed orders at the boundaries of the order rule (one group field, cfg). */
+static void test_noise_order_boundary(void **state)
+{
+	/* start times: block 1 at 00:00, block 2 at 01:00; each run 60 s */
+	static const struct {
+		const char *cfg, *block, *start;
+	} aba[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:02:00Z"},
+		   {"B", "2", "2026-01-01T01:00:00Z"}, {"A", "2", "2026-01-01T01:02:00Z"},
+		   {"A", "3", "2026-01-01T02:00:00Z"}, {"B", "3", "2026-01-01T02:02:00Z"}},
+	  abab[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:02:00Z"},
+		    {"A", "2", "2026-01-01T01:00:00Z"}, {"B", "2", "2026-01-01T01:02:00Z"}},
+	  /*
+	   * B starts when A's 60 s end (block 1: after it, A,B) or A starts 1 s
+	   * before B's end (block 2: simultaneous, B+A): A is first in both
+	   */
+	  edge[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:01:00Z"},
+		    {"B", "2", "2026-01-01T01:00:00Z"}, {"A", "2", "2026-01-01T01:00:59Z"}},
+	  /* two machines at once in both blocks */
+	  simul[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:00:10Z"},
+		     {"A", "2", "2026-01-01T01:00:00Z"}, {"B", "2", "2026-01-01T01:00:00Z"}},
+	  single[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:02:00Z"}};
+	static const char *const fields[] = {"cfg", NULL};
+	const struct {
+		const void *rows;
+		size_t n;
+		const char *balance, *order2;
+	} cases[] = {
+		{aba, ARRAY_LEN(aba), "yes", "B,A"},
+		{abab, ARRAY_LEN(abab), "no", "A,B"},
+		{edge, ARRAY_LEN(edge), "no", "B+A"},
+		{simul, ARRAY_LEN(simul), "simultaneous", "A+B"},
+		{single, ARRAY_LEN(single), "one-block", NULL},
+	};
+	(void)state;
+	for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+		const struct {
+			const char *cfg, *block, *start;
+		} *in = cases[c].rows;
+		struct row rows[8];
+		char groups[8][16];
+		struct selection sel;
+		struct noise_options o;
+		struct noise nz;
+		for (size_t i = 0; i < cases[c].n; i++) {
+			snprintf(groups[i], sizeof(groups[i]), "cfg=%s", in[i].cfg);
+			rows[i] = (struct row){in[i].cfg, 1, in[i].block, 100, in[i].start,
+					       (int64_t)i + 1, NAN, groups[i], NULL};
+		}
+		build(&sel, rows, cases[c].n);
+		sel.nextra = 2;
+		for (size_t i = 0; i < cases[c].n; i++) {
+			sel.runs[i].extra = calloc(2, sizeof(char *));
+			assert_non_null(sel.runs[i].extra);
+			sel.runs[i].extra[0] = dup_or_null(in[i].cfg);
+			sel.runs[i].extra[1] = dup_or_null("60");
+		}
+		noise_options_init(&o);
+		o.factors = fields;
+		o.duration_extra = 1;
+		assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+		if (strcmp(factor_of(&nz, "cfg")->balance, cases[c].balance))
+			fail_msg("case %zu: cfg is '%s', expected '%s' (%s)", c,
+				 factor_of(&nz, "cfg")->balance, cases[c].balance,
+				 factor_of(&nz, "cfg")->note);
+		if (cases[c].order2)
+			assert_string_equal(field_order_of(&nz, "cfg", "", "2")->levels,
+					    cases[c].order2);
+		if (c == 2)
+			assert_string_equal(field_order_of(&nz, "cfg", "", "1")->levels, "A,B");
+		noise_release(&nz);
+		selection_release(&sel);
+	}
+}
+
+/*
+ * `noise --metric err` on the capacity corpus: most medians are 0, so the
+ * relative figures are NaN and the absolute ones carry the range; nothing
+ * is refused. err is lower-is-better (canonical), which turns the bursts
+ * around. Values: results.tsv err; python3 for the differences.
+ */
+static void test_noise_zero_median(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_level *lv;
+	const struct noise_burst *b;
+	(void)state;
+	build_cap36(&sel, true, NULL, NULL);
+	cap_options(&o, "err");
+	assert_true(o.metric.lower_is_better);
+	assert_int_equal(o.metric.kind, FIELD_KIND_FRACTION);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	/* medians 0: medium 3 + 3 levels, small mem 100 and 300, small pg 100 */
+	assert_int_equal(nz.zero_median_levels, 9);
+	lv = nlevel_of(&nz, MPG, 100);
+	check_close(lv->s.median, 0, 0, "median 0");
+	assert_true(isnan(lv->s.range_pct));
+	check_close(lv->s.range_abs, 0, 0, "range_abs 0");
+	assert_true(isnan(lv->max_abs_dev_pct));
+	assert_true(isnan(cell_of(&nz, MPG, 100, "1")->deviation_pct));
+	lv = nlevel_of(&nz, SPG, 300);
+	/* python3: 0.006548918436197659 - 0.0008007687379884689 */
+	check_close(lv->s.range_abs, 0.005748149698209189, REL, "small pg 300 range_abs");
+	/* python3: (0.006548918436197659 - 0.0008007687379884689) / 0.001199040767386091 * 100 */
+	check_close(lv->s.range_pct, 479.39568483064636, 1e-10, "small pg 300 range_pct");
+	/* python3: 0.006548918436197659 - 0.001199040767386091 */
+	check_close(cell_of(&nz, SPG, 300, "3")->deviation_abs, 0.005349877668811568, REL,
+		    "deviation_abs");
+	/*
+	 * small pg: 0, 0, 0 -> 0.0008 .. 0.0065 -> 0.017 .. 0.021: both steps
+	 * resolved (the write-up's failure knee between 100 and 300 sessions).
+	 * A pooled-SD rule would not resolve the first, python3:
+	 * sqrt((2 * variance(A) + 2 * variance(B)) / 4) = 0.0022697473544000366
+	 * > d = 0.001199040767386091 (the rule's justification, noise.h)
+	 */
+	check_close(step_of(&nz, SPG, 100)->gap, 0.0008007687379884689, REL, "err gap 100->300");
+	assert_string_equal(step_of(&nz, SPG, 100)->verdict, "resolved");
+	assert_true(isnan(step_of(&nz, SPG, 100)->difference_pct));
+	assert_string_equal(step_of(&nz, SPG, 100)->effect, "worse");
+	check_close(step_of(&nz, SPG, 300)->gap, 0.010217349824094505, REL, "err gap 300->500");
+	/* small mem 300 -> 500: 0, 0, 0 against 0, 0.0012, 0.0016: the ranges touch at 0 */
+	check_close(step_of(&nz, SMEM, 300)->gap, 0, 0, "err touching gap");
+	assert_string_equal(step_of(&nz, SMEM, 300)->verdict, "within-noise");
+	/* medium: nothing changes */
+	assert_string_equal(verdict_of(&nz, MPG)->verdict, "within-noise");
+	assert_string_equal(step_of(&nz, MPG, 100)->change, "none");
+	/*
+	 * bursts, lower is better: small pg 300's first run (block 1, 0.00080)
+	 * has fewer errors than the later median, python3:
+	 * statistics.median([0.001199040767386091, 0.006548918436197659]) =
+	 * 0.0038739796017918746 >= 1.5 * 0.00080: a burst, ratio 0.20670442808167613
+	 */
+	b = burst_of(&nz, SPG, 300);
+	check_close(b->later_median, 0.0038739796017918746, REL, "err later median");
+	check_close(b->ratio, 0.20670442808167613, REL, "err ratio");
+	assert_true(b->burst);
+	/* a later median of 0: no ratio, no burst */
+	b = burst_of(&nz, MPG, 100);
+	assert_true(isnan(b->ratio));
+	assert_false(b->burst);
+	/* the drift leaves the 0-median levels out: medium pg has no drift row */
+	for (size_t i = 0; i < nz.ndrifts; i++)
+		assert_string_not_equal(nz.drifts[i].group, MPG);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* A latency burst reads low: the first run is better when lower is better. */
+static void test_noise_burst_lower(void **state)
+{
+	/* by hand: later median 150 = 1.5 * 100 exactly: a burst; 149 is not */
+	static const struct row rows[] = {
+		{"first", 1, "1", 100, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
+		{"second", 1, "2", 150, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
+		{"third", 1, "3", 150, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	build(&sel, rows, ARRAY_LEN(rows));
+	noise_options_init(&o);
+	/* higher is better: 100 / 150 is no burst */
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(nz.bursts[0].burst);
+	noise_release(&nz);
+	field_metric_meaning("p50_ms", NULL, false, &o.metric);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_true(nz.bursts[0].burst);
+	check_close(nz.bursts[0].ratio, 100.0 / 150.0, REL, "ratio");
+	noise_release(&nz);
+	sel.runs[1].metric = sel.runs[2].metric = 149;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(nz.bursts[0].burst);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* ---------------------------------------------------------------------- */
+/* sweep: what applies to a metric and a level; zeros                      */
+/* ---------------------------------------------------------------------- */
+
+/* `sweep --metric err` (small pg, blocks 1-3): no error, no speedup, absolute ranges. */
+static void test_sweep_zero_median(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build_cap36(&sel, true, "small", "pg");
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "err", "sessions", NULL, false);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.nlevels, 3);
+	assert_false(sw.scaling_applies);
+	assert_false(sw.per_unit_applies);
+	check_contains(sw.scaling_why, "kind fraction", "why");
+	check_contains(sw.per_unit_why, "kind fraction", "why per unit");
+	assert_int_equal(sw.zero_median_levels, 1);
+	check_close(sw.levels[0].s.median, 0, 0, "median at 100");
+	assert_true(isnan(sw.levels[0].s.range_pct));
+	check_close(sw.levels[0].s.range_abs, 0, 0, "range_abs at 100");
+	check_close(sw.levels[1].s.range_pct, 479.39568483064636, 1e-10, "range_pct at 300");
+	check_close(sw.levels[1].s.range_abs, 0.005748149698209189, REL, "range_abs at 300");
+	for (size_t i = 0; i < sw.nlevels; i++) {
+		assert_true(isnan(sw.levels[i].speedup));
+		assert_true(isnan(sw.levels[i].efficiency));
+		assert_true(isnan(sw.levels[i].per_doubling));
+		assert_true(isnan(sw.levels[i].per_unit));
+		assert_true(isnan(sw.levels[i].cpu_us_per_op));
+		assert_false(sw.levels[i].scaling_stops);
+	}
+	assert_false(sw.has_fit);
+	check_contains(sw.fit_note, "needs a rate or a time", "fit note");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/* A session sweep of a rate: per_unit applies, speedup does not (sessions are load). */
+static void test_sweep_session_level(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build_cap36(&sel, false, "medium", "pg");
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "tput", "sessions", NULL, false);
+	assert_false(o.level_counts_workers);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_false(sw.scaling_applies);
+	assert_true(sw.per_unit_applies);
+	check_contains(sw.scaling_why, "'sessions' does not count threads", "why");
+	/* python3: 287.01400172055423 / 100 */
+	check_close(sw.levels[0].per_unit, 2.8701400172055425, REL, "per_unit 100");
+	assert_true(isnan(sw.levels[1].speedup));
+	assert_true(isnan(sw.levels[2].per_doubling));
+	assert_false(sw.has_fit);
+	assert_int_equal(sw.stop_index, sw.nlevels);
+	sweep_release(&sw);
+	/* the default options (a rate over workers) keep every figure */
+	sweep_options_init(&o);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(sw.scaling_applies);
+	/* python3: 261.4928259356003 / 287.01400172055423 */
+	check_close(sw.levels[1].speedup, 261.4928259356003 / 287.01400172055423, REL, "speedup");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/*
+ * A time metric over GOMAXPROCS (p50 of results.tsv, blocks 1-3): lower is
+ * better, so speedup = base median / median. python3:
+ *   medians 255.017, 121.405, 52.314, 36.229
+ *   speedup 2.1005477533874224, 4.874737164047865, 7.039029506748737
+ *   per_doubling (m_prev / m) ** (1 / log2(l / l_prev)):
+ *     2.1005477533874224, 2.320698092288871, 1.4439813409147368
+ *   fit: b of ln(median) on log2(level); exp(-b) = 1.9535102767403396,
+ *     SE exp(-b) * se(b) = 0.14032558447358018, r2 0.9775030643121336
+ */
+static void test_sweep_time_metric(void **state)
+{
+	static const double p50[] = {258.949, 124.152, 52.41, 35.472, 36.472, 52.314,
+				     120.471, 254.072, 121.405, 36.229, 255.017, 52.121};
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	for (size_t i = 0; i < sel.n; i++)
+		sel.runs[i].metric = p50[i];
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "p50_ms", "gomaxprocs", NULL, false);
+	assert_true(o.metric.lower_is_better);
+	assert_int_equal(o.metric.kind, FIELD_KIND_TIME);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(sw.scaling_applies);
+	assert_false(sw.per_unit_applies);
+	check_close(sw.levels[1].speedup, 2.1005477533874224, REL, "speedup 2");
+	check_close(sw.levels[3].speedup, 7.039029506748737, REL, "speedup 8");
+	check_close(sw.levels[3].efficiency, 0.8798786883435922, REL, "efficiency 8");
+	check_close(sw.levels[2].per_doubling, 2.320698092288871, REL, "per_doubling 4");
+	check_close(sw.levels[3].per_doubling, 1.4439813409147368, REL, "per_doubling 8");
+	assert_int_equal(sw.stop_index, sw.nlevels); /* 1.44 >= 1.2 */
+	assert_true(isnan(sw.levels[0].per_unit));
+	assert_true(isnan(sw.levels[0].cpu_us_per_op));
+	assert_true(sw.has_fit);
+	check_close(sw.fit.factor, 1.9535102767403396, 1e-10, "fit factor");
+	check_close(sw.fit.factor_se, 0.14032558447358018, 1e-9, "fit SE");
+	check_close(sw.fit.r2, 0.9775030643121336, 1e-10, "fit r2");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/* Kinds and directions: canonical, inferred from the name, given, assumed. */
+static void test_metric_meaning(void **state)
+{
+	static const struct {
+		const char *name;
+		enum field_kind kind;
+		bool lower, kind_assumed, direction_assumed;
+	} want[] = {
+		{"tput", FIELD_KIND_RATE, false, false, false},
+		{"p99_ms", FIELD_KIND_TIME, true, false, false},
+		{"err", FIELD_KIND_FRACTION, true, false, false},
+		{"patch_rate", FIELD_KIND_FRACTION, false, false, false},
+		{"gen_cpu_pct", FIELD_KIND_CPU, true, false, false},
+		{"load_rss_kb", FIELD_KIND_MEMORY, true, false, false},
+		{"sessions", FIELD_KIND_COUNT, false, false, true},
+		/* capacity corpus columns (results.tsv, system.tsv) */
+		{"xact_per_s", FIELD_KIND_RATE, false, false, false},
+		{"load_app_kb", FIELD_KIND_MEMORY, true, false, false},
+		{"idle_mem_avail_kb", FIELD_KIND_MEMORY, false, false, false},
+		{"app_cpu_pct", FIELD_KIND_CPU, true, false, false},
+		{"machine_busy_cores", FIELD_KIND_CPU, true, false, false},
+		{"p50", FIELD_KIND_TIME, true, false, false},
+		/* the write-up tables */
+		{"qps", FIELD_KIND_RATE, false, false, false},
+		{"ns_per_op", FIELD_KIND_TIME, true, false, false},
+		{"Gbps", FIELD_KIND_RATE, false, false, false},
+		{"efficiency", FIELD_KIND_FRACTION, false, false, false},
+		{"avg_MHz", FIELD_KIND_RATE, false, true, true},
+		/* a generator-record key: no kind, but an error word */
+		{"outcomes.transport_error", FIELD_KIND_RATE, true, true, false},
+		{"error_count", FIELD_KIND_COUNT, true, false, false},
+	};
+	struct metric_meaning m;
+	enum field_kind k = FIELD_KIND_TIME;
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		field_metric_meaning(want[i].name, NULL, false, &m);
+		if (m.kind != want[i].kind || m.lower_is_better != want[i].lower ||
+		    m.kind_assumed != want[i].kind_assumed ||
+		    m.direction_assumed != want[i].direction_assumed)
+			fail_msg("%s: kind %s lower %d assumed %d/%d (%s; %s)", want[i].name,
+				 field_kind_name(m.kind), m.lower_is_better, m.kind_assumed,
+				 m.direction_assumed, m.kind_from, m.direction_from);
+	}
+	/* --metric-kind time: lower is better by the kind, said as the source */
+	field_metric_meaning("avg_MHz", &k, false, &m);
+	assert_int_equal(m.kind, FIELD_KIND_TIME);
+	assert_true(m.lower_is_better);
+	assert_false(m.kind_assumed);
+	assert_string_equal(m.kind_from, "--metric-kind");
+	/* --lower-is-better wins over the kind */
+	field_metric_meaning("qps", NULL, true, &m);
+	assert_true(m.lower_is_better);
+	assert_string_equal(m.direction_from, "--lower-is-better");
+	/* every canonical field has a kind; the quantities a direction */
+	for (size_t i = 0; i < field_canonical_count; i++) {
+		const struct field_info *f = &field_canonical[i];
+		if (f->type == FIELD_REAL && f->kind == FIELD_KIND_LABEL)
+			fail_msg("canonical %s is a number without a kind", f->name);
+	}
+	assert_int_equal(field_kind_parse("fraction", &k), 0);
+	assert_int_equal(k, FIELD_KIND_FRACTION);
+	assert_int_equal(field_kind_parse("workers", &k), -1);
+	assert_int_equal(field_kind_parse("label", &k), -1);
+	assert_true(field_counts_workers("gomaxprocs"));
+	assert_true(field_counts_workers("cores"));
+	assert_true(field_counts_workers("N"));
+	assert_true(field_counts_workers("Threads"));
+	assert_false(field_counts_workers("sessions"));
+	assert_false(field_counts_workers("app_cores"));
+	assert_false(field_counts_workers("conversations"));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1930,6 +2754,7 @@ static void test_noise_document_gomaxprocs(void **state)
 	memset(&req, 0, sizeof(req));
 	req.by = "gomaxprocs";
 	noise_options_init(&req.opts);
+	req.opts.by = req.by; /* as noise_run sets it */
 	build(&res.sel, gmp_rows, ARRAY_LEN(gmp_rows));
 	assert_int_equal(noise_compute(&res.sel, &req.opts, &res.nz), 0);
 	assert_true(res.nz.resolved);
@@ -1938,7 +2763,7 @@ static void test_noise_document_gomaxprocs(void **state)
 	assert_int_equal(build_noise(&req, &res, &d), 0);
 	assert_string_equal(doc_title(d), "Noise of tput by gomaxprocs");
 	/* Markdown order: the verdict first; every view a table */
-	check_sections(d, "verdict,levels,cells,drift,order,bursts,soaks");
+	check_sections(d, "verdict,steps,levels,cells,drift,order,bursts,soaks");
 	check_fact_text(d, "verdict", "resolved");
 	check_fact_shown(d, "counterbalanced", "yes");
 	check_fact_text(d, "by", "gomaxprocs");
@@ -1948,7 +2773,15 @@ static void test_noise_document_gomaxprocs(void **state)
 	check_close(doc_fact_number(d, "runs"), 12, 0, "runs");
 	check_close(doc_fact_number(d, "groups"), 1, 0, "groups");
 	check_close(doc_fact_number(d, "bursts"), 0, 0, "bursts");
-	check_close(doc_fact_number(d, "threshold_range_pct"), NOISE_RANGE_PCT, 0, "range");
+	check_fact_text(d, "step_rule", NOISE_STEP_RULE);
+	check_fact_text(d, "verdict_steps", "resolved: 1→2, 2→4, 4→8");
+	check_fact_text(d, "counterbalanced_gomaxprocs", "yes");
+	check_fact_text(d, "metric_kind", "rate");
+	check_fact_text(d, "metric_direction", "higher");
+	check_close(doc_fact_number(d, "steps_resolved"), 3, 0, "steps resolved");
+	assert_int_equal(rows_of(d, "steps"), 3);
+	/* python3: 853.212014958686 - 485.26070274273076 (min of 2 - max of 1) */
+	check_close(cell_of_doc(d, "steps", 0, "gap"), 367.9513122159553, REL, "gap 1->2");
 	check_close(doc_fact_number(d, "threshold_burst_factor"), NOISE_BURST_FACTOR, 0, "burst");
 	check_close(doc_fact_number(d, "threshold_drift_pct"), NOISE_DRIFT_PCT, 0, "drift");
 	check_close(doc_fact_number(d, "runs_left_out"), 0, 0, "left out");
@@ -1968,7 +2801,7 @@ static void test_noise_document_gomaxprocs(void **state)
 		       "runs in one block\n",
 		       "md soaks");
 	check_close(doc_fact_number(d, "soak_min_runs"), NOISE_SOAK_MIN_RUNS, 0, "soak min");
-	check_contains(md, "- thresholds: range 5.00%, burst factor 1.50x, drift 1.00%", "md");
+	check_contains(md, "thresholds: burst factor 1.50x, drift 1.00%", "md");
 	check_contains(md, "- verdict: resolved\n", "md verdict");
 	assert_true(strstr(md, "### Verdict") < strstr(md, "### Levels"));
 	free(md);
@@ -2330,6 +3163,17 @@ int main(void)
 		cmocka_unit_test(test_noise_burst_boundary),
 		cmocka_unit_test(test_noise_capacity_soak),
 		cmocka_unit_test(test_noise_refuses),
+		cmocka_unit_test(test_noise_steps_capacity),
+		cmocka_unit_test(test_noise_step_boundary),
+		cmocka_unit_test(test_noise_unreplicated),
+		cmocka_unit_test(test_noise_order_capacity),
+		cmocka_unit_test(test_noise_order_boundary),
+		cmocka_unit_test(test_noise_zero_median),
+		cmocka_unit_test(test_noise_burst_lower),
+		cmocka_unit_test(test_sweep_zero_median),
+		cmocka_unit_test(test_sweep_session_level),
+		cmocka_unit_test(test_sweep_time_metric),
+		cmocka_unit_test(test_metric_meaning),
 		cmocka_unit_test(test_compare_defaults),
 		cmocka_unit_test(test_compare_three_vs_three),
 		cmocka_unit_test(test_compare_separated),

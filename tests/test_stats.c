@@ -125,9 +125,42 @@ static void test_summary_errors(void **state)
 	/* by hand: median of -1 0 1 is 0 */
 	check_error(stats_summary(zero_median, 3, &s), "median is 0: range_pct undefined");
 	/* by hand: 3 / 0 - 1 is infinite */
-	check_error(stats_summary(zero_min, 3, &s), "minimum is 0: spread_pct undefined");
+	check_error(stats_summary(zero_min, 3, &s), "minimum is 0 or below: spread_pct undefined");
 	check_error(stats_summary(with_nan, 3, &s), "values must be finite");
 	check_error(stats_median(with_inf, 3, &m), "values must be finite");
+}
+
+/* A metric that can be 0 (an error rate): no error, the relative figures NaN. */
+static void test_summary_abs_zeros(void **state)
+{
+	/* capacity corpus, e2-medium pg, err at 100 sessions in blocks 1-3: all 0 */
+	const double zeros[] = {0, 0, 0};
+	/* e2-small mem, err at 500 sessions (results.tsv): 0.00124, 0.00161, 0 */
+	const double some[] = {0.0012400110223201985, 0.0016055329134247252, 0.0};
+	const double zero_median[] = {-1, 0, 1};
+	struct summary s;
+	(void)state;
+	assert_int_equal(stats_summary_abs(zeros, 3, &s), 0);
+	check_close(s.median, 0, 0, "median");
+	assert_true(isnan(s.range_pct));
+	check_close(s.range_abs, 0, 0, "range_abs");
+	check_close(s.spread_pct, 0, 0, "spread_pct (all equal)");
+	assert_int_equal(stats_summary_abs(some, 3, &s), 0);
+	check_close(s.median, 0.0012400110223201985, 0, "median");
+	check_close(s.min, 0, 0, "min");
+	/* by hand: max - min = 0.0016055329134247252 */
+	check_close(s.range_abs, 0.0016055329134247252, 0, "range_abs");
+	/* python3: 0.0016055329134247252 / 0.0012400110223201985 * 100 */
+	check_close(s.range_pct, 129.4773098404073, 1e-12, "range_pct");
+	assert_true(isnan(s.spread_pct)); /* min 0 */
+	assert_int_equal(stats_summary_abs(zero_median, 3, &s), 0);
+	assert_true(isnan(s.range_pct));
+	check_close(s.range_abs, 2, 0, "range_abs -1..1");
+	/* stats_summary keeps refusing both (test_summary_errors) and fills range_abs */
+	assert_int_equal(stats_summary(g2, 3, &s), 0);
+	/* python3: 881.2907259769522 - 853.212014958686 */
+	check_close(s.range_abs, 28.078711018266176, 1e-12, "range_abs g2");
+	assert_int_equal(stats_summary_abs(g2, 0, &s), ERR_DATA);
 }
 
 /*
@@ -705,16 +738,16 @@ static void test_summary_any_zeros(void **state)
 	static const double neg[] = {-1, 2, 3};
 	struct summary s;
 	(void)state;
-	assert_int_equal(stats_summary_any(zeros, 3, &s), 0);
+	assert_int_equal(stats_summary_abs(zeros, 3, &s), 0);
 	check_close(s.median, 0, 0, "median 0");
 	assert_true(isnan(s.range_pct));
 	check_close(s.spread_pct, 0, 0, "all equal: spread 0");
 	/* by hand: median 0.0008, range 0.0012 / 0.0008 = 150%; min 0: no spread_pct */
-	assert_int_equal(stats_summary_any(mixed, 3, &s), 0);
+	assert_int_equal(stats_summary_abs(mixed, 3, &s), 0);
 	check_close(s.median, 0.0008, 0, "median");
 	check_close(s.range_pct, 150, 1e-12, "range_pct");
 	assert_true(isnan(s.spread_pct));
-	assert_int_equal(stats_summary_any(neg, 3, &s), 0);
+	assert_int_equal(stats_summary_abs(neg, 3, &s), 0);
 	assert_true(isnan(s.spread_pct));
 	check_close(s.range_pct, 200, 1e-12, "range_pct with a negative");
 	/* the strict summary still refuses a median of 0 */
@@ -723,7 +756,7 @@ static void test_summary_any_zeros(void **state)
 	{
 		struct summary strict;
 		assert_int_equal(stats_summary(g2, 3, &strict), 0);
-		assert_int_equal(stats_summary_any(g2, 3, &s), 0);
+		assert_int_equal(stats_summary_abs(g2, 3, &s), 0);
 		assert_memory_equal(&s, &strict, sizeof(s));
 	}
 }
@@ -735,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_summary_real_g2),
 		cmocka_unit_test(test_summary_single_value),
 		cmocka_unit_test(test_summary_errors),
+		cmocka_unit_test(test_summary_abs_zeros),
 		cmocka_unit_test(test_ols_small),
 		cmocka_unit_test(test_ols_errors),
 		cmocka_unit_test(test_per_doubling_real_sweep),

@@ -110,7 +110,8 @@ else
 	not_ok "sweep: range_pct <= 3.3 at every level" "ranges: $(tsvcol range_pct | tr '\n' ' ')"
 fi
 check_eq "sweep: note 'scaling stops' at level 8 only" "8" \
-	"$(awk -F'\t' 'NR > 1 && $NF == "scaling stops" { print $1 }' "$T/.out")"
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "note") c = i; next }
+		$c == "scaling stops" { print $1 }' "$T/.out")"
 if [ -n "$ERR" ]; then
 	not_ok "sweep with block=1,2,3: nothing on stderr (results go to stdout)" "stderr:"$'\n'"$ERR"
 else
@@ -166,7 +167,8 @@ print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv"
 
 cpl sweep "${GMP_SEL[@]}" --stop-below 0.5 --format tsv
 check_eq "sweep --stop-below 0.5: no level stops" "" \
-	"$(awk -F'\t' 'NR > 1 && $NF == "scaling stops" { print $1 }' "$T/.out")" "exit $RC; $ERR"
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "note") c = i; next }
+		$c == "scaling stops" { print $1 }' "$T/.out")" "exit $RC; $ERR"
 
 cpl sweep "${GMP_SEL[@]}" --base 2 --format tsv
 check_eq "sweep --base 2: speedup at 2 is 1" "1" "$(tsvget level 2 speedup)" "exit $RC; $ERR"
@@ -183,6 +185,90 @@ print("ok" if len(d) == 4 and all("speedup" in r and "level" in r for r in d) el
 cpl sweep "${GMP_SEL[@]}"
 expect_rc "sweep (md) exits 0" 0
 check_contains "sweep (md): definitions pointer" "$OUT" "coreplan sweep --help"
+
+# what applies to a metric and a level; zeros. Recomputed in python from results.tsv.
+SWEEP_KIND_PY='
+import csv, json, math, statistics, sys
+out, results, metric, key, want_left = sys.argv[1:6]
+where = dict(w.split("=") for w in sys.argv[6:])
+d = json.load(open(out))
+f = {k: v["value"] for k, v in d["facts"].items()}
+by = {}
+for r in csv.DictReader(open(results), delimiter="\t"):
+    if all(r[k] in v.split(",") for k, v in where.items()):
+        by.setdefault(int(r[key]), []).append(float(r[metric]))
+rows = {int(r["level"]): r for r in d["sections"]["levels"]["rows"]}
+lower = f["metric_direction"] == "lower"
+bad = []
+base = statistics.median(by[min(by)])
+prev = None
+for lv in sorted(by):
+    v = by[lv]; m = statistics.median(v); r = rows[lv]
+    want = {"median": m, "range_abs": max(v) - min(v), "range_pct": (max(v) - min(v)) / m * 100 if m else None}
+    scaling = "speedup" not in want_left
+    want["speedup"] = (base / m if lower else m / base) if scaling else None
+    want["per_unit"] = m / lv if "per_unit" not in want_left else None
+    if prev and scaling:
+        want["per_doubling"] = ((prev[1] / m) if lower else (m / prev[1])) ** (1 / math.log2(lv / prev[0]))
+    elif prev:
+        want["per_doubling"] = None
+    for k, w in want.items():
+        g = r[k]
+        if (w is None) != (g is None) or (w is not None and not math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-15)):
+            bad.append("level %d %s: got %r, python %r" % (lv, k, g, w))
+    prev = (lv, m)
+if f["columns_left_out"] != want_left:
+    bad.append("columns_left_out %r, expected %r" % (f["columns_left_out"], want_left))
+print("\n".join(bad) if bad else "ok")'
+CAPSP=(--by sessions --corpus "$CAP_NAME" --where block=1,2,3 --where target=small --where cfg=pg)
+cpl sweep "${CAPSP[@]}" --metric err --format json
+expect_rc "sweep --metric err (e2-small pg) exits 0: a median of 0 is no error" 0
+py_check "sweep --metric err json: median, range_abs, range_pct (missing at a 0 median) match python; scaling columns left out" \
+	"$SWEEP_KIND_PY" "$CAP/results.tsv" err level "speedup,efficiency,per_doubling,per_unit,cpu_us_per_op" \
+	block=1,2,3 target=small cfg=pg
+py_check "sweep --metric err json: the block filter matched blocks 1-3 only (9 runs)" \
+	'import json, sys; d = json.load(open(sys.argv[1])); print("ok" if d["facts"]["runs"]["value"] == 9 else d["facts"]["runs"])'
+check_eq "sweep --metric err: a fraction, lower is better, scaling not applicable" "fraction lower not-applicable" \
+	"$(jget '"%s %s %s" % (d["facts"]["metric_kind"]["value"], d["facts"]["metric_direction"]["value"], d["facts"]["scaling"]["value"])')"
+cpl sweep --by sessions --corpus "$CAP_NAME" --where block=1,2,3 --metric err --format tsv
+expect_rc "sweep --metric err over the whole capacity corpus exits 0" 0
+cpl sweep "${CAPSP[@]}" --metric err
+check_contains "sweep --metric err (md): says why range_pct is missing" "$OUT" \
+	"with a median of 0: range_pct is left out there"
+check_contains "sweep --metric err (md): says why speedup is left out" "$OUT" \
+	"speedup, efficiency and per_doubling are left out: metric 'err' is of kind fraction"
+if grep -q "| speedup" "$T/.out"; then
+	not_ok "sweep --metric err (md): no speedup column" "$OUT"
+else
+	ok "sweep --metric err (md): no speedup column"
+fi
+
+# a session sweep: more load, not more workers
+cpl sweep --by sessions --corpus "$CAP_NAME" --where block=1,2,3 --where target=medium --where cfg=pg --format json
+py_check "sweep --by sessions json: per_unit kept, speedup/efficiency/per_doubling missing, as python" \
+	"$SWEEP_KIND_PY" "$CAP/results.tsv" tput level "speedup,efficiency,per_doubling" \
+	block=1,2,3 target=medium cfg=pg
+check_eq "sweep --by sessions: the levels table keeps its columns (speedup is null, not gone)" "True None" \
+	"$(jget '"%s %s" % ("speedup" in [c["name"] for c in d["sections"]["levels"]["columns"]], d["sections"]["levels"]["rows"][1]["speedup"])')"
+check_contains "sweep --by sessions: columns_left_out_why names the level" \
+	"$(jget 'd["facts"]["columns_left_out_why"]["value"]')" "level field 'sessions' does not count threads"
+
+# a latency over GOMAXPROCS: a time, lower is better, speedup = base / median
+cpl sweep "${GMP_SEL[@]}" --metric p50_ms --format json
+py_check "sweep --metric p50_ms json: speedup = base / median, per_doubling inverted, per_unit left out" \
+	"$SWEEP_KIND_PY" "$GMP/results.tsv" p50 gomaxprocs "per_unit,cpu_us_per_op" block=1,2,3
+
+# an unknown metric name: its kind is assumed, and the document says so
+cpl sweep "${GMP_SEL[@]}" --metric threads_idle
+check_contains "sweep --metric threads_idle (md): the kind is assumed and said" "$OUT" \
+	"metric 'threads_idle' has no known kind: assumed a rate"
+cpl sweep "${GMP_SEL[@]}" --metric threads_idle --metric-kind count --format json
+check_eq "sweep --metric-kind count: the kind given, no assumption" "count --metric-kind" \
+	"$(jget '"%s %s" % (d["facts"]["metric_kind"]["value"], d["facts"]["metric_kind_from"]["value"])')"
+cpl sweep "${GMP_SEL[@]}" --metric-kind speed
+expect_rc "sweep --metric-kind speed (not a kind) exits 2" 2
+check_contains "sweep --metric-kind speed: the message lists the kinds" "$ERR" \
+	"rate, time, fraction, memory, count, cpu"
 
 ###########################################################################
 # noise
@@ -214,9 +300,14 @@ check_eq "noise order: blocks 1,2,3 run 1,2,4,8 / 8,4,2,1 / 2,8,1,4" \
 	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "block") b = i; if ($i == "levels_in_order") l = i }; next }
 		{ printf "%s%s:%s", (NR > 2 ? " " : ""), $b, $l }' "$T/.out")" "$OUT"
 
-cpl noise "${GMP_SEL[@]}" --range-pct 3 --view verdict --format tsv
-check_eq "noise --range-pct 3: within-noise, naming level 2 (3.24%)" "within-noise 2" \
-	"$(tsvcol verdict) $(tsvcol within_noise_levels)" "exit $RC; $OUT $ERR"
+cpl noise "${GMP_SEL[@]}" --view steps --format tsv
+expect_rc "noise --view steps exits 0" 0
+check_eq "noise steps gomaxprocs: 1->2, 2->4, 4->8 all resolved" \
+	"1:2:resolved 2:4:resolved 4:8:resolved" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "from") a = i; if ($i == "to") b = i; if ($i == "verdict") v = i }; next }
+		{ printf "%s%s:%s:%s", (NR > 2 ? " " : ""), $a, $b, $v }' "$T/.out")" "$OUT"
+cpl noise "${GMP_SEL[@]}" --range-pct 3
+expect_rc "noise --range-pct (the old fixed range rule) is an unknown option: exit 2" 2
 
 cpl noise "${CAP_SEL[@]}" --view bursts --format tsv
 expect_rc "noise --by sessions --group target,cfg --view bursts exits 0" 0
@@ -258,7 +349,7 @@ got = float(row["ratio"]); med = float(row["sustained_median"])
 print("ok" if math.isclose(got, want, rel_tol=1e-12) and math.isclose(med, statistics.median(rest), rel_tol=1e-12)
       else "ratio %r vs python %r, sustained median %r" % (got, want, med))' "$CAP"
 
-for view in levels cells drift order bursts soaks verdict; do
+for view in levels steps cells drift order bursts soaks verdict; do
 	cpl noise "${CAP_SEL[@]}" --view "$view" --format json
 	res=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -271,65 +362,218 @@ print("%d %s" % (len(d["sections"][sys.argv[2]]["rows"]), ",".join(d["sections"]
 done
 
 cpl noise "${CAP_SEL[@]}" --format tsv
-check_eq "noise --format tsv without --view: the levels table" \
-	"group	verdict	level	n	median	min	max	range_pct	max_block_dev_pct" "$(head -n 1 "$T/.out")"
+check_eq "noise --format tsv without --view: the levels table (new columns at the end)" \
+	"group	verdict	level	n	median	min	max	range_pct	max_block_dev_pct	range_abs	max_block_dev_abs" \
+	"$(head -n 1 "$T/.out")"
 
-# the verdicts, levels and bursts recomputed in python from results.tsv and
-# json/<tag>.json (started_at orders the runs): range_pct > 5 or a range
-# overlapping a neighbour's is within noise; a first run >= 1.5x the median
-# of its level's later runs is a burst
+# the steps, levels, verdicts and bursts recomputed in python from
+# results.tsv and json/<tag>.json (started_at orders the runs): a step
+# between neighbouring levels is resolved when their [min, max] ranges are
+# disjoint (|median difference| > the spreads facing each other),
+# unreplicated when a level has one run; a level takes the worst of its
+# steps; a first run >= 1.5x the median of its level's later runs is a burst
 NOISE_PY='
-import calendar, csv, json, statistics, sys, time
-out, cap = sys.argv[1], sys.argv[2]
+import calendar, csv, json, math, statistics, sys, time
+out, cap, metric = sys.argv[1], sys.argv[2], sys.argv[3]
+blocks = sys.argv[4].split(",")
 d = json.load(open(out))
 f = {k: v["value"] for k, v in d["facts"].items()}
 groups = {}
 for r in csv.DictReader(open(cap + "/results.tsv"), delimiter="\t"):
-    if r["block"] not in ("1", "2", "3", "soak"):
+    if r["block"] not in blocks:
         continue
     tag = "%s-%s-n%s-b%sr%s" % (r["target"], r["cfg"], r["level"], r["block"], r["rep"])
     t = calendar.timegm(time.strptime(json.load(open(cap + "/json/" + tag + ".json"))["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
-    groups.setdefault("target=%s, cfg=%s" % (r["target"], r["cfg"]), {}).setdefault(int(r["level"]), []).append((t, float(r["tput"]), tag))
+    groups.setdefault("target=%s, cfg=%s" % (r["target"], r["cfg"]), {}).setdefault(int(r["level"]), []).append((t, float(r[metric]), tag))
+rank = {"within-noise": 0, "unreplicated": 1, "single-level": 2, "resolved": 3}
 bad = []
 verdicts = {v["group"]: v for v in d["sections"]["verdict"]["rows"]}
 levels = {(v["group"], v["level"]): v for v in d["sections"]["levels"]["rows"]}
+steps = {(v["group"], v["from"]): v for v in d["sections"]["steps"]["rows"]}
 bursts = 0
+overall = "resolved"
 for g, by in groups.items():
     lv = sorted(by)
-    st = {}
-    for l in lv:
-        v = [x[1] for x in by[l]]
-        m = statistics.median(v)
-        st[l] = (len(v), m, min(v), max(v), (max(v) - min(v)) / m * 100)
-        runs = sorted(by[l])
-        if len(runs) >= 2 and runs[0][1] / statistics.median([x[1] for x in runs[1:]]) >= 1.5:
-            bursts += 1
+    vals = {l: [x[1] for x in by[l]] for l in lv}
+    sv, names = [], {"resolved": [], "within-noise": [], "unreplicated": []}
+    for a, b in zip(lv, lv[1:]):
+        A, B = vals[a], vals[b]
+        ma, mb = statistics.median(A), statistics.median(B)
+        gap = min(B) - max(A) if mb > ma else min(A) - max(B) if mb < ma else None
+        if len(A) < 2 or len(B) < 2:
+            v = "unreplicated"
+        else:
+            v = "resolved" if gap is not None and gap > 0 else "within-noise"
+        sv.append(v)
+        names[v].append("%d→%d" % (a, b))
+        row = steps.get((g, a))
+        if (not row or row["to"] != b or row["verdict"] != v or not math.isclose(row["difference"], mb - ma, rel_tol=1e-12, abs_tol=1e-15)
+                or (gap is not None and not math.isclose(row["gap"], gap, rel_tol=1e-12, abs_tol=1e-15))):
+            bad.append("step %s %s->%s: %r, python %s gap %r" % (g, a, b, row, v, gap))
     noisy = []
     for i, l in enumerate(lv):
-        n, m, lo, hi, rp = st[l]
-        over = any(st[k][2] <= hi and lo <= st[k][3] for k in lv[max(0, i - 1):i] + lv[i + 1:i + 2])
-        w = "within-noise" if rp > 5 or over else "resolved"
-        if w != "resolved":
+        v = vals[l]
+        n, m = len(v), statistics.median(v)
+        cand = sv[max(0, i - 1):i] + sv[i:i + 1]
+        w = min(cand, key=rank.get) if cand else "single-level"
+        if n < 2:
+            w = "unreplicated"
+        if w == "within-noise":
             noisy.append(l)
+        rp = (max(v) - min(v)) / m * 100 if m else None
         row = levels.get((g, l))
-        if not row or row["verdict"] != w or row["n"] != n or abs(row["range_pct"] - rp) > 1e-9 * rp:
+        if (not row or row["verdict"] != w or row["n"] != n or not math.isclose(row["range_abs"], max(v) - min(v), rel_tol=1e-12, abs_tol=1e-15)
+                or (rp is None) != (row["range_pct"] is None) or (rp is not None and not math.isclose(row["range_pct"], rp, rel_tol=1e-9))):
             bad.append("level %s %s: %r, python %s %d %r" % (g, l, row, w, n, rp))
-    want = "resolved" if not noisy else "within-noise"
+        runs = sorted(by[l])
+        if len(runs) >= 2:
+            later = statistics.median([x[1] for x in runs[1:]])
+            bursts += later != 0 and runs[0][1] / later >= 1.5
+    want = min(sv, key=rank.get) if sv else "single-level"
+    overall = min(overall, want, key=rank.get)
     v = verdicts.get(g)
-    if not v or v["verdict"] != want or v["within_noise_levels"] != ",".join(map(str, noisy)):
-        bad.append("verdict %s: %r, python %s %r" % (g, v, want, noisy))
-overall = "resolved" if all(v["verdict"] == "resolved" for v in verdicts.values()) else "within-noise"
+    if (not v or v["verdict"] != want or v["within_noise_levels"] != ",".join(map(str, noisy))
+            or v["steps_resolved"] != ", ".join(names["resolved"]) or v["steps_within_noise"] != ", ".join(names["within-noise"])):
+        bad.append("verdict %s: %r, python %s %r %r" % (g, v, want, noisy, names))
 want = {"runs": sum(len(x) for b in groups.values() for x in b.values()), "groups": len(groups),
-        "bursts": bursts, "verdict": overall, "group": "target,cfg", "by": "sessions", "metric": "tput",
-        "block": "block", "threshold_range_pct": 5, "threshold_burst_factor": 1.5, "threshold_drift_pct": 1}
+        "verdict": overall, "group": "target,cfg", "by": "sessions", "metric": metric,
+        "block": "block", "threshold_burst_factor": 1.5, "threshold_drift_pct": 1,
+        "steps_resolved": sum(len(v["steps_resolved"].split(", ")) for v in verdicts.values() if v["steps_resolved"])}
+if metric == "tput":
+    want["bursts"] = bursts
 bad += ["fact %s: %r, python %r" % (k, f.get(k), w) for k, w in want.items() if f.get(k) != w]
 if len(verdicts) != len(groups):
     bad.append("%d verdict rows, python %d groups" % (len(verdicts), len(groups)))
 print("\n".join(bad) if bad else "ok")'
 cpl noise "${CAP_SEL[@]}" --format json
-py_check "noise json: levels, verdicts, bursts and facts match python over results.tsv" "$NOISE_PY" "$CAP"
+py_check "noise json (blocks 1-3 and soak): steps, levels, verdicts, bursts and facts match python over results.tsv" \
+	"$NOISE_PY" "$CAP" tput 1,2,3,soak
 check_eq "noise json capacity: within-noise, one burst, not counterbalanced" "within-noise 1 False" \
 	"$(jget '"%s %d %s" % (d["facts"]["verdict"]["value"], d["facts"]["bursts"]["value"], d["facts"]["counterbalanced"]["value"])')"
+CAP3=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3)
+cpl noise "${CAP3[@]}" --format json
+py_check "noise json (blocks 1-3): steps, levels, verdicts and facts match python over results.tsv" \
+	"$NOISE_PY" "$CAP" tput 1,2,3
+check_eq "noise capacity: e2-medium pg resolves the decline step by step" \
+	"resolved 100→300, 300→500" \
+	"$(jget '" ".join(next((r["verdict"], r["steps_resolved"]) for r in d["sections"]["verdict"]["rows"] if r["group"] == "target=medium, cfg=pg"))')"
+check_eq "noise capacity: e2-medium mem, both steps within noise" \
+	"within-noise 100→300, 300→500" \
+	"$(jget '" ".join(next((r["verdict"], r["steps_within_noise"]) for r in d["sections"]["verdict"]["rows"] if r["group"] == "target=medium, cfg=mem"))')"
+check_contains "noise capacity: the verdict_steps fact names the resolved steps" \
+	"$(jget 'd["facts"]["verdict_steps"]["value"]')" "target=medium, cfg=pg: resolved: 100→300, 300→500"
+
+# the order of each factor recomputed in python from json/<tag>.json:
+# started_at and the measured window (duration), first run of each value
+# per block; runs whose windows overlap share a position
+ORDER_PY='
+import calendar, csv, json, re, sys, time
+out, cap = sys.argv[1], sys.argv[2]
+d = json.load(open(out))
+f = {k: v["value"] for k, v in d["facts"].items()}
+def secs(text):
+    m = re.fullmatch(r"(?:(\d+)m)?(?:(\d+)s)?", text)
+    return int(m.group(1) or 0) * 60 + int(m.group(2) or 0)
+runs = []
+for i, r in enumerate(csv.DictReader(open(cap + "/results.tsv"), delimiter="\t")):
+    if r["block"] not in ("1", "2", "3"):
+        continue
+    tag = "%s-%s-n%s-b%sr%s" % (r["target"], r["cfg"], r["level"], r["block"], r["rep"])
+    j = json.load(open(cap + "/json/" + tag + ".json"))
+    t = calendar.timegm(time.strptime(j["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
+    runs.append(dict(i=i, target=r["target"], cfg=r["cfg"], sessions=r["level"], block=r["block"], start=t, end=t + secs(j["duration"])))
+def orders(factor, strat):
+    res = {}
+    for s in sorted({strat(x) for x in runs}):
+        for b in ("1", "2", "3"):
+            seen, slots = [], []
+            for x in sorted((x for x in runs if strat(x) == s and x["block"] == b), key=lambda x: (x["start"], x["i"])):
+                if x[factor] in seen:
+                    continue
+                if slots and (x["start"] < slots[-1][1] or x["start"] == slots[-1][0]):
+                    slots[-1][2].append(x[factor]); slots[-1][1] = max(slots[-1][1], x["end"])
+                else:
+                    slots.append([x["start"], x["end"], [x[factor]]])
+                seen.append(x[factor])
+            res[(s, b)] = slots
+    return res
+def judge(res):
+    words = []
+    for s in sorted({k[0] for k in res}):
+        cons = [res[(s, b)] for b in ("1", "2", "3") if sum(len(sl[2]) for sl in res[(s, b)]) >= 2]
+        if not cons:
+            words.append("not-rotated"); continue
+        if all(len(o) == 1 for o in cons):
+            words.append("simultaneous"); continue
+        if len(cons) == 1:
+            words.append("one-block"); continue
+        pos = {}
+        for o in cons:
+            for p, sl in enumerate(o):
+                for v in sl[2]:
+                    pos.setdefault(v, []).append(p)
+        words.append("no" if any(len(p) >= 2 and len(set(p)) == 1 for p in pos.values()) else "yes")
+    for w in ("no", "one-block", "yes", "simultaneous", "not-rotated"):
+        if w in words:
+            return w
+text = lambda slots: ",".join("+".join(sl[2]) for sl in slots)
+bad = []
+rows = {(r["factor"], r["group"], r["block"]): r["levels_in_order"] for r in d["sections"]["order"]["rows"]}
+factors = {"sessions": lambda x: "target=%s, cfg=%s" % (x["target"], x["cfg"]),
+           "target": lambda x: "cfg=" + x["cfg"], "cfg": lambda x: "target=" + x["target"]}
+for name, strat in factors.items():
+    res = orders(name, strat)
+    for (s, b), slots in res.items():
+        if rows.get((name, s, b)) != text(slots):
+            bad.append("order %s %s block %s: %r, python %r" % (name, s, b, rows.get((name, s, b)), text(slots)))
+    w = judge(res)
+    if f.get("counterbalanced_" + name) != w:
+        bad.append("counterbalanced_%s: %r, python %r" % (name, f.get("counterbalanced_" + name), w))
+print("\n".join(bad) if bad else "ok")'
+py_check "noise json capacity: each factor's order and counterbalancing match python over the json start times" \
+	"$ORDER_PY" "$CAP"
+check_eq "noise capacity: sessions not counterbalanced, target simultaneous, cfg counterbalanced (ABA)" \
+	"no simultaneous yes False" \
+	"$(jget '" ".join(str(d["facts"][k]["value"]) for k in ("counterbalanced_sessions", "counterbalanced_target", "counterbalanced_cfg", "counterbalanced"))')"
+check_eq "noise capacity: cfg ran mem,pg / pg,mem / mem,pg on e2-medium" "mem,pg pg,mem mem,pg" \
+	"$(jget '" ".join(r["levels_in_order"] for r in d["sections"]["order"]["rows"] if r["factor"] == "cfg" and r["group"] == "target=medium")')"
+
+# GOMAXPROCS: the level order from runs/<tag>/load.json, in python
+cpl noise "${GMP_SEL[@]}" --format json
+py_check "noise json gomaxprocs: level orders 1,2,4,8 / 8,4,2,1 / 2,8,1,4 from load.json, counterbalanced" '
+import calendar, csv, json, sys, time
+out, gmp = sys.argv[1], sys.argv[2]
+d = json.load(open(out))
+runs = []
+for r in csv.DictReader(open(gmp + "/results.tsv"), delimiter="\t"):
+    if r["block"] in ("1", "2", "3"):
+        t = calendar.timegm(time.strptime(json.load(open(gmp + "/runs/" + r["tag"] + "/load.json"))["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
+        runs.append((r["block"], t, r["gomaxprocs"]))
+want = {b: ",".join(x[2] for x in sorted(r for r in runs if r[0] == b)) for b in ("1", "2", "3")}
+got = {r["block"]: r["levels_in_order"] for r in d["sections"]["order"]["rows"]}
+pos = {}
+for b, o in want.items():
+    for i, v in enumerate(o.split(",")):
+        pos.setdefault(v, set()).add(i)
+balanced = all(len(p) > 1 for p in pos.values())
+ok = got == want and want == {"1": "1,2,4,8", "2": "8,4,2,1", "3": "2,8,1,4"} and balanced
+ok = ok and d["facts"]["counterbalanced_gomaxprocs"]["value"] == "yes" and d["facts"]["counterbalanced"]["value"] is True
+print("ok" if ok else "orders %r, python %r; facts %r" % (got, want, d["facts"]["counterbalanced_gomaxprocs"]))' "$GMP"
+
+# single-run levels: the GOGC arms at GOMAXPROCS 1 and 4 (blocks gg100, gg800)
+cpl noise --by gomaxprocs --corpus "$GMP_NAME" --group gogc --where block=gg100,gg800 --format json
+check_eq "noise GOGC arms: every step and level unreplicated, verdict unreplicated" \
+	"unreplicated unreplicated,unreplicated unreplicated,unreplicated,unreplicated,unreplicated" \
+	"$(jget '"%s %s %s" % (d["facts"]["verdict"]["value"], ",".join(r["verdict"] for r in d["sections"]["steps"]["rows"]), ",".join(r["verdict"] for r in d["sections"]["levels"]["rows"]))')" \
+	"exit $RC; $ERR"
+
+# err: mostly 0 on e2-medium; absolute ranges, never an error
+cpl noise "${CAP3[@]}" --metric err --format json
+expect_rc "noise --metric err exits 0" 0
+py_check "noise --metric err json: steps, levels (range_abs; range_pct missing at a 0 median), verdicts match python" \
+	"$NOISE_PY" "$CAP" err 1,2,3
+check_eq "noise --metric err: a fraction, lower is better; 9 levels with a 0 median" "fraction lower 9" \
+	"$(jget '"%s %s %d" % (d["facts"]["metric_kind"]["value"], d["facts"]["metric_direction"]["value"], d["facts"]["zero_median_levels"]["value"])')"
 
 cpl noise "${GMP_SEL[@]}" --format json
 check_eq "noise json gomaxprocs: verdict resolved, counterbalanced, 0 bursts, 12 runs, 1 group" \
@@ -337,19 +581,18 @@ check_eq "noise json gomaxprocs: verdict resolved, counterbalanced, 0 bursts, 12
 	"$(jget '" ".join(str(d["facts"][k]["value"]) for k in ("verdict", "counterbalanced", "bursts", "runs", "groups"))')"
 check_eq "noise json gomaxprocs: no soak (the table is there, empty)" "0" \
 	"$(jget 'len(d["sections"]["soaks"]["rows"])')"
-cpl noise "${GMP_SEL[@]}" --range-pct 3 --format json
-check_eq "noise --range-pct 3 json: verdict fact within-noise, threshold fact 3" "within-noise 3" \
-	"$(jget '"%s %g" % (d["facts"]["verdict"]["value"], d["facts"]["threshold_range_pct"]["value"])')"
 
 cpl noise "${GMP_SEL[@]}"
 expect_rc "noise (md, every table) exits 0" 0
 check_contains "noise (md): verdict section" "$OUT" "### Verdict"
-check_eq "noise (md): sections verdict, levels, cells, drift, order, bursts, soaks" \
-	"Verdict|Levels|Blocks at each level|Block drift|Run order|First-run bursts|Soaks (repeated runs of one cell)|" \
+check_eq "noise (md): sections verdict, steps, levels, cells, drift, order, bursts, soaks" \
+	"Verdict|Steps between neighbouring levels|Levels|Blocks at each level|Block drift|Run order|First-run bursts|Soaks (repeated runs of one cell)|" \
 	"$(sed -n 's/^### //p' "$T/.out" | tr '\n' '|')"
 check_contains "noise (md): the empty soak table says why" "$OUT" \
 	"none: no level has 3 or more runs in one block"
-check_contains "noise (md): the thresholds" "$OUT" "thresholds: range 5.00%, burst factor 1.50x, drift 1.00%"
+check_contains "noise (md): the thresholds" "$OUT" "thresholds: burst factor 1.50x, drift 1.00%"
+check_contains "noise (md): the step rule is said" "$OUT" \
+	"is resolved when the difference of their medians is larger than the within-level spread"
 
 ###########################################################################
 # compare

@@ -163,12 +163,17 @@ check_case "$C" cap/runs-main runs --where subcorpus=
 check_case "$G" gmp/sweep sweep --by gomaxprocs --where block=1,2,3
 check_case "$G" gmp/sweep-all sweep --by gomaxprocs
 check_case "$G" gmp/noise noise --by gomaxprocs --where block=1,2,3
+check_case "$G" gmp/noise-gogc noise --by gomaxprocs --group gogc --where block=gg100,gg800
 check_case "$G" gmp/compare compare --a gomaxprocs=1 --b gomaxprocs=2 --where block=1,2,3
 check_case "$G" gmp/cores cores --where block=1,2,3
 check_case "$G" gmp/trace trace g4-n100-b1
 check_case "$G" gmp/fit fit --by gomaxprocs --where block=1,2,3
 check_case "$C" cap/sweep sweep --by sessions --where target=medium --where cfg=pg --where block=1,2,3
 check_case "$C" cap/noise noise --by sessions --group target,cfg --where block=1,2,3,soak
+# a metric that is 0 in most runs (absolute ranges), a non-rate metric (columns left out)
+check_case "$C" cap/sweep-err sweep --by sessions --metric err --where block=1,2,3
+check_case "$C" cap/noise-err noise --by sessions --metric err --group target,cfg --where block=1,2,3
+check_case "$C" cap/sweep-p50 sweep --by sessions --metric p50_ms --where target=medium --where block=1,2,3
 check_case "$C" cap/compare compare --a target=small --b target=medium --where cfg=pg --where sessions=300
 check_case "$C" cap/cores cores
 check_case "$C" cap/trace trace medium-pg-n300-b1r1
