@@ -14,9 +14,11 @@
 
 void noise_options_init(struct noise_options *opts)
 {
+	memset(opts, 0, sizeof(*opts));
 	opts->burst_factor = NOISE_BURST_FACTOR;
-	opts->range_pct = NOISE_RANGE_PCT;
 	opts->drift_pct = NOISE_DRIFT_PCT;
+	field_metric_meaning("tput", NULL, false, &opts->metric);
+	opts->duration_extra = -1;
 }
 
 /* Append one zeroed element to a growing array. */
@@ -33,7 +35,292 @@ static void *push(void *array_ptr, size_t *count, size_t size)
 	return grown + (*count)++ * size;
 }
 
-/* The runs of one group, with their time keys. */
+/* When a run started and when its measured window ended (Unix seconds). */
+struct run_time {
+	bool has_start;
+	double start, end;
+};
+
+static int run_times(const struct selection *sel, int duration_extra, struct run_time **out)
+{
+	struct run_time *t = calloc(sel->n ? sel->n : 1, sizeof(*t));
+	if (!t)
+		return err_set("out of memory");
+	for (size_t i = 0; i < sel->n; i++) {
+		const struct sel_run *run = &sel->runs[i];
+		struct tm tm;
+		const char *end = NULL;
+		memset(&tm, 0, sizeof(tm));
+		if (run->started_at)
+			end = strptime(run->started_at, "%Y-%m-%dT%H:%M:%S", &tm);
+		t[i].has_start = end != NULL;
+		t[i].start = t[i].end = end ? (double)timegm(&tm) : (double)run->seq;
+		if (end && duration_extra >= 0 && run->extra && run->extra[duration_extra]) {
+			char *stop = NULL;
+			double d = strtod(run->extra[duration_extra], &stop);
+			if (stop != run->extra[duration_extra] && *stop == '\0' && isfinite(d) &&
+			    d > 0)
+				t[i].end = t[i].start + d;
+		}
+	}
+	*out = t;
+	return 0;
+}
+
+struct keyed {
+	double key;
+	size_t index;
+};
+
+/* By time, then by position in the selection: equal start times keep results-table order. */
+static int by_key(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Indices of sel's runs for which keep[i], in time order (results-table order if untimed). */
+static int time_order(const struct selection *sel, const struct run_time *t, const bool *keep,
+		      size_t **out, size_t *n, bool *timed)
+{
+	struct keyed *k = malloc((sel->n ? sel->n : 1) * sizeof(*k));
+	size_t *order = malloc((sel->n ? sel->n : 1) * sizeof(*order));
+	size_t m = 0;
+	if (!k || !order) {
+		free(k);
+		free(order);
+		return err_set("out of memory");
+	}
+	*timed = true;
+	for (size_t i = 0; i < sel->n; i++)
+		if (keep[i]) {
+			k[m++].index = i;
+			*timed &= t[i].has_start;
+		}
+	for (size_t i = 0; i < m; i++)
+		k[i].key = *timed ? t[k[i].index].start : (double)sel->runs[k[i].index].seq;
+	qsort(k, m, sizeof(*k), by_key);
+	for (size_t i = 0; i < m; i++)
+		order[i] = k[i].index;
+	free(k);
+	*out = order;
+	*n = m;
+	return 0;
+}
+
+static const char *block_of(const struct sel_run *run)
+{
+	return run->block ? run->block : "NA";
+}
+
+/* ---- the order rule ---- */
+
+/*
+ * One stratum of a factor: its runs in time order and each run's value of
+ * the factor (parallel arrays).
+ */
+struct stratum {
+	const char *factor;
+	bool is_level;
+	const char *name;
+	const size_t *runs;
+	const char *const *values;
+	size_t n;
+	bool timed;
+};
+
+static char *order_text(char *const *values, const size_t *positions, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%s",
+			    i == 0                             ? ""
+			    : positions[i] == positions[i - 1] ? "+"
+							       : ",",
+			    values[i]);
+	return strbuf_detach(&sb);
+}
+
+/* One order row per block of the stratum: first run of each value, slots of overlapping runs. */
+static int stratum_orders(struct noise *nz, const struct selection *sel, const struct run_time *t,
+			  const struct stratum *st)
+{
+	const char **blocks = malloc((st->n ? st->n : 1) * sizeof(*blocks));
+	size_t nblocks = 0;
+	int rc = 0;
+	if (!blocks)
+		return err_set("out of memory");
+	for (size_t i = 0; i < st->n; i++) {
+		const char *b = block_of(&sel->runs[st->runs[i]]);
+		size_t j = 0;
+		while (j < nblocks && strcmp(blocks[j], b))
+			j++;
+		if (j == nblocks)
+			blocks[nblocks++] = b;
+	}
+	for (size_t k = 0; rc == 0 && k < nblocks; k++) {
+		struct noise_order *o = push(&nz->orders, &nz->norders, sizeof(*o));
+		size_t slot = 0;
+		double slot_start = 0, slot_end = 0;
+		if (!o) {
+			rc = ERR_DATA;
+			break;
+		}
+		o->factor = st->factor;
+		o->is_level = st->is_level;
+		o->block = blocks[k];
+		o->timed = st->timed;
+		o->group = strdup(st->name);
+		o->values = calloc(st->n, sizeof(*o->values));
+		o->positions = calloc(st->n, sizeof(*o->positions));
+		if (!o->group || !o->values || !o->positions) {
+			rc = err_set("out of memory");
+			break;
+		}
+		for (size_t i = 0; i < st->n; i++) {
+			size_t run = st->runs[i];
+			bool known = false;
+			if (strcmp(block_of(&sel->runs[run]), blocks[k]))
+				continue;
+			for (size_t j = 0; j < o->nvalues && !known; j++)
+				known = !strcmp(o->values[j], st->values[i]);
+			if (known)
+				continue;
+			/* a value whose first run starts inside the slot's first run shares it */
+			if (slot == 0 || !st->timed ||
+			    !(t[run].start < slot_end || t[run].start == slot_start)) {
+				slot++;
+				slot_start = t[run].start;
+				slot_end = t[run].end;
+			} else {
+				slot_end = fmax(slot_end, t[run].end);
+			}
+			o->values[o->nvalues] = strdup(st->values[i]);
+			if (!o->values[o->nvalues]) {
+				rc = err_set("out of memory");
+				break;
+			}
+			o->positions[o->nvalues++] = slot;
+		}
+		if (rc == 0 && !(o->levels = order_text(o->values, o->positions, o->nvalues)))
+			rc = err_set("out of memory");
+	}
+	free(blocks);
+	return rc;
+}
+
+/*
+ * The stratum's word from its order rows (nz->orders[first..]); the note
+ * says what decided, naming the factor as `label` (e.g. "sessions").
+ */
+static int judge_orders(const struct noise *nz, size_t first, const char *label,
+			const char **balance, char **note)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t considered = 0, simultaneous = 0;
+	bool timed = true;
+	*balance = NULL;
+	for (size_t r = first; r < nz->norders; r++) {
+		const struct noise_order *o = &nz->orders[r];
+		if (o->nvalues < 2)
+			continue;
+		considered++;
+		timed &= o->timed;
+		simultaneous += o->positions[o->nvalues - 1] == 1;
+	}
+	if (considered == 0) {
+		*balance = NOISE_BAL_NOT_ROTATED;
+		strbuf_addf(&sb, "%s does not change within a block", label);
+	} else if (simultaneous == considered) {
+		*balance = NOISE_BAL_SIMULTANEOUS;
+		strbuf_addf(&sb,
+			    "the values of %s ran at the same time in every block (overlapping "
+			    "runs): nothing to counterbalance",
+			    label);
+	} else if (considered == 1) {
+		*balance = NOISE_BAL_ONE_BLOCK;
+		strbuf_adds(&sb, "one block: order cannot be counterbalanced");
+	}
+	/* a value that holds one position in every block where it ran (2 or more) */
+	for (size_t r = first; !*balance && r < nz->norders; r++) {
+		const struct noise_order *o = &nz->orders[r];
+		if (o->nvalues < 2)
+			continue;
+		for (size_t v = 0; !*balance && v < o->nvalues; v++) {
+			struct strbuf where = STRBUF_INIT;
+			size_t seen = 0;
+			bool same = true, earlier = false;
+			for (size_t q = first; q < nz->norders && !earlier; q++) {
+				const struct noise_order *p = &nz->orders[q];
+				if (p->nvalues < 2)
+					continue;
+				for (size_t w = 0; w < p->nvalues; w++) {
+					if (strcmp(p->values[w], o->values[v]))
+						continue;
+					if (q < r)
+						earlier = true; /* judged with that row */
+					same &= p->positions[w] == o->positions[v];
+					strbuf_addf(&where, "%s%s", seen ? ", " : "", p->block);
+					seen++;
+				}
+			}
+			if (!earlier && seen >= 2 && same) {
+				*balance = NOISE_BAL_NO;
+				strbuf_addf(&sb, "%s=%s is at position %zu in every block (%s)",
+					    label, o->values[v], o->positions[v],
+					    strbuf_str(&where));
+			}
+			strbuf_release(&where);
+		}
+	}
+	if (!*balance) {
+		*balance = NOISE_BAL_YES;
+		strbuf_addf(&sb, "no value of %s holds one position in every block (order by %s)",
+			    label, timed ? "start time" : "results-table row");
+	}
+	*note = strbuf_detach(&sb);
+	return *note ? 0 : err_set("out of memory");
+}
+
+/* Rank of a word when strata combine: the lowest wins. */
+static int balance_rank(const char *word)
+{
+	static const char *const order[] = {NOISE_BAL_NO, NOISE_BAL_ONE_BLOCK, NOISE_BAL_YES,
+					    NOISE_BAL_SIMULTANEOUS, NOISE_BAL_NOT_ROTATED};
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(word, order[i]))
+			return i;
+	return 5;
+}
+
+/* Keep the worse of (balance, note) and the candidate; the note names the stratum. */
+static int combine_balance(struct noise_factor *f, const char *stratum, size_t nstrata,
+			   const char *balance, const char *note)
+{
+	char *text;
+	if (f->balance && balance_rank(f->balance) <= balance_rank(balance))
+		return 0;
+	/* a failing stratum is named; the other words hold for every stratum that decided */
+	if (nstrata > 1 && *stratum &&
+	    (!strcmp(balance, NOISE_BAL_NO) || !strcmp(balance, NOISE_BAL_ONE_BLOCK))) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s: %s", stratum, note);
+		text = strbuf_detach(&sb);
+	} else {
+		text = strdup(note);
+	}
+	if (!text)
+		return err_set("out of memory");
+	free(f->note);
+	f->note = text;
+	f->balance = balance;
+	return 0;
+}
+
+/* ---- one group ---- */
+
 struct group {
 	const struct selection *sel;
 	const char *name;
@@ -46,42 +333,16 @@ struct group {
 	bool timed;
 };
 
-static double time_key(const struct sel_run *run, bool timed)
+static int group_init(struct group *g, const struct selection *sel, const struct run_time *t,
+		      const char *name)
 {
-	struct tm tm;
-	const char *end;
-	if (!timed)
-		return (double)run->seq;
-	memset(&tm, 0, sizeof(tm));
-	end = strptime(run->started_at, "%Y-%m-%dT%H:%M:%S", &tm);
-	return end ? (double)timegm(&tm) : (double)run->seq;
-}
-
-static const char *block_of(const struct sel_run *run)
-{
-	return run->block ? run->block : "NA";
-}
-
-static int group_init(struct group *g, const struct selection *sel, const char *name)
-{
-	double *keys = NULL, *all = NULL;
-	size_t *perm = NULL;
-	size_t *members = NULL;
+	bool *keep = calloc(sel->n ? sel->n : 1, sizeof(*keep));
 	int rc = 0;
 	memset(g, 0, sizeof(*g));
 	g->sel = sel;
 	g->name = name;
-	g->timed = true;
-	members = malloc(sel->n * sizeof(*members));
-	keys = malloc(sel->n * sizeof(*keys));
-	perm = malloc(sel->n * sizeof(*perm));
-	all = malloc(sel->n * sizeof(*all));
-	g->runs = malloc(sel->n * sizeof(*g->runs));
-	g->blocks = malloc(sel->n * sizeof(*g->blocks));
-	if (!members || !keys || !perm || !all || !g->runs || !g->blocks) {
-		rc = err_set("out of memory");
-		goto done;
-	}
+	if (!keep)
+		return err_set("out of memory");
 	for (size_t i = 0; i < sel->n; i++) {
 		const struct sel_run *run = &sel->runs[i];
 		if (strcmp(run->group, name))
@@ -91,19 +352,19 @@ static int group_init(struct group *g, const struct selection *sel, const char *
 				     run->level_text);
 			goto done;
 		}
-		members[g->n++] = i;
-		g->timed &= run->started_at != NULL;
+		keep[i] = true;
 	}
-	for (size_t i = 0; i < g->n; i++) {
-		keys[i] = time_key(&sel->runs[members[i]], g->timed);
-		all[i] = sel->runs[members[i]].level;
+	if ((rc = time_order(sel, t, keep, &g->runs, &g->n, &g->timed)) < 0)
+		goto done;
+	g->levels = malloc((g->n ? g->n : 1) * sizeof(*g->levels));
+	g->blocks = malloc((g->n ? g->n : 1) * sizeof(*g->blocks));
+	if (!g->levels || !g->blocks) {
+		rc = err_set("out of memory");
+		goto done;
 	}
-	gsl_sort_index(perm, keys, 1, g->n);
 	for (size_t i = 0; i < g->n; i++)
-		g->runs[i] = members[perm[i]];
-	gsl_sort(all, 1, g->n);
-	g->levels = all;
-	all = NULL;
+		g->levels[i] = sel->runs[g->runs[i]].level;
+	gsl_sort(g->levels, 1, g->n);
 	for (size_t i = 0; i < g->n; i++)
 		if (g->nlevels == 0 || g->levels[i] != g->levels[g->nlevels - 1])
 			g->levels[g->nlevels++] = g->levels[i];
@@ -116,10 +377,7 @@ static int group_init(struct group *g, const struct selection *sel, const char *
 			g->blocks[g->nblocks++] = b;
 	}
 done:
-	free(members);
-	free(keys);
-	free(perm);
-	free(all);
+	free(keep);
 	return rc;
 }
 
@@ -146,34 +404,59 @@ static size_t gather(const struct group *g, double level, const char *block, dou
 	return n;
 }
 
-/* Position (1-based) of `level` among the levels of `block` ordered by first run time. */
-static size_t position_in_block(const struct group *g, const char *block, double level)
+static void level_text(double level, char buf[32])
 {
-	size_t position = 0;
-	double *seen = malloc(g->nlevels * sizeof(*seen));
-	size_t nseen = 0;
-	if (!seen)
-		return 0;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct sel_run *run = &g->sel->runs[g->runs[i]];
-		bool known = false;
-		if (strcmp(block_of(run), block))
-			continue;
-		for (size_t j = 0; j < nseen; j++)
-			known |= seen[j] == run->level;
-		if (known)
-			continue;
-		seen[nseen++] = run->level;
-		if (run->level == level) {
-			position = nseen;
-			break;
-		}
-	}
-	free(seen);
-	return position;
+	snprintf(buf, 32, "%g", level);
 }
 
-static int levels_and_cells(struct noise *nz, const struct group *g, double *buf)
+/* The level order of the group, block by block (the level factor's stratum). */
+static int level_orders(struct noise *nz, const struct group *g, const struct run_time *t,
+			const char *label, struct noise_verdict *v)
+{
+	char(*texts)[32] = malloc((g->n ? g->n : 1) * sizeof(*texts));
+	const char **values = malloc((g->n ? g->n : 1) * sizeof(*values));
+	size_t first = nz->norders;
+	int rc;
+	if (!texts || !values) {
+		free(texts);
+		free(values);
+		return err_set("out of memory");
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		level_text(g->sel->runs[g->runs[i]].level, texts[i]);
+		values[i] = texts[i];
+	}
+	{
+		struct stratum st = {label, true, g->name, g->runs, values, g->n, g->timed};
+		rc = stratum_orders(nz, g->sel, t, &st);
+	}
+	if (rc == 0)
+		rc = judge_orders(nz, first, label, &v->balance, &v->counterbalance_note);
+	v->counterbalanced = v->balance && !strcmp(v->balance, NOISE_BAL_YES);
+	free(texts);
+	free(values);
+	return rc;
+}
+
+/* Position of `level` in the group's order row for `block` (0 when absent). */
+static size_t position_of(const struct noise *nz, size_t first_order, const char *block,
+			  double level)
+{
+	char text[32];
+	level_text(level, text);
+	for (size_t r = first_order; r < nz->norders; r++) {
+		const struct noise_order *o = &nz->orders[r];
+		if (strcmp(o->block, block))
+			continue;
+		for (size_t i = 0; i < o->nvalues; i++)
+			if (!strcmp(o->values[i], text))
+				return o->positions[i];
+	}
+	return 0;
+}
+
+static int levels_and_cells(struct noise *nz, const struct group *g, size_t first_order,
+			    double *buf)
 {
 	for (size_t l = 0; l < g->nlevels; l++) {
 		struct noise_level *lv = push(&nz->levels, &nz->nlevels, sizeof(*lv));
@@ -183,9 +466,11 @@ static int levels_and_cells(struct noise *nz, const struct group *g, double *buf
 			return ERR_DATA;
 		lv->group = g->name;
 		lv->level = g->levels[l];
-		rc = stats_summary(buf, n, &lv->s);
+		lv->max_abs_dev_pct = NAN;
+		rc = stats_summary_abs(buf, n, &lv->s);
 		if (rc)
 			return rc;
+		nz->zero_median_levels += lv->s.median == 0;
 		for (size_t b = 0; b < g->nblocks; b++) {
 			struct noise_cell *cell;
 			size_t m = gather(g, g->levels[l], g->blocks[b], buf, NULL);
@@ -201,10 +486,14 @@ static int levels_and_cells(struct noise *nz, const struct group *g, double *buf
 			rc = stats_median(buf, m, &cell->value);
 			if (rc)
 				return rc;
-			cell->deviation_pct = (cell->value / lv->s.median - 1.0) * 100.0;
-			cell->position = position_in_block(g, g->blocks[b], g->levels[l]);
-			if (fabs(cell->deviation_pct) > lv->max_abs_dev_pct)
-				lv->max_abs_dev_pct = fabs(cell->deviation_pct);
+			cell->deviation_abs = cell->value - lv->s.median;
+			cell->deviation_pct = lv->s.median != 0
+						      ? (cell->value / lv->s.median - 1.0) * 100.0
+						      : NAN;
+			cell->position = position_of(nz, first_order, g->blocks[b], g->levels[l]);
+			/* fmax ignores a NaN: a 0 median leaves the largest % deviation NaN */
+			lv->max_abs_dev_pct = fmax(lv->max_abs_dev_pct, fabs(cell->deviation_pct));
+			lv->max_abs_dev_abs = fmax(lv->max_abs_dev_abs, fabs(cell->deviation_abs));
 		}
 	}
 	return 0;
@@ -218,7 +507,7 @@ static int drifts(struct noise *nz, const struct group *g, size_t first_cell)
 		double sum = 0;
 		for (size_t c = first_cell; c < nz->ncells; c++) {
 			const struct noise_cell *cell = &nz->cells[c];
-			if (strcmp(cell->block, g->blocks[b]))
+			if (strcmp(cell->block, g->blocks[b]) || isnan(cell->deviation_pct))
 				continue;
 			if (!d) {
 				d = push(&nz->drifts, &nz->ndrifts, sizeof(*d));
@@ -250,57 +539,12 @@ static int drifts(struct noise *nz, const struct group *g, size_t first_cell)
 	return 0;
 }
 
-static char *level_list_text(const double *levels, size_t n)
+/* A first run better than the later median by the factor, in the metric's direction. */
+static bool is_burst(double first, double later, double factor, bool lower_is_better)
 {
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%g", i ? "," : "", levels[i]);
-	return strbuf_detach(&sb);
-}
-
-/* Block orders, and whether any level sits at the same position in two blocks. */
-static int orders(struct noise *nz, const struct group *g, size_t first_cell,
-		  struct noise_verdict *v)
-{
-	struct strbuf note = STRBUF_INIT;
-	double *seq = malloc((g->nlevels ? g->nlevels : 1) * sizeof(*seq));
-	if (!seq)
-		return err_set("out of memory");
-	for (size_t b = 0; b < g->nblocks; b++) {
-		struct noise_order *o = push(&nz->orders, &nz->norders, sizeof(*o));
-		size_t n = 0;
-		if (!o) {
-			free(seq);
-			return ERR_DATA;
-		}
-		for (size_t c = first_cell; c < nz->ncells; c++)
-			if (!strcmp(nz->cells[c].block, g->blocks[b]) && nz->cells[c].position > 0)
-				seq[nz->cells[c].position - 1] = nz->cells[c].level, n++;
-		o->group = g->name;
-		o->block = g->blocks[b];
-		o->levels = level_list_text(seq, n);
-		o->timed = g->timed;
-	}
-	free(seq);
-	v->counterbalanced = g->nblocks >= 2;
-	if (g->nblocks < 2)
-		strbuf_adds(&note, "one block: order cannot be counterbalanced");
-	for (size_t a = first_cell; a < nz->ncells && g->nblocks >= 2; a++)
-		for (size_t b = a + 1; b < nz->ncells; b++) {
-			const struct noise_cell *x = &nz->cells[a], *y = &nz->cells[b];
-			if (x->level != y->level || x->position != y->position ||
-			    !strcmp(x->block, y->block))
-				continue;
-			if (v->counterbalanced)
-				strbuf_addf(&note, "level %g is at position %zu in blocks %s and %s",
-					    x->level, x->position, x->block, y->block);
-			v->counterbalanced = false;
-		}
-	if (v->counterbalanced)
-		strbuf_addf(&note, "no level holds the same position in two blocks (order by %s)",
-			    g->timed ? "start time" : "results-table row");
-	v->counterbalance_note = strbuf_detach(&note);
-	return 0;
+	if (later == 0)
+		return false;
+	return lower_is_better ? later >= factor * first : first / later >= factor;
 }
 
 static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf)
@@ -322,8 +566,9 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 			rc = stats_median(buf + 1, n - 1, &b->later_median);
 			if (rc)
 				return rc;
-			b->ratio = b->value / b->later_median;
-			b->burst = b->ratio >= nz->opts.burst_factor;
+			b->ratio = b->later_median != 0 ? b->value / b->later_median : NAN;
+			b->burst = is_burst(b->value, b->later_median, nz->opts.burst_factor,
+					    nz->opts.metric.lower_is_better);
 		}
 		for (size_t k = 0; k < g->nblocks; k++) {
 			struct noise_soak *s;
@@ -340,99 +585,341 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 			s->n = m;
 			s->first_tag = g->sel->runs[first].tag;
 			s->first = buf[0];
-			rc = stats_summary(buf + 1, m - 1, &s->sustained);
+			rc = stats_summary_abs(buf + 1, m - 1, &s->sustained);
 			if (rc)
 				return rc;
-			s->ratio = s->first / s->sustained.median;
+			s->ratio = s->sustained.median != 0 ? s->first / s->sustained.median : NAN;
 		}
 	}
 	return 0;
 }
 
-/* A level is within noise when its range is too wide or overlaps a neighbour's. */
-static int verdict(struct noise *nz, const struct group *g, size_t first_level,
+/* ---- the step rule ---- */
+
+void noise_step_judge(const struct summary *a, const struct summary *b, bool lower_is_better,
+		      struct noise_step *out)
+{
+	double d = b->median - a->median;
+	double rise_from = a->max - a->median, rise_to = b->median - b->min;
+	double fall_from = a->median - a->min, fall_to = b->max - b->median;
+	bool disjoint;
+	out->n_from = a->n;
+	out->n_to = b->n;
+	out->median_from = a->median;
+	out->median_to = b->median;
+	out->difference = d;
+	out->difference_pct = a->median != 0 ? d / fabs(a->median) * 100 : NAN;
+	if (d > 0) {
+		out->spread_from = rise_from;
+		out->spread_to = rise_to;
+		out->gap = b->min - a->max;
+		out->change = "rise";
+		out->effect = lower_is_better ? "worse" : "better";
+		disjoint = b->min > a->max;
+	} else if (d < 0) {
+		out->spread_from = fall_from;
+		out->spread_to = fall_to;
+		out->gap = a->min - b->max;
+		out->change = "fall";
+		out->effect = lower_is_better ? "better" : "worse";
+		disjoint = a->min > b->max;
+	} else {
+		bool rise = rise_from + rise_to >= fall_from + fall_to;
+		out->spread_from = rise ? rise_from : fall_from;
+		out->spread_to = rise ? rise_to : fall_to;
+		out->gap = -(out->spread_from + out->spread_to);
+		out->change = out->effect = "none";
+		disjoint = false;
+	}
+	out->spread = out->spread_from + out->spread_to;
+	/*
+	 * |d| > spread is min > max of the facing ends; decided on the ends
+	 * themselves so that touching ranges are never resolved by rounding.
+	 */
+	if (a->n < 2 || b->n < 2)
+		out->verdict = NOISE_UNREPLICATED;
+	else
+		out->verdict = disjoint ? NOISE_RESOLVED : NOISE_WITHIN;
+}
+
+/* Rank of a verdict word when several combine: the lowest wins. */
+static int verdict_rank(const char *word)
+{
+	static const char *const order[] = {NOISE_WITHIN, NOISE_UNREPLICATED, NOISE_SINGLE_LEVEL,
+					    NOISE_RESOLVED};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(word, order[i]))
+			return i;
+	return 4;
+}
+
+static const char *worse(const char *a, const char *b)
+{
+	return !a || verdict_rank(b) < verdict_rank(a) ? b : a;
+}
+
+static int steps(struct noise *nz, const struct group *g, size_t first_level)
+{
+	const struct noise_level *lv = nz->levels + first_level;
+	for (size_t i = 0; i + 1 < g->nlevels; i++) {
+		struct noise_step *s = push(&nz->steps, &nz->nsteps, sizeof(*s));
+		if (!s)
+			return ERR_DATA;
+		noise_step_judge(&lv[i].s, &lv[i + 1].s, nz->opts.metric.lower_is_better, s);
+		s->group = g->name;
+		s->from = lv[i].level;
+		s->to = lv[i + 1].level;
+		nz->nresolved += !strcmp(s->verdict, NOISE_RESOLVED);
+		nz->nwithin += !strcmp(s->verdict, NOISE_WITHIN);
+		nz->nunreplicated += !strcmp(s->verdict, NOISE_UNREPLICATED);
+	}
+	return 0;
+}
+
+static void add_step(struct strbuf *sb, const struct noise_step *s)
+{
+	strbuf_addf(sb, "%s%g→%g", sb->len ? ", " : "", s->from, s->to);
+}
+
+/* Level verdicts from their steps; the group's verdict and step lists. */
+static int verdict(struct noise *nz, const struct group *g, size_t first_level, size_t first_step,
 		   struct noise_verdict *v)
 {
-	struct strbuf list = STRBUF_INIT;
+	struct strbuf list = STRBUF_INIT, res = STRBUF_INIT, within = STRBUF_INIT,
+		      unrep = STRBUF_INIT, text = STRBUF_INIT;
 	struct noise_level *lv = nz->levels + first_level;
-	size_t n = nz->nlevels - first_level;
+	const struct noise_step *st = nz->steps + first_step;
+	size_t n = nz->nlevels - first_level, nsteps = nz->nsteps - first_step;
+	v->group = g->name;
+	v->max_range_pct = NAN;
+	v->max_abs_dev_pct = NAN;
+	v->verdict = nsteps == 0 ? NOISE_SINGLE_LEVEL : NOISE_RESOLVED;
 	for (size_t i = 0; i < n; i++) {
-		bool overlap_prev = i > 0 && lv[i].s.min <= lv[i - 1].s.max &&
-				    lv[i - 1].s.min <= lv[i].s.max;
-		bool overlap_next = i + 1 < n && lv[i].s.min <= lv[i + 1].s.max &&
-				    lv[i + 1].s.min <= lv[i].s.max;
+		const char *word = NULL;
+		if (i > 0)
+			word = worse(word, st[i - 1].verdict);
+		if (i + 1 < n)
+			word = worse(word, st[i].verdict);
+		if (lv[i].s.n < 2)
+			word = NOISE_UNREPLICATED;
+		lv[i].verdict = word ? word : NOISE_SINGLE_LEVEL;
+		lv[i].within_noise = !strcmp(lv[i].verdict, NOISE_WITHIN);
+		if (lv[i].within_noise)
+			lv[i].why =
+				"a step to a neighbouring level is within noise (ranges overlap)";
+		else if (lv[i].s.n < 2)
+			lv[i].why = "one run";
+		else if (!strcmp(lv[i].verdict, NOISE_UNREPLICATED))
+			lv[i].why = "a neighbouring level has one run";
+		else if (!word)
+			lv[i].why = "the only level: no step";
 		v->max_range_pct = fmax(v->max_range_pct, lv[i].s.range_pct);
 		v->max_abs_dev_pct = fmax(v->max_abs_dev_pct, lv[i].max_abs_dev_pct);
-		if (lv[i].s.range_pct > nz->opts.range_pct) {
-			lv[i].within_noise = true;
-			lv[i].why = "range above the threshold";
-		} else if (overlap_prev || overlap_next) {
-			lv[i].within_noise = true;
-			lv[i].why = "range overlaps a neighbouring level's";
-		}
 		if (lv[i].within_noise)
 			strbuf_addf(&list, "%s%g", list.len ? "," : "", lv[i].level);
 	}
-	v->group = g->name;
-	v->resolved = list.len == 0;
+	for (size_t i = 0; i < nsteps; i++) {
+		v->verdict = worse(v->verdict, st[i].verdict);
+		if (!strcmp(st[i].verdict, NOISE_RESOLVED))
+			add_step(&res, &st[i]);
+		else if (!strcmp(st[i].verdict, NOISE_WITHIN))
+			add_step(&within, &st[i]);
+		else
+			add_step(&unrep, &st[i]);
+	}
+	if (res.len)
+		strbuf_addf(&text, "%s: %s", NOISE_RESOLVED, strbuf_str(&res));
+	if (within.len)
+		strbuf_addf(&text, "%s%s: %s", text.len ? "; " : "", NOISE_WITHIN,
+			    strbuf_str(&within));
+	if (unrep.len)
+		strbuf_addf(&text, "%s%s: %s", text.len ? "; " : "", NOISE_UNREPLICATED,
+			    strbuf_str(&unrep));
+	if (nsteps == 0)
+		strbuf_adds(&text, "no steps: one level");
+	v->resolved = !strcmp(v->verdict, NOISE_RESOLVED);
 	v->within_noise = strbuf_detach(&list);
+	v->steps_resolved = strbuf_detach(&res);
+	v->steps_within_noise = strbuf_detach(&within);
+	v->steps_unreplicated = strbuf_detach(&unrep);
+	v->steps_text = strbuf_detach(&text);
 	for (size_t i = 0; i < nz->nbursts; i++)
 		v->nbursts += nz->bursts[i].group == g->name && nz->bursts[i].burst;
+	if (!v->within_noise || !v->steps_resolved || !v->steps_within_noise ||
+	    !v->steps_unreplicated || !v->steps_text)
+		return err_set("out of memory");
 	return 0;
 }
 
-static int analyse_group(struct noise *nz, const struct selection *sel, const char *name,
-			 double *buf)
+static int analyse_group(struct noise *nz, const struct selection *sel, const struct run_time *t,
+			 const char *name, double *buf)
 {
 	struct group g;
-	struct noise_verdict *v;
-	size_t first_cell = nz->ncells, first_level = nz->nlevels;
-	int rc = group_init(&g, sel, name);
-	if (rc == 0)
-		rc = levels_and_cells(nz, &g, buf);
-	if (rc == 0)
-		rc = drifts(nz, &g, first_cell);
+	struct noise_verdict *v = NULL;
+	size_t first_cell = nz->ncells, first_level = nz->nlevels, first_order = nz->norders;
+	size_t first_step = nz->nsteps;
+	const char *label = nz->opts.by ? nz->opts.by : "level";
+	int rc = group_init(&g, sel, t, name);
 	if (rc == 0 && !(v = push(&nz->verdicts, &nz->nverdicts, sizeof(*v))))
 		rc = ERR_DATA;
 	if (rc == 0)
-		rc = orders(nz, &g, first_cell, v);
+		rc = level_orders(nz, &g, t, label, v);
+	if (rc == 0)
+		rc = levels_and_cells(nz, &g, first_order, buf);
+	if (rc == 0)
+		rc = drifts(nz, &g, first_cell);
 	if (rc == 0)
 		rc = bursts_and_soaks(nz, &g, buf);
 	if (rc == 0)
-		rc = verdict(nz, &g, first_level, &nz->verdicts[nz->nverdicts - 1]);
+		rc = steps(nz, &g, first_level);
+	if (rc == 0)
+		rc = verdict(nz, &g, first_level, first_step, &nz->verdicts[nz->nverdicts - 1]);
 	group_release(&g);
 	return rc;
 }
 
-int noise_compute(const struct selection *sel, const struct noise_options *opts,
-		  struct noise *out)
+/* ---- group fields as factors ---- */
+
+/* The other group fields' values of a run, "target=small" (the stratum of field k). */
+static char *other_fields(const struct sel_run *run, const char *const *factors, size_t k)
 {
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t j = 0; factors[j]; j++) {
+		if (j == k)
+			continue;
+		strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "", factors[j],
+			    run->extra[j] ? run->extra[j] : "NA");
+	}
+	return strbuf_detach(&sb);
+}
+
+static int group_field_factor(struct noise *nz, const struct selection *sel,
+			      const struct run_time *t, size_t k, struct noise_factor *f)
+{
+	const char *const *factors = nz->opts.factors;
+	char **strata = calloc(sel->n ? sel->n : 1, sizeof(*strata));
+	const char **values = calloc(sel->n ? sel->n : 1, sizeof(*values));
+	const char **names = calloc(sel->n ? sel->n : 1, sizeof(*names));
+	bool *keep = calloc(sel->n ? sel->n : 1, sizeof(*keep));
+	size_t nnames = 0;
+	int rc = 0;
+	f->name = factors[k];
+	if (!strata || !values || !names || !keep) {
+		rc = err_set("out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < sel->n; i++) {
+		size_t j = 0;
+		if (!(strata[i] = other_fields(&sel->runs[i], factors, k))) {
+			rc = err_set("out of memory");
+			goto done;
+		}
+		while (j < nnames && strcmp(names[j], strata[i]))
+			j++;
+		if (j == nnames)
+			names[nnames++] = strata[i];
+	}
+	for (size_t s = 0; rc == 0 && s < nnames; s++) {
+		size_t *runs = NULL, n = 0, first = nz->norders;
+		const char *balance = NULL;
+		char *note = NULL;
+		bool timed = true;
+		for (size_t i = 0; i < sel->n; i++)
+			keep[i] = !strcmp(strata[i], names[s]);
+		rc = time_order(sel, t, keep, &runs, &n, &timed);
+		for (size_t i = 0; rc == 0 && i < n; i++) {
+			const char *v = sel->runs[runs[i]].extra[k];
+			values[i] = v ? v : "NA";
+		}
+		if (rc == 0) {
+			struct stratum st = {factors[k], false, names[s], runs, values, n, timed};
+			rc = stratum_orders(nz, sel, t, &st);
+		}
+		if (rc == 0)
+			rc = judge_orders(nz, first, factors[k], &balance, &note);
+		if (rc == 0)
+			rc = combine_balance(f, names[s], nnames, balance, note);
+		free(note);
+		free(runs);
+	}
+done:
+	for (size_t i = 0; strata && i < sel->n; i++)
+		free(strata[i]);
+	free(strata);
+	free(values);
+	free(names);
+	free(keep);
+	return rc;
+}
+
+static int factors(struct noise *nz, const struct selection *sel, const struct run_time *t)
+{
+	struct noise_factor *level;
+	int rc = 0;
+	size_t nfields = 0;
+	while (nz->opts.factors && nz->opts.factors[nfields])
+		nfields++;
+	if (!(level = push(&nz->factors, &nz->nfactors, sizeof(*level))))
+		return ERR_DATA;
+	level->name = nz->opts.by ? nz->opts.by : "level";
+	level->is_level = true;
+	for (size_t i = 0; rc == 0 && i < nz->nverdicts; i++)
+		rc = combine_balance(&nz->factors[0], nz->verdicts[i].group, nz->nverdicts,
+				     nz->verdicts[i].balance, nz->verdicts[i].counterbalance_note);
+	for (size_t k = 0; rc == 0 && k < nfields; k++) {
+		struct noise_factor *f = push(&nz->factors, &nz->nfactors, sizeof(*f));
+		rc = f ? group_field_factor(nz, sel, t, k, f) : ERR_DATA;
+	}
+	if (rc)
+		return rc;
+	level = &nz->factors[0];
+	nz->counterbalanced = !strcmp(level->balance, NOISE_BAL_YES) ||
+			      !strcmp(level->balance, NOISE_BAL_SIMULTANEOUS);
+	for (size_t k = 1; k < nz->nfactors; k++)
+		nz->counterbalanced &= strcmp(nz->factors[k].balance, NOISE_BAL_NO) &&
+				       strcmp(nz->factors[k].balance, NOISE_BAL_ONE_BLOCK);
+	return 0;
+}
+
+int noise_compute(const struct selection *sel, const struct noise_options *opts, struct noise *out)
+{
+	struct run_time *t = NULL;
 	double *buf = NULL;
+	size_t nfields = 0;
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	out->opts = *opts;
 	if (sel->n == 0)
 		return err_set("no runs to analyse (check --corpus and --where; excluded runs "
 			       "are left out unless --include-excluded)");
+	while (opts->factors && opts->factors[nfields])
+		nfields++;
+	if (sel->nextra < nfields ||
+	    (opts->duration_extra >= 0 && (size_t)opts->duration_extra >= sel->nextra))
+		return err_set("noise: the selection lacks the group fields' values");
 	buf = malloc(sel->n * sizeof(*buf));
 	if (!buf)
 		return err_set("out of memory");
+	rc = run_times(sel, opts->duration_extra, &t);
 	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = !strcmp(sel->runs[j].group, sel->runs[i].group);
 		if (!seen)
-			rc = analyse_group(out, sel, sel->runs[i].group, buf);
+			rc = analyse_group(out, sel, t, sel->runs[i].group, buf);
 	}
+	if (rc == 0)
+		rc = factors(out, sel, t);
 	free(buf);
+	free(t);
 	if (rc) {
 		noise_release(out);
 		return rc;
 	}
-	out->resolved = out->counterbalanced = true;
+	out->resolved = true;
 	for (size_t i = 0; i < out->nverdicts; i++) {
+		out->verdict = worse(out->verdict, out->verdicts[i].verdict);
 		out->resolved &= out->verdicts[i].resolved;
-		out->counterbalanced &= out->verdicts[i].counterbalanced;
 		out->burst_count += out->verdicts[i].nbursts;
 	}
 	return 0;
@@ -440,16 +927,30 @@ int noise_compute(const struct selection *sel, const struct noise_options *opts,
 
 void noise_release(struct noise *nz)
 {
-	for (size_t i = 0; i < nz->norders; i++)
+	for (size_t i = 0; i < nz->norders; i++) {
+		for (size_t k = 0; nz->orders[i].values && k < nz->orders[i].nvalues; k++)
+			free(nz->orders[i].values[k]);
+		free(nz->orders[i].values);
+		free(nz->orders[i].positions);
 		free(nz->orders[i].levels);
+		free(nz->orders[i].group);
+	}
+	for (size_t i = 0; i < nz->nfactors; i++)
+		free(nz->factors[i].note);
 	for (size_t i = 0; i < nz->nverdicts; i++) {
 		free(nz->verdicts[i].within_noise);
+		free(nz->verdicts[i].steps_resolved);
+		free(nz->verdicts[i].steps_within_noise);
+		free(nz->verdicts[i].steps_unreplicated);
+		free(nz->verdicts[i].steps_text);
 		free(nz->verdicts[i].counterbalance_note);
 	}
 	free(nz->cells);
 	free(nz->levels);
+	free(nz->steps);
 	free(nz->drifts);
 	free(nz->orders);
+	free(nz->factors);
 	free(nz->bursts);
 	free(nz->soaks);
 	free(nz->verdicts);
@@ -458,20 +959,40 @@ void noise_release(struct noise *nz)
 
 int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result *out)
 {
+	const char *metric = req->metric ? req->metric : "tput";
+	const char **extra = NULL;
 	struct select_spec spec = {.filter = req->filter,
 				   .by = req->by,
-				   .metric = req->metric ? req->metric : "tput",
+				   .metric = metric,
 				   .block = req->block ? req->block : "block",
 				   .group = req->group};
-	int rc;
+	struct noise_options opts = req->opts;
+	size_t nfields = 0;
+	int rc = 0;
 	memset(out, 0, sizeof(*out));
+	while (req->group && req->group[nfields])
+		nfields++;
+	/* the group fields' values one by one, and duration_s: the order rule */
+	extra = calloc(nfields + 2, sizeof(*extra));
+	if (!extra)
+		return err_set("out of memory");
+	for (size_t i = 0; i < nfields; i++)
+		extra[i] = req->group[i];
+	extra[nfields] = "duration_s";
+	spec.extra = extra;
+	field_metric_meaning(metric, req->has_kind ? &req->kind : NULL, req->lower_is_better,
+			     &opts.metric);
+	opts.by = req->by;
+	opts.factors = req->group;
+	opts.duration_extra = (int)nfields;
 	rc = select_runs(db, &spec, &out->sel);
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
-		rc = noise_compute(&out->sel, &req->opts, &out->nz);
+		rc = noise_compute(&out->sel, &opts, &out->nz);
 	if (rc == 0)
 		rc = pooling_check(db, &spec, &out->sel, "noise", true);
+	free(extra);
 	return rc;
 }
 

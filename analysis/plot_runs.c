@@ -55,6 +55,8 @@ static int scaling_run(sqlite3 *db, const struct plot_request *req, struct plot_
 	struct sweep_options opts;
 	int rc = select_for(db, req, NULL, &out->sweep.sel);
 	sweep_options_init(&opts);
+	/* the sweep's figures that apply to this metric and level (sweep.h) */
+	sweep_options_fields(&opts, plot_request_metric(req), req->by, NULL, false);
 	if (rc == 0)
 		rc = sweep_compute(&out->sweep.sel, &opts, &out->sweep.sw);
 	if (rc == 0 && out->sweep.sw.nlevels >= 2)

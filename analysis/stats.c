@@ -51,7 +51,7 @@ int stats_median(const double *x, size_t n, double *median)
 	return 0;
 }
 
-int stats_summary(const double *x, size_t n, struct summary *out)
+int stats_summary_abs(const double *x, size_t n, struct summary *out)
 {
 	double *sorted = NULL;
 	struct summary s = {0};
@@ -67,24 +67,31 @@ int stats_summary(const double *x, size_t n, struct summary *out)
 	s.min = sorted[0];
 	s.max = sorted[n - 1];
 	s.mean = gsl_stats_mean(x, 1, n);
-	if (s.median == 0) {
-		ret = err_set("median is 0: range_pct undefined");
-		goto done;
-	}
-	s.range_pct = (s.max - s.min) / s.median * 100;
-	if (s.min == s.max) {
+	s.range_abs = s.max - s.min;
+	s.range_pct = s.median != 0 ? (s.max - s.min) / s.median * 100 : NAN;
+	if (s.min == s.max)
 		s.spread_pct = 0; /* also covers n == 1 */
-	} else if (s.min == 0) {
-		ret = err_set("minimum is 0: spread_pct undefined");
-		goto done;
-	} else {
-		s.spread_pct = (s.max / s.min - 1) * 100;
-	}
+	else
+		s.spread_pct = s.min > 0 ? (s.max / s.min - 1) * 100 : NAN;
 	*out = s;
 	ret = 0;
 done:
 	free(sorted);
 	return ret;
+}
+
+int stats_summary(const double *x, size_t n, struct summary *out)
+{
+	struct summary s;
+	int ret = stats_summary_abs(x, n, &s);
+	if (ret < 0)
+		return ret;
+	if (s.median == 0)
+		return err_set("median is 0: range_pct undefined");
+	if (isnan(s.spread_pct))
+		return err_set("minimum is 0 or below: spread_pct undefined");
+	*out = s;
+	return 0;
 }
 
 int stats_ols(const double *x, const double *y, size_t n, struct ols *out)
@@ -403,11 +410,16 @@ done:
 	return ret;
 }
 
-int stats_runs_needed(double cv, double effect, double alpha, double power, double *n)
+/*
+ * ceil(factor * (z_{1-alpha/2} + z_{power})^2 * (sd / effect)^2); `what`
+ * names sd in messages ("cv", "sd").
+ */
+static int needed(const char *what, double sd, double effect, double alpha, double power,
+		  double factor, double *n)
 {
 	double z, k, value;
-	if (!isfinite(cv) || cv <= 0)
-		return err_set("cv must be a positive number, got %g", cv);
+	if (!isfinite(sd) || sd <= 0)
+		return err_set("%s must be a positive number, got %g", what, sd);
 	if (!isfinite(effect) || effect <= 0)
 		return err_set("effect must be a positive number, got %g", effect);
 	if (!(alpha > 0 && alpha < 1))
@@ -415,10 +427,213 @@ int stats_runs_needed(double cv, double effect, double alpha, double power, doub
 	if (!(power > 0 && power < 1))
 		return err_set("power must be between 0 and 1, got %g", power);
 	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
-	k = cv / effect;
-	value = ceil(2 * z * z * k * k);
+	k = sd / effect;
+	value = ceil(factor * z * z * k * k);
 	if (!isfinite(value))
-		return err_set("runs needed is not finite (cv %g, effect %g)", cv, effect);
+		return err_set("runs needed is not finite (%s %g, effect %g)", what, sd, effect);
 	*n = value;
 	return 0;
+}
+
+int stats_runs_needed(double cv, double effect, double alpha, double power, double *n)
+{
+	return needed("cv", cv, effect, alpha, power, 2, n);
+}
+
+/* ---- A/B at small n ---- */
+
+/* The p and interval of a t estimate whose diff, se and df are set. */
+static int t_finish(struct t_test *t, double conf)
+{
+	double q;
+	if (!(conf > 0 && conf < 1))
+		return err_set("confidence level must be between 0 and 1, got %g", conf);
+	if (!(t->se > 0) || !isfinite(t->se))
+		return err_set("no variation within the samples: t undefined");
+	if (!(t->df > 0) || !isfinite(t->df))
+		return err_set("degrees of freedom must be positive, got %g", t->df);
+	t->t = t->diff / t->se;
+	t->p = fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t->t), t->df));
+	q = gsl_cdf_tdist_Pinv(1 - (1 - conf) / 2, t->df);
+	t->lo = t->diff - q * t->se;
+	t->hi = t->diff + q * t->se;
+	t->conf = conf;
+	if (!isfinite(t->t) || !isfinite(t->p) || !isfinite(t->lo) || !isfinite(t->hi))
+		return err_set("t test failed: non-finite result");
+	return 0;
+}
+
+/* ln of every value into a new array; every value must be > 0. */
+static int ln_copy(const double *x, size_t n, double **out)
+{
+	double *y;
+	int ret;
+	*out = NULL;
+	if ((ret = check_finite(x, n, "values")) < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return err_set("values must be positive for logarithms, value %zu is %g",
+				       i + 1, x[i]);
+	if (!(y = malloc((n ? n : 1) * sizeof(*y))))
+		return err_set("out of memory");
+	for (size_t i = 0; i < n; i++)
+		y[i] = log(x[i]);
+	*out = y;
+	return 0;
+}
+
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double conf,
+		struct t_test *out)
+{
+	struct t_test t = {0};
+	double va, vb, qa, qb;
+	int ret;
+	if (na < 2 || nb < 2)
+		return err_set("need at least 2 values in each sample for a t test, got %zu and %zu",
+			       na, nb);
+	if ((ret = check_finite(a, na, "values")) < 0 || (ret = check_finite(b, nb, "values")) < 0)
+		return ret;
+	va = gsl_stats_variance(a, 1, na);
+	vb = gsl_stats_variance(b, 1, nb);
+	qa = va / (double)na;
+	qb = vb / (double)nb;
+	t.n_a = na;
+	t.n_b = nb;
+	t.diff = gsl_stats_mean(b, 1, nb) - gsl_stats_mean(a, 1, na);
+	t.se = sqrt(qa + qb);
+	t.df = (qa + qb) * (qa + qb) / (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
+	if ((ret = t_finish(&t, conf)) < 0)
+		return ret;
+	*out = t;
+	return 0;
+}
+
+int stats_welch_ln(const double *a, size_t na, const double *b, size_t nb, double conf,
+		   struct t_test *out)
+{
+	double *la = NULL, *lb = NULL;
+	int ret;
+	if ((ret = ln_copy(a, na, &la)) == 0 && (ret = ln_copy(b, nb, &lb)) == 0)
+		ret = stats_welch(la, na, lb, nb, conf, out);
+	free(la);
+	free(lb);
+	return ret;
+}
+
+int stats_paired_t(const double *a, const double *b, size_t n, double conf, struct t_test *out)
+{
+	struct t_test t = {0};
+	double *d = NULL;
+	int ret;
+	if (n < 2)
+		return err_set("need at least 2 pairs for a paired t test, got %zu", n);
+	if ((ret = check_finite(a, n, "values")) < 0 || (ret = check_finite(b, n, "values")) < 0)
+		return ret;
+	if (!(d = malloc(n * sizeof(*d))))
+		return err_set("out of memory");
+	for (size_t i = 0; i < n; i++)
+		d[i] = b[i] - a[i];
+	t.n_a = t.n_b = n;
+	t.diff = gsl_stats_mean(d, 1, n);
+	t.se = gsl_stats_sd(d, 1, n) / sqrt((double)n);
+	t.df = (double)(n - 1);
+	free(d);
+	if ((ret = t_finish(&t, conf)) < 0)
+		return ret;
+	*out = t;
+	return 0;
+}
+
+int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf,
+		      struct t_test *out)
+{
+	double *la = NULL, *lb = NULL;
+	int ret;
+	if ((ret = ln_copy(a, n, &la)) == 0 && (ret = ln_copy(b, n, &lb)) == 0)
+		ret = stats_paired_t(la, lb, n, conf, out);
+	free(la);
+	free(lb);
+	return ret;
+}
+
+int stats_pool_inverse_variance(const double *est, const double *se, const double *df, size_t k,
+				double conf, struct t_test *out)
+{
+	struct t_test t = {0};
+	double sw = 0, swe = 0, sw2df = 0;
+	int ret;
+	if (k < 1)
+		return err_set("need at least 1 estimate to pool, got 0");
+	if ((ret = check_finite(est, k, "estimates")) < 0 ||
+	    (ret = check_finite(se, k, "standard errors")) < 0 ||
+	    (ret = check_finite(df, k, "degrees of freedom")) < 0)
+		return ret;
+	for (size_t i = 0; i < k; i++) {
+		double w;
+		if (!(se[i] > 0))
+			return err_set("standard errors must be positive, estimate %zu has %g", i + 1,
+				       se[i]);
+		if (!(df[i] > 0))
+			return err_set("degrees of freedom must be positive, estimate %zu has %g",
+				       i + 1, df[i]);
+		w = 1 / (se[i] * se[i]);
+		sw += w;
+		swe += w * est[i];
+		sw2df += w * w / df[i];
+	}
+	t.n_a = t.n_b = k;
+	t.diff = swe / sw;
+	t.se = 1 / sqrt(sw);
+	t.df = sw * sw / sw2df;
+	if ((ret = t_finish(&t, conf)) < 0)
+		return ret;
+	*out = t;
+	return 0;
+}
+
+int stats_geometric_mean(const double *x, size_t n, double *gm)
+{
+	double *l = NULL;
+	int ret;
+	if (n < 1)
+		return err_set("need at least 1 value for a geometric mean, got 0");
+	if ((ret = ln_copy(x, n, &l)) < 0)
+		return ret;
+	*gm = exp(gsl_stats_mean(l, 1, n));
+	free(l);
+	return 0;
+}
+
+int stats_pooled_sd(const double *const *x, const size_t *n, size_t k, bool ln, double *sd)
+{
+	double ss = 0, dof = 0;
+	int ret = 0;
+	for (size_t i = 0; i < k && ret == 0; i++) {
+		double *l = NULL;
+		const double *v = x[i];
+		if (n[i] < 2)
+			continue;
+		if ((ret = check_finite(x[i], n[i], "values")) < 0)
+			break;
+		if (ln) {
+			if ((ret = ln_copy(x[i], n[i], &l)) < 0)
+				break;
+			v = l;
+		}
+		ss += gsl_stats_variance(v, 1, n[i]) * (double)(n[i] - 1);
+		dof += (double)(n[i] - 1);
+		free(l);
+	}
+	if (ret < 0)
+		return ret;
+	if (dof == 0)
+		return err_set("need a sample with at least 2 values for a pooled standard deviation");
+	*sd = sqrt(ss / dof);
+	return 0;
+}
+
+int stats_pairs_needed(double sd, double effect, double alpha, double power, double *n)
+{
+	return needed("sd", sd, effect, alpha, power, 1, n);
 }

@@ -12,6 +12,7 @@
  *   median        gsl_stats_median_from_sorted_data: for an even count, the
  *                 mean of the two middle values
  *   range_pct     (max - min) / median * 100
+ *   range_abs     max - min, in the metric's units
  *   spread_pct    max / min - 1, in %  (the "within-arm spread")
  */
 #ifndef COREPLAN_STATS_H
@@ -29,10 +30,19 @@ struct summary {
 	double mean;
 	double range_pct;  /* (max - min) / median * 100 */
 	double spread_pct; /* (max / min - 1) * 100; NaN-free: 0 when n == 1 */
+	double range_abs;  /* max - min */
 };
 
-/* n >= 1, all values finite; range_pct needs median != 0, spread_pct min != 0 (or all equal). */
+/* n >= 1, all values finite; range_pct needs median != 0, spread_pct min > 0 (or all equal). */
 int stats_summary(const double *x, size_t n, struct summary *out);
+/*
+ * The same for a metric that can be 0 or negative (an error rate, a
+ * difference): neither is an error. range_pct is NaN when the median is 0;
+ * spread_pct is NaN unless every value is equal or the minimum is above 0
+ * (a share of 0 or of a negative is undefined); the caller reads range_abs
+ * instead. n >= 1, all values finite.
+ */
+int stats_summary_abs(const double *x, size_t n, struct summary *out);
 int stats_median(const double *x, size_t n, double *median);
 
 /*
@@ -110,5 +120,77 @@ int stats_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
  *   n = ceil(2 * (z_{1-alpha/2} + z_{power})^2 * (cv / effect)^2)
  */
 int stats_runs_needed(double cv, double effect, double alpha, double power, double *n);
+
+/*
+ * ---- A/B at small n: t tests, pooling, summaries that allow zeros ----
+ *
+ * A t estimate of a difference d (b minus a) with its standard error, its
+ * degrees of freedom, the two-sided p of t = d / se from Student's t
+ * (2 * gsl_cdf_tdist_Q(|t|, df)) and the interval d -+ t_{1-(1-conf)/2, df} se
+ * (gsl_cdf_tdist_Pinv). On ln values, exp(d) is a ratio of geometric means
+ * and exp(lo), exp(hi) its interval.
+ */
+struct t_test {
+	size_t n_a, n_b; /* paired: the pairs in both */
+	double diff;     /* the estimate of b - a */
+	double se;
+	double df;
+	double t;
+	double p;
+	double lo, hi; /* the conf interval of diff */
+	double conf;   /* 0.95 */
+};
+
+/*
+ * Welch's unequal-variance t test of mean(b) - mean(a) (as
+ * scipy.stats.ttest_ind(b, a, equal_var=False)): se = sqrt(va / na +
+ * vb / nb) with sample variances (n - 1), df by Welch-Satterthwaite
+ *   df = (va / na + vb / nb)^2 / ((va / na)^2 / (na - 1) + (vb / nb)^2 / (nb - 1)).
+ * Needs 2+ values per sample and some variation (se > 0); conf in (0, 1).
+ */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double conf,
+		struct t_test *out);
+/* stats_welch on ln(values): every value must be > 0. */
+int stats_welch_ln(const double *a, size_t na, const double *b, size_t nb, double conf,
+		   struct t_test *out);
+
+/*
+ * Paired t test of the differences b[i] - a[i] (as scipy.stats.ttest_rel(b,
+ * a)): diff = their mean, se = sd / sqrt(n), df = n - 1. Needs 2+ pairs
+ * whose differences vary (se > 0).
+ */
+int stats_paired_t(const double *a, const double *b, size_t n, double conf, struct t_test *out);
+/* stats_paired_t on ln(values): differences ln b[i] - ln a[i]; every value > 0. */
+int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf,
+		      struct t_test *out);
+
+/*
+ * Inverse-variance (fixed-effect) pooling of k independent estimates
+ * est[i] with standard errors se[i] > 0 and degrees of freedom df[i] > 0:
+ *   w_i = 1 / se_i^2, diff = sum(w_i est_i) / sum(w_i), se = 1 / sqrt(sum(w_i)),
+ *   df = (sum w_i)^2 / sum(w_i^2 / df_i) (Welch-Satterthwaite for the
+ *   weighted sum), t, p and the interval as above; n_a = n_b = k.
+ */
+int stats_pool_inverse_variance(const double *est, const double *se, const double *df, size_t k,
+				double conf, struct t_test *out);
+
+/* exp(mean(ln x)), n >= 1, every value > 0. */
+int stats_geometric_mean(const double *x, size_t n, double *gm);
+
+/*
+ * The standard deviation pooled over samples:
+ *   sqrt(sum((n_i - 1) var_i) / sum(n_i - 1)) over the samples with 2+ values
+ * (a 1-value sample adds nothing). ln: of ln(values) (every value > 0).
+ * ERR_DATA when no sample has 2 values.
+ */
+int stats_pooled_sd(const double *const *x, const size_t *n, size_t k, bool ln, double *sd);
+
+/*
+ * Pairs needed for a paired test to detect a mean difference `effect` when
+ * the differences' standard deviation is sd (normal approximation):
+ *   n = ceil((z_{1-alpha/2} + z_{power})^2 * (sd / effect)^2)
+ * (stats_runs_needed is the two-sample form, with the factor 2).
+ */
+int stats_pairs_needed(double sd, double effect, double alpha, double power, double *n);
 
 #endif

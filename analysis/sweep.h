@@ -3,19 +3,37 @@
  * from level to level (coreplan sweep).
  *
  * Definitions (also in `coreplan sweep --help` and the Markdown output):
- *   median, min, max, range_pct   stats.h (even count: mean of the middle two)
- *   speedup       median / median at the base level (default: smallest level)
+ *   median, min, max, range_pct   stats.h (even count: mean of the middle two);
+ *                 range_pct is missing (NaN) at a level whose median is 0
+ *   range_abs     max - min, in the metric's units (always)
+ *   speedup       median / median at the base level (default: smallest
+ *                 level); for a lower-is-better metric (a time) base median
+ *                 / median, so that above 1 is faster in both cases
  *   efficiency    speedup / (level / base)
- *   per_doubling  (median / previous median) ^ (1 / log2(level / previous level)):
- *                 the growth from the previous level normalised to one doubling
+ *   per_doubling  (m / previous m) ^ (1 / log2(level / previous level)),
+ *                 m the median (a lower-is-better metric: 1 / median): the
+ *                 speedup from the previous level normalised to one doubling
  *   per_unit      median / level
  *   app_cores     median of the driver-reported app_cores of the level's runs
  *   cpu_us_per_op app_cores * 10^6 / median
  * The whole-sweep per-doubling factor is exp(slope) of the least-squares
  * fit of ln(median) on log2(level) (stats_per_doubling), with its standard
- * error. Scaling "stops" at the first level whose per_doubling falls below
- * 2 * stop_efficiency (default SWEEP_STOP_EFFICIENCY = 0.6: a doubling of
- * the level that buys less than 1.2x).
+ * error (a lower-is-better metric: exp(-slope), the same SE form). Scaling
+ * "stops" at the first level whose per_doubling falls below 2 *
+ * stop_efficiency (default SWEEP_STOP_EFFICIENCY = 0.6: a doubling of the
+ * level that buys less than 1.2x).
+ *
+ * What applies (the figures that do not are left NaN and the result says
+ * why; the columns stay in the table):
+ *   speedup, efficiency, per_doubling, the stop rule and the whole-sweep
+ *     fit: a rate or a time metric over a level that counts workers
+ *     (field_counts_workers: gomaxprocs, threads, cores, ...), not a
+ *     session sweep nor a fraction, memory, count or CPU metric;
+ *   per_unit and cpu_us_per_op: a rate metric (CPU per operation divides
+ *     by operations per second; a per-level ratio of memory or latency
+ *     charges fixed costs to the level);
+ *   speedup and efficiency also need a base median above 0, per_doubling
+ *     two medians above 0.
  */
 #ifndef COREPLAN_SWEEP_H
 #define COREPLAN_SWEEP_H
@@ -30,8 +48,13 @@
 
 struct sweep_options {
 	bool has_base;
-	double base;           /* base level when has_base */
+	double base;            /* base level when has_base */
 	double stop_efficiency; /* per-doubling efficiency threshold */
+	/* what the metric and the level are (sweep_options_fields); init: a rate over workers */
+	struct metric_meaning metric;
+	bool level_counts_workers;
+	const char *metric_name; /* for the reasons; NULL: "tput" */
+	const char *by;          /* for the reasons; NULL: "the level" */
 };
 
 struct sweep_level {
@@ -41,7 +64,7 @@ struct sweep_level {
 	double efficiency;
 	double per_doubling; /* NaN for the first level */
 	double per_unit;
-	double app_cores;     /* NaN when no run has it */
+	double app_cores; /* NaN when no run has it */
 	size_t app_cores_n;
 	double cpu_us_per_op; /* NaN when app_cores is NaN */
 	bool scaling_stops;
@@ -54,8 +77,16 @@ struct sweep {
 	double stop_efficiency;
 	bool has_fit;
 	struct doubling_fit fit;
-	char fit_note[160]; /* why there is no fit, when !has_fit */
+	char fit_note[256]; /* why there is no fit, when !has_fit */
 	size_t stop_index;  /* index of the first level where scaling stops, or nlevels */
+	struct metric_meaning metric;
+	bool level_counts_workers;
+	bool scaling_applies;  /* speedup, efficiency, per_doubling, stop rule, fit */
+	bool per_unit_applies; /* per_unit and cpu_us_per_op */
+	char scaling_why[256]; /* why not, when !scaling_applies */
+	char per_unit_why[256];
+	char base_note[160];       /* why speedups are missing though they apply, or "" */
+	size_t zero_median_levels; /* levels whose median is 0: range_pct missing */
 };
 
 /* What `coreplan sweep` asks: the runs, the level field, the metric. */
@@ -63,7 +94,10 @@ struct sweep_request {
 	const struct run_filter *filter;
 	const char *by;
 	const char *metric; /* NULL: tput */
-	struct sweep_options opts;
+	bool has_kind;      /* --metric-kind */
+	enum field_kind kind;
+	bool lower_is_better;      /* --lower-is-better */
+	struct sweep_options opts; /* base and stop; sweep_run sets the fields' meaning */
 };
 
 /* A request's answer: the runs it read (with those left out) and the sweep. */
@@ -74,14 +108,20 @@ struct sweep_result {
 
 void sweep_options_init(struct sweep_options *opts);
 /*
+ * The metric's meaning (field_metric_meaning, with --metric-kind when kind
+ * is not NULL and --lower-is-better) and whether the level `by` counts
+ * workers (field_counts_workers). The names must outlive the sweep.
+ */
+void sweep_options_fields(struct sweep_options *opts, const char *metric, const char *by,
+			  const enum field_kind *kind, bool lower_is_better);
+/*
  * Select the runs and compute the sweep; release the result either way.
  * No run selected: the error says what the filter matched (select_no_runs).
  */
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out);
 void sweep_result_release(struct sweep_result *r);
-/* Levels must be numbers > 0; at least one run. */
-int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
-		  struct sweep *out);
+/* Levels must be numbers > 0; at least one run. A median of 0 is no error (see above). */
+int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out);
 void sweep_release(struct sweep *sw);
 
 #endif

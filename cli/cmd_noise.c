@@ -10,53 +10,116 @@
 
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_GROUP, OPT_BURST, OPT_RANGE, OPT_DRIFT };
+enum {
+	OPT_BY = CLI_ANALYSIS_COUNT,
+	OPT_BLOCK,
+	OPT_GROUP,
+	OPT_BURST,
+	OPT_DRIFT,
+	OPT_KIND,
+	OPT_LOWER
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions", .required = true},
+	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions",
+		    .required = true},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (default block)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
 		       "analyse each combination of these fields separately (e.g. target,cfg)",
 		       false},
 	[OPT_BURST] = {"burst-factor", 0, "X",
-		       "a first run this many times the later runs' median is a burst (1.5)",
+		       "a first run this many times better than the later runs' median is a burst "
+		       "(1.5)",
 		       false},
-	[OPT_RANGE] = {"range-pct", 0, "P",
-		       "largest range_pct of a resolved level, in % (default 5)", false},
 	[OPT_DRIFT] = {"drift-pct", 0, "P",
 		       "mean block deviation beyond which a one-signed block drifts (1)", false},
+	[OPT_KIND] = {"metric-kind", 0, "KIND",
+		      "what the metric is when its name does not say: rate, time, fraction, "
+		      "memory, count or cpu",
+		      false},
+	[OPT_LOWER] = {"lower-is-better", 0, NULL,
+		       "lower values of the metric are better (bursts, the steps' effect)", false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 
 static const char details[] =
 	"Within each group (--group), over the non-excluded runs the filter selects:\n"
+	"  steps    per pair of neighbouring levels: n and median of each, difference =\n"
+	"           median_to - median_from (difference_pct: / |median_from|), the\n"
+	"           within-level spread, gap, change (rise/fall), effect (better/worse by\n"
+	"           the metric's direction) and the step's verdict:\n"
+	"             resolved      |difference| > spread, where the spread is measured\n"
+	"                           from each level's median to its extreme run on the\n"
+	"                           side facing the other level (spread_from + spread_to):\n"
+	"                           the same as the two [min, max] ranges not overlapping;\n"
+	"                           gap = |difference| - spread is the distance between\n"
+	"                           them\n"
+	"             within-noise  otherwise (the ranges overlap or touch)\n"
+	"             unreplicated  either level has one run\n"
+	"           Why extremes rather than a standard deviation: with the usual 3 runs a\n"
+	"           level, disjoint ranges are the strongest separation a rank comparison\n"
+	"           can see (chance 2/20 with no difference), the rule needs no shape of\n"
+	"           distribution (error rates are mostly 0 with a few large values), and a\n"
+	"           stray run on the far side of a level does not hide a step. On the\n"
+	"           capacity corpus a pooled standard deviation agrees on throughput\n"
+	"           but calls e2-small pg's error knee (err 0, 0, 0 at 100 sessions;\n"
+	"           0.0008, 0.0012, 0.0065 at 300) within noise: one run inflates it.\n"
+	"           With many runs a level the rule is strict: one far run makes a step\n"
+	"           within-noise.\n"
+	"  levels   n, median, min, max, range_pct = (max - min) / median * 100 (missing\n"
+	"           when the median is 0), range_abs = max - min, the largest block\n"
+	"           deviation, and the level's verdict: the worst of its steps'\n"
+	"           (within-noise, unreplicated, resolved); unreplicated with one run\n"
 	"  cells    each block's value at each level (median of its runs there),\n"
-	"           deviation_pct = (value / level median - 1) * 100, and the level's\n"
+	"           deviation_abs = value - level median, deviation_pct = (value / level\n"
+	"           median - 1) * 100 (missing when the median is 0), and the level's\n"
 	"           position in the block's time order\n"
-	"  levels   n, median, min, max, range_pct = (max - min) / median * 100, the\n"
-	"           largest |deviation_pct|, and whether the level is within noise\n"
-	"  drift    per block: mean, min and max deviation; 'high'/'low' when all of\n"
+	"  drift    per block: mean, min and max deviation_pct; 'high'/'low' when all of\n"
 	"           at least 2 deviations have one sign and |mean| > --drift-pct\n"
-	"  order    per block: levels in time order (generator start time, else the\n"
-	"           results-table row order); counterbalanced when no level holds\n"
-	"           the same position in two blocks\n"
+	"  order    per factor (the level, and each --group field) and block: its values\n"
+	"           in the order their first run started (generator start time, else the\n"
+	"           results-table row order); the level within each group, a group field\n"
+	"           within each combination of the other group fields. Runs that overlap\n"
+	"           in time (the later starts before the earlier's started_at +\n"
+	"           duration_s) are simultaneous and share a position (a+b), as two\n"
+	"           machines measured at once. Per factor (facts counterbalanced_FIELD):\n"
+	"             yes           no value holds one position in every block where it\n"
+	"                           ran (ABA, or 1,2,4,8 / 8,4,2,1 / 2,8,1,4)\n"
+	"             no            some value does (100,300,500 in every block)\n"
+	"             simultaneous  its values always ran at the same time: time order\n"
+	"                           cannot favour one, nothing to counterbalance\n"
+	"             one-block     only one block has 2 or more of its values\n"
+	"             not-rotated   it never changes within a block\n"
+	"           Only blocks where the factor has 2 or more values count. The fact\n"
+	"           counterbalanced is true when the level is yes (or simultaneous) and\n"
+	"           no group field is no or one-block.\n"
 	"  bursts   the first run of each level in time against the median of the\n"
-	"           level's later runs; a burst when ratio >= --burst-factor (1.5)\n"
+	"           level's later runs; a burst when it is better by --burst-factor\n"
+	"           (1.5): ratio >= 1.5 when higher is better, ratio <= 1 / 1.5 when\n"
+	"           lower is better\n"
 	"  soaks    a (level, block) with 3 or more runs: the first run against the\n"
 	"           median of the rest (the sustained figure), and the rest's range\n"
-	"  verdict  resolved when every level's range_pct <= --range-pct (5) and no\n"
-	"           two neighbouring levels' [min, max] overlap; else within-noise,\n"
-	"           naming the levels\n"
+	"  verdict  per group: resolved when every step is resolved, within-noise when\n"
+	"           a step is (naming the steps: steps_resolved, steps_within_noise,\n"
+	"           steps_unreplicated), else unreplicated when a step is; single-level\n"
+	"           with one level. The fact verdict is the worst group's word.\n"
+	"\n"
+	"The metric's kind and direction (facts metric_kind, metric_direction) come from\n"
+	"the canonical field list (schema/README.md), else from its name (_ms a time,\n"
+	"_kb memory, _per_s a rate, ...), else --metric-kind; an unknown name is assumed a\n"
+	"rate, higher is better, and the document says so. --lower-is-better sets the\n"
+	"direction.\n"
 	"\n"
 	CLI_POOLING_HELP
 	"\n"
 	"examples:\n"
 	"  coreplan noise --by gomaxprocs --where block=1,2,3\n"
-	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak\n";
+	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block\n"
+	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3 --metric err\n";
 
-static const char *const views[] = {"levels", "cells", "drift",   "order",
+static const char *const views[] = {"levels", "steps", "cells",   "drift", "order",
 				    "bursts", "soaks", "verdict", NULL};
 
 /* The request and the --group list it points into (freed after the run). */
@@ -91,11 +154,17 @@ static int option(void *request, int which, const char *value)
 	case OPT_BURST:
 		rc = parse_positive("burst-factor", value, &req->opts.burst_factor);
 		break;
-	case OPT_RANGE:
-		rc = parse_positive("range-pct", value, &req->opts.range_pct);
-		break;
 	case OPT_DRIFT:
 		rc = parse_positive("drift-pct", value, &req->opts.drift_pct);
+		break;
+	case OPT_KIND:
+		req->has_kind = true;
+		if (field_kind_parse(value, &req->kind))
+			rc = err_usage("--metric-kind '%s' is not a kind (%s)", value,
+				       field_metric_kinds);
+		break;
+	case OPT_LOWER:
+		req->lower_is_better = true;
 		break;
 	}
 	return rc;

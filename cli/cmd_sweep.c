@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP, OPT_KIND, OPT_LOWER };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -20,6 +20,12 @@ static const struct opt_spec specs[] = {
 		      false},
 	[OPT_STOP] = {"stop-below", 0, "EFF",
 		      "per-doubling efficiency under which scaling stops (default 0.6)", false},
+	[OPT_KIND] = {"metric-kind", 0, "KIND",
+		      "what the metric is when its name does not say: rate, time, fraction, "
+		      "memory, count or cpu",
+		      false},
+	[OPT_LOWER] = {"lower-is-better", 0, NULL,
+		       "lower values of the metric are better (speedup = base / median)", false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
@@ -29,25 +35,51 @@ static const char details[] =
 	"\n"
 	"definitions:\n"
 	"  median        middle value; for an even count the mean of the two middle values\n"
-	"  range_pct     (max - min) / median * 100\n"
-	"  speedup       median / median at the base level (default: the smallest level)\n"
+	"  range_pct     (max - min) / median * 100; missing where the median is 0\n"
+	"  range_abs     max - min, in the metric's units\n"
+	"  speedup       median / median at the base level (default: the smallest level);\n"
+	"                lower is better (a time): base median / median\n"
 	"  efficiency    speedup / (level / base)\n"
-	"  per_doubling  (median / previous median) ^ (1 / log2(level / previous level)):\n"
-	"                the growth from the previous level normalised to one doubling\n"
+	"  per_doubling  (m / previous m) ^ (1 / log2(level / previous level)), m the\n"
+	"                median (lower is better: 1 / median): the speedup from the\n"
+	"                previous level normalised to one doubling\n"
 	"  per_unit      median / level\n"
 	"  app_cores     median of the driver-reported app_cores (not recomputed)\n"
 	"  cpu_us_per_op app_cores * 10^6 / median\n"
 	"  note          'scaling stops' at the first level whose per_doubling is below\n"
 	"                2 * --stop-below (default 1.2x per doubling)\n"
 	"The whole-sweep per-doubling factor is exp(b) of the least-squares fit\n"
-	"ln(median) = a + b * log2(level) over the level medians, with its standard\n"
-	"error (delta method): the facts per_doubling, per_doubling_se and\n"
-	"per_doubling_r2 in every format (--view facts for tsv and csv).\n"
+	"ln(median) = a + b * log2(level) over the level medians (lower is better:\n"
+	"exp(-b)), with its standard error (delta method): the facts per_doubling,\n"
+	"per_doubling_se and per_doubling_r2 in every format (--view facts for tsv and\n"
+	"csv).\n"
+	"\n"
+	"What applies (cells that do not are missing, Markdown leaves the column out,\n"
+	"and the facts columns_left_out and columns_left_out_why and a note say why):\n"
+	"  speedup, efficiency, per_doubling, the stop rule and the whole-sweep fit\n"
+	"                need a rate or a time metric over a level that counts threads,\n"
+	"                cores or workers: a canonical field of that kind (gomaxprocs) or\n"
+	"                one of these names, in any case: gomaxprocs, threads, thread,\n"
+	"                nthreads, threads_per_proc, cores, core, cpus, vcpus, nproc,\n"
+	"                nprocs, procs, processes, workers, worker, shards, parallelism,\n"
+	"                jobs, n. Not a session sweep (--by sessions: more load, not more\n"
+	"                workers), not an error rate, memory, count or CPU metric.\n"
+	"  per_unit, cpu_us_per_op\n"
+	"                need a rate (CPU per operation divides by operations per second;\n"
+	"                a per-level ratio of memory or latency charges fixed costs to the\n"
+	"                level: `coreplan memory` fits a slope).\n"
+	"The metric's kind and direction (facts metric_kind, metric_direction) come from\n"
+	"the canonical field list (schema/README.md), else from its name (_ms a time,\n"
+	"_kb memory, _per_s a rate, _pct a fraction, ...), else --metric-kind; an unknown\n"
+	"name is assumed a rate, higher is better, and the document says so.\n"
 	"\n"
 	CLI_POOLING_HELP
 	"\n"
-	"example:\n"
-	"  coreplan sweep --by gomaxprocs --where block=1,2,3\n";
+	"examples:\n"
+	"  coreplan sweep --by gomaxprocs --where block=1,2,3\n"
+	"  coreplan sweep --by sessions --metric err --where target=small --where cfg=pg \\\n"
+	"      --where block=1,2,3\n"
+	"  coreplan sweep --by cores --metric ns_per_op --metric-kind time\n";
 
 
 static const char *const views[] = {"levels", NULL};
@@ -64,6 +96,15 @@ static int option(void *request, int which, const char *value)
 		return cli_parse_number("base", value, -1e300, 1e300, &req->opts.base);
 	case OPT_STOP:
 		return cli_parse_number("stop-below", value, 1e-9, 1, &req->opts.stop_efficiency);
+	case OPT_KIND:
+		req->has_kind = true;
+		if (field_kind_parse(value, &req->kind))
+			return err_usage("--metric-kind '%s' is not a kind (%s)", value,
+					 field_metric_kinds);
+		return 0;
+	case OPT_LOWER:
+		req->lower_is_better = true;
+		return 0;
 	}
 	return 0;
 }

@@ -16,6 +16,170 @@ static const char *unit_of(const char *field)
 	return f ? f->unit : "";
 }
 
+static const char *design_word(const struct compare_result *res)
+{
+	switch (res->design) {
+	case COMPARE_BY:
+		return "by";
+	case COMPARE_PAIRED:
+		return "paired";
+	default:
+		return "unpaired";
+	}
+}
+
+/* ---- comparison: one row, the design's comparison ---- */
+
+enum {
+	R_DESIGN,
+	R_SCALE,
+	R_A_N,
+	R_A_MEDIAN,
+	R_A_MIN,
+	R_A_MAX,
+	R_A_SPREAD,
+	R_A_RANGE,
+	R_B_N,
+	R_B_MEDIAN,
+	R_B_MIN,
+	R_B_MAX,
+	R_B_SPREAD,
+	R_B_RANGE,
+	R_RATIO,
+	R_RATIO_LO,
+	R_RATIO_HI,
+	R_DIFF,
+	R_TEST,
+	R_GM,
+	R_GM_LO,
+	R_GM_HI,
+	R_MEAN_DIFF,
+	R_MEAN_DIFF_LO,
+	R_MEAN_DIFF_HI,
+	R_T,
+	R_DF,
+	R_T_P,
+	R_MW_U,
+	R_MW_P,
+	R_MIN_P,
+	R_EFFECT_PCT,
+	R_EFFECT,
+	R_OVER_SPREAD_A,
+	R_OVER_SPREAD_B,
+	R_OVER_BOUND_A,
+	R_OVER_BOUND_B,
+	R_VERDICT,
+	R_METHOD,
+	R_RUNS_NEEDED,
+	RCOLS
+};
+
+/* The outcome's estimate columns: ratios on the log scale, differences on the absolute. */
+static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bool log_scale,
+			 const struct compare_outcome *o)
+{
+	size_t c = log_scale ? col_gm : col_diff;
+	doc_set_real(t, c, o->estimate);
+	doc_set_real(t, c + 1, o->lo);
+	doc_set_real(t, c + 2, o->hi);
+}
+
+static void comparison_table(struct doc_section *s, const struct compare_result *res,
+			     const char *metric)
+{
+	const char *u = unit_of(metric);
+	const struct doc_col cols[RCOLS] = {
+		[R_DESIGN] = DOC_COL_TEXT("design"),
+		[R_SCALE] = DOC_COL_TEXT("scale"),
+		[R_A_N] = DOC_COL_INT("a_n", "runs"),
+		[R_A_MEDIAN] = DOC_COL_REAL("a_median", u, 'g', 6),
+		[R_A_MIN] = DOC_COL_REAL("a_min", u, 'g', 6),
+		[R_A_MAX] = DOC_COL_REAL("a_max", u, 'g', 6),
+		[R_A_SPREAD] = DOC_COL_REAL("a_spread_pct", "%", 'f', 1),
+		[R_A_RANGE] = DOC_COL_REAL("a_range", u, 'g', 4),
+		[R_B_N] = DOC_COL_INT("b_n", "runs"),
+		[R_B_MEDIAN] = DOC_COL_REAL("b_median", u, 'g', 6),
+		[R_B_MIN] = DOC_COL_REAL("b_min", u, 'g', 6),
+		[R_B_MAX] = DOC_COL_REAL("b_max", u, 'g', 6),
+		[R_B_SPREAD] = DOC_COL_REAL("b_spread_pct", "%", 'f', 1),
+		[R_B_RANGE] = DOC_COL_REAL("b_range", u, 'g', 4),
+		[R_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
+		[R_RATIO_LO] = DOC_COL_REAL("ratio_lo", "x", 'f', 4),
+		[R_RATIO_HI] = DOC_COL_REAL("ratio_hi", "x", 'f', 4),
+		[R_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
+		[R_TEST] = DOC_COL_TEXT("test"),
+		[R_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
+		[R_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
+		[R_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
+		[R_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),
+		[R_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),
+		[R_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),
+		[R_T] = DOC_COL_REAL("t", NULL, 'g', 4),
+		[R_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
+		[R_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		[R_MW_U] = DOC_COL_REAL("mw_u", NULL, 'g', 6),
+		[R_MW_P] = DOC_COL_REAL("mw_p", NULL, 'g', 3),
+		[R_MIN_P] = DOC_COL_REAL("min_p", NULL, 'g', 3),
+		[R_EFFECT_PCT] = DOC_COL_REAL("effect_pct", "%", 'g', 3),
+		[R_EFFECT] = DOC_COL_REAL("effect", u, 'g', 4),
+		[R_OVER_SPREAD_A] = DOC_COL_REAL("effect_over_spread_a", "x", 'f', 2),
+		[R_OVER_SPREAD_B] = DOC_COL_REAL("effect_over_spread_b", "x", 'f', 2),
+		[R_OVER_BOUND_A] = DOC_COL_REAL("spread_over_bound_a", "x", 'f', 1),
+		[R_OVER_BOUND_B] = DOC_COL_REAL("spread_over_bound_b", "x", 'f', 1),
+		[R_VERDICT] = DOC_COL_TEXT("verdict"),
+		[R_METHOD] = DOC_COL_TEXT("method"),
+		[R_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
+	};
+	const struct compare *c = &res->c;
+	const struct compare_outcome *o = res->headline;
+	struct doc_table *t = doc_table(s, cols, RCOLS);
+	doc_table_hide_empty(t);
+	doc_row(t);
+	doc_set_text(t, R_DESIGN, design_word(res));
+	doc_set_text(t, R_SCALE, c->log_scale ? "log" : "absolute");
+	doc_set_int(t, R_A_N, (int64_t)c->a.n);
+	doc_set_real(t, R_A_MEDIAN, c->a.median);
+	doc_set_real(t, R_A_MIN, c->a.min);
+	doc_set_real(t, R_A_MAX, c->a.max);
+	doc_set_real(t, R_A_SPREAD, c->a.spread_pct);
+	if (!c->log_scale)
+		doc_set_real(t, R_A_RANGE, c->a.max - c->a.min);
+	doc_set_int(t, R_B_N, (int64_t)c->b.n);
+	doc_set_real(t, R_B_MEDIAN, c->b.median);
+	doc_set_real(t, R_B_MIN, c->b.min);
+	doc_set_real(t, R_B_MAX, c->b.max);
+	doc_set_real(t, R_B_SPREAD, c->b.spread_pct);
+	if (!c->log_scale)
+		doc_set_real(t, R_B_RANGE, c->b.max - c->b.min);
+	doc_set_real(t, R_RATIO, c->ratio.ratio);
+	if (res->design == COMPARE_UNPAIRED) {
+		doc_set_real(t, R_RATIO_LO, c->ratio.lo);
+		doc_set_real(t, R_RATIO_HI, c->ratio.hi);
+		doc_set_real(t, R_MW_U, c->test.u);
+		doc_set_real(t, R_MW_P, c->test.p);
+		doc_set_real(t, R_MIN_P, c->test.min_p);
+	}
+	if (!c->log_scale)
+		doc_set_real(t, R_DIFF, c->diff);
+	doc_set_text(t, R_TEST, o->test);
+	set_estimate(t, R_GM, R_MEAN_DIFF, c->log_scale, o);
+	doc_set_real(t, R_T, o->t.t);
+	doc_set_real(t, R_DF, o->t.df);
+	doc_set_real(t, R_T_P, o->t.p);
+	doc_set_real(t, c->log_scale ? R_EFFECT_PCT : R_EFFECT, o->observed);
+	if (res->design == COMPARE_UNPAIRED) {
+		doc_set_real(t, R_OVER_SPREAD_A, c->effect_over_spread_a);
+		doc_set_real(t, R_OVER_SPREAD_B, c->effect_over_spread_b);
+		doc_set_real(t, R_OVER_BOUND_A, c->spread_over_bound_a);
+		doc_set_real(t, R_OVER_BOUND_B, c->spread_over_bound_b);
+	}
+	doc_set_text(t, R_VERDICT, o->verdict);
+	doc_set_text(t, R_METHOD, o->method);
+	doc_set_real(t, R_RUNS_NEEDED, o->runs_needed);
+}
+
+/* ---- arms: one row per arm, the unpaired comparison on arm b's row ---- */
+
 enum {
 	C_ARM,
 	C_WHERE,
@@ -38,7 +202,6 @@ enum {
 	NCOLS
 };
 
-/* One row per arm; the comparison's figures on arm b's row (b relative to a). */
 static void arms_table(struct doc_section *s, const struct compare_request *req,
 		       const struct compare *c, const char *metric)
 {
@@ -90,60 +253,391 @@ static void arms_table(struct doc_section *s, const struct compare_request *req,
 	}
 }
 
-/* The test and the interval: facts, and the notes that quote them. */
-static void method_notes(struct doc *d, struct doc_section *s, const struct compare *c,
+/* ---- levels (--by) ---- */
+
+enum {
+	L_LEVEL,
+	L_A_N,
+	L_B_N,
+	L_A_MEDIAN,
+	L_B_MEDIAN,
+	L_A_SPREAD,
+	L_B_SPREAD,
+	L_RATIO,
+	L_DIFF,
+	L_GM,
+	L_GM_LO,
+	L_GM_HI,
+	L_MEAN_DIFF,
+	L_MEAN_DIFF_LO,
+	L_MEAN_DIFF_HI,
+	L_T,
+	L_DF,
+	L_T_P,
+	L_VERDICT,
+	L_METHOD,
+	L_RUNS_NEEDED,
+	L_REASON,
+	LCOLS
+};
+
+static void levels_table(struct doc_section *s, const struct compare_result *res,
 			 const char *metric)
 {
+	const char *u = unit_of(metric);
+	const struct doc_col cols[LCOLS] = {
+		[L_LEVEL] = DOC_COL_TEXT("level"),
+		[L_A_N] = DOC_COL_INT("a_n", "runs"),
+		[L_B_N] = DOC_COL_INT("b_n", "runs"),
+		[L_A_MEDIAN] = DOC_COL_REAL("a_median", u, 'g', 6),
+		[L_B_MEDIAN] = DOC_COL_REAL("b_median", u, 'g', 6),
+		[L_A_SPREAD] = DOC_COL_REAL("a_spread_pct", "%", 'f', 1),
+		[L_B_SPREAD] = DOC_COL_REAL("b_spread_pct", "%", 'f', 1),
+		[L_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
+		[L_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
+		[L_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
+		[L_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
+		[L_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
+		[L_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),
+		[L_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),
+		[L_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),
+		[L_T] = DOC_COL_REAL("t", NULL, 'g', 4),
+		[L_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
+		[L_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		[L_VERDICT] = DOC_COL_TEXT("verdict"),
+		[L_METHOD] = DOC_COL_TEXT("method"),
+		[L_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
+		[L_REASON] = DOC_COL_TEXT("reason"),
+	};
+	struct doc_table *t = doc_table(s, cols, LCOLS);
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, "none: no --by FIELD");
+	for (size_t i = 0; i < res->nlevels; i++) {
+		const struct compare *c = &res->levels[i].c;
+		doc_row(t);
+		doc_set_text(t, L_LEVEL, res->levels[i].level);
+		doc_set_int(t, L_A_N, (int64_t)c->a.n);
+		doc_set_int(t, L_B_N, (int64_t)c->b.n);
+		doc_set_real(t, L_A_MEDIAN, c->a.median);
+		doc_set_real(t, L_B_MEDIAN, c->b.median);
+		doc_set_real(t, L_A_SPREAD, c->a.spread_pct);
+		doc_set_real(t, L_B_SPREAD, c->b.spread_pct);
+		doc_set_real(t, L_RATIO, c->ratio.ratio);
+		if (!c->log_scale)
+			doc_set_real(t, L_DIFF, c->diff);
+		set_estimate(t, L_GM, L_MEAN_DIFF, c->log_scale, &c->o);
+		doc_set_real(t, L_T, c->o.t.t);
+		doc_set_real(t, L_DF, c->o.t.df);
+		doc_set_real(t, L_T_P, c->o.t.p);
+		doc_set_text(t, L_VERDICT, c->o.verdict);
+		doc_set_text(t, L_METHOD, c->o.method);
+		doc_set_real(t, L_RUNS_NEEDED, c->o.runs_needed);
+		doc_set_text(t, L_REASON, c->o.reason);
+	}
+}
+
+/* ---- pairs (--pair-by) ---- */
+
+enum { P_KEY, P_A_TAG, P_B_TAG, P_A, P_B, P_RATIO, P_DIFF, P_AGREES, PCOLS };
+
+static void pairs_table(struct doc_section *s, const struct compare_result *res, const char *metric)
+{
+	const char *u = unit_of(metric);
+	const struct doc_col cols[PCOLS] = {
+		[P_KEY] = DOC_COL_TEXT("key"),
+		[P_A_TAG] = DOC_COL_TEXT("a_tag"),
+		[P_B_TAG] = DOC_COL_TEXT("b_tag"),
+		[P_A] = DOC_COL_REAL("a", u, 'g', 6),
+		[P_B] = DOC_COL_REAL("b", u, 'g', 6),
+		[P_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
+		[P_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
+		[P_AGREES] = DOC_COL_BOOL("agrees"),
+	};
+	const struct compare_outcome *o = &res->paired.o;
+	bool log_scale = res->c.log_scale;
+	double null = log_scale ? 1 : 0;
+	struct doc_table *t = doc_table(s, cols, PCOLS);
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, "none: no --pair-by FIELD");
+	for (size_t i = 0; i < res->npairs; i++) {
+		const struct compare_pair *p = &res->pairs[i];
+		doc_row(t);
+		doc_set_text(t, P_KEY, p->key);
+		doc_set_text(t, P_A_TAG, p->tag_a);
+		doc_set_text(t, P_B_TAG, p->tag_b);
+		doc_set_real(t, P_A, p->a);
+		doc_set_real(t, P_B, p->b);
+		doc_set_real(t, log_scale ? P_RATIO : P_DIFF, p->estimate);
+		doc_set_bool(t, P_AGREES,
+			     (p->estimate > null && o->estimate > null) ||
+				     (p->estimate < null && o->estimate < null));
+	}
+}
+
+/*
+ * A figure named by the scale: the log scale's fact (a ratio, a %) and the
+ * absolute scale's (metric units) are both in every document, the other
+ * scale's missing, so a script finds the same names either way. Returns
+ * the shown value of this scale's fact.
+ */
+static const char *scaled_fact(struct doc *d, bool log_scale, const char *log_name,
+			       const char *log_label, const char *log_unit, const char *abs_name,
+			       const char *abs_label, const char *abs_unit, double value,
+			       char style, int precision)
+{
+	const char *lg = doc_fact_real(d, log_name, log_label, DOC_QUIET, log_scale ? value : NAN,
+				       log_unit, style, precision);
+	const char *ab = doc_fact_real(d, abs_name, abs_label, DOC_QUIET, log_scale ? NAN : value,
+				       abs_unit, 'g', precision);
+	return log_scale ? lg : ab;
+}
+
+/* ---- facts and notes ---- */
+
+/*
+ * The unpaired comparison of the runs used: the ratio and its bootstrap
+ * interval, Welch, the rank test, the effect against the spreads and the
+ * bound (facts, and the notes in s that quote them).
+ */
+static void unpaired_notes(struct doc *d, struct doc_section *s, const struct compare_result *res,
+			   const char *metric)
+{
+	const struct compare *c = &res->c;
 	const struct compare_options *o = &c->opts;
-	const char *ratio, *lo, *hi, *resamples, *seed, *ci;
-	doc_note(s, "verdict: %s (%s)", doc_fact_string(d, "verdict"),
-		 doc_fact_string(d, "reason"));
+	const char *ratio, *lo, *hi, *resamples, *seed, *ci, *wt, *wdf, *wp, *gm, *gmlo, *gmhi;
+	const char *u, *p, *min_p;
+	ci = doc_fact_real(d, "ratio_ci_pct", "bootstrap and t interval coverage", DOC_QUIET,
+			   COMPARE_CI_PCT, "%", 'g', 6);
 	ratio = doc_fact_real(d, "ratio", "median(b) / median(a)", DOC_QUIET, c->ratio.ratio, "x",
 			      'f', 4);
 	lo = doc_fact_real(d, "ratio_lo", "ratio interval, low end", DOC_QUIET, c->ratio.lo, "x",
 			   'f', 4);
 	hi = doc_fact_real(d, "ratio_hi", "ratio interval, high end", DOC_QUIET, c->ratio.hi, "x",
 			   'f', 4);
-	ci = doc_fact_real(d, "ratio_ci_pct", "bootstrap interval coverage", DOC_QUIET,
-			   COMPARE_CI_PCT, "%", 'g', 6);
 	resamples = doc_fact_int(d, "resamples", "bootstrap resamples", DOC_QUIET,
 				 (int64_t)c->ratio.resamples, NULL);
 	seed = doc_fact_int(d, "seed", "bootstrap seed", DOC_QUIET, (int64_t)c->ratio.seed, NULL);
-	doc_note(s,
-		 "metric %s, %s is better; ratio = median(b) / median(a) = %s, bootstrap %s%% "
-		 "interval [%s, %s] (%s resamples, seed %s)",
-		 metric, o->lower_is_better ? "lower" : "higher", ratio, ci, lo, hi, resamples,
-		 seed);
-	doc_fact_real(d, "u", "Mann-Whitney U of b against a", DOC_QUIET, c->test.u, NULL, 'g', 6);
-	doc_fact_real(d, "p", "two-sided p", DOC_QUIET, c->test.p, NULL, 'g', 4);
+	if (!c->log_scale) {
+		const char *diff = doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET,
+						 c->diff, unit_of(metric), 'g', 4);
+		doc_note(s,
+			 "metric %s, %s is better; a value is 0 or below, so the comparison is "
+			 "of differences in the metric's units and ratios are undefined; "
+			 "median(b) - median(a) = %s",
+			 metric, o->lower_is_better ? "lower" : "higher", diff);
+	} else if (isnan(c->ratio.lo)) {
+		doc_note(s,
+			 "metric %s, %s is better; ratio = median(b) / median(a) = %s; no "
+			 "interval: an arm has one run",
+			 metric, o->lower_is_better ? "lower" : "higher", ratio);
+		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
+			      unit_of(metric), 'g', 4);
+	} else {
+		doc_note(s,
+			 "metric %s, %s is better; ratio = median(b) / median(a) = %s, bootstrap "
+			 "%s%% interval [%s, %s] (%s resamples, seed %s)",
+			 metric, o->lower_is_better ? "lower" : "higher", ratio, ci, lo, hi,
+			 resamples, seed);
+		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
+			      unit_of(metric), 'g', 4);
+	}
+	/* Welch (the unpaired test of the runs used) */
+	wt = doc_fact_real(d, "welch_t", "Welch t of b against a", DOC_QUIET, c->o.t.t, NULL, 'g',
+			   4);
+	wdf = doc_fact_real(d, "welch_df", "Welch-Satterthwaite degrees of freedom", DOC_QUIET,
+			    c->o.t.df, NULL, 'g', 3);
+	wp = doc_fact_real(d, "welch_p", "Welch two-sided p", DOC_QUIET, c->o.t.p, NULL, 'g', 3);
+	gm = scaled_fact(d, c->log_scale, "gm_ratio", "ratio of geometric means (Welch)", "x",
+			 "mean_diff", "mean(b) - mean(a) (Welch)", unit_of(metric), c->o.estimate,
+			 'f', 4);
+	gmlo = scaled_fact(d, c->log_scale, "gm_ratio_lo", "its t interval, low end", "x",
+			   "mean_diff_lo", "its t interval, low end", unit_of(metric), c->o.lo, 'f',
+			   4);
+	gmhi = scaled_fact(d, c->log_scale, "gm_ratio_hi", "its t interval, high end", "x",
+			   "mean_diff_hi", "its t interval, high end", unit_of(metric), c->o.hi,
+			   'f', 4);
+	if (c->o.has_t)
+		doc_note(s, "Welch t on %s: t = %s, df = %s, p = %s; %s %s, %s%% interval [%s, %s]",
+			 c->log_scale ? "ln values" : "values", wt, wdf, wp,
+			 c->log_scale ? "ratio of geometric means" : "mean difference", gm, ci,
+			 gmlo, gmhi);
+	else
+		doc_note(s, "Welch t: none (%s)",
+			 c->a.n < 2 || c->b.n < 2 ? "an arm has one run"
+						  : "no variation within either arm");
+	/* the rank test */
+	u = doc_fact_real(d, "u", "Mann-Whitney U of b against a", DOC_QUIET, c->test.u, NULL, 'g',
+			  6);
+	p = doc_fact_real(d, "p", "Mann-Whitney two-sided p", DOC_QUIET, c->test.p, NULL, 'g', 4);
 	doc_fact_bool(d, "exact", "exact distribution (else normal approximation)", DOC_QUIET,
 		      c->test.exact);
-	doc_fact_real(d, "min_p", "smallest p these arm sizes can reach", DOC_QUIET, c->test.min_p,
-		      NULL, 'g', 4);
+	min_p = doc_fact_real(d, "min_p", "smallest p these arm sizes can reach", DOC_QUIET,
+			      c->test.min_p, NULL, 'g', 4);
+	doc_note(s, "Mann-Whitney U = %s, p = %s (%s), the smallest p these sizes can reach %s", u,
+		 p, c->test.exact ? "exact" : "normal approximation", min_p);
+	/* effect against spread and bound */
 	{
-		const char *alpha = doc_fact_real(d, "alpha", "two-sided significance level",
-						  DOC_QUIET, o->alpha, NULL, 'g', 3);
-		const char *power = doc_fact_real(d, "power", "power for runs_needed", DOC_QUIET,
-						  o->power, NULL, 'g', 3);
-		const char *cv = doc_fact_real(d, "cv", "pooled coefficient of variation",
-					       DOC_QUIET, c->cv, NULL, 'f', 4);
-		const char *effect = doc_fact_real(d, "effect_pct", "effect runs_needed resolves",
-						   DOC_QUIET, c->effect_pct, "%", 'g', 3);
-		const char *needed = doc_fact_real(d, "runs_needed", "runs needed per arm",
-						   DOC_QUIET, c->runs_needed, "runs", 'f', 0);
-		const char *floor =
-			doc_fact_real(d, "rank_floor", "fewest runs per arm the rank test can use",
-				      DOC_QUIET, c->rank_floor, "runs", 'f', 0);
-		if (isnan(c->runs_needed))
-			doc_note(s, "runs needed: not computable (an arm needs at least two runs "
-				    "for a spread, and the effect must be above zero)");
+		const char *pct = c->log_scale ? "%" : "";
+		const char *eff =
+			scaled_fact(d, c->log_scale, "observed_effect_pct",
+				    "observed effect, larger median over smaller", "%",
+				    "observed_effect", "observed effect, |median(b) - median(a)|",
+				    unit_of(metric), c->observed_effect, 'g', 3);
+		const char *sa = scaled_fact(d, c->log_scale, "spread_a_pct",
+					     "arm a's within-arm spread (max / min - 1)", "%",
+					     "spread_a", "arm a's within-arm spread (max - min)",
+					     unit_of(metric), c->spread_a, 'g', 3);
+		const char *sb = scaled_fact(d, c->log_scale, "spread_b_pct",
+					     "arm b's within-arm spread (max / min - 1)", "%",
+					     "spread_b", "arm b's within-arm spread (max - min)",
+					     unit_of(metric), c->spread_b, 'g', 3);
+		const char *ea = doc_fact_real(d, "effect_over_spread_a", "effect / a's spread",
+					       DOC_QUIET, c->effect_over_spread_a, "x", 'f', 2);
+		const char *eb = doc_fact_real(d, "effect_over_spread_b", "effect / b's spread",
+					       DOC_QUIET, c->effect_over_spread_b, "x", 'f', 2);
+		doc_fact_bool(d, "separated", "the effect exceeds both arms' spread", DOC_QUIET,
+			      c->separated);
+		/* a spread of 0 (one run, or equal values) has no effect / spread */
+		doc_note(s,
+			 "effect %s%s against within-arm spread a %s%s, b %s%s (effect / spread: a "
+			 "%s%s, b %s%s): %s",
+			 eff, pct, sa, pct, sb, pct, isnan(c->effect_over_spread_a) ? "none" : ea,
+			 isnan(c->effect_over_spread_a) ? "" : "x",
+			 isnan(c->effect_over_spread_b) ? "none" : eb,
+			 isnan(c->effect_over_spread_b) ? "" : "x",
+			 c->separated ? "separated" : "not separated");
+		if (o->has_effect_bound) {
+			const char *ba =
+				doc_fact_real(d, "spread_over_bound_a", "a's spread / effect bound",
+					      DOC_QUIET, c->spread_over_bound_a, "x", 'f', 1);
+			const char *bb =
+				doc_fact_real(d, "spread_over_bound_b", "b's spread / effect bound",
+					      DOC_QUIET, c->spread_over_bound_b, "x", 'f', 1);
+			doc_note(s, "within-arm spread / effect bound: a %sx, b %sx", ba, bb);
+		}
+	}
+}
+
+/* The headline's verdict and reason. */
+static void verdict_note(struct doc *d, struct doc_section *s)
+{
+	doc_note(s, "verdict: %s (%s)", doc_fact_string(d, "verdict"),
+		 doc_fact_string(d, "reason"));
+}
+
+/* The headline's runs needed and what it is computed from. */
+static void runs_needed_note(struct doc *d, struct doc_section *s, const struct compare_result *res,
+			     const char *metric)
+{
+	const struct compare *c = &res->c;
+	const struct compare_options *o = &c->opts;
+	const struct compare_outcome *h = res->headline;
+	const char *what = res->design == COMPARE_PAIRED ? "pairs needed"
+			   : res->design == COMPARE_BY   ? "runs needed per arm in each level"
+							 : "runs needed per arm";
+	const char *alpha = doc_fact_real(d, "alpha", "two-sided significance level", DOC_QUIET,
+					  o->alpha, NULL, 'g', 3);
+	const char *power = doc_fact_real(d, "power", "power for runs_needed", DOC_QUIET, o->power,
+					  NULL, 'g', 3);
+	const char *sd = doc_fact_real(
+		d, "sd", c->log_scale ? "sd runs_needed uses, of ln values" : "sd runs_needed uses",
+		DOC_QUIET, h->sd, c->log_scale ? NULL : unit_of(metric), 'g', 4);
+	const char *effect = doc_fact_real(d, "effect_pct", "effect runs_needed resolves",
+					   DOC_QUIET, h->effect_pct, "%", 'g', 3);
+	const char *needed =
+		doc_fact_real(d, "runs_needed", what, DOC_QUIET, h->runs_needed, "runs", 'f', 0);
+	const char *least = doc_fact_int(d, "min_runs", "fewest runs runs_needed gives", DOC_QUIET,
+					 COMPARE_MIN_RUNS, "runs");
+	doc_fact_real(d, "cv", "pooled coefficient of variation", DOC_QUIET, c->cv, NULL, 'f', 4);
+	doc_fact_real(d, "rank_floor", "fewest runs per arm the rank test can use", DOC_QUIET,
+		      c->rank_floor, "runs", 'f', 0);
+	if (isnan(h->runs_needed))
+		doc_note(s,
+			 "%s: not computable (no run-to-run spread to size it from, or no "
+			 "effect above zero)",
+			 what);
+	else
+		doc_note(s,
+			 "%s to resolve a %s%% effect at sd %s%s: %s (normal approximation, "
+			 "power %s, two-sided alpha %s; at least %s)",
+			 what, effect, sd, c->log_scale ? " of ln values" : "", needed, power,
+			 alpha, least);
+}
+
+/* The design's own facts and notes: pooled (--by) or paired (--pair-by). */
+static void design_notes(struct doc *d, struct doc_section *s, const struct compare_request *req,
+			 const struct compare_result *res, const char *metric)
+{
+	const struct compare_outcome *o = res->headline;
+	bool log_scale = res->c.log_scale;
+	const char *u = log_scale ? "x" : unit_of(metric);
+	const char *est, *lo, *hi, *t, *df, *p;
+	const char *prefix = res->design == COMPARE_BY ? "pooled" : "paired";
+	char name[64];
+	if (res->design == COMPARE_UNPAIRED)
+		return;
+	{
+		char lg[3][32], ab[3][32];
+		const char *end[3] = {"", "_lo", "_hi"};
+		for (int i = 0; i < 3; i++) {
+			snprintf(lg[i], sizeof(lg[i]), "%s_ratio%s", prefix, end[i]);
+			snprintf(ab[i], sizeof(ab[i]), "%s_diff%s", prefix, end[i]);
+		}
+		est = scaled_fact(d, log_scale, lg[0], "ratio of geometric means", "x", ab[0],
+				  "difference", unit_of(metric), o->estimate, 'f', 4);
+		lo = scaled_fact(d, log_scale, lg[1], "its t interval, low end", "x", ab[1],
+				 "its t interval, low end", unit_of(metric), o->lo, 'f', 4);
+		hi = scaled_fact(d, log_scale, lg[2], "its t interval, high end", "x", ab[2],
+				 "its t interval, high end", unit_of(metric), o->hi, 'f', 4);
+	}
+	snprintf(name, sizeof(name), "%s_t", prefix);
+	t = doc_fact_real(d, name, "t", DOC_QUIET, o->t.t, NULL, 'g', 4);
+	snprintf(name, sizeof(name), "%s_df", prefix);
+	df = doc_fact_real(d, name, "degrees of freedom", DOC_QUIET, o->t.df, NULL, 'g', 3);
+	snprintf(name, sizeof(name), "%s_p", prefix);
+	p = doc_fact_real(d, name, "two-sided p", DOC_QUIET, o->t.p, NULL, 'g', 3);
+	if (res->design == COMPARE_BY) {
+		const struct compare_pooled *pl = &res->pooled;
+		const char *levels = doc_fact_int(d, "levels", "levels compared", DOC_QUIET,
+						  (int64_t)pl->nlevels, NULL);
+		const char *mn = doc_fact_real(d, "pooled_min", "the levels' smallest estimate",
+					       DOC_QUIET, pl->min, u, log_scale ? 'f' : 'g', 4);
+		const char *mx = doc_fact_real(d, "pooled_max", "the levels' largest estimate",
+					       DOC_QUIET, pl->max, u, log_scale ? 'f' : 'g', 4);
+		const char *how = pl->inverse_variance ? "inverse-variance"
+				  : log_scale          ? "geometric-mean"
+						       : "mean";
+		doc_fact_text(d, "pooled_method", "how the levels are pooled", DOC_LISTED, how);
+		if (pl->inverse_variance)
+			doc_note(s,
+				 "pooled over %s levels of %s (inverse-variance weighted mean of "
+				 "the levels' %s): %s, %s%% interval [%s, %s]; t = %s, df = %s, "
+				 "p = %s; the levels range from %s to %s",
+				 levels, req->by, log_scale ? "ln ratios" : "differences", est,
+				 doc_fact_shown(d, "ratio_ci_pct"), lo, hi, t, df, p, mn, mx);
 		else
 			doc_note(
 				s,
-				"runs needed per arm to resolve a %s%% effect at cv %s: %s (normal "
-				"approximation, power %s, two-sided alpha %s; at least %s, the "
-				"fewest with which the rank test can reach alpha)",
-				effect, cv, needed, power, alpha, floor);
+				"pooled over %s levels of %s (%s of the levels' %s, no interval: a "
+				"level has an arm with one run): %s; the levels range from %s to "
+				"%s",
+				levels, req->by, log_scale ? "geometric mean" : "mean",
+				log_scale ? "ratios" : "differences", est, mn, mx);
+	} else {
+		const char *pairs = doc_fact_int(d, "pairs", "pairs compared", DOC_QUIET,
+						 (int64_t)res->paired.npairs, NULL);
+		const char *agree = doc_fact_int(d, "pairs_agree", "pairs moving the mean's way",
+						 DOC_QUIET, (int64_t)res->paired.agree, NULL);
+		if (o->has_t)
+			doc_note(
+				s,
+				"paired t on %s over %s pairs: %s, %s%% interval [%s, %s]; t = %s, "
+				"df = %s, p = %s; %s of the pairs move the same way",
+				log_scale ? "ln differences" : "differences", pairs, est,
+				doc_fact_shown(d, "ratio_ci_pct"), lo, hi, t, df, p, agree);
+		else
+			doc_note(s, "paired over %s pairs: %s, no interval (%s)", pairs, est,
+				 o->reason);
 	}
 }
 
@@ -153,10 +647,13 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	const struct compare *c = &res->c;
 	const char *metric = req->metric ? req->metric : "tput";
 	struct doc *d = doc_new("compare", "");
-	struct doc_section *s;
+	struct doc_section *s, *arms;
+	const struct compare_outcome *h = res->headline ? res->headline : &c->o;
+	struct compare_result view = *res;
 	*out = NULL;
 	if (!d)
 		return err_set("out of memory");
+	view.headline = h;
 	doc_set_title(d, "Comparison of %s: arm b against arm a", metric);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "a_where", "arm a (the baseline)", DOC_LISTED, req->arm[0]);
@@ -165,12 +662,49 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	if (c->opts.has_effect_bound)
 		doc_fact_real(d, "effect_bound_pct", "effect bound", DOC_LISTED,
 			      c->opts.effect_bound_pct, "%", 'g', 6);
-	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, c->verdict);
-	doc_fact_text(d, "reason", "reason", DOC_QUIET, c->reason);
-	s = doc_section(d, "arms", "Arms");
-	arms_table(s, req, c, metric);
-	method_notes(d, s, c, metric);
-	doc_note(s, "definitions: `coreplan compare --help`");
+	doc_fact_text(d, "design", "design",
+		      res->design == COMPARE_UNPAIRED ? DOC_QUIET : DOC_LISTED, design_word(res));
+	if (req->by)
+		doc_fact_text(d, "by", "compared within each level of", DOC_LISTED, req->by);
+	if (req->pair_by)
+		doc_fact_text(d, "pair_by", "runs paired by", DOC_LISTED, req->pair_by);
+	doc_fact_text(d, "scale", "scale", DOC_QUIET, c->log_scale ? "log" : "absolute");
+	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, h->verdict);
+	doc_fact_text(d, "method", "decided by", DOC_LISTED, h->method);
+	doc_fact_text(d, "test", "the t test", DOC_QUIET, h->test);
+	doc_fact_text(d, "reason", "reason", DOC_QUIET, h->reason);
+
+	s = doc_section(d, "comparison", "Comparison");
+	arms = doc_section(d, "arms", "Arms");
+	if (res->design == COMPARE_BY)
+		doc_text(s,
+			 "Each arm's columns describe every run compared; the estimate, its "
+			 "interval and the test pool the levels of --by %s (view levels).",
+			 req->by);
+	else if (res->design == COMPARE_PAIRED)
+		doc_text(s,
+			 "Each arm's columns describe the paired runs; the estimate, its "
+			 "interval and the test are paired by %s (view pairs).",
+			 req->pair_by);
+	comparison_table(s, &view, metric);
+	verdict_note(d, s);
+	unpaired_notes(d, res->design == COMPARE_UNPAIRED ? s : arms, &view, metric);
+	design_notes(d, s, req, &view, metric);
+	runs_needed_note(d, s, &view, metric);
+	doc_note(s, "definitions and the verdict rule: `coreplan compare --help`");
+
+	if (res->design != COMPARE_UNPAIRED)
+		doc_text(arms,
+			 "The unpaired comparison of the same runs (arm b's row), for "
+			 "reference: the verdict above is the %s one.",
+			 res->design == COMPARE_BY ? "pooled" : "paired");
+	arms_table(arms, req, c, metric);
+
+	s = doc_section(d, "levels", "Levels");
+	levels_table(s, res, metric);
+	s = doc_section(d, "pairs", "Pairs");
+	pairs_table(s, res, metric);
+
 	build_left_out(d, &res->sel[0]);
 	/* a run left out of both arms is listed once */
 	for (size_t i = 0; i < res->sel[1].nleft_out; i++) {

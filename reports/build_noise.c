@@ -15,15 +15,10 @@ static const char *unit_of(const char *field)
 	return f ? f->unit : "";
 }
 
-static const char *verdict_word(bool resolved)
-{
-	return resolved ? "resolved" : "within-noise";
-}
-
 static void levels_table(struct doc_section *s, const struct noise *nz, const char *by,
 			 const char *metric)
 {
-	enum { GROUP, VERDICT, LEVEL, N, MEDIAN, MIN, MAX, RANGE, DEV, NCOLS };
+	enum { GROUP, VERDICT, LEVEL, N, MEDIAN, MIN, MAX, RANGE, DEV, RANGE_ABS, DEV_ABS, NCOLS };
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
 		[VERDICT] = DOC_COL_TEXT("verdict"),
@@ -34,6 +29,8 @@ static void levels_table(struct doc_section *s, const struct noise *nz, const ch
 		[MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
 		[RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
 		[DEV] = DOC_COL_REAL("max_block_dev_pct", "%", 'f', 2),
+		[RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
+		[DEV_ABS] = DOC_COL_REAL("max_block_dev_abs", unit_of(metric), 'g', 6),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);
@@ -41,7 +38,7 @@ static void levels_table(struct doc_section *s, const struct noise *nz, const ch
 		const struct noise_level *lv = &nz->levels[i];
 		doc_row(t);
 		doc_set_text(t, GROUP, lv->group);
-		doc_set_text(t, VERDICT, verdict_word(!lv->within_noise));
+		doc_set_text(t, VERDICT, lv->verdict);
 		doc_set_real(t, LEVEL, lv->level);
 		doc_set_int(t, N, (int64_t)lv->s.n);
 		doc_set_real(t, MEDIAN, lv->s.median);
@@ -49,13 +46,91 @@ static void levels_table(struct doc_section *s, const struct noise *nz, const ch
 		doc_set_real(t, MAX, lv->s.max);
 		doc_set_real(t, RANGE, lv->s.range_pct);
 		doc_set_real(t, DEV, lv->max_abs_dev_pct);
+		doc_set_real(t, RANGE_ABS, lv->s.range_abs);
+		doc_set_real(t, DEV_ABS, lv->max_abs_dev_abs);
 	}
+}
+
+static void steps_table(struct doc *d, struct doc_section *s, const struct noise *nz,
+			const char *by, const char *metric)
+{
+	enum {
+		GROUP,
+		FROM,
+		TO,
+		VERDICT,
+		N_FROM,
+		N_TO,
+		MEDIAN_FROM,
+		MEDIAN_TO,
+		DIFF,
+		DIFF_PCT,
+		SPREAD_FROM,
+		SPREAD_TO,
+		SPREAD,
+		GAP,
+		CHANGE,
+		EFFECT,
+		NCOLS
+	};
+	const struct doc_col cols[NCOLS] = {
+		[GROUP] = DOC_COL_TEXT("group"),
+		[FROM] = DOC_COL_REAL("from", unit_of(by), 'g', 6),
+		[TO] = DOC_COL_REAL("to", unit_of(by), 'g', 6),
+		[VERDICT] = DOC_COL_TEXT("verdict"),
+		[N_FROM] = DOC_COL_INT("n_from", "runs"),
+		[N_TO] = DOC_COL_INT("n_to", "runs"),
+		[MEDIAN_FROM] = DOC_COL_REAL("median_from", unit_of(metric), 'g', 6),
+		[MEDIAN_TO] = DOC_COL_REAL("median_to", unit_of(metric), 'g', 6),
+		[DIFF] = DOC_COL_REAL("difference", unit_of(metric), 'g', 6),
+		[DIFF_PCT] = DOC_COL_REAL("difference_pct", "%", 'f', 2),
+		[SPREAD_FROM] = DOC_COL_REAL("spread_from", unit_of(metric), 'g', 6),
+		[SPREAD_TO] = DOC_COL_REAL("spread_to", unit_of(metric), 'g', 6),
+		[SPREAD] = DOC_COL_REAL("spread", unit_of(metric), 'g', 6),
+		[GAP] = DOC_COL_REAL("gap", unit_of(metric), 'g', 6),
+		[CHANGE] = DOC_COL_TEXT("change"),
+		[EFFECT] = DOC_COL_TEXT("effect"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, "none: every group has one level");
+	for (size_t i = 0; i < nz->nsteps; i++) {
+		const struct noise_step *x = &nz->steps[i];
+		doc_row(t);
+		doc_set_text(t, GROUP, x->group);
+		doc_set_real(t, FROM, x->from);
+		doc_set_real(t, TO, x->to);
+		doc_set_text(t, VERDICT, x->verdict);
+		doc_set_int(t, N_FROM, (int64_t)x->n_from);
+		doc_set_int(t, N_TO, (int64_t)x->n_to);
+		doc_set_real(t, MEDIAN_FROM, x->median_from);
+		doc_set_real(t, MEDIAN_TO, x->median_to);
+		doc_set_real(t, DIFF, x->difference);
+		doc_set_real(t, DIFF_PCT, x->difference_pct);
+		doc_set_real(t, SPREAD_FROM, x->spread_from);
+		doc_set_real(t, SPREAD_TO, x->spread_to);
+		doc_set_real(t, SPREAD, x->spread);
+		doc_set_real(t, GAP, x->gap);
+		doc_set_text(t, CHANGE, x->change);
+		doc_set_text(t, EFFECT, x->effect);
+	}
+	doc_text(s, "%s", NOISE_STEP_RULE);
+	doc_fact_text(d, "step_rule", "step rule", DOC_QUIET, NOISE_STEP_RULE);
+	doc_fact_text(d, "step_spread", "within-level spread", DOC_QUIET,
+		      "from each level's median to its extreme run on the side facing the other "
+		      "level, summed over the two levels");
+	doc_fact_int(d, "steps_resolved", "steps resolved", DOC_QUIET, (int64_t)nz->nresolved,
+		     "steps");
+	doc_fact_int(d, "steps_within_noise", "steps within noise", DOC_QUIET, (int64_t)nz->nwithin,
+		     "steps");
+	doc_fact_int(d, "steps_unreplicated", "steps unreplicated", DOC_QUIET,
+		     (int64_t)nz->nunreplicated, "steps");
 }
 
 static void cells_table(struct doc_section *s, const struct noise *nz, const char *by,
 			const char *metric)
 {
-	enum { GROUP, BLOCK, LEVEL, N, VALUE, DEV, POSITION, NCOLS };
+	enum { GROUP, BLOCK, LEVEL, N, VALUE, DEV, POSITION, DEV_ABS, NCOLS };
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
 		[BLOCK] = DOC_COL_TEXT("block"),
@@ -64,6 +139,7 @@ static void cells_table(struct doc_section *s, const struct noise *nz, const cha
 		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'g', 6),
 		[DEV] = DOC_COL_REAL("deviation_pct", "%", 'f', 2),
 		[POSITION] = DOC_COL_INT("position", NULL),
+		[DEV_ABS] = DOC_COL_REAL("deviation_abs", unit_of(metric), 'g', 6),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);
@@ -77,6 +153,7 @@ static void cells_table(struct doc_section *s, const struct noise *nz, const cha
 		doc_set_real(t, VALUE, c->value);
 		doc_set_real(t, DEV, c->deviation_pct);
 		doc_set_int(t, POSITION, (int64_t)c->position);
+		doc_set_real(t, DEV_ABS, c->deviation_abs);
 	}
 }
 
@@ -107,25 +184,54 @@ static void drift_table(struct doc_section *s, const struct noise *nz)
 	}
 }
 
-static void order_table(struct doc_section *s, const struct noise *nz)
+static void order_table(struct doc *d, struct doc_section *s, const struct noise *nz)
 {
-	enum { GROUP, BLOCK, LEVELS, ORDERED_BY, NCOLS };
+	enum { FACTOR, GROUP, BLOCK, LEVELS, ORDERED_BY, NCOLS };
 	const struct doc_col cols[NCOLS] = {
+		[FACTOR] = DOC_COL_TEXT("factor"),
 		[GROUP] = DOC_COL_TEXT("group"),
 		[BLOCK] = DOC_COL_TEXT("block"),
 		[LEVELS] = DOC_COL_TEXT("levels_in_order"),
 		[ORDERED_BY] = DOC_COL_TEXT("ordered_by"),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct strbuf names = STRBUF_INIT;
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < nz->norders; i++) {
 		const struct noise_order *o = &nz->orders[i];
 		doc_row(t);
+		doc_set_text(t, FACTOR, o->factor);
 		doc_set_text(t, GROUP, o->group);
 		doc_set_text(t, BLOCK, o->block);
 		doc_set_text(t, LEVELS, o->levels);
 		doc_set_text(t, ORDERED_BY, o->timed ? "start time" : "results-table row");
 	}
+	doc_text(s,
+		 "Each factor's values in the order their first run started in the block (the "
+		 "level within each group; a group field within each combination of the other "
+		 "group fields). Runs that overlap in time (one starts before the other's "
+		 "measured window, started_at + duration_s, ends) are simultaneous: they share a "
+		 "position, written a+b. A factor is counterbalanced when no value holds one "
+		 "position in every block; a factor whose values always ran at the same time "
+		 "(two machines measured at once) is `simultaneous`: time order cannot favour "
+		 "one of them.");
+	for (size_t i = 0; i < nz->nfactors; i++) {
+		const struct noise_factor *f = &nz->factors[i];
+		struct strbuf name = STRBUF_INIT, note = STRBUF_INIT;
+		strbuf_addf(&names, "%s%s", i ? "," : "", f->name);
+		strbuf_addf(&name, "counterbalanced_%s", f->name);
+		strbuf_addf(&note, "order of %s%s", f->name, f->is_level ? " (the level)" : "");
+		doc_fact_text(d, strbuf_str(&name), strbuf_str(&note), DOC_LISTED, f->balance);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "order_note_%s", f->name);
+		doc_fact_text(d, strbuf_str(&name), "why", DOC_QUIET, f->note);
+		doc_note(s, "%s: %s (%s)", f->name, f->balance, f->note);
+		strbuf_release(&name);
+		strbuf_release(&note);
+	}
+	doc_fact_text(d, "order_factors", "factors whose order is checked", DOC_QUIET,
+		      strbuf_str(&names));
+	strbuf_release(&names);
 }
 
 static void bursts_table(struct doc *d, struct doc_section *s, const struct noise *nz,
@@ -206,7 +312,22 @@ static void soaks_table(struct doc *d, struct doc_section *s, const struct noise
 
 static void verdict_table(struct doc *d, struct doc_section *s, const struct noise *nz)
 {
-	enum { GROUP, VERDICT, LEVELS, BALANCED, NOTE, BURSTS, RANGE, DEV, NCOLS };
+	enum {
+		GROUP,
+		VERDICT,
+		LEVELS,
+		BALANCED,
+		NOTE,
+		BURSTS,
+		RANGE,
+		DEV,
+		STEPS,
+		RESOLVED,
+		WITHIN,
+		UNREPLICATED,
+		BALANCE,
+		NCOLS
+	};
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
 		[VERDICT] = DOC_COL_TEXT("verdict"),
@@ -216,32 +337,77 @@ static void verdict_table(struct doc *d, struct doc_section *s, const struct noi
 		[BURSTS] = DOC_COL_INT("bursts", NULL),
 		[RANGE] = DOC_COL_REAL("max_range_pct", "%", 'f', 2),
 		[DEV] = DOC_COL_REAL("max_block_dev_pct", "%", 'f', 2),
+		[STEPS] = DOC_COL_TEXT("steps"),
+		[RESOLVED] = DOC_COL_TEXT("steps_resolved"),
+		[WITHIN] = DOC_COL_TEXT("steps_within_noise"),
+		[UNREPLICATED] = DOC_COL_TEXT("steps_unreplicated"),
+		[BALANCE] = DOC_COL_TEXT("level_order"),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
-	const char *range, *burst, *drift;
+	struct strbuf all = STRBUF_INIT;
+	const char *burst, *drift;
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < nz->nverdicts; i++) {
 		const struct noise_verdict *v = &nz->verdicts[i];
 		doc_row(t);
 		doc_set_text(t, GROUP, v->group);
-		doc_set_text(t, VERDICT, verdict_word(v->resolved));
+		doc_set_text(t, VERDICT, v->verdict);
 		doc_set_text(t, LEVELS, v->within_noise);
 		doc_set_text(t, BALANCED, v->counterbalanced ? "yes" : "no");
 		doc_set_text(t, NOTE, v->counterbalance_note);
 		doc_set_int(t, BURSTS, (int64_t)v->nbursts);
 		doc_set_real(t, RANGE, v->max_range_pct);
 		doc_set_real(t, DEV, v->max_abs_dev_pct);
+		doc_set_text(t, STEPS, v->steps_text);
+		doc_set_text(t, RESOLVED, v->steps_resolved);
+		doc_set_text(t, WITHIN, v->steps_within_noise);
+		doc_set_text(t, UNREPLICATED, v->steps_unreplicated);
+		doc_set_text(t, BALANCE, v->balance);
+		if (nz->nverdicts > 1)
+			strbuf_addf(&all, "%s%s: %s", i ? " | " : "", v->group, v->steps_text);
+		else
+			strbuf_adds(&all, v->steps_text);
 	}
-	range = doc_fact_real(d, "threshold_range_pct", "largest range of a resolved level",
-			      DOC_QUIET, nz->opts.range_pct, "%", 'f', 2);
+	doc_fact_text(d, "verdict_steps", "steps", DOC_LISTED, strbuf_str(&all));
+	strbuf_release(&all);
 	burst = doc_fact_real(d, "threshold_burst_factor", "burst factor", DOC_QUIET,
 			      nz->opts.burst_factor, "x", 'f', 2);
 	drift = doc_fact_real(d, "threshold_drift_pct", "drift threshold", DOC_QUIET,
 			      nz->opts.drift_pct, "%", 'f', 2);
 	doc_note(s,
-		 "thresholds: range %s%%, burst factor %sx, drift %s%%; definitions: "
-		 "`coreplan noise --help`",
-		 range, burst, drift);
+		 "a step is resolved when the two levels' ranges do not overlap (the steps "
+		 "view); thresholds: burst factor %sx, drift %s%%; definitions: `coreplan noise "
+		 "--help`",
+		 burst, drift);
+}
+
+/* The metric's kind and direction (bursts and the steps' effect use the direction). */
+static void meaning_facts(struct doc *d, struct doc_section *s, const struct noise *nz,
+			  const char *metric)
+{
+	const struct metric_meaning *m = &nz->opts.metric;
+	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED, field_kind_name(m->kind));
+	doc_fact_text(d, "metric_kind_from", "metric kind from",
+		      m->kind_assumed ? DOC_LISTED : DOC_QUIET, m->kind_from);
+	doc_fact_text(d, "metric_direction", "better", DOC_LISTED,
+		      m->lower_is_better ? "lower" : "higher");
+	doc_fact_text(d, "metric_direction_from", "better from",
+		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
+	if (m->kind_assumed)
+		doc_note(s, "metric '%s' has no known kind: assumed a rate (pass --metric-kind)",
+			 metric);
+	if (nz->zero_median_levels > 0)
+		doc_note(
+			s,
+			"%s level%s with a median of 0: range_pct, deviation_pct and the drift are "
+			"left out there (a share of 0 is undefined); range_abs and deviation_abs "
+			"are in the metric's units",
+			doc_fact_int(d, "zero_median_levels", "levels whose median is 0", DOC_QUIET,
+				     (int64_t)nz->zero_median_levels, "levels"),
+			nz->zero_median_levels == 1 ? "" : "s");
+	else
+		doc_fact_int(d, "zero_median_levels", "levels whose median is 0", DOC_QUIET, 0,
+			     "levels");
 }
 
 /* The group fields as given ("target,cfg"), or "" for none. */
@@ -259,6 +425,7 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 	const struct noise *nz = &res->nz;
 	const char *metric = req->metric ? req->metric : "tput";
 	struct doc *d = doc_new("noise", "");
+	struct doc_section *s;
 	*out = NULL;
 	if (!d)
 		return err_set("out of memory");
@@ -269,15 +436,19 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 	doc_fact_text(d, "block", "block field", DOC_LISTED, req->block ? req->block : "block");
 	group_fact(d, req->group);
 	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)nz->nverdicts, NULL);
-	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, verdict_word(nz->resolved));
+	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, nz->verdict);
 	doc_fact_bool(d, "counterbalanced", "counterbalanced", DOC_LISTED, nz->counterbalanced);
 	doc_fact_int(d, "bursts", "first-run bursts", DOC_LISTED, (int64_t)nz->burst_count, NULL);
 	/* Markdown order: the verdict first (views list: levels first) */
-	verdict_table(d, doc_section(d, "verdict", "Verdict"), nz);
+	s = doc_section(d, "verdict", "Verdict");
+	verdict_table(d, s, nz);
+	meaning_facts(d, s, nz, metric);
+	steps_table(d, doc_section(d, "steps", "Steps between neighbouring levels"), nz, req->by,
+		    metric);
 	levels_table(doc_section(d, "levels", "Levels"), nz, req->by, metric);
 	cells_table(doc_section(d, "cells", "Blocks at each level"), nz, req->by, metric);
 	drift_table(doc_section(d, "drift", "Block drift"), nz);
-	order_table(doc_section(d, "order", "Run order"), nz);
+	order_table(d, doc_section(d, "order", "Run order"), nz);
 	bursts_table(d, doc_section(d, "bursts", "First-run bursts"), nz, req->by, metric);
 	soaks_table(d, doc_section(d, "soaks", "Soaks (repeated runs of one cell)"), nz, req->by,
 		    metric);

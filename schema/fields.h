@@ -29,11 +29,33 @@
 
 enum field_type { FIELD_INT, FIELD_REAL, FIELD_TEXT, FIELD_BOOL };
 
+/*
+ * What a field measures (schema/README.md, "Metric kinds"). The analyses
+ * use it to leave out figures that mean nothing for a metric: CPU per
+ * operation needs a rate, speedup a rate or a time over a level that
+ * counts workers.
+ */
+enum field_kind {
+	FIELD_KIND_LABEL,    /* not a quantity: text, flag, block, time stamp, repeat number */
+	FIELD_KIND_RATE,     /* work per second (interactions/s, qps, Gbps) */
+	FIELD_KIND_TIME,     /* a duration (latency, time per operation, seconds) */
+	FIELD_KIND_FRACTION, /* a share of a whole, 0..1 or % (error rate) */
+	FIELD_KIND_MEMORY,   /* kB, MB, bytes */
+	FIELD_KIND_COUNT,    /* a number of things (sessions, interactions) */
+	FIELD_KIND_CPU,      /* CPU used (cores, CPU seconds, % of a machine) */
+	FIELD_KIND_WORKERS,  /* a count of threads, cores or processes that share the work */
+};
+
+/* Which way is better when the field is a metric. */
+enum field_direction { FIELD_DIR_NONE, FIELD_DIR_HIGHER, FIELD_DIR_LOWER };
+
 struct field_info {
 	const char *name;
 	enum field_type type;
 	const char *unit; /* "" when none */
 	const char *doc;
+	enum field_kind kind;
+	enum field_direction direction; /* FIELD_DIR_NONE: a setting or label, not a metric */
 };
 
 /*
@@ -53,6 +75,46 @@ const char *field_source_of(const char *name, size_t *len);
 extern const struct field_info field_canonical[];
 extern const size_t field_canonical_count;
 const struct field_info *field_find(const char *name);
+
+/* "rate", "time", ...; field_kind_parse: 0, or -1 for an unknown word. */
+const char *field_kind_name(enum field_kind kind);
+int field_kind_parse(const char *word, enum field_kind *kind);
+/* The kinds --metric-kind accepts, "rate, time, fraction, memory, count, cpu". */
+extern const char field_metric_kinds[];
+
+/*
+ * A metric's kind and direction, and where each came from:
+ *   kind       the canonical field's kind; else inferred from the name's
+ *              unit suffix or a known name (field_metric_meaning's comment
+ *              in fields_list.c, schema/README.md); else assumed rate
+ *   direction  the canonical field's; else by kind (rate higher; time,
+ *              memory, cpu lower) or by a word in the name (err, fail,
+ *              drop, loss, miss, reject: lower; avail, free, hit, success:
+ *              higher); else assumed higher
+ * kind (when not NULL: --metric-kind) replaces the kind, and the
+ * direction is then the kind's unless the canonical field has one;
+ * lower_is_better (--lower-is-better) sets the direction. kind_from and
+ * direction_from are static text: "canonical field", "name (...)",
+ * "kind (...)", "--metric-kind", "--lower-is-better", "assumed (...)". A
+ * label or workers field used as a metric reads as a count.
+ */
+struct metric_meaning {
+	enum field_kind kind;
+	bool lower_is_better;
+	bool kind_assumed;      /* nothing said what the metric is */
+	bool direction_assumed; /* nothing said which way is better */
+	const char *kind_from;
+	const char *direction_from;
+};
+void field_metric_meaning(const char *name, const enum field_kind *kind, bool lower_is_better,
+			  struct metric_meaning *out);
+/*
+ * Does a level field count workers (threads, cores, processes sharing the
+ * work)? The canonical FIELD_KIND_WORKERS fields (gomaxprocs) and, case
+ * insensitively, the names in field_worker_names.
+ */
+bool field_counts_workers(const char *name);
+extern const char field_worker_names[]; /* "gomaxprocs, threads, ..." for help and notes */
 
 /*
  * A run filter as given on the command line. Each --where is FIELD=V[,V...]

@@ -18,11 +18,12 @@
  * arithmetic is in the comment) or with python3's standard library (the
  * snippet is in the comment; `statistics`, `math`, `itertools` only).
  * Where python printed a value with repr(), it is copied verbatim and
- * compared to 1e-12 relative.
+ * compared to 1e-12 relative. compare's t tests are checked against SciPy
+ * 1.10.1 and numpy (/usr/bin/python3; the call is in the comment), to 1e-9.
  *
  * Tests that pin a default fail if it changes: SWEEP_STOP_EFFICIENCY (0.6),
- * NOISE_BURST_FACTOR (1.5), NOISE_RANGE_PCT (5), NOISE_DRIFT_PCT (1),
- * COMPARE_ALPHA (0.05), and the rank-test floor of 4 runs at alpha 0.05.
+ * NOISE_BURST_FACTOR (1.5), NOISE_DRIFT_PCT (1), COMPARE_ALPHA (0.05), the
+ * rank-test floor of 4 runs at alpha 0.05 and COMPARE_MIN_RUNS (3).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,6 +194,9 @@ static const struct row cap_rows[] = {
 /* The gomaxprocs tputs by level, blocks 1, 2, 3 (for compare). */
 static const double g1_tput[] = {475.2284019761499, 485.26070274273076, 484.13466860190584};
 static const double g2_tput[] = {853.212014958686, 881.2907259769522, 865.4682448787189};
+/* gcp-x86-capacity results.tsv: tput of target small and medium, cfg pg, 300 sessions, blocks 1-3 */
+static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
+static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
 
 static const struct sweep_level *sweep_level_of(const struct sweep *sw, double level)
 {
@@ -224,13 +228,45 @@ static const struct noise_level *nlevel_of(const struct noise *nz, const char *g
 	return NULL;
 }
 
+/* The level's order in one block of one group. */
 static const struct noise_order *order_of(const struct noise *nz, const char *group,
 					  const char *block)
 {
 	for (size_t i = 0; i < nz->norders; i++)
-		if (!strcmp(nz->orders[i].group, group) && !strcmp(nz->orders[i].block, block))
+		if (nz->orders[i].is_level && !strcmp(nz->orders[i].group, group) &&
+		    !strcmp(nz->orders[i].block, block))
 			return &nz->orders[i];
 	fail_msg("no order (%s, %s)", group, block);
+	return NULL;
+}
+
+/* A group field's order in one block of one stratum (the other group fields' values). */
+static const struct noise_order *field_order_of(const struct noise *nz, const char *factor,
+						const char *stratum, const char *block)
+{
+	for (size_t i = 0; i < nz->norders; i++)
+		if (!nz->orders[i].is_level && !strcmp(nz->orders[i].factor, factor) &&
+		    !strcmp(nz->orders[i].group, stratum) && !strcmp(nz->orders[i].block, block))
+			return &nz->orders[i];
+	fail_msg("no order of %s (%s, %s)", factor, stratum, block);
+	return NULL;
+}
+
+static const struct noise_factor *factor_of(const struct noise *nz, const char *name)
+{
+	for (size_t i = 0; i < nz->nfactors; i++)
+		if (!strcmp(nz->factors[i].name, name))
+			return &nz->factors[i];
+	fail_msg("no factor %s", name);
+	return NULL;
+}
+
+static const struct noise_step *step_of(const struct noise *nz, const char *group, double from)
+{
+	for (size_t i = 0; i < nz->nsteps; i++)
+		if (!strcmp(nz->steps[i].group, group) && nz->steps[i].from == from)
+			return &nz->steps[i];
+	fail_msg("no step (%s, from %g)", group, from);
 	return NULL;
 }
 
@@ -580,17 +616,27 @@ static void test_sweep_refuses(void **state)
 	selection_release(&sel);
 
 	/*
-	 * a zero median at the base: refused (stats_summary already refuses a
-	 * zero median, before the sweep's own base check)
+	 * a zero or negative median at the base: no error, but no speedup or
+	 * efficiency (NaN), and a note saying why; per_unit is still there
 	 */
 	build(&sel, zero_base, ARRAY_LEN(zero_base));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
-	check_msg("median");
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(isnan(sw.levels[1].speedup));
+	assert_true(isnan(sw.levels[1].efficiency));
+	assert_true(isnan(sw.levels[1].per_doubling));
+	assert_true(isnan(sw.levels[0].s.range_pct)); /* median 0 */
+	check_close(sw.levels[0].s.range_abs, 0, 0, "range_abs of one 0");
+	check_close(sw.levels[1].per_unit, 100, REL, "per_unit 200 / 2");
+	check_contains(sw.base_note, "base level 1 is not above 0", "base note");
+	assert_int_equal(sw.zero_median_levels, 1);
+	assert_int_equal(sw.stop_index, sw.nlevels);
+	sweep_release(&sw);
 	selection_release(&sel);
-	/* a negative median at the base: the sweep's base check */
 	build(&sel, negative_base, ARRAY_LEN(negative_base));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), ERR_DATA);
-	check_msg("base level");
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(isnan(sw.levels[1].speedup));
+	check_contains(sw.base_note, "base level", "negative base note");
+	sweep_release(&sw);
 	selection_release(&sel);
 
 	/* no runs */
@@ -610,12 +656,15 @@ static void test_noise_defaults(void **state)
 	(void)state;
 	/* fail if a default changes */
 	assert_true(NOISE_BURST_FACTOR == 1.5);
-	assert_true(NOISE_RANGE_PCT == 5.0);
 	assert_true(NOISE_DRIFT_PCT == 1.0);
 	noise_options_init(&o);
 	assert_true(o.burst_factor == 1.5);
-	assert_true(o.range_pct == 5.0);
 	assert_true(o.drift_pct == 1.0);
+	/* tput's meaning: a rate, higher is better; no group fields, no durations */
+	assert_int_equal(o.metric.kind, FIELD_KIND_RATE);
+	assert_false(o.metric.lower_is_better);
+	assert_null(o.factors);
+	assert_int_equal(o.duration_extra, -1);
 }
 
 static void test_noise_gomaxprocs_cells(void **state)
@@ -720,8 +769,9 @@ static void test_noise_gomaxprocs_order(void **state)
 
 	/*
 	 * Swap the start times of g2-n100-b3 (08:34:39) and g8-n100-b3 (08:36:31):
-	 * block 3 becomes 8,2,1,4, so level 8 is first in blocks 2 and 3 and
-	 * level 2 second in blocks 1 and 3.
+	 * block 3 becomes 8,2,1,4. Level 8 is first in blocks 2 and 3 and level
+	 * 2 second in blocks 1 and 3, but no level holds one position in every
+	 * block (8: 4, 1, 1; 2: 2, 3, 2; 1: 1, 4, 3; 4: 3, 2, 4): still yes.
 	 */
 	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
 	assert_string_equal(sel.runs[8].tag, "g2-n100-b3");
@@ -735,11 +785,30 @@ static void test_noise_gomaxprocs_order(void **state)
 	assert_string_equal(order_of(&nz, "", "3")->levels, "8,2,1,4");
 	assert_int_equal(cell_of(&nz, "", 8, "3")->position, 1);
 	assert_int_equal(cell_of(&nz, "", 2, "3")->position, 2);
+	assert_true(verdict_of(&nz, "")->counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+
+	/*
+	 * Blocks 1 and 3 only, with g1-n100-b3 (08:38:23) and g2-n100-b3
+	 * (08:34:39) swapped: block 3 becomes 1,8,2,4, so level 1 is first in
+	 * both blocks: not counterbalanced, and the note names it.
+	 */
+	{
+		struct row two[8];
+		memcpy(two, gmp_rows, 4 * sizeof(two[0]));
+		memcpy(two + 4, gmp_rows + 8, 4 * sizeof(two[0]));
+		two[4].started_at = gmp_rows[10].started_at; /* g2-b3 at g1-b3's time */
+		two[6].started_at = gmp_rows[8].started_at;  /* g1-b3 at g2-b3's time */
+		build(&sel, two, ARRAY_LEN(two));
+	}
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(order_of(&nz, "", "3")->levels, "1,8,2,4");
 	v = verdict_of(&nz, "");
 	assert_false(v->counterbalanced);
-	if (!strstr(v->counterbalance_note, "level 2 is at position 2") &&
-	    !strstr(v->counterbalance_note, "level 8 is at position 1"))
-		fail_msg("note '%s' names no repeated position", v->counterbalance_note);
+	assert_string_equal(v->balance, "no");
+	check_contains(v->counterbalance_note, "level=1 is at position 1 in every block (1, 3)",
+		       "note");
 	noise_release(&nz);
 	selection_release(&sel);
 
@@ -782,15 +851,24 @@ static void test_noise_gomaxprocs_verdict(void **state)
 	assert_int_equal(nz.nverdicts, 1);
 	v = verdict_of(&nz, "");
 	/*
-	 * ranges 2.07, 3.24, 1.26, 0.88 <= 5; [min, max] by level:
-	 * [475.2, 485.3] [853.2, 881.3] [1534.0, 1553.5] [1792.8, 1808.6]: disjoint
+	 * [min, max] by level: [475.2, 485.3] [853.2, 881.3] [1534.0, 1553.5]
+	 * [1792.8, 1808.6]: disjoint at every step, so every step is resolved
 	 */
 	assert_true(v->resolved);
+	assert_string_equal(v->verdict, "resolved");
+	assert_string_equal(nz.verdict, "resolved");
 	assert_string_equal(v->within_noise, "");
+	assert_string_equal(v->steps_resolved, "1→2, 2→4, 4→8");
+	assert_string_equal(v->steps_within_noise, "");
+	assert_string_equal(v->steps_text, "resolved: 1→2, 2→4, 4→8");
+	assert_int_equal(nz.nsteps, 3);
+	assert_int_equal(nz.nresolved, 3);
 	check_close(v->max_range_pct, 3.244337523001892, REL, "max range");
 	check_close(v->max_abs_dev_pct, 1.8396258734115545, REL, "max dev");
-	for (size_t i = 0; i < nz.nlevels; i++)
+	for (size_t i = 0; i < nz.nlevels; i++) {
 		assert_false(nz.levels[i].within_noise);
+		assert_string_equal(nz.levels[i].verdict, "resolved");
+	}
 	/*
 	 * first runs in time vs the later runs' median, all < 1.5:
 	 * g1 475.228 / median(485.261, 484.135) = 0.9805; g2 853.2 / 873.4; ...
@@ -804,27 +882,6 @@ static void test_noise_gomaxprocs_verdict(void **state)
 	assert_string_equal(burst_of(&nz, "", 8)->tag, "g8-n100-b1");
 	/* one run per (level, block): no soaks */
 	assert_int_equal(nz.nsoaks, 0);
-	noise_release(&nz);
-
-	/* the range threshold decides: 3.0 < 3.244 (level 2) -> within noise */
-	o.range_pct = 3.0;
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
-	v = verdict_of(&nz, "");
-	assert_false(v->resolved);
-	assert_string_equal(v->within_noise, "2");
-	assert_true(nlevel_of(&nz, "", 2)->within_noise);
-	check_contains(nlevel_of(&nz, "", 2)->why, "range", "why");
-	assert_false(nlevel_of(&nz, "", 1)->within_noise);
-	noise_release(&nz);
-	/* 3.3 (the seed's bound) >= 3.244: resolved */
-	o.range_pct = 3.3;
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
-	assert_true(verdict_of(&nz, "")->resolved);
-	noise_release(&nz);
-	/* 2.0: levels 1 (2.07) and 2 (3.24) */
-	o.range_pct = 2.0;
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
-	assert_string_equal(verdict_of(&nz, "")->within_noise, "1,2");
 	noise_release(&nz);
 	selection_release(&sel);
 }
@@ -866,11 +923,23 @@ static void test_noise_overlap(void **state)
 	assert_false(nlevel_of(&nz, "", 4)->within_noise);
 	/* by hand: (102 - 100) / 101 * 100 = 1.9801980198019802 */
 	check_close(nlevel_of(&nz, "", 1)->s.range_pct, 1.9801980198019802, REL, "range 1");
-	/* orders a 1,2,4; b 4,2,1; c 2,4,1: level 2 is 2nd in a and b */
+	/*
+	 * orders a 1,2,4; b 4,2,1; c 2,4,1: level 2 is 2nd in a and b but 1st
+	 * in c, 1 at 1, 3, 3, 4 at 3, 1, 2: no level holds one position in
+	 * every block, counterbalanced
+	 */
 	assert_string_equal(order_of(&nz, "", "a")->levels, "1,2,4");
 	assert_string_equal(order_of(&nz, "", "b")->levels, "4,2,1");
 	assert_string_equal(order_of(&nz, "", "c")->levels, "2,4,1");
-	assert_false(v->counterbalanced);
+	assert_true(v->counterbalanced);
+	/* the steps: 1 -> 2 within noise (101.5 <= 102), 2 -> 4 resolved (200 > 104) */
+	assert_int_equal(nz.nsteps, 2);
+	assert_string_equal(nz.steps[0].verdict, "within-noise");
+	assert_string_equal(nz.steps[1].verdict, "resolved");
+	/* by hand: gap = 101.5 - 102 = -0.5; 200 - 104 = 96 */
+	check_close(nz.steps[0].gap, -0.5, REL, "gap 1->2");
+	check_close(nz.steps[1].gap, 96, REL, "gap 2->4");
+	assert_string_equal(v->steps_text, "resolved: 2→4; within-noise: 1→2");
 	noise_release(&nz);
 	selection_release(&sel);
 }
@@ -1080,7 +1149,7 @@ static void test_noise_capacity_soak(void **state)
 	check_close(s->sustained.min, 58.07684777864492, 0, "soak sustained min");
 	check_close(s->sustained.max, 70.48826679674698, 0, "soak sustained max");
 	check_close(s->sustained.range_pct, 18.077016524511272, REL, "soak sustained range");
-	/* the small/mem group at 100 is within noise (108.6 .. 226.6, range > 5%) */
+	/* the small/mem group at 100 is within noise: 108.61 (its min) <= 108.97 (300's max) */
 	assert_true(nlevel_of(&nz, SMEM, 100)->within_noise);
 	assert_false(verdict_of(&nz, SMEM)->resolved);
 	/* blocks 1, 2, 3 of the mem group: orders by start time; 100,300,500 in each */
@@ -1125,6 +1194,766 @@ static void test_noise_refuses(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* noise: steps, the order of every factor, zeros                          */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * gcp-x86-capacity-20260816/results.tsv, every row of blocks 1, 2, 3 (36),
+ * in row order (seq = data row number): tag, level (sessions), block,
+ * target, cfg, tput, err; started_at from json/<tag>.json. Every run's
+ * measured window is 90 s (json "duration": "1m30s").
+ */
+struct cap_row {
+	const char *tag;
+	double level;
+	const char *block;
+	const char *target;
+	const char *cfg;
+	double tput;
+	double err;
+	const char *started_at;
+	int64_t seq;
+};
+
+static const struct cap_row cap36[] = {
+	{"medium-mem-n100-b1r1", 100, "1", "medium", "mem", 362.57432778567005, 0.0, "2026-08-16T03:24:28Z", 1},
+	{"small-mem-n100-b1r1", 100, "1", "small", "mem", 226.60457539468104, 0.0, "2026-08-16T03:24:28Z", 2},
+	{"medium-mem-n300-b1r1", 300, "1", "medium", "mem", 365.34613028146913, 0.0, "2026-08-16T03:27:23Z", 3},
+	{"small-mem-n300-b1r1", 300, "1", "small", "mem", 106.705468751967, 0.0, "2026-08-16T03:27:23Z", 4},
+	{"medium-mem-n500-b1r1", 500, "1", "medium", "mem", 361.56207761715785, 0.0, "2026-08-16T03:30:18Z", 5},
+	{"small-mem-n500-b1r1", 500, "1", "small", "mem", 75.38431446598604, 0.0012400110223201985, "2026-08-16T03:30:21Z", 6},
+	{"medium-pg-n100-b1r1", 100, "1", "medium", "pg", 303.63917667903127, 0.0, "2026-08-16T03:33:14Z", 7},
+	{"small-pg-n100-b1r1", 100, "1", "small", "pg", 84.20546493672084, 0.0, "2026-08-16T03:33:21Z", 8},
+	{"medium-pg-n300-b1r1", 300, "1", "medium", "pg", 269.0944551320535, 0.0, "2026-08-16T03:36:09Z", 9},
+	{"small-pg-n300-b1r1", 300, "1", "small", "pg", 69.0378764094059, 0.0008007687379884689, "2026-08-16T03:36:17Z", 10},
+	{"medium-pg-n500-b1r1", 500, "1", "medium", "pg", 222.86757414622213, 0.0, "2026-08-16T03:39:06Z", 11},
+	{"small-pg-n500-b1r1", 500, "1", "small", "pg", 65.71880773694836, 0.019346230820547032, "2026-08-16T03:39:12Z", 12},
+	{"medium-pg-n100-b2r1", 100, "2", "medium", "pg", 287.01400172055423, 0.0, "2026-08-16T03:42:01Z", 13},
+	{"small-pg-n100-b2r1", 100, "2", "small", "pg", 73.34269784886327, 0.0, "2026-08-16T03:42:08Z", 14},
+	{"medium-pg-n300-b2r1", 300, "2", "medium", "pg", 255.10822490597312, 0.0, "2026-08-16T03:44:56Z", 15},
+	{"small-pg-n300-b2r1", 300, "2", "small", "pg", 64.32009579045246, 0.001199040767386091, "2026-08-16T03:45:03Z", 16},
+	{"medium-pg-n500-b2r1", 500, "2", "medium", "pg", 245.18763090586353, 0.0, "2026-08-16T03:47:51Z", 17},
+	{"small-pg-n500-b2r1", 500, "2", "small", "pg", 65.97532637199109, 0.016766268260292164, "2026-08-16T03:47:58Z", 18},
+	{"medium-mem-n100-b2r1", 100, "2", "medium", "mem", 322.54272034273805, 0.0, "2026-08-16T03:50:46Z", 19},
+	{"small-mem-n100-b2r1", 100, "2", "small", "mem", 108.61053410238733, 0.0, "2026-08-16T03:50:54Z", 20},
+	{"medium-mem-n300-b2r1", 300, "2", "medium", "mem", 325.9532317911751, 0.0, "2026-08-16T03:53:41Z", 21},
+	{"small-mem-n300-b2r1", 300, "2", "small", "mem", 108.97247470929666, 0.0, "2026-08-16T03:53:50Z", 22},
+	{"medium-mem-n500-b2r1", 500, "2", "medium", "mem", 304.9978919177873, 0.0, "2026-08-16T03:56:37Z", 23},
+	{"small-mem-n500-b2r1", 500, "2", "small", "mem", 84.22853211074198, 0.0016055329134247252, "2026-08-16T03:56:46Z", 24},
+	{"medium-mem-n100-b3r1", 100, "3", "medium", "mem", 344.97474664499254, 0.0, "2026-08-16T03:59:35Z", 25},
+	{"small-mem-n100-b3r1", 100, "3", "small", "mem", 120.22981199513485, 0.0, "2026-08-16T03:59:47Z", 26},
+	{"medium-mem-n300-b3r1", 300, "3", "medium", "mem", 323.8230783133233, 0.0, "2026-08-16T04:02:31Z", 27},
+	{"small-mem-n300-b3r1", 300, "3", "small", "mem", 97.15891127508982, 0.0, "2026-08-16T04:02:42Z", 28},
+	{"medium-mem-n500-b3r1", 500, "3", "medium", "mem", 293.588237253744, 0.0, "2026-08-16T04:05:28Z", 29},
+	{"small-mem-n500-b3r1", 500, "3", "small", "mem", 90.08917684657376, 0.0, "2026-08-16T04:05:41Z", 30},
+	{"medium-pg-n100-b3r1", 100, "3", "medium", "pg", 285.44577545151867, 0.0, "2026-08-16T04:08:26Z", 31},
+	{"small-pg-n100-b3r1", 100, "3", "small", "pg", 90.16342653375783, 0.0, "2026-08-16T04:08:43Z", 32},
+	{"medium-pg-n300-b3r1", 300, "3", "medium", "pg", 261.4928259356003, 0.0, "2026-08-16T04:11:23Z", 33},
+	{"small-pg-n300-b3r1", 300, "3", "small", "pg", 55.525064605616755, 0.006548918436197659, "2026-08-16T04:11:37Z", 34},
+	{"medium-pg-n500-b3r1", 500, "3", "medium", "pg", 248.03975554183583, 0.0, "2026-08-16T04:14:19Z", 35},
+	{"small-pg-n500-b3r1", 500, "3", "small", "pg", 63.45224576961447, 0.02094875346260388, "2026-08-16T04:14:33Z", 36},
+};
+
+#define MMEM "target=medium, cfg=mem"
+#define MPG "target=medium, cfg=pg"
+
+static const char *const cap_factors[] = {"target", "cfg", NULL};
+
+/*
+ * The capacity runs (of one target and cfg, or every one with NULL) with
+ * the metric tput or err, grouped by target,cfg as `noise --group
+ * target,cfg` selects them: extra 0 target, 1 cfg, 2 duration_s ("90").
+ */
+static void build_cap36(struct selection *sel, bool err, const char *target, const char *cfg)
+{
+	struct row rows[ARRAY_LEN(cap36)];
+	char groups[ARRAY_LEN(cap36)][64];
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(cap36); i++) {
+		const struct cap_row *c = &cap36[i];
+		if ((target && strcmp(c->target, target)) || (cfg && strcmp(c->cfg, cfg)))
+			continue;
+		snprintf(groups[n], sizeof(groups[n]), "target=%s, cfg=%s", c->target, c->cfg);
+		rows[n] = (struct row){c->tag, c->level, c->block, err ? c->err : c->tput,
+				       c->started_at, c->seq, NAN, groups[n], NULL};
+		n++;
+	}
+	build(sel, rows, n);
+	sel->nextra = 3;
+	for (size_t i = 0, k = 0; i < ARRAY_LEN(cap36); i++) {
+		const struct cap_row *c = &cap36[i];
+		if ((target && strcmp(c->target, target)) || (cfg && strcmp(c->cfg, cfg)))
+			continue;
+		sel->runs[k].extra = calloc(3, sizeof(char *));
+		assert_non_null(sel->runs[k].extra);
+		sel->runs[k].extra[0] = dup_or_null(c->target);
+		sel->runs[k].extra[1] = dup_or_null(c->cfg);
+		sel->runs[k].extra[2] = dup_or_null("90");
+		k++;
+	}
+}
+
+static void cap_options(struct noise_options *o, const char *metric)
+{
+	noise_options_init(o);
+	field_metric_meaning(metric, NULL, false, &o->metric);
+	o->by = "sessions";
+	o->factors = cap_factors;
+	o->duration_extra = 2;
+}
+
+/*
+ * The step rule on the real sweeps (python3 over results.tsv: per step the
+ * medians, d = median_to - median_from, the spreads from each median to its
+ * extreme facing the other level, and the gap between the ranges).
+ */
+static void test_noise_steps_capacity(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_step *s;
+	(void)state;
+	build_cap36(&sel, false, NULL, NULL);
+	cap_options(&o, "tput");
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nverdicts, 4);
+	assert_int_equal(nz.nsteps, 8);
+
+	/*
+	 * e2-medium pg: 100 -> 287.0 [285.4, 303.6], 300 -> 261.5 [255.1,
+	 * 269.1], 500 -> 245.2 [222.9, 248.0]: a decline with disjoint ranges
+	 */
+	s = step_of(&nz, MPG, 100);
+	check_close(s->to, 300, 0, "pg step 1 to");
+	check_close(s->median_from, 287.01400172055423, 0, "pg median 100");
+	check_close(s->median_to, 261.4928259356003, 0, "pg median 300");
+	/* python3: 261.4928259356003 - 287.01400172055423 */
+	check_close(s->difference, -25.521175784953925, REL, "pg diff 100->300");
+	/* 287.014 - 285.446 (100's min) and 269.094 - 261.493 (300's max - median) */
+	check_close(s->spread_from, 1.5682262690355628, 1e-10, "pg spread_from 100");
+	check_close(s->spread_to, 7.601629196453189, 1e-10, "pg spread_to 300");
+	/* min(100) - max(300) = 285.44577545151867 - 269.0944551320535 */
+	check_close(s->gap, 16.351320319465174, REL, "pg gap 100->300");
+	assert_string_equal(s->verdict, "resolved");
+	assert_string_equal(s->change, "fall");
+	assert_string_equal(s->effect, "worse");
+	/* |d| > spread is the rule; spread = 9.1699 < 25.521 */
+	assert_true(fabs(s->difference) > s->spread);
+	s = step_of(&nz, MPG, 300);
+	check_close(s->difference, -16.30519502973678, REL, "pg diff 300->500");
+	check_close(s->gap, 7.068469364137286, REL, "pg gap 300->500");
+	assert_string_equal(s->verdict, "resolved");
+	assert_string_equal(verdict_of(&nz, MPG)->verdict, "resolved");
+	assert_string_equal(verdict_of(&nz, MPG)->steps_resolved, "100→300, 300→500");
+	assert_string_equal(verdict_of(&nz, MPG)->steps_within_noise, "");
+
+	/*
+	 * e2-medium mem: 100: 362.6, 322.5, 345.0; 300: 365.3, 326.0, 323.8;
+	 * 500: 361.6, 305.0, 293.6: overlapping ranges, both steps within noise
+	 */
+	s = step_of(&nz, MMEM, 100);
+	check_close(s->difference, -19.02151485381745, REL, "mem diff 100->300");
+	/* min(100) - max(300) = 322.54272034273805 - 365.34613028146913 */
+	check_close(s->gap, -42.80340993873108, REL, "mem gap 100->300");
+	assert_string_equal(s->verdict, "within-noise");
+	s = step_of(&nz, MMEM, 300);
+	check_close(s->gap, -37.73899930383453, REL, "mem gap 300->500");
+	assert_string_equal(s->verdict, "within-noise");
+	assert_string_equal(verdict_of(&nz, MMEM)->verdict, "within-noise");
+	assert_string_equal(verdict_of(&nz, MMEM)->steps_within_noise, "100→300, 300→500");
+	assert_string_equal(verdict_of(&nz, MMEM)->within_noise, "100,300,500");
+
+	/* e2-small pg: 100 -> 300 resolved (gap 4.30), 300 -> 500 a rise within noise */
+	s = step_of(&nz, SPG, 100);
+	check_close(s->gap, 4.3048214394573705, REL, "small pg gap 100->300");
+	assert_string_equal(s->verdict, "resolved");
+	s = step_of(&nz, SPG, 300);
+	assert_string_equal(s->change, "rise");
+	assert_string_equal(s->effect, "better");
+	check_close(s->gap, -5.585630639791425, REL, "small pg gap 300->500");
+	assert_string_equal(s->verdict, "within-noise");
+	assert_string_equal(verdict_of(&nz, SPG)->steps_text,
+			    "resolved: 100→300; within-noise: 300→500");
+	/* the level verdict is the worst of its steps: 100 resolved, 300 and 500 within noise */
+	assert_string_equal(nlevel_of(&nz, SPG, 100)->verdict, "resolved");
+	assert_string_equal(nlevel_of(&nz, SPG, 300)->verdict, "within-noise");
+	assert_string_equal(nlevel_of(&nz, SPG, 500)->verdict, "within-noise");
+	/* e2-small mem: 100 -> 300 within noise by 0.36 (108.61 < 108.97), 300 -> 500 resolved */
+	check_close(step_of(&nz, SMEM, 100)->gap, -0.3619406069093287, 1e-10, "small mem gap");
+	assert_string_equal(step_of(&nz, SMEM, 300)->verdict, "resolved");
+	assert_string_equal(nz.verdict, "within-noise");
+	assert_int_equal(nz.nresolved, 4);
+	assert_int_equal(nz.nwithin, 4);
+	assert_int_equal(nz.nunreplicated, 0);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* The step rule at its boundary (noise_step_judge on hand-made summaries). */
+static void test_noise_step_boundary(void **state)
+{
+	static const double a[] = {1, 2, 3}, touch[] = {3, 4, 5}, clear[] = {3.000001, 4, 5};
+	static const double wide[] = {0, 2, 4}, one[] = {2}, zeros[] = {0, 0, 0};
+	struct summary sa, sb;
+	struct noise_step st;
+	(void)state;
+	assert_int_equal(stats_summary_abs(a, 3, &sa), 0);
+	/* touching ranges [1, 3] and [3, 5]: d = 2, spread = (3 - 2) + (4 - 3) = 2: not > */
+	assert_int_equal(stats_summary_abs(touch, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, false, &st);
+	check_close(st.difference, 2, 0, "touch d");
+	check_close(st.spread, 2, 0, "touch spread");
+	check_close(st.gap, 0, 0, "touch gap");
+	assert_string_equal(st.verdict, "within-noise");
+	assert_string_equal(st.change, "rise");
+	assert_string_equal(st.effect, "better");
+	/* by hand: 1e-6 apart: resolved, gap 3.000001 - 3 */
+	assert_int_equal(stats_summary_abs(clear, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, false, &st);
+	assert_string_equal(st.verdict, "resolved");
+	check_close(st.gap, 3.000001 - 3, 1e-9, "clear gap");
+	/* the same step downwards, lower is better: a fall within noise, better */
+	assert_int_equal(stats_summary_abs(touch, 3, &sb), 0);
+	noise_step_judge(&sb, &sa, true, &st);
+	check_close(st.difference, -2, 0, "fall d");
+	/* by hand: spread_from = 4 - 3 (median to min), spread_to = 3 - 2 (max to median) */
+	check_close(st.spread_from, 1, 0, "fall spread_from");
+	check_close(st.spread_to, 1, 0, "fall spread_to");
+	assert_string_equal(st.change, "fall");
+	assert_string_equal(st.effect, "better");
+	assert_string_equal(st.verdict, "within-noise");
+	/* equal medians: never resolved */
+	assert_int_equal(stats_summary_abs(wide, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, false, &st);
+	assert_string_equal(st.change, "none");
+	assert_string_equal(st.verdict, "within-noise");
+	/* by hand: the larger orientation, (3 - 2) + (2 - 0) = 3 vs (2 - 1) + (4 - 2) = 3 */
+	check_close(st.spread, 3, 0, "equal spread");
+	/* one run: unreplicated, whatever the gap */
+	assert_int_equal(stats_summary_abs(one, 1, &sb), 0);
+	noise_step_judge(&sb, &sa, false, &st);
+	assert_string_equal(st.verdict, "unreplicated");
+	/* all zero: within noise, no share (difference_pct NaN) */
+	assert_int_equal(stats_summary_abs(zeros, 3, &sa), 0);
+	assert_int_equal(stats_summary_abs(zeros, 3, &sb), 0);
+	noise_step_judge(&sa, &sb, true, &st);
+	assert_string_equal(st.verdict, "within-noise");
+	assert_true(isnan(st.difference_pct));
+	check_close(st.gap, 0, 0, "zero gap");
+}
+
+/* Levels with one run: unreplicated (the GOGC arms of the GOMAXPROCS corpus). */
+static void test_noise_unreplicated(void **state)
+{
+	/*
+	 * gomaxprocs-scaling-20260816: blocks gg100 and gg800, tput and
+	 * started_at from runs/<tag>/load.json; grouped by gogc
+	 */
+	static const struct row gg[] = {
+		{"g1-n100-bgg100-gogc100", 1, "gg100", 467.45002353466043, "2026-08-16T09:55:08Z", 21, NAN, "gogc=100", NULL},
+		{"g1-n100-bgg800-gogc800", 1, "gg800", 621.5753887789881, "2026-08-16T09:57:00Z", 22, NAN, "gogc=800", NULL},
+		{"g4-n100-bgg100-gogc100", 4, "gg100", 1561.8288570658522, "2026-08-16T09:58:53Z", 23, NAN, "gogc=100", NULL},
+		{"g4-n100-bgg800-gogc800", 4, "gg800", 2143.0991485167087, "2026-08-16T10:00:44Z", 24, NAN, "gogc=800", NULL},
+	};
+	/* the GOGC sweep at GOMAXPROCS 8 by gogc: one run a level, one block each */
+	static const struct row gogc8[] = {
+		{"g8-n100-bgogc100-gogc100", 100, "gogc100", 1805.138577387964, "2026-08-16T09:39:16Z", 13, NAN, NULL, NULL},
+		{"g8-n100-bgogc400-gogc400", 400, "gogc400", 2280.1051957131544, "2026-08-16T09:41:15Z", 14, NAN, NULL, NULL},
+		{"g8-n100-bgogc800-gogc800", 800, "gogc800", 2403.9683124863996, "2026-08-16T09:43:07Z", 15, NAN, NULL, NULL},
+	};
+	/* constructed: 3 runs at level 1, one at 2, one level only in group b */
+	static const struct row mixed[] = {
+		{"a1", 1, "1", 100, NULL, 1, NAN, "a", NULL},
+		{"a2", 1, "2", 101, NULL, 2, NAN, "a", NULL},
+		{"a3", 1, "3", 102, NULL, 3, NAN, "a", NULL},
+		{"a4", 2, "1", 200, NULL, 4, NAN, "a", NULL},
+		{"b1", 1, "1", 100, NULL, 5, NAN, "b", NULL},
+		{"b2", 1, "2", 101, NULL, 6, NAN, "b", NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	noise_options_init(&o);
+	build(&sel, gg, ARRAY_LEN(gg));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nsteps, 2);
+	for (size_t i = 0; i < nz.nsteps; i++)
+		assert_string_equal(nz.steps[i].verdict, "unreplicated");
+	for (size_t i = 0; i < nz.nlevels; i++) {
+		assert_string_equal(nz.levels[i].verdict, "unreplicated");
+		assert_string_equal(nz.levels[i].why, "one run");
+	}
+	assert_string_equal(verdict_of(&nz, "gogc=100")->steps_unreplicated, "1→4");
+	assert_string_equal(verdict_of(&nz, "gogc=800")->steps_text, "unreplicated: 1→4");
+	assert_string_equal(nz.verdict, "unreplicated");
+	assert_false(nz.resolved);
+	/* each gogc group ran its two levels in one block: one-block */
+	assert_string_equal(verdict_of(&nz, "gogc=100")->balance, "one-block");
+	noise_release(&nz);
+	selection_release(&sel);
+
+	build(&sel, gogc8, ARRAY_LEN(gogc8));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(nz.verdict, "unreplicated");
+	assert_string_equal(verdict_of(&nz, "")->steps_unreplicated, "100→400, 400→800");
+	/* a level per block: the level never changes within a block */
+	assert_string_equal(verdict_of(&nz, "")->balance, "not-rotated");
+	assert_false(nz.counterbalanced);
+	noise_release(&nz);
+	selection_release(&sel);
+
+	build(&sel, mixed, ARRAY_LEN(mixed));
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(nlevel_of(&nz, "a", 1)->verdict, "unreplicated");
+	assert_string_equal(nlevel_of(&nz, "a", 1)->why, "a neighbouring level has one run");
+	assert_string_equal(verdict_of(&nz, "a")->verdict, "unreplicated");
+	/* one level: no step to judge */
+	assert_string_equal(verdict_of(&nz, "b")->verdict, "single-level");
+	assert_string_equal(verdict_of(&nz, "b")->steps_text, "no steps: one level");
+	assert_string_equal(nlevel_of(&nz, "b", 1)->verdict, "single-level");
+	/* the worst: unreplicated before single-level */
+	assert_string_equal(nz.verdict, "unreplicated");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/*
+ * The order of every factor on the capacity corpus, from the start times of
+ * json/<tag>.json: sessions 100,300,500 in every block (not
+ * counterbalanced); cfg mem,pg / pg,mem / mem,pg (ABA: counterbalanced);
+ * target small and medium started within 17 s of each other, inside each
+ * other's 90 s window: simultaneous.
+ */
+static void test_noise_order_capacity(void **state)
+{
+	static const char *const blocks[] = {"1", "2", "3"};
+	static const char *const cfg_order[] = {"mem,pg", "pg,mem", "mem,pg"};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_factor *f;
+	(void)state;
+	build_cap36(&sel, false, NULL, NULL);
+	cap_options(&o, "tput");
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_int_equal(nz.nfactors, 3);
+	f = factor_of(&nz, "sessions");
+	assert_true(f->is_level);
+	assert_string_equal(f->balance, "no");
+	check_contains(f->note, "sessions=100 is at position 1 in every block (1, 2, 3)",
+		       "sessions note");
+	for (size_t b = 0; b < 3; b++) {
+		assert_string_equal(order_of(&nz, MPG, blocks[b])->levels, "100,300,500");
+		assert_string_equal(field_order_of(&nz, "cfg", "target=medium", blocks[b])->levels,
+				    cfg_order[b]);
+		assert_string_equal(field_order_of(&nz, "cfg", "target=small", blocks[b])->levels,
+				    cfg_order[b]);
+		assert_string_equal(field_order_of(&nz, "target", "cfg=mem", blocks[b])->levels,
+				    "medium+small");
+		assert_string_equal(field_order_of(&nz, "target", "cfg=pg", blocks[b])->levels,
+				    "medium+small");
+	}
+	f = factor_of(&nz, "cfg");
+	assert_false(f->is_level);
+	assert_string_equal(f->balance, "yes");
+	f = factor_of(&nz, "target");
+	assert_string_equal(f->balance, "simultaneous");
+	check_contains(f->note, "same time", "target note");
+	/* the level order is not counterbalanced, so the whole is not */
+	assert_false(nz.counterbalanced);
+	assert_false(verdict_of(&nz, MPG)->counterbalanced);
+	noise_release(&nz);
+
+	/*
+	 * Without durations only equal start times are simultaneous: block 1
+	 * (both at 03:24:28) still reads medium+small, blocks 2 and 3 (8 and 12
+	 * s apart) medium,small, so medium is first in every block where the
+	 * order is known: not counterbalanced. The 90 s window is what says two
+	 * machines ran at once.
+	 */
+	o.duration_extra = -1;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_string_equal(field_order_of(&nz, "target", "cfg=mem", "1")->levels, "medium+small");
+	assert_string_equal(field_order_of(&nz, "target", "cfg=mem", "2")->levels, "medium,small");
+	assert_string_equal(factor_of(&nz, "target")->balance, "no");
+	check_contains(factor_of(&nz, "target")->note, "target=medium is at position 1", "note");
+	/* cfg's blocks are minutes apart: the same without durations */
+	assert_string_equal(factor_of(&nz, "cfg")->balance, "yes");
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* Constructed orders at the boundaries of the order rule (one group field, cfg). */
+static void test_noise_order_boundary(void **state)
+{
+	/* start times: block 1 at 00:00, block 2 at 01:00; each run 60 s */
+	static const struct {
+		const char *cfg, *block, *start;
+	} aba[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:02:00Z"},
+		   {"B", "2", "2026-01-01T01:00:00Z"}, {"A", "2", "2026-01-01T01:02:00Z"},
+		   {"A", "3", "2026-01-01T02:00:00Z"}, {"B", "3", "2026-01-01T02:02:00Z"}},
+	  abab[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:02:00Z"},
+		    {"A", "2", "2026-01-01T01:00:00Z"}, {"B", "2", "2026-01-01T01:02:00Z"}},
+	  /*
+	   * B starts when A's 60 s end (block 1: after it, A,B) or A starts 1 s
+	   * before B's end (block 2: simultaneous, B+A): A is first in both
+	   */
+	  edge[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:01:00Z"},
+		    {"B", "2", "2026-01-01T01:00:00Z"}, {"A", "2", "2026-01-01T01:00:59Z"}},
+	  /* two machines at once in both blocks */
+	  simul[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:00:10Z"},
+		     {"A", "2", "2026-01-01T01:00:00Z"}, {"B", "2", "2026-01-01T01:00:00Z"}},
+	  single[] = {{"A", "1", "2026-01-01T00:00:00Z"}, {"B", "1", "2026-01-01T00:02:00Z"}};
+	static const char *const fields[] = {"cfg", NULL};
+	const struct {
+		const void *rows;
+		size_t n;
+		const char *balance, *order2;
+	} cases[] = {
+		{aba, ARRAY_LEN(aba), "yes", "B,A"},
+		{abab, ARRAY_LEN(abab), "no", "A,B"},
+		{edge, ARRAY_LEN(edge), "no", "B+A"},
+		{simul, ARRAY_LEN(simul), "simultaneous", "A+B"},
+		{single, ARRAY_LEN(single), "one-block", NULL},
+	};
+	(void)state;
+	for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+		const struct {
+			const char *cfg, *block, *start;
+		} *in = cases[c].rows;
+		struct row rows[8];
+		char groups[8][16];
+		struct selection sel;
+		struct noise_options o;
+		struct noise nz;
+		for (size_t i = 0; i < cases[c].n; i++) {
+			snprintf(groups[i], sizeof(groups[i]), "cfg=%s", in[i].cfg);
+			rows[i] = (struct row){in[i].cfg, 1, in[i].block, 100, in[i].start,
+					       (int64_t)i + 1, NAN, groups[i], NULL};
+		}
+		build(&sel, rows, cases[c].n);
+		sel.nextra = 2;
+		for (size_t i = 0; i < cases[c].n; i++) {
+			sel.runs[i].extra = calloc(2, sizeof(char *));
+			assert_non_null(sel.runs[i].extra);
+			sel.runs[i].extra[0] = dup_or_null(in[i].cfg);
+			sel.runs[i].extra[1] = dup_or_null("60");
+		}
+		noise_options_init(&o);
+		o.factors = fields;
+		o.duration_extra = 1;
+		assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+		if (strcmp(factor_of(&nz, "cfg")->balance, cases[c].balance))
+			fail_msg("case %zu: cfg is '%s', expected '%s' (%s)", c,
+				 factor_of(&nz, "cfg")->balance, cases[c].balance,
+				 factor_of(&nz, "cfg")->note);
+		if (cases[c].order2)
+			assert_string_equal(field_order_of(&nz, "cfg", "", "2")->levels,
+					    cases[c].order2);
+		if (c == 2)
+			assert_string_equal(field_order_of(&nz, "cfg", "", "1")->levels, "A,B");
+		noise_release(&nz);
+		selection_release(&sel);
+	}
+}
+
+/*
+ * `noise --metric err` on the capacity corpus: most medians are 0, so the
+ * relative figures are NaN and the absolute ones carry the range; nothing
+ * is refused. err is lower-is-better (canonical), which turns the bursts
+ * around. Values: results.tsv err; python3 for the differences.
+ */
+static void test_noise_zero_median(void **state)
+{
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	const struct noise_level *lv;
+	const struct noise_burst *b;
+	(void)state;
+	build_cap36(&sel, true, NULL, NULL);
+	cap_options(&o, "err");
+	assert_true(o.metric.lower_is_better);
+	assert_int_equal(o.metric.kind, FIELD_KIND_FRACTION);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	/* medians 0: medium 3 + 3 levels, small mem 100 and 300, small pg 100 */
+	assert_int_equal(nz.zero_median_levels, 9);
+	lv = nlevel_of(&nz, MPG, 100);
+	check_close(lv->s.median, 0, 0, "median 0");
+	assert_true(isnan(lv->s.range_pct));
+	check_close(lv->s.range_abs, 0, 0, "range_abs 0");
+	assert_true(isnan(lv->max_abs_dev_pct));
+	assert_true(isnan(cell_of(&nz, MPG, 100, "1")->deviation_pct));
+	lv = nlevel_of(&nz, SPG, 300);
+	/* python3: 0.006548918436197659 - 0.0008007687379884689 */
+	check_close(lv->s.range_abs, 0.005748149698209189, REL, "small pg 300 range_abs");
+	/* python3: (0.006548918436197659 - 0.0008007687379884689) / 0.001199040767386091 * 100 */
+	check_close(lv->s.range_pct, 479.39568483064636, 1e-10, "small pg 300 range_pct");
+	/* python3: 0.006548918436197659 - 0.001199040767386091 */
+	check_close(cell_of(&nz, SPG, 300, "3")->deviation_abs, 0.005349877668811568, REL,
+		    "deviation_abs");
+	/*
+	 * small pg: 0, 0, 0 -> 0.0008 .. 0.0065 -> 0.017 .. 0.021: both steps
+	 * resolved (the write-up's failure knee between 100 and 300 sessions).
+	 * A pooled-SD rule would not resolve the first, python3:
+	 * sqrt((2 * variance(A) + 2 * variance(B)) / 4) = 0.0022697473544000366
+	 * > d = 0.001199040767386091 (the rule's justification, noise.h)
+	 */
+	check_close(step_of(&nz, SPG, 100)->gap, 0.0008007687379884689, REL, "err gap 100->300");
+	assert_string_equal(step_of(&nz, SPG, 100)->verdict, "resolved");
+	assert_true(isnan(step_of(&nz, SPG, 100)->difference_pct));
+	assert_string_equal(step_of(&nz, SPG, 100)->effect, "worse");
+	check_close(step_of(&nz, SPG, 300)->gap, 0.010217349824094505, REL, "err gap 300->500");
+	/* small mem 300 -> 500: 0, 0, 0 against 0, 0.0012, 0.0016: the ranges touch at 0 */
+	check_close(step_of(&nz, SMEM, 300)->gap, 0, 0, "err touching gap");
+	assert_string_equal(step_of(&nz, SMEM, 300)->verdict, "within-noise");
+	/* medium: nothing changes */
+	assert_string_equal(verdict_of(&nz, MPG)->verdict, "within-noise");
+	assert_string_equal(step_of(&nz, MPG, 100)->change, "none");
+	/*
+	 * bursts, lower is better: small pg 300's first run (block 1, 0.00080)
+	 * has fewer errors than the later median, python3:
+	 * statistics.median([0.001199040767386091, 0.006548918436197659]) =
+	 * 0.0038739796017918746 >= 1.5 * 0.00080: a burst, ratio 0.20670442808167613
+	 */
+	b = burst_of(&nz, SPG, 300);
+	check_close(b->later_median, 0.0038739796017918746, REL, "err later median");
+	check_close(b->ratio, 0.20670442808167613, REL, "err ratio");
+	assert_true(b->burst);
+	/* a later median of 0: no ratio, no burst */
+	b = burst_of(&nz, MPG, 100);
+	assert_true(isnan(b->ratio));
+	assert_false(b->burst);
+	/* the drift leaves the 0-median levels out: medium pg has no drift row */
+	for (size_t i = 0; i < nz.ndrifts; i++)
+		assert_string_not_equal(nz.drifts[i].group, MPG);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* A latency burst reads low: the first run is better when lower is better. */
+static void test_noise_burst_lower(void **state)
+{
+	/* by hand: later median 150 = 1.5 * 100 exactly: a burst; 149 is not */
+	static const struct row rows[] = {
+		{"first", 1, "1", 100, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
+		{"second", 1, "2", 150, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
+		{"third", 1, "3", 150, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
+	};
+	struct selection sel;
+	struct noise_options o;
+	struct noise nz;
+	(void)state;
+	build(&sel, rows, ARRAY_LEN(rows));
+	noise_options_init(&o);
+	/* higher is better: 100 / 150 is no burst */
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(nz.bursts[0].burst);
+	noise_release(&nz);
+	field_metric_meaning("p50_ms", NULL, false, &o.metric);
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_true(nz.bursts[0].burst);
+	check_close(nz.bursts[0].ratio, 100.0 / 150.0, REL, "ratio");
+	noise_release(&nz);
+	sel.runs[1].metric = sel.runs[2].metric = 149;
+	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	assert_false(nz.bursts[0].burst);
+	noise_release(&nz);
+	selection_release(&sel);
+}
+
+/* ---------------------------------------------------------------------- */
+/* sweep: what applies to a metric and a level; zeros                      */
+/* ---------------------------------------------------------------------- */
+
+/* `sweep --metric err` (small pg, blocks 1-3): no error, no speedup, absolute ranges. */
+static void test_sweep_zero_median(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build_cap36(&sel, true, "small", "pg");
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "err", "sessions", NULL, false);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.nlevels, 3);
+	assert_false(sw.scaling_applies);
+	assert_false(sw.per_unit_applies);
+	check_contains(sw.scaling_why, "kind fraction", "why");
+	check_contains(sw.per_unit_why, "kind fraction", "why per unit");
+	assert_int_equal(sw.zero_median_levels, 1);
+	check_close(sw.levels[0].s.median, 0, 0, "median at 100");
+	assert_true(isnan(sw.levels[0].s.range_pct));
+	check_close(sw.levels[0].s.range_abs, 0, 0, "range_abs at 100");
+	check_close(sw.levels[1].s.range_pct, 479.39568483064636, 1e-10, "range_pct at 300");
+	check_close(sw.levels[1].s.range_abs, 0.005748149698209189, REL, "range_abs at 300");
+	for (size_t i = 0; i < sw.nlevels; i++) {
+		assert_true(isnan(sw.levels[i].speedup));
+		assert_true(isnan(sw.levels[i].efficiency));
+		assert_true(isnan(sw.levels[i].per_doubling));
+		assert_true(isnan(sw.levels[i].per_unit));
+		assert_true(isnan(sw.levels[i].cpu_us_per_op));
+		assert_false(sw.levels[i].scaling_stops);
+	}
+	assert_false(sw.has_fit);
+	check_contains(sw.fit_note, "needs a rate or a time", "fit note");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/* A session sweep of a rate: per_unit applies, speedup does not (sessions are load). */
+static void test_sweep_session_level(void **state)
+{
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build_cap36(&sel, false, "medium", "pg");
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "tput", "sessions", NULL, false);
+	assert_false(o.level_counts_workers);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_false(sw.scaling_applies);
+	assert_true(sw.per_unit_applies);
+	check_contains(sw.scaling_why, "'sessions' does not count threads", "why");
+	/* python3: 287.01400172055423 / 100 */
+	check_close(sw.levels[0].per_unit, 2.8701400172055425, REL, "per_unit 100");
+	assert_true(isnan(sw.levels[1].speedup));
+	assert_true(isnan(sw.levels[2].per_doubling));
+	assert_false(sw.has_fit);
+	assert_int_equal(sw.stop_index, sw.nlevels);
+	sweep_release(&sw);
+	/* the default options (a rate over workers) keep every figure */
+	sweep_options_init(&o);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(sw.scaling_applies);
+	/* python3: 261.4928259356003 / 287.01400172055423 */
+	check_close(sw.levels[1].speedup, 261.4928259356003 / 287.01400172055423, REL, "speedup");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/*
+ * A time metric over GOMAXPROCS (p50 of results.tsv, blocks 1-3): lower is
+ * better, so speedup = base median / median. python3:
+ *   medians 255.017, 121.405, 52.314, 36.229
+ *   speedup 2.1005477533874224, 4.874737164047865, 7.039029506748737
+ *   per_doubling (m_prev / m) ** (1 / log2(l / l_prev)):
+ *     2.1005477533874224, 2.320698092288871, 1.4439813409147368
+ *   fit: b of ln(median) on log2(level); exp(-b) = 1.9535102767403396,
+ *     SE exp(-b) * se(b) = 0.14032558447358018, r2 0.9775030643121336
+ */
+static void test_sweep_time_metric(void **state)
+{
+	static const double p50[] = {258.949, 124.152, 52.41, 35.472, 36.472, 52.314,
+				     120.471, 254.072, 121.405, 36.229, 255.017, 52.121};
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	(void)state;
+	build(&sel, gmp_rows, ARRAY_LEN(gmp_rows));
+	for (size_t i = 0; i < sel.n; i++)
+		sel.runs[i].metric = p50[i];
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "p50_ms", "gomaxprocs", NULL, false);
+	assert_true(o.metric.lower_is_better);
+	assert_int_equal(o.metric.kind, FIELD_KIND_TIME);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_true(sw.scaling_applies);
+	assert_false(sw.per_unit_applies);
+	check_close(sw.levels[1].speedup, 2.1005477533874224, REL, "speedup 2");
+	check_close(sw.levels[3].speedup, 7.039029506748737, REL, "speedup 8");
+	check_close(sw.levels[3].efficiency, 0.8798786883435922, REL, "efficiency 8");
+	check_close(sw.levels[2].per_doubling, 2.320698092288871, REL, "per_doubling 4");
+	check_close(sw.levels[3].per_doubling, 1.4439813409147368, REL, "per_doubling 8");
+	assert_int_equal(sw.stop_index, sw.nlevels); /* 1.44 >= 1.2 */
+	assert_true(isnan(sw.levels[0].per_unit));
+	assert_true(isnan(sw.levels[0].cpu_us_per_op));
+	assert_true(sw.has_fit);
+	check_close(sw.fit.factor, 1.9535102767403396, 1e-10, "fit factor");
+	check_close(sw.fit.factor_se, 0.14032558447358018, 1e-9, "fit SE");
+	check_close(sw.fit.r2, 0.9775030643121336, 1e-10, "fit r2");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
+/* Kinds and directions: canonical, inferred from the name, given, assumed. */
+static void test_metric_meaning(void **state)
+{
+	static const struct {
+		const char *name;
+		enum field_kind kind;
+		bool lower, kind_assumed, direction_assumed;
+	} want[] = {
+		{"tput", FIELD_KIND_RATE, false, false, false},
+		{"p99_ms", FIELD_KIND_TIME, true, false, false},
+		{"err", FIELD_KIND_FRACTION, true, false, false},
+		{"patch_rate", FIELD_KIND_FRACTION, false, false, false},
+		{"gen_cpu_pct", FIELD_KIND_CPU, true, false, false},
+		{"load_rss_kb", FIELD_KIND_MEMORY, true, false, false},
+		{"sessions", FIELD_KIND_COUNT, false, false, true},
+		/* capacity corpus columns (results.tsv, system.tsv) */
+		{"xact_per_s", FIELD_KIND_RATE, false, false, false},
+		{"load_app_kb", FIELD_KIND_MEMORY, true, false, false},
+		{"idle_mem_avail_kb", FIELD_KIND_MEMORY, false, false, false},
+		{"app_cpu_pct", FIELD_KIND_CPU, true, false, false},
+		{"machine_busy_cores", FIELD_KIND_CPU, true, false, false},
+		{"p50", FIELD_KIND_TIME, true, false, false},
+		/* the write-up tables */
+		{"qps", FIELD_KIND_RATE, false, false, false},
+		{"ns_per_op", FIELD_KIND_TIME, true, false, false},
+		{"Gbps", FIELD_KIND_RATE, false, false, false},
+		{"efficiency", FIELD_KIND_FRACTION, false, false, false},
+		{"avg_MHz", FIELD_KIND_RATE, false, true, true},
+		/* a generator-record key: no kind, but an error word */
+		{"outcomes.transport_error", FIELD_KIND_RATE, true, true, false},
+		{"error_count", FIELD_KIND_COUNT, true, false, false},
+	};
+	struct metric_meaning m;
+	enum field_kind k = FIELD_KIND_TIME;
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		field_metric_meaning(want[i].name, NULL, false, &m);
+		if (m.kind != want[i].kind || m.lower_is_better != want[i].lower ||
+		    m.kind_assumed != want[i].kind_assumed ||
+		    m.direction_assumed != want[i].direction_assumed)
+			fail_msg("%s: kind %s lower %d assumed %d/%d (%s; %s)", want[i].name,
+				 field_kind_name(m.kind), m.lower_is_better, m.kind_assumed,
+				 m.direction_assumed, m.kind_from, m.direction_from);
+	}
+	/* --metric-kind time: lower is better by the kind, said as the source */
+	field_metric_meaning("avg_MHz", &k, false, &m);
+	assert_int_equal(m.kind, FIELD_KIND_TIME);
+	assert_true(m.lower_is_better);
+	assert_false(m.kind_assumed);
+	assert_string_equal(m.kind_from, "--metric-kind");
+	/* --lower-is-better wins over the kind */
+	field_metric_meaning("qps", NULL, true, &m);
+	assert_true(m.lower_is_better);
+	assert_string_equal(m.direction_from, "--lower-is-better");
+	/* every canonical field has a kind; the quantities a direction */
+	for (size_t i = 0; i < field_canonical_count; i++) {
+		const struct field_info *f = &field_canonical[i];
+		if (f->type == FIELD_REAL && f->kind == FIELD_KIND_LABEL)
+			fail_msg("canonical %s is a number without a kind", f->name);
+	}
+	assert_int_equal(field_kind_parse("fraction", &k), 0);
+	assert_int_equal(k, FIELD_KIND_FRACTION);
+	assert_int_equal(field_kind_parse("workers", &k), -1);
+	assert_int_equal(field_kind_parse("label", &k), -1);
+	assert_true(field_counts_workers("gomaxprocs"));
+	assert_true(field_counts_workers("cores"));
+	assert_true(field_counts_workers("N"));
+	assert_true(field_counts_workers("Threads"));
+	assert_false(field_counts_workers("sessions"));
+	assert_false(field_counts_workers("app_cores"));
+	assert_false(field_counts_workers("conversations"));
+}
+
+/* ---------------------------------------------------------------------- */
 /* compare                                                                 */
 /* ---------------------------------------------------------------------- */
 
@@ -1142,7 +1971,17 @@ static void test_compare_defaults(void **state)
 	assert_int_equal(o.seed, COMPARE_SEED);
 }
 
-/* The real GOMAXPROCS 1 vs 2 arms: 3 against 3 can never reach 0.05. */
+/*
+ * The verdict rule (compare.h) is checked on real arms with SciPy 1.10.1
+ * numbers (/usr/bin/python3: scipy.stats.ttest_ind(ln b, ln a,
+ * equal_var=False), ttest_rel, mannwhitneyu(method='exact')); runs needed
+ * with python3's statistics.NormalDist: z = inv_cdf(0.975) + inv_cdf(0.8)
+ * = 2.801585218112968, n = ceil(2 z^2 (sd / ln(1 + effect))^2) with sd the
+ * pooled sd of ln values (numpy var ddof=1), never below 3.
+ */
+#define T_REL 1e-9
+
+/* The real GOMAXPROCS 1 vs 2 arms: the rank test cannot reach 0.05, Welch can. */
 static void test_compare_three_vs_three(void **state)
 {
 	struct compare_options o;
@@ -1157,22 +1996,42 @@ static void test_compare_three_vs_three(void **state)
 	/* every b above every a: U_a = 0, the most extreme outcome: p = min_p = 0.1 */
 	check_close(c.test.u, 0, 0, "u");
 	check_close(c.test.p, 0.1, REL, "p");
-	assert_string_equal(c.verdict, "unresolvable");
-	check_contains(c.reason, "0.1", "reason");
+	assert_true(c.log_scale);
+	/* scipy: t = 51.24555917982209, df 3.5957788381471225, p 2.7863725359929637e-06 */
+	assert_true(c.o.has_t);
+	assert_string_equal(c.o.test, "welch");
+	check_close(c.o.t.t, 51.24555917982209, T_REL, "welch t");
+	check_close(c.o.t.df, 3.5957788381471225, T_REL, "welch df");
+	check_close(c.o.t.p, 2.7863725359929637e-06, T_REL, "welch p");
+	check_close(c.o.estimate, 1.799676871033238, T_REL, "gm ratio");
+	check_close(c.o.lo, 1.7407371669544456, T_REL, "gm lo");
+	check_close(c.o.hi, 1.8606122174082043, T_REL, "gm hi");
+	/* effect 78.8% against spreads 2.1% and 3.3%: separated, Welch p < 0.05 */
+	assert_true(c.separated);
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
+	check_contains(c.reason, "Welch t on ln values: p = 2.79e-06 < alpha 0.05", "reason");
+	check_contains(c.reason, "separation", "reason");
 	/* 865.4682448787189 / 484.13466860190584 */
 	check_close(c.ratio.ratio, 1.7876601305542446, REL, "ratio");
 	/* spread: python3 (max / min - 1) * 100 */
 	check_close(c.a.spread_pct, 2.111048229622514, REL, "spread a");
 	check_close(c.b.spread_pct, 3.2909418205539165, REL, "spread b");
+	check_close(c.spread_a, c.a.spread_pct, 0, "spread a (log)");
+	/* python3: effect (max(r, 1/r) - 1) * 100; effect / spread */
+	check_close(c.observed_effect, 78.76601305542446, REL, "observed effect");
+	check_close(c.effect_over_spread_a, 78.76601305542446 / 2.111048229622514, 1e-12,
+		    "effect / spread a");
 	/*
 	 * python3: cv = sqrt((stdev(a)/mean(a))**2 + (stdev(b)/mean(b))**2) / 2)
-	 *   = 0.014037410757344099; effect |ratio - 1| = 0.7876601305542446;
-	 *   2 z^2 (cv / effect)^2 = 0.00499 -> ceil 1, raised to the floor 4
+	 *   = 0.014037410757344099 (kept as a fact); numpy pooled sd of ln values
+	 *   0.014043535355627714; 2 z^2 (sd / ln 1.78766)^2 = 0.00917 -> 1, raised to 3
 	 */
 	check_close(c.cv, 0.014037410757344099, 1e-10, "cv");
+	check_close(c.o.sd, 0.014043535355627714, 1e-10, "pooled sd of ln");
 	check_close(c.effect_pct, 78.76601305542446, REL, "effect_pct");
 	check_close(c.rank_floor, 4, 0, "rank floor");
-	check_close(c.runs_needed, 4, 0, "runs needed (floor)");
+	check_close(c.runs_needed, 3, 0, "runs needed (the floor of 3)");
 	assert_true(isnan(c.spread_over_bound_a));
 	assert_true(isnan(c.spread_over_bound_b));
 }
@@ -1194,7 +2053,10 @@ static void test_compare_separated(void **state)
 	check_close(c.test.p, 2.0 / 252.0, REL, "p 5 vs 5");
 	check_close(c.test.min_p, 2.0 / 252.0, REL, "min_p 5 vs 5");
 	check_close(c.test.u, 0, 0, "u 5 vs 5");
+	/* scipy: Welch t 9.975143739315252, p 9.196632084492697e-06; effect 9.8% > 4%, 3.6% */
+	check_close(c.o.t.p, 9.196632084492697e-06, T_REL, "welch p");
 	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
 	/* 112 / 102 */
 	check_close(c.ratio.ratio, 112.0 / 102.0, REL, "ratio");
 	/* b lower than a: slower (higher is better) */
@@ -1211,61 +2073,217 @@ static void test_compare_separated(void **state)
 	/*
 	 * interleaved: R_a = 1 + 3 + 5 + 7 + 9 = 25, U_a = 25 - 15 = 10;
 	 * python3: c = sum(1 for s in itertools.combinations(range(1, 11), 5)
-	 *                  if sum(s) <= 25) = 87; p = 2 * 87 / 252 = 0.6904761904761905
+	 *                  if sum(s) <= 25) = 87; p = 2 * 87 / 252 = 0.6904761904761905.
+	 * Welch (scipy) p = 0.5779000077706322: with no bound, nothing is ruled
+	 * out: unresolvable (no longer no-difference)
 	 */
 	assert_int_equal(compare_arms(mixed_a, 5, mixed_b, 5, &o, &c), 0);
 	check_close(c.test.u, 10, 0, "u interleaved");
 	check_close(c.test.p, 0.6904761904761905, REL, "p interleaved");
-	assert_string_equal(c.verdict, "no-difference");
+	check_close(c.o.t.p, 0.5779000077706322, T_REL, "welch p interleaved");
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "p = 0.578 >= alpha 0.05", "reason");
+	/*
+	 * runs needed from the observed effect 20% (6 / 5): numpy pooled sd of ln
+	 * 0.7615234329157817, 2 z^2 (sd / ln 1.2)^2 = 273.8597279716149 -> 274
+	 */
+	check_close(c.runs_needed, 274, 0, "runs needed interleaved");
+	check_contains(c.reason, "runs needed per arm to resolve a 20% effect: 274", "reason");
 }
 
-/* The effect bound: a spread wider than it makes the verdict unresolvable. */
+/* The effect bound: spread / bound, the equivalence verdict, the rank confirmation. */
 static void test_compare_effect_bound(void **state)
 {
 	/* spreads by hand: 124 / 100 - 1 = 24%, 180 / 125 - 1 = 44% */
 	static const double a[] = {100, 106, 112, 118, 124};
 	static const double b[] = {125, 130, 140, 150, 180};
+	/* a tight A/A: spreads 2.0%, 1.6% */
+	static const double eq_a[] = {1000, 1010, 990, 1005, 995};
+	static const double eq_b[] = {1002, 1008, 992, 1003, 997};
 	struct compare_options o;
 	struct compare c;
 	(void)state;
 	compare_options_init(&o);
 	o.resamples = 2000;
-	/* without a bound: separated, p = 2 / 252 < 0.05: faster */
+	/*
+	 * effect 140 / 112 - 1 = 25% exceeds a's spread (24%), not b's (44%):
+	 * not separated; scipy Welch p 0.013159417417012433 and Mann-Whitney
+	 * p = 2 / 252 both below 0.05: faster by welch+rank
+	 */
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	assert_false(c.separated);
+	check_close(c.o.t.p, 0.013159417417012433, T_REL, "welch p");
 	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+rank");
+	check_contains(c.reason, "the rank test agrees: Mann-Whitney p = 0.00794", "reason");
 
 	o.has_effect_bound = true;
 	o.effect_bound_pct = 4.7;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.a.spread_pct, 24.0, 1e-12, "spread a");
 	check_close(c.b.spread_pct, 44.0, 1e-12, "spread b");
-	/* by hand: 24 / 4.7 = 5.106382978723404, 44 / 4.7 = 9.361702127659575 (the seed's 5.1x, 9.4x) */
+	/* by hand: 24 / 4.7 = 5.106382978723404, 44 / 4.7 = 9.361702127659575 (the
+	 * seed's 5.1x, 9.4x) */
 	check_close(c.spread_over_bound_a, 5.106382978723404, 1e-12, "spread / bound a");
 	check_close(c.spread_over_bound_b, 9.361702127659575, 1e-12, "spread / bound b");
-	assert_string_equal(c.verdict, "unresolvable");
-	/* the reason names the larger factor */
-	check_contains(c.reason, "9.4x", "reason");
+	/* the data resolve an effect far larger than the bound: still faster */
+	assert_string_equal(c.verdict, "faster");
 	check_close(c.effect_pct, 4.7, 0, "effect = bound");
 
-	/* the wider arm decides: 24% < 30% but 44% > 30%; 44% < 45% */
-	o.effect_bound_pct = 30;
-	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
+	/*
+	 * A/A inside the bound: scipy Welch p 0.9292836210024747, the interval
+	 * of the ratio [0.9900411747447048, 1.0108875915253606] lies inside
+	 * [0.953, 1.047]: no-difference (equivalence)
+	 */
+	assert_int_equal(compare_arms(eq_a, 5, eq_b, 5, &o, &c), 0);
+	check_close(c.o.lo, 0.9900411747447048, T_REL, "equivalence lo");
+	check_close(c.o.hi, 1.0108875915253606, T_REL, "equivalence hi");
+	assert_string_equal(c.verdict, "no-difference");
+	assert_string_equal(c.o.method, "equivalence");
+	check_contains(c.reason, "lies inside 1 -+ 4.7%", "reason");
+	/* a bound of 1% is inside the interval's reach (1.0109 > 1.01): unresolvable */
+	o.effect_bound_pct = 1.0;
+	assert_int_equal(compare_arms(eq_a, 5, eq_b, 5, &o, &c), 0);
 	assert_string_equal(c.verdict, "unresolvable");
-	o.effect_bound_pct = 45;
-	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	assert_string_equal(c.verdict, "faster");
-	/* a bound above both spreads: back to the test's verdict */
-	o.effect_bound_pct = 50;
-	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	assert_string_equal(c.verdict, "faster");
-	/* min_p comes first: 3 vs 3 with a wide bound is still unresolvable */
-	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &o, &c), 0);
+	check_contains(c.reason, "is not inside 1 -+ 1%", "reason");
+	/* without a bound nothing is ruled out */
+	o.has_effect_bound = false;
+	assert_int_equal(compare_arms(eq_a, 5, eq_b, 5, &o, &c), 0);
 	assert_string_equal(c.verdict, "unresolvable");
+}
+
+/*
+ * Issue 13's three clear differences on real data (SciPy 1.10.1, Welch on
+ * ln values): each reads faster, decided by Welch and the separation.
+ */
+static void test_compare_clear_cases(void **state)
+{
+	/* capacity corpus: subcorpus core and e2-medium cfg mem, 100 sessions, blocks 1-3 */
+	static const double core[] = {299.3, 288.9, 299.7};
+	static const double medium_mem100[] = {362.57432778567005, 322.54272034273805,
+					       344.97474664499254};
+	/* gomaxprocs-affinity runs.tsv, arm shard, procs 1 and 8 */
+	static const double procs1[] = {1796.2, 1785.1, 1819.7};
+	static const double procs8[] = {2415.3, 2384.0, 2383.2};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	/* e2-small vs e2-medium, pg, 300 sessions: 4.0655x, ranges disjoint,
+	 * t = 21.662549178758397, df 2.2303988629556724, p 0.0012247050963697312 */
+	assert_int_equal(compare_arms(cap_small300, 3, cap_medium300, 3, &o, &c), 0);
+	check_close(c.ratio.ratio, 261.4928259356003 / 64.32009579045246, 1e-12, "ratio 1");
+	check_close(c.o.t.p, 0.0012247050963697312, T_REL, "p 1");
+	assert_true(c.a.max < c.b.min);
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
+	check_contains(c.reason, "p = 0.00122 < alpha 0.05 (t = 21.66, df = 2.23)", "reason 1");
+	check_contains(c.reason, "the effect 307% exceeds both arms' within-arm spread",
+		       "reason 1");
+	/* affinity, 8 processes vs 1: 2384 / 1796.2 = 1.3272, t 39.76351262523003,
+	 * df 3.7735188787072813, p 4.3250210080377405e-06 */
+	assert_int_equal(compare_arms(procs1, 3, procs8, 3, &o, &c), 0);
+	check_close(c.ratio.ratio, 2384.0 / 1796.2, 1e-12, "ratio 2");
+	check_close(c.o.t.t, 39.76351262523003, T_REL, "t 2");
+	assert_string_equal(c.verdict, "faster");
+	assert_string_equal(c.o.method, "welch+separation");
+	/* x86 core vs e2-medium (memory, 100 sessions): b/a 344.97474664499254 / 299.3
+	 * = 1.1526, bootstrap within the range-end ratios [1.0762, 1.2550], p 0.03700453729196605;
+	 * effect 15.3% > spreads 3.74% and 12.4% */
+	assert_int_equal(compare_arms(core, 3, medium_mem100, 3, &o, &c), 0);
+	check_close(c.ratio.ratio, 344.97474664499254 / 299.3, 1e-12, "ratio 3");
+	assert_true(c.ratio.lo >= 322.54272034273805 / 299.7 - 1e-12);
+	assert_true(c.ratio.hi <= 362.57432778567005 / 288.9 + 1e-12);
+	check_close(c.o.t.p, 0.03700453729196605, T_REL, "p 3");
+	assert_true(c.separated);
+	assert_string_equal(c.verdict, "faster");
+	/* at alpha 0.01 the same data are not enough: unresolvable, with runs needed */
+	o.alpha = 0.01;
+	assert_int_equal(compare_arms(core, 3, medium_mem100, 3, &o, &c), 0);
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "p = 0.037 >= alpha 0.01", "reason at 0.01");
+}
+
+/*
+ * Welch resolves it, neither confirmation holds (3 vs 3, found by a random
+ * search): unresolvable, and the runs needed is raised to the rank floor.
+ */
+static void test_compare_unconfirmed(void **state)
+{
+	static const double a[] = {96, 104, 101};
+	static const double b[] = {122, 114, 108};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	assert_int_equal(compare_arms(a, 3, b, 3, &o, &c), 0);
+	/* scipy: t = 3.139491455101105, p = 0.04231270256186038 < 0.05 */
+	check_close(c.o.t.p, 0.04231270256186038, T_REL, "p");
+	/* by hand: effect 114 / 101 - 1 = 12.87%, b's spread 122 / 108 - 1 = 12.96% */
+	check_close(c.observed_effect, (114.0 / 101.0 - 1) * 100, 1e-12, "effect");
+	check_close(c.b.spread_pct, (122.0 / 108.0 - 1) * 100, 1e-12, "spread b");
+	assert_false(c.separated);
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "p = 0.0423 < alpha 0.05, but the effect 12.9% does not exceed",
+		       "reason");
+	check_contains(c.reason, "(these sizes cannot reach alpha)", "reason");
+	/*
+	 * numpy pooled sd of ln 0.05181836545594823: 2 z^2 (sd / ln(114 / 101))^2
+	 * = 2.875246631931387 -> 3, raised to the rank floor 4
+	 */
+	check_close(c.o.sd, 0.05181836545594823, 1e-10, "sd");
+	check_close(c.runs_needed, 4, 0, "runs needed (rank floor)");
+}
+
+/*
+ * A synthetic table shaped like the lock-contention A/B of the seed ("the
+ * within-arm spread is 24-44% against a prize the profile bounds at 4.7%";
+ * the paired runs read 2,726 vs 2,733): 3 vs 3 runs, spreads 24% and 37%.
+ */
+static void test_compare_lock_contention_null(void **state)
+{
+	static const double control[] = {2500, 2726, 3100};
+	static const double treatment[] = {2300, 2733, 3151};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	o.has_effect_bound = true;
+	o.effect_bound_pct = 4.7;
+	assert_int_equal(compare_arms(control, 3, treatment, 3, &o, &c), 0);
+	/* by hand: 3100 / 2500 - 1 = 24%, 3151 / 2300 - 1 = 37% */
+	check_close(c.a.spread_pct, 24, 1e-12, "spread a");
+	check_close(c.b.spread_pct, 37, 1e-12, "spread b");
+	/* by hand: 24 / 4.7 = 5.106..., 37 / 4.7 = 7.872... */
+	check_close(c.spread_over_bound_a, 24 / 4.7, 1e-12, "a / bound");
+	check_close(c.spread_over_bound_b, 37 / 4.7, 1e-12, "b / bound");
+	/* scipy: t = -0.19473567053133983, df 3.54276936372557, p 0.8562470641772728 */
+	check_close(c.o.t.t, -0.19473567053133983, T_REL, "t");
+	check_close(c.o.t.df, 3.54276936372557, T_REL, "df");
+	check_close(c.o.t.p, 0.8562470641772728, T_REL, "p");
+	assert_string_equal(c.verdict, "unresolvable");
+	assert_string_equal(c.o.method, "none");
+	/*
+	 * runs needed by hand: numpy pooled sd of ln values 0.1352177664755961;
+	 * 2 * 2.801585218112968^2 * (0.1352177664755961 / ln 1.047)^2
+	 * = 136.06063542447905 -> 137 per arm
+	 */
+	check_close(c.o.sd, 0.1352177664755961, 1e-10, "sd of ln");
+	check_close(c.runs_needed, 137, 0, "runs needed");
+	check_contains(c.reason, "p = 0.856 >= alpha 0.05", "reason p");
+	check_contains(c.reason, "spreads are 5.1x (a), 7.9x (b) the effect bound 4.7%",
+		       "reason spread / bound");
+	check_contains(c.reason, "effect 0.257% against within-arm spreads 24% (a), 37% (b)",
+		       "reason effect / spread");
+	check_contains(c.reason, "runs needed per arm to resolve a 4.7% effect: 137",
+		       "reason runs");
 }
 
 static void test_compare_runs_needed(void **state)
 {
-	/* a: mean 100, sample sd sqrt(10 / 4); b: mean 110, sample sd sqrt(10 / 4) */
 	static const double a[] = {100, 102, 98, 101, 99};
 	static const double b[] = {110, 112, 108, 111, 109};
 	struct compare_options o;
@@ -1275,25 +2293,22 @@ static void test_compare_runs_needed(void **state)
 	o.resamples = 2000;
 	o.has_effect_bound = true;
 	/*
-	 * python3:
-	 *   z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8) = 2.801585218112968
-	 *   cva = stdev(a) / mean(a) = 0.0158113883008419
-	 *   cvb = stdev(b) / mean(b) = 0.014373989364401724
-	 *   cv = sqrt((cva**2 + cvb**2) / 2) = 0.015109791035086056
-	 *   effect 1%:   2 z^2 (cv / 0.01)^2  = 35.83889300188322 -> 36
-	 *   effect 0.5%: 2 z^2 (cv / 0.005)^2 = 143.35557200753288 -> 144
-	 *   effect 4.7%: 1.6224034858254066 -> 2, raised to the floor 4
+	 * numpy: the pooled sd of ln values = 0.015111613074689004
+	 *   effect 1%:   2 z^2 (sd / ln 1.01)^2  = 36.206311006672664 -> 37
+	 *   effect 0.5%: 2 z^2 (sd / ln 1.005)^2 = 144.10739710562012 -> 145
+	 *   effect 4.7%: 1.73... -> 2, raised to 3
 	 */
 	o.effect_bound_pct = 1.0;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	check_close(c.cv, 0.015109791035086056, 1e-12, "pooled cv");
-	check_close(c.runs_needed, 36, 0, "runs needed at 1%");
+	check_close(c.o.sd, 0.015111613074689004, 1e-10, "pooled sd of ln");
+	check_close(c.runs_needed, 37, 0, "runs needed at 1%");
 	o.effect_bound_pct = 0.5;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	check_close(c.runs_needed, 144, 0, "runs needed at 0.5%");
+	check_close(c.runs_needed, 145, 0, "runs needed at 0.5%");
 	o.effect_bound_pct = 4.7;
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
-	check_close(c.runs_needed, 4, 0, "runs needed at 4.7% (floor)");
+	check_close(c.runs_needed, COMPARE_MIN_RUNS, 0, "runs needed at 4.7% (floor)");
+	assert_true(COMPARE_MIN_RUNS == 3);
 
 	/*
 	 * rank-test floor: the smallest k with 2 / C(2k, k) <= alpha.
@@ -1304,18 +2319,17 @@ static void test_compare_runs_needed(void **state)
 	check_close(c.rank_floor, 4, 0, "floor at 0.05");
 	o.has_effect_bound = false;
 	o.alpha = 0.01;
-	/*
-	 * no bound: effect = |110 / 100 - 1| = 10%; python3 with
-	 * z = inv_cdf(0.995) + inv_cdf(0.8) = 3.4174505371218142:
-	 * 2 z^2 (cv / 0.1)^2 = 0.533275199665701 -> 1, raised to the floor 5
-	 */
+	/* no bound: the observed effect 110 / 100 - 1 = 10% */
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.effect_pct, 10, 1e-12, "observed effect");
 	check_close(c.rank_floor, 5, 0, "floor at 0.01");
-	check_close(c.runs_needed, 5, 0, "runs needed at 0.01 (floor)");
+	check_close(c.runs_needed, 3, 0, "runs needed at 0.01 (floor)");
 	o.has_effect_bound = true;
 	o.effect_bound_pct = 1.0;
-	/* 2 z^2 (cv / 0.01)^2 at alpha 0.01 = 53.3275199665701 -> 54 */
+	/*
+	 * python3 z = inv_cdf(0.995) + inv_cdf(0.8) = 3.4174505371218142:
+	 * 2 z^2 (0.015111613074689004 / ln 1.01)^2 = 53.87... -> 54
+	 */
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.runs_needed, 54, 0, "runs needed at 1%, alpha 0.01");
 	o.has_effect_bound = false;
@@ -1331,16 +2345,277 @@ static void test_compare_runs_needed(void **state)
 	assert_int_equal(compare_arms(a, 5, b, 5, &o, &c), 0);
 	check_close(c.rank_floor, 4, 0, "floor at 2/70");
 
-	/* one run per arm: no spread, runs_needed not computable */
+	/* one run per arm: no spread, no interval, no test; runs_needed not computable */
 	o.alpha = 0.05;
 	assert_int_equal(compare_arms(a, 1, b, 1, &o, &c), 0);
 	assert_true(isnan(c.cv));
 	assert_true(isnan(c.runs_needed));
+	assert_true(isnan(c.ratio.lo) && isnan(c.ratio.hi));
+	assert_false(c.o.has_t);
+	assert_true(isnan(c.o.lo) && isnan(c.o.hi));
+	check_close(c.o.estimate, 1.1, 1e-12, "1 vs 1: the ratio of the runs");
 	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "one run in each arm: no within-arm spread", "reason 1 vs 1");
+	/* one run in arm a only: still no interval; the runs needed from b's spread */
+	assert_int_equal(compare_arms(a, 1, b, 5, &o, &c), 0);
+	assert_true(isnan(c.ratio.lo));
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "one run in arm a", "reason 1 vs 5");
+	assert_false(isnan(c.runs_needed));
 
 	/* an empty arm is an error naming it */
 	assert_int_equal(compare_arms(a, 5, b, 0, &o, &c), ERR_DATA);
 	check_msg("arm b");
+}
+
+/*
+ * Metrics with zeros: capacity corpus err, cfg pg, 300 sessions, blocks
+ * 1-3: small 0.0008007687379884689, 0.001199040767386091,
+ * 0.006548918436197659; medium 0, 0, 0.
+ */
+static void test_compare_zeros(void **state)
+{
+	static const double small[] = {0.0008007687379884689, 0.001199040767386091,
+				       0.006548918436197659};
+	static const double medium[] = {0, 0, 0};
+	struct compare_options o;
+	struct compare c;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 2000;
+	o.lower_is_better = true;
+	assert_int_equal(compare_arms(small, 3, medium, 3, &o, &c), 0);
+	assert_false(c.log_scale);
+	/* no ratio: missing */
+	assert_true(isnan(c.ratio.ratio) && isnan(c.ratio.lo) && isnan(c.ratio.hi));
+	check_close(c.b.median, 0, 0, "median 0");
+	assert_true(isnan(c.b.range_pct));
+	/* absolute spreads: max - min; the effect: |0 - 0.001199040767386091| */
+	check_close(c.spread_a, 0.006548918436197659 - 0.0008007687379884689, 1e-12, "range a");
+	check_close(c.spread_b, 0, 0, "range b");
+	check_close(c.observed_effect, 0.001199040767386091, 1e-12, "effect");
+	check_close(c.diff, -0.001199040767386091, 1e-12, "diff");
+	/*
+	 * scipy.stats.ttest_ind(medium, small, equal_var=False) on the values:
+	 * t = -1.5376176388186742, p = 0.26397486377741436, df = 2 (b constant);
+	 * mean diff -0.002849575980524073 [-0.01082342823231745, 0.005124276271269303]
+	 */
+	check_close(c.o.t.t, -1.5376176388186742, T_REL, "t");
+	check_close(c.o.t.p, 0.26397486377741436, T_REL, "p");
+	check_close(c.o.estimate, -0.002849575980524073, T_REL, "mean diff");
+	check_close(c.o.lo, -0.01082342823231745, T_REL, "lo");
+	check_close(c.o.hi, 0.005124276271269303, T_REL, "hi");
+	assert_string_equal(c.verdict, "unresolvable");
+	check_contains(c.reason, "Welch t on values: p = 0.264 >= alpha 0.05", "reason");
+	/*
+	 * runs needed in the metric's units: numpy pooled sd 0.0022697473544000366,
+	 * delta = |diff|: 2 z^2 (sd / delta)^2 = 56.24... -> 57
+	 */
+	check_close(c.o.sd, 0.0022697473544000366, 1e-10, "sd");
+	check_close(c.runs_needed, 57, 0, "runs needed");
+	/* the log scale cannot be forced on zeros */
+	o.scale = COMPARE_SCALE_LOG;
+	assert_int_equal(compare_arms(small, 3, medium, 3, &o, &c), ERR_DATA);
+	check_msg("log scale");
+}
+
+/* --pair-by block: the capacity corpus, small vs medium, cfg pg, 300 sessions. */
+static void test_compare_pairs(void **state)
+{
+	struct compare_pair pairs[] = {
+		{"1", "small-pg-n300-b1r1", "medium-pg-n300-b1r1", 69.0378764094059,
+		 269.0944551320535, 0},
+		{"2", "small-pg-n300-b2r1", "medium-pg-n300-b2r1", 64.32009579045246,
+		 255.10822490597312, 0},
+		{"3", "small-pg-n300-b3r1", "medium-pg-n300-b3r1", 55.525064605616755,
+		 261.4928259356003, 0},
+	};
+	struct compare_options o;
+	struct compare_paired p;
+	(void)state;
+	compare_options_init(&o);
+	assert_int_equal(compare_pairs(pairs, 3, true, &o, &p), 0);
+	/* scipy.stats.ttest_rel(ln medium, ln small): t = 23.677765445309184,
+	 * p = 0.001778928526777874; ratio 4.175629300385263
+	 * [3.220521496256526, 5.413992756919357] */
+	assert_true(p.o.has_t);
+	assert_string_equal(p.o.test, "paired-t");
+	check_close(p.o.t.t, 23.677765445309184, T_REL, "t");
+	check_close(p.o.t.p, 0.001778928526777874, T_REL, "p");
+	check_close(p.o.t.df, 2, 0, "df");
+	check_close(p.o.estimate, 4.175629300385263, T_REL, "ratio");
+	check_close(p.o.lo, 3.220521496256526, T_REL, "lo");
+	check_close(p.o.hi, 5.413992756919357, T_REL, "hi");
+	/* each pair's ratio: 269.0944551320535 / 69.0378764094059 */
+	check_close(pairs[0].estimate, 269.0944551320535 / 69.0378764094059, 1e-12, "pair 1");
+	assert_int_equal(p.agree, 3);
+	assert_string_equal(p.o.verdict, "faster");
+	assert_string_equal(p.o.method, "paired-t+agreement");
+	/*
+	 * pairs needed by hand: numpy sd of the ln differences 0.10455208442546364,
+	 * effect 4.175629300385263 - 1 = 317.6%: z^2 (sd / ln 4.1756)^2 = 0.04 -> 3
+	 */
+	check_close(p.o.sd, 0.10455208442546364, 1e-10, "sd of differences");
+	check_close(p.o.runs_needed, 3, 0, "pairs needed");
+	/* with a 4.7% bound: 2.801585218112968^2 (0.10455208442546364 / ln 1.047)^2
+	 * = 40.67... -> 41 pairs */
+	o.has_effect_bound = true;
+	o.effect_bound_pct = 4.7;
+	assert_int_equal(compare_pairs(pairs, 3, true, &o, &p), 0);
+	check_close(p.o.runs_needed, 41, 0, "pairs needed at 4.7%");
+	/* one pair: no test */
+	assert_int_equal(compare_pairs(pairs, 1, true, &o, &p), 0);
+	assert_false(p.o.has_t);
+	assert_string_equal(p.o.verdict, "unresolvable");
+	check_contains(p.o.reason, "one pair", "one pair");
+	/* pairs disagreeing in direction: not confirmed */
+	pairs[2].b = 50;
+	o.has_effect_bound = false;
+	assert_int_equal(compare_pairs(pairs, 3, true, &o, &p), 0);
+	assert_int_equal(p.agree, 2);
+	assert_string_equal(p.o.verdict, "unresolvable");
+}
+
+/* A level of --by (copies of its values), its comparison computed as compare_run does. */
+static void level_init(struct compare_level *l, const char *name, const double *a, size_t na,
+		       const double *b, size_t nb, const struct compare_options *o)
+{
+	memset(l, 0, sizeof(*l));
+	l->level = strdup(name);
+	l->a = malloc(na * sizeof(*a));
+	l->b = malloc(nb * sizeof(*b));
+	assert_non_null(l->level);
+	assert_non_null(l->a);
+	assert_non_null(l->b);
+	memcpy(l->a, a, na * sizeof(*a));
+	memcpy(l->b, b, nb * sizeof(*b));
+	assert_int_equal(compare_arms(a, na, b, nb, o, &l->c), 0);
+}
+
+static void levels_release(struct compare_level *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(l[i].level);
+		free(l[i].a);
+		free(l[i].b);
+	}
+}
+
+/* --by gomaxprocs on the GOGC arms: one run per arm per level, the geometric mean. */
+static void test_compare_pool_gogc(void **state)
+{
+	/* gomaxprocs-scaling results.tsv: GOGC=100 and 800 at GOMAXPROCS 1, 4 (blocks
+	 * gg100, gg800) and 8 (gogc100, gogc800) */
+	static const double a1[] = {467.45002353466043}, b1[] = {621.5753887789881};
+	static const double a4[] = {1561.8288570658522}, b4[] = {2143.0991485167087};
+	static const double a8[] = {1805.138577387964}, b8[] = {2403.9683124863996};
+	struct compare_level levels[3];
+	struct compare_options o;
+	struct compare_pooled p;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 200;
+	level_init(&levels[0], "1", a1, 1, b1, 1, &o);
+	level_init(&levels[1], "4", a4, 1, b4, 1, &o);
+	level_init(&levels[2], "8", a8, 1, b8, 1, &o);
+	/* python3: 621.5753887789881 / 467.45002353466043 = 1.3297151727127887, ... */
+	check_close(levels[0].c.o.estimate, 1.3297151727127887, 1e-12, "gain at 1");
+	check_close(levels[1].c.o.estimate, 1.3721728464813148, 1e-12, "gain at 4");
+	check_close(levels[2].c.o.estimate, 1.331736157323136, 1e-12, "gain at 8");
+	assert_true(isnan(levels[0].c.o.lo));
+	assert_int_equal(compare_pool(levels, 3, "gomaxprocs", &o, &p), 0);
+	assert_false(p.inverse_variance);
+	/* scipy.stats.gmean(the three gains) = 1.3444001290698562 */
+	check_close(p.o.estimate, 1.3444001290698562, 1e-12, "pooled gain");
+	assert_true(isnan(p.o.lo) && isnan(p.o.hi));
+	check_close(p.min, 1.3297151727127887, 1e-12, "min");
+	check_close(p.max, 1.3721728464813148, 1e-12, "max");
+	assert_string_equal(p.o.verdict, "unresolvable");
+	check_contains(p.o.reason,
+		       "no interval at gomaxprocs=1, 4, 8 (an arm with one run: no within-level "
+		       "spread), so the pooled ratio is the geometric mean of the levels' ratios",
+		       "reason");
+	check_contains(p.o.reason, "--pair-by gomaxprocs", "reason");
+	levels_release(levels, 3);
+}
+
+/*
+ * --by sessions with --metric err (capacity corpus, small vs medium, pg,
+ * blocks 1-3): the absolute scale; at 100 sessions every run reads 0 (no
+ * variation, no interval), so the levels' mean differences are averaged.
+ */
+static void test_compare_pool_zeros(void **state)
+{
+	static const double zero[] = {0, 0, 0};
+	static const double s300[] = {0.0008007687379884689, 0.001199040767386091,
+				      0.006548918436197659};
+	static const double s500[] = {0.019346230820547032, 0.016766268260292164,
+				      0.02094875346260388};
+	struct compare_level levels[3];
+	struct compare_options o;
+	struct compare_pooled p;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 200;
+	o.lower_is_better = true;
+	o.scale = COMPARE_SCALE_ABSOLUTE; /* as compare_run sets it for all levels */
+	level_init(&levels[0], "100", zero, 3, zero, 3, &o);
+	level_init(&levels[1], "300", s300, 3, zero, 3, &o);
+	level_init(&levels[2], "500", s500, 3, zero, 3, &o);
+	assert_false(levels[0].c.o.has_t);
+	/* scipy.stats.ttest_ind([0, 0, 0], s500, equal_var=False): t = -15.612003811806307,
+	 * p = 0.004077743958287371; effect 0.0193 exceeds both ranges: faster (lower err) */
+	check_close(levels[2].c.o.t.t, -15.612003811806307, T_REL, "t 500");
+	check_close(levels[2].c.o.t.p, 0.004077743958287371, T_REL, "p 500");
+	assert_string_equal(levels[2].c.verdict, "faster");
+	assert_int_equal(compare_pool(levels, 3, "sessions", &o, &p), 0);
+	assert_false(p.inverse_variance);
+	/* numpy: mean(0, -0.002849575980524073, -0.019020417514481025) = -0.007289997831668366 */
+	check_close(p.o.estimate, -0.007289997831668366, 1e-12, "mean difference");
+	check_close(p.min, -0.019020417514481025, 1e-12, "min");
+	check_close(p.max, 0, 0, "max");
+	assert_string_equal(p.o.verdict, "unresolvable");
+	check_contains(p.o.reason, "no interval at sessions=100 (no variation within either arm)",
+		       "reason");
+	assert_null(strstr(p.o.reason, "--pair-by"));
+	levels_release(levels, 3);
+}
+
+/* --by sessions on the capacity corpus (small vs medium, pg, blocks 1-3): inverse variance. */
+static void test_compare_pool_capacity(void **state)
+{
+	static const double s100[] = {84.20546493672084, 73.34269784886327, 90.16342653375783};
+	static const double m100[] = {303.63917667903127, 287.01400172055423, 285.44577545151867};
+	static const double s500[] = {65.71880773694836, 65.97532637199109, 63.45224576961447};
+	static const double m500[] = {222.86757414622213, 245.18763090586353, 248.03975554183583};
+	struct compare_level levels[3];
+	struct compare_options o;
+	struct compare_pooled p;
+	(void)state;
+	compare_options_init(&o);
+	o.resamples = 200;
+	level_init(&levels[0], "100", s100, 3, m100, 3, &o);
+	level_init(&levels[1], "300", cap_small300, 3, cap_medium300, 3, &o);
+	level_init(&levels[2], "500", s500, 3, m500, 3, &o);
+	/* each level's Welch (scipy p 0.0009777918890615622, 0.0012247050963697312,
+	 * 0.00017221747494195705) */
+	check_close(levels[0].c.o.t.p, 0.0009777918890615622, T_REL, "p 100");
+	check_close(levels[2].c.o.t.p, 0.00017221747494195705, T_REL, "p 500");
+	assert_int_equal(compare_pool(levels, 3, "sessions", &o, &p), 0);
+	assert_true(p.inverse_variance);
+	assert_string_equal(p.o.test, "pooled-t");
+	/* numpy / scipy (see test_stats.c test_pool_inverse_variance): ratio
+	 * exp(1.3167169554291618) = 3.7311517099847493 [3.475220231036469,
+	 * 4.005931180588833], df 5.479409389726017, p 2.525321826668932e-08 */
+	check_close(p.o.estimate, 3.7311517099847493, T_REL, "pooled ratio");
+	check_close(p.o.lo, 3.475220231036469, T_REL, "pooled lo");
+	check_close(p.o.hi, 4.005931180588833, T_REL, "pooled hi");
+	check_close(p.o.t.df, 5.479409389726017, T_REL, "pooled df");
+	check_close(p.o.t.p, 2.525321826668932e-08, 1e-8, "pooled p");
+	assert_string_equal(p.o.verdict, "faster");
+	assert_string_equal(p.o.method, "pooled-t+agreement");
+	assert_int_equal(p.nlevels, 3);
+	levels_release(levels, 3);
 }
 
 static void test_compare_bootstrap_seed(void **state)
@@ -1479,6 +2754,7 @@ static void test_noise_document_gomaxprocs(void **state)
 	memset(&req, 0, sizeof(req));
 	req.by = "gomaxprocs";
 	noise_options_init(&req.opts);
+	req.opts.by = req.by; /* as noise_run sets it */
 	build(&res.sel, gmp_rows, ARRAY_LEN(gmp_rows));
 	assert_int_equal(noise_compute(&res.sel, &req.opts, &res.nz), 0);
 	assert_true(res.nz.resolved);
@@ -1487,7 +2763,7 @@ static void test_noise_document_gomaxprocs(void **state)
 	assert_int_equal(build_noise(&req, &res, &d), 0);
 	assert_string_equal(doc_title(d), "Noise of tput by gomaxprocs");
 	/* Markdown order: the verdict first; every view a table */
-	check_sections(d, "verdict,levels,cells,drift,order,bursts,soaks");
+	check_sections(d, "verdict,steps,levels,cells,drift,order,bursts,soaks");
 	check_fact_text(d, "verdict", "resolved");
 	check_fact_shown(d, "counterbalanced", "yes");
 	check_fact_text(d, "by", "gomaxprocs");
@@ -1497,7 +2773,15 @@ static void test_noise_document_gomaxprocs(void **state)
 	check_close(doc_fact_number(d, "runs"), 12, 0, "runs");
 	check_close(doc_fact_number(d, "groups"), 1, 0, "groups");
 	check_close(doc_fact_number(d, "bursts"), 0, 0, "bursts");
-	check_close(doc_fact_number(d, "threshold_range_pct"), NOISE_RANGE_PCT, 0, "range");
+	check_fact_text(d, "step_rule", NOISE_STEP_RULE);
+	check_fact_text(d, "verdict_steps", "resolved: 1→2, 2→4, 4→8");
+	check_fact_text(d, "counterbalanced_gomaxprocs", "yes");
+	check_fact_text(d, "metric_kind", "rate");
+	check_fact_text(d, "metric_direction", "higher");
+	check_close(doc_fact_number(d, "steps_resolved"), 3, 0, "steps resolved");
+	assert_int_equal(rows_of(d, "steps"), 3);
+	/* python3: 853.212014958686 - 485.26070274273076 (min of 2 - max of 1) */
+	check_close(cell_of_doc(d, "steps", 0, "gap"), 367.9513122159553, REL, "gap 1->2");
 	check_close(doc_fact_number(d, "threshold_burst_factor"), NOISE_BURST_FACTOR, 0, "burst");
 	check_close(doc_fact_number(d, "threshold_drift_pct"), NOISE_DRIFT_PCT, 0, "drift");
 	check_close(doc_fact_number(d, "runs_left_out"), 0, 0, "left out");
@@ -1517,7 +2801,7 @@ static void test_noise_document_gomaxprocs(void **state)
 		       "runs in one block\n",
 		       "md soaks");
 	check_close(doc_fact_number(d, "soak_min_runs"), NOISE_SOAK_MIN_RUNS, 0, "soak min");
-	check_contains(md, "- thresholds: range 5.00%, burst factor 1.50x, drift 1.00%", "md");
+	check_contains(md, "thresholds: burst factor 1.50x, drift 1.00%", "md");
 	check_contains(md, "- verdict: resolved\n", "md verdict");
 	assert_true(strstr(md, "### Verdict") < strstr(md, "### Levels"));
 	free(md);
@@ -1570,6 +2854,13 @@ static void test_compare_lower_is_better_name(void **state)
 	assert_false(compare_lower_is_better_name("_ms")); /* a suffix alone is no name */
 	assert_false(compare_lower_is_better_name("ms"));
 	assert_false(compare_lower_is_better_name("p99_msx"));
+	/* error rates and other time units */
+	assert_true(compare_lower_is_better_name("err"));
+	assert_true(compare_lower_is_better_name("http_err"));
+	assert_true(compare_lower_is_better_name("p50_us"));
+	assert_true(compare_lower_is_better_name("gc_ns"));
+	assert_false(compare_lower_is_better_name("errors_fixed_per_day"));
+	assert_false(compare_lower_is_better_name("patch_rate"));
 }
 
 static void test_compare_document(void **state)
@@ -1590,40 +2881,184 @@ static void test_compare_document(void **state)
 	assert_int_equal(selection_leave_out(&res.sel[1], "g1-trial", "unlisted"), 0);
 	assert_int_equal(selection_leave_out(&res.sel[1], "prof-g2", "unlisted"), 0);
 	assert_int_equal(build_compare(&req, &res, &d), 0);
-	check_sections(d, "arms");
-	check_fact_text(d, "verdict", "unresolvable");
+	/* the comparison first (the tsv default), every view a table */
+	check_sections(d, "comparison,arms,levels,pairs");
+	check_fact_text(d, "verdict", "faster");
+	check_fact_text(d, "method", "welch+separation");
+	check_fact_text(d, "design", "unpaired");
+	check_fact_text(d, "scale", "log");
+	check_fact_text(d, "test", "welch");
 	check_fact_text(d, "a_where", "gomaxprocs=1");
 	check_fact_text(d, "b_where", "gomaxprocs=2");
 	check_fact_text(d, "metric", "tput");
 	check_fact_shown(d, "lower_is_better", "no");
 	check_fact_shown(d, "exact", "yes");
+	check_fact_shown(d, "separated", "yes");
 	/* by hand: 2 / C(6, 3) = 0.1; every b above every a: U_a = 0 */
 	check_close(doc_fact_number(d, "min_p"), 0.1, REL, "min_p");
 	check_close(doc_fact_number(d, "u"), 0, 0, "u");
 	check_close(doc_fact_number(d, "p"), 0.1, REL, "p");
 	check_close(doc_fact_number(d, "alpha"), COMPARE_ALPHA, 0, "alpha");
 	check_close(doc_fact_number(d, "rank_floor"), 4, 0, "rank floor");
+	check_close(doc_fact_number(d, "min_runs"), 3, 0, "min runs");
 	check_close(doc_fact_number(d, "ratio_ci_pct"), 95, 0, "ci");
 	check_close(doc_fact_number(d, "resamples"), COMPARE_RESAMPLES, 0, "resamples");
+	/* scipy Welch on ln (test_compare_three_vs_three) */
+	check_close(doc_fact_number(d, "welch_t"), 51.24555917982209, 1e-9, "welch t");
+	check_close(doc_fact_number(d, "welch_df"), 3.5957788381471225, 1e-9, "welch df");
+	check_close(doc_fact_number(d, "welch_p"), 2.7863725359929637e-06, 1e-9, "welch p");
+	check_close(doc_fact_number(d, "gm_ratio"), 1.799676871033238, 1e-9, "gm ratio");
+	check_close(doc_fact_number(d, "gm_ratio_lo"), 1.7407371669544456, 1e-9, "gm lo");
+	check_close(doc_fact_number(d, "gm_ratio_hi"), 1.8606122174082043, 1e-9, "gm hi");
 	/* python3: statistics.median(g2) / statistics.median(g1) = 865.4682... / 484.1346... */
 	check_close(doc_fact_number(d, "ratio"), 865.4682448787189 / 484.13466860190584, REL,
 		    "ratio");
 	check_close(cell_of_doc(d, "arms", 1, "ratio"), doc_fact_number(d, "ratio"), 0,
 		    "ratio cell");
 	assert_true(isnan(cell_of_doc(d, "arms", 0, "ratio")));
+	/* one comparison row, holding the same figures */
+	assert_int_equal(rows_of(d, "comparison"), 1);
+	check_close(cell_of_doc(d, "comparison", 0, "ratio"), doc_fact_number(d, "ratio"), 0,
+		    "comparison ratio");
+	check_close(cell_of_doc(d, "comparison", 0, "t_p"), doc_fact_number(d, "welch_p"), 0,
+		    "comparison p");
+	check_close(cell_of_doc(d, "comparison", 0, "a_n"), 3, 0, "a_n");
+	check_close(cell_of_doc(d, "comparison", 0, "b_median"), 865.4682448787189, 0, "b median");
+	check_close(cell_of_doc(d, "comparison", 0, "runs_needed"), 3, 0, "runs needed");
+	assert_int_equal(rows_of(d, "levels"), 0);
+	assert_int_equal(rows_of(d, "pairs"), 0);
 	assert_null(doc_fact_shown(d, "effect_bound_pct"));
 	assert_int_equal(doc_left_out_count(d), 2);
 	check_close(doc_fact_number(d, "runs_left_out"), 2, 0, "left out");
 	md = md_of(d);
-	check_contains(md,
-		       "- verdict: unresolvable (with 3 against 3 runs the smallest reachable p "
-		       "is 0.1 > alpha 0.05)",
-		       "md verdict");
+	check_contains(md, "- verdict: faster (Welch t on ln values: p = 2.79e-06", "md verdict");
+	check_contains(md, "- decided by: welch+separation", "md method");
 	check_contains(md, "### Runs left out (2)", "md left out");
+	check_contains(md, "none: no --by FIELD", "md empty levels");
 	free(md);
 	doc_free(d);
 	for (int arm = 0; arm < 2; arm++)
 		selection_release(&res.sel[arm]);
+}
+
+/* One run per arm: no interval in the document (missing, not [x, x]). */
+static void test_compare_document_one_run(void **state)
+{
+	struct compare_request req;
+	struct compare_result res;
+	struct doc *d = NULL;
+	char *md;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.arm[0] = "gomaxprocs=1 gogc=100";
+	req.arm[1] = "gomaxprocs=1 gogc=800";
+	compare_options_init(&req.opts);
+	req.opts.resamples = 200;
+	/* gomaxprocs corpus: g1-n100-bgg100-gogc100, g1-n100-bgg800-gogc800 */
+	{
+		static const double a[] = {467.45002353466043}, b[] = {621.5753887789881};
+		assert_int_equal(compare_arms(a, 1, b, 1, &req.opts, &res.c), 0);
+	}
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_fact_text(d, "verdict", "unresolvable");
+	assert_true(isnan(doc_fact_number(d, "ratio_lo")));
+	assert_true(isnan(doc_fact_number(d, "ratio_hi")));
+	assert_true(isnan(doc_fact_number(d, "gm_ratio_lo")));
+	assert_true(isnan(cell_of_doc(d, "comparison", 0, "ratio_lo")));
+	assert_true(isnan(cell_of_doc(d, "arms", 1, "ratio_lo")));
+	check_close(doc_fact_number(d, "ratio"), 621.5753887789881 / 467.45002353466043, 1e-12,
+		    "ratio");
+	md = md_of(d);
+	check_contains(md, "no interval: an arm has one run", "md no interval");
+	check_contains(md, "one run in each arm: no within-arm spread", "md reason");
+	assert_null(strstr(md, "[1.3297, 1.3297]"));
+	free(md);
+	doc_free(d);
+}
+
+/* --by and --pair-by documents: the levels and pairs views, the pooled and paired facts. */
+static void test_compare_document_designs(void **state)
+{
+	static const double a1[] = {467.45002353466043}, b1[] = {621.5753887789881};
+	static const double a4[] = {1561.8288570658522}, b4[] = {2143.0991485167087};
+	const double all_a[] = {467.45002353466043, 1561.8288570658522};
+	const double all_b[] = {621.5753887789881, 2143.0991485167087};
+	struct compare_pair pairs[2] = {
+		{"1", "g1-n100-bgg100-gogc100", "g1-n100-bgg800-gogc800", 467.45002353466043,
+		 621.5753887789881, 0},
+		{"4", "g4-n100-bgg100-gogc100", "g4-n100-bgg800-gogc800", 1561.8288570658522,
+		 2143.0991485167087, 0},
+	};
+	struct compare_request req;
+	struct compare_result res;
+	struct doc *d = NULL;
+	char *md;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.arm[0] = "gogc=100";
+	req.arm[1] = "gogc=800";
+	req.by = "gomaxprocs";
+	compare_options_init(&req.opts);
+	req.opts.resamples = 200;
+	res.levels = calloc(2, sizeof(*res.levels));
+	assert_non_null(res.levels);
+	level_init(&res.levels[0], "1", a1, 1, b1, 1, &req.opts);
+	level_init(&res.levels[1], "4", a4, 1, b4, 1, &req.opts);
+	res.nlevels = 2;
+	res.design = COMPARE_BY;
+	assert_int_equal(compare_arms(all_a, 2, all_b, 2, &req.opts, &res.c), 0);
+	assert_int_equal(compare_pool(res.levels, 2, "gomaxprocs", &req.opts, &res.pooled), 0);
+	res.headline = &res.pooled.o;
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_sections(d, "comparison,arms,levels,pairs");
+	check_fact_text(d, "design", "by");
+	check_fact_text(d, "by", "gomaxprocs");
+	check_fact_text(d, "pooled_method", "geometric-mean");
+	check_fact_text(d, "verdict", "unresolvable");
+	assert_int_equal(rows_of(d, "levels"), 2);
+	/* python3: 621.5753887789881 / 467.45002353466043, 2143.0991485167087 / 1561.8288570658522
+	 */
+	check_close(cell_of_doc(d, "levels", 0, "gm_ratio"), 1.3297151727127887, 1e-12, "level 1");
+	check_close(cell_of_doc(d, "levels", 1, "gm_ratio"), 1.3721728464813148, 1e-12, "level 4");
+	assert_true(isnan(cell_of_doc(d, "levels", 0, "gm_ratio_lo")));
+	/* python3: math.sqrt(1.3297151727127887 * 1.3721728464813148) = 1.3507772035205141 */
+	check_close(doc_fact_number(d, "pooled_ratio"), 1.3507772035205141, 1e-12, "pooled");
+	check_close(cell_of_doc(d, "comparison", 0, "gm_ratio"), 1.3507772035205141, 1e-12,
+		    "comparison row");
+	assert_true(isnan(doc_fact_number(d, "pooled_ratio_lo")));
+	assert_true(isnan(doc_fact_number(d, "pooled_diff")));
+	check_close(doc_fact_number(d, "levels"), 2, 0, "levels fact");
+	md = md_of(d);
+	check_contains(md, "- how the levels are pooled: geometric-mean", "md pooled method");
+	check_contains(md, "pooled over 2 levels of gomaxprocs (geometric mean", "md pooled note");
+	free(md);
+	doc_free(d);
+	levels_release(res.levels, 2);
+	free(res.levels);
+
+	/* the same runs paired by gomaxprocs */
+	memset(&res, 0, sizeof(res));
+	req.by = NULL;
+	req.pair_by = "gomaxprocs";
+	res.design = COMPARE_PAIRED;
+	res.pairs = pairs;
+	res.npairs = 2;
+	assert_int_equal(compare_arms(all_a, 2, all_b, 2, &req.opts, &res.c), 0);
+	assert_int_equal(compare_pairs(pairs, 2, true, &req.opts, &res.paired), 0);
+	res.headline = &res.paired.o;
+	assert_int_equal(build_compare(&req, &res, &d), 0);
+	check_fact_text(d, "design", "paired");
+	check_fact_text(d, "pair_by", "gomaxprocs");
+	check_fact_text(d, "test", "paired-t");
+	assert_int_equal(rows_of(d, "pairs"), 2);
+	check_close(cell_of_doc(d, "pairs", 1, "ratio"), 2143.0991485167087 / 1561.8288570658522,
+		    1e-12, "pair ratio");
+	check_close(doc_fact_number(d, "pairs"), 2, 0, "pairs fact");
+	check_close(doc_fact_number(d, "paired_df"), 1, 0, "paired df");
+	check_close(doc_fact_number(d, "paired_ratio"), 1.3507772035205141, 1e-12, "paired ratio");
+	doc_free(d);
 }
 
 /*
@@ -1728,17 +3163,38 @@ int main(void)
 		cmocka_unit_test(test_noise_burst_boundary),
 		cmocka_unit_test(test_noise_capacity_soak),
 		cmocka_unit_test(test_noise_refuses),
+		cmocka_unit_test(test_noise_steps_capacity),
+		cmocka_unit_test(test_noise_step_boundary),
+		cmocka_unit_test(test_noise_unreplicated),
+		cmocka_unit_test(test_noise_order_capacity),
+		cmocka_unit_test(test_noise_order_boundary),
+		cmocka_unit_test(test_noise_zero_median),
+		cmocka_unit_test(test_noise_burst_lower),
+		cmocka_unit_test(test_sweep_zero_median),
+		cmocka_unit_test(test_sweep_session_level),
+		cmocka_unit_test(test_sweep_time_metric),
+		cmocka_unit_test(test_metric_meaning),
 		cmocka_unit_test(test_compare_defaults),
 		cmocka_unit_test(test_compare_three_vs_three),
 		cmocka_unit_test(test_compare_separated),
 		cmocka_unit_test(test_compare_effect_bound),
+		cmocka_unit_test(test_compare_clear_cases),
+		cmocka_unit_test(test_compare_unconfirmed),
+		cmocka_unit_test(test_compare_lock_contention_null),
 		cmocka_unit_test(test_compare_runs_needed),
+		cmocka_unit_test(test_compare_zeros),
+		cmocka_unit_test(test_compare_pairs),
+		cmocka_unit_test(test_compare_pool_gogc),
+		cmocka_unit_test(test_compare_pool_capacity),
+		cmocka_unit_test(test_compare_pool_zeros),
 		cmocka_unit_test(test_compare_bootstrap_seed),
 		cmocka_unit_test(test_select_no_runs),
 		cmocka_unit_test(test_noise_document_gomaxprocs),
 		cmocka_unit_test(test_noise_document_capacity),
 		cmocka_unit_test(test_compare_lower_is_better_name),
 		cmocka_unit_test(test_compare_document),
+		cmocka_unit_test(test_compare_document_one_run),
+		cmocka_unit_test(test_compare_document_designs),
 		cmocka_unit_test(test_memory_document),
 	};
 	gsl_set_error_handler_off();

@@ -7,6 +7,15 @@
  * Mann-Whitney switch tests (N = 40 exact, N = 41 normal) and the tied
  * normal test fail if MW_EXACT_MAX, the continuity correction or the tie
  * correction changes.
+ *
+ * The t tests (Welch, paired, inverse-variance pooling) are checked against
+ * SciPy 1.10.1 (/usr/bin/python3, numpy and scipy.stats; the call is in each
+ * comment) on real corpus values: sky/gcp-x86-capacity-20260816/results.tsv
+ * (tput of target small and medium, cfg pg, blocks 1-3, and the core
+ * sub-corpus), writeups/gomaxprocs-affinity/runs.tsv (arm shard) and
+ * sky/gomaxprocs-scaling-20260816/results.tsv (the GOGC arms). SciPy's
+ * repr() is copied and compared to 1e-9 relative (the t quantile of GSL
+ * and SciPy agree to about 1e-12).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,9 +125,42 @@ static void test_summary_errors(void **state)
 	/* by hand: median of -1 0 1 is 0 */
 	check_error(stats_summary(zero_median, 3, &s), "median is 0: range_pct undefined");
 	/* by hand: 3 / 0 - 1 is infinite */
-	check_error(stats_summary(zero_min, 3, &s), "minimum is 0: spread_pct undefined");
+	check_error(stats_summary(zero_min, 3, &s), "minimum is 0 or below: spread_pct undefined");
 	check_error(stats_summary(with_nan, 3, &s), "values must be finite");
 	check_error(stats_median(with_inf, 3, &m), "values must be finite");
+}
+
+/* A metric that can be 0 (an error rate): no error, the relative figures NaN. */
+static void test_summary_abs_zeros(void **state)
+{
+	/* capacity corpus, e2-medium pg, err at 100 sessions in blocks 1-3: all 0 */
+	const double zeros[] = {0, 0, 0};
+	/* e2-small mem, err at 500 sessions (results.tsv): 0.00124, 0.00161, 0 */
+	const double some[] = {0.0012400110223201985, 0.0016055329134247252, 0.0};
+	const double zero_median[] = {-1, 0, 1};
+	struct summary s;
+	(void)state;
+	assert_int_equal(stats_summary_abs(zeros, 3, &s), 0);
+	check_close(s.median, 0, 0, "median");
+	assert_true(isnan(s.range_pct));
+	check_close(s.range_abs, 0, 0, "range_abs");
+	check_close(s.spread_pct, 0, 0, "spread_pct (all equal)");
+	assert_int_equal(stats_summary_abs(some, 3, &s), 0);
+	check_close(s.median, 0.0012400110223201985, 0, "median");
+	check_close(s.min, 0, 0, "min");
+	/* by hand: max - min = 0.0016055329134247252 */
+	check_close(s.range_abs, 0.0016055329134247252, 0, "range_abs");
+	/* python3: 0.0016055329134247252 / 0.0012400110223201985 * 100 */
+	check_close(s.range_pct, 129.4773098404073, 1e-12, "range_pct");
+	assert_true(isnan(s.spread_pct)); /* min 0 */
+	assert_int_equal(stats_summary_abs(zero_median, 3, &s), 0);
+	assert_true(isnan(s.range_pct));
+	check_close(s.range_abs, 2, 0, "range_abs -1..1");
+	/* stats_summary keeps refusing both (test_summary_errors) and fills range_abs */
+	assert_int_equal(stats_summary(g2, 3, &s), 0);
+	/* python3: 881.2907259769522 - 853.212014958686 */
+	check_close(s.range_abs, 28.078711018266176, 1e-12, "range_abs g2");
+	assert_int_equal(stats_summary_abs(g2, 0, &s), ERR_DATA);
 }
 
 /*
@@ -473,6 +515,252 @@ static void test_runs_needed(void **state)
 	check_error(stats_runs_needed(0.1, 0.05, 0.05, 0, &n), "power must be between 0 and 1");
 }
 
+/* ---- t tests, pooling, summaries with zeros ---- */
+
+/* capacity corpus, cfg pg, 300 sessions, blocks 1, 2, 3 (tput) */
+static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
+static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
+
+#define T_REL 1e-9
+
+static void test_welch_ln_capacity(void **state)
+{
+	struct t_test t;
+	(void)state;
+	assert_int_equal(stats_welch_ln(cap_small300, 3, cap_medium300, 3, 0.95, &t), 0);
+	/*
+	 * scipy.stats.ttest_ind(ln medium, ln small, equal_var=False):
+	 *   t = 21.662549178758397, p = 0.0012247050963697312;
+	 * Welch-Satterthwaite df (numpy, var ddof=1) = 2.2303988629556724,
+	 * se = 0.06597861894189223; exp(d -+ scipy.stats.t.ppf(0.975, df) se)
+	 *   = [3.2275147101453605, 5.402261994167859], exp(d) = 4.175629300385269
+	 */
+	check_close(t.t, 21.662549178758397, T_REL, "t");
+	check_close(t.df, 2.2303988629556724, T_REL, "df");
+	check_close(t.p, 0.0012247050963697312, T_REL, "p");
+	check_close(t.se, 0.06597861894189223, T_REL, "se");
+	check_close(exp(t.diff), 4.175629300385269, T_REL, "gm ratio");
+	check_close(exp(t.lo), 3.2275147101453605, T_REL, "lo");
+	check_close(exp(t.hi), 5.402261994167859, T_REL, "hi");
+	assert_int_equal(t.n_a, 3);
+	assert_int_equal(t.n_b, 3);
+	check_close(t.conf, 0.95, 0, "conf");
+}
+
+static void test_welch_ln_core_and_affinity(void **state)
+{
+	/* capacity corpus: subcorpus core (x86 dedicated core, memory store) and
+	 * e2-medium cfg mem at 100 sessions, blocks 1-3 */
+	static const double core[] = {299.3, 288.9, 299.7};
+	static const double medium_mem100[] = {362.57432778567005, 322.54272034273805,
+					       344.97474664499254};
+	/* gomaxprocs-affinity runs.tsv, arm shard, procs 1 and 8 */
+	static const double procs1[] = {1796.2, 1785.1, 1819.7};
+	static const double procs8[] = {2415.3, 2384.0, 2383.2};
+	struct t_test t;
+	(void)state;
+	/* scipy.stats.ttest_ind(ln b, ln a, equal_var=False): t = 4.102306568843705,
+	 * p = 0.03700453729196605; df 2.4948913740370546; gm interval
+	 * [1.018966454215028, 1.3182380561926634] */
+	assert_int_equal(stats_welch_ln(core, 3, medium_mem100, 3, 0.95, &t), 0);
+	check_close(t.t, 4.102306568843705, T_REL, "core t");
+	check_close(t.df, 2.4948913740370546, T_REL, "core df");
+	check_close(t.p, 0.03700453729196605, T_REL, "core p");
+	check_close(exp(t.lo), 1.018966454215028, T_REL, "core lo");
+	check_close(exp(t.hi), 1.3182380561926634, T_REL, "core hi");
+	/* t = 39.76351262523003, p = 4.3250210080377405e-06, df 3.7735188787072813;
+	 * gm 1.3298630778950093 [1.303027930089937, 1.357250880897327] */
+	assert_int_equal(stats_welch_ln(procs1, 3, procs8, 3, 0.95, &t), 0);
+	check_close(t.t, 39.76351262523003, T_REL, "affinity t");
+	check_close(t.df, 3.7735188787072813, T_REL, "affinity df");
+	check_close(t.p, 4.3250210080377405e-06, T_REL, "affinity p");
+	check_close(exp(t.diff), 1.3298630778950093, T_REL, "affinity gm");
+	check_close(exp(t.lo), 1.303027930089937, T_REL, "affinity lo");
+	check_close(exp(t.hi), 1.357250880897327, T_REL, "affinity hi");
+	/* swapping the arms flips t and the difference, not p or df */
+	assert_int_equal(stats_welch_ln(procs8, 3, procs1, 3, 0.95, &t), 0);
+	check_close(t.t, -39.76351262523003, T_REL, "swapped t");
+	check_close(t.p, 4.3250210080377405e-06, T_REL, "swapped p");
+}
+
+static void test_welch_values_and_errors(void **state)
+{
+	static const double same[] = {5, 5, 5};
+	static const double zero[] = {0, 1, 2};
+	struct t_test t;
+	(void)state;
+	/* scipy.stats.ttest_ind(medium, small, equal_var=False) on the values:
+	 * t = 35.156263706078526, p = 3.923324511623471e-06; df 3.998279419704827,
+	 * diff 198.9374897227173, interval [183.2238525653202, 214.6511268801144] */
+	assert_int_equal(stats_welch(cap_small300, 3, cap_medium300, 3, 0.95, &t), 0);
+	check_close(t.t, 35.156263706078526, T_REL, "t");
+	check_close(t.p, 3.923324511623471e-06, T_REL, "p");
+	check_close(t.df, 3.998279419704827, T_REL, "df");
+	check_close(t.diff, 198.9374897227173, T_REL, "diff");
+	check_close(t.lo, 183.2238525653202, T_REL, "lo");
+	check_close(t.hi, 214.6511268801144, T_REL, "hi");
+	/* one arm constant: se from the other arm alone, df = n - 1 = 2 (by hand) */
+	assert_int_equal(stats_welch(cap_small300, 3, same, 3, 0.95, &t), 0);
+	check_close(t.df, 2, 1e-12, "df with one constant arm");
+	check_error(stats_welch(same, 3, same, 3, 0.95, &t), "no variation");
+	check_error(stats_welch(same, 1, cap_small300, 3, 0.95, &t), "at least 2 values");
+	check_error(stats_welch_ln(zero, 3, cap_small300, 3, 0.95, &t), "positive");
+	check_error(stats_welch(cap_small300, 3, cap_medium300, 3, 1.0, &t), "confidence");
+}
+
+static void test_paired_t(void **state)
+{
+	static const double a[] = {1, 2, 3};
+	static const double b[] = {2, 3, 4};
+	struct t_test t;
+	(void)state;
+	/* paired by block (1, 2, 3). scipy.stats.ttest_rel(ln medium, ln small):
+	 * t = 23.677765445309184, p = 0.001778928526777874, df = 2; exp(mean
+	 * d -+ t.ppf(0.975, 2) sd / sqrt 3) = [3.220521496256526, 5.413992756919357],
+	 * exp(mean d) = 4.175629300385263 */
+	assert_int_equal(stats_paired_t_ln(cap_small300, cap_medium300, 3, 0.95, &t), 0);
+	check_close(t.t, 23.677765445309184, T_REL, "t");
+	check_close(t.p, 0.001778928526777874, T_REL, "p");
+	check_close(t.df, 2, 0, "df");
+	check_close(exp(t.diff), 4.175629300385263, T_REL, "ratio");
+	check_close(exp(t.lo), 3.220521496256526, T_REL, "lo");
+	check_close(exp(t.hi), 5.413992756919357, T_REL, "hi");
+	/* on the values: ttest_rel(medium, small): t = 45.03331509503469,
+	 * p = 0.000492732359016402; mean 198.93748972271726,
+	 * [179.93025182715485, 217.94472761827967] */
+	assert_int_equal(stats_paired_t(cap_small300, cap_medium300, 3, 0.95, &t), 0);
+	check_close(t.t, 45.03331509503469, T_REL, "t values");
+	check_close(t.p, 0.000492732359016402, T_REL, "p values");
+	check_close(t.lo, 179.93025182715485, T_REL, "lo values");
+	check_close(t.hi, 217.94472761827967, T_REL, "hi values");
+	/* every pair differs by 1: no spread of the differences */
+	check_error(stats_paired_t(a, b, 3, 0.95, &t), "no variation");
+	check_error(stats_paired_t(a, b, 1, 0.95, &t), "at least 2 pairs");
+}
+
+static void test_pool_inverse_variance(void **state)
+{
+	/*
+	 * Capacity corpus, small vs medium, cfg pg, blocks 1-3, by sessions:
+	 * each level's Welch on ln values (numpy, as in test_welch_ln_capacity)
+	 *   100: d 1.2664655054978642, se 0.06385868723821324, df 2.4182256470370187
+	 *   300: d 1.4292650775753009, se 0.06597861894189223, df 2.2303988629556724
+	 *   500: d 1.299078994789225,  se 0.03610370642555136, df 2.525509120989539
+	 * numpy: w = 1 / se^2, d = sum(w d) / sum(w) = 1.3167169554291618,
+	 * se = 1 / sqrt(sum w) = 0.028373869188294317, df = sum(w)^2 /
+	 * sum(w^2 / df) = 5.479409389726017; t = 46.40597116632847,
+	 * p = 2 scipy.stats.t.sf(t, df) = 2.525321826668932e-08; exp(d -+
+	 * t.ppf(0.975, df) se) = [3.475220231036469, 4.005931180588833]
+	 */
+	static const double est[] = {1.2664655054978642, 1.4292650775753009, 1.299078994789225};
+	static const double se[] = {0.06385868723821324, 0.06597861894189223, 0.03610370642555136};
+	static const double df[] = {2.4182256470370187, 2.2303988629556724, 2.525509120989539};
+	static const double two[] = {0.1, 0.3}, se2[] = {0.1, 0.1}, df2[] = {4, 4};
+	static const double bad_se[] = {0.1, 0};
+	struct t_test t;
+	(void)state;
+	assert_int_equal(stats_pool_inverse_variance(est, se, df, 3, 0.95, &t), 0);
+	check_close(t.diff, 1.3167169554291618, T_REL, "pooled d");
+	check_close(t.se, 0.028373869188294317, T_REL, "pooled se");
+	check_close(t.df, 5.479409389726017, T_REL, "pooled df");
+	check_close(t.t, 46.40597116632847, T_REL, "pooled t");
+	check_close(t.p, 2.525321826668932e-08, 1e-8, "pooled p");
+	check_close(exp(t.lo), 3.475220231036469, T_REL, "pooled lo");
+	check_close(exp(t.hi), 4.005931180588833, T_REL, "pooled hi");
+	assert_int_equal(t.n_a, 3);
+	/*
+	 * by hand: equal weights: the mean 0.2, se 0.1 / sqrt 2, df (2w)^2 /
+	 * (2 w^2 / 4) = 8; t = 2.8284271247461903; scipy 2 t.sf(t, 8) =
+	 * 0.022203904140477237, t.ppf(0.975, 8) = 2.3060041350333704
+	 */
+	assert_int_equal(stats_pool_inverse_variance(two, se2, df2, 2, 0.95, &t), 0);
+	check_close(t.diff, 0.2, 1e-12, "mean");
+	check_close(t.se, 0.1 / sqrt(2), 1e-12, "se");
+	check_close(t.df, 8, 1e-12, "df");
+	check_close(t.p, 0.022203904140477237, T_REL, "p");
+	check_close(t.hi, 0.2 + 2.3060041350333704 * 0.1 / sqrt(2), T_REL, "hi");
+	check_error(stats_pool_inverse_variance(two, bad_se, df2, 2, 0.95, &t), "positive");
+	check_error(stats_pool_inverse_variance(two, se2, df2, 0, 0.95, &t), "at least 1");
+}
+
+static void test_geometric_mean_and_pooled_sd(void **state)
+{
+	/* gomaxprocs corpus, GOGC=800 / GOGC=100 at GOMAXPROCS 1, 4, 8 (one run each):
+	 * 621.5753887789881 / 467.45002353466043, 2143.0991485167087 /
+	 * 1561.8288570658522, 2403.9683124863996 / 1805.138577387964;
+	 * scipy.stats.gmean(ratios) = 1.3444001290698562 */
+	const double ratios[] = {621.5753887789881 / 467.45002353466043,
+				 2143.0991485167087 / 1561.8288570658522,
+				 2403.9683124863996 / 1805.138577387964};
+	static const double one[] = {4}, x1[] = {1, 3}, x2[] = {2, 4, 9}, neg[] = {1, -1};
+	const double *x[3] = {x1, x2, one};
+	size_t n[3] = {2, 3, 1};
+	double v;
+	(void)state;
+	assert_int_equal(stats_geometric_mean(ratios, 3, &v), 0);
+	check_close(v, 1.3444001290698562, 1e-12, "gm");
+	check_error(stats_geometric_mean(neg, 2, &v), "positive");
+	/*
+	 * by hand: x1 var 2 (1 dof), x2 mean 5, var (9 + 1 + 16) / 2 = 13
+	 * (2 dof), the 1-value sample adds nothing: sqrt((2 + 26) / 3)
+	 */
+	assert_int_equal(stats_pooled_sd(x, n, 3, false, &v), 0);
+	check_close(v, sqrt(28.0 / 3.0), 1e-12, "pooled sd");
+	/* ln: x1 -> ln 1, ln 3: var = (ln 3)^2 / 2; alone (x2 left out by n = 1) */
+	n[1] = 1;
+	assert_int_equal(stats_pooled_sd(x, n, 2, true, &v), 0);
+	check_close(v, log(3) / sqrt(2), 1e-12, "pooled sd of ln");
+	n[0] = 1;
+	check_error(stats_pooled_sd(x, n, 3, false, &v), "at least 2 values");
+}
+
+static void test_pairs_needed(void **state)
+{
+	double n;
+	(void)state;
+	/*
+	 * python3: z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
+	 *   = 2.801585218112968; sd 0.1, effect ln(1.047) = 0.045928931...:
+	 *   z^2 (sd / effect)^2 = 37.2077... -> 38 pairs; two-sample: 2x -> 75 per arm
+	 */
+	assert_int_equal(stats_pairs_needed(0.1, log(1.047), 0.05, 0.8, &n), 0);
+	check_close(n, 38, 0, "pairs");
+	assert_int_equal(stats_runs_needed(0.1, log(1.047), 0.05, 0.8, &n), 0);
+	check_close(n, 75, 0, "runs per arm");
+	check_error(stats_pairs_needed(0, 0.1, 0.05, 0.8, &n), "sd must be");
+}
+
+static void test_summary_any_zeros(void **state)
+{
+	/* capacity corpus, err of target medium, cfg pg, 300 sessions, blocks 1-3 */
+	static const double zeros[] = {0, 0, 0};
+	static const double mixed[] = {0, 0.0012, 0.0008};
+	static const double neg[] = {-1, 2, 3};
+	struct summary s;
+	(void)state;
+	assert_int_equal(stats_summary_abs(zeros, 3, &s), 0);
+	check_close(s.median, 0, 0, "median 0");
+	assert_true(isnan(s.range_pct));
+	check_close(s.spread_pct, 0, 0, "all equal: spread 0");
+	/* by hand: median 0.0008, range 0.0012 / 0.0008 = 150%; min 0: no spread_pct */
+	assert_int_equal(stats_summary_abs(mixed, 3, &s), 0);
+	check_close(s.median, 0.0008, 0, "median");
+	check_close(s.range_pct, 150, 1e-12, "range_pct");
+	assert_true(isnan(s.spread_pct));
+	assert_int_equal(stats_summary_abs(neg, 3, &s), 0);
+	assert_true(isnan(s.spread_pct));
+	check_close(s.range_pct, 200, 1e-12, "range_pct with a negative");
+	/* the strict summary still refuses a median of 0 */
+	check_error(stats_summary(zeros, 3, &s), "median is 0");
+	/* positive data: the same as stats_summary */
+	{
+		struct summary strict;
+		assert_int_equal(stats_summary(g2, 3, &strict), 0);
+		assert_int_equal(stats_summary_abs(g2, 3, &s), 0);
+		assert_memory_equal(&s, &strict, sizeof(s));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_summary_real_g2),
 		cmocka_unit_test(test_summary_single_value),
 		cmocka_unit_test(test_summary_errors),
+		cmocka_unit_test(test_summary_abs_zeros),
 		cmocka_unit_test(test_ols_small),
 		cmocka_unit_test(test_ols_errors),
 		cmocka_unit_test(test_per_doubling_real_sweep),
@@ -494,6 +783,14 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_clear_case),
 		cmocka_unit_test(test_bootstrap_degenerate),
 		cmocka_unit_test(test_runs_needed),
+		cmocka_unit_test(test_welch_ln_capacity),
+		cmocka_unit_test(test_welch_ln_core_and_affinity),
+		cmocka_unit_test(test_welch_values_and_errors),
+		cmocka_unit_test(test_paired_t),
+		cmocka_unit_test(test_pool_inverse_variance),
+		cmocka_unit_test(test_geometric_mean_and_pooled_sd),
+		cmocka_unit_test(test_pairs_needed),
+		cmocka_unit_test(test_summary_any_zeros),
 	};
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);

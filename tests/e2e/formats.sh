@@ -165,6 +165,7 @@ check_case "$G" gmp/sweep sweep --by gomaxprocs --where block=1,2,3
 # kinds are pooled on purpose, as the refusal without --pool says to
 check_case "$G" gmp/sweep-all sweep --by gomaxprocs --pool gogc,sessions,block
 check_case "$G" gmp/noise noise --by gomaxprocs --where block=1,2,3
+check_case "$G" gmp/noise-gogc noise --by gomaxprocs --group gogc --where block=gg100,gg800
 check_case "$G" gmp/compare compare --a gomaxprocs=1 --b gomaxprocs=2 --where block=1,2,3
 check_case "$G" gmp/cores cores --where block=1,2,3
 check_case "$G" gmp/trace trace g4-n100-b1
@@ -172,6 +173,13 @@ check_case "$G" gmp/fit fit --by gomaxprocs --where block=1,2,3
 check_case "$C" cap/sweep sweep --by sessions --where target=medium --where cfg=pg --where block=1,2,3
 # the soak block is a block kind (one level): pooled on purpose, so its soaks view has rows
 check_case "$C" cap/noise noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block
+# a metric that is 0 in most runs (absolute ranges), a non-rate metric (columns left out);
+# one target and configuration each (the sweeps refuse to pool them: README.md, "No silent pooling")
+check_case "$C" cap/sweep-err sweep --by sessions --metric err --where target=small --where cfg=pg \
+	--where block=1,2,3
+check_case "$C" cap/noise-err noise --by sessions --metric err --group target,cfg --where block=1,2,3
+check_case "$C" cap/sweep-p50 sweep --by sessions --metric p50_ms --where target=medium --where cfg=pg \
+	--where block=1,2,3
 check_case "$C" cap/compare compare --a target=small --b target=medium --where cfg=pg --where sessions=300
 check_case "$C" cap/cores cores
 check_case "$C" cap/trace trace medium-pg-n300-b1r1
