@@ -10,10 +10,9 @@
 #include <string.h>
 
 /* The canonical candidates, in the order pooling.h gives. */
-static const char *const canonical_candidates[] = {"corpus",  "subcorpus", "target",
-						   "cfg",     "store",     "gogc",
-						   "variant", "sessions",  "gomaxprocs",
-						   NULL};
+static const char *const canonical_candidates[] = {"corpus",     "subcorpus", "target",  "cfg",
+						   "store",      "gogc",      "variant", "sessions",
+						   "gomaxprocs", NULL};
 
 /* Values the shown lists hold at most ("..." and the count beyond). */
 #define SHOWN_VALUES 8
@@ -200,8 +199,7 @@ static int push_text(char ***list, size_t *n, const char *text)
 }
 
 /* The distinct values of a column, in order of first appearance. */
-static int distinct_values(const char *const *v, const size_t *code, size_t n,
-			   struct pool_field *f)
+static int distinct_values(const char *const *v, const size_t *code, size_t n, struct pool_field *f)
 {
 	size_t next = 0;
 	int rc = 0;
@@ -369,13 +367,14 @@ static int block_kinds(const struct pool_input *in, const size_t *cell, const si
 				} else if (nb != ncell && ncomplete > 0) {
 					char *held = levels_text(names, nb);
 					if (!all) {
-						size_t na = distinct_levels(in, idx, from, to, level,
-									    stamp, mark++, names);
+						size_t na =
+							distinct_levels(in, idx, from, to, level,
+									stamp, mark++, names);
 						all = levels_text(names, na);
 					}
 					rc = add_kind(p, shown(in->block[idx[b]]),
-						      cell_text(in, idx[b], primary, nprimary), held,
-						      all ? strdup(all) : NULL);
+						      cell_text(in, idx[b], primary, nprimary),
+						      held, all ? strdup(all) : NULL);
 				}
 				b = e;
 			}
@@ -447,8 +446,8 @@ int pooling_detect(const struct pool_input *in, struct pooling *out)
 		if (rc == 0 && !varies(acc, codes[c], n)) {
 			struct strbuf sb = STRBUF_INIT;
 			bool all_pooled = false;
-			rc = follows(in, declared, codes, primary, nprimary, codes[c], &sb, &all_pooled,
-				     out, field_of);
+			rc = follows(in, declared, codes, primary, nprimary, codes[c], &sb,
+				     &all_pooled, out, field_of);
 			f->follows = strbuf_detach(&sb);
 			f->pooled |= all_pooled;
 			if (rc == 0 && !f->follows)
@@ -564,8 +563,7 @@ static void complete_list(struct strbuf *sb, const struct pooling *p, const char
 	}
 }
 
-int pooling_refusal(const struct pooling *p, const char *command, const char *level,
-		    bool can_group)
+int pooling_refusal(const struct pooling *p, const char *command, const char *level, bool can_group)
 {
 	struct strbuf sb = STRBUF_INIT, pool = STRBUF_INIT, group = STRBUF_INIT;
 	struct strbuf blocks = STRBUF_INIT;
@@ -764,7 +762,8 @@ static int results_columns(sqlite3 *db, const struct selection *sel, char ***nam
 								       : terminate(names, *n);
 			}
 			if (rc == 0 && step != SQLITE_DONE)
-				rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+				rc = err_set("cannot look for pooled fields: %s",
+					     sqlite3_errmsg(db));
 			sqlite3_reset(stmt);
 		}
 		i = end;
@@ -862,9 +861,9 @@ static int read_column(sqlite3 *db, const char *name, const struct run_index *in
 
 /* What pooling_load() reads: per candidate (and the block) an intern table and each run's value. */
 struct loaded {
-	size_t n;             /* candidates */
+	size_t n;               /* candidates */
 	struct intern *interns; /* n + 1: the last is the block's */
-	const char ***values; /* n columns of sel->n values (NULL: missing) */
+	const char ***values;   /* n columns of sel->n values (NULL: missing) */
 	const char **blocks;
 };
 

@@ -90,8 +90,8 @@ struct pooling {
 	size_t nkinds;
 	char **complete; /* the blocks that hold every level of their cell, in run order */
 	size_t ncomplete;
-	char *block_field;  /* NULL: no block check */
-	bool kinds_pooled;  /* the block field is a --pool field */
+	char *block_field; /* NULL: no block check */
+	bool kinds_pooled; /* the block field is a --pool field */
 };
 
 int pooling_detect(const struct pool_input *in, struct pooling *out);

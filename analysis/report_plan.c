@@ -209,8 +209,8 @@ static int make_groups(sqlite3 *db, const struct run_filter *filter, const char 
 					&ncombos);
 	for (size_t i = 0; rc == 0 && i < ncombos; i++) {
 		struct report_group g = {0};
-		rc = make_group(filter, fields, nfields, nfields ? combos.items + i * nfields : NULL,
-				&g);
+		rc = make_group(filter, fields, nfields,
+				nfields ? combos.items + i * nfields : NULL, &g);
 		if (rc == 0) {
 			rc = split_kinds(db, level, &g, list);
 		} else {
@@ -233,8 +233,7 @@ static void cap(struct group_list *list, size_t *shown, size_t *found)
 	}
 }
 
-static int sweep_groups(sqlite3 *db, const struct report_plan_request *req,
-			struct report_plan *p)
+static int sweep_groups(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
 {
 	struct group_list list = {0};
 	int rc = 0;
@@ -253,8 +252,7 @@ static int sweep_groups(sqlite3 *db, const struct report_plan_request *req,
  * sessions and with the sweep's level, then whatever else would be
  * pooled; only the groups with two or more session counts are kept.
  */
-static int memory_groups(sqlite3 *db, const struct report_plan_request *req,
-			 struct report_plan *p)
+static int memory_groups(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
 {
 	struct group_list list = {0}, kept = {0};
 	char **declared = calloc(1, sizeof(*declared));

@@ -62,8 +62,8 @@ struct report_plan {
 	size_t nmemory_group;
 	struct report_group *memory_groups; /* those with two or more session counts */
 	size_t nmemory_groups;
-	size_t nmemory_found;   /* before the cap */
-	size_t memory_skipped;  /* groups with one session count: no slope */
+	size_t nmemory_found;  /* before the cap */
+	size_t memory_skipped; /* groups with one session count: no slope */
 	bool smt;
 	char *translate_from, *translate_to; /* NULL: no pair */
 	char *trace_tag;                     /* NULL: no run with a trace */

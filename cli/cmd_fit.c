@@ -33,9 +33,7 @@ static const char details[] =
 	"scale (J^T J)^-1 by SSE / (n - p); residual_se = sqrt(SSE / dof) with\n"
 	"dof = n - p; r2 = 1 - SSE / SST. A model needs as many distinct levels as\n"
 	"it has free parameters and one more point.\n"
-	"\n"
-	CLI_POOLING_HELP
-	"\n"
+	"\n" CLI_POOLING_HELP "\n"
 	"example:\n"
 	"  coreplan fit --by gomaxprocs --where block=1,2,3\n";
 

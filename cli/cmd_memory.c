@@ -41,9 +41,7 @@ static const char details[] =
 	"  ratios     CONTRAST ONLY: median(metric) / level at each level, which\n"
 	"             charges the fixed load-time growth to the sessions\n"
 	"  residuals  each run's metric minus the fitted line\n"
-	"\n"
-	CLI_POOLING_HELP
-	"\n"
+	"\n" CLI_POOLING_HELP "\n"
 	"example:\n"
 	"  coreplan memory --by sessions --group cfg --where target=medium --where block=1,2,3\n";
 

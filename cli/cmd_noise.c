@@ -111,9 +111,7 @@ static const char details[] =
 	"_kb memory, _per_s a rate, ...), else --metric-kind; an unknown name is assumed a\n"
 	"rate, higher is better, and the document says so. --lower-is-better sets the\n"
 	"direction.\n"
-	"\n"
-	CLI_POOLING_HELP
-	"\n"
+	"\n" CLI_POOLING_HELP "\n"
 	"examples:\n"
 	"  coreplan noise --by gomaxprocs --where block=1,2,3\n"
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block\n"

@@ -21,8 +21,8 @@ enum { OPT_OUT = CLI_FILTERED_COUNT, OPT_BY, OPT_GROUP, OPT_CONFIG, OPT_TARGET, 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
 	[OPT_OUT] = {"out", 0, "DIR", "write DIR/report.md and DIR/plots/", .required = true},
-	[OPT_BY] = {"by", 0, "FIELD", "the sweep's level field (default: gomaxprocs, else sessions)",
-		    false},
+	[OPT_BY] = {"by", 0, "FIELD",
+		    "the sweep's level field (default: gomaxprocs, else sessions)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2]",
 		       "separate sweeps per combination (added to the fields that vary, which "
 		       "always split)",

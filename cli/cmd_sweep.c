@@ -14,9 +14,11 @@ enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP, OPT_KIND, OPT_LOWER };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions", .required = true},
-	[OPT_BASE] = {"base", 0, "LEVEL", "the level speedups are relative to (default: the "
-					  "smallest)",
+	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions",
+		    .required = true},
+	[OPT_BASE] = {"base", 0, "LEVEL",
+		      "the level speedups are relative to (default: the "
+		      "smallest)",
 		      false},
 	[OPT_STOP] = {"stop-below", 0, "EFF",
 		      "per-doubling efficiency under which scaling stops (default 0.6)", false},
@@ -72,15 +74,12 @@ static const char details[] =
 	"the canonical field list (schema/README.md), else from its name (_ms a time,\n"
 	"_kb memory, _per_s a rate, _pct a fraction, ...), else --metric-kind; an unknown\n"
 	"name is assumed a rate, higher is better, and the document says so.\n"
-	"\n"
-	CLI_POOLING_HELP
-	"\n"
+	"\n" CLI_POOLING_HELP "\n"
 	"examples:\n"
 	"  coreplan sweep --by gomaxprocs --where block=1,2,3\n"
 	"  coreplan sweep --by sessions --metric err --where target=small --where cfg=pg \\\n"
 	"      --where block=1,2,3\n"
 	"  coreplan sweep --by cores --metric ns_per_op --metric-kind time\n";
-
 
 static const char *const views[] = {"levels", NULL};
 

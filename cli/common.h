@@ -44,25 +44,28 @@ enum {
  * (run_filter.pool, analysis/pooling.h). CLI_POOLING_HELP is the rule, for
  * their --help.
  */
-#define CLI_SPEC_POOL                                                                          \
-	{"pool", 0, "F1[,F2]",                                                                 \
-	 "pool runs that differ in these fields on purpose (block: block kinds); see "        \
-	 "'pooling' below",                                                                    \
-	 true, CLI_OPT_POOL}
-#define CLI_POOLING_HELP                                                                       \
-	"pooling: the runs pooled into a level must differ only in the level, the\n"            \
-	"--group fields and the block. The command first looks at corpus, subcorpus,\n"       \
-	"target, cfg, store, gogc, variant, sessions and gomaxprocs (the one that is not\n"   \
-	"--by) and at the results-table columns that are factors (a text value, not a\n"     \
-	"number, that two runs or more share; a column whose values all differ, such\n"     \
-	"as a tag, is an identifier and does not count). When one of them varies\n"         \
-	"within a group, or a block holds runs at only some of its group's levels (a\n"     \
-	"gctrace, fsync or soak block: its own arm, not a replicate of the complete\n"       \
-	"blocks), the command refuses (exit 2) naming the field and its values: narrow\n"    \
-	"with --where FIELD=V, split with --group FIELD (noise, memory), or pool on\n"       \
-	"purpose with --pool FIELD[,FIELD] (--pool block for block kinds); the output\n"     \
-	"then says what was pooled (the fact pooled and a note). A field that varies\n"     \
-	"only with another one (store with cfg) is covered by it. README.md, \"No silent\n"  \
+#define CLI_SPEC_POOL                                                                              \
+	{                                                                                          \
+		"pool", 0, "F1[,F2]",                                                              \
+			"pool runs that differ in these fields on purpose (block: block kinds); "  \
+			"see "                                                                     \
+			"'pooling' below",                                                         \
+			true, CLI_OPT_POOL                                                         \
+	}
+#define CLI_POOLING_HELP                                                                           \
+	"pooling: the runs pooled into a level must differ only in the level, the\n"               \
+	"--group fields and the block. The command first looks at corpus, subcorpus,\n"            \
+	"target, cfg, store, gogc, variant, sessions and gomaxprocs (the one that is not\n"        \
+	"--by) and at the results-table columns that are factors (a text value, not a\n"           \
+	"number, that two runs or more share; a column whose values all differ, such\n"            \
+	"as a tag, is an identifier and does not count). When one of them varies\n"                \
+	"within a group, or a block holds runs at only some of its group's levels (a\n"            \
+	"gctrace, fsync or soak block: its own arm, not a replicate of the complete\n"             \
+	"blocks), the command refuses (exit 2) naming the field and its values: narrow\n"          \
+	"with --where FIELD=V, split with --group FIELD (noise, memory), or pool on\n"             \
+	"purpose with --pool FIELD[,FIELD] (--pool block for block kinds); the output\n"           \
+	"then says what was pooled (the fact pooled and a note). A field that varies\n"            \
+	"only with another one (store with cfg) is covered by it. README.md, \"No silent\n"        \
 	"pooling\", has the rule.\n"
 
 #define CLI_SPEC_METRIC                                                                        \

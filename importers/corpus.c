@@ -243,15 +243,19 @@ static int prepare_all(struct importer *im)
 		sqlite3_stmt **slot;
 		const char *sql;
 	} stmts[] = {
-		{&im->insert_run, "INSERT INTO runs (corpus_id, subcorpus, tag, seq, listed,"
-				  " results_file_id, results_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
-		{&im->insert_attr, "INSERT INTO run_attrs (run_id, source, name, file_id, line, col,"
-				   " value, num) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
-		{&im->insert_banner, "INSERT INTO idle_banners (run_id, key, file_id, status, value,"
-				     " num) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+		{&im->insert_run,
+		 "INSERT INTO runs (corpus_id, subcorpus, tag, seq, listed,"
+		 " results_file_id, results_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+		{&im->insert_attr,
+		 "INSERT INTO run_attrs (run_id, source, name, file_id, line, col,"
+		 " value, num) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+		{&im->insert_banner,
+		 "INSERT INTO idle_banners (run_id, key, file_id, status, value,"
+		 " num) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
 		{&im->insert_trace, "INSERT INTO traces (run_id, kind, file_id, columns, rows)"
 				    " VALUES (?1, ?2, ?3, ?4, 0)"},
-		{&im->finish_trace, "UPDATE traces SET rows = ?1, backsteps = ?2 WHERE trace_id = ?3"},
+		{&im->finish_trace,
+		 "UPDATE traces SET rows = ?1, backsteps = ?2 WHERE trace_id = ?3"},
 		{&im->insert_missing, "INSERT OR IGNORE INTO missing_files (run_id, kind,"
 				      " expected_path) VALUES (?1, ?2, ?3)"},
 		{&im->insert_rejection, "INSERT INTO rejections (run_id, file_id, reason)"
@@ -270,9 +274,9 @@ static int prepare_all(struct importer *im)
 
 static void finalize_all(struct importer *im)
 {
-	sqlite3_stmt *stmts[] = {im->insert_run,    im->insert_attr,      im->insert_banner,
-				 im->insert_trace,  im->finish_trace,     im->insert_missing,
-				 im->insert_rejection, im->claim_file,    im->update_fields,
+	sqlite3_stmt *stmts[] = {im->insert_run,       im->insert_attr,  im->insert_banner,
+				 im->insert_trace,     im->finish_trace, im->insert_missing,
+				 im->insert_rejection, im->claim_file,   im->update_fields,
 				 im->insert_origin};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
 		sqlite3_finalize(stmts[i]);
@@ -992,8 +996,8 @@ static int import_run(struct table_ctx *tc, struct run_entry *run)
 				  rs.idle_status ? rs.idle_status : "");
 	if (rc == 0)
 		rc = mapping_apply(tc->im->db, tc->im->update_fields, tc->im->insert_origin,
-				   run->run_id, &rs.attrs, spec, tc->im->manifest_origin, display_of,
-				   tc->im);
+				   run->run_id, &rs.attrs, spec, tc->im->manifest_origin,
+				   display_of, tc->im);
 	if (rc == 0)
 		check_label(&rs);
 	if (rc)

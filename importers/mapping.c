@@ -271,10 +271,11 @@ int mapping_store_prefs(sqlite3 *db, int64_t corpus_id, const char *subcorpus,
 	int rc = 0;
 	if (table->nprefer == 0)
 		return 0;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT OR REPLACE INTO field_prefs (corpus_id, subcorpus, name, source)"
-			       " VALUES (?1, ?2, ?3, ?4)",
-			       -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		    db,
+		    "INSERT OR REPLACE INTO field_prefs (corpus_id, subcorpus, name, source)"
+		    " VALUES (?1, ?2, ?3, ?4)",
+		    -1, &stmt, NULL) != SQLITE_OK)
 		return err_set("cannot store field preferences: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; rc == 0 && i < table->nprefer; i++) {
 		sqlite3_bind_int64(stmt, 1, corpus_id);

@@ -15,7 +15,8 @@ void build_left_out(struct doc *d, const struct selection *sel)
 	for (size_t i = 0; i < sel->nleft_out; i++)
 		doc_left_out(d, sel->left_out[i].tag, sel->left_out[i].reason);
 	build_left_out_count(d);
-	/* what --pool pooled on purpose (analysis/pooling.h): a fact, and a note on the first table */
+	/* what --pool pooled on purpose (analysis/pooling.h): a fact, and a note on the first table
+	 */
 	if (sel->pooled) {
 		doc_fact_text(d, "pooled", "pooled on purpose (--pool)", DOC_QUIET, sel->pooled);
 		if (doc_section_count(d) > 0)

@@ -48,9 +48,9 @@ enum { F_FIELD, F_SOURCE, F_COLUMN, F_RUNS, F_READ, F_SELECT, F_RULE, NFIELDCOLS
 static void fields_section(struct doc *d, bool filled)
 {
 	static const struct doc_col cols[NFIELDCOLS] = {
-		DOC_COL_TEXT("field"),         DOC_COL_TEXT("source"), DOC_COL_TEXT("column"),
-		DOC_COL_INT("runs", "runs"),   DOC_COL_INT("read", "runs"),
-		DOC_COL_TEXT("select"),        DOC_COL_TEXT("rule"),
+		DOC_COL_TEXT("field"),       DOC_COL_TEXT("source"),      DOC_COL_TEXT("column"),
+		DOC_COL_INT("runs", "runs"), DOC_COL_INT("read", "runs"), DOC_COL_TEXT("select"),
+		DOC_COL_TEXT("rule"),
 	};
 	struct doc_section *s = doc_section(d, "fields", "Field sources");
 	struct doc_table *t = doc_table(s, cols, NFIELDCOLS);
@@ -62,7 +62,8 @@ static void fields_section(struct doc *d, bool filled)
 	doc_table_empty_text(t, "no run matches the filter");
 	doc_text(s, "Per field name, the sources that hold it among the selected runs. `runs`: "
 		    "runs that have the column there, NA included (for a canonical field: runs "
-		    "whose value came from it); `read`: runs whose plain name reads it; `select` reads this source "
+		    "whose value came from it); `read`: runs whose plain name reads it; `select` "
+		    "reads this source "
 		    "alone. A plain non-canonical name reads the source its table prefers (the "
 		    "manifest's prefer.NAME = SOURCE), else the first of results, join, "
 		    "generator, idle, acct, tag, set.");
@@ -72,8 +73,9 @@ int build_runs_begin(bool with_reasons, bool fields, struct doc **out)
 {
 	size_t ncols = NLEAD + field_canonical_count + (with_reasons ? 1 : 0);
 	struct doc_col *cols = calloc(ncols, sizeof(*cols));
-	struct doc *d = doc_new("runs", fields ? "Field sources"
-					       : with_reasons ? "Excluded runs" : "Runs");
+	struct doc *d = doc_new("runs", fields         ? "Field sources"
+					: with_reasons ? "Excluded runs"
+						       : "Runs");
 	struct doc_table *t;
 	*out = NULL;
 	if (!cols || !d) {
@@ -94,9 +96,9 @@ int build_runs_begin(bool with_reasons, bool fields, struct doc **out)
 		fields_section(d, true);
 	t = doc_table(doc_section(d, "runs", with_reasons ? "Excluded runs" : "Runs"), cols, ncols);
 	doc_table_hide_empty(t);
-	doc_table_empty_text(t, fields ? "not listed with --fields"
-			     : with_reasons ? "no excluded run matches the filter"
-					    : "no run matches the filter");
+	doc_table_empty_text(t, fields         ? "not listed with --fields"
+				: with_reasons ? "no excluded run matches the filter"
+					       : "no run matches the filter");
 	if (!fields)
 		fields_section(d, false);
 	free(cols);
@@ -112,7 +114,7 @@ int build_fields_row(const struct field_source_row *row, void *doc)
 	strbuf_addf(&select, "%s@%s", row->column, row->source);
 	if (row->canonical && row->read > 0)
 		rule = strcmp(row->column, row->field) ? "canonical field, filled from this column"
-							: "canonical field, filled from it";
+						       : "canonical field, filled from it";
 	else if (row->canonical)
 		rule = "not read: the plain name is the canonical field";
 	else if (row->read == 0)
@@ -138,7 +140,8 @@ int build_fields_end(struct doc *d, int64_t runs)
 	struct doc_table *t = doc_section_table(doc_find_section(d, "fields"));
 	size_t nrows = doc_table_rows(t), names = 0;
 	for (size_t i = 0; i < nrows; i++)
-		names += i == 0 || strcmp(doc_cell_text(t, i, F_FIELD), doc_cell_text(t, i - 1, F_FIELD));
+		names += i == 0 ||
+			 strcmp(doc_cell_text(t, i, F_FIELD), doc_cell_text(t, i - 1, F_FIELD));
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, runs, NULL);
 	doc_fact_int(d, "fields", "field names", DOC_LISTED, (int64_t)names, NULL);
 	doc_fact_int(d, "field_sources", "field sources (rows)", DOC_LISTED, (int64_t)nrows, NULL);

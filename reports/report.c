@@ -362,8 +362,8 @@ static int memory_group(struct report_ctx *c, const struct report_group *g, bool
 	else if ((rc = build_memory(&req, &res, &d)) == 0)
 		rc = embed(c, section, d, level);
 	if (rc == 0 && d) {
-		struct plot_request preq = {PLOT_KIND_MEMORY, &g->filter, "sessions", NULL, NULL,
-					    NULL};
+		struct plot_request preq = {
+			PLOT_KIND_MEMORY, &g->filter, "sessions", NULL, NULL, NULL};
 		plot_of(c, &preq);
 	}
 	doc_free(d);

@@ -24,7 +24,7 @@
 /* (the run is found again through f.run_id: an ORDER BY term of a query on the
  * run_fields view cannot refer to the outer query's r) */
 #define SOURCE_ORDER                                                                               \
-	"CASE WHEN EXISTS (SELECT 1 FROM runs q JOIN field_prefs p ON p.corpus_id = q.corpus_id "   \
+	"CASE WHEN EXISTS (SELECT 1 FROM runs q JOIN field_prefs p ON p.corpus_id = q.corpus_id "  \
 	"AND p.subcorpus = q.subcorpus WHERE q.run_id = f.run_id AND p.name = f.name "             \
 	"AND p.source = f.source) THEN -1 "                                                        \
 	"ELSE CASE f.source WHEN 'results' THEN 0 WHEN 'join' THEN 1 WHEN 'generator' THEN 2 "     \
@@ -322,14 +322,14 @@ static int sources_of(sqlite3 *db, const char *field, struct strbuf *sb)
 {
 	sqlite3_stmt *stmt = NULL;
 	int step;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT DISTINCT source FROM run_fields WHERE name = ?1 ORDER BY CASE "
-			       "source WHEN 'results' THEN 0 WHEN 'join' THEN 1 WHEN 'generator' "
-			       "THEN 2 WHEN 'idle' THEN 3 WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 "
-			       "WHEN 'set' THEN 6 ELSE 7 END",
-			       -1, &stmt, NULL) != SQLITE_OK)
-		return err_set("cannot look up the sources of '%s': %s", field,
-			       sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT DISTINCT source FROM run_fields WHERE name = ?1 ORDER BY CASE "
+		    "source WHEN 'results' THEN 0 WHEN 'join' THEN 1 WHEN 'generator' "
+		    "THEN 2 WHEN 'idle' THEN 3 WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 "
+		    "WHEN 'set' THEN 6 ELSE 7 END",
+		    -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot look up the sources of '%s': %s", field, sqlite3_errmsg(db));
 	sqlite3_bind_text(stmt, 1, field, -1, SQLITE_TRANSIENT);
 	while ((step = sqlite3_step(stmt)) == SQLITE_ROW)
 		strbuf_addf(sb, "%s%s", sb->len ? ", " : "", sqlite3_column_text(stmt, 0));
@@ -373,9 +373,10 @@ static int source_check(sqlite3 *db, const char *name, size_t len, const char *s
 		rc = err_usage("no run has '%s' in source '%s' ('%s'): the sources of '%s' are %s",
 			       field, source, name, field, strbuf_str(&has));
 	else if (rc == 0)
-		rc = err_usage("unknown source '%s' in '%s': the sources of '%s' are %s (FIELD@SOURCE "
-			       "takes results, join, generator, idle, acct, tag or set)",
-			       source, name, field, strbuf_str(&has));
+		rc = err_usage(
+			"unknown source '%s' in '%s': the sources of '%s' are %s (FIELD@SOURCE "
+			"takes results, join, generator, idle, acct, tag or set)",
+			source, name, field, strbuf_str(&has));
 done:
 	strbuf_release(&has);
 	free(field);
@@ -501,10 +502,11 @@ int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds,
 	if (source) {
 		char *field = strndup(name, len);
 		int rc = field ? 0 : err_set("out of memory");
-		if (rc == 0 && strbuf_addf(sql,
-					   "(SELECT f.%s FROM run_fields f WHERE f.run_id = r.run_id "
-					   "AND f.name = ? AND f.source = ?)",
-					   numeric ? "num" : "value"))
+		if (rc == 0 &&
+		    strbuf_addf(sql,
+				"(SELECT f.%s FROM run_fields f WHERE f.run_id = r.run_id "
+				"AND f.name = ? AND f.source = ?)",
+				numeric ? "num" : "value"))
 			rc = err_set("out of memory");
 		if (rc == 0)
 			rc = add_bind(binds, nbinds, field);
@@ -669,7 +671,8 @@ static int listing_sql(const struct run_filter *filter, struct strbuf *sql, char
 	bad |= strbuf_adds(
 		sql,
 		"),\n o AS (SELECT o.field, o.source, o.name, count(*) AS n FROM sel"
-		" JOIN field_origins o ON o.run_id = sel.run_id GROUP BY o.field, o.source, o.name),\n"
+		" JOIN field_origins o ON o.run_id = sel.run_id GROUP BY o.field, o.source, "
+		"o.name),\n"
 		" s AS (SELECT f.name, f.source, ROW_NUMBER() OVER (PARTITION BY f.run_id, f.name"
 		" ORDER BY " SOURCE_ORDER ") AS rk, EXISTS (SELECT 1 FROM runs q JOIN field_prefs p"
 		" ON p.corpus_id = q.corpus_id AND p.subcorpus = q.subcorpus WHERE q.run_id ="
@@ -690,10 +693,11 @@ static int listing_sql(const struct run_filter *filter, struct strbuf *sql, char
 				" canon DESC, CASE field");
 	for (size_t i = 0; i < field_canonical_count; i++)
 		bad |= strbuf_addf(sql, " WHEN '%s' THEN %zu", field_canonical[i].name, i);
-	bad |= strbuf_adds(sql, " ELSE 0 END, field, rd DESC, CASE source WHEN 'results' THEN 0"
-				" WHEN 'join' THEN 1 WHEN 'generator' THEN 2 WHEN 'idle' THEN 3"
-				" WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 WHEN 'set' THEN 6 ELSE 7 END,"
-				" name");
+	bad |= strbuf_adds(sql,
+			   " ELSE 0 END, field, rd DESC, CASE source WHEN 'results' THEN 0"
+			   " WHEN 'join' THEN 1 WHEN 'generator' THEN 2 WHEN 'idle' THEN 3"
+			   " WHEN 'acct' THEN 4 WHEN 'tag' THEN 5 WHEN 'set' THEN 6 ELSE 7 END,"
+			   " name");
 	return bad ? err_set("out of memory") : 0;
 }
 

@@ -170,7 +170,8 @@ int run_filter_add_pool(struct run_filter *filter, const char *list);
 int run_filter_add_missing(struct run_filter *filter, const char *field);
 /* dst = a deep copy of src (dst need not be initialised). */
 int run_filter_copy(struct run_filter *dst, const struct run_filter *src);
-/* Append "corpus X, f=a,b g=c" (or "all corpora, ...", then ", pooling F,G") for facts and titles. */
+/* Append "corpus X, f=a,b g=c" (or "all corpora, ...", then ", pooling F,G") for facts and titles.
+ */
 int run_filter_describe(const struct run_filter *filter, struct strbuf *sb);
 void run_filter_release(struct run_filter *filter);
 

@@ -445,8 +445,9 @@ static void test_field_at_source_check(void **state)
 				       "are results, tag (FIELD@SOURCE takes results, join, "
 				       "generator, idle, acct, tag or set)");
 	assert_int_equal(field_check(db, "mode@generator"), ERR_USAGE);
-	assert_string_equal(err_msg(), "no run has 'mode' in source 'generator' "
-				       "('mode@generator'): the sources of 'mode' are results, tag");
+	assert_string_equal(err_msg(),
+			    "no run has 'mode' in source 'generator' "
+			    "('mode@generator'): the sources of 'mode' are results, tag");
 	assert_int_equal(field_check(db, "heap@results"), ERR_USAGE);
 	assert_non_null(strstr(err_msg(), "the sources of 'heap' are generator, idle"));
 	assert_int_equal(field_check(db, "nosuch@results"), ERR_USAGE);

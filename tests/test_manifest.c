@@ -87,15 +87,15 @@ static void errors_name_the_line(void **state)
 	assert_string_equal(m->tables[0].prefer[0].value, "join");
 	manifest_free(m);
 	m = NULL;
-	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\nprefer.x = nowhere\n",
-					"m", &m),
-			 ERR_DATA);
+	assert_int_equal(
+		manifest_parse("[table a]\nfile = r\ntag = t\nprefer.x = nowhere\n", "m", &m),
+		ERR_DATA);
 	assert_string_equal(err_msg(), "m:4:12: bad value for 'prefer.x': 'nowhere' (prefer.NAME = "
 				       "SOURCE, one of results, join, generator, idle, acct, tag, "
 				       "set)");
-	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\nprefer.tput = join\n",
-					"m", &m),
-			 ERR_DATA);
+	assert_int_equal(
+		manifest_parse("[table a]\nfile = r\ntag = t\nprefer.tput = join\n", "m", &m),
+		ERR_DATA);
 	assert_string_equal(err_msg(), "m:4:1: 'tput' is a canonical field: its source is chosen "
 				       "with 'field.tput = SOURCE:NAME', not prefer");
 	assert_int_equal(manifest_parse("# nothing\n", "m", &m), ERR_DATA);

@@ -110,10 +110,10 @@ static void test_varying_arm_field(void **state)
  */
 static void test_block_kind(void **state)
 {
-	static const char *const level[] = {"1", "2", "4", "8", "8", "4", "2", "1",
-					    "2", "8", "1", "4", "1", "8"};
-	static const char *const block[] = {"1", "1", "1", "1", "2", "2", "2", "2",
-					    "3", "3", "3", "3", "7", "7"};
+	static const char *const level[] = {"1", "2", "4", "8", "8", "4", "2",
+					    "1", "2", "8", "1", "4", "1", "8"};
+	static const char *const block[] = {"1", "1", "1", "1", "2", "2", "2",
+					    "2", "3", "3", "3", "3", "7", "7"};
 	static const char *const variant[] = {"plain", "plain", "plain", "plain", "plain",
 					      "plain", "plain", "plain", "plain", "plain",
 					      "plain", "plain", "plain", "plain"};
@@ -153,8 +153,9 @@ static void test_block_kind(void **state)
 	assert_true(p.kinds_pooled);
 	assert_false(pooling_refuses(&p));
 	assert_int_equal(pooling_describe(&p, &sb), 0);
-	assert_string_equal(strbuf_str(&sb),
-			    "block kinds 7 (levels 1, 8 of 1, 2, 4, 8) with the complete blocks 1, 2, 3");
+	assert_string_equal(
+		strbuf_str(&sb),
+		"block kinds 7 (levels 1, 8 of 1, 2, 4, 8) with the complete blocks 1, 2, 3");
 	strbuf_release(&sb);
 	pooling_release(&p);
 
@@ -222,7 +223,8 @@ static void test_identifier_is_not_a_factor(void **state)
 	assert_string_equal(p.fields[1].values[0], "");
 	pooling_release(&p);
 
-	/* the same unique tag column as a canonical candidate would count: the rule is for sources */
+	/* the same unique tag column as a canonical candidate would count: the rule is for sources
+	 */
 	{
 		const struct pool_column canon[] = {{"target", false, tag}};
 		in.columns = canon;
@@ -240,10 +242,11 @@ static void test_identifier_is_not_a_factor(void **state)
 static void test_followers(void **state)
 {
 	static const char *const level[] = {"100", "100", "100", "100", "300", "300"};
-	static const char *const target[] = {"medium", "small", "medium", "small", "medium", "small"};
+	static const char *const target[] = {"medium", "small",  "medium",
+					     "small",  "medium", "small"};
 	static const char *const cfg[] = {"mem", "mem", "pg", "pg", "pg", "pg"};
-	static const char *const store[] = {"memory", "memory", "postgres", "postgres", "postgres",
-					    "postgres"};
+	static const char *const store[] = {"memory",   "memory",   "postgres",
+					    "postgres", "postgres", "postgres"};
 	static const char *const buffers[] = {"NA", "NA", "588MB", "296MB", "588MB", "296MB"};
 	const struct pool_column cols[] = {{"target", false, target},
 					   {"cfg", false, cfg},
@@ -297,17 +300,15 @@ static void test_groups(void **state)
 {
 	static const char *const level[] = {"100", "300", "100", "300", "300", "300",
 					    "100", "300", "100", "300", "100", "100"};
-	static const char *const group[] = {"cfg=pg, target=small",  "cfg=pg, target=small",
-					    "cfg=pg, target=small",  "cfg=pg, target=small",
-					    "cfg=pg, target=small",  "cfg=pg, target=small",
-					    "cfg=pg, target=medium", "cfg=pg, target=medium",
-					    "cfg=pg, target=medium", "cfg=pg, target=medium",
-					    "cfg=pg, target=medium", "cfg=pg, target=medium"};
+	static const char *const group[] = {
+		"cfg=pg, target=small",  "cfg=pg, target=small",  "cfg=pg, target=small",
+		"cfg=pg, target=small",  "cfg=pg, target=small",  "cfg=pg, target=small",
+		"cfg=pg, target=medium", "cfg=pg, target=medium", "cfg=pg, target=medium",
+		"cfg=pg, target=medium", "cfg=pg, target=medium", "cfg=pg, target=medium"};
 	static const char *const block[] = {"1", "1", "2", "2", "soak", "soak",
 					    "1", "1", "2", "2", "fs",   "fs"};
-	static const char *const buffers[] = {"296MB", "296MB", "296MB", "296MB",
-					      "296MB", "296MB", "588MB", "588MB",
-					      "588MB", "588MB", "588MB", "588MB"};
+	static const char *const buffers[] = {"296MB", "296MB", "296MB", "296MB", "296MB", "296MB",
+					      "588MB", "588MB", "588MB", "588MB", "588MB", "588MB"};
 	const struct pool_column cols[] = {{"shared_buffers", true, buffers}};
 	struct pool_input in = {.n = 12,
 				.level = level,
