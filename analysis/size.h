@@ -1,6 +1,7 @@
 /*
  * size: which instance meets a throughput target, counted in physical
- * cores (coreplan size).
+ * cores, beside what the corpus measured on the instances it ran on
+ * (coreplan size).
  *
  * For each catalog instance (schema/catalog.h), with P its sustained
  * physical cores (vcpus * sustained fraction / threads per core) and T its
@@ -16,16 +17,39 @@
  *              adds), 1 when T = 1
  *   predicted  base' * scale(P) * smt * (1 - headroom)
  *   bounds     the same with the base runs' range and the per-doubling and
- *              SMT factors' bounds
- *   memory     fixed + per_session * sessions (kB) against memory_gib
- *   verdict    unmeasured CPU | memory-bound | meets | short;
- *              shortfall = target / predicted
- *   cost_per_1k  price_per_hour * 1000 / predicted
- * Flags: `extrapolated` when P exceeds the largest measured core count,
- * `translated`, `shared-core` (sized on the sustained share; the burst
- * figure, all vCPUs at full speed, is shown apart and never as the answer).
- * The cheapest instance that meets the target is marked (among the
- * instances sized: with a series list, among those series).
+ *              SMT factors' bounds (predicted_lo, predicted_hi)
+ *   memory     app (fixed + per_session * sessions, kB) + co-located
+ *              processes (kB, PostgreSQL measured in the memory runs'
+ *              traces) + the OS reserve (MiB), against memory_gib; each
+ *              part is kept (memory_app_gib, memory_colocated_gib,
+ *              memory_os_gib)
+ * Verdicts (size_verdict for the three CPU words):
+ *   unmeasured CPU  no prediction (and no measurement at the target)
+ *   memory-bound    the memory needed exceeds the instance's memory
+ *   meets           the lower bound meets the target (predicted_lo, or
+ *                   the measured minimum where the verdict is measured)
+ *   marginal        the central value meets it (predicted, or the measured
+ *                   median), the lower bound does not
+ *   short           otherwise; shortfall = target / predicted
+ * cost_per_1k = price_per_hour * 1000 / predicted.
+ * Flags: `extrapolated` when P exceeds the largest physical-core level
+ * measured, `translated`, `shared-core` (sized on the sustained share; the
+ * burst figure, all vCPUs at full speed, is shown apart and never as the
+ * answer). The cheapest instance whose verdict is `meets` is marked (among
+ * the instances sized: with a series list, among those series).
+ *
+ * Measured beside predicted (size_judge): a cell is the runs of one
+ * instance at one session count with one value of each field that varies
+ * among them (analysis/pooling.h's rule names the fields: cfg=mem and
+ * cfg=pg are two cells, never pooled). Per cell: n, median, range, the
+ * measured shortfall (target / median), `check` = below (median <
+ * predicted_lo; ratio = median / predicted_lo), above (median >
+ * predicted_hi; ratio = median / predicted_hi) or within, and the verdict
+ * of the cell alone. When cells exist at the target's session counts
+ * (at_target), the row's verdict rests on them (basis "measured"): the
+ * worst cell decides (the least favourable verdict, then the lowest
+ * median): capacity planning is conservative. Memory-bound still wins (it
+ * is the memory model's word, basis "predicted").
  */
 #ifndef COREPLAN_SIZE_H
 #define COREPLAN_SIZE_H
@@ -42,7 +66,7 @@
 struct size_value {
 	bool known;
 	double value, lo, hi; /* lo == hi == value for a given number */
-	char source[512];     /* where it came from, in words */
+	char source[1024];    /* where it came from, in words */
 };
 
 struct size_translation {
@@ -50,17 +74,46 @@ struct size_translation {
 	double factor; /* rate on that family = base rate / factor */
 };
 
+/* The OS reserve when --os-reserve-mib is not given (size --help says why 512). */
+#define SIZE_OS_RESERVE_MIB 512.0
+
+/* The most session counts --sessions may list. */
+#define SIZE_MAX_SESSIONS 32
+
+/*
+ * What --sessions asks: one count ("500"), a list ("300,500") or a range
+ * ("300-500": every measured count from 300 to 500). Counts are above 0,
+ * ascending and distinct; a range keeps its two ends in counts[0..1].
+ * largest is what memory is sized at; text is the request as normalised
+ * ("500", "300, 500", "300-500").
+ */
+struct size_sessions {
+	bool given;
+	bool range;
+	double counts[SIZE_MAX_SESSIONS];
+	size_t n;
+	double largest;
+	char text[256];
+};
+
+/* Parse --sessions' value into *out (a usage error naming the value when malformed). */
+int size_sessions_parse(const char *text, struct size_sessions *out);
+/* Is `sessions` one of the counts asked for (in the range, for a range)? */
+bool size_sessions_has(const struct size_sessions *s, double sessions);
+
 struct size_inputs {
 	double target;
 	bool has_sessions;
-	double sessions;
+	double sessions; /* the largest count asked for: memory is sized at it */
 	double headroom_pct;
 	struct size_value base;
 	char base_family[64];
 	struct size_value per_doubling;
-	double max_measured_cores; /* 0: unknown */
+	double max_measured_cores; /* the largest physical-core level fitted; 0: unknown */
 	struct size_value smt;
 	struct size_value mem_per_session_kb, mem_fixed_kb;
+	struct size_value colocated_kb; /* not known: nothing counted beside the app */
+	double os_reserve_mib;
 	const struct size_translation *translations;
 	size_t ntranslations;
 };
@@ -70,16 +123,50 @@ struct size_row {
 	bool predicted_ok;
 	double predicted, predicted_lo, predicted_hi;
 	double burst; /* shared-core only, else NaN */
-	double memory_needed_gib; /* NaN without memory inputs or sessions */
+	/* NaN without app memory inputs or sessions */
+	double memory_needed_gib, memory_app_gib, memory_colocated_gib, memory_os_gib;
 	const char *verdict;
-	double shortfall;
+	const char *basis; /* "measured" or "predicted" */
+	double shortfall;  /* target / predicted */
 	double cost_per_1k;
 	bool extrapolated, translated, shared_core, cheapest;
 	double translation_factor;
+	/* size_judge: the cells of this row (cells[first .. first + ncells)) and the worst */
+	size_t first_cell, ncells, worst; /* worst: SIZE_MAX when none has runs */
+	bool measured_below, measured_above; /* a cell at the target outside the bounds */
 };
 
 /* The rows of cat (rows[i] is cat->items[i]); *rows is a new array the caller frees. */
 int size_compute(const struct catalog *cat, const struct size_inputs *in, struct size_row **rows);
+
+/* "meets" when lower >= target, "marginal" when central >= target, else "short". */
+const char *size_verdict(double lower, double central, double target);
+
+/* One instance's runs at one session count with one value of each varying field. */
+struct size_cell {
+	size_t row;     /* its row (and catalog item) */
+	double sessions;
+	char *group;    /* "cfg=pg" (the varying fields, ", "-separated), "" when none vary */
+	bool at_target; /* at a session count asked for by --sessions */
+	size_t n;       /* 0: no run at this count (a listed count the instance lacks) */
+	struct summary s;
+	/* size_judge */
+	double shortfall;    /* target / median */
+	const char *check;   /* "below", "above", "within"; NULL without n or prediction */
+	double check_ratio;  /* median / predicted_lo (below), / predicted_high (above), else NaN */
+	const char *verdict; /* this cell alone (size_verdict of min and median); NULL without n */
+	bool worst;          /* the cell its row's verdict rests on */
+};
+
+/*
+ * Compare the cells (grouped by row, cells of a row contiguous and rows in
+ * order) with the rows' predictions and let measurement decide where it
+ * exists at the target: each cell's figures, each row's first_cell,
+ * ncells, worst, measured_below/above, verdict and basis, and the
+ * cheapest mark again. Rows without cells keep size_compute's verdict.
+ */
+int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows,
+	       struct size_cell *cells, size_t ncells);
 
 /*
  * What `coreplan size` asks. Each input is a number given on the command
@@ -88,30 +175,43 @@ int size_compute(const struct catalog *cat, const struct size_inputs *in, struct
  * base rate: giving both is refused by the command).
  *   base_from     single-thread runs on a dedicated core: their median
  *                 metric is the base rate, on the one cpu_family they name
- *   scaling_from  a sweep over physical cores (level field scaling_by,
- *                 default gomaxprocs): a power law; per doubling 2^b with
- *                 +-1.96 SE as bounds; its largest level is the largest
- *                 measured core count
+ *   scaling_from  a sweep over workers (level field scaling_by, default
+ *                 gomaxprocs): only the levels that are physical cores on
+ *                 the runs' host (analysis/hosts.h: their topology_host)
+ *                 are fitted, the SMT levels are left out and counted (the
+ *                 SMT factor is applied once, apart); without a known host
+ *                 every level is assumed physical, and the input says so.
+ *                 A power law: per doubling 2^b with +-1.96 SE as bounds;
+ *                 its largest fitted level is the largest measured core
+ *                 count
  *   smt_from      runs for coreplan smt: its smt_factor (default 1.0)
- *   memory_from   runs for an OLS of load_rss_kb on sessions
+ *   memory_from   runs for an OLS of load_rss_kb on sessions, and their
+ *                 traces' pg_rss_kb (the co-located PostgreSQL: the median
+ *                 over runs of each run's plateau median, analysis/window.h)
  *   measured_where  extra conditions for the runs that name an instance
  *                 (their `instance` field, at `sessions` when given)
+ * Validated against the catalogs (usage errors listing the valid names):
+ * series, base_cpu and each translation's family; a catalog instance name
+ * stands for its cpu_family. A base family no catalog has is accepted only
+ * with translations (every prediction then goes through a factor).
  * Catalogs (analysis/catalogs.h): the catalog_files in TEMP tables, else
  * the stored catalogs, else the shipped ones (shipped_dir) in TEMP tables.
+ * list_families: only the catalogs and their families (no inputs, no rows).
  */
 struct size_request {
 	const struct run_filter *filter; /* the common filter (--corpus, --where) */
 	const char *metric;              /* NULL: tput */
 	double target;
-	bool has_sessions;
-	double sessions;
+	struct size_sessions sessions;
 	double headroom_pct;
 	char **series; /* only these series (none: every series) */
 	size_t nseries;
 	const char *base_from, *scaling_from, *scaling_by, *smt_from, *memory_from;
 	const char *measured_where;
 	bool has_base_rate, has_per_doubling, has_smt, has_mem_per, has_mem_fixed;
-	double base_rate, per_doubling, smt_factor, mem_per, mem_fixed;
+	bool has_colocated, has_os_reserve;
+	double base_rate, per_doubling, smt_factor, mem_per, mem_fixed, colocated_kb;
+	double os_reserve_mib;
 	const char *base_cpu; /* the CPU family base_rate was measured on */
 	struct size_translation *translations;
 	size_t ntranslations;
@@ -119,42 +219,53 @@ struct size_request {
 	size_t ncatalog_files;
 	const char *shipped_dir;
 	catalog_reader reader; /* how catalog files are parsed (cli: catalog_read) */
+	bool list_families;
 };
 
-/* The runs that name one instance: their count and the metric's summary. */
-struct size_measured {
-	size_t n;
-	struct summary s; /* when n > 0 */
-};
-
-/* How an input was obtained: runs selected with a WHERE, a given number, or a default. */
+/*
+ * How an input was obtained: runs selected with a WHERE, a given number, or
+ * a default; which levels it rests on and which statistic it is.
+ */
 struct size_provenance {
 	const char *where; /* the WHERE text, or NULL for a given number or the default */
 	size_t runs;       /* runs it was computed from (0 when given) */
 	double se;         /* per_doubling: the fit's standard error; else NaN */
+	char statistic[256]; /* "median of tput", "OLS slope of load_rss_kb on sessions", ... */
+	char levels[256];    /* the levels used ("gomaxprocs 1, 2, 4"), "" when none */
+	char left_out[256];  /* levels left out and why, "" when none */
+	char host[256];      /* the host the levels were classified on, "" when unknown */
+	size_t runs_left_out;
 };
 
 /*
  * A request's answer: the inputs with where each came from, the catalogs
- * and instances used (read through SQL), one row per instance and the
- * measured runs of each. in.translations points into the request, which
- * must outlive the result.
+ * and instances used (read through SQL), one row per instance, the
+ * measured cells, and the CPU families of the instances sized.
+ * in.translations points into the request, which must outlive the result.
  */
 struct size_result {
 	const char *metric;
+	struct size_sessions sessions;
 	struct size_inputs in;
-	struct size_provenance base_prov, per_doubling_prov, smt_prov, memory_prov;
+	struct size_provenance base_prov, per_doubling_prov, smt_prov, memory_prov, colocated_prov;
+	char base_family_note[256]; /* why a base family no catalog has is accepted, or "" */
+	struct size_translation *translations; /* the request's, families resolved (in.translations) */
 	struct catalogs_used catalogs;
 	struct catalog cat;
-	struct size_row *rows;         /* cat.n, rows[i] for cat.items[i] */
-	struct size_measured *measured; /* cat.n */
-	size_t cheapest;               /* index of the cheapest row that meets, or cat.n */
+	struct size_row *rows;   /* cat.n, rows[i] for cat.items[i] */
+	struct size_cell *cells; /* grouped by row */
+	size_t ncells;
+	size_t cheapest; /* index of the cheapest row that meets, or cat.n */
+	struct catalog_family *families; /* of cat (every catalog with list_families) */
+	size_t nfamilies;
+	bool os_reserve_given; /* --os-reserve-mib, not the default */
+	bool listing;          /* list_families: no inputs, rows or cells */
 };
 
 /*
- * Choose the catalogs, gather the inputs, compute the rows and read the
- * measured runs. The database may be an empty one (given numbers only).
- * Release the result either way.
+ * Choose the catalogs, validate the request against them, gather the
+ * inputs, compute the rows, read the measured runs and judge. The database
+ * may be an empty one (given numbers only). Release the result either way.
  */
 int size_run(sqlite3 *db, const struct size_request *req, struct size_result *out);
 void size_result_release(struct size_result *r);

@@ -34,15 +34,21 @@ enum {
 	OPT_MEMORY_FROM,
 	OPT_MEM_PER_SESSION,
 	OPT_MEM_FIXED,
+	OPT_COLOCATED,
+	OPT_OS_RESERVE,
 	OPT_TRANSLATE,
 	OPT_MEASURED_WHERE,
+	OPT_LIST_FAMILIES,
 	OPT_PLOT,
 };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_TARGET] = {"target", 0, "RATE", "the throughput to meet", .required = true},
-	[OPT_SESSIONS] = {"sessions", 0, "N", "concurrent sessions, for memory and measured runs",
+	[OPT_TARGET] = {"target", 0, "RATE",
+			"the throughput to meet (required, but for --list-families)", false},
+	[OPT_SESSIONS] = {"sessions", 0, "N|N1,N2|LO-HI",
+			  "concurrent sessions: one count, a list or a range; memory at the "
+			  "largest, measured runs at each (the worst decides)",
 			  false},
 	[OPT_CATALOG] = {"catalog", 0, "FILE",
 			 "instance catalog for this run; repeatable (default: the catalogs stored "
@@ -55,10 +61,13 @@ static const struct opt_spec specs[] = {
 			   false},
 	[OPT_BASE_RATE] = {"base-rate", 0, "R", "the base rate per physical core, as a number",
 			   false},
-	[OPT_BASE_CPU] = {"base-cpu", 0, "FAMILY", "the CPU family --base-rate was measured on",
+	[OPT_BASE_CPU] = {"base-cpu", 0, "FAMILY",
+			  "the CPU family --base-rate was measured on (a catalog family, or an "
+			  "instance name standing for its family)",
 			  false},
 	[OPT_SCALING_FROM] = {"scaling-from", 0, "WHERE",
-			      "a sweep over physical cores: a power law fitted to it", false},
+			      "a sweep over workers: a power law fitted to its physical-core levels",
+			      false},
 	[OPT_SCALING_BY] = {"scaling-by", 0, "FIELD",
 			    "the level field of --scaling-from (default gomaxprocs)", false},
 	[OPT_PER_DOUBLING] = {"per-doubling", 0, "F",
@@ -67,17 +76,32 @@ static const struct opt_spec specs[] = {
 	[OPT_SMT_FACTOR] = {"smt-factor", 0, "F", "what a core's second thread adds (e.g. 1.27)",
 			    false},
 	[OPT_MEMORY_FROM] = {"memory-from", 0, "WHERE",
-			     "runs for an OLS of load_rss_kb on sessions: slope and intercept",
+			     "runs for an OLS of load_rss_kb on sessions (slope and intercept) and "
+			     "their traces' PostgreSQL RSS",
 			     false},
 	[OPT_MEM_PER_SESSION] = {"mem-per-session", 0, "KB", "memory per session, kB", false},
 	[OPT_MEM_FIXED] = {"mem-fixed", 0, "KB", "fixed memory, kB", false},
+	[OPT_COLOCATED] = {"colocated-kb", 0, "KB",
+			   "memory of the processes beside the app (PostgreSQL), kB; wins over "
+			   "the traces of --memory-from",
+			   false},
+	[OPT_OS_RESERVE] = {"os-reserve-mib", 0, "MIB",
+			    "memory kept for the kernel and the guest's services (default 512)",
+			    false},
 	[OPT_TRANSLATE] = {"translate", 0, "FAMILY=F",
-			   "rate on FAMILY = base rate / F (coreplan translate); repeatable", true},
+			   "rate on FAMILY = base rate / F (coreplan translate); FAMILY a catalog "
+			   "family or instance name",
+			   true},
 	[OPT_MEASURED_WHERE] = {"measured-where", 0, "WHERE",
 				"extra conditions for the measured runs shown beside predictions",
 				false},
+	[OPT_LIST_FAMILIES] = {"list-families", 0, NULL,
+			       "only list the catalogs' CPU families and series (view families), "
+			       "as coreplan catalog --families does for the stored ones",
+			       false},
 	[OPT_PLOT] = {"plot", 0, "FILE",
-		      "also draw predicted capacity per instance against the target (.svg/.png)",
+		      "also draw predicted capacity per instance, the measured runs beside it, "
+		      "against the target (.svg/.png)",
 		      false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -89,32 +113,63 @@ static const char details[] =
 	"             per_doubling ^ log2(P) for P >= 1 and P below one core, and\n"
 	"             smt = the SMT factor when T = 2, 1 when T = 1\n"
 	"  bounds     the base runs' range, per_doubling +- 1.96 SE, the SMT bounds\n"
-	"  memory     fixed + per_session x sessions, against the instance's memory\n"
-	"  verdict    meets | short | memory-bound | unmeasured CPU (the instance's CPU\n"
-	"             family differs from the base's and no --translate factor is\n"
-	"             given); shortfall = target / predicted\n"
-	"  flags      extrapolated (P beyond the largest measured core count),\n"
+	"  scaling    --scaling-from fits only the levels that are physical cores on\n"
+	"             the runs' host (their topology_host: a topology recorded with\n"
+	"             coreplan topology); the SMT levels beyond are left out and\n"
+	"             counted, since the SMT factor counts a core's second thread once.\n"
+	"             Without a host every level is assumed physical, and the inputs\n"
+	"             say so\n"
+	"  memory     app (fixed + per_session x the largest session count) +\n"
+	"             co-located processes (PostgreSQL: the median over the\n"
+	"             --memory-from runs of each run's plateau median of the trace's\n"
+	"             pg_rss_kb; 0 when the traces have none) + the OS reserve\n"
+	"             (--os-reserve-mib, default 512 MiB: between what the capacity\n"
+	"             corpus's idle banners show the guest holding beside the app and\n"
+	"             PostgreSQL, memory - MemAvailable - app RSS - pg RSS: median\n"
+	"             365 MiB on e2-small, 576 MiB on e2-medium), against the\n"
+	"             instance's memory; each part is a column\n"
+	"  verdict    meets (the lower bound meets the target: predicted_low, or the\n"
+	"             measured minimum) | marginal (only the central value does) |\n"
+	"             short | memory-bound | unmeasured CPU (the instance's CPU family\n"
+	"             differs from the base's and no --translate factor is given);\n"
+	"             shortfall = target / predicted\n"
+	"  measured   runs whose `instance` field names the instance, at the\n"
+	"             --sessions counts, with --measured-where: per session count and\n"
+	"             value of each field that varies among them (cfg=mem and cfg=pg\n"
+	"             are kept apart, as the pooling rule names them) the median,\n"
+	"             range, n, measured shortfall (target / median) and model_check:\n"
+	"             below (median / predicted_low) or above (median / predicted_high)\n"
+	"             the predicted bounds, or within. With --sessions, the verdict\n"
+	"             rests on them (verdict_basis measured): the worst cell decides,\n"
+	"             as capacity planning is conservative\n"
+	"  flags      extrapolated (P beyond the largest physical-core level fitted),\n"
 	"             translated, shared-core (sized on the sustained share; the burst\n"
-	"             figure is shown apart, never as the answer), cheapest (the\n"
-	"             cheapest instance that meets the target)\n"
-	"  measured   where runs name the instance (their `instance` field, at\n"
-	"             --sessions when given): their median beside the prediction\n"
+	"             figure is shown apart, never as the answer), measured below or\n"
+	"             above prediction, cheapest (the cheapest instance that meets)\n"
 	"Inputs come from the database (--base-from, --scaling-from, --smt-from,\n"
 	"--memory-from: each a WHERE like --where, space-separated) or as numbers;\n"
-	"the inputs view lists each with its bounds and where it came from.\n"
-	"Catalogs: the --catalog FILEs (for this run only), else the catalogs stored\n"
-	"with `coreplan catalog`, else the shipped ones; the fact `catalogs` says\n"
-	"which. Without a database file, size works on given numbers alone.\n"
+	"the inputs view lists each with its bounds, runs, levels, host, statistic\n"
+	"and where it came from. --base-cpu, --series and --translate are checked\n"
+	"against the catalogs (an unknown name is a usage error listing the known\n"
+	"ones; --list-families lists them). Catalogs: the --catalog FILEs (for this\n"
+	"run only), else the catalogs stored with `coreplan catalog`, else the\n"
+	"shipped ones; the fact `catalogs` says which. Without a database file, size\n"
+	"works on given numbers alone.\n"
 	"\n"
-	"example:\n"
+	"examples:\n"
 	"  coreplan size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 \\\n"
-	"      --per-doubling 1.78 --smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000\n";
+	"      --per-doubling 1.78 --smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000\n"
+	"  coreplan size --target 1000 --sessions 300,500 --base-from subcorpus=core \\\n"
+	"      --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3' \\\n"
+	"      --memory-from 'target=medium cfg=pg block=1,2,3' --measured-where block=1,2,3\n"
+	"  coreplan size --list-families\n";
 
-static const char *const views[] = {"instances", "inputs", NULL};
+static const char *const views[] = {"instances", "inputs", "measured", "families", NULL};
 
 struct args {
 	struct size_request req;
 	const char *plot;
+	bool has_target;
 };
 
 static int number(const char *option, const char *value, double *out, bool *flag)
@@ -180,9 +235,9 @@ static int option(void *request, int which, const char *value)
 	const char *name = specs[which].name;
 	switch (which) {
 	case OPT_TARGET:
-		return number(name, value, &req->target, NULL);
+		return number(name, value, &req->target, &a->has_target);
 	case OPT_SESSIONS:
-		return number(name, value, &req->sessions, &req->has_sessions);
+		return size_sessions_parse(value, &req->sessions);
 	case OPT_CATALOG:
 		return add_list(name, value, &req->catalog_files, &req->ncatalog_files);
 	case OPT_HEADROOM:
@@ -220,6 +275,13 @@ static int option(void *request, int which, const char *value)
 		return number(name, value, &req->mem_per, &req->has_mem_per);
 	case OPT_MEM_FIXED:
 		return number(name, value, &req->mem_fixed, &req->has_mem_fixed);
+	case OPT_COLOCATED:
+		return number(name, value, &req->colocated_kb, &req->has_colocated);
+	case OPT_OS_RESERVE:
+		return number(name, value, &req->os_reserve_mib, &req->has_os_reserve);
+	case OPT_LIST_FAMILIES:
+		req->list_families = true;
+		return 0;
 	case OPT_TRANSLATE:
 		return add_translation(req, value);
 	case OPT_MEASURED_WHERE:
@@ -234,7 +296,21 @@ static int option(void *request, int which, const char *value)
 
 static int check(void *request, struct cli_args *a)
 {
-	struct size_request *req = &((struct args *)request)->req;
+	struct args *args = request;
+	struct size_request *req = &args->req;
+	if (req->list_families) {
+		if (a->view && strcmp(a->view, "families") && strcmp(a->view, "facts"))
+			return err_usage("--list-families shows the view families, not '%s'",
+					 a->view);
+		if (args->plot)
+			return err_usage("--list-families sizes nothing: no --plot");
+		if (!a->view && a->format != DOC_JSON)
+			a->view = "families";
+		req->filter = &a->filter;
+		return 0;
+	}
+	if (!args->has_target)
+		return err_usage("--target RATE is required (unless --list-families)");
 	if (!(req->target > 0))
 		return err_usage("--target needs a rate above 0");
 	if (req->base_from && req->has_base_rate)
@@ -254,6 +330,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 	struct sizing_plot plot = {0};
 	int rc = size_run(db, &args->req, &res);
 	(void)a;
+	if (rc == 0 && args->plot && res.listing)
+		rc = err_usage("--list-families sizes nothing: no --plot");
 	if (rc == 0 && args->plot)
 		rc = sizing_plot_draw(&res, args->plot, &plot);
 	if (rc == 0)
@@ -302,6 +380,8 @@ int size_options_set(struct size_options *o, const char *name, const char *value
 			continue;
 		if (i == OPT_PLOT)
 			return err_usage("the report draws the sizing plot itself: no 'plot' key");
+		if (i == OPT_LIST_FAMILIES)
+			return err_usage("the report sizes: no 'list-families' key");
 		if (!specs[i].arg)
 			return err_usage("'%s' takes no value", name);
 		return option(&o->a, i, value);

@@ -31,33 +31,55 @@ static char *beside(const char *dir, const char *stem, const char *ext)
 	return strbuf_detach(&sb);
 }
 
+/* Is the cell drawn (a measurement at the session counts asked for, or any without them)? */
+static bool drawn(const struct size_result *res, const struct size_cell *c)
+{
+	return c->n > 0 && (c->at_target || !res->sessions.given);
+}
+
 int sizing_plot_draw(const struct size_result *res, const char *path, struct sizing_plot *out)
 {
 	const struct size_inputs *in = &res->in;
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
 	const char *dot = strrchr(base, '.');
-	size_t n = res->cat.n ? res->cat.n : 1, m = 0;
+	size_t n = res->cat.n ? res->cat.n : 1, m = 0, k = 0;
+	size_t nc = res->ncells ? res->ncells : 1;
 	char *dir = slash ? strndup(path, (size_t)(slash - path)) : NULL;
 	char *stem = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
 	const char **labels = calloc(n, sizeof(*labels));
-	double *buf = malloc(4 * n * sizeof(double));
-	char *image = NULL, title[256], target[64];
+	double *buf = malloc(4 * n * sizeof(double)), *meas = malloc(4 * nc * sizeof(double));
+	char *image = NULL, title[320], target[64];
 	enum plot_format format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
-	int rc = (dir || !slash) && stem && labels && buf ? 0 : err_set("out of memory");
+	int rc = (dir || !slash) && stem && labels && buf && meas ? 0 : err_set("out of memory");
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; rc == 0 && i < res->cat.n; i++) {
 		const struct size_row *r = &res->rows[i];
-		if (!r->predicted_ok)
+		size_t shown = 0, j = 0;
+		for (size_t c = r->first_cell; c < r->first_cell + r->ncells; c++)
+			shown += drawn(res, &res->cells[c]);
+		if (!r->predicted_ok && shown == 0)
 			continue;
 		labels[m] = r->inst->instance;
 		buf[m] = (double)m;
 		buf[n + m] = r->predicted;
 		buf[2 * n + m] = r->predicted_lo;
 		buf[3 * n + m] = r->predicted_hi;
+		/* the measured cells side by side across the box (width 0.7) */
+		for (size_t c = r->first_cell; c < r->first_cell + r->ncells; c++) {
+			const struct size_cell *cell = &res->cells[c];
+			if (!drawn(res, cell))
+				continue;
+			meas[k] = (double)m - 0.3 + 0.6 * ((double)j++ + 0.5) / (double)shown;
+			meas[nc + k] = cell->s.median;
+			meas[2 * nc + k] = cell->s.min;
+			meas[3 * nc + k] = cell->s.max;
+			k++;
+		}
 		m++;
 	}
 	if (rc == 0 && m == 0)
-		rc = err_set("no instance has a prediction to plot (see the verdicts)");
+		rc = err_set("no instance has a prediction or a measurement to plot (see the "
+			     "verdicts)");
 	if (rc == 0) {
 		out->data = beside(dir, stem, "tsv");
 		out->script = beside(dir, stem, "gp");
@@ -65,15 +87,17 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 			rc = err_set("out of memory");
 	}
 	if (rc == 0) {
-		struct plot_series series[2] = {
+		struct plot_series series[3] = {
 			{"predicted (sustained)", PLOT_BOXES, m, buf, buf + n, NULL, NULL, false},
-			{"bounds", PLOT_ERRORBARS, m, buf, buf + n, buf + 2 * n, buf + 3 * n,
-			 false}};
+			{"predicted bounds", PLOT_ERRORBARS, m, buf, buf + n, buf + 2 * n,
+			 buf + 3 * n, false},
+			{"measured (median, min-max)", PLOT_ERRORBARS, k, meas, meas + nc,
+			 meas + 2 * nc, meas + 3 * nc, false}};
 		struct plot_spec spec;
 		memset(&spec, 0, sizeof(spec));
 		if (in->has_sessions)
-			snprintf(title, sizeof(title), "sizing: target %g %s at %g sessions",
-				 in->target, res->metric, in->sessions);
+			snprintf(title, sizeof(title), "sizing: target %g %s at %s sessions",
+				 in->target, res->metric, res->sessions.text);
 		else
 			snprintf(title, sizeof(title), "sizing: target %g %s", in->target,
 				 res->metric);
@@ -83,13 +107,13 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 		spec.format = format;
 		spec.title = title;
 		spec.xlabel = "instance";
-		spec.ylabel = "predicted throughput (interactions/s)";
+		spec.ylabel = "throughput (interactions/s): predicted and measured";
 		spec.has_hline = true;
 		spec.hline = in->target;
 		spec.hline_title = target;
 		spec.xtic_labels = labels;
 		spec.nxtic_labels = m;
-		rc = plot_draw(&spec, series, 2, &image);
+		rc = plot_draw(&spec, series, k ? 3 : 2, &image);
 		if (rc == PLOT_NOT_INSTALLED) {
 			/* the table stands without its picture */
 			warn_add("sizing plot not drawn: gnuplot is not installed (apt-get install "
@@ -104,6 +128,7 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 	free(stem);
 	free(labels);
 	free(buf);
+	free(meas);
 	if (rc)
 		sizing_plot_release(out);
 	return rc;

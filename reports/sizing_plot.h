@@ -1,7 +1,10 @@
 /*
  * sizing_plot: the picture of `coreplan size --plot FILE`: the predicted
  * capacity of every instance that has a prediction (boxes, with the
- * bounds as error bars) against the target (a horizontal line).
+ * bounds as error bars), the measured cells of the instances the corpus
+ * ran on beside them (median with min-max bars, one mark per cell spread
+ * across the box: the cells at the session counts asked for, or every
+ * cell without --sessions), against the target (a horizontal line).
  *
  * FILE's extension chooses the format (.png: PNG, anything else SVG); its
  * base name without the extension is the stem of the data and the script

@@ -175,7 +175,8 @@ static void dedicated_power_of_two(void **state)
 	/* lo 470 * 1.7 * 1.2 = 958.8; hi 490 * 1.9 * 1.3 = 1210.3 */
 	check_close(rows[I_TWO].predicted_lo, 958.8, REL, "two: low");
 	check_close(rows[I_TWO].predicted_hi, 1210.3, REL, "two: high");
-	assert_string_equal(rows[I_TWO].verdict, "meets");
+	/* 1080 meets 1000 but its lower bound 958.8 does not: marginal */
+	assert_string_equal(rows[I_TWO].verdict, "marginal");
 	/* 1000 / 1080 = 0.92592592592592593 */
 	check_close(rows[I_TWO].shortfall, 0.92592592592592593, REL, "two: shortfall");
 	/* 0.13402 * 1000 / 1080 = 0.12409259259259259 */
@@ -186,7 +187,7 @@ static void dedicated_power_of_two(void **state)
 	/* lo 470 * 1.7^2 = 470 * 2.89 = 1358.3; hi 490 * 1.9^2 = 490 * 3.61 = 1768.9 */
 	check_close(rows[I_FOUR_1T].predicted_lo, 1358.3, REL, "four-1t: low");
 	check_close(rows[I_FOUR_1T].predicted_hi, 1768.9, REL, "four-1t: high");
-	assert_string_equal(rows[I_FOUR_1T].verdict, "meets");
+	assert_string_equal(rows[I_FOUR_1T].verdict, "meets"); /* low 1358.3 >= 1000 */
 	assert_false(rows[I_FOUR_1T].extrapolated); /* 4 = the largest measured */
 
 	/* eight: P = 8: 480 * 1.8^3 * 1.25 = 480 * 5.832 * 1.25 = 3499.2, beyond 4 cores */
@@ -253,13 +254,15 @@ static void shared_core_share(void **state)
 
 	/*
 	 * half-big: 8 vCPU, 2 per core, 0.5 each: physical 4, sustained
-	 * 8 * 0.5 / 2 = 2: predicted 480 * 1.8 * 1.25 = 1080 (meets),
-	 * burst on all 4 cores 480 * 1.8^2 * 1.25 = 1944, never the answer
+	 * 8 * 0.5 / 2 = 2: predicted 480 * 1.8 * 1.25 = 1080 (marginal: its
+	 * low bound 470 * 1.7 * 1.2 = 958.8 is below 1000), burst on all 4
+	 * cores 480 * 1.8^2 * 1.25 = 1944, never the answer
 	 */
 	assert_true(rows[I_HALF_BIG].shared_core);
 	check_close(rows[I_HALF_BIG].predicted, 1080, REL, "half-big: predicted");
 	check_close(rows[I_HALF_BIG].burst, 1944, REL, "half-big: burst");
-	assert_string_equal(rows[I_HALF_BIG].verdict, "meets");
+	check_close(rows[I_HALF_BIG].predicted_lo, 958.8, REL, "half-big: low");
+	assert_string_equal(rows[I_HALF_BIG].verdict, "marginal");
 	free(rows);
 }
 
@@ -365,13 +368,14 @@ static void memory(void **state)
 	rows = compute(&in);
 	for (size_t i = 0; i < NINST; i++)
 		assert_true(isnan(rows[i].memory_needed_gib));
-	assert_string_equal(rows[I_TINY_MEM].verdict, "meets");
+	/* no memory verdict: 1080 with low bound 958.8 is marginal */
+	assert_string_equal(rows[I_TINY_MEM].verdict, "marginal");
 	free(rows);
 	in = std_inputs();
 	in.mem_fixed_kb.known = false;
 	rows = compute(&in);
 	assert_true(isnan(rows[I_TINY_MEM].memory_needed_gib));
-	assert_string_equal(rows[I_TINY_MEM].verdict, "meets");
+	assert_string_equal(rows[I_TINY_MEM].verdict, "marginal");
 	free(rows);
 }
 
@@ -382,9 +386,10 @@ static void cheapest(void **state)
 	(void)state;
 	rows = compute(&in);
 	/*
-	 * meets: two 0.13402, four-1t 0.12, eight 0.53609, half-big 0.15;
-	 * tiny-mem (0.01) is memory-bound, shared (0.01675) and one short:
-	 * the cheapest that meets is four-1t
+	 * meets: four-1t 0.12 (low 1358.3), three 0.2, eight 0.53609; two
+	 * 0.13402 and half-big 0.15 are marginal (low 958.8); tiny-mem
+	 * (0.01) is memory-bound, shared (0.01675) and one short: the
+	 * cheapest that meets is four-1t
 	 */
 	assert_true(rows[I_FOUR_1T].cheapest);
 	assert_int_equal(count_cheapest(rows, NINST), 1);
@@ -521,9 +526,13 @@ static void gce_catalog_e2(void **state)
 	check_close(r->predicted, 600, REL, "e2-standard-2: predicted");
 	assert_false(r->shared_core);
 	assert_string_equal(r->verdict, "short");
-	/* e2-standard-4: P = 2: 1080, meets at 0.13402: 0.13402 * 1000 / 1080 */
+	/* e2-standard-4: P = 2: 1080, low 470 * 1.7 * 1.2 = 958.8: marginal */
 	r = row_named(rows, cat.n, "e2-standard-4");
 	check_close(r->predicted, 1080, REL, "e2-standard-4: predicted");
+	assert_string_equal(r->verdict, "marginal");
+	/* e2-standard-8: P = 4: 480 * 3.24 * 1.25 = 1944, low 470 * 2.89 * 1.2 = 1629.96 */
+	r = row_named(rows, cat.n, "e2-standard-8");
+	check_close(r->predicted_lo, 1629.96, REL, "e2-standard-8: low");
 	assert_string_equal(r->verdict, "meets");
 	/* the only e2-family rows are predicted; every other family is unmeasured */
 	for (size_t i = 0; i < cat.n; i++) {
@@ -533,11 +542,11 @@ static void gce_catalog_e2(void **state)
 			assert_string_equal(rows[i].verdict, "unmeasured CPU");
 	}
 	/*
-	 * cheapest meeting: e2-standard-4 (0.13402) is the cheapest e2 that
-	 * meets (e2-standard-8 0.26805 and up cost more) and no other family
-	 * has a prediction
+	 * cheapest meeting: e2-standard-8 (0.26805) is the cheapest e2 that
+	 * meets (e2-standard-4 is marginal, e2-standard-16 and up cost more)
+	 * and no other family has a prediction
 	 */
-	assert_true(row_named(rows, cat.n, "e2-standard-4")->cheapest);
+	assert_true(row_named(rows, cat.n, "e2-standard-8")->cheapest);
 	assert_int_equal(count_cheapest(rows, cat.n), 1);
 	/* e2-standard-8: P = 4, e2-standard-16: P = 8 (extrapolated) */
 	assert_false(row_named(rows, cat.n, "e2-standard-8")->extrapolated);
@@ -600,8 +609,9 @@ static void run_shipped_then_stored_then_given(void **state)
 	check_close(result_row(&res, "e2-standard-4")->predicted, 1080, REL, "e2-standard-4");
 	assert_true(res.cheapest < res.cat.n);
 	assert_string_equal(res.cat.items[res.cheapest].instance, "e2-standard-4");
+	assert_int_equal(res.ncells, 0); /* no runs at all */
 	for (size_t i = 0; i < res.cat.n; i++)
-		assert_int_equal(res.measured[i].n, 0); /* no runs at all */
+		assert_string_equal(res.rows[i].basis, "predicted");
 	/* given numbers have no WHERE behind them */
 	assert_null(res.base_prov.where);
 	assert_int_equal(res.base_prov.runs, 0);
