@@ -557,6 +557,254 @@ static void gce_catalog_e2(void **state)
 	catalog_release(&cat);
 }
 
+
+/* ------------------------------------------------------------ verdict words */
+
+static void verdict_words(void **state)
+{
+	(void)state;
+	/* the lower bound at the target meets; the central value alone is marginal */
+	assert_string_equal(size_verdict(1000, 1200, 1000), "meets");
+	assert_string_equal(size_verdict(999.999, 1200, 1000), "marginal");
+	assert_string_equal(size_verdict(900, 1000, 1000), "marginal");
+	assert_string_equal(size_verdict(900, 999.999, 1000), "short");
+	assert_string_equal(size_verdict(NAN, NAN, 1000), "short");
+}
+
+/* Memory: app + co-located + OS reserve, each part kept. */
+static void memory_parts(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	(void)state;
+	in.colocated_kb = (struct size_value){true, 500000, 490000, 510000, "given"};
+	in.os_reserve_mib = 512;
+	rows = compute(&in);
+	/* app (50000 + 600 * 500) / 1048576 = 0.3337860107421875 */
+	check_close(rows[I_ONE].memory_app_gib, 0.3337860107421875, REL, "app part");
+	/* co-located 500000 / 1048576 = 0.476837158203125 */
+	check_close(rows[I_ONE].memory_colocated_gib, 0.476837158203125, REL, "co-located part");
+	/* OS 512 / 1024 = 0.5 */
+	check_close(rows[I_ONE].memory_os_gib, 0.5, REL, "OS part");
+	/* 850000 / 1048576 + 0.5 = 0.8106231689453125 + 0.5 */
+	check_close(rows[I_ONE].memory_needed_gib, 1.3106231689453125, REL, "memory needed");
+	/* shared has 2 GiB: fits; tiny-mem 0.25 GiB: memory-bound */
+	assert_string_equal(rows[I_SHARED].verdict, "short");
+	assert_string_equal(rows[I_TINY_MEM].verdict, "memory-bound");
+	free(rows);
+
+	/* an OS reserve alone tips a 2 GiB instance at 2000 sessions: 1.1920928955078125 + 1 */
+	in = std_inputs();
+	in.sessions = 2000;
+	in.os_reserve_mib = 1024;
+	rows = compute(&in);
+	check_close(rows[I_SHARED].memory_needed_gib, 2.1920928955078125, REL, "2000 + 1 GiB");
+	assert_string_equal(rows[I_SHARED].verdict, "memory-bound");
+	check_close(rows[I_SHARED].memory_colocated_gib, 0, REL, "no co-located input: 0");
+	free(rows);
+}
+
+/* ------------------------------------------------------- measured cells */
+
+static struct size_cell cell(size_t row, double sessions, char *group, bool at_target,
+			     size_t n, double median, double min, double max)
+{
+	struct size_cell c;
+	memset(&c, 0, sizeof(c));
+	c.row = row;
+	c.sessions = sessions;
+	c.group = group;
+	c.at_target = at_target;
+	c.n = n;
+	c.s.n = n;
+	c.s.median = median;
+	c.s.min = min;
+	c.s.max = max;
+	return c;
+}
+
+static void judge_measured(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	/*
+	 * shared (predicted 150, bounds 141-159.25): two stores at 500, one
+	 * at 300 not asked for; two (1080, 958.8-1210.3): one cell within;
+	 * four-1t (1555.2, 1358.3-1768.9): measured 1200 (min 1100) at the
+	 * target; eight: a listed count without runs
+	 */
+	struct size_cell cells[] = {
+		cell(I_SHARED, 300, (char *)"cfg=mem", false, 3, 40, 30, 50),
+		cell(I_SHARED, 500, (char *)"cfg=mem", true, 3, 170, 160, 180),
+		cell(I_SHARED, 500, (char *)"cfg=pg", true, 3, 100, 90, 110),
+		cell(I_TWO, 500, (char *)"", true, 3, 1050, 990, 1100),
+		cell(I_FOUR_1T, 500, (char *)"", true, 3, 1200, 1100, 1300),
+		cell(I_EIGHT, 500, (char *)"", true, 0, 0, 0, 0),
+	};
+	(void)state;
+	rows = compute(&in);
+	assert_true(rows[I_FOUR_1T].cheapest); /* predicted: four-1t meets, the cheapest */
+	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
+
+	/* shared: cfg=mem 170 > 159.25: above, 170 / 159.25 */
+	assert_string_equal(cells[1].check, "above");
+	check_close(cells[1].check_ratio, 170 / 159.25, REL, "above ratio");
+	/* cfg=pg 100 < 141: below, 100 / 141; shortfall 1000 / 100 = 10 */
+	assert_string_equal(cells[2].check, "below");
+	check_close(cells[2].check_ratio, 100.0 / 141, REL, "below ratio");
+	check_close(cells[2].shortfall, 10, REL, "measured shortfall");
+	/* the worst at the target is cfg=pg (both short, lower median); 300 is not asked for */
+	assert_true(cells[2].worst);
+	assert_false(cells[0].worst);
+	assert_false(cells[1].worst);
+	assert_int_equal(rows[I_SHARED].worst, 2);
+	assert_int_equal(rows[I_SHARED].first_cell, 0);
+	assert_int_equal(rows[I_SHARED].ncells, 3);
+	assert_string_equal(rows[I_SHARED].verdict, "short");
+	assert_string_equal(rows[I_SHARED].basis, "measured");
+	assert_true(rows[I_SHARED].measured_below);
+	assert_true(rows[I_SHARED].measured_above);
+
+	/* two: 1050 within 958.8-1210.3; min 990 < 1000 <= 1050: marginal, on measurement */
+	assert_string_equal(cells[3].check, "within");
+	assert_true(isnan(cells[3].check_ratio));
+	assert_string_equal(rows[I_TWO].verdict, "marginal");
+	assert_string_equal(rows[I_TWO].basis, "measured");
+	assert_false(rows[I_TWO].measured_below || rows[I_TWO].measured_above);
+
+	/* four-1t: 1200 below its low bound 1358.3; min 1100 >= 1000: meets, measured */
+	assert_string_equal(cells[4].check, "below");
+	assert_string_equal(rows[I_FOUR_1T].verdict, "meets");
+	assert_string_equal(rows[I_FOUR_1T].basis, "measured");
+	assert_true(rows[I_FOUR_1T].cheapest);
+
+	/* eight: a count without runs decides nothing: still predicted */
+	assert_null(cells[5].verdict);
+	assert_null(cells[5].check);
+	assert_int_equal(rows[I_EIGHT].worst, SIZE_MAX);
+	assert_string_equal(rows[I_EIGHT].basis, "predicted");
+	assert_string_equal(rows[I_EIGHT].verdict, "meets");
+	/* rows without cells keep their prediction */
+	assert_string_equal(rows[I_ONE].basis, "predicted");
+	assert_int_equal(rows[I_ONE].ncells, 0);
+	assert_int_equal(count_cheapest(rows, NINST), 1);
+	free(rows);
+}
+
+/* Measurement moves the cheapest mark; memory-bound still wins; no prediction, measured. */
+static void judge_cheapest_memory_unmeasured(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	struct size_cell cells[] = {
+		/* four-1t predicted meets but measured short: loses the mark to three (0.2) */
+		cell(I_FOUR_1T, 500, (char *)"", true, 2, 900, 800, 1000),
+		/* other (aws-m7i, no factor): measured 1500 min 1200: meets on measurement */
+		cell(I_OTHER, 500, (char *)"", true, 3, 1500, 1200, 1600),
+		/* tiny-mem: measured well, but 0.334 GiB > 0.25 GiB */
+		cell(I_TINY_MEM, 500, (char *)"", true, 3, 5000, 4000, 6000),
+	};
+	(void)state;
+	rows = compute(&in);
+	assert_string_equal(rows[I_OTHER].verdict, "unmeasured CPU");
+	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
+	assert_string_equal(rows[I_FOUR_1T].verdict, "short");
+	assert_string_equal(rows[I_FOUR_1T].basis, "measured");
+	assert_false(rows[I_FOUR_1T].cheapest);
+	/* other: no prediction, so no check; the verdict rests on measurement: meets (0.1008) */
+	assert_null(cells[1].check);
+	assert_string_equal(rows[I_OTHER].verdict, "meets");
+	assert_string_equal(rows[I_OTHER].basis, "measured");
+	/* tiny-mem: memory-bound, the memory model's word */
+	assert_string_equal(rows[I_TINY_MEM].verdict, "memory-bound");
+	assert_string_equal(rows[I_TINY_MEM].basis, "predicted");
+	/* meets now: other 0.1008, three 0.2, eight 0.53609: other is the cheapest */
+	assert_true(rows[I_OTHER].cheapest);
+	assert_int_equal(count_cheapest(rows, NINST), 1);
+	free(rows);
+
+	/* cells of one row apart from each other are refused */
+	{
+		struct size_cell apart[] = {cell(I_ONE, 500, (char *)"", true, 1, 1, 1, 1),
+					    cell(I_TWO, 500, (char *)"", true, 1, 1, 1, 1),
+					    cell(I_ONE, 300, (char *)"", true, 1, 1, 1, 1)};
+		rows = compute(&in);
+		assert_int_not_equal(size_judge(&in, rows, NINST, apart, ARRAY_LEN(apart)), 0);
+		check_contains(err_msg(), "'one'", "cells apart");
+		free(rows);
+	}
+}
+
+/* The least favourable verdict decides before the lowest median. */
+static void judge_worst_verdict_first(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_row *rows;
+	struct size_cell cells[] = {
+		/* median 1100 but min 950: marginal */
+		cell(I_EIGHT, 300, (char *)"", true, 3, 1100, 950, 1200),
+		/* median 1050, min 1010: meets, with the lower median */
+		cell(I_EIGHT, 500, (char *)"", true, 3, 1050, 1010, 1100),
+	};
+	(void)state;
+	rows = compute(&in);
+	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
+	assert_true(cells[0].worst);
+	assert_string_equal(rows[I_EIGHT].verdict, "marginal");
+	free(rows);
+}
+
+/* ------------------------------------------------------------ --sessions */
+
+static void sessions_parse(void **state)
+{
+	struct size_sessions s;
+	(void)state;
+	assert_int_equal(size_sessions_parse("500", &s), 0);
+	assert_true(s.given);
+	assert_false(s.range);
+	assert_int_equal(s.n, 1);
+	check_close(s.largest, 500, REL, "one count");
+	assert_string_equal(s.text, "500");
+	assert_true(size_sessions_has(&s, 500));
+	assert_false(size_sessions_has(&s, 300));
+
+	/* a list, sorted */
+	assert_int_equal(size_sessions_parse("500,300", &s), 0);
+	assert_int_equal(s.n, 2);
+	check_close(s.counts[0], 300, REL, "sorted");
+	check_close(s.largest, 500, REL, "list: largest");
+	assert_string_equal(s.text, "300, 500");
+	assert_true(size_sessions_has(&s, 300));
+	assert_false(size_sessions_has(&s, 400));
+
+	/* a range: every count from 300 to 500 */
+	assert_int_equal(size_sessions_parse("300-500", &s), 0);
+	assert_true(s.range);
+	check_close(s.largest, 500, REL, "range: largest");
+	assert_string_equal(s.text, "300-500");
+	assert_true(size_sessions_has(&s, 300));
+	assert_true(size_sessions_has(&s, 400));
+	assert_true(size_sessions_has(&s, 500));
+	assert_false(size_sessions_has(&s, 100));
+	assert_false(size_sessions_has(&s, 501));
+
+	/* not given: nothing is at the target */
+	memset(&s, 0, sizeof(s));
+	assert_false(size_sessions_has(&s, 500));
+
+	{
+		static const char *const bad[] = {"", "0", "x", "500-300", "300-300", "300,300",
+						  "-5", "1,,2", "300-", "100-200-300", "1,2-3", "5,"};
+		for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+			err_clear();
+			if (size_sessions_parse(bad[i], &s) != ERR_USAGE)
+				fail_msg("--sessions '%s' accepted", bad[i]);
+			check_contains(err_msg(), "--sessions", bad[i]);
+		}
+	}
+}
+
 /* ------------------------------------------------------------ size_run */
 
 static struct size_request given_request(void)
@@ -647,6 +895,107 @@ static void run_shipped_then_stored_then_given(void **state)
 	db_close(db);
 }
 
+
+/* Families, series and translate keys against the catalogs; instance names stand for families. */
+static void run_validates_names(void **state)
+{
+	struct size_request req = given_request();
+	struct size_result res;
+	struct size_translation tr[2];
+	char *zz[] = {(char *)"zz", NULL};
+	sqlite3 *db = NULL;
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+
+	req.base_cpu = "xeon";
+	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
+	check_contains(err_msg(), "unknown CPU family 'xeon' for --base-cpu", "--base-cpu xeon");
+	check_contains(err_msg(), "gce-e2", "lists the families");
+	check_contains(err_msg(), "aws-m7i", "lists the families");
+	assert_null(res.rows);
+
+	/* an instance name stands for its family */
+	req.base_cpu = "e2-standard-4";
+	assert_int_equal(size_run(db, &req, &res), 0);
+	assert_string_equal(res.in.base_family, "gce-e2");
+	check_close(result_row(&res, "e2-standard-4")->predicted, 1080, REL, "base by instance");
+	size_result_release(&res);
+
+	req.base_cpu = "gce-e2";
+	req.series = zz;
+	req.nseries = 1;
+	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
+	check_contains(err_msg(), "unknown series 'zz' for --series", "--series zz");
+	check_contains(err_msg(), "e2, m6i", "lists the series in order");
+	req.series = NULL;
+	req.nseries = 0;
+
+	memset(tr, 0, sizeof(tr));
+	snprintf(tr[0].family, sizeof(tr[0].family), "bogus");
+	tr[0].factor = 2;
+	req.translations = tr;
+	req.ntranslations = 1;
+	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
+	check_contains(err_msg(), "unknown CPU family 'bogus' for --translate", "--translate bogus");
+	check_contains(err_msg(), "gce-n2", "lists the families");
+
+	/* n2-standard-4 stands for gce-n2: 480 / 2 * 1.8 * 1.25 = 540 on n2-standard-4 (P = 2) */
+	snprintf(tr[0].family, sizeof(tr[0].family), "n2-standard-4");
+	assert_int_equal(size_run(db, &req, &res), 0);
+	assert_string_equal(res.in.translations[0].family, "gce-n2");
+	check_close(result_row(&res, "n2-standard-4")->predicted, 540, REL, "translated by name");
+	assert_string_equal(result_row(&res, "m7i.large")->verdict, "unmeasured CPU");
+	size_result_release(&res);
+
+	/* the same family twice, or the base's own */
+	tr[1] = tr[0];
+	snprintf(tr[1].family, sizeof(tr[1].family), "gce-n2");
+	req.ntranslations = 2;
+	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
+	check_contains(err_msg(), "twice", "a family twice");
+	snprintf(tr[0].family, sizeof(tr[0].family), "e2-micro");
+	req.ntranslations = 1;
+	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
+	check_contains(err_msg(), "base rate's own family", "the base family translated");
+
+	/* a base family no catalog has, with translations: accepted and said */
+	req.base_cpu = "apple-m1";
+	snprintf(tr[0].family, sizeof(tr[0].family), "gce-e2");
+	tr[0].factor = 2.96;
+	assert_int_equal(size_run(db, &req, &res), 0);
+	assert_string_equal(res.in.base_family, "apple-m1");
+	check_contains(res.base_family_note, "apple-m1", "the note names the family");
+	/* e2-standard-2: P = 1: 480 / 2.96 * 1.25 = 202.7027027027027 */
+	check_close(result_row(&res, "e2-standard-2")->predicted, 480 / 2.96 * 1.25, REL,
+		    "M1 base translated to e2");
+	assert_true(result_row(&res, "e2-standard-2")->translated);
+	size_result_release(&res);
+	db_close(db);
+}
+
+/* --list-families: the catalogs and their families only. */
+static void run_lists_families(void **state)
+{
+	struct size_request req;
+	struct size_result res;
+	sqlite3 *db = NULL;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	req.list_families = true;
+	req.shipped_dir = FIXTURES_DIR "/catalogs";
+	req.reader = catalog_read;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	assert_int_equal(size_run(db, &req, &res), 0);
+	assert_true(res.listing);
+	assert_null(res.rows);
+	assert_int_equal(res.cat.n, 54 + 62);
+	/* aws.tsv: c7g c7i m6i m7a m7g m7i; gce.tsv: c3 c4 c4-granite e2 n2 n2d t2a t2d */
+	assert_int_equal(res.nfamilies, 14);
+	assert_string_equal(res.families[0].cpu_family, "aws-c7g");
+	size_result_release(&res);
+	db_close(db);
+}
+
 /* A WHERE input on a database without runs is an error naming the WHERE. */
 static void run_where_without_runs(void **state)
 {
@@ -679,6 +1028,14 @@ int main(void)
 		cmocka_unit_test_setup(gce_catalog_e2, clear_messages),
 		cmocka_unit_test_setup(run_shipped_then_stored_then_given, clear_messages),
 		cmocka_unit_test_setup(run_where_without_runs, clear_messages),
+		cmocka_unit_test_setup(verdict_words, clear_messages),
+		cmocka_unit_test_setup(memory_parts, clear_messages),
+		cmocka_unit_test_setup(judge_measured, clear_messages),
+		cmocka_unit_test_setup(judge_cheapest_memory_unmeasured, clear_messages),
+		cmocka_unit_test_setup(judge_worst_verdict_first, clear_messages),
+		cmocka_unit_test_setup(sessions_parse, clear_messages),
+		cmocka_unit_test_setup(run_validates_names, clear_messages),
+		cmocka_unit_test_setup(run_lists_families, clear_messages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
