@@ -523,13 +523,18 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 		if (host.known)
 			snprintf(p->host, sizeof(p->host), "%s", host.name);
 	}
-	if (rc == 0 && nlevels < 2)
-		rc = err_usage("the runs of --scaling-from '%s' hold %zu physical-core level%s of "
-			       "%s on host '%s' (%s%s%s): fitting the scaling across cores needs 2 "
-			       "or more",
-			       req->scaling_from, nlevels, nlevels == 1 ? "" : "s", by, host.name,
-			       nlevels ? p->levels : "", nlevels && p->left_out[0] ? "; left out " : "",
-			       p->left_out);
+	if (rc == 0 && nlevels < 2) {
+		char on[400];
+		if (host.known)
+			snprintf(on, sizeof(on), "physical-core level%s of %s on host '%s'",
+				 nlevels == 1 ? "" : "s", by, host.name);
+		else
+			snprintf(on, sizeof(on), "level%s of %s", nlevels == 1 ? "" : "s", by);
+		rc = err_usage("the runs of --scaling-from '%s' hold %zu %s (%s%s%s): fitting the "
+			       "scaling across cores needs 2 or more",
+			       req->scaling_from, nlevels, on, nlevels ? p->levels : "none",
+			       p->left_out[0] ? "; left out: " : "", p->left_out);
+	}
 	if (rc == 0)
 		rc = fit_scaling(FIT_POWER, level, x, m, &fit);
 	if (rc == 0) {

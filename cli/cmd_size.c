@@ -45,7 +45,7 @@ enum {
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	[OPT_TARGET] = {"target", 0, "RATE",
-			"the throughput to meet (required, but for --list-families)", false},
+			"the throughput to meet (required unless --list-families)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N|N1,N2|LO-HI",
 			  "concurrent sessions: one count, a list or a range; memory at the "
 			  "largest, measured runs at each (the worst decides)",
@@ -132,11 +132,12 @@ static const char details[] =
 	"             measured minimum) | marginal (only the central value does) |\n"
 	"             short | memory-bound | unmeasured CPU (the instance's CPU family\n"
 	"             differs from the base's and no --translate factor is given);\n"
-	"             shortfall = target / predicted\n"
+	"             shortfall = target / predicted; the cheapest needs meets\n"
 	"  measured   runs whose `instance` field names the instance, at the\n"
 	"             --sessions counts, with --measured-where: per session count and\n"
 	"             value of each field that varies among them (cfg=mem and cfg=pg\n"
-	"             are kept apart, as the pooling rule names them) the median,\n"
+	"             are kept apart, as the pooling rule names them; a block at only\n"
+	"             some session counts, a soak, is a cell of its own) the median,\n"
 	"             range, n, measured shortfall (target / median) and model_check:\n"
 	"             below (median / predicted_low) or above (median / predicted_high)\n"
 	"             the predicted bounds, or within. With --sessions, the verdict\n"
@@ -151,10 +152,12 @@ static const char details[] =
 	"the inputs view lists each with its bounds, runs, levels, host, statistic\n"
 	"and where it came from. --base-cpu, --series and --translate are checked\n"
 	"against the catalogs (an unknown name is a usage error listing the known\n"
-	"ones; --list-families lists them). Catalogs: the --catalog FILEs (for this\n"
-	"run only), else the catalogs stored with `coreplan catalog`, else the\n"
-	"shipped ones; the fact `catalogs` says which. Without a database file, size\n"
-	"works on given numbers alone.\n"
+	"ones; --list-families lists them; a catalog instance name stands for its\n"
+	"family; a base family no catalog has is accepted only with --translate\n"
+	"factors). Catalogs: the --catalog FILEs (for this run only), else the\n"
+	"catalogs stored with `coreplan catalog`, else the shipped ones; the fact\n"
+	"`catalogs` says which. Without a database file, size works on given\n"
+	"numbers alone.\n"
 	"\n"
 	"examples:\n"
 	"  coreplan size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 \\\n"
