@@ -100,8 +100,8 @@ static void memory(const struct size_inputs *in, struct size_row *row)
 		return;
 	row->memory_app_gib =
 		(in->mem_fixed_kb.value + in->mem_per_session_kb.value * in->sessions) / KB_PER_GIB;
-	row->memory_colocated_gib = in->colocated_kb.known ? in->colocated_kb.value / KB_PER_GIB
-							   : 0.0;
+	row->memory_colocated_gib =
+		in->colocated_kb.known ? in->colocated_kb.value / KB_PER_GIB : 0.0;
 	row->memory_os_gib = in->os_reserve_mib / 1024.0;
 	row->memory_needed_gib =
 		row->memory_app_gib + row->memory_colocated_gib + row->memory_os_gib;
@@ -280,7 +280,8 @@ int size_sessions_parse(const char *text, struct size_sessions *out)
 		for (;;) {
 			size_t len = strcspn(p, ",");
 			if (out->n == SIZE_MAX_SESSIONS)
-				return err_usage("--sessions lists more than %d counts", SIZE_MAX_SESSIONS);
+				return err_usage("--sessions lists more than %d counts",
+						 SIZE_MAX_SESSIONS);
 			if (session_count(p, len, text, &out->counts[out->n]))
 				return ERR_USAGE;
 			out->n++;
@@ -291,13 +292,16 @@ int size_sessions_parse(const char *text, struct size_sessions *out)
 		qsort(out->counts, out->n, sizeof(double), cmp_double);
 		for (size_t i = 1; i < out->n; i++)
 			if (out->counts[i] == out->counts[i - 1])
-				return err_usage("--sessions lists %s twice", num_format_real(out->counts[i], num));
+				return err_usage("--sessions lists %s twice",
+						 num_format_real(out->counts[i], num));
 	}
 	out->given = true;
 	out->largest = out->counts[out->n - 1];
 	for (size_t i = 0; i < out->n; i++)
 		used += (size_t)snprintf(out->text + used, sizeof(out->text) - used, "%s%s",
-					 i == 0 ? "" : out->range ? "-" : ", ",
+					 i == 0       ? ""
+					 : out->range ? "-"
+						      : ", ",
 					 num_format_real(out->counts[i], num));
 	return 0;
 }
@@ -492,18 +496,18 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 			      &sel);
 	if (rc == 0)
 		rc = runs_host(db, &sel, 0, "--scaling-from", req->scaling_from, &host);
-	if (rc == 0 && (!(level = malloc(sel.n * sizeof(double))) ||
-			!(x = malloc(sel.n * sizeof(double))) ||
-			!(uniq = malloc(sel.n * sizeof(double))) ||
-			!(kept = calloc(sel.n, sizeof(bool)))))
+	if (rc == 0 &&
+	    (!(level = malloc(sel.n * sizeof(double))) || !(x = malloc(sel.n * sizeof(double))) ||
+	     !(uniq = malloc(sel.n * sizeof(double))) || !(kept = calloc(sel.n, sizeof(bool)))))
 		rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < sel.n; i++) {
 		const struct sel_run *r = &sel.runs[i];
 		enum level_kind kind;
 		if (!r->level_numeric || !(r->level >= 1))
-			rc = err_usage("run '%s' has %s '%s': --scaling-from needs levels that count "
-				       "workers (1 or more)",
-				       r->tag, by, r->level_text);
+			rc = err_usage(
+				"run '%s' has %s '%s': --scaling-from needs levels that count "
+				"workers (1 or more)",
+				r->tag, by, r->level_text);
 		kind = rc == 0 ? level_kind_on(&host, r->level) : LEVEL_BEYOND;
 		if (rc == 0 && (kind == LEVEL_PHYSICAL || kind == LEVEL_ASSUMED)) {
 			kept[i] = true;
@@ -653,11 +657,12 @@ static int pg_plateau(sqlite3 *db, int64_t run_id, enum pg_state *state, double 
 		*state = PG_NO_PLATEAU;
 		goto done;
 	}
-	if (sqlite3_prepare_v2(db,
-			       "SELECT s.pg_rss_kb FROM traces t JOIN trace_samples s USING (trace_id)"
-			       " WHERE t.run_id = ?1 AND t.kind = 'sample' AND s.row_no BETWEEN ?2 AND"
-			       " ?3 AND s.pg_rss_kb IS NOT NULL ORDER BY s.row_no",
-			       -1, &stmt, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT s.pg_rss_kb FROM traces t JOIN trace_samples s USING (trace_id)"
+		    " WHERE t.run_id = ?1 AND t.kind = 'sample' AND s.row_no BETWEEN ?2 AND"
+		    " ?3 AND s.pg_rss_kb IS NOT NULL ORDER BY s.row_no",
+		    -1, &stmt, NULL) != SQLITE_OK) {
 		rc = err_set("cannot read a trace's pg_rss_kb: %s", sqlite3_errmsg(db));
 		goto done;
 	}
@@ -718,8 +723,10 @@ static int colocated_from_traces(sqlite3 *db, const struct size_request *req,
 		if (n > 0) {
 			*v = (struct size_value){true, s.median, s.min, s.max, ""};
 			snprintf(v->source, sizeof(v->source),
-				 "PostgreSQL beside the app: median over %zu of %zu memory runs (%s) "
-				 "of the plateau median of pg_rss_kb, %.0f kB (range %.0f-%.0f); the "
+				 "PostgreSQL beside the app: median over %zu of %zu memory runs "
+				 "(%s) "
+				 "of the plateau median of pg_rss_kb, %.0f kB (range %.0f-%.0f); "
+				 "the "
 				 "sum of VmRSS over the postgres processes counts their shared "
 				 "memory once per process, so it is an upper bound",
 				 n, sel->n, req->memory_from, s.median, s.min, s.max);
@@ -727,9 +734,10 @@ static int colocated_from_traces(sqlite3 *db, const struct size_request *req,
 			*v = (struct size_value){true, 0, 0, 0, ""};
 			snprintf(v->source, sizeof(v->source),
 				 "nothing beside the app: %s (memory runs %s)",
-				 count[PG_NOT_RUNNING] ? "the traces show no PostgreSQL (pg_rss_kb 0 "
-							 "on every plateau)"
-				 : count[PG_NO_COLUMN] ? "the traces have no pg_rss_kb column"
+				 count[PG_NOT_RUNNING]
+					 ? "the traces show no PostgreSQL (pg_rss_kb 0 "
+					   "on every plateau)"
+				 : count[PG_NO_COLUMN]  ? "the traces have no pg_rss_kb column"
 				 : count[PG_NO_PLATEAU] ? "no loaded plateau in the traces"
 							: "the runs have no traces",
 				 req->memory_from);
@@ -773,7 +781,8 @@ static int memory_from_db(sqlite3 *db, const struct size_request *req, struct si
 			 ols.intercept);
 		if (!req->has_mem_fixed)
 			snprintf(in->mem_fixed_kb.source, sizeof(in->mem_fixed_kb.source),
-				 "intercept of the OLS of load_rss_kb on sessions over %zu runs (%s)",
+				 "intercept of the OLS of load_rss_kb on sessions over %zu runs "
+				 "(%s)",
 				 sel.n, req->memory_from);
 		p->where = req->memory_from;
 		p->runs = sel.n;
@@ -790,8 +799,7 @@ static int memory_from_db(sqlite3 *db, const struct size_request *req, struct si
 	return rc;
 }
 
-static void given(struct size_value *v, struct size_provenance *p, double value,
-		  const char *what)
+static void given(struct size_value *v, struct size_provenance *p, double value, const char *what)
 {
 	*v = (struct size_value){true, value, value, value, ""};
 	snprintf(v->source, sizeof(v->source), "given: %s %g", what, value);
@@ -811,7 +819,8 @@ static int gather_inputs(sqlite3 *db, const struct size_request *req, struct siz
 	in->sessions = req->sessions.largest;
 	in->headroom_pct = req->headroom_pct;
 	if (req->has_base_rate) {
-		given(&in->base, &res->base_prov, req->base_rate, "base rate"); /* its family: validate() */
+		given(&in->base, &res->base_prov, req->base_rate,
+		      "base rate"); /* its family: validate() */
 	} else if (req->base_from) {
 		rc = base_from_db(db, req, res);
 	}
@@ -882,8 +891,8 @@ static const char *family_of(const struct catalog *all, const char *name)
 	return NULL;
 }
 
-static int unknown_name(const struct catalog_family *f, size_t nf, bool series,
-			const char *option, const char *name)
+static int unknown_name(const struct catalog_family *f, size_t nf, bool series, const char *option,
+			const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int rc = names_of(f, nf, series, &sb);
@@ -957,9 +966,10 @@ static int check_base_family(const struct catalog *all, struct size_result *res)
 	const char *base = res->in.base_family;
 	for (size_t i = 0; i < res->in.ntranslations; i++)
 		if (!strcmp(res->in.translations[i].family, base))
-			return err_usage("--translate %s: that is the base rate's own family, it needs "
-					 "no factor",
-					 base);
+			return err_usage(
+				"--translate %s: that is the base rate's own family, it needs "
+				"no factor",
+				base);
 	if (res->base_family_note[0] || family_of(all, base))
 		return 0;
 	if (res->in.ntranslations == 0)
@@ -1132,8 +1142,8 @@ static int instance_cells(sqlite3 *db, const struct size_request *req, struct si
 	/* a listed session count this instance has no run at */
 	for (size_t k = 0; rc == 0 && nruns && !res->sessions.range && k < res->sessions.n; k++) {
 		bool found = false;
-		struct size_cell c = {.row = row, .sessions = res->sessions.counts[k],
-				      .at_target = true};
+		struct size_cell c = {
+			.row = row, .sessions = res->sessions.counts[k], .at_target = true};
 		for (size_t i = 0; i < nruns && !found; i++)
 			found = runs[i].sessions == c.sessions;
 		if (found)
@@ -1186,13 +1196,14 @@ static int read_cells(sqlite3 *db, const struct size_request *req, struct size_r
 		rc = measured_filter(req, names, res->cat.n, s->range ? NULL : s->counts,
 				     s->range ? 0 : s->n, &f);
 	if (rc == 0) {
-		struct select_spec spec = {.filter = &f, .by = "sessions", .metric = res->metric,
-					   .extra = extra};
+		struct select_spec spec = {
+			.filter = &f, .by = "sessions", .metric = res->metric, .extra = extra};
 		rc = select_runs(db, &spec, &sel);
 	}
 	for (size_t i = 0; rc == 0 && i < sel.n; i++) {
 		const struct sel_run *r = &sel.runs[i];
-		if (!r->extra[0] || !r->level_numeric || (s->given && !size_sessions_has(s, r->level)))
+		if (!r->extra[0] || !r->level_numeric ||
+		    (s->given && !size_sessions_has(s, r->level)))
 			continue;
 		for (size_t k = 0; k < res->cat.n; k++)
 			if (!strcmp(res->cat.items[k].instance, r->extra[0]))

@@ -132,7 +132,7 @@ struct size_row {
 	bool extrapolated, translated, shared_core, cheapest;
 	double translation_factor;
 	/* size_judge: the cells of this row (cells[first .. first + ncells)) and the worst */
-	size_t first_cell, ncells, worst; /* worst: SIZE_MAX when none has runs */
+	size_t first_cell, ncells, worst;    /* worst: SIZE_MAX when none has runs */
 	bool measured_below, measured_above; /* a cell at the target outside the bounds */
 };
 
@@ -144,7 +144,7 @@ const char *size_verdict(double lower, double central, double target);
 
 /* One instance's runs at one session count with one value of each varying field. */
 struct size_cell {
-	size_t row;     /* its row (and catalog item) */
+	size_t row; /* its row (and catalog item) */
 	double sessions;
 	char *group;    /* "cfg=pg" (the varying fields, ", "-separated), "" when none vary */
 	bool at_target; /* at a session count asked for by --sessions */
@@ -249,13 +249,14 @@ struct size_result {
 	struct size_inputs in;
 	struct size_provenance base_prov, per_doubling_prov, smt_prov, memory_prov, colocated_prov;
 	char base_family_note[256]; /* why a base family no catalog has is accepted, or "" */
-	struct size_translation *translations; /* the request's, families resolved (in.translations) */
+	struct size_translation
+		*translations; /* the request's, families resolved (in.translations) */
 	struct catalogs_used catalogs;
 	struct catalog cat;
 	struct size_row *rows;   /* cat.n, rows[i] for cat.items[i] */
 	struct size_cell *cells; /* grouped by row */
 	size_t ncells;
-	size_t cheapest; /* index of the cheapest row that meets, or cat.n */
+	size_t cheapest;                 /* index of the cheapest row that meets, or cat.n */
 	struct catalog_family *families; /* of cat (every catalog with list_families) */
 	size_t nfamilies;
 	bool os_reserve_given; /* --os-reserve-mib, not the default */

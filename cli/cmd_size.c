@@ -65,9 +65,9 @@ static const struct opt_spec specs[] = {
 			  "the CPU family --base-rate was measured on (a catalog family, or an "
 			  "instance name standing for its family)",
 			  false},
-	[OPT_SCALING_FROM] = {"scaling-from", 0, "WHERE",
-			      "a sweep over workers: a power law fitted to its physical-core levels",
-			      false},
+	[OPT_SCALING_FROM] =
+		{"scaling-from", 0, "WHERE",
+		 "a sweep over workers: a power law fitted to its physical-core levels", false},
 	[OPT_SCALING_BY] = {"scaling-by", 0, "FIELD",
 			    "the level field of --scaling-from (default gomaxprocs)", false},
 	[OPT_PER_DOUBLING] = {"per-doubling", 0, "F",

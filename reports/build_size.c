@@ -116,8 +116,9 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 	struct doc_table *t = doc_table(s, cols, NINSTANCE_COLS);
 	char flags[320], where[160];
 	doc_table_hide_empty(t);
-	doc_table_empty_text(t, res->listing ? "--list-families: nothing sized"
-					     : "no instance in the catalogs (of the series asked for)");
+	doc_table_empty_text(t, res->listing
+					? "--list-families: nothing sized"
+					: "no instance in the catalogs (of the series asked for)");
 	for (size_t i = 0; !res->listing && i < res->cat.n; i++) {
 		const struct size_row *r = &res->rows[i];
 		const struct instance *in = r->inst;
@@ -235,7 +236,18 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 
 /* ---- the families view: the CPU families and series of the catalogs sized ---- */
 
-enum { F_FAMILY, F_SERIES, F_PROVIDER, F_N, F_VMIN, F_VMAX, F_BASIS, F_FACTOR, F_INSTANCES, NFAMILY_COLS };
+enum {
+	F_FAMILY,
+	F_SERIES,
+	F_PROVIDER,
+	F_N,
+	F_VMIN,
+	F_VMAX,
+	F_BASIS,
+	F_FACTOR,
+	F_INSTANCES,
+	NFAMILY_COLS
+};
 
 static void families_table(struct doc_section *s, const struct size_result *res)
 {
@@ -353,8 +365,8 @@ static void input_row(struct doc *d, struct doc_table *t, const struct input_row
 	doc_fact_real(d, name, label, DOC_QUIET, hi, r->unit, 'g', 6);
 	snprintf(name, sizeof(name), "%s_runs", r->name);
 	snprintf(label, sizeof(label), "%s, runs it rests on", r->label);
-	doc_fact_real(d, name, label, DOC_QUIET, p && p->where ? (double)p->runs : NAN, "runs",
-		      'g', 6);
+	doc_fact_real(d, name, label, DOC_QUIET, p && p->where ? (double)p->runs : NAN, "runs", 'g',
+		      6);
 	fact_text2(d, r->name, "where", r->label, "the runs' WHERE", p ? p->where : NULL);
 	fact_text2(d, r->name, "statistic", r->label, "statistic", p ? p->statistic : NULL);
 	fact_text2(d, r->name, "source", r->label, "where it came from",
@@ -394,8 +406,8 @@ static void inputs_section(struct doc *d, struct doc_section *s, const struct si
 		 &res->memory_prov, NULL, no_memory},
 		{"mem_fixed_kb", "fixed memory", &in->mem_fixed_kb, "kB", &res->memory_prov, NULL,
 		 no_memory},
-		{"colocated_kb", "co-located processes' memory (PostgreSQL)", &in->colocated_kb, "kB",
-		 &res->colocated_prov, NULL, NULL},
+		{"colocated_kb", "co-located processes' memory (PostgreSQL)", &in->colocated_kb,
+		 "kB", &res->colocated_prov, NULL, NULL},
 		{"os_reserve_mib", "OS reserve", &os, "MiB", NULL, NULL, NULL},
 	};
 	struct doc_table *t = doc_table(s, cols, NINPUT_COLS);
@@ -403,7 +415,8 @@ static void inputs_section(struct doc *d, struct doc_section *s, const struct si
 	doc_table_empty_text(t, "--list-families: nothing sized");
 	if (res->listing)
 		return;
-	snprintf(os.source, sizeof(os.source), "%s %g MiB for the kernel and the guest's own "
+	snprintf(os.source, sizeof(os.source),
+		 "%s %g MiB for the kernel and the guest's own "
 		 "services, counted in every instance's memory",
 		 res->os_reserve_given ? "given:" : "default (size --help):", in->os_reserve_mib);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -437,7 +450,7 @@ static void inputs_section(struct doc *d, struct doc_section *s, const struct si
 	doc_fact_text(d, "scaling_host", "host the scaling levels were classified on", DOC_QUIET,
 		      sp->host[0] ? sp->host : NULL);
 	doc_fact_text(d, "scaling_level_kind", "what the fitted levels count", DOC_QUIET,
-		      !sp->where		? NULL
+		      !sp->where    ? NULL
 		      : sp->host[0] ? "physical cores (the host's topology)"
 				    : "assumed physical cores (no host topology)");
 	doc_fact_int(d, "translations", "translation factors given", DOC_QUIET,
@@ -474,11 +487,11 @@ static void plot_facts(struct doc *d, const struct sizing_plot *plot)
 
 /* The rule the verdicts follow, in words (a fact). */
 #define VERDICT_RULE                                                                               \
-	"meets: the lower bound meets the target (predicted_low, or the measured minimum when "   \
-	"the verdict rests on measurement); marginal: the central value does (predicted, or the " \
-	"measured median), the lower bound does not; short: neither; memory-bound: the memory "   \
+	"meets: the lower bound meets the target (predicted_low, or the measured minimum when "    \
+	"the verdict rests on measurement); marginal: the central value does (predicted, or the "  \
+	"measured median), the lower bound does not; short: neither; memory-bound: the memory "    \
 	"needed exceeds the instance's; unmeasured CPU: no rate for its CPU family. Measured "     \
-	"at the session counts asked for, the worst cell decides (the least favourable verdict, " \
+	"at the session counts asked for, the worst cell decides (the least favourable verdict, "  \
 	"then the lowest median): capacity planning is conservative"
 
 int build_size(const struct size_request *req, const struct size_result *res,

@@ -557,7 +557,6 @@ static void gce_catalog_e2(void **state)
 	catalog_release(&cat);
 }
 
-
 /* ------------------------------------------------------------ verdict words */
 
 static void verdict_words(void **state)
@@ -606,8 +605,8 @@ static void memory_parts(void **state)
 
 /* ------------------------------------------------------- measured cells */
 
-static struct size_cell cell(size_t row, double sessions, char *group, bool at_target,
-			     size_t n, double median, double min, double max)
+static struct size_cell cell(size_t row, double sessions, char *group, bool at_target, size_t n,
+			     double median, double min, double max)
 {
 	struct size_cell c;
 	memset(&c, 0, sizeof(c));
@@ -794,8 +793,9 @@ static void sessions_parse(void **state)
 	assert_false(size_sessions_has(&s, 500));
 
 	{
-		static const char *const bad[] = {"", "0", "x", "500-300", "300-300", "300,300",
-						  "-5", "1,,2", "300-", "100-200-300", "1,2-3", "5,"};
+		static const char *const bad[] = {"",        "0",           "x",     "500-300",
+						  "300-300", "300,300",     "-5",    "1,,2",
+						  "300-",    "100-200-300", "1,2-3", "5,"};
 		for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 			err_clear();
 			if (size_sessions_parse(bad[i], &s) != ERR_USAGE)
@@ -895,7 +895,6 @@ static void run_shipped_then_stored_then_given(void **state)
 	db_close(db);
 }
 
-
 /* Families, series and translate keys against the catalogs; instance names stand for families. */
 static void run_validates_names(void **state)
 {
@@ -936,7 +935,8 @@ static void run_validates_names(void **state)
 	req.translations = tr;
 	req.ntranslations = 1;
 	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
-	check_contains(err_msg(), "unknown CPU family 'bogus' for --translate", "--translate bogus");
+	check_contains(err_msg(), "unknown CPU family 'bogus' for --translate",
+		       "--translate bogus");
 	check_contains(err_msg(), "gce-n2", "lists the families");
 
 	/* n2-standard-4 stands for gce-n2: 480 / 2 * 1.8 * 1.25 = 540 on n2-standard-4 (P = 2) */
