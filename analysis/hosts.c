@@ -9,34 +9,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The recorded hosts' names, for the message about a name that is not one. */
-static int unknown_host(sqlite3 *db, const char *name)
-{
-	struct topology_hosts hosts = {0};
-	struct strbuf names = STRBUF_INIT;
-	int rc = topology_list(db, NULL, &hosts);
-	for (size_t i = 0; rc == 0 && i < hosts.n; i++)
-		strbuf_addf(&names, "%s%s", i ? ", " : "", hosts.hosts[i].name);
-	if (rc == 0)
-		rc = names.len ? err_usage("no host '%s' (recorded: %s)", name, strbuf_str(&names))
-			       : err_usage("no host '%s': none is recorded (coreplan topology --from "
-					   "FILE --host NAME)",
-					   name);
-	strbuf_release(&names);
-	topology_hosts_release(&hosts);
-	return rc;
-}
-
-/* The one host name the runs' topology_host fields give, or NULL. */
-static int runs_host(sqlite3 *db, const struct selection *sel, char *name, size_t size)
+/*
+ * The one host name the runs' topology_host fields give ("" when none
+ * does). Two names, or a name on some runs and none on others, fill
+ * out->mixed and are a usage error naming both.
+ */
+static int runs_host(sqlite3 *db, const struct selection *sel, struct run_host *out)
 {
 	struct strbuf sql = STRBUF_INIT;
 	char **binds = NULL;
 	size_t nbinds = 0;
 	sqlite3_stmt *stmt = NULL;
-	const char *first_tag = NULL;
+	const char *first_tag = NULL, *bare_tag = NULL;
 	int rc = 0;
-	name[0] = '\0';
 	if (sel->n == 0)
 		return 0;
 	strbuf_adds(&sql, "SELECT ");
@@ -46,21 +31,33 @@ static int runs_host(sqlite3 *db, const struct selection *sel, char *name, size_
 		rc = err_set("cannot read the runs' hosts: %s", sqlite3_errmsg(db));
 	if (rc == 0)
 		rc = field_bind_all(stmt, 1, binds, nbinds);
-	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
+	for (size_t i = 0; rc == 0 && !out->mixed && i < sel->n; i++) {
 		const char *host;
 		sqlite3_bind_int64(stmt, (int)nbinds + 1, sel->runs[i].run_id);
 		host = sqlite3_step(stmt) == SQLITE_ROW ? (const char *)sqlite3_column_text(stmt, 0)
 							: NULL;
-		if (host && !name[0]) {
-			snprintf(name, size, "%s", host);
+		if (host && !out->name[0]) {
+			snprintf(out->name, sizeof(out->name), "%s", host);
 			first_tag = sel->runs[i].tag;
-		} else if (name[0] && (!host || strcmp(host, name))) {
-			rc = err_usage("the runs ran on different hosts ('%s' on %s, '%s' on %s): "
-				       "select one host's runs or pass --host",
-				       name, first_tag, host ? host : "none recorded",
-				       sel->runs[i].tag);
+		} else if (host && strcmp(host, out->name)) {
+			out->mixed = true;
+			snprintf(out->mixed_note, sizeof(out->mixed_note),
+				 "the runs ran on different hosts ('%s' on %s, '%s' on %s)",
+				 out->name, first_tag, host, sel->runs[i].tag);
+		} else if (!host && !bare_tag) {
+			bare_tag = sel->runs[i].tag;
+		}
+		if (!out->mixed && out->name[0] && bare_tag) {
+			out->mixed = true;
+			snprintf(out->mixed_note, sizeof(out->mixed_note),
+				 "some runs have no host ('%s' on %s, none recorded on %s)",
+				 out->name, first_tag, bare_tag);
 		}
 		sqlite3_reset(stmt);
+	}
+	if (rc == 0 && out->mixed) {
+		rc = err_usage("%s: select one host's runs or pass --host", out->mixed_note);
+		out->name[0] = '\0';
 	}
 	sqlite3_finalize(stmt);
 	field_binds_free(binds, nbinds);
@@ -76,14 +73,15 @@ int run_host_of(sqlite3 *db, const struct selection *sel, const char *name,
 	memset(out, 0, sizeof(*out));
 	if (name)
 		snprintf(out->name, sizeof(out->name), "%s", name);
-	else if ((rc = runs_host(db, sel, out->name, sizeof(out->name))) != 0)
+	else if ((rc = runs_host(db, sel, out)) != 0)
 		return rc;
 	if (!out->name[0])
 		return 0;
 	memset(&t, 0, sizeof(t));
 	rc = topology_load(db, out->name, &t);
 	if (rc == 1) {
-		rc = unknown_host(db, out->name);
+		rc = topology_require(db, out->name, name ? "--host" : "the runs' topology_host");
+		out->name[0] = '\0';
 	} else if (rc == 0) {
 		out->known = true;
 		out->logical_cpus = t.n;

@@ -29,13 +29,19 @@ struct run_host {
 	char name[256];
 	size_t logical_cpus, physical_cores, threads_per_core;
 	char source[128]; /* where the topology was recorded ("lscpu -p", "sysfs", ...) */
+	/* the runs name different hosts, or some a host and some none (run_host_of's error) */
+	bool mixed;
+	char mixed_note[600]; /* "the runs ran on different hosts ('a' on t1, 'b' on t2)" */
 };
 
 /*
  * The host of the selected runs (their `topology_host` field), or `name`
- * when given. Runs that name different hosts are a usage error naming two
- * of them; no host at all is known = false (not an error). A name with no
- * recorded topology is a usage error listing the recorded hosts.
+ * when given. Runs that name different hosts, or a host on some runs and
+ * none on others, are a usage error naming two of them (out->mixed and
+ * out->mixed_note say so too, for a caller that goes on without a host);
+ * no host at all is known = false (not an error). A name with no
+ * recorded topology is a usage error listing the recorded hosts
+ * (topology_require).
  */
 int run_host_of(sqlite3 *db, const struct selection *sel, const char *name,
 		struct run_host *out);
