@@ -46,10 +46,36 @@ struct run_host {
 int run_host_of(sqlite3 *db, const struct selection *sel, const char *name,
 		struct run_host *out);
 
+/*
+ * run_host_of() for an analysis that goes on without a host: runs on
+ * several hosts (no `name` given) are no error but known = false, with
+ * out->mixed and out->mixed_note set, so that the levels are assumed
+ * physical and the document says why. Other errors stay errors.
+ */
+int run_host_levels(sqlite3 *db, const struct selection *sel, const char *name,
+		    struct run_host *out);
+
 enum level_kind { LEVEL_PHYSICAL, LEVEL_SMT, LEVEL_BEYOND, LEVEL_ASSUMED };
 
 enum level_kind level_kind_on(const struct run_host *h, double level);
 /* "physical", "smt", "beyond", "assumed physical". */
 const char *level_kind_name(enum level_kind kind);
+
+/*
+ * The SMT factor `coreplan smt` measures (smt.h's smt_factor: k threads
+ * pinned on k/2 cores against k/2 threads on k/2 distinct cores) on one
+ * host's runs, corpus by corpus so that an experiment's arms stay
+ * together: the corpus `prefer` first (when not NULL), then every other
+ * corpus with runs on the host, by name; the first where it is measured
+ * wins. 1 when no corpus measures it (not an error; a corpus whose runs
+ * smt cannot read is passed over).
+ */
+struct host_smt {
+	double factor, lo, hi; /* ratio of the medians; bounds from the ranges' ends */
+	char corpus[256];      /* where it was measured */
+	char num[96], den[96]; /* the two arms, as smt labels them */
+	size_t num_n, den_n;
+};
+int host_smt_factor(sqlite3 *db, const char *host, const char *prefer, struct host_smt *out);
 
 #endif
