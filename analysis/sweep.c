@@ -316,6 +316,16 @@ void sweep_release(struct sweep *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
+int sweep_smt_factor(sqlite3 *db, struct sweep *sw, const char *prefer)
+{
+	int rc;
+	if (sw->nsmt == 0 || !sw->host.known)
+		return 0;
+	rc = host_smt_factor(db, sw->host.name, prefer, &sw->smt);
+	sw->has_smt_factor = rc == 0;
+	return rc == 1 ? 0 : rc;
+}
+
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out)
 {
 	struct select_spec spec = {.filter = req->filter,
@@ -336,11 +346,8 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	opts.host = &host;
 	if (rc == 0)
 		rc = sweep_compute(&out->sel, &opts, &out->sw);
-	if (rc == 0 && out->sw.nsmt > 0 && host.known) {
-		rc = host_smt_factor(db, host.name, out->sel.runs[0].corpus, &out->sw.smt);
-		out->sw.has_smt_factor = rc == 0;
-		rc = rc == 1 ? 0 : rc;
-	}
+	if (rc == 0)
+		rc = sweep_smt_factor(db, &out->sw, out->sel.runs[0].corpus);
 	if (rc == 0)
 		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
 	return rc;

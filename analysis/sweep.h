@@ -160,6 +160,13 @@ void sweep_options_fields(struct sweep_options *opts, const char *metric, const 
  */
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out);
 void sweep_result_release(struct sweep_result *r);
+/*
+ * After sweep_compute() with a known host and an SMT level: the SMT
+ * factor measured on the host's runs (host_smt_factor; corpus `prefer`
+ * first) into sw->smt, has_smt_factor saying whether one was. 0 also
+ * when none is measured.
+ */
+int sweep_smt_factor(sqlite3 *db, struct sweep *sw, const char *prefer);
 /* Levels must be numbers > 0; at least one run. A median of 0 is no error (see above). */
 int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out);
 void sweep_release(struct sweep *sw);
