@@ -65,10 +65,10 @@ const char *level_kind_name(enum level_kind kind);
  * The SMT factor `coreplan smt` measures (smt.h's smt_factor: k threads
  * pinned on k/2 cores against k/2 threads on k/2 distinct cores) on one
  * host's runs, corpus by corpus so that an experiment's arms stay
- * together: the corpus `prefer` first (when not NULL), then every other
- * corpus with runs on the host, by name; the first where it is measured
- * wins. 1 when no corpus measures it (not an error; a corpus whose runs
- * smt cannot read is passed over).
+ * together: of the corpora with pinned runs (a non-empty `cpuset` field)
+ * on the host, `prefer` first (when not NULL), then the others by name;
+ * the first where it is measured wins. 1 when no corpus measures it (not
+ * an error; a corpus whose runs smt cannot read is passed over).
  */
 struct host_smt {
 	double factor, lo, hi; /* ratio of the medians; bounds from the ranges' ends */

@@ -396,7 +396,7 @@ static void host_smt_factor_affinity(void **state)
 	assert_int_equal(host_smt_factor(db, "epyc", NULL, &smt), 1); /* no runs yet */
 	assert_int_equal(import(db, YIP_TSV, "a-first", "epyc", NULL, false, &res), 0);
 	assert_int_equal(import(db, RUNS_TSV, "affinity", "epyc", NULL, false, &res), 0);
-	/* a-first (by name, first) cannot measure it: passed over */
+	/* a-first (by name, first) has no pinned runs: not measured, passed over */
 	assert_int_equal(host_smt_factor(db, "epyc", NULL, &smt), 0);
 	assert_string_equal(smt.corpus, "affinity");
 	check_close(smt.factor, 1.2675219529905761, 1e-12, "smt factor");
