@@ -185,8 +185,7 @@ static bool doubling_fit_over(const struct sweep *sw, bool (*use)(const struct s
 	} else if (!sw->scaling_applies) {
 		snprintf(note, size,
 			 "no %s per-doubling fit: it needs a rate or a time over a level that "
-			 "counts "
-			 "workers",
+			 "counts workers",
 			 what);
 	} else if (n < 3) {
 		snprintf(note, size, "no %s fit: %zu level%s, a fit needs at least 3", what, n,

@@ -252,10 +252,8 @@ static void levels_facts(struct doc *d, struct doc_section *s, const struct fit_
 		if (res->all_levels)
 			doc_note(s,
 				 "every level is fitted (--all-levels), SMT levels and levels "
-				 "beyond "
-				 "the logical CPUs included, on host %s (%s physical cores, %s "
-				 "logical "
-				 "CPUs): the curve mixes core scaling with SMT",
+				 "beyond the logical CPUs included, on host %s (%s physical cores, "
+				 "%s logical CPUs): the curve mixes core scaling with SMT",
 				 h->name, cores, cpus);
 		else if (left)
 			doc_note(s,

@@ -147,8 +147,7 @@ static void host_facts(struct doc *d, struct doc_section *s, const struct sweep 
 		if (h->mixed)
 			doc_note(s,
 				 "levels are assumed to be physical cores (%s: sweep --host NAME, "
-				 "or "
-				 "select one host's runs)",
+				 "or select one host's runs)",
 				 h->mixed_note);
 		else
 			doc_note(s,
@@ -176,8 +175,7 @@ static void host_facts(struct doc *d, struct doc_section *s, const struct sweep 
 			     (int64_t)sw->nbeyond, "levels");
 		doc_note(s,
 			 "levels are counted on host %s (%s physical cores, %s logical CPUs; "
-			 "topology "
-			 "source: %s): physical-core levels %s%s%s",
+			 "topology source: %s): physical-core levels %s%s%s",
 			 h->name, cores, cpus, h->source, phys.len ? strbuf_str(&phys) : "none",
 			 smt.len ? "; beyond the physical cores: " : "", strbuf_str(&smt));
 		strbuf_release(&phys);
@@ -288,18 +286,14 @@ static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *
 		if (factor)
 			doc_note(s,
 				 "level %s is SMT siblings of %s physical cores: step %s over "
-				 "level %s; "
-				 "an SMT factor of %s was measured on this host (corpus %s, "
-				 "coreplan "
-				 "smt): SMT, not an application limit",
+				 "level %s; an SMT factor of %s was measured on this host (corpus "
+				 "%s, coreplan smt): SMT, not an application limit",
 				 level, cores, step, last, factor, sw->smt.corpus);
 		else
 			doc_note(s,
 				 "level %s is SMT siblings of %s physical cores: step %s over "
-				 "level %s; "
-				 "SMT, not an application limit (no SMT factor measured on this "
-				 "host: "
-				 "coreplan smt needs pinned runs)",
+				 "level %s; SMT, not an application limit (no SMT factor measured "
+				 "on this host: coreplan smt needs pinned runs)",
 				 level, cores, step, last);
 	}
 }
