@@ -1441,6 +1441,28 @@ static int collect(struct importer *im, const char *path, bool is_dir)
 	return rc ? rc : hash_files(im);
 }
 
+/* The hosts the corpus's runs name, for the import's row. */
+static void hosts_of(struct importer *im)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t used = 0;
+	im->result->hosts[0] = '\0';
+	if (sqlite3_prepare_v2(
+		    im->db,
+		    "SELECT DISTINCT a.value FROM run_attrs a JOIN runs r USING (run_id)"
+		    " WHERE r.corpus_id = ?1 AND a.name = 'topology_host' ORDER BY a.value",
+		    -1, &stmt, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(stmt, 1, im->corpus_id);
+	while (sqlite3_step(stmt) == SQLITE_ROW && used < sizeof(im->result->hosts)) {
+		int wrote =
+			snprintf(im->result->hosts + used, sizeof(im->result->hosts) - used, "%s%s",
+				 used ? ", " : "", (const char *)sqlite3_column_text(stmt, 0));
+		used += wrote > 0 ? (size_t)wrote : 0;
+	}
+	sqlite3_finalize(stmt);
+}
+
 static void count_results(struct importer *im)
 {
 	im->result->excluded = scalar_int(im->db,
@@ -1448,6 +1470,13 @@ static void count_results(struct importer *im)
 					  " runs r USING (run_id) WHERE r.corpus_id = ?1",
 					  im->corpus_id);
 	im->result->files = (int64_t)im->nfiles;
+	im->result->tied_runs =
+		scalar_int(im->db,
+			   "SELECT count(DISTINCT a.run_id) FROM run_attrs a JOIN runs r"
+			   " USING (run_id) WHERE r.corpus_id = ?1 AND a.name ="
+			   " 'topology_host'",
+			   im->corpus_id);
+	hosts_of(im);
 }
 
 /* The tie an earlier import of this name stored (corpora.options), then the effective one. */

@@ -186,8 +186,9 @@ check_eq "import --replace without --host keeps the stored host (4 rows)" 4 "$((
 # the capacity corpus: instances give the topology
 ###########################################################################
 echo "# instances"
-cpl import -q "$CAP"
+cpl import -q "$CAP" --format tsv
 expect_rc "import $CAP_NAME exits 0" 0
+cp "$T/.out" "$T/cap-import.tsv"
 cpl topology --show --format tsv
 cp "$T/.out" "$T/hosts.tsv"
 py_check "the instances' hosts are gce.tsv's shapes: vcpus / threads_per_core cores, source catalog" "$PYLIB"'
@@ -228,6 +229,11 @@ n = sum(1 for r in runs if r["subcorpus"] == "m1")
 if n != 3 or any(got.get(r["tag"]) for r in runs if r["subcorpus"] == "m1"):
     bad.append("m1 runs: %d, some tied" % n)
 print("; ".join(bad[:5]) or "ok")' "$T/cap-runs.tsv"
+py_check "import's row: tied_runs and hosts are the runs tied above" "$PYLIB"'
+row = rows(sys.argv[2])[0]
+n = sum(len(rows(sys.argv[3].replace("cap-runs", "cap-" + h))) for h in ("e2-small", "e2-medium", "e2-standard-4"))
+ok = int(row["tied_runs"]) == n and row["hosts"] == "e2-medium, e2-small, e2-standard-4"
+print("ok" if ok else "%s %s, want %d" % (row["tied_runs"], row["hosts"], n))' "$T/cap-import.tsv" "$T/cap-runs.tsv"
 
 # --instance on a table; an unknown instance; one no catalog lists
 cpl import -q "$YIP" --name yinst --instance e2-standard-8
