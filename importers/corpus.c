@@ -1093,12 +1093,14 @@ static int tie_host(struct run_state *rs)
 	int rc = 0;
 	if (!host && attr_list_find(&rs->attrs, "set", "topology_host"))
 		return 0; /* the manifest's `set = topology_host=NAME` */
+	/* a column of the run's own that names another host would be read first: refuse */
+	if (host && (own = run_value(&rs->attrs, "topology_host")) && strcmp(own, host))
+		return err_set("its topology_host is '%s', but --host says '%s'", own, host);
 	if (!host)
 		host = rs->tc->host;
 	own = run_value(&rs->attrs, "instance");
 	if (im->instance && own && strcmp(own, im->instance))
-		return err_set("run '%s' names instance '%s', but --instance says '%s'",
-			       rs->run->tag, own, im->instance);
+		return err_set("its instance is '%s', but --instance says '%s'", own, im->instance);
 	if (im->instance && !own)
 		rc = attr_list_add(&rs->attrs, "set", "instance", im->instance, 0, 0, 0);
 	if (im->instance)

@@ -248,6 +248,16 @@ cpl import -q "$YIP" --name ybad --instance e2-standard-7
 expect_rc "import --instance e2-standard-7 (in no catalog) is a usage error (exit 2)" 2
 check_contains "import --instance e2-standard-7: the message names it" "$ERR" \
 	"--instance 'e2-standard-7': no catalog lists that instance"
+printf 'tag\tinstance\tthreads\ttput\nr1\te2-small\t1\t10\n' >"$T/own.tsv"
+cpl import -q "$T/own.tsv" --instance e2-medium
+expect_rc "--instance against a run's own other instance exits 1" 1
+check_contains "--instance against a run's own instance: the message names both" "$ERR" \
+	"run 'r1': its instance is 'e2-small', but --instance says 'e2-medium'"
+printf 'tag\ttopology_host\tthreads\ttput\nr1\tyip\t1\t10\n' >"$T/ownhost.tsv"
+cpl import -q "$T/ownhost.tsv" --host epyc
+expect_rc "--host against a run's own topology_host column exits 1" 1
+check_contains "--host against a run's own topology_host: the message names both" "$ERR" \
+	"run 'r1': its topology_host is 'yip', but --host says 'epyc'"
 printf 'tag\tinstance\tthreads\ttput\nr1\tzz-9\t1\t10\nr2\tzz-9\t2\t19\n' >"$T/zz.tsv"
 cpl import -q "$T/zz.tsv"
 expect_rc "import of runs naming an instance no catalog lists exits 0" 0
