@@ -18,7 +18,8 @@
  * the tables hosts/host_cpus: schema/topology.h), first that applies:
  *   1. opts->host (`import --host NAME`): a recorded host, else a usage
  *      error listing the recorded ones; every run of the corpus, over
- *      the manifest's own topology or `set = topology_host=...`;
+ *      the manifest's own topology or `set = topology_host=...` (a run
+ *      whose own column topology_host names another host is an error);
  *   2. the manifest: its table's `topology = FILE` (stored as host
  *      CORPUS[/SUBCORPUS]) or a `set = topology_host=NAME` constant;
  *   3. a catalog instance: opts->instance (`import --instance NAME`, a
