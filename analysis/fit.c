@@ -405,10 +405,42 @@ static int points(struct fit_run_result *out)
 	return 0;
 }
 
+/* Each point's kind on the host and whether it is fitted; the fitted points, compacted. */
+static int classify(const struct fit_request *req, struct fit_run_result *out, double *lx,
+		    double *xx)
+{
+	size_t physical = 0;
+	out->all_levels = req->all_levels;
+	out->kind = calloc(out->n ? out->n : 1, sizeof(*out->kind));
+	out->in_fit = calloc(out->n ? out->n : 1, sizeof(*out->in_fit));
+	if (!out->kind || !out->in_fit)
+		return err_set("out of memory");
+	out->nfit = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		enum level_kind k =
+			out->classified ? level_kind_on(&out->host, out->level[i]) : LEVEL_ASSUMED;
+		bool phys = k == LEVEL_PHYSICAL || k == LEVEL_ASSUMED;
+		out->kind[i] = k;
+		out->in_fit[i] = phys || req->all_levels;
+		physical += phys;
+		if (out->in_fit[i]) {
+			lx[out->nfit] = out->level[i];
+			xx[out->nfit++] = out->x[i];
+		}
+	}
+	if (out->nfit == 0)
+		return err_set(
+			"no physical-core level to fit: host '%s' has %zu physical cores and "
+			"every level is above them (--all-levels fits every level)",
+			out->host.name, out->host.physical_cores);
+	return 0;
+}
+
 int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *out)
 {
 	struct select_spec spec = {
 		.filter = req->filter, .by = req->by, .metric = req->metric ? req->metric : "tput"};
+	double *lx = NULL, *xx = NULL;
 	size_t fitted = 0;
 	int rc;
 	memset(out, 0, sizeof(*out));
@@ -419,12 +451,20 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 		rc = points(out);
 	if (rc == 0)
 		rc = pooling_check(db, &spec, &out->sel, "fit", false);
+	out->classified = req->by && field_counts_workers(req->by);
+	if (rc == 0 && out->classified)
+		rc = run_host_levels(db, &out->sel, req->host, &out->host);
+	if (rc == 0 &&
+	    (!(lx = malloc(out->n * sizeof(double))) || !(xx = malloc(out->n * sizeof(double)))))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = classify(req, out, lx, xx);
 	for (int m = 0; rc == 0 && m < FIT_NMODELS; m++) {
 		struct fit_result *fit = &out->fits[m];
 		out->asked[m] = req->models[m];
 		if (!req->models[m])
 			continue;
-		if (fit_scaling((enum fit_model)m, out->level, out->x, out->n, fit) == 0) {
+		if (fit_scaling((enum fit_model)m, lx, xx, out->nfit, fit) == 0) {
 			out->ok[m] = true;
 			fitted++;
 		} else {
@@ -438,6 +478,8 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 			rc = err_set("%s", out->error[m]);
 	if (rc == 0 && fitted == 0)
 		rc = err_set("no model to fit");
+	free(lx);
+	free(xx);
 	return rc;
 }
 
@@ -447,6 +489,8 @@ void fit_run_result_release(struct fit_run_result *r)
 		fit_release(&r->fits[m]);
 	free(r->level);
 	free(r->x);
+	free(r->kind);
+	free(r->in_fit);
 	selection_release(&r->sel);
 	memset(r, 0, sizeof(*r));
 }

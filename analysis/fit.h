@@ -30,6 +30,14 @@
  * selected run is one point (level, metric); levels must be numbers. Each
  * model asked for is fitted; one that cannot be keeps its reason. When no
  * model asked for could be fitted, the first one's reason is the error.
+ *
+ * Physical cores (analysis/hosts.h): when the level counts workers
+ * (field_counts_workers), each point's level gets its kind on the runs'
+ * host (the request's host, else their topology_host; several hosts count
+ * as unknown). Only physical-core points are fitted (and every point when
+ * the host is unknown: assumed physical); SMT levels and levels beyond
+ * the logical CPUs are left out unless all_levels. No point left to fit
+ * is an error that says so.
  */
 #ifndef COREPLAN_FIT_H
 #define COREPLAN_FIT_H
@@ -37,6 +45,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hosts.h"
 #include "select.h"
 
 enum fit_model { FIT_USL, FIT_AMDAHL, FIT_POWER };
@@ -88,6 +97,8 @@ struct fit_request {
 	const char *by;
 	const char *metric;       /* NULL: tput */
 	bool models[FIT_NMODELS]; /* indexed by enum fit_model */
+	bool all_levels;          /* --all-levels: fit SMT and beyond levels too */
+	const char *host;         /* --host: count levels on this host; NULL: the runs' own */
 };
 
 /* A request's answer: the runs, their points, and each model asked for. */
@@ -95,6 +106,13 @@ struct fit_run_result {
 	struct selection sel;
 	double *level, *x; /* sel.n points, in selection order */
 	size_t n;
+	/* levels in physical cores: classified when the level counts workers */
+	bool classified;
+	bool all_levels;
+	struct run_host host;  /* known false: assumed physical (host.mixed: several hosts) */
+	enum level_kind *kind; /* per point, or NULL: every point assumed physical */
+	bool *in_fit;          /* per point, or NULL: every point is fitted */
+	size_t nfit;           /* points fitted; fits[m].fitted holds them in point order */
 	bool asked[FIT_NMODELS];
 	bool ok[FIT_NMODELS]; /* fits[m] holds a fit */
 	struct fit_result fits[FIT_NMODELS];

@@ -33,17 +33,31 @@ static int select_for(sqlite3 *db, const struct plot_request *req, const char *b
 	return rc;
 }
 
-/* The power law over every run; a failure only means no fitted curve. */
-static void fit_power(const struct selection *sel, struct plot_result *out)
+/* Is the run's level a physical-core (or assumed physical) level of the sweep? */
+static bool physical_run(const struct sweep *sw, double level)
+{
+	for (size_t i = 0; i < sw->nlevels; i++)
+		if (sw->levels[i].level == level)
+			return sw->levels[i].kind == LEVEL_PHYSICAL ||
+			       sw->levels[i].kind == LEVEL_ASSUMED;
+	return false;
+}
+
+/* The power law over the physical-core levels' runs; a failure only means no fitted curve. */
+static void fit_power(const struct selection *sel, const struct sweep *sw, struct plot_result *out)
 {
 	double *x = malloc((sel->n ? sel->n : 1) * sizeof(*x));
 	double *y = malloc((sel->n ? sel->n : 1) * sizeof(*y));
-	if (x && y) {
+	size_t n = 0;
+	if (x && y && sw->nphysical + (sw->classified ? 0 : sw->nlevels) >= 2) {
 		for (size_t i = 0; i < sel->n; i++) {
-			x[i] = sel->runs[i].level;
-			y[i] = sel->runs[i].metric;
+			if (!physical_run(sw, sel->runs[i].level))
+				continue;
+			x[n] = sel->runs[i].level;
+			y[n++] = sel->runs[i].metric;
 		}
-		out->has_power = fit_scaling(FIT_POWER, x, y, sel->n, &out->power) == 0;
+		out->has_power = fit_scaling(FIT_POWER, x, y, n, &out->power) == 0;
+		out->power_points = out->has_power ? n : 0;
 	}
 	err_clear();
 	free(x);
@@ -53,14 +67,21 @@ static void fit_power(const struct selection *sel, struct plot_result *out)
 static int scaling_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
 {
 	struct sweep_options opts;
+	struct run_host host;
 	int rc = select_for(db, req, NULL, &out->sweep.sel);
+	memset(&host, 0, sizeof(host));
 	sweep_options_init(&opts);
 	/* the sweep's figures that apply to this metric and level (sweep.h) */
 	sweep_options_fields(&opts, plot_request_metric(req), req->by, NULL, false);
+	if (rc == 0 && opts.level_counts_workers)
+		rc = run_host_levels(db, &out->sweep.sel, req->host, &host);
+	opts.host = &host;
 	if (rc == 0)
 		rc = sweep_compute(&out->sweep.sel, &opts, &out->sweep.sw);
-	if (rc == 0 && out->sweep.sw.nlevels >= 2)
-		fit_power(&out->sweep.sel, out);
+	if (rc == 0)
+		rc = sweep_smt_factor(db, &out->sweep.sw, out->sweep.sel.runs[0].corpus);
+	if (rc == 0)
+		fit_power(&out->sweep.sel, &out->sweep.sw, out);
 	return rc;
 }
 

@@ -4,9 +4,12 @@
  * figures drawn over them, read once. reports/plots.h turns a result into
  * the gnuplot script, data file and image; nothing here draws.
  *
- *   scaling  the sweep of the metric by --by (sweep.h, default options)
- *            and the power law fitted to every run (fit.h; has_power false
- *            when the fit fails or there are fewer than two levels)
+ *   scaling  the sweep of the metric by --by (sweep.h, default options;
+ *            its levels classified on the runs' host, or req->host, and
+ *            the SMT factor looked for as sweep_run does) and the power
+ *            law fitted to the runs at physical-core levels (every run when
+ *            the host is unknown: assumed physical; fit.h; has_power false
+ *            when the fit fails or there are fewer than two such levels)
  *   blocks   the runs with their --block value (default field `block`);
  *            every level must be a number
  *   trace    the one run --tag names among the selected runs: its sample
@@ -41,6 +44,7 @@ struct plot_request {
 	const char *metric; /* NULL: the kind's default (plot_request_metric) */
 	const char *block;  /* blocks: the block field; NULL: block */
 	const char *tag;    /* trace: the run */
+	const char *host;   /* scaling: count levels on this host; NULL: the runs' own */
 };
 
 /* The metric the request plots: its own, else load_rss_kb for memory, tput otherwise. */
@@ -51,7 +55,8 @@ struct plot_result {
 	enum plot_kind kind;
 	struct sweep_result sweep;  /* scaling: the runs and the sweep */
 	bool has_power;             /* scaling: the power law was fitted */
-	struct fit_result power;    /* scaling */
+	struct fit_result power;    /* scaling: over the physical-core levels' runs */
+	size_t power_points;        /* scaling: the runs it was fitted to */
 	struct selection sel;       /* blocks, memory */
 	struct ols ols;             /* memory */
 	int64_t run_id;             /* trace: the run */

@@ -155,6 +155,7 @@ static void scaling(struct sweep *sw, size_t base_index)
 		lv->per_doubling = pow(p / performance(sw, &sw->levels[i - 1]),
 				       1.0 / log2(lv->level / sw->levels[i - 1].level));
 		if (sw->stop_index == sw->nlevels && isfinite(lv->per_doubling) &&
+		    (lv->kind == LEVEL_PHYSICAL || lv->kind == LEVEL_ASSUMED) &&
 		    lv->per_doubling < 2.0 * sw->stop_efficiency) {
 			lv->scaling_stops = true;
 			sw->stop_index = i;
@@ -162,41 +163,105 @@ static void scaling(struct sweep *sw, size_t base_index)
 	}
 }
 
-static void whole_sweep_fit(struct sweep *sw)
+/*
+ * The least-squares per-doubling fit over the levels `use` accepts
+ * (NULL: every level); *note says why there is none.
+ */
+static bool doubling_fit_over(const struct sweep *sw, bool (*use)(const struct sweep_level *),
+			      const char *what, struct doubling_fit *fit, char *note, size_t size)
 {
-	double *levels = malloc(sw->nlevels * sizeof(double));
-	double *medians = malloc(sw->nlevels * sizeof(double));
-	sw->has_fit = false;
+	double *levels = malloc((sw->nlevels ? sw->nlevels : 1) * sizeof(double));
+	double *medians = malloc((sw->nlevels ? sw->nlevels : 1) * sizeof(double));
+	size_t n = 0;
+	bool ok = false;
+	for (size_t i = 0; levels && medians && i < sw->nlevels; i++) {
+		if (use && !use(&sw->levels[i]))
+			continue;
+		levels[n] = sw->levels[i].level;
+		medians[n++] = sw->levels[i].s.median;
+	}
 	if (!levels || !medians) {
-		snprintf(sw->fit_note, sizeof(sw->fit_note), "out of memory");
+		snprintf(note, size, "out of memory");
 	} else if (!sw->scaling_applies) {
-		snprintf(sw->fit_note, sizeof(sw->fit_note),
-			 "no whole-sweep per-doubling fit: it needs a rate or a time over a level "
-			 "that counts workers");
-	} else if (sw->nlevels < 3) {
-		snprintf(sw->fit_note, sizeof(sw->fit_note),
-			 "no whole-sweep fit: %zu level%s, a fit needs at least 3", sw->nlevels,
-			 sw->nlevels == 1 ? "" : "s");
+		snprintf(note, size,
+			 "no %s per-doubling fit: it needs a rate or a time over a level that "
+			 "counts workers",
+			 what);
+	} else if (n < 3) {
+		snprintf(note, size, "no %s fit: %zu level%s, a fit needs at least 3", what, n,
+			 n == 1 ? "" : "s");
+	} else if (stats_per_doubling(levels, medians, n, fit) == 0) {
+		ok = true;
+		/* a time: the speedup per doubling is exp(-slope); SE = factor * slope SE */
+		if (sw->metric.lower_is_better) {
+			double slope_se = fit->factor_se / fit->factor;
+			fit->factor = 1.0 / fit->factor;
+			fit->factor_se = fit->factor * slope_se;
+		}
 	} else {
-		for (size_t i = 0; i < sw->nlevels; i++) {
-			levels[i] = sw->levels[i].level;
-			medians[i] = sw->levels[i].s.median;
-		}
-		if (stats_per_doubling(levels, medians, sw->nlevels, &sw->fit) == 0) {
-			sw->has_fit = true;
-			/* a time: the speedup per doubling is exp(-slope); SE = factor * slope SE */
-			if (sw->metric.lower_is_better) {
-				double slope_se = sw->fit.factor_se / sw->fit.factor;
-				sw->fit.factor = 1.0 / sw->fit.factor;
-				sw->fit.factor_se = sw->fit.factor * slope_se;
-			}
-		} else {
-			snprintf(sw->fit_note, sizeof(sw->fit_note), "no whole-sweep fit: %s",
-				 err_msg());
-		}
+		snprintf(note, size, "no %s fit: %s", what, err_msg());
+		err_clear();
 	}
 	free(levels);
 	free(medians);
+	return ok;
+}
+
+static bool physical_level(const struct sweep_level *lv)
+{
+	return lv->kind == LEVEL_PHYSICAL || lv->kind == LEVEL_ASSUMED;
+}
+
+static void whole_sweep_fit(struct sweep *sw)
+{
+	sw->has_fit = doubling_fit_over(sw, NULL, "whole-sweep", &sw->fit, sw->fit_note,
+					sizeof(sw->fit_note));
+	sw->has_physical_fit =
+		doubling_fit_over(sw, physical_level, "physical-core", &sw->physical_fit,
+				  sw->physical_fit_note, sizeof(sw->physical_fit_note));
+}
+
+/* Each level's kind on the host, the SMT steps and the efficiency at the last physical level. */
+static void classify(struct sweep *sw, const struct sweep_options *opts)
+{
+	sw->classified = opts->level_counts_workers;
+	if (opts->host)
+		sw->host = *opts->host;
+	sw->last_physical = sw->nlevels;
+	sw->physical_efficiency = NAN;
+	for (size_t i = 0; i < sw->nlevels; i++) {
+		struct sweep_level *lv = &sw->levels[i];
+		lv->kind = sw->classified ? level_kind_on(&sw->host, lv->level) : LEVEL_ASSUMED;
+		lv->smt_step = NAN;
+		lv->smt_over = sw->nlevels;
+		if (!sw->classified)
+			continue;
+		if (physical_level(lv)) {
+			sw->nphysical++;
+			sw->last_physical = i;
+		} else if (lv->kind == LEVEL_SMT) {
+			sw->nsmt++;
+		} else {
+			sw->nbeyond++;
+		}
+	}
+}
+
+/* After scaling(): the SMT steps and the efficiency at the last physical level. */
+static void smt_steps(struct sweep *sw)
+{
+	if (!sw->classified || !sw->scaling_applies)
+		return;
+	if (sw->last_physical < sw->nlevels)
+		sw->physical_efficiency = sw->levels[sw->last_physical].efficiency;
+	for (size_t i = 0; sw->last_physical < sw->nlevels && i < sw->nlevels; i++) {
+		struct sweep_level *lv = &sw->levels[i];
+		if (lv->kind != LEVEL_SMT)
+			continue;
+		lv->smt_over = sw->last_physical;
+		lv->smt_step =
+			performance(sw, lv) / performance(sw, &sw->levels[sw->last_physical]);
+	}
 }
 
 int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
@@ -230,7 +295,9 @@ int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
 	if (rc == 0)
 		rc = find_base(out, opts, &base_index);
 	if (rc == 0) {
+		classify(out, opts);
 		scaling(out, base_index);
+		smt_steps(out);
 		whole_sweep_fit(out);
 	}
 done:
@@ -248,21 +315,38 @@ void sweep_release(struct sweep *sw)
 	memset(sw, 0, sizeof(*sw));
 }
 
+int sweep_smt_factor(sqlite3 *db, struct sweep *sw, const char *prefer)
+{
+	int rc;
+	if (sw->nsmt == 0 || !sw->host.known)
+		return 0;
+	rc = host_smt_factor(db, sw->host.name, prefer, &sw->smt);
+	sw->has_smt_factor = rc == 0;
+	return rc == 1 ? 0 : rc;
+}
+
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out)
 {
 	struct select_spec spec = {.filter = req->filter,
 				   .by = req->by,
 				   .metric = req->metric ? req->metric : "tput"};
 	struct sweep_options opts = req->opts;
+	struct run_host host;
 	int rc;
 	memset(out, 0, sizeof(*out));
+	memset(&host, 0, sizeof(host));
 	sweep_options_fields(&opts, spec.metric, req->by, req->has_kind ? &req->kind : NULL,
 			     req->lower_is_better);
 	rc = select_runs(db, &spec, &out->sel);
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
+	if (rc == 0 && opts.level_counts_workers)
+		rc = run_host_levels(db, &out->sel, req->host, &host);
+	opts.host = &host;
 	if (rc == 0)
 		rc = sweep_compute(&out->sel, &opts, &out->sw);
+	if (rc == 0)
+		rc = sweep_smt_factor(db, &out->sw, out->sel.runs[0].corpus);
 	if (rc == 0)
 		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
 	return rc;

@@ -34,6 +34,24 @@
  *     charges fixed costs to the level);
  *   speedup and efficiency also need a base median above 0, per_doubling
  *     two medians above 0.
+ *
+ * Levels in physical cores (analysis/hosts.h). When the level counts
+ * workers, each level gets its kind on the runs' host (run_host_of: the
+ * request's host, else the runs' topology_host field): physical (level <=
+ * the host's physical cores), smt (up to its logical CPUs), beyond (more),
+ * or, with no known host, assumed physical (the document says so; runs on
+ * several hosts are that too, with the reason). Then:
+ *   the stop rule    looks at physical (and assumed) levels only: a step
+ *                    onto SMT siblings is not the application stopping
+ *   smt_step         at an SMT level, performance / performance at the
+ *                    last physical level (the largest one below it)
+ *   physical fit     the whole-sweep fit over the physical (and assumed)
+ *                    levels only: physical_fit (needs 3 such levels)
+ *   physical_efficiency  the efficiency at the largest physical level
+ *   smt_factor       what `coreplan smt` measures on the same host's runs
+ *                    (host_smt_factor, hosts.h), when it can: sweep_run
+ *                    only, and only when the sweep has an SMT level
+ * The whole-sweep fit over every level stays, as before.
  */
 #ifndef COREPLAN_SWEEP_H
 #define COREPLAN_SWEEP_H
@@ -41,6 +59,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hosts.h"
 #include "select.h"
 #include "stats.h"
 
@@ -55,6 +74,8 @@ struct sweep_options {
 	bool level_counts_workers;
 	const char *metric_name; /* for the reasons; NULL: "tput" */
 	const char *by;          /* for the reasons; NULL: "the level" */
+	/* the host levels are counted on (NULL or unknown: assumed physical); sweep_run sets it */
+	const struct run_host *host;
 };
 
 struct sweep_level {
@@ -68,6 +89,9 @@ struct sweep_level {
 	size_t app_cores_n;
 	double cpu_us_per_op; /* NaN when app_cores is NaN */
 	bool scaling_stops;
+	enum level_kind kind; /* on the host; LEVEL_ASSUMED also when !classified */
+	double smt_step;      /* an SMT level's step over the last physical level, else NaN */
+	size_t smt_over;      /* that level's index */
 };
 
 struct sweep {
@@ -87,6 +111,17 @@ struct sweep {
 	char per_unit_why[256];
 	char base_note[160];       /* why speedups are missing though they apply, or "" */
 	size_t zero_median_levels; /* levels whose median is 0: range_pct missing */
+	/* levels in physical cores (above); classified: the level counts workers */
+	bool classified;
+	struct run_host host;            /* a copy of opts->host (known false: assumed) */
+	size_t nphysical, nsmt, nbeyond; /* levels of each kind (assumed ones count as physical) */
+	size_t last_physical;            /* index of the largest physical level, or nlevels */
+	double physical_efficiency;      /* efficiency at last_physical, else NaN */
+	bool has_physical_fit;
+	struct doubling_fit physical_fit;
+	char physical_fit_note[256]; /* why there is no physical fit, when !has_physical_fit */
+	bool has_smt_factor;         /* sweep_run measured one on the host's runs */
+	struct host_smt smt;
 };
 
 /* What `coreplan sweep` asks: the runs, the level field, the metric. */
@@ -98,6 +133,7 @@ struct sweep_request {
 	enum field_kind kind;
 	bool lower_is_better;      /* --lower-is-better */
 	struct sweep_options opts; /* base and stop; sweep_run sets the fields' meaning */
+	const char *host;          /* --host: count levels on this host; NULL: the runs' own */
 };
 
 /* A request's answer: the runs it read (with those left out) and the sweep. */
@@ -115,11 +151,22 @@ void sweep_options_init(struct sweep_options *opts);
 void sweep_options_fields(struct sweep_options *opts, const char *metric, const char *by,
 			  const enum field_kind *kind, bool lower_is_better);
 /*
- * Select the runs and compute the sweep; release the result either way.
- * No run selected: the error says what the filter matched (select_no_runs).
+ * Select the runs, find their host (when the level counts workers; runs
+ * on several hosts without req->host are counted as assumed physical,
+ * the reason in host.mixed_note), compute the sweep and, when it has an
+ * SMT level, look for an SMT factor measured on the host's runs; release
+ * the result either way. No run selected: the error says what the
+ * filter matched (select_no_runs).
  */
 int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result *out);
 void sweep_result_release(struct sweep_result *r);
+/*
+ * After sweep_compute() with a known host and an SMT level: the SMT
+ * factor measured on the host's runs (host_smt_factor; corpus `prefer`
+ * first) into sw->smt, has_smt_factor saying whether one was. 0 also
+ * when none is measured.
+ */
+int sweep_smt_factor(sqlite3 *db, struct sweep *sw, const char *prefer);
 /* Levels must be numbers > 0; at least one run. A median of 0 is no error (see above). */
 int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out);
 void sweep_release(struct sweep *sw);

@@ -9,12 +9,17 @@
 
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_MODEL };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_MODEL, OPT_ALL_LEVELS, OPT_HOST };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	[OPT_BY] = {"by", 0, "FIELD", "the level field N, e.g. gomaxprocs", .required = true},
 	[OPT_MODEL] = {"model", 0, "M", "usl, amdahl, power or all (default all)", false},
+	[OPT_ALL_LEVELS] = {"all-levels", 0, NULL,
+			    "fit SMT levels and levels beyond the logical CPUs too", false},
+	[OPT_HOST] = {"host", 0, "NAME",
+		      "count levels on this recorded host (default: the runs' topology_host)",
+		      false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
@@ -33,9 +38,21 @@ static const char details[] =
 	"scale (J^T J)^-1 by SSE / (n - p); residual_se = sqrt(SSE / dof) with\n"
 	"dof = n - p; r2 = 1 - SSE / SST. A model needs as many distinct levels as\n"
 	"it has free parameters and one more point.\n"
+	"\n"
+	"Physical cores: when N counts threads or workers (gomaxprocs, threads, cores,\n"
+	"n, ...: `coreplan sweep --help`), each level is classified on the runs' host\n"
+	"(--host, else their topology_host field: `coreplan import --help`). Only the\n"
+	"physical-core levels (N <= the host's physical cores) are fitted by default:\n"
+	"an SMT level adds siblings, not cores, and would read as contention. SMT\n"
+	"levels and levels beyond the logical CPUs are left out (the facts\n"
+	"levels_fitted, levels_left_out, points_left_out and a note say which), but\n"
+	"stay in the points table with what each model predicts there (columns\n"
+	"core_kind, fitted). --all-levels fits every level. Without a known host every\n"
+	"level is assumed physical and fitted, and the document says so.\n"
 	"\n" CLI_POOLING_HELP "\n"
-	"example:\n"
-	"  coreplan fit --by gomaxprocs --where block=1,2,3\n";
+	"examples:\n"
+	"  coreplan fit --by gomaxprocs --where block=1,2,3\n"
+	"  coreplan fit --by gomaxprocs --where block=1,2,3 --all-levels\n";
 
 static const char *const views[] = {"params", "summary", "points", NULL};
 
@@ -54,6 +71,12 @@ static int option(void *request, int which, const char *value)
 			return err_usage("unknown model '%s' (usl, amdahl, power or all)", value);
 		memset(req->models, 0, sizeof(req->models));
 		req->models[m] = true;
+		return 0;
+	case OPT_ALL_LEVELS:
+		req->all_levels = true;
+		return 0;
+	case OPT_HOST:
+		req->host = value;
 		return 0;
 	}
 	return 0;

@@ -9,7 +9,9 @@
 #include "opt.h"
 #include "progress.h"
 
+#include "../analysis/catalogs.h"
 #include "../common/err.h"
+#include "../importers/catalog.h"
 #include "../importers/corpus.h"
 #include "../reports/builders.h"
 
@@ -17,7 +19,19 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_NAME = CLI_OUTPUT_COUNT, OPT_REPLACE, OPT_MANIFEST, OPT_PATCH_FLOOR, OPT_QUIET };
+#ifndef COREPLAN_CATALOG_DIR
+#define COREPLAN_CATALOG_DIR "fixtures/catalogs"
+#endif
+
+enum {
+	OPT_NAME = CLI_OUTPUT_COUNT,
+	OPT_REPLACE,
+	OPT_MANIFEST,
+	OPT_PATCH_FLOOR,
+	OPT_HOST,
+	OPT_INSTANCE,
+	OPT_QUIET
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
@@ -31,6 +45,13 @@ static const struct opt_spec specs[] = {
 			  false},
 	[OPT_PATCH_FLOOR] = {"patch-floor", 0, "X",
 			     "exclude runs whose patch_rate is below X (0..1, default 0.9)", false},
+	[OPT_HOST] = {"host", 0, "NAME",
+		      "the runs ran on host NAME, a topology recorded with coreplan topology",
+		      false},
+	[OPT_INSTANCE] = {"instance", 0, "NAME",
+			  "the runs ran on catalog instance NAME (its vCPUs and threads per core "
+			  "give the topology when no host is given)",
+			  false},
 	[OPT_QUIET] = {"quiet", 'q', NULL, "no progress on standard error", false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -41,11 +62,31 @@ static const char details[] =
 	"Importing an unchanged corpus again does nothing; a changed one needs --replace.\n"
 	"Progress is drawn on standard error only when it is a terminal.\n"
 	"The result is one row per PATH (view imported): name, layout, status (new,\n"
-	"replaced or unchanged) and what was read.\n"
+	"replaced or unchanged), what was read, and tied_runs and hosts: how many runs\n"
+	"name a host (below) and which.\n"
+	"\n"
+	"The host the runs ran on (each run's field topology_host; sweep, fit, plot\n"
+	"and smt count levels in its physical cores), the first that applies:\n"
+	"  1. --host NAME: a host recorded with `coreplan topology` (else a usage\n"
+	"     error listing them), for every run, over the manifest's topology;\n"
+	"  2. the manifest's `topology = FILE` (recorded as host CORPUS[/SUBCORPUS])\n"
+	"     or its `set = topology_host=NAME`;\n"
+	"  3. a catalog instance: --instance NAME, else the run's own instance field\n"
+	"     (the capacity profile sets instance=e2-{target}). The host is named\n"
+	"     after the instance; unless a host of that name was recorded from a\n"
+	"     real topology, it is recorded from the catalog: vcpus / threads_per_core\n"
+	"     physical cores of threads_per_core threads (source catalog). --instance\n"
+	"     also sets the runs' instance field (a run naming another is an error).\n"
+	"The catalogs are the stored ones (`coreplan catalog`), else the shipped ones.\n"
+	"--host and --instance are stored with the corpus: importing it again (or\n"
+	"with --replace) without them keeps them; a different one needs --replace.\n"
 	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
-	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n";
+	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n"
+	"  coreplan topology --from lscpu.txt --host epyc\n"
+	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816 --host epyc\n"
+	"  coreplan import runs.tsv --instance e2-standard-8\n";
 
 static const char *const views[] = {"imported", NULL};
 
@@ -74,6 +115,16 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_PATCH_FLOOR:
 		return cli_parse_number("patch-floor", value, 0, 1, &req->opts.patch_floor);
+	case OPT_HOST:
+		if (!*value)
+			return err_usage("--host needs a host name");
+		req->opts.host = value;
+		return 0;
+	case OPT_INSTANCE:
+		if (!*value)
+			return err_usage("--instance needs an instance name");
+		req->opts.instance = value;
+		return 0;
 	case OPT_QUIET:
 		req->quiet = true;
 		return 0;
@@ -104,6 +155,21 @@ static void each_path(const char *path, void *arg)
 		progress_clear(&req->progress);
 }
 
+/*
+ * The catalogs runs' instances are looked up in: the stored ones, else the
+ * shipped ones in this connection's TEMP tables (nothing reaches the
+ * file). No catalog is no error: instances then stay unknown.
+ */
+static int instance_catalogs(sqlite3 *db)
+{
+	struct catalogs_used used;
+	/* a run naming an instance then says, in a warning, that no catalog lists it */
+	if (catalogs_use(db, NULL, 0, COREPLAN_CATALOG_DIR, catalog_read, &used) != 0)
+		err_clear();
+	catalogs_used_release(&used);
+	return 0;
+}
+
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct import_request *req = request;
@@ -115,6 +181,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 		req->opts.progress = progress_draw;
 		req->opts.progress_arg = &req->progress;
 	}
+	if (rc == 0)
+		rc = instance_catalogs(db);
 	if (rc == 0)
 		rc = corpus_import_all(db, req->paths, req->npaths, &req->opts, results,
 				       draw ? each_path : NULL, req);

@@ -12,23 +12,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_OUT };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_HOST, OPT_OUT };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	[OPT_BY] = {"by", 0, "FIELD", "the level field (scaling, blocks, memory)", false},
 	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (blocks; default block)", false},
 	[OPT_TAG] = {"tag", 0, "TAG", "the run (trace)", false},
+	[OPT_HOST] = {"host", 0, "NAME",
+		      "scaling: count levels on this recorded host (default: the runs' "
+		      "topology_host)",
+		      false},
 	[OPT_OUT] = {"out", 0, "FILE",
 		     "the image: FILE.svg (default) or FILE.png; FILE.gp and FILE.tsv are "
-		     "written beside it", .required = true},
+		     "written beside it",
+		     .required = true},
 	{NULL, 0, NULL, NULL, false},
 };
 
 static const char details[] =
 	"KIND is one of:\n"
 	"  scaling  per-level medians with min-max bars, ideal linear from the base\n"
-	"           level, fitted power law (--by)\n"
+	"           level, fitted power law (--by). When --by counts workers and the\n"
+	"           runs' host is known (--host, else their topology_host), the levels\n"
+	"           beyond its physical cores are shaded and drawn as their own series\n"
+	"           (SMT siblings; beyond the logical CPUs), and the power law is\n"
+	"           fitted over the physical-core levels' runs only (the title and the\n"
+	"           facts host, physical_cores and power_levels say so)\n"
 	"  blocks   each run's value per level, one colour per block (--by, --block)\n"
 	"  trace    a run's app cores and RSS over time, plateau window shaded (--tag)\n"
 	"  memory   the metric (default load_rss_kb) against --by with the OLS line and\n"
@@ -63,6 +73,9 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_TAG:
 		p->req.tag = value;
+		return 0;
+	case OPT_HOST:
+		p->req.host = value;
 		return 0;
 	case OPT_OUT:
 		p->out = value;

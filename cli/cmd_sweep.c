@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP, OPT_KIND, OPT_LOWER };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP, OPT_KIND, OPT_LOWER, OPT_HOST };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -28,6 +28,9 @@ static const struct opt_spec specs[] = {
 		      false},
 	[OPT_LOWER] = {"lower-is-better", 0, NULL,
 		       "lower values of the metric are better (speedup = base / median)", false},
+	[OPT_HOST] = {"host", 0, "NAME",
+		      "count levels on this recorded host (default: the runs' topology_host)",
+		      false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
@@ -48,13 +51,34 @@ static const char details[] =
 	"  per_unit      median / level\n"
 	"  app_cores     median of the driver-reported app_cores (not recomputed)\n"
 	"  cpu_us_per_op app_cores * 10^6 / median\n"
-	"  note          'scaling stops' at the first level whose per_doubling is below\n"
-	"                2 * --stop-below (default 1.2x per doubling)\n"
+	"  note          'scaling stops' at the first physical-core level whose\n"
+	"                per_doubling is below 2 * --stop-below (default 1.2x per\n"
+	"                doubling); 'SMT siblings' at an SMT level, 'beyond the logical\n"
+	"                CPUs' past them\n"
+	"  core_kind     what a level of threads or workers is on the runs' host:\n"
+	"                physical (level <= its physical cores), smt (up to its logical\n"
+	"                CPUs: the threads beyond the physical cores share cores with\n"
+	"                SMT siblings), beyond (more), or 'assumed physical' when no\n"
+	"                topology is known (the document says so)\n"
+	"  smt_step      at an SMT level: median / median at the largest physical level\n"
+	"                (lower is better: inverted), the step SMT gives, not scaling\n"
 	"The whole-sweep per-doubling factor is exp(b) of the least-squares fit\n"
 	"ln(median) = a + b * log2(level) over the level medians (lower is better:\n"
 	"exp(-b)), with its standard error (delta method): the facts per_doubling,\n"
 	"per_doubling_se and per_doubling_r2 in every format (--view facts for tsv and\n"
 	"csv).\n"
+	"\n"
+	"Levels in physical cores: the host is --host, else the one the runs name\n"
+	"(field topology_host: `coreplan import --host`, a manifest's topology, or a\n"
+	"catalog instance; `coreplan import --help`). The headline is over the\n"
+	"physical-core levels: physical_per_doubling (+ _se, _r2: the same least\n"
+	"squares over those levels only, at least 3) and physical_efficiency (the\n"
+	"efficiency at the largest physical level); facts host, physical_cores,\n"
+	"logical_cpus, smt_step_at_LEVEL, and smt_factor (+ _corpus) when `coreplan\n"
+	"smt` measures one on the same host's runs (pinned arms; corpus by corpus, the\n"
+	"sweep's own first). The stop rule looks at physical levels only: a step onto\n"
+	"SMT siblings is SMT, not an application limit. Runs on several hosts, or none\n"
+	"known: levels are assumed physical, and a note says why.\n"
 	"\n"
 	"What applies (cells that do not are missing, Markdown leaves the column out,\n"
 	"and the facts columns_left_out and columns_left_out_why and a note say why):\n"
@@ -103,6 +127,9 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_LOWER:
 		req->lower_is_better = true;
+		return 0;
+	case OPT_HOST:
+		req->host = value;
 		return 0;
 	}
 	return 0;

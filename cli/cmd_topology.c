@@ -14,7 +14,7 @@
 
 #define SYSFS_CPU "/sys/devices/system/cpu"
 
-enum { OPT_FROM = CLI_OUTPUT_COUNT, OPT_HOST, OPT_SHOW };
+enum { OPT_FROM = CLI_OUTPUT_COUNT, OPT_HOST, OPT_CORES, OPT_THREADS, OPT_SHOW };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
@@ -25,6 +25,11 @@ static const struct opt_spec specs[] = {
 	[OPT_HOST] = {"host", 0, "NAME",
 		      "store under NAME (default: the file's base name, or this host's name)",
 		      false},
+	[OPT_CORES] = {"cores", 0, "N",
+		       "no file: a host of N physical cores (with --host; e.g. from a write-up)",
+		       false},
+	[OPT_THREADS] = {"threads-per-core", 0, "T",
+			 "with --cores: T hardware threads per core (default 1)", false},
 	[OPT_SHOW] = {"show", 0, NULL, "only show the stored hosts (all, or --host NAME)", false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -36,10 +41,18 @@ static const char details[] =
 	"(tables hosts and host_cpus) for `coreplan smt`; a corpus manifest can\n"
 	"name its host's topology file with `topology = FILE`. --show only reads\n"
 	"the database.\n"
+	"--cores N --threads-per-core T records a host known only by its shape (a\n"
+	"write-up's \"6 cores, 12 threads\"): N x T logical CPUs numbered as Linux\n"
+	"numbers them, CPU i on core i mod N (siblings i and i+N), source 'given'.\n"
+	"It needs --host NAME. A host recorded under a name already stored replaces it.\n"
+	"Runs are tied to a host with `coreplan import PATH --host NAME` (or a\n"
+	"manifest's topology, or a catalog instance: `coreplan import --help`);\n"
+	"sweep, fit and plot then count levels in physical cores.\n"
 	"\n"
 	"examples:\n"
 	"  coreplan topology\n"
-	"  lscpu -p > lscpu.txt; coreplan topology --from lscpu.txt --host epyc\n";
+	"  lscpu -p > lscpu.txt; coreplan topology --from lscpu.txt --host epyc\n"
+	"  coreplan topology --host yip --cores 6 --threads-per-core 2\n";
 
 static const char *const views[] = {"hosts", NULL};
 
@@ -47,6 +60,7 @@ struct request {
 	const char *from;
 	const char *host; /* --host, or the default chosen in check() */
 	bool show;
+	int64_t cores, threads; /* --cores, --threads-per-core (0: not given) */
 	char default_host[256];
 };
 
@@ -60,6 +74,10 @@ static int option(void *request, int which, const char *value)
 	case OPT_HOST:
 		req->host = value;
 		return 0;
+	case OPT_CORES:
+		return cli_parse_whole("cores", value, 1, TOPOLOGY_MAX_CPUS, &req->cores);
+	case OPT_THREADS:
+		return cli_parse_whole("threads-per-core", value, 1, 64, &req->threads);
 	case OPT_SHOW:
 		req->show = true;
 		return 0;
@@ -87,8 +105,18 @@ static void default_host(const char *from, char *name, size_t size)
 static int check(void *request, struct cli_args *a)
 {
 	struct request *req = request;
-	if (req->show && req->from)
-		return err_usage("--show and --from do not go together");
+	if (req->show && (req->from || req->cores || req->threads))
+		return err_usage(
+			"--show only reads: not with --from, --cores or --threads-per-core");
+	if (req->from && req->cores)
+		return err_usage("give --from FILE or --cores N, not both");
+	if (req->threads && !req->cores)
+		return err_usage("--threads-per-core needs --cores N");
+	if (req->cores && !req->host)
+		return err_usage(
+			"--cores needs --host NAME (the host has no file to be named after)");
+	if (req->cores && !req->threads)
+		req->threads = 1;
 	if (req->show) {
 		a->db_mode = CLI_DB_READ;
 		return 0;
@@ -110,8 +138,10 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 	if (req->show) {
 		rc = topology_list(db, req->host, &hosts);
 	} else {
-		rc = req->from ? topology_read_file(req->from, req->from, &t)
-			       : topology_probe(SYSFS_CPU, &t);
+		rc = req->cores
+			     ? topology_shape((size_t)req->cores, (size_t)req->threads, "given", &t)
+		     : req->from ? topology_read_file(req->from, req->from, &t)
+				 : topology_probe(SYSFS_CPU, &t);
 		if (rc == 0)
 			rc = topology_record(db, req->host, &t);
 		if (rc == 0)

@@ -14,7 +14,9 @@
 #include "../common/hash.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../schema/catalog.h"
 #include "../schema/db.h"
+#include "../schema/fields.h"
 #include "../schema/topology.h"
 #include "manifest.h"
 #include "mapping.h"
@@ -77,6 +79,18 @@ struct importer {
 	sqlite3_stmt *claim_file;
 	sqlite3_stmt *update_fields;
 	sqlite3_stmt *insert_origin;
+	/* the corpus's tie (corpus.h): given, else stored with an earlier import; NULL: none */
+	char *host, *instance;
+	char *stored_host, *stored_instance;
+	/* instances whose host this import has made sure of, and those no catalog lists */
+	char **instance_hosts;
+	size_t ninstance_hosts;
+	struct unknown_instance {
+		char *name;
+		char *first_tag;
+		size_t runs;
+	} * unknown;
+	size_t nunknown;
 };
 
 void import_options_init(struct import_options *opts)
@@ -208,6 +222,17 @@ static void content_hash(const struct importer *im, char hex[HASH_HEX_LEN + 1])
 	hash_update(ctx, "coreplan-corpus-v1\n", 19);
 	hash_update(ctx, im->manifest->text, strlen(im->manifest->text));
 	hash_update(ctx, options, strlen(options));
+	/* the tie is content too; absent, the hash is what it was before ties existed */
+	if (im->host) {
+		hash_update(ctx, "host=", 5);
+		hash_update(ctx, im->host, strlen(im->host));
+		hash_update(ctx, "\n", 1);
+	}
+	if (im->instance) {
+		hash_update(ctx, "instance=", 9);
+		hash_update(ctx, im->instance, strlen(im->instance));
+		hash_update(ctx, "\n", 1);
+	}
 	for (size_t i = 0; i < im->nfiles; i++) {
 		char line[128];
 		hash_update(ctx, im->files[i].path, strlen(im->files[i].path));
@@ -313,10 +338,24 @@ static int check_existing(struct importer *im, const char *hash)
 		if (!strcmp(old_hash, hash)) {
 			rc = 1;
 		} else if (!im->opts->replace) {
+			char tie[600] = "";
+			if (im->opts->host &&
+			    (!im->stored_host || strcmp(im->stored_host, im->host)))
+				snprintf(tie, sizeof(tie),
+					 "; --host ties it to '%s', it was %s%s%s", im->host,
+					 im->stored_host ? "tied to '" : "not tied",
+					 im->stored_host ? im->stored_host : "",
+					 im->stored_host ? "'" : "");
+			else if (im->opts->instance && (!im->stored_instance ||
+							strcmp(im->stored_instance, im->instance)))
+				snprintf(tie, sizeof(tie), "; --instance names '%s', it was %s%s%s",
+					 im->instance, im->stored_instance ? "'" : "not given",
+					 im->stored_instance ? im->stored_instance : "",
+					 im->stored_instance ? "'" : "");
 			rc = err_set("corpus '%s' was imported before with different content "
-				     "(hash %.12s, now %.12s): pass --replace to replace it, or "
+				     "(hash %.12s, now %.12s%s): pass --replace to replace it, or "
 				     "--name to import it under another name",
-				     im->result->name, old_hash, hash);
+				     im->result->name, old_hash, hash, tie);
 		} else {
 			sqlite3_stmt *del = NULL;
 			rc = db_prepare(im->db, "DELETE FROM corpora WHERE corpus_id = ?1", &del);
@@ -332,11 +371,27 @@ static int check_existing(struct importer *im, const char *hash)
 	return rc;
 }
 
+/* Append `, "key": "value"` (JSON string escapes) when value is not NULL. */
+static void json_member(struct strbuf *sb, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	strbuf_addf(sb, ", \"%s\": \"", key);
+	for (const unsigned char *p = (const unsigned char *)value; *p; p++)
+		if (*p == '"' || *p == '\\')
+			strbuf_addf(sb, "\\%c", *p);
+		else if (*p < 0x20)
+			strbuf_addf(sb, "\\u%04x", *p);
+		else
+			strbuf_addf(sb, "%c", *p);
+	strbuf_adds(sb, "\"");
+}
+
 static int insert_corpus(struct importer *im, const char *hash)
 {
 	sqlite3_stmt *stmt = NULL;
 	char now[32];
-	char options[128];
+	struct strbuf options = STRBUF_INIT;
 	time_t t = time(NULL);
 	struct tm tm;
 	int rc = db_prepare(im->db,
@@ -347,16 +402,20 @@ static int insert_corpus(struct importer *im, const char *hash)
 		return rc;
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(options, sizeof(options), "{\"patch_floor\": %.17g}", im->opts->patch_floor);
+	strbuf_addf(&options, "{\"patch_floor\": %.17g", im->opts->patch_floor);
+	json_member(&options, "host", im->host);
+	json_member(&options, "instance", im->instance);
+	strbuf_adds(&options, "}");
 	sqlite3_bind_text(stmt, 1, im->result->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 2, im->root, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 3, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 4, now, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 5, im->manifest->layout, -1, SQLITE_STATIC);
 	sqlite3_bind_text(stmt, 6, im->manifest->text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(stmt, 7, options, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 7, strbuf_str(&options), -1, SQLITE_STATIC);
 	rc = db_step_done(im->db, stmt);
 	sqlite3_finalize(stmt);
+	strbuf_release(&options);
 	if (rc)
 		return rc;
 	im->corpus_id = sqlite3_last_insert_rowid(im->db);
@@ -879,6 +938,8 @@ static int tag_attrs(struct run_state *rs)
 	for (size_t i = 0; rc == 0 && i < spec->nset; i++) {
 		/* a constant may be a template over the run's columns: instance=e2-{target} */
 		char *value = NULL;
+		if (rs->im->host && !strcmp(spec->set[i].key, "topology_host"))
+			continue; /* --host wins over the manifest's constant */
 		if (manifest_expand(spec->set[i].value, run_var, &rs->vars, &value) != 0) {
 			err_clear();
 			continue; /* an unlisted run lacks the columns: no value */
@@ -886,8 +947,6 @@ static int tag_attrs(struct run_state *rs)
 		rc = attr_list_add(&rs->attrs, "set", spec->set[i].key, value, 0, 0, 0);
 		free(value);
 	}
-	if (rc == 0 && rs->tc->host && !attr_list_find(&rs->attrs, "set", "topology_host"))
-		rc = attr_list_add(&rs->attrs, "set", "topology_host", rs->tc->host, 0, 0, 0);
 	return rc;
 }
 
@@ -949,6 +1008,113 @@ static void check_label(struct run_state *rs)
 			 label->value);
 }
 
+/* ---- the host a run ran on (corpus.h) ---- */
+
+static int remember(char ***list, size_t *n, const char *name)
+{
+	char **grown = realloc(*list, (*n + 1) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	*list = grown;
+	if (!(grown[*n] = strdup(name)))
+		return err_set("out of memory");
+	(*n)++;
+	return 0;
+}
+
+/*
+ * Make sure a host named after the instance is recorded: one stored from
+ * a real topology (lscpu, sysfs, --cores) is kept; else the catalog's
+ * shape is stored (again). *found is false when no catalog lists it.
+ */
+static int instance_host(struct importer *im, const char *instance, const char *tag, bool *found)
+{
+	struct topology t;
+	char catalog[256];
+	int vcpus = 0, tpc = 0, rc;
+	*found = true;
+	for (size_t i = 0; i < im->ninstance_hosts; i++)
+		if (!strcmp(im->instance_hosts[i], instance))
+			return 0;
+	*found = false;
+	for (size_t i = 0; i < im->nunknown; i++)
+		if (!strcmp(im->unknown[i].name, instance)) {
+			im->unknown[i].runs++;
+			return 0;
+		}
+	rc = catalog_instance_shape(im->db, instance, &vcpus, &tpc, catalog, sizeof(catalog));
+	if (rc == 1) {
+		struct unknown_instance *grown =
+			realloc(im->unknown, (im->nunknown + 1) * sizeof(*grown));
+		if (!grown)
+			return err_set("out of memory");
+		im->unknown = grown;
+		grown[im->nunknown] = (struct unknown_instance){strdup(instance), strdup(tag), 1};
+		if (!grown[im->nunknown].name || !grown[im->nunknown].first_tag) {
+			free(grown[im->nunknown].name);
+			free(grown[im->nunknown].first_tag);
+			return err_set("out of memory");
+		}
+		im->nunknown++;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	*found = true;
+	memset(&t, 0, sizeof(t));
+	rc = topology_load(im->db, instance, &t);
+	if (rc == 1 || (rc == 0 && !strcmp(t.source, "catalog"))) {
+		topology_release(&t);
+		rc = topology_shape((size_t)(vcpus / tpc), (size_t)tpc, "catalog", &t);
+		if (rc == 0)
+			rc = topology_store(im->db, instance, &t);
+	}
+	topology_release(&t);
+	return rc ? rc : remember(&im->instance_hosts, &im->ninstance_hosts, instance);
+}
+
+/* The run's own value of a field: the first source (fields.h order) that has one, or NULL. */
+static const char *run_value(const struct attr_list *attrs, const char *name)
+{
+	for (size_t i = 0; field_sources[i]; i++) {
+		const struct attr *a = attr_list_find(attrs, field_sources[i], name);
+		if (a && a->value && *a->value && strcmp(a->value, "NA"))
+			return a->value;
+	}
+	return NULL;
+}
+
+/* The field topology_host of one run: --host, the manifest's, else its instance's. */
+static int tie_host(struct run_state *rs)
+{
+	struct importer *im = rs->im;
+	const char *host = im->host, *own;
+	bool found = false;
+	int rc = 0;
+	if (!host && attr_list_find(&rs->attrs, "set", "topology_host"))
+		return 0; /* the manifest's `set = topology_host=NAME` */
+	/* a column of the run's own that names another host would be read first: refuse */
+	if (host && (own = run_value(&rs->attrs, "topology_host")) && strcmp(own, host))
+		return err_set("its topology_host is '%s', but --host says '%s'", own, host);
+	if (!host)
+		host = rs->tc->host;
+	own = run_value(&rs->attrs, "instance");
+	if (im->instance && own && strcmp(own, im->instance))
+		return err_set("its instance is '%s', but --instance says '%s'", own, im->instance);
+	if (im->instance && !own)
+		rc = attr_list_add(&rs->attrs, "set", "instance", im->instance, 0, 0, 0);
+	if (im->instance)
+		own = im->instance;
+	if (rc == 0 && !host && own) {
+		rc = instance_host(im, own, rs->run->tag, &found);
+		if (rc == 0 && found)
+			host = own;
+	}
+	if (rc == 0 && host)
+		rc = attr_list_add(&rs->attrs, "set", "topology_host", host, 0, 0, 0);
+	return rc;
+}
+
 static int import_run(struct table_ctx *tc, struct run_entry *run)
 {
 	const struct manifest_table *spec = tc->spec;
@@ -991,6 +1157,8 @@ static int import_run(struct table_ctx *tc, struct run_entry *run)
 	}
 	if (rc == 0 && run->rejection_path)
 		rc = read_rejection(&rs);
+	if (rc == 0)
+		rc = tie_host(&rs);
 	if (rc == 0)
 		rc = insert_attrs(tc->im, run->run_id, &rs.attrs,
 				  rs.idle_status ? rs.idle_status : "");
@@ -1275,6 +1443,28 @@ static int collect(struct importer *im, const char *path, bool is_dir)
 	return rc ? rc : hash_files(im);
 }
 
+/* The hosts the corpus's runs name, for the import's row. */
+static void hosts_of(struct importer *im)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t used = 0;
+	im->result->hosts[0] = '\0';
+	if (sqlite3_prepare_v2(
+		    im->db,
+		    "SELECT DISTINCT a.value FROM run_attrs a JOIN runs r USING (run_id)"
+		    " WHERE r.corpus_id = ?1 AND a.name = 'topology_host' ORDER BY a.value",
+		    -1, &stmt, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(stmt, 1, im->corpus_id);
+	while (sqlite3_step(stmt) == SQLITE_ROW && used < sizeof(im->result->hosts)) {
+		int wrote =
+			snprintf(im->result->hosts + used, sizeof(im->result->hosts) - used, "%s%s",
+				 used ? ", " : "", (const char *)sqlite3_column_text(stmt, 0));
+		used += wrote > 0 ? (size_t)wrote : 0;
+	}
+	sqlite3_finalize(stmt);
+}
+
 static void count_results(struct importer *im)
 {
 	im->result->excluded = scalar_int(im->db,
@@ -1282,11 +1472,91 @@ static void count_results(struct importer *im)
 					  " runs r USING (run_id) WHERE r.corpus_id = ?1",
 					  im->corpus_id);
 	im->result->files = (int64_t)im->nfiles;
+	im->result->tied_runs =
+		scalar_int(im->db,
+			   "SELECT count(DISTINCT a.run_id) FROM run_attrs a JOIN runs r"
+			   " USING (run_id) WHERE r.corpus_id = ?1 AND a.name ="
+			   " 'topology_host'",
+			   im->corpus_id);
+	hosts_of(im);
+}
+
+/* The tie an earlier import of this name stored (corpora.options), then the effective one. */
+static int read_tie(struct importer *im)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = db_prepare(im->db,
+			    "SELECT json_extract(options, '$.host'), json_extract(options,"
+			    " '$.instance') FROM corpora WHERE name = ?1 AND json_valid(options)",
+			    &stmt);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(stmt, 1, im->result->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *host = (const char *)sqlite3_column_text(stmt, 0);
+		const char *instance = (const char *)sqlite3_column_text(stmt, 1);
+		if ((host && !(im->stored_host = strdup(host))) ||
+		    (instance && !(im->stored_instance = strdup(instance))))
+			rc = err_set("out of memory");
+	}
+	sqlite3_finalize(stmt);
+	if (rc)
+		return rc;
+	if (im->opts->host || im->stored_host)
+		im->host = strdup(im->opts->host ? im->opts->host : im->stored_host);
+	if (im->opts->instance || im->stored_instance)
+		im->instance =
+			strdup(im->opts->instance ? im->opts->instance : im->stored_instance);
+	if ((im->opts->host || im->stored_host) && !im->host)
+		return err_set("out of memory");
+	if ((im->opts->instance || im->stored_instance) && !im->instance)
+		return err_set("out of memory");
+	if (im->host)
+		rc = topology_require(im->db, im->host,
+				      im->opts->host ? "--host" : "the stored --host");
+	if (rc == 0 && im->instance) {
+		char catalog[256];
+		int vcpus, tpc;
+		rc = catalog_instance_shape(im->db, im->instance, &vcpus, &tpc, catalog,
+					    sizeof(catalog));
+		if (rc == 1)
+			rc = err_usage(
+				"%s '%s': no catalog lists that instance (the stored catalogs, "
+				"else the shipped ones; coreplan catalog --show lists the stored "
+				"instances)",
+				im->opts->instance ? "--instance" : "the stored --instance",
+				im->instance);
+	}
+	return rc;
+}
+
+/* Runs that name an instance no catalog lists: one warning per instance. */
+static void warn_unknown_instances(const struct importer *im)
+{
+	for (size_t i = 0; i < im->nunknown; i++)
+		warn_add(
+			"%s: instance '%s' (run '%s'%s) is in no catalog: its runs have no "
+			"topology (coreplan catalog FILE stores a catalog; import --host NAME ties "
+			"the corpus to a recorded host)",
+			im->result->name, im->unknown[i].name, im->unknown[i].first_tag,
+			im->unknown[i].runs > 1 ? " and others" : "");
 }
 
 static void importer_release(struct importer *im)
 {
 	finalize_all(im);
+	free(im->host);
+	free(im->instance);
+	free(im->stored_host);
+	free(im->stored_instance);
+	for (size_t i = 0; i < im->ninstance_hosts; i++)
+		free(im->instance_hosts[i]);
+	free(im->instance_hosts);
+	for (size_t i = 0; i < im->nunknown; i++) {
+		free(im->unknown[i].name);
+		free(im->unknown[i].first_tag);
+	}
+	free(im->unknown);
 	for (size_t i = 0; i < im->nfiles; i++)
 		free(im->files[i].path);
 	free(im->files);
@@ -1320,6 +1590,8 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 		snprintf(result->layout, sizeof(result->layout), "%s", im.manifest->layout);
 		rc = collect(&im, path, S_ISDIR(st.st_mode));
 	}
+	if (rc == 0)
+		rc = read_tie(&im);
 	if (rc == 0) {
 		content_hash(&im, hash);
 		rc = check_existing(&im, hash);
@@ -1347,6 +1619,7 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	if (rc == 0) {
 		count_results(&im);
 		warn_unclaimed(&im);
+		warn_unknown_instances(&im);
 	}
 	importer_release(&im);
 	return rc;

@@ -13,6 +13,32 @@
  * any error the database is exactly as before. Re-importing a corpus whose content hash
  * is unchanged writes nothing (status IMPORT_UNCHANGED); a changed corpus
  * under an existing name is refused unless opts->replace.
+ *
+ * The host the runs ran on (each run's field `topology_host`, a host of
+ * the tables hosts/host_cpus: schema/topology.h), first that applies:
+ *   1. opts->host (`import --host NAME`): a recorded host, else a usage
+ *      error listing the recorded ones; every run of the corpus, over
+ *      the manifest's own topology or `set = topology_host=...` (a run
+ *      whose own column topology_host names another host is an error);
+ *   2. the manifest: its table's `topology = FILE` (stored as host
+ *      CORPUS[/SUBCORPUS]) or a `set = topology_host=NAME` constant;
+ *   3. a catalog instance: opts->instance (`import --instance NAME`, a
+ *      usage error when no catalog lists it), else the run's own
+ *      `instance` field (any source, e.g. the capacity profile's
+ *      `set = instance=e2-{target}`). The host is named after the
+ *      instance; when no host of that name is recorded (or only one
+ *      derived from a catalog before), its topology is stored from the
+ *      instance's vCPUs and threads per core (topology_shape: vcpus /
+ *      threads_per_core physical cores; source "catalog"). A run naming
+ *      an instance no catalog lists gets no host (a warning says so).
+ *      With opts->instance, a run whose own instance differs is an
+ *      error; one without gets the field instance = NAME (source set).
+ * Catalogs are read through catalogs/instances as this connection
+ * resolves them (schema/catalog.h: TEMP first, then the stored ones).
+ * opts->host and opts->instance are stored with the corpus (corpora.options,
+ * keys "host" and "instance") and are part of its content hash: importing
+ * the corpus again without them keeps the stored ones (so does --replace);
+ * naming a different one changes the content and needs --replace.
  */
 #ifndef COREPLAN_CORPUS_H
 #define COREPLAN_CORPUS_H
@@ -31,6 +57,8 @@ struct import_options {
 	const char *manifest_path; /* NULL: coreplan.manifest in the folder, or detect */
 	bool replace;
 	double patch_floor; /* runs with patch_rate below it are excluded */
+	const char *host;   /* NULL: the stored tie, else the manifest's, else the instance's */
+	const char *instance; /* NULL: the stored tie, else each run's instance field */
 	/* Called now and then with files and rows done (NULL: no progress). */
 	void (*progress)(const char *what, int64_t files, int64_t rows, void *arg);
 	void *progress_arg;

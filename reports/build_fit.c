@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The unit of a field for column headers and facts ("" when unknown). */
 static const char *unit_of(const char *field)
@@ -155,27 +156,134 @@ static void summary_table(struct doc *d, struct doc_section *s, const struct fit
 	}
 }
 
+static bool point_fitted(const struct fit_run_result *res, size_t i)
+{
+	return !res->in_fit || res->in_fit[i];
+}
+
+/*
+ * Every point: a fitted one with its fitted values, one left out (an SMT
+ * level) with what the models predict there, its kind and whether it was fitted.
+ */
 static void points_table(struct doc_section *s, const struct fit_run_result *res, const char *by,
 			 const char *metric)
 {
-	enum { LEVEL, VALUE, NCOLS = 2 + FIT_NMODELS };
+	enum { LEVEL, VALUE, KIND = 2 + FIT_NMODELS, FITTED, NCOLS };
 	const struct doc_col cols[NCOLS] = {
 		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
 		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'g', 7),
 		[2 + FIT_USL] = DOC_COL_REAL("usl", unit_of(metric), 'g', 7),
 		[2 + FIT_AMDAHL] = DOC_COL_REAL("amdahl", unit_of(metric), 'g', 7),
 		[2 + FIT_POWER] = DOC_COL_REAL("power", unit_of(metric), 'g', 7),
+		[KIND] = DOC_COL_TEXT("core_kind"),
+		[FITTED] = DOC_COL_BOOL("fitted"),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
+	size_t j = 0; /* the point's index among the fitted ones */
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < res->n; i++) {
+		bool fitted = point_fitted(res, i);
 		doc_row(t);
 		doc_set_real(t, LEVEL, res->level[i]);
 		doc_set_real(t, VALUE, res->x[i]);
 		for (int m = 0; m < FIT_NMODELS; m++)
 			if (res->ok[m])
-				doc_set_real(t, (size_t)(2 + m), res->fits[m].fitted[i]);
+				doc_set_real(t, (size_t)(2 + m),
+					     fitted ? res->fits[m].fitted[j]
+						    : fit_predict(&res->fits[m], res->level[i]));
+		if (res->classified && res->kind)
+			doc_set_text(t, KIND, level_kind_name(res->kind[i]));
+		if (res->classified)
+			doc_set_bool(t, FITTED, fitted);
+		j += fitted;
 	}
+}
+
+/* "1, 2, 4": the distinct levels fitted (or left out), ascending. */
+static void levels_text(const struct fit_run_result *res, bool fitted, struct strbuf *sb)
+{
+	double last = -INFINITY;
+	for (;;) {
+		double next = INFINITY;
+		for (size_t i = 0; i < res->n; i++)
+			if (point_fitted(res, i) == fitted && res->level[i] > last &&
+			    res->level[i] < next)
+				next = res->level[i];
+		if (isinf(next))
+			break;
+		strbuf_addf(sb, "%s%g", sb->len ? ", " : "", next);
+		last = next;
+	}
+}
+
+/* Which levels were fitted, on which host, and which were left out and why. */
+static void levels_facts(struct doc *d, struct doc_section *s, const struct fit_run_result *res)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	const struct run_host *h = &res->host;
+	size_t left = res->n - (res->in_fit ? res->nfit : res->n);
+	levels_text(res, true, &in);
+	levels_text(res, false, &out);
+	doc_fact_text(d, "levels_fitted", "levels fitted", DOC_LISTED, strbuf_str(&in));
+	doc_fact_text(d, "levels_left_out", "levels left out", left ? DOC_LISTED : DOC_QUIET,
+		      left ? strbuf_str(&out) : "none");
+	doc_fact_int(d, "points_fitted", "points fitted", DOC_QUIET, (int64_t)(res->n - left),
+		     "runs");
+	doc_fact_bool(d, "all_levels", "every level fitted (--all-levels)", DOC_QUIET,
+		      res->all_levels);
+	if (!res->classified) {
+		strbuf_release(&in);
+		strbuf_release(&out);
+		return;
+	}
+	doc_fact_text(d, "host", "host", DOC_LISTED, h->known ? h->name : "none");
+	if (h->known) {
+		const char *cores = doc_fact_int(d, "physical_cores", "physical cores", DOC_QUIET,
+						 (int64_t)h->physical_cores, "cores");
+		const char *cpus = doc_fact_int(d, "logical_cpus", "logical CPUs", DOC_QUIET,
+						(int64_t)h->logical_cpus, "CPUs");
+		const char *n = doc_fact_int(d, "points_left_out", "points left out", DOC_QUIET,
+					     (int64_t)left, "runs");
+		bool smt = false, beyond = false;
+		for (size_t i = 0; res->kind && i < res->n; i++) {
+			smt |= res->kind[i] == LEVEL_SMT;
+			beyond |= res->kind[i] == LEVEL_BEYOND;
+		}
+		if (res->all_levels)
+			doc_note(s,
+				 "every level is fitted (--all-levels), SMT levels and levels "
+				 "beyond the logical CPUs included, on host %s (%s physical cores, "
+				 "%s logical CPUs): the curve mixes core scaling with SMT",
+				 h->name, cores, cpus);
+		else if (left)
+			doc_note(s,
+				 "fitted over the physical-core levels %s of host %s (%s physical "
+				 "cores, %s logical CPUs); level%s %s (%s run%s: %s%s%s) left out: "
+				 "--all-levels fits every level",
+				 strbuf_str(&in), h->name, cores, cpus,
+				 strchr(strbuf_str(&out), ',') ? "s" : "", strbuf_str(&out), n,
+				 left == 1 ? "" : "s", smt ? "SMT siblings" : "",
+				 smt && beyond ? "; " : "",
+				 beyond ? "more workers than logical CPUs" : "");
+		else
+			doc_note(s,
+				 "fitted over the physical-core levels %s of host %s (%s physical "
+				 "cores, %s logical CPUs): every level is a physical-core level",
+				 strbuf_str(&in), h->name, cores, cpus);
+	} else {
+		doc_fact_int(d, "points_left_out", "points left out", DOC_QUIET, 0, "runs");
+		if (h->mixed)
+			doc_note(s,
+				 "levels are assumed to be physical cores and all fitted (%s: fit "
+				 "--host NAME, or select one host's runs)",
+				 h->mixed_note);
+		else
+			doc_note(s, "levels are assumed to be physical cores and all fitted (no "
+				    "topology recorded: coreplan import --host / a manifest's "
+				    "topology)");
+	}
+	strbuf_release(&in);
+	strbuf_release(&out);
 }
 
 /* The models asked for, comma-separated ("usl,amdahl,power"). */
@@ -194,7 +302,7 @@ int build_fit(const struct fit_request *req, const struct fit_run_result *res, s
 {
 	const char *metric = req->metric ? req->metric : "tput";
 	struct doc *d = doc_new("fit", "");
-	struct doc_section *points;
+	struct doc_section *points, *summary;
 	*out = NULL;
 	if (!d)
 		return err_set("out of memory");
@@ -204,7 +312,9 @@ int build_fit(const struct fit_request *req, const struct fit_run_result *res, s
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	models_fact(d, res);
 	/* Markdown order: the summary first (views list: params first) */
-	summary_table(d, doc_section(d, "summary", "Fit"), res, req->by, metric);
+	summary = doc_section(d, "summary", "Fit");
+	summary_table(d, summary, res, req->by, metric);
+	levels_facts(d, summary, res);
 	params_table(doc_section(d, "params", "Parameters"), res);
 	points = doc_section(d, "points", "Fitted values");
 	points_table(points, res, req->by, metric);

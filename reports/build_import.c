@@ -14,6 +14,8 @@ enum {
 	C_TRACE_ROWS,
 	C_FILES,
 	C_MISSING,
+	C_TIED,
+	C_HOSTS,
 	NCOLS
 };
 
@@ -48,6 +50,11 @@ static void summary_note(struct doc_section *s, const struct import_result *r)
 		 (long long)r->runs, (long long)r->listed, (long long)r->unlisted,
 		 (long long)r->excluded, (long long)r->trace_rows, (long long)r->files,
 		 (long long)r->missing_files);
+	if (r->tied_runs)
+		doc_note(s,
+			 "'%s': %lld runs tied to a host (%s): sweep, fit and plot count their "
+			 "levels in its physical cores (`coreplan import --help`)",
+			 r->name, (long long)r->tied_runs, r->hosts);
 }
 
 int build_import(const struct import_result *results, size_t n, struct doc **out)
@@ -63,6 +70,8 @@ int build_import(const struct import_result *results, size_t n, struct doc **out
 		[C_TRACE_ROWS] = DOC_COL_INT("trace_rows", "rows"),
 		[C_FILES] = DOC_COL_INT("files", "files"),
 		[C_MISSING] = DOC_COL_INT("missing_files", "files"),
+		[C_TIED] = DOC_COL_INT("tied_runs", "runs"),
+		[C_HOSTS] = DOC_COL_TEXT("hosts"),
 	};
 	struct doc *d = doc_new("import", "Import");
 	struct doc_section *s;
@@ -94,6 +103,8 @@ int build_import(const struct import_result *results, size_t n, struct doc **out
 		doc_set_int(t, C_TRACE_ROWS, r->trace_rows);
 		doc_set_int(t, C_FILES, r->files);
 		doc_set_int(t, C_MISSING, r->missing_files);
+		doc_set_int(t, C_TIED, r->tied_runs);
+		doc_set_text(t, C_HOSTS, r->hosts);
 	}
 	for (size_t i = 0; i < n; i++)
 		summary_note(s, &results[i]);

@@ -27,6 +27,35 @@ static void set_title(struct doc *d, const struct plot_request *req)
 		doc_set_title(d, "%s of %s by %s", head, plot_request_metric(req), req->by);
 }
 
+/* The scaling plot: the host its levels are counted on and what the power law was fitted to. */
+static void scaling_facts(struct doc *d, const struct plot_result *res)
+{
+	const struct sweep *sw = &res->sweep.sw;
+	struct strbuf levels = STRBUF_INIT;
+	for (size_t i = 0; i < sw->nlevels; i++)
+		if (sw->levels[i].kind == LEVEL_PHYSICAL || sw->levels[i].kind == LEVEL_ASSUMED)
+			strbuf_addf(&levels, "%s%g", levels.len ? ", " : "", sw->levels[i].level);
+	if (sw->classified) {
+		doc_fact_text(d, "host", "host", DOC_LISTED,
+			      sw->host.known ? sw->host.name : "none");
+		if (sw->host.known)
+			doc_fact_int(d, "physical_cores",
+				     "physical cores (the shading starts there)", DOC_LISTED,
+				     (int64_t)sw->host.physical_cores, "cores");
+		else
+			doc_fact_text(d, "core_kinds", "levels counted as", DOC_LISTED,
+				      "assumed physical (no topology recorded)");
+	}
+	doc_fact_bool(d, "power_fitted", "power law drawn", DOC_QUIET, res->has_power);
+	if (res->has_power) {
+		doc_fact_text(d, "power_levels", "power law fitted over the levels", DOC_LISTED,
+			      strbuf_str(&levels));
+		doc_fact_int(d, "power_points", "runs the power law was fitted to", DOC_QUIET,
+			     (int64_t)res->power_points, "runs");
+	}
+	strbuf_release(&levels);
+}
+
 int build_plot(const struct plot_request *req, const struct plot_result *res,
 	       const struct plot_written *files, struct doc **out)
 {
@@ -56,6 +85,8 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
 		if (req->kind == PLOT_KIND_BLOCKS)
 			doc_fact_text(d, "block", "block field", DOC_LISTED,
 				      req->block ? req->block : "block");
+		if (req->kind == PLOT_KIND_SCALING)
+			scaling_facts(d, res);
 		/* the number the Markdown heading of the left-out list shows */
 		doc_fact_int(d, "left_out", "runs left out", DOC_QUIET, (int64_t)sel->nleft_out,
 			     "runs");

@@ -30,6 +30,8 @@ enum {
 	C_CPU_US,
 	C_NOTE,
 	C_RANGE_ABS,
+	C_CORE_KIND,
+	C_SMT_STEP,
 	NCOLS
 };
 
@@ -51,6 +53,8 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		[C_CPU_US] = DOC_COL_REAL("cpu_us_per_op", "us", 'f', 1),
 		[C_NOTE] = DOC_COL_TEXT("note"),
 		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
+		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
+		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	/* figures that do not apply are missing cells: Markdown leaves their columns out */
@@ -71,8 +75,15 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		doc_set_real(t, C_APP_CORES, lv->app_cores);
 		doc_set_real(t, C_CPU_US, lv->cpu_us_per_op);
 		doc_set_real(t, C_RANGE_ABS, lv->s.range_abs);
+		if (sw->classified)
+			doc_set_text(t, C_CORE_KIND, level_kind_name(lv->kind));
+		doc_set_real(t, C_SMT_STEP, lv->smt_step);
 		if (lv->scaling_stops)
 			doc_set_text(t, C_NOTE, "scaling stops");
+		else if (lv->kind == LEVEL_SMT)
+			doc_set_text(t, C_NOTE, "SMT siblings");
+		else if (lv->kind == LEVEL_BEYOND)
+			doc_set_text(t, C_NOTE, "beyond the logical CPUs");
 	}
 }
 
@@ -104,9 +115,187 @@ static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *
 			      "SE by the delta method");
 	doc_note(s,
 		 "whole-sweep per-doubling factor %s (SE %s, R² %s; least squares of ln(median) "
-		 "on log2(level) over %s level medians%s)",
+		 "on log2(level) over %s level medians%s%s)",
 		 factor, se, r2, n,
-		 sw->metric.lower_is_better ? "; lower is better: exp(-slope), the speedup" : "");
+		 sw->metric.lower_is_better ? "; lower is better: exp(-slope), the speedup" : "",
+		 sw->nsmt + sw->nbeyond ? "; levels beyond the physical cores included: not the "
+					  "scaling over physical cores"
+					: "");
+}
+
+/* "1, 2, 4": the physical (and assumed) levels, or (smt) the others. */
+static void level_list(const struct sweep *sw, bool smt, struct strbuf *sb)
+{
+	for (size_t i = 0; i < sw->nlevels; i++) {
+		const struct sweep_level *lv = &sw->levels[i];
+		bool physical = lv->kind == LEVEL_PHYSICAL || lv->kind == LEVEL_ASSUMED;
+		if (physical == smt)
+			continue;
+		strbuf_addf(sb, "%s%g", sb->len ? ", " : "", lv->level);
+	}
+}
+
+/* The host the levels are counted on, and what that makes each level. */
+static void host_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
+{
+	const struct run_host *h = &sw->host;
+	if (!sw->classified)
+		return;
+	doc_fact_text(d, "host", "host", DOC_LISTED, h->known ? h->name : "none");
+	if (!h->known) {
+		doc_fact_text(d, "core_kinds", "levels counted as", DOC_QUIET, "assumed physical");
+		if (h->mixed)
+			doc_note(s,
+				 "levels are assumed to be physical cores (%s: sweep --host NAME, "
+				 "or select one host's runs)",
+				 h->mixed_note);
+		else
+			doc_note(s,
+				 "levels are assumed to be physical cores (no topology recorded: "
+				 "coreplan import --host / a manifest's topology)");
+		return;
+	}
+	doc_fact_text(d, "core_kinds", "levels counted as", DOC_QUIET,
+		      "physical cores of the host");
+	doc_fact_text(d, "host_source", "host topology from", DOC_QUIET, h->source);
+	{
+		const char *cores = doc_fact_int(d, "physical_cores", "physical cores", DOC_LISTED,
+						 (int64_t)h->physical_cores, "cores");
+		const char *cpus = doc_fact_int(d, "logical_cpus", "logical CPUs", DOC_QUIET,
+						(int64_t)h->logical_cpus, "CPUs");
+		struct strbuf phys = STRBUF_INIT, smt = STRBUF_INIT;
+		level_list(sw, false, &phys);
+		level_list(sw, true, &smt);
+		doc_fact_int(d, "threads_per_core", "threads per core", DOC_QUIET,
+			     (int64_t)h->threads_per_core, NULL);
+		doc_fact_int(d, "physical_levels", "physical-core levels", DOC_QUIET,
+			     (int64_t)sw->nphysical, "levels");
+		doc_fact_int(d, "smt_levels", "SMT levels", DOC_QUIET, (int64_t)sw->nsmt, "levels");
+		doc_fact_int(d, "beyond_levels", "levels beyond the logical CPUs", DOC_QUIET,
+			     (int64_t)sw->nbeyond, "levels");
+		doc_note(s,
+			 "levels are counted on host %s (%s physical cores, %s logical CPUs; "
+			 "topology source: %s): physical-core levels %s%s%s",
+			 h->name, cores, cpus, h->source, phys.len ? strbuf_str(&phys) : "none",
+			 smt.len ? "; beyond the physical cores: " : "", strbuf_str(&smt));
+		strbuf_release(&phys);
+		strbuf_release(&smt);
+	}
+}
+
+/* The headline over physical cores: the fit, the efficiency at the last physical level. */
+static void physical_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
+{
+	const struct doubling_fit *f = &sw->physical_fit;
+	const char *factor = NULL, *se = NULL, *r2 = NULL, *n = NULL, *eff = NULL;
+	char level[32] = "";
+	if (!sw->classified || !sw->scaling_applies)
+		return;
+	if (sw->has_physical_fit) {
+		factor = doc_fact_real(d, "physical_per_doubling",
+				       "per-doubling factor over physical cores", DOC_LISTED,
+				       f->factor, "x", 'f', 4);
+		se = doc_fact_real(d, "physical_per_doubling_se", "its standard error", DOC_QUIET,
+				   f->factor_se, "x", 'f', 4);
+		r2 = doc_fact_real(d, "physical_per_doubling_r2", "R² of the physical-core fit",
+				   DOC_QUIET, f->r2, NULL, 'f', 4);
+		n = doc_fact_int(d, "physical_per_doubling_levels",
+				 "physical-core level medians fitted", DOC_QUIET, (int64_t)f->n,
+				 "levels");
+	} else {
+		doc_fact_real(d, "physical_per_doubling", "per-doubling factor over physical cores",
+			      DOC_QUIET, NAN, "x", 'f', 4);
+	}
+	if (sw->last_physical < sw->nlevels) {
+		snprintf(level, sizeof(level), "%g", sw->levels[sw->last_physical].level);
+		eff = doc_fact_real(d, "physical_efficiency",
+				    "efficiency at the largest physical-core level", DOC_LISTED,
+				    sw->physical_efficiency, NULL, 'f', 3);
+		doc_fact_real(d, "physical_efficiency_level", "the largest physical-core level",
+			      DOC_QUIET, sw->levels[sw->last_physical].level, NULL, 'g', 6);
+	}
+	if (sw->nsmt + sw->nbeyond == 0)
+		return; /* every level is physical: the whole-sweep note says it all */
+	if (!factor) {
+		doc_note(s, "%s%s%s%s%s", sw->physical_fit_note, eff ? "; efficiency " : "",
+			 eff ? eff : "", eff ? " at level " : "", eff ? level : "");
+		return;
+	}
+	doc_note(s,
+		 "per-doubling factor over the physical cores %s (SE %s, R² %s; the same least "
+		 "squares over the %s physical-core level medians)%s%s%s%s",
+		 factor, se, r2, n, eff ? "; efficiency " : "", eff ? eff : "",
+		 eff ? " at level " : "", eff ? level : "");
+}
+
+/* Levels with more workers than the host has logical CPUs. */
+static void beyond_note(struct doc_section *s, const struct sweep *sw)
+{
+	struct strbuf levels = STRBUF_INIT;
+	if (!sw->classified || sw->nbeyond == 0)
+		return;
+	for (size_t i = 0; i < sw->nlevels; i++)
+		if (sw->levels[i].kind == LEVEL_BEYOND)
+			strbuf_addf(&levels, "%s%g", levels.len ? ", " : "", sw->levels[i].level);
+	doc_note(s,
+		 "level%s %s %s more workers than the host's logical CPUs (oversubscribed): left "
+		 "out of the physical-core figures and the stop rule",
+		 sw->nbeyond == 1 ? "" : "s", strbuf_str(&levels),
+		 sw->nbeyond == 1 ? "has" : "have");
+	strbuf_release(&levels);
+}
+
+/* Each SMT level: its step over the last physical level, against an SMT factor measured. */
+static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
+{
+	const char *factor = NULL;
+	if (!sw->classified || !sw->scaling_applies || sw->nsmt == 0)
+		return;
+	if (sw->has_smt_factor) {
+		factor = doc_fact_real(d, "smt_factor", "SMT factor measured on the host",
+				       DOC_QUIET, sw->smt.factor, "x", 'f', 3);
+		doc_fact_real(d, "smt_factor_lo", "its lower bound", DOC_QUIET, sw->smt.lo, "x",
+			      'f', 3);
+		doc_fact_real(d, "smt_factor_hi", "its upper bound", DOC_QUIET, sw->smt.hi, "x",
+			      'f', 3);
+		doc_fact_text(d, "smt_factor_corpus", "measured in corpus", DOC_QUIET,
+			      sw->smt.corpus);
+		{
+			char arms[256];
+			snprintf(arms, sizeof(arms), "%s / %s", sw->smt.num, sw->smt.den);
+			doc_fact_text(d, "smt_factor_arms", "its arms", DOC_QUIET, arms);
+		}
+	}
+	for (size_t i = 0; i < sw->nlevels; i++) {
+		const struct sweep_level *lv = &sw->levels[i];
+		const struct sweep_level *over;
+		char name[64], label[96], level[32], last[32], cores[80];
+		const char *step;
+		if (lv->kind != LEVEL_SMT || lv->smt_over >= sw->nlevels)
+			continue;
+		over = &sw->levels[lv->smt_over];
+		snprintf(level, sizeof(level), "%g", lv->level);
+		snprintf(last, sizeof(last), "%g", over->level);
+		if (lv->smt_over == 0)
+			snprintf(cores, sizeof(cores), "level %s's", last);
+		else
+			snprintf(cores, sizeof(cores), "levels %g-%s's", sw->levels[0].level, last);
+		snprintf(name, sizeof(name), "smt_step_at_%s", level);
+		snprintf(label, sizeof(label), "step of SMT level %s over level %s", level, last);
+		step = doc_fact_real(d, name, label, DOC_QUIET, lv->smt_step, "x", 'f', 3);
+		if (factor)
+			doc_note(s,
+				 "level %s is SMT siblings of %s physical cores: step %s over "
+				 "level %s; an SMT factor of %s was measured on this host (corpus "
+				 "%s, coreplan smt): SMT, not an application limit",
+				 level, cores, step, last, factor, sw->smt.corpus);
+		else
+			doc_note(s,
+				 "level %s is SMT siblings of %s physical cores: step %s over "
+				 "level %s; SMT, not an application limit (no SMT factor measured "
+				 "on this host: coreplan smt needs pinned runs)",
+				 level, cores, step, last);
+	}
 }
 
 static void stop_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
@@ -132,7 +321,8 @@ static void stop_facts(struct doc *d, struct doc_section *s, const struct sweep 
 			 threshold, eff);
 	} else {
 		doc_fact_text(d, "scaling", "scaling", DOC_LISTED, "continues");
-		doc_note(s, "no level falls below a per-doubling factor of %s", threshold);
+		doc_note(s, "no %slevel falls below a per-doubling factor of %s",
+			 sw->nsmt + sw->nbeyond ? "physical-core " : "", threshold);
 	}
 }
 
@@ -208,6 +398,10 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 	levels_table(s, sw, req->by, metric);
 	meaning_facts(d, s, sw, metric);
 	left_out_facts(d, s, sw);
+	host_facts(d, s, sw);
+	physical_facts(d, s, sw);
+	smt_facts(d, s, sw);
+	beyond_note(s, sw);
 	fit_facts(d, s, sw);
 	stop_facts(d, s, sw);
 	for (size_t i = 0; i < sw->nlevels; i++)

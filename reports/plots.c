@@ -61,47 +61,114 @@ static struct plot_spec spec_for(const struct plot_target *t, const char *title_
 	return spec;
 }
 
+/* The levels of one kind as an errorbar series (into the caller's arrays); n 0 when none. */
+static struct plot_series kind_series(const struct sweep *sw, bool (*want)(enum level_kind),
+				      const char *title, double *lv, double *med, double *lo,
+				      double *hi)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sw->nlevels; i++) {
+		if (!want(sw->levels[i].kind))
+			continue;
+		lv[n] = sw->levels[i].level;
+		med[n] = sw->levels[i].s.median;
+		lo[n] = sw->levels[i].s.min;
+		hi[n++] = sw->levels[i].s.max;
+	}
+	return (struct plot_series){title, PLOT_ERRORBARS, n, lv, med, lo, hi, false};
+}
+
+static bool kind_physical(enum level_kind k)
+{
+	return k == LEVEL_PHYSICAL || k == LEVEL_ASSUMED;
+}
+
+static bool kind_smt(enum level_kind k)
+{
+	return k == LEVEL_SMT;
+}
+
+static bool kind_beyond(enum level_kind k)
+{
+	return k == LEVEL_BEYOND;
+}
+
 int plots_scaling(const struct plot_target *t, const char *by, const char *metric,
 		  const struct sweep_result *res, const struct fit_result *power, char **image)
 {
 	const struct sweep *sw = &res->sw;
 	size_t nl = sw->nlevels;
+	bool split = sw->classified && sw->host.known;
+	struct strbuf what = STRBUF_INIT, shade = STRBUF_INIT;
 	double *buf = NULL;
-	char *tt = title("scaling", t), *x = label(by), *y = label(metric);
+	char *tt = NULL, *x = label(by), *y = label(metric);
 	int rc = 0;
-	if (!tt || !x || !y || !(buf = malloc((5 * nl + 200) * sizeof(double))))
+	if (split)
+		strbuf_addf(&what, "scaling on %s, %zu physical cores", sw->host.name,
+			    sw->host.physical_cores);
+	else if (sw->classified)
+		strbuf_adds(&what, "scaling (no host recorded: levels assumed physical cores)");
+	else
+		strbuf_adds(&what, "scaling");
+	tt = title(strbuf_str(&what), t);
+	if (!tt || !x || !y || !(buf = malloc((13 * nl + 200) * sizeof(double))))
 		rc = err_set("out of memory");
 	if (rc == 0) {
-		double *lv = buf, *med = lv + nl, *lo = med + nl, *hi = lo + nl, *ideal = hi + nl,
-		       *cx = ideal + nl, *cy = cx + 100;
-		struct plot_series series[3];
+		double *lv = buf, *ideal = lv + nl, *cx = ideal + nl, *cy = cx + 100,
+		       *k = cy + 100; /* 3 kinds x 4 arrays of nl */
+		struct plot_series series[5];
 		struct plot_spec spec = spec_for(t, tt, x, y);
-		size_t nseries = 2;
+		size_t nseries = 0;
 		for (size_t i = 0; i < nl; i++) {
 			lv[i] = sw->levels[i].level;
-			med[i] = sw->levels[i].s.median;
-			lo[i] = sw->levels[i].s.min;
-			hi[i] = sw->levels[i].s.max;
 			ideal[i] = sw->levels[0].s.median * lv[i] / sw->levels[0].level;
 		}
-		series[0] = (struct plot_series){
-			"median, min-max of the runs", PLOT_ERRORBARS, nl, lv, med, lo, hi, false};
-		series[1] = (struct plot_series){"ideal linear from the base level",
-						 PLOT_LINES,
-						 nl,
-						 lv,
-						 ideal,
-						 NULL,
-						 NULL,
-						 false};
+		if (split) {
+			series[nseries++] =
+				kind_series(sw, kind_physical, "physical cores: median, min-max", k,
+					    k + nl, k + 2 * nl, k + 3 * nl);
+			series[nseries++] =
+				kind_series(sw, kind_smt, "SMT siblings: median, min-max",
+					    k + 4 * nl, k + 5 * nl, k + 6 * nl, k + 7 * nl);
+			series[nseries++] =
+				kind_series(sw, kind_beyond, "beyond the CPUs: median, min-max",
+					    k + 8 * nl, k + 9 * nl, k + 10 * nl, k + 11 * nl);
+		} else {
+			series[nseries++] =
+				kind_series(sw, kind_physical, "median, min-max of the runs", k,
+					    k + nl, k + 2 * nl, k + 3 * nl);
+		}
+		series[nseries++] = (struct plot_series){"ideal linear from the base level",
+							 PLOT_LINES,
+							 nl,
+							 lv,
+							 ideal,
+							 NULL,
+							 NULL,
+							 false};
 		if (power && nl >= 2) {
 			for (size_t i = 0; i < 100; i++) {
 				cx[i] = lv[0] * pow(lv[nl - 1] / lv[0], (double)i / 99.0);
 				cy[i] = fit_predict(power, cx[i]);
 			}
-			series[2] = (struct plot_series){
-				"fitted power law", PLOT_LINES, 100, cx, cy, NULL, NULL, false};
-			nseries = 3;
+			series[nseries++] =
+				(struct plot_series){split && sw->nsmt + sw->nbeyond
+							     ? "power law over physical cores only"
+							     : "fitted power law",
+						     PLOT_LINES,
+						     100,
+						     cx,
+						     cy,
+						     NULL,
+						     NULL,
+						     false};
+		}
+		if (split && sw->nsmt + sw->nbeyond > 0) {
+			strbuf_addf(&shade, " beyond %zu physical cores", sw->host.physical_cores);
+			spec.has_shade = true;
+			spec.shade_from = (double)sw->host.physical_cores;
+			spec.shade_to = lv[nl - 1];
+			spec.shade_label = strbuf_str(&shade);
 		}
 		spec.log2_x = true;
 		rc = plot_draw(&spec, series, nseries, image);
@@ -110,6 +177,8 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 	free(tt);
 	free(x);
 	free(y);
+	strbuf_release(&what);
+	strbuf_release(&shade);
 	return rc;
 }
 

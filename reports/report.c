@@ -403,27 +403,62 @@ static int memory_section(struct report_ctx *c)
 	return rc;
 }
 
-static int smt_section(struct report_ctx *c)
+/* The SMT figures of one host's runs (the report's filter and topology_host = host). */
+static int smt_host(struct report_ctx *c, const char *host, bool bare)
 {
+	struct run_filter filter;
 	struct smt_request req;
 	struct smt_result res;
 	struct doc *d = NULL;
+	char section[300];
+	const char *value[1] = {host};
+	int rc = run_filter_copy(&filter, c->req->filter);
+	snprintf(section, sizeof(section), "smt%s%s", bare ? "" : " host ", bare ? "" : host);
+	if (!bare) {
+		char title[300];
+		snprintf(title, sizeof(title), "Host %s", host);
+		heading(c, 3, title);
+	}
+	if (rc == 0)
+		rc = run_filter_add(&filter, "topology_host", value, 1);
+	memset(&req, 0, sizeof(req));
+	req.filter = &filter;
+	req.host = host;
+	if (rc == 0 && smt_measure(c->db, &req, &res) != 0)
+		failed(c, section);
+	else if (rc == 0 && (rc = build_smt(&req, &res, &d)) == 0)
+		rc = embed(c, section, d, bare ? 2 : 3);
+	doc_free(d);
+	if (rc == 0)
+		smt_result_release(&res);
+	run_filter_release(&filter);
+	return rc;
+}
+
+/* One SMT section per host the runs ran on (their topology_host), at most 8. */
+static int smt_section(struct report_ctx *c)
+{
+	struct text_list hosts = {0};
+	bool more = false;
 	int rc = 0;
 	heading(c, 2, "SMT: what a second hardware thread is worth");
 	if (!c->plan.smt) {
 		not_measured(c, "smt",
-			     "no topology is recorded for these runs (a manifest's `topology = "
-			     "FILE`, or `coreplan smt --host`)");
+			     "no topology is recorded for these runs (coreplan import --host, a "
+			     "manifest's `topology = FILE`, a catalog instance, or `coreplan smt "
+			     "--host`)");
 		return 0;
 	}
-	memset(&req, 0, sizeof(req));
-	req.filter = c->req->filter;
-	if (smt_measure(c->db, &req, &res) != 0)
-		failed(c, "smt");
-	else if ((rc = build_smt(&req, &res, &d)) == 0)
-		rc = embed(c, "smt", d, 2);
-	doc_free(d);
-	smt_result_release(&res);
+	rc = query_distinct(c->db, c->req->filter, "topology_host", 8, &hosts, &more);
+	if (rc == 0 && hosts.n > 1)
+		paragraph(c, "The runs ran on several hosts (their topology_host): one part per "
+			     "host.");
+	if (rc == 0 && more)
+		paragraph(c, "More than 8 hosts: the first 8 by name are shown (narrow with "
+			     "--where).");
+	for (size_t i = 0; rc == 0 && i < hosts.n; i++)
+		rc = smt_host(c, hosts.items[i], hosts.n == 1);
+	text_list_release(&hosts);
 	return rc;
 }
 

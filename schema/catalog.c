@@ -6,6 +6,7 @@
 #include "db.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -269,6 +270,28 @@ int catalog_stored_count(sqlite3 *db, size_t *n)
 		*n = (size_t)sqlite3_column_int64(stmt, 0);
 	else
 		rc = db_error(db, "cannot read the catalogs");
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+int catalog_instance_shape(sqlite3 *db, const char *instance, int *vcpus, int *threads_per_core,
+			   char *catalog, size_t size)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = 1;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT i.vcpus, i.threads_per_core, c.name FROM instances i"
+			       " JOIN catalogs c USING (catalog_id) WHERE i.instance = ?1"
+			       " ORDER BY c.catalog_id LIMIT 1",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return db_error(db, "cannot read the catalogs");
+	sqlite3_bind_text(stmt, 1, instance, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		*vcpus = sqlite3_column_int(stmt, 0);
+		*threads_per_core = sqlite3_column_int(stmt, 1);
+		snprintf(catalog, size, "%s", (const char *)sqlite3_column_text(stmt, 2));
+		rc = 0;
+	}
 	sqlite3_finalize(stmt);
 	return rc;
 }

@@ -116,6 +116,14 @@ int catalog_check_unique(sqlite3 *db);
  */
 int catalog_load(sqlite3 *db, const char *const *series, size_t nseries, struct catalog *out);
 
+/*
+ * One instance's shape from catalogs/instances (TEMP first): its vCPUs,
+ * threads per core and catalog name (copied into catalog[size]). 1 when
+ * no catalog lists it.
+ */
+int catalog_instance_shape(sqlite3 *db, const char *instance, int *vcpus, int *threads_per_core,
+			   char *catalog, size_t size);
+
 /* The catalogs of catalogs/instances (TEMP first) in catalog_id order. */
 int catalog_list(sqlite3 *db, struct catalog_info **out, size_t *n);
 

@@ -22,6 +22,8 @@ struct import_result {
 	int64_t trace_rows;
 	int64_t files;
 	int64_t missing_files;
+	int64_t tied_runs; /* runs with a topology_host (corpus.h: which host they ran on) */
+	char hosts[512];   /* those hosts, ", "-separated in name order ("" when none) */
 };
 
 #endif

@@ -196,6 +196,26 @@ int topology_cores_text(const struct topology *t, struct strbuf *sb)
 	return bad ? err_set("out of memory") : 0;
 }
 
+int topology_shape(size_t cores, size_t threads_per_core, const char *source, struct topology *out)
+{
+	size_t alloc = 0;
+	int rc = 0;
+	if (cores < 1 || threads_per_core < 1 || cores > TOPOLOGY_MAX_CPUS ||
+	    threads_per_core > TOPOLOGY_MAX_CPUS / cores)
+		return err_usage("a topology needs 1 or more cores of 1 or more threads each, at "
+				 "most %d CPUs (got %zu cores x %zu threads)",
+				 TOPOLOGY_MAX_CPUS, cores, threads_per_core);
+	for (size_t i = 0; rc == 0 && i < cores * threads_per_core; i++)
+		rc = topology_add_cpu(out, &alloc, (int)i, (int)(i % cores), -1, -1);
+	if (rc == 0)
+		rc = topology_derive(out, source);
+	if (rc == 0)
+		snprintf(out->source, sizeof(out->source), "%s", source);
+	else
+		topology_release(out);
+	return rc;
+}
+
 int topology_store(sqlite3 *db, const char *host, const struct topology *t)
 {
 	sqlite3_stmt *stmt = NULL;
@@ -364,6 +384,36 @@ int topology_list(sqlite3 *db, const char *only, struct topology_hosts *out)
 	sqlite3_finalize(stmt);
 	if (rc == 0 && only && out->n == before)
 		rc = err_set("no host '%s' (coreplan topology --show lists them)", only);
+	return rc;
+}
+
+int topology_require(sqlite3 *db, const char *host, const char *what)
+{
+	struct topology_hosts hosts = {0};
+	struct strbuf names = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM hosts WHERE name = ?1", -1, &stmt, NULL))
+		return err_set("cannot read hosts: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(stmt, 1, host, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return 0;
+	}
+	sqlite3_finalize(stmt);
+	rc = topology_list(db, NULL, &hosts);
+	for (size_t i = 0; rc == 0 && i < hosts.n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", hosts.hosts[i].name);
+	if (rc == 0)
+		rc = names.len
+			     ? err_usage("%s '%s' is not a recorded host (recorded: %s)", what,
+					 host, strbuf_str(&names))
+			     : err_usage("%s '%s' is not a recorded host: none is recorded "
+					 "(coreplan topology --from FILE --host NAME, or --cores N "
+					 "--threads-per-core T)",
+					 what, host);
+	strbuf_release(&names);
+	topology_hosts_release(&hosts);
 	return rc;
 }
 

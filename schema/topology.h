@@ -71,6 +71,18 @@ struct cpuset_use {
 };
 int topology_cpuset(const struct topology *t, const char *cpuset, struct cpuset_use *out);
 
+/*
+ * A topology of `cores` physical cores of `threads_per_core` logical CPUs
+ * each, numbered as Linux numbers them: CPU i sits on core i mod cores,
+ * so core c's SMT siblings are c, c + cores, c + 2 cores, ... (sockets
+ * and nodes unknown). For a host known only by its shape: `coreplan
+ * topology --cores N --threads-per-core T` (source "given") and a
+ * catalog instance's vCPUs and threads per core (source "catalog").
+ * cores and threads_per_core of 1 or more whose product is at most
+ * TOPOLOGY_MAX_CPUS, else a usage error. out starts zeroed.
+ */
+int topology_shape(size_t cores, size_t threads_per_core, const char *source, struct topology *out);
+
 /* Each physical core's logical CPUs, cores in order of their first CPU: "0,4 1,5 2,6 3,7". */
 int topology_cores_text(const struct topology *t, struct strbuf *sb);
 
@@ -83,6 +95,13 @@ int topology_cores_text(const struct topology *t, struct strbuf *sb);
 int topology_store(sqlite3 *db, const char *host, const struct topology *t);
 int topology_record(sqlite3 *db, const char *host, const struct topology *t);
 int topology_load(sqlite3 *db, const char *host, struct topology *out);
+
+/*
+ * 0 when a host named `host` is recorded; else a usage error naming it
+ * and listing the recorded hosts (or saying how to record one). `what`
+ * names where the name came from in the message ("--host").
+ */
+int topology_require(sqlite3 *db, const char *host, const char *what);
 
 /* Stored hosts, by name. */
 struct topology_host {

@@ -5,7 +5,9 @@
 #   bash tests/e2e/formats.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
 #
 # Databases: each sky corpus imported alone, both together, the example
-# corpus, and each write-up table (writeups/*/*.tsv). For every case below
+# corpus, each write-up table (writeups/*/*.tsv), and the tied one (the
+# GOMAXPROCS corpus and the affinity table tied to epyc, the yip table to a
+# 6-core, 12-thread host: import --host). For every case below
 # (a command and its arguments on one database) the command runs with
 # --format md, json, csv and tsv, and with --format tsv --view V for every
 # view its --help lists, and:
@@ -142,6 +144,18 @@ done
 "$BIN" --db "$T/gomaxprocs-affinity.db" topology --from "$SHARED/writeups/gomaxprocs-affinity/lscpu.txt" \
 	--host epyc >/dev/null 2>&1 || not_ok "topology --from lscpu.txt" "exit $?"
 
+# the corpora tied to their hosts (issue 12): the GOMAXPROCS corpus and the
+# affinity table on epyc (the affinity write-up's lscpu.txt), the yip table on
+# a 6-core, 12-thread host recorded from its shape
+H=$T/tied.db
+"$BIN" --db "$H" topology --from "$SHARED/writeups/gomaxprocs-affinity/lscpu.txt" --host epyc \
+	>/dev/null 2>&1 || not_ok "tied: topology --from lscpu.txt" "exit $?"
+"$BIN" --db "$H" topology --host yip --cores 6 --threads-per-core 2 >/dev/null 2>&1 ||
+	not_ok "tied: topology --cores 6 --threads-per-core 2" "exit $?"
+import tied "$SKY/$GMP_NAME" --host epyc
+import tied "$SHARED/writeups/gomaxprocs-affinity/runs.tsv" --name gomaxprocs-affinity --host epyc
+import tied "$SHARED/writeups/yip-sharding/level1.tsv" --name yip --host yip
+
 G=$T/gmp.db
 C=$T/cap.db
 B=$T/both.db
@@ -207,9 +221,22 @@ check_case "$L" lock/sweep sweep --by cores --metric qps --where variant=before
 check_case "$G" none/size size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 \
 	--per-doubling 1.78 --smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000
 
+check_case "$H" tied/sweep sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3
+check_case "$H" tied/sweep-host sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3 --host yip
+check_case "$H" tied/fit fit --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3
+check_case "$H" tied/fit-all fit --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3 --all-levels
+check_case "$H" tied/affinity-sweep sweep --by threads_per_proc --corpus gomaxprocs-affinity --where arm=sweep
+check_case "$H" tied/smt smt --corpus gomaxprocs-affinity
+check_case "$H" tied/yip-sweep sweep --by N --metric Gbps --corpus yip
+check_case "$H" tied/yip-fit fit --by N --metric Gbps --corpus yip
+check_case "$H" tied/topology topology --show
+check_case "$H" tied/topology-cores topology --host shape --cores 4 --threads-per-core 2
+check_case "$H" tied/import import "$SKY/$GMP_NAME"
 check_case "$C" cap/catalog-families catalog --families
 mkdir -p "$T/plots"
 check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg"
+check_case "$H" tied/plot plot scaling --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3 \
+	--out "$T/plots/tied-scaling.svg"
 check_case "$C" cap/plot-memory plot memory --by sessions --where target=medium --where cfg=pg \
 	--out "$T/plots/cap-memory.svg"
 
@@ -239,6 +266,8 @@ report_case "$E" example-report
 report_case "$A" affinity-report
 report_case "$Y" yip-report
 report_case "$L" lock-report
+report_case "$H" tied-report-gmp --corpus "$GMP_NAME"
+report_case "$H" tied-report-yip --corpus yip
 
 # one filter grammar everywhere: '=' inside a list and an unknown field are the same usage error
 for cmd in "runs" "sweep --by gomaxprocs" "noise --by gomaxprocs" "cores" "report --out $T/r-bad"; do
