@@ -38,6 +38,14 @@
  * selections); pooling_load() reads the candidates of a selection from the
  * database; pooling_check() is what the analyses' *_run() call.
  * Ownership: a struct pooling owns its strings; pooling_release() frees them.
+ *
+ * Cost: the candidates that are columns of `runs` come with the selection
+ * (select_runs() reads them in its own query when the spec has a level:
+ * pool_prefetch_*() below), each value numbered once in a hash of the
+ * distinct values; pooling_load() then reads only the results-table
+ * columns (one statement over run_attrs) and, for a --pool field that is no
+ * column of runs, passes over the runs a second time. Detection is linear
+ * in the runs (hashing and counting sorts, no comparison sort).
  */
 #ifndef COREPLAN_POOLING_H
 #define COREPLAN_POOLING_H
@@ -115,12 +123,32 @@ int pooling_describe(const struct pooling *p, struct strbuf *sb);
 
 /*
  * Read the candidates of the selection's runs (as select_runs() chose them
- * for `spec`: sel->runs' levels and groups) and detect. The block field is
+ * for `spec`: sel->runs' levels and groups, and what it read for pooling,
+ * sel->prefetch) and detect. The block field is
  * spec->block, else `block` when some run has it. The --pool fields are
  * spec->filter->pool; each must be a known field (field_check).
  */
 int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selection *sel,
 		 struct pooling *out);
+
+/*
+ * For select_runs() only. When the spec has a level (spec->by), the
+ * selection query also reads the candidates that are canonical fields (the
+ * arm fields and counts pooling_load() would read, the block field when
+ * spec->block is NULL, the canonical --pool fields): pool_prefetch_new()
+ * before the query (*out NULL: no level), pool_prefetch_sql() appends their
+ * columns (", r.target, ...") to the query's column list, and
+ * pool_prefetch_row() reads them from each run the selection takes, in
+ * selection order, starting at result column `first`, with the run's
+ * corpus, subcorpus, group and block as select_runs() filled them in `run`. The selection owns
+ * the prefetch (sel->prefetch); pool_prefetch_free() frees it (NULL is fine).
+ */
+struct pool_prefetch;
+int pool_prefetch_new(const struct select_spec *spec, struct pool_prefetch **out);
+int pool_prefetch_sql(const struct pool_prefetch *pf, struct strbuf *sql);
+int pool_prefetch_row(struct pool_prefetch *pf, sqlite3_stmt *stmt, int first,
+		      const struct sel_run *run);
+void pool_prefetch_free(struct pool_prefetch *pf);
 
 /*
  * What every *_run() calls after select_runs(): detect; a pooling that
