@@ -235,15 +235,24 @@ struct detect_input {
 	const char *const *pool;
 };
 
-/* Renumber cell[i] as the pair (cell[i], code[i]), in order of first appearance. */
-static int refine(size_t *cell, const struct coded *col, size_t n)
+/*
+ * Renumber cell[i] (*ncells cells) as the pair (cell[i], code[i]), in order
+ * of first appearance; *ncells gets the pairs' count.
+ */
+static int refine(size_t *cell, size_t *ncells, const struct coded *col, size_t n)
 {
 	struct codebook pairs;
 	size_t prev_cell = SIZE_MAX, prev_code = SIZE_MAX, prev = 0;
 	int rc = 0;
-	/* cells are numbered in order of first appearance: one value leaves them so */
+	/* cells and codes are numbered in order of first appearance: one value
+	 * leaves the cells so, one cell makes them the codes */
 	if (col->ndistinct <= 1)
 		return 0;
+	if (*ncells <= 1) {
+		memcpy(cell, col->code, n * sizeof(*cell));
+		*ncells = col->ndistinct;
+		return 0;
+	}
 	book_init(&pairs, true, true);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (cell[i] != prev_cell || col->code[i] != prev_code) {
@@ -253,16 +262,20 @@ static int refine(size_t *cell, const struct coded *col, size_t n)
 		}
 		cell[i] = prev;
 	}
+	*ncells = pairs.n;
 	book_release(&pairs);
 	return rc;
 }
 
-/* Do two runs of the same cell hold different codes? (seen: n entries of scratch) */
-static bool varies(const size_t *cell, const struct coded *col, size_t n, size_t *seen)
+/* Do two runs of the same cell (of ncells) hold different codes? (seen: scratch, ncells) */
+static bool varies(const size_t *cell, size_t ncells, const struct coded *col, size_t n,
+		   size_t *seen)
 {
 	if (col->ndistinct <= 1)
 		return false;
-	for (size_t i = 0; i < n; i++)
+	if (ncells <= 1)
+		return true;
+	for (size_t i = 0; i < ncells; i++)
 		seen[i] = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		if (seen[cell[i]] == SIZE_MAX)
@@ -333,18 +346,20 @@ static struct pool_field *new_field(struct pooling *p, const char *name)
  * Which earlier varying fields a follower follows: the first one alone
  * that fixes it, else all of them.
  */
-static int follows(const struct detect_input *in, const size_t *declared, const size_t *primary,
-		   size_t nprimary, const struct coded *col, size_t *seen, struct strbuf *sb,
-		   bool *all_pooled, const struct pooling *p, const size_t *field_of)
+static int follows(const struct detect_input *in, const size_t *declared, size_t ndeclared,
+		   const size_t *primary, size_t nprimary, const struct coded *col, size_t *seen,
+		   struct strbuf *sb, bool *all_pooled, const struct pooling *p,
+		   const size_t *field_of)
 {
 	size_t n = in->n;
 	size_t *cell = malloc((n ? n : 1) * sizeof(*cell));
 	int rc = cell ? 0 : err_set("out of memory");
 	*all_pooled = true;
 	for (size_t k = 0; rc == 0 && k < nprimary; k++) {
+		size_t ncells = ndeclared;
 		memcpy(cell, declared, n * sizeof(*cell));
-		rc = refine(cell, &in->columns[primary[k]], n);
-		if (rc == 0 && !varies(cell, col, n, seen)) {
+		rc = refine(cell, &ncells, &in->columns[primary[k]], n);
+		if (rc == 0 && !varies(cell, ncells, col, n, seen)) {
 			strbuf_adds(sb, in->columns[primary[k]].name);
 			*all_pooled = p->fields[field_of[k]].pooled;
 			free(cell);
@@ -586,7 +601,7 @@ static int detect(const struct detect_input *in, struct pooling *out)
 	size_t *seen = malloc((n ? n : 1) * sizeof(*seen));
 	size_t *primary = calloc(nc, sizeof(*primary));
 	size_t *field_of = calloc(nc, sizeof(*field_of));
-	size_t nprimary = 0;
+	size_t nprimary = 0, ndeclared = in->group ? in->group->ndistinct : 1, nacc;
 	int rc = declared && acc && seen && primary && field_of ? 0 : err_set("out of memory");
 	memset(out, 0, sizeof(*out));
 	if (rc)
@@ -599,12 +614,13 @@ static int detect(const struct detect_input *in, struct pooling *out)
 			declared[i] = 0;
 	}
 	memcpy(acc, declared, n * sizeof(*acc));
+	nacc = ndeclared;
 	for (size_t c = 0; rc == 0 && c < in->ncolumns; c++) {
 		const struct coded *col = &in->columns[c];
 		struct pool_field *f;
 		if (col->factor_rule && !listed(in->pool, col->name) && !is_factor(col, n))
 			continue;
-		if (!varies(declared, col, n, seen))
+		if (!varies(declared, ndeclared, col, n, seen))
 			continue;
 		if (!(f = new_field(out, col->name))) {
 			rc = err_set("out of memory");
@@ -612,11 +628,11 @@ static int detect(const struct detect_input *in, struct pooling *out)
 		}
 		rc = distinct_values(col, f);
 		f->pooled = listed(in->pool, col->name);
-		if (rc == 0 && !varies(acc, col, n, seen)) {
+		if (rc == 0 && !varies(acc, nacc, col, n, seen)) {
 			struct strbuf sb = STRBUF_INIT;
 			bool all_pooled = false;
-			rc = follows(in, declared, primary, nprimary, col, seen, &sb, &all_pooled,
-				     out, field_of);
+			rc = follows(in, declared, ndeclared, primary, nprimary, col, seen, &sb,
+				     &all_pooled, out, field_of);
 			f->follows = strbuf_detach(&sb);
 			f->pooled |= all_pooled;
 			if (rc == 0 && !f->follows)
@@ -624,7 +640,7 @@ static int detect(const struct detect_input *in, struct pooling *out)
 		} else if (rc == 0) {
 			field_of[nprimary] = out->nfields - 1;
 			primary[nprimary++] = c;
-			rc = refine(acc, col, n);
+			rc = refine(acc, &nacc, col, n);
 		}
 	}
 	if (rc == 0 && in->block_field && in->block) {
@@ -1053,11 +1069,21 @@ static inline int coder_int(struct col_coder *cc, int64_t v, bool null, size_t i
 struct prefetch_col {
 	const struct field_info *info;
 	struct col_coder cc;
+	bool grouped; /* read through the group's coalesce (and the lookup) */
 };
 
+/*
+ * The columns of runs the query reads for pooling. A column is read as
+ * itself, or, when the filter's first run has none of it (most candidates
+ * of most corpora are missing throughout: no target, no variant), as one of
+ * the group: the query reads coalesce() over the group, and a run that has
+ * any of them is read again by run_id (the lookup).
+ */
 struct pool_prefetch {
-	struct prefetch_col *cols; /* columns of runs the query reads for pooling */
-	size_t ncols;
+	struct prefetch_col *cols; /* the grouped ones last */
+	size_t ncols, ngrouped;
+	bool quiet;           /* every grouped column missing so far */
+	sqlite3_stmt *lookup; /* the grouped columns of one run, prepared when first needed */
 	/* the selection's own strings: the --group text, the --block value */
 	struct col_coder group, block;
 	bool has_group, has_block;
@@ -1084,7 +1110,55 @@ static int prefetch_add(struct pool_prefetch *pf, const char *name)
 	return 0;
 }
 
-int pool_prefetch_new(const struct select_spec *spec, struct pool_prefetch **out)
+/*
+ * Which columns the filter's first run lacks: those are grouped (when two
+ * or more are). Only a guess at what the runs hold: any run is read right.
+ */
+static int prefetch_group(sqlite3 *db, const struct select_spec *spec, struct pool_prefetch *pf)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0, nnull = 0;
+	sqlite3_stmt *stmt = NULL;
+	int rc = strbuf_adds(&sql, "SELECT NULL") ? err_set("out of memory") : 0;
+	for (size_t k = 0; rc == 0 && k < pf->ncols; k++)
+		if (strbuf_addf(&sql, ", r.%s", pf->cols[k].info->name))
+			rc = err_set("out of memory");
+	if (rc == 0 && strbuf_adds(&sql, " FROM runs r WHERE "))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = run_filter_sql(spec->filter, &sql, &binds, &nbinds);
+	if (rc == 0 && strbuf_adds(&sql, " LIMIT 1"))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = prepare(db, &sql, binds, nbinds, &stmt);
+	if (rc == 0 && sqlite3_step(stmt) == SQLITE_ROW)
+		for (size_t k = 0; k < pf->ncols; k++)
+			nnull += pf->cols[k].grouped =
+				sqlite3_column_type(stmt, 1 + (int)k) == SQLITE_NULL;
+	if (nnull < 2) /* coalesce() takes two or more */
+		for (size_t k = 0; k < pf->ncols; k++)
+			pf->cols[k].grouped = false;
+	pf->ngrouped = nnull < 2 ? 0 : nnull;
+	pf->quiet = false;
+	/* the grouped columns last (stable) */
+	for (size_t k = 0, last = pf->ncols; pf->ngrouped && k < last;) {
+		if (pf->cols[k].grouped) {
+			struct prefetch_col moved = pf->cols[k];
+			memmove(&pf->cols[k], &pf->cols[k + 1], (pf->ncols - k - 1) * sizeof(moved));
+			pf->cols[pf->ncols - 1] = moved;
+			last--;
+		} else {
+			k++;
+		}
+	}
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+int pool_prefetch_new(sqlite3 *db, const struct select_spec *spec, struct pool_prefetch **out)
 {
 	const char *block = spec->block ? spec->block : "block";
 	struct pool_prefetch *pf;
@@ -1107,6 +1181,8 @@ int pool_prefetch_new(const struct select_spec *spec, struct pool_prefetch **out
 	for (size_t i = 0; rc == 0 && spec->filter && i < spec->filter->npool; i++)
 		if (!excluded_name(spec, block, spec->filter->pool[i]))
 			rc = prefetch_add(pf, spec->filter->pool[i]);
+	if (rc == 0 && pf->ncols >= 2)
+		rc = prefetch_group(db, spec, pf);
 	if (rc == 0)
 		*out = pf;
 	else
@@ -1114,12 +1190,64 @@ int pool_prefetch_new(const struct select_spec *spec, struct pool_prefetch **out
 	return rc;
 }
 
-int pool_prefetch_sql(const struct pool_prefetch *pf, struct strbuf *sql)
+/* ", r.a, r.b" (our own names, safe to paste): the columns grouped or not. */
+static int column_list(const struct pool_prefetch *pf, bool grouped, struct strbuf *sql)
 {
-	for (size_t k = 0; pf && k < pf->ncols; k++) /* our own names, safe to paste */
-		if (strbuf_addf(sql, ", r.%s", pf->cols[k].info->name))
+	for (size_t k = 0; k < pf->ncols; k++)
+		if (pf->cols[k].grouped == grouped && strbuf_addf(sql, ", r.%s", pf->cols[k].info->name))
 			return err_set("out of memory");
 	return 0;
+}
+
+int pool_prefetch_sql(const struct pool_prefetch *pf, struct strbuf *sql)
+{
+	struct strbuf group = STRBUF_INIT;
+	int rc = pf ? column_list(pf, false, sql) : 0;
+	if (rc == 0 && pf && pf->ngrouped > 0) {
+		rc = column_list(pf, true, &group);
+		/* ", coalesce(r.a, r.b)" */
+		if (rc == 0 && strbuf_addf(sql, ", coalesce(%s)", strbuf_str(&group) + 2))
+			rc = err_set("out of memory");
+	}
+	strbuf_release(&group);
+	return rc;
+}
+
+/* One column's value for run i: col of stmt. */
+static inline int prefetch_value(struct col_coder *cc, sqlite3_stmt *stmt, int col, size_t i)
+{
+	if (cc->book.integer) {
+		int64_t v = sqlite3_column_int64(stmt, col);
+		return coder_int(cc, v, v == 0 && sqlite3_column_type(stmt, col) == SQLITE_NULL, i);
+	}
+	return coder_text(cc, (const char *)sqlite3_column_text(stmt, col), i);
+}
+
+/* A run that holds one of the grouped columns: all of them, read by run_id. */
+static int prefetch_lookup(struct pool_prefetch *pf, sqlite3 *db, int64_t run_id, size_t i)
+{
+	int rc = 0, col = 0;
+	if (!pf->lookup) {
+		struct strbuf sql = STRBUF_INIT;
+		rc = strbuf_adds(&sql, "SELECT NULL") ? err_set("out of memory") : 0;
+		if (rc == 0)
+			rc = column_list(pf, true, &sql);
+		if (rc == 0 && strbuf_adds(&sql, " FROM runs r WHERE r.run_id = ?1"))
+			rc = err_set("out of memory");
+		if (rc == 0 &&
+		    sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &pf->lookup, NULL) != SQLITE_OK)
+			rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
+		strbuf_release(&sql);
+		if (rc)
+			return rc;
+	}
+	sqlite3_bind_int64(pf->lookup, 1, run_id);
+	if (sqlite3_step(pf->lookup) != SQLITE_ROW)
+		rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
+	for (size_t k = pf->ncols - pf->ngrouped; rc == 0 && k < pf->ncols; k++)
+		rc = prefetch_value(&pf->cols[k].cc, pf->lookup, 1 + col++, i);
+	sqlite3_reset(pf->lookup);
+	return rc;
 }
 
 int pool_prefetch_row(struct pool_prefetch *pf, sqlite3_stmt *stmt, int first,
@@ -1131,15 +1259,20 @@ int pool_prefetch_row(struct pool_prefetch *pf, sqlite3_stmt *stmt, int first,
 		rc = coder_text(&pf->group, run->group ? run->group : "", i);
 	if (rc == 0 && pf->has_block)
 		rc = coder_text(&pf->block, run->block, i);
-	for (size_t k = 0; rc == 0 && k < pf->ncols; k++) {
-		struct col_coder *cc = &pf->cols[k].cc;
-		int col = first + (int)k;
-		if (cc->book.integer) {
-			int64_t v = sqlite3_column_int64(stmt, col);
-			rc = coder_int(cc, v, v == 0 && sqlite3_column_type(stmt, col) == SQLITE_NULL,
-				       i);
-		} else {
-			rc = coder_text(cc, (const char *)sqlite3_column_text(stmt, col), i);
+	size_t nplain = pf->ncols - pf->ngrouped;
+	for (size_t k = 0; rc == 0 && k < nplain; k++)
+		rc = prefetch_value(&pf->cols[k].cc, stmt, first + (int)k, i);
+	if (rc == 0 && pf->ngrouped > 0) {
+		if (sqlite3_column_type(stmt, first + (int)nplain) != SQLITE_NULL) {
+			rc = prefetch_lookup(pf, sqlite3_db_handle(stmt), run->run_id, i);
+			pf->quiet = false;
+		} else if (!pf->quiet) {
+			/* missing again, and no codes kept: nothing to do until a value comes */
+			pf->quiet = true;
+			for (size_t k = nplain; rc == 0 && k < pf->ncols; k++) {
+				rc = coder_text(&pf->cols[k].cc, NULL, i);
+				pf->quiet &= !pf->cols[k].cc.code;
+			}
 		}
 	}
 	if (rc == 0)
@@ -1154,6 +1287,7 @@ void pool_prefetch_free(struct pool_prefetch *pf)
 	for (size_t k = 0; k < pf->ncols; k++)
 		coder_release(&pf->cols[k].cc);
 	free(pf->cols);
+	sqlite3_finalize(pf->lookup);
 	coder_release(&pf->group);
 	coder_release(&pf->block);
 	free(pf);
@@ -1516,16 +1650,20 @@ static int gather(sqlite3 *db, const struct select_spec *spec, const struct sele
  * texts.
  */
 static int level_column(const struct select_spec *spec, const struct selection *sel,
-			const char *const *text, struct coded_buf *buf)
+			struct coded_buf *buf)
 {
 	const struct field_info *info = field_find(spec->by ? spec->by : "");
+	bool numbers = info && (info->type == FIELD_INT || info->type == FIELD_BOOL);
 	size_t prev = 0;
 	int rc = 0;
-	if (!info || (info->type != FIELD_INT && info->type != FIELD_BOOL))
-		return code_column(text, sel->n, buf);
-	for (size_t i = 0; i < sel->n; i++)
-		if (!sel->runs[i].level_numeric)
-			return code_column(text, sel->n, buf);
+	for (size_t i = 0; numbers && i < sel->n; i++)
+		numbers = sel->runs[i].level_numeric;
+	if (!numbers) {
+		const char **text = sel_texts(sel, offsetof(struct sel_run, level_text));
+		rc = text ? code_column(text, sel->n, buf) : err_set("out of memory");
+		free(text);
+		return rc;
+	}
 	book_init(&buf->book, true, false);
 	if (!(buf->code = malloc((sel->n ? sel->n : 1) * sizeof(*buf->code))))
 		return err_set("out of memory");
@@ -1542,7 +1680,7 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 {
 	const char *block = spec->block ? spec->block : "block";
 	char **names = NULL, **pool = NULL;
-	const char **level = NULL, **group = NULL;
+	const char **group = NULL;
 	struct gathered g = {0};
 	struct coded_buf groups = {0}, levels = {0};
 	struct coded group_codes = {0}, level_codes = {0};
@@ -1565,21 +1703,19 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 	for (size_t c = ncanonical, len; c < ncanonical + nsource; c++)
 		if (field_source_of(names[c], &len))
 			names[c][len] = '\0';
-	level = calloc(nsel, sizeof(*level));
-	group = calloc(nsel, sizeof(*group));
+	if (spec->group)
+		group = calloc(nsel, sizeof(*group));
 	/* pool_input.pool is NULL-terminated; the filter's list is counted */
 	pool = calloc(spec->filter->npool + 1, sizeof(*pool));
-	if (!level || !group || !pool) {
+	if ((spec->group && !group) || !pool) {
 		rc = err_set("out of memory");
 		goto done;
 	}
 	rc = gather(db, spec, sel, names, n, ncanonical, nsource, &g);
 	if (rc)
 		goto done;
-	for (size_t i = 0; i < sel->n; i++) {
-		level[i] = sel->runs[i].level_text;
+	for (size_t i = 0; spec->group && i < sel->n; i++)
 		group[i] = sel->runs[i].group ? sel->runs[i].group : "";
-	}
 	if (spec->group && sel_prefetch(sel) && sel->prefetch->has_group)
 		group_codes = coder_view("group", &sel->prefetch->group);
 	else if (spec->group && (rc = code_column(group, sel->n, &groups)) == 0)
@@ -1587,7 +1723,7 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 	if (rc)
 		goto done;
 	/* the block kinds need the levels as codes */
-	if (g.cols[n].ndistinct > 1 && (rc = level_column(spec, sel, level, &levels)) == 0)
+	if (g.cols[n].ndistinct > 1 && (rc = level_column(spec, sel, &levels)) == 0)
 		level_codes = coded_view("level", false, &levels);
 	if (rc)
 		goto done;
@@ -1595,7 +1731,7 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 		pool[i] = spec->filter->pool[i];
 	{
 		struct detect_input in = {.n = sel->n,
-					  .level = level,
+					  /* the levels as codes when the block kinds need them */
 					  .level_codes = levels.code ? &level_codes : NULL,
 					  .group = spec->group ? &group_codes : NULL,
 					  .group_text = group,
@@ -1613,7 +1749,6 @@ done:
 	for (size_t c = 0; c < nnames; c++)
 		free(names[c]);
 	free(names);
-	free(level);
 	free(group);
 	free(pool);
 	return rc;

@@ -144,7 +144,7 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
  * the prefetch (sel->prefetch); pool_prefetch_free() frees it (NULL is fine).
  */
 struct pool_prefetch;
-int pool_prefetch_new(const struct select_spec *spec, struct pool_prefetch **out);
+int pool_prefetch_new(sqlite3 *db, const struct select_spec *spec, struct pool_prefetch **out);
 int pool_prefetch_sql(const struct pool_prefetch *pf, struct strbuf *sql);
 int pool_prefetch_row(struct pool_prefetch *pf, sqlite3_stmt *stmt, int first,
 		      const struct sel_run *run);

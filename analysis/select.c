@@ -217,7 +217,7 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 		rc = field_check(db, spec->group[i]);
 	out->nextra = count_list(spec->extra);
 	if (rc == 0)
-		rc = pool_prefetch_new(spec, &out->prefetch);
+		rc = pool_prefetch_new(db, spec, &out->prefetch);
 	if (rc == 0)
 		rc = run_query(db, spec, false, out);
 	if (rc == 0 && !spec->filter->include_excluded)
