@@ -1340,10 +1340,9 @@ static int results_columns(sqlite3 *db, const struct selection *sel, char ***nam
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT a.name FROM run_attrs a WHERE a.run_id = ?1 AND a.source ="
-			       " 'results' AND NOT EXISTS (SELECT 1 FROM field_origins o WHERE"
-			       " o.run_id = a.run_id AND o.source = 'results' AND o.name = a.name)"
-			       " ORDER BY a.name",
+			       "SELECT name FROM run_attrs WHERE run_id = ?1 AND source = 'results'"
+			       " EXCEPT SELECT name FROM field_origins WHERE run_id = ?1 AND"
+			       " source = 'results' ORDER BY 1",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; rc == 0 && i < sel->n;) {
@@ -1439,36 +1438,58 @@ static int keep(struct intern *t, const unsigned char *v, const char **slot)
 
 /* ---- what the selection did not read ---- */
 
-/*
- * The results columns' values for the selected runs, straight from
- * run_attrs (the index on name): one statement, bound per column.
- * names[c] NULL: column c is read elsewhere.
- */
-static int read_results(sqlite3 *db, const struct run_index *index, size_t nsel,
-			char *const *names, size_t n, struct intern *interns, const char ***values)
+/* A results column by name, for the merge with a run's rows (which come by name). */
+struct name_at {
+	const char *name;
+	size_t c;
+};
+
+static int by_name(const void *x, const void *y)
 {
+	return strcmp(((const struct name_at *)x)->name, ((const struct name_at *)y)->name);
+}
+
+/*
+ * The results columns' values for the selected runs: each run's results
+ * row from run_attrs (its primary key: one range per run, by name), merged
+ * with the columns sorted by name. names[c] NULL: column c is read
+ * elsewhere.
+ */
+static int read_results(sqlite3 *db, const struct selection *sel, char *const *names, size_t n,
+			struct intern *interns, const char ***values)
+{
+	struct name_at *list = malloc((n ? n : 1) * sizeof(*list));
 	sqlite3_stmt *stmt = NULL;
-	int rc = 0, step = SQLITE_DONE;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT run_id, value FROM run_attrs WHERE name = ?1 AND source ="
-			       " 'results'",
-			       -1, &stmt, NULL) != SQLITE_OK)
-		return err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
-	for (size_t c = 0; rc == 0 && c < n; c++) {
-		if (!names[c])
-			continue;
-		sqlite3_bind_text(stmt, 1, names[c], -1, SQLITE_STATIC);
-		while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-			struct run_index key = {sqlite3_column_int64(stmt, 0), 0};
-			struct run_index *hit = bsearch(&key, index, nsel, sizeof(*index), by_run_id);
-			if (hit)
-				rc = keep(&interns[c], sqlite3_column_text(stmt, 1), &values[c][hit->i]);
+	size_t nlist = 0;
+	int rc = list ? 0 : err_set("out of memory"), step = SQLITE_DONE;
+	for (size_t c = 0; list && c < n; c++)
+		if (names[c])
+			list[nlist++] = (struct name_at){names[c], c};
+	if (list)
+		qsort(list, nlist, sizeof(*list), by_name);
+	if (rc == 0 && sqlite3_prepare_v2(db,
+					  "SELECT name, value FROM run_attrs WHERE run_id = ?1 AND"
+					  " source = 'results' ORDER BY name",
+					  -1, &stmt, NULL) != SQLITE_OK)
+		rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
+	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
+		size_t k = 0;
+		sqlite3_bind_int64(stmt, 1, sel->runs[i].run_id);
+		while (rc == 0 && k < nlist && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(stmt, 0);
+			int cmp = -1;
+			while (k < nlist && name && (cmp = strcmp(list[k].name, name)) < 0)
+				k++;
+			if (cmp == 0)
+				rc = keep(&interns[list[k].c], sqlite3_column_text(stmt, 1),
+					  &values[list[k].c][i]);
 		}
-		if (rc == 0 && step != SQLITE_DONE)
+		if (rc == 0 && step != SQLITE_DONE && step != SQLITE_ROW)
 			rc = err_set("cannot look for pooled fields: %s", sqlite3_errmsg(db));
 		sqlite3_reset(stmt);
 	}
 	sqlite3_finalize(stmt);
+	free(list);
 	return rc;
 }
 
@@ -1623,7 +1644,7 @@ static int gather(sqlite3 *db, const struct select_spec *spec, const struct sele
 		if (!g->values[c])
 			rc = err_set("out of memory");
 	}
-	if (rc == 0 && (need_results || need_rest)) {
+	if (rc == 0 && need_rest) {
 		if (!(index = malloc(nsel * sizeof(*index))))
 			rc = err_set("out of memory");
 		for (size_t i = 0; index && i < sel->n; i++)
@@ -1632,7 +1653,7 @@ static int gather(sqlite3 *db, const struct select_spec *spec, const struct sele
 			qsort(index, sel->n, sizeof(*index), by_run_id);
 	}
 	if (rc == 0 && need_results)
-		rc = read_results(db, index, sel->n, g->results, g->n, g->interns, g->values);
+		rc = read_results(db, sel, g->results, g->n, g->interns, g->values);
 	if (rc == 0 && need_rest)
 		rc = read_rest(db, spec, index, sel->n, g->rest, g->n, g->interns, g->values);
 	for (size_t c = 0; rc == 0 && c < g->n; c++)
