@@ -357,7 +357,8 @@ static int follows(const struct detect_input *in, const size_t *declared, size_t
 	*all_pooled = true;
 	for (size_t k = 0; rc == 0 && k < nprimary; k++) {
 		size_t ncells = ndeclared;
-		memcpy(cell, declared, n * sizeof(*cell));
+		if (ndeclared > 1)
+			memcpy(cell, declared, n * sizeof(*cell));
 		rc = refine(cell, &ncells, &in->columns[primary[k]], n);
 		if (rc == 0 && !varies(cell, ncells, col, n, seen)) {
 			strbuf_adds(sb, in->columns[primary[k]].name);
@@ -470,11 +471,11 @@ static int sort_by_key(size_t *idx, size_t *tmp, size_t n, const size_t *key, si
  * block's distinct levels against its cell's. With one block value,
  * or one level, every block holds every level of its cell: no kinds.
  */
-static int block_kinds(const struct detect_input *in, const size_t *cell, const size_t *primary,
-		       size_t nprimary, struct pooling *p)
+static int block_kinds(const struct detect_input *in, const size_t *cell, size_t ncells,
+		       const size_t *primary, size_t nprimary, struct pooling *p)
 {
 	const struct coded *blk = in->block, *lv = in->level_codes;
-	size_t n = in->n, mark = 0, ncells = 0;
+	size_t n = in->n, mark = 0;
 	size_t *level_code = NULL, *idx = NULL, *tmp = NULL, *stamp = NULL, *key = NULL;
 	const char **names = NULL;
 	struct codebook levels;
@@ -485,8 +486,7 @@ static int block_kinds(const struct detect_input *in, const size_t *cell, const 
 		return 0;
 	idx = malloc((n ? n : 1) * sizeof(*idx));
 	tmp = malloc((n ? n : 1) * sizeof(*tmp));
-	names = malloc((n ? n : 1) * sizeof(*names));
-	if (!idx || !tmp || !names) {
+	if (!idx || !tmp) {
 		rc = err_set("out of memory");
 		goto done;
 	}
@@ -502,23 +502,22 @@ static int block_kinds(const struct detect_input *in, const size_t *cell, const 
 	}
 	if (lv->ndistinct <= 1)
 		goto done;
-	if (!(stamp = malloc(lv->ndistinct * sizeof(*stamp)))) {
+	stamp = malloc(lv->ndistinct * sizeof(*stamp));
+	names = malloc(lv->ndistinct * sizeof(*names));
+	if (!stamp || !names) {
 		rc = err_set("out of memory");
 		goto done;
 	}
 	for (size_t c = 0; c < lv->ndistinct; c++)
 		stamp[c] = SIZE_MAX;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-		if (cell[i] + 1 > ncells)
-			ncells = cell[i] + 1;
-	}
 	/*
 	 * Ordered by (cell, block, run): within a block the order of its runs
 	 * does not matter (its levels are a set). One pass over the pairs when
 	 * they are few, else by block and then by cell.
 	 */
-	if (ncells == 1) {
+	if (ncells <= 1) {
 		rc = sort_by_key(idx, tmp, n, blk->code, blk->ndistinct);
 	} else if (ncells <= (4 * n + 4) / blk->ndistinct) {
 		if (!(key = malloc(n * sizeof(*key)))) {
@@ -534,9 +533,11 @@ static int block_kinds(const struct detect_input *in, const size_t *cell, const 
 			rc = sort_by_key(idx, tmp, n, cell, ncells);
 	}
 	for (size_t from = 0; rc == 0 && from < n;) {
-		size_t to = from, c = cell[idx[from]], ncell, ncomplete = 0, nkinds = 0;
+		size_t to = from, ncell, ncomplete = 0, nkinds = 0;
 		char *all = NULL;
-		while (to < n && cell[idx[to]] == c)
+		if (ncells <= 1) /* one cell: cell[] is not kept */
+			to = n;
+		while (to < n && cell[idx[to]] == cell[idx[from]])
 			to++;
 		ncell = distinct_levels(lv, idx, from, to, stamp, mark++, names);
 		/* two passes over the cell's blocks: count the complete ones, then record */
@@ -606,14 +607,9 @@ static int detect(const struct detect_input *in, struct pooling *out)
 	memset(out, 0, sizeof(*out));
 	if (rc)
 		goto done;
-	if (in->group) {
-		for (size_t i = 0; i < n; i++)
-			declared[i] = code_at(in->group, i);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			declared[i] = 0;
-	}
-	memcpy(acc, declared, n * sizeof(*acc));
+	/* one cell: its cell numbers are all 0, never read (refine, varies, block_kinds) */
+	for (size_t i = 0; ndeclared > 1 && i < n; i++)
+		declared[i] = acc[i] = in->group->code[i];
 	nacc = ndeclared;
 	for (size_t c = 0; rc == 0 && c < in->ncolumns; c++) {
 		const struct coded *col = &in->columns[c];
@@ -650,7 +646,7 @@ static int detect(const struct detect_input *in, struct pooling *out)
 		if (rc == 0)
 			rc = terminate(&out->complete, 0);
 		if (rc == 0)
-			rc = block_kinds(in, acc, primary, nprimary, out);
+			rc = block_kinds(in, acc, nacc, primary, nprimary, out);
 	}
 done:
 	free(primary);
