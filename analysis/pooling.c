@@ -1029,23 +1029,23 @@ static int coder_new_text(struct col_coder *cc, const char *t, size_t i)
 {
 	size_t code;
 	int rc = missing(t) ? book_missing(&cc->book, &code) : book_text(&cc->book, t, &code);
-	if (rc == 0)
-		rc = coder_keep(cc, code, i);
+	if (rc)
+		return rc;
 	cc->last = code;
 	cc->last_text = cc->book.text[code];
-	return rc;
+	return coder_keep(cc, code, i);
 }
 
 static int coder_new_int(struct col_coder *cc, int64_t v, bool null, size_t i)
 {
 	size_t code;
 	int rc = null ? book_missing(&cc->book, &code) : book_int(&cc->book, v, &code);
-	if (rc == 0)
-		rc = coder_keep(cc, code, i);
+	if (rc)
+		return rc;
 	cc->last = code;
 	cc->last_text = cc->book.text[code];
 	cc->last_int = v;
-	return rc;
+	return coder_keep(cc, code, i);
 }
 
 static inline int coder_text(struct col_coder *cc, const char *t, size_t i)

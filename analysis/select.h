@@ -5,10 +5,12 @@
  * optionally a block field, filters runs with a struct run_filter, and
  * must say which runs it left out and why. select_runs() does all of that
  * in two queries over `runs` (never over traces): the chosen runs with
- * their factor, metric and block values (and, when there is a factor, the
- * fields the pooling check reads: analysis/pooling.h), and the runs the
- * filter matched but left out (excluded runs, with their stored reasons,
- * and runs that lack the metric or the factor).
+ * their factor, metric and block values, and the runs the filter matched
+ * but left out (excluded runs, with their stored reasons, and runs that
+ * lack the metric or the factor). When there is a factor, the first query
+ * also reads the fields the pooling check needs (analysis/pooling.h,
+ * pool_prefetch_new(): one run read ahead, a run read again by run_id only
+ * when it holds a field most runs lack).
  *
  * Fields are resolved by schema/fields.h (canonical column or any source
  * column by name). Ownership: a selection owns all its strings;
