@@ -226,8 +226,8 @@ struct detect_input {
 	size_t n;
 	const char *const *level;
 	const struct coded *level_codes; /* the level as codes, or NULL: coded from level */
-	const struct coded *group;      /* NULL: no groups */
-	const char *const *group_text; /* per run, with group */
+	const struct coded *group;       /* NULL: no groups */
+	const char *const *group_text;   /* per run, with group */
 	const char *block_field;
 	const struct coded *block; /* NULL: no block kinds */
 	const struct coded *columns;
@@ -258,7 +258,8 @@ static int refine(size_t *cell, size_t *ncells, const struct coded *col, size_t 
 		if (cell[i] != prev_cell || col->code[i] != prev_code) {
 			prev_cell = cell[i];
 			prev_code = col->code[i];
-			rc = book_int(&pairs, (int64_t)(prev_cell * col->ndistinct + prev_code), &prev);
+			rc = book_int(&pairs, (int64_t)(prev_cell * col->ndistinct + prev_code),
+				      &prev);
 		}
 		cell[i] = prev;
 	}
@@ -559,8 +560,8 @@ static int block_kinds(const struct detect_input *in, const size_t *cell, size_t
 				} else if (nb != ncell && ncomplete > 0) {
 					char *held = levels_text(names, nb);
 					if (!all) {
-						size_t na = distinct_levels(lv, idx, from, to, stamp,
-									    mark++, names);
+						size_t na = distinct_levels(lv, idx, from, to,
+									    stamp, mark++, names);
 						all = levels_text(names, na);
 					}
 					rc = add_kind(p, text_of(blk, idx[b]),
@@ -1057,8 +1058,8 @@ static inline int coder_text(struct col_coder *cc, const char *t, size_t i)
 
 static inline int coder_int(struct col_coder *cc, int64_t v, bool null, size_t i)
 {
-	bool same = null ? cc->last != SIZE_MAX && !cc->last_text
-			 : cc->last_text && cc->last_int == v;
+	bool same =
+		null ? cc->last != SIZE_MAX && !cc->last_text : cc->last_text && cc->last_int == v;
 	return same ? coder_keep(cc, cc->last, i) : coder_new_int(cc, v, null, i);
 }
 
@@ -1141,7 +1142,8 @@ static int prefetch_group(sqlite3 *db, const struct select_spec *spec, struct po
 	for (size_t k = 0, last = pf->ncols; pf->ngrouped && k < last;) {
 		if (pf->cols[k].grouped) {
 			struct prefetch_col moved = pf->cols[k];
-			memmove(&pf->cols[k], &pf->cols[k + 1], (pf->ncols - k - 1) * sizeof(moved));
+			memmove(&pf->cols[k], &pf->cols[k + 1],
+				(pf->ncols - k - 1) * sizeof(moved));
 			pf->cols[pf->ncols - 1] = moved;
 			last--;
 		} else {
@@ -1190,7 +1192,8 @@ int pool_prefetch_new(sqlite3 *db, const struct select_spec *spec, struct pool_p
 static int column_list(const struct pool_prefetch *pf, bool grouped, struct strbuf *sql)
 {
 	for (size_t k = 0; k < pf->ncols; k++)
-		if (pf->cols[k].grouped == grouped && strbuf_addf(sql, ", r.%s", pf->cols[k].info->name))
+		if (pf->cols[k].grouped == grouped &&
+		    strbuf_addf(sql, ", r.%s", pf->cols[k].info->name))
 			return err_set("out of memory");
 	return 0;
 }
@@ -1541,8 +1544,8 @@ static int read_rest(sqlite3 *db, const struct select_spec *spec, const struct r
 
 /* What pooling_load() gathers: per column (the block last) its codes and where they came from. */
 struct gathered {
-	size_t n;             /* columns, with the block */
-	struct coded *cols;   /* what detect() reads */
+	size_t n;           /* columns, with the block */
+	struct coded *cols; /* what detect() reads */
 	struct coded_buf *bufs;
 	const char ***values; /* texts per run of the columns coded here, else NULL */
 	char **results;       /* plain names of the results columns, else NULL */
@@ -1601,8 +1604,7 @@ static int gather(sqlite3 *db, const struct select_spec *spec, const struct sele
 	g->rest = calloc(g->n, sizeof(*g->rest));
 	g->interns = calloc(g->n, sizeof(*g->interns));
 	g->one = calloc(g->n, sizeof(*g->one));
-	if (!g->cols || !g->bufs || !g->values || !g->results || !g->rest || !g->interns ||
-	    !g->one)
+	if (!g->cols || !g->bufs || !g->values || !g->results || !g->rest || !g->interns || !g->one)
 		return err_set("out of memory");
 	for (size_t c = 0; rc == 0 && c < g->n; c++) {
 		const char *name = names[c];

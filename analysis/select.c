@@ -158,9 +158,9 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	rc = extra_values(stmt, spec, run);
 	/* the prefetch's columns follow the extra ones */
 	if (rc == 0 && sel->prefetch)
-		rc = pool_prefetch_row(sel->prefetch, stmt,
-				       11 + (int)(count_list(spec->group) + count_list(spec->extra)),
-				       run);
+		rc = pool_prefetch_row(
+			sel->prefetch, stmt,
+			11 + (int)(count_list(spec->group) + count_list(spec->extra)), run);
 	return rc;
 }
 
