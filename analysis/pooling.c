@@ -1003,7 +1003,7 @@ static void coder_release(struct col_coder *cc)
 /* Room for run i's code; the codes before the first kept one are 0. */
 static int coder_grow(struct col_coder *cc, size_t code, size_t i)
 {
-	size_t want = i >= 128 ? 2 * i : 256;
+	size_t want = i >= 256 ? 4 * i : 1024; /* few copies: each touches fresh pages */
 	size_t *grown = realloc(cc->code, want * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
