@@ -224,8 +224,10 @@ static size_t code_at(const struct coded *col, size_t i)
 /* What detect() reads: pool_input with its columns, block and groups as codes. */
 struct detect_input {
 	size_t n;
+	/* the block kinds' levels: as codes, or NULL and coded from the texts
+	 * (pooling_load() gives the codes whenever the block has two values) */
 	const char *const *level;
-	const struct coded *level_codes; /* the level as codes, or NULL: coded from level */
+	const struct coded *level_codes;
 	const struct coded *group;       /* NULL: no groups */
 	const char *const *group_text;   /* per run, with group */
 	const char *block_field;
