@@ -38,6 +38,18 @@
  * selections); pooling_load() reads the candidates of a selection from the
  * database; pooling_check() is what the analyses' *_run() call.
  * Ownership: a struct pooling owns its strings; pooling_release() frees them.
+ *
+ * Cost: the candidates that are columns of `runs` come with the selection
+ * (select_runs() reads them in its own query when the spec has a level:
+ * pool_prefetch_*() below), each run's value numbered as it comes (a value
+ * like the previous run's costs a comparison, a new one a hash lookup);
+ * the columns the filter's first run lacks are read as one coalesce(), and
+ * only a run that has any of them is read again, by run_id. pooling_load()
+ * then reads the results-table columns (each selected run's results row,
+ * one statement) and, only for a --pool field that is no column of runs
+ * (or a selection without a prefetch), passes over the runs a second time.
+ * Detection is linear in the runs: hashing and counting sorts on the codes,
+ * no comparison of texts.
  */
 #ifndef COREPLAN_POOLING_H
 #define COREPLAN_POOLING_H
@@ -115,12 +127,34 @@ int pooling_describe(const struct pooling *p, struct strbuf *sb);
 
 /*
  * Read the candidates of the selection's runs (as select_runs() chose them
- * for `spec`: sel->runs' levels and groups) and detect. The block field is
- * spec->block, else `block` when some run has it. The --pool fields are
+ * for `spec`: sel->runs' levels and groups, and what it read for pooling,
+ * sel->prefetch) and detect. The block field is spec->block, else `block`
+ * when some run has it. The --pool fields are
  * spec->filter->pool; each must be a known field (field_check).
  */
 int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selection *sel,
 		 struct pooling *out);
+
+/*
+ * For select_runs() only. When the spec has a level (spec->by), the
+ * selection query also reads the candidates that are canonical fields (the
+ * arm fields and counts pooling_load() would read, the block field when
+ * spec->block is NULL, the canonical --pool fields). pool_prefetch_new()
+ * runs before the query (*out NULL: no level; it reads the filter's first
+ * run to see which columns to group), pool_prefetch_sql() appends their
+ * columns (", r.store, coalesce(r.target, r.cfg)") to the query's column
+ * list, and pool_prefetch_row() reads them from each run the selection
+ * takes, in selection order, starting at result column `first`, with the
+ * --group text and --block value select_runs() filled in `run`. The
+ * selection owns the prefetch (sel->prefetch); pool_prefetch_free() frees
+ * it (NULL is fine).
+ */
+struct pool_prefetch;
+int pool_prefetch_new(sqlite3 *db, const struct select_spec *spec, struct pool_prefetch **out);
+int pool_prefetch_sql(const struct pool_prefetch *pf, struct strbuf *sql);
+int pool_prefetch_row(struct pool_prefetch *pf, sqlite3_stmt *stmt, int first,
+		      const struct sel_run *run);
+void pool_prefetch_free(struct pool_prefetch *pf);
 
 /*
  * What every *_run() calls after select_runs(): detect; a pooling that

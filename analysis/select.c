@@ -1,6 +1,8 @@
 /* select: see select.h. */
 #include "select.h"
 
+#include "pooling.h"
+
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
@@ -27,9 +29,10 @@ static int append_field(struct strbuf *sql, const char *name, bool numeric, char
 }
 
 /* Columns: 0 run_id, 1 corpus, 2 subcorpus, 3 tag, 4 seq, 5 started_at, 6 app_cores,
- * 7 by text, 8 by num, 9 metric num, 10 block text, 11.. group texts. */
-static int build_sql(const struct select_spec *spec, bool left_out, struct strbuf *sql,
-		     char ***binds, size_t *nbinds)
+ * 7 by text, 8 by num, 9 metric num, 10 block text, 11.. group texts, extra texts, then
+ * (the chosen runs' query) what the pooling check reads (prefetch). */
+static int build_sql(const struct select_spec *spec, const struct pool_prefetch *prefetch,
+		     bool left_out, struct strbuf *sql, char ***binds, size_t *nbinds)
 {
 	struct run_filter filter = *spec->filter;
 	int rc;
@@ -51,6 +54,8 @@ static int build_sql(const struct select_spec *spec, bool left_out, struct strbu
 		rc = append_field(sql, spec->group[i], false, binds, nbinds);
 	for (size_t i = 0; rc == 0 && spec->extra && spec->extra[i]; i++)
 		rc = append_field(sql, spec->extra[i], false, binds, nbinds);
+	if (rc == 0 && !left_out)
+		rc = pool_prefetch_sql(prefetch, sql);
 	if (rc)
 		return rc;
 	if (strbuf_adds(sql, " FROM runs r JOIN corpora c USING (corpus_id) WHERE "))
@@ -117,6 +122,7 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	struct sel_run *run;
 	char reason[256];
 	const char *tag = (const char *)sqlite3_column_text(stmt, 3);
+	int rc;
 	if (spec->by && sqlite3_column_type(stmt, 7) == SQLITE_NULL) {
 		snprintf(reason, sizeof(reason), "no value for --by %s", spec->by);
 		return add_left_out(sel, tag, reason, false);
@@ -149,7 +155,13 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	run->metric = sqlite3_column_double(stmt, 9);
 	run->block = dup_column(stmt, 10);
 	run->group = group_text(stmt, spec);
-	return extra_values(stmt, spec, run);
+	rc = extra_values(stmt, spec, run);
+	/* the prefetch's columns follow the extra ones */
+	if (rc == 0 && sel->prefetch)
+		rc = pool_prefetch_row(
+			sel->prefetch, stmt,
+			11 + (int)(count_list(spec->group) + count_list(spec->extra)), run);
+	return rc;
 }
 
 static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
@@ -159,7 +171,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 	char **binds = NULL;
 	size_t nbinds = 0, alloc = 0;
 	sqlite3_stmt *stmt = NULL, *why = NULL;
-	int rc = build_sql(spec, left_out, &sql, &binds, &nbinds);
+	int rc = build_sql(spec, sel->prefetch, left_out, &sql, &binds, &nbinds);
 	int step;
 	if (rc == 0 && left_out &&
 	    sqlite3_prepare_v2(db,
@@ -205,6 +217,8 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 		rc = field_check(db, spec->group[i]);
 	out->nextra = count_list(spec->extra);
 	if (rc == 0)
+		rc = pool_prefetch_new(db, spec, &out->prefetch);
+	if (rc == 0)
 		rc = run_query(db, spec, false, out);
 	if (rc == 0 && !spec->filter->include_excluded)
 		rc = run_query(db, spec, true, out);
@@ -215,6 +229,8 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 
 void selection_release(struct selection *sel)
 {
+	/* its large arrays first: freed after the runs' strings they cost a heap consolidation */
+	pool_prefetch_free(sel->prefetch);
 	for (size_t i = 0; i < sel->n; i++) {
 		struct sel_run *r = &sel->runs[i];
 		free(r->corpus);

@@ -7,7 +7,10 @@
  * in two queries over `runs` (never over traces): the chosen runs with
  * their factor, metric and block values, and the runs the filter matched
  * but left out (excluded runs, with their stored reasons, and runs that
- * lack the metric or the factor).
+ * lack the metric or the factor). When there is a factor, the first query
+ * also reads the fields the pooling check needs (analysis/pooling.h,
+ * pool_prefetch_new(): one run read ahead, a run read again by run_id only
+ * when it holds a field most runs lack).
  *
  * Fields are resolved by schema/fields.h (canonical column or any source
  * column by name). Ownership: a selection owns all its strings;
@@ -22,6 +25,8 @@
 #include <stdint.h>
 
 #include "../schema/fields.h"
+
+struct pool_prefetch;
 
 struct sel_run {
 	int64_t run_id;
@@ -58,6 +63,12 @@ struct selection {
 	 * `pooled` and a note.
 	 */
 	char *pooled;
+	/*
+	 * The pooling candidates the selection query read beside the runs
+	 * (analysis/pooling.h, pool_prefetch_new()), or NULL: pooling_load()
+	 * reads them instead of passing over the runs again.
+	 */
+	struct pool_prefetch *prefetch;
 };
 
 struct select_spec {

@@ -481,6 +481,165 @@ static void test_load_block_kind(void **state)
 			 0);
 }
 
+/*
+ * The selection's prefetch (pool_prefetch_*, read with select_runs) against
+ * the second pass pooling_load() makes without it, on 642 runs of a corpus
+ * `big` (i = 0..641; more runs than a code array starts with): gomaxprocs
+ * 1, 2, 4, 8 in blocks of four (b0..b159), then the gctrace-like block gct
+ * at 1 and 8; sessions 100 for i < 320, else 200; target NULL for i < 300,
+ * else 'medium', cfg 'x' exactly where target is; variant 'plain' for 100
+ * <= i < 200, else NULL; store 'memory' throughout; gogc the text 'NA' on
+ * even runs and NULL on odd ones (one missing value); results column arm
+ * 'main' throughout. The first run lacks target, cfg and variant: the query
+ * reads them through one coalesce() and looks up the runs that have any.
+ * Expected by hand: target (NA, medium), cfg following it, variant (NA,
+ * plain), sessions (100, 200); block gct holds levels 1, 8 of the cell
+ * target=medium, variant=NA, sessions=200, whose complete blocks are
+ * b80..b159.
+ */
+static int big_fixture(sqlite3 *db)
+{
+	struct strbuf sql = STRBUF_INIT;
+	int rc;
+	strbuf_adds(&sql, "INSERT INTO corpora (corpus_id, name, source_path, content_hash,"
+			  " imported_at, layout, manifest, options) VALUES (2, 'big', '/y', 'bb',"
+			  " '2026-01-01T00:00:00Z', 't', '', '');");
+	for (int i = 0; i < 642; i++) {
+		static const int levels[] = {1, 2, 4, 8};
+		int level = i < 640 ? levels[i % 4] : (i == 640 ? 1 : 8);
+		char block[16];
+		snprintf(block, sizeof(block), i < 640 ? "b%d" : "gct", i / 4);
+		strbuf_addf(&sql,
+			    "INSERT INTO runs (run_id, corpus_id, subcorpus, tag, seq, listed,"
+			    " results_line, gomaxprocs, sessions, block, tput, target, cfg, store,"
+			    " gogc, variant) VALUES (%d, 2, '', 'big%d', %d, 1, %d, %d, %d, '%s',"
+			    " %d.25, %s, %s, 'memory', %s, %s);"
+			    "INSERT INTO run_attrs (run_id, source, name, value, num) VALUES"
+			    " (%d, 'results', 'arm', 'main', NULL);",
+			    100 + i, i, i + 1, i + 2, level, i < 320 ? 100 : 200, block, 1000 + i,
+			    i < 300 ? "NULL" : "'medium'", i < 300 ? "NULL" : "'x'",
+			    i % 2 ? "NULL" : "'NA'", i >= 100 && i < 200 ? "'plain'" : "NULL",
+			    100 + i);
+	}
+	rc = db_exec(db, strbuf_str(&sql));
+	strbuf_release(&sql);
+	return rc;
+}
+
+static void expect_same_pooling(const struct pooling *a, const struct pooling *b)
+{
+	assert_int_equal(a->nfields, b->nfields);
+	for (size_t i = 0; i < a->nfields; i++) {
+		assert_string_equal(a->fields[i].name, b->fields[i].name);
+		assert_int_equal(a->fields[i].nvalues, b->fields[i].nvalues);
+		for (size_t v = 0; v < a->fields[i].nvalues; v++)
+			assert_string_equal(a->fields[i].values[v], b->fields[i].values[v]);
+		assert_true(!a->fields[i].follows == !b->fields[i].follows);
+		if (a->fields[i].follows)
+			assert_string_equal(a->fields[i].follows, b->fields[i].follows);
+		assert_int_equal(a->fields[i].pooled, b->fields[i].pooled);
+	}
+	assert_int_equal(a->nkinds, b->nkinds);
+	for (size_t k = 0; k < a->nkinds; k++) {
+		assert_string_equal(a->kinds[k].block, b->kinds[k].block);
+		assert_string_equal(a->kinds[k].cell, b->kinds[k].cell);
+		assert_string_equal(a->kinds[k].levels, b->kinds[k].levels);
+		assert_string_equal(a->kinds[k].all, b->kinds[k].all);
+	}
+	assert_int_equal(a->ncomplete, b->ncomplete);
+	for (size_t k = 0; k < a->ncomplete; k++)
+		assert_string_equal(a->complete[k], b->complete[k]);
+	assert_int_equal(a->kinds_pooled, b->kinds_pooled);
+}
+
+/* pooling_load() with the selection's prefetch and without it (the second pass). */
+static void load_both_ways(sqlite3 *db, const struct select_spec *spec, struct pooling *with,
+			   struct pooling *without)
+{
+	struct selection sel;
+	struct pool_prefetch *prefetch;
+	assert_int_equal(select_runs(db, spec, &sel), 0);
+	assert_int_equal(sel.n, 642);
+	assert_non_null(sel.prefetch);
+	assert_int_equal(pooling_load(db, spec, &sel, with), 0);
+	prefetch = sel.prefetch;
+	sel.prefetch = NULL;
+	assert_int_equal(pooling_load(db, spec, &sel, without), 0);
+	sel.prefetch = prefetch;
+	selection_release(&sel);
+}
+
+static void test_prefetch_matches_second_pass(void **state)
+{
+	sqlite3 *db = *state;
+	struct run_filter filter = {0};
+	struct select_spec spec = {.filter = &filter, .by = "gomaxprocs", .metric = "tput"};
+	struct pooling with, without;
+	assert_int_equal(big_fixture(db), 0);
+	assert_non_null(filter.corpus = strdup("big"));
+	load_both_ways(db, &spec, &with, &without);
+	expect_same_pooling(&with, &without);
+	assert_int_equal(with.nfields, 4);
+	assert_string_equal(with.fields[0].name, "target");
+	assert_string_equal(with.fields[0].values[0], "NA");
+	assert_string_equal(with.fields[0].values[1], "medium");
+	assert_string_equal(with.fields[1].name, "cfg");
+	assert_string_equal(with.fields[1].follows, "target");
+	assert_string_equal(with.fields[2].name, "variant");
+	assert_string_equal(with.fields[2].values[1], "plain");
+	assert_null(with.fields[2].follows);
+	assert_string_equal(with.fields[3].name, "sessions");
+	assert_string_equal(with.fields[3].values[1], "200");
+	assert_int_equal(with.nkinds, 1);
+	assert_string_equal(with.kinds[0].block, "gct");
+	assert_string_equal(with.kinds[0].levels, "1, 8");
+	assert_string_equal(with.kinds[0].all, "1, 2, 4, 8");
+	assert_string_equal(with.kinds[0].cell, "target=medium, variant=NA, sessions=200");
+	assert_int_equal(with.ncomplete, 80);
+	assert_string_equal(with.complete[0], "b80");
+	assert_string_equal(with.complete[79], "b159");
+	pooling_release(&with);
+	pooling_release(&without);
+
+	/* --pool of a real column (read as text) and of a results column; a --group */
+	assert_int_equal(run_filter_add_pool(&filter, "tput,arm,target,variant,sessions"), 0);
+	load_both_ways(db, &spec, &with, &without);
+	expect_same_pooling(&with, &without);
+	assert_int_equal(with.nfields, 5);
+	assert_string_equal(with.fields[4].name, "tput"); /* every run its own value */
+	assert_int_equal(with.fields[4].nvalues, 642);
+	assert_string_equal(with.fields[4].values[0], "1000.25");
+	assert_false(pooling_refuses(&with));
+	assert_int_equal(with.nkinds, 0); /* every run a cell of its own (tput) */
+	pooling_release(&with);
+	pooling_release(&without);
+	run_filter_release(&filter);
+	assert_non_null(filter.corpus = strdup("big"));
+	{
+		static const char *const group[] = {"sessions", NULL};
+		spec.group = group;
+		load_both_ways(db, &spec, &with, &without);
+		expect_same_pooling(&with, &without);
+		assert_null(field_named(&with, "sessions")); /* declared: no candidate */
+		assert_int_equal(with.nkinds, 1);
+		assert_string_equal(with.kinds[0].cell, "sessions=200, target=medium, variant=NA");
+		pooling_release(&with);
+		pooling_release(&without);
+		spec.group = NULL;
+	}
+	/* the first run has every column: none is grouped */
+	assert_int_equal(db_exec(db, "UPDATE runs SET target = 'small', cfg = 'y', variant ="
+				     " 'plain' WHERE run_id = 100"),
+			 0);
+	load_both_ways(db, &spec, &with, &without);
+	expect_same_pooling(&with, &without);
+	assert_string_equal(with.fields[0].values[0], "small");
+	assert_string_equal(with.fields[0].values[1], "NA");
+	pooling_release(&with);
+	pooling_release(&without);
+	run_filter_release(&filter);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_missing_values),
 		cmocka_unit_test_setup_teardown(test_load_and_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_block_kind, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prefetch_matches_second_pass, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
