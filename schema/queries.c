@@ -2,6 +2,8 @@
 #include "queries.h"
 
 #include "../common/err.h"
+
+#include <stdio.h>
 #include "db.h"
 
 #include <stdlib.h>
@@ -10,30 +12,51 @@
 int query_provenance(sqlite3 *db, const char *corpus, struct strbuf *names,
 		     char hex[HASH_HEX_LEN + 1])
 {
-	struct hash_ctx *ctx = hash_new();
+	struct hash_ctx *ctx = NULL;
 	sqlite3_stmt *stmt = NULL;
-	int step, bad = 0;
-	if (!ctx)
-		return err_set("out of memory");
+	char first[HASH_HEX_LEN + 1] = "";
+	size_t n = 0;
+	int step, bad = 0, rc = 0;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name, content_hash FROM corpora WHERE ?1 IS NULL OR name = ?1"
 			       " ORDER BY name",
-			       -1, &stmt, NULL) != SQLITE_OK) {
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot read corpora: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(stmt, 1, corpus, -1, SQLITE_TRANSIENT);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *h = (const char *)sqlite3_column_text(stmt, 1);
+		/* the digest starts only at a second corpus: one corpus's hash is its own */
+		if (n == 1 && !(ctx = hash_new()))
+			rc = err_set("out of memory");
+		if (n == 1 && ctx) {
+			hash_update(ctx, names->buf, strlen(names->buf) + 1);
+			hash_update(ctx, first, strlen(first) + 1);
+		}
+		if (n == 0)
+			snprintf(first, sizeof(first), "%s", h);
+		if (ctx) {
+			hash_update(ctx, name, strlen(name) + 1);
+			hash_update(ctx, h, strlen(h) + 1);
+		}
+		bad |= strbuf_addf(names, "%s%s", names->len ? ", " : "", name);
+		n++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc)
+		return rc;
+	if (step != SQLITE_DONE) {
 		hash_free(ctx);
 		return err_set("cannot read corpora: %s", sqlite3_errmsg(db));
 	}
-	sqlite3_bind_text(stmt, 1, corpus, -1, SQLITE_TRANSIENT);
-	while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(stmt, 0);
-		const char *h = (const char *)sqlite3_column_text(stmt, 1);
-		hash_update(ctx, name, strlen(name) + 1);
-		hash_update(ctx, h, strlen(h) + 1);
-		bad |= strbuf_addf(names, "%s%s", names->len ? ", " : "", name);
-	}
-	sqlite3_finalize(stmt);
-	hash_finish(ctx, hex);
-	if (step != SQLITE_DONE)
-		return err_set("cannot read corpora: %s", sqlite3_errmsg(db));
+	if (ctx)
+		hash_finish(ctx, hex);
+	else if (n == 1)
+		snprintf(hex, HASH_HEX_LEN + 1, "%s", first);
+	else if (!(ctx = hash_new()))
+		return err_set("out of memory");
+	else
+		hash_finish(ctx, hex); /* no corpus: the hash of nothing */
 	return bad ? err_set("out of memory") : 0;
 }
 

@@ -17,9 +17,10 @@
 
 /*
  * What a result was computed from: the corpora `corpus` names (NULL:
- * every corpus), their names comma-separated into *names, and one SHA-256
- * over each one's name and content hash (in name order) into hex. With no
- * corpus in the database, names is empty and hex the hash of nothing.
+ * every corpus), their names comma-separated into *names, and their
+ * content hash into hex: one corpus's own content hash as stored, or, for
+ * several, one SHA-256 over each one's name and content hash (in name
+ * order). With no corpus, names is empty and hex the hash of nothing.
  */
 int query_provenance(sqlite3 *db, const char *corpus, struct strbuf *names,
 		     char hex[HASH_HEX_LEN + 1]);
