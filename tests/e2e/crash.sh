@@ -236,6 +236,9 @@ for t in $timed_points; do
 	fi
 	wait "$pid" 2>/dev/null
 	rc=$?
+	# a process that has exited but is not yet reaped still takes kill -0
+	# and kill -9 without effect: exit 0 means the import had finished
+	[ "$killed" = 1 ] && [ "$rc" = 0 ] && killed=0
 	BGPIDS=()
 	after_kill "after $t s" "$KDB" "$killed" "$rc"
 done
