@@ -297,9 +297,9 @@ int build_translate(const struct translate_request *req, const struct translate_
 	factors_table(s, res);
 	doc_note(s, "factor: the ratio of the medians (session_slope: of the OLS slopes), rate = "
 		    "from / to (divide a rate by it), every other kind to / from (multiply); ci_lo, "
-		    "ci_hi: its seeded bootstrap 95%% interval (session_slope: the slopes' "
+		    "ci_hi: its seeded bootstrap interval (session_slope: from the slopes' "
 		    "intervals); mean_factor: the ratio of the means; from_lo, from_hi: the runs' "
-		    "range (cpu_time: the ends of its window bounds; session_slope: the slope's 95%% "
+		    "range (cpu_time: the ends of its window bounds; session_slope: the slope's "
 		    "interval); end_lo, end_hi: cpu_time's factor on each end of its bounds; "
 		    "definitions: `coreplan translate --help`");
 	if (res->has_mixed) {
