@@ -1136,7 +1136,7 @@ static int compute(struct translate_result *r, struct arm_values *f, struct arm_
 		struct translate_factor *x = &r->factors[TRANSLATE_LATENCY];
 		factor_init(x, TRANSLATE_LATENCY);
 		snprintf(x->measure, sizeof(x->measure), "%s", measure_of(TRANSLATE_LATENCY));
-		snprintf(x->words, sizeof(x->words), "not measured: %s", why);
+		snprintf(x->words, sizeof(x->words), "not measured: %.490s", why);
 	}
 	if (rc == 0 && rate->measured) {
 		double a = rate->from.mean / rate->to.median, b = rate->from.median / rate->to.mean;

@@ -261,7 +261,7 @@ struct translate_applied {
 	double measured;                   /* in the item's unit; NaN when not measured */
 	size_t measured_n;
 	/* "inside", "outside", or why not checked ("" without --check) */
-	char check[160];
+	char check[256];
 };
 
 /* Which measure checks an item of this kind and name (latency: p95 or p99 when named). */
