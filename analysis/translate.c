@@ -1109,12 +1109,23 @@ static int compute(struct translate_result *r, struct arm_values *f, struct arm_
 	struct ols of, ot;
 	char why[512] = "", why_from[256] = "", why_to[256] = "";
 	bool hf, ht;
+	struct metric_meaning meaning;
 	int rc = cpu_factor(r, f, t, seed);
 	for (size_t i = 0; rc == 0 && i < sizeof(plain) / sizeof(plain[0]); i++)
 		rc = translate_factor_compute(&plain[i], seed, r->from.name, r->to.name,
 					      &r->factors[plain[i].kind]);
 	if (rc)
 		return rc;
+	/* the rate factor needs a rate: a metric known to be something else gives none */
+	field_metric_meaning(metric, NULL, false, &meaning);
+	if (meaning.kind != FIELD_KIND_RATE && !meaning.kind_assumed) {
+		struct translate_factor *x = &r->factors[TRANSLATE_RATE];
+		factor_init(x, TRANSLATE_RATE);
+		snprintf(x->measure, sizeof(x->measure), "%s", metric);
+		snprintf(x->words, sizeof(x->words),
+			 "not measured: the metric %s is a %s (%s), not a rate of work", metric,
+			 field_kind_name(meaning.kind), meaning.kind_from);
+	}
 	/* the slope: an OLS on each side */
 	hf = arm_slope(f, r->from.name, &of, why_from, sizeof(why_from));
 	ht = arm_slope(t, r->to.name, &ot, why_to, sizeof(why_to));

@@ -770,6 +770,15 @@ static void corpus_errors(void **state)
 	assert_true(translate_run(db, &req, &res) < 0);
 	check_contains(err_msg(), "no runs for 'subcorpus=nothing'", "an empty check");
 	err_clear();
+	/* a metric that is no rate gives no rate factor (the latency kind is p50's own) */
+	req.check = NULL;
+	req.metric = "p50_ms";
+	assert_int_equal(translate_run(db, &req, &res), 0);
+	assert_false(res.factors[TRANSLATE_RATE].measured);
+	check_contains(res.factors[TRANSLATE_RATE].words, "the metric p50_ms is a time", "p50 metric");
+	assert_false(res.has_mixed);
+	assert_true(res.factors[TRANSLATE_LATENCY].measured);
+	translate_result_release(&res);
 }
 
 /* The rate factor alone, as size --translate measures it. */
