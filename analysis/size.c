@@ -9,6 +9,7 @@
 #include "pooling.h"
 #include "select.h"
 #include "smt.h"
+#include "translate.h"
 #include "window.h"
 
 #include <math.h>
@@ -48,9 +49,10 @@ static void predict(const struct size_inputs *in, struct size_row *row)
 			return; /* unmeasured CPU */
 		row->translated = true;
 		row->translation_factor = t->factor;
+		row->translation = t;
 		base /= t->factor;
-		base_lo /= t->factor;
-		base_hi /= t->factor;
+		base_lo /= t->measured ? t->hi : t->factor;
+		base_hi /= t->measured ? t->lo : t->factor;
 	}
 	row->predicted_ok = true;
 	row->predicted = base * scale(p, in->per_doubling.value) * smt * keep;
@@ -952,24 +954,73 @@ static int validate(const struct size_request *req, const struct catalog *all,
 		for (size_t j = 0; j < i && rc == 0; j++)
 			if (!strcmp(res->translations[j].family, family))
 				rc = err_usage("--translate names family '%s' twice", family);
+		res->translations[i] = req->translations[i];
 		snprintf(res->translations[i].family, sizeof(res->translations[i].family), "%s",
 			 family);
-		res->translations[i].factor = req->translations[i].factor;
 	}
 	catalog_families_free(f, nf);
 	return rc;
+}
+
+/* The translations measured from paired runs (FAMILY=from:WHERE,to:WHERE). */
+static int measure_translations(sqlite3 *db, const struct size_request *req,
+				struct size_result *res)
+{
+	for (size_t i = 0; i < req->ntranslations; i++) {
+		struct size_translation *t = &res->translations[i];
+		struct translate_rate rate;
+		const struct translate_factor *f = &rate.factor;
+		int rc;
+		if (!t->measured) {
+			snprintf(t->source, sizeof(t->source), "given: %s rates = base / %g", t->family,
+				 t->factor);
+			continue;
+		}
+		rc = translate_rate_factor(db, req->filter, t->from, t->to, req->metric, 1, &rate);
+		if (rc) {
+			err_prefix("--translate %s=from:%s,to:%s", t->family, t->from, t->to);
+			return rc;
+		}
+		if (!f->measured || !f->has_ci)
+			return err_set("--translate %s=from:%s,to:%s: no rate factor (%s)", t->family,
+				       t->from, t->to, f->words);
+		if (strcmp(rate.to_name, t->family))
+			return err_usage("--translate %s=from:%s,to:%s: the to-runs are on '%s', not "
+					 "'%s'",
+					 t->family, t->from, t->to, rate.to_name, t->family);
+		t->factor = f->factor;
+		t->lo = f->ci_lo;
+		t->hi = f->ci_hi;
+		snprintf(t->from_name, sizeof(t->from_name), "%s", rate.from_name);
+		snprintf(t->to_name, sizeof(t->to_name), "%s", rate.to_name);
+		t->from_runs = rate.from_runs;
+		t->to_runs = rate.to_runs;
+		snprintf(t->source, sizeof(t->source),
+			 "measured (coreplan translate): median %s of from:%s (%zu runs, %s) / "
+			 "to:%s (%zu runs, %s) = %.4f, bootstrap 95%% interval %.4f-%.4f (seed 1); "
+			 "%s rates = base / factor, the bounds widened by the interval",
+			 req->metric ? req->metric : "tput", t->from, t->from_runs, t->from_name,
+			 t->to, t->to_runs, t->to_name, t->factor, t->lo, t->hi, t->family);
+	}
+	return 0;
 }
 
 /* After the inputs: the base family against the catalogs and the translations. */
 static int check_base_family(const struct catalog *all, struct size_result *res)
 {
 	const char *base = res->in.base_family;
-	for (size_t i = 0; i < res->in.ntranslations; i++)
-		if (!strcmp(res->in.translations[i].family, base))
+	for (size_t i = 0; i < res->in.ntranslations; i++) {
+		const struct size_translation *t = &res->in.translations[i];
+		if (!strcmp(t->family, base))
 			return err_usage(
 				"--translate %s: that is the base rate's own family, it needs "
 				"no factor",
 				base);
+		if (t->measured && strcmp(t->from_name, base))
+			return err_usage("--translate %s=from:%s,to:%s: the from-runs are on '%s', "
+					 "the base rate on '%s'",
+					 t->family, t->from, t->to, t->from_name, base);
+	}
 	if (res->base_family_note[0] || family_of(all, base))
 		return 0;
 	if (res->in.ntranslations == 0)
@@ -1263,6 +1314,8 @@ int size_run(sqlite3 *db, const struct size_request *req, struct size_result *ou
 		rc = catalog_load(db, (const char *const *)req->series, req->nseries, &out->cat);
 	if (rc == 0)
 		rc = gather_inputs(db, req, out);
+	if (rc == 0)
+		rc = measure_translations(db, req, out);
 	if (rc == 0)
 		rc = check_base_family(&all, out);
 	if (rc == 0)

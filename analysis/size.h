@@ -8,7 +8,8 @@
  * threads per core:
  *   base'      the per-physical-core rate (one thread on a dedicated core),
  *              divided by the translation factor of the instance's CPU
- *              family when it differs from the base's (`translated`);
+ *              family when it differs from the base's (`translated`; a
+ *              measured factor's interval widens the bounds);
  *              without a factor the row is `unmeasured CPU` and gets no
  *              prediction
  *   scale(P)   per_doubling ^ log2(P) for P >= 1 (the measured scaling
@@ -69,9 +70,24 @@ struct size_value {
 	char source[1024];    /* where it came from, in words */
 };
 
+/*
+ * A translation of the base rate onto another CPU family: a given number
+ * (FAMILY=F), or measured from paired runs (FAMILY=from:WHERE,to:WHERE)
+ * as `coreplan translate` measures its rate factor (analysis/translate.h:
+ * ratio of the median metric, from / to, seeded bootstrap 95% interval,
+ * seed 1). Measured: the to-runs must be on FAMILY and the from-runs on
+ * the base rate's family; the rows' bounds widen by the interval
+ * (predicted_lo uses base_lo / hi, predicted_hi base_hi / lo).
+ */
 struct size_translation {
 	char family[64];
-	double factor; /* rate on that family = base rate / factor */
+	double factor;     /* rate on that family = base rate / factor */
+	bool measured;     /* from paired runs: lo, hi and the rest below are set */
+	char from[256], to[256]; /* the arms' WHERE (measured) */
+	double lo, hi;     /* the factor's 95% interval (measured) */
+	char from_name[96], to_name[96]; /* the arms' CPU families (or their WHERE) */
+	size_t from_runs, to_runs;
+	char source[1400]; /* where it came from, in words */
 };
 
 /* The OS reserve when --os-reserve-mib is not given (size --help says why 512). */
@@ -131,6 +147,7 @@ struct size_row {
 	double cost_per_1k;
 	bool extrapolated, translated, shared_core, cheapest;
 	double translation_factor;
+	const struct size_translation *translation; /* the one used, or NULL */
 	/* size_judge: the cells of this row (cells[first .. first + ncells)) and the worst */
 	size_t first_cell, ncells, worst;    /* worst: SIZE_MAX when none has runs */
 	bool measured_below, measured_above; /* a cell at the target outside the bounds */

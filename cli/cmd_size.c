@@ -89,8 +89,9 @@ static const struct opt_spec specs[] = {
 			    "memory kept for the kernel and the guest's services (default 512)",
 			    false},
 	[OPT_TRANSLATE] = {"translate", 0, "FAMILY=F",
-			   "rate on FAMILY = base rate / F (coreplan translate); FAMILY a catalog "
-			   "family or instance name",
+			   "rate on FAMILY = base rate / F; F a number or from:WHERE,to:WHERE (the "
+			   "rate factor measured from those runs, as coreplan translate does); "
+			   "FAMILY a catalog family or instance name",
 			   true},
 	[OPT_MEASURED_WHERE] = {"measured-where", 0, "WHERE",
 				"extra conditions for the measured runs shown beside predictions",
@@ -143,6 +144,14 @@ static const char details[] =
 	"             the predicted bounds, or within. With --sessions, the verdict\n"
 	"             rests on them (verdict_basis measured): the worst cell decides,\n"
 	"             as capacity planning is conservative\n"
+	"  translate  --translate FAMILY=F divides the base rate by F for FAMILY's\n"
+	"             instances; --translate FAMILY=from:WHERE,to:WHERE measures F from\n"
+	"             paired runs as coreplan translate measures its rate factor\n"
+	"             (median metric from / to, seeded bootstrap 95% interval, seed 1;\n"
+	"             the to-runs on FAMILY, the from-runs on the base's family) and\n"
+	"             widens the rows' bounds by its interval (predicted_low from\n"
+	"             base_low / its high end, predicted_high from base_high / its low\n"
+	"             end); the inputs view's translation row says where it came from\n"
 	"  flags      extrapolated (P beyond the largest physical-core level fitted),\n"
 	"             translated, shared-core (sized on the sustained share; the burst\n"
 	"             figure is shown apart, never as the answer), measured below or\n"
@@ -165,6 +174,8 @@ static const char details[] =
 	"  coreplan size --target 1000 --sessions 300,500 --base-from subcorpus=core \\\n"
 	"      --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3' \\\n"
 	"      --memory-from 'target=medium cfg=pg block=1,2,3' --measured-where block=1,2,3\n"
+	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 \\\n"
+	"      --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2\n"
 	"  coreplan size --list-families\n";
 
 static const char *const views[] = {"instances", "inputs", "measured", "families", NULL};
@@ -212,22 +223,40 @@ static int add_list(const char *option, const char *value, char ***list, size_t 
 	return *n > before ? 0 : err_usage("--%s needs a value, got '%s'", option, value);
 }
 
+/*
+ * FAMILY=F, or FAMILY=from:WHERE,to:WHERE (the factor measured from those
+ * runs, as coreplan translate measures its rate factor).
+ */
 static int add_translation(struct size_request *req, const char *value)
 {
 	const char *eq = strchr(value, '=');
-	struct size_translation *grown;
-	double factor;
-	if (!eq || eq == value || (size_t)(eq - value) >= sizeof(grown->family) ||
-	    num_parse_real(eq + 1, &factor) || !(factor > 0))
-		return err_usage("--translate needs FAMILY=FACTOR, got '%s'", value);
+	struct size_translation *grown, t;
+	double factor = 0;
+	memset(&t, 0, sizeof(t));
+	if (!eq || eq == value || (size_t)(eq - value) >= sizeof(t.family))
+		return err_usage("--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
+				 "'%s'",
+				 value);
+	memcpy(t.family, value, (size_t)(eq - value));
+	if (!strncmp(eq + 1, "from:", 5)) {
+		const char *from = eq + 6, *to = strstr(from, ",to:");
+		if (!to || to == from || !to[4] || (size_t)(to - from) >= sizeof(t.from) ||
+		    strlen(to + 4) >= sizeof(t.to))
+			return err_usage("--translate needs FAMILY=from:WHERE,to:WHERE, got '%s'",
+					 value);
+		memcpy(t.from, from, (size_t)(to - from));
+		snprintf(t.to, sizeof(t.to), "%s", to + 4);
+		t.measured = true;
+	} else if (num_parse_real(eq + 1, &factor) || !(factor > 0))
+		return err_usage("--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
+				 "'%s'",
+				 value);
+	t.factor = factor;
 	grown = realloc(req->translations, (req->ntranslations + 1) * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
 	req->translations = grown;
-	memset(&grown[req->ntranslations], 0, sizeof(*grown));
-	memcpy(grown[req->ntranslations].family, value, (size_t)(eq - value));
-	grown[req->ntranslations].factor = factor;
-	req->ntranslations++;
+	grown[req->ntranslations++] = t;
 	return 0;
 }
 

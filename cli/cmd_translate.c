@@ -11,7 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FROM = CLI_ANALYSIS_COUNT, OPT_TO, OPT_APPLY, OPT_SEED };
+enum {
+	OPT_FROM = CLI_ANALYSIS_COUNT,
+	OPT_TO,
+	OPT_APPLY,
+	OPT_APPLY_MEDIANS,
+	OPT_CHECK,
+	OPT_SEED
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -19,35 +26,85 @@ static const struct opt_spec specs[] = {
 		      "runs on the CPU figures were measured on, e.g. 'subcorpus=m1'", .required = true},
 	[OPT_TO] = {"to", 0, "WHERE", "runs of the same workload on the other CPU", .required = true},
 	[OPT_APPLY] = {"apply", 0, "FILE",
-		       "translate a table of figures (columns value, unit; name optional)", false},
+		       "translate a table of figures (columns value, unit; name and kind optional)",
+		       false},
+	[OPT_APPLY_MEDIANS] = {"apply-medians", 0, NULL,
+			       "also translate the from-runs' own medians, one per kind", false},
+	[OPT_CHECK] = {"check", 0, "WHERE",
+		       "runs on the target CPU that measured the same figures: each translation "
+		       "is checked against them",
+		       false},
 	[OPT_SEED] = {"seed", 0, "S", "bootstrap random seed (default 1)", false},
 	{NULL, 0, NULL, NULL, false},
 };
 
 static const char details[] =
-	"Paired runs of the same workload on two CPUs give:\n"
-	"  rate        factor = from / to of the metric (default tput): a from-rate\n"
-	"              divided by it is a to-rate, a from-time multiplied by it a\n"
-	"              to-time; on medians (bootstrap 95% interval, 10,000 resamples,\n"
-	"              seeded) and on means (no interval), so a figure quoted elsewhere\n"
-	"              can be matched to its statistic\n"
-	"  cpu_per_op  cpu_s / interactions per run (as each corpus records cpu_s),\n"
-	"              factor = to / from\n"
-	"  idle_rss, load_rss  factor = to / from; memory is multiplied by it\n"
-	"range_lo, range_hi: the ratios of the two arms' range ends. Each factor and\n"
-	"its interval are also facts (rate_median_factor, rate_median_ci_lo, ...).\n"
+	"Paired runs of the same workload on two CPUs give one factor per kind of\n"
+	"figure, each from per-run values on both sides: the ratio of the medians with\n"
+	"a seeded bootstrap 95% interval (10,000 resamples), the ratio of the means,\n"
+	"and the ratios of the ranges' ends:\n"
+	"  rate           the metric (default tput); factor = from / to: a from-rate\n"
+	"                 divided by it is a to-rate\n"
+	"  cpu_time       CPU time per counted interaction, windows matched; factor =\n"
+	"                 to / from, a from-time multiplied by it\n"
+	"  idle_memory    idle_rss_kb, factor = to / from\n"
+	"  loaded_memory  load_rss_kb, factor = to / from\n"
+	"  session_slope  an OLS of load_rss_kb on sessions on each side (3+ runs, 2+\n"
+	"                 session counts): slope(to) / slope(from), its interval from\n"
+	"                 the slopes' 95% intervals (both above 0)\n"
+	"  latency        p50_ms, to / from, only when both arms are closed-loop\n"
+	"                 (think_time 0) at the same sessions with the app\n"
+	"                 CPU-saturated (cores >= 0.9 x gomaxprocs); otherwise not\n"
+	"                 measured, with the reason\n"
+	"A kind without a measured factor translates nothing; its row says why.\n"
 	"\n"
-	"--apply FILE reads a headed TSV/CSV of figures measured on the from-CPU,\n"
-	"with columns value and unit (a rate such as int/s or qps, a time such as ms\n"
-	"or us, a memory size such as kB or MiB) and optionally name, and translates\n"
-	"each with the median factor and its interval, labelled `translated` (the\n"
-	"view applied): rates divided by the rate factor, times multiplied by it,\n"
-	"memory multiplied by the loaded-RSS factor.\n"
+	"CPU windows: CPU seconds of the counted window / interactions counted.\n"
+	"When every run of both arms has a trace with app_j, each run's app CPU over\n"
+	"its trace window (the loaded plateau, or started_at + warmup_s for\n"
+	"duration_s when the trace has no connection counts) x duration_s. Else per\n"
+	"run: cpu_s when the corpus declares it covers the window (cpu_s_span=window),\n"
+	"the trace window, or, for cpu_s over ramp + warm-up + window (cpu_s_span=run,\n"
+	"with ramp_s, warmup_s, duration_s), the bounds cpu_s x duration / span (the\n"
+	"window's share) to all of cpu_s, the run's value their midpoint: the factor\n"
+	"is then on the midpoints and its interval runs from the bootstrap low of\n"
+	"the ends' ratio to its bootstrap high, so the mismatch widens the interval\n"
+	"(end_lo, end_hi: the factor on each end; the method column says which was\n"
+	"done). A run whose cpu_s covers an unknown span leaves cpu_time unmeasured.\n"
+	"The built-in sky-capacity layout declares both reference sub-corpora: m1's\n"
+	"cpu_s spans ramp 3 s + warm-up 3 s + window 45 s, core's the window.\n"
 	"\n"
-	"example:\n"
+	"--apply FILE reads a headed TSV/CSV of figures measured on the from-CPU:\n"
+	"columns value and unit, optionally name and kind (rate, cpu_time,\n"
+	"idle_memory, loaded_memory, session_slope, latency). Without a kind, the\n"
+	"unit decides (case-insensitive):\n"
+	"  rate           int/s interactions/s ops/s op/s req/s rps qps tps /s per_s\n"
+	"                 B/s kB/s KiB/s MB/s MiB/s GB/s GiB/s bps kbps Mbps Gbps,\n"
+	"                 any unit ending in /s\n"
+	"  cpu_time       ns us \xc2\xb5s ms s min, unless the name says latency, p50,\n"
+	"                 p90, p95 or p99: latency\n"
+	"  loaded_memory  B kB KiB MB MiB GB GiB, unless the name says idle:\n"
+	"                 idle_memory\n"
+	"  session_slope  a memory size + /session (kB/session, MiB/session)\n"
+	"Each row is translated with its kind's factor and interval and labelled\n"
+	"`translated` with the factor used; a kind without a factor gives a row\n"
+	"`not translated` that says why. Refused (exit 1, naming file:line:col): a\n"
+	"value that is not a finite number, a negative value, an unknown unit (the\n"
+	"message lists the known ones), a kind that does not fit the unit, a value\n"
+	"that translates out of range. --apply-medians adds the from-runs' own\n"
+	"medians (cpu_time as their cpu_s records it), one row per kind.\n"
+	"\n"
+	"--check WHERE selects runs on the target CPU (within --corpus/--where) and\n"
+	"measures the same figure there (median of the metric, of CPU per\n"
+	"interaction, of idle_rss_kb, load_rss_kb, p50_ms, or p95_ms/p99_ms when the\n"
+	"name says so; the session slope by OLS): measured, measured_n, and check\n"
+	"inside or outside the translated interval (facts checks_inside,\n"
+	"checks_outside). Checked against the to-arm's own runs, the from-arm's\n"
+	"medians land inside by construction, and a note says so.\n"
+	"\n"
+	"examples:\n"
 	"  coreplan translate --from subcorpus=m1 --to subcorpus=core\n"
-	"  coreplan translate --from subcorpus=m1 --to subcorpus=core --apply f.tsv --view "
-	"applied\n";
+	"  coreplan translate --from subcorpus=m1 --to subcorpus=core --apply f.tsv \\\n"
+	"      --check subcorpus=core --view applied\n";
 
 static const char *const views[] = {"factors", "applied", NULL};
 
@@ -74,6 +131,12 @@ static int option(void *request, int which, const char *value)
 	case OPT_APPLY:
 		r->apply = value;
 		return 0;
+	case OPT_APPLY_MEDIANS:
+		r->req.apply_medians = true;
+		return 0;
+	case OPT_CHECK:
+		r->req.check = value;
+		return 0;
 	case OPT_SEED:
 		rc = cli_parse_whole("seed", value, 0, INT64_MAX, &seed);
 		if (rc == 0)
@@ -83,24 +146,31 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
-/* --apply's table into items: name (optional), value and unit, with their places. */
+/* --apply's table into items: name and kind (optional), value and unit, with their places. */
 static int read_items(struct request *r)
 {
-	int cv, cu, cn;
+	int cv, cu, cn, ck;
 	int rc = table_read(r->apply, r->apply, TABLE_SNIFF, &r->in);
 	if (rc)
 		return rc;
 	cv = table_col(&r->in, "value");
 	cu = table_col(&r->in, "unit");
 	cn = table_col(&r->in, "name");
+	ck = table_col(&r->in, "kind");
 	if (cv < 0 || cu < 0)
 		return err_at(r->apply, 1, 0, "needs columns 'value' and 'unit'");
 	if (r->in.nrows && !(r->items = calloc(r->in.nrows, sizeof(*r->items))))
 		return err_set("out of memory");
 	for (size_t i = 0; i < r->in.nrows; i++) {
 		char **row = r->in.cells[i];
-		r->items[i] = (struct translate_item){cn >= 0 ? row[cn] : NULL, row[cv], row[cu],
-						      r->in.lines[i],           cv + 1,  cu + 1};
+		r->items[i] = (struct translate_item){cn >= 0 ? row[cn] : NULL,
+						      row[cv],
+						      row[cu],
+						      ck >= 0 ? row[ck] : NULL,
+						      r->in.lines[i],
+						      cv + 1,
+						      cu + 1,
+						      ck + 1};
 	}
 	r->req.items = r->items;
 	r->req.nitems = r->in.nrows;

@@ -58,7 +58,13 @@ static const char *flags_text(const struct size_row *r, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "CHEAPEST; ");
 	if (r->extrapolated && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "extrapolated; ");
-	if (r->translated && used < len)
+	if (r->translated && r->translation && r->translation->measured && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 "translated (factor %.4f, 95%% interval %.4f-%.4f, measured "
+					 "from %s to %s); ",
+					 r->translation_factor, r->translation->lo, r->translation->hi,
+					 r->translation->from_name, r->translation->to_name);
+	else if (r->translated && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "translated (factor %g); ",
 					 r->translation_factor);
 	if (r->shared_core && used < len)
@@ -422,17 +428,23 @@ static void inputs_section(struct doc *d, struct doc_section *s, const struct si
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		input_row(d, t, &rows[i]);
 	for (size_t i = 0; i < in->ntranslations; i++) {
-		char source[160];
-		snprintf(source, sizeof(source), "given: %s rates = base / %g",
-			 in->translations[i].family, in->translations[i].factor);
+		const struct size_translation *x = &in->translations[i];
 		doc_row(t);
 		doc_set_text(t, N_INPUT, "translation");
-		doc_set_real(t, N_VALUE, in->translations[i].factor);
-		doc_set_real(t, N_LO, in->translations[i].factor);
-		doc_set_real(t, N_HI, in->translations[i].factor);
+		doc_set_real(t, N_VALUE, x->factor);
+		doc_set_real(t, N_LO, x->measured ? x->lo : x->factor);
+		doc_set_real(t, N_HI, x->measured ? x->hi : x->factor);
 		doc_set_text(t, N_UNIT, "x");
-		doc_set_text(t, N_CPU_FAMILY, in->translations[i].family);
-		doc_set_text(t, N_SOURCE, source);
+		doc_set_text(t, N_CPU_FAMILY, x->family);
+		if (x->measured) {
+			char where[600];
+			snprintf(where, sizeof(where), "from:%s,to:%s", x->from, x->to);
+			doc_set_int(t, N_RUNS, (int64_t)(x->from_runs + x->to_runs));
+			doc_set_text(t, N_WHERE, where);
+			doc_set_text(t, N_STATISTIC,
+				     "ratio of medians (from / to), seeded bootstrap 95% interval");
+		}
+		doc_set_text(t, N_SOURCE, x->source);
 	}
 	doc_fact_text(d, "base_cpu", "CPU family of the base rate", DOC_QUIET, in->base_family);
 	doc_fact_text(d, "base_cpu_note", "why the base family is accepted", DOC_QUIET,

@@ -5,23 +5,30 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 enum {
-	F_FIGURE,
+	F_KIND,
+	F_STATUS,
+	F_MEASURE,
 	F_STATISTIC,
 	F_FROM_N,
 	F_FROM_VALUE,
-	F_FROM_MIN,
-	F_FROM_MAX,
+	F_FROM_LO,
+	F_FROM_HI,
 	F_TO_N,
 	F_TO_VALUE,
-	F_TO_MIN,
-	F_TO_MAX,
+	F_TO_LO,
+	F_TO_HI,
 	F_FACTOR,
 	F_CI_LO,
 	F_CI_HI,
+	F_END_LO,
+	F_END_HI,
+	F_MEAN_FACTOR,
 	F_RANGE_LO,
 	F_RANGE_HI,
+	F_METHOD,
 	F_RULE,
 	F_IN_WORDS,
 	NF
@@ -30,109 +37,176 @@ enum {
 static void factors_table(struct doc_section *s, const struct translate_result *res)
 {
 	static const struct doc_col cols[NF] = {
-		[F_FIGURE] = DOC_COL_TEXT("figure"),
+		[F_KIND] = DOC_COL_TEXT("kind"),
+		[F_STATUS] = DOC_COL_TEXT("status"),
+		[F_MEASURE] = DOC_COL_TEXT("measure"),
 		[F_STATISTIC] = DOC_COL_TEXT("statistic"),
 		[F_FROM_N] = DOC_COL_INT("from_n", "runs"),
 		[F_FROM_VALUE] = DOC_COL_REAL("from_value", NULL, 'g', 6),
-		[F_FROM_MIN] = DOC_COL_REAL("from_min", NULL, 'g', 6),
-		[F_FROM_MAX] = DOC_COL_REAL("from_max", NULL, 'g', 6),
+		[F_FROM_LO] = DOC_COL_REAL("from_lo", NULL, 'g', 6),
+		[F_FROM_HI] = DOC_COL_REAL("from_hi", NULL, 'g', 6),
 		[F_TO_N] = DOC_COL_INT("to_n", "runs"),
 		[F_TO_VALUE] = DOC_COL_REAL("to_value", NULL, 'g', 6),
-		[F_TO_MIN] = DOC_COL_REAL("to_min", NULL, 'g', 6),
-		[F_TO_MAX] = DOC_COL_REAL("to_max", NULL, 'g', 6),
+		[F_TO_LO] = DOC_COL_REAL("to_lo", NULL, 'g', 6),
+		[F_TO_HI] = DOC_COL_REAL("to_hi", NULL, 'g', 6),
 		[F_FACTOR] = DOC_COL_REAL("factor", "x", 'f', 4),
 		[F_CI_LO] = DOC_COL_REAL("ci_lo", "x", 'f', 4),
 		[F_CI_HI] = DOC_COL_REAL("ci_hi", "x", 'f', 4),
+		[F_END_LO] = DOC_COL_REAL("end_lo", "x", 'f', 4),
+		[F_END_HI] = DOC_COL_REAL("end_hi", "x", 'f', 4),
+		[F_MEAN_FACTOR] = DOC_COL_REAL("mean_factor", "x", 'f', 4),
 		[F_RANGE_LO] = DOC_COL_REAL("range_lo", "x", 'f', 4),
 		[F_RANGE_HI] = DOC_COL_REAL("range_hi", "x", 'f', 4),
+		[F_METHOD] = DOC_COL_TEXT("method"),
 		[F_RULE] = DOC_COL_TEXT("rule"),
 		[F_IN_WORDS] = DOC_COL_TEXT("in_words"),
 	};
 	struct doc_table *t = doc_table(s, cols, NF);
-	for (int i = 0; i < TRANSLATE_NFIGS; i++) {
-		const struct translate_figure *x = &res->figs[i];
-		bool mean = i == TRANSLATE_RATE_MEAN;
+	for (int i = 0; i < TRANSLATE_NKINDS; i++) {
+		const struct translate_factor *x = &res->factors[i];
 		doc_row(t);
-		doc_set_text(t, F_FIGURE, x->name);
+		doc_set_text(t, F_KIND, translate_kind_name(x->kind));
+		doc_set_text(t, F_STATUS, x->measured ? "measured" : "not measured");
+		doc_set_text(t, F_MEASURE, x->measure);
 		doc_set_text(t, F_STATISTIC, x->statistic);
 		doc_set_text(t, F_IN_WORDS, x->words);
-		/* not measured: the name and why, no numbers */
+		/* not measured: the kind and why; the slope's sides when they exist */
+		if (x->from.n)
+			doc_set_int(t, F_FROM_N, (int64_t)x->from.n);
+		if (x->to.n)
+			doc_set_int(t, F_TO_N, (int64_t)x->to.n);
 		if (!x->measured)
 			continue;
-		doc_set_int(t, F_FROM_N, (int64_t)x->from.n);
-		doc_set_real(t, F_FROM_VALUE, mean ? x->from.mean : x->from.median);
-		doc_set_real(t, F_FROM_MIN, x->from.min);
-		doc_set_real(t, F_FROM_MAX, x->from.max);
-		doc_set_int(t, F_TO_N, (int64_t)x->to.n);
-		doc_set_real(t, F_TO_VALUE, mean ? x->to.mean : x->to.median);
-		doc_set_real(t, F_TO_MIN, x->to.min);
-		doc_set_real(t, F_TO_MAX, x->to.max);
+		doc_set_real(t, F_FROM_VALUE, x->from.median);
+		doc_set_real(t, F_FROM_LO, x->from_lo);
+		doc_set_real(t, F_FROM_HI, x->from_hi);
+		doc_set_real(t, F_TO_VALUE, x->to.median);
+		doc_set_real(t, F_TO_LO, x->to_lo);
+		doc_set_real(t, F_TO_HI, x->to_hi);
 		doc_set_real(t, F_FACTOR, x->factor);
 		if (x->has_ci) {
 			doc_set_real(t, F_CI_LO, x->ci_lo);
 			doc_set_real(t, F_CI_HI, x->ci_hi);
 		}
+		doc_set_real(t, F_END_LO, x->end_lo);
+		doc_set_real(t, F_END_HI, x->end_hi);
+		doc_set_real(t, F_MEAN_FACTOR, x->mean_factor);
 		doc_set_real(t, F_RANGE_LO, x->range_lo);
 		doc_set_real(t, F_RANGE_HI, x->range_hi);
+		if (x->method[0])
+			doc_set_text(t, F_METHOD, x->method);
 		doc_set_text(t, F_RULE, x->rule);
 	}
 }
 
-enum { A_NAME, A_VALUE, A_UNIT, A_KIND, A_FACTOR, A_MID, A_LO, A_HI, A_STATUS, A_HOW, NA };
+enum {
+	A_NAME,
+	A_VALUE,
+	A_UNIT,
+	A_KIND,
+	A_KIND_FROM,
+	A_FACTOR,
+	A_FACTOR_LO,
+	A_FACTOR_HI,
+	A_MID,
+	A_LO,
+	A_HI,
+	A_STATUS,
+	A_HOW,
+	A_MEASURED,
+	A_MEASURED_N,
+	A_CHECK,
+	NA
+};
 
 static void applied_table(struct doc_section *s, const struct translate_result *res,
-			  const char *how)
+			  const char *seed)
 {
 	static const struct doc_col cols[NA] = {
 		[A_NAME] = DOC_COL_TEXT("name"),
 		[A_VALUE] = DOC_COL_REAL("value", NULL, 'g', 10),
 		[A_UNIT] = DOC_COL_TEXT("unit"),
 		[A_KIND] = DOC_COL_TEXT("kind"),
+		[A_KIND_FROM] = DOC_COL_TEXT("kind_from"),
 		[A_FACTOR] = DOC_COL_REAL("factor", "x", 'f', 4),
+		[A_FACTOR_LO] = DOC_COL_REAL("factor_lo", "x", 'f', 4),
+		[A_FACTOR_HI] = DOC_COL_REAL("factor_hi", "x", 'f', 4),
 		[A_MID] = DOC_COL_REAL("translated", NULL, 'g', 6),
 		[A_LO] = DOC_COL_REAL("translated_lo", NULL, 'g', 6),
 		[A_HI] = DOC_COL_REAL("translated_hi", NULL, 'g', 6),
 		[A_STATUS] = DOC_COL_TEXT("status"),
 		[A_HOW] = DOC_COL_TEXT("how"),
+		[A_MEASURED] = DOC_COL_REAL("measured", NULL, 'g', 6),
+		[A_MEASURED_N] = DOC_COL_INT("measured_n", "runs"),
+		[A_CHECK] = DOC_COL_TEXT("check"),
 	};
 	struct doc_table *t = doc_table(s, cols, NA);
-	doc_table_empty_text(t, "nothing to translate (--apply FILE)");
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, "nothing to translate (--apply FILE, --apply-medians)");
 	for (size_t i = 0; i < res->napplied; i++) {
 		const struct translate_applied *a = &res->applied[i];
+		const struct translate_factor *f = &res->factors[a->kind];
+		const char *kind = translate_kind_name(a->kind);
+		char how[1024];
 		doc_row(t);
 		if (a->name)
 			doc_set_text(t, A_NAME, a->name);
 		doc_set_real(t, A_VALUE, a->value);
 		doc_set_text(t, A_UNIT, a->unit);
-		doc_set_text(t, A_KIND, translate_kind_name(a->kind));
-		doc_set_real(t, A_FACTOR, a->factor);
-		doc_set_real(t, A_MID, a->translated);
-		doc_set_real(t, A_LO, a->lo);
-		doc_set_real(t, A_HI, a->hi);
-		doc_set_text(t, A_STATUS, "translated");
+		doc_set_text(t, A_KIND, kind);
+		doc_set_text(t, A_KIND_FROM, a->kind_how);
+		if (a->translated) {
+			doc_set_real(t, A_FACTOR, a->factor);
+			doc_set_real(t, A_FACTOR_LO, a->factor_lo);
+			doc_set_real(t, A_FACTOR_HI, a->factor_hi);
+			doc_set_real(t, A_MID, a->translated_value);
+			doc_set_real(t, A_LO, a->lo);
+			doc_set_real(t, A_HI, a->hi);
+			doc_set_text(t, A_STATUS, "translated");
+			snprintf(how, sizeof(how),
+				 "translated from %s to %s with the %s factor (%s of %s, %s; "
+				 "bootstrap 95%% interval, seed %s)%s%s",
+				 res->from.name, res->to.name, kind, f->statistic, f->measure,
+				 f->to_over_from ? "multiplied" : "divided", seed,
+				 f->method[0] ? ": " : "", f->method);
+		} else {
+			doc_set_text(t, A_STATUS, "not translated");
+			snprintf(how, sizeof(how), "no %s factor: %s", kind, f->words);
+		}
 		doc_set_text(t, A_HOW, how);
+		if (!isnan(a->measured)) {
+			doc_set_real(t, A_MEASURED, a->measured);
+			doc_set_int(t, A_MEASURED_N, (int64_t)a->measured_n);
+		}
+		if (a->check[0])
+			doc_set_text(t, A_CHECK, a->check);
 	}
 }
 
-/* Each figure's factor and interval: rate_median_factor, rate_median_ci_lo, ... */
-static void figure_facts(struct doc *d, const struct translate_result *res)
+/* Each kind's factor and interval: rate_factor, rate_ci_lo, ... */
+static void factor_facts(struct doc *d, const struct translate_result *res)
 {
-	for (int i = 0; i < TRANSLATE_NFIGS; i++) {
-		const struct translate_figure *x = &res->figs[i];
-		char name[80], label[96];
+	for (int i = 0; i < TRANSLATE_NKINDS; i++) {
+		const struct translate_factor *x = &res->factors[i];
+		const char *kind = translate_kind_name(x->kind);
+		char name[80], label[128];
 		bool ci = x->measured && x->has_ci;
-		snprintf(name, sizeof(name), "%s_%s_factor", x->name, x->statistic);
-		snprintf(label, sizeof(label), "%s factor (%s)", x->name, x->statistic);
-		doc_fact_real(d, name, label, DOC_QUIET, x->measured ? x->factor : NAN, "x", 'f',
-			      4);
-		snprintf(name, sizeof(name), "%s_%s_ci_lo", x->name, x->statistic);
-		snprintf(label, sizeof(label), "%s factor (%s): bootstrap 95%% interval, low",
-			 x->name, x->statistic);
+		snprintf(name, sizeof(name), "%s_factor", kind);
+		snprintf(label, sizeof(label), "%s factor (%s)", kind, x->statistic);
+		doc_fact_real(d, name, label, DOC_QUIET, x->measured ? x->factor : NAN, "x", 'f', 4);
+		snprintf(name, sizeof(name), "%s_ci_lo", kind);
+		snprintf(label, sizeof(label), "%s factor: 95%% interval, low", kind);
 		doc_fact_real(d, name, label, DOC_QUIET, ci ? x->ci_lo : NAN, "x", 'f', 4);
-		snprintf(name, sizeof(name), "%s_%s_ci_hi", x->name, x->statistic);
-		snprintf(label, sizeof(label), "%s factor (%s): bootstrap 95%% interval, high",
-			 x->name, x->statistic);
+		snprintf(name, sizeof(name), "%s_ci_hi", kind);
+		snprintf(label, sizeof(label), "%s factor: 95%% interval, high", kind);
 		doc_fact_real(d, name, label, DOC_QUIET, ci ? x->ci_hi : NAN, "x", 'f', 4);
+		snprintf(name, sizeof(name), "%s_mean_factor", kind);
+		snprintf(label, sizeof(label), "%s factor on means", kind);
+		doc_fact_real(d, name, label, DOC_QUIET, x->measured ? x->mean_factor : NAN, "x",
+			      'f', 4);
+		snprintf(name, sizeof(name), "%s_measured", kind);
+		snprintf(label, sizeof(label), "%s factor measured", kind);
+		doc_fact_bool(d, name, label, DOC_QUIET, x->measured);
 	}
 }
 
@@ -153,6 +227,52 @@ static void arm_facts(struct doc *d, struct doc_section *s, const struct transla
 		 nfrom, req->from, res->to.name, nto, req->to, metric);
 }
 
+/* --check: the runs, and how many translations fell inside. */
+static void check_facts(struct doc *d, struct doc_section *s, const struct translate_request *req,
+			const struct translate_result *res)
+{
+	size_t inside = 0, outside = 0;
+	const char *nin, *nout, *nruns;
+	for (size_t i = 0; i < res->napplied; i++)
+		if (res->applied[i].checked)
+			res->applied[i].inside ? inside++ : outside++;
+	doc_fact_text(d, "check_where", "check: conditions", DOC_QUIET, req->check);
+	nruns = doc_fact_int(d, "check_runs", "check: runs", DOC_QUIET,
+			     res->has_check ? (int64_t)res->check.sel.n : 0, "runs");
+	nin = doc_fact_int(d, "checks_inside", "translations whose interval holds the measured value",
+			   DOC_QUIET, (int64_t)inside, NULL);
+	nout = doc_fact_int(d, "checks_outside",
+			    "translations whose interval misses the measured value", DOC_QUIET,
+			    (int64_t)outside, NULL);
+	doc_fact_bool(d, "check_is_to", "the check runs include the to-arm's own runs", DOC_QUIET,
+		      res->check_is_to);
+	if (!res->has_check)
+		return;
+	doc_text(s, "checked against %s (%s runs, %s): %s inside the translated interval, %s outside",
+		 res->check.name, nruns, req->check, nin, nout);
+	if (res->check_is_to)
+		doc_note(s, "the check runs include the to-arm's own runs: the from-arm's medians "
+			    "translated by the median factors land on them by construction; an "
+			    "independent check needs other runs on the target CPU");
+}
+
+/* The check runs' left-out runs that neither arm already lists. */
+static void check_left_out(struct doc *d, const struct translate_result *res)
+{
+	const struct selection *arms[] = {&res->from.sel, &res->to.sel};
+	const struct selection *c = &res->check.sel;
+	for (size_t i = 0; i < c->nleft_out; i++) {
+		bool seen = false;
+		for (size_t a = 0; a < 2 && !seen; a++)
+			for (size_t j = 0; j < arms[a]->nleft_out && !seen; j++)
+				seen = !strcmp(arms[a]->left_out[j].tag, c->left_out[i].tag) &&
+				       !strcmp(arms[a]->left_out[j].reason, c->left_out[i].reason);
+		if (!seen)
+			doc_left_out(d, c->left_out[i].tag, c->left_out[i].reason);
+	}
+	build_left_out_count(d);
+}
+
 int build_translate(const struct translate_request *req, const struct translate_result *res,
 		    struct doc **out)
 {
@@ -160,42 +280,52 @@ int build_translate(const struct translate_request *req, const struct translate_
 	struct doc *d = doc_new("translate", "");
 	struct doc_section *s;
 	const char *seed;
-	char how[512];
 	*out = NULL;
 	if (!d)
 		return err_set("out of memory");
 	doc_set_title(d, "Translating figures from %s to %s", res->from.name, res->to.name);
 	seed = doc_fact_int(d, "seed", "bootstrap seed", DOC_LISTED, (int64_t)req->seed, NULL);
 	doc_fact_int(d, "resamples", "bootstrap resamples", DOC_LISTED, TRANSLATE_RESAMPLES, NULL);
-	figure_facts(d, res);
+	factor_facts(d, res);
 	doc_fact_real(d, "mixed_lo", "mixed statistics: low end", DOC_QUIET,
 		      res->has_mixed ? res->mixed_lo : NAN, "x", 'f', 4);
 	doc_fact_real(d, "mixed_hi", "mixed statistics: high end", DOC_QUIET,
 		      res->has_mixed ? res->mixed_hi : NAN, "x", 'f', 4);
 
-	s = doc_section(d, "factors", "Factors");
+	s = doc_section(d, "factors", "Factors, one per kind of figure");
 	arm_facts(d, s, req, res, metric);
 	factors_table(s, res);
+	doc_note(s, "factor: the ratio of the medians (session_slope: of the OLS slopes), rate = "
+		    "from / to (divide a rate by it), every other kind to / from (multiply); ci_lo, "
+		    "ci_hi: its seeded bootstrap interval (session_slope: from the slopes' "
+		    "intervals); mean_factor: the ratio of the means; from_lo, from_hi: the runs' "
+		    "range (cpu_time: the ends of its window bounds; session_slope: the slope's "
+		    "interval); end_lo, end_hi: cpu_time's factor on each end of its bounds; "
+		    "definitions: `coreplan translate --help`");
 	if (res->has_mixed) {
 		static const char mean_median[] = "mean(from) / median(to)";
 		static const char median_mean[] = "median(from) / mean(to)";
 		bool first = res->mixed_lo_mean_first;
 		doc_note(s,
-			 "statistics: `median` rows divide medians, `mean` rows means; a factor "
+			 "statistics: factor divides medians, mean_factor means; a rate factor "
 			 "quoted elsewhere between %s (%s) and %s (%s) mixed the two",
 			 doc_fact_shown(d, "mixed_lo"), first ? mean_median : median_mean,
 			 doc_fact_shown(d, "mixed_hi"), first ? median_mean : mean_median);
-		doc_note(s, "every translated figure is an estimate, not a measurement: "
-			    "`translate --apply` labels each one");
 	}
+	doc_note(s, "a kind without a measured factor translates nothing; every translated "
+		    "figure is an estimate, not a measurement: `translate --apply` labels each one");
 
 	s = doc_section(d, "applied", "Translated figures");
-	snprintf(how, sizeof(how),
-		 "translated from %s to %s: median factor, bootstrap 95%% interval (seed %s)",
-		 res->from.name, res->to.name, seed);
-	applied_table(s, res, how);
+	check_facts(d, s, req, res);
+	applied_table(s, res, seed);
+	doc_note(s, "kind_from: the kind column, the unit, or the unit and the name (a time is "
+		    "latency when the name says latency, p50, p90, p95 or p99, else CPU time per "
+		    "operation; a memory size is idle when the name says idle, else loaded); "
+		    "`coreplan translate --help` lists the units");
 	build_left_out(d, &res->from.sel);
 	build_left_out(d, &res->to.sel);
+	if (res->has_check)
+		check_left_out(d, res);
 	if (doc_error(d)) {
 		doc_free(d);
 		return ERR_DATA;

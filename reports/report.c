@@ -483,6 +483,9 @@ static int translate_section(struct report_ctx *c)
 	req.from = c->plan.translate_from;
 	req.to = c->plan.translate_to;
 	req.seed = 1;
+	/* the paired runs' own from-medians, each checked against the to-runs it lands on */
+	req.apply_medians = true;
+	req.check = c->plan.translate_to;
 	if (translate_run(c->db, &req, &res) != 0)
 		failed(c, "translate");
 	else if ((rc = build_translate(&req, &res, &d)) == 0)

@@ -307,6 +307,43 @@ static void translated_and_unmeasured(void **state)
 	free(rows);
 }
 
+/*
+ * A measured translation (size --translate FAMILY=from:WHERE,to:WHERE):
+ * factor 1.2 with the 95% interval 1.1-1.4 widens the bounds. By hand, on
+ * I_OTHER (P = 1): predicted 480 / 1.2 x 1.25 = 500; low 470 / 1.4 x 1.2 =
+ * 402.85714285714283 (base low over the factor's high end, SMT low); high
+ * 490 / 1.1 x 1.3 = 579.0909090909091. The same factor given as a number
+ * keeps 470 / 1.2 x 1.2 = 470 and 490 / 1.2 x 1.3 = 530.8333333333334.
+ */
+static void translated_with_interval(void **state)
+{
+	struct size_inputs in = std_inputs();
+	struct size_translation tr;
+	struct size_row *rows;
+	(void)state;
+	memset(&tr, 0, sizeof(tr));
+	snprintf(tr.family, sizeof(tr.family), "aws-m7i");
+	tr.factor = 1.2;
+	tr.measured = true;
+	tr.lo = 1.1;
+	tr.hi = 1.4;
+	in.translations = &tr;
+	in.ntranslations = 1;
+	rows = compute(&in);
+	assert_true(rows[I_OTHER].translated);
+	assert_ptr_equal(rows[I_OTHER].translation, &tr);
+	check_close(rows[I_OTHER].predicted, 500, REL, "measured: predicted");
+	check_close(rows[I_OTHER].predicted_lo, 470 / 1.4 * 1.2, REL, "measured: low");
+	check_close(rows[I_OTHER].predicted_hi, 490 / 1.1 * 1.3, REL, "measured: high");
+	assert_string_equal(rows[I_OTHER].verdict, "short");
+	free(rows);
+	tr.measured = false;
+	rows = compute(&in);
+	check_close(rows[I_OTHER].predicted_lo, 470, REL, "given: low");
+	check_close(rows[I_OTHER].predicted_hi, 490 / 1.2 * 1.3, REL, "given: high");
+	free(rows);
+}
+
 static void extrapolation(void **state)
 {
 	struct size_inputs in = std_inputs();
@@ -1019,6 +1056,7 @@ int main(void)
 		cmocka_unit_test_setup(dedicated_between_powers, clear_messages),
 		cmocka_unit_test_setup(shared_core_share, clear_messages),
 		cmocka_unit_test_setup(translated_and_unmeasured, clear_messages),
+		cmocka_unit_test_setup(translated_with_interval, clear_messages),
 		cmocka_unit_test_setup(extrapolation, clear_messages),
 		cmocka_unit_test_setup(memory, clear_messages),
 		cmocka_unit_test_setup(cheapest, clear_messages),

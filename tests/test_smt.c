@@ -1,7 +1,6 @@
 /*
- * Unit tests for analysis/smt (what a second hardware thread is worth) and
- * analysis/translate (carrying a figure from one CPU to another, and
- * --apply's arithmetic over items).
+ * Unit tests for analysis/smt (what a second hardware thread is worth;
+ * analysis/translate's tests are in test_translate.c).
  *
  * smt: the 30 runs of SHARED_CORPORA/writeups/gomaxprocs-affinity/runs.tsv
  * copied into C arrays (tag, threads = threads_per_proc, procs, cpuset,
@@ -11,12 +10,6 @@
  * cores deliver about 70% of four on four; the second SMT thread is worth
  * about 1.27x; the 4 -> 8 step about 1.17x; eight single-thread processes
  * about 4.92x one process against a ceiling of about 5x (4 x 1.27).
- *
- * translate: SHARED_CORPORA/sky/gcp-x86-capacity-20260816/m1/m1.tsv (tput,
- * cpu_s, ints, idle_rss, load_rss) against core/results.tsv (ips,
- * cpu_s_win, ints, rss_idle_kb, rss_load_med_kb), copied into C arrays.
- * Seed 001_1eadbe031a5fc235.txt: M1 : x86 per-core factor 2.96x; x86 uses
- * 15-19% less memory.
  *
  * Every expected value was computed outside this code with python3's
  * standard library (statistics.median / statistics.mean; the snippet is
@@ -30,7 +23,6 @@
 #include <cmocka.h>
 
 #include "analysis/smt.h"
-#include "analysis/translate.h"
 #include "common/err.h"
 #include "importers/topology.h"
 
@@ -390,273 +382,6 @@ static void no_runs(void **state)
 	topology_release(&t);
 }
 
-/* ------------------------------------------------------------- translate */
-
-/* m1/m1.tsv: tput, cpu_s, ints, idle_rss, load_rss (reps 1-3) */
-static const double m1_tput[] = {897.6512462962686, 858.8742965751081, 897.0796281892916};
-static const double m1_cpu_s[] = {48.41, 48.38, 48.43};
-static const double m1_ints[] = {40418, 38673, 40392};
-static const double m1_idle[] = {34752, 34640, 34592};
-static const double m1_load[] = {63328, 63296, 63408};
-/* core/results.tsv: ips, cpu_s_win, ints, rss_idle_kb, rss_load_med_kb (reps 1-3) */
-static const double x86_ips[] = {299.3, 288.9, 299.7};
-static const double x86_cpu_s[] = {45.16, 45.16, 45.16};
-static const double x86_ints[] = {13493, 13026, 13513};
-static const double x86_idle[] = {28596, 28272, 28008};
-static const double x86_load[] = {53956, 57692, 53304};
-
-static struct translate_input input(const char *name, const double *from, const double *to,
-				    size_t n, bool to_over_from)
-{
-	struct translate_input in = {name, from, n, to, n, to_over_from};
-	return in;
-}
-
-static void rate_median(void **state)
-{
-	struct translate_input in = input("rate", m1_tput, x86_ips, 3, false);
-	struct translate_figure f;
-	(void)state;
-	assert_int_equal(translate_figure(&in, "median", 1, "m1", "x86", &f), 0);
-	assert_true(f.measured);
-	assert_string_equal(f.name, "rate");
-	assert_string_equal(f.statistic, "median");
-	assert_int_equal(f.from.n, 3);
-	assert_int_equal(f.to.n, 3);
-	check_close(f.factor, 897.0796281892916 / 299.3, REL, "rate factor");
-	check_close(f.factor, 2.9972590317049503, REL, "rate factor (python)");
-	check_close(f.range_lo, 858.8742965751081 / 299.7, REL, "rate range_lo");
-	check_close(f.range_hi, 897.6512462962686 / 288.9, REL, "rate range_hi");
-	assert_true(f.has_ci);
-	if (!(f.ci_lo < f.factor && f.factor < f.ci_hi))
-		fail_msg("interval [%.17g, %.17g] does not contain %.17g", f.ci_lo, f.ci_hi,
-			 f.factor);
-	/* bootstrap medians lie within the data, so the interval within the range ratios */
-	assert_true(f.range_lo <= f.ci_lo && f.ci_hi <= f.range_hi);
-	check_contains(f.words, "3.00x", "rate words");
-	check_contains(f.words, "m1", "rate words");
-	check_contains(f.rule, "/ 2.997", "rate rule");
-	check_contains(f.rule, "x 2.997", "rate rule");
-	/* the seed's 2.96 is ~3 */
-	check_close(f.factor, 2.96, 0.02, "rate factor against the seed's 2.96");
-}
-
-static void rate_bootstrap_reproducible(void **state)
-{
-	struct translate_input in = input("rate", m1_tput, x86_ips, 3, false);
-	struct translate_figure a, b, c;
-	(void)state;
-	assert_int_equal(translate_figure(&in, "median", 42, "m1", "x86", &a), 0);
-	assert_int_equal(translate_figure(&in, "median", 42, "m1", "x86", &b), 0);
-	assert_true(a.ci_lo == b.ci_lo);
-	assert_true(a.ci_hi == b.ci_hi);
-	assert_int_equal(translate_figure(&in, "median", 7, "m1", "x86", &c), 0);
-	assert_true(c.ci_lo < c.factor && c.factor < c.ci_hi);
-	assert_true(c.factor == a.factor);
-}
-
-/* python3: mean(tput) / mean(ips) = 884.5350570202228 / 295.96666666666664 */
-static void rate_mean(void **state)
-{
-	struct translate_input in = input("rate", m1_tput, x86_ips, 3, false);
-	struct translate_figure f;
-	(void)state;
-	assert_int_equal(translate_figure(&in, "mean", 1, "m1", "x86", &f), 0);
-	assert_true(f.measured);
-	assert_string_equal(f.statistic, "mean");
-	check_close(f.from.mean, 884.5350570202228, REL, "m1 mean");
-	check_close(f.to.mean, 295.96666666666664, REL, "x86 mean");
-	check_close(f.factor, 2.988630669062584, REL, "mean factor (python)");
-	assert_false(f.has_ci);
-	check_close(f.range_lo, 858.8742965751081 / 299.7, REL, "mean range_lo");
-	check_close(f.range_hi, 897.6512462962686 / 288.9, REL, "mean range_hi");
-	/*
-	 * The seed's 2.96 is neither the median (2.997) nor the mean (2.989)
-	 * factor; it lies between mean(m1)/median(x86) = 2.955345997394663 and
-	 * median(m1)/mean(x86) = 3.0310157501609134 (mixed statistics).
-	 */
-	assert_true(f.from.mean / 299.3 < 2.96 && 2.96 < 897.0796281892916 / f.to.mean);
-}
-
-/*
- * CPU microseconds per operation, cpu_s x 1e6 / ints per run; factor =
- * to / from. python3: m1 [1197.7336830125191, 1251.0019910531896,
- * 1198.9998019409784], x86 [3346.9206255095232, 3466.912329187778,
- * 3341.9669947458005]; median(x86) / median(m1) = 2.791427171290123.
- */
-static void cpu_per_op(void **state)
-{
-	double from[3], to[3];
-	struct translate_input in;
-	struct translate_figure f;
-	(void)state;
-	for (size_t i = 0; i < 3; i++) {
-		from[i] = m1_cpu_s[i] * 1e6 / m1_ints[i];
-		to[i] = x86_cpu_s[i] * 1e6 / x86_ints[i];
-	}
-	in = input("cpu_us_per_op", from, to, 3, true);
-	assert_int_equal(translate_figure(&in, "median", 1, "m1", "x86", &f), 0);
-	assert_true(f.measured);
-	check_close(f.from.median, 1198.9998019409784, REL, "m1 cpu/op");
-	check_close(f.to.median, 3346.9206255095232, REL, "x86 cpu/op");
-	check_close(f.factor, 2.791427171290123, REL, "cpu factor (python)");
-	check_close(f.range_lo, 3341.9669947458005 / 1251.0019910531896, REL, "cpu range_lo");
-	check_close(f.range_hi, 3466.912329187778 / 1197.7336830125191, REL, "cpu range_hi");
-	assert_true(f.has_ci);
-	assert_true(f.ci_lo < f.factor && f.factor < f.ci_hi);
-	check_contains(f.words, "x86 needs 2.79x the CPU time per operation of m1", "cpu words");
-	check_contains(f.rule, "x 2.791", "cpu rule");
-}
-
-/* Memory: factor = to / from, with its sign in words. */
-static void memory_factors(void **state)
-{
-	struct translate_input idle = input("idle_rss_kb", m1_idle, x86_idle, 3, true);
-	struct translate_input load = input("load_rss_kb", m1_load, x86_load, 3, true);
-	struct translate_figure f;
-	double pct;
-	(void)state;
-	assert_int_equal(translate_figure(&idle, "median", 1, "m1", "x86", &f), 0);
-	check_close(f.factor, 28272.0 / 34640.0, REL, "idle factor");
-	check_close(f.range_lo, 28008.0 / 34752.0, REL, "idle range_lo");
-	check_close(f.range_hi, 28596.0 / 34592.0, REL, "idle range_hi");
-	/* 100 x (1 - 28272 / 34640) = 18.38 */
-	check_contains(f.words, "x86 uses 18.4% less than m1", "idle words");
-	pct = 100 * (1 - f.factor);
-	if (round(pct) < 15 || round(pct) > 19)
-		fail_msg("idle: %.2f%% less is outside the seed's 15-19%%", pct);
-	assert_true(f.ci_lo < f.factor && f.factor < f.ci_hi);
-
-	assert_int_equal(translate_figure(&load, "median", 1, "m1", "x86", &f), 0);
-	check_close(f.factor, 53956.0 / 63328.0, REL, "load factor");
-	check_close(f.range_lo, 53304.0 / 63408.0, REL, "load range_lo");
-	check_close(f.range_hi, 57692.0 / 63296.0, REL, "load range_hi");
-	/* 100 x (1 - 53956 / 63328) = 14.80: the seed's "15%" rounded */
-	check_contains(f.words, "x86 uses 14.8% less than m1", "load words");
-	pct = 100 * (1 - f.factor);
-	if (round(pct) < 15 || round(pct) > 19)
-		fail_msg("load: %.2f%% less is outside the seed's 15-19%%", pct);
-	check_contains(f.rule, "x 0.852", "load rule");
-}
-
-static void memory_more(void **state)
-{
-	const double from[] = {100, 100, 100}, to[] = {130, 130, 130};
-	struct translate_input in = input("idle_rss_kb", from, to, 3, true);
-	struct translate_figure f;
-	(void)state;
-	assert_int_equal(translate_figure(&in, "median", 1, "a", "b", &f), 0);
-	check_close(f.factor, 1.3, REL, "factor");
-	check_contains(f.words, "b uses 30.0% more than a", "words");
-}
-
-static void nan_values_skipped(void **state)
-{
-	const double from[] = {NAN, 2, 4, NAN}, to[] = {1, NAN, 1};
-	const double none[] = {NAN, NAN};
-	struct translate_input in = {"rate", from, 4, to, 3, false};
-	struct translate_input empty = {"idle_rss_kb", none, 2, to, 3, true};
-	struct translate_figure f;
-	(void)state;
-	assert_int_equal(translate_figure(&in, "mean", 1, "a", "b", &f), 0);
-	assert_true(f.measured);
-	assert_int_equal(f.from.n, 2);
-	assert_int_equal(f.to.n, 2);
-	check_close(f.factor, 3.0, REL, "factor");
-
-	assert_int_equal(translate_figure(&empty, "median", 1, "a", "b", &f), 0);
-	assert_false(f.measured);
-	check_contains(f.words, "not measured", "words");
-	check_contains(f.words, "from", "words");
-}
-
-static void unit_kinds(void **state)
-{
-	(void)state;
-	assert_int_equal(translate_unit_kind("int/s"), UNIT_RATE);
-	assert_int_equal(translate_unit_kind("qps"), UNIT_RATE);
-	assert_int_equal(translate_unit_kind("ops/s"), UNIT_RATE);
-	assert_int_equal(translate_unit_kind("req/s"), UNIT_RATE);
-	assert_int_equal(translate_unit_kind("interactions/s"), UNIT_RATE);
-	assert_int_equal(translate_unit_kind("ms"), UNIT_TIME);
-	assert_int_equal(translate_unit_kind("us"), UNIT_TIME);
-	assert_int_equal(translate_unit_kind("s"), UNIT_TIME);
-	assert_int_equal(translate_unit_kind("ns"), UNIT_TIME);
-	assert_int_equal(translate_unit_kind("kB"), UNIT_MEMORY);
-	assert_int_equal(translate_unit_kind("KB"), UNIT_MEMORY);
-	assert_int_equal(translate_unit_kind("MiB"), UNIT_MEMORY);
-	assert_int_equal(translate_unit_kind("GiB"), UNIT_MEMORY);
-	assert_int_equal(translate_unit_kind("furlongs"), UNIT_UNKNOWN);
-	assert_int_equal(translate_unit_kind(""), UNIT_UNKNOWN);
-	assert_int_equal(translate_unit_kind("%"), UNIT_UNKNOWN);
-	assert_int_equal(translate_unit_kind("/"), UNIT_UNKNOWN);
-}
-
-/*
- * translate_apply with hand-set factors: rate 3 (interval 2.5-4), loaded
- * RSS 0.8 (0.75-0.9). By hand: 300 int/s / 3 = 100 (300 / 4 = 75 to
- * 300 / 2.5 = 120); 20 ms x 3 = 60 (50 to 80); 1000 kB x 0.8 = 800 (750
- * to 900).
- */
-static void apply_items(void **state)
-{
-	struct translate_figure figs[TRANSLATE_NFIGS];
-	const struct translate_item items[] = {
-		{"peak", "300", "int/s", 2, 2, 3},
-		{NULL, "20", "ms", 3, 2, 3},
-		{"rss", "1000", "kB", 4, 2, 3},
-	};
-	struct translate_applied out[ARRAY_LEN(items)];
-	(void)state;
-	memset(figs, 0, sizeof(figs));
-	figs[TRANSLATE_RATE] = (struct translate_figure){.measured = true, .factor = 3, .has_ci = true,
-							 .ci_lo = 2.5, .ci_hi = 4};
-	figs[TRANSLATE_LOAD] = (struct translate_figure){.measured = true, .factor = 0.8,
-							 .has_ci = true, .ci_lo = 0.75, .ci_hi = 0.9};
-	assert_int_equal(translate_apply(figs, items, ARRAY_LEN(items), "f.tsv", out), 0);
-	assert_string_equal(out[0].name, "peak");
-	assert_int_equal(out[0].kind, UNIT_RATE);
-	check_close(out[0].factor, 3, REL, "rate factor");
-	check_close(out[0].translated, 100, REL, "rate");
-	check_close(out[0].lo, 75, REL, "rate lo");
-	check_close(out[0].hi, 120, REL, "rate hi");
-	assert_null(out[1].name);
-	assert_int_equal(out[1].kind, UNIT_TIME);
-	check_close(out[1].translated, 60, REL, "time");
-	check_close(out[1].lo, 50, REL, "time lo");
-	check_close(out[1].hi, 80, REL, "time hi");
-	assert_int_equal(out[2].kind, UNIT_MEMORY);
-	check_close(out[2].factor, 0.8, REL, "memory factor");
-	check_close(out[2].translated, 800, REL, "memory");
-	check_close(out[2].lo, 750, REL, "memory lo");
-	check_close(out[2].hi, 900, REL, "memory hi");
-	assert_string_equal(translate_kind_name(out[2].kind), "memory");
-	assert_null(translate_kind_name(UNIT_UNKNOWN));
-}
-
-/* Errors name file:line:col of the value or the unit; a missing factor names the kind. */
-static void apply_errors(void **state)
-{
-	struct translate_figure figs[TRANSLATE_NFIGS];
-	const struct translate_item bad_value = {"x", "many", "ms", 7, 2, 3};
-	const struct translate_item bad_unit = {"x", "3", "furlongs", 8, 4, 5};
-	const struct translate_item memory = {"x", "3", "MiB", 9, 2, 3};
-	struct translate_applied out;
-	(void)state;
-	memset(figs, 0, sizeof(figs));
-	figs[TRANSLATE_RATE] = (struct translate_figure){.measured = true, .factor = 3, .has_ci = true,
-							 .ci_lo = 2.5, .ci_hi = 4};
-	err_clear();
-	assert_true(translate_apply(figs, &bad_value, 1, "f.tsv", &out) < 0);
-	check_msg("f.tsv:7:2: 'many' is not a number");
-	assert_true(translate_apply(figs, &bad_unit, 1, "f.tsv", &out) < 0);
-	check_msg("f.tsv:8:5: unknown unit 'furlongs'");
-	/* the loaded-RSS factor was not measured */
-	assert_true(translate_apply(figs, &memory, 1, "f.tsv", &out) < 0);
-	check_msg("no memory factor to translate 'MiB' with");
-	err_clear();
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,16 +392,6 @@ int main(void)
 		cmocka_unit_test(pinned_denominator_preferred),
 		cmocka_unit_test(cpu_not_on_host),
 		cmocka_unit_test(no_runs),
-		cmocka_unit_test(rate_median),
-		cmocka_unit_test(rate_bootstrap_reproducible),
-		cmocka_unit_test(rate_mean),
-		cmocka_unit_test(cpu_per_op),
-		cmocka_unit_test(memory_factors),
-		cmocka_unit_test(memory_more),
-		cmocka_unit_test(nan_values_skipped),
-		cmocka_unit_test(unit_kinds),
-		cmocka_unit_test(apply_items),
-		cmocka_unit_test(apply_errors),
 	};
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);

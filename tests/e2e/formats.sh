@@ -204,7 +204,18 @@ check_case "$C" cap/sweep-inline sweep --by sessions --metric xact_per_s@results
 	--where cfg=pg --where block=1,2,3
 check_case "$C" cap/runs-fields runs --fields --where subcorpus=
 check_case "$G" gmp/runs-fields runs --fields
+# translate: one factor per kind; --apply of the capacity write-up's M1 figures (every kind,
+# the slope not translated) checked against the core runs; the M1 medians; size with the
+# rate factor measured from the same runs
 check_case "$C" cap/translate translate --from subcorpus=m1 --to subcorpus=core
+printf 'name\tvalue\tunit\nthroughput\t897\tint/s\ncpu per interaction\t1199\tus\nidle rss\t34752\tkB\nloaded rss\t63328\tkB\nper-session slope\t585\tkB/session\np50 latency\t30\tms\nnet\t1.2\tGbps\n' \
+	>"$T/m1-figures.tsv"
+check_case "$C" cap/translate-apply translate --from subcorpus=m1 --to subcorpus=core \
+	--apply "$T/m1-figures.tsv" --check subcorpus=core
+check_case "$C" cap/translate-medians translate --from subcorpus=m1 --to subcorpus=core --apply-medians \
+	--check subcorpus=core
+check_case "$C" cap/size-translate size --target 1000 --sessions 25 --base-from subcorpus=m1 \
+	--per-doubling 1.78 --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2
 check_case "$B" both/sweep sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3
 check_case "$B" both/size size --target 1000 --sessions 500 --base-from subcorpus=core \
 	--scaling-from "corpus=$GMP_NAME block=1,2,3" \

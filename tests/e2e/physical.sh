@@ -15,11 +15,13 @@
 # figures of seed 000 (0.70, 1.27, 1.17, ~5.07, 4.92) and python3 medians
 # of runs.tsv; `smt` without a host (usage, exit 2); a cpuset naming a CPU
 # twice (the same set) or a CPU the host lacks (an error naming the run);
-# `translate` M1 -> x86 on SHARED/sky/gcp-x86-capacity-20260816 against
-# seed 001 (2.96x, x86 uses 15-19% less memory) and python3 medians and
-# means of m1/m1.tsv and core/results.tsv; `translate --apply` arithmetic (rates divided by the
-# rate factor, times multiplied by it, memory multiplied by the loaded-RSS
-# factor) and its input errors (the view applied); JSON output parsed with
+# `translate` M1 -> x86 on SHARED/sky/gcp-x86-capacity-20260816, one factor
+# per kind, against seed 001 (2.96x, x86 uses 15-19% less memory) and
+# python3 medians and means of m1/m1.tsv and core/results.tsv (cpu_time with
+# m1's 51 s cpu_s bounded to the 45 s window, FORMATS.md); `translate
+# --apply` (each figure with its own kind's factor, the kinds from the
+# units and names), `--check subcorpus=core` against core/results.tsv's
+# medians, `--apply-medians`, and the refusals (the view applied); JSON output parsed with
 # python3: rows and the facts (smt's figures and bounds, translate's
 # factors, intervals and mixed-statistics bounds, against python3; topology
 # --show reads a database it never creates); doc_check.py on topology
@@ -368,7 +370,7 @@ check_contains "smt: the error names the run" "$ERR" "pin-distinct-r3"
 DB=$DB_MAIN
 
 ###########################################################################
-# translate: M1 -> x86 on the capacity corpus
+# translate: M1 -> x86 on the capacity corpus, one factor per kind
 ###########################################################################
 echo "# translate"
 cpl import -q "$CAP"
@@ -377,132 +379,118 @@ XL=(translate --from subcorpus=m1 --to subcorpus=core)
 cpl "${XL[@]}" --format tsv
 expect_rc "translate --from subcorpus=m1 --to subcorpus=core --format tsv exits 0" 0
 cp "$T/.out" "$T/translate.tsv"
-RATE=$(tsvget2 figure rate statistic median factor)
-RATE_LO=$(tsvget2 figure rate statistic median ci_lo)
-RATE_HI=$(tsvget2 figure rate statistic median ci_hi)
-LOAD=$(tsvget figure load_rss_kb factor)
-LOAD_LO=$(tsvget figure load_rss_kb ci_lo)
-LOAD_HI=$(tsvget figure load_rss_kb ci_hi)
+check_eq "translate: one row per kind, in order" \
+	"rate cpu_time idle_memory loaded_memory session_slope latency" \
+	"$(awk -F'\t' 'NR > 1 { printf "%s%s", (NR > 2 ? " " : ""), $1 }' "$T/translate.tsv")"
+RATE=$(tsvget kind rate factor)
 check_eq "translate: the median rate factor rounds to 3.00" "3.00" "$(round "${RATE:-nan}" 2)"
-if awk -v f="$RATE" -v lo="$RATE_LO" -v hi="$RATE_HI" 'BEGIN { exit !(lo < f && f < hi) }'; then
-	ok "translate: ci_lo < median rate factor < ci_hi ($RATE_LO < $RATE < $RATE_HI)"
-else
-	not_ok "translate: ci_lo < median rate factor < ci_hi" "$RATE_LO $RATE $RATE_HI"
-fi
-check_eq "translate: the mean rate row has no interval" "NA NA" \
-	"$(tsvget2 figure rate statistic mean ci_lo) $(tsvget2 figure rate statistic mean ci_hi)"
 
-py_check "translate: factors and ranges match python3 medians and means of m1.tsv and core/results.tsv (1e-9)" "$PYLIB"'
-out = rows(sys.argv[1])
-by = {(r["figure"], r["statistic"]): r for r in out}
+# every kind's factor from the files: m1.tsv and core/results.tsv (python3 medians and means);
+# cpu_time: m1's cpu_s spans 3 + 3 + 45 = 51 s (FORMATS.md), its window's CPU lies between
+# cpu_s x 45/51 and cpu_s, the run's value their midpoint; core's cpu_s_win is the window's
+py_check "translate: every kind's factor, mean factor, range (and cpu_time's ends) match python3 (1e-9)" "$PYLIB"'
+out = {r["kind"]: r for r in rows(sys.argv[1])}
 m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
 col = lambda rs, k: [float(r[k]) for r in rs]
 m = statistics.median; mean = statistics.mean
+def ratio(a, b):  # b / a
+    return (m(b) / m(a), mean(b) / mean(a), min(b) / max(a), max(b) / min(a))
 a, b = col(m1, "tput"), col(x86, "ips")
-cf = [float(r["cpu_s"]) * 1e6 / float(r["ints"]) for r in m1]
-ct = [float(r["cpu_s_win"]) * 1e6 / float(r["ints"]) for r in x86]
-want = {("rate", "median"): (m(a) / m(b), min(a) / max(b), max(a) / min(b)),
-        ("rate", "mean"): (mean(a) / mean(b), min(a) / max(b), max(a) / min(b)),
-        ("cpu_us_per_op", "median"): (m(ct) / m(cf), min(ct) / max(cf), max(ct) / min(cf))}
-for k1, k2, name in (("idle_rss", "rss_idle_kb", "idle_rss_kb"), ("load_rss", "rss_load_med_kb", "load_rss_kb")):
-    x, y = col(m1, k1), col(x86, k2)
-    want[(name, "median")] = (m(y) / m(x), min(y) / max(x), max(y) / min(x))
+want = {"rate": (m(a) / m(b), mean(a) / mean(b), min(a) / max(b), max(a) / min(b)),
+        "idle_memory": ratio(col(m1, "idle_rss"), col(x86, "rss_idle_kb")),
+        "loaded_memory": ratio(col(m1, "load_rss"), col(x86, "rss_load_med_kb")),
+        "latency": ratio(col(m1, "p50"), col(x86, "p50_ms"))}
+hi = [float(r["cpu_s"]) * 1e6 / float(r["ints"]) for r in m1]
+lo = [h * 45 / 51 for h in hi]
+mid = [(x + y) / 2 for x, y in zip(lo, hi)]
+to = [float(r["cpu_s_win"]) * 1e6 / float(r["ints"]) for r in x86]
+want["cpu_time"] = (m(to) / m(mid), mean(to) / mean(mid), min(to) / max(hi), max(to) / min(lo))
 bad = []
-if len(out) != 5:
-    bad.append("%d rows, expected 5" % len(out))
-for key, (f, lo, hi) in want.items():
-    o = by.get(key)
-    if o is None:
-        bad.append("%s: missing" % (key,)); continue
-    for c, x in (("factor", f), ("range_lo", lo), ("range_hi", hi)):
+for kind, (f, fm, rlo, rhi) in want.items():
+    o = out[kind]
+    if o["status"] != "measured":
+        bad.append("%s: %s" % (kind, o["status"])); continue
+    for c, x in (("factor", f), ("mean_factor", fm), ("range_lo", rlo), ("range_hi", rhi)):
         if not close(float(o[c]), x, 1e-9):
-            bad.append("%s %s: coreplan %s, python %r" % (key, c, o[c], x))
-    if o["statistic"] == "median" and not float(o["ci_lo"]) < float(o["factor"]) < float(o["ci_hi"]):
-        bad.append("%s: factor outside its interval" % (key,))
+            bad.append("%s %s: coreplan %s, python %r" % (kind, c, o[c], x))
+    if not float(o["ci_lo"]) <= float(o["factor"]) <= float(o["ci_hi"]):
+        bad.append("%s: factor outside its interval" % kind)
+c = out["cpu_time"]
+for k, x in (("end_lo", m(to) / m(hi)), ("end_hi", m(to) / m(lo))):
+    if not close(float(c[k]), x, 1e-9):
+        bad.append("cpu_time %s: coreplan %s, python %r" % (k, c[k], x))
+if not float(c["ci_lo"]) <= float(c["end_lo"]) < float(c["end_hi"]) <= float(c["ci_hi"]):
+    bad.append("cpu_time: the interval does not hold both ends: %r" % c)
+if out["session_slope"]["status"] != "not measured" or out["session_slope"]["factor"] != "NA":
+    bad.append("session_slope: %r" % out["session_slope"])
 print("\n".join(bad) if bad else "ok")' "$CAP"
+check_contains "translate: cpu_time states how the windows were matched" \
+	"$(tsvget kind cpu_time method)" \
+	"windows mismatched, carried into the interval: apple-m1: cpu_s spans ramp 3 s + warm-up 3 s + window 45 s = 51 s, so its CPU per counted interaction lies between cpu_s x 45/51 (the window's share) and all of cpu_s; gce-e2: cpu_s covers the counted window"
+check_contains "translate: cpu_time in words gives both ends" "$(tsvget kind cpu_time in_words)" \
+	"gce-e2 needs 2.97x the CPU time per operation of apple-m1 (2.79x to 3.16x as the windows are bounded)"
+check_contains "translate: the slope says why it is not measured" "$(tsvget kind session_slope in_words)" \
+	"not measured: apple-m1's runs have one session count (25): no per-session slope"
+check_contains "translate: latency says why it may be translated" "$(tsvget kind latency method)" \
+	"both arms closed-loop (think time 0) at 25 sessions, the app CPU-saturated"
+check_eq "translate: the latency factor is 103.254 / 30.021 (4 decimals)" \
+	"$(awk 'BEGIN { printf "%.4f", 103.254 / 30.021 }')" "$(round "$(tsvget kind latency factor)" 4)"
 
-py_check "translate: memory rows say x86 uses less than M1, 15-19% (rounded), idle 18.4 and load 14.8" '
+py_check "translate: memory says x86 uses less than M1, 15-19% (rounded), idle 18.4 and loaded 14.8" '
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")
 head = lines[0].split("\t")
 by = {}
 for l in lines[1:]:
     if l:
-        r = dict(zip(head, l.split("\t"))); by[r["figure"]] = r
+        r = dict(zip(head, l.split("\t"))); by[r["kind"]] = r
 bad = []
-want = {"idle_rss_kb": "18.4", "load_rss_kb": "14.8"}
-for name, pct in want.items():
-    w = by[name]["in_words"]
-    g = re.fullmatch(r"(\S+) uses ([0-9.]+)% less than (\S+)", w)
+for kind, pct, when in (("idle_memory", "18.4", "at idle"), ("loaded_memory", "14.8", "under load")):
+    w = by[kind]["in_words"]
+    g = re.fullmatch(r"gce-e2 uses ([0-9.]+)%% less than apple-m1 %s" % when, w)
     if not g:
-        bad.append("%s: in_words %r" % (name, w)); continue
-    if g.group(1) == g.group(3) or "m1" not in g.group(3):
-        bad.append("%s: %r does not say the x86 side uses less than the M1 side" % (name, w))
-    if g.group(2) != pct:
-        bad.append("%s: %s%%, expected %s%%" % (name, g.group(2), pct))
-    if not 15 <= round(float(g.group(2))) <= 19:
-        bad.append("%s: %s%% outside the seed'"'"'s 15-19%%" % (name, g.group(2)))
-print("\n".join(bad) if bad else "ok")'
-
-check_contains "translate: cpu_us_per_op in words" "$(tsvget figure cpu_us_per_op in_words)" \
-	"needs 2.79x the CPU time per operation of"
+        bad.append("%s: in_words %r" % (kind, w)); continue
+    if g.group(1) != pct or not 15 <= round(float(g.group(1))) <= 19:
+        bad.append("%s: %s%%, expected %s%% (the seed: 15-19%%)" % (kind, g.group(1), pct))
+print("\n".join(bad) if bad else "ok")' "$T/translate.tsv"
 
 cpl "${XL[@]}"
 expect_rc "translate (md) exits 0" 0
-check_contains "translate md: the median rate row names its statistic" "$OUT" "| rate          | median    |"
-check_contains "translate md: the mean rate row names its statistic" "$OUT" "| rate          | mean      |"
-check_contains "translate md: the memory rows name their statistic" "$OUT" "| load_rss_kb   | median    |"
+check_contains "translate md: the rate row names its kind and status" "$OUT" "| rate          | measured "
+check_contains "translate md: the slope row is not measured" "$OUT" "| session_slope | not measured "
 MIXED=$(sed -n 's/.*between \([0-9.]*\) (mean(from) \/ median(to)) and \([0-9.]*\) (median(from) \/ mean(to)).*/\1 \2/p' <<<"$OUT")
 if [ -n "$MIXED" ] && awk -v lo="${MIXED% *}" -v hi="${MIXED#* }" 'BEGIN { exit !(lo < 2.96 && 2.96 < hi) }'; then
 	ok "translate md: the mixed-statistics range ($MIXED) contains the seed's 2.96"
 else
 	not_ok "translate md: the mixed-statistics range contains the seed's 2.96" "range '$MIXED' in:"$'\n'"$OUT"
 fi
-py_check "translate md: the mixed-statistics range is mean/median and median/mean of python3 (4 decimals)" "$PYLIB"'
-m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
-a = [float(r["tput"]) for r in m1]; b = [float(r["ips"]) for r in x86]
-m = statistics.median; mean = statistics.mean
-lo, hi = sorted((mean(a) / m(b), m(a) / mean(b)))
-want = "between %.4f (mean(from) / median(to)) and %.4f (median(from) / mean(to))" % (lo, hi)
-print("ok" if want in open(sys.argv[1]).read() else "missing: " + want)' "$CAP"
 
 cpl "${XL[@]}" --format json
 expect_rc "translate --format json exits 0" 0
-py_check "translate --format json parses: 5 figures, null interval on the mean row" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = d["sections"]["factors"]["rows"]
-mean = [r for r in rows if r["statistic"] == "mean"]
-ok = (len(rows) == 5 and len(mean) == 1 and mean[0]["ci_lo"] is None and isinstance(rows[0]["factor"], float)
-      and d["sections"]["applied"]["rows"] == [])
-print("ok" if ok else repr(d)[:400])'
-# the facts: each factor (python3 medians and means), its interval (the table's),
-# the mixed-statistics bounds, the arms' names, conditions and run counts
-py_check "translate --format json facts: factors, intervals, mixed_lo/mixed_hi, arms, seed and resamples" "$PYLIB"'
+py_check "translate --format json facts: each kind's factor and interval (the table's), mixed bounds, arms" "$PYLIB"'
 d = json.load(open(sys.argv[1]))
 f = {k: v["value"] for k, v in d["facts"].items()}
-by = {(r["figure"], r["statistic"]): r for r in d["sections"]["factors"]["rows"]}
+by = {r["kind"]: r for r in d["sections"]["factors"]["rows"]}
 m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
-col = lambda rs, k: [float(r[k]) for r in rs]
+a = [float(r["tput"]) for r in m1]; b = [float(r["ips"]) for r in x86]
 m = statistics.median; mean = statistics.mean
-a, b = col(m1, "tput"), col(x86, "ips")
-cf = [float(r["cpu_s"]) * 1e6 / float(r["ints"]) for r in m1]
-ct = [float(r["cpu_s_win"]) * 1e6 / float(r["ints"]) for r in x86]
-want = {"rate_median_factor": m(a) / m(b), "rate_mean_factor": mean(a) / mean(b),
-        "cpu_us_per_op_median_factor": m(ct) / m(cf),
-        "idle_rss_kb_median_factor": m(col(x86, "rss_idle_kb")) / m(col(m1, "idle_rss")),
-        "load_rss_kb_median_factor": m(col(x86, "rss_load_med_kb")) / m(col(m1, "load_rss")),
-        "mixed_lo": min(mean(a) / m(b), m(a) / mean(b)), "mixed_hi": max(mean(a) / m(b), m(a) / mean(b))}
-bad = ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()
-       if not isinstance(f.get(k), float) or not close(f[k], v, 1e-9)]
-for (fig, stat), r in by.items():
-    for k in ("ci_lo", "ci_hi"):
-        if f.get("%s_%s_%s" % (fig, stat, k)) != r[k]:
-            bad.append("%s_%s_%s: %r, table %r" % (fig, stat, k, f.get("%s_%s_%s" % (fig, stat, k)), r[k]))
+bad = []
+for kind, r in by.items():
+    for k in ("factor", "ci_lo", "ci_hi", "mean_factor"):
+        if f.get("%s_%s" % (kind, k)) != r[k]:
+            bad.append("%s_%s: %r, table %r" % (kind, k, f.get("%s_%s" % (kind, k)), r[k]))
+    if f.get(kind + "_measured") != (r["status"] == "measured"):
+        bad.append(kind + "_measured")
+want = {"rate_factor": m(a) / m(b), "mixed_lo": min(mean(a) / m(b), m(a) / mean(b)),
+        "mixed_hi": max(mean(a) / m(b), m(a) / mean(b))}
+bad += ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()
+        if not isinstance(f.get(k), float) or not close(f[k], v, 1e-9)]
 exact = {"from": "apple-m1", "to": "gce-e2", "from_where": "subcorpus=m1", "to_where": "subcorpus=core",
-         "from_runs": len(m1), "to_runs": len(x86), "metric": "tput", "seed": 1, "resamples": 10000,
-         "rate_mean_ci_lo": None}
+         "from_runs": 3, "to_runs": 3, "metric": "tput", "seed": 1, "resamples": 10000,
+         "session_slope_factor": None, "check_runs": 0, "checks_inside": 0}
 bad += ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in exact.items() if f.get(k) != v]
+if len(by) != 6 or d["sections"]["applied"]["rows"] != []:
+    bad.append("%d kinds, applied %r" % (len(by), d["sections"]["applied"]["rows"]))
 print("\n".join(bad) if bad else "ok")' "$CAP"
 
 cpl "${XL[@]}" --seed 7 --format tsv
@@ -515,86 +503,126 @@ else
 fi
 
 ###########################################################################
-# translate --apply
+# translate --apply and --check
 ###########################################################################
 echo "# translate --apply"
-printf 'name\tvalue\tunit\nm1 rate\t897.0796281892916\tint/s\npeak\t1200\tqps\nbatch\t50\tops/s\np50\t30.021\tms\ncpu per op\t1199\tus\nwindow\t45\ts\nidle rss\t34640\tkB\nloaded rss\t61.8\tMiB\n' \
+# the capacity write-up's M1 figures (seed 001), plus rates of other units
+printf 'name\tvalue\tunit\nthroughput\t897\tint/s\ncpu per interaction\t1199\t\xc2\xb5s\nidle rss\t34752\tkB\nloaded rss\t63328\tkB\nper-session slope\t585\tkB/session\np50 latency\t30\tms\npeak\t1200\tqps\nnet\t1.2\tGbps\ndisk\t50\tMB/s\n' \
 	>"$T/figures.tsv"
-cpl "${XL[@]}" --apply "$T/figures.tsv" --format tsv --view applied
-expect_rc "translate --apply figures.tsv --view applied exits 0" 0
+cpl "${XL[@]}" --apply "$T/figures.tsv" --check subcorpus=core --format tsv --view applied
+expect_rc "translate --apply figures.tsv --check subcorpus=core --view applied exits 0" 0
 cp "$T/.out" "$T/applied.tsv"
-check_eq "apply: one row per figure" "8" "$(($(wc -l <"$T/applied.tsv") - 1))"
-py_check "apply: rates / rate factor, times x rate factor, memory x load factor, intervals likewise (1e-9)" '
+check_eq "apply: one row per figure" "9" "$(($(wc -l <"$T/applied.tsv") - 1))"
+py_check "apply: each figure with its own kind's factor and interval (rates divided, the rest multiplied)" '
 import sys
 def rows(path):
     lines = open(path).read().split("\n"); head = lines[0].split("\t")
     return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-out = rows(sys.argv[1])
-rate, rlo, rhi, load, llo, lhi = (float(x) for x in sys.argv[2:8])
-kinds = {"int/s": "rate", "qps": "rate", "ops/s": "rate", "ms": "time", "us": "time", "s": "time",
-         "kB": "memory", "MiB": "memory"}
+out = rows(sys.argv[1]); fac = {r["kind"]: r for r in rows(sys.argv[2])}
+kinds = {"throughput": "rate", "cpu per interaction": "cpu_time", "idle rss": "idle_memory",
+         "loaded rss": "loaded_memory", "per-session slope": "session_slope", "p50 latency": "latency",
+         "peak": "rate", "net": "rate", "disk": "rate"}
 bad = []
 for r in out:
-    v = float(r["value"]); k = kinds[r["unit"]]
+    k = kinds[r["name"]]
     if r["kind"] != k:
-        bad.append("%s: kind %s, expected %s" % (r["name"], r["kind"], k))
-    if k == "rate":
-        want = (rate, v / rate, v / rhi, v / rlo)
-    elif k == "time":
-        want = (rate, v * rate, v * rlo, v * rhi)
-    else:
-        want = (load, v * load, v * llo, v * lhi)
-    got = (float(r["factor"]), float(r["translated"]), float(r["translated_lo"]), float(r["translated_hi"]))
-    for g, w, c in zip(got, want, ("factor", "translated", "translated_lo", "translated_hi")):
+        bad.append("%s: kind %s, expected %s" % (r["name"], r["kind"], k)); continue
+    if k == "session_slope":
+        if r["status"] != "not translated" or r["translated"] != "NA" or "one session count" not in r["how"]:
+            bad.append("slope: %r" % r)
+        continue
+    v = float(r["value"]); f = fac[k]
+    F, lo, hi = float(f["factor"]), float(f["ci_lo"]), float(f["ci_hi"])
+    want = (v / F, v / hi, v / lo) if k == "rate" else (v * F, v * lo, v * hi)
+    got = (float(r["translated"]), float(r["translated_lo"]), float(r["translated_hi"]))
+    for g, w, c in zip(got, want, ("translated", "translated_lo", "translated_hi")):
         if abs(g - w) > 1e-9 * abs(w):
             bad.append("%s %s: coreplan %r, expected %r" % (r["name"], c, g, w))
-    if r["status"] != "translated" or "translated from" not in r["how"]:
-        bad.append("%s: not labelled translated: %r %r" % (r["name"], r["status"], r["how"]))
-print("\n".join(bad) if bad else "ok")' "$RATE" "$RATE_LO" "$RATE_HI" "$LOAD" "$LOAD_LO" "$LOAD_HI"
-# by hand: the M1 median rate translated is the x86 median (299.3), the M1
-# idle RSS median x the loaded factor 53956 / 63328
-check_eq "apply: the M1 median rate 897.08 int/s becomes the x86 median 299.3" "299.300" \
-	"$(round "$(tsvget name "m1 rate" translated)" 3)"
-check_eq "apply: 30.021 ms becomes 30.021 x 2.99726 = 89.98 ms" \
-	"$(awk -v f="$RATE" 'BEGIN { printf "%.2f", 30.021 * f }')" "$(round "$(tsvget name p50 translated)" 2)"
-check_eq "apply: 34640 kB becomes 34640 x 53956 / 63328 kB" \
-	"$(awk 'BEGIN { printf "%.3f", 34640 * 53956 / 63328 }')" "$(round "$(tsvget name "idle rss" translated)" 3)"
+    if float(r["factor"]) != F:
+        bad.append("%s: factor %s, its kind %s" % (r["name"], r["factor"], F))
+    if r["status"] != "translated" or "with the %s factor" % k not in r["how"]:
+        bad.append("%s: not labelled: %r %r" % (r["name"], r["status"], r["how"]))
+print("\n".join(bad) if bad else "ok")' "$T/translate.tsv"
+# the corpus's x86 figures (core/results.tsv medians: ips 299.3, cpu_ms_per_int 3.3470,
+# rss_idle_kb 28272, rss_load_med_kb 53956, p50_ms 103.254) inside each translated interval
+py_check "apply: the x86 medians of core/results.tsv lie inside the translations of the M1 figures" "$PYLIB"'
+out = {r["name"]: r for r in rows(sys.argv[1])}
+x86 = rows(sys.argv[2] + "/core/results.tsv")
+m = statistics.median
+want = {"throughput": m(float(r["ips"]) for r in x86),
+        "cpu per interaction": m(float(r["cpu_ms_per_int"]) for r in x86) * 1000,
+        "idle rss": m(float(r["rss_idle_kb"]) for r in x86),
+        "loaded rss": m(float(r["rss_load_med_kb"]) for r in x86),
+        "p50 latency": m(float(r["p50_ms"]) for r in x86)}
+bad = []
+for name, x in want.items():
+    r = out[name]
+    if not float(r["translated_lo"]) <= x <= float(r["translated_hi"]):
+        bad.append("%s: %r outside [%s, %s]" % (name, x, r["translated_lo"], r["translated_hi"]))
+    if r["check"] != "inside" or not close(float(r["measured"]), x, 1e-3) or r["measured_n"] != "3":
+        bad.append("%s: check %r, measured %s (python %r)" % (name, r["check"], r["measured"], x))
+for name in ("net", "disk", "peak"):
+    if not out[name]["check"].startswith("not checked: the check runs measure"):
+        bad.append("%s: %r" % (name, out[name]["check"]))
+print("\n".join(bad) if bad else "ok")' "$CAP"
+check_eq "apply: 30 ms p50 becomes 30 x 3.4394 = 103.18 ms (the latency factor, not the rate's 89.9)" \
+	"103.18" "$(round "$(tsvget name "p50 latency" translated)" 2)"
 
-printf 'value,unit\n100,int/s\n' >"$T/figures.csv"
-cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv --view applied
-expect_rc "apply: a CSV without a name column exits 0" 0
-check_eq "apply: 100 int/s from the CSV" "$(awk -v f="$RATE" 'BEGIN { printf "%.6f", 100 / f }')" \
-	"$(round "$(awk -F'\t' 'NR == 2 { print $6 }' "$T/.out")" 6)"
-
-cpl "${XL[@]}" --apply "$T/figures.tsv" --format json
-expect_rc "apply --format json exits 0" 0
-py_check "apply --format json parses: 8 rows labelled translated, the factors beside them" '
+cpl "${XL[@]}" --apply "$T/figures.tsv" --check subcorpus=core --format json
+expect_rc "apply --check --format json exits 0" 0
+py_check "apply --check --format json: 5 inside, 0 outside, the check runs are the to-arm's (note)" '
 import json, sys
 d = json.load(open(sys.argv[1]))
-rows = d["sections"]["applied"]["rows"]
-ok = (len(rows) == 8 and all(r["status"] == "translated" and isinstance(r["translated"], float) for r in rows)
-      and len(d["sections"]["factors"]["rows"]) == 5)
-print("ok" if ok else repr(d)[:400])'
-cpl "${XL[@]}" --apply "$T/figures.tsv" --format tsv
-check_eq "apply --format tsv without --view: the factors table (the default view)" \
-	"figure	statistic" "$(head -n 1 "$T/.out" | cut -f1,2)"
+f = {k: v["value"] for k, v in d["facts"].items()}
+notes = " ".join(d["sections"]["applied"]["notes"])
+ok = (f["checks_inside"] == 5 and f["checks_outside"] == 0 and f["check_runs"] == 3 and f["check_is_to"] is True
+      and "by construction" in notes and len(d["sections"]["applied"]["rows"]) == 9
+      and all(r["status"] in ("translated", "not translated") for r in d["sections"]["applied"]["rows"])
+      and all((r["status"] == "translated") == isinstance(r["translated"], (int, float)) for r in d["sections"]["applied"]["rows"]))
+print("ok" if ok else repr(f)[:600])'
 
-printf 'name\tvalue\tunit\nok\t10\tint/s\nlength\t3\tfurlongs\n' >"$T/unknown-unit.tsv"
-cpl "${XL[@]}" --apply "$T/unknown-unit.tsv" --format tsv --view applied
-expect_rc "apply: an unknown unit exits 1" 1
-check_contains "apply: the unknown unit is named at file:line:col" "$ERR" "unknown-unit.tsv:3:3:"
-check_contains "apply: the unknown unit is quoted" "$ERR" "'furlongs'"
-check_eq "apply: nothing on stdout after an unknown unit" "" "$OUT"
+cpl "${XL[@]}" --apply-medians --check subcorpus=core --format tsv --view applied
+expect_rc "translate --apply-medians --check exits 0" 0
+check_eq "apply-medians: the M1 medians of rate, cpu_time, idle, loaded and latency" \
+	"rate cpu_time idle_memory loaded_memory latency" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kind") k = i; next } { printf "%s%s", (NR > 2 ? " " : ""), $k }' "$T/.out")"
+check_eq "apply-medians: the M1 median rate 897.08 int/s becomes the x86 median 299.3" "299.300" \
+	"$(round "$(tsvget kind rate translated)" 3)"
 
-printf 'name\tvalue\tunit\nx\tmany\tms\n' >"$T/not-a-number.tsv"
-cpl "${XL[@]}" --apply "$T/not-a-number.tsv"
-expect_rc "apply: a value that is not a number exits 1" 1
-check_contains "apply: the bad value is named at file:line:col" "$ERR" "not-a-number.tsv:2:2:"
+printf 'value,unit,kind\n100,int/s,\n20,ms,latency\n' >"$T/figures.csv"
+cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv --view applied
+expect_rc "apply: a CSV without a name column, with a kind column, exits 0" 0
+check_eq "apply: 100 int/s from the CSV" "$(awk -v f="$RATE" 'BEGIN { printf "%.6f", 100 / f }')" \
+	"$(round "$(tsvget kind rate translated)" 6)"
+check_eq "apply: the kind column decides (20 ms as latency)" "kind column" "$(tsvget kind latency kind_from)"
+
+# refusals: file:line:col, nothing on stdout
+refuse() { # NAME CONTENT WHERE MESSAGE
+	printf "$2" >"$T/refuse.tsv"
+	cpl "${XL[@]}" --apply "$T/refuse.tsv" --format tsv --view applied
+	expect_rc "apply: $1 exits 1" 1
+	check_contains "apply: $1 is named at its place" "$ERR" "refuse.tsv:$3: $4"
+	check_eq "apply: nothing on stdout after $1" "" "$OUT"
+}
+refuse "an unknown unit" 'name\tvalue\tunit\nok\t10\tint/s\nlength\t3\tfurlongs\n' 3:3 \
+	"unknown unit 'furlongs' (known: rates int/s"
+check_contains "apply: the unknown unit's message lists the memory per session units" "$ERR" "kB/session"
+refuse "a value that is not a number" 'name\tvalue\tunit\nx\tmany\tms\n' 2:2 "'many' is not a finite number"
+refuse "an infinite value" 'name\tvalue\tunit\nx\tinf\tms\n' 2:2 "'inf' is not a finite number"
+refuse "a negative rate" 'name\tvalue\tunit\nx\t-3\tint/s\n' 2:2 "'-3' is negative: a rate figure cannot be below 0"
+refuse "a value translated out of range" 'name\tvalue\tunit\nx\t1e308\tms\n' 2:2 \
+	"'1e308' ms translates to a value out of range"
+refuse "a kind that does not fit its unit" 'name\tvalue\tunit\tkind\nx\t3\tkB\tlatency\n' 2:4 \
+	"kind 'latency' needs a time"
 
 printf 'name\tamount\nx\t3\n' >"$T/no-unit.tsv"
 cpl "${XL[@]}" --apply "$T/no-unit.tsv"
 expect_rc "apply: a table without value and unit columns exits 1" 1
 check_contains "apply: says which columns it needs" "$ERR" "'value' and 'unit'"
+
+cpl "${XL[@]}" --check subcorpus=nothing
+expect_rc "translate --check naming no runs exits 1" 1
+check_contains "translate --check naming no runs says so" "$ERR" "no runs for 'subcorpus=nothing'"
 
 cpl translate --from subcorpus=m1
 expect_rc "translate without --to is a usage error (exit 2)" 2
@@ -627,7 +655,9 @@ doc_check() {
 doc_check "topology --show" hosts topology --show
 doc_check "smt --corpus gomaxprocs-affinity" figures smt --corpus gomaxprocs-affinity
 doc_check "translate m1 -> core" "factors applied" "${XL[@]}"
-doc_check "translate m1 -> core --apply" "factors applied" "${XL[@]}" --apply "$T/figures.tsv"
+doc_check "translate m1 -> core --apply --check" "factors applied" "${XL[@]}" --apply "$T/figures.tsv" \
+	--check subcorpus=core
+doc_check "translate m1 -> core --apply-medians" "factors applied" "${XL[@]}" --apply-medians
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -602,9 +602,13 @@ while IFS= read -r g; do
 done <<<"$mgroups"
 check_contains "cap report: the soak group's single session count is said" "$(cat "$CMD_MD")" \
 	"1 group with one session count has no slope and is left out."
-segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core" \
+segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core --apply-medians --check subcorpus=core" \
 	"$CMD_MD" '## Cross-CPU translation\n\n' '## Scaling models' 2 \
-	translate --from subcorpus=m1 --to subcorpus=core --corpus "$CAP_NAME"
+	translate --from subcorpus=m1 --to subcorpus=core --apply-medians --check subcorpus=core \
+	--corpus "$CAP_NAME"
+body=$(awk '$0 == "## Cross-CPU translation" { on = 1; next } on && /^## / { exit } on' "$CMD_MD")
+check_contains "cap report: the translation section checks the M1 medians against the core runs" "$body" \
+	"checked against gce-e2 (3 runs, subcorpus=core): 5 inside the translated interval, 0 outside"
 segment "cap report: sizing = coreplan size with the config's options" "$CMD_MD" \
 	'## Sizing\n\n' '![sizing plot]' 2 size --target 1000 --sessions 500 --base-from subcorpus=core \
 	--scaling-from "$SCALE_FROM" --memory-from "$MEM_FROM" --series e2

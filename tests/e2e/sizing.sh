@@ -1391,6 +1391,64 @@ expect_rc "size --plot with nothing predicted or measured exits 1" 1
 check_contains "size --plot with nothing predicted: says so" "$ERR" "no instance has a prediction or a measurement to plot"
 check_contains "size with a base family no catalog has: warns that every row is unmeasured" "$ERR" \
 	"the base runs' cpu_family 'apple-m1' is no family of the catalogs"
+# --translate FAMILY=from:WHERE,to:WHERE: the M1 base onto e2 through the rate factor measured
+# from the paired runs, as coreplan translate measures it (m1.tsv's tput median
+# 897.0796281892916 / core/results.tsv's ips median 299.3 = 2.9972590317049503); e2-standard-2
+# is one sustained core with no SMT factor given: predicted = base / factor, its bounds the
+# base runs' range over the factor's interval's ends
+cpl translate --from subcorpus=m1 --to subcorpus=core --format tsv
+cp "$T/.out" "$T/xl.tsv"
+XSIZE=(size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.8 --series e2
+	--translate gce-e2=from:subcorpus=m1,to:subcorpus=core)
+cpl "${XSIZE[@]}" --format tsv
+expect_rc "size --translate gce-e2=from:subcorpus=m1,to:subcorpus=core exits 0" 0
+py_check "size --translate measured: e2-standard-2 = M1 median / the factor, bounds widened by its interval" "$PYLIB"'
+out = {r["instance"]: r for r in rows(sys.argv[1])}
+xl = {r["kind"]: r for r in rows(sys.argv[2])}
+m1 = [float(r["tput"]) for r in rows(sys.argv[3] + "/sky/gcp-x86-capacity-20260816/m1/m1.tsv")]
+x86 = [float(r["ips"]) for r in rows(sys.argv[3] + "/sky/gcp-x86-capacity-20260816/core/results.tsv")]
+f = statistics.median(m1) / statistics.median(x86)
+lo, hi = float(xl["rate"]["ci_lo"]), float(xl["rate"]["ci_hi"])
+o = out["e2-standard-2"]
+bad = []
+if not close(float(xl["rate"]["factor"]), f, 1e-12):
+    bad.append("factor %s, python %r" % (xl["rate"]["factor"], f))
+for c, want in (("predicted", statistics.median(m1) / f), ("predicted_low", min(m1) / hi),
+                ("predicted_high", max(m1) / lo)):
+    if not close(float(o[c]), want, 1e-9):
+        bad.append("%s: %s, python %r" % (c, o[c], want))
+if "translated (factor 2.9973, 95% interval" not in o["flags"] or "measured from apple-m1 to gce-e2" not in o["flags"]:
+    bad.append("flags %r" % o["flags"])
+print("\n".join(bad) if bad else "ok")' "$T/xl.tsv" "$SHARED"
+cpl "${XSIZE[@]}" --format tsv --view inputs
+py_check "size --translate measured: the inputs view carries the factor, its interval and where it came from" "$PYLIB"'
+r = [r for r in rows(sys.argv[1]) if r["input"] == "translation"]
+xl = {x["kind"]: x for x in rows(sys.argv[2])}["rate"]
+bad = []
+if len(r) != 1:
+    bad.append("%d translation rows" % len(r))
+else:
+    r = r[0]
+    want = {"value": xl["factor"], "lo": xl["ci_lo"], "hi": xl["ci_hi"], "runs": "6", "cpu_family": "gce-e2",
+            "where": "from:subcorpus=m1,to:subcorpus=core"}
+    bad += ["%s: %r, expected %r" % (k, r[k], v) for k, v in want.items() if r[k] != v]
+    for part in ("measured (coreplan translate): median tput of from:subcorpus=m1 (3 runs, apple-m1) / to:subcorpus=core (3 runs, gce-e2)",
+                 "the bounds widened by the interval"):
+        if part not in r["source"]:
+            bad.append("source %r lacks %r" % (r["source"], part))
+print("\n".join(bad) if bad else "ok")' "$T/xl.tsv"
+cpl size --target 1000 --base-from subcorpus=m1 --per-doubling 1.8 \
+	--translate gce-n2=from:subcorpus=m1,to:subcorpus=core
+expect_rc "size --translate gce-n2 measured on gce-e2 runs is a usage error (exit 2)" 2
+check_contains "size --translate: the to-runs must be on the family" "$ERR" "the to-runs are on 'gce-e2', not 'gce-n2'"
+cpl size --target 1000 --base-rate 300 --base-cpu gce-n2 --per-doubling 1.8 \
+	--translate gce-e2=from:subcorpus=m1,to:subcorpus=core
+expect_rc "size --translate from runs on another family than the base is a usage error (exit 2)" 2
+check_contains "size --translate: the from-runs must be on the base's family" "$ERR" \
+	"the from-runs are on 'apple-m1', the base rate on 'gce-n2'"
+cpl size --target 1000 --base-from subcorpus=m1 --per-doubling 1.8 --translate gce-e2=from:subcorpus=m1
+expect_rc "size --translate from: without ,to: is a usage error (exit 2)" 2
+check_contains "size --translate from: without ,to: names the form" "$ERR" "FAMILY=from:WHERE,to:WHERE"
 
 ###########################################################################
 # catalog: instance catalogs in the database
