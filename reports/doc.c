@@ -31,6 +31,9 @@ struct cell {
 	bool set;
 };
 
+/* A writer's use of one row (streamed tables hand it their rows one at a time). */
+typedef int (*row_fn)(const struct doc_table *t, const struct cell *row, void *arg);
+
 struct doc_table {
 	struct doc *doc;
 	struct doc_col *cols; /* name and unit point into names[] and units[] */
@@ -40,6 +43,15 @@ struct doc_table {
 	size_t nrows, alloc;
 	bool hide_empty;
 	char *empty_text;
+	/* streamed (doc_table_stream): fill makes the rows when a writer asks, one at a time */
+	doc_fill_fn fill;
+	void *fill_arg;
+	void (*free_arg)(void *);
+	struct doc_table *self; /* writing a const doc runs fill on its own table */
+	row_fn sink;            /* the writer's, during fill */
+	void *sink_arg;
+	int sink_rc;
+	size_t emitted;
 };
 
 struct doc_section {
@@ -164,6 +176,8 @@ static void free_table(struct doc_table *t)
 	free(t->units);
 	free(t->cols);
 	free(t->empty_text);
+	if (t->free_arg)
+		t->free_arg(t->fill_arg);
 	free(t);
 }
 
@@ -453,6 +467,7 @@ struct doc_table *doc_table(struct doc_section *s, const struct doc_col *cols, s
 		return NULL;
 	}
 	t->doc = s->doc;
+	t->self = t;
 	t->ncols = ncols;
 	for (size_t c = 0; c < ncols; c++) {
 		t->names[c] = dup_or_mark(s->doc, cols[c].name);
@@ -484,10 +499,44 @@ void doc_table_empty_text(struct doc_table *t, const char *text)
 	t->empty_text = dup_or_mark(t->doc, text);
 }
 
+/* A streamed table's row is complete: to the writer, then gone. */
+static void stream_emit(struct doc_table *t)
+{
+	if (t->sink && t->sink_rc == 0) {
+		t->sink_rc = t->sink(t, t->cells, t->sink_arg);
+		t->emitted++;
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		if (t->cols[c].type == DOC_TEXT && t->cells[c].set)
+			free(t->cells[c].v.text);
+	t->nrows = 0;
+}
+
+void doc_table_stream(struct doc_table *t, doc_fill_fn fill, void *arg, void (*free_arg)(void *))
+{
+	if (!t) {
+		if (free_arg)
+			free_arg(arg);
+		return;
+	}
+	if (t->free_arg)
+		t->free_arg(t->fill_arg);
+	t->fill = fill;
+	t->fill_arg = arg;
+	t->free_arg = free_arg;
+}
+
+bool doc_table_stopped(const struct doc_table *t)
+{
+	return t && t->sink_rc != 0;
+}
+
 void doc_row(struct doc_table *t)
 {
 	if (!t)
 		return;
+	if (t->fill && t->nrows == 1)
+		stream_emit(t);
 	if (t->nrows == t->alloc) {
 		size_t want = t->alloc ? 2 * t->alloc : 16;
 		struct cell *grown = realloc(t->cells, want * (t->ncols ? t->ncols : 1) * sizeof(*grown));
@@ -564,7 +613,7 @@ void doc_set_bool(struct doc_table *t, size_t col, bool value)
 
 size_t doc_table_rows(const struct doc_table *t)
 {
-	return t ? t->nrows : 0;
+	return t ? (t->fill ? t->emitted : t->nrows) : 0;
 }
 
 size_t doc_table_cols(const struct doc_table *t)
@@ -695,8 +744,8 @@ static bool intraword(const char *text, const unsigned char *at)
 /*
  * Markdown-safe text: control characters (ESC among them) as \xNN so they
  * never reach a terminal, `<` as &lt; and `&` as &amp; so no HTML tag or
- * entity passes through (a lone `>` cannot open one); in a table cell also `|` and the emphasis and link
- * characters, so a value reads as itself.
+ * entity passes through (a lone `>` cannot open one); in a table cell also `|` and the emphasis and
+ * link characters, so a value reads as itself.
  */
 int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell)
 {
@@ -802,6 +851,49 @@ static const char *machine_value(const struct doc_col *col, const struct cell *c
 	return NULL;
 }
 
+/* ---- rows, stored or streamed ---- */
+
+static int write_failed(void)
+{
+	return err_set("cannot write output: %s", strerror(errno ? errno : EIO));
+}
+
+/*
+ * Every row of t to fn, in order: a stored table's from its cells, a
+ * streamed table's as fill makes them (*rows: how many).
+ */
+static int each_row(const struct doc_table *t, row_fn fn, void *arg, size_t *rows)
+{
+	struct doc_table *w;
+	int rc = 0;
+	if (!t->fill) {
+		for (size_t r = 0; rc == 0 && r < t->nrows; r++)
+			rc = fn(t, &t->cells[r * t->ncols], arg);
+		*rows = t->nrows;
+		return rc;
+	}
+	/* writing a streamed table makes its rows again: the one-row buffer is scratch */
+	w = t->self;
+	if (w->nrows == 1) {
+		w->sink = NULL;
+		stream_emit(w);
+	}
+	w->sink = fn;
+	w->sink_arg = arg;
+	w->sink_rc = 0;
+	w->emitted = 0;
+	rc = w->fill(w, w->fill_arg);
+	if (w->nrows == 1)
+		stream_emit(w);
+	w->sink = NULL;
+	*rows = w->emitted;
+	if (rc == 0)
+		rc = w->sink_rc;
+	if (rc == 0 && doc_error(w->doc))
+		rc = ERR_DATA;
+	return rc;
+}
+
 /* ---- markdown ---- */
 
 static size_t text_width(const char *s)
@@ -827,94 +919,113 @@ static void put_escaped(FILE *fp, const char *text, bool in_cell)
 	strbuf_release(&sb);
 }
 
+/* A pass over a Markdown table's rows: measuring (widths, set columns), then printing. */
+struct md_pass {
+	FILE *fp;
+	size_t *width;
+	bool *set;
+	const bool *visible; /* NULL while measuring */
+};
+
+static int md_row(const struct doc_table *t, const struct cell *row, void *arg)
+{
+	struct md_pass *p = arg;
+	int rc = 0;
+	if (p->visible)
+		putc('|', p->fp);
+	for (size_t c = 0; rc == 0 && c < t->ncols; c++) {
+		struct strbuf sb = STRBUF_INIT;
+		char buf[32];
+		const char *v = md_value(&t->cols[c], &row[c], buf);
+		const char *cell;
+		if (v && doc_md_escape(&sb, v, true)) {
+			rc = err_set("out of memory");
+		} else if (!p->visible) {
+			p->set[c] |= row[c].set;
+			if (text_width(strbuf_str(&sb)) > p->width[c])
+				p->width[c] = text_width(strbuf_str(&sb));
+		} else if (p->visible[c]) {
+			bool right = t->cols[c].type != DOC_TEXT && t->cols[c].type != DOC_BOOL;
+			size_t pad;
+			cell = strbuf_str(&sb);
+			pad = p->width[c] - text_width(cell);
+			putc(' ', p->fp);
+			if (right)
+				put_repeat(p->fp, ' ', pad);
+			fputs(cell, p->fp);
+			if (!right)
+				put_repeat(p->fp, ' ', pad);
+			fputs(" |", p->fp);
+		}
+		strbuf_release(&sb);
+	}
+	if (rc == 0 && p->visible) {
+		putc('\n', p->fp);
+		if (ferror(p->fp))
+			rc = write_failed();
+	}
+	return rc;
+}
+
+/* The table, or its empty text when it has no rows. Two passes: widths, then rows. */
 static int md_table(const struct doc_table *t, FILE *fp)
 {
-	size_t nlines = t->nrows + 1, ncols = t->ncols ? t->ncols : 1;
-	char **shown = calloc(nlines * ncols, sizeof(*shown));
+	size_t ncols = t->ncols ? t->ncols : 1, rows = 0, nvisible = 0;
 	size_t *width = calloc(ncols, sizeof(*width));
-	bool *visible = calloc(ncols, sizeof(*visible));
-	size_t nvisible = 0;
+	bool *set = calloc(ncols, sizeof(*set)), *visible = calloc(ncols, sizeof(*visible));
+	struct md_pass p = {fp, width, set, NULL};
 	int rc = 0;
-	if (!shown || !width || !visible) {
+	if (!width || !set || !visible) {
 		rc = err_set("out of memory");
 		goto done;
 	}
+	for (size_t c = 0; c < t->ncols; c++)
+		width[c] = text_width(t->cols[c].name); /* our own column names */
+	if ((rc = each_row(t, md_row, &p, &rows)) != 0)
+		goto done;
+	if (rows == 0) {
+		put_escaped(fp, t->empty_text ? t->empty_text : "none", false);
+		putc('\n', fp);
+		goto done;
+	}
 	for (size_t c = 0; c < t->ncols; c++) {
-		visible[c] = !t->hide_empty || t->nrows == 0;
-		for (size_t r = 0; r < t->nrows && !visible[c]; r++)
-			visible[c] = t->cells[r * t->ncols + c].set;
+		visible[c] = !t->hide_empty || set[c];
 		nvisible += visible[c];
+		if (width[c] < 3)
+			width[c] = 3;
 	}
 	if (nvisible == 0)
 		for (size_t c = 0; c < t->ncols; c++)
 			visible[c] = true;
-	for (size_t l = 0; l < nlines; l++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			char buf[32];
-			const char *v = l == 0 ? t->cols[c].name
-					       : md_value(&t->cols[c], &t->cells[(l - 1) * t->ncols + c], buf);
-			struct strbuf sb = STRBUF_INIT;
-			if (l == 0 && strbuf_adds(&sb, v)) { /* our own column names */
-				rc = err_set("out of memory");
-				goto done;
-			}
-			if (l > 0 && v && doc_md_escape(&sb, v, true)) {
-				strbuf_release(&sb);
-				rc = err_set("out of memory");
-				goto done;
-			}
-			shown[l * ncols + c] = strbuf_detach(&sb);
-			if (!shown[l * ncols + c]) {
-				rc = err_set("out of memory");
-				goto done;
-			}
-			if (text_width(shown[l * ncols + c]) > width[c])
-				width[c] = text_width(shown[l * ncols + c]);
-		}
-	for (size_t c = 0; c < t->ncols; c++)
-		if (width[c] < 3)
-			width[c] = 3;
-	for (size_t l = 0; l < nlines; l++) {
-		putc('|', fp);
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *cell = shown[l * ncols + c];
-			size_t pad = width[c] - text_width(cell);
-			bool right = l > 0 && t->cols[c].type != DOC_TEXT && t->cols[c].type != DOC_BOOL;
-			if (!visible[c])
-				continue;
-			putc(' ', fp);
-			if (right)
-				put_repeat(fp, ' ', pad);
-			fputs(cell, fp);
-			if (!right)
-				put_repeat(fp, ' ', pad);
-			fputs(" |", fp);
-		}
-		putc('\n', fp);
-		if (l == 0) {
+	putc('|', fp);
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (!visible[c])
+			continue;
+		putc(' ', fp);
+		fputs(t->cols[c].name, fp);
+		put_repeat(fp, ' ', width[c] - text_width(t->cols[c].name));
+		fputs(" |", fp);
+	}
+	fputs("\n|", fp);
+	for (size_t c = 0; c < t->ncols; c++) {
+		bool number = t->cols[c].type == DOC_INT || t->cols[c].type == DOC_REAL;
+		if (!visible[c])
+			continue;
+		if (number) {
+			put_repeat(fp, '-', width[c] + 1);
+			fputs(":|", fp);
+		} else {
+			putc(':', fp);
+			put_repeat(fp, '-', width[c] + 1);
 			putc('|', fp);
-			for (size_t c = 0; c < t->ncols; c++) {
-				bool number = t->cols[c].type == DOC_INT || t->cols[c].type == DOC_REAL;
-				if (!visible[c])
-					continue;
-				if (number) {
-					put_repeat(fp, '-', width[c] + 1);
-					fputs(":|", fp);
-				} else {
-					putc(':', fp);
-					put_repeat(fp, '-', width[c] + 1);
-					putc('|', fp);
-				}
-			}
-			putc('\n', fp);
 		}
 	}
+	putc('\n', fp);
+	p.visible = visible;
+	rc = each_row(t, md_row, &p, &rows);
 done:
-	if (shown)
-		for (size_t i = 0; i < nlines * ncols; i++)
-			free(shown[i]);
-	free(shown);
 	free(width);
+	free(set);
 	free(visible);
 	return rc;
 }
@@ -943,12 +1054,7 @@ static int md_section(const struct doc_section *s, FILE *fp, int level)
 		fputs("\n\n", fp);
 	}
 	if (s->table) {
-		if (s->table->nrows == 0) {
-			put_escaped(fp, s->table->empty_text ? s->table->empty_text : "none", false);
-			putc('\n', fp);
-		} else {
-			rc = md_table(s->table, fp);
-		}
+		rc = md_table(s->table, fp);
 		if (s->nnotes)
 			putc('\n', fp);
 	}
@@ -1061,23 +1167,36 @@ static void csv_put(FILE *fp, const char *s)
 
 typedef void (*put_fn)(FILE *, const char *);
 
-static void delimited_table(const struct doc_table *t, FILE *fp, put_fn put, int sep)
+struct delimited {
+	FILE *fp;
+	put_fn put;
+	int sep;
+};
+
+static int delimited_row(const struct doc_table *t, const struct cell *row, void *arg)
 {
+	const struct delimited *d = arg;
+	for (size_t c = 0; c < t->ncols; c++) {
+		char buf[32];
+		if (c)
+			putc(d->sep, d->fp);
+		d->put(d->fp, machine_value(&t->cols[c], &row[c], buf));
+	}
+	putc('\n', d->fp);
+	return ferror(d->fp) ? write_failed() : 0;
+}
+
+static int delimited_table(const struct doc_table *t, FILE *fp, put_fn put, int sep)
+{
+	struct delimited d = {fp, put, sep};
+	size_t rows;
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c)
 			putc(sep, fp);
 		put(fp, t->cols[c].name);
 	}
 	putc('\n', fp);
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			char buf[32];
-			if (c)
-				putc(sep, fp);
-			put(fp, machine_value(&t->cols[c], &t->cells[r * t->ncols + c], buf));
-		}
-		putc('\n', fp);
-	}
+	return each_row(t, delimited_row, &d, &rows);
 }
 
 static const char *fact_machine(const struct fact *f, char buf[32])
@@ -1144,8 +1263,7 @@ static int write_delimited(const struct doc *d, const char *view, FILE *fp, put_
 		}
 		return err_set("section '%s' has no table", view);
 	}
-	delimited_table(s->table, fp, put, sep);
-	return 0;
+	return delimited_table(s->table, fp, put, sep);
 }
 
 /* ---- json ---- */
@@ -1201,8 +1319,30 @@ static void json_lines(FILE *fp, const char *key, char **lines, size_t n, const 
 	fputs("]", fp);
 }
 
-static void json_table(const struct doc_table *t, FILE *fp)
+struct json_rows {
+	FILE *fp;
+	size_t n;
+};
+
+static int json_row(const struct doc_table *t, const struct cell *row, void *arg)
 {
+	struct json_rows *j = arg;
+	fputs(j->n++ ? ",\n        {" : "\n        {", j->fp);
+	for (size_t c = 0; c < t->ncols; c++) {
+		fputs(c ? ", " : "", j->fp);
+		doc_json_string(j->fp, t->cols[c].name);
+		fputs(": ", j->fp);
+		json_cell(j->fp, t->cols[c].type, &row[c]);
+	}
+	fputs("}", j->fp);
+	return ferror(j->fp) ? write_failed() : 0;
+}
+
+static int json_table(const struct doc_table *t, FILE *fp)
+{
+	struct json_rows j = {fp, 0};
+	size_t rows;
+	int rc;
 	fputs(",\n      \"columns\": [", fp);
 	for (size_t c = 0; c < t->ncols; c++) {
 		fputs(c ? ", " : "", fp);
@@ -1213,22 +1353,14 @@ static void json_table(const struct doc_table *t, FILE *fp)
 		fputs("}", fp);
 	}
 	fputs("],\n      \"rows\": [", fp);
-	for (size_t r = 0; r < t->nrows; r++) {
-		fputs(r ? ",\n        {" : "\n        {", fp);
-		for (size_t c = 0; c < t->ncols; c++) {
-			const struct cell *x = &t->cells[r * t->ncols + c];
-			fputs(c ? ", " : "", fp);
-			doc_json_string(fp, t->cols[c].name);
-			fputs(": ", fp);
-			json_cell(fp, t->cols[c].type, x);
-		}
-		fputs("}", fp);
-	}
-	fputs(t->nrows ? "\n      ]" : "]", fp);
+	rc = each_row(t, json_row, &j, &rows);
+	fputs(j.n ? "\n      ]" : "]", fp);
+	return rc;
 }
 
-static void json_section(const struct doc_section *s, FILE *fp, bool first)
+static int json_section(const struct doc_section *s, FILE *fp, bool first)
 {
+	int rc = 0;
 	fputs(first ? "\n    " : ",\n    ", fp);
 	doc_json_string(fp, s->name);
 	fputs(": {\n      \"title\": ", fp);
@@ -1236,15 +1368,17 @@ static void json_section(const struct doc_section *s, FILE *fp, bool first)
 	fputs(",\n", fp);
 	json_lines(fp, "text", s->text, s->ntext, "      ");
 	if (s->table)
-		json_table(s->table, fp);
+		rc = json_table(s->table, fp);
 	fputs(",\n", fp);
 	json_lines(fp, "notes", s->notes, s->nnotes, "      ");
 	fputs("\n    }", fp);
+	return rc;
 }
 
 static int write_json(const struct doc *d, const char *view, FILE *fp)
 {
 	bool first = true;
+	int rc = 0;
 	fputs("{\n  \"coreplan\": \"" COREPLAN_VERSION "\",\n", fp);
 	fprintf(fp, "  \"format\": %d,\n  \"command\": ", DOC_JSON_FORMAT);
 	doc_json_string(fp, d->command);
@@ -1264,12 +1398,14 @@ static int write_json(const struct doc *d, const char *view, FILE *fp)
 		fputs("}", fp);
 	}
 	fputs(d->nfacts ? "\n  },\n  \"sections\": {" : "},\n  \"sections\": {", fp);
-	for (size_t i = 0; i < d->nsections; i++) {
+	for (size_t i = 0; rc == 0 && i < d->nsections; i++) {
 		if (view && strcmp(view, d->sections[i]->name))
 			continue;
-		json_section(d->sections[i], fp, first);
+		rc = json_section(d->sections[i], fp, first);
 		first = false;
 	}
+	if (rc)
+		return rc;
 	fputs(first ? "},\n  \"left_out\": [" : "\n  },\n  \"left_out\": [", fp);
 	for (size_t i = 0; i < d->nleft_out; i++) {
 		fputs(i ? ",\n    {\"tag\": " : "\n    {\"tag\": ", fp);

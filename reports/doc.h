@@ -90,10 +90,22 @@ struct doc_col {
 };
 
 /* Shorthands for column tables. */
-#define DOC_COL_TEXT(name) {name, DOC_TEXT, NULL, 0, 0}
-#define DOC_COL_INT(name, unit) {name, DOC_INT, unit, 0, 0}
-#define DOC_COL_BOOL(name) {name, DOC_BOOL, NULL, 0, 0}
-#define DOC_COL_REAL(name, unit, style, precision) {name, DOC_REAL, unit, style, precision}
+#define DOC_COL_TEXT(name)                                                                         \
+	{                                                                                          \
+		name, DOC_TEXT, NULL, 0, 0                                                         \
+	}
+#define DOC_COL_INT(name, unit)                                                                    \
+	{                                                                                          \
+		name, DOC_INT, unit, 0, 0                                                          \
+	}
+#define DOC_COL_BOOL(name)                                                                         \
+	{                                                                                          \
+		name, DOC_BOOL, NULL, 0, 0                                                         \
+	}
+#define DOC_COL_REAL(name, unit, style, precision)                                                 \
+	{                                                                                          \
+		name, DOC_REAL, unit, style, precision                                             \
+	}
 
 /* Where a fact shows in Markdown (every fact is in the JSON and the facts view). */
 enum doc_role {
@@ -165,6 +177,23 @@ void doc_set_text(struct doc_table *t, size_t col, const char *text);
 void doc_set_real(struct doc_table *t, size_t col, double value); /* NaN: missing */
 void doc_set_int(struct doc_table *t, size_t col, int64_t value);
 void doc_set_bool(struct doc_table *t, size_t col, bool value);
+/*
+ * A streamed table: its rows are not kept in the doc but made when a
+ * writer reaches the table, by fill(t, arg), which adds them with doc_row
+ * and doc_set_* as a builder would; each row goes to the writer when the
+ * next one starts (or fill returns), so a table of any length holds one
+ * row. Markdown calls fill twice (column widths and empty columns first,
+ * then the rows), the other formats once: fill must make the same rows
+ * each time, and may stop early once doc_table_stopped(t) (the writer
+ * failed, e.g. its output is gone). fill returns 0 or an error (the
+ * writer's result). The doc owns arg: doc_free calls free_arg(arg) (NULL:
+ * nothing is freed). A streamed table's cells cannot be read back
+ * (doc_cell_* see none), and doc_table_rows() counts the rows the last
+ * writing made (0 before one).
+ */
+typedef int (*doc_fill_fn)(struct doc_table *t, void *arg);
+void doc_table_stream(struct doc_table *t, doc_fill_fn fill, void *arg, void (*free_arg)(void *));
+bool doc_table_stopped(const struct doc_table *t);
 size_t doc_table_rows(const struct doc_table *t);
 size_t doc_table_cols(const struct doc_table *t);
 const struct doc_col *doc_table_col(const struct doc_table *t, size_t col);
