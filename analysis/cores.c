@@ -42,17 +42,47 @@ static int run_number(sqlite3 *db, int64_t run_id, const char *name, double *out
 	return 0;
 }
 
-/* The trace row equal to `row` (epochs repeat, so counters must match too). */
-static bool find_row(const struct trace_series *t, const struct trace_row *row, size_t from,
-		     size_t *at)
+/* Looking for the trace row equal to `want` (epochs repeat, so counters must match too). */
+struct find {
+	const struct trace_row *want;
+	size_t at;
+	struct trace_row row;
+};
+
+static int match_row(size_t pos, const struct trace_row *row, void *arg)
 {
-	for (size_t i = from; i < t->n; i++)
-		if (t->rows[i].epoch == row->epoch && t->rows[i].app_j == row->app_j &&
-		    t->rows[i].cpu_total_j == row->cpu_total_j) {
-			*at = i;
-			return true;
-		}
-	return false;
+	struct find *f = arg;
+	if (row->epoch != f->want->epoch || row->app_j != f->want->app_j ||
+	    row->cpu_total_j != f->want->cpu_total_j)
+		return 0;
+	f->at = pos;
+	f->row = *row;
+	return 1;
+}
+
+/* The first row at or after position `from` (row_no from_row_no) equal to want. */
+static int find_row(const struct trace_source *t, const struct trace_row *want, size_t from,
+		    int64_t from_row_no, struct find *f)
+{
+	f->want = want;
+	return trace_source_scan(t, from, from_row_no,
+				 TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_CPU_TOTAL |
+					 TRACE_COL_CONN,
+				 match_row, f);
+}
+
+/* The first and last rows of a trace. */
+struct ends {
+	struct trace_row first, last;
+};
+
+static int end_rows(size_t pos, const struct trace_row *row, void *arg)
+{
+	struct ends *e = arg;
+	if (pos == 0)
+		e->first = *row;
+	e->last = *row;
+	return 0;
 }
 
 /*
@@ -60,37 +90,40 @@ static bool find_row(const struct trace_series *t, const struct trace_row *row, 
  * way the gomaxprocs driver did (/proc/stat time base) and say how its
  * window differs from the plateau.
  */
-static int driver_window(sqlite3 *db, int64_t run_id, const struct trace_series *t,
+static int driver_window(sqlite3 *db, int64_t run_id, const struct trace_source *t,
 			 struct run_cores *out)
 {
-	struct trace_series w = {0};
-	int rc = trace_series_load(db, run_id, "window", &w);
-	size_t lo, hi;
+	struct trace_source w;
+	struct ends e;
+	struct find lo, hi;
+	int rc = trace_source_open(db, run_id, "window", &w);
 	if (rc < 0)
 		return rc;
-	if (rc == 1 || w.n < 2) {
-		trace_series_release(&w);
+	if (rc == 1 || w.n < 2)
 		return 0;
-	}
-	if (!find_row(t, &w.rows[0], 0, &lo) || !find_row(t, &w.rows[w.n - 1], lo, &hi)) {
+	rc = trace_source_scan(&w, 0, 0, TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_CPU_TOTAL,
+			       end_rows, &e);
+	if (rc == 0 && (rc = find_row(t, &e.first, 0, 0, &lo)) == 1)
+		rc = find_row(t, &e.last, lo.at, lo.row.row_no, &hi);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
 		snprintf(out->driver_window, sizeof(out->driver_window),
 			 "driver window file does not match the trace's rows");
-		trace_series_release(&w);
 		return 0;
 	}
 	out->has_driver_window = true;
-	out->driver_lo = lo;
-	out->driver_hi = hi;
+	out->driver_lo = lo.at;
+	out->driver_hi = hi.at;
 	{
-		double d_app = t->rows[hi].app_j - t->rows[lo].app_j;
-		double d_total = t->rows[hi].cpu_total_j - t->rows[lo].cpu_total_j;
+		double d_app = hi.row.app_j - lo.row.app_j;
+		double d_total = hi.row.cpu_total_j - lo.row.cpu_total_j;
 		out->driver_recomputed = d_total > 0 ? d_app / (d_total / out->nproc) : NAN;
 	}
 	snprintf(out->driver_window, sizeof(out->driver_window),
 		 "rows %zu-%zu (%zu rows, conn %.0f at its start) vs plateau rows %zu-%zu",
-		 lo + 1, hi + 1, hi - lo + 1, t->rows[lo].conn, out->window.lo + 1,
+		 lo.at + 1, hi.at + 1, hi.at - lo.at + 1, lo.row.conn, out->window.lo + 1,
 		 out->window.hi + 1);
-	trace_series_release(&w);
 	return 0;
 }
 
@@ -121,7 +154,7 @@ static void explain_driver(struct run_cores *out)
 int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 		  const struct cores_options *opts, struct run_cores *out)
 {
-	struct trace_series t = {0};
+	struct trace_source t;
 	int rc;
 	memset(out, 0, sizeof(*out));
 	out->driver_app_cores = driver_app_cores;
@@ -129,7 +162,7 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 	if ((rc = run_number(db, run_id, "clk_tck", &out->clk_tck)) != 0 ||
 	    (rc = run_number(db, run_id, "nproc", &out->nproc)) != 0)
 		return rc;
-	rc = trace_series_load(db, run_id, "sample", &t);
+	rc = trace_source_open(db, run_id, "sample", &t);
 	if (rc < 0)
 		return rc;
 	if (rc == 1) {
@@ -138,9 +171,9 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 	}
 	if (isnan(out->clk_tck) || isnan(out->nproc)) {
 		note_add(out, "clk_tck or nproc unknown (idle banner or manifest 'set')");
-	} else if (window_select(&t, &opts->window, &out->window) != 0 ||
-		   cpu_compute(&t, &out->window, out->clk_tck, out->nproc, opts->tick_min,
-			       &out->cpu) != 0) {
+	} else if (window_select_source(&t, &opts->window, &out->window) != 0 ||
+		   cpu_compute_source(&t, &out->window, out->clk_tck, out->nproc, opts->tick_min,
+				      &out->cpu) != 0) {
 		note_add(out, err_msg());
 		err_clear();
 	} else {
@@ -149,7 +182,8 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 		if (!out->cpu.tick_ok) {
 			char text[160];
 			snprintf(text, sizeof(text),
-				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f Hz "
+				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f "
+				 "Hz "
 				 "(%.0f%%)",
 				 out->cpu.stat_tick_hz, out->cpu.owed_tick_hz,
 				 out->cpu.tick_ratio * 100);
@@ -159,7 +193,6 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 		if (rc == 0)
 			explain_driver(out);
 	}
-	trace_series_release(&t);
 	return rc < 0 ? rc : 0;
 }
 
@@ -202,7 +235,6 @@ static enum trace_mark mark_of(const struct run_cores *c, size_t i)
 
 int trace_run(sqlite3 *db, const struct trace_request *req, struct trace_result *out)
 {
-	const struct trace_series *s = &out->series;
 	int matches = 0;
 	int rc;
 	memset(out, 0, sizeof(*out));
@@ -214,35 +246,44 @@ int trace_run(sqlite3 *db, const struct trace_request *req, struct trace_result 
 		rc = err_usage("run '%s' is in %d corpora or sub-corpora: pass --corpus (and "
 			       "--subcorpus)",
 			       req->tag, matches);
-	if (rc == 0 && (rc = trace_series_load(db, out->run_id, "sample", &out->series)) == 1)
+	if (rc == 0 && (rc = trace_source_open(db, out->run_id, "sample", &out->source)) == 1)
 		rc = err_set("run '%s' has no trace", req->tag);
 	if (rc == 0)
 		rc = cores_compute(db, out->run_id, NAN, &req->opts, &out->cores);
-	if (rc == 0) {
-		out->app_cores = malloc(s->n * sizeof(*out->app_cores));
-		out->marks = malloc(s->n * sizeof(*out->marks));
-		if (!out->app_cores || !out->marks)
-			rc = err_set("out of memory");
-	}
-	for (size_t i = 0; rc == 0 && i < s->n; i++) {
-		const struct trace_row *r = &s->rows[i];
-		out->app_cores[i] = NAN;
-		if (i > 0 && r->epoch > s->rows[i - 1].epoch)
-			out->app_cores[i] =
-				(r->app_j - s->rows[i - 1].app_j) /
-				((r->epoch - s->rows[i - 1].epoch) * out->cores.clk_tck);
-		out->marks[i] = mark_of(&out->cores, i);
-	}
+	out->rows = out->source.n;
 	if (rc)
 		trace_result_release(out);
 	return rc;
 }
 
+struct each {
+	const struct trace_result *res;
+	trace_point_fn fn;
+	void *arg;
+	struct trace_row prev;
+};
+
+static int each_row(size_t pos, const struct trace_row *r, void *arg)
+{
+	struct each *e = arg;
+	struct trace_point p = {r, NAN, mark_of(&e->res->cores, pos)};
+	int rc;
+	if (pos > 0 && r->epoch > e->prev.epoch)
+		p.app_cores = (r->app_j - e->prev.app_j) /
+			      ((r->epoch - e->prev.epoch) * e->res->cores.clk_tck);
+	rc = e->fn(pos, &p, e->arg);
+	e->prev = *r;
+	return rc;
+}
+
+int trace_each(const struct trace_result *res, trace_point_fn fn, void *arg)
+{
+	struct each e = {res, fn, arg, {0}};
+	return trace_source_scan(&res->source, 0, 0, TRACE_COL_ALL, each_row, &e);
+}
+
 void trace_result_release(struct trace_result *r)
 {
-	trace_series_release(&r->series);
-	free(r->app_cores);
-	free(r->marks);
 	memset(r, 0, sizeof(*r));
 }
 

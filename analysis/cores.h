@@ -17,9 +17,13 @@
  * the reason in `note`; it is never given a number.
  *
  * Call order: fill a cores_request (cores_options_init first) and call
- * cores_run(), or a trace_request and trace_run(); the result owns what it
- * read and is freed with its _release function, which also accepts the
- * zeroed result a failed call leaves.
+ * cores_run(), or a trace_request and trace_run() (then trace_each() for
+ * the rows); the result owns what it read and is freed with its _release
+ * function, which also accepts the zeroed result a failed call leaves.
+ *
+ * Memory: no trace is loaded; the figures are passes over the rows
+ * (window.h, "Memory"), so a run of 10,000,000 trace rows costs what one
+ * of 100 does, in memory.
  */
 #ifndef COREPLAN_CORES_H
 #define COREPLAN_CORES_H
@@ -51,7 +55,7 @@ struct run_cores {
 };
 
 void cores_options_init(struct cores_options *opts);
-/* 0 with out->ok set either way; < 0 only for database failures. */
+/* 0 with out->ok set either way; < 0 only for database failures. Streams the trace. */
 int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 		  const struct cores_options *opts, struct run_cores *out);
 
@@ -91,22 +95,40 @@ struct trace_request {
 enum trace_mark { TRACE_MARK_NONE, TRACE_MARK_PLATEAU, TRACE_MARK_DRIVER, TRACE_MARK_BOTH };
 
 /*
- * Its answer: every row of the run's sample trace in file order, with
- *   app_cores[i]  d(app_j) / (d(epoch) * clk_tck) since row i - 1 (NaN for
- *                 the first row, when the epoch did not advance, or when
- *                 clk_tck is unknown)
- *   marks[i]      plateau (the window `coreplan cores` uses), driver (only
- *                 in the driver's window file), both, or none
- * and the run's figures over its plateau (cores.ok false: no plateau, the
- * reason in cores.note).
+ * Its answer: the run, its sample trace (read row by row by trace_each,
+ * never held) and the run's figures over its plateau (cores.ok false: no
+ * plateau, the reason in cores.note). The result holds no memory; its
+ * source reads `db`, which must stay open while trace_each runs.
  */
 struct trace_result {
 	int64_t run_id;
-	struct trace_series series;
-	double *app_cores;
-	enum trace_mark *marks;
+	struct trace_source source;
+	size_t rows;
 	struct run_cores cores;
 };
+
+/*
+ * One row as `coreplan trace` shows it:
+ *   app_cores  d(app_j) / (d(epoch) * clk_tck) since the previous row (NaN
+ *              for the first row, when the epoch did not advance, or when
+ *              clk_tck is unknown)
+ *   mark       plateau (the window `coreplan cores` uses), driver (only in
+ *              the driver's window file), both, or none
+ */
+struct trace_point {
+	const struct trace_row *row;
+	double app_cores;
+	enum trace_mark mark;
+};
+
+/* Called once per row; nonzero stops trace_each with that code. */
+typedef int (*trace_point_fn)(size_t pos, const struct trace_point *p, void *arg);
+
+/*
+ * Every row of the result's trace in file order, with its app cores and
+ * mark, to fn one at a time (one row in memory at any trace length).
+ */
+int trace_each(const struct trace_result *res, trace_point_fn fn, void *arg);
 
 /*
  * No run of that tag is an error naming it; a tag in several corpora or

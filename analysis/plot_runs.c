@@ -7,6 +7,147 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- min/max per bucket ---- */
+
+int plot_reduce_init(struct plot_reduce *r, size_t n, size_t max_points)
+{
+	size_t cap;
+	memset(r, 0, sizeof(*r));
+	r->n = n;
+	r->max_points = max_points < 2 ? 2 : max_points;
+	r->buckets = n > r->max_points ? r->max_points / 2 : 0;
+	r->bucket = SIZE_MAX;
+	cap = n < r->max_points ? n : r->max_points;
+	r->x = malloc((cap ? cap : 1) * sizeof(*r->x));
+	r->y = malloc((cap ? cap : 1) * sizeof(*r->y));
+	if (!r->x || !r->y) {
+		plot_reduce_release(r);
+		return err_set("out of memory");
+	}
+	return 0;
+}
+
+static void keep(struct plot_reduce *r, double x, double y)
+{
+	size_t cap = r->n < r->max_points ? r->n : r->max_points;
+	if (r->out_points < cap) {
+		r->x[r->out_points] = x;
+		r->y[r->out_points++] = y;
+	}
+}
+
+/* The bucket's lowest and highest points, in position order. */
+static void flush_bucket(struct plot_reduce *r)
+{
+	if (!r->has_min)
+		return;
+	if (r->min_pos == r->max_pos) {
+		keep(r, r->min_x, r->min_y);
+	} else if (r->min_pos < r->max_pos) {
+		keep(r, r->min_x, r->min_y);
+		keep(r, r->max_x, r->max_y);
+	} else {
+		keep(r, r->max_x, r->max_y);
+		keep(r, r->min_x, r->min_y);
+	}
+	r->has_min = false;
+}
+
+void plot_reduce_add(struct plot_reduce *r, size_t pos, double x, double y)
+{
+	size_t b;
+	if (isnan(x) || isnan(y))
+		return;
+	r->in_points++;
+	if (r->buckets == 0) {
+		keep(r, x, y);
+		return;
+	}
+	b = pos < r->n ? (size_t)((uint64_t)pos * r->buckets / r->n) : r->buckets - 1;
+	if (b != r->bucket) {
+		flush_bucket(r);
+		r->bucket = b;
+	}
+	if (!r->has_min || y < r->min_y) {
+		r->min_pos = pos;
+		r->min_x = x;
+		r->min_y = y;
+	}
+	if (!r->has_min || y > r->max_y) {
+		r->max_pos = pos;
+		r->max_x = x;
+		r->max_y = y;
+	}
+	r->has_min = true;
+}
+
+void plot_reduce_finish(struct plot_reduce *r)
+{
+	flush_bucket(r);
+}
+
+bool plot_reduce_reduced(const struct plot_reduce *r)
+{
+	return r->in_points > r->out_points;
+}
+
+void plot_reduce_release(struct plot_reduce *r)
+{
+	free(r->x);
+	free(r->y);
+	r->x = r->y = NULL;
+}
+
+/* ---- the trace plot's series ---- */
+
+int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
+		    const struct run_cores *c)
+{
+	int rc;
+	memset(tp, 0, sizeof(*tp));
+	tp->rows = rows;
+	tp->clk_tck = c->clk_tck;
+	tp->has_shade = c->ok;
+	tp->lo = c->window.lo;
+	tp->hi = c->window.hi;
+	rc = plot_reduce_init(&tp->cores, rows, max_points);
+	if (rc == 0)
+		rc = plot_reduce_init(&tp->rss, rows, max_points);
+	if (rc)
+		trace_plot_release(tp);
+	return rc;
+}
+
+void trace_plot_add(struct trace_plot *tp, size_t pos, const struct trace_row *row)
+{
+	double dt = pos ? row->epoch - tp->prev.epoch : 0, sec;
+	if (pos == 0)
+		tp->first_epoch = row->epoch;
+	sec = row->epoch - tp->first_epoch;
+	plot_reduce_add(&tp->cores, pos, sec,
+			pos && dt > 0 ? (row->app_j - tp->prev.app_j) / (dt * tp->clk_tck) : NAN);
+	plot_reduce_add(&tp->rss, pos, sec, row->app_rss_kb / 1024.0);
+	if (tp->has_shade && pos == tp->lo)
+		tp->shade_from = sec;
+	if (tp->has_shade && pos == tp->hi)
+		tp->shade_to = sec;
+	tp->prev = *row;
+}
+
+void trace_plot_finish(struct trace_plot *tp)
+{
+	plot_reduce_finish(&tp->cores);
+	plot_reduce_finish(&tp->rss);
+}
+
+void trace_plot_release(struct trace_plot *tp)
+{
+	plot_reduce_release(&tp->cores);
+	plot_reduce_release(&tp->rss);
+}
+
+/* ---- the plots' analyses ---- */
+
 const char *plot_kind_name(enum plot_kind kind)
 {
 	static const char *const names[] = {"scaling", "blocks", "trace", "memory"};
@@ -118,15 +259,30 @@ static int find_run(sqlite3 *db, const struct plot_request *req, int64_t *run_id
 	return rc;
 }
 
+static int plot_trace_row(size_t pos, const struct trace_row *row, void *arg)
+{
+	trace_plot_add(arg, pos, row);
+	return 0;
+}
+
 static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
 {
 	struct cores_options opts;
+	struct trace_source src;
 	int rc = find_run(db, req, &out->run_id);
 	cores_options_init(&opts);
-	if (rc == 0 && (rc = trace_series_load(db, out->run_id, "sample", &out->series)) == 1)
+	if (rc == 0 && (rc = trace_source_open(db, out->run_id, "sample", &src)) == 1)
 		rc = err_set("run '%s' has no trace", req->tag);
 	if (rc == 0)
 		rc = cores_compute(db, out->run_id, NAN, &opts, &out->cores);
+	if (rc == 0)
+		rc = trace_plot_init(&out->trace, src.n, PLOT_TRACE_POINTS, &out->cores);
+	if (rc == 0)
+		rc = trace_source_scan(&src, 0, 0,
+				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS,
+				       plot_trace_row, &out->trace);
+	if (rc == 0)
+		trace_plot_finish(&out->trace);
 	return rc;
 }
 
@@ -184,6 +340,6 @@ void plot_result_release(struct plot_result *r)
 	sweep_result_release(&r->sweep);
 	fit_release(&r->power);
 	selection_release(&r->sel);
-	trace_series_release(&r->series);
+	trace_plot_release(&r->trace);
 	memset(r, 0, sizeof(*r));
 }

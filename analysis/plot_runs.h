@@ -12,8 +12,14 @@
  *            when the fit fails or there are fewer than two such levels)
  *   blocks   the runs with their --block value (default field `block`);
  *            every level must be a number
- *   trace    the one run --tag names among the selected runs: its sample
- *            trace and its plateau and CPU figures (cores.h)
+ *   trace    the one run --tag names among the selected runs: its plateau
+ *            and CPU figures (cores.h) and the two series drawn, app cores
+ *            per interval and app RSS (MiB) against the seconds since the
+ *            first row, read row by row; a trace longer than
+ *            PLOT_TRACE_POINTS rows is reduced to at most that many points
+ *            per series by min/max per bucket (struct plot_reduce), which
+ *            keeps every peak and trough a bucket holds, the global ones
+ *            among them; the title and the plot's facts say so
  *   memory   the runs (metric default load_rss_kb) and the OLS line of the
  *            metric on the level (stats.h)
  * A selection without runs is an error ("no runs to plot").
@@ -31,6 +37,67 @@
 #include "stats.h"
 #include "sweep.h"
 #include "window.h"
+
+/*
+ * Min/max per bucket: a series of n positions (known in advance) reduced
+ * to at most max_points points. With n <= max_points every point is kept.
+ * Otherwise the positions are cut into B = max_points / 2 buckets of equal
+ * length (position i is in bucket i * B / n) and each bucket keeps its
+ * lowest and its highest point (the first of equal ones), in position
+ * order, or one point when they are the same. A point with a NaN y is
+ * skipped (its position still counts for the buckets), so in_points can be
+ * less than n. Points are added in position order.
+ */
+struct plot_reduce {
+	size_t n, max_points, buckets;
+	size_t in_points;  /* points added with a y */
+	size_t out_points; /* points kept: x[], y[] */
+	double *x, *y;
+	size_t bucket; /* the bucket being filled (SIZE_MAX: none yet) */
+	bool has_min;
+	size_t min_pos, max_pos;
+	double min_x, min_y, max_x, max_y;
+};
+
+/* max_points >= 2; out of memory is an error. */
+int plot_reduce_init(struct plot_reduce *r, size_t n, size_t max_points);
+void plot_reduce_add(struct plot_reduce *r, size_t pos, double x, double y);
+/* Keep the last bucket's points (after the last add). */
+void plot_reduce_finish(struct plot_reduce *r);
+/* Did the reduction leave points out (more than max_points)? */
+bool plot_reduce_reduced(const struct plot_reduce *r);
+void plot_reduce_release(struct plot_reduce *r);
+
+/* The most points a trace plot draws per series. */
+#define PLOT_TRACE_POINTS 2000
+
+/* The trace plot's series, reduced as they are read. */
+struct trace_plot {
+	size_t rows;              /* trace rows */
+	struct plot_reduce cores; /* x seconds since the first row, y app cores per interval */
+	struct plot_reduce rss;   /* x seconds, y app RSS in MiB */
+	bool has_shade;           /* the plateau, in seconds */
+	double shade_from, shade_to;
+	double first_epoch;
+	struct trace_row prev;
+	double clk_tck;
+	size_t lo, hi;
+};
+
+/*
+ * Start a trace plot of `rows` rows, at most max_points per series, with
+ * the plateau of c shaded when c->ok; then add every row in order, then
+ * finish.
+ *   seconds   epoch - the first row's epoch
+ *   cores     (app_j - previous app_j) / (d(epoch) * clk_tck), none for
+ *             the first row or when the epoch did not advance
+ *   rss       app_rss_kb / 1024
+ */
+int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
+		    const struct run_cores *c);
+void trace_plot_add(struct trace_plot *tp, size_t pos, const struct trace_row *row);
+void trace_plot_finish(struct trace_plot *tp);
+void trace_plot_release(struct trace_plot *tp);
 
 enum plot_kind { PLOT_KIND_SCALING, PLOT_KIND_BLOCKS, PLOT_KIND_TRACE, PLOT_KIND_MEMORY };
 
@@ -53,15 +120,15 @@ const char *plot_request_metric(const struct plot_request *req);
 /* What one kind's analysis found; only the kind's own members are set. */
 struct plot_result {
 	enum plot_kind kind;
-	struct sweep_result sweep;  /* scaling: the runs and the sweep */
-	bool has_power;             /* scaling: the power law was fitted */
-	struct fit_result power;    /* scaling: over the physical-core levels' runs */
-	size_t power_points;        /* scaling: the runs it was fitted to */
-	struct selection sel;       /* blocks, memory */
-	struct ols ols;             /* memory */
-	int64_t run_id;             /* trace: the run */
-	struct trace_series series; /* trace: its sample trace */
-	struct run_cores cores;     /* trace: its plateau and CPU figures */
+	struct sweep_result sweep; /* scaling: the runs and the sweep */
+	bool has_power;            /* scaling: the power law was fitted */
+	struct fit_result power;   /* scaling: over the physical-core levels' runs */
+	size_t power_points;       /* scaling: the runs it was fitted to */
+	struct selection sel;      /* blocks, memory */
+	struct ols ols;            /* memory */
+	int64_t run_id;            /* trace: the run */
+	struct trace_plot trace;   /* trace: its series, reduced */
+	struct run_cores cores;    /* trace: its plateau and CPU figures */
 };
 
 /* Run the request's kind; release the result either way. */

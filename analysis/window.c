@@ -2,59 +2,33 @@
 #include "window.h"
 
 #include "../common/err.h"
-#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static double column_or_nan(sqlite3_stmt *stmt, int col)
+/* ---- traces in memory ---- */
+
+static int load_row(size_t pos, const struct trace_row *row, void *arg)
 {
-	return sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN : sqlite3_column_double(stmt, col);
+	struct trace_series *out = arg;
+	out->rows[pos] = *row; /* pos < the rows counted: the scan checks */
+	out->n = pos + 1;
+	return 0;
 }
 
 int trace_series_load(sqlite3 *db, int64_t run_id, const char *kind, struct trace_series *out)
 {
-	sqlite3_stmt *stmt = NULL;
-	size_t alloc = 0;
-	int step, rc = 0;
+	struct trace_source src;
+	int rc;
 	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db,
-			       "SELECT s.row_no, s.epoch, s.conn, s.cpu_total_j, s.cpu_idle_j,"
-			       " s.app_j, s.pg_j, s.app_rss_kb, s.mem_avail_kb"
-			       " FROM traces t JOIN trace_samples s USING (trace_id)"
-			       " WHERE t.run_id = ?1 AND t.kind = ?2 ORDER BY s.row_no",
-			       -1, &stmt, NULL) != SQLITE_OK)
-		return err_set("cannot read a trace: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(stmt, 1, run_id);
-	sqlite3_bind_text(stmt, 2, kind, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct trace_row *r;
-		if (out->n == alloc) {
-			size_t want = alloc ? 2 * alloc : 256;
-			struct trace_row *grown = realloc(out->rows, want * sizeof(*grown));
-			if (!grown) {
-				rc = err_set("out of memory");
-				break;
-			}
-			out->rows = grown;
-			alloc = want;
-		}
-		r = &out->rows[out->n++];
-		r->row_no = sqlite3_column_int64(stmt, 0);
-		r->epoch = sqlite3_column_double(stmt, 1);
-		r->conn = column_or_nan(stmt, 2);
-		r->cpu_total_j = column_or_nan(stmt, 3);
-		r->cpu_idle_j = column_or_nan(stmt, 4);
-		r->app_j = column_or_nan(stmt, 5);
-		r->pg_j = column_or_nan(stmt, 6);
-		r->app_rss_kb = column_or_nan(stmt, 7);
-		r->mem_avail_kb = column_or_nan(stmt, 8);
-	}
-	if (rc == 0 && step != SQLITE_DONE)
-		rc = err_set("cannot read a trace: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(stmt);
+	rc = trace_source_open(db, run_id, kind, &src);
+	if (rc)
+		return rc;
+	if (!(out->rows = malloc(src.n * sizeof(*out->rows))))
+		return err_set("out of memory");
+	rc = trace_source_scan(&src, 0, 0, TRACE_COL_ALL, load_row, out);
 	if (rc) {
 		trace_series_release(out);
 		return rc;
@@ -69,6 +43,218 @@ void trace_series_release(struct trace_series *t)
 	t->n = 0;
 }
 
+/* ---- sources ---- */
+
+int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trace_source *out)
+{
+	int rc;
+	memset(out, 0, sizeof(*out));
+	out->db = db;
+	rc = query_trace_find(db, run_id, kind, &out->trace_id, &out->n);
+	if (rc)
+		return rc;
+	return out->n == 0 ? 1 : 0;
+}
+
+void trace_source_series(const struct trace_series *t, struct trace_source *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->trace_id = -1;
+	out->series = t;
+	out->n = t->n;
+}
+
+static int changed(void)
+{
+	return err_set("the trace changed while it was read (imported again meanwhile?): run the "
+		       "command again");
+}
+
+struct scan {
+	const struct trace_source *src;
+	size_t pos;
+	trace_scan_fn fn;
+	void *arg;
+};
+
+static int scan_row(const struct trace_row *row, void *arg)
+{
+	struct scan *s = arg;
+	/* a trace that grew since it was counted is not the one the figures were found in */
+	if (s->pos >= s->src->n)
+		return changed();
+	return s->fn(s->pos++, row, s->arg);
+}
+
+int trace_source_scan(const struct trace_source *src, size_t pos, int64_t row_no,
+		      unsigned int columns, trace_scan_fn fn, void *arg)
+{
+	struct scan s = {src, pos, fn, arg};
+	int rc;
+	if (!src->db) {
+		for (size_t i = pos; i < src->n; i++)
+			if ((rc = fn(i, &src->series->rows[i], arg)) != 0)
+				return rc;
+		return 0;
+	}
+	rc = query_trace_rows(src->db, src->trace_id, pos == 0 ? INT64_MIN : row_no, columns,
+			      scan_row, &s);
+	if (rc == 0 && s.pos != src->n)
+		rc = changed();
+	return rc;
+}
+
+static int take_row(size_t pos, const struct trace_row *row, void *arg)
+{
+	(void)pos;
+	*(struct trace_row *)arg = *row;
+	return 1;
+}
+
+int trace_source_row(const struct trace_source *src, size_t pos, int64_t row_no,
+		     struct trace_row *out)
+{
+	int rc;
+	if (pos >= src->n)
+		return changed();
+	out->row_no = INT64_MIN;
+	rc = trace_source_scan(src, pos, row_no, TRACE_COL_ALL, take_row, out);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 || (src->db && pos > 0 && out->row_no != row_no))
+		return changed();
+	return 0;
+}
+
+/* ---- the exact median in passes ---- */
+
+#define MEDIAN_BUCKETS ((size_t)1 << 16)
+#define KEY_SIGN UINT64_C(0x8000000000000000)
+
+/* Keys in the doubles' order: negative values bit-flipped, positive ones with the sign set. */
+static uint64_t order_key(double v)
+{
+	uint64_t bits;
+	if (v == 0)
+		v = 0.0; /* -0 sorts as 0, as gsl_sort's comparisons have it */
+	memcpy(&bits, &v, sizeof(bits));
+	return bits & KEY_SIGN ? ~bits : bits | KEY_SIGN;
+}
+
+static double key_value(uint64_t key)
+{
+	uint64_t bits = key & KEY_SIGN ? key & ~KEY_SIGN : ~key;
+	double v;
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+static void median_clear(struct stream_median *m)
+{
+	memset(m->count, 0, MEDIAN_BUCKETS * sizeof(*m->count));
+	for (size_t b = 0; b < MEDIAN_BUCKETS; b++) {
+		m->min[b] = UINT64_MAX;
+		m->max[b] = 0;
+	}
+	m->seen = 0;
+}
+
+int stream_median_init(struct stream_median *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->hi = UINT64_MAX;
+	m->above = UINT64_MAX;
+	m->shift = 48;
+	m->value = NAN;
+	m->count = malloc(MEDIAN_BUCKETS * sizeof(*m->count));
+	m->min = malloc(MEDIAN_BUCKETS * sizeof(*m->min));
+	m->max = malloc(MEDIAN_BUCKETS * sizeof(*m->max));
+	if (!m->count || !m->min || !m->max) {
+		stream_median_release(m);
+		return err_set("out of memory");
+	}
+	median_clear(m);
+	return 0;
+}
+
+void stream_median_add(struct stream_median *m, double v)
+{
+	uint64_t key = order_key(v);
+	size_t b;
+	m->seen++;
+	if (key < m->lo || key > m->hi) {
+		if (key > m->hi && key < m->above)
+			m->above = key;
+		return;
+	}
+	b = (size_t)((key - m->lo) >> m->shift);
+	m->count[b]++;
+	if (key < m->min[b])
+		m->min[b] = key;
+	if (key > m->max[b])
+		m->max[b] = key;
+}
+
+bool stream_median_next(struct stream_median *m)
+{
+	size_t cum = 0, b;
+	if (m->done)
+		return true;
+	m->passes++;
+	if (m->passes == 1) {
+		m->n = m->seen;
+		m->rank = m->n ? (m->n - 1) / 2 : 0;
+	}
+	for (b = 0; b < MEDIAN_BUCKETS && cum + m->count[b] <= m->rank; b++)
+		cum += m->count[b];
+	if (m->n == 0 || b == MEDIAN_BUCKETS || m->seen != m->n) {
+		/* no values, or not the same values each pass: no median */
+		m->done = true;
+		m->value = NAN;
+		return true;
+	}
+	m->rank -= cum;
+	/* the smallest candidate above bucket b: the next non-empty bucket's least */
+	for (size_t nb = b + 1; nb < MEDIAN_BUCKETS; nb++)
+		if (m->count[nb]) {
+			if (m->min[nb] < m->above)
+				m->above = m->min[nb];
+			break;
+		}
+	m->lo = m->min[b];
+	m->hi = m->max[b];
+	if (m->lo == m->hi) {
+		double a = key_value(m->lo), second = a;
+		/* gsl_stats_median_from_sorted_data: (data[lhs] + data[rhs]) / 2.0 for an even n */
+		if (m->n % 2 == 0 && m->rank + 1 >= m->count[b])
+			second = key_value(m->above);
+		m->value = m->n % 2 ? a : (a + second) / 2.0;
+		m->done = true;
+		return true;
+	}
+	m->shift = 0;
+	while (((m->hi - m->lo) >> m->shift) >= MEDIAN_BUCKETS)
+		m->shift++;
+	median_clear(m);
+	return false;
+}
+
+double stream_median_value(const struct stream_median *m)
+{
+	return m->done ? m->value : NAN;
+}
+
+void stream_median_release(struct stream_median *m)
+{
+	free(m->count);
+	free(m->min);
+	free(m->max);
+	m->count = NULL;
+	m->min = m->max = NULL;
+}
+
+/* ---- the window ---- */
+
 void window_options_init(struct window_options *opts)
 {
 	opts->frac = WINDOW_FRAC;
@@ -82,64 +268,179 @@ static void add_warning(struct window *w, const char *text)
 	snprintf(w->warnings + used, sizeof(w->warnings) - used, "%s%s", used ? "; " : "", text);
 }
 
-/*
- * Leading window rows still on the ramp: connections rising and below the
- * window's median connection count (the plateau level; the maximum can be
- * a one-row spike, so it is not the reference).
- */
-static size_t count_ramp_rows(const struct trace_series *t, size_t lo, size_t hi)
+static int max_conn(size_t pos, const struct trace_row *row, void *arg)
 {
-	size_t n = hi - lo + 1, ramp = 0;
-	double *conn = malloc(n * sizeof(*conn));
-	double plateau;
-	if (!conn)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		conn[i] = t->rows[lo + i].conn;
-	if (stats_median(conn, n, &plateau) != 0)
-		plateau = INFINITY;
-	free(conn);
-	for (size_t i = lo; i <= hi && t->rows[i].conn < plateau; i++) {
-		if (i > lo && t->rows[i].conn <= t->rows[i - 1].conn)
-			break;
-		ramp++;
-	}
-	return ramp;
+	(void)pos;
+	if (isnan(row->conn))
+		return err_set("the trace has no connection count (conn): the loaded "
+			       "plateau cannot be found");
+	*(double *)arg = fmax(*(double *)arg, row->conn);
+	return 0;
 }
 
-int window_select(const struct trace_series *t, const struct window_options *opts,
-		  struct window *out)
+/* A window end: its row_no (to scan from it) and epoch (for the span). */
+struct end_row {
+	int64_t row_no;
+	double epoch;
+};
+
+/*
+ * The first and last rows at or above the threshold, and the rows `trim`
+ * inside each: the row trim after the first passes by later, and the row
+ * trim before the last is in a ring of the last trim + 1 rows.
+ */
+struct ends {
+	double threshold;
+	size_t trim, nring;
+	struct end_row *ring;
+	bool found;
+	size_t lo, hi;
+	struct end_row lo_row, hi_row, lo_trim, hi_trim;
+};
+
+static int find_ends(size_t pos, const struct trace_row *row, void *arg)
 {
-	double mx = -INFINITY;
-	size_t lo = SIZE_MAX, hi = 0;
-	char text[96];
-	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < t->n; i++) {
-		if (isnan(t->rows[i].conn))
-			return err_set("the trace has no connection count (conn): the loaded "
-				       "plateau cannot be found");
-		mx = fmax(mx, t->rows[i].conn);
-	}
-	if (t->n == 0 || !(mx > 0))
-		return err_set("the trace never has a connection: no loaded plateau");
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].conn >= opts->frac * mx) {
-			if (lo == SIZE_MAX)
-				lo = i;
-			hi = i;
+	struct ends *e = arg;
+	struct end_row here = {row->row_no, row->epoch};
+	e->ring[pos % e->nring] = here;
+	if (e->found && pos == e->lo + e->trim)
+		e->lo_trim = here;
+	if (row->conn >= e->threshold) {
+		if (!e->found) {
+			e->found = true;
+			e->lo = pos;
+			e->lo_row = e->lo_trim = here;
 		}
-	if (hi - lo + 1 > 2 * opts->trim + 3) {
-		lo += opts->trim;
-		hi -= opts->trim;
+		e->hi = pos;
+		e->hi_row = here;
+		if (e->trim < e->nring && pos >= e->trim)
+			e->hi_trim = e->ring[(pos - e->trim) % e->nring];
 	}
-	out->lo = lo;
-	out->hi = hi;
-	out->rows = hi - lo + 1;
+	return 0;
+}
+
+/* One pass over the window's conn: the median's, and (the first time) the idle rows. */
+struct conn_pass {
+	size_t hi, rows;
+	struct stream_median *m;
+	bool finite;
+	bool count_idle;
+	size_t idle;
+};
+
+static int window_conn(size_t pos, const struct trace_row *row, void *arg)
+{
+	struct conn_pass *p = arg;
+	if (pos > p->hi)
+		return 1;
+	p->rows++;
+	if (isfinite(row->conn))
+		stream_median_add(p->m, row->conn);
+	else
+		p->finite = false;
+	if (p->count_idle)
+		p->idle += row->conn == 0;
+	return 0;
+}
+
+struct ramp {
+	size_t lo, hi, rows;
+	double plateau, prev;
+};
+
+static int ramp_row(size_t pos, const struct trace_row *row, void *arg)
+{
+	struct ramp *r = arg;
+	if (pos > r->hi || !(row->conn < r->plateau) || (pos > r->lo && row->conn <= r->prev))
+		return 1;
+	r->rows++;
+	r->prev = row->conn;
+	return 0;
+}
+
+/* A pass over rows lo..hi that saw another number of rows: the trace changed. */
+static int window_scan(const struct trace_source *src, const struct window *w, unsigned int columns,
+		       trace_scan_fn fn, void *arg, const size_t *rows)
+{
+	int rc = trace_source_scan(src, w->lo, w->lo_row_no, columns, fn, arg);
+	if (rc < 0)
+		return rc;
+	return *rows != w->rows ? changed() : 0;
+}
+
+/*
+ * The window's median conn and idle rows, then its leading rows still on
+ * the ramp: connections rising and below the median connection count (the
+ * plateau level; the maximum can be a one-row spike, so it is not the
+ * reference).
+ */
+static int ramp_and_idle(const struct trace_source *src, struct window *w)
+{
+	struct stream_median m;
+	struct conn_pass p = {.hi = w->hi, .m = &m, .finite = true, .count_idle = true};
+	struct ramp r = {.lo = w->lo, .hi = w->hi};
+	int rc = stream_median_init(&m);
+	bool done = false;
+	while (rc == 0 && !done) {
+		p.rows = 0;
+		rc = window_scan(src, w, TRACE_COL_CONN, window_conn, &p, &p.rows);
+		p.count_idle = false;
+		/* a value that is not finite has no median: every row is below "infinity" */
+		done = !p.finite || stream_median_next(&m);
+	}
+	w->idle_rows = p.idle;
+	r.plateau = p.finite ? stream_median_value(&m) : INFINITY;
+	if (isnan(r.plateau))
+		r.plateau = INFINITY;
+	stream_median_release(&m);
+	if (rc == 0)
+		rc = trace_source_scan(src, w->lo, w->lo_row_no, TRACE_COL_CONN, ramp_row, &r);
+	if (rc < 0)
+		return rc;
+	w->ramp_rows = r.rows;
+	return 0;
+}
+
+int window_select_source(const struct trace_source *src, const struct window_options *opts,
+			 struct window *out)
+{
+	struct ends e = {0};
+	double mx = -INFINITY;
+	char text[96];
+	int rc;
+	memset(out, 0, sizeof(*out));
+	rc = trace_source_scan(src, 0, 0, TRACE_COL_CONN, max_conn, &mx);
+	if (rc < 0)
+		return rc;
+	if (src->n == 0 || !(mx > 0))
+		return err_set("the trace never has a connection: no loaded plateau");
+	e.threshold = opts->frac * mx;
+	e.trim = opts->trim;
+	e.nring = opts->trim < src->n ? opts->trim + 1 : src->n;
+	if (!(e.ring = malloc(e.nring * sizeof(*e.ring))))
+		return err_set("out of memory");
+	rc = trace_source_scan(src, 0, 0, TRACE_COL_CONN | TRACE_COL_EPOCH, find_ends, &e);
+	free(e.ring);
+	if (rc < 0)
+		return rc;
+	if (!e.found) /* only a fraction above 1 can miss the maximum's own row */
+		return err_set("no row has conn >= %g (%g x the maximum %g)", e.threshold,
+			       opts->frac, mx);
+	if (e.hi - e.lo + 1 > 2 * opts->trim + 3) {
+		e.lo += opts->trim;
+		e.hi -= opts->trim;
+		e.lo_row = e.lo_trim;
+		e.hi_row = e.hi_trim;
+	}
+	out->lo = e.lo;
+	out->hi = e.hi;
+	out->lo_row_no = e.lo_row.row_no;
+	out->hi_row_no = e.hi_row.row_no;
+	out->rows = e.hi - e.lo + 1;
 	out->conn_max = mx;
-	out->seconds = t->rows[hi].epoch - t->rows[lo].epoch;
-	out->ramp_rows = count_ramp_rows(t, lo, hi);
-	for (size_t i = lo; i <= hi; i++)
-		out->idle_rows += t->rows[i].conn == 0;
+	out->seconds = e.hi_row.epoch - e.lo_row.epoch;
+	if ((rc = ramp_and_idle(src, out)) != 0)
+		return rc;
 	if (out->ramp_rows) {
 		snprintf(text, sizeof(text), "%zu ramp row%s inside (connections rising)",
 			 out->ramp_rows, out->ramp_rows == 1 ? "" : "s");
@@ -158,6 +459,16 @@ int window_select(const struct trace_series *t, const struct window_options *opt
 	return 0;
 }
 
+int window_select(const struct trace_series *t, const struct window_options *opts,
+		  struct window *out)
+{
+	struct trace_source src;
+	trace_source_series(t, &src);
+	return window_select_source(&src, opts, out);
+}
+
+/* ---- the figures ---- */
+
 /* last - first of a counter; an error when it is missing (if required) or went backwards. */
 static int delta(double first, double last, const char *name, bool required, double *out)
 {
@@ -172,54 +483,113 @@ static int delta(double first, double last, const char *name, bool required, dou
 	return 0;
 }
 
-static int memory_figures(const struct trace_series *t, const struct window *w,
+/*
+ * One pass over the window's memory columns: the RSS median's, and (the
+ * first time) the RSS count, least, most, first value that is not finite,
+ * mean and the least available memory. The mean is gsl_stats_mean's
+ * recurrence, in row order, in long double as GSL has it, so it is the
+ * mean of the array of values to the bit.
+ */
+struct memory_pass {
+	size_t hi, rows;
+	struct stream_median *m;
+	bool first;
+	size_t n;
+	long double mean;
+	double min, max, avail_min;
+	size_t bad_at; /* 1-based among the values; 0: every value finite */
+	double bad;
+};
+
+static int window_memory(size_t pos, const struct trace_row *row, void *arg)
+{
+	struct memory_pass *p = arg;
+	double v = row->app_rss_kb;
+	if (pos > p->hi)
+		return 1;
+	p->rows++;
+	if (!isnan(v) && isfinite(v))
+		stream_median_add(p->m, v);
+	if (!p->first)
+		return 0;
+	if (!isnan(v)) {
+		p->n++;
+		if (!isfinite(v) && !p->bad_at) {
+			p->bad_at = p->n;
+			p->bad = v;
+		}
+		p->mean += (v - p->mean) / p->n;
+		p->min = p->n == 1 ? v : fmin(p->min, v);
+		p->max = p->n == 1 ? v : fmax(p->max, v);
+	}
+	if (!isnan(row->mem_avail_kb))
+		p->avail_min = isnan(p->avail_min) ? row->mem_avail_kb
+						   : fmin(p->avail_min, row->mem_avail_kb);
+	return 0;
+}
+
+/*
+ * rss median, mean and peak and the least available memory over the
+ * window, with stats_summary's checks and messages (finite values, a
+ * median that is not 0, a positive least value unless all are equal).
+ */
+static int memory_figures(const struct trace_source *src, const struct window *w,
 			  struct cpu_figures *out)
 {
-	double *rss = malloc(w->rows * sizeof(*rss));
-	struct summary s;
-	size_t n = 0;
-	int rc = 0;
-	if (!rss)
-		return err_set("out of memory");
-	out->mem_avail_min_kb = NAN;
-	for (size_t i = w->lo; i <= w->hi; i++) {
-		if (!isnan(t->rows[i].app_rss_kb))
-			rss[n++] = t->rows[i].app_rss_kb;
-		if (!isnan(t->rows[i].mem_avail_kb))
-			out->mem_avail_min_kb = isnan(out->mem_avail_min_kb)
-							? t->rows[i].mem_avail_kb
-							: fmin(out->mem_avail_min_kb,
-							       t->rows[i].mem_avail_kb);
-	}
+	struct stream_median m;
+	struct memory_pass p = {.hi = w->hi, .m = &m, .first = true, .avail_min = NAN};
+	bool done = false;
+	int rc = stream_median_init(&m);
 	out->rss_median_kb = out->rss_mean_kb = out->rss_peak_kb = NAN;
-	if (n > 0 && (rc = stats_summary(rss, n, &s)) == 0) {
-		out->rss_median_kb = s.median;
-		out->rss_mean_kb = s.mean;
-		out->rss_peak_kb = s.max;
+	while (rc == 0 && !done) {
+		p.rows = 0;
+		rc = window_scan(src, w, TRACE_COL_APP_RSS | TRACE_COL_MEM_AVAIL, window_memory, &p,
+				 &p.rows);
+		p.first = false;
+		done = rc || p.n == 0 || p.bad_at || stream_median_next(&m);
 	}
-	free(rss);
+	out->mem_avail_min_kb = p.avail_min;
+	if (rc == 0 && p.n > 0) {
+		double median = stream_median_value(&m);
+		if (p.bad_at)
+			rc = err_set("values must be finite, value %zu is %g", p.bad_at, p.bad);
+		else if (median == 0)
+			rc = err_set("median is 0: range_pct undefined");
+		else if (p.min != p.max && !(p.min > 0))
+			rc = err_set("minimum is 0 or below: spread_pct undefined");
+		else {
+			out->rss_median_kb = median;
+			out->rss_mean_kb = (double)p.mean;
+			out->rss_peak_kb = p.max;
+		}
+	}
+	stream_median_release(&m);
 	return rc;
 }
 
-int cpu_compute(const struct trace_series *t, const struct window *w, double clk_tck,
-		double nproc, double tick_min, struct cpu_figures *out)
+int cpu_compute_source(const struct trace_source *src, const struct window *w, double clk_tck,
+		       double nproc, double tick_min, struct cpu_figures *out)
 {
 	double seconds = w->seconds;
 	double d_app, d_total, d_idle, d_pg;
+	struct trace_row first, last;
 	int rc;
 	memset(out, 0, sizeof(*out));
-	if (w->rows == 0 || w->hi >= t->n)
+	if (w->rows == 0 || w->hi >= src->n)
 		return err_set("empty window");
 	if (!(seconds > 0))
 		return err_set("the window spans no time (%zu rows, %g s)", w->rows, seconds);
-	const struct trace_row *first = &t->rows[w->lo], *last = &t->rows[w->hi];
-	rc = delta(first->app_j, last->app_j, "app_j", true, &d_app);
+	rc = trace_source_row(src, w->lo, w->lo_row_no, &first);
 	if (rc == 0)
-		rc = delta(first->cpu_total_j, last->cpu_total_j, "cpu_total_j", false, &d_total);
+		rc = trace_source_row(src, w->hi, w->hi_row_no, &last);
 	if (rc == 0)
-		rc = delta(first->cpu_idle_j, last->cpu_idle_j, "cpu_idle_j", false, &d_idle);
+		rc = delta(first.app_j, last.app_j, "app_j", true, &d_app);
 	if (rc == 0)
-		rc = delta(first->pg_j, last->pg_j, "pg_j", false, &d_pg);
+		rc = delta(first.cpu_total_j, last.cpu_total_j, "cpu_total_j", false, &d_total);
+	if (rc == 0)
+		rc = delta(first.cpu_idle_j, last.cpu_idle_j, "cpu_idle_j", false, &d_idle);
+	if (rc == 0)
+		rc = delta(first.pg_j, last.pg_j, "pg_j", false, &d_pg);
 	if (rc)
 		return rc;
 	out->app_cores_wall = d_app / (seconds * clk_tck);
@@ -230,5 +600,13 @@ int cpu_compute(const struct trace_series *t, const struct window *w, double clk
 	out->owed_tick_hz = nproc * clk_tck;
 	out->tick_ratio = out->stat_tick_hz / out->owed_tick_hz;
 	out->tick_ok = out->tick_ratio >= tick_min;
-	return memory_figures(t, w, out);
+	return memory_figures(src, w, out);
+}
+
+int cpu_compute(const struct trace_series *t, const struct window *w, double clk_tck, double nproc,
+		double tick_min, struct cpu_figures *out)
+{
+	struct trace_source src;
+	trace_source_series(t, &src);
+	return cpu_compute_source(&src, w, clk_tck, nproc, tick_min, out);
 }

@@ -27,6 +27,15 @@
  *   rss median/mean/peak and the minimum available memory over the window rows.
  * A counter that went backwards across the window, a missing column or a
  * zero time span is an error, not a number.
+ *
+ * Memory: nothing here holds a trace. window_select_source reads the conn
+ * column twice over the whole trace (maximum, then the window's ends), and
+ * over the window a median pass or two (stream_median) and the leading
+ * ramp rows; cpu_compute_source reads the window's two end rows and the
+ * RSS and available-memory columns over the window (summary and median
+ * passes). The median is stats_median's, the mean gsl_stats_mean's
+ * recurrence in row order, so the figures are the same bits as from an
+ * array of the values.
  */
 #ifndef COREPLAN_WINDOW_H
 #define COREPLAN_WINDOW_H
@@ -36,25 +45,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../schema/queries.h"
+
 #define WINDOW_FRAC 0.8
 #define WINDOW_TRIM 1
 #define WINDOW_MIN_ROWS 10
 #define WINDOW_MIN_SECONDS 10.0
 #define WINDOW_TICK_MIN 0.75
 
-/* One trace row; a column the trace lacks reads as NaN. */
-struct trace_row {
-	int64_t row_no;
-	double epoch;
-	double conn;
-	double cpu_total_j;
-	double cpu_idle_j;
-	double app_j;
-	double pg_j;
-	double app_rss_kb;
-	double mem_avail_kb;
-};
-
+/*
+ * A trace in memory (struct trace_row: schema/queries.h). Only the
+ * analyses that have not moved to a trace_source load one (size,
+ * translate); a trace of millions of rows does not fit.
+ */
 struct trace_series {
 	struct trace_row *rows;
 	size_t n;
@@ -64,6 +67,78 @@ struct trace_series {
 int trace_series_load(sqlite3 *db, int64_t run_id, const char *kind, struct trace_series *out);
 void trace_series_release(struct trace_series *t);
 
+/*
+ * Where the window rule and the figures read a trace: a run's trace in the
+ * database, streamed row by row through schema/queries.h (constant memory
+ * at any length: each figure is a few passes over the rows, see "Memory"
+ * below), or a trace_series in memory (the same code, for tests and the
+ * loaded analyses). Rows are addressed by position (0-based, row order);
+ * a database scan also takes the position's row_no to start there.
+ * A source holds no resources: nothing to release.
+ */
+struct trace_source {
+	sqlite3 *db; /* NULL: series */
+	int64_t trace_id;
+	const struct trace_series *series;
+	size_t n; /* rows */
+};
+
+/* The run's trace of `kind` in the database; 1 (and n 0) when it has none. */
+int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trace_source *out);
+/* A trace in memory (t must outlive the source). */
+void trace_source_series(const struct trace_series *t, struct trace_source *out);
+
+/* One row and its position; nonzero stops the scan with that code. */
+typedef int (*trace_scan_fn)(size_t pos, const struct trace_row *row, void *arg);
+
+/*
+ * The rows from position `pos` (whose row_no is `row_no`; ignored for a
+ * series) to the end, with at least the `columns` (TRACE_COL_*), to fn in
+ * order. Returns fn's code when it stopped (positive: not an error). A
+ * database trace that does not hold the rows it held when it was opened
+ * (re-imported meanwhile) is an error, not a different answer.
+ */
+int trace_source_scan(const struct trace_source *src, size_t pos, int64_t row_no,
+		      unsigned int columns, trace_scan_fn fn, void *arg);
+/* The row at `pos` (row_no as for scan), every column. */
+int trace_source_row(const struct trace_source *src, size_t pos, int64_t row_no,
+		     struct trace_row *out);
+
+/*
+ * An exact median in bounded memory, over values fed again on each pass
+ * (the same values, in any order, each pass): radix selection on the
+ * values' order (64-bit keys, 2^16 buckets a pass, each pass narrowing to
+ * the bucket that holds the lower middle rank; at most 5 passes, 2 for
+ * integers), so a median of 10,000,000 values needs no array of them. The
+ * result equals stats_median() bit for bit: the middle value, or the two
+ * middle values' (a + b) / 2 (-0 counts as 0). Values must be finite; the
+ * first pass fixes how many there are (none: the median is NaN).
+ *   stream_median_init(&m);
+ *   do { for each value: stream_median_add(&m, v); } while (!stream_median_next(&m));
+ *   stream_median_value(&m); stream_median_release(&m);
+ */
+struct stream_median {
+	size_t n;        /* values per pass, from the first */
+	size_t seen;     /* values fed this pass */
+	size_t rank;     /* the lower middle rank among the candidates */
+	uint64_t lo, hi; /* candidate keys, inclusive */
+	uint64_t above;  /* the smallest key above hi seen (UINT64_MAX: none) */
+	unsigned int shift;
+	size_t *count; /* per bucket */
+	uint64_t *min, *max;
+	bool done;
+	double value;
+	size_t passes;
+};
+
+/* Out of memory is an error. */
+int stream_median_init(struct stream_median *m);
+void stream_median_add(struct stream_median *m, double v);
+/* End a pass: true when the median is known (no more passes). */
+bool stream_median_next(struct stream_median *m);
+double stream_median_value(const struct stream_median *m);
+void stream_median_release(struct stream_median *m);
+
 struct window_options {
 	double frac;
 	size_t trim;
@@ -71,7 +146,8 @@ struct window_options {
 };
 
 struct window {
-	size_t lo, hi; /* indices into the series, inclusive */
+	size_t lo, hi;                /* positions in the trace, inclusive */
+	int64_t lo_row_no, hi_row_no; /* their row_no (a database source needs them) */
 	size_t rows;
 	double seconds;
 	double conn_max;
@@ -81,6 +157,9 @@ struct window {
 };
 
 void window_options_init(struct window_options *opts);
+int window_select_source(const struct trace_source *src, const struct window_options *opts,
+			 struct window *out);
+/* window_select_source() over a trace in memory. */
 int window_select(const struct trace_series *t, const struct window_options *opts,
 		  struct window *out);
 
@@ -101,7 +180,10 @@ struct cpu_figures {
  * clk_tck and nproc: from the run's idle banner or manifest (NaN when
  * unknown: the figures that need them are NaN and the message says why).
  */
-int cpu_compute(const struct trace_series *t, const struct window *w, double clk_tck,
-		double nproc, double tick_min, struct cpu_figures *out);
+int cpu_compute_source(const struct trace_source *src, const struct window *w, double clk_tck,
+		       double nproc, double tick_min, struct cpu_figures *out);
+/* cpu_compute_source() over a trace in memory (w's row_no fields unused). */
+int cpu_compute(const struct trace_series *t, const struct window *w, double clk_tck, double nproc,
+		double tick_min, struct cpu_figures *out);
 
 #endif

@@ -56,6 +56,21 @@ static void scaling_facts(struct doc *d, const struct plot_result *res)
 	strbuf_release(&levels);
 }
 
+/* How many points each trace series drew, and whether min/max per bucket reduced them. */
+static void trace_reduction_facts(struct doc *d, const struct trace_plot *tp)
+{
+	bool reduced = plot_reduce_reduced(&tp->cores) || plot_reduce_reduced(&tp->rss);
+	doc_fact_int(d, "cores_points", "app cores points drawn", DOC_QUIET,
+		     (int64_t)tp->cores.out_points, "points");
+	doc_fact_int(d, "rss_points", "app RSS points drawn", DOC_QUIET,
+		     (int64_t)tp->rss.out_points, "points");
+	doc_fact_text(d, "reduction", "series reduced", DOC_LISTED,
+		      reduced ? "min/max per bucket" : "no (every row drawn)");
+	if (reduced)
+		doc_fact_int(d, "max_points", "points per series at most", DOC_LISTED,
+			     PLOT_TRACE_POINTS, "points");
+}
+
 int build_plot(const struct plot_request *req, const struct plot_result *res,
 	       const struct plot_written *files, struct doc **out)
 {
@@ -74,8 +89,9 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
 	}
 	if (req->kind == PLOT_KIND_TRACE) {
 		doc_fact_text(d, "tag", "run", DOC_LISTED, req->tag);
-		doc_fact_int(d, "trace_rows", "trace rows", DOC_LISTED, (int64_t)res->series.n,
+		doc_fact_int(d, "trace_rows", "trace rows", DOC_LISTED, (int64_t)res->trace.rows,
 			     "rows");
+		trace_reduction_facts(d, &res->trace);
 		doc_fact_bool(d, "plateau_shaded", "plateau window shaded", DOC_LISTED,
 			      res->cores.ok);
 	} else {

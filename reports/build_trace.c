@@ -1,10 +1,16 @@
-/* build_trace: the document of `coreplan trace TAG` (builders.h). */
+/*
+ * build_trace: the document of `coreplan trace TAG` (builders.h). The rows
+ * table is streamed: the writer reads the trace row by row from the
+ * result's database when it prints the table, so a trace of millions of
+ * rows is never a table in memory.
+ */
 #include "builders.h"
 
 #include "../common/err.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 enum {
 	C_ROW_NO,
@@ -21,7 +27,37 @@ enum {
 	NCOLS
 };
 
-static void rows_table(struct doc_section *s, const struct trace_result *res)
+static int row_cells(size_t pos, const struct trace_point *p, void *arg)
+{
+	struct doc_table *t = arg;
+	const struct trace_row *r = p->row;
+	const char *mark = trace_mark_name(p->mark);
+	(void)pos;
+	doc_row(t);
+	doc_set_int(t, C_ROW_NO, r->row_no);
+	doc_set_real(t, C_EPOCH, r->epoch);
+	doc_set_real(t, C_CONN, r->conn);
+	doc_set_real(t, C_RSS, r->app_rss_kb);
+	doc_set_real(t, C_MEM_AVAIL, r->mem_avail_kb);
+	doc_set_real(t, C_CPU_TOTAL, r->cpu_total_j);
+	doc_set_real(t, C_CPU_IDLE, r->cpu_idle_j);
+	doc_set_real(t, C_APP_J, r->app_j);
+	doc_set_real(t, C_PG_J, r->pg_j);
+	doc_set_real(t, C_APP_CORES, p->app_cores);
+	if (mark)
+		doc_set_text(t, C_WINDOW, mark);
+	/* the writer failed (its output is gone): no need to read the rest */
+	return doc_table_stopped(t) ? 1 : 0;
+}
+
+/* The rows, made when the table is written: the trace is read then, row by row. */
+static int fill_rows(struct doc_table *t, void *arg)
+{
+	int rc = trace_each(arg, row_cells, t);
+	return rc < 0 ? rc : 0;
+}
+
+static int rows_table(struct doc_section *s, const struct trace_result *res)
 {
 	static const struct doc_col cols[NCOLS] = {
 		[C_ROW_NO] = DOC_COL_INT("row_no", NULL),
@@ -37,25 +73,14 @@ static void rows_table(struct doc_section *s, const struct trace_result *res)
 		[C_WINDOW] = DOC_COL_TEXT("window"),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct trace_result *copy = malloc(sizeof(*copy));
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "no trace rows");
-	for (size_t i = 0; i < res->series.n; i++) {
-		const struct trace_row *r = &res->series.rows[i];
-		const char *mark = trace_mark_name(res->marks[i]);
-		doc_row(t);
-		doc_set_int(t, C_ROW_NO, r->row_no);
-		doc_set_real(t, C_EPOCH, r->epoch);
-		doc_set_real(t, C_CONN, r->conn);
-		doc_set_real(t, C_RSS, r->app_rss_kb);
-		doc_set_real(t, C_MEM_AVAIL, r->mem_avail_kb);
-		doc_set_real(t, C_CPU_TOTAL, r->cpu_total_j);
-		doc_set_real(t, C_CPU_IDLE, r->cpu_idle_j);
-		doc_set_real(t, C_APP_J, r->app_j);
-		doc_set_real(t, C_PG_J, r->pg_j);
-		doc_set_real(t, C_APP_CORES, res->app_cores[i]);
-		if (mark)
-			doc_set_text(t, C_WINDOW, mark);
-	}
+	if (!copy)
+		return err_set("out of memory");
+	*copy = *res; /* the result holds no memory: a copy reads the same trace */
+	doc_table_stream(t, fill_rows, copy, free);
+	return 0;
 }
 
 /* The plateau (or why there is none) and the driver's window, as facts and one note. */
@@ -96,13 +121,16 @@ int build_trace(const struct trace_request *req, const struct trace_result *res,
 		return err_set("out of memory");
 	doc_set_title(d, "Trace of %s", req->tag);
 	doc_fact_text(d, "tag", "run", DOC_LISTED, req->tag);
-	doc_fact_int(d, "rows", "trace rows", DOC_LISTED, (int64_t)res->series.n, NULL);
+	doc_fact_int(d, "rows", "trace rows", DOC_LISTED, (int64_t)res->rows, NULL);
 	doc_fact_real(d, "window_frac", "plateau: conn at least this fraction of the maximum",
 		      DOC_QUIET, req->opts.window.frac, NULL, 'f', 2);
 	doc_fact_int(d, "trim", "rows dropped at each end of the plateau", DOC_QUIET,
 		     (int64_t)req->opts.window.trim, "rows");
 	s = doc_section(d, "rows", "Rows");
-	rows_table(s, res);
+	if (rows_table(s, res) != 0) {
+		doc_free(d);
+		return ERR_DATA;
+	}
 	plateau_facts(d, s, &res->cores);
 	doc_note(s, "definitions: `coreplan trace --help`");
 	if (doc_error(d)) {

@@ -236,50 +236,48 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 	return rc;
 }
 
-int plots_trace(const struct plot_target *t, const char *tag, const struct trace_series *ts,
+/* A trace series' legend: what it draws, and how it was reduced when it was. */
+static char *trace_title(const char *what, const struct plot_reduce *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, what);
+	if (plot_reduce_reduced(r))
+		strbuf_addf(&sb, ": %zu points reduced to %zu by min/max per bucket", r->in_points,
+			    r->out_points);
+	return strbuf_detach(&sb);
+}
+
+int plots_trace(const struct plot_target *t, const char *tag, const struct trace_plot *tp,
 		const struct run_cores *c, char **image)
 {
 	struct strbuf what = STRBUF_INIT;
-	double *buf = NULL;
-	char *tt = NULL;
+	char *tt = NULL, *cores_title = trace_title("app cores (per interval)", &tp->cores),
+	     *rss_title = trace_title("app RSS (MiB)", &tp->rss);
 	int rc = strbuf_addf(&what, "trace of %s", tag) ? err_set("out of memory") : 0;
-	if (rc == 0 && (!(tt = title(strbuf_str(&what), t)) ||
-			!(buf = malloc((3 * ts->n + 1) * sizeof(double)))))
+	if (rc == 0 && (!(tt = title(strbuf_str(&what), t)) || !cores_title || !rss_title))
 		rc = err_set("out of memory");
 	if (rc == 0) {
-		double *sec = buf, *cores = sec + ts->n, *rss = cores + ts->n;
 		struct plot_series series[2];
 		struct plot_spec spec;
-		for (size_t i = 0; i < ts->n; i++) {
-			double dt = i ? ts->rows[i].epoch - ts->rows[i - 1].epoch : 0;
-			sec[i] = ts->rows[i].epoch - ts->rows[0].epoch;
-			cores[i] = i && dt > 0 ? (ts->rows[i].app_j - ts->rows[i - 1].app_j) /
-							 (dt * c->clk_tck)
-					       : NAN;
-			rss[i] = ts->rows[i].app_rss_kb / 1024.0;
-		}
-		series[0] = (struct plot_series){"app cores (per interval)",
-						 PLOT_LINES,
-						 ts->n,
-						 sec,
-						 cores,
-						 NULL,
-						 NULL,
-						 false};
-		series[1] = (struct plot_series){
-			"app RSS (MiB)", PLOT_LINES, ts->n, sec, rss, NULL, NULL, true};
+		series[0] = (struct plot_series){cores_title, PLOT_LINES,  tp->cores.out_points,
+						 tp->cores.x, tp->cores.y, NULL,
+						 NULL,        false};
+		series[1] = (struct plot_series){rss_title, PLOT_LINES, tp->rss.out_points,
+						 tp->rss.x, tp->rss.y,  NULL,
+						 NULL,      true};
 		spec = spec_for(t, tt, "time since the first row (s)", "app cores (cores)");
 		spec.y2label = "app RSS (MiB)";
-		if (c->ok) {
+		if (c->ok && tp->has_shade) {
 			spec.has_shade = true;
-			spec.shade_from = sec[c->window.lo];
-			spec.shade_to = sec[c->window.hi];
+			spec.shade_from = tp->shade_from;
+			spec.shade_to = tp->shade_to;
 			spec.shade_label = "plateau window";
 		}
 		rc = plot_draw(&spec, series, 2, image);
 	}
-	free(buf);
 	free(tt);
+	free(cores_title);
+	free(rss_title);
 	strbuf_release(&what);
 	return rc;
 }
@@ -339,7 +337,7 @@ int plots_draw(const struct plot_target *t, const struct plot_request *req,
 	case PLOT_KIND_BLOCKS:
 		return plots_blocks(t, req->by, metric, &res->sel, image);
 	case PLOT_KIND_TRACE:
-		return plots_trace(t, req->tag, &res->series, &res->cores, image);
+		return plots_trace(t, req->tag, &res->trace, &res->cores, image);
 	case PLOT_KIND_MEMORY:
 		return plots_memory(t, req->by, metric, &res->sel, &res->ols, image);
 	}

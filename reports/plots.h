@@ -43,8 +43,12 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 /* sel: runs with numeric levels and their block values (NULL block: "NA"). */
 int plots_blocks(const struct plot_target *t, const char *by, const char *metric,
 		 const struct selection *sel, char **image);
-/* The run's sample trace; cores gives the tick rate and, when ok, the plateau window. */
-int plots_trace(const struct plot_target *t, const char *tag, const struct trace_series *ts,
+/*
+ * The run's trace series (reduced as plot_runs.h says: a reduced series'
+ * legend says "N points reduced to M by min/max per bucket"); cores says
+ * whether the plateau is shaded.
+ */
+int plots_trace(const struct plot_target *t, const char *tag, const struct trace_plot *tp,
 		const struct run_cores *cores, char **image);
 /* sel: the runs (level, metric); ols: the metric on the level over them. */
 int plots_memory(const struct plot_target *t, const char *by, const char *metric,

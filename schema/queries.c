@@ -3,9 +3,10 @@
 
 #include "../common/err.h"
 
-#include <stdio.h>
 #include "db.h"
+#include <stdio.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -494,6 +495,93 @@ int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **
 	}
 	sqlite3_finalize(stmt);
 	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* ---- traces ---- */
+
+int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *trace_id, size_t *rows)
+{
+	sqlite3_stmt *stmt = NULL;
+	int step, rc = 0;
+	*trace_id = -1;
+	*rows = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT t.trace_id, (SELECT count(*) FROM trace_samples s"
+			       " WHERE s.trace_id = t.trace_id) FROM traces t"
+			       " WHERE t.run_id = ?1 AND t.kind = ?2",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_text(stmt, 2, kind, -1, SQLITE_STATIC);
+	step = sqlite3_step(stmt);
+	if (step == SQLITE_ROW) {
+		*trace_id = sqlite3_column_int64(stmt, 0);
+		*rows = (size_t)sqlite3_column_int64(stmt, 1);
+	} else if (step != SQLITE_DONE) {
+		rc = err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+/* The trace_samples columns in struct trace_row order after row_no, by TRACE_COL_* bit. */
+static const char *const trace_columns[] = {"epoch", "conn", "cpu_total_j", "cpu_idle_j",
+					    "app_j", "pg_j", "app_rss_kb",  "mem_avail_kb"};
+
+static double column_or_nan(sqlite3_stmt *stmt, int col)
+{
+	return sqlite3_column_type(stmt, col) == SQLITE_NULL ? NAN
+							     : sqlite3_column_double(stmt, col);
+}
+
+int query_trace_rows(sqlite3 *db, int64_t trace_id, int64_t from_row_no, unsigned int columns,
+		     trace_row_fn fn, void *arg)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	struct trace_row row;
+	double *slot[8];
+	int step = SQLITE_DONE, rc = 0, ncols = 0;
+	int bad = strbuf_adds(&sql, "SELECT row_no");
+	slot[0] = &row.epoch;
+	slot[1] = &row.conn;
+	slot[2] = &row.cpu_total_j;
+	slot[3] = &row.cpu_idle_j;
+	slot[4] = &row.app_j;
+	slot[5] = &row.pg_j;
+	slot[6] = &row.app_rss_kb;
+	slot[7] = &row.mem_avail_kb;
+	for (size_t c = 0; c < 8; c++)
+		if (columns & (1u << c))
+			bad |= strbuf_addf(&sql, ", %s", trace_columns[c]);
+	bad |= strbuf_adds(&sql, " FROM trace_samples WHERE trace_id = ?1 AND row_no >= ?2"
+				 " ORDER BY row_no");
+	if (bad) {
+		rc = err_set("out of memory");
+		goto done;
+	}
+	if (sqlite3_prepare_v2(db, strbuf_str(&sql), -1, &stmt, NULL) != SQLITE_OK) {
+		rc = err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+		goto done;
+	}
+	sqlite3_bind_int64(stmt, 1, trace_id);
+	sqlite3_bind_int64(stmt, 2, from_row_no);
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		for (size_t c = 0; c < 8; c++)
+			*slot[c] = NAN;
+		row.row_no = sqlite3_column_int64(stmt, 0);
+		ncols = 1;
+		for (size_t c = 0; c < 8; c++)
+			if (columns & (1u << c))
+				*slot[c] = column_or_nan(stmt, ncols++);
+		rc = fn(&row, arg);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+done:
+	sqlite3_finalize(stmt);
 	strbuf_release(&sql);
 	return rc;
 }

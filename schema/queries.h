@@ -142,4 +142,53 @@ int query_subcorpus_families(sqlite3 *db, const char *corpus, struct text_list *
  */
 int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **tag);
 
+/* ---- traces ---- */
+
+/* One trace row (trace_samples); a column not read, or that the trace lacks, is NaN. */
+struct trace_row {
+	int64_t row_no;
+	double epoch;
+	double conn;
+	double cpu_total_j;
+	double cpu_idle_j;
+	double app_j;
+	double pg_j;
+	double app_rss_kb;
+	double mem_avail_kb;
+};
+
+/* The columns a trace scan reads (row_no always), OR-ed: fewer columns read faster. */
+enum {
+	TRACE_COL_EPOCH = 1 << 0,
+	TRACE_COL_CONN = 1 << 1,
+	TRACE_COL_CPU_TOTAL = 1 << 2,
+	TRACE_COL_CPU_IDLE = 1 << 3,
+	TRACE_COL_APP_J = 1 << 4,
+	TRACE_COL_PG_J = 1 << 5,
+	TRACE_COL_APP_RSS = 1 << 6,
+	TRACE_COL_MEM_AVAIL = 1 << 7,
+	TRACE_COL_ALL = (1 << 8) - 1,
+};
+
+/*
+ * The run's trace of `kind` ("sample" or "window"): its trace_id and how
+ * many rows it stores (*rows 0 when the run has no such trace, or an empty
+ * one).
+ */
+int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *trace_id,
+		     size_t *rows);
+
+/* Called once per trace row, in row order; nonzero stops the scan with that code. */
+typedef int (*trace_row_fn)(const struct trace_row *row, void *arg);
+
+/*
+ * The rows of trace `trace_id` from row_no `from_row_no` on, in row order,
+ * with the `columns` asked for (TRACE_COL_*; the others NaN), streamed to
+ * fn one row at a time: a trace of any length holds one row in memory.
+ * Returns fn's nonzero code when it stopped the scan (a positive one is
+ * not an error), else 0 or a database error.
+ */
+int query_trace_rows(sqlite3 *db, int64_t trace_id, int64_t from_row_no, unsigned int columns,
+		     trace_row_fn fn, void *arg);
+
 #endif

@@ -1080,7 +1080,7 @@ static void test_plots_trace_from_series(void **state)
 		{.row_no = 2, .epoch = 101, .app_j = 1100, .app_rss_kb = 2048},
 		{.row_no = 3, .epoch = 103, .app_j = 1400, .app_rss_kb = 3072},
 	};
-	struct trace_series ts = {rows, ARRAY_LEN(rows)};
+	struct trace_plot tp;
 	struct run_cores cores;
 	struct tmp t;
 	char *image = NULL, *data;
@@ -1088,11 +1088,17 @@ static void test_plots_trace_from_series(void **state)
 	memset(&cores, 0, sizeof(cores));
 	cores.ok = false; /* no plateau: nothing shaded */
 	cores.clk_tck = 100;
+	assert_int_equal(trace_plot_init(&tp, ARRAY_LEN(rows), PLOT_TRACE_POINTS, &cores), 0);
+	for (size_t i = 0; i < ARRAY_LEN(rows); i++)
+		trace_plot_add(&tp, i, &rows[i]);
+	trace_plot_finish(&tp);
+	assert_false(plot_reduce_reduced(&tp.cores));
 	tmp_make(&t);
 	{
 		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL};
-		assert_int_equal(plots_trace(&target, "r1", &ts, &cores, &image), 0);
+		assert_int_equal(plots_trace(&target, "r1", &tp, &cores, &image), 0);
 	}
+	trace_plot_release(&tp);
 	data = slurp(t.dir, "tr.tsv");
 	/* cores: 100 jiffies in 1 s, 300 in 2 s at 100 Hz; the first row has no interval */
 	assert_string_equal(
