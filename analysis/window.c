@@ -47,12 +47,16 @@ void trace_series_release(struct trace_series *t)
 
 int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trace_source *out)
 {
+	struct trace_summary sum;
 	int rc;
 	memset(out, 0, sizeof(*out));
 	out->db = db;
-	rc = query_trace_find(db, run_id, kind, &out->trace_id, &out->n);
+	rc = query_trace_find(db, run_id, kind, &out->trace_id, &sum);
 	if (rc)
 		return rc;
+	out->n = sum.rows;
+	out->conn_rows = sum.conn_rows;
+	out->conn_max = sum.conn_max;
 	return out->n == 0 ? 1 : 0;
 }
 
@@ -62,6 +66,12 @@ void trace_source_series(const struct trace_series *t, struct trace_source *out)
 	out->trace_id = -1;
 	out->series = t;
 	out->n = t->n;
+	out->conn_max = -INFINITY;
+	for (size_t i = 0; i < t->n; i++)
+		if (!isnan(t->rows[i].conn)) {
+			out->conn_rows++;
+			out->conn_max = fmax(out->conn_max, t->rows[i].conn);
+		}
 }
 
 static int changed(void)
@@ -268,16 +278,6 @@ static void add_warning(struct window *w, const char *text)
 	snprintf(w->warnings + used, sizeof(w->warnings) - used, "%s%s", used ? "; " : "", text);
 }
 
-static int max_conn(size_t pos, const struct trace_row *row, void *arg)
-{
-	(void)pos;
-	if (isnan(row->conn))
-		return err_set("the trace has no connection count (conn): the loaded "
-			       "plateau cannot be found");
-	*(double *)arg = fmax(*(double *)arg, row->conn);
-	return 0;
-}
-
 /* A window end: its row_no (to scan from it) and epoch (for the span). */
 struct end_row {
 	int64_t row_no;
@@ -319,28 +319,106 @@ static int find_ends(size_t pos, const struct trace_row *row, void *arg)
 	return 0;
 }
 
-/* One pass over the window's conn: the median's, and (the first time) the idle rows. */
-struct conn_pass {
+/*
+ * Passes over the window's rows for what needs all of them: the median
+ * conn and the idle rows (the window rule), and the RSS summary and median
+ * and the least available memory (the figures), each median a
+ * stream_median. The first pass reads every column wanted and does the
+ * counting; later ones only the medians still open. The mean is
+ * gsl_stats_mean's recurrence, in row order and in long double as GSL has
+ * it, so it is the mean of the array of values to the bit.
+ */
+struct window_pass {
 	size_t hi, rows;
-	struct stream_median *m;
-	bool finite;
-	bool count_idle;
+	bool first;
+	bool want_conn, want_memory;
+	struct stream_median conn_m, rss_m;
+	bool conn_open, rss_open;
+	bool conn_finite;
 	size_t idle;
+	struct window_memory mem;
+	long double mean;
 };
 
-static int window_conn(size_t pos, const struct trace_row *row, void *arg)
+static int window_row(size_t pos, const struct trace_row *row, void *arg)
 {
-	struct conn_pass *p = arg;
+	struct window_pass *p = arg;
+	double v = row->app_rss_kb;
 	if (pos > p->hi)
 		return 1;
 	p->rows++;
-	if (isfinite(row->conn))
-		stream_median_add(p->m, row->conn);
-	else
-		p->finite = false;
-	if (p->count_idle)
-		p->idle += row->conn == 0;
+	if (p->conn_open) {
+		if (isfinite(row->conn))
+			stream_median_add(&p->conn_m, row->conn);
+		else
+			p->conn_finite = false;
+	}
+	if (p->rss_open && isfinite(v))
+		stream_median_add(&p->rss_m, v);
+	if (!p->first)
+		return 0;
+	p->idle += p->want_conn && row->conn == 0;
+	if (!p->want_memory)
+		return 0;
+	if (!isnan(v)) {
+		struct window_memory *m = &p->mem;
+		m->n++;
+		if (!isfinite(v) && !m->bad_at) {
+			m->bad_at = m->n;
+			m->bad = v;
+		}
+		p->mean += (v - p->mean) / m->n;
+		m->min = m->n == 1 ? v : fmin(m->min, v);
+		m->max = m->n == 1 ? v : fmax(m->max, v);
+	}
+	if (!isnan(row->mem_avail_kb))
+		p->mem.avail_min = isnan(p->mem.avail_min) ? row->mem_avail_kb
+							   : fmin(p->mem.avail_min, row->mem_avail_kb);
 	return 0;
+}
+
+static void window_pass_release(struct window_pass *p)
+{
+	stream_median_release(&p->conn_m);
+	stream_median_release(&p->rss_m);
+}
+
+/* The window passes; on success p holds the idle rows, the medians and the memory summary. */
+static int window_passes(const struct trace_source *src, const struct window *w,
+			 struct window_pass *p)
+{
+	int rc = 0;
+	p->hi = w->hi;
+	p->first = true;
+	p->conn_finite = true;
+	p->mem.avail_min = NAN;
+	if ((p->conn_open = p->want_conn))
+		rc = stream_median_init(&p->conn_m);
+	if (rc == 0 && (p->rss_open = p->want_memory))
+		rc = stream_median_init(&p->rss_m);
+	while (rc == 0 && (p->conn_open || p->rss_open)) {
+		unsigned int cols = (p->conn_open ? TRACE_COL_CONN : 0) |
+				    (p->rss_open ? TRACE_COL_APP_RSS : 0) |
+				    (p->first && p->want_memory ? TRACE_COL_MEM_AVAIL : 0);
+		p->rows = 0;
+		rc = trace_source_scan(src, w->lo, w->lo_row_no, cols, window_row, p);
+		if (rc >= 0)
+			rc = p->rows != w->rows ? changed() : 0;
+		if (rc)
+			break;
+		/* a conn that is not finite has no median; an RSS that is not finite is an error */
+		if (p->conn_open)
+			p->conn_open = p->conn_finite && !stream_median_next(&p->conn_m);
+		if (p->rss_open)
+			p->rss_open = p->mem.n && !p->mem.bad_at && !stream_median_next(&p->rss_m);
+		p->first = false;
+	}
+	if (rc == 0 && p->want_memory) {
+		p->mem.known = true;
+		p->mem.mean = (double)p->mean;
+		p->mem.median = stream_median_value(&p->rss_m);
+	}
+	return rc;
 }
 
 struct ramp {
@@ -358,43 +436,15 @@ static int ramp_row(size_t pos, const struct trace_row *row, void *arg)
 	return 0;
 }
 
-/* A pass over rows lo..hi that saw another number of rows: the trace changed. */
-static int window_scan(const struct trace_source *src, const struct window *w, unsigned int columns,
-		       trace_scan_fn fn, void *arg, const size_t *rows)
-{
-	int rc = trace_source_scan(src, w->lo, w->lo_row_no, columns, fn, arg);
-	if (rc < 0)
-		return rc;
-	return *rows != w->rows ? changed() : 0;
-}
-
 /*
- * The window's median conn and idle rows, then its leading rows still on
- * the ramp: connections rising and below the median connection count (the
- * plateau level; the maximum can be a one-row spike, so it is not the
- * reference).
+ * Leading window rows still on the ramp: connections rising and below the
+ * window's median connection count (the plateau level; the maximum can be
+ * a one-row spike, so it is not the reference).
  */
-static int ramp_and_idle(const struct trace_source *src, struct window *w)
+static int count_ramp_rows(const struct trace_source *src, struct window *w, double plateau)
 {
-	struct stream_median m;
-	struct conn_pass p = {.hi = w->hi, .m = &m, .finite = true, .count_idle = true};
-	struct ramp r = {.lo = w->lo, .hi = w->hi};
-	int rc = stream_median_init(&m);
-	bool done = false;
-	while (rc == 0 && !done) {
-		p.rows = 0;
-		rc = window_scan(src, w, TRACE_COL_CONN, window_conn, &p, &p.rows);
-		p.count_idle = false;
-		/* a value that is not finite has no median: every row is below "infinity" */
-		done = !p.finite || stream_median_next(&m);
-	}
-	w->idle_rows = p.idle;
-	r.plateau = p.finite ? stream_median_value(&m) : INFINITY;
-	if (isnan(r.plateau))
-		r.plateau = INFINITY;
-	stream_median_release(&m);
-	if (rc == 0)
-		rc = trace_source_scan(src, w->lo, w->lo_row_no, TRACE_COL_CONN, ramp_row, &r);
+	struct ramp r = {.lo = w->lo, .hi = w->hi, .plateau = plateau};
+	int rc = trace_source_scan(src, w->lo, w->lo_row_no, TRACE_COL_CONN, ramp_row, &r);
 	if (rc < 0)
 		return rc;
 	w->ramp_rows = r.rows;
@@ -404,14 +454,15 @@ static int ramp_and_idle(const struct trace_source *src, struct window *w)
 int window_select_source(const struct trace_source *src, const struct window_options *opts,
 			 struct window *out)
 {
+	struct window_pass p = {.want_conn = true, .want_memory = true};
 	struct ends e = {0};
-	double mx = -INFINITY;
+	double mx = src->conn_max, plateau;
 	char text[96];
 	int rc;
 	memset(out, 0, sizeof(*out));
-	rc = trace_source_scan(src, 0, 0, TRACE_COL_CONN, max_conn, &mx);
-	if (rc < 0)
-		return rc;
+	if (src->conn_rows < src->n)
+		return err_set("the trace has no connection count (conn): the loaded "
+			       "plateau cannot be found");
 	if (src->n == 0 || !(mx > 0))
 		return err_set("the trace never has a connection: no loaded plateau");
 	e.threshold = opts->frac * mx;
@@ -439,7 +490,15 @@ int window_select_source(const struct trace_source *src, const struct window_opt
 	out->rows = e.hi - e.lo + 1;
 	out->conn_max = mx;
 	out->seconds = e.hi_row.epoch - e.lo_row.epoch;
-	if ((rc = ramp_and_idle(src, out)) != 0)
+	/* the figures' memory columns in the same passes: cpu_compute_source reads them here */
+	rc = window_passes(src, out, &p);
+	plateau = p.conn_finite ? stream_median_value(&p.conn_m) : INFINITY;
+	window_pass_release(&p);
+	if (rc)
+		return rc;
+	out->idle_rows = p.idle;
+	out->memory = p.mem;
+	if ((rc = count_ramp_rows(src, out, isnan(plateau) ? INFINITY : plateau)) != 0)
 		return rc;
 	if (out->ramp_rows) {
 		snprintf(text, sizeof(text), "%zu ramp row%s inside (connections rising)",
@@ -484,87 +543,37 @@ static int delta(double first, double last, const char *name, bool required, dou
 }
 
 /*
- * One pass over the window's memory columns: the RSS median's, and (the
- * first time) the RSS count, least, most, first value that is not finite,
- * mean and the least available memory. The mean is gsl_stats_mean's
- * recurrence, in row order, in long double as GSL has it, so it is the
- * mean of the array of values to the bit.
- */
-struct memory_pass {
-	size_t hi, rows;
-	struct stream_median *m;
-	bool first;
-	size_t n;
-	long double mean;
-	double min, max, avail_min;
-	size_t bad_at; /* 1-based among the values; 0: every value finite */
-	double bad;
-};
-
-static int window_memory(size_t pos, const struct trace_row *row, void *arg)
-{
-	struct memory_pass *p = arg;
-	double v = row->app_rss_kb;
-	if (pos > p->hi)
-		return 1;
-	p->rows++;
-	if (!isnan(v) && isfinite(v))
-		stream_median_add(p->m, v);
-	if (!p->first)
-		return 0;
-	if (!isnan(v)) {
-		p->n++;
-		if (!isfinite(v) && !p->bad_at) {
-			p->bad_at = p->n;
-			p->bad = v;
-		}
-		p->mean += (v - p->mean) / p->n;
-		p->min = p->n == 1 ? v : fmin(p->min, v);
-		p->max = p->n == 1 ? v : fmax(p->max, v);
-	}
-	if (!isnan(row->mem_avail_kb))
-		p->avail_min = isnan(p->avail_min) ? row->mem_avail_kb
-						   : fmin(p->avail_min, row->mem_avail_kb);
-	return 0;
-}
-
-/*
  * rss median, mean and peak and the least available memory over the
- * window, with stats_summary's checks and messages (finite values, a
- * median that is not 0, a positive least value unless all are equal).
+ * window (found with it, or read now for a window made by hand), with
+ * stats_summary's checks and messages (finite values, a median that is
+ * not 0, a positive least value unless all are equal).
  */
 static int memory_figures(const struct trace_source *src, const struct window *w,
 			  struct cpu_figures *out)
 {
-	struct stream_median m;
-	struct memory_pass p = {.hi = w->hi, .m = &m, .first = true, .avail_min = NAN};
-	bool done = false;
-	int rc = stream_median_init(&m);
+	struct window_memory m = w->memory;
 	out->rss_median_kb = out->rss_mean_kb = out->rss_peak_kb = NAN;
-	while (rc == 0 && !done) {
-		p.rows = 0;
-		rc = window_scan(src, w, TRACE_COL_APP_RSS | TRACE_COL_MEM_AVAIL, window_memory, &p,
-				 &p.rows);
-		p.first = false;
-		done = rc || p.n == 0 || p.bad_at || stream_median_next(&m);
+	if (!m.known) {
+		struct window_pass p = {.want_memory = true};
+		int rc = window_passes(src, w, &p);
+		window_pass_release(&p);
+		if (rc)
+			return rc;
+		m = p.mem;
 	}
-	out->mem_avail_min_kb = p.avail_min;
-	if (rc == 0 && p.n > 0) {
-		double median = stream_median_value(&m);
-		if (p.bad_at)
-			rc = err_set("values must be finite, value %zu is %g", p.bad_at, p.bad);
-		else if (median == 0)
-			rc = err_set("median is 0: range_pct undefined");
-		else if (p.min != p.max && !(p.min > 0))
-			rc = err_set("minimum is 0 or below: spread_pct undefined");
-		else {
-			out->rss_median_kb = median;
-			out->rss_mean_kb = (double)p.mean;
-			out->rss_peak_kb = p.max;
-		}
-	}
-	stream_median_release(&m);
-	return rc;
+	out->mem_avail_min_kb = m.avail_min;
+	if (m.n == 0)
+		return 0;
+	if (m.bad_at)
+		return err_set("values must be finite, value %zu is %g", m.bad_at, m.bad);
+	if (m.median == 0)
+		return err_set("median is 0: range_pct undefined");
+	if (m.min != m.max && !(m.min > 0))
+		return err_set("minimum is 0 or below: spread_pct undefined");
+	out->rss_median_kb = m.median;
+	out->rss_mean_kb = m.mean;
+	out->rss_peak_kb = m.max;
+	return 0;
 }
 
 int cpu_compute_source(const struct trace_source *src, const struct window *w, double clk_tck,

@@ -28,12 +28,14 @@
  * A counter that went backwards across the window, a missing column or a
  * zero time span is an error, not a number.
  *
- * Memory: nothing here holds a trace. window_select_source reads the conn
- * column twice over the whole trace (maximum, then the window's ends), and
- * over the window a median pass or two (stream_median) and the leading
- * ramp rows; cpu_compute_source reads the window's two end rows and the
- * RSS and available-memory columns over the window (summary and median
- * passes). The median is stats_median's, the mean gsl_stats_mean's
+ * Memory: nothing here holds a trace. A database source counts the rows
+ * and takes the largest conn in SQL when it is opened; window_select_source
+ * then reads conn and epoch once over the trace (the window's ends), then
+ * over the window the conn, RSS and available memory once and the open
+ * medians' columns again while they narrow (stream_median: one more pass
+ * for integers), then the leading ramp rows; cpu_compute_source reads the
+ * window's two end rows (and the memory passes itself only for a window
+ * made by hand). The median is stats_median's, the mean gsl_stats_mean's
  * recurrence in row order, so the figures are the same bits as from an
  * array of the values.
  */
@@ -80,10 +82,12 @@ struct trace_source {
 	sqlite3 *db; /* NULL: series */
 	int64_t trace_id;
 	const struct trace_series *series;
-	size_t n; /* rows */
+	size_t n;         /* rows */
+	size_t conn_rows; /* rows with a conn */
+	double conn_max;  /* the largest conn (-inf: none) */
 };
 
-/* The run's trace of `kind` in the database; 1 (and n 0) when it has none. */
+/* The run's trace of `kind` in the database (its rows and conn summary read); 1 when it has none. */
 int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trace_source *out);
 /* A trace in memory (t must outlive the source). */
 void trace_source_series(const struct trace_series *t, struct trace_source *out);
@@ -145,6 +149,20 @@ struct window_options {
 	size_t min_rows;
 };
 
+/*
+ * The window's memory columns, summarised with the window (the same passes
+ * over its rows) so cpu_compute_source need not read them again; a window
+ * made by hand has known false and is read then.
+ */
+struct window_memory {
+	bool known;
+	size_t n;      /* RSS values */
+	size_t bad_at; /* the first that is not finite, 1-based among them; 0: none */
+	double bad;
+	double median, mean, min, max; /* of the RSS values */
+	double avail_min;              /* NaN: no mem_avail_kb */
+};
+
 struct window {
 	size_t lo, hi;                /* positions in the trace, inclusive */
 	int64_t lo_row_no, hi_row_no; /* their row_no (a database source needs them) */
@@ -154,6 +172,7 @@ struct window {
 	size_t ramp_rows;
 	size_t idle_rows;
 	char warnings[256]; /* "" when none */
+	struct window_memory memory;
 };
 
 void window_options_init(struct window_options *opts);

@@ -501,16 +501,18 @@ int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **
 
 /* ---- traces ---- */
 
-int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *trace_id, size_t *rows)
+int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *trace_id,
+		     struct trace_summary *out)
 {
 	sqlite3_stmt *stmt = NULL;
 	int step, rc = 0;
 	*trace_id = -1;
-	*rows = 0;
+	out->rows = out->conn_rows = 0;
+	out->conn_max = -INFINITY;
 	if (sqlite3_prepare_v2(db,
-			       "SELECT t.trace_id, (SELECT count(*) FROM trace_samples s"
-			       " WHERE s.trace_id = t.trace_id) FROM traces t"
-			       " WHERE t.run_id = ?1 AND t.kind = ?2",
+			       "SELECT t.trace_id, count(s.row_no), count(s.conn), max(s.conn)"
+			       " FROM traces t LEFT JOIN trace_samples s USING (trace_id)"
+			       " WHERE t.run_id = ?1 AND t.kind = ?2 GROUP BY t.trace_id",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return err_set("cannot read a trace: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(stmt, 1, run_id);
@@ -518,7 +520,10 @@ int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *tra
 	step = sqlite3_step(stmt);
 	if (step == SQLITE_ROW) {
 		*trace_id = sqlite3_column_int64(stmt, 0);
-		*rows = (size_t)sqlite3_column_int64(stmt, 1);
+		out->rows = (size_t)sqlite3_column_int64(stmt, 1);
+		out->conn_rows = (size_t)sqlite3_column_int64(stmt, 2);
+		if (sqlite3_column_type(stmt, 3) != SQLITE_NULL)
+			out->conn_max = sqlite3_column_double(stmt, 3);
 	} else if (step != SQLITE_DONE) {
 		rc = err_set("cannot read a trace: %s", sqlite3_errmsg(db));
 	}

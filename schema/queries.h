@@ -170,13 +170,16 @@ enum {
 	TRACE_COL_ALL = (1 << 8) - 1,
 };
 
-/*
- * The run's trace of `kind` ("sample" or "window"): its trace_id and how
- * many rows it stores (*rows 0 when the run has no such trace, or an empty
- * one).
- */
+/* What a trace stores, counted in SQL (one pass inside SQLite). */
+struct trace_summary {
+	size_t rows;      /* 0: the run has no such trace, or an empty one */
+	size_t conn_rows; /* rows with a conn */
+	double conn_max;  /* the largest conn; -inf when none */
+};
+
+/* The run's trace of `kind` ("sample" or "window"): its trace_id (-1: none) and summary. */
 int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *trace_id,
-		     size_t *rows);
+		     struct trace_summary *out);
 
 /* Called once per trace row, in row order; nonzero stops the scan with that code. */
 typedef int (*trace_row_fn)(const struct trace_row *row, void *arg);
