@@ -236,35 +236,40 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 	return rc;
 }
 
-/* A trace series' legend: what it draws, and how it was reduced when it was. */
-static char *trace_title(const char *what, const struct plot_reduce *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_adds(&sb, what);
-	if (plot_reduce_reduced(r))
-		strbuf_addf(&sb, ": %zu points reduced to %zu by min/max per bucket", r->in_points,
-			    r->out_points);
-	return strbuf_detach(&sb);
-}
-
 int plots_trace(const struct plot_target *t, const char *tag, const struct trace_plot *tp,
 		const struct run_cores *c, char **image)
 {
 	struct strbuf what = STRBUF_INIT;
-	char *tt = NULL, *cores_title = trace_title("app cores (per interval)", &tp->cores),
-	     *rss_title = trace_title("app RSS (MiB)", &tp->rss);
+	char *tt = NULL;
 	int rc = strbuf_addf(&what, "trace of %s", tag) ? err_set("out of memory") : 0;
-	if (rc == 0 && (!(tt = title(strbuf_str(&what), t)) || !cores_title || !rss_title))
+	if (rc == 0 && !(tt = title(strbuf_str(&what), t)))
 		rc = err_set("out of memory");
+	/* the title says when the series are not every row (the legend would squeeze the plot) */
+	if (rc == 0 && (plot_reduce_reduced(&tp->cores) || plot_reduce_reduced(&tp->rss))) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t most = tp->cores.out_points > tp->rss.out_points ? tp->cores.out_points
+									: tp->rss.out_points;
+		if (strbuf_addf(&sb,
+				"%s; %zu rows reduced to %zu points per series by min/max per bucket",
+				tt, tp->rows, most))
+			rc = err_set("out of memory");
+		free(tt);
+		tt = strbuf_detach(&sb);
+	}
 	if (rc == 0) {
 		struct plot_series series[2];
 		struct plot_spec spec;
-		series[0] = (struct plot_series){cores_title, PLOT_LINES,  tp->cores.out_points,
-						 tp->cores.x, tp->cores.y, NULL,
-						 NULL,        false};
-		series[1] = (struct plot_series){rss_title, PLOT_LINES, tp->rss.out_points,
-						 tp->rss.x, tp->rss.y,  NULL,
-						 NULL,      true};
+		series[0] = (struct plot_series){"app cores (per interval)",
+						 PLOT_LINES,
+						 tp->cores.out_points,
+						 tp->cores.x,
+						 tp->cores.y,
+						 NULL,
+						 NULL,
+						 false};
+		series[1] = (struct plot_series){"app RSS (MiB)", PLOT_LINES, tp->rss.out_points,
+						 tp->rss.x,       tp->rss.y,  NULL,
+						 NULL,            true};
 		spec = spec_for(t, tt, "time since the first row (s)", "app cores (cores)");
 		spec.y2label = "app RSS (MiB)";
 		if (c->ok && tp->has_shade) {
@@ -276,8 +281,6 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 		rc = plot_draw(&spec, series, 2, image);
 	}
 	free(tt);
-	free(cores_title);
-	free(rss_title);
 	strbuf_release(&what);
 	return rc;
 }

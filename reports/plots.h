@@ -44,9 +44,9 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 int plots_blocks(const struct plot_target *t, const char *by, const char *metric,
 		 const struct selection *sel, char **image);
 /*
- * The run's trace series (reduced as plot_runs.h says: a reduced series'
- * legend says "N points reduced to M by min/max per bucket"); cores says
- * whether the plateau is shaded.
+ * The run's trace series (reduced as plot_runs.h says: then the title
+ * says "N rows reduced to M points per series by min/max per bucket"); cores
+ * says whether the plateau is shaded.
  */
 int plots_trace(const struct plot_target *t, const char *tag, const struct trace_plot *tp,
 		const struct run_cores *cores, char **image);
