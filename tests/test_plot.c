@@ -1073,6 +1073,155 @@ static void test_plots_blocks_from_selection(void **state)
 	tmp_remove(&t);
 }
 
+static void check_points(const struct plot_reduce *r, const double *x, const double *y, size_t n)
+{
+	assert_int_equal(r->out_points, n);
+	for (size_t i = 0; i < n; i++)
+		if (r->x[i] != x[i] || r->y[i] != y[i])
+			fail_msg("point %zu: (%g, %g), expected (%g, %g)", i, r->x[i], r->y[i], x[i],
+				 y[i]);
+}
+
+static void reduce(struct plot_reduce *r, size_t max_points, const double *y, size_t n)
+{
+	assert_int_equal(plot_reduce_init(r, n, max_points), 0);
+	for (size_t i = 0; i < n; i++)
+		plot_reduce_add(r, i, 10.0 * (double)i, y[i]);
+	plot_reduce_finish(r);
+}
+
+/*
+ * Min/max per bucket, worked by hand (x = 10 x position):
+ *   12 positions, at most 6 points: 3 buckets of 4 (bucket = pos * 3 / 12)
+ *     y  5 1 9 3 | 2 2 8 8 | 7 NaN 0 4
+ *     -> (10,1) (20,9) | (40,2) (60,8) [first of equal ones] | (80,7) (100,0)
+ *        [the highest comes first: position order]
+ *   10 positions, at most 6: buckets 0-3, 4-6, 7-9 (pos * 3 / 10)
+ *     y = pos, but 100 at 5 -> (0,0) (30,3) | (40,4) (50,100) | (70,7) (90,9)
+ *   a bucket of one value keeps one point; NaN-only buckets none;
+ *   n <= max_points keeps every point with a y.
+ * The global least and most always survive: a 100000-point series with one
+ * spike up and one down at random-looking places, reduced to 2000.
+ */
+static void test_plot_reduce_min_max(void **state)
+{
+	static const double y12[] = {5, 1, 9, 3, 2, 2, 8, 8, 7, NAN, 0, 4};
+	static const double x12w[] = {10, 20, 40, 60, 80, 100}, y12w[] = {1, 9, 2, 8, 7, 0};
+	static const double y10[] = {0, 1, 2, 3, 4, 100, 6, 7, 8, 9};
+	static const double x10w[] = {0, 30, 40, 50, 70, 90}, y10w[] = {0, 3, 4, 100, 7, 9};
+	static const double y6[] = {NAN, 3, NAN, NAN, NAN, NAN};
+	static const double x6w[] = {10}, y6w[] = {3};
+	static const double y3[] = {1, NAN, 2};
+	static const double x3w[] = {0, 20}, y3w[] = {1, 2};
+	struct plot_reduce r;
+	double *series = malloc(100000 * sizeof(*series));
+	bool seen_max = false, seen_min = false;
+	(void)state;
+	assert_non_null(series);
+	reduce(&r, 6, y12, ARRAY_LEN(y12));
+	check_points(&r, x12w, y12w, ARRAY_LEN(y12w));
+	assert_int_equal(r.in_points, 11);
+	assert_true(plot_reduce_reduced(&r));
+	plot_reduce_release(&r);
+	reduce(&r, 6, y10, ARRAY_LEN(y10));
+	check_points(&r, x10w, y10w, ARRAY_LEN(y10w));
+	plot_reduce_release(&r);
+	reduce(&r, 4, y6, ARRAY_LEN(y6));
+	check_points(&r, x6w, y6w, 1);
+	assert_false(plot_reduce_reduced(&r));
+	plot_reduce_release(&r);
+	reduce(&r, 2000, y3, ARRAY_LEN(y3));
+	check_points(&r, x3w, y3w, 2);
+	assert_false(plot_reduce_reduced(&r));
+	plot_reduce_release(&r);
+
+	for (size_t i = 0; i < 100000; i++)
+		series[i] = 50 + 10 * sin((double)i / 777.0);
+	series[61231] = 1000; /* the global most */
+	series[99999] = -1000; /* the global least, in the last bucket */
+	reduce(&r, 2000, series, 100000);
+	assert_true(r.out_points <= 2000);
+	assert_true(r.out_points >= 1000);
+	assert_true(plot_reduce_reduced(&r));
+	for (size_t i = 0; i < r.out_points; i++) {
+		size_t pos = (size_t)(r.x[i] / 10);
+		assert_true(r.y[i] == series[pos]); /* a point of the series */
+		if (i)
+			assert_true(r.x[i] > r.x[i - 1]); /* in order */
+		seen_max |= r.y[i] == 1000 && pos == 61231;
+		seen_min |= r.y[i] == -1000 && pos == 99999;
+	}
+	assert_true(seen_max && seen_min);
+	plot_reduce_release(&r);
+	free(series);
+}
+
+/*
+ * The trace plot of a long trace: 5000 rows (more than PLOT_TRACE_POINTS),
+ * so each series is reduced, the title says so with the counts, the data
+ * file holds at most PLOT_TRACE_POINTS points per series, and the plateau
+ * shade is at the plateau rows' seconds (rows 1000 and 3999: 999 and
+ * 3998 s after the first).
+ */
+static void test_plots_trace_reduced(void **state)
+{
+	struct trace_row *rows = calloc(5000, sizeof(*rows));
+	struct trace_plot tp;
+	struct run_cores cores;
+	struct tmp t;
+	char *image = NULL, *data, *script;
+	size_t lines = 0;
+	(void)state;
+	assert_non_null(rows);
+	for (size_t i = 0; i < 5000; i++) {
+		rows[i].row_no = (int64_t)i + 1;
+		rows[i].epoch = 1000 + (double)i;
+		rows[i].app_j = 100 * (double)i + (i == 2500 ? 5000 : 0);
+		rows[i].app_rss_kb = 2048 + (double)(i % 7);
+	}
+	memset(&cores, 0, sizeof(cores));
+	cores.ok = true;
+	cores.clk_tck = 100;
+	cores.window.lo = 999;
+	cores.window.hi = 3998;
+	assert_int_equal(trace_plot_init(&tp, 5000, PLOT_TRACE_POINTS, &cores), 0);
+	for (size_t i = 0; i < 5000; i++)
+		trace_plot_add(&tp, i, &rows[i]);
+	trace_plot_finish(&tp);
+	assert_true(plot_reduce_reduced(&tp.cores) && plot_reduce_reduced(&tp.rss));
+	assert_int_equal(tp.cores.in_points, 4999);
+	assert_true(tp.shade_from == 999 && tp.shade_to == 3998);
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL};
+		int rc = plots_trace(&target, "r1", &tp, &cores, &image);
+		if (rc == PLOT_NOT_INSTALLED) {
+			trace_plot_release(&tp);
+			free(rows);
+			tmp_remove(&t);
+			skip();
+		}
+		assert_int_equal(rc, 0);
+	}
+	script = slurp(t.dir, "tr.gp");
+	if (!strstr(script, "5000 rows reduced to 2000 points per series by min/max per bucket") ||
+	    !strstr(script, "rect from 999, graph 0 to 3998, graph 1"))
+		fail_msg("title or shade wrong:\n%s", script);
+	data = slurp(t.dir, "tr.tsv");
+	for (const char *p = data; *p; p++)
+		lines += *p == '\n';
+	assert_true(lines <= 2 * PLOT_TRACE_POINTS + 6);
+	/* the spike: 5100 jiffies in 1 s at 100 Hz = 51 cores, and the drop after it, -49 */
+	assert_non_null(strstr(data, "\t51\n"));
+	assert_non_null(strstr(data, "\t-49\n"));
+	free(data);
+	free(script);
+	free(image);
+	trace_plot_release(&tp);
+	free(rows);
+	tmp_remove(&t);
+}
+
 static void test_plots_trace_from_series(void **state)
 {
 	struct trace_row rows[] = {
@@ -1204,6 +1353,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_draw_not_installed, teardown),
 		cmocka_unit_test_teardown(test_plots_blocks_from_selection, teardown),
 		cmocka_unit_test_teardown(test_plots_trace_from_series, teardown),
+		cmocka_unit_test(test_plot_reduce_min_max),
+		cmocka_unit_test_teardown(test_plots_trace_reduced, teardown),
 		cmocka_unit_test_teardown(test_plots_memory_band, teardown),
 		cmocka_unit_test_teardown(test_plots_context, teardown),
 	};

@@ -37,6 +37,8 @@
 #include "schema/db.h"
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -979,6 +981,212 @@ static void test_window_errors(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* streaming: the exact median in passes, the database source          */
+/* ------------------------------------------------------------------ */
+
+static double median_in_passes(const double *v, size_t n, size_t *passes)
+{
+	struct stream_median m;
+	double value;
+	assert_int_equal(stream_median_init(&m), 0);
+	do {
+		for (size_t i = 0; i < n; i++)
+			stream_median_add(&m, v[i]);
+	} while (!stream_median_next(&m));
+	value = stream_median_value(&m);
+	*passes = m.passes;
+	stream_median_release(&m);
+	return value;
+}
+
+static void check_same_bits(double a, double b, const char *what)
+{
+	if (memcmp(&a, &b, sizeof(a)) != 0)
+		fail_msg("%s: %.17g and %.17g are not the same bits", what, a, b);
+}
+
+/*
+ * By hand: {3, 1, 2} -> 2; {4, 1, 3, 2} -> (2 + 3) / 2 = 2.5; {7} -> 7;
+ * {5, 5, 5, 5} -> 5; {-2, 10, -7, 3} -> (-2 + 3) / 2 = 0.5; {1e300, -1e-300}
+ * -> (-1e-300 + 1e300) / 2 = 5e299; {0, 0, 9, 9} -> 4.5 (the middle pair
+ * straddles two values); {2, 2, 2, 100} -> 2 (the pair is one value). Then
+ * random sets against stats_median (GSL: sort, then the middle or the mean
+ * of the middle two) to the bit: integers with many repeats (2 passes at
+ * most), doubles over many magnitudes and both signs (5 at most), odd and
+ * even counts.
+ */
+static void test_stream_median(void **state)
+{
+	static const struct {
+		double v[4];
+		size_t n;
+		double median;
+	} hand[] = {{{3, 1, 2}, 3, 2},          {{4, 1, 3, 2}, 4, 2.5},
+		    {{7}, 1, 7},                {{5, 5, 5, 5}, 4, 5},
+		    {{-2, 10, -7, 3}, 4, 0.5},  {{1e300, -1e-300}, 2, 5e299},
+		    {{0, 0, 9, 9}, 4, 4.5},     {{2, 2, 2, 100}, 4, 2}};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t passes, most_int = 0, most_real = 0;
+	double *v = malloc(20001 * sizeof(*v));
+	struct stream_median m;
+	(void)state;
+	assert_non_null(rng);
+	assert_non_null(v);
+	for (size_t i = 0; i < ARRAY_LEN(hand); i++)
+		check_same_bits(median_in_passes(hand[i].v, hand[i].n, &passes), hand[i].median,
+				"hand-worked median");
+	for (int round = 0; round < 40; round++) {
+		size_t n = 1 + gsl_rng_uniform_int(rng, 20001);
+		double want;
+		bool integers = round % 2 == 0;
+		for (size_t i = 0; i < n; i++)
+			v[i] = integers ? (double)gsl_rng_uniform_int(rng, 401) + 20000
+					: (gsl_rng_uniform(rng) - 0.3) *
+						  pow(10, (double)gsl_rng_uniform_int(rng, 40) - 20);
+		assert_int_equal(stats_median(v, n, &want), 0);
+		check_same_bits(median_in_passes(v, n, &passes), want, "random median");
+		if (integers)
+			most_int = passes > most_int ? passes : most_int;
+		else
+			most_real = passes > most_real ? passes : most_real;
+	}
+	assert_true(most_int <= 2);
+	assert_true(most_real <= 5);
+	/* no values: no median */
+	assert_int_equal(stream_median_init(&m), 0);
+	assert_true(stream_median_next(&m));
+	assert_true(isnan(stream_median_value(&m)));
+	stream_median_release(&m);
+	free(v);
+	gsl_rng_free(rng);
+}
+
+/*
+ * The RSS mean over a window is gsl_stats_mean of the window's values to
+ * the bit (its recurrence, in row order), also for values whose running
+ * sum rounds: 1e6 + 0.1 i + a random fraction.
+ */
+static void test_window_mean_is_gsl_mean(void **state)
+{
+	double conn[MAX_ROWS], rss[MAX_ROWS];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct trace_series t;
+	struct window_options o;
+	struct window w;
+	struct cpu_figures f;
+	size_t n = 900;
+	(void)state;
+	assert_non_null(rng);
+	for (size_t i = 0; i < n; i++)
+		conn[i] = i < 5 || i + 5 >= n ? 0 : 100;
+	make_trace(&t, conn, n);
+	for (size_t i = 0; i < n; i++)
+		rows_buf[i].app_rss_kb = 1e6 + 0.1 * (double)i + gsl_rng_uniform(rng);
+	window_options_init(&o);
+	assert_int_equal(window_select(&t, &o, &w), 0);
+	assert_int_equal(cpu_compute(&t, &w, 100, 2, WINDOW_TICK_MIN, &f), 0);
+	for (size_t i = 0; i < w.rows; i++)
+		rss[i] = rows_buf[w.lo + i].app_rss_kb;
+	check_same_bits(f.rss_mean_kb, gsl_stats_mean(rss, 1, w.rows), "rss_mean_kb");
+	/* a window made by hand (as size and translate make theirs) reads the rows itself */
+	{
+		struct window hand = {.lo = w.lo, .hi = w.hi, .rows = w.rows, .seconds = w.seconds};
+		struct cpu_figures g;
+		assert_int_equal(cpu_compute(&t, &hand, 100, 2, WINDOW_TICK_MIN, &g), 0);
+		check_same_bits(g.rss_mean_kb, f.rss_mean_kb, "rss_mean_kb (window by hand)");
+		check_same_bits(g.rss_median_kb, f.rss_median_kb, "rss_median_kb (window by hand)");
+		check_same_bits(g.mem_avail_min_kb, f.mem_avail_min_kb, "mem_avail_min_kb");
+	}
+	gsl_rng_free(rng);
+}
+
+/* The same window and figures, to the bit, through the database source and a loaded trace. */
+static void compare_run(int64_t run_id, const char *tag, size_t *compared)
+{
+	struct trace_series t;
+	struct trace_source src;
+	struct window_options o;
+	struct window wd, wm;
+	struct cpu_figures fd, fm;
+	int rd, rm;
+	if (trace_series_load(db, run_id, "sample", &t) != 0)
+		return;
+	assert_int_equal(trace_source_open(db, run_id, "sample", &src), 0);
+	assert_int_equal(src.n, t.n);
+	window_options_init(&o);
+	rd = window_select_source(&src, &o, &wd);
+	rm = window_select(&t, &o, &wm);
+	assert_int_equal(rd, rm);
+	if (rd == 0) {
+		if (wd.lo != wm.lo || wd.hi != wm.hi || wd.ramp_rows != wm.ramp_rows ||
+		    wd.idle_rows != wm.idle_rows || strcmp(wd.warnings, wm.warnings))
+			fail_msg("%s: the window differs between the database and memory", tag);
+		assert_int_equal(wd.lo_row_no, t.rows[wd.lo].row_no);
+		assert_int_equal(wd.hi_row_no, t.rows[wd.hi].row_no);
+		rd = cpu_compute_source(&src, &wd, 100, 2, WINDOW_TICK_MIN, &fd);
+		rm = cpu_compute(&t, &wm, 100, 2, WINDOW_TICK_MIN, &fm);
+		assert_int_equal(rd, rm);
+		if (rd == 0) {
+			check_same_bits(fd.app_cores_wall, fm.app_cores_wall, tag);
+			check_same_bits(fd.stat_tick_hz, fm.stat_tick_hz, tag);
+			check_same_bits(fd.rss_median_kb, fm.rss_median_kb, tag);
+			check_same_bits(fd.rss_mean_kb, fm.rss_mean_kb, tag);
+			check_same_bits(fd.rss_peak_kb, fm.rss_peak_kb, tag);
+			check_same_bits(fd.mem_avail_min_kb, fm.mem_avail_min_kb, tag);
+			(*compared)++;
+		}
+	}
+	err_clear();
+	trace_series_release(&t);
+}
+
+/*
+ * Every traced run of both sky corpora: the streamed database source and
+ * the trace loaded into memory give the same window and the same bits.
+ */
+static void test_database_source_is_memory_source(void **state)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t compared = 0;
+	(void)state;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT run_id, tag FROM runs ORDER BY run_id", -1,
+					    &stmt, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+		compare_run(sqlite3_column_int64(stmt, 0),
+			    (const char *)sqlite3_column_text(stmt, 1), &compared);
+	sqlite3_finalize(stmt);
+	/* 47 + 6 capacity runs and 24 gomaxprocs runs have a plateau */
+	if (compared < 70)
+		fail_msg("only %zu runs compared", compared);
+}
+
+/* A trace that loses rows between the passes is an error, never other figures. */
+static void test_trace_changed_while_read(void **state)
+{
+	int64_t run_id = run_id_of(GOMAXPROCS_NAME, "g1-n100-b1");
+	struct trace_source src;
+	struct window_options o;
+	struct window w;
+	(void)state;
+	assert_int_equal(trace_source_open(db, run_id, "sample", &src), 0);
+	assert_int_equal(db_begin(db), 0);
+	assert_int_equal(sqlite3_exec(db,
+				      "DELETE FROM trace_samples WHERE trace_id = (SELECT trace_id"
+				      " FROM traces t JOIN runs r USING (run_id) WHERE r.tag ="
+				      " 'g1-n100-b1' AND t.kind = 'sample') AND row_no % 7 = 0",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	window_options_init(&o);
+	err_clear();
+	assert_true(window_select_source(&src, &o, &w) < 0);
+	check_msg("the trace changed while it was read");
+	db_rollback(db);
+	err_clear();
+	assert_int_equal(window_select_source(&src, &o, &w), 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* memory slopes                                                        */
 /* ------------------------------------------------------------------ */
 
@@ -1161,6 +1369,10 @@ int main(void)
 		cmocka_unit_test(test_window_short_warning),
 		cmocka_unit_test(test_window_figures),
 		cmocka_unit_test(test_window_errors),
+		cmocka_unit_test(test_stream_median),
+		cmocka_unit_test(test_window_mean_is_gsl_mean),
+		cmocka_unit_test(test_database_source_is_memory_source),
+		cmocka_unit_test(test_trace_changed_while_read),
 		cmocka_unit_test(test_memory_points_are_system_tsv),
 		cmocka_unit_test(test_memory_medium_slopes),
 	};
