@@ -151,10 +151,10 @@ static void explain_driver(struct run_cores *out)
 	note_add(out, text);
 }
 
-int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
-		  const struct cores_options *opts, struct run_cores *out)
+/* The run's clock fields, or why its figures cannot be computed. */
+static int cores_start(sqlite3 *db, int64_t run_id, double driver_app_cores,
+		       struct run_cores *out)
 {
-	struct trace_source t;
 	int rc;
 	memset(out, 0, sizeof(*out));
 	out->driver_app_cores = driver_app_cores;
@@ -162,17 +162,33 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 	if ((rc = run_number(db, run_id, "clk_tck", &out->clk_tck)) != 0 ||
 	    (rc = run_number(db, run_id, "nproc", &out->nproc)) != 0)
 		return rc;
-	rc = trace_source_open(db, run_id, "sample", &t);
-	if (rc < 0)
+	return 0;
+}
+
+int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
+		  const struct cores_options *opts, struct run_cores *out)
+{
+	struct trace_source t;
+	int rc = trace_source_open(db, run_id, "sample", &t);
+	if (rc == 0)
+		return cores_compute_source(db, run_id, &t, driver_app_cores, opts, out);
+	if (rc < 0 || (rc = cores_start(db, run_id, driver_app_cores, out)) != 0)
 		return rc;
-	if (rc == 1) {
-		note_add(out, "no trace");
-		return 0;
-	}
+	note_add(out, "no trace");
+	return 0;
+}
+
+int cores_compute_source(sqlite3 *db, int64_t run_id, const struct trace_source *t,
+			 double driver_app_cores, const struct cores_options *opts,
+			 struct run_cores *out)
+{
+	int rc = cores_start(db, run_id, driver_app_cores, out);
+	if (rc)
+		return rc;
 	if (isnan(out->clk_tck) || isnan(out->nproc)) {
 		note_add(out, "clk_tck or nproc unknown (idle banner or manifest 'set')");
-	} else if (window_select_source(&t, &opts->window, &out->window) != 0 ||
-		   cpu_compute_source(&t, &out->window, out->clk_tck, out->nproc, opts->tick_min,
+	} else if (window_select_source(t, &opts->window, &out->window) != 0 ||
+		   cpu_compute_source(t, &out->window, out->clk_tck, out->nproc, opts->tick_min,
 				      &out->cpu) != 0) {
 		note_add(out, err_msg());
 		err_clear();
@@ -182,14 +198,13 @@ int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 		if (!out->cpu.tick_ok) {
 			char text[160];
 			snprintf(text, sizeof(text),
-				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f "
-				 "Hz "
+				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f Hz "
 				 "(%.0f%%)",
 				 out->cpu.stat_tick_hz, out->cpu.owed_tick_hz,
 				 out->cpu.tick_ratio * 100);
 			note_add(out, text);
 		}
-		rc = driver_window(db, run_id, &t, out);
+		rc = driver_window(db, run_id, t, out);
 		if (rc == 0)
 			explain_driver(out);
 	}
@@ -249,7 +264,8 @@ int trace_run(sqlite3 *db, const struct trace_request *req, struct trace_result 
 	if (rc == 0 && (rc = trace_source_open(db, out->run_id, "sample", &out->source)) == 1)
 		rc = err_set("run '%s' has no trace", req->tag);
 	if (rc == 0)
-		rc = cores_compute(db, out->run_id, NAN, &req->opts, &out->cores);
+		rc = cores_compute_source(db, out->run_id, &out->source, NAN, &req->opts,
+					  &out->cores);
 	out->rows = out->source.n;
 	if (rc)
 		trace_result_release(out);

@@ -55,7 +55,15 @@ struct run_cores {
 };
 
 void cores_options_init(struct cores_options *opts);
-/* 0 with out->ok set either way; < 0 only for database failures. Streams the trace. */
+/*
+ * The run's figures over its sample trace t (trace_source_open, or a trace
+ * in memory): 0 with out->ok set either way; < 0 only for database
+ * failures. A database trace is streamed.
+ */
+int cores_compute_source(sqlite3 *db, int64_t run_id, const struct trace_source *t,
+			 double driver_app_cores, const struct cores_options *opts,
+			 struct run_cores *out);
+/* The same, opening the run's sample trace itself. */
 int cores_compute(sqlite3 *db, int64_t run_id, double driver_app_cores,
 		  const struct cores_options *opts, struct run_cores *out);
 

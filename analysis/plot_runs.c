@@ -274,7 +274,7 @@ static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct pl
 	if (rc == 0 && (rc = trace_source_open(db, out->run_id, "sample", &src)) == 1)
 		rc = err_set("run '%s' has no trace", req->tag);
 	if (rc == 0)
-		rc = cores_compute(db, out->run_id, NAN, &opts, &out->cores);
+		rc = cores_compute_source(db, out->run_id, &src, NAN, &opts, &out->cores);
 	if (rc == 0)
 		rc = trace_plot_init(&out->trace, src.n, PLOT_TRACE_POINTS, &out->cores);
 	if (rc == 0)

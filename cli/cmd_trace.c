@@ -31,7 +31,10 @@ static const char details[] =
 	"              for rows only in the driver's window file, 'both', or empty\n"
 	"The plateau's first and last rows (1-based, as row_no), its rows, seconds and\n"
 	"app_cores_wall are the facts plateau_first, plateau_last, plateau_rows,\n"
-	"plateau_seconds and app_cores_wall (--view facts for tsv and csv).\n";
+	"plateau_seconds and app_cores_wall (--view facts for tsv and csv).\n"
+	"The rows are read from the database as they are written, one at a time, so\n"
+	"a trace of any length takes the same memory (md reads the trace twice: the\n"
+	"column widths first).\n";
 
 static const char *const views[] = {"rows", NULL};
 
