@@ -152,8 +152,7 @@ static void explain_driver(struct run_cores *out)
 }
 
 /* The run's clock fields, or why its figures cannot be computed. */
-static int cores_start(sqlite3 *db, int64_t run_id, double driver_app_cores,
-		       struct run_cores *out)
+static int cores_start(sqlite3 *db, int64_t run_id, double driver_app_cores, struct run_cores *out)
 {
 	int rc;
 	memset(out, 0, sizeof(*out));

@@ -372,8 +372,9 @@ static int window_row(size_t pos, const struct trace_row *row, void *arg)
 		m->max = m->n == 1 ? v : fmax(m->max, v);
 	}
 	if (!isnan(row->mem_avail_kb))
-		p->mem.avail_min = isnan(p->mem.avail_min) ? row->mem_avail_kb
-							   : fmin(p->mem.avail_min, row->mem_avail_kb);
+		p->mem.avail_min = isnan(p->mem.avail_min)
+					   ? row->mem_avail_kb
+					   : fmin(p->mem.avail_min, row->mem_avail_kb);
 	return 0;
 }
 

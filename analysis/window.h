@@ -87,7 +87,7 @@ struct trace_source {
 	double conn_max;  /* the largest conn (-inf: none) */
 };
 
-/* The run's trace of `kind` in the database (its rows and conn summary read); 1 when it has none. */
+/* The run's trace of `kind` in the database (rows and conn summary read); 1: none. */
 int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trace_source *out);
 /* A trace in memory (t must outlive the source). */
 void trace_source_series(const struct trace_series *t, struct trace_source *out);

@@ -53,7 +53,7 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 
 int build_cores(const struct cores_request *req, const struct cores_result *res,
 		struct doc **out);
-/* Its rows table streams (doc_table_stream): written, it reads the trace, so write before db_close. */
+/* Its rows table streams (doc_table_stream): write it before closing the database. */
 int build_trace(const struct trace_request *req, const struct trace_result *res,
 		struct doc **out);
 int build_smt(const struct smt_request *req, const struct smt_result *res, struct doc **out);

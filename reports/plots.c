@@ -249,9 +249,10 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 		struct strbuf sb = STRBUF_INIT;
 		size_t most = tp->cores.out_points > tp->rss.out_points ? tp->cores.out_points
 									: tp->rss.out_points;
-		if (strbuf_addf(&sb,
-				"%s; %zu rows reduced to %zu points per series by min/max per bucket",
-				tt, tp->rows, most))
+		if (strbuf_addf(
+			    &sb,
+			    "%s; %zu rows reduced to %zu points per series by min/max per bucket",
+			    tt, tp->rows, most))
 			rc = err_set("out of memory");
 		free(tt);
 		tt = strbuf_detach(&sb);
@@ -267,9 +268,14 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 						 NULL,
 						 NULL,
 						 false};
-		series[1] = (struct plot_series){"app RSS (MiB)", PLOT_LINES, tp->rss.out_points,
-						 tp->rss.x,       tp->rss.y,  NULL,
-						 NULL,            true};
+		series[1] = (struct plot_series){"app RSS (MiB)",
+						 PLOT_LINES,
+						 tp->rss.out_points,
+						 tp->rss.x,
+						 tp->rss.y,
+						 NULL,
+						 NULL,
+						 true};
 		spec = spec_for(t, tt, "time since the first row (s)", "app cores (cores)");
 		spec.y2label = "app RSS (MiB)";
 		if (c->ok && tp->has_shade) {

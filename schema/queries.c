@@ -520,7 +520,8 @@ int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *tra
 	sqlite3_finalize(stmt);
 	stmt = NULL;
 	if (step != SQLITE_ROW)
-		return step == SQLITE_DONE ? 0 : err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+		return step == SQLITE_DONE ? 0
+					   : err_set("cannot read a trace: %s", sqlite3_errmsg(db));
 	/* one aggregate inside SQLite, on the primary key alone (a join would cost a third more) */
 	if (sqlite3_prepare_v2(db,
 			       "SELECT count(*), count(conn), max(conn) FROM trace_samples"

@@ -360,17 +360,20 @@ static void streamed_table_prints_as_stored(void **state)
 			assert_string_equal(b, a);
 			/* Markdown measures, then prints (an empty table: only measured) */
 			assert_int_equal(arg->calls, formats[f] == DOC_MD && rows ? 2 : 1);
-			assert_int_equal(doc_table_rows(doc_section_table(doc_find_section(streamed, "rows"))),
+			assert_int_equal(doc_table_rows(doc_section_table(
+						 doc_find_section(streamed, "rows"))),
 					 rows);
 			if (rows && formats[f] == DOC_MD)
-				assert_non_null(strstr(b, "| i   | name  | x   |\n|----:|:------|----:|\n"
-							  "|   1 | a\\|b  | 0.3 |\n|   2 | plain |     |\n"
-							  "|   3 |       | 0.8 |\n\n- a note\n"));
+				assert_non_null(
+					strstr(b, "| i   | name  | x   |\n|----:|:------|----:|\n"
+						  "|   1 | a\\|b  | 0.3 |\n|   2 | plain |     |\n"
+						  "|   3 |       | 0.8 |\n\n- a note\n"));
 			if (!rows && formats[f] == DOC_MD)
 				assert_non_null(strstr(b, "no rows\n"));
 			if (rows && formats[f] == DOC_TSV)
-				assert_string_equal(b, "i\tname\tx\tgone\n1\ta|b\t0.250000001\tNA\n"
-						       "2\tplain\tNA\tNA\n3\tNA\t0.750000001\tNA\n");
+				assert_string_equal(b,
+						    "i\tname\tx\tgone\n1\ta|b\t0.250000001\tNA\n"
+						    "2\tplain\tNA\tNA\n3\tNA\t0.750000001\tNA\n");
 			free(a);
 			free(b);
 			doc_free(stored);

@@ -1078,8 +1078,8 @@ static void check_points(const struct plot_reduce *r, const double *x, const dou
 	assert_int_equal(r->out_points, n);
 	for (size_t i = 0; i < n; i++)
 		if (r->x[i] != x[i] || r->y[i] != y[i])
-			fail_msg("point %zu: (%g, %g), expected (%g, %g)", i, r->x[i], r->y[i], x[i],
-				 y[i]);
+			fail_msg("point %zu: (%g, %g), expected (%g, %g)", i, r->x[i], r->y[i],
+				 x[i], y[i]);
 }
 
 static void reduce(struct plot_reduce *r, size_t max_points, const double *y, size_t n)
@@ -1137,7 +1137,7 @@ static void test_plot_reduce_min_max(void **state)
 
 	for (size_t i = 0; i < 100000; i++)
 		series[i] = 50 + 10 * sin((double)i / 777.0);
-	series[61231] = 1000; /* the global most */
+	series[61231] = 1000;  /* the global most */
 	series[99999] = -1000; /* the global least, in the last bucket */
 	reduce(&r, 2000, series, 100000);
 	assert_true(r.out_points <= 2000);

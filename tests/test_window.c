@@ -670,8 +670,8 @@ static void test_trace_run(void **state)
 			fail_msg("row %zu: mark %d, expected %d", i + 1, got->marks[i], want);
 		if (de > 0)
 			check_near(got->app_cores[i],
-				   (num(s.fields[i][6]) - num(s.fields[i - 1][6])) / (de * 100), 1e-12,
-				   "app_cores since the previous row", "g1-n100-b1");
+				   (num(s.fields[i][6]) - num(s.fields[i - 1][6])) / (de * 100),
+				   1e-12, "app_cores since the previous row", "g1-n100-b1");
 		else
 			assert_true(isnan(got->app_cores[i]));
 	}
@@ -1021,10 +1021,9 @@ static void test_stream_median(void **state)
 		double v[4];
 		size_t n;
 		double median;
-	} hand[] = {{{3, 1, 2}, 3, 2},          {{4, 1, 3, 2}, 4, 2.5},
-		    {{7}, 1, 7},                {{5, 5, 5, 5}, 4, 5},
-		    {{-2, 10, -7, 3}, 4, 0.5},  {{1e300, -1e-300}, 2, 5e299},
-		    {{0, 0, 9, 9}, 4, 4.5},     {{2, 2, 2, 100}, 4, 2}};
+	} hand[] = {{{3, 1, 2}, 3, 2},      {{4, 1, 3, 2}, 4, 2.5},    {{7}, 1, 7},
+		    {{5, 5, 5, 5}, 4, 5},   {{-2, 10, -7, 3}, 4, 0.5}, {{1e300, -1e-300}, 2, 5e299},
+		    {{0, 0, 9, 9}, 4, 4.5}, {{2, 2, 2, 100}, 4, 2}};
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t passes, most_int = 0, most_real = 0;
 	double *v = malloc(20001 * sizeof(*v));
@@ -1040,9 +1039,10 @@ static void test_stream_median(void **state)
 		double want;
 		bool integers = round % 2 == 0;
 		for (size_t i = 0; i < n; i++)
-			v[i] = integers ? (double)gsl_rng_uniform_int(rng, 401) + 20000
-					: (gsl_rng_uniform(rng) - 0.3) *
-						  pow(10, (double)gsl_rng_uniform_int(rng, 40) - 20);
+			v[i] = integers
+				       ? (double)gsl_rng_uniform_int(rng, 401) + 20000
+				       : (gsl_rng_uniform(rng) - 0.3) *
+						 pow(10, (double)gsl_rng_uniform_int(rng, 40) - 20);
 		assert_int_equal(stats_median(v, n, &want), 0);
 		check_same_bits(median_in_passes(v, n, &passes), want, "random median");
 		if (integers)
