@@ -16,12 +16,13 @@
  * as PNG. Each string's commands would create a file: a relative name
  * (gnuplot runs in the plot folder) and an absolute one,
  * /tmp/coreplan-pwned-<pid>-<n>. After every render the folder must hold
- * only NAME.gp, NAME.tsv and the image, and no pwned file may exist.
+ * only the image NAME.EXT, NAME.EXT.gp, NAME.EXT.tsv and the folder's marker
+ * .coreplan-outputs, and no pwned file may exist.
  *
  * plot_render's failures: a script with a syntax error gives ERR_DATA and
- * gnuplot's own message; a script that draws nothing gives ERR_DATA even
- * when a stale image of that name was there; PATH without gnuplot gives
- * PLOT_NOT_INSTALLED.
+ * gnuplot's own message; a script that draws nothing gives ERR_DATA; a
+ * file already at the image's name is an error and stays as it was; PATH
+ * without gnuplot gives PLOT_NOT_INSTALLED.
  *
  * reports/plots draws from analysis results alone (no database): a
  * hand-made selection gives one data block per block value (a run without
@@ -548,10 +549,10 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 	snprintf(img, sizeof(img), "hostile.%s", ext);
 	assert_non_null(image);
 	assert_string_equal(image, img);
-	snprintf(gp, sizeof(gp), "hostile.gp");
-	snprintf(tsv, sizeof(tsv), "hostile.tsv");
+	snprintf(gp, sizeof(gp), "hostile.%s.gp", ext);
+	snprintf(tsv, sizeof(tsv), "hostile.%s.tsv", ext);
 	{
-		const char *const names[] = {gp, tsv, img, NULL};
+		const char *const names[] = {gp, tsv, img, ".coreplan-outputs", NULL};
 		check_dir_holds(t.dir, names);
 	}
 	snprintf(path, sizeof(path), "%s/%s", t.dir, img);
@@ -615,7 +616,7 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 	/* re-plot from the folder, as plot.h promises: still no injection */
 	{
 		char cmd[600];
-		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot hostile.gp >/dev/null 2>&1", t.dir);
+		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot %s >/dev/null 2>&1", t.dir, gp);
 		assert_int_equal(system(cmd), 0);
 		check_not_pwned(&t);
 	}
@@ -679,7 +680,8 @@ static void test_render_hostile_boxes(void **state)
 	if (rc != 0)
 		fail_msg("plot_draw returned %d: %s", rc, err_msg());
 	{
-		const char *const names[] = {"boxes.gp", "boxes.tsv", "boxes.svg", NULL};
+		const char *const names[] = {"boxes.svg.gp", "boxes.svg.tsv", "boxes.svg",
+					     ".coreplan-outputs", NULL};
 		check_dir_holds(t.dir, names);
 	}
 	snprintf(path, sizeof(path), "%s/boxes.svg", t.dir);
@@ -742,9 +744,9 @@ static void check_index_titles(const char *dir, const char *name, const struct p
 	char path[512], problem[512] = "";
 	char *script, *data;
 	size_t plotted = 0;
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.svg.gp", dir, name);
 	script = read_file(path, NULL);
-	snprintf(path, sizeof(path), "%s/%s.tsv", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.svg.tsv", dir, name);
 	data = read_file(path, NULL);
 	for (const char *p = strstr(script, " index "); p && !problem[0];
 	     p = strstr(p + 1, " index ")) {
@@ -922,22 +924,33 @@ static void test_render_no_image(void **state)
 	struct tmp t;
 	char stale[512];
 	FILE *fp;
+	char *kept;
 	int rc;
 	(void)state;
 	if (!gnuplot_on_path())
 		fail_msg("gnuplot is not on PATH");
 	tmp_make(&t);
-	/* a stale image of that name must not count as success */
+	/* a script that draws nothing: an error naming the plot */
+	err_clear();
+	rc = plot_render("print 1\n", t.dir, "none.gp", "none.svg");
+	assert_int_equal(rc, ERR_DATA);
+	if (!strstr(err_msg(), "none.gp"))
+		fail_msg("the plot is not named in: [%s]", err_msg());
+	/* a file of the image's name: gnuplot never draws over it, it stays as it was */
 	snprintf(stale, sizeof(stale), "%s/none.svg", t.dir);
 	fp = fopen(stale, "w");
 	assert_non_null(fp);
 	fputs("<svg>stale</svg>\n", fp);
 	fclose(fp);
 	err_clear();
-	rc = plot_render("print 1\n", t.dir, "none.gp", "none.svg");
+	rc = plot_render("set terminal svg\nset output './none.svg'\nplot x\n", t.dir, "none.gp",
+			 "none.svg");
 	assert_int_equal(rc, ERR_DATA);
 	if (!strstr(err_msg(), "none.svg"))
 		fail_msg("the image is not named in: [%s]", err_msg());
+	kept = read_file(stale, NULL);
+	assert_string_equal(kept, "<svg>stale</svg>\n");
+	free(kept);
 	err_clear();
 	tmp_remove(&t);
 }
@@ -1045,7 +1058,8 @@ static void test_plots_blocks_from_selection(void **state)
 		 .block = (char *)"b"},
 	};
 	struct selection sel = {.runs = runs, .n = ARRAY_LEN(runs)};
-	static const char *const files[] = {"blk.gp", "blk.tsv", "blk.svg", NULL};
+	static const char *const files[] = {"blk.svg.gp", "blk.svg.tsv", "blk.svg",
+					    ".coreplan-outputs", NULL};
 	struct tmp t;
 	char *image = NULL, *data, *script;
 	(void)state;
@@ -1055,13 +1069,13 @@ static void test_plots_blocks_from_selection(void **state)
 		assert_int_equal(plots_blocks(&target, "lvl", "tput", &sel, &image), 0);
 	}
 	assert_string_equal(image, "blk.svg");
-	data = slurp(t.dir, "blk.tsv");
+	data = slurp(t.dir, "blk.svg.tsv");
 	assert_string_equal(
 		data, "# coreplan plot data: one block per series with points (gnuplot index)\n"
 		      "# block a\n1\t10\n2\t20\n\n\n"
 		      "# block b\n2\t19\n4\t30\n\n\n"
 		      "# block NA\n1\t11\n");
-	script = slurp(t.dir, "blk.gp");
+	script = slurp(t.dir, "blk.svg.gp");
 	if (!strstr(script, "set title 'runs by block: c, x=1'") ||
 	    !strstr(script, "set xlabel 'lvl'") ||
 	    !strstr(script, "set ylabel 'tput (interactions/s)'"))
@@ -1093,14 +1107,14 @@ static void test_plots_trace_from_series(void **state)
 		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL};
 		assert_int_equal(plots_trace(&target, "r1", &ts, &cores, &image), 0);
 	}
-	data = slurp(t.dir, "tr.tsv");
+	data = slurp(t.dir, "tr.svg.tsv");
 	/* cores: 100 jiffies in 1 s, 300 in 2 s at 100 Hz; the first row has no interval */
 	assert_string_equal(
 		data, "# coreplan plot data: one block per series with points (gnuplot index)\n"
 		      "# app cores (per interval)\n1\t1\n3\t1.5\n\n\n"
 		      "# app RSS (MiB)\n0\t1\n1\t2\n3\t3\n");
 	free(data);
-	data = slurp(t.dir, "tr.gp");
+	data = slurp(t.dir, "tr.svg.gp");
 	if (!strstr(data, "set title 'trace of r1: all runs'") || strstr(data, "plateau"))
 		fail_msg("trace script: title missing or a plateau shaded:\n%s", data);
 	free(data);
@@ -1131,7 +1145,7 @@ static void test_plots_memory_band(void **state)
 		assert_int_equal(
 			plots_memory(&target, "sessions", "load_rss_kb", &sel, &ols, &image), 0);
 	}
-	data = slurp(t.dir, "mem.tsv");
+	data = slurp(t.dir, "mem.svg.tsv");
 	band = strstr(data, "# 95% confidence band of the line\n");
 	assert_non_null(band);
 	/* the first band row: x = 1, the line and line -/+ t * se of the mean */
