@@ -245,11 +245,12 @@ check_case "$H" tied/topology-cores topology --host shape --cores 4 --threads-pe
 check_case "$H" tied/import import "$SKY/$GMP_NAME"
 check_case "$C" cap/catalog-families catalog --families
 mkdir -p "$T/plots"
-check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg"
+# each format draws the plot again: --force replaces what the previous one wrote
+check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg" --force
 check_case "$H" tied/plot plot scaling --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3 \
-	--out "$T/plots/tied-scaling.svg"
+	--out "$T/plots/tied-scaling.svg" --force
 check_case "$C" cap/plot-memory plot memory --by sessions --where target=medium --where cfg=pg \
-	--out "$T/plots/cap-memory.svg"
+	--out "$T/plots/cap-memory.svg" --force
 
 check_case "$G" gmp/import import "$SKY/$GMP_NAME"
 check_case "$A" affinity/topology-record topology --from "$SHARED/writeups/gomaxprocs-affinity/lscpu.txt" \
@@ -262,7 +263,7 @@ check_case "$C" cap/catalog catalog
 report_case() { # DB LABEL [--corpus NAME]
 	local db=$1 label=$2
 	shift 2
-	check_case "$db" "$label" report --out "$T/reports/$label" "$@"
+	check_case "$db" "$label" report --out "$T/reports/$label" --force "$@"
 	if tail -n 1 "$T/reports/$label/report.md" 2>/dev/null | grep -q '^coreplan .*; content sha256 [0-9a-f]\{64\} '; then
 		ok "$label: report.md is complete (footer written)"
 	else
