@@ -170,8 +170,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 	if (rc == 0)
 		rc = plots_context(&a->filter, &context);
 	if (rc == 0) {
-		struct plot_target t = {p->dir, p->name, p->format, strbuf_str(&context),
-					{NULL, p->force, false}};
+		struct plot_target t = {
+			p->dir, p->name, p->format, strbuf_str(&context), {NULL, p->force, false}};
 		rc = plots_draw(&t, &p->req, &res, &image);
 	}
 	if (rc == PLOT_NOT_INSTALLED)

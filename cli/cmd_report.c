@@ -15,8 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_OUT = CLI_FILTERED_COUNT, OPT_BY, OPT_GROUP, OPT_CONFIG, OPT_TARGET, OPT_SESSIONS,
-       OPT_PNG, OPT_FORCE };
+enum {
+	OPT_OUT = CLI_FILTERED_COUNT,
+	OPT_BY,
+	OPT_GROUP,
+	OPT_CONFIG,
+	OPT_TARGET,
+	OPT_SESSIONS,
+	OPT_PNG,
+	OPT_FORCE
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,

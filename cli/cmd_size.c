@@ -364,8 +364,8 @@ static int check(void *request, struct cli_args *a)
 	if (!args->has_target)
 		return err_usage("--target RATE is required (unless --list-families)");
 	if (args->plot) {
-		const char *base = strrchr(args->plot, '/') ? strrchr(args->plot, '/') + 1
-							    : args->plot;
+		const char *base =
+			strrchr(args->plot, '/') ? strrchr(args->plot, '/') + 1 : args->plot;
 		const char *dot = strrchr(base, '.');
 		char why[512];
 		if (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png")))

@@ -182,9 +182,10 @@ static int parse_manifest(struct outdir *d, char *text, const char *display)
 	char *line = text, *next;
 	size_t hlen = strlen(OUTDIR_MANIFEST_HEADER);
 	if (strncmp(text, OUTDIR_MANIFEST_HEADER, hlen) != 0 || text[hlen] != '\n')
-		return err_set("'%s' is not coreplan's list of the files it wrote (left alone: move "
-			       "it away or choose another folder)",
-			       display);
+		return err_set(
+			"'%s' is not coreplan's list of the files it wrote (left alone: move "
+			"it away or choose another folder)",
+			display);
 	for (line = text + hlen + 1; *line; line = next) {
 		char *f[4], *p = line, *end;
 		int64_t size = -1;
@@ -225,8 +226,9 @@ static int load_manifest(struct outdir *d)
 	struct strbuf where = STRBUF_INIT;
 	char *text = NULL;
 	bool absent = false;
-	int rc = strbuf_addf(&where, "%s/%s", d->display, OUTDIR_MANIFEST) ? err_set("out of memory")
-									     : 0;
+	int rc = strbuf_addf(&where, "%s/%s", d->display, OUTDIR_MANIFEST)
+			 ? err_set("out of memory")
+			 : 0;
 	if (rc == 0)
 		rc = read_small(d->fd, OUTDIR_MANIFEST, strbuf_str(&where), MANIFEST_MAX, &text,
 				&absent);
@@ -335,9 +337,10 @@ static int check_at(struct outdir *d, const char *name, bool force, int depth)
 		return err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
 	}
 	if (S_ISLNK(st.st_mode))
-		return err_set("cannot write '%s/%s': it is a symbolic link (coreplan never follows "
-			       "one and never replaces what it did not write)",
-			       d->display, name);
+		return err_set(
+			"cannot write '%s/%s': it is a symbolic link (coreplan never follows "
+			"one and never replaces what it did not write)",
+			d->display, name);
 	if (S_ISDIR(st.st_mode) && e && e->kind == 'd' && depth > 0) {
 		/* a folder coreplan wrote: each entry in it checked, so the message names it */
 		struct outdir *sub = NULL;
@@ -353,9 +356,10 @@ static int check_at(struct outdir *d, const char *name, bool force, int depth)
 		o = owned(d, name);
 	}
 	if (o == NOT_LISTED)
-		return err_set("cannot write '%s/%s': it exists and coreplan did not write it (left "
-			       "untouched; choose another name or move it away)",
-			       d->display, name);
+		return err_set(
+			"cannot write '%s/%s': it exists and coreplan did not write it (left "
+			"untouched; choose another name or move it away)",
+			d->display, name);
 	if (o == CHANGED)
 		return err_set("cannot write '%s/%s': it changed since coreplan wrote it (left "
 			       "untouched; move it away to write it again)",
@@ -439,7 +443,9 @@ int outdir_open(const char *path, const char *display, bool create, struct outdi
 		rc = make_dirs(path);
 	if (rc == 0 && (d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		rc = err_set("cannot write into '%s': %s", d->display, strerror(errno));
-	while (rc == 0 && flock(d->fd, LOCK_EX) != 0)
+	/* a filesystem without locks (ENOLCK, EOPNOTSUPP): written unlocked, as before */
+	while (rc == 0 && flock(d->fd, LOCK_EX) != 0 && errno != ENOLCK && errno != EOPNOTSUPP &&
+	       errno != EINVAL)
 		if (errno != EINTR)
 			rc = err_set("cannot lock '%s': %s", d->display, strerror(errno));
 	if (rc == 0)
@@ -565,7 +571,8 @@ int outdir_commit(struct outdir *d, const char *stage, const char *name, bool re
 			rc = err_set("cannot write '%s/%s': it exists (it appeared while coreplan "
 				     "was writing)",
 				     d->display, name);
-		else if (renameat(sfd, name, d->fd, name) != 0) /* no hard links on this filesystem */
+		else if (renameat(sfd, name, d->fd, name) !=
+			 0) /* no hard links on this filesystem */
 			rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
 	} else if (rc == 0 && renameat(sfd, name, d->fd, name) != 0) {
 		rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
@@ -583,7 +590,8 @@ static int remove_owned(struct outdir *d, const char *name, int depth)
 {
 	struct entry *e = find(d, name);
 	if (!e)
-		return err_set("cannot remove '%s/%s': coreplan did not write it", d->display, name);
+		return err_set("cannot remove '%s/%s': coreplan did not write it", d->display,
+			       name);
 	if (e->kind == 'd') {
 		struct outdir *sub = NULL;
 		int rc = depth > 0 ? open_sub(d->fd, name, d->display, &sub)
@@ -599,7 +607,8 @@ static int remove_owned(struct outdir *d, const char *name, int depth)
 				     strerror(errno));
 		outdir_free(sub);
 		if (rc == 0 && unlinkat(d->fd, name, AT_REMOVEDIR) != 0)
-			rc = err_set("cannot remove '%s/%s': %s", d->display, name, strerror(errno));
+			rc = err_set("cannot remove '%s/%s': %s", d->display, name,
+				     strerror(errno));
 		return rc;
 	}
 	if (unlinkat(d->fd, name, 0) != 0)

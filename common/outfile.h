@@ -52,7 +52,8 @@
 #include <stdio.h>
 
 #define OUTDIR_MANIFEST ".coreplan-outputs"
-#define OUTDIR_MANIFEST_HEADER "# coreplan outputs 1: kind, size, sha256, name of each file it wrote here"
+#define OUTDIR_MANIFEST_HEADER                                                                     \
+	"# coreplan outputs 1: kind, size, sha256, name of each file it wrote here"
 #define OUTDIR_STAGE_PREFIX ".coreplan-tmp-"
 
 struct outdir;

@@ -343,7 +343,8 @@ int plot_draw(const struct plot_spec *spec, const struct plot_series *series, si
 	if (rc == 0) {
 		char *d = shown(od, &f.data);
 		strbuf_addf(&path, "%s/%s", stage, strbuf_str(&f.data));
-		rc = d ? write_data(strbuf_str(&path), d, series, nseries) : err_set("out of memory");
+		rc = d ? write_data(strbuf_str(&path), d, series, nseries)
+		       : err_set("out of memory");
 		free(d);
 	}
 	if (rc == 0)

@@ -36,11 +36,11 @@ struct report_ctx {
 	const struct report_request *req;
 	struct report_plan plan;
 	FILE *md;
-	struct outdir *od; /* --out, locked while the report is written */
-	char *stage;       /* where the new report is written before it replaces the old */
-	char *md_path, *md_stage;   /* DIR/report.md, and its file in the stage */
-	char *plots_dir;            /* the stage's plots/, where the plots are drawn */
-	char *plots_shown;          /* DIR/plots: what the report and its messages name */
+	struct outdir *od;        /* --out, locked while the report is written */
+	char *stage;              /* where the new report is written before it replaces the old */
+	char *md_path, *md_stage; /* DIR/report.md, and its file in the stage */
+	char *plots_dir;          /* the stage's plots/, where the plots are drawn */
+	char *plots_shown;        /* DIR/plots: what the report and its messages name */
 	int plot_seq;
 	struct doc *summary;
 	struct doc_table *sections; /* the summary's table of sections */
@@ -133,11 +133,15 @@ static void plot(struct report_ctx *c, const struct plot_request *preq,
 	snprintf(name, sizeof(name), "%02d-%s", ++c->plot_seq, plot_kind_name(preq->kind));
 	plots_context(preq->filter, &context);
 	/* drawn in the stage, named as it will be: DIR/plots */
-	t = (struct plot_target){c->plots_dir, name, c->req->plot_format, strbuf_str(&context),
+	t = (struct plot_target){c->plots_dir,
+				 name,
+				 c->req->plot_format,
+				 strbuf_str(&context),
 				 {c->plots_shown, false, true}};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {
-		fprintf(c->md, "![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
+		fprintf(c->md,
+			"![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
 			plot_kind_name(preq->kind), image, image, image);
 		c->plots++;
 	} else if (rc == PLOT_NOT_INSTALLED) {
@@ -158,7 +162,8 @@ static void plot_of(struct report_ctx *c, const struct plot_request *preq)
 		plot(c, preq, &pres);
 	} else {
 		char why[1024];
-		snprintf(why, sizeof(why), "no %s plot for these runs: %s", plot_kind_name(preq->kind),
+		snprintf(why, sizeof(why), "no %s plot for these runs: %s",
+			 plot_kind_name(preq->kind),
 			 *err_msg() ? err_msg() : "its analysis failed");
 		err_clear();
 		no_plot(c, why);
@@ -630,8 +635,8 @@ static int footer(struct report_ctx *c)
  * built-in layouts' results tables and run folders: importers/profiles.c):
  * a report is never written into one.
  */
-static const char *const corpus_signs[] = {"coreplan.manifest", "results.tsv", "results.csv",
-					   "system.tsv", "runs", "samples", NULL};
+static const char *const corpus_signs[] = {
+	"coreplan.manifest", "results.tsv", "results.csv", "system.tsv", "runs", "samples", NULL};
 
 static int refuse_corpus(const char *dir)
 {
@@ -642,10 +647,11 @@ static int refuse_corpus(const char *dir)
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", dir, corpus_signs[i]);
 		if (lstat(strbuf_str(&path), &st) == 0)
-			rc = err_set("cannot write a report into '%s': it holds a corpus ('%s' is "
-				     "there), and its files are never touched: choose an empty or new "
-				     "folder",
-				     dir, strbuf_str(&path));
+			rc = err_set(
+				"cannot write a report into '%s': it holds a corpus ('%s' is "
+				"there), and its files are never touched: choose an empty or new "
+				"folder",
+				dir, strbuf_str(&path));
 	}
 	strbuf_release(&path);
 	return rc;
@@ -667,9 +673,10 @@ static int open_files(struct report_ctx *c)
 	if (rc == 0 && (rc = outdir_check_all(c->od, true, &empty)) != 0)
 		err_prefix("cannot write a report into '%s'", out);
 	if (rc == 0 && !empty && !c->req->force)
-		rc = err_set("cannot write a report into '%s': it holds an earlier report (coreplan "
-			     "wrote it; --force replaces it)",
-			     out);
+		rc = err_set(
+			"cannot write a report into '%s': it holds an earlier report (coreplan "
+			"wrote it; --force replaces it)",
+			out);
 	if (rc == 0)
 		rc = outdir_stage(c->od, &c->stage);
 	if (rc == 0) {

@@ -146,8 +146,8 @@ static void test_names(void **state)
 					      ".coreplan-outputs",
 					      ".coreplan-tmp-x",
 					      NULL};
-	static const char *const accepted[] = {"x.svg", "it's $x @m `a`.svg", "-.svg", "+", "~x",
-					       "sp ace.png", NULL};
+	static const char *const accepted[] = {"x.svg", "it's $x @m `a`.svg", "-.svg", "+",
+					       "~x",    "sp ace.png",         NULL};
 	(void)state;
 	for (size_t i = 0; refused[i]; i++) {
 		if (outfile_name_check(refused[i], "--out") == 0)
@@ -219,7 +219,8 @@ static void test_foreign_file_refused_even_with_force(void **state)
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
 	for (int force = 0; force <= 1; force++) {
 		assert_int_equal(outdir_check(d, "results.tsv", force), ERR_DATA);
-		check_err("cannot write 'OUT/results.tsv': it exists and coreplan did not write it");
+		check_err(
+			"cannot write 'OUT/results.tsv': it exists and coreplan did not write it");
 	}
 	assert_int_equal(write_one(d, "results.tsv", "new\n", true), ERR_DATA);
 	check_err("did not write it");
@@ -405,7 +406,8 @@ static void test_folder_owned_and_removed(void **state)
 	{
 		bool empty = true;
 		assert_int_equal(outdir_check_all(d, true, &empty), ERR_DATA);
-		check_err("cannot write 'OUT/plots/notes.txt': it exists and coreplan did not write it");
+		check_err("cannot write 'OUT/plots/notes.txt': it exists and coreplan did not "
+			  "write it");
 		assert_false(empty);
 	}
 	assert_int_equal(outdir_clear(d), ERR_DATA);
@@ -453,7 +455,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_never_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_marker_not_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_marker_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_refused_without_blocking, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_refused_without_blocking, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_commit_never_replaces_a_newcomer, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unstage_keeps_link_targets, setup, teardown),
