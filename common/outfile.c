@@ -443,7 +443,7 @@ int outdir_open(const char *path, const char *display, bool create, struct outdi
 		rc = make_dirs(path);
 	if (rc == 0 && (d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		rc = err_set("cannot write into '%s': %s", d->display, strerror(errno));
-	/* a filesystem without locks (ENOLCK, EOPNOTSUPP): written unlocked, as before */
+	/* a filesystem without locks (ENOLCK, EOPNOTSUPP): the folder is written unlocked */
 	while (rc == 0 && flock(d->fd, LOCK_EX) != 0 && errno != ENOLCK && errno != EOPNOTSUPP &&
 	       errno != EINVAL)
 		if (errno != EINTR)
