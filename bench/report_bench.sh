@@ -15,7 +15,7 @@
 # 2. After one untimed warm-up, REPS rounds each time, in turn (the order is
 #    reversed every other round):
 #      report       coreplan report --corpus gomaxprocs-scaling-20260816
-#                   --where block=1,2,3 --out DIR --force   (every table and every
+#                   --where block=1,2,3 --out DIR   (every table and every
 #                   plot it draws, gnuplot included)
 #      gnuplot-one  cd DIR/plots && gnuplot 01-scaling.svg.gp   (one of the
 #                   report's scripts, as a user re-plots it)
@@ -163,7 +163,7 @@ all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$wor
 run() {
 	case $1 in
 	report) timed report "$work" "$coreplan" --db "$db" report --corpus "$corpus_name" \
-		--where block=1,2,3 --out "$out" --force
+		--where block=1,2,3 --out "$out"
 		if ! cmp -s "$out/report.md" "$work/first.md"; then
 			echo "report_bench.sh: report.md differs from the first run's" >&2
 			exit 1

@@ -22,15 +22,14 @@ enum {
 	OPT_CONFIG,
 	OPT_TARGET,
 	OPT_SESSIONS,
-	OPT_PNG,
-	OPT_FORCE
+	OPT_PNG
 };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
 	[OPT_OUT] = {"out", 0, "DIR",
-		     "write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report's "
-		     "with --force; see 'output folder')",
+		     "write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report, "
+		     "which is replaced; see 'output folder')",
 		     .required = true},
 	[OPT_BY] = {"by", 0, "FIELD",
 		    "the sweep's level field (default: gomaxprocs, else sessions)", false},
@@ -47,10 +46,6 @@ static const struct opt_spec specs[] = {
 	[OPT_SESSIONS] = {"sessions", 0, "N", "sizing sessions (or `sessions =` in the config)",
 			  false},
 	[OPT_PNG] = {"png", 0, NULL, "PNG plots instead of SVG", false},
-	[OPT_FORCE] = {"force", 0, NULL,
-		       "replace the report an earlier coreplan report wrote in DIR (never a "
-		       "file coreplan did not write)",
-		       false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -83,8 +78,8 @@ static const char details[] =
 	"(a coreplan.manifest, results.tsv or .csv, system.tsv, runs/ or samples/) or\n"
 	"any file coreplan did not write is refused, naming it, and left as it was.\n"
 	"DIR/.coreplan-outputs records what coreplan wrote there (names, sizes,\n"
-	"SHA-256). A DIR holding an earlier report is refused unless --force; then the\n"
-	"earlier report's files (unchanged since coreplan wrote them: an edited one is\n"
+	"SHA-256). A DIR holding an earlier report has it replaced: the earlier\n"
+	"report's files (unchanged since coreplan wrote them: an edited one is\n"
 	"refused) are removed first, so no stale plot stays. The report is written in\n"
 	"a temporary folder inside DIR and moved into place when complete: a failed\n"
 	"report leaves DIR as it was. Each plot is plots/NN-KIND.svg (or .png) with\n"
@@ -94,7 +89,7 @@ static const char details[] =
 	"\n"
 	"example:\n"
 	"  coreplan report --corpus example --out out/example\n"
-	"  coreplan report --corpus example --out out/example --force   # again\n";
+	"  coreplan report --corpus example --out out/example   # again: replaced\n";
 
 static const char *const views[] = {"sections", NULL};
 
@@ -112,7 +107,6 @@ struct args {
 	struct run_filter no_filter; /* every run: what the sizing inputs start from */
 	char *config_text; /* the config file: size keeps pointers into it until the end */
 	bool png;
-	bool force;
 };
 
 static int set_text(char **slot, const char *value)
@@ -163,9 +157,6 @@ static int option(void *request, int which, const char *value)
 		return size_set(a, specs[which].name, value);
 	case OPT_PNG:
 		a->png = true;
-		return 0;
-	case OPT_FORCE:
-		a->force = true;
 		return 0;
 	}
 	return 0;
@@ -270,7 +261,6 @@ static int run(sqlite3 *db, void *request, struct cli_args *c, struct doc **out)
 	/* sizing inputs name their own runs (base-from, scaling-from, ...): no report filter */
 	req.size = size_options_request(a->size, &a->no_filter);
 	req.out_dir = a->out;
-	req.force = a->force;
 	req.plot_format = a->png ? PLOT_PNG : PLOT_SVG;
 	req.options_text = strbuf_str(&words);
 	if (rc == 0)

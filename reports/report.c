@@ -672,11 +672,8 @@ static int open_files(struct report_ctx *c)
 	/* everything there coreplan's (an earlier report), or an error naming what is not */
 	if (rc == 0 && (rc = outdir_check_all(c->od, true, &empty)) != 0)
 		err_prefix("cannot write a report into '%s'", out);
-	if (rc == 0 && !empty && !c->req->force)
-		rc = err_set(
-			"cannot write a report into '%s': it holds an earlier report (coreplan "
-			"wrote it; --force replaces it)",
-			out);
+	/* an earlier report (every file coreplan's, unchanged) is replaced whole */
+	(void)empty;
 	if (rc == 0)
 		rc = outdir_stage(c->od, &c->stage);
 	if (rc == 0) {

@@ -18,8 +18,8 @@
  * The output folder (common/outfile.h): out_dir is created when missing;
  * one that holds a corpus (a coreplan.manifest, a results table, runs/ or
  * samples/) or any file coreplan did not write is refused, naming it,
- * and left untouched. One holding an earlier report is refused unless
- * force; then the earlier report's files (recorded in
+ * and left untouched. One holding an earlier report has that
+ * report replaced: its files (recorded in
  * DIR/.coreplan-outputs and unchanged since) are removed before the new
  * ones move in, so no stale plot stays. The report is written into a
  * stage inside out_dir and moved into place only when complete: a
@@ -50,7 +50,6 @@ struct report_request {
 	const char *translate_to;
 	const struct size_request *size;  /* the sizing section's request, NULL: none */
 	const char *out_dir;              /* new, empty or an earlier report's (below) */
-	bool force;                       /* replace an earlier report in out_dir */
 	enum plot_format plot_format;
 	const char *options_text;         /* the options in words, hashed into the footer */
 };

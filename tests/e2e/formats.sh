@@ -263,7 +263,7 @@ check_case "$C" cap/catalog catalog
 report_case() { # DB LABEL [--corpus NAME]
 	local db=$1 label=$2
 	shift 2
-	check_case "$db" "$label" report --out "$T/reports/$label" --force "$@"
+	check_case "$db" "$label" report --out "$T/reports/$label" "$@"
 	if tail -n 1 "$T/reports/$label/report.md" 2>/dev/null | grep -q '^coreplan .*; content sha256 [0-9a-f]\{64\} '; then
 		ok "$label: report.md is complete (footer written)"
 	else

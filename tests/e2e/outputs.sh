@@ -15,11 +15,10 @@
 #     (their targets must stay as they were), a FIFO (no hang), names
 #     starting with '|' or '<' (gnuplot's pipes: no PWNED file may appear),
 #     `report --out` into a corpus, into a folder with a file coreplan did
-#     not write, through a planted report.md or plots/ link, into an
-#     earlier report without --force
+#     not write, through a planted report.md or plots/ link
 #   - failures: a fake gnuplot that scribbles on its output and fails, and
 #     no gnuplot at all, leave an earlier image, data and script as they
-#     were; report --force clears its earlier plots (nothing stale stays)
+#     were; a report again clears its earlier plots (nothing stale stays)
 #     and says why each image is missing (not installed / gnuplot failed)
 # Every refusal: exit 1 or 2 with one "coreplan: error:" line naming the
 # path, nothing on stdout, and the database (SHA-256 of the file and of
@@ -328,43 +327,40 @@ mkdir -p "$T/r-foreign"
 printf 'notes\n' >"$T/r-foreign/notes.txt"
 refuse "report --out DIR holding a file coreplan did not write exits 1" 1 \
 	"cannot write '$T/r-foreign/notes.txt': it exists and coreplan did not write it" "$T/r-foreign" -- \
-	report --corpus ex --out "$T/r-foreign" --force
+	report --corpus ex --out "$T/r-foreign"
 mkdir -p "$T/r-link"
 printf 'victim report\n' >"$V/report.md"
 ln -s "$V/report.md" "$T/r-link/report.md"
 refuse "report --out DIR whose report.md is a planted link exits 1, its target untouched" 1 \
 	"cannot write '$T/r-link/report.md': it is a symbolic link" "$T/r-link" "$V" -- \
-	report --corpus ex --out "$T/r-link" --force
+	report --corpus ex --out "$T/r-link"
 mkdir -p "$T/r-plots" "$V/plots"
 printf 'victim plot\n' >"$V/plots/keep.svg"
 ln -s "$V/plots" "$T/r-plots/plots"
 refuse "report --out DIR whose plots/ is a planted link exits 1, the linked folder untouched" 1 \
 	"cannot write '$T/r-plots/plots': it is a symbolic link" "$T/r-plots" "$V" -- \
-	report --corpus ex --out "$T/r-plots" --force
+	report --corpus ex --out "$T/r-plots"
 
 R=$T/r
 cpl report --corpus ex --out "$R"
 expect_rc "report --out r exits 0" 0
 check_eq "report: 3 plots drawn (scaling, blocks, trace)" 3 "$(ls "$R/plots" | grep -c '\.svg$')"
-refuse "report into its earlier report without --force exits 1" 1 \
-	"cannot write a report into '$R': it holds an earlier report (coreplan wrote it; --force replaces it)" "$R" -- \
-	report --corpus ex --out "$R"
 printf 'mine\n' >"$R/plots/extra.txt"
-refuse "report --force with a file coreplan did not write in plots/ exits 1" 1 \
+refuse "report again with a file coreplan did not write in plots/ exits 1" 1 \
 	"cannot write '$R/plots/extra.txt': it exists and coreplan did not write it" "$R" -- \
-	report --corpus ex --out "$R" --force
+	report --corpus ex --out "$R"
 rm "$R/plots/extra.txt"
-cpl report --corpus ex --out "$R" --force
-expect_rc "report --force into its earlier report exits 0" 0
+cpl report --corpus ex --out "$R"
+expect_rc "report again into its earlier report exits 0" 0
 cpl report --corpus ex --out "$T/r-fresh"
-check_eq "report --force: the same files as a report into a new folder" "" "$(diff -r "$R" "$T/r-fresh" 2>&1)"
+check_eq "report again: the same files as a report into a new folder" "" "$(diff -r "$R" "$T/r-fresh" 2>&1)"
 
 # no gnuplot: the earlier report's images are cleared, report.md says why
 CPL_PATH=$T/nobin
-cpl report --corpus ex --out "$R" --force
+cpl report --corpus ex --out "$R"
 CPL_PATH=$PATH
-expect_rc "report --force without gnuplot exits 0" 0
-check_eq "report --force without gnuplot: no stale image of the earlier report stays in plots/" "" \
+expect_rc "report again without gnuplot exits 0" 0
+check_eq "report again without gnuplot: no stale image of the earlier report stays in plots/" "" \
 	"$(ls "$R/plots" | grep -E '\.(svg|png)$')"
 check_eq "report without gnuplot: report.md references no image" 0 "$(grep -c '^!\[' "$R/report.md")"
 check_eq "report without gnuplot: each of the 3 plots says gnuplot is not installed" 3 \
@@ -385,9 +381,9 @@ cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size"
 expect_rc "report with a sizing section exits 0" 0
 check_eq "report with sizing: 4 images (scaling, blocks, trace, sizing)" 4 "$(grep -c '^!\[' "$T/r-size/report.md")"
 CPL_PATH=$FAKE_PATH
-cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size" --force
+cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size"
 CPL_PATH=$PATH
-expect_rc "report --force with a failing gnuplot exits 0 (the report stands without its pictures)" 0
+expect_rc "report again with a failing gnuplot exits 0 (the report stands without its pictures)" 0
 check_eq "failing gnuplot: every missing image says gnuplot failed (4)" 4 \
 	"$(grep -c '^\*Plot not drawn: gnuplot failed on .*failing on purpose' "$T/r-size/report.md")"
 check_eq "failing gnuplot: no note says gnuplot is not installed" 0 \

@@ -400,11 +400,7 @@ GMD=$T/gmp/report.md
 [ -s "$GMD" ] || { not_ok "gmp report.md present" "missing"; finish; }
 cp -r "$T/gmp" "$T/gmp.first"
 wait_next_second
-cpl report "${GSEL[@]}" --out "$T/gmp"
-expect_rc "report $GMP_NAME: a second run into the same folder without --force exits 1" 1
-check_contains "report $GMP_NAME: without --force, says the folder holds an earlier report" "$ERR" \
-	"it holds an earlier report (coreplan wrote it; --force replaces it)"
-report "report $GMP_NAME: second run into the same folder with --force exits 0" "$T/gmp" "${GSEL[@]}" --force
+report "report $GMP_NAME: second run into the same folder replaces the first, exits 0" "$T/gmp" "${GSEL[@]}"
 same_dirs "report $GMP_NAME twice: byte-identical report.md and plots" "$T/gmp.first" "$T/gmp"
 report "report $GMP_NAME into another folder exits 0" "$T/gmp-b" "${GSEL[@]}"
 same_dirs "report $GMP_NAME in another folder: byte-identical" "$T/gmp" "$T/gmp-b"
@@ -551,7 +547,7 @@ CMD_MD=$T/cap/report.md
 [ -s "$CMD_MD" ] || { not_ok "cap report.md present" "missing"; finish; }
 cp -r "$T/cap" "$T/cap.first"
 wait_next_second
-report "report $CAP_NAME --config: second run (--force) exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf" --force
+report "report $CAP_NAME --config: second run replaces the first, exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
 same_dirs "report $CAP_NAME twice: byte-identical report.md and plots" "$T/cap.first" "$T/cap"
 report "report $CAP_NAME into another folder exits 0" "$T/cap-b" --corpus "$CAP_NAME" --config "$T/cap.conf"
 same_dirs "report $CAP_NAME in another folder: byte-identical" "$T/cap" "$T/cap-b"
