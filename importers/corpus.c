@@ -1625,11 +1625,11 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	return rc;
 }
 
-int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
-		      const struct import_options *opts, struct import_result *results,
-		      void (*each)(const char *path, void *arg), void *arg)
+int corpus_import_each(sqlite3 *db, char *const *paths, size_t n,
+		       const struct import_options *opts, struct import_result *results,
+		       void (*each)(const char *path, void *arg), void *arg)
 {
-	int rc = db_begin(db);
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (each)
 			each(paths[i], arg);
@@ -1637,6 +1637,16 @@ int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
 		if (each)
 			each(NULL, arg);
 	}
+	return rc;
+}
+
+int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
+		      const struct import_options *opts, struct import_result *results,
+		      void (*each)(const char *path, void *arg), void *arg)
+{
+	int rc = db_begin(db);
+	if (rc == 0)
+		rc = corpus_import_each(db, paths, n, opts, results, each, arg);
 	if (rc == 0)
 		return db_commit(db);
 	db_rollback(db); /* keeps the message of the failure */
