@@ -38,7 +38,9 @@ enum {
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
 	[OPT_NAME] = {"name", 0, "NAME",
-		      "corpus name (default: the folder or file name); one PATH only", false},
+		      "corpus name, at most 255 bytes (default: the folder or file name); one "
+		      "PATH only",
+		      false},
 	[OPT_REPLACE] = {"replace", 0, NULL,
 			 "replace a corpus of the same name whose content changed", false},
 	[OPT_MANIFEST] = {"manifest", 0, "FILE",
