@@ -1278,7 +1278,7 @@ static int derive_exclusions(struct importer *im)
 		}
 		sqlite3_finalize(stmt);
 	}
-	return rc;
+	return rc ? rc : mapping_exclude_impossible(im->db, im->corpus_id);
 }
 
 /* Listed runs of a table that requires a trace but has none. */
