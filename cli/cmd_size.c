@@ -47,8 +47,8 @@ static const struct opt_spec specs[] = {
 	[OPT_TARGET] = {"target", 0, "RATE",
 			"the throughput to meet (required unless --list-families)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N|N1,N2|LO-HI",
-			  "concurrent sessions: one count, a list or a range; memory at the "
-			  "largest, measured runs at each (the worst decides)",
+			  "concurrent sessions, whole counts from 1 to 1e9: one count, a list or a "
+			  "range; memory at the largest, measured runs at each (the worst decides)",
 			  false},
 	[OPT_CATALOG] = {"catalog", 0, "FILE",
 			 "instance catalog for this run; repeatable (default: the catalogs stored "
