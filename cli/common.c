@@ -139,7 +139,8 @@ static int write_then_commit(const struct cli_def *def, void *req, sqlite3 *db,
 		return def->commit(db, req);
 	snprintf(why, sizeof(why), "%s", err_msg());
 	db_rollback(db);
-	return err_set("%s: nothing was stored (the transaction was rolled back)", why);
+	err_set("%s: nothing was stored (the transaction was rolled back)", why);
+	return rc; /* a usage error stays one */
 }
 
 int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
