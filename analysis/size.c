@@ -269,6 +269,8 @@ int size_sessions_parse(const char *text, struct size_sessions *out)
 	size_t used = 0;
 	char num[32];
 	memset(out, 0, sizeof(*out));
+	if (text[0] == '-') /* "-3": a negative count, not a range */
+		return session_count(text, strlen(text), text, &out->counts[0]);
 	if (dash && !strchr(text, ',')) {
 		double lo, hi;
 		if (session_count(text, (size_t)(dash - text), text, &lo) ||

@@ -186,6 +186,15 @@ else
 		"$RC $(cmp -s "$T/.out" "$T/rw-sweep.tsv" && echo same || echo differs)" "$ERR"
 	check_eq "read-only folder: the database is unchanged, no -shm or -wal left" "$before none" \
 		"$(dbstate "$T/ro/db") $(ls "$T/ro" | grep -c -- '-shm\|-wal' | sed 's/^0$/none/')"
+	# a chmod a-w file in a folder nobody may write
+	mkdir -p "$T/ro-file"
+	cp "$DB" "$T/ro-file/db"
+	chmod 444 "$T/ro-file/db"
+	chmod 777 "$T/ro-file"
+	ro_run "$T/ro-file/db" runs --format tsv
+	clean_exit "chmod a-w file: runs"
+	check_eq "chmod a-w file in a writable folder: runs exits 0 and matches the writable copy" "0 same" \
+		"$RC $(cmp -s "$T/.out" "$T/rw-runs.tsv" && echo same || echo differs)" "$ERR"
 	# a -wal with commits, no -shm, in a read-only folder: immutable would miss them
 	cp "$DB" "$T/ro-wal/db"
 	(cd "$T/ro-wal" && python3 -c "
@@ -207,7 +216,7 @@ os._exit(0)")
 	else
 		skip "read-only folder with a -wal" "python3 left no -wal file"
 	fi
-	chmod 755 "$T/ro" "$T/ro-wal"
+	chmod 755 "$T/ro" "$T/ro-wal" "$T/ro-file"
 fi
 
 ###########################################################################
@@ -280,7 +289,7 @@ for spec in "size --target 1000 --sessions 1.5|--sessions|'1.5'" \
 	"size --target 1000 --sessions 25 --per-doubling 0|--per-doubling needs a factor above 0|'0'" \
 	"size --target 1000 --sessions 25 --smt-factor 0|--smt-factor needs a factor above 0|'0'" \
 	"size --target 1000 --sessions 1234567890123456789012345|whole session counts|1234567890123456789012345" \
-	"size --target 1000 --sessions -3|--sessions|'-3'" \
+	"size --target 1000 --sessions -3|whole session counts from 1|'-3'" \
 	"noise --by gomaxprocs --burst-factor 0.5|--burst-factor needs a number above 1|'0.5'"; do
 	IFS='|' read -r args frag value <<<"$spec"
 	read -ra words <<<"$args"
