@@ -267,10 +267,11 @@ void selection_release(struct selection *sel)
 
 int select_not_number(const char *option, const char *field, const char *tag, const char *value)
 {
-	return err_set("%s %s: run '%s' has '%.80s%s', text, not a number (a level and a metric "
-		       "must be numbers: choose a numeric field, or leave such runs out with --where)",
-		       option, field, tag ? tag : "", value ? value : "",
-		       value && strlen(value) > 80 ? "..." : "");
+	return err_set(
+		"%s %s: run '%s' has '%.80s%s', text, not a number (a level and a metric "
+		"must be numbers: choose a numeric field, or leave such runs out with --where)",
+		option, field, tag ? tag : "", value ? value : "",
+		value && strlen(value) > 80 ? "..." : "");
 }
 
 int selection_leave_out(struct selection *sel, const char *tag, const char *reason)

@@ -100,9 +100,10 @@ struct size_translation {
 /*
  * What --sessions asks: one count ("500"), a list ("300,500") or a range
  * ("300-500": every measured count from 300 to 500). Counts are whole
- * numbers from 1 to SIZE_MAX_SESSION_COUNT, ascending and distinct; a range keeps its two ends in counts[0..1].
- * largest is what memory is sized at; text is the request as normalised
- * ("500", "300, 500", "300-500").
+ * numbers from 1 to SIZE_MAX_SESSION_COUNT, ascending and distinct; a
+ * range keeps its two ends in counts[0..1]. largest is what memory is
+ * sized at; text is the request as normalised ("500", "300, 500",
+ * "300-500").
  */
 struct size_sessions {
 	bool given;

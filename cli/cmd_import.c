@@ -218,9 +218,12 @@ static int commit(sqlite3 *db, void *request)
 
 int cmd_import(int argc, char **argv, const struct global_opts *g)
 {
-	static const struct cli_def def = {
-		{"import", "PATH...", details, specs, views}, CLI_DB_WRITE, option, check, run,
-		commit};
+	static const struct cli_def def = {{"import", "PATH...", details, specs, views},
+					   CLI_DB_WRITE,
+					   option,
+					   check,
+					   run,
+					   commit};
 	struct import_request req;
 	memset(&req, 0, sizeof(req));
 	import_options_init(&req.opts);

@@ -151,8 +151,7 @@ static int option(void *request, int which, const char *value)
 		break;
 	case OPT_BURST:
 		/* "better by a factor" of 1 or less would call every first run a burst */
-		if (num_parse_real(value, &req->opts.burst_factor) ||
-		    !(req->opts.burst_factor > 1))
+		if (num_parse_real(value, &req->opts.burst_factor) || !(req->opts.burst_factor > 1))
 			rc = err_usage("--burst-factor needs a number above 1, got '%s'", value);
 		break;
 	case OPT_DRIFT:

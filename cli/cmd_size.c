@@ -300,10 +300,11 @@ static int option(void *request, int which, const char *value)
 		/* 0 would predict nothing beyond one core; 2 is perfect scaling */
 		if (number(name, value, &req->per_doubling, &req->has_per_doubling) ||
 		    !(req->per_doubling > 0 && req->per_doubling <= 4))
-			return err_usage("--per-doubling needs a factor above 0 and at most 4 (1: "
-					 "no gain from doubling the cores, 2: perfect scaling), got "
-					 "'%s'",
-					 value);
+			return err_usage(
+				"--per-doubling needs a factor above 0 and at most 4 (1: "
+				"no gain from doubling the cores, 2: perfect scaling), got "
+				"'%s'",
+				value);
 		return 0;
 	case OPT_SMT_FROM:
 		req->smt_from = value;
@@ -312,10 +313,11 @@ static int option(void *request, int which, const char *value)
 		/* a core's two threads against one: 1 adds nothing, 2 doubles the core */
 		if (number(name, value, &req->smt_factor, &req->has_smt) ||
 		    !(req->smt_factor > 0 && req->smt_factor <= 2))
-			return err_usage("--smt-factor needs a factor above 0 and at most 2 (1: the "
-					 "second thread adds nothing, 2: it doubles the core), got "
-					 "'%s'",
-					 value);
+			return err_usage(
+				"--smt-factor needs a factor above 0 and at most 2 (1: the "
+				"second thread adds nothing, 2: it doubles the core), got "
+				"'%s'",
+				value);
 		return 0;
 	case OPT_MEMORY_FROM:
 		req->memory_from = value;

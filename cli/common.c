@@ -130,8 +130,8 @@ static int add_provenance(sqlite3 *db, const struct cli_args *a, struct doc *d)
  * closed pipe then rolls it back and says so, instead of a failure after
  * the data was stored.
  */
-static int write_then_commit(const struct cli_def *def, void *req, sqlite3 *db,
-			     const struct doc *d, const struct cli_args *a)
+static int write_then_commit(const struct cli_def *def, void *req, sqlite3 *db, const struct doc *d,
+			     const struct cli_args *a)
 {
 	char why[1024];
 	int rc = doc_write(d, a->format, a->view, stdout);

@@ -1476,8 +1476,10 @@ static void hosts_of(struct importer *im)
 	if (shown < all && used)
 		snprintf(hosts + used, size - used, ", ... and %zu more", all - shown);
 	else if (shown < all)
-		snprintf(hosts, size, "%zu host%s named too long to list here (coreplan topology "
-			 "--show)", all, all == 1 ? "" : "s");
+		snprintf(hosts, size,
+			 "%zu host%s named too long to list here (coreplan topology "
+			 "--show)",
+			 all, all == 1 ? "" : "s");
 }
 
 static void count_results(struct importer *im)
@@ -1650,9 +1652,9 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	return rc;
 }
 
-int corpus_import_each(sqlite3 *db, char *const *paths, size_t n,
-		       const struct import_options *opts, struct import_result *results,
-		       void (*each)(const char *path, void *arg), void *arg)
+int corpus_import_each(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		       struct import_result *results, void (*each)(const char *path, void *arg),
+		       void *arg)
 {
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -1665,9 +1667,9 @@ int corpus_import_each(sqlite3 *db, char *const *paths, size_t n,
 	return rc;
 }
 
-int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
-		      const struct import_options *opts, struct import_result *results,
-		      void (*each)(const char *path, void *arg), void *arg)
+int corpus_import_all(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		      struct import_result *results, void (*each)(const char *path, void *arg),
+		      void *arg)
 {
 	int rc = db_begin(db);
 	if (rc == 0)

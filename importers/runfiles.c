@@ -334,7 +334,8 @@ static int check_key_types(sqlite3 *db, const char *text, size_t len, const char
 			if (!type_fits(generator_keys[i].expected, type))
 				rc = err_at(display, line, col, "'%s' is %s, expected %s", key,
 					    type, generator_keys[i].expected);
-			/* JSON reads an integer beyond 64 bits as a real: its column cannot hold it */
+			/* JSON reads an integer beyond 64 bits as a real: its column cannot hold it
+			 */
 			else if (!strcmp(generator_keys[i].expected, "integer") &&
 				 !strcmp(type, "integer") &&
 				 sqlite3_column_type(stmt, 2) != SQLITE_INTEGER)

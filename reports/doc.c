@@ -763,7 +763,8 @@ int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell)
 			bad |= strbuf_adds(sb, "&lt;");
 		} else if (ch == '&') {
 			bad |= strbuf_adds(sb, "&amp;");
-		} else if ((in_cell && (strchr("|\\*`[]", ch) || (ch == '_' && !intraword(text, s)))) ||
+		} else if ((in_cell &&
+			    (strchr("|\\*`[]", ch) || (ch == '_' && !intraword(text, s)))) ||
 			   (!in_cell && (strchr("\\*", ch) || (ch == '_' && !intraword(text, s)) ||
 					 (ch == ']' && s[1] == '(')))) {
 			/* prose keeps its `code` spans and [lo, hi] intervals, never a link */

@@ -270,8 +270,8 @@ static int immutable_uri(const char *path, struct strbuf *uri)
 	while (path[0] == '/' && path[1] == '/')
 		path++; /* "file://x" would name a host */
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    strchr("/._-~", *p))
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
 			bad |= strbuf_add(uri, (const char *)p, 1);
 		else
 			bad |= strbuf_addf(uri, "%%%02X", *p);
@@ -299,11 +299,10 @@ static int open_immutable(const char *path, sqlite3 **db)
 			     "file: open it once where it can be written, or copy the database "
 			     "with its -wal file",
 			     path, strbuf_str(&wal));
-	if (rc == 0 &&
-	    sqlite3_open_v2(strbuf_str(&uri), db,
-			    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE |
-				    SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK)
+	if (rc == 0 && sqlite3_open_v2(strbuf_str(&uri), db,
+				       SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+					       SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX,
+				       NULL) != SQLITE_OK)
 		rc = err_set("cannot open database '%s': %s", path,
 			     *db ? sqlite3_errmsg(*db) : "out of memory");
 	if (rc == 0)

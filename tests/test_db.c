@@ -213,11 +213,14 @@ static void refuses_foreign_database(void **state)
 {
 	static const char *const cases[][2] = {
 		{"CREATE TABLE users (id INTEGER, name TEXT); CREATE TABLE orders (id);"
-		 "CREATE TABLE items (x); CREATE TABLE notes (y); INSERT INTO users VALUES (1, 'a');",
+		 "CREATE TABLE items (x); CREATE TABLE notes (y); INSERT INTO users VALUES (1, "
+		 "'a');",
 		 "holds 4 tables (users, orders, items, ...) and no coreplan schema"},
 		{"CREATE TABLE t (x); PRAGMA user_version = 3;",
-		 "holds 1 table (t) and no coreplan schema (a user_version but no table 'corpora')"},
-		{"CREATE VIEW v AS SELECT 1;", "holds 1 schema object (views, indexes or triggers)"},
+		 "holds 1 table (t) and no coreplan schema (a user_version but no table "
+		 "'corpora')"},
+		{"CREATE VIEW v AS SELECT 1;",
+		 "holds 1 schema object (views, indexes or triggers)"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -247,8 +250,9 @@ static void refuses_foreign_database(void **state)
 		assert_int_equal(pragma_int(db, "SELECT count(*) FROM pragma_journal_mode"
 						" WHERE journal_mode = 'wal'"),
 				 0);
-		assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'corpora'"),
-				 0);
+		assert_int_equal(
+			pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'corpora'"),
+			0);
 		sqlite3_close(db);
 		free(before);
 		free(after);

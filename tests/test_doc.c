@@ -193,7 +193,9 @@ static void values_escaped_everywhere(void **state)
 	(void)state;
 	doc_fact_text(d, "corpus", "corpus", DOC_LISTED, hostile);
 	doc_row(t);
-	doc_set_text(t, 0, "a\xc2\x9b" "2J b\xff caf\xc3\xa9");
+	doc_set_text(t, 0,
+		     "a\xc2\x9b"
+		     "2J b\xff caf\xc3\xa9");
 	doc_note(s, "run '%s' said [x](javascript:y) \\*", hostile);
 	doc_left_out(d, "# <b>1. x", "why: `*`");
 	doc_left_out(d, "12. y", "z");
