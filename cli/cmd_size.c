@@ -50,8 +50,8 @@ static const struct opt_spec specs[] = {
 	[OPT_TARGET] = {"target", 0, "RATE",
 			"the throughput to meet (required unless --list-families)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N|N1,N2|LO-HI",
-			  "concurrent sessions: one count, a list or a range; memory at the "
-			  "largest, measured runs at each (the worst decides)",
+			  "concurrent sessions, whole counts from 1 to 1e9: one count, a list or a "
+			  "range; memory at the largest, measured runs at each (the worst decides)",
 			  false},
 	[OPT_CATALOG] = {"catalog", 0, "FILE",
 			 "instance catalog for this run; repeatable (default: the catalogs stored "
@@ -74,9 +74,12 @@ static const struct opt_spec specs[] = {
 	[OPT_SCALING_BY] = {"scaling-by", 0, "FIELD",
 			    "the level field of --scaling-from (default gomaxprocs)", false},
 	[OPT_PER_DOUBLING] = {"per-doubling", 0, "F",
-			      "growth per doubling of physical cores, as a number", false},
+			      "growth per doubling of physical cores, above 0 and at most 4 (2: "
+			      "perfect scaling)",
+			      false},
 	[OPT_SMT_FROM] = {"smt-from", 0, "WHERE", "runs for coreplan smt: its smt_factor", false},
-	[OPT_SMT_FACTOR] = {"smt-factor", 0, "F", "what a core's second thread adds (e.g. 1.27)",
+	[OPT_SMT_FACTOR] = {"smt-factor", 0, "F",
+			    "what a core's second thread adds (e.g. 1.27), above 0 and at most 2",
 			    false},
 	[OPT_MEMORY_FROM] = {"memory-from", 0, "WHERE",
 			     "runs for an OLS of load_rss_kb on sessions (slope and intercept) and "
@@ -309,12 +312,28 @@ static int option(void *request, int which, const char *value)
 		req->scaling_by = value;
 		return 0;
 	case OPT_PER_DOUBLING:
-		return number(name, value, &req->per_doubling, &req->has_per_doubling);
+		/* 0 would predict nothing beyond one core; 2 is perfect scaling */
+		if (number(name, value, &req->per_doubling, &req->has_per_doubling) ||
+		    !(req->per_doubling > 0 && req->per_doubling <= 4))
+			return err_usage(
+				"--per-doubling needs a factor above 0 and at most 4 (1: "
+				"no gain from doubling the cores, 2: perfect scaling), got "
+				"'%s'",
+				value);
+		return 0;
 	case OPT_SMT_FROM:
 		req->smt_from = value;
 		return 0;
 	case OPT_SMT_FACTOR:
-		return number(name, value, &req->smt_factor, &req->has_smt);
+		/* a core's two threads against one: 1 adds nothing, 2 doubles the core */
+		if (number(name, value, &req->smt_factor, &req->has_smt) ||
+		    !(req->smt_factor > 0 && req->smt_factor <= 2))
+			return err_usage(
+				"--smt-factor needs a factor above 0 and at most 2 (1: the "
+				"second thread adds nothing, 2: it doubles the core), got "
+				"'%s'",
+				value);
+		return 0;
 	case OPT_MEMORY_FROM:
 		req->memory_from = value;
 		return 0;

@@ -1278,7 +1278,7 @@ static int derive_exclusions(struct importer *im)
 		}
 		sqlite3_finalize(stmt);
 	}
-	return rc;
+	return rc ? rc : mapping_exclude_impossible(im->db, im->corpus_id);
 }
 
 /* Listed runs of a table that requires a trace but has none. */
@@ -1443,12 +1443,18 @@ static int collect(struct importer *im, const char *path, bool is_dir)
 	return rc ? rc : hash_files(im);
 }
 
-/* The hosts the corpus's runs name, for the import's row. */
+/*
+ * The hosts the corpus's runs name, for the import's row: whole names
+ * while they fit, then how many more (never a name cut short).
+ */
 static void hosts_of(struct importer *im)
 {
 	sqlite3_stmt *stmt = NULL;
-	size_t used = 0;
-	im->result->hosts[0] = '\0';
+	char *hosts = im->result->hosts;
+	size_t size = sizeof(im->result->hosts), used = 0, shown = 0, all = 0;
+	/* room for ", ... and N more" */
+	size_t room = size - 40;
+	hosts[0] = '\0';
 	if (sqlite3_prepare_v2(
 		    im->db,
 		    "SELECT DISTINCT a.value FROM run_attrs a JOIN runs r USING (run_id)"
@@ -1456,13 +1462,24 @@ static void hosts_of(struct importer *im)
 		    -1, &stmt, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_int64(stmt, 1, im->corpus_id);
-	while (sqlite3_step(stmt) == SQLITE_ROW && used < sizeof(im->result->hosts)) {
-		int wrote =
-			snprintf(im->result->hosts + used, sizeof(im->result->hosts) - used, "%s%s",
-				 used ? ", " : "", (const char *)sqlite3_column_text(stmt, 0));
-		used += wrote > 0 ? (size_t)wrote : 0;
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		size_t need = strlen(name ? name : "") + (used ? 2 : 0);
+		all++;
+		if (shown + 1 != all || used + need >= room)
+			continue;
+		snprintf(hosts + used, size - used, "%s%s", used ? ", " : "", name ? name : "");
+		used += need;
+		shown++;
 	}
 	sqlite3_finalize(stmt);
+	if (shown < all && used)
+		snprintf(hosts + used, size - used, ", ... and %zu more", all - shown);
+	else if (shown < all)
+		snprintf(hosts, size,
+			 "%zu host%s named too long to list here (coreplan topology "
+			 "--show)",
+			 all, all == 1 ? "" : "s");
 }
 
 static void count_results(struct importer *im)
@@ -1581,13 +1598,23 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	name = opts->name ? strdup(opts->name) : base_name(path, !S_ISDIR(st.st_mode));
 	if (!name)
 		return err_set("out of memory");
+	if (strlen(name) >= sizeof(result->name)) {
+		rc = err_usage("corpus name '%.40s...' is %zu bytes long: at most %zu (pass a "
+			       "shorter --name)",
+			       name, strlen(name), sizeof(result->name) - 1);
+		free(name);
+		return rc;
+	}
 	snprintf(result->name, sizeof(result->name), "%s", name);
 	free(name);
 	if (!result->name[0])
 		return err_usage("corpus name must not be empty");
 	rc = choose_manifest(&im, path, S_ISDIR(st.st_mode));
 	if (rc == 0) {
-		snprintf(result->layout, sizeof(result->layout), "%s", im.manifest->layout);
+		/* shown, not stored (corpora.layout is whole): a long name ends in "..." */
+		if (snprintf(result->layout, sizeof(result->layout), "%s", im.manifest->layout) >=
+		    (int)sizeof(result->layout))
+			memcpy(result->layout + sizeof(result->layout) - 4, "...", 4);
 		rc = collect(&im, path, S_ISDIR(st.st_mode));
 	}
 	if (rc == 0)
@@ -1625,11 +1652,11 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	return rc;
 }
 
-int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
-		      const struct import_options *opts, struct import_result *results,
-		      void (*each)(const char *path, void *arg), void *arg)
+int corpus_import_each(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		       struct import_result *results, void (*each)(const char *path, void *arg),
+		       void *arg)
 {
-	int rc = db_begin(db);
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (each)
 			each(paths[i], arg);
@@ -1637,6 +1664,16 @@ int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
 		if (each)
 			each(NULL, arg);
 	}
+	return rc;
+}
+
+int corpus_import_all(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		      struct import_result *results, void (*each)(const char *path, void *arg),
+		      void *arg)
+{
+	int rc = db_begin(db);
+	if (rc == 0)
+		rc = corpus_import_each(db, paths, n, opts, results, each, arg);
 	if (rc == 0)
 		return db_commit(db);
 	db_rollback(db); /* keeps the message of the failure */

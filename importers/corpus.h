@@ -80,5 +80,13 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
 		      const struct import_options *opts, struct import_result *results,
 		      void (*each)(const char *path, void *arg), void *arg);
+/*
+ * The same inside the caller's transaction, which it neither begins nor
+ * ends (`coreplan import` writes its result to standard output before it
+ * commits, so that a failed write rolls the import back).
+ */
+int corpus_import_each(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		       struct import_result *results, void (*each)(const char *path, void *arg),
+		       void *arg);
 
 #endif

@@ -334,6 +334,15 @@ static int check_key_types(sqlite3 *db, const char *text, size_t len, const char
 			if (!type_fits(generator_keys[i].expected, type))
 				rc = err_at(display, line, col, "'%s' is %s, expected %s", key,
 					    type, generator_keys[i].expected);
+			/* JSON reads an integer beyond 64 bits as a real: its column cannot hold it
+			 */
+			else if (!strcmp(generator_keys[i].expected, "integer") &&
+				 !strcmp(type, "integer") &&
+				 sqlite3_column_type(stmt, 2) != SQLITE_INTEGER)
+				rc = err_at(display, line, col,
+					    "'%s' is an integer beyond the 64-bit range SQLite "
+					    "stores (-9223372036854775808 to 9223372036854775807)",
+					    key);
 			else if (!strcmp(type, "real") &&
 				 !isfinite(sqlite3_column_double(stmt, 2)))
 				rc = err_at(display, line, col, "'%s' is not a finite number", key);
@@ -383,7 +392,8 @@ static const char *leaf_text(sqlite3_stmt *stmt, int col, const char *type, char
 		return "true";
 	if (!strcmp(type, "false"))
 		return "false";
-	if (!strcmp(type, "real"))
+	/* an integer beyond 64 bits reads as a real too: every digit a double has */
+	if (!strcmp(type, "real") || sqlite3_column_type(stmt, col) == SQLITE_FLOAT)
 		return num_format_real(sqlite3_column_double(stmt, col), buf);
 	return (const char *)sqlite3_column_text(stmt, col);
 }

@@ -208,6 +208,14 @@ s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
 s_json_valid_text() { ex; sed -i 's/"valid": true/"valid": "yes"/' "$CORP/$J1"; }
 s_json_sessions_text() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": "100"/' "$CORP/$J1"; }
 s_json_array() { ex; echo '[1, 2]' >"$CORP/$J1"; }
+s_json_sessions_25_digits() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": 1234567890123456789012345/' "$CORP/$J1"; }
+s_json_sessions_negative() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": -5/' "$CORP/$J1"; }
+p_json_sessions_negative() { # the generator's own impossible report excludes its run, with the reason
+	local r=$(q "$CDB" "SELECT excluded, exclusion_reasons FROM runs_v WHERE corpus = $(sqlq "$CASE") AND tag = 'g1-n100-b1'" | tr '\t' ' ')
+	[ "$r" = "1 impossible-value: the generator record says sessions_requested -5 (must be zero or more)" ] ||
+		{ POST_MSG="g1-n100-b1 excluded/reasons: '$r', expected excluded as impossible-value"; return 1; }
+}
+s_name_300_bytes() { ex; IMPORT=(import -q --name "$(printf 'n%.0s' $(seq 300))" "$CORP"); }
 s_json_1e999() { ex; sed -i 's/"interactions_per_sec": [0-9.e+-]*/"interactions_per_sec": 1e999/' "$CORP/$J1"; }
 s_json_nul_escape() { ex; sed -i 's/"handler_id": "[^"]*"/"handler_id": "a\\u0000b"/' "$CORP/$J1"; }
 p_json_nul_escape() { # accepted: the value must then be stored whole, not cut at the NUL
@@ -588,6 +596,9 @@ CASES=(
 	"json-sessions-is-text|s_json_sessions_text|1|re:load\.json:4:[0-9]+.*sessions_requested|"
 	"json-top-level-array|s_json_array|1|load.json:1:1|"
 	"json-1e999|s_json_1e999|1|re:load\.json:9:[0-9]+.*interactions_per_sec|"
+	"json-sessions-25-digits|s_json_sessions_25_digits|1|load.json:4:3: 'sessions_requested' is an integer beyond the 64-bit range|"
+	"json-sessions-negative|s_json_sessions_negative|0||p_json_sessions_negative"
+	"name-300-bytes|s_name_300_bytes|2|is 300 bytes long: at most 255|"
 	"json-string-with-u0000|s_json_nul_escape|0,1|load.json:23|p_json_nul_escape"
 	"binary-garbage-results|s_binary|1|results.tsv|"
 	"binary-garbage-json|s_binary_json|1|load.json|"
