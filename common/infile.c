@@ -142,6 +142,11 @@ static int check_relative(const char *relative, const char *display)
 static int component_error(int dir_fd, const char *name, const char *display, int saved)
 {
 	struct stat st;
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
+	    !strcmp(display, name))
+		return err_set("'%s' is a symbolic link: not followed (links inside a corpus "
+			       "folder are never read)",
+			       display);
 	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
 		return err_set("'%s': '%s' is a symbolic link: not followed (links inside a corpus "
 			       "folder are never read)",
