@@ -13,12 +13,14 @@
 #ifndef COREPLAN_RUNFILES_H
 #define COREPLAN_RUNFILES_H
 
+#include "../common/infile.h"
+
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define RUNFILE_MAX_BYTES (16 << 20)
+#define RUNFILE_MAX_BYTES INFILE_TEXT_MAX /* 16 MiB */
 
 struct attr {
 	char *source;
@@ -41,8 +43,6 @@ int attr_list_add(struct attr_list *list, const char *source, const char *name, 
 const struct attr *attr_list_find(const struct attr_list *list, const char *source,
 				  const char *name);
 void attr_list_release(struct attr_list *list);
-
-struct infile;
 
 /*
  * Read a whole small text file the user named (common/infile.h: a regular
