@@ -117,7 +117,7 @@ int infile_open(struct infile *f, const char *path, const char *display, int64_t
 	return rc;
 }
 
-/* The components of a relative path: none empty, '.' or '..'. */
+/* The components of a relative path: none empty or '..' ('.' stays where it is). */
 static int check_relative(const char *relative, const char *display)
 {
 	const char *p = relative;
@@ -128,9 +128,9 @@ static int check_relative(const char *relative, const char *display)
 	for (;;) {
 		const char *slash = strchr(p, '/');
 		size_t n = slash ? (size_t)(slash - p) : strlen(p);
-		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
-			return err_set("'%s' has an empty, '.' or '..' component: corpus files are "
-				       "read inside the corpus folder only",
+		if (n == 0 || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return err_set("'%s' has an empty or '..' component: corpus files are read "
+				       "inside the corpus folder only",
 				       display);
 		if (!slash)
 			return 0;

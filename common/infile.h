@@ -10,7 +10,7 @@
  *     so it is followed (corpus.c names a single table's target itself);
  *   - a file of a corpus folder: infile_open_in(), relative to the
  *     folder's descriptor, one component at a time, each opened with
- *     O_NOFOLLOW. An absolute path, an empty, '.' or '..' component or a
+ *     O_NOFOLLOW. An absolute path, an empty or '..' component or a
  *     symbolic link anywhere below the folder is refused, so the file is
  *     inside the folder by construction; its real path (/proc/self/fd,
  *     where there is one) is checked against the folder's too.
