@@ -44,8 +44,8 @@ static const struct opt_spec specs[] = {
 	[OPT_REPLACE] = {"replace", 0, NULL,
 			 "replace a corpus of the same name whose content changed", false},
 	[OPT_MANIFEST] = {"manifest", 0, "FILE",
-			  "read the layout from FILE (default: coreplan.manifest in the folder, "
-			  "else detect)",
+			  "read the layout from FILE, a regular file of at most 1 MiB (default: "
+			  "coreplan.manifest in the folder, else detect)",
 			  false},
 	[OPT_PATCH_FLOOR] = {"patch-floor", 0, "X",
 			     "exclude runs whose patch_rate is below X (0..1, default 0.9)", false},
@@ -70,6 +70,16 @@ static const char details[] =
 	"The result is one row per PATH (view imported): name, layout, status (new,\n"
 	"replaced or unchanged), what was read, and tied_runs and hosts: how many runs\n"
 	"name a host (below) and which.\n"
+	"\n"
+	"Reads stay inside the corpus folder: symbolic links under it are never\n"
+	"followed (each is a warning, not imported), FIFOs and devices are refused\n"
+	"without blocking, and a manifest path or pattern that is absolute or has a '..'\n"
+	"component is an error; a coreplan.manifest that is a link or not a regular\n"
+	"file is refused unread. Each file is hashed, and one that is parsed must be\n"
+	"the same file with the same bytes when it is parsed, else the import fails\n"
+	"naming it. A single table named through a link imports the link's target\n"
+	"(the result says so). Limits: --manifest 1 MiB, a table 256 MiB, a run\n"
+	"file or topology file 16 MiB; traces are streamed, unlimited.\n"
 	"\n"
 	"The host the runs ran on (each run's field topology_host; sweep, fit, plot\n"
 	"and smt count levels in its physical cores), the first that applies:\n"

@@ -40,7 +40,8 @@ static const struct opt_spec specs[] = {
 	[OPT_CONFIG] = {"config", 0, "FILE",
 			"report config: `key = value` lines: by, group, where, translate-from, "
 			"translate-to, and any long option of `coreplan size` (target, sessions, "
-			"base-from, scaling-from, smt-from, memory-from, series, translate, ...)",
+			"base-from, scaling-from, smt-from, memory-from, series, translate, ...); "
+			"a regular file of at most 16 MiB",
 			false},
 	[OPT_TARGET] = {"target", 0, "RATE", "sizing target (or `target =` in the config)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N", "sizing sessions (or `sessions =` in the config)",
