@@ -438,8 +438,10 @@ static int classify(const struct fit_request *req, struct fit_run_result *out, d
 
 int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *out)
 {
-	struct select_spec spec = {
-		.filter = req->filter, .by = req->by, .metric = req->metric ? req->metric : "tput"};
+	struct select_spec spec = {.filter = req->filter,
+				   .by = req->by,
+				   .numeric_by = true,
+				   .metric = req->metric ? req->metric : "tput"};
 	double *lx = NULL, *xx = NULL;
 	size_t fitted = 0;
 	int rc;

@@ -250,6 +250,7 @@ int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_resu
 	const char *metric = req->metric ? req->metric : "load_rss_kb";
 	struct select_spec spec = {.filter = req->filter,
 				   .by = req->by,
+				   .numeric_by = true,
 				   .block = req->block ? req->block : "block",
 				   .group = req->group};
 	int rc;

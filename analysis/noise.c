@@ -963,6 +963,7 @@ int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result 
 	const char **extra = NULL;
 	struct select_spec spec = {.filter = req->filter,
 				   .by = req->by,
+				   .numeric_by = true,
 				   .metric = metric,
 				   .block = req->block ? req->block : "block",
 				   .group = req->group};

@@ -29,8 +29,9 @@ static int append_field(struct strbuf *sql, const char *name, bool numeric, char
 }
 
 /* Columns: 0 run_id, 1 corpus, 2 subcorpus, 3 tag, 4 seq, 5 started_at, 6 app_cores,
- * 7 by text, 8 by num, 9 metric num, 10 block text, 11.. group texts, extra texts, then
- * (the chosen runs' query) what the pooling check reads (prefetch). */
+ * 7 by text, 8 by num, 9 metric num, 10 metric text, 11 block text, 12.. group texts,
+ * extra texts, then (the chosen runs' query) what the pooling check reads (prefetch). */
+enum { COL_BY_TEXT = 7, COL_BY_NUM, COL_METRIC, COL_METRIC_TEXT, COL_BLOCK, COL_GROUPS };
 static int build_sql(const struct select_spec *spec, const struct pool_prefetch *prefetch,
 		     bool left_out, struct strbuf *sql, char ***binds, size_t *nbinds)
 {
@@ -48,6 +49,8 @@ static int build_sql(const struct select_spec *spec, const struct pool_prefetch 
 		rc = append_field(sql, spec->by, true, binds, nbinds);
 	if (rc == 0)
 		rc = append_field(sql, spec->metric, true, binds, nbinds);
+	if (rc == 0)
+		rc = append_field(sql, spec->metric, false, binds, nbinds);
 	if (rc == 0)
 		rc = append_field(sql, spec->block, false, binds, nbinds);
 	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++)
@@ -87,7 +90,7 @@ static char *group_text(sqlite3_stmt *stmt, const struct select_spec *spec)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; spec->group && spec->group[i]; i++) {
-		const unsigned char *v = sqlite3_column_text(stmt, 11 + (int)i);
+		const unsigned char *v = sqlite3_column_text(stmt, COL_GROUPS + (int)i);
 		strbuf_addf(&sb, "%s%s=%s", i ? ", " : "", spec->group[i],
 			    v ? (const char *)v : "NA");
 	}
@@ -105,7 +108,7 @@ static size_t count_list(const char *const *list)
 /* The extra fields follow the group fields in the result columns. */
 static int extra_values(sqlite3_stmt *stmt, const struct select_spec *spec, struct sel_run *run)
 {
-	size_t first = 11 + count_list(spec->group), n = count_list(spec->extra);
+	size_t first = COL_GROUPS + count_list(spec->group), n = count_list(spec->extra);
 	if (n == 0)
 		return 0;
 	run->extra = calloc(n, sizeof(*run->extra));
@@ -122,12 +125,20 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	struct sel_run *run;
 	char reason[256];
 	const char *tag = (const char *)sqlite3_column_text(stmt, 3);
+	const char *text;
 	int rc;
-	if (spec->by && sqlite3_column_type(stmt, 7) == SQLITE_NULL) {
+	if (spec->by && sqlite3_column_type(stmt, COL_BY_TEXT) == SQLITE_NULL) {
 		snprintf(reason, sizeof(reason), "no value for --by %s", spec->by);
 		return add_left_out(sel, tag, reason, false);
 	}
-	if (spec->metric && sqlite3_column_type(stmt, 9) == SQLITE_NULL) {
+	if (spec->by && spec->numeric_by && sqlite3_column_type(stmt, COL_BY_NUM) == SQLITE_NULL)
+		return select_not_number("--by", spec->by, tag,
+					 (const char *)sqlite3_column_text(stmt, COL_BY_TEXT));
+	if (spec->metric && sqlite3_column_type(stmt, COL_METRIC) == SQLITE_NULL) {
+		/* text that is not a missing value (NA, empty) is an error, never a 0 */
+		text = (const char *)sqlite3_column_text(stmt, COL_METRIC_TEXT);
+		if (text && *text && !num_is_missing(text))
+			return select_not_number("--metric", spec->metric, tag, text);
 		snprintf(reason, sizeof(reason), "no numeric value for --metric %s", spec->metric);
 		return add_left_out(sel, tag, reason, false);
 	}
@@ -149,18 +160,18 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	run->started_at = dup_column(stmt, 5);
 	run->app_cores = sqlite3_column_type(stmt, 6) == SQLITE_NULL ? NAN
 								      : sqlite3_column_double(stmt, 6);
-	run->level_text = dup_column(stmt, 7);
-	run->level_numeric = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
-	run->level = run->level_numeric ? sqlite3_column_double(stmt, 8) : NAN;
-	run->metric = sqlite3_column_double(stmt, 9);
-	run->block = dup_column(stmt, 10);
+	run->level_text = dup_column(stmt, COL_BY_TEXT);
+	run->level_numeric = sqlite3_column_type(stmt, COL_BY_NUM) != SQLITE_NULL;
+	run->level = run->level_numeric ? sqlite3_column_double(stmt, COL_BY_NUM) : NAN;
+	run->metric = sqlite3_column_double(stmt, COL_METRIC);
+	run->block = dup_column(stmt, COL_BLOCK);
 	run->group = group_text(stmt, spec);
 	rc = extra_values(stmt, spec, run);
 	/* the prefetch's columns follow the extra ones */
 	if (rc == 0 && sel->prefetch)
 		rc = pool_prefetch_row(
 			sel->prefetch, stmt,
-			11 + (int)(count_list(spec->group) + count_list(spec->extra)), run);
+			COL_GROUPS + (int)(count_list(spec->group) + count_list(spec->extra)), run);
 	return rc;
 }
 
@@ -252,6 +263,15 @@ void selection_release(struct selection *sel)
 	free(sel->left_out);
 	free(sel->pooled);
 	memset(sel, 0, sizeof(*sel));
+}
+
+int select_not_number(const char *option, const char *field, const char *tag, const char *value)
+{
+	return err_set(
+		"%s %s: run '%s' has '%.80s%s', text, not a number (a level and a metric "
+		"must be numbers: choose a numeric field, or leave such runs out with --where)",
+		option, field, tag ? tag : "", value ? value : "",
+		value && strlen(value) > 80 ? "..." : "");
 }
 
 int selection_leave_out(struct selection *sel, const char *tag, const char *reason)

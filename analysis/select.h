@@ -74,6 +74,12 @@ struct selection {
 struct select_spec {
 	const struct run_filter *filter;
 	const char *by;     /* the level field; NULL when the analysis has none */
+	/*
+	 * The level must be a number (sweep, fit, memory, noise, blocks plot): a
+	 * selected run whose --by value is text is an error naming the field, the
+	 * run and the value (select_not_number), never a level of 0.
+	 */
+	bool numeric_by;
 	const char *metric; /* NULL when the analysis has none (metric reads 0) */
 	const char *block;  /* NULL: no block field */
 	const char *const *group; /* NULL-terminated grouping fields, or NULL */
@@ -83,10 +89,19 @@ struct select_spec {
 
 /*
  * Runs ordered by corpus, subcorpus and seq. A name that is neither a
- * canonical field nor a column of any selected run is a usage error.
+ * canonical field nor a column of any selected run is a usage error. A
+ * selected run without a metric value (none, NA or empty) is left out; one
+ * whose metric is other text ("plain") is an error (select_not_number).
  */
 int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *out);
 void selection_release(struct selection *sel);
+
+/*
+ * The error for text where a number is needed, e.g.
+ *   --metric variant: run 'g1-n100-b1' has 'plain', text, not a number (...)
+ * option is "--by" or "--metric". Returns ERR_DATA.
+ */
+int select_not_number(const char *option, const char *field, const char *tag, const char *value);
 
 /*
  * Add a run to the left-out list after selection: an analysis that

@@ -249,14 +249,17 @@ static int cmp_double(const void *a, const void *b)
 static int session_count(const char *text, size_t len, const char *whole, double *out)
 {
 	char buf[64];
+	int64_t n;
 	if (len == 0 || len >= sizeof(buf))
 		return err_usage("--sessions needs N, N1,N2 or LO-HI, got '%s'", whole);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	if (num_parse_real(buf, out) || !(*out > 0))
-		return err_usage("--sessions needs session counts above 0 (N, N1,N2 or LO-HI), got "
-				 "'%s'",
-				 whole);
+	/* a count of sessions is whole: 1.5 sessions is not a request */
+	if (num_parse_int(buf, &n) || n < 1 || n > SIZE_MAX_SESSION_COUNT)
+		return err_usage("--sessions needs whole session counts from 1 to %d (N, N1,N2 or "
+				 "LO-HI), got '%s'",
+				 SIZE_MAX_SESSION_COUNT, whole);
+	*out = (double)n;
 	return 0;
 }
 
@@ -266,6 +269,8 @@ int size_sessions_parse(const char *text, struct size_sessions *out)
 	size_t used = 0;
 	char num[32];
 	memset(out, 0, sizeof(*out));
+	if (text[0] == '-') /* "-3": a negative count, not a range */
+		return session_count(text, strlen(text), text, &out->counts[0]);
 	if (dash && !strchr(text, ',')) {
 		double lo, hi;
 		if (session_count(text, (size_t)(dash - text), text, &lo) ||

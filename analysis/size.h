@@ -93,15 +93,17 @@ struct size_translation {
 /* The OS reserve when --os-reserve-mib is not given (size --help says why 512). */
 #define SIZE_OS_RESERVE_MIB 512.0
 
-/* The most session counts --sessions may list. */
+/* The most session counts --sessions may list, and the largest count. */
 #define SIZE_MAX_SESSIONS 32
+#define SIZE_MAX_SESSION_COUNT 1000000000
 
 /*
  * What --sessions asks: one count ("500"), a list ("300,500") or a range
- * ("300-500": every measured count from 300 to 500). Counts are above 0,
- * ascending and distinct; a range keeps its two ends in counts[0..1].
- * largest is what memory is sized at; text is the request as normalised
- * ("500", "300, 500", "300-500").
+ * ("300-500": every measured count from 300 to 500). Counts are whole
+ * numbers from 1 to SIZE_MAX_SESSION_COUNT, ascending and distinct; a
+ * range keeps its two ends in counts[0..1]. largest is what memory is
+ * sized at; text is the request as normalised ("500", "300, 500",
+ * "300-500").
  */
 struct size_sessions {
 	bool given;

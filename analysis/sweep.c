@@ -329,6 +329,7 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 {
 	struct select_spec spec = {.filter = req->filter,
 				   .by = req->by,
+				   .numeric_by = true,
 				   .metric = req->metric ? req->metric : "tput"};
 	struct sweep_options opts = req->opts;
 	struct run_host host;

@@ -17,7 +17,7 @@
 #      report       coreplan report --corpus gomaxprocs-scaling-20260816
 #                   --where block=1,2,3 --out DIR   (every table and every
 #                   plot it draws, gnuplot included)
-#      gnuplot-one  cd DIR/plots && gnuplot 01-scaling.gp   (one of the
+#      gnuplot-one  cd DIR/plots && gnuplot 01-scaling.svg.gp   (one of the
 #                   report's scripts, as a user re-plots it)
 #      gnuplot-all  every DIR/plots/*.gp, one gnuplot each, in one sh -c
 #                   (all the gnuplot work a report does)
@@ -196,7 +196,7 @@ echo "import: $(( (t1 - t0) / 1000000 )) ms (once): $(sed -n "s/^- imported //p"
 }
 cp "$out/report.md" "$work/first.md"
 nplots=$(ls "$plots"/*.gp | wc -l)
-one=01-scaling.gp
+one=01-scaling.svg.gp
 [ -f "$plots/$one" ] || one=$(cd "$plots" && ls *.gp | head -n 1)
 (cd "$plots" && gnuplot "$one" >/dev/null 2>&1 && sh -c 'for f in *.gp; do gnuplot "$f" || exit 1; done' >/dev/null 2>&1) || {
 	echo "report_bench.sh: gnuplot cannot re-draw the report's scripts" >&2

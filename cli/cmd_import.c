@@ -1,8 +1,9 @@
 /*
  * cmd_import: `coreplan import PATH...`. All the corpora named go in one
- * transaction (corpus_import_all): either every one is imported or the
- * database is left as it was, so the document is written only after the
- * commit.
+ * transaction (corpus_import_each): either every one is imported or the
+ * database is left as it was. The document is written to standard output
+ * before the commit (cli_def.commit): a write that fails rolls the import
+ * back, so exit 1 always means nothing was stored.
  */
 #include "cmd.h"
 #include "common.h"
@@ -14,6 +15,7 @@
 #include "../importers/catalog.h"
 #include "../importers/corpus.h"
 #include "../reports/builders.h"
+#include "../schema/db.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +38,14 @@ enum {
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
 	[OPT_NAME] = {"name", 0, "NAME",
-		      "corpus name (default: the folder or file name); one PATH only", false},
+		      "corpus name, at most 255 bytes (default: the folder or file name); one "
+		      "PATH only",
+		      false},
 	[OPT_REPLACE] = {"replace", 0, NULL,
 			 "replace a corpus of the same name whose content changed", false},
 	[OPT_MANIFEST] = {"manifest", 0, "FILE",
-			  "read the layout from FILE (default: coreplan.manifest in the folder, "
-			  "else detect)",
+			  "read the layout from FILE, a regular file of at most 1 MiB (default: "
+			  "coreplan.manifest in the folder, else detect)",
 			  false},
 	[OPT_PATCH_FLOOR] = {"patch-floor", 0, "X",
 			     "exclude runs whose patch_rate is below X (0..1, default 0.9)", false},
@@ -59,11 +63,23 @@ static const struct opt_spec specs[] = {
 static const char details[] =
 	"PATH is a corpus folder or a single TSV/CSV file with one row per run.\n"
 	"All PATHs are imported in one transaction: if any fails, nothing is stored.\n"
+	"The result goes to standard output before the commit: when it cannot be\n"
+	"written (a full disk, a closed pipe), nothing is stored either (exit 1).\n"
 	"Importing an unchanged corpus again does nothing; a changed one needs --replace.\n"
 	"Progress is drawn on standard error only when it is a terminal.\n"
 	"The result is one row per PATH (view imported): name, layout, status (new,\n"
 	"replaced or unchanged), what was read, and tied_runs and hosts: how many runs\n"
 	"name a host (below) and which.\n"
+	"\n"
+	"Reads stay inside the corpus folder: symbolic links under it are never\n"
+	"followed (each is a warning, not imported), FIFOs and devices are refused\n"
+	"without blocking, and a manifest path or pattern that is absolute or has a '..'\n"
+	"component is an error; a coreplan.manifest that is a link or not a regular\n"
+	"file is refused unread. Each file is hashed, and one that is parsed must be\n"
+	"the same file with the same bytes when it is parsed, else the import fails\n"
+	"naming it. A single table named through a link imports the link's target\n"
+	"(the result says so). Limits: --manifest 1 MiB, a table 256 MiB, a run\n"
+	"file or topology file 16 MiB; traces are streamed, unlimited.\n"
 	"\n"
 	"The host the runs ran on (each run's field topology_host; sweep, fit, plot\n"
 	"and smt count levels in its physical cores), the first that applies:\n"
@@ -184,18 +200,40 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 	if (rc == 0)
 		rc = instance_catalogs(db);
 	if (rc == 0)
-		rc = corpus_import_all(db, req->paths, req->npaths, &req->opts, results,
-				       draw ? each_path : NULL, req);
+		rc = db_begin(db);
+	if (rc == 0)
+		rc = corpus_import_each(db, req->paths, req->npaths, &req->opts, results,
+					draw ? each_path : NULL, req);
 	if (rc == 0)
 		rc = build_import(results, req->npaths, out);
+	if (rc)
+		db_rollback(db); /* keeps the message of the failure */
 	free(results);
 	return rc;
 }
 
+/* After the document reached standard output (cli_run): store the import. */
+static int commit(sqlite3 *db, void *request)
+{
+	char why[1024];
+	int rc = db_commit(db);
+	(void)request;
+	if (rc == 0)
+		return 0;
+	snprintf(why, sizeof(why), "%s", err_msg());
+	return err_set("%s: nothing was imported (the result above describes the import that "
+		       "was rolled back)",
+		       why);
+}
+
 int cmd_import(int argc, char **argv, const struct global_opts *g)
 {
-	static const struct cli_def def = {
-		{"import", "PATH...", details, specs, views}, CLI_DB_WRITE, option, check, run};
+	static const struct cli_def def = {{"import", "PATH...", details, specs, views},
+					   CLI_DB_WRITE,
+					   option,
+					   check,
+					   run,
+					   commit};
 	struct import_request req;
 	memset(&req, 0, sizeof(req));
 	import_options_init(&req.opts);

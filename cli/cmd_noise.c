@@ -30,7 +30,7 @@ static const struct opt_spec specs[] = {
 		       false},
 	[OPT_BURST] = {"burst-factor", 0, "X",
 		       "a first run this many times better than the later runs' median is a burst "
-		       "(1.5)",
+		       "(above 1; default 1.5)",
 		       false},
 	[OPT_DRIFT] = {"drift-pct", 0, "P",
 		       "mean block deviation beyond which a one-signed block drifts (1)", false},
@@ -150,7 +150,9 @@ static int option(void *request, int which, const char *value)
 		req->group = (const char *const *)c->group;
 		break;
 	case OPT_BURST:
-		rc = parse_positive("burst-factor", value, &req->opts.burst_factor);
+		/* "better by a factor" of 1 or less would call every first run a burst */
+		if (num_parse_real(value, &req->opts.burst_factor) || !(req->opts.burst_factor > 1))
+			rc = err_usage("--burst-factor needs a number above 1, got '%s'", value);
 		break;
 	case OPT_DRIFT:
 		rc = parse_positive("drift-pct", value, &req->opts.drift_pct);

@@ -5,14 +5,16 @@
 
 #include "../analysis/plot_runs.h"
 #include "../common/err.h"
+#include "../common/outfile.h"
 #include "../common/strbuf.h"
 #include "../reports/builders.h"
 #include "../reports/plots.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_HOST, OPT_OUT };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_HOST, OPT_OUT, OPT_FORCE };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -24,9 +26,13 @@ static const struct opt_spec specs[] = {
 		      "topology_host)",
 		      false},
 	[OPT_OUT] = {"out", 0, "FILE",
-		     "the image: FILE.svg (default) or FILE.png; FILE.gp and FILE.tsv are "
-		     "written beside it",
+		     "the image, FILE ending in .svg or .png; its data FILE.tsv and script "
+		     "FILE.gp are written beside it (e.g. x.svg, x.svg.tsv, x.svg.gp)",
 		     .required = true},
+	[OPT_FORCE] = {"force", 0, NULL,
+		       "replace the image, data and script an earlier coreplan plot wrote there "
+		       "(never a file coreplan did not write)",
+		       false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -45,7 +51,19 @@ static const char details[] =
 	"           its 95% confidence band\n"
 	"  sizing   use `coreplan size ... --plot FILE` (the sizing inputs are size's)\n"
 	"gnuplot draws it (SVG, or PNG when --out ends in .png); the script and data\n"
-	"file beside the image re-plot it: cd DIR && gnuplot NAME.gp\n"
+	"file beside the image re-plot it: cd DIR && gnuplot NAME.svg.gp\n"
+	"\n"
+	"Files: --out DIR/NAME.svg writes DIR/NAME.svg, DIR/NAME.svg.tsv (the data)\n"
+	"and DIR/NAME.svg.gp (the script), names that cannot collide with the image's\n"
+	"siblings, and records them in DIR/.coreplan-outputs. They are drawn in a\n"
+	"temporary folder inside DIR and moved into place only when gnuplot succeeded,\n"
+	"so a failed plot leaves DIR as it was. A file already at one of the three\n"
+	"names is an error naming it, left untouched: --force replaces only files an\n"
+	"earlier coreplan plot wrote (listed in .coreplan-outputs, unchanged since),\n"
+	"never another file, and a symbolic link there is never followed. DIR must\n"
+	"exist; a NAME starting with '|' or '<' (gnuplot's pipes) or holding a\n"
+	"control character is refused.\n"
+	"\n"
 	"The result names the files written: the facts kind, image, data and script\n"
 	"(--format tsv prints the facts).\n";
 
@@ -59,6 +77,7 @@ struct plot_cmd {
 	const char *out;
 	char *dir, *name; /* of --out, owned */
 	enum plot_format format;
+	bool force;
 };
 
 static int option(void *request, int which, const char *value)
@@ -80,23 +99,40 @@ static int option(void *request, int which, const char *value)
 	case OPT_OUT:
 		p->out = value;
 		return 0;
+	case OPT_FORCE:
+		p->force = true;
+		return 0;
 	}
 	return 0;
 }
 
-/* DIR and NAME of FILE (extension dropped); the format from the extension. */
+/* DIR and NAME of FILE DIR/NAME.svg or DIR/NAME.png; the format from the extension. */
 static int split_out(struct plot_cmd *p)
 {
 	const char *slash = strrchr(p->out, '/');
 	const char *base = slash ? slash + 1 : p->out;
 	const char *dot = strrchr(base, '.');
-	p->format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
+	if (!*base)
+		return err_usage("--out needs a file name, got '%s'", p->out);
+	if (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png")))
+		return err_usage("--out '%s' must end in .svg or .png (the image; its data and "
+				 "script are written beside it as FILE.tsv and FILE.gp)",
+				 p->out);
+	if (outfile_name_check(base, "--out") != 0) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s", err_msg());
+		return err_usage("%s", why);
+	}
+	p->format = !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
 	p->dir = slash ? strndup(p->out, (size_t)(slash - p->out)) : strdup(".");
-	p->name = dot && dot != base ? strndup(base, (size_t)(dot - base)) : strdup(base);
+	p->name = strndup(base, (size_t)(dot - base));
 	if (!p->dir || !p->name)
 		return err_set("out of memory");
-	if (!*p->name)
-		return err_usage("--out needs a file name, got '%s'", p->out);
+	if (!*p->dir) { /* --out /NAME.svg */
+		free(p->dir);
+		if (!(p->dir = strdup("/")))
+			return err_set("out of memory");
+	}
 	return 0;
 }
 
@@ -134,13 +170,15 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 	if (rc == 0)
 		rc = plots_context(&a->filter, &context);
 	if (rc == 0) {
-		struct plot_target t = {p->dir, p->name, p->format, strbuf_str(&context)};
+		struct plot_target t = {
+			p->dir, p->name, p->format, strbuf_str(&context), {NULL, p->force, false}};
 		rc = plots_draw(&t, &p->req, &res, &image);
 	}
 	if (rc == PLOT_NOT_INSTALLED)
 		rc = err_set("gnuplot is not installed: apt-get install gnuplot-nox");
 	if (rc == 0) {
-		struct plot_written files = {p->dir, p->name, image};
+		/* build_plot names the data and script NAME.tsv, NAME.gp after the image */
+		struct plot_written files = {p->dir, image, image};
 		rc = build_plot(&p->req, &res, &files, out);
 	}
 	free(image);

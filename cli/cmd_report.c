@@ -15,12 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_OUT = CLI_FILTERED_COUNT, OPT_BY, OPT_GROUP, OPT_CONFIG, OPT_TARGET, OPT_SESSIONS,
-       OPT_PNG };
+enum {
+	OPT_OUT = CLI_FILTERED_COUNT,
+	OPT_BY,
+	OPT_GROUP,
+	OPT_CONFIG,
+	OPT_TARGET,
+	OPT_SESSIONS,
+	OPT_PNG
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
-	[OPT_OUT] = {"out", 0, "DIR", "write DIR/report.md and DIR/plots/", .required = true},
+	[OPT_OUT] = {"out", 0, "DIR",
+		     "write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report, "
+		     "which is replaced; see 'output folder')",
+		     .required = true},
 	[OPT_BY] = {"by", 0, "FIELD",
 		    "the sweep's level field (default: gomaxprocs, else sessions)", false},
 	[OPT_GROUP] = {"group", 0, "F1[,F2]",
@@ -30,7 +40,8 @@ static const struct opt_spec specs[] = {
 	[OPT_CONFIG] = {"config", 0, "FILE",
 			"report config: `key = value` lines: by, group, where, translate-from, "
 			"translate-to, and any long option of `coreplan size` (target, sessions, "
-			"base-from, scaling-from, smt-from, memory-from, series, translate, ...)",
+			"base-from, scaling-from, smt-from, memory-from, series, translate, ...); "
+			"a regular file of at most 16 MiB",
 			false},
 	[OPT_TARGET] = {"target", 0, "RATE", "sizing target (or `target =` in the config)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N", "sizing sessions (or `sessions =` in the config)",
@@ -64,8 +75,22 @@ static const char details[] =
 	"and options give a byte-identical report.md. Standard output gets a document\n"
 	"of what was written: the report's path and each section's outcome.\n"
 	"\n"
+	"output folder: --out DIR is created when missing. A DIR that holds a corpus\n"
+	"(a coreplan.manifest, results.tsv or .csv, system.tsv, runs/ or samples/) or\n"
+	"any file coreplan did not write is refused, naming it, and left as it was.\n"
+	"DIR/.coreplan-outputs records what coreplan wrote there (names, sizes,\n"
+	"SHA-256). A DIR holding an earlier report has it replaced: the earlier\n"
+	"report's files (unchanged since coreplan wrote them: an edited one is\n"
+	"refused) are removed first, so no stale plot stays. The report is written in\n"
+	"a temporary folder inside DIR and moved into place when complete: a failed\n"
+	"report leaves DIR as it was. Each plot is plots/NN-KIND.svg (or .png) with\n"
+	"its data NN-KIND.svg.tsv and script NN-KIND.svg.gp; where an image is\n"
+	"missing, report.md says why (gnuplot not installed, gnuplot's error, or why\n"
+	"the runs give no such plot). Symbolic links are never followed.\n"
+	"\n"
 	"example:\n"
-	"  coreplan report --corpus example --out out/example\n";
+	"  coreplan report --corpus example --out out/example\n"
+	"  coreplan report --corpus example --out out/example   # again: replaced\n";
 
 static const char *const views[] = {"sections", NULL};
 

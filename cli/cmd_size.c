@@ -7,9 +7,11 @@
 #include "../importers/catalog.h"
 #include "../common/err.h"
 #include "../common/num.h"
+#include "../common/outfile.h"
 #include "../reports/builders.h"
 #include "../reports/sizing_plot.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,7 @@ enum {
 	OPT_MEASURED_WHERE,
 	OPT_LIST_FAMILIES,
 	OPT_PLOT,
+	OPT_FORCE,
 };
 
 static const struct opt_spec specs[] = {
@@ -47,8 +50,8 @@ static const struct opt_spec specs[] = {
 	[OPT_TARGET] = {"target", 0, "RATE",
 			"the throughput to meet (required unless --list-families)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N|N1,N2|LO-HI",
-			  "concurrent sessions: one count, a list or a range; memory at the "
-			  "largest, measured runs at each (the worst decides)",
+			  "concurrent sessions, whole counts from 1 to 1e9: one count, a list or a "
+			  "range; memory at the largest, measured runs at each (the worst decides)",
 			  false},
 	[OPT_CATALOG] = {"catalog", 0, "FILE",
 			 "instance catalog for this run; repeatable (default: the catalogs stored "
@@ -71,9 +74,12 @@ static const struct opt_spec specs[] = {
 	[OPT_SCALING_BY] = {"scaling-by", 0, "FIELD",
 			    "the level field of --scaling-from (default gomaxprocs)", false},
 	[OPT_PER_DOUBLING] = {"per-doubling", 0, "F",
-			      "growth per doubling of physical cores, as a number", false},
+			      "growth per doubling of physical cores, above 0 and at most 4 (2: "
+			      "perfect scaling)",
+			      false},
 	[OPT_SMT_FROM] = {"smt-from", 0, "WHERE", "runs for coreplan smt: its smt_factor", false},
-	[OPT_SMT_FACTOR] = {"smt-factor", 0, "F", "what a core's second thread adds (e.g. 1.27)",
+	[OPT_SMT_FACTOR] = {"smt-factor", 0, "F",
+			    "what a core's second thread adds (e.g. 1.27), above 0 and at most 2",
 			    false},
 	[OPT_MEMORY_FROM] = {"memory-from", 0, "WHERE",
 			     "runs for an OLS of load_rss_kb on sessions (slope and intercept) and "
@@ -102,8 +108,13 @@ static const struct opt_spec specs[] = {
 			       false},
 	[OPT_PLOT] = {"plot", 0, "FILE",
 		      "also draw predicted capacity per instance, the measured runs beside it, "
-		      "against the target (.svg/.png)",
+		      "against the target: FILE ends in .svg or .png; its data FILE.tsv and "
+		      "script FILE.gp are written beside it",
 		      false},
+	[OPT_FORCE] = {"force", 0, NULL,
+		       "--plot may replace the image, data and script an earlier coreplan wrote "
+		       "there (never a file coreplan did not write)",
+		       false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -176,13 +187,20 @@ static const char details[] =
 	"      --memory-from 'target=medium cfg=pg block=1,2,3' --measured-where block=1,2,3\n"
 	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 \\\n"
 	"      --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2\n"
-	"  coreplan size --list-families\n";
+	"  coreplan size --list-families\n"
+	"\n"
+	"--plot DIR/NAME.svg writes DIR/NAME.svg, DIR/NAME.svg.tsv and DIR/NAME.svg.gp\n"
+	"as `coreplan plot` does (see its --help, 'Files'): created new, recorded in\n"
+	"DIR/.coreplan-outputs, never over a file coreplan did not write nor through a\n"
+	"symbolic link; --force replaces the ones an earlier coreplan wrote. Without\n"
+	"gnuplot the data and script are written and a warning says so.\n";
 
 static const char *const views[] = {"instances", "inputs", "measured", "families", NULL};
 
 struct args {
 	struct size_request req;
 	const char *plot;
+	bool force;
 	bool has_target;
 };
 
@@ -294,12 +312,28 @@ static int option(void *request, int which, const char *value)
 		req->scaling_by = value;
 		return 0;
 	case OPT_PER_DOUBLING:
-		return number(name, value, &req->per_doubling, &req->has_per_doubling);
+		/* 0 would predict nothing beyond one core; 2 is perfect scaling */
+		if (number(name, value, &req->per_doubling, &req->has_per_doubling) ||
+		    !(req->per_doubling > 0 && req->per_doubling <= 4))
+			return err_usage(
+				"--per-doubling needs a factor above 0 and at most 4 (1: "
+				"no gain from doubling the cores, 2: perfect scaling), got "
+				"'%s'",
+				value);
+		return 0;
 	case OPT_SMT_FROM:
 		req->smt_from = value;
 		return 0;
 	case OPT_SMT_FACTOR:
-		return number(name, value, &req->smt_factor, &req->has_smt);
+		/* a core's two threads against one: 1 adds nothing, 2 doubles the core */
+		if (number(name, value, &req->smt_factor, &req->has_smt) ||
+		    !(req->smt_factor > 0 && req->smt_factor <= 2))
+			return err_usage(
+				"--smt-factor needs a factor above 0 and at most 2 (1: the "
+				"second thread adds nothing, 2: it doubles the core), got "
+				"'%s'",
+				value);
+		return 0;
 	case OPT_MEMORY_FROM:
 		req->memory_from = value;
 		return 0;
@@ -322,6 +356,9 @@ static int option(void *request, int which, const char *value)
 	case OPT_PLOT:
 		a->plot = value;
 		return 0;
+	case OPT_FORCE:
+		a->force = true;
+		return 0;
 	}
 	return 0;
 }
@@ -330,6 +367,8 @@ static int check(void *request, struct cli_args *a)
 {
 	struct args *args = request;
 	struct size_request *req = &args->req;
+	if (args->force && !args->plot)
+		return err_usage("--force is for --plot's files: give --plot FILE");
 	if (req->list_families) {
 		if (a->view && strcmp(a->view, "families") && strcmp(a->view, "facts"))
 			return err_usage("--list-families shows the view families, not '%s'",
@@ -343,6 +382,20 @@ static int check(void *request, struct cli_args *a)
 	}
 	if (!args->has_target)
 		return err_usage("--target RATE is required (unless --list-families)");
+	if (args->plot) {
+		const char *base =
+			strrchr(args->plot, '/') ? strrchr(args->plot, '/') + 1 : args->plot;
+		const char *dot = strrchr(base, '.');
+		char why[512];
+		if (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png")))
+			return err_usage("--plot '%s' must end in .svg or .png (its data and script "
+					 "are written beside it as FILE.tsv and FILE.gp)",
+					 args->plot);
+		if (outfile_name_check(base, "--plot") != 0) {
+			snprintf(why, sizeof(why), "%s", err_msg());
+			return err_usage("%s", why);
+		}
+	}
 	if (!(req->target > 0))
 		return err_usage("--target needs a rate above 0");
 	if (req->base_from && req->has_base_rate)
@@ -364,8 +417,10 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 	(void)a;
 	if (rc == 0 && args->plot && res.listing)
 		rc = err_usage("--list-families sizes nothing: no --plot");
-	if (rc == 0 && args->plot)
-		rc = sizing_plot_draw(&res, args->plot, &plot);
+	if (rc == 0 && args->plot) {
+		struct plot_output o = {NULL, args->force, true};
+		rc = sizing_plot_draw(&res, args->plot, &o, &plot);
+	}
 	if (rc == 0)
 		rc = build_size(&args->req, &res, args->plot ? &plot : NULL, out);
 	sizing_plot_release(&plot);
@@ -414,6 +469,8 @@ int size_options_set(struct size_options *o, const char *name, const char *value
 			return err_usage("the report draws the sizing plot itself: no 'plot' key");
 		if (i == OPT_LIST_FAMILIES)
 			return err_usage("the report sizes: no 'list-families' key");
+		if (i == OPT_FORCE)
+			return err_usage("the report's --force is an option: no 'force' key");
 		if (!specs[i].arg)
 			return err_usage("'%s' takes no value", name);
 		return option(&o->a, i, value);

@@ -19,8 +19,8 @@ enum { OPT_FROM = CLI_OUTPUT_COUNT, OPT_HOST, OPT_CORES, OPT_THREADS, OPT_SHOW }
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
 	[OPT_FROM] = {"from", 0, "FILE",
-		      "`lscpu -p` output or thread_siblings_list lines (default: probe this "
-		      "machine's " SYSFS_CPU ")",
+		      "`lscpu -p` output or thread_siblings_list lines, a regular file of at most "
+		      "16 MiB (default: probe this machine's " SYSFS_CPU ")",
 		      false},
 	[OPT_HOST] = {"host", 0, "NAME",
 		      "store under NAME (default: the file's base name, or this host's name)",

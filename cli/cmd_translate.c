@@ -26,7 +26,8 @@ static const struct opt_spec specs[] = {
 		      "runs on the CPU figures were measured on, e.g. 'subcorpus=m1'", .required = true},
 	[OPT_TO] = {"to", 0, "WHERE", "runs of the same workload on the other CPU", .required = true},
 	[OPT_APPLY] = {"apply", 0, "FILE",
-		       "translate a table of figures (columns value, unit; name and kind optional)",
+		       "translate a table of figures (columns value, unit; name and kind optional; a "
+		       "regular file of at most 256 MiB)",
 		       false},
 	[OPT_APPLY_MEDIANS] = {"apply-medians", 0, NULL,
 			       "also translate the from-runs' own medians, one per kind", false},

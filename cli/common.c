@@ -124,6 +124,25 @@ static int add_provenance(sqlite3 *db, const struct cli_args *a, struct doc *d)
 	return rc;
 }
 
+/*
+ * The document of a command that writes (import) reaches standard output
+ * before its transaction commits (doc_write flushes): a full disk or a
+ * closed pipe then rolls it back and says so, instead of a failure after
+ * the data was stored.
+ */
+static int write_then_commit(const struct cli_def *def, void *req, sqlite3 *db, const struct doc *d,
+			     const struct cli_args *a)
+{
+	char why[1024];
+	int rc = doc_write(d, a->format, a->view, stdout);
+	if (rc == 0)
+		return def->commit(db, req);
+	snprintf(why, sizeof(why), "%s", err_msg());
+	db_rollback(db);
+	err_set("%s: nothing was stored (the transaction was rolled back)", why);
+	return rc; /* a usage error stays one */
+}
+
 int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
 	    const struct global_opts *g)
 {
@@ -152,9 +171,13 @@ int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
 		rc = err_set("%s produced no result", def->cmd.name);
 	if (rc == 0)
 		rc = add_provenance(db, &a, d);
-	if (rc == 0)
+	if (rc == 0 && def->commit && db)
+		rc = write_then_commit(def, req, db, d, &a);
+	else if (rc == 0)
 		rc = doc_write(d, a.format, a.view, stdout);
 done:
+	if (def->commit && db)
+		db_rollback(db); /* nothing open after a commit; else nothing is stored */
 	doc_free(d);
 	db_close(db);
 	run_filter_release(&a.filter);

@@ -120,6 +120,11 @@ struct cli_args {
  *           NULL when there is nothing to check (operands are then refused)
  *   run     the analysis and the document: *out gets a new doc the
  *           runner writes and frees
+ *   commit  NULL, or: run() left a transaction open (import), and the
+ *           runner commits it with this only once the document is
+ *           written and standard output flushed without error; a failed
+ *           write rolls it back (exit 1, nothing stored), so that a
+ *           failure is never reported for data that was stored
  * The runner parses, prints --help, refuses an unknown --view (listing
  * cmd.views), opens the database as `db` says (or as check() set
  * a->db_mode), runs, writes the document in the chosen format and view
@@ -131,6 +136,7 @@ struct cli_def {
 	int (*option)(void *req, int which, const char *value);
 	int (*check)(void *req, struct cli_args *a);
 	int (*run)(sqlite3 *db, void *req, struct cli_args *a, struct doc **out);
+	int (*commit)(sqlite3 *db, void *req);
 };
 
 int cli_run(const struct cli_def *def, void *req, int argc, char **argv,

@@ -8,6 +8,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "../reports/doc.h"
 
 #include <errno.h>
 #include <gsl/gsl_errno.h>
@@ -169,6 +170,21 @@ done:
 	return rc;
 }
 
+/*
+ * A message to stderr: it may quote corpus text (a tag, a value), so what
+ * a terminal must not get (ESC, other controls, invalid UTF-8) is \xNN.
+ */
+static void put_message(const char *kind, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (doc_term_escape(&sb, text, NULL) == 0)
+		text = strbuf_str(&sb);
+	else
+		text = "(message lost: out of memory)";
+	fprintf(stderr, "coreplan: %s: %s\n", kind, text);
+	strbuf_release(&sb);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd_name = NULL;
@@ -189,11 +205,11 @@ int main(int argc, char **argv)
 		out_errno = errno ? errno : EIO;
 
 	for (size_t i = 0; i < warn_count(); i++)
-		fprintf(stderr, "coreplan: warning: %s\n", warn_get(i));
+		put_message("warning", warn_get(i));
 	warn_clear();
 
 	if (rc < 0) {
-		fprintf(stderr, "coreplan: error: %s\n", *err_msg() ? err_msg() : "failed");
+		put_message("error", *err_msg() ? err_msg() : "failed");
 		if (rc == ERR_USAGE)
 			fprintf(stderr, "coreplan: see 'coreplan%s%s --help'\n",
 				cmd_name ? " " : "", cmd_name ? cmd_name : "");

@@ -1,13 +1,8 @@
 /* hash: see hash.h. */
 #include "hash.h"
 
-#include "err.h"
-
-#include <errno.h>
 #include <openssl/evp.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct hash_ctx {
 	EVP_MD_CTX *md;
@@ -51,34 +46,4 @@ void hash_free(struct hash_ctx *ctx)
 		return;
 	EVP_MD_CTX_free(ctx->md);
 	free(ctx);
-}
-
-int hash_file(const char *path, const char *display, char hex[HASH_HEX_LEN + 1], int64_t *size)
-{
-	static unsigned char buf[1 << 16];
-	struct hash_ctx *ctx = NULL;
-	FILE *fp = fopen(path, "rb");
-	size_t n;
-	int64_t total = 0;
-	if (!fp)
-		return err_set("cannot open '%s': %s", display, strerror(errno));
-	ctx = hash_new();
-	if (!ctx) {
-		fclose(fp);
-		return err_set("cannot hash '%s': out of memory", display);
-	}
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		hash_update(ctx, buf, n);
-		total += (int64_t)n;
-	}
-	if (ferror(fp)) {
-		int saved = errno;
-		hash_free(ctx);
-		fclose(fp);
-		return err_set("cannot read '%s': %s", display, strerror(saved));
-	}
-	fclose(fp);
-	hash_finish(ctx, hex);
-	*size = total;
-	return 0;
 }

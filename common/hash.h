@@ -3,7 +3,9 @@
  *
  * Used for the files table (what exactly was read) and the corpus content
  * hash (has the corpus changed since its import?). Backed by OpenSSL's
- * libcrypto rather than a hand-written digest.
+ * libcrypto rather than a hand-written digest. Files are hashed while
+ * they are read, through common/infile.h (infile_read, infile_end,
+ * infile_hash), so a hash describes exactly the bytes a reader used.
  */
 #ifndef COREPLAN_HASH_H
 #define COREPLAN_HASH_H
@@ -20,8 +22,5 @@ void hash_update(struct hash_ctx *ctx, const void *data, size_t len);
 /* Writes HASH_HEX_LEN hex digits and a NUL into hex; frees ctx. */
 void hash_finish(struct hash_ctx *ctx, char hex[HASH_HEX_LEN + 1]);
 void hash_free(struct hash_ctx *ctx);
-
-/* Hash a whole file; *size gets its length. Errors name the file. */
-int hash_file(const char *path, const char *display, char hex[HASH_HEX_LEN + 1], int64_t *size);
 
 #endif

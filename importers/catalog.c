@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/hash.h"
+#include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "table.h"
@@ -315,15 +316,22 @@ char *catalog_name_of(const char *path)
 int catalog_read(const char *path, struct catalog *out)
 {
 	struct table t;
+	struct infile in;
 	int cols[NCOLUMNS];
 	enum column order[NCOLUMNS];
 	int64_t size = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = table_read(path, path, TABLE_SNIFF, &t);
-	if (rc)
+	memset(&t, 0, sizeof(t));
+	/* one descriptor: the hash is of the bytes parsed */
+	rc = infile_open(&in, path, path, INFILE_TABLE_MAX);
+	if (rc == 0)
+		rc = table_read_infile(&in, path, TABLE_SNIFF, &t);
+	if (rc) {
+		infile_close(&in);
 		return rc;
+	}
 	rc = find_columns(&t, path, cols);
 	if (rc)
 		goto done;
@@ -356,7 +364,7 @@ int catalog_read(const char *path, struct catalog *out)
 	rc = check_duplicates(out, (long)cols[COL_INSTANCE] + 1);
 	if (rc)
 		goto done;
-	rc = hash_file(path, path, out->sha256, &size);
+	rc = infile_end(&in, out->sha256, &size);
 	if (rc)
 		goto done;
 	out->name = catalog_name_of(path);
@@ -366,6 +374,7 @@ int catalog_read(const char *path, struct catalog *out)
 	}
 	warn_extra_columns(&t, path);
 done:
+	infile_close(&in);
 	table_release(&t);
 	if (rc)
 		catalog_release(out);

@@ -28,8 +28,9 @@
  * threads_per_core) or a duplicate instance is an error naming the file,
  * line and column.
  *
- * catalog_read() also records the file's path, the SHA-256 of its bytes
- * and its name: the base name without the extension (".../gce.tsv" is
+ * catalog_read() reads a regular file of at most INFILE_TABLE_MAX bytes
+ * (256 MiB, common/infile.h) and records its path, the SHA-256 of the
+ * bytes it parsed (hashed while reading, from the same descriptor) and its name: the base name without the extension (".../gce.tsv" is
  * "gce"), what `coreplan catalog` stores it as unless --name says.
  *
  * This module only reads files: the structs, and storing a catalog in the

@@ -12,6 +12,7 @@
 
 #include "../common/err.h"
 #include "../common/hash.h"
+#include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../schema/catalog.h"
@@ -28,6 +29,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -43,6 +45,7 @@ struct corpus_file {
 	char *path; /* relative to the corpus root, '/'-separated */
 	int64_t size;
 	char sha256[HASH_HEX_LEN + 1];
+	struct infile_id id; /* when it was hashed: what it is parsed from must be the same */
 	int64_t file_id;
 	const char *kind; /* static string; "other" until a rule claims the file */
 };
@@ -59,7 +62,12 @@ struct importer {
 	sqlite3 *db;
 	const struct import_options *opts;
 	struct import_result *result;
-	char *root;
+	char *root;   /* the corpus folder's real path */
+	int root_fd;  /* the corpus folder, open: every file is read below it */
+	char *single; /* a single table: its name in root (the target of a link), else NULL */
+	/* the file read before the others were hashed (the manifest, a single table) */
+	const char *early_path;
+	char early_sha[HASH_HEX_LEN + 1];
 	struct manifest *manifest;
 	char *manifest_origin;
 	struct corpus_file *files;
@@ -121,49 +129,55 @@ static int add_file(struct importer *im, const char *relative)
 	return 0;
 }
 
-/* Depth-first walk; symbolic links are recorded as warnings, never followed. */
-static int walk(struct importer *im, const char *relative, int depth)
+/*
+ * Depth-first walk of the folder open as dir_fd (closed here): each entry
+ * is looked at with fstatat(AT_SYMLINK_NOFOLLOW) and each subfolder opened
+ * with O_NOFOLLOW below its parent's descriptor, so symbolic links are
+ * recorded as warnings, never followed, even if one is swapped in for a
+ * folder meanwhile.
+ */
+static int walk(struct importer *im, int dir_fd, const char *relative, int depth)
 {
-	struct strbuf dir_path = STRBUF_INIT;
 	DIR *dir;
 	struct dirent *entry;
 	int rc = 0;
-	if (depth > WALK_MAX_DEPTH)
+	if (depth > WALK_MAX_DEPTH) {
+		close(dir_fd);
 		return err_set("'%s' is nested more than %d folders deep", relative,
 			       WALK_MAX_DEPTH);
-	strbuf_addf(&dir_path, "%s%s%s", im->root, *relative ? "/" : "", relative);
-	dir = opendir(strbuf_str(&dir_path));
+	}
+	dir = fdopendir(dir_fd);
 	if (!dir) {
-		rc = err_set("cannot open folder '%s': %s", strbuf_str(&dir_path),
-			     strerror(errno));
-		strbuf_release(&dir_path);
+		rc = err_set("cannot open folder '%s%s%s': %s", im->root, *relative ? "/" : "",
+			     relative, strerror(errno));
+		close(dir_fd);
 		return rc;
 	}
 	while (rc == 0 && (entry = readdir(dir)) != NULL) {
 		struct strbuf child = STRBUF_INIT;
-		struct strbuf full = STRBUF_INIT;
 		struct stat st;
 		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
 		strbuf_addf(&child, "%s%s%s", relative, *relative ? "/" : "", entry->d_name);
-		strbuf_addf(&full, "%s/%s", im->root, strbuf_str(&child));
-		if (lstat(strbuf_str(&full), &st) != 0) {
+		if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			rc = err_set("cannot stat '%s': %s", strbuf_str(&child), strerror(errno));
 		} else if (S_ISLNK(st.st_mode)) {
 			warn_add("'%s' is a symbolic link: not followed, not imported",
 				 strbuf_str(&child));
 		} else if (S_ISDIR(st.st_mode)) {
-			rc = walk(im, strbuf_str(&child), depth + 1);
+			int sub = openat(dirfd(dir), entry->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			rc = sub >= 0 ? walk(im, sub, strbuf_str(&child), depth + 1)
+				      : err_set("cannot open folder '%s': %s", strbuf_str(&child),
+						strerror(errno));
 		} else if (S_ISREG(st.st_mode)) {
 			rc = add_file(im, strbuf_str(&child));
 		} else {
 			warn_add("'%s' is not a regular file: not imported", strbuf_str(&child));
 		}
 		strbuf_release(&child);
-		strbuf_release(&full);
 	}
 	closedir(dir);
-	strbuf_release(&dir_path);
 	return rc;
 }
 
@@ -187,25 +201,95 @@ static const char *display_of(int64_t file_id, void *arg)
 	return "(unknown file)";
 }
 
-static char *full_path(const struct importer *im, const char *relative)
+static int changed(const char *relative)
 {
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", im->root, relative);
-	return strbuf_detach(&sb);
+	return err_set("'%s' changed during the import (its bytes differ from those hashed): "
+		       "nothing stored",
+		       relative);
 }
 
+/*
+ * Every file, opened below the folder (infile_open_in: no link, no FIFO,
+ * inside the folder), hashed to its end; what it is parsed from later
+ * must be this same file (open_hashed).
+ */
 static int hash_files(struct importer *im)
 {
 	for (size_t i = 0; i < im->nfiles; i++) {
-		char *path = full_path(im, im->files[i].path);
-		int rc = path ? hash_file(path, im->files[i].path, im->files[i].sha256,
-					  &im->files[i].size)
-			      : err_set("out of memory");
-		free(path);
+		struct corpus_file *f = &im->files[i];
+		struct infile in;
+		int rc = infile_open_in(&in, im->root_fd, im->root, f->path, f->path,
+					INFILE_NO_LIMIT);
+		if (rc == 0) {
+			f->id = in.id;
+			rc = infile_end(&in, f->sha256, &f->size);
+		}
+		infile_close(&in);
+		if (rc == 0 && im->early_path && !strcmp(f->path, im->early_path) &&
+		    strcmp(f->sha256, im->early_sha))
+			rc = changed(f->path);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+/* Open a corpus file to parse it: the very file hashed, unchanged, or an error naming it. */
+static int open_hashed(struct importer *im, const struct corpus_file *f, int64_t limit,
+		       struct infile *in)
+{
+	int rc = infile_open_in(in, im->root_fd, im->root, f->path, f->path, limit);
+	if (rc == 0)
+		rc = infile_same(in, &f->id);
+	if (rc)
+		infile_close(in);
+	return rc;
+}
+
+/* After parsing (rc 0): the bytes parsed are exactly those hashed. Closes in. */
+static int end_hashed(const struct corpus_file *f, struct infile *in, int rc)
+{
+	char hex[HASH_HEX_LEN + 1];
+	int64_t size = 0;
+	if (rc == 0)
+		rc = infile_end(in, hex, &size);
+	if (rc == 0 && (size != f->size || strcmp(hex, f->sha256)))
+		rc = changed(f->path);
+	infile_close(in);
+	return rc;
+}
+
+/* A small corpus file (run files, topology) read whole, verified as hashed. */
+static int read_hashed_text(struct importer *im, const struct corpus_file *f, char **text,
+			    size_t *len)
+{
+	struct infile in;
+	int rc = open_hashed(im, f, RUNFILE_MAX_BYTES, &in);
+	*text = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	rc = end_hashed(f, &in, runfile_read(&in, text, len));
+	if (rc) {
+		free(*text);
+		*text = NULL;
+	}
+	return rc;
+}
+
+/* A headed table of the corpus, parsed from the descriptor it is verified on. */
+static int read_hashed_table(struct importer *im, const struct corpus_file *f, struct table *t)
+{
+	struct infile in;
+	int rc = open_hashed(im, f, INFILE_TABLE_MAX, &in);
+	if (rc) {
+		memset(t, 0, sizeof(*t));
+		return rc;
+	}
+	rc = end_hashed(f, &in, table_read_infile(&in, f->path, TABLE_SNIFF, t));
+	if (rc)
+		table_release(t);
+	return rc;
 }
 
 static void content_hash(const struct importer *im, char hex[HASH_HEX_LEN + 1])
@@ -569,14 +653,11 @@ static int read_tables(struct table_ctx *tc)
 {
 	struct importer *im = tc->im;
 	const struct manifest_table *spec = tc->spec;
-	char *path;
 	int rc;
 	tc->rows_file = find_file(im, spec->file);
 	if (!tc->rows_file)
 		return err_set("results table '%s' not found in '%s'", spec->file, im->root);
-	path = full_path(im, spec->file);
-	rc = table_read(path, spec->file, TABLE_SNIFF, &tc->rows);
-	free(path);
+	rc = read_hashed_table(im, tc->rows_file, &tc->rows);
 	if (rc)
 		return rc;
 	if (tc->rows.nrows == 0)
@@ -588,9 +669,7 @@ static int read_tables(struct table_ctx *tc)
 	tc->join_file = find_file(im, spec->join_file);
 	if (!tc->join_file)
 		return err_set("joined table '%s' not found in '%s'", spec->join_file, im->root);
-	path = full_path(im, spec->join_file);
-	rc = table_read(path, spec->join_file, TABLE_SNIFF, &tc->join);
-	free(path);
+	rc = read_hashed_table(im, tc->join_file, &tc->join);
 	if (rc)
 		return rc;
 	tc->join_key = table_col(&tc->join, spec->join_key);
@@ -645,11 +724,11 @@ static int glob_tags(struct table_ctx *tc, const char *pattern,
 {
 	struct importer *im = tc->im;
 	char *copy = strdup(pattern);
-	char *slash, *last, *star, *dir_path;
+	char *slash, *last, *star;
 	bool want_dirs;
 	DIR *dir;
 	struct dirent *entry;
-	int rc = 0;
+	int rc = 0, dir_fd = -1;
 	size_t n;
 	if (!copy)
 		return err_set("out of memory");
@@ -666,18 +745,26 @@ static int glob_tags(struct table_ctx *tc, const char *pattern,
 	}
 	if (slash)
 		*slash = '\0';
-	dir_path = slash ? full_path(im, copy) : strdup(im->root);
-	dir = dir_path ? opendir(dir_path) : NULL;
+	/* the folder is opened below the corpus folder's descriptor: no link, no '..' */
+	rc = infile_opendir_in(im->root_fd, slash ? copy : "", slash ? copy : ".", &dir_fd);
+	dir = rc == 0 ? fdopendir(dir_fd) : NULL;
 	if (!dir) {
-		/* no such folder: nothing to discover */
-		free(dir_path);
+		if (rc < 0)
+			err_prefix("pattern '%s'", pattern);
+		else if (rc == 0)
+			rc = err_set("pattern '%s': cannot read folder '%s': %s", pattern, copy,
+				     strerror(errno));
+		else
+			rc = 0; /* no such folder: nothing to discover */
+		if (dir_fd >= 0)
+			close(dir_fd);
 		free(copy);
-		return 0;
+		return rc;
 	}
 	while (rc == 0 && (entry = readdir(dir)) != NULL) {
 		size_t prefix = (size_t)(star - last), suffix = strlen(star + 1);
 		size_t len = strlen(entry->d_name);
-		struct strbuf relative = STRBUF_INIT, full = STRBUF_INIT;
+		struct strbuf relative = STRBUF_INIT;
 		struct stat st;
 		char *tag;
 		if (entry->d_name[0] == '.' || fnmatch(last, entry->d_name, FNM_PERIOD) != 0 ||
@@ -685,18 +772,15 @@ static int glob_tags(struct table_ctx *tc, const char *pattern,
 			continue;
 		strbuf_addf(&relative, "%s%s%s", slash ? copy : "", slash ? "/" : "",
 			    entry->d_name);
-		strbuf_addf(&full, "%s/%s", im->root, strbuf_str(&relative));
-		if (lstat(strbuf_str(&full), &st) == 0 &&
+		if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))) {
 			tag = strndup(entry->d_name + prefix, len - prefix - suffix);
 			rc = tag ? found(tc, tag, strbuf_str(&relative)) : err_set("out of memory");
 			free(tag);
 		}
 		strbuf_release(&relative);
-		strbuf_release(&full);
 	}
 	closedir(dir);
-	free(dir_path);
 	free(copy);
 	return rc;
 }
@@ -810,8 +894,8 @@ static int import_trace(struct importer *im, int64_t run_id, const char *kind,
 	struct trace_spec tspec = {.ncols = spec->ntrace_columns,
 				   .names = (const char *const *)spec->trace_columns};
 	struct trace_stats stats = {0, 0};
+	struct infile in;
 	int64_t trace_id;
-	char *path;
 	int rc;
 	for (size_t i = 0; i < spec->ntrace_columns; i++)
 		strbuf_addf(&columns, "%s%s", i ? " " : "", spec->trace_columns[i]);
@@ -824,11 +908,12 @@ static int import_trace(struct importer *im, int64_t run_id, const char *kind,
 	if (rc)
 		return rc;
 	trace_id = sqlite3_last_insert_rowid(im->db);
-	path = full_path(im, f->path);
-	rc = path ? trace_writer_import(im->traces, trace_id, path, f->path, &tspec, &stats,
-					trace_progress, im)
-		  : err_set("out of memory");
-	free(path);
+	rc = open_hashed(im, f, INFILE_NO_LIMIT, &in);
+	if (rc)
+		return rc;
+	rc = end_hashed(f, &in,
+			trace_writer_import_infile(im->traces, trace_id, &in, f->path, &tspec,
+						   &stats, trace_progress, im));
 	if (rc)
 		return rc;
 	im->rows_done += stats.rows;
@@ -858,7 +943,8 @@ static int read_run_file(struct run_state *rs, enum run_file_kind kind, const ch
 	const char *name = kind_names[kind];
 	struct corpus_file *f;
 	char *relative = NULL;
-	char *path = NULL;
+	char *text = NULL;
+	size_t len = 0;
 	int rc = manifest_expand(template_text, run_var, &rs->vars, &relative);
 	if (rc) {
 		if (rs->run->row != SIZE_MAX)
@@ -877,16 +963,17 @@ static int read_run_file(struct run_state *rs, enum run_file_kind kind, const ch
 	if (kind == RF_TRACE || kind == RF_WINDOW)
 		return import_trace(im, rs->run->run_id, kind == RF_TRACE ? "sample" : "window", f,
 				    rs->tc->spec);
-	path = full_path(im, f->path);
-	if (!path)
-		return err_set("out of memory");
+	rc = read_hashed_text(im, f, &text, &len);
+	if (rc)
+		return rc;
 	if (kind == RF_GENERATOR)
-		rc = genrec_import(im->db, rs->run->run_id, f->file_id, path, f->path, &rs->attrs);
+		rc = genrec_parse(im->db, rs->run->run_id, f->file_id, text, len, f->path,
+				  &rs->attrs);
 	else if (kind == RF_IDLE)
-		rc = banner_read(path, f->path, f->file_id, &rs->idle_status, &rs->attrs);
+		rc = banner_parse(text, len, f->path, f->file_id, &rs->idle_status, &rs->attrs);
 	else
-		rc = acct_read(path, f->path, f->file_id, &rs->attrs);
-	free(path);
+		rc = acct_parse(text, f->path, f->file_id, &rs->attrs);
+	free(text);
 	return rc ? rc : claim(im, f, name, -1);
 }
 
@@ -982,14 +1069,16 @@ static int read_rejection(struct run_state *rs)
 {
 	struct importer *im = rs->im;
 	struct corpus_file *f = find_file(im, rs->run->rejection_path);
-	char *path, *reason = NULL;
+	char *text = NULL, *reason = NULL;
+	size_t len = 0;
 	int rc;
 	if (!f)
 		return err_set("rejection marker '%s' vanished during the import",
 			       rs->run->rejection_path);
-	path = full_path(im, f->path);
-	rc = path ? rejected_read(path, f->path, &reason) : err_set("out of memory");
-	free(path);
+	rc = read_hashed_text(im, f, &text, &len);
+	if (rc == 0)
+		rc = rejected_parse(text, len, f->path, &reason);
+	free(text);
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(im->insert_rejection, 1, rs->run->run_id);
@@ -1183,13 +1272,16 @@ static int read_topology(struct table_ctx *tc)
 	struct corpus_file *f = find_file(im, tc->spec->topology);
 	struct strbuf name = STRBUF_INIT;
 	struct topology topo;
-	char *path;
+	char *text = NULL;
+	size_t len = 0;
 	int rc;
 	if (!f)
 		return err_set("topology file '%s' not found in '%s'", tc->spec->topology, im->root);
-	path = full_path(im, f->path);
-	rc = path ? topology_read_file(path, f->path, &topo) : err_set("out of memory");
-	free(path);
+	memset(&topo, 0, sizeof(topo));
+	rc = read_hashed_text(im, f, &text, &len);
+	if (rc == 0)
+		rc = topology_parse(text, len, f->path, &topo);
+	free(text);
 	if (rc)
 		return rc;
 	strbuf_addf(&name, "%s%s%s", im->result->name, *tc->subcorpus ? "/" : "", tc->subcorpus);
@@ -1278,7 +1370,7 @@ static int derive_exclusions(struct importer *im)
 		}
 		sqlite3_finalize(stmt);
 	}
-	return rc;
+	return rc ? rc : mapping_exclude_impossible(im->db, im->corpus_id);
 }
 
 /* Listed runs of a table that requires a trace but has none. */
@@ -1363,24 +1455,81 @@ static char *base_name(const char *path, bool strip_extension)
 	return out;
 }
 
+/*
+ * The corpus folder, opened once: every file is then read below this
+ * descriptor. A single table's folder is that of its real path, and the
+ * table is named there by its real name: a table named through a
+ * symbolic link is the link's target, and the result says so.
+ */
+static int open_root(struct importer *im, const char *path, bool is_dir)
+{
+	char *real = realpath(path, NULL);
+	struct stat st;
+	if (!real)
+		return err_set("cannot import '%s': %s", path, strerror(errno));
+	if (is_dir) {
+		im->root = real;
+	} else {
+		char *slash = strrchr(real, '/');
+		im->single = strdup(slash + 1);
+		if (slash == real)
+			slash[1] = '\0'; /* a table in / */
+		else
+			*slash = '\0';
+		im->root = real;
+		if (!im->single)
+			return err_set("out of memory");
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			snprintf(im->result->link_target, sizeof(im->result->link_target), "%s%s%s",
+				 im->root, slash == real ? "" : "/", im->single);
+	}
+	im->root_fd = open(im->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (im->root_fd < 0)
+		return err_set("cannot open folder '%s': %s", im->root, strerror(errno));
+	return 0;
+}
+
+/*
+ * A file of the folder read before the others are hashed (its manifest, a
+ * single table): its hash is kept, and hash_files() refuses the import
+ * when the file hashed then is not the file read now.
+ */
+static int open_early(struct importer *im, const char *relative, const char *display, int64_t limit,
+		      struct infile *in)
+{
+	im->early_path = relative;
+	return infile_open_in(in, im->root_fd, im->root, relative, display, limit);
+}
+
+static int end_early(struct importer *im, struct infile *in, int rc)
+{
+	if (rc == 0)
+		rc = infile_end(in, im->early_sha, NULL);
+	infile_close(in);
+	return rc;
+}
+
 /* A single TSV/CSV table is a corpus: one run per row. */
-static int single_table_manifest(const char *file_path, const char *file_name,
-				 struct manifest **out)
+static int single_table_manifest(struct importer *im, struct manifest **out)
 {
 	static const char *const tag_columns[] = {"tag", "run", "label", "name", NULL};
 	struct table t = {0};
 	struct strbuf text = STRBUF_INIT;
 	const char *tag = "row{row}";
-	int rc = table_read(file_path, file_name, TABLE_SNIFF, &t);
+	struct infile in;
+	int rc = open_early(im, im->single, im->single, INFILE_TABLE_MAX, &in);
+	if (rc == 0)
+		rc = end_early(im, &in, table_read_infile(&in, im->single, TABLE_SNIFF, &t));
 	for (size_t i = 0; rc == 0 && tag_columns[i]; i++)
 		if (table_col(&t, tag_columns[i]) >= 0) {
 			tag = tag_columns[i];
 			break;
 		}
 	if (rc == 0) {
-		strbuf_addf(&text, "# a single headed table: one run per row\nlayout = table\n"
-				   "\n[table main]\nfile = %s\n",
-			    file_name);
+		strbuf_addf(&text,
+			    "# a single headed table: one run per row\nlayout = table\n"
+			    "\n[table main]\nfile = %s\n",
+			    im->single);
 		if (strcmp(tag, "row{row}"))
 			strbuf_addf(&text, "tag = {%s}\n", tag);
 		else
@@ -1397,58 +1546,65 @@ static int choose_manifest(struct importer *im, const char *path, bool is_dir)
 	struct strbuf own = STRBUF_INIT;
 	const char *why = NULL;
 	const char *profile;
-	int rc;
+	struct stat st;
 	if (im->opts->manifest_path) {
 		im->manifest_origin = strdup(im->opts->manifest_path);
 		return manifest_read_file(im->opts->manifest_path, &im->manifest);
 	}
 	if (!is_dir) {
-		char *name = base_name(path, false);
 		im->manifest_origin = strdup("generated manifest");
-		rc = name ? single_table_manifest(path, name, &im->manifest)
-			  : err_set("out of memory");
-		free(name);
+		return single_table_manifest(im, &im->manifest);
+	}
+	/* the folder's own manifest: a link or a FIFO of that name is refused, never read */
+	if (fstatat(im->root_fd, "coreplan.manifest", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		struct infile in;
+		int rc;
+		strbuf_addf(&own, "%s/coreplan.manifest", path);
+		im->manifest_origin = strbuf_detach(&own);
+		if (!im->manifest_origin)
+			return err_set("out of memory");
+		rc = open_early(im, "coreplan.manifest", im->manifest_origin, MANIFEST_MAX_BYTES,
+				&in);
+		if (rc == 0)
+			rc = end_early(
+				im, &in,
+				manifest_read_infile(&in, im->manifest_origin, &im->manifest));
 		return rc;
 	}
-	strbuf_addf(&own, "%s/coreplan.manifest", path);
-	if (access(strbuf_str(&own), F_OK) == 0) {
-		im->manifest_origin = strbuf_detach(&own);
-		return manifest_read_file(im->manifest_origin, &im->manifest);
-	}
-	strbuf_release(&own);
-	profile = profile_detect(path, &why);
+	profile = profile_detect(im->root, &why);
 	if (!profile)
 		return err_set("cannot import '%s': %s", path, why);
 	im->manifest_origin = strdup(profile);
 	return manifest_parse(profile_text(profile), profile, &im->manifest);
 }
 
-static int collect(struct importer *im, const char *path, bool is_dir)
+static int collect(struct importer *im, bool is_dir)
 {
 	int rc;
 	if (is_dir) {
-		/* stored in corpora.source_path: absolute, so it means something elsewhere */
-		im->root = realpath(path, NULL);
-		rc = im->root ? walk(im, "", 0) : err_set("out of memory");
+		int fd = fcntl(im->root_fd, F_DUPFD_CLOEXEC, 0);
+		rc = fd >= 0 ? walk(im, fd, "", 0)
+			     : err_set("cannot open folder '%s': %s", im->root, strerror(errno));
 	} else {
-		char *copy = realpath(path, NULL);
-		char *name = base_name(path, false);
-		im->root = copy ? strdup(dirname(copy)) : NULL;
-		free(copy);
-		rc = im->root && name ? add_file(im, name) : err_set("out of memory");
-		free(name);
+		rc = add_file(im, im->single);
 	}
 	if (rc == 0)
 		qsort(im->files, im->nfiles, sizeof(im->files[0]), compare_files);
 	return rc ? rc : hash_files(im);
 }
 
-/* The hosts the corpus's runs name, for the import's row. */
+/*
+ * The hosts the corpus's runs name, for the import's row: whole names
+ * while they fit, then how many more (never a name cut short).
+ */
 static void hosts_of(struct importer *im)
 {
 	sqlite3_stmt *stmt = NULL;
-	size_t used = 0;
-	im->result->hosts[0] = '\0';
+	char *hosts = im->result->hosts;
+	size_t size = sizeof(im->result->hosts), used = 0, shown = 0, all = 0;
+	/* room for ", ... and N more" */
+	size_t room = size - 40;
+	hosts[0] = '\0';
 	if (sqlite3_prepare_v2(
 		    im->db,
 		    "SELECT DISTINCT a.value FROM run_attrs a JOIN runs r USING (run_id)"
@@ -1456,13 +1612,24 @@ static void hosts_of(struct importer *im)
 		    -1, &stmt, NULL) != SQLITE_OK)
 		return;
 	sqlite3_bind_int64(stmt, 1, im->corpus_id);
-	while (sqlite3_step(stmt) == SQLITE_ROW && used < sizeof(im->result->hosts)) {
-		int wrote =
-			snprintf(im->result->hosts + used, sizeof(im->result->hosts) - used, "%s%s",
-				 used ? ", " : "", (const char *)sqlite3_column_text(stmt, 0));
-		used += wrote > 0 ? (size_t)wrote : 0;
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		size_t need = strlen(name ? name : "") + (used ? 2 : 0);
+		all++;
+		if (shown + 1 != all || used + need >= room)
+			continue;
+		snprintf(hosts + used, size - used, "%s%s", used ? ", " : "", name ? name : "");
+		used += need;
+		shown++;
 	}
 	sqlite3_finalize(stmt);
+	if (shown < all && used)
+		snprintf(hosts + used, size - used, ", ... and %zu more", all - shown);
+	else if (shown < all)
+		snprintf(hosts, size,
+			 "%zu host%s named too long to list here (coreplan topology "
+			 "--show)",
+			 all, all == 1 ? "" : "s");
 }
 
 static void count_results(struct importer *im)
@@ -1560,7 +1727,10 @@ static void importer_release(struct importer *im)
 	for (size_t i = 0; i < im->nfiles; i++)
 		free(im->files[i].path);
 	free(im->files);
+	if (im->root_fd >= 0)
+		close(im->root_fd);
 	free(im->root);
+	free(im->single);
 	free(im->manifest_origin);
 	manifest_free(im->manifest);
 }
@@ -1568,7 +1738,7 @@ static void importer_release(struct importer *im)
 int corpus_import(sqlite3 *db, const char *path, const struct import_options *opts,
 		  struct import_result *result)
 {
-	struct importer im = {.db = db, .opts = opts, .result = result};
+	struct importer im = {.db = db, .opts = opts, .result = result, .root_fd = -1};
 	char hash[HASH_HEX_LEN + 1];
 	struct stat st;
 	char *name;
@@ -1581,14 +1751,26 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	name = opts->name ? strdup(opts->name) : base_name(path, !S_ISDIR(st.st_mode));
 	if (!name)
 		return err_set("out of memory");
+	if (strlen(name) >= sizeof(result->name)) {
+		rc = err_usage("corpus name '%.40s...' is %zu bytes long: at most %zu (pass a "
+			       "shorter --name)",
+			       name, strlen(name), sizeof(result->name) - 1);
+		free(name);
+		return rc;
+	}
 	snprintf(result->name, sizeof(result->name), "%s", name);
 	free(name);
 	if (!result->name[0])
 		return err_usage("corpus name must not be empty");
-	rc = choose_manifest(&im, path, S_ISDIR(st.st_mode));
+	rc = open_root(&im, path, S_ISDIR(st.st_mode));
+	if (rc == 0)
+		rc = choose_manifest(&im, path, S_ISDIR(st.st_mode));
 	if (rc == 0) {
-		snprintf(result->layout, sizeof(result->layout), "%s", im.manifest->layout);
-		rc = collect(&im, path, S_ISDIR(st.st_mode));
+		/* shown, not stored (corpora.layout is whole): a long name ends in "..." */
+		if (snprintf(result->layout, sizeof(result->layout), "%s", im.manifest->layout) >=
+		    (int)sizeof(result->layout))
+			memcpy(result->layout + sizeof(result->layout) - 4, "...", 4);
+		rc = collect(&im, S_ISDIR(st.st_mode));
 	}
 	if (rc == 0)
 		rc = read_tie(&im);
@@ -1625,11 +1807,11 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 	return rc;
 }
 
-int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
-		      const struct import_options *opts, struct import_result *results,
-		      void (*each)(const char *path, void *arg), void *arg)
+int corpus_import_each(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		       struct import_result *results, void (*each)(const char *path, void *arg),
+		       void *arg)
 {
-	int rc = db_begin(db);
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		if (each)
 			each(paths[i], arg);
@@ -1637,6 +1819,16 @@ int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
 		if (each)
 			each(NULL, arg);
 	}
+	return rc;
+}
+
+int corpus_import_all(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		      struct import_result *results, void (*each)(const char *path, void *arg),
+		      void *arg)
+{
+	int rc = db_begin(db);
+	if (rc == 0)
+		rc = corpus_import_each(db, paths, n, opts, results, each, arg);
 	if (rc == 0)
 		return db_commit(db);
 	db_rollback(db); /* keeps the message of the failure */

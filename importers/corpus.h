@@ -7,6 +7,24 @@
  * profile chosen by detection (importers/profiles.c). A single TSV/CSV
  * file with one row per run is a corpus of its own.
  *
+ * Reading is confined to the corpus folder (README.md, "Files coreplan
+ * reads"): the folder is opened once and every file is opened below that
+ * descriptor with common/infile.h's infile_open_in(), so a symbolic link
+ * anywhere below it, a FIFO or a device is never read (the walk warns
+ * about each and leaves it out; one swapped in during the import is an
+ * error), and a manifest's paths and patterns cannot leave it (a
+ * discover/rejected pattern whose folder is a link is an error naming
+ * the pattern). A folder's own coreplan.manifest that is a link or not a
+ * regular file is refused, unread. Each file is hashed first (the
+ * content hash decides "unchanged"); a file that is parsed is opened
+ * again, must be the same inode with the same size and times, and is
+ * hashed while it is parsed: if its bytes differ from those hashed (a
+ * file rewritten or appended to during the import) the import fails
+ * naming it, so files.sha256 and files.size describe exactly the bytes
+ * stored. A single table is read in the folder of its real path, under
+ * its real name: one named through a symbolic link is the link's target
+ * (import_result.link_target says so; the corpus keeps the name given).
+ *
  * corpus_import() works inside the caller's transaction and never commits:
  * corpus_import_all() (what `coreplan import` runs) begins one transaction
  * for the whole command and commits only if every corpus imported, so on
@@ -80,5 +98,13 @@ int corpus_import(sqlite3 *db, const char *path, const struct import_options *op
 int corpus_import_all(sqlite3 *db, char *const *paths, size_t n,
 		      const struct import_options *opts, struct import_result *results,
 		      void (*each)(const char *path, void *arg), void *arg);
+/*
+ * The same inside the caller's transaction, which it neither begins nor
+ * ends (`coreplan import` writes its result to standard output before it
+ * commits, so that a failed write rolls the import back).
+ */
+int corpus_import_each(sqlite3 *db, char *const *paths, size_t n, const struct import_options *opts,
+		       struct import_result *results, void (*each)(const char *path, void *arg),
+		       void *arg);
 
 #endif

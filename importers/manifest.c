@@ -2,16 +2,14 @@
 #include "manifest.h"
 
 #include "../common/err.h"
+#include "../common/infile.h"
 #include "../common/strbuf.h"
 #include "../schema/fields.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MANIFEST_MAX_BYTES (1 << 20)
 
 static char *trim(char *s)
 {
@@ -240,6 +238,55 @@ static int check_table(const struct manifest_table *t, const char *origin)
 	return 0;
 }
 
+/* Keys whose values are paths or patterns inside the corpus folder. */
+static const char *const path_keys[] = {"file", "run-dir", "discover", "generator", "idle",
+					"acct", "trace",   "window",   "rejected",  "topology",
+					"join", "text",    NULL};
+
+/* Does one path word leave the folder: absolute, or a '..' component? */
+static bool leaves_folder(const char *word, size_t n)
+{
+	if (n > 0 && word[0] == '/')
+		return true;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && word[j] != '/')
+			j++;
+		if (j - i == 2 && word[i] == '.' && word[i + 1] == '.')
+			return true;
+		i = j + 1;
+	}
+	return false;
+}
+
+/* 0, or the error naming the key and value of a path that leaves the folder. */
+static int check_confined(const char *key, const char *value, const char *origin, long line_no,
+			  long col)
+{
+	bool listed = false;
+	const char *p = value;
+	for (size_t i = 0; path_keys[i]; i++)
+		listed |= !strcmp(key, path_keys[i]);
+	if (!listed)
+		return 0;
+	while (*p) {
+		size_t n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		n = strcspn(p, " \t");
+		if (n && leaves_folder(p, n))
+			return err_at(origin, line_no, col,
+				      "'%s = %s' leaves the corpus folder (an absolute path or a "
+				      "'..' component): paths and patterns are confined to the "
+				      "corpus folder",
+				      key, value);
+		p += n;
+		if (!strcmp(key, "join"))
+			break; /* the second word is a column */
+	}
+	return 0;
+}
+
 static int parse_line(struct manifest *m, char *line, long line_no, const char *origin,
 		      int *where)
 {
@@ -287,8 +334,12 @@ static int parse_line(struct manifest *m, char *line, long line_no, const char *
 	if (*where == FILES) {
 		if (strcmp(key, "text"))
 			return err_at(origin, line_no, 1, "unknown key '%s' in [files]", key);
-		return split_words(value, 0, &m->corpus_text, &m->ncorpus_text);
+		rc = check_confined(key, value, origin, line_no, (long)(value - s) + 1);
+		return rc ? rc : split_words(value, 0, &m->corpus_text, &m->ncorpus_text);
 	}
+	rc = check_confined(key, value, origin, line_no, (long)(value - s) + 1);
+	if (rc)
+		return rc;
 	rc = table_key(&m->tables[m->ntables - 1], key, value);
 	if (rc == -2)
 		return err_at(origin, line_no, 1, "unknown key '%s' in [table %s]", key,
@@ -361,37 +412,34 @@ int manifest_parse(const char *text, const char *origin, struct manifest **out)
 	return 0;
 }
 
+int manifest_read_infile(struct infile *in, const char *origin, struct manifest **out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = infile_slurp(in, &text, &len);
+	*out = NULL;
+	if (rc == 0 && memchr(text, '\0', len))
+		rc = err_at(origin, 0, 0, "NUL byte: not a text manifest");
+	if (rc == 0)
+		rc = manifest_parse(text, origin, out);
+	free(text);
+	return rc;
+}
+
 int manifest_read_file(const char *path, struct manifest **out)
 {
-	struct strbuf text = STRBUF_INIT;
-	char buf[8192];
-	size_t n;
-	int rc;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return err_set("cannot open manifest '%s': %s", path, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		if (memchr(buf, '\0', n)) {
-			fclose(fp);
-			strbuf_release(&text);
-			return err_at(path, 0, 0, "NUL byte: not a text manifest");
-		}
-		if (text.len + n > MANIFEST_MAX_BYTES) {
-			fclose(fp);
-			strbuf_release(&text);
-			return err_at(path, 0, 0, "manifest larger than %d bytes", MANIFEST_MAX_BYTES);
-		}
-		strbuf_add(&text, buf, n);
+	struct infile in;
+	int rc = infile_open(&in, path, path, MANIFEST_MAX_BYTES);
+	*out = NULL;
+	if (rc == 0)
+		rc = manifest_read_infile(&in, path, out);
+	if (rc == 0)
+		rc = infile_end(&in, NULL, NULL);
+	if (rc) {
+		manifest_free(*out);
+		*out = NULL;
 	}
-	if (ferror(fp)) {
-		rc = err_set("cannot read manifest '%s': %s", path, strerror(errno));
-		fclose(fp);
-		strbuf_release(&text);
-		return rc;
-	}
-	fclose(fp);
-	rc = manifest_parse(strbuf_str(&text), path, out);
-	strbuf_release(&text);
+	infile_close(&in);
 	return rc;
 }
 

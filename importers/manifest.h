@@ -38,6 +38,12 @@
  * (or a part captured by tag-parse); `{tag}`, `{run-dir}` and `{row}` (the
  * 1-based data row number) are always available.
  *
+ * Paths and patterns (file, join, run-dir, discover, generator, idle,
+ * acct, trace, window, rejected, topology, text) are confined to the
+ * corpus folder: an absolute one or one with a '..' component is an error
+ * naming the line (the import also refuses a pattern's folder that is a
+ * symbolic link, corpus.c).
+ *
  * Errors name the manifest and line. Ownership: manifest_parse() allocates
  * a struct manifest that manifest_free() releases with everything in it.
  */
@@ -46,6 +52,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct manifest_override {
 	char *field;  /* canonical field */
@@ -100,7 +107,16 @@ struct manifest {
 
 /* Parse manifest text; `origin` names it in messages (a path or "built-in NAME"). */
 int manifest_parse(const char *text, const char *origin, struct manifest **out);
+/*
+ * Read a manifest file the user named (--manifest: common/infile.h, a
+ * regular file of at most MANIFEST_MAX_BYTES, 1 MiB). manifest_read_infile()
+ * reads the rest of one the caller opened (corpus.c: the folder's own,
+ * with infile_open_in) and leaves ending and closing it to the caller.
+ */
+#define MANIFEST_MAX_BYTES ((int64_t)1 << 20)
+struct infile;
 int manifest_read_file(const char *path, struct manifest **out);
+int manifest_read_infile(struct infile *in, const char *origin, struct manifest **out);
 void manifest_free(struct manifest *m);
 
 /*

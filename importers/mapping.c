@@ -215,6 +215,67 @@ static int bind_field(sqlite3_stmt *update, int index, const struct field_info *
 	return 0;
 }
 
+/*
+ * A generator-record value that breaks its field's range rule (sessions
+ * -5, an error rate of 1.5): the record is the generator's own report of
+ * the run, so the run is excluded (mapping_exclude_impossible) instead of
+ * the import failing, and the value is not taken as the canonical field.
+ */
+static bool impossible_generator_value(const struct field_info *f, const struct attr *a)
+{
+	int64_t i64;
+	double real;
+	if (strcmp(a->source, "generator") || !a->value)
+		return false;
+	if (f->type == FIELD_INT && num_parse_int(a->value, &i64) == 0)
+		return range_check(f, (double)i64) != 0;
+	if (f->type == FIELD_REAL && strcmp(f->name, "duration_s") &&
+	    num_parse_real(a->value, &real) == 0)
+		return range_check(f, real) != 0;
+	return false;
+}
+
+int mapping_exclude_impossible(sqlite3 *db, int64_t corpus_id)
+{
+	struct strbuf sql = STRBUF_INIT, rule = STRBUF_INIT, cond = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int rc = 0;
+	/* our own names and rules: safe to paste */
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		const struct field_info *f = field_find(aliases[i].field);
+		if (!aliases[i].generator || !f || !range_check(f, -1.0) ||
+		    !strcmp(f->name, "duration_s"))
+			continue; /* -1 passes: the field has no range rule */
+		strbuf_addf(&cond, "%s(a.name = '%s' AND (a.num < 0%s))", cond.len ? " OR " : "",
+			    aliases[i].generator,
+			    listed(fraction_fields, f->name) ? " OR a.num > 1" : "");
+		strbuf_addf(&rule, " WHEN '%s' THEN '%s'", aliases[i].generator, range_rule(f));
+	}
+	strbuf_addf(&sql,
+		    "INSERT INTO exclusions SELECT a.run_id, 'impossible-value',"
+		    " 'the generator record says ' || group_concat(a.name || ' ' || a.value ||"
+		    " ' (must be ' || CASE a.name%s END || ')', ', ')"
+		    " FROM run_attrs a JOIN runs r USING (run_id)"
+		    " WHERE r.corpus_id = ?1 AND a.source = 'generator' AND (%s)"
+		    " GROUP BY a.run_id",
+		    strbuf_str(&rule), strbuf_str(&cond));
+	if (!sql.buf || !rule.buf || !cond.buf)
+		rc = err_set("out of memory");
+	if (rc == 0 && sqlite3_prepare_v2(db, sql.buf, -1, &stmt, NULL) != SQLITE_OK)
+		rc = err_set("cannot check the generator records: %s", sqlite3_errmsg(db));
+	if (rc == 0) {
+		sqlite3_bind_int64(stmt, 1, corpus_id);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			rc = err_set("cannot exclude runs with impossible values: %s",
+				     sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(stmt);
+	strbuf_release(&sql);
+	strbuf_release(&rule);
+	strbuf_release(&cond);
+	return rc;
+}
+
 const char *mapping_origin_sql(void)
 {
 	return "INSERT INTO field_origins (run_id, field, source, name) VALUES (?1, ?2, ?3, ?4)";
@@ -244,7 +305,7 @@ int mapping_apply(sqlite3 *db, sqlite3_stmt *update, sqlite3_stmt *origin, int64
 	for (size_t i = 0; i < field_canonical_count && rc == 0; i++) {
 		const struct field_info *f = &field_canonical[i];
 		const struct attr *a = find_field(attrs, table, f->name);
-		if (!a)
+		if (!a || impossible_generator_value(f, a))
 			continue;
 		rc = bind_field(update, (int)i + 1, f, a,
 				where_of(a, manifest_origin, path_of, path_arg));

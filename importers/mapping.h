@@ -14,7 +14,9 @@
  *
  * A value that does not convert to the field's type, or breaks a range
  * rule (negative, NaN or infinite throughput, a fraction outside 0..1),
- * is an error naming the file, line and column it came from.
+ * is an error naming the file, line and column it came from; except a
+ * generator-record value that breaks a range rule (sessions_requested -5):
+ * it is not mapped, and mapping_exclude_impossible() excludes its run.
  */
 #ifndef COREPLAN_MAPPING_H
 #define COREPLAN_MAPPING_H
@@ -42,6 +44,14 @@ const char *mapping_origin_sql(void);
 int mapping_apply(sqlite3 *db, sqlite3_stmt *update, sqlite3_stmt *origin, int64_t run_id,
 		  const struct attr_list *attrs, const struct manifest_table *table,
 		  const char *manifest_origin, mapping_path_fn path_of, void *path_arg);
+
+/*
+ * Exclude (reason `impossible-value`) every run of the corpus whose
+ * generator record breaks the range rule of a field the mapping reads from
+ * it (a count or time below 0, an error or patch rate outside 0..1); the
+ * detail names each key, its value and the rule.
+ */
+int mapping_exclude_impossible(sqlite3 *db, int64_t corpus_id);
 
 /*
  * The table's `prefer.NAME = SOURCE` rules into field_prefs for its runs

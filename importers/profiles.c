@@ -106,7 +106,8 @@ static bool exists(const char *dir, const char *name, bool want_dir)
 	char path[4096];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (stat(path, &st) != 0)
+	/* a link is not followed, so it does not make a layout either */
+	if (lstat(path, &st) != 0)
 		return false;
 	return want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
 }

@@ -2,10 +2,10 @@
 #include "runfiles.h"
 
 #include "../common/err.h"
+#include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,50 +65,45 @@ void attr_list_release(struct attr_list *list)
 	list->count = list->alloc = 0;
 }
 
-int runfile_slurp(const char *path, const char *display, char **text, size_t *len)
+int runfile_read(struct infile *in, char **text, size_t *len)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char buf[16384];
-	size_t n;
-	FILE *fp = fopen(path, "rb");
-	*text = NULL;
-	*len = 0;
-	if (!fp)
-		return err_set("cannot open '%s': %s", display, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		if (sb.len + n > RUNFILE_MAX_BYTES) {
-			fclose(fp);
-			strbuf_release(&sb);
-			return err_at(display, 0, 0, "larger than %d bytes", RUNFILE_MAX_BYTES);
-		}
-		if (strbuf_add(&sb, buf, n)) {
-			fclose(fp);
-			strbuf_release(&sb);
-			return err_set("out of memory reading '%s'", display);
-		}
-	}
-	if (ferror(fp)) {
-		int saved = errno;
-		fclose(fp);
-		strbuf_release(&sb);
-		return err_set("cannot read '%s': %s", display, strerror(saved));
-	}
-	fclose(fp);
-	if (memchr(strbuf_str(&sb), '\0', sb.len)) {
-		const char *start = strbuf_str(&sb);
-		const char *nul = memchr(start, '\0', sb.len);
+	const char *nul;
+	int rc = infile_slurp(in, text, len);
+	if (rc)
+		return rc;
+	nul = memchr(*text, '\0', *len);
+	if (nul) {
 		long line = 1, col = 1;
-		for (const char *p = start; p < nul; p++, col++)
+		for (const char *p = *text; p < nul; p++, col++)
 			if (*p == '\n') {
 				line++;
 				col = 0;
 			}
-		strbuf_release(&sb);
-		return err_at(display, line, col, "NUL byte (binary data)");
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return err_at(in->display, line, col, "NUL byte (binary data)");
 	}
-	*len = sb.len;
-	*text = strbuf_detach(&sb);
-	return *text ? 0 : err_set("out of memory");
+	return 0;
+}
+
+int runfile_slurp(const char *path, const char *display, char **text, size_t *len)
+{
+	struct infile in;
+	int rc = infile_open(&in, path, display, RUNFILE_MAX_BYTES);
+	*text = NULL;
+	*len = 0;
+	if (rc == 0)
+		rc = runfile_read(&in, text, len);
+	if (rc == 0)
+		rc = infile_end(&in, NULL, NULL);
+	infile_close(&in);
+	if (rc) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+	}
+	return rc;
 }
 
 /* ---- generator record ---- */
@@ -334,6 +329,15 @@ static int check_key_types(sqlite3 *db, const char *text, size_t len, const char
 			if (!type_fits(generator_keys[i].expected, type))
 				rc = err_at(display, line, col, "'%s' is %s, expected %s", key,
 					    type, generator_keys[i].expected);
+			/* JSON reads an integer beyond 64 bits as a real: its column cannot hold it
+			 */
+			else if (!strcmp(generator_keys[i].expected, "integer") &&
+				 !strcmp(type, "integer") &&
+				 sqlite3_column_type(stmt, 2) != SQLITE_INTEGER)
+				rc = err_at(display, line, col,
+					    "'%s' is an integer beyond the 64-bit range SQLite "
+					    "stores (-9223372036854775808 to 9223372036854775807)",
+					    key);
 			else if (!strcmp(type, "real") &&
 				 !isfinite(sqlite3_column_double(stmt, 2)))
 				rc = err_at(display, line, col, "'%s' is not a finite number", key);
@@ -383,7 +387,8 @@ static const char *leaf_text(sqlite3_stmt *stmt, int col, const char *type, char
 		return "true";
 	if (!strcmp(type, "false"))
 		return "false";
-	if (!strcmp(type, "real"))
+	/* an integer beyond 64 bits reads as a real too: every digit a double has */
+	if (!strcmp(type, "real") || sqlite3_column_type(stmt, col) == SQLITE_FLOAT)
 		return num_format_real(sqlite3_column_double(stmt, col), buf);
 	return (const char *)sqlite3_column_text(stmt, col);
 }
@@ -446,7 +451,17 @@ int genrec_import(sqlite3 *db, int64_t run_id, int64_t file_id, const char *path
 	char *text = NULL;
 	size_t len = 0;
 	int rc = runfile_slurp(path, display, &text, &len);
-	if (rc == 0 && len == 0)
+	if (rc == 0)
+		rc = genrec_parse(db, run_id, file_id, text, len, display, attrs);
+	free(text);
+	return rc;
+}
+
+int genrec_parse(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text, size_t len,
+		 const char *display, struct attr_list *attrs)
+{
+	int rc = 0;
+	if (len == 0)
 		rc = err_at(display, 0, 0, "empty file (expected a generator record)");
 	if (rc == 0)
 		rc = check_json(db, text, len, display);
@@ -458,7 +473,6 @@ int genrec_import(sqlite3 *db, int64_t run_id, int64_t file_id, const char *path
 		rc = insert_record(db, run_id, file_id, text, len, display);
 	if (rc == 0)
 		rc = collect_leaves(db, text, len, file_id, display, attrs);
-	free(text);
 	return rc;
 }
 
@@ -489,12 +503,22 @@ int banner_read(const char *path, const char *display, int64_t file_id, char **s
 		struct attr_list *attrs)
 {
 	char *text = NULL;
-	size_t len = 0, line_len = 0;
-	char *save = NULL;
+	size_t len = 0;
 	int rc = runfile_slurp(path, display, &text, &len);
 	*status = NULL;
 	if (rc == 0)
-		rc = single_line(text, len, display, &line_len);
+		rc = banner_parse(text, len, display, file_id, status, attrs);
+	free(text);
+	return rc;
+}
+
+int banner_parse(char *text, size_t len, const char *display, int64_t file_id, char **status,
+		 struct attr_list *attrs)
+{
+	size_t line_len = 0;
+	char *save = NULL;
+	int rc = single_line(text, len, display, &line_len);
+	*status = NULL;
 	if (rc == 0 && line_len == 0)
 		rc = err_at(display, 1, 1, "empty idle banner");
 	if (rc == 0) {
@@ -526,7 +550,6 @@ int banner_read(const char *path, const char *display, int64_t file_id, char **s
 		free(*status);
 		*status = NULL;
 	}
-	free(text);
 	return rc;
 }
 
@@ -534,8 +557,17 @@ int acct_read(const char *path, const char *display, int64_t file_id, struct att
 {
 	char *text = NULL;
 	size_t len = 0;
-	long line_no = 0;
 	int rc = runfile_slurp(path, display, &text, &len);
+	if (rc == 0)
+		rc = acct_parse(text, display, file_id, attrs);
+	free(text);
+	return rc;
+}
+
+int acct_parse(char *text, const char *display, int64_t file_id, struct attr_list *attrs)
+{
+	long line_no = 0;
+	int rc = 0;
 	char *line = text;
 	while (rc == 0 && line && *line) {
 		char *newline = strchr(line, '\n');
@@ -560,18 +592,26 @@ int acct_read(const char *path, const char *display, int64_t file_id, struct att
 		}
 		line = newline ? newline + 1 : NULL;
 	}
-	free(text);
 	return rc;
 }
 
 int rejected_read(const char *path, const char *display, char **reason)
 {
 	char *text = NULL;
-	size_t len = 0, line_len = 0;
+	size_t len = 0;
 	int rc = runfile_slurp(path, display, &text, &len);
 	*reason = NULL;
 	if (rc == 0)
-		rc = single_line(text, len, display, &line_len);
+		rc = rejected_parse(text, len, display, reason);
+	free(text);
+	return rc;
+}
+
+int rejected_parse(const char *text, size_t len, const char *display, char **reason)
+{
+	size_t line_len = 0;
+	int rc = single_line(text, len, display, &line_len);
+	*reason = NULL;
 	if (rc == 0 && line_len == 0)
 		rc = err_at(display, 1, 1, "empty rejection marker (expected the reason)");
 	if (rc == 0) {
@@ -579,6 +619,5 @@ int rejected_read(const char *path, const char *display, char **reason)
 		if (!*reason)
 			rc = err_set("out of memory");
 	}
-	free(text);
 	return rc;
 }

@@ -2,9 +2,9 @@
 #include "table.h"
 
 #include "../common/err.h"
+#include "../common/infile.h"
 
 #include <csv.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -385,7 +385,7 @@ static int refuse_binary(struct reader *r, const char *buf, size_t have)
  * Read in chunks, cut at LFs. A line that does not fit in half a chunk is
  * fed in pieces, so memory is bounded by the field cap, not the line.
  */
-static int read_all(struct reader *r, FILE *fp)
+static int read_all(struct reader *r, struct infile *in)
 {
 	char *buf = malloc(READ_CHUNK);
 	size_t have = 0;
@@ -395,17 +395,15 @@ static int read_all(struct reader *r, FILE *fp)
 		return oom(r);
 	for (;;) {
 		size_t start = 0;
-		if (!eof) {
-			size_t n = fread(buf + have, 1, READ_CHUNK - have, fp);
-			have += n;
-			if (have < READ_CHUNK) {
-				if (ferror(fp)) {
-					rc = r->rc = err_set("cannot read '%s': %s", r->display,
-							     strerror(errno));
-					goto done;
-				}
-				eof = true;
+		while (!eof && have < READ_CHUNK) {
+			size_t n = 0;
+			rc = infile_read(in, buf + have, READ_CHUNK - have, &n);
+			if (rc) {
+				r->rc = rc;
+				goto done;
 			}
+			have += n;
+			eof = n == 0;
 		}
 		rc = refuse_binary(r, buf, have);
 		if (rc)
@@ -452,8 +450,23 @@ done:
 int table_read(const char *path, const char *display_path, enum table_delim delim,
 	       struct table *out)
 {
+	struct infile in;
+	int rc = infile_open(&in, path, display_path, INFILE_TABLE_MAX);
+	memset(out, 0, sizeof(*out));
+	if (rc == 0)
+		rc = table_read_infile(&in, display_path, delim, out);
+	if (rc == 0)
+		rc = infile_end(&in, NULL, NULL);
+	if (rc)
+		table_release(out);
+	infile_close(&in);
+	return rc;
+}
+
+int table_read_infile(struct infile *in, const char *display_path, enum table_delim delim,
+		      struct table *out)
+{
 	struct reader r;
-	FILE *fp = NULL;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -467,11 +480,6 @@ int table_read(const char *path, const char *display_path, enum table_delim deli
 	r.line = 1;
 	r.boundary = true;
 
-	fp = fopen(path, "rb");
-	if (!fp) {
-		rc = err_set("cannot open '%s': %s", display_path, strerror(errno));
-		goto done;
-	}
 	if (csv_init(&r.parser, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) !=
 	    0) {
 		rc = oom(&r);
@@ -482,7 +490,7 @@ int table_read(const char *path, const char *display_path, enum table_delim deli
 	csv_set_realloc_func(&r.parser, capped_realloc);
 	csv_set_blk_size(&r.parser, BLOCK);
 
-	rc = read_all(&r, fp);
+	rc = read_all(&r, in);
 	if (rc)
 		goto done;
 	if (csv_fini(&r.parser, on_field, on_record, &r) != 0) {
@@ -495,8 +503,6 @@ int table_read(const char *path, const char *display_path, enum table_delim deli
 done:
 	if (r.parser_ready)
 		csv_free(&r.parser);
-	if (fp)
-		fclose(fp);
 	free(r.bytes);
 	free(r.offsets);
 	if (rc)

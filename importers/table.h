@@ -10,10 +10,10 @@
  * no quoting, FORMATS.md).
  *
  * Refused, each with "path:line:col: message" via err_at(): a missing or
- * unreadable file, an empty file, a header with an empty or duplicate
- * column name, a row with fewer or more fields than the header, a NUL byte
- * anywhere (binary data; col is then the byte column), a blank line in the
- * middle. A header with no data
+ * unreadable file, one that is not a regular file, an empty file, a header
+ * with an empty or duplicate column name, a row with fewer or more fields
+ * than the header, a NUL byte anywhere (binary data; col is then the byte
+ * column), a blank line in the middle. A header with no data
  * rows is not an error here (nrows == 0); callers decide.
  *
  * Ownership: table_read() fills a caller-provided struct table whose
@@ -42,12 +42,18 @@ struct table {
 	long *lines;   /* 1-based file line where each row starts */
 };
 
+struct infile;
+
 /*
- * Read `path`; messages name `display_path` (usually the path relative to
- * the corpus). delim TABLE_SNIFF picks by extension, then by content.
+ * Read `path`, a file the user named (common/infile.h: a regular file,
+ * at most INFILE_TABLE_MAX bytes, 256 MiB); messages name `display_path`.
+ * delim TABLE_SNIFF picks by extension, then by content.
  */
 int table_read(const char *path, const char *display_path, enum table_delim delim,
 	       struct table *out);
+/* Read the rest of an open file (a corpus file opened with infile_open_in); the caller ends it. */
+int table_read_infile(struct infile *in, const char *display_path, enum table_delim delim,
+		      struct table *out);
 void table_release(struct table *t);
 /* Index of the column named `name`, or -1. */
 int table_col(const struct table *t, const char *name);

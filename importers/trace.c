@@ -2,11 +2,11 @@
 #include "trace.h"
 
 #include "../common/err.h"
+#include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../schema/db.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -524,7 +524,8 @@ static int setup(struct import *im, const struct trace_spec *spec)
  * copy, no per-line allocation. The buffer holds a whole TRACE_MAX_LINE
  * line plus a read's worth, so memory is constant whatever the file size.
  */
-static int read_lines(struct import *im, int fd, void (*progress)(int64_t, void *), void *arg)
+static int read_lines(struct import *im, struct infile *in, void (*progress)(int64_t, void *),
+		      void *arg)
 {
 	char *buf = im->w->buf;
 	size_t have = 0, pos = 0;
@@ -558,17 +559,13 @@ static int read_lines(struct import *im, int fd, void (*progress)(int64_t, void 
 		memmove(buf, buf + pos, have - pos);
 		have -= pos;
 		pos = 0;
-		for (;;) {
-			ssize_t n = read(fd, buf + have, BUF_SIZE - have);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return err_set("cannot read '%s': %s", im->display,
-					       strerror(errno));
-			if (n == 0)
-				eof = true;
-			have += (size_t)n;
-			break;
+		{
+			size_t n = 0;
+			rc = infile_read(in, buf + have, BUF_SIZE - have, &n);
+			if (rc)
+				return rc;
+			eof = n == 0;
+			have += n;
 		}
 	}
 	im->stats.rows = line_no;
@@ -580,8 +577,23 @@ int trace_writer_import(struct trace_writer *w, int64_t trace_id, const char *pa
 			struct trace_stats *stats, void (*progress)(int64_t rows, void *arg),
 			void *progress_arg)
 {
+	struct infile in;
+	int rc = infile_open(&in, path, display_path, INFILE_NO_LIMIT);
+	if (rc == 0)
+		rc = trace_writer_import_infile(w, trace_id, &in, display_path, spec, stats,
+						progress, progress_arg);
+	if (rc == 0)
+		rc = infile_end(&in, NULL, NULL);
+	infile_close(&in);
+	return rc;
+}
+
+int trace_writer_import_infile(struct trace_writer *w, int64_t trace_id, struct infile *in,
+			       const char *display_path, const struct trace_spec *spec,
+			       struct trace_stats *stats, void (*progress)(int64_t rows, void *arg),
+			       void *progress_arg)
+{
 	struct import im;
-	int fd = -1;
 	int rc;
 	memset(&im, 0, sizeof(im));
 	im.w = w;
@@ -595,20 +607,13 @@ int trace_writer_import(struct trace_writer *w, int64_t trace_id, const char *pa
 	rc = setup(&im, spec);
 	if (rc)
 		goto done;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = err_set("cannot open '%s': %s", display_path, strerror(errno));
-		goto done;
-	}
 #ifdef POSIX_FADV_SEQUENTIAL
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-	rc = read_lines(&im, fd, progress, progress_arg);
+	rc = read_lines(&im, in, progress, progress_arg);
 	if (rc == 0 && stats)
 		*stats = im.stats;
 done:
-	if (fd >= 0)
-		close(fd);
 	free(im.cols);
 	free(im.field);
 	free(im.flen);

@@ -60,10 +60,19 @@ void trace_writer_free(struct trace_writer *w);
 /*
  * Import one file as the rows of trace `trace_id` (a row of `traces` the
  * caller inserted). `progress`, if not NULL, is called every 65,536 rows.
+ * trace_writer_import() opens `path` with infile_open() (a regular file,
+ * no size limit: rows are streamed); trace_writer_import_infile() reads
+ * the rest of a file the caller opened (corpus.c: infile_open_in) and
+ * leaves ending and closing it to the caller.
  */
 int trace_writer_import(struct trace_writer *w, int64_t trace_id, const char *path,
 			const char *display_path, const struct trace_spec *spec,
 			struct trace_stats *stats, void (*progress)(int64_t rows, void *arg),
 			void *progress_arg);
+struct infile;
+int trace_writer_import_infile(struct trace_writer *w, int64_t trace_id, struct infile *in,
+			       const char *display_path, const struct trace_spec *spec,
+			       struct trace_stats *stats, void (*progress)(int64_t rows, void *arg),
+			       void *progress_arg);
 
 #endif

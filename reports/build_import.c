@@ -39,6 +39,11 @@ static const char *status_word(enum import_status status)
  */
 static void summary_note(struct doc_section *s, const struct import_result *r)
 {
+	if (r->link_target[0])
+		doc_note(s,
+			 "'%s': the path named is a symbolic link: imported its target '%s' "
+			 "(recorded in table files under the target's name)",
+			 r->name, r->link_target);
 	if (r->status == IMPORT_UNCHANGED) {
 		doc_note(s, "unchanged '%s': nothing to do", r->name);
 		return;

@@ -742,25 +742,81 @@ static bool intraword(const char *text, const unsigned char *at)
 }
 
 /*
- * Markdown-safe text: control characters (ESC among them) as \xNN so they
- * never reach a terminal, `<` as &lt; and `&` as &amp; so no HTML tag or
- * entity passes through (a lone `>` cannot open one); in a table cell also `|` and the emphasis and
- * link characters, so a value reads as itself.
+ * The length of the character at s (a valid UTF-8 sequence, else one
+ * byte) and whether a terminal must not get it as it is (*unsafe): a C0
+ * control or DEL (ESC starts an escape sequence), a C1 control (U+0080 to
+ * U+009F: CSI is U+009B) or a byte that is not valid UTF-8. Callers write
+ * each byte of an unsafe character as \xNN.
+ */
+static size_t char_len(const unsigned char *s, bool *unsafe)
+{
+	size_t n = utf8_len(s);
+	*unsafe = n == 0 || *s < 0x20 || *s == 0x7F || (n == 2 && s[0] == 0xC2 && s[1] <= 0x9F);
+	return n ? n : 1;
+}
+
+int doc_term_escape(struct strbuf *sb, const char *text, const char *keep)
+{
+	int bad = 0;
+	for (const unsigned char *s = (const unsigned char *)text; s && *s;) {
+		bool unsafe;
+		size_t n = char_len(s, &unsafe);
+		if (!unsafe || (keep && strchr(keep, *s))) {
+			bad |= strbuf_add(sb, (const char *)s, n);
+			s += n;
+			continue;
+		}
+		for (; n > 0; n--, s++)
+			bad |= strbuf_addf(sb, "\\x%02X", *s);
+	}
+	return bad ? -1 : 0;
+}
+
+bool doc_term_safe(const char *text, const char *keep)
+{
+	for (const unsigned char *s = (const unsigned char *)text; s && *s;) {
+		bool unsafe;
+		size_t n = char_len(s, &unsafe);
+		if (unsafe && !(keep && strchr(keep, *s)))
+			return false;
+		s += n;
+	}
+	return true;
+}
+
+/*
+ * Markdown-safe text: what a terminal must not get (doc_term_escape) as
+ * \xNN, `<` as &lt; and `&` as &amp; so no HTML tag or entity passes
+ * through (a lone `>` cannot open one); in a table cell, a fact, a heading
+ * or a left-out run (in_cell: a value) also `|` and the emphasis, code and
+ * link characters, so a value reads as itself; in prose (notes, text)
+ * `\\`, `*`, `_` and a `]` before `(`, so that no emphasis or link opens.
  */
 int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell)
 {
 	int bad = 0;
 	for (const unsigned char *s = (const unsigned char *)text; s && *s; s++) {
 		unsigned char ch = *s;
+		bool unsafe;
+		size_t n = char_len(s, &unsafe);
 		if (ch == '\n' || ch == '\r' || ch == '\t') {
 			bad |= strbuf_adds(sb, " ");
-		} else if (ch < 0x20 || ch == 0x7F) {
-			bad |= strbuf_addf(sb, "\\x%02X", ch);
+		} else if (unsafe) {
+			for (size_t i = 0; i < n; i++)
+				bad |= strbuf_addf(sb, "\\x%02X", s[i]);
+			s += n - 1;
+		} else if (n > 1) {
+			bad |= strbuf_add(sb, (const char *)s, n);
+			s += n - 1;
 		} else if (ch == '<') {
 			bad |= strbuf_adds(sb, "&lt;");
 		} else if (ch == '&') {
 			bad |= strbuf_adds(sb, "&amp;");
-		} else if (in_cell && (strchr("|\\*`[]", ch) || (ch == '_' && !intraword(text, s)))) {
+		} else if ((in_cell &&
+			    (strchr("|\\*`[]", ch) || (ch == '_' && !intraword(text, s)))) ||
+			   (!in_cell && (strchr("\\*", ch) || (ch == '_' && !intraword(text, s)) ||
+					 (ch == ']' && s[1] == '(')))) {
+			/* prose keeps its `code` spans and [lo, hi] intervals, never a link */
 			char esc[3] = {'\\', (char)ch, '\0'};
 			bad |= strbuf_adds(sb, esc);
 		} else {
@@ -801,6 +857,11 @@ void doc_json_string(FILE *fp, const char *text)
 			if (n == 0) {
 				fputs("\\ufffd", fp);
 				break;
+			}
+			if (n == 2 && s[0] == 0xC2 && s[1] <= 0x9F) { /* C1: CSI is U+009B */
+				fprintf(fp, "\\u%04x", s[1]);
+				s += n;
+				continue;
 			}
 			fwrite(s, 1, n, fp);
 			s += n;
@@ -1034,13 +1095,13 @@ static void heading(FILE *fp, int level, const char *title)
 {
 	put_repeat(fp, '#', (size_t)(level < 1 ? 1 : level > 6 ? 6 : level));
 	putc(' ', fp);
-	put_escaped(fp, title, false);
+	put_escaped(fp, title, true); /* titles quote field names and values */
 	fputs("\n\n", fp);
 }
 
 static void md_fact_value(FILE *fp, const struct fact *f)
 {
-	put_escaped(fp, f->shown ? f->shown : "NA", false);
+	put_escaped(fp, f->shown ? f->shown : "NA", true);
 	if (f->unit && *f->unit && !f->missing)
 		fprintf(fp, " %s", f->unit);
 }
@@ -1076,10 +1137,19 @@ static void md_left_out(const struct doc *d, FILE *fp, int level)
 	snprintf(title, sizeof(title), "Runs left out (%zu)", d->nleft_out);
 	heading(fp, level, title);
 	for (size_t i = 0; i < d->nleft_out && i < DOC_LEFT_OUT_SHOWN; i++) {
+		const char *tag = d->left_out[i].tag ? d->left_out[i].tag : "";
 		fputs("- ", fp);
-		put_escaped(fp, d->left_out[i].tag, false);
+		/* the tag starts the item: "# x", "> x", "1. x" would open a block */
+		size_t digits = strspn(tag, "0123456789");
+		if (*tag && strchr("#>+-=~", *tag))
+			putc('\\', fp);
+		if (digits > 0 && tag[digits] && strchr(".)", tag[digits])) {
+			fprintf(fp, "%.*s\\", (int)digits, tag);
+			tag += digits;
+		}
+		put_escaped(fp, tag, true);
 		fputs(": ", fp);
-		put_escaped(fp, d->left_out[i].reason, false);
+		put_escaped(fp, d->left_out[i].reason, true);
 		putc('\n', fp);
 	}
 	if (d->nleft_out > DOC_LEFT_OUT_SHOWN)
@@ -1137,14 +1207,32 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
 
 /* ---- tsv and csv ---- */
 
+/* s, or (when a terminal must not get it as it is) a copy escaped for one in *copy. */
+static const char *term_safe(const char *s, const char *keep, char **copy)
+{
+	struct strbuf sb = STRBUF_INIT;
+	*copy = NULL;
+	if (doc_term_safe(s, keep))
+		return s;
+	if (doc_term_escape(&sb, s, keep)) {
+		strbuf_release(&sb);
+		return "";
+	}
+	*copy = strbuf_detach(&sb);
+	return *copy ? *copy : "";
+}
+
 static void tsv_put(FILE *fp, const char *s)
 {
+	char *copy;
 	if (!s) {
 		fputs("NA", fp);
 		return;
 	}
-	for (; *s; s++)
+	/* a TSV field holds no tab or line break: those are blanks, the rest \xNN */
+	for (s = term_safe(s, "\t\n\r", &copy); *s; s++)
 		putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+	free(copy);
 }
 
 /*
@@ -1154,15 +1242,19 @@ static void tsv_put(FILE *fp, const char *s)
  */
 static void csv_put(FILE *fp, const char *s)
 {
+	char *copy;
 	size_t len;
 	if (!s)
 		return;
+	/* line breaks stay (quoted); other controls as \xNN */
+	s = term_safe(s, "\n\r", &copy);
 	len = strlen(s);
 	if (len == 0 || s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t' ||
 	    strpbrk(s, ",\"\r\n"))
 		csv_fwrite(fp, s, len);
 	else
 		fputs(s, fp);
+	free(copy);
 }
 
 typedef void (*put_fn)(FILE *, const char *);

@@ -245,10 +245,24 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
 const char *doc_format_real(double value, char style, int precision, char buf[32]);
 
 /*
- * Append text escaped for Markdown: control characters as \xNN, `<` and `&`
- * as entities; in a table cell (in_cell) also `|` and `\*_`[]`.
+ * Append text escaped for Markdown: what a terminal must not get
+ * (doc_term_escape) as \xNN, line breaks and tabs as blanks, `<` and `&`
+ * as entities; for a value (in_cell: a table cell, a fact, a heading, a
+ * left-out run) also `|` and `\*_`[]` (an underscore inside a word stays);
+ * in prose (notes, text, !in_cell) `\*_` and a `]` before `(`: prose keeps
+ * its own `code` spans.
  */
 int doc_md_escape(struct strbuf *sb, const char *text, bool in_cell);
+/*
+ * Append text safe for a terminal: each byte of a C0 control or DEL (ESC
+ * opens escape sequences), of a C1 control (U+0080 to U+009F) and each byte
+ * that is not valid UTF-8 as \xNN; the ASCII controls in `keep` (NULL: none)
+ * are kept. tsv and csv write values this way (tsv keeps tab and line
+ * breaks to blank them, csv line breaks to quote them); cli/ writes
+ * messages to stderr this way. doc_term_safe: nothing would change.
+ */
+int doc_term_escape(struct strbuf *sb, const char *text, const char *keep);
+bool doc_term_safe(const char *text, const char *keep);
 /* A JSON string literal of text (quotes included). */
 void doc_json_string(FILE *fp, const char *text);
 

@@ -2,6 +2,7 @@
 #include "plot.h"
 
 #include "../common/err.h"
+#include "../common/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,19 +68,6 @@ int plot_begin(struct strbuf *script, enum plot_format format, const char *image
 	return rc;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-	int rc = 0;
-	if (!fp)
-		return err_set("cannot write '%s': %s", path, strerror(errno));
-	if (fputs(text, fp) == EOF)
-		rc = err_set("cannot write '%s': %s", path, strerror(errno));
-	if (fclose(fp) != 0 && rc == 0)
-		rc = err_set("cannot write '%s': %s", path, strerror(errno));
-	return rc;
-}
-
 /* gnuplot's stderr, trimmed, for the error message. */
 static void read_errors(int fd, char *buf, size_t len)
 {
@@ -108,23 +96,19 @@ static void run_child(const char *dir, int script_fd, int err_fd)
 	_exit(EXIT_NO_GNUPLOT);
 }
 
-int plot_render(const char *script, const char *dir, const char *script_name,
-		const char *image_name)
+int plot_render(const char *script, const char *dir, const char *what, const char *image_name)
 {
-	char script_path[4096], image[4096];
+	char image[4096];
 	char errors[1024];
 	char err_template[] = "/tmp/coreplan-gnuplot-XXXXXX";
 	int pipe_fd[2] = {-1, -1}, err_fd = -1, status = 0;
 	size_t len = strlen(script), done = 0;
 	struct stat st;
 	pid_t pid;
-	int rc;
-	snprintf(script_path, sizeof(script_path), "%s/%s", dir, script_name);
+	int rc = 0;
 	snprintf(image, sizeof(image), "%s/%s", dir, image_name);
-	rc = write_file(script_path, script);
-	if (rc)
-		return rc;
-	unlink(image);
+	if (lstat(image, &st) == 0)
+		return err_set("'%s' exists: gnuplot never draws over a file", image);
 	err_fd = mkstemp(err_template);
 	if (err_fd < 0 || pipe(pipe_fd) != 0) {
 		rc = err_set("cannot start gnuplot: %s", strerror(errno));
@@ -164,12 +148,12 @@ int plot_render(const char *script, const char *dir, const char *script_name,
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_NO_GNUPLOT) {
 		rc = PLOT_NOT_INSTALLED;
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		rc = err_set("gnuplot failed on '%s': %s", script_path,
-			     errors[0] ? errors : "no message");
+		rc = err_set("gnuplot failed on '%s': %s", what, errors[0] ? errors : "no message");
 		unlink(image); /* no half-written image left behind */
-	} else if (stat(image, &st) != 0 || st.st_size == 0) {
-		rc = err_set("gnuplot wrote no image '%s'%s%s", image, errors[0] ? ": " : "",
+	} else if (lstat(image, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		rc = err_set("gnuplot drew no image for '%s'%s%s", what, errors[0] ? ": " : "",
 			     errors);
+		unlink(image);
 	}
 done:
 	if (pipe_fd[0] >= 0)
@@ -195,12 +179,13 @@ static size_t valid_points(const struct plot_series *ps)
 }
 
 /* Series without a point are left out: gnuplot does not count an empty block as an index. */
-static int write_data(const char *path, const struct plot_series *series, size_t nseries)
+static int write_data(const char *path, const char *display, const struct plot_series *series,
+		      size_t nseries)
 {
-	FILE *fp = fopen(path, "w");
-	int rc = 0;
-	if (!fp)
-		return err_set("cannot write '%s': %s", path, strerror(errno));
+	FILE *fp = NULL;
+	int rc = outfile_create(path, display, &fp);
+	if (rc)
+		return rc;
 	fprintf(fp, "# coreplan plot data: one block per series with points (gnuplot index)\n");
 	for (size_t s = 0, written = 0; s < nseries; s++) {
 		const struct plot_series *ps = &series[s];
@@ -219,9 +204,17 @@ static int write_data(const char *path, const struct plot_series *series, size_t
 			fprintf(fp, "\n");
 		}
 	}
-	if (fclose(fp) != 0)
-		rc = err_set("cannot write '%s': %s", path, strerror(errno));
-	return rc;
+	return outfile_close(fp, display);
+}
+
+static int write_script(const char *path, const char *display, const char *text)
+{
+	FILE *fp = NULL;
+	int rc = outfile_create(path, display, &fp);
+	if (rc)
+		return rc;
+	fputs(text, fp);
+	return outfile_close(fp, display);
 }
 
 static int plot_commands(struct strbuf *sb, const struct plot_spec *spec,
@@ -284,44 +277,117 @@ static int decorations(struct strbuf *sb, const struct plot_spec *spec)
 	return rc;
 }
 
+/* The three files of a plot: the image, NAME.EXT.tsv and NAME.EXT.gp. */
+struct plot_files {
+	struct strbuf img, data, gp;
+	struct strbuf rel_img, rel_data; /* "./NAME": what the script names */
+};
+
+static int plot_files_init(struct plot_files *f, const struct plot_spec *spec)
+{
+	int bad;
+	memset(f, 0, sizeof(*f));
+	bad = strbuf_addf(&f->img, "%s.%s", spec->name, plot_extension(spec->format));
+	bad |= strbuf_addf(&f->data, "%s.tsv", strbuf_str(&f->img));
+	bad |= strbuf_addf(&f->gp, "%s.gp", strbuf_str(&f->img));
+	bad |= strbuf_addf(&f->rel_img, "./%s", strbuf_str(&f->img));
+	bad |= strbuf_addf(&f->rel_data, "./%s", strbuf_str(&f->data));
+	return bad ? err_set("out of memory") : 0;
+}
+
+static void plot_files_release(struct plot_files *f)
+{
+	strbuf_release(&f->img);
+	strbuf_release(&f->data);
+	strbuf_release(&f->gp);
+	strbuf_release(&f->rel_img);
+	strbuf_release(&f->rel_data);
+}
+
+/* DIR/NAME, DIR as messages spell it. */
+static char *shown(const struct outdir *od, const struct strbuf *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", outdir_display(od), strbuf_str(name));
+	return strbuf_detach(&sb);
+}
+
 int plot_draw(const struct plot_spec *spec, const struct plot_series *series, size_t nseries,
 	      char **image)
 {
-	struct strbuf script = STRBUF_INIT, data = STRBUF_INIT, data_path = STRBUF_INIT,
-		      gp = STRBUF_INIT, img = STRBUF_INIT;
-	int rc;
+	struct strbuf script = STRBUF_INIT, path = STRBUF_INIT;
+	struct plot_files f;
+	struct outdir *od = NULL;
+	char *stage = NULL, *show = NULL;
+	size_t drawable = 0;
+	bool force = spec->out.force;
+	int rc = plot_files_init(&f, spec);
 	*image = NULL;
-	strbuf_addf(&data, "%s.tsv", spec->name);
-	strbuf_addf(&data_path, "%s/%s.tsv", spec->dir, spec->name);
-	strbuf_addf(&gp, "%s.gp", spec->name);
-	strbuf_addf(&img, "%s.%s", spec->name, plot_extension(spec->format));
-	rc = 0;
-	{
-		size_t drawable = 0;
-		for (size_t s = 0; s < nseries; s++)
-			drawable += valid_points(&series[s]) > 0;
-		if (drawable == 0)
-			rc = err_set("nothing to plot: no series has a point");
+	for (size_t s = 0; s < nseries; s++)
+		drawable += valid_points(&series[s]) > 0;
+	if (rc == 0 && drawable == 0)
+		rc = err_set("nothing to plot: no series has a point");
+	if (rc == 0)
+		rc = outfile_name_check(strbuf_str(&f.img), "the plot's image name");
+	/* nothing is written before all three names are known to be free (or coreplan's) */
+	if (rc == 0)
+		rc = outdir_open(spec->dir, spec->out.display_dir, false, &od);
+	if (rc == 0)
+		rc = outdir_check(od, strbuf_str(&f.img), force);
+	if (rc == 0)
+		rc = outdir_check(od, strbuf_str(&f.data), force);
+	if (rc == 0)
+		rc = outdir_check(od, strbuf_str(&f.gp), force);
+	if (rc == 0)
+		rc = outdir_stage(od, &stage);
+	if (rc == 0) {
+		char *d = shown(od, &f.data);
+		strbuf_addf(&path, "%s/%s", stage, strbuf_str(&f.data));
+		rc = d ? write_data(strbuf_str(&path), d, series, nseries)
+		       : err_set("out of memory");
+		free(d);
 	}
 	if (rc == 0)
-		rc = write_data(strbuf_str(&data_path), series, nseries);
-	if (rc == 0)
-		rc = plot_begin(&script, spec->format, strbuf_str(&img), spec->title, spec->xlabel,
-				spec->ylabel);
+		rc = plot_begin(&script, spec->format, strbuf_str(&f.rel_img), spec->title,
+				spec->xlabel, spec->ylabel);
 	if (rc == 0)
 		rc = decorations(&script, spec);
 	if (rc == 0)
-		rc = plot_commands(&script, spec, series, nseries, strbuf_str(&data));
+		rc = plot_commands(&script, spec, series, nseries, strbuf_str(&f.rel_data));
 	if (rc == 0)
 		strbuf_adds(&script, "unset output\n");
+	if (rc == 0) {
+		char *g = shown(od, &f.gp);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", stage, strbuf_str(&f.gp));
+		rc = g ? write_script(strbuf_str(&path), g, strbuf_str(&script))
+		       : err_set("out of memory");
+		free(g);
+	}
+	if (rc == 0 && !(show = shown(od, &f.img)))
+		rc = err_set("out of memory");
 	if (rc == 0)
-		rc = plot_render(strbuf_str(&script), spec->dir, strbuf_str(&gp), strbuf_str(&img));
+		rc = plot_render(strbuf_str(&script), stage, show, strbuf_str(&f.img));
+	/* drawn: all three move to their names; no gnuplot: the data and script when asked */
+	if (rc == 0 || (rc == PLOT_NOT_INSTALLED && spec->out.data_without_image)) {
+		int moved = outdir_commit(od, stage, strbuf_str(&f.data), force);
+		if (moved == 0)
+			moved = outdir_commit(od, stage, strbuf_str(&f.gp), force);
+		if (moved == 0 && rc == 0)
+			moved = outdir_commit(od, stage, strbuf_str(&f.img), force);
+		if (moved == 0)
+			moved = outdir_save(od);
+		if (moved)
+			rc = moved;
+	}
 	if (rc == 0)
-		*image = strbuf_detach(&img);
+		*image = strbuf_detach(&f.img);
+	outdir_unstage(stage);
+	free(stage);
+	free(show);
+	outdir_free(od);
 	strbuf_release(&script);
-	strbuf_release(&data);
-	strbuf_release(&data_path);
-	strbuf_release(&gp);
-	strbuf_release(&img);
+	strbuf_release(&path);
+	plot_files_release(&f);
 	return rc;
 }

@@ -1,13 +1,29 @@
 /*
  * plot: drawing with gnuplot through a pipe, safely.
  *
- * A plot is a gnuplot script plus the data file it reads; both are written
- * beside the image (NAME.gp, NAME.tsv, NAME.svg or NAME.png), so anyone can
- * re-plot with `gnuplot NAME.gp`. The script is fed to gnuplot on a pipe
- * (fork and execvp, no shell); gnuplot's standard output goes to
- * /dev/null (it writes the image there when it cannot open the output
- * file), its standard error is kept for the message. Success means exit
- * status 0 AND a non-empty output file.
+ * A plot is an image plus the data file and the gnuplot script that draw
+ * it, named after the image so that they cannot collide with its
+ * siblings: NAME.svg (or NAME.png), NAME.svg.tsv and NAME.svg.gp; anyone
+ * can re-plot with `cd DIR && gnuplot NAME.svg.gp`. The script names its
+ * files relative to its folder, each behind "./" so that no name reaches
+ * gnuplot starting with a character it gives meaning to ('|' and '<' run
+ * commands, '-', '+', '$', '~' and '' name other things).
+ *
+ * The files are created, never clobbered (common/outfile.h): plot_draw
+ * writes them in a stage inside DIR (new files, O_EXCL|O_NOFOLLOW), has
+ * gnuplot draw the image there, and only when it succeeded moves all
+ * three to their names. A name that already holds something coreplan did
+ * not write (or a symbolic link) is an error naming it, and the file stays
+ * as it was; with out.force, the files coreplan wrote there before are
+ * replaced. A failed drawing (gnuplot's error, or no gnuplot) leaves DIR as
+ * it was, except that out.data_without_image keeps the data and script
+ * when gnuplot is not installed. DIR's marker (.coreplan-outputs) records
+ * what coreplan wrote.
+ *
+ * The script is fed to gnuplot on a pipe (fork and execvp, no shell);
+ * gnuplot's standard output goes to /dev/null (it writes the image there
+ * when it cannot open the output file), its standard error is kept for
+ * the message. Success means exit status 0 AND a non-empty output file.
  *
  * Every string that comes from a corpus (tags, column names, file names,
  * corpus names) reaches gnuplot only through plot_quote(): single quotes,
@@ -45,13 +61,13 @@ int plot_begin(struct strbuf *script, enum plot_format format, const char *image
 	       const char *title, const char *xlabel, const char *ylabel);
 
 /*
- * Write the script to DIR/SCRIPT_NAME, run gnuplot on it in DIR (the
- * script names its files relative to DIR, so `cd DIR; gnuplot NAME.gp`
- * re-plots) and check DIR/IMAGE_NAME. 0, PLOT_NOT_INSTALLED, or ERR_DATA
- * with gnuplot's message.
+ * Run gnuplot on script (fed on its standard input) in folder DIR and
+ * check that it drew DIR/IMAGE_NAME, which must not exist before (DIR is a
+ * fresh stage: gnuplot never draws over a file). what: the name messages
+ * give the plot. 0, PLOT_NOT_INSTALLED, or ERR_DATA with gnuplot's message
+ * (a half-drawn image removed).
  */
-int plot_render(const char *script, const char *dir, const char *script_name,
-		const char *image_name);
+int plot_render(const char *script, const char *dir, const char *what, const char *image_name);
 
 /* "svg" or "png". */
 const char *plot_extension(enum plot_format format);
@@ -73,10 +89,18 @@ struct plot_series {
 	bool y2; /* on the right-hand axis */
 };
 
+/* How a plot's files are written (plot_draw; reports/plots.h, reports/sizing_plot.h). */
+struct plot_output {
+	const char *display_dir; /* how messages spell the folder (NULL: dir) */
+	bool force;              /* replace the image, data and script coreplan wrote there */
+	bool data_without_image; /* without gnuplot, still write the data and the script */
+};
+
 struct plot_spec {
-	const char *dir;  /* folder for NAME.gp, NAME.tsv and the image */
-	const char *name; /* file stem, made of [a-z0-9_-] only */
+	const char *dir;  /* the image's folder (it must exist) */
+	const char *name; /* the image is NAME.svg or NAME.png (outfile_name_check) */
 	enum plot_format format;
+	struct plot_output out;
 	const char *title, *xlabel, *ylabel, *y2label;
 	bool log2_x;
 	bool has_shade; /* an x range shaded behind the data */
@@ -90,9 +114,10 @@ struct plot_spec {
 };
 
 /*
- * Write DIR/NAME.tsv, DIR/NAME.gp and render DIR/NAME.<ext>. On success
- * *image gets the image's file name (caller frees). Returns like
- * plot_render().
+ * Draw DIR/NAME.<ext> with its DIR/NAME.<ext>.tsv and DIR/NAME.<ext>.gp,
+ * created as above. On success *image gets the image's file name (caller
+ * frees). Returns like plot_render(); an existing file at one of the three
+ * names is an error before anything is drawn.
  */
 int plot_draw(const struct plot_spec *spec, const struct plot_series *series, size_t nseries,
 	      char **image);

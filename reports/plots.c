@@ -55,6 +55,7 @@ static struct plot_spec spec_for(const struct plot_target *t, const char *title_
 	spec.dir = t->dir;
 	spec.name = t->name;
 	spec.format = t->format;
+	spec.out = t->out;
 	spec.title = title_text;
 	spec.xlabel = x;
 	spec.ylabel = y;

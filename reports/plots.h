@@ -11,9 +11,11 @@
  *   memory   memory against the level with the OLS line and its 95%
  *            confidence band (for the mean)
  * Titles carry the context (corpus and filter); axis labels carry units.
- * Each function writes DIR/NAME.tsv, DIR/NAME.gp and the image, and on
- * success sets *image to the image's file name (caller frees); it returns
- * like plot_draw() (0, PLOT_NOT_INSTALLED, or ERR_DATA with the message).
+ * Each function writes the image DIR/NAME.svg (or .png) with its data
+ * DIR/NAME.svg.tsv and script DIR/NAME.svg.gp, created as plot_draw()
+ * creates them (never over a file coreplan did not write), and on success
+ * sets *image to the image's file name (caller frees); it returns like
+ * plot_draw() (0, PLOT_NOT_INSTALLED, or ERR_DATA with the message).
  */
 #ifndef COREPLAN_PLOTS_H
 #define COREPLAN_PLOTS_H
@@ -31,10 +33,11 @@
 
 /* Where a plot goes and what its title says. */
 struct plot_target {
-	const char *dir;  /* folder for NAME.gp, NAME.tsv and the image */
-	const char *name; /* file stem, made of [a-z0-9_-] only */
+	const char *dir;  /* the image's folder */
+	const char *name; /* the image is NAME.svg or NAME.png */
 	enum plot_format format;
 	const char *context; /* corpus and filter for the title; NULL: "all runs" */
+	struct plot_output out; /* force, display_dir, data_without_image */
 };
 
 /* power: the fitted power law over the runs, or NULL for none. */

@@ -13,6 +13,7 @@
 #include "../analysis/translate.h"
 #include "../common/err.h"
 #include "../common/hash.h"
+#include "../common/outfile.h"
 #include "../common/strbuf.h"
 #include "../schema/queries.h"
 #include "builders.h"
@@ -35,7 +36,11 @@ struct report_ctx {
 	const struct report_request *req;
 	struct report_plan plan;
 	FILE *md;
-	char *md_path, *plots_dir;
+	struct outdir *od;        /* --out, locked while the report is written */
+	char *stage;              /* where the new report is written before it replaces the old */
+	char *md_path, *md_stage; /* DIR/report.md, and its file in the stage */
+	char *plots_dir;          /* the stage's plots/, where the plots are drawn */
+	char *plots_shown;        /* DIR/plots: what the report and its messages name */
 	int plot_seq;
 	struct doc *summary;
 	struct doc_table *sections; /* the summary's table of sections */
@@ -105,6 +110,18 @@ static int embed(struct report_ctx *c, const char *section, const struct doc *d,
 	return rc;
 }
 
+/* "*Plot not drawn: WHY*": why an image is missing, one line (strip_plots in the tests). */
+static void no_plot(struct report_ctx *c, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "*Plot not drawn: ");
+	doc_md_escape(&sb, why, false);
+	fprintf(c->md, "%s*\n\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+#define NO_GNUPLOT "gnuplot is not installed (apt-get install gnuplot-nox)."
+
 /* The image of a plot result, or why there is none. */
 static void plot(struct report_ctx *c, const struct plot_request *preq,
 		 const struct plot_result *pres)
@@ -115,32 +132,42 @@ static void plot(struct report_ctx *c, const struct plot_request *preq,
 	int rc;
 	snprintf(name, sizeof(name), "%02d-%s", ++c->plot_seq, plot_kind_name(preq->kind));
 	plots_context(preq->filter, &context);
-	t = (struct plot_target){c->plots_dir, name, c->req->plot_format, strbuf_str(&context)};
+	/* drawn in the stage, named as it will be: DIR/plots */
+	t = (struct plot_target){c->plots_dir,
+				 name,
+				 c->req->plot_format,
+				 strbuf_str(&context),
+				 {c->plots_shown, false, true}};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {
-		fprintf(c->md, "![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
-			plot_kind_name(preq->kind), image, name, name);
+		fprintf(c->md,
+			"![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
+			plot_kind_name(preq->kind), image, image, image);
 		c->plots++;
 	} else if (rc == PLOT_NOT_INSTALLED) {
-		fprintf(c->md, "*Plot not drawn: gnuplot is not installed (apt-get install "
-			       "gnuplot-nox).*\n\n");
+		no_plot(c, NO_GNUPLOT);
 	} else {
-		paragraph(c, "Plot not drawn:");
-		paragraph(c, err_msg());
+		no_plot(c, *err_msg() ? err_msg() : "gnuplot failed");
 		err_clear();
 	}
 	free(image);
 	strbuf_release(&context);
 }
 
-/* Run a plot's analysis and draw it. */
+/* Run a plot's analysis and draw it; when the analysis has nothing to draw, say why. */
 static void plot_of(struct report_ctx *c, const struct plot_request *preq)
 {
 	struct plot_result pres;
-	if (plot_run(c->db, preq, &pres) == 0)
+	if (plot_run(c->db, preq, &pres) == 0) {
 		plot(c, preq, &pres);
-	else
+	} else {
+		char why[1024];
+		snprintf(why, sizeof(why), "no %s plot for these runs: %s",
+			 plot_kind_name(preq->kind),
+			 *err_msg() ? err_msg() : "its analysis failed");
 		err_clear();
+		no_plot(c, why);
+	}
 	plot_result_release(&pres);
 }
 
@@ -547,9 +574,14 @@ static int sizing_section(struct report_ctx *c)
 	if (size_run(c->db, c->req->size, &res) != 0) {
 		failed(c, "sizing");
 	} else {
-		int drawn = sizing_plot_draw(&res, strbuf_str(&path), &sp);
-		if (drawn)
+		struct plot_output o = {c->plots_shown, false, true};
+		char why[1024] = "";
+		int drawn = sizing_plot_draw(&res, strbuf_str(&path), &o, &sp);
+		if (drawn) {
+			/* the real reason: nothing to plot, or gnuplot failed */
+			snprintf(why, sizeof(why), "%s", *err_msg() ? err_msg() : "gnuplot failed");
 			err_clear();
+		}
 		rc = build_size(c->req->size, &res, NULL, &d);
 		if (rc == 0)
 			rc = embed(c, "sizing", d, 2);
@@ -558,9 +590,7 @@ static int sizing_section(struct report_ctx *c)
 				plot_extension(c->req->plot_format));
 			c->plots++;
 		} else if (rc == 0) {
-			fprintf(c->md, "*Plot not drawn: %s*\n\n",
-				drawn ? "no instance has a prediction"
-				      : "gnuplot is not installed (apt-get install gnuplot-nox)");
+			no_plot(c, drawn ? why : NO_GNUPLOT);
 		}
 	}
 	sizing_plot_release(&sp);
@@ -600,43 +630,72 @@ static int footer(struct report_ctx *c)
 	return rc;
 }
 
-/* mkdir -p */
-static int make_dir(const char *path)
+/*
+ * Names that make a folder a corpus to the importers (a manifest, the
+ * built-in layouts' results tables and run folders: importers/profiles.c):
+ * a report is never written into one.
+ */
+static const char *const corpus_signs[] = {
+	"coreplan.manifest", "results.tsv", "results.csv", "system.tsv", "runs", "samples", NULL};
+
+static int refuse_corpus(const char *dir)
 {
-	char *copy = strdup(path);
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
 	int rc = 0;
-	if (!copy)
-		return err_set("out of memory");
-	for (char *p = copy + 1; rc == 0 && *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(copy, 0777) != 0 && errno != EEXIST)
-				rc = err_set("cannot create '%s': %s", copy, strerror(errno));
-			*p = '/';
-		}
-	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
-		rc = err_set("cannot create '%s': %s", copy, strerror(errno));
-	free(copy);
+	for (size_t i = 0; rc == 0 && corpus_signs[i]; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, corpus_signs[i]);
+		if (lstat(strbuf_str(&path), &st) == 0)
+			rc = err_set(
+				"cannot write a report into '%s': it holds a corpus ('%s' is "
+				"there), and its files are never touched: choose an empty or new "
+				"folder",
+				dir, strbuf_str(&path));
+	}
+	strbuf_release(&path);
 	return rc;
 }
 
+/*
+ * --out: new, empty, or an earlier report's (everything in it coreplan's:
+ * common/outfile.h), then the report is written into a stage inside it.
+ */
 static int open_files(struct report_ctx *c)
 {
+	const char *out = c->req->out_dir;
 	struct strbuf path = STRBUF_INIT;
-	int rc = make_dir(c->req->out_dir);
+	bool empty = true;
+	int rc = outdir_open(out, NULL, true, &c->od);
+	if (rc == 0)
+		rc = refuse_corpus(out);
+	/* everything there coreplan's (an earlier report), or an error naming what is not */
+	if (rc == 0 && (rc = outdir_check_all(c->od, true, &empty)) != 0)
+		err_prefix("cannot write a report into '%s'", out);
+	/* an earlier report (every file coreplan's, unchanged) is replaced whole */
+	(void)empty;
+	if (rc == 0)
+		rc = outdir_stage(c->od, &c->stage);
 	if (rc == 0) {
-		strbuf_addf(&path, "%s/plots", c->req->out_dir);
+		strbuf_addf(&path, "%s/plots", c->stage);
 		c->plots_dir = strbuf_detach(&path);
-		rc = c->plots_dir ? make_dir(c->plots_dir) : err_set("out of memory");
+		if (!c->plots_dir)
+			rc = err_set("out of memory");
+		else if (mkdir(c->plots_dir, 0777) != 0)
+			rc = err_set("cannot create '%s/plots': %s", out, strerror(errno));
 	}
 	if (rc == 0) {
-		strbuf_addf(&path, "%s/report.md", c->req->out_dir);
+		strbuf_addf(&path, "%s/plots", out);
+		c->plots_shown = strbuf_detach(&path);
+		strbuf_addf(&path, "%s/report.md", out);
 		c->md_path = strbuf_detach(&path);
-		if (!c->md_path)
+		strbuf_addf(&path, "%s/report.md", c->stage);
+		c->md_stage = strbuf_detach(&path);
+		if (!c->plots_shown || !c->md_path || !c->md_stage)
 			rc = err_set("out of memory");
-		else if (!(c->md = fopen(c->md_path, "w")))
-			rc = err_set("cannot write '%s': %s", c->md_path, strerror(errno));
 	}
+	if (rc == 0)
+		rc = outfile_create(c->md_stage, c->md_path, &c->md);
 	strbuf_release(&path);
 	return rc;
 }
@@ -644,13 +703,28 @@ static int open_files(struct report_ctx *c)
 static int close_files(struct report_ctx *c, int rc)
 {
 	if (c->md) {
-		bool bad = fflush(c->md) != 0 || ferror(c->md);
-		if (fclose(c->md) != 0)
-			bad = true;
+		int closed = outfile_close(c->md, c->md_path);
 		c->md = NULL;
-		if (rc == 0 && bad)
-			rc = err_set("cannot write '%s': %s", c->md_path, strerror(errno ? errno : EIO));
+		if (rc == 0)
+			rc = closed;
 	}
+	return rc;
+}
+
+/*
+ * The written report replaces the old: the earlier report's files (all
+ * coreplan's, checked by open_files) are removed, so nothing stale stays
+ * beside the new ones, and the stage's plots/ and report.md move in.
+ */
+static int install(struct report_ctx *c)
+{
+	int rc = outdir_clear(c->od);
+	if (rc == 0)
+		rc = outdir_commit(c->od, c->stage, "plots", false);
+	if (rc == 0)
+		rc = outdir_commit(c->od, c->stage, "report.md", false);
+	if (rc == 0)
+		rc = outdir_save(c->od);
 	return rc;
 }
 
@@ -704,10 +778,12 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	if (rc == 0)
 		rc = write_all(&c);
 	rc = close_files(&c, rc);
+	if (rc == 0)
+		rc = install(&c);
 	if (rc == 0) {
 		doc_set_title(c.summary, "Report written to %s", c.md_path);
 		doc_fact_text(c.summary, "report", "report", DOC_LISTED, c.md_path);
-		doc_fact_text(c.summary, "plots_dir", "plots", DOC_LISTED, c.plots_dir);
+		doc_fact_text(c.summary, "plots_dir", "plots", DOC_LISTED, c.plots_shown);
 		doc_fact_int(c.summary, "sections_measured", "sections measured", DOC_LISTED,
 			     (int64_t)c.measured, NULL);
 		doc_fact_int(c.summary, "sections_not_measured", "sections not measured",
@@ -721,7 +797,12 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	}
 	doc_free(c.summary);
 	report_plan_release(&c.plan);
+	outdir_unstage(c.stage); /* what a failure left there; empty after install */
+	outdir_free(c.od);
+	free(c.stage);
 	free(c.md_path);
+	free(c.md_stage);
 	free(c.plots_dir);
+	free(c.plots_shown);
 	return rc;
 }

@@ -15,6 +15,19 @@
  * tool version, the corpora and one SHA-256 over their content hashes and
  * the report's options.
  *
+ * The output folder (common/outfile.h): out_dir is created when missing;
+ * one that holds a corpus (a coreplan.manifest, a results table, runs/ or
+ * samples/) or any file coreplan did not write is refused, naming it,
+ * and left untouched. One holding an earlier report has that
+ * report replaced: its files (recorded in
+ * DIR/.coreplan-outputs and unchanged since) are removed before the new
+ * ones move in, so no stale plot stays. The report is written into a
+ * stage inside out_dir and moved into place only when complete: a
+ * failure leaves the folder as it was. Plots are named
+ * plots/NN-KIND.svg with NN-KIND.svg.tsv and NN-KIND.svg.gp beside them;
+ * where an image is missing report.md says why (gnuplot not installed,
+ * gnuplot's error, or why the runs give no such plot).
+ *
  * report_run() returns a document of what it wrote (the report's path,
  * each section and whether it was measured), which `coreplan report`
  * prints.
@@ -36,7 +49,7 @@ struct report_request {
 	const char *translate_from;       /* conditions, or NULL: chosen */
 	const char *translate_to;
 	const struct size_request *size;  /* the sizing section's request, NULL: none */
-	const char *out_dir;
+	const char *out_dir;              /* new, empty or an earlier report's (below) */
 	enum plot_format plot_format;
 	const char *options_text;         /* the options in words, hashed into the footer */
 };

@@ -19,12 +19,11 @@ void sizing_plot_release(struct sizing_plot *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* DIR/STEM.EXT, or STEM.EXT when the plot path named no folder. */
-static char *beside(const char *dir, const char *stem, const char *ext)
+/* PATH.EXT */
+static char *beside(const char *path, const char *ext)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (dir ? strbuf_addf(&sb, "%s/%s.%s", dir, stem, ext)
-		: strbuf_addf(&sb, "%s.%s", stem, ext)) {
+	if (strbuf_addf(&sb, "%s.%s", path, ext)) {
 		strbuf_release(&sb);
 		return NULL;
 	}
@@ -37,7 +36,8 @@ static bool drawn(const struct size_result *res, const struct size_cell *c)
 	return c->n > 0 && (c->at_target || !res->sessions.given);
 }
 
-int sizing_plot_draw(const struct size_result *res, const char *path, struct sizing_plot *out)
+int sizing_plot_draw(const struct size_result *res, const char *path, const struct plot_output *o,
+		     struct sizing_plot *out)
 {
 	const struct size_inputs *in = &res->in;
 	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
@@ -52,6 +52,8 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 	enum plot_format format = dot && !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
 	int rc = (dir || !slash) && stem && labels && buf && meas ? 0 : err_set("out of memory");
 	memset(out, 0, sizeof(*out));
+	if (rc == 0 && (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png"))))
+		rc = err_set("the plot '%s' must end in .svg or .png", path);
 	for (size_t i = 0; rc == 0 && i < res->cat.n; i++) {
 		const struct size_row *r = &res->rows[i];
 		size_t shown = 0, j = 0;
@@ -81,8 +83,8 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 		rc = err_set("no instance has a prediction or a measurement to plot (see the "
 			     "verdicts)");
 	if (rc == 0) {
-		out->data = beside(dir, stem, "tsv");
-		out->script = beside(dir, stem, "gp");
+		out->data = beside(path, "tsv");
+		out->script = beside(path, "gp");
 		if (!out->data || !out->script)
 			rc = err_set("out of memory");
 	}
@@ -102,9 +104,14 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 			snprintf(title, sizeof(title), "sizing: target %g %s", in->target,
 				 res->metric);
 		snprintf(target, sizeof(target), "target %g", in->target);
-		spec.dir = dir ? dir : ".";
+		spec.dir = dir ? (*dir ? dir : "/") : ".";
 		spec.name = stem;
 		spec.format = format;
+		if (o)
+			spec.out = *o;
+		if (!o || !o->display_dir)
+			spec.out.display_dir = dir ? (*dir ? dir : "/") : NULL;
+		spec.out.data_without_image = true; /* the sizing stands without its picture */
 		spec.title = title;
 		spec.xlabel = "instance";
 		spec.ylabel = "throughput (interactions/s): predicted and measured";
@@ -119,7 +126,7 @@ int sizing_plot_draw(const struct size_result *res, const char *path, struct siz
 			warn_add("sizing plot not drawn: gnuplot is not installed (apt-get install "
 				 "gnuplot-nox)");
 			rc = 0;
-		} else if (rc == 0 && !(out->image = beside(dir, stem, plot_extension(format)))) {
+		} else if (rc == 0 && !(out->image = strdup(path))) {
 			rc = err_set("out of memory");
 		}
 	}

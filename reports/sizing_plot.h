@@ -6,12 +6,13 @@
  * across the box: the cells at the session counts asked for, or every
  * cell without --sessions), against the target (a horizontal line).
  *
- * FILE's extension chooses the format (.png: PNG, anything else SVG); its
- * base name without the extension is the stem of the data and the script
- * written beside it (DIR/STEM.tsv, DIR/STEM.gp; reports/plot.h), so
- * `cd DIR; gnuplot STEM.gp` re-plots. Without gnuplot the data and script
- * are still written, a warning says the picture was not drawn, and image
- * is NULL: the sizing stands without its picture.
+ * FILE must end in .svg or .png (the format); its data and script are
+ * written beside it as FILE.tsv and FILE.gp (reports/plot.h: created new,
+ * never over a file coreplan did not write; o->force replaces the ones an
+ * earlier coreplan wrote), so `cd DIR; gnuplot NAME.svg.gp` re-plots.
+ * Without gnuplot the data and script are still written, a warning says
+ * the picture was not drawn, and image is NULL: the sizing stands without
+ * its picture.
  *
  * Kept apart from the other plots (reports/plots.h) until they merge.
  */
@@ -19,6 +20,7 @@
 #define COREPLAN_SIZING_PLOT_H
 
 #include "../analysis/size.h"
+#include "plot.h"
 
 struct sizing_plot {
 	char *image;  /* the image's path (FILE as given), or NULL when not drawn */
@@ -27,11 +29,13 @@ struct sizing_plot {
 };
 
 /*
- * Draw res to path. 0 (image NULL without gnuplot), or an error: no
- * instance has a prediction, a file cannot be written, gnuplot failed.
- * Release out either way.
+ * Draw res to path; o: force and how messages spell the folder (NULL: no
+ * force, the path as given). 0 (image NULL without gnuplot), or an error:
+ * no instance has a prediction, a file exists or cannot be written,
+ * gnuplot failed. Release out either way.
  */
-int sizing_plot_draw(const struct size_result *res, const char *path, struct sizing_plot *out);
+int sizing_plot_draw(const struct size_result *res, const char *path, const struct plot_output *o,
+		     struct sizing_plot *out);
 void sizing_plot_release(struct sizing_plot *p);
 
 #endif

@@ -2,9 +2,12 @@
 #include "db.h"
 
 #include "../common/err.h"
+#include "../common/num.h"
+#include "../common/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,6 +93,59 @@ static int refuse_newer(const char *path, int version)
 		       path, version, schema_latest_version());
 }
 
+/*
+ * Is the database coreplan's to write? A new one (no schema object at all)
+ * or one with a user_version and coreplan's `corpora` table is; anything
+ * else belongs to another program: refused, naming what it holds, before
+ * anything (the WAL switch, a migration) touches the file.
+ */
+static int check_owner(sqlite3 *db, const char *path, int version)
+{
+	sqlite3_stmt *stmt = NULL;
+	struct strbuf names = STRBUF_INIT;
+	int64_t tables = 0, objects = 0;
+	bool corpora = false;
+	int rc = db_prepare(db,
+			    "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%'"
+			    " ESCAPE '\\' ORDER BY rowid",
+			    &stmt);
+	int step;
+	if (rc)
+		return rc;
+	while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(stmt, 0);
+		const char *name = (const char *)sqlite3_column_text(stmt, 1);
+		objects++;
+		if (!type || strcmp(type, "table"))
+			continue;
+		corpora |= name && !strcmp(name, "corpora");
+		if (tables < 3)
+			strbuf_addf(&names, "%s%s", tables ? ", " : "", name ? name : "");
+		else if (tables == 3)
+			strbuf_adds(&names, ", ...");
+		tables++;
+	}
+	if (step != SQLITE_DONE)
+		rc = db_error(db, "cannot read the schema");
+	sqlite3_finalize(stmt);
+	if (rc == 0 && objects > 0 && !(version > 0 && corpora)) {
+		if (tables > 0)
+			rc = err_set("'%s' holds %lld table%s (%s) and no coreplan schema%s: it "
+				     "belongs to another program and is left as it is (pass --db "
+				     "with a new file)",
+				     path, (long long)tables, tables == 1 ? "" : "s",
+				     strbuf_str(&names),
+				     version > 0 ? " (a user_version but no table 'corpora')" : "");
+		else
+			rc = err_set("'%s' holds %lld schema object%s (views, indexes or triggers) "
+				     "and no coreplan schema: it belongs to another program and is "
+				     "left as it is (pass --db with a new file)",
+				     path, (long long)objects, objects == 1 ? "" : "s");
+	}
+	strbuf_release(&names);
+	return rc;
+}
+
 /* Apply every missing step in one transaction, re-reading the version under the lock. */
 static int migrate(sqlite3 *db, const char *path)
 {
@@ -105,6 +161,10 @@ static int migrate(sqlite3 *db, const char *path)
 		rc = refuse_newer(path, version);
 		goto done;
 	}
+	/* another program may have created tables since the first look */
+	rc = check_owner(db, path, version);
+	if (rc)
+		goto done;
 	for (int step = version + 1; step <= schema_latest_version(); step++) {
 		rc = db_exec(db, schema_migration_sql(step));
 		if (rc) {
@@ -123,33 +183,62 @@ done:
 	return rc;
 }
 
-static int configure(sqlite3 *db, bool readonly)
+/* coreplan_number(X): see db.h. */
+static void sql_number(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	int rc;
+	double value;
+	(void)argc;
+	switch (sqlite3_value_type(argv[0])) {
+	case SQLITE_INTEGER:
+	case SQLITE_FLOAT:
+		sqlite3_result_value(ctx, argv[0]);
+		return;
+	case SQLITE_TEXT:
+		if (num_parse_real((const char *)sqlite3_value_text(argv[0]), &value) == 0) {
+			sqlite3_result_double(ctx, value);
+			return;
+		}
+		break;
+	}
+	sqlite3_result_null(ctx);
+}
+
+/* What every connection needs, before the file is read. */
+static int configure(sqlite3 *db)
+{
 	sqlite3_busy_timeout(db, DB_BUSY_TIMEOUT_MS);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *)NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)NULL);
 	sqlite3_extended_result_codes(db, 1);
-	rc = db_exec(db, "PRAGMA foreign_keys = ON");
-	if (rc)
-		return rc;
-	if (!readonly) {
-		/*
-		 * WAL lets a `runs` query read the last committed state while an
-		 * import writes; NORMAL keeps every commit across an application
-		 * crash (only an OS crash may lose the newest commit).
-		 */
-		rc = db_exec(db, "PRAGMA journal_mode = WAL");
-		if (rc)
-			return rc;
-		rc = db_exec(db, "PRAGMA synchronous = NORMAL");
-	}
-	return rc;
+	if (sqlite3_create_function(db, "coreplan_number", 1,
+				    SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
+				    sql_number, NULL, NULL) != SQLITE_OK)
+		return db_error(db, "cannot register coreplan_number");
+	return db_exec(db, "PRAGMA foreign_keys = ON");
+}
+
+/*
+ * WAL lets a `runs` query read the last committed state while an import
+ * writes; NORMAL keeps every commit across an application crash (only an
+ * OS crash may lose the newest commit). Persistent: only for a database
+ * check_owner() found to be coreplan's.
+ */
+static int journal(sqlite3 *db)
+{
+	int rc = db_exec(db, "PRAGMA journal_mode = WAL");
+	return rc ? rc : db_exec(db, "PRAGMA synchronous = NORMAL");
 }
 
 static bool is_busy(sqlite3 *db)
 {
 	return db && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY;
+}
+
+/* A read that failed because the file or its folder cannot be written (WAL needs -shm). */
+static bool is_readonly_storage(sqlite3 *db)
+{
+	int code = db ? sqlite3_extended_errcode(db) & 0xff : 0;
+	return code == SQLITE_READONLY || code == SQLITE_CANTOPEN;
 }
 
 static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy);
@@ -174,6 +263,58 @@ int db_open(const char *path, bool readonly, sqlite3 **out)
 	}
 }
 
+/* "file:PATH?immutable=1" with PATH percent-encoded (a URI's ?, # and % are not literal). */
+static int immutable_uri(const char *path, struct strbuf *uri)
+{
+	int bad = strbuf_adds(uri, "file:");
+	while (path[0] == '/' && path[1] == '/')
+		path++; /* "file://x" would name a host */
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/._-~", *p))
+			bad |= strbuf_add(uri, (const char *)p, 1);
+		else
+			bad |= strbuf_addf(uri, "%%%02X", *p);
+	}
+	bad |= strbuf_adds(uri, "?immutable=1");
+	return bad ? err_set("out of memory") : 0;
+}
+
+/*
+ * The database on storage coreplan cannot write (a read-only folder, a
+ * chmod a-w file): a WAL database cannot create its -shm there, so it is
+ * opened immutable, as the file holds it. Refused when a -wal file holds
+ * commits the file does not have yet (immutable would not see them).
+ */
+static int open_immutable(const char *path, sqlite3 **db)
+{
+	struct strbuf uri = STRBUF_INIT, wal = STRBUF_INIT;
+	struct stat st;
+	int rc = immutable_uri(path, &uri);
+	if (rc == 0 && strbuf_addf(&wal, "%s-wal", path))
+		rc = err_set("out of memory");
+	if (rc == 0 && stat(strbuf_str(&wal), &st) == 0 && st.st_size > 0)
+		rc = err_set("cannot read '%s': it cannot be written here (read-only file or "
+			     "folder) and its write-ahead log '%s' holds commits not yet in the "
+			     "file: open it once where it can be written, or copy the database "
+			     "with its -wal file",
+			     path, strbuf_str(&wal));
+	if (rc == 0 && sqlite3_open_v2(strbuf_str(&uri), db,
+				       SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+					       SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX,
+				       NULL) != SQLITE_OK)
+		rc = err_set("cannot open database '%s': %s", path,
+			     *db ? sqlite3_errmsg(*db) : "out of memory");
+	if (rc == 0)
+		warn_add("'%s' cannot be written here (read-only file or folder): opened "
+			 "immutable, as a snapshot of the file; results may be stale if another "
+			 "process writes to it meanwhile",
+			 path);
+	strbuf_release(&uri);
+	strbuf_release(&wal);
+	return rc;
+}
+
 static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 {
 	sqlite3 *db = NULL;
@@ -192,15 +333,33 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 		sqlite3_close(db);
 		return rc;
 	}
-	rc = configure(db, readonly);
+	rc = configure(db);
 	if (rc == 0)
 		rc = user_version(db, &version);
+	if (rc && readonly && is_readonly_storage(db)) {
+		sqlite3_close(db);
+		db = NULL;
+		err_clear();
+		rc = open_immutable(path, &db);
+		if (rc)
+			goto fail;
+		rc = configure(db);
+		if (rc == 0)
+			rc = user_version(db, &version);
+	}
 	if (rc) {
 		err_prefix("'%s'", path);
 		goto fail;
 	}
 	if (version > schema_latest_version()) {
 		rc = refuse_newer(path, version);
+		goto fail;
+	}
+	rc = check_owner(db, path, version);
+	if (rc)
+		goto fail;
+	if (!readonly && (rc = journal(db)) != 0) {
+		err_prefix("'%s'", path);
 		goto fail;
 	}
 	if (version < schema_latest_version()) {

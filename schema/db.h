@@ -4,10 +4,24 @@
  * db_open() opens (creating if needed) a database file, sets the
  * connection options every coreplan connection needs (foreign keys on,
  * double-quoted string literals off, WAL journal with synchronous=NORMAL,
- * a busy timeout of DB_BUSY_TIMEOUT_MS) and brings the schema up to
- * SCHEMA_VERSION by applying forward migrations, all of them inside one
- * transaction. A database whose user_version is newer than this binary is
- * refused, never touched.
+ * a busy timeout of DB_BUSY_TIMEOUT_MS, the SQL function coreplan_number
+ * below) and brings the schema up to SCHEMA_VERSION by applying forward
+ * migrations, all of them inside one transaction. Refused, never touched
+ * (not even switched to WAL): a database whose user_version is newer than
+ * this binary, and one that is not coreplan's: it holds schema objects but
+ * no user_version with a `corpora` table (another program's file; the
+ * message names its first tables).
+ *
+ * A read-only open of a database on storage coreplan cannot write (a
+ * read-only folder or file, where a WAL database cannot create its -shm)
+ * falls back to an immutable open of the file (URI immutable=1) with a
+ * warning that results may be stale if another process writes it; refused
+ * when a non-empty -wal file holds commits the file lacks.
+ *
+ * coreplan_number(X), on every connection: X when it is an integer or a
+ * real, the number a text X spells by num_parse_real() (common/num.h: the
+ * whole text, finite), else NULL. schema/fields.h reads a field as a
+ * number through it, so that text never reads as 0.
  *
  * The schema itself (tables, views, what each column holds) is documented
  * for users of the sqlite3 shell in schema/README.md; migrations.c holds

@@ -515,14 +515,19 @@ int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds,
 		free(field);
 		return rc;
 	}
+	/* a text column read as a number: the number its text spells, else NULL (never 0) */
 	if (info) /* our own name, safe to paste */
-		return oom_if(strbuf_addf(sql, "r.%s", info->name));
+		return oom_if(strbuf_addf(
+			sql, numeric && info->type == FIELD_TEXT ? "coreplan_number(r.%s)" : "r.%s",
+			info->name));
 	for (size_t i = 0; run_columns[i]; i++)
 		if (!strcmp(run_columns[i], name))
-			return oom_if(strbuf_addf(sql, "r.%s", run_columns[i]));
+			return oom_if(strbuf_addf(sql, numeric ? "coreplan_number(r.%s)" : "r.%s",
+						  run_columns[i]));
 	if (!strcmp(name, "corpus"))
-		return oom_if(strbuf_adds(
-			sql, "(SELECT name FROM corpora WHERE corpus_id = r.corpus_id)"));
+		return oom_if(
+			strbuf_addf(sql, numeric ? "coreplan_number(%s)" : "%s",
+				    "(SELECT name FROM corpora WHERE corpus_id = r.corpus_id)"));
 	if (strbuf_addf(sql,
 			"(SELECT f.%s FROM run_fields f WHERE f.run_id = r.run_id AND f.name = ? "
 			"ORDER BY " SOURCE_ORDER " LIMIT 1)",

@@ -203,7 +203,10 @@ void field_binds_free(char **binds, size_t nbinds);
  * numeric value when `numeric`, else the text) that reads the source the
  * run's (corpus, subcorpus) prefers in field_prefs, else the first source
  * in field_sources order; FIELD@SOURCE reads that source only. Names are
- * bound, never pasted: their text goes to *binds.
+ * bound, never pasted: their text goes to *binds. With `numeric`, a text
+ * value is the number its whole text spells, else NULL, never 0: a TEXT
+ * canonical field (variant), corpus, subcorpus and tag go through the SQL
+ * function coreplan_number (schema/db.h), source columns read run_fields.num.
  */
 int field_sql(const char *name, bool numeric, struct strbuf *sql, char ***binds, size_t *nbinds);
 

@@ -24,6 +24,8 @@ struct import_result {
 	int64_t missing_files;
 	int64_t tied_runs; /* runs with a topology_host (corpus.h: which host they ran on) */
 	char hosts[512];   /* those hosts, ", "-separated in name order ("" when none) */
+	/* a single table named through a symbolic link: the target imported ("" otherwise) */
+	char link_target[4096];
 };
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "common/err.h"
 #include "common/hash.h"
+#include "common/infile.h"
 #include "importers/catalog.h"
 #include "schema/catalog.h"
 #include "schema/db.h"
@@ -543,7 +544,7 @@ static void names_and_hashes(void **state)
 	(void)state;
 	read_ok(GCE, &gce);
 	assert_string_equal(gce.name, "gce");
-	assert_int_equal(hash_file(GCE, GCE, hex, &size), 0);
+	assert_int_equal(infile_hash(GCE, GCE, hex, &size), 0);
 	assert_string_equal(gce.sha256, hex);
 	assert_null(gce.items[0].catalog); /* only instances read from the database name one */
 	catalog_release(&gce);

@@ -186,6 +186,121 @@ static void foreign_keys_cascade(void **state)
 	db_close(db);
 }
 
+/* The bytes of a file, for "left byte-identical" (caller frees; *len gets the size). */
+static unsigned char *file_bytes(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	long size;
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	size = ftell(fp);
+	rewind(fp);
+	buf = malloc(size > 0 ? (size_t)size : 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
+	fclose(fp);
+	*len = (size_t)size;
+	return buf;
+}
+
+/*
+ * Another program's database (tables, no coreplan schema) is refused by a
+ * writing and a reading open, named with what it holds, and left
+ * byte-identical: no coreplan table added, not switched to WAL.
+ */
+static void refuses_foreign_database(void **state)
+{
+	static const char *const cases[][2] = {
+		{"CREATE TABLE users (id INTEGER, name TEXT); CREATE TABLE orders (id);"
+		 "CREATE TABLE items (x); CREATE TABLE notes (y); INSERT INTO users VALUES (1, "
+		 "'a');",
+		 "holds 4 tables (users, orders, items, ...) and no coreplan schema"},
+		{"CREATE TABLE t (x); PRAGMA user_version = 3;",
+		 "holds 1 table (t) and no coreplan schema (a user_version but no table "
+		 "'corpora')"},
+		{"CREATE VIEW v AS SELECT 1;",
+		 "holds 1 schema object (views, indexes or triggers)"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sqlite3 *db = NULL;
+		char path[256], wal[300];
+		unsigned char *before, *after;
+		size_t nbefore, nafter;
+		snprintf(path, sizeof(path), "%s/foreign%zu.db", dir, i);
+		snprintf(wal, sizeof(wal), "%s-wal", path);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(db, cases[i][0], NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(db);
+		db = NULL;
+		before = file_bytes(path, &nbefore);
+		assert_int_equal(db_open(path, false, &db), ERR_DATA);
+		assert_null(db);
+		if (!strstr(err_msg(), cases[i][1]))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err_msg(), cases[i][1]);
+		assert_int_equal(db_open(path, true, &db), ERR_DATA);
+		assert_non_null(strstr(err_msg(), cases[i][1]));
+		after = file_bytes(path, &nafter);
+		assert_int_equal(nafter, nbefore);
+		assert_memory_equal(after, before, nbefore);
+		assert_int_not_equal(access(wal, F_OK), 0);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		/* journal_mode 'delete', not 'wal'; no coreplan table */
+		assert_int_equal(pragma_int(db, "SELECT count(*) FROM pragma_journal_mode"
+						" WHERE journal_mode = 'wal'"),
+				 0);
+		assert_int_equal(
+			pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'corpora'"),
+			0);
+		sqlite3_close(db);
+		free(before);
+		free(after);
+	}
+}
+
+/* A new empty file (0 bytes) and a coreplan database are coreplan's. */
+static void empty_file_is_new(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	FILE *fp;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/empty.db", dir);
+	fp = fopen(path, "wb");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(pragma_int(db, "SELECT count(*) FROM pragma_journal_mode"
+					" WHERE journal_mode = 'wal'"),
+			 1);
+	db_close(db);
+	assert_int_equal(db_open(path, false, &db), 0);
+	db_close(db);
+}
+
+/* coreplan_number: numbers as they are, text only when all of it is a finite number. */
+static void number_function(void **state)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *stmt = NULL;
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	assert_int_equal(db_prepare(db,
+				    "WITH t(v) AS (VALUES (8), (2.5), ('800'), ('1e3'), ('plain'),"
+				    " ('8 cores'), (''), ('NaN'), ('1e999'), (NULL), (x'31'))"
+				    " SELECT group_concat(iif(coreplan_number(v) IS NULL, 'NULL',"
+				    " printf('%g', coreplan_number(v))), ' ') FROM t",
+				    &stmt),
+			 0);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	/* the blob x'31' is not a number: only integers, reals and text convert */
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 0),
+			    "8 2.5 800 1000 NULL NULL NULL NULL NULL NULL NULL");
+	sqlite3_finalize(stmt);
+	db_close(db);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -209,6 +324,9 @@ int main(void)
 		cmocka_unit_test(migrates_forward),
 		cmocka_unit_test(migrates_3_to_4),
 		cmocka_unit_test(foreign_keys_cascade),
+		cmocka_unit_test(refuses_foreign_database),
+		cmocka_unit_test(empty_file_is_new),
+		cmocka_unit_test(number_function),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

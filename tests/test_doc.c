@@ -173,6 +173,64 @@ static void corpus_text_is_escaped(void **state)
 	doc_free(d);
 }
 
+/*
+ * Corpus text everywhere a document shows it: ESC never reaches a terminal
+ * (md, tsv, csv), HTML and Markdown metacharacters in values (a heading, a
+ * fact, a left-out run, a cell) read as themselves, prose opens no
+ * emphasis or link; a C1 control (U+009B, CSI) and a byte that is not
+ * UTF-8 are \xNN too. Expected strings written by hand from doc.h's rules.
+ */
+static void values_escaped_everywhere(void **state)
+{
+	static const struct doc_col cols[] = {DOC_COL_TEXT("v")};
+	static const char hostile[] = "\x1b[31m<script>|`*_x_";
+	struct doc *d = doc_new("x", "X of \x1b[31m<i>*b*</i>");
+	struct doc_section *s = doc_section(d, "t", "T");
+	struct doc_table *t = doc_table(s, cols, 1);
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+	char *out;
+	(void)state;
+	doc_fact_text(d, "corpus", "corpus", DOC_LISTED, hostile);
+	doc_row(t);
+	doc_set_text(t, 0,
+		     "a\xc2\x9b"
+		     "2J b\xff caf\xc3\xa9");
+	doc_note(s, "run '%s' said [x](javascript:y) \\*", hostile);
+	doc_left_out(d, "# <b>1. x", "why: `*`");
+	doc_left_out(d, "12. y", "z");
+	out = render(d, DOC_MD, NULL, &rc);
+	assert_int_equal(rc, 0);
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_non_null(strstr(out, "## X of \\x1B\\[31m&lt;i>\\*b\\*&lt;/i>\n"));
+	assert_non_null(strstr(out, "- corpus: \\x1B\\[31m&lt;script>\\|\\`\\*\\_x\\_\n"));
+	assert_non_null(strstr(out, "| a\\xC2\\x9B2J b\\xFF caf\xc3\xa9 |"));
+	/* prose: backticks stay (its own code spans), `*`, `_`, `\\` and a link's `](` do not */
+	assert_non_null(strstr(out, "- run '\\x1B[31m&lt;script>|`\\*\\_x\\_' said "
+				    "[x\\](javascript:y) \\\\\\*\n"));
+	assert_non_null(strstr(out, "- \\# &lt;b>1. x: why: \\`\\*\\`\n"));
+	assert_non_null(strstr(out, "- 12\\. y: z\n"));
+	free(out);
+	out = render(d, DOC_TSV, NULL, &rc);
+	assert_string_equal(out, "v\na\\xC2\\x9B2J b\\xFF caf\xc3\xa9\n");
+	free(out);
+	out = render(d, DOC_CSV, NULL, &rc);
+	assert_string_equal(out, "v\na\\xC2\\x9B2J b\\xFF caf\xc3\xa9\n");
+	free(out);
+	out = render(d, DOC_JSON, NULL, &rc);
+	assert_non_null(strstr(out, "\"a\\u009b2J b\\ufffd caf\xc3\xa9\""));
+	free(out);
+	/* the terminal escape keeps what it is told to keep, nothing else */
+	assert_int_equal(doc_term_escape(&sb, "a\tb\x1b\nc\x7f", "\n"), 0);
+	assert_string_equal(strbuf_str(&sb), "a\\x09b\\x1B\nc\\x7F");
+	assert_true(doc_term_safe("caf\xc3\xa9 \xc2\xa0", NULL));
+	assert_false(doc_term_safe("\xc2\x85", NULL));
+	assert_false(doc_term_safe("\xe2\x82", NULL)); /* a cut sequence */
+	strbuf_release(&sb);
+	doc_free(d);
+}
+
 static void fact_replaces_and_reads_back(void **state)
 {
 	struct doc *d = doc_new("x", "X");
@@ -432,6 +490,7 @@ int main(void)
 		cmocka_unit_test(write_error),
 		cmocka_unit_test(streamed_table_prints_as_stored),
 		cmocka_unit_test(streamed_table_stops_on_a_failed_write),
+		cmocka_unit_test(values_escaped_everywhere),
 		cmocka_unit_test(format_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

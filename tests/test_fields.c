@@ -434,6 +434,23 @@ static void test_field_at_source_sql(void **state)
 	expect_where(db, NULL, false, false, WHERE("heap=1024"), "");
 }
 
+/*
+ * A text column read as a number is the number its text spells, else NULL,
+ * never 0 (sqlite3_column_double of 'A' would read 0): block holds '1', '2',
+ * '1', 'A', '2'; tags and sub-corpora are words.
+ */
+static void test_text_as_number(void **state)
+{
+	sqlite3 *db = *state;
+	expect_values(db, "block", false, "1 2 1 A 2");
+	expect_values(db, "block", true, "1.0 2.0 1.0 NA 2.0");
+	expect_values(db, "tag", true, "NA NA NA NA NA");
+	expect_values(db, "subcorpus", true, "NA NA NA NA NA");
+	expect_values(db, "corpus", true, "NA NA NA NA NA");
+	/* numeric columns are unchanged */
+	expect_values(db, "gomaxprocs", true, "2 4 8 8 2");
+}
+
 /* The check: a known source holding the field passes; else the sources it has. */
 static void test_field_at_source_check(void **state)
 {
@@ -518,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_corpus),
 		cmocka_unit_test(test_injection_is_harmless),
 		cmocka_unit_test(test_field_at_source_sql),
+		cmocka_unit_test(test_text_as_number),
 		cmocka_unit_test(test_field_at_source_check),
 		cmocka_unit_test(test_field_prefs),
 		cmocka_unit_test(test_pool_list),

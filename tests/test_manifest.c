@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,50 @@ static void errors_name_the_line(void **state)
 				       "with 'field.tput = SOURCE:NAME', not prefer");
 	assert_int_equal(manifest_parse("# nothing\n", "m", &m), ERR_DATA);
 	assert_string_equal(err_msg(), "m: no [table NAME] section");
+}
+
+/* Paths and patterns leave the corpus folder neither by '/' nor by '..' (issue 16). */
+static void paths_are_confined(void **state)
+{
+	static const char *const refused[][2] = {
+		{"discover = ../*/\n", "m:4:12: 'discover = ../*/' leaves"},
+		{"discover = runs/../../*/\n", "m:4:12: 'discover = runs/../../*/' leaves"},
+		{"rejected = /etc/*.REJECTED\n", "m:4:12: 'rejected = /etc/*.REJECTED' leaves"},
+		{"generator = {run-dir}/../../x.json\n", "m:4:13: 'generator = "},
+		{"trace = /proc/self/{tag}\n", "m:4:9: 'trace = /proc/self/{tag}' leaves"},
+		{"topology = ../lscpu.txt\n", "m:4:12: 'topology = ../lscpu.txt' leaves"},
+		{"join = ../system.tsv run\n", "m:4:8: 'join = ../system.tsv run' leaves"},
+		{"text = ok.txt ..\n", "m:4:8: 'text = ok.txt ..' leaves"},
+		{"run-dir = runs/..\n", "m:4:11: 'run-dir = runs/..' leaves"},
+	};
+	struct manifest *m = NULL;
+	char text[256];
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(text, sizeof(text), "[table a]\nfile = r.tsv\ntag = t\n%s", refused[i][0]);
+		assert_int_equal(manifest_parse(text, "m", &m), ERR_DATA);
+		assert_null(m);
+		if (strncmp(err_msg(), refused[i][1], strlen(refused[i][1])) ||
+		    !strstr(err_msg(), "confined to the corpus folder"))
+			fail_msg("%s: got '%s'", refused[i][0], err_msg());
+	}
+	assert_int_equal(manifest_parse("[table a]\nfile = /r.tsv\ntag = t\n", "m", &m), ERR_DATA);
+	assert_string_equal(err_msg(), "m:2:8: 'file = /r.tsv' leaves the corpus folder (an absolute "
+				       "path or a '..' component): paths and patterns are confined "
+				       "to the corpus folder");
+	assert_int_equal(manifest_parse("[table a]\nfile = r\ntag = t\n[files]\ntext = ../x\n",
+					"m", &m),
+			 ERR_DATA);
+	assert_string_equal(err_msg(), "m:5:8: 'text = ../x' leaves the corpus folder (an absolute "
+				       "path or a '..' component): paths and patterns are confined "
+				       "to the corpus folder");
+	/* dots inside a name, and a join column named '..', are not a way out */
+	assert_int_equal(manifest_parse("[table a]\nfile = r..tsv\ntag = ..{x}..\n"
+					"discover = runs/..*/\njoin = s.tsv ..\n"
+					"generator = a/.../b.json\n",
+					"m", &m),
+			 0);
+	manifest_free(m);
 }
 
 struct vars {
@@ -198,6 +243,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_both_builtin_profiles),
 		cmocka_unit_test(errors_name_the_line),
+		cmocka_unit_test(paths_are_confined),
 		cmocka_unit_test(expands_templates),
 		cmocka_unit_test(matches_tag_patterns),
 		cmocka_unit_test(hostile_tag_does_not_explode),

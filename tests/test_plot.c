@@ -16,12 +16,24 @@
  * as PNG. Each string's commands would create a file: a relative name
  * (gnuplot runs in the plot folder) and an absolute one,
  * /tmp/coreplan-pwned-<pid>-<n>. After every render the folder must hold
- * only NAME.gp, NAME.tsv and the image, and no pwned file may exist.
+ * only the image NAME.EXT, NAME.EXT.gp, NAME.EXT.tsv and the folder's marker
+ * .coreplan-outputs, and no pwned file may exist.
  *
  * plot_render's failures: a script with a syntax error gives ERR_DATA and
- * gnuplot's own message; a script that draws nothing gives ERR_DATA even
- * when a stale image of that name was there; PATH without gnuplot gives
- * PLOT_NOT_INSTALLED.
+ * gnuplot's own message; a script that draws nothing gives ERR_DATA; a
+ * file already at the image's name is an error and stays as it was; PATH
+ * without gnuplot gives PLOT_NOT_INSTALLED.
+ *
+ * plot_draw's files (reports/plot.h, common/outfile.h): the data and
+ * script are NAME.svg.tsv and NAME.svg.gp, so a corpus's results.tsv beside
+ * a plot named results.svg stays as it was; a file coreplan did not write
+ * at any of the three names is refused with or without force, naming it,
+ * and nothing is written; drawing again needs force; a failed drawing (a
+ * fake gnuplot on PATH that scribbles on its output and exits 1, or no
+ * gnuplot) leaves the earlier image, data and script byte for byte; names
+ * starting with '|' or '<' are refused and run nothing, and names gnuplot
+ * reads specially ('$x' a datablock, '-' standard input, '+', '~', '@m')
+ * draw, because every name reaches gnuplot behind "./".
  *
  * reports/plots draws from analysis results alone (no database): a
  * hand-made selection gives one data block per block value (a run without
@@ -548,10 +560,10 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 	snprintf(img, sizeof(img), "hostile.%s", ext);
 	assert_non_null(image);
 	assert_string_equal(image, img);
-	snprintf(gp, sizeof(gp), "hostile.gp");
-	snprintf(tsv, sizeof(tsv), "hostile.tsv");
+	snprintf(gp, sizeof(gp), "hostile.%s.gp", ext);
+	snprintf(tsv, sizeof(tsv), "hostile.%s.tsv", ext);
 	{
-		const char *const names[] = {gp, tsv, img, NULL};
+		const char *const names[] = {gp, tsv, img, ".coreplan-outputs", NULL};
 		check_dir_holds(t.dir, names);
 	}
 	snprintf(path, sizeof(path), "%s/%s", t.dir, img);
@@ -615,7 +627,7 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 	/* re-plot from the folder, as plot.h promises: still no injection */
 	{
 		char cmd[600];
-		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot hostile.gp >/dev/null 2>&1", t.dir);
+		snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot %s >/dev/null 2>&1", t.dir, gp);
 		assert_int_equal(system(cmd), 0);
 		check_not_pwned(&t);
 	}
@@ -679,7 +691,8 @@ static void test_render_hostile_boxes(void **state)
 	if (rc != 0)
 		fail_msg("plot_draw returned %d: %s", rc, err_msg());
 	{
-		const char *const names[] = {"boxes.gp", "boxes.tsv", "boxes.svg", NULL};
+		const char *const names[] = {"boxes.svg.gp", "boxes.svg.tsv", "boxes.svg",
+					     ".coreplan-outputs", NULL};
 		check_dir_holds(t.dir, names);
 	}
 	snprintf(path, sizeof(path), "%s/boxes.svg", t.dir);
@@ -742,9 +755,9 @@ static void check_index_titles(const char *dir, const char *name, const struct p
 	char path[512], problem[512] = "";
 	char *script, *data;
 	size_t plotted = 0;
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.svg.gp", dir, name);
 	script = read_file(path, NULL);
-	snprintf(path, sizeof(path), "%s/%s.tsv", dir, name);
+	snprintf(path, sizeof(path), "%s/%s.svg.tsv", dir, name);
 	data = read_file(path, NULL);
 	for (const char *p = strstr(script, " index "); p && !problem[0];
 	     p = strstr(p + 1, " index ")) {
@@ -922,22 +935,33 @@ static void test_render_no_image(void **state)
 	struct tmp t;
 	char stale[512];
 	FILE *fp;
+	char *kept;
 	int rc;
 	(void)state;
 	if (!gnuplot_on_path())
 		fail_msg("gnuplot is not on PATH");
 	tmp_make(&t);
-	/* a stale image of that name must not count as success */
+	/* a script that draws nothing: an error naming the plot */
+	err_clear();
+	rc = plot_render("print 1\n", t.dir, "none.gp", "none.svg");
+	assert_int_equal(rc, ERR_DATA);
+	if (!strstr(err_msg(), "none.gp"))
+		fail_msg("the plot is not named in: [%s]", err_msg());
+	/* a file of the image's name: gnuplot never draws over it, it stays as it was */
 	snprintf(stale, sizeof(stale), "%s/none.svg", t.dir);
 	fp = fopen(stale, "w");
 	assert_non_null(fp);
 	fputs("<svg>stale</svg>\n", fp);
 	fclose(fp);
 	err_clear();
-	rc = plot_render("print 1\n", t.dir, "none.gp", "none.svg");
+	rc = plot_render("set terminal svg\nset output './none.svg'\nplot x\n", t.dir, "none.gp",
+			 "none.svg");
 	assert_int_equal(rc, ERR_DATA);
 	if (!strstr(err_msg(), "none.svg"))
 		fail_msg("the image is not named in: [%s]", err_msg());
+	kept = read_file(stale, NULL);
+	assert_string_equal(kept, "<svg>stale</svg>\n");
+	free(kept);
 	err_clear();
 	tmp_remove(&t);
 }
@@ -996,6 +1020,266 @@ static void test_draw_not_installed(void **state)
 	tmp_remove(&t);
 }
 
+/* ---- plot_draw's files: created new, never over a file coreplan did not write ---- */
+
+static int draw_simple(const char *dir, const char *name, bool force, bool data_without_image,
+		       char **image)
+{
+	struct plot_series s = {"s", PLOT_POINTS, 4, xs, ys, NULL, NULL, false};
+	struct plot_spec spec;
+	memset(&spec, 0, sizeof(spec));
+	spec.dir = dir;
+	spec.name = name;
+	spec.title = "t";
+	spec.xlabel = "x";
+	spec.ylabel = "y";
+	spec.out.force = force;
+	spec.out.data_without_image = data_without_image;
+	return plot_draw(&spec, &s, 1, image);
+}
+
+static void put_text(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *fp;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* The three files' bytes, to compare before and after. */
+static char *plot_state(const char *dir, const char *name)
+{
+	static const char *const exts[] = {".svg", ".svg.tsv", ".svg.gp"};
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < ARRAY_LEN(exts); i++) {
+		char path[512];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s%s", dir, name, exts[i]);
+		if (stat(path, &st) != 0) {
+			strbuf_addf(&sb, "%s: none\n", exts[i]);
+			continue;
+		}
+		{
+			char *text = read_file(path, NULL);
+			strbuf_addf(&sb, "%s: %s\n", exts[i], text);
+			free(text);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The plot's data beside a corpus file: NAME.svg.tsv, never NAME.tsv (the corpus's results.tsv). */
+static void test_draw_names_beside_corpus_files(void **state)
+{
+	struct tmp t;
+	char *image = NULL, *kept;
+	char path[512];
+	(void)state;
+	if (!gnuplot_on_path())
+		fail_msg("gnuplot is not on PATH");
+	tmp_make(&t);
+	put_text(t.dir, "results.tsv", "tag\ttput\nr1\t5\n");
+	put_text(t.dir, "results.gp", "user's script\n");
+	assert_int_equal(draw_simple(t.dir, "results", false, false, &image), 0);
+	assert_string_equal(image, "results.svg");
+	snprintf(path, sizeof(path), "%s/results.tsv", t.dir);
+	kept = read_file(path, NULL);
+	assert_string_equal(kept, "tag\ttput\nr1\t5\n");
+	free(kept);
+	snprintf(path, sizeof(path), "%s/results.gp", t.dir);
+	kept = read_file(path, NULL);
+	assert_string_equal(kept, "user's script\n");
+	free(kept);
+	{
+		const char *const names[] = {"results.tsv", "results.gp", "results.svg",
+					     "results.svg.tsv", "results.svg.gp", ".coreplan-outputs",
+					     NULL};
+		check_dir_holds(t.dir, names);
+	}
+	free(image);
+	tmp_remove(&t);
+}
+
+/* A file coreplan did not write at any of the three names: refused, nothing written. */
+static void test_draw_refuses_foreign_files(void **state)
+{
+	static const char *const names[] = {"p.svg", "p.svg.tsv", "p.svg.gp"};
+	struct tmp t;
+	(void)state;
+	tmp_make(&t);
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		char *image = NULL, *before, *after;
+		put_text(t.dir, names[i], "mine\n");
+		before = plot_state(t.dir, "p");
+		for (int force = 0; force <= 1; force++) {
+			err_clear();
+			assert_int_equal(draw_simple(t.dir, "p", force, true, &image), ERR_DATA);
+			if (!strstr(err_msg(), names[i]) || !strstr(err_msg(), "coreplan did not write it"))
+				fail_msg("the refusal does not name '%s': [%s]", names[i], err_msg());
+			assert_null(image);
+		}
+		after = plot_state(t.dir, "p");
+		assert_string_equal(before, after);
+		{
+			const char *const only[] = {names[i], NULL};
+			check_dir_holds(t.dir, only); /* no marker, no stage, no other file */
+		}
+		free(before);
+		free(after);
+		tmp_remove(&t);
+		tmp_make(&t);
+	}
+	err_clear();
+	tmp_remove(&t);
+}
+
+/* Drawn again: refused without force, replaced with it. */
+static void test_draw_force_replaces_own(void **state)
+{
+	struct tmp t;
+	char *image = NULL;
+	(void)state;
+	if (!gnuplot_on_path())
+		fail_msg("gnuplot is not on PATH");
+	tmp_make(&t);
+	assert_int_equal(draw_simple(t.dir, "p", false, false, &image), 0);
+	free(image);
+	image = NULL;
+	err_clear();
+	assert_int_equal(draw_simple(t.dir, "p", false, false, &image), ERR_DATA);
+	if (!strstr(err_msg(), "--force replaces it"))
+		fail_msg("no --force hint: [%s]", err_msg());
+	err_clear();
+	assert_int_equal(draw_simple(t.dir, "p", true, false, &image), 0);
+	assert_string_equal(image, "p.svg");
+	free(image);
+	tmp_remove(&t);
+}
+
+/* PATH = a folder with a fake gnuplot that scribbles on its output and fails. */
+static void fake_failing_gnuplot(const struct tmp *t, char *bin, size_t size)
+{
+	char path[600];
+	FILE *fp;
+	snprintf(bin, size, "%s/empty-bin", t->dir);
+	assert_int_equal(mkdir(bin, 0700), 0);
+	snprintf(path, sizeof(path), "%s/gnuplot", bin);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("#!/bin/sh\n"
+	      "out=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" | head -n 1)\n"
+	      "[ -n \"$out\" ] && printf 'scribbled' >\"$out\"\n"
+	      "echo 'fake gnuplot: failing on purpose' >&2\n"
+	      "exit 1\n",
+	      fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+	saved_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	assert_non_null(saved_path);
+	{
+		char newpath[1200];
+		snprintf(newpath, sizeof(newpath), "%s:/usr/bin:/bin", bin);
+		assert_int_equal(setenv("PATH", newpath, 1), 0);
+	}
+}
+
+static void restore_path(const char *bin)
+{
+	char path[600];
+	setenv("PATH", saved_path, 1);
+	free(saved_path);
+	saved_path = NULL;
+	snprintf(path, sizeof(path), "%s/gnuplot", bin);
+	unlink(path);
+	rmdir(bin);
+}
+
+/* A failed drawing (gnuplot's error, or no gnuplot) leaves the earlier plot as it was. */
+static void test_draw_failure_keeps_earlier_plot(void **state)
+{
+	struct tmp t;
+	char *image = NULL, *before, *after, bin[512];
+	(void)state;
+	if (!gnuplot_on_path())
+		fail_msg("gnuplot is not on PATH");
+	tmp_make(&t);
+	assert_int_equal(draw_simple(t.dir, "p", false, false, &image), 0);
+	free(image);
+	image = NULL;
+	before = plot_state(t.dir, "p");
+	/* gnuplot fails after writing to its output */
+	fake_failing_gnuplot(&t, bin, sizeof(bin));
+	err_clear();
+	assert_int_equal(draw_simple(t.dir, "p", true, true, &image), ERR_DATA);
+	restore_path(bin);
+	if (!strstr(err_msg(), "gnuplot failed") || !strstr(err_msg(), "failing on purpose"))
+		fail_msg("not gnuplot's failure: [%s]", err_msg());
+	err_clear();
+	after = plot_state(t.dir, "p");
+	assert_string_equal(before, after);
+	free(after);
+	/* no gnuplot at all */
+	snprintf(bin, sizeof(bin), "%s/empty-bin", t.dir);
+	assert_int_equal(mkdir(bin, 0700), 0);
+	saved_path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	assert_int_equal(setenv("PATH", bin, 1), 0);
+	assert_int_equal(draw_simple(t.dir, "p", true, false, &image), PLOT_NOT_INSTALLED);
+	restore_path(bin);
+	after = plot_state(t.dir, "p");
+	assert_string_equal(before, after);
+	free(after);
+	{
+		const char *const names[] = {"p.svg", "p.svg.tsv", "p.svg.gp", ".coreplan-outputs",
+					     NULL};
+		check_dir_holds(t.dir, names);
+	}
+	free(before);
+	tmp_remove(&t);
+}
+
+/*
+ * Names gnuplot gives meaning to: '|' and '<' (pipes) are refused and run
+ * nothing; '$' (a datablock), '-' (standard input), '+' and '~' draw,
+ * since every name reaches gnuplot behind "./".
+ */
+static void test_draw_special_names(void **state)
+{
+	static const char *const drawn_names[] = {"$x", "-", "+", "~", "@m"};
+	static const char *const refused[] = {"|touch PWNED;x", "<touch PWNED;x"};
+	struct tmp t;
+	struct stat st;
+	char path[512];
+	(void)state;
+	if (!gnuplot_on_path())
+		fail_msg("gnuplot is not on PATH");
+	tmp_make(&t);
+	for (size_t i = 0; i < ARRAY_LEN(refused); i++) {
+		char *image = NULL;
+		err_clear();
+		assert_int_equal(draw_simple(t.dir, refused[i], false, false, &image), ERR_DATA);
+		if (!strstr(err_msg(), "gnuplot reads as a command"))
+			fail_msg("refusal of [%s] does not say why: [%s]", refused[i], err_msg());
+		snprintf(path, sizeof(path), "%s/PWNED", t.dir);
+		if (stat(path, &st) == 0 || stat("PWNED", &st) == 0)
+			fail_msg("INJECTION: the name [%s] ran a command", refused[i]);
+	}
+	err_clear();
+	for (size_t i = 0; i < ARRAY_LEN(drawn_names); i++) {
+		char *image = NULL;
+		int rc = draw_simple(t.dir, drawn_names[i], false, false, &image);
+		if (rc != 0)
+			fail_msg("plot named [%s] not drawn: %d %s", drawn_names[i], rc, err_msg());
+		snprintf(path, sizeof(path), "%s/%s.svg", t.dir, drawn_names[i]);
+		if (stat(path, &st) != 0 || st.st_size == 0)
+			fail_msg("no image '%s'", path);
+		free(image);
+	}
+	tmp_remove(&t);
+}
+
 /* ---- reports/plots: drawing from analysis results ---- */
 
 static char *slurp(const char *dir, const char *name)
@@ -1045,7 +1329,8 @@ static void test_plots_blocks_from_selection(void **state)
 		 .block = (char *)"b"},
 	};
 	struct selection sel = {.runs = runs, .n = ARRAY_LEN(runs)};
-	static const char *const files[] = {"blk.gp", "blk.tsv", "blk.svg", NULL};
+	static const char *const files[] = {"blk.svg.gp", "blk.svg.tsv", "blk.svg",
+					    ".coreplan-outputs", NULL};
 	struct tmp t;
 	char *image = NULL, *data, *script;
 	(void)state;
@@ -1055,13 +1340,13 @@ static void test_plots_blocks_from_selection(void **state)
 		assert_int_equal(plots_blocks(&target, "lvl", "tput", &sel, &image), 0);
 	}
 	assert_string_equal(image, "blk.svg");
-	data = slurp(t.dir, "blk.tsv");
+	data = slurp(t.dir, "blk.svg.tsv");
 	assert_string_equal(
 		data, "# coreplan plot data: one block per series with points (gnuplot index)\n"
 		      "# block a\n1\t10\n2\t20\n\n\n"
 		      "# block b\n2\t19\n4\t30\n\n\n"
 		      "# block NA\n1\t11\n");
-	script = slurp(t.dir, "blk.gp");
+	script = slurp(t.dir, "blk.svg.gp");
 	if (!strstr(script, "set title 'runs by block: c, x=1'") ||
 	    !strstr(script, "set xlabel 'lvl'") ||
 	    !strstr(script, "set ylabel 'tput (interactions/s)'"))
@@ -1203,11 +1488,11 @@ static void test_plots_trace_reduced(void **state)
 		}
 		assert_int_equal(rc, 0);
 	}
-	script = slurp(t.dir, "tr.gp");
+	script = slurp(t.dir, "tr.svg.gp");
 	if (!strstr(script, "5000 rows reduced to 2000 points per series by min/max per bucket") ||
 	    !strstr(script, "rect from 999, graph 0 to 3998, graph 1"))
 		fail_msg("title or shade wrong:\n%s", script);
-	data = slurp(t.dir, "tr.tsv");
+	data = slurp(t.dir, "tr.svg.tsv");
 	for (const char *p = data; *p; p++)
 		lines += *p == '\n';
 	assert_true(lines <= 2 * PLOT_TRACE_POINTS + 6);
@@ -1248,14 +1533,14 @@ static void test_plots_trace_from_series(void **state)
 		assert_int_equal(plots_trace(&target, "r1", &tp, &cores, &image), 0);
 	}
 	trace_plot_release(&tp);
-	data = slurp(t.dir, "tr.tsv");
+	data = slurp(t.dir, "tr.svg.tsv");
 	/* cores: 100 jiffies in 1 s, 300 in 2 s at 100 Hz; the first row has no interval */
 	assert_string_equal(
 		data, "# coreplan plot data: one block per series with points (gnuplot index)\n"
 		      "# app cores (per interval)\n1\t1\n3\t1.5\n\n\n"
 		      "# app RSS (MiB)\n0\t1\n1\t2\n3\t3\n");
 	free(data);
-	data = slurp(t.dir, "tr.gp");
+	data = slurp(t.dir, "tr.svg.gp");
 	if (!strstr(data, "set title 'trace of r1: all runs'") || strstr(data, "plateau"))
 		fail_msg("trace script: title missing or a plateau shaded:\n%s", data);
 	free(data);
@@ -1286,7 +1571,7 @@ static void test_plots_memory_band(void **state)
 		assert_int_equal(
 			plots_memory(&target, "sessions", "load_rss_kb", &sel, &ols, &image), 0);
 	}
-	data = slurp(t.dir, "mem.tsv");
+	data = slurp(t.dir, "mem.svg.tsv");
 	band = strstr(data, "# 95% confidence band of the line\n");
 	assert_non_null(band);
 	/* the first band row: x = 1, the line and line -/+ t * se of the mean */
@@ -1351,6 +1636,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_render_no_image, teardown),
 		cmocka_unit_test_teardown(test_render_not_installed, teardown),
 		cmocka_unit_test_teardown(test_draw_not_installed, teardown),
+		cmocka_unit_test_teardown(test_draw_names_beside_corpus_files, teardown),
+		cmocka_unit_test_teardown(test_draw_refuses_foreign_files, teardown),
+		cmocka_unit_test_teardown(test_draw_force_replaces_own, teardown),
+		cmocka_unit_test_teardown(test_draw_failure_keeps_earlier_plot, teardown),
+		cmocka_unit_test_teardown(test_draw_special_names, teardown),
 		cmocka_unit_test_teardown(test_plots_blocks_from_selection, teardown),
 		cmocka_unit_test_teardown(test_plots_trace_from_series, teardown),
 		cmocka_unit_test(test_plot_reduce_min_max),

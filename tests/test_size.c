@@ -830,9 +830,24 @@ static void sessions_parse(void **state)
 	assert_false(size_sessions_has(&s, 500));
 
 	{
-		static const char *const bad[] = {"",        "0",           "x",     "500-300",
-						  "300-300", "300,300",     "-5",    "1,,2",
-						  "300-",    "100-200-300", "1,2-3", "5,"};
+		/* counts are whole, from 1 to 1e9: 1.5 sessions, a 25-digit count are refused */
+		static const char *const bad[] = {"",
+						  "0",
+						  "x",
+						  "500-300",
+						  "300-300",
+						  "300,300",
+						  "-5",
+						  "1,,2",
+						  "300-",
+						  "100-200-300",
+						  "1,2-3",
+						  "5,",
+						  "1.5",
+						  "100,2.5",
+						  "1e3",
+						  "1000000001",
+						  "1234567890123456789012345"};
 		for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 			err_clear();
 			if (size_sessions_parse(bad[i], &s) != ERR_USAGE)

@@ -257,7 +257,8 @@ static void test_refusals(void **state)
 	expect_error(PUT("afterquote.csv", "a,b\n\"x\"y,2\n"), "afterquote.csv",
 		     "afterquote.csv:2:1: malformed quoted field (a field with a quote must be "
 		     "quoted, and the quote doubled)");
-	expect_error(tmpdir, "folder.tsv", "cannot read 'folder.tsv': Is a directory");
+	expect_error(tmpdir, "folder.tsv",
+		     "'folder.tsv' is a folder, not a regular file: not read");
 }
 
 static void test_missing_file(void **state)

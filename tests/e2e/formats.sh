@@ -245,11 +245,12 @@ check_case "$H" tied/topology-cores topology --host shape --cores 4 --threads-pe
 check_case "$H" tied/import import "$SKY/$GMP_NAME"
 check_case "$C" cap/catalog-families catalog --families
 mkdir -p "$T/plots"
-check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg"
+# each format draws the plot again: --force replaces what the previous one wrote
+check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg" --force
 check_case "$H" tied/plot plot scaling --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3 \
-	--out "$T/plots/tied-scaling.svg"
+	--out "$T/plots/tied-scaling.svg" --force
 check_case "$C" cap/plot-memory plot memory --by sessions --where target=medium --where cfg=pg \
-	--out "$T/plots/cap-memory.svg"
+	--out "$T/plots/cap-memory.svg" --force
 
 check_case "$G" gmp/import import "$SKY/$GMP_NAME"
 check_case "$A" affinity/topology-record topology --from "$SHARED/writeups/gomaxprocs-affinity/lscpu.txt" \

@@ -208,6 +208,14 @@ s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
 s_json_valid_text() { ex; sed -i 's/"valid": true/"valid": "yes"/' "$CORP/$J1"; }
 s_json_sessions_text() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": "100"/' "$CORP/$J1"; }
 s_json_array() { ex; echo '[1, 2]' >"$CORP/$J1"; }
+s_json_sessions_25_digits() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": 1234567890123456789012345/' "$CORP/$J1"; }
+s_json_sessions_negative() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": -5/' "$CORP/$J1"; }
+p_json_sessions_negative() { # the generator's own impossible report excludes its run, with the reason
+	local r=$(q "$CDB" "SELECT excluded, exclusion_reasons FROM runs_v WHERE corpus = $(sqlq "$CASE") AND tag = 'g1-n100-b1'" | tr '\t' ' ')
+	[ "$r" = "1 impossible-value: the generator record says sessions_requested -5 (must be zero or more)" ] ||
+		{ POST_MSG="g1-n100-b1 excluded/reasons: '$r', expected excluded as impossible-value"; return 1; }
+}
+s_name_300_bytes() { ex; IMPORT=(import -q --name "$(printf 'n%.0s' $(seq 300))" "$CORP"); }
 s_json_1e999() { ex; sed -i 's/"interactions_per_sec": [0-9.e+-]*/"interactions_per_sec": 1e999/' "$CORP/$J1"; }
 s_json_nul_escape() { ex; sed -i 's/"handler_id": "[^"]*"/"handler_id": "a\\u0000b"/' "$CORP/$J1"; }
 p_json_nul_escape() { # accepted: the value must then be stored whole, not cut at the NUL
@@ -493,6 +501,45 @@ p_plot_tag() {
 	[ -z "$msg" ] || { POST_MSG="${msg%; }"; return 1; }
 }
 
+# ---- confined reads (issue 16): links, FIFOs and patterns that leave the folder ----
+mini_manifest() { # EXTRA-LINES: a manifest of the example's results table
+	printf 'layout = t\n[table main]\nfile = results.tsv\ntag = {tag}\n%s\n' "$1" >"$CORP/coreplan.manifest"
+}
+s_manifest_symlink() { # a manifest outside that would import fine, through a link
+	ex
+	printf '# outside the corpus\nlayout = outside\n[table main]\nfile = results.tsv\ntag = {tag}\n' >"$CD/outside.manifest"
+	ln -s "$CD/outside.manifest" "$CORP/coreplan.manifest"
+}
+s_manifest_fifo() { ex; mkfifo "$CORP/coreplan.manifest"; }
+s_results_fifo() { ex; rm "$CORP/results.tsv"; mkfifo "$CORP/results.tsv"; }
+s_discover_dotdot() { ex; mini_manifest 'discover = ../*/'; }
+s_discover_absolute() { ex; mini_manifest "discover = $CD/*/"; }
+s_rejected_dotdot() { ex; mini_manifest 'rejected = ../*.REJECTED'; touch "$CD/x.REJECTED"; }
+s_file_absolute() { ex; mini_manifest ''; sed -i "s|^file = .*|file = $CORP/results.tsv|" "$CORP/coreplan.manifest"; }
+s_discover_link() { # a folder of the pattern is a link to run folders outside
+	ex
+	mkdir -p "$CD/elsewhere/a" "$CD/elsewhere/b"
+	ln -s "$CD/elsewhere" "$CORP/ext"
+	mini_manifest 'discover = ext/*/'
+}
+s_table_link() { # x.tsv links to y.tsv, beside another x.tsv: the target is imported
+	mkdir -p "$CD/a" "$CD/b"
+	printf 'tag\ttput\nr1\t5\nr2\t6\n' >"$CD/b/y.tsv"
+	printf 'tag\ttput\nz1\t9\n' >"$CD/b/x.tsv"
+	ln -s ../b/y.tsv "$CD/a/x.tsv"
+	CORP=$CD/a/x.tsv
+	IMPORT=(import "$CORP")
+}
+p_table_link() {
+	local r=$(q "$CDB" "SELECT group_concat(tag, ',') FROM (SELECT tag FROM runs_v WHERE corpus = 'x' ORDER BY tag)")
+	[ "$r" = r1,r2 ] || { POST_MSG="runs of corpus x: '$r', expected 'r1,r2' (the link's target y.tsv)"; return 1; }
+	r=$(q "$CDB" "SELECT f.path || ' ' || f.size || ' ' || f.sha256 FROM files f JOIN corpora k USING (corpus_id) WHERE k.name = 'x'")
+	local want="y.tsv $(stat -c %s "$CD/b/y.tsv") $(sha256sum <"$CD/b/y.tsv" | cut -c1-64)"
+	[ "$r" = "$want" ] || { POST_MSG="files row '$r', expected '$want'"; return 1; }
+	grep -qF "is a symbolic link: imported its target '$CD/b/y.tsv'" "$CD/stdout" ||
+		{ POST_MSG="the import document does not say the table was a link: $(head -c 600 "$CD/stdout")"; return 1; }
+}
+
 # name | setup | expected exit(s, comma-separated) | stderr fragment (grep -F; "re:" = grep -E) | post check
 # ---- instance catalogs (coreplan catalog) ----
 CAT_HEAD='instance\tprovider\tseries\tvcpus\tthreads_per_core\tsustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\tprice_region\tprice_source\tprice_date\n'
@@ -588,6 +635,9 @@ CASES=(
 	"json-sessions-is-text|s_json_sessions_text|1|re:load\.json:4:[0-9]+.*sessions_requested|"
 	"json-top-level-array|s_json_array|1|load.json:1:1|"
 	"json-1e999|s_json_1e999|1|re:load\.json:9:[0-9]+.*interactions_per_sec|"
+	"json-sessions-25-digits|s_json_sessions_25_digits|1|load.json:4:3: 'sessions_requested' is an integer beyond the 64-bit range|"
+	"json-sessions-negative|s_json_sessions_negative|0||p_json_sessions_negative"
+	"name-300-bytes|s_name_300_bytes|2|is 300 bytes long: at most 255|"
 	"json-string-with-u0000|s_json_nul_escape|0,1|load.json:23|p_json_nul_escape"
 	"binary-garbage-results|s_binary|1|results.tsv|"
 	"binary-garbage-json|s_binary_json|1|load.json|"
@@ -631,6 +681,16 @@ CASES=(
 	"tag-path-traversal|s_path_traversal_tag|0||p_path_traversal_tag"
 	"tag-invalid-utf8|s_bad_utf8_tag|0||p_bad_utf8_tag"
 	"tag-newline-backquotes-plot-report|s_plot_tag|0||p_plot_tag"
+	# confined reads (issue 16)
+	"manifest-symlink-to-outside|s_manifest_symlink|1|re:coreplan\.manifest' is a symbolic link: not followed|"
+	"manifest-fifo|s_manifest_fifo|1|re:coreplan\.manifest' is a FIFO, not a regular file|"
+	"results-table-fifo|s_results_fifo|1|results.tsv|"
+	"manifest-discover-dotdot|s_discover_dotdot|1|'discover = ../*/' leaves the corpus folder|"
+	"manifest-discover-absolute|s_discover_absolute|1|re:'discover = /.*' leaves the corpus folder|"
+	"manifest-rejected-dotdot|s_rejected_dotdot|1|'rejected = ../*.REJECTED' leaves the corpus folder|"
+	"manifest-file-absolute|s_file_absolute|1|re:'file = /.*' leaves the corpus folder|"
+	"manifest-discover-through-link|s_discover_link|1|re:pattern 'ext/\*/': 'ext' is a symbolic link|"
+	"single-table-through-link|s_table_link|0||p_table_link"
 )
 
 declare -A ELAPSED

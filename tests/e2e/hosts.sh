@@ -435,7 +435,7 @@ else
 	expect_rc "plot scaling (tied) exits 0" 0
 	check_eq "plot scaling: host epyc, 4 physical cores, the power law over levels 1, 2, 4" "epyc 4 1, 2, 4" \
 		"$(jget 'd["facts"]["host"]["value"] + " %d " % d["facts"]["physical_cores"]["value"] + d["facts"]["power_levels"]["value"]')"
-	GP=$(cat "$T/plots/gmp.gp")
+	GP=$(cat "$T/plots/gmp.svg.gp")
 	check_contains "plot scaling: the region beyond 4 physical cores shaded (to level 8)" "$GP" \
 		"set object 1 rect from 4, graph 0 to 8, graph 1"
 	check_contains "plot scaling: SMT levels are a series of their own" "$GP" "title 'SMT siblings: median, min-max'"
@@ -449,7 +449,7 @@ res = [r for r in rows(sys.argv[3]) if r["block"] in ("1", "2", "3") and r["goma
 m = statistics.median(float(r["tput"]) for r in res)
 vals = [l.split("\t") for l in smt[0].split("\n")[1:] if l] if smt else []
 print("ok" if len(vals) == 1 and float(vals[0][0]) == 8 and close(float(vals[0][1]), m, 1e-15) else "%s" % vals)' \
-		"$T/plots/gmp.tsv" "$GMP/results.tsv"
+		"$T/plots/gmp.svg.tsv" "$GMP/results.tsv"
 fi
 cpl report --corpus "$GMP_NAME" --where block=1,2,3 --out "$T/report"
 expect_rc "report (tied gmp, blocks 1-3) exits 0" 0

@@ -400,7 +400,7 @@ GMD=$T/gmp/report.md
 [ -s "$GMD" ] || { not_ok "gmp report.md present" "missing"; finish; }
 cp -r "$T/gmp" "$T/gmp.first"
 wait_next_second
-report "report $GMP_NAME: second run into the same folder exits 0" "$T/gmp" "${GSEL[@]}"
+report "report $GMP_NAME: second run into the same folder replaces the first, exits 0" "$T/gmp" "${GSEL[@]}"
 same_dirs "report $GMP_NAME twice: byte-identical report.md and plots" "$T/gmp.first" "$T/gmp"
 report "report $GMP_NAME into another folder exits 0" "$T/gmp-b" "${GSEL[@]}"
 same_dirs "report $GMP_NAME in another folder: byte-identical" "$T/gmp" "$T/gmp-b"
@@ -477,10 +477,10 @@ DB=$DB_SAVE
 
 # re-plotting from the folder gives the same image
 mkdir -p "$T/replot" && cp "$T"/gmp/plots/01-scaling.* "$T/replot/" && rm -f "$T/replot/01-scaling.svg"
-if (cd "$T/replot" && gnuplot 01-scaling.gp >/dev/null 2>&1) && cmp -s "$T/replot/01-scaling.svg" "$T/gmp/plots/01-scaling.svg"; then
-	ok "gmp report: cd plots && gnuplot 01-scaling.gp re-draws the same SVG"
+if (cd "$T/replot" && gnuplot 01-scaling.svg.gp >/dev/null 2>&1) && cmp -s "$T/replot/01-scaling.svg" "$T/gmp/plots/01-scaling.svg"; then
+	ok "gmp report: cd plots && gnuplot 01-scaling.svg.gp re-draws the same SVG"
 else
-	not_ok "gmp report: cd plots && gnuplot 01-scaling.gp re-draws the same SVG" "differs or failed"
+	not_ok "gmp report: cd plots && gnuplot 01-scaling.svg.gp re-draws the same SVG" "differs or failed"
 fi
 
 # --png
@@ -490,22 +490,22 @@ check_eq "report --png: no SVG in plots/" "" "$(cd "$T/gmp-png/plots" && ls | gr
 report "report $GMP_NAME --png again exits 0" "$T/gmp-png-b" "${GSEL[@]}" --png
 same_dirs "report --png twice: byte-identical" "$T/gmp-png" "$T/gmp-png-b"
 check_same_text "report --png: same text as the SVG report apart from the image names" \
-	"$(sed 's/\.svg)/.png)/' "$GMD")" "$(cat "$T/gmp-png/report.md")"
+	"$(sed 's/\.svg)/.png)/; s/\.svg\.tsv`/.png.tsv`/; s/\.svg\.gp`/.png.gp`/' "$GMD")" "$(cat "$T/gmp-png/report.md")"
 
 # plot on the real corpus
 mkdir -p "$T/plot-gmp"
 cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg"
 expect_rc "plot scaling --by gomaxprocs exits 0" 0
 check_eq "plot scaling: md lists the image, data and script paths" \
-	"- image: $T/plot-gmp/scaling.svg|- data: $T/plot-gmp/scaling.tsv|- script: $T/plot-gmp/scaling.gp" \
+	"- image: $T/plot-gmp/scaling.svg|- data: $T/plot-gmp/scaling.svg.tsv|- script: $T/plot-gmp/scaling.svg.gp" \
 	"$(grep -E '^- (image|data|script): ' "$T/.out" | paste -sd'|' -)"
 cp "$T/.out" "$T/plot-gmp/scaling.md"
 cpl runs "${GSEL[@]}" --format tsv
 nsel=$(tail -n +2 "$T/.out" | grep -c .)
-cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg" --format json
+cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg" --format json --force
 cp "$T/.out" "$T/plot-gmp/scaling.json"
 check_eq "plot scaling json: facts kind, image, data, script; runs = the runs the filter lists ($nsel)" \
-	"scaling $T/plot-gmp/scaling.svg $T/plot-gmp/scaling.tsv $T/plot-gmp/scaling.gp $nsel" \
+	"scaling $T/plot-gmp/scaling.svg $T/plot-gmp/scaling.svg.tsv $T/plot-gmp/scaling.svg.gp $nsel" \
 	"$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join(str(d["facts"][k]["value"]) for k in ("kind", "image", "data", "script", "runs")))' "$T/.out" 2>&1)"
@@ -518,7 +518,7 @@ else
 	not_ok "plot scaling: a valid SVG" "$(head -c 300 "$T/plot-gmp/scaling.svg" 2>&1)"
 fi
 check_eq "plot scaling: the same plot as the report's" "" \
-	"$(diff <(sed 1,3d "$T/plot-gmp/scaling.tsv") <(sed 1,3d "$T/gmp/plots/01-scaling.tsv"))"
+	"$(diff <(sed 1,3d "$T/plot-gmp/scaling.svg.tsv") <(sed 1,3d "$T/gmp/plots/01-scaling.svg.tsv"))"
 cpl plot blocks --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/blocks.png" --format tsv --view facts
 expect_rc "plot blocks --out x.png exits 0" 0
 check_eq "plot blocks --format tsv: the facts kind and image" "blocks $T/plot-gmp/blocks.png" \
@@ -547,7 +547,7 @@ CMD_MD=$T/cap/report.md
 [ -s "$CMD_MD" ] || { not_ok "cap report.md present" "missing"; finish; }
 cp -r "$T/cap" "$T/cap.first"
 wait_next_second
-report "report $CAP_NAME --config: second run exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
+report "report $CAP_NAME --config: second run replaces the first, exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
 same_dirs "report $CAP_NAME twice: byte-identical report.md and plots" "$T/cap.first" "$T/cap"
 report "report $CAP_NAME into another folder exits 0" "$T/cap-b" --corpus "$CAP_NAME" --config "$T/cap.conf"
 same_dirs "report $CAP_NAME in another folder: byte-identical" "$T/cap" "$T/cap-b"

@@ -1153,7 +1153,7 @@ else:
     for p, r in zip(pts, meas):
         if not all(close(float(a), b, 1e-15) for a, b in zip(p[1:], (r["median"], r["min"], r["max"]))):
             bad.append("%r vs %r" % (p, r))
-print("\n".join(bad) if bad else "ok")' "$T/plots/measured.tsv"
+print("\n".join(bad) if bad else "ok")' "$T/plots/measured.svg.tsv"
 if command -v gnuplot >/dev/null; then
 	check_contains "size --plot: the SVG names the measured series" "$(cat "$T/plots/measured.svg")" "measured (median, min-max)"
 fi
@@ -1368,11 +1368,11 @@ d = json.load(open(sys.argv[1]))
 f = {k: v["value"] for k, v in d["facts"].items()}
 dirn = sys.argv[2]
 bad = []
-for k, name in (("plot", "sizing.svg"), ("plot_data", "sizing.tsv"), ("plot_script", "sizing.gp")):
+for k, name in (("plot", "sizing.svg"), ("plot_data", "sizing.svg.tsv"), ("plot_script", "sizing.svg.gp")):
     if f.get(k) != dirn + "/" + name or not os.path.getsize(dirn + "/" + name):
         bad.append("%s %r" % (k, f.get(k)))
 pred = [r for r in d["sections"]["instances"]["rows"] if r["predicted"] is not None]
-data = [l for l in open(dirn + "/sizing.tsv").read().split("\n\n\n")[0].split("\n") if l and not l.startswith("#")]
+data = [l for l in open(dirn + "/sizing.svg.tsv").read().split("\n\n\n")[0].split("\n") if l and not l.startswith("#")]
 if len(data) != len(pred) or len(pred) != 8:
     bad.append("%d boxes, %d predicted rows" % (len(data), len(pred)))
 for line, r in zip(data, pred):
@@ -1383,6 +1383,10 @@ if command -v gnuplot >/dev/null; then
 	check_eq "size --plot: an SVG" "1" "$(grep -c '<svg' "$T/plots/sizing.svg")"
 fi
 cpl "${SIZE[@]}" --plot "$T/plots/sizing.svg"
+expect_rc "size --plot over the plot it drew before, without --force, exits 1" 1
+check_contains "size --plot without --force: names the image and says --force replaces it" "$ERR" \
+	"cannot write '$T/plots/sizing.svg': it exists (coreplan wrote it; --force replaces it)"
+cpl "${SIZE[@]}" --plot "$T/plots/sizing.svg" --force
 check_eq "size --plot: the Markdown is the same as without it" "$(cat "$T/size.md")" "$OUT"
 # the M1 runs' cpu_family (apple-m1) is no catalog family and no factor is
 # given: every n2 row is unmeasured CPU and no run names an n2 instance

@@ -15,7 +15,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Write the input to a per-process temporary file with this extension; returns its path. */
+/*
+ * Write the input to a new file with this extension in the process's
+ * private folder (mkdtemp: $TMPDIR/coreplan-fuzz.XXXXXX, else under /tmp),
+ * which is removed with its files at exit; returns the file's path, valid
+ * until the next call.
+ */
 const char *fuzz_file(const uint8_t *data, size_t size, const char *extension);
 /* The input as a NUL-terminated string (caller frees). */
 char *fuzz_text(const uint8_t *data, size_t size);

@@ -1,0 +1,334 @@
+#!/usr/bin/env bash
+# Confined reads (issue 16, "Corpus reads are confined" and "Hangs"): what
+# coreplan reads is a regular file, inside the corpus folder for corpus
+# files, within a size limit, and exactly the bytes it hashed.
+#
+#   bash tests/e2e/confined.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# One table of cases (CASES below), each run on a copy of a database that
+# already holds one good import (fixtures/example):
+#   - a corpus's own coreplan.manifest that is a symbolic link (to a file
+#     outside holding a secret) or a FIFO;
+#   - paths named on the command line that are FIFOs, /dev/zero or too
+#     large (--config, --catalog, catalog FILE, --apply, --manifest,
+#     topology --from);
+#   - files changed during an import: the import is run under gdb, stopped
+#     at a function it calls after hashing every file and before parsing any
+#     (trace_writer_new, which prepare_all() calls once, in this binary and
+#     in the ones before it), and a script then appends rows, rewrites a
+#     file in place with its size and modification time kept, or swaps a
+#     file or a run folder for a symbolic link or a FIFO; one more case
+#     stops where a trace is being parsed (trace_writer_import_infile, the
+#     trace already open) and appends to it. gdb makes the timing
+#     deterministic: no race, no test hook in the binary. Without gdb
+#     these cases are skipped.
+# Every case states its exit code and a stderr fragment. For every case: no
+# sanitizer report, no crash (exit < 128), no hang (timeout; the FIFO
+# cases would block forever on a binary that opens them without
+# O_NONBLOCK); for every refusal: a "coreplan: error:" line naming the
+# file, the database byte-identical afterwards (SHA-256 of the file and of
+# `sqlite3 DB .dump`), and no text of a secret file on stdout, stderr or in
+# the database.
+#
+# Everything happens in a mktemp -d folder removed on exit; the repository
+# is only read. Prints "ok - NAME" / "not ok - NAME: DETAILS" per check,
+# then "N passed, M failed"; exits 1 if any check failed.
+
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
+: "$SHARED"
+EXAMPLE=$ROOT/fixtures/example
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-confined.XXXXXX") || exit 2
+PIDS=() # processes a killed gdb may have left stopped or blocked
+cleanup() {
+	for pid in "${PIDS[@]}"; do
+		kill -9 "$pid" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cd "$T" || exit 2
+
+PASS=0
+FAIL=0
+# shellcheck source=lib.sh
+. "$ROOT/tests/e2e/lib.sh"
+skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
+
+# 30 s: a refusal takes well under a second, even under the sanitizers
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout -k 5 30)
+if ! command -v sqlite3 >/dev/null; then
+	echo "not ok - prerequisites: the sqlite3 shell is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+HAVE_GDB=0
+command -v gdb >/dev/null && HAVE_GDB=1
+
+rcdesc() { # RC
+	if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
+		echo "$1 (TIMEOUT: hang?)"
+	elif [ "$1" -gt 128 ]; then
+		echo "$1 (CRASH: signal $(($1 - 128)))"
+	else
+		echo "$1"
+	fi
+}
+cmdline() { printf '%q ' "$BIN" "$@"; }
+dbstate() { # DB: SHA-256 of the file and of its .dump
+	if [ -e "$1" ]; then
+		printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" \
+			"$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
+	else
+		echo absent
+	fi
+}
+copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; }
+now() { echo "${EPOCHREALTIME/,/.}"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# Let a reader blocked opening a FIFO go on (a binary that opens FIFOs
+# without O_NONBLOCK): open each for reading and writing, which never
+# blocks, and close it again.
+unblock_fifos() {
+	local f
+	while IFS= read -r f; do
+		timeout 2 bash -c 'exec 3<>"$1"; sleep 0.2; exec 3>&-' _ "$f" 2>/dev/null
+	done < <(find "$1" -type p 2>/dev/null)
+}
+
+echo "# coreplan: $BIN"
+echo "# temp: $T"
+
+BASEDB=$T/base.db
+"${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
+	{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }
+dbstate "$BASEDB" >/dev/null # settle the WAL so that the copies are stable
+
+# A file outside every corpus whose text must never be read: a valid
+# manifest (so a binary that follows the link imports it and stores it),
+# and a password-file line (so one that fails prints it in its message).
+SECRET=SECRET-4711-do-not-read
+mkdir -p "$T/outside"
+printf '# %s\nlayout = stolen\n[table main]\nfile = results.tsv\ntag = {tag}\n' "$SECRET" >"$T/outside/manifest"
+printf 'root:%s:20228:0:99999:7:::\n' "$SECRET" >"$T/outside/shadow"
+
+S1=runs/g1-n100-b1/sample.tsv
+J1=runs/g1-n100-b1/load.json
+
+# Setup functions run in the case folder $CD with $CASE set; they set CMD
+# (the arguments after --db DB), and for a gdb case BREAK (the function)
+# and write $CD/mutate.sh (what happens while the import is stopped).
+ex() {
+	CORP=$CD/$CASE
+	copy_tree "$EXAMPLE" "$CORP"
+	CMD=(import -q "$CORP")
+}
+fifo() { mkfifo "$CD/fifo"; FIFO=$CD/fifo; }
+mutate() { printf '%s\n' "cd '$CORP' || exit 1" "$@" >"$CD/mutate.sh"; }
+
+# ---- a corpus's own manifest ----
+s_manifest_link_manifest() { ex; ln -s "$T/outside/manifest" "$CORP/coreplan.manifest"; }
+s_manifest_link_shadow() { ex; ln -s "$T/outside/shadow" "$CORP/coreplan.manifest"; }
+s_manifest_link_relative() { ex; ln -s ../../../outside/manifest "$CORP/coreplan.manifest"; }
+s_manifest_fifo() { ex; mkfifo "$CORP/coreplan.manifest"; }
+
+# ---- paths named on the command line ----
+s_config_dev_zero() { CMD=(report --config /dev/zero --out "$CD/out"); }
+s_config_fifo() { fifo; CMD=(report --config "$FIFO" --out "$CD/out"); }
+s_config_big() { # 17 MiB of comment lines
+	awk 'BEGIN { s = "# xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+		for (i = 0; i < 17 * 1048576 / 80; i++) print s }' >"$CD/big.conf"
+	CMD=(report --config "$CD/big.conf" --out "$CD/out")
+}
+s_catalog_fifo() { fifo; CMD=(catalog "$FIFO"); }
+s_catalog_dev_zero() { CMD=(catalog /dev/zero); }
+s_size_catalog_fifo() { fifo; CMD=(size --catalog "$FIFO" --target 100); }
+s_apply_fifo() { fifo; CMD=(translate --apply "$FIFO" --from tag=x --to tag=y); }
+s_apply_dev_zero() { CMD=(translate --apply /dev/zero --from tag=x --to tag=y); }
+s_manifest_opt_fifo() { fifo; ex; CMD=(import -q --manifest "$FIFO" "$CORP"); }
+s_manifest_opt_dev_zero() { ex; CMD=(import -q --manifest /dev/zero "$CORP"); }
+s_manifest_opt_big() { # 2 MiB: over the 1 MiB manifest limit
+	ex
+	awk 'BEGIN { for (i = 0; i < 2 * 1048576 / 64; i++) printf "# %061d\n", i }' >"$CD/big.manifest"
+	CMD=(import -q --manifest "$CD/big.manifest" "$CORP")
+}
+s_topology_fifo() { fifo; CMD=(topology --from "$FIFO" --host h); }
+s_topology_dev_zero() { CMD=(topology --from /dev/zero --host h); }
+
+# ---- files changed between hashing and parsing (gdb) ----
+g_results_appended() { # a well-formed row for a run that was not there when hashed
+	ex
+	BREAK=trace_writer_new
+	mutate "awk -F'\t' -v OFS='\t' 'NR == 2 { \$1 = \"g9-n100-b9\"; print }' results.tsv >>results.tsv"
+}
+g_trace_appended() { # the last row once more (same epoch, counters not decreasing: valid)
+	ex
+	BREAK=trace_writer_new
+	mutate "tail -n 1 $S1 >>$S1"
+}
+g_json_rewritten() { # same size, same modification time, other bytes
+	ex
+	BREAK=trace_writer_new
+	mutate "cp -p $J1 ../j.orig" "sed -i 's/\"sessions_requested\": 100,/\"sessions_requested\": 999,/' $J1" \
+		"touch -r ../j.orig $J1" "cmp -s ../j.orig $J1 && echo 'not rewritten' >&2" "rm ../j.orig"
+}
+g_trace_to_link() { # a copy outside with the same rows, a link left in its place
+	ex
+	BREAK=trace_writer_new
+	cp "$CORP/$S1" "$T/outside/$CASE.tsv"
+	mutate "rm $S1" "ln -s '$T/outside/$CASE.tsv' $S1"
+}
+g_trace_to_fifo() {
+	ex
+	BREAK=trace_writer_new
+	mutate "rm $S1" "mkfifo $S1"
+}
+g_results_to_fifo() {
+	ex
+	BREAK=trace_writer_new
+	mutate "rm results.tsv" "mkfifo results.tsv"
+}
+g_run_dir_to_link() { # the run folder moved outside, a link left in its place
+	ex
+	BREAK=trace_writer_new
+	mutate "mv runs/g1-n100-b1 '$T/outside/$CASE-run'" "ln -s '$T/outside/$CASE-run' runs/g1-n100-b1"
+}
+g_trace_appended_while_read() { # stopped with the first trace open, before its first read
+	ex
+	BREAK=trace_writer_import_infile
+	mutate "for f in runs/*/sample.tsv; do tail -n 1 \$f >>\$f; done"
+}
+
+# name | setup | expected exit | stderr fragment (grep -F; "re:" = grep -E)
+CASES=(
+	"manifest-link-to-a-manifest|s_manifest_link_manifest|1|re:coreplan\.manifest' is a symbolic link: not followed"
+	"manifest-link-to-a-password-file|s_manifest_link_shadow|1|re:coreplan\.manifest' is a symbolic link: not followed"
+	"manifest-relative-link|s_manifest_link_relative|1|re:coreplan\.manifest' is a symbolic link: not followed"
+	"manifest-fifo|s_manifest_fifo|1|re:coreplan\.manifest' is a FIFO, not a regular file"
+	"config-dev-zero|s_config_dev_zero|1|'/dev/zero' is a character device, not a regular file"
+	"config-fifo|s_config_fifo|1|re:/fifo' is a FIFO, not a regular file"
+	"config-17MiB|s_config_big|1|re:big\.conf: larger than 16 MiB"
+	"catalog-file-fifo|s_catalog_fifo|1|re:/fifo' is a FIFO, not a regular file"
+	"catalog-file-dev-zero|s_catalog_dev_zero|1|'/dev/zero' is a character device, not a regular file"
+	"size-catalog-fifo|s_size_catalog_fifo|1|re:/fifo' is a FIFO, not a regular file"
+	"translate-apply-fifo|s_apply_fifo|1|re:/fifo' is a FIFO, not a regular file"
+	"translate-apply-dev-zero|s_apply_dev_zero|1|'/dev/zero' is a character device, not a regular file"
+	"import-manifest-fifo|s_manifest_opt_fifo|1|re:/fifo' is a FIFO, not a regular file"
+	"import-manifest-dev-zero|s_manifest_opt_dev_zero|1|'/dev/zero' is a character device, not a regular file"
+	"import-manifest-2MiB|s_manifest_opt_big|1|re:big\.manifest: larger than 1 MiB"
+	"topology-from-fifo|s_topology_fifo|1|re:/fifo' is a FIFO, not a regular file"
+	"topology-from-dev-zero|s_topology_dev_zero|1|'/dev/zero' is a character device, not a regular file"
+	"results-rows-appended-after-hashing|g_results_appended|1|'results.tsv' changed during the import"
+	"trace-rows-appended-after-hashing|g_trace_appended|1|'$S1' changed during the import"
+	"json-rewritten-same-size-and-mtime|g_json_rewritten|1|'$J1' changed during the import"
+	"trace-swapped-for-a-link|g_trace_to_link|1|'$S1' is a symbolic link: not followed"
+	"trace-swapped-for-a-fifo|g_trace_to_fifo|1|'$S1' is a FIFO, not a regular file"
+	"results-swapped-for-a-fifo|g_results_to_fifo|1|'results.tsv' is a FIFO, not a regular file"
+	"run-folder-swapped-for-a-link|g_run_dir_to_link|1|re:'g1-n100-b1' is a symbolic link: not followed"
+	"trace-appended-while-it-is-read|g_trace_appended_while_read|1|re:sample\.tsv' changed while it was read"
+)
+
+# Run the import under gdb: stop at $BREAK, run mutate.sh, continue. Sets
+# RC from gdb's report of the exit, STOPPED when the breakpoint was hit.
+gdb_run() {
+	local pid code
+	# LeakSanitizer cannot run under ptrace: a sanitizer build leaves it out here only
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"${TIMEOUT[@]}" gdb -q -batch -nx -ex 'set breakpoint pending on' -ex 'set pagination off' \
+		-ex 'set confirm off' -ex "break $BREAK" \
+		-ex "run --db $(printf '%q ' "$CDB" "${CMD[@]}")>$CD/stdout 2>$CD/stderr" \
+		-ex 'info inferiors' -ex "shell bash $CD/mutate.sh" -ex continue \
+		"$BIN" >"$CD/gdb.out" 2>&1
+	RC=$?
+	pid=$(awk '$1 == "*" && $3 == "process" { print $4; exit }' "$CD/gdb.out")
+	if [ -n "$pid" ]; then
+		PIDS+=("$pid")
+		unblock_fifos "$CD"
+		kill -9 "$pid" 2>/dev/null
+	fi
+	STOPPED=0
+	grep -q '^Breakpoint 1, ' "$CD/gdb.out" && STOPPED=1
+	if grep -q 'exited normally\]' "$CD/gdb.out"; then
+		RC=0
+	elif code=$(grep -o 'exited with code [0-7]*\]' "$CD/gdb.out" | grep -o '[0-7][0-7]*'); then
+		RC=$((8#$code))
+	elif [ "$RC" -lt 124 ]; then
+		RC=125 # gdb ended without the inferior exiting
+	fi
+}
+
+mkdir -p "$T/cases"
+for spec in "${CASES[@]}"; do
+	IFS='|' read -r CASE setup want_rc frag <<<"$spec"
+	name="confined: $CASE"
+	CD=$T/cases/$CASE
+	mkdir -p "$CD"
+	CDB=$CD/db.sqlite
+	cp "$BASEDB" "$CDB"
+	CMD=()
+	BREAK=""
+	CORP=""
+	STOPPED=1
+	pushd "$CD" >/dev/null || continue
+	$setup
+	popd >/dev/null || exit 2
+	if [ -n "$BREAK" ] && [ "$HAVE_GDB" = 0 ]; then
+		skip "$name" "needs gdb"
+		continue
+	fi
+	before=$(dbstate "$CDB")
+	t0=$(now)
+	if [ -n "$BREAK" ]; then
+		gdb_run
+	else
+		"${TIMEOUT[@]}" "$BIN" --db "$CDB" "${CMD[@]}" >"$CD/stdout" 2>"$CD/stderr"
+		RC=$?
+		unblock_fifos "$CD"
+	fi
+	took=$(elapsed "$t0" "$(now)")
+	after=$(dbstate "$CDB")
+	how="command: $(cmdline --db "$CDB" "${CMD[@]}")${BREAK:+ (under gdb, stopped at $BREAK: $(tail -n +2 "$CD/mutate.sh" | tr '\n' ';'))}"$'\n'"stderr: $(head -c 1500 "$CD/stderr" 2>/dev/null)"
+	problems=""
+	[ "$STOPPED" = 1 ] || problems+="gdb never stopped at $BREAK (the binary does not call it: $(grep -E 'exited|Breakpoint|No symbol' "$CD/gdb.out" | head -3 | tr '\n' ' ')); "
+	[ "$RC" = "$want_rc" ] || problems+="exit $(rcdesc "$RC"), expected $want_rc; "
+	[ "$RC" -lt 124 ] || problems+="hung or crashed; "
+	if [[ "$frag" == re:* ]]; then
+		grep -aEq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks /${frag#re:}/; "
+	else
+		grep -aFq -- "$frag" "$CD/stderr" || problems+="stderr lacks '$frag'; "
+	fi
+	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
+	if [ "$RC" != 0 ]; then
+		grep -aq '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
+		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
+	fi
+	if grep -aqF "$SECRET" "$CD/stdout" "$CD/stderr" 2>/dev/null; then
+		problems+="the secret file's text was printed; "
+	fi
+	sqlite3 -batch "$CDB" .dump >"$CD/dump.sql" 2>&1
+	if grep -qF "$SECRET" "$CD/dump.sql"; then
+		problems+="the secret file's text is in the database; "
+	fi
+	if [ -z "$problems" ]; then
+		ok "$name (exit $RC, $took s)"
+	else
+		not_ok "$name" "${problems%; }"$'\n'"$how"
+	fi
+	rm -rf "${CD:?}"
+done
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
