@@ -33,7 +33,7 @@
  * then reads conn and epoch once over the trace (the window's ends), then
  * over the window the conn, RSS and available memory once and the open
  * medians' columns again while they narrow (stream_median: one more pass
- * for integers), then the leading ramp rows; cpu_compute_source reads the
+ * for integers below 2^20), then the leading ramp rows; cpu_compute_source reads the
  * window's two end rows (and the memory passes itself only for a window
  * made by hand). The median is stats_median's, the mean gsl_stats_mean's
  * recurrence in row order, so the figures are the same bits as from an
@@ -113,7 +113,8 @@ int trace_source_row(const struct trace_source *src, size_t pos, int64_t row_no,
  * (the same values, in any order, each pass): radix selection on the
  * values' order (64-bit keys, 2^16 buckets a pass, each pass narrowing to
  * the bucket that holds the lower middle rank; at most 5 passes, 2 for
- * integers), so a median of 10,000,000 values needs no array of them. The
+ * integers below 2^20 such as conn or an RSS in kB under 1 GiB), so a
+ * median of 10,000,000 values needs no array of them. The
  * result equals stats_median() bit for bit: the middle value, or the two
  * middle values' (a + b) / 2 (-0 counts as 0). Values must be finite; the
  * first pass fixes how many there are (none: the median is NaN).
