@@ -364,11 +364,15 @@ static int leave_out_references(const struct report_plan_request *req, struct re
 	if (!p->translate_from || (req->translate_from && req->translate_to) ||
 	    filter_names(req->filter, "subcorpus"))
 		return 0;
+	/* the conditions are "subcorpus=NAME": the names alone */
 	strbuf_addf(&why,
-		    "the reference sub-corpora (%s, %s) are runs measured on another CPU or "
+		    "the reference sub-corpora %s and %s are runs measured on another CPU or "
 		    "machine: they appear only in the translation section; every other section "
 		    "reads the main sub-corpus",
-		    p->translate_from, p->translate_to);
+		    strchr(p->translate_from, '=') ? strchr(p->translate_from, '=') + 1
+						   : p->translate_from,
+		    strchr(p->translate_to, '=') ? strchr(p->translate_to, '=') + 1
+						 : p->translate_to);
 	p->references_note = strbuf_detach(&why);
 	if (!p->references_note)
 		return err_set("out of memory");

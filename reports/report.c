@@ -22,6 +22,7 @@
 #include "plots.h"
 #include "sizing_plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,7 +245,7 @@ static int corpus_section(struct report_ctx *c)
 	}
 	if (rc == 0 && c->plan.references_note) {
 		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, "The %s.", c->plan.references_note);
+		strbuf_addf(&line, "%c%s.", toupper((unsigned char)*c->plan.references_note), c->plan.references_note + 1);
 		paragraph(c, strbuf_str(&line));
 		strbuf_release(&line);
 	}
