@@ -135,8 +135,8 @@ int findings_write_md(FILE *md, const struct findings *f)
 	return ferror(md) ? -1 : 0;
 }
 
-enum { C_FINDING, C_SUBJECT, C_SUPPORTED, C_VALUE, C_LO, C_HI, C_N, C_UNIT, C_METHOD, C_SECTION,
-       C_TEXT, C_COUNT };
+enum { C_FINDING, C_SUBJECT, C_SUPPORTED, C_VALUE, C_LO, C_HI, C_EFF, C_LEVEL, C_N, C_UNIT,
+       C_METHOD, C_SECTION, C_COUNT };
 
 void findings_to_doc(struct doc *d, const struct findings *f)
 {
@@ -151,7 +151,8 @@ void findings_to_doc(struct doc *d, const struct findings *f)
 		[C_UNIT] = DOC_COL_TEXT("unit"),
 		[C_METHOD] = DOC_COL_TEXT("method"),
 		[C_SECTION] = DOC_COL_TEXT("section"),
-		[C_TEXT] = DOC_COL_TEXT("text"),
+		[C_EFF] = DOC_COL_REAL("efficiency", NULL, 'g', 6),
+		[C_LEVEL] = DOC_COL_REAL("level", NULL, 'g', 6),
 	};
 	struct doc_table *t = doc_table(doc_section(d, "findings", "Findings"), cols, C_COUNT);
 	struct strbuf sb = STRBUF_INIT;
@@ -171,7 +172,8 @@ void findings_to_doc(struct doc *d, const struct findings *f)
 		doc_set_text(t, C_UNIT, x->unit);
 		doc_set_text(t, C_METHOD, x->supported ? x->method : x->why);
 		doc_set_text(t, C_SECTION, x->section);
-		doc_set_text(t, C_TEXT, strbuf_str(&sb));
+		doc_set_real(t, C_EFF, x->kind == FINDING_SCALING ? x->eff : NAN);
+		doc_set_real(t, C_LEVEL, x->level);
 	}
 	strbuf_release(&sb);
 }

@@ -5,8 +5,8 @@
  * Each sentence carries the finding's number, its range or interval, n and
  * the method, and ends with a Markdown link to the section that supports
  * it; a finding the data cannot support says so and why. The table
- * (columns finding, subject, supported, value, lo, hi, n, unit, method,
- * section, text) goes into the summary document `coreplan report` prints,
+ * (columns finding, subject, supported, value, lo, hi, efficiency, level,
+ * n, unit, method, section: the figures, typed; the sentences are report.md's) goes into the summary document `coreplan report` prints,
  * so its JSON carries the same figures with types.
  */
 #ifndef COREPLAN_REPORTS_FINDINGS_H
