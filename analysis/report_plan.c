@@ -33,18 +33,36 @@ static int push(char ***list, size_t *n, const char *text)
 	return 0;
 }
 
+/*
+ * The level: the one given, else the first field that counts workers with
+ * two or more values (gomaxprocs, then the names field_counts_workers
+ * knows, in that order), else sessions. A field the corpus does not have
+ * counts as no values.
+ */
 static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
 {
-	static const char *const candidates[] = {"gomaxprocs", "sessions", NULL};
+	static const char *const candidates[] = {
+		"gomaxprocs", "threads", "nthreads", "threads_per_proc", "thread", "cores",
+		"core",	      "cpus",	 "vcpus",    "workers",	  "worker", "shards",
+		"parallelism", "jobs",	 "n",	     "N",	  "procs",	  "nprocs", "processes",
+		"sessions",   NULL};
 	size_t n;
 	int rc = 0;
-	if (req->by)
+	if (req->by) {
+		p->by_given = true;
+		p->scaling = field_counts_workers(req->by) || req->models;
 		return (p->by = strdup(req->by)) ? 0 : err_set("out of memory");
+	}
 	for (size_t i = 0; rc == 0 && candidates[i] && !p->by; i++) {
-		rc = count_values(db, req->filter, candidates[i], &n);
-		if (rc == 0 && n >= 2 && !(p->by = strdup(candidates[i])))
+		if (count_values(db, &p->filter, candidates[i], &n) != 0) {
+			err_clear(); /* not a field of these runs */
+			n = 0;
+		}
+		if (n >= 2 && !(p->by = strdup(candidates[i])))
 			rc = err_set("out of memory");
 	}
+	if (rc == 0 && p->by)
+		p->scaling = field_counts_workers(p->by) || req->models;
 	return rc;
 }
 
@@ -239,9 +257,9 @@ static int sweep_groups(sqlite3 *db, const struct report_plan_request *req, stru
 	int rc = 0;
 	if (!p->by)
 		return (p->group = calloc(1, sizeof(*p->group))) ? 0 : err_set("out of memory");
-	rc = group_fields(db, req->filter, p->by, req->group, &p->group, &p->ngroup);
+	rc = group_fields(db, &p->filter, p->by, req->group, &p->group, &p->ngroup);
 	if (rc == 0)
-		rc = make_groups(db, req->filter, p->by, p->group, p->ngroup, &list);
+		rc = make_groups(db, &p->filter, p->by, p->group, p->ngroup, &list);
 	cap(&list, &p->ngroups, &p->ngroups_found);
 	p->groups = list.items;
 	return rc;
@@ -264,10 +282,10 @@ static int memory_groups(sqlite3 *db, const struct report_plan_request *req, str
 	if (rc == 0 && p->by && strcmp(p->by, "sessions") && !in_list(declared, ndeclared, p->by))
 		rc = push(&declared, &ndeclared, p->by);
 	if (rc == 0)
-		rc = group_fields(db, req->filter, "sessions", (const char *const *)declared,
+		rc = group_fields(db, &p->filter, "sessions", (const char *const *)declared,
 				  &p->memory_group, &p->nmemory_group);
 	if (rc == 0)
-		rc = make_groups(db, req->filter, "sessions", p->memory_group, p->nmemory_group,
+		rc = make_groups(db, &p->filter, "sessions", p->memory_group, p->nmemory_group,
 				 &list);
 	for (size_t i = 0; i < list.n; i++) {
 		size_t n = 0;
@@ -326,6 +344,41 @@ static int choose_translation(sqlite3 *db, const struct report_plan_request *req
 	return rc;
 }
 
+/* Does the filter name the field in a condition of its own? */
+static bool filter_names(const struct run_filter *f, const char *field)
+{
+	for (size_t i = 0; i < f->nwhere; i++)
+		if (!strcmp(f->where[i].field, field))
+			return true;
+	return false;
+}
+
+/*
+ * Reference sub-corpora (runs on another CPU, found by choose_translation)
+ * go to translation only: the other sections read the main sub-corpus.
+ */
+static int leave_out_references(const struct report_plan_request *req, struct report_plan *p)
+{
+	static const char *const main_sub[] = {""};
+	struct strbuf why = STRBUF_INIT;
+	if (!p->translate_from || (req->translate_from && req->translate_to) ||
+	    filter_names(req->filter, "subcorpus"))
+		return 0;
+	/* the conditions are "subcorpus=NAME": the names alone */
+	strbuf_addf(&why,
+		    "the reference sub-corpora %s and %s are runs measured on another CPU or "
+		    "machine: they appear only in the translation section; every other section "
+		    "reads the main sub-corpus",
+		    strchr(p->translate_from, '=') ? strchr(p->translate_from, '=') + 1
+						   : p->translate_from,
+		    strchr(p->translate_to, '=') ? strchr(p->translate_to, '=') + 1
+						 : p->translate_to);
+	p->references_note = strbuf_detach(&why);
+	if (!p->references_note)
+		return err_set("out of memory");
+	return run_filter_add(&p->filter, "subcorpus", main_sub, 1);
+}
+
 int report_plan_make(sqlite3 *db, const struct report_plan_request *req, struct report_plan *out)
 {
 	size_t n;
@@ -333,23 +386,27 @@ int report_plan_make(sqlite3 *db, const struct report_plan_request *req, struct 
 	memset(out, 0, sizeof(*out));
 	rc = run_filter_check(db, req->filter);
 	if (rc == 0)
+		rc = run_filter_copy(&out->filter, req->filter);
+	if (rc == 0)
+		rc = choose_translation(db, req, out);
+	if (rc == 0)
+		rc = leave_out_references(req, out);
+	if (rc == 0)
 		rc = choose_by(db, req, out);
 	if (rc == 0)
 		rc = sweep_groups(db, req, out);
 	if (rc == 0)
-		rc = count_values(db, req->filter, "sessions", &n);
+		rc = count_values(db, &out->filter, "sessions", &n);
 	if (rc == 0)
 		out->memory = n >= 2;
 	if (rc == 0 && out->memory)
 		rc = memory_groups(db, req, out);
 	if (rc == 0)
-		rc = count_values(db, req->filter, "topology_host", &n);
+		rc = count_values(db, &out->filter, "topology_host", &n);
 	if (rc == 0)
-		out->smt = n >= 1;
+		out->smt = n >= 1 || req->host;
 	if (rc == 0)
-		rc = choose_translation(db, req, out);
-	if (rc == 0)
-		rc = query_first_traced_run(db, req->filter, &out->trace_tag);
+		rc = query_first_traced_run(db, &out->filter, &out->trace_tag);
 	if (rc)
 		report_plan_release(out);
 	return rc;
@@ -379,5 +436,7 @@ void report_plan_release(struct report_plan *p)
 	free(p->translate_from);
 	free(p->translate_to);
 	free(p->trace_tag);
+	free(p->references_note);
+	run_filter_release(&p->filter);
 	memset(p, 0, sizeof(*p));
 }

@@ -2,8 +2,18 @@
  * report_plan: what `coreplan report` writes about a selection of runs,
  * decided from the database before any section is computed.
  *
- *   by        the sweep's level field: the one given, else gomaxprocs when
- *             its runs have two or more values, else sessions, else none
+ *   filter    what every section but translation reads: the report's
+ *             filter, and, when the translation pair was found among the
+ *             sub-corpora (below) and the filter names no subcorpus, only
+ *             the main sub-corpus (references_note says so): runs measured
+ *             on another CPU are never swept, noise-checked or fitted
+ *   by        the sweep's level field: the one given, else the first field
+ *             counting workers with two or more values (gomaxprocs,
+ *             threads, threads_per_proc, cores, ..., n, procs), else
+ *             sessions, else none
+ *   scaling   the level counts workers (or models were asked for): the
+ *             core-scaling sections (scaling models, SMT) apply; a sweep
+ *             over sessions gets none
  *   groups    the sweep is split by the group fields given and by every
  *             field the sweep would otherwise pool (analysis/pooling.h: the
  *             same detection the commands refuse on; a field that only
@@ -43,6 +53,8 @@ struct report_plan_request {
 	const char *by;                  /* NULL: chosen */
 	const char *const *group;        /* NULL-terminated, or NULL: chosen */
 	const char *translate_from, *translate_to; /* conditions, or NULL: chosen */
+	const char *host; /* count levels on this host (smt, sweep, fit); NULL: the runs' own */
+	bool models;      /* fit scaling models whatever the level */
 };
 
 struct report_group {
@@ -51,7 +63,11 @@ struct report_group {
 };
 
 struct report_plan {
+	struct run_filter filter; /* what the sections read (above) */
+	char *references_note;    /* why the reference sub-corpora are left out, or NULL */
 	char *by;     /* NULL: no field has two or more levels */
+	bool by_given;
+	bool scaling; /* the level counts workers, or models were asked for */
 	char **group; /* NULL-terminated group fields (empty list: not split) */
 	size_t ngroup;
 	struct report_group *groups; /* the groups shown */

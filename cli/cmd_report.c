@@ -22,6 +22,7 @@ enum {
 	OPT_CONFIG,
 	OPT_TARGET,
 	OPT_SESSIONS,
+	OPT_HOST,
 	OPT_PNG
 };
 
@@ -38,19 +39,43 @@ static const struct opt_spec specs[] = {
 		       "always split)",
 		       false},
 	[OPT_CONFIG] = {"config", 0, "FILE",
-			"report config: `key = value` lines: by, group, where, translate-from, "
-			"translate-to, and any long option of `coreplan size` (target, sessions, "
-			"base-from, scaling-from, smt-from, memory-from, series, translate, ...); "
-			"a regular file of at most 16 MiB",
+			"report config: `key = value` lines: by, group, where, host, models "
+			"(yes/no), translate-from, translate-to, and any long option of `coreplan "
+			"size` (target, sessions, base-from, scaling-from, smt-from, memory-from, "
+			"series, translate, ...); a regular file of at most 16 MiB",
 			false},
 	[OPT_TARGET] = {"target", 0, "RATE", "sizing target (or `target =` in the config)", false},
 	[OPT_SESSIONS] = {"sessions", 0, "N", "sizing sessions (or `sessions =` in the config)",
 			  false},
+	[OPT_HOST] = {"host", 0, "NAME",
+		      "count levels on this host (a recorded topology or a catalog instance such "
+		      "as e2-standard-8): sweep, SMT and scaling models (or `host =` in the config)",
+		      false},
 	[OPT_PNG] = {"png", 0, NULL, "PNG plots instead of SVG", false},
 	{NULL, 0, NULL, NULL, false},
 };
 
 static const char details[] =
+	"Findings first: report.md opens with a short list of findings, each one\n"
+	"sentence with its number, range or interval, n and method, linked to the\n"
+	"section that supports it: scaling over physical cores (per doubling,\n"
+	"efficiency) and what SMT levels add; whether the sweep is within noise and\n"
+	"which steps are resolved; whether the guest's CPU accounting passes the tick\n"
+	"check (per instance); memory per session (OLS slope, 95% interval); for a\n"
+	"target (--target and --sessions, or the config), whether the measured runs\n"
+	"meet it (target / the lowest median at the sessions asked) and the cheapest\n"
+	"predicted instance; the translation factor. A finding the data cannot\n"
+	"support says so and why. The findings are the `findings` section of the\n"
+	"document on standard output too (finding, value, lo, hi, n, method, section).\n"
+	"\n"
+	"Sections by the corpus's shape: a sweep over a field that counts workers\n"
+	"(gomaxprocs, threads, threads_per_proc, cores, ..., n, procs: the first with\n"
+	"two or more values, else sessions) gets scaling models and SMT; a sweep over\n"
+	"sessions gets neither (`models = yes` fits them anyway). Sub-corpora measured\n"
+	"on another CPU (a translation pair found among the sub-corpora) appear only\n"
+	"in the translation section. Runs without traces get no CPU section: it is\n"
+	"left out with its reason; so are the others the shape does not call for.\n"
+	"\n"
 	"Sections: corpus summary (runs, excluded runs and why, missing files), sweep\n"
 	"tables and plots per group, noise verdicts, recomputed CPU and tick rate,\n"
 	"memory slopes, SMT, cross-CPU translation, scaling models and sizing. Each is\n"
@@ -102,6 +127,8 @@ struct args {
 	size_t ngroup;
 	const char *config;
 	char *translate_from, *translate_to;
+	char *host;
+	bool models;
 	struct size_options *size;
 	struct strbuf options_text; /* every option in words, for the report's footer hash */
 	struct run_filter config_where;
@@ -153,6 +180,8 @@ static int option(void *request, int which, const char *value)
 	case OPT_CONFIG:
 		a->config = value;
 		return 0;
+	case OPT_HOST:
+		return set_text(&a->host, value);
 	case OPT_TARGET:
 	case OPT_SESSIONS:
 		return size_set(a, specs[which].name, value);
@@ -192,6 +221,14 @@ static int config_line(struct args *a, const char *path, long line_no, char *s)
 		strbuf_addf(&a->options_text, "where %s\n", value);
 		return run_filter_add_where(&a->config_where, value);
 	}
+	if (!strcmp(key, "host"))
+		return set_text(&a->host, value);
+	if (!strcmp(key, "models")) {
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			return err_at(path, line_no, 1, "models: expected yes or no, got '%s'", value);
+		a->models = !strcmp(value, "yes");
+		return 0;
+	}
 	if (!strcmp(key, "translate-from"))
 		return set_text(&a->translate_from, value);
 	if (!strcmp(key, "translate-to"))
@@ -199,8 +236,8 @@ static int config_line(struct args *a, const char *path, long line_no, char *s)
 	rc = size_set(a, key, value);
 	if (rc == 1)
 		return err_at(path, line_no, 1,
-			      "unknown key '%s' (by, group, where, translate-from, translate-to, or "
-			      "a long option of `coreplan size`)",
+			      "unknown key '%s' (by, group, where, host, models, translate-from, "
+			      "translate-to, or a long option of `coreplan size`)",
 			      key);
 	if (rc)
 		err_prefix("%s:%ld", path, line_no);
@@ -252,6 +289,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *c, struct doc **out)
 	strbuf_addf(&words, "\nby %s\n", a->by ? a->by : "");
 	for (size_t i = 0; i < a->ngroup; i++)
 		strbuf_addf(&words, "group %s\n", a->group[i]);
+	strbuf_addf(&words, "host %s\nmodels %s\n", a->host ? a->host : "", a->models ? "yes" : "no");
 	strbuf_addf(&words, "%s", strbuf_str(&a->options_text));
 	memset(&req, 0, sizeof(req));
 	req.filter = &c->filter;
@@ -259,6 +297,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *c, struct doc **out)
 	req.group = a->ngroup ? (const char *const *)a->group : NULL;
 	req.translate_from = a->translate_from;
 	req.translate_to = a->translate_to;
+	req.host = a->host;
+	req.models = a->models;
 	/* sizing inputs name their own runs (base-from, scaling-from, ...): no report filter */
 	req.size = size_options_request(a->size, &a->no_filter);
 	req.out_dir = a->out;
@@ -286,6 +326,7 @@ int cmd_report(int argc, char **argv, const struct global_opts *g)
 	cli_free_list(a.group);
 	free(a.translate_from);
 	free(a.translate_to);
+	free(a.host);
 	strbuf_release(&a.options_text);
 	run_filter_release(&a.config_where);
 	free(a.config_text);

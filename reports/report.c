@@ -3,6 +3,7 @@
 
 #include "../analysis/compare.h"
 #include "../analysis/cores.h"
+#include "../analysis/findings.h"
 #include "../analysis/fit.h"
 #include "../analysis/memory.h"
 #include "../analysis/noise.h"
@@ -17,9 +18,11 @@
 #include "../common/strbuf.h"
 #include "../schema/queries.h"
 #include "builders.h"
+#include "findings.h"
 #include "plots.h"
 #include "sizing_plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +38,13 @@ struct report_ctx {
 	sqlite3 *db;
 	const struct report_request *req;
 	struct report_plan plan;
-	FILE *md;
+	FILE *md;                 /* the body, in memory: the findings go above it */
+	FILE *file;               /* report.md in the stage */
+	char *body;
+	size_t body_len;
+	struct findings findings;
+	struct findings primary; /* the findings of the sweep group with the most runs */
+	size_t primary_runs, primary_index;
 	struct outdir *od;        /* --out, locked while the report is written */
 	char *stage;              /* where the new report is written before it replaces the old */
 	char *md_path, *md_stage; /* DIR/report.md, and its file in the stage */
@@ -89,6 +98,42 @@ static void not_measured(struct report_ctx *c, const char *section, const char *
 	outcome(c, section, "not measured", why);
 	c->not_measured++;
 }
+
+/* A section the corpus's shape does not call for: one line, no tables. */
+static void left_out(struct report_ctx *c, const char *section, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "*Left out*: ");
+	doc_md_escape(&sb, why, false);
+	fprintf(c->md, "%s\n\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+	outcome(c, section, "left out", why);
+	c->not_measured++;
+}
+
+/* The anchor of a "## TITLE" heading (GitHub's rule: lower case, punctuation dropped, '-' for ' '). */
+static void anchor_of(const char *title, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const char *p = title; *p && n + 1 < size; p++) {
+		unsigned char ch = (unsigned char)*p;
+		if (ch >= 'A' && ch <= 'Z')
+			out[n++] = (char)(ch - 'A' + 'a');
+		else if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+			 ch == '_')
+			out[n++] = (char)ch;
+		else if (ch == ' ')
+			out[n++] = '-';
+	}
+	out[n] = '\0';
+}
+
+#define SWEEP_TITLE "Sweep"
+#define NOISE_TITLE "Noise"
+#define CPU_TITLE "CPU: recomputed cores and tick rate"
+#define MEMORY_TITLE "Memory per session"
+#define TRANSLATE_TITLE "Cross-CPU translation"
+#define SIZING_TITLE "Sizing"
 
 /* A section's analysis failed: its message becomes the reason; the report goes on. */
 static void failed(struct report_ctx *c, const char *section)
@@ -198,6 +243,12 @@ static int corpus_section(struct report_ctx *c)
 		paragraph(c, strbuf_str(&line));
 		strbuf_release(&line);
 	}
+	if (rc == 0 && c->plan.references_note) {
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, "%c%s.", toupper((unsigned char)*c->plan.references_note), c->plan.references_note + 1);
+		paragraph(c, strbuf_str(&line));
+		strbuf_release(&line);
+	}
 	strbuf_release(&filter);
 	doc_free(d);
 	text_list_release(&excl);
@@ -241,9 +292,34 @@ static void capped(struct report_ctx *c, size_t found, size_t shown)
 	paragraph(c, line);
 }
 
-static int sweep_group(struct report_ctx *c, const struct report_group *g)
+/*
+ * The findings of one sweep group: scaling and SMT kept for the group with
+ * the most runs (the primary group), the target's measured verdict for
+ * every group.
+ */
+static int sweep_findings(struct report_ctx *c, const struct report_group *g, size_t index,
+			  const struct sweep_result *r)
 {
-	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL};
+	char anchor[96];
+	int rc = 0;
+	anchor_of(SWEEP_TITLE, anchor, sizeof(anchor));
+	if (r->sel.n > c->primary_runs) {
+		findings_release(&c->primary);
+		c->primary_runs = r->sel.n;
+		c->primary_index = index;
+		rc = findings_sweep(&c->primary, &r->sw, r->sel.n, c->plan.by, g->label, anchor);
+	}
+	if (rc == 0 && c->req->size && c->req->size->sessions.given && c->plan.by &&
+	    !strcmp(c->plan.by, "sessions"))
+		rc = findings_target_sweep(&c->findings, &r->sw, c->req->size->target,
+					   &c->req->size->sessions, g->label, anchor);
+	return rc;
+}
+
+static int sweep_group(struct report_ctx *c, const struct report_group *g, size_t index)
+{
+	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL,
+				    c->req->host};
 	struct plot_result pres;
 	struct sweep_request sreq;
 	struct doc *d = NULL;
@@ -260,9 +336,12 @@ static int sweep_group(struct report_ctx *c, const struct report_group *g)
 		plot_result_release(&pres);
 		return 0;
 	}
+	sreq.host = c->req->host;
 	rc = build_sweep(&sreq, &pres.sweep, &d);
 	if (rc == 0)
 		rc = embed(c, section, d, 3);
+	if (rc == 0)
+		rc = sweep_findings(c, g, index, &pres.sweep);
 	if (rc == 0) {
 		struct plot_request blocks = {PLOT_KIND_BLOCKS, &g->filter, c->plan.by, NULL, NULL,
 					      NULL};
@@ -295,21 +374,26 @@ static void groups_paragraph(struct report_ctx *c)
 static int sweep_sections(struct report_ctx *c)
 {
 	int rc = 0;
-	heading(c, 2, "Sweep");
+	heading(c, 2, SWEEP_TITLE);
 	if (!c->plan.by) {
+		char anchor[96];
+		anchor_of(SWEEP_TITLE, anchor, sizeof(anchor));
+		rc = findings_unsupported(&c->findings, FINDING_SCALING, "", anchor,
+					  "no field has two or more levels among the runs");
 		not_measured(c, "sweep",
 			     "no field has two or more levels among the runs (gomaxprocs, "
 			     "sessions); pass --by FIELD");
-		return 0;
+		return rc;
 	}
 	groups_paragraph(c);
 	capped(c, c->plan.ngroups_found, c->plan.ngroups);
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
-		rc = sweep_group(c, &c->plan.groups[i]);
+		rc = sweep_group(c, &c->plan.groups[i], i);
 	return rc;
 }
 
-static int noise_group(struct report_ctx *c, const struct report_group *g, bool bare)
+static int noise_group(struct report_ctx *c, const struct report_group *g, bool bare,
+		       size_t index)
 {
 	struct noise_request req;
 	struct noise_result res;
@@ -325,6 +409,11 @@ static int noise_group(struct report_ctx *c, const struct report_group *g, bool 
 		failed(c, section);
 	else if ((rc = build_noise(&req, &res, &d)) == 0)
 		rc = embed(c, section, d, level);
+	if (rc == 0 && d && c->primary_runs && index == c->primary_index) {
+		char anchor[96];
+		anchor_of(NOISE_TITLE, anchor, sizeof(anchor));
+		rc = findings_noise(&c->findings, &res.nz, res.sel.n, g->label, anchor);
+	}
 	doc_free(d);
 	noise_result_release(&res);
 	return rc;
@@ -333,32 +422,82 @@ static int noise_group(struct report_ctx *c, const struct report_group *g, bool 
 static int noise_section(struct report_ctx *c)
 {
 	int rc = 0;
-	heading(c, 2, "Noise");
+	heading(c, 2, NOISE_TITLE);
 	if (!c->plan.by) {
 		not_measured(c, "noise", "no sweep (no field with two or more levels)");
 		return 0;
 	}
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
-		rc = noise_group(c, &c->plan.groups[i], c->plan.ngroups == 1);
+		rc = noise_group(c, &c->plan.groups[i], c->plan.ngroups == 1, i);
 	return rc;
 }
 
-static int cpu_section(struct report_ctx *c)
+/* The CPU figures of the runs `filter` selects, under `level`; their tick finding. */
+static int cpu_part(struct report_ctx *c, const struct run_filter *filter, const char *section,
+		    const char *subject, int level)
 {
 	struct cores_request req;
 	struct cores_result res;
 	struct doc *d = NULL;
+	char anchor[96];
 	int rc = 0;
-	heading(c, 2, "CPU: recomputed cores and tick rate");
 	memset(&req, 0, sizeof(req));
-	req.filter = c->req->filter;
+	req.filter = filter;
 	cores_options_init(&req.opts);
+	anchor_of(CPU_TITLE, anchor, sizeof(anchor));
 	if (cores_run(c->db, &req, &res) != 0)
-		failed(c, "cpu");
+		failed(c, section);
 	else if ((rc = build_cores(&req, &res, &d)) == 0)
-		rc = embed(c, "cpu", d, 2);
-	if (rc == 0 && c->plan.trace_tag) {
-		struct plot_request preq = {PLOT_KIND_TRACE, c->req->filter, NULL, NULL, NULL,
+		rc = embed(c, section, d, level);
+	if (rc == 0 && d)
+		rc = findings_cpu(&c->findings, &res, subject, anchor);
+	doc_free(d);
+	cores_result_release(&res);
+	return rc;
+}
+
+/*
+ * Recomputed CPU, one part per instance when the runs ran on several (the
+ * tick check is a property of the guest), left out when no run has a trace.
+ */
+static int cpu_section(struct report_ctx *c)
+{
+	struct text_list inst = {0};
+	bool more = false;
+	int rc = 0;
+	heading(c, 2, CPU_TITLE);
+	if (!c->plan.trace_tag) {
+		left_out(c, "cpu",
+			 "no run has a sample trace, so there are no recomputed CPU figures and no "
+			 "tick check");
+		return 0;
+	}
+	if (query_distinct(c->db, &c->plan.filter, "instance", 8, &inst, &more) != 0) {
+		err_clear(); /* no instance field: one part */
+		inst.n = 0;
+	}
+	if (inst.n < 2) {
+		rc = cpu_part(c, &c->plan.filter, "cpu", inst.n ? inst.items[0] : "", 2);
+	} else {
+		paragraph(c, "The runs ran on several instances: one part per instance (the tick "
+			     "check is the guest's).");
+		for (size_t i = 0; rc == 0 && i < inst.n; i++) {
+			struct run_filter f;
+			const char *value[1] = {inst.items[i]};
+			char title[300], section[300];
+			snprintf(title, sizeof(title), "Instance %s", inst.items[i]);
+			snprintf(section, sizeof(section), "cpu instance %s", inst.items[i]);
+			heading(c, 3, title);
+			rc = run_filter_copy(&f, &c->plan.filter);
+			if (rc == 0)
+				rc = run_filter_add(&f, "instance", value, 1);
+			if (rc == 0)
+				rc = cpu_part(c, &f, section, inst.items[i], 3);
+			run_filter_release(&f);
+		}
+	}
+	if (rc == 0) {
+		struct plot_request preq = {PLOT_KIND_TRACE, &c->plan.filter, NULL, NULL, NULL,
 					    c->plan.trace_tag};
 		struct strbuf line = STRBUF_INIT;
 		strbuf_addf(&line, "Trace of `%s`, the first listed run with a trace:",
@@ -367,8 +506,7 @@ static int cpu_section(struct report_ctx *c)
 		strbuf_release(&line);
 		plot_of(c, &preq);
 	}
-	doc_free(d);
-	cores_result_release(&res);
+	text_list_release(&inst);
 	return rc;
 }
 
@@ -389,6 +527,12 @@ static int memory_group(struct report_ctx *c, const struct report_group *g, bool
 	else if ((rc = build_memory(&req, &res, &d)) == 0)
 		rc = embed(c, section, d, level);
 	if (rc == 0 && d) {
+		char anchor[96];
+		anchor_of(MEMORY_TITLE, anchor, sizeof(anchor));
+		/* the default metric, load_rss_kb */
+		rc = findings_memory(&c->findings, &res.mem, "kB/session", g->label, anchor);
+	}
+	if (rc == 0 && d) {
 		struct plot_request preq = {
 			PLOT_KIND_MEMORY, &g->filter, "sessions", NULL, NULL, NULL};
 		plot_of(c, &preq);
@@ -401,12 +545,16 @@ static int memory_group(struct report_ctx *c, const struct report_group *g, bool
 static int memory_section(struct report_ctx *c)
 {
 	int rc = 0;
-	heading(c, 2, "Memory per session");
+	heading(c, 2, MEMORY_TITLE);
 	if (!c->plan.memory) {
+		char anchor[96];
+		anchor_of(MEMORY_TITLE, anchor, sizeof(anchor));
+		rc = findings_unsupported(&c->findings, FINDING_MEMORY, "", anchor,
+					  "the runs have fewer than two session counts");
 		not_measured(c, "memory",
 			     "the runs have fewer than two session counts, so no slope across "
 			     "sessions");
-		return 0;
+		return rc;
 	}
 	if (c->plan.nmemory_found == 0) {
 		not_measured(c, "memory",
@@ -439,14 +587,14 @@ static int smt_host(struct report_ctx *c, const char *host, bool bare)
 	struct doc *d = NULL;
 	char section[300];
 	const char *value[1] = {host};
-	int rc = run_filter_copy(&filter, c->req->filter);
+	int rc = run_filter_copy(&filter, &c->plan.filter);
 	snprintf(section, sizeof(section), "smt%s%s", bare ? "" : " host ", bare ? "" : host);
 	if (!bare) {
 		char title[300];
 		snprintf(title, sizeof(title), "Host %s", host);
 		heading(c, 3, title);
 	}
-	if (rc == 0)
+	if (rc == 0 && !c->req->host)
 		rc = run_filter_add(&filter, "topology_host", value, 1);
 	memset(&req, 0, sizeof(req));
 	req.filter = &filter;
@@ -469,6 +617,17 @@ static int smt_section(struct report_ctx *c)
 	bool more = false;
 	int rc = 0;
 	heading(c, 2, "SMT: what a second hardware thread is worth");
+	if (c->plan.by && !c->plan.scaling) {
+		char why[300];
+		snprintf(why, sizeof(why),
+			 "the sweep is over %s, which does not count workers: no SMT analysis", c->plan.by);
+		left_out(c, "smt", why);
+		return 0;
+	}
+	if (c->req->host) {
+		paragraph(c, "Levels counted on the host given (--host, or `host =` in --config).");
+		return smt_host(c, c->req->host, true);
+	}
 	if (!c->plan.smt) {
 		not_measured(c, "smt",
 			     "no topology is recorded for these runs (coreplan import --host, a "
@@ -476,7 +635,7 @@ static int smt_section(struct report_ctx *c)
 			     "--host`)");
 		return 0;
 	}
-	rc = query_distinct(c->db, c->req->filter, "topology_host", 8, &hosts, &more);
+	rc = query_distinct(c->db, &c->plan.filter, "topology_host", 8, &hosts, &more);
 	if (rc == 0 && hosts.n > 1)
 		paragraph(c, "The runs ran on several hosts (their topology_host): one part per "
 			     "host.");
@@ -496,7 +655,7 @@ static int translate_section(struct report_ctx *c)
 	struct run_filter corpus = {0};
 	struct doc *d = NULL;
 	int rc = 0;
-	heading(c, 2, "Cross-CPU translation");
+	heading(c, 2, TRANSLATE_TITLE);
 	if (!c->plan.translate_from) {
 		not_measured(c, "translate",
 			     "no pair of sub-corpora on different CPUs (or set translate-from and "
@@ -517,6 +676,13 @@ static int translate_section(struct report_ctx *c)
 		failed(c, "translate");
 	else if ((rc = build_translate(&req, &res, &d)) == 0)
 		rc = embed(c, "translate", d, 2);
+	if (rc == 0 && d) {
+		char anchor[96], pair[300];
+		anchor_of(TRANSLATE_TITLE, anchor, sizeof(anchor));
+		snprintf(pair, sizeof(pair), "%s to %s", res.from.name, res.to.name);
+		rc = findings_translate(&c->findings, &res.factors[TRANSLATE_RATE], res.from.sel.n,
+					res.to.sel.n, pair, anchor);
+	}
 	doc_free(d);
 	translate_result_release(&res);
 	return rc;
@@ -533,6 +699,7 @@ static int fit_group(struct report_ctx *c, const struct report_group *g, bool ba
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
+	req.host = c->req->host;
 	for (int m = 0; m < FIT_NMODELS; m++)
 		req.models[m] = true;
 	if (fit_run(c->db, &req, &res) != 0)
@@ -552,6 +719,15 @@ static int fit_section(struct report_ctx *c)
 		not_measured(c, "fit", "no sweep (no field with two or more levels)");
 		return 0;
 	}
+	if (!c->plan.scaling) {
+		char why[300];
+		snprintf(why, sizeof(why),
+			 "the sweep is over %s, which does not count workers: USL, Amdahl and power "
+			 "laws over it would be wrong (`models = yes` in --config fits them anyway)",
+			 c->plan.by);
+		left_out(c, "fit", why);
+		return 0;
+	}
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
 		rc = fit_group(c, &c->plan.groups[i], c->plan.ngroups == 1);
 	return rc;
@@ -564,15 +740,29 @@ static int sizing_section(struct report_ctx *c)
 	struct strbuf path = STRBUF_INIT;
 	struct doc *d = NULL;
 	int rc = 0;
-	heading(c, 2, "Sizing");
+	char anchor[96];
+	heading(c, 2, SIZING_TITLE);
+	anchor_of(SIZING_TITLE, anchor, sizeof(anchor));
 	if (!c->req->size) {
 		not_measured(c, "sizing", "no target given (--target, or `target =` in --config)");
-		return 0;
+		return findings_unsupported(&c->findings, FINDING_TARGET, "", anchor,
+					    "no target given: pass --target RATE --sessions N (or "
+					    "`target =` and `sessions =` in --config) to size the "
+					    "instances");
 	}
+	if (!c->req->size->sessions.given && (rc = findings_unsupported(
+						      &c->findings, FINDING_TARGET, "", anchor,
+						      "no session counts given: pass --sessions N "
+						      "(or a range A-B) to judge the measured runs "
+						      "against the target")) != 0)
+		return rc;
 	strbuf_addf(&path, "%s/%02d-sizing.%s", c->plots_dir, ++c->plot_seq,
 		    plot_extension(c->req->plot_format));
 	if (size_run(c->db, c->req->size, &res) != 0) {
+		char why[600];
+		snprintf(why, sizeof(why), "no prediction: %s", *err_msg() ? err_msg() : "sizing failed");
 		failed(c, "sizing");
+		rc = findings_unsupported(&c->findings, FINDING_PREDICTED, "", anchor, why);
 	} else {
 		struct plot_output o = {c->plots_shown, false, true};
 		char why[1024] = "";
@@ -585,6 +775,8 @@ static int sizing_section(struct report_ctx *c)
 		rc = build_size(c->req->size, &res, NULL, &d);
 		if (rc == 0)
 			rc = embed(c, "sizing", d, 2);
+		if (rc == 0)
+			rc = findings_size(&c->findings, &res, anchor);
 		if (rc == 0 && drawn == 0 && sp.image) {
 			fprintf(c->md, "![sizing plot](plots/%02d-sizing.%s)\n\n", c->plot_seq,
 				plot_extension(c->req->plot_format));
@@ -740,6 +932,27 @@ static void summary_new(struct report_ctx *c)
 		c->sections = doc_table(doc_section(c->summary, "sections", "Sections"), cols, 3);
 }
 
+/* Findings in the order of the list: by kind, each kind's in section order. */
+static int findings_ordered(struct report_ctx *c, struct findings *out)
+{
+	const struct findings *from[2] = {&c->primary, &c->findings};
+	for (int kind = FINDING_SCALING; kind <= FINDING_TRANSLATE; kind++)
+		for (int k = 0; k < 2; k++)
+			for (size_t i = 0; i < from[k]->n; i++) {
+				struct finding *x;
+				if ((int)from[k]->items[i].kind != kind)
+					continue;
+				if (!(x = findings_add(out, from[k]->items[i].kind, NULL, NULL)))
+					return err_set("out of memory");
+				*x = from[k]->items[i];
+			}
+	return 0;
+}
+
+/*
+ * The sections and the footer are written to memory first: the findings
+ * come from their results and open the report, above them.
+ */
 static int write_all(struct report_ctx *c)
 {
 	typedef int (*section_fn)(struct report_ctx *);
@@ -748,22 +961,43 @@ static int write_all(struct report_ctx *c)
 					      translate_section, fit_section, sizing_section};
 	const char *corpus = c->req->filter->corpus;
 	struct strbuf title = STRBUF_INIT;
+	struct findings list = {0};
 	int rc = 0;
-	strbuf_addf(&title, "Capacity report: %s", corpus ? corpus : "all corpora");
-	heading(c, 1, strbuf_str(&title));
-	strbuf_release(&title);
+	c->file = c->md;
+	c->md = open_memstream(&c->body, &c->body_len);
+	if (!c->md) {
+		c->md = c->file;
+		return err_set("out of memory");
+	}
 	for (size_t i = 0; rc == 0 && i < sizeof(sections) / sizeof(sections[0]); i++)
 		rc = sections[i](c);
 	if (rc == 0)
 		rc = footer(c);
+	if (fclose(c->md) != 0 && rc == 0)
+		rc = err_set("out of memory");
+	c->md = c->file;
+	if (rc == 0)
+		rc = findings_ordered(c, &list);
+	if (rc == 0) {
+		strbuf_addf(&title, "Capacity report: %s", corpus ? corpus : "all corpora");
+		heading(c, 1, strbuf_str(&title));
+		rc = findings_write_md(c->md, &list);
+		findings_to_doc(c->summary, &list);
+	}
+	if (rc == 0 && c->body_len && fwrite(c->body, 1, c->body_len, c->md) != c->body_len)
+		rc = err_set("cannot write '%s'", c->md_path);
+	findings_release(&list);
+	strbuf_release(&title);
 	return rc;
 }
 
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 {
 	struct report_ctx c;
-	struct report_plan_request preq = {req->filter, req->by, req->group, req->translate_from,
-					   req->translate_to};
+	struct report_plan_request preq = {req->filter,		req->by,
+					   req->group,		req->translate_from,
+					   req->translate_to,	req->host,
+					   req->models};
 	int rc;
 	memset(&c, 0, sizeof(c));
 	*out = NULL;
@@ -797,6 +1031,9 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	}
 	doc_free(c.summary);
 	report_plan_release(&c.plan);
+	findings_release(&c.findings);
+	findings_release(&c.primary);
+	free(c.body);
 	outdir_unstage(c.stage); /* what a failure left there; empty after install */
 	outdir_free(c.od);
 	free(c.stage);

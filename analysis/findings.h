@@ -1,0 +1,107 @@
+/*
+ * findings: the numbers behind the report's opening "Findings" list,
+ * taken from the result structs its sections print (never retyped, never
+ * read back from text). The sentences are reports/findings.h's.
+ *
+ * One finding per conclusion, each with its value and interval (NaN when
+ * none), n, the method in words and the report section that supports it
+ * (its heading anchor). A finding the data cannot support has supported
+ * false and `why` says why; the list says so rather than leaving it out.
+ *
+ *   scaling    per-doubling factor over the physical-core levels (the
+ *              sweep's physical fit: lo/hi = factor -/+ 1.96 SE, n = the
+ *              levels fitted) and the efficiency at the largest physical
+ *              level (eff); assumed physical when no host is known; not
+ *              supported when the level does not count workers
+ *   smt        the first SMT level's step over the last physical level
+ *              (value), the level (level); not supported without a host
+ *   noise      the group's noise verdict (word), the resolved and
+ *              within-noise steps (steps, within), the largest range (value, %)
+ *   cpu        runs whose tick check failed (value) of the runs with CPU
+ *              figures (n), per instance (subject)
+ *   memory     the OLS slope per session with its 95% t interval, n runs
+ *   target     measured: the group's worst median at the asked session
+ *              counts against the target, shortfall = target / median
+ *              (value), its median (lo), met when >= 1 is false;
+ *              predicted: the cheapest instance that meets (subject), or
+ *              none
+ *   translate  the translation factor (value, lo, hi) from one sub-corpus
+ *              to another: figures labelled translated
+ */
+#ifndef COREPLAN_FINDINGS_H
+#define COREPLAN_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cores.h"
+#include "memory.h"
+#include "noise.h"
+#include "size.h"
+#include "sweep.h"
+#include "translate.h"
+
+enum finding_kind {
+	FINDING_SCALING,
+	FINDING_SMT,
+	FINDING_NOISE,
+	FINDING_CPU,
+	FINDING_MEMORY,
+	FINDING_TARGET,
+	FINDING_PREDICTED,
+	FINDING_TRANSLATE,
+};
+
+struct finding {
+	enum finding_kind kind;
+	bool supported;
+	char subject[256]; /* the group, instance or pair ("" for all runs) */
+	double value, lo, hi; /* NaN when none */
+	double eff, level;    /* scaling: efficiency; smt: the level; else NaN */
+	size_t n;
+	bool assumed;      /* scaling: levels assumed physical (no host) */
+	bool met;          /* target: the measured median reaches it */
+	char word[64];     /* noise: its verdict; target: "measured" / "predicted" */
+	char steps[256];   /* noise: the resolved steps; target: the sessions asked */
+	char within[256];  /* noise: the within-noise steps */
+	char unit[48];     /* the value's unit */
+	char method[768];  /* in words */
+	char why[768];     /* !supported: why not */
+	char section[96];  /* the supporting section's anchor (without '#') */
+};
+
+struct findings {
+	struct finding *items;
+	size_t n;
+};
+
+/* A new finding at the end (zeroed, numbers NaN), or NULL when out of memory. */
+struct finding *findings_add(struct findings *f, enum finding_kind kind, const char *subject,
+			     const char *section);
+/* One that the data cannot support, with the reason. 0, or an error when out of memory. */
+int findings_unsupported(struct findings *f, enum finding_kind kind, const char *subject,
+			 const char *section, const char *why);
+/* scaling (and smt when the host is known) from one sweep; `by` is the level field. */
+int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, const char *by,
+		   const char *subject, const char *section);
+/* target, measured: the worst median of sw's levels in `sessions` against target. */
+int findings_target_sweep(struct findings *f, const struct sweep *sw, double target,
+			  const struct size_sessions *sessions, const char *subject,
+			  const char *section);
+/* predicted: the cheapest instance that meets (size's own judgement), or none. */
+int findings_size(struct findings *f, const struct size_result *res, const char *section);
+/* noise: the group's verdict and steps (the first verdict of nz). */
+int findings_noise(struct findings *f, const struct noise *nz, size_t nruns, const char *subject,
+		   const char *section);
+/* translate: the rate factor (value, 95% interval) from `from` to `to`. */
+int findings_translate(struct findings *f, const struct translate_factor *rate, size_t n_from,
+		       size_t n_to, const char *subject, const char *section);
+/* cpu: the tick check over one instance's runs. */
+int findings_cpu(struct findings *f, const struct cores_result *res, const char *subject,
+		 const char *section);
+/* memory: the OLS slope of the fit (the first fit that has one). */
+int findings_memory(struct findings *f, const struct memory *m, const char *unit,
+		    const char *subject, const char *section);
+void findings_release(struct findings *f);
+
+#endif

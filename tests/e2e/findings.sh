@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Golden checks of `coreplan report`'s Findings on the real corpora.
+#
+#   bash tests/e2e/findings.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# The expected numbers were computed independently from the corpus files
+# (never from the report's output); each check names its source. The
+# findings are read from the report's JSON document (its `findings`
+# section), and report.md is checked to open with them.
+#   - GOMAXPROCS corpus tied to its box (import --instance e2-standard-8:
+#     FORMATS.md, "one app box (GCE e2-standard-8, AMD EPYC 7B12, 4 cores /
+#     8 threads)"): scaling over physical cores ~1.78x per doubling, level 8
+#     is SMT (step ~1.167); untied: the SMT finding says why it cannot tell;
+#   - capacity corpus with --target 1000 --sessions 300-500: not met,
+#     e2-small (pg) ~15.5x and e2-medium (pg) ~4.1x short (measured); CPU
+#     attribution on e2-small untrustworthy, e2-medium trusted (tick check);
+#     the pg per-session memory slope 636.6 +- 17.3 kB/session; without a
+#     target the finding says why there is no verdict; the M1 and x86 core
+#     runs appear only in the translation section; no scaling models over
+#     sessions;
+#   - `report --out DIR` with default options succeeds on every real corpus
+#     and each write-up table (writeups/*/*.tsv).
+set -u
+set -o pipefail
+export LC_ALL=C
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+SHARED=$(realpath "$3") || exit 2
+GMP_NAME=gomaxprocs-scaling-20260816
+CAP_NAME=gcp-x86-capacity-20260816
+GMP=$SHARED/sky/$GMP_NAME
+CAP=$SHARED/sky/$CAP_NAME
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+unset COREPLAN_DB
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-findings.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 2
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() { echo "not ok - $1: $2" | head -n 20; FAIL=$((FAIL + 1)); }
+
+# run NAME DB DIR ARGS...: report --format json into DIR; the JSON in DIR.json
+run() {
+	local name=$1 db=$2 dir=$3
+	shift 3
+	if "$BIN" --db "$db" report --format json "$@" --out "$dir" >"$dir.json" 2>"$dir.err" &&
+		[ -s "$dir/report.md" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$(cat "$dir.err")"
+	fi
+}
+# check NAME JSON PYTHON: PYTHON (a body with `f`, the findings rows, and
+# `md`, report.md's text) prints "ok" or the reason.
+check() {
+	local res
+	res=$("$PY" - "$2" "$3" <<'EOF' 2>&1
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+f = d["sections"]["findings"]["rows"]
+md = open(sys.argv[1][:-5] + "/report.md", encoding="utf-8").read()
+# each row's sentence: report.md's bullet in the same place of the list
+_b = [l for l in md.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0].split("\n") if l.startswith("- ")]
+assert len(_b) == len(f), "%d bullets, %d findings rows" % (len(_b), len(f))
+for _r, _l in zip(f, _b):
+    _r["text"] = _l
+def one(kind, subject_part=""):
+    m = [x for x in f if x["finding"] == kind and subject_part in x["subject"]]
+    assert len(m) >= 1, "no %s finding with %r: %r" % (kind, subject_part, [x["subject"] for x in f if x["finding"] == kind])
+    return m[0]
+def near(a, b, tol):
+    assert a is not None and abs(a - b) <= tol, "%r is not %r +- %r" % (a, b, tol)
+try:
+    exec(sys.argv[2])
+    print("ok")
+except AssertionError as e:
+    print(e)
+EOF
+)
+	if [ "$res" == ok ]; then ok "$1"; else not_ok "$1" "$res"; fi
+}
+
+"$BIN" --db "$T/tied.db" import -q "$GMP" --instance e2-standard-8 >/dev/null 2>"$T/imp.err" || not_ok "import gmp tied" "$(cat "$T/imp.err")"
+"$BIN" --db "$T/all.db" import -q "$GMP" "$CAP" "$SHARED"/writeups/*/*.tsv >/dev/null 2>"$T/imp.err" || not_ok "import all" "$(cat "$T/imp.err")"
+
+# ---- GOMAXPROCS, tied to e2-standard-8 (4 cores x 2 threads) ----
+run "gmp tied: report exits 0" "$T/tied.db" "$T/gmp" --corpus "$GMP_NAME"
+# results.tsv, blocks 1-3, sessions 100: level medians 484.135, 865.468,
+# 1538.80 (g1, g2, g4), 1796.20 (g8); scipy.stats.linregress(log2 level,
+# ln median) over g1..g4: exp(slope) = 1.78282 (SciPy 1.10.1);
+# efficiency 1538.80 / 484.135 / 4 = 0.79461; SMT step 1796.20 / 1538.80 = 1.16727
+check "gmp tied: scaling over physical cores ~1.78x per doubling, efficiency ~0.79" "$T/gmp.json" '
+x = one("scaling", "block=1,2,3")
+near(x["value"], 1.78282, 0.0005); assert x["n"] == 3, x
+assert "1.78x per doubling" in x["text"] and "efficiency 0.79" in x["text"], x["text"]'
+check "gmp tied: level 8 is SMT, 1.167x over level 4" "$T/gmp.json" '
+x = one("smt", "block=1,2,3")
+near(x["value"], 1.16727, 0.0005)
+assert "level 8 is SMT" in x["text"], x["text"]'
+check "gmp tied: noise resolved at every step 1→2, 2→4, 4→8" "$T/gmp.json" '
+x = one("noise", "block=1,2,3")
+assert "resolved; steps resolved: 1→2, 2→4, 4→8" in x["text"], x["text"]'
+check "gmp: report.md opens with the Findings, each linked to a section" "$T/gmp.json" '
+head = md.split("\n## ")[1]
+assert head.startswith("Findings\n"), head[:40]
+bullets = [l for l in head.split("\n") if l.startswith("- ")]
+assert len(bullets) == len(f) and all("([section](#" in b for b in bullets), bullets
+anchors = {"sweep", "noise", "cpu-recomputed-cores-and-tick-rate", "memory-per-session", "cross-cpu-translation", "sizing"}
+assert all(x["section"] in anchors for x in f), [x["section"] for x in f]'
+
+# untied: the SMT finding says why it cannot tell
+run "gmp untied: report exits 0" "$T/all.db" "$T/gmpu" --corpus "$GMP_NAME"
+check "gmp untied: no SMT verdict, and why (no topology; --host)" "$T/gmpu.json" '
+x = one("smt")
+assert not x["supported"] and "no topology is recorded" in x["text"] and "--host" in x["text"], x'
+
+# ---- capacity, --target 1000 --sessions 300-500 ----
+run "cap: report --target 1000 --sessions 300-500 exits 0" "$T/all.db" "$T/cap" --corpus "$CAP_NAME" --target 1000 --sessions 300-500
+# results.tsv, blocks 1-3, tput medians at 300/500 sessions: small pg 64.3201
+# / 65.7188, medium pg 261.493 / 245.188: 1000 / 64.3201 = 15.547,
+# 1000 / 245.188 = 4.0785 (by hand, python statistics)
+check "cap: target not met; e2-small (pg) ~15.5x short, measured" "$T/cap.json" '
+x = one("target", "target=small cfg=pg block=1,2,3")
+near(x["value"], 15.5472, 0.001); near(x["lo"], 64.3201, 0.001)
+assert "not met (measured), 15.5x short" in x["text"], x["text"]'
+check "cap: e2-medium (pg) ~4.1x short, measured" "$T/cap.json" '
+x = one("target", "target=medium cfg=pg block=1,2,3")
+near(x["value"], 4.07851, 0.0005)
+assert all("not met" in y["text"] for y in f if y["finding"] == "target"), "a group met it"'
+# system.tsv stat_tick_hz: e2-small 64.9..143.2 Hz over 26 runs, all below
+# 0.75 x 200 = 150 (WINDOW_TICK_MIN); e2-medium 159.5..200.7 Hz, none below
+check "cap: CPU attribution on e2-small untrustworthy (26 of 26 runs), e2-medium trusted" "$T/cap.json" '
+s = one("cpu", "e2-small"); m = one("cpu", "e2-medium")
+assert s["value"] == 26 and s["n"] == 26 and "untrustworthy" in s["text"], s
+assert m["value"] == 0 and m["n"] == 21 and "trusted" in m["text"], m'
+# system.tsv load_app_kb on sessions, medium pg blocks 1-3 (9 runs):
+# scipy.stats.linregress slope 636.607 kB/session, SE 7.2953, 95% t half
+# width 17.2507 (SciPy 1.10.1)
+check "cap: pg memory slope 636.6 +- 17.3 kB/session (OLS, 95%)" "$T/cap.json" '
+x = one("memory", "target=medium cfg=pg")
+near(x["value"], 636.607, 0.01); near(x["hi"] - x["value"], 17.2507, 0.01); assert x["n"] == 9, x'
+check "cap: no core-scaling finding or models over sessions, and why" "$T/cap.json" '
+x = one("scaling")
+assert not x["supported"] and "over sessions" in x["text"], x
+assert "USL, Amdahl and power laws over it would be wrong" in md'
+check "cap: the translation factor is labelled translated" "$T/cap.json" '
+x = one("translate")
+assert "translated" in x["text"] and x["value"] > 2.5, x'
+check "cap: m1 and core runs appear only in the translation section" "$T/cap.json" '
+body = md.split("\n## Cross-CPU translation\n")
+assert len(body) == 2, "no translation section"
+before, rest = body[0], body[1].split("\n## ", 1)
+after = rest[1] if len(rest) > 1 else ""
+for word in ("subcorpus=m1", "subcorpus=core", "m1-r1", "core-mem-p5"):
+    assert word not in before and word not in after, "%s outside the translation section" % word
+assert "m1" in rest[0], "translation section names no m1 run"'
+run "cap: report without a target exits 0" "$T/all.db" "$T/capn" --corpus "$CAP_NAME"
+check "cap without a target: the finding says why there is no sizing verdict" "$T/capn.json" '
+x = one("target")
+assert not x["supported"] and "no target given: pass --target RATE --sessions N" in x["text"], x'
+
+# ---- default options on every real corpus and write-up table ----
+for c in "$GMP_NAME" "$CAP_NAME" scaling runs level1; do
+	run "report --corpus $c with default options exits 0" "$T/all.db" "$T/d-$c" --corpus "$c"
+done
+check "affinity table: swept by threads_per_proc, not by sessions" "$T/d-runs.json" '
+assert "level field: threads_per_proc" in md and "level field: sessions" not in md.split("## Memory")[0]'
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
