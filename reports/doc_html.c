@@ -28,13 +28,14 @@
 static const char page_css[] =
 	":root{color-scheme:light}\n"
 	"body{font-family:\"DejaVu Sans\",\"Helvetica Neue\",Arial,sans-serif;font-size:15px;"
-	"line-height:1.45;color:#1b1b1b;background:#fff;max-width:1180px;margin:0 auto;"
+	"line-height:1.45;color:#1b1b1b;background:#fff;max-width:1500px;margin:0 auto;"
 	"padding:1rem 1.5rem 3rem}\n"
+	"p,li{max-width:75rem}\n"
 	"h1{font-size:1.7rem;margin:.5rem 0 1rem;border-bottom:2px solid #333}\n"
 	"h2{font-size:1.4rem;margin:2.2rem 0 .6rem;border-bottom:1px solid #bbb}\n"
 	"h3{font-size:1.15rem;margin:1.6rem 0 .5rem}\n"
 	"h4,h5,h6{font-size:1rem;margin:1.2rem 0 .4rem}\n"
-	"h1,h2,h3,h4,h5,h6,p,li{overflow-wrap:anywhere}\n"
+	"h1,h2,h3,h4,h5,h6,p,li{overflow-wrap:break-word}\n"
 	"p,ul{margin:.4rem 0 .8rem}\n"
 	"ul{padding-left:1.4rem}\n"
 	"code{font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;font-size:.9em;"
@@ -42,14 +43,20 @@ static const char page_css[] =
 	"a{color:#0b57a8}\n"
 	"table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:13px;max-width:100%;"
 	"font-variant-numeric:tabular-nums}\n"
-	"th,td{border:1px solid #ccc;padding:.2rem .45rem;vertical-align:top;text-align:left;"
-	"overflow-wrap:anywhere;word-break:normal;max-width:32rem}\n"
+	"th,td{border:1px solid #ccc;padding:.2rem .4rem;vertical-align:top;text-align:left;"
+	"overflow-wrap:break-word;max-width:36rem}\n"
 	"th{background:#eef1f5;font-weight:600}\n"
 	"td.num,th.num{text-align:right}\n"
 	"td.num{white-space:nowrap}\n"
-	"tbody tr:nth-child(even){background:#fafafa}\n"
+	"table>tbody>tr:nth-child(even){background:#f7f7f7}\n"
+	"table.wide{font-size:12px}\n"
+	"table.wide td:not(.num){min-width:4.5em}\n"
+	"table.wide>tbody>tr{background:none}\n"
+	"table.wide>tbody:nth-of-type(even){background:#f7f7f7}\n"
+	"tr.aside>td{border-top:0;padding:.1rem .6rem .35rem;max-width:none;color:#333}\n"
+	"tr.aside span.col{font-weight:600}\n"
 	"figure{margin:1rem 0}\n"
-	"figure svg,figure img{display:block;max-width:100%;height:auto}\n"
+	"figure svg,figure img{display:block;max-width:min(100%,1000px);height:auto}\n"
 	"hr{border:0;border-top:1px solid #bbb;margin:2rem 0 .8rem}\n"
 	"footer{color:#555;font-size:.9em}\n"
 	"@media (max-width:1100px){td.num{white-space:normal}}\n"
@@ -57,7 +64,7 @@ static const char page_css[] =
 	"table{font-size:8pt}th,td{max-width:none}td.num{white-space:normal}"
 	"a{color:inherit;text-decoration:none}"
 	"h1,h2,h3,h4{break-after:avoid}tr,figure,li{break-inside:avoid}"
-	"tbody tr:nth-child(even){background:none}"
+	"table>tbody>tr:nth-child(even),table.wide>tbody:nth-of-type(even){background:none}"
 	"thead{display:table-header-group}}\n";
 
 /* ---- escaping ---- */
@@ -317,28 +324,76 @@ static bool is_align_row(struct line l)
 	return l.len > 0 && memchr(l.s, '-', l.len) != NULL;
 }
 
-/* A header cell: a column name breaks after '_' where it must. */
-static int put_header(struct strbuf *sb, struct line c)
+/*
+ * Copy rendered HTML, adding <wbr> (a line break opportunity) outside tags
+ * and entities after , / = ; : _ | and inside any run of WBR_RUN characters
+ * with no break: a long value wraps inside its cell instead of widening the
+ * table. Never inside a UTF-8 sequence.
+ */
+#define WBR_RUN 18
+
+static int put_breakable(struct strbuf *sb, const char *html)
 {
+	size_t run = 0;
 	int bad = 0;
-	struct strbuf cell = STRBUF_INIT;
-	bad |= put_inline(&cell, c.s, c.len);
-	for (const char *p = strbuf_str(&cell); *p; p++) {
-		bad |= strbuf_add(sb, p, 1);
-		if (*p == '_' && p[1])
+	for (const char *p = html; *p; p++) {
+		if (*p == '<') {
+			const char *end = strchr(p, '>');
+			size_t n = end ? (size_t)(end - p) + 1 : strlen(p);
+			bad |= strbuf_add(sb, p, n);
+			p += n - 1;
+			continue;
+		}
+		if (run >= WBR_RUN && ((unsigned char)*p & 0xC0) != 0x80) {
 			bad |= strbuf_adds(sb, "<wbr>");
+			run = 0;
+		}
+		if (*p == '&') {
+			const char *end = strchr(p, ';');
+			size_t n = end ? (size_t)(end - p) + 1 : 1;
+			bad |= strbuf_add(sb, p, n);
+			p += n - 1;
+			run++;
+			continue;
+		}
+		bad |= strbuf_add(sb, p, 1);
+		if (*p == ' ' || *p == '-') {
+			run = 0;
+		} else if (strchr(",/=;:_|", *p) && p[1] && p[1] != ' ') {
+			bad |= strbuf_adds(sb, "<wbr>");
+			run = 0;
+		} else if (((unsigned char)*p & 0xC0) != 0x80) {
+			run++;
+		}
 	}
+	return bad;
+}
+
+/* A cell's Markdown as HTML; breakable unless it is a number. */
+static int put_cell(struct strbuf *sb, struct line c, bool number)
+{
+	struct strbuf cell = STRBUF_INIT;
+	int bad = put_inline(&cell, c.s, c.len);
+	bad |= number ? strbuf_adds(sb, strbuf_str(&cell)) : put_breakable(sb, strbuf_str(&cell));
 	strbuf_release(&cell);
 	return bad;
 }
 
 #define MAX_COLS 256
+/*
+ * A table of at least WIDE_COLS columns does not fit a page with its long
+ * text columns (any cell over LONG_TEXT bytes) in the grid: those columns
+ * are written under each row instead, as "name: value" lines spanning it.
+ */
+#define WIDE_COLS 10
+#define LONG_TEXT 48
 
 static int put_table(struct strbuf *sb, const struct line *rows, size_t nrows)
 {
-	struct line cells[MAX_COLS];
-	bool num[MAX_COLS] = {false};
-	size_t ncols = split_row(rows[0], cells, MAX_COLS), first_body = 1;
+	struct line head[MAX_COLS], cells[MAX_COLS];
+	bool num[MAX_COLS] = {false}, aside[MAX_COLS] = {false};
+	size_t longest[MAX_COLS] = {0};
+	size_t ncols = split_row(rows[0], head, MAX_COLS), first_body = 1, naside = 0;
 	int bad = 0;
 	if (nrows > 1 && is_align_row(rows[1])) {
 		struct line al[MAX_COLS];
@@ -347,24 +402,56 @@ static int put_table(struct strbuf *sb, const struct line *rows, size_t nrows)
 			num[c] = al[c].len > 0 && al[c].s[al[c].len - 1] == ':' && al[c].s[0] != ':';
 		first_body = 2;
 	}
-	bad |= strbuf_adds(sb, "<table>\n<thead><tr>");
-	for (size_t c = 0; c < ncols; c++) {
-		bad |= strbuf_adds(sb, num[c] ? "<th class=\"num\">" : "<th>");
-		bad |= put_header(sb, cells[c]);
-		bad |= strbuf_adds(sb, "</th>");
-	}
-	bad |= strbuf_adds(sb, "</tr></thead>\n<tbody>\n");
 	for (size_t r = first_body; r < nrows; r++) {
 		size_t n = split_row(rows[r], cells, MAX_COLS);
-		bad |= strbuf_adds(sb, "<tr>");
+		for (size_t c = 0; c < n && c < ncols; c++)
+			if (cells[c].len > longest[c])
+				longest[c] = cells[c].len;
+	}
+	for (size_t c = 0; ncols >= WIDE_COLS && c < ncols; c++) {
+		aside[c] = !num[c] && longest[c] > LONG_TEXT;
+		naside += aside[c];
+	}
+	bad |= strbuf_adds(sb, naside ? "<table class=\"wide\">\n<thead><tr>" : "<table>\n<thead><tr>");
+	for (size_t c = 0; c < ncols; c++) {
+		if (aside[c])
+			continue;
+		bad |= strbuf_adds(sb, num[c] ? "<th class=\"num\">" : "<th>");
+		bad |= put_cell(sb, head[c], false);
+		bad |= strbuf_adds(sb, "</th>");
+	}
+	bad |= strbuf_adds(sb, naside ? "</tr></thead>\n" : "</tr></thead>\n<tbody>\n");
+	for (size_t r = first_body; r < nrows; r++) {
+		size_t n = split_row(rows[r], cells, MAX_COLS);
+		bool more = false;
+		bad |= strbuf_adds(sb, naside ? "<tbody>\n<tr>" : "<tr>");
 		for (size_t c = 0; c < n; c++) {
-			bad |= strbuf_adds(sb, c < MAX_COLS && num[c] ? "<td class=\"num\">" : "<td>");
-			bad |= put_inline(sb, cells[c].s, cells[c].len);
+			if (c < ncols && aside[c]) {
+				more |= cells[c].len > 0;
+				continue;
+			}
+			bad |= strbuf_adds(sb, c < ncols && num[c] ? "<td class=\"num\">" : "<td>");
+			bad |= put_cell(sb, cells[c], c < ncols && num[c]);
 			bad |= strbuf_adds(sb, "</td>");
 		}
 		bad |= strbuf_adds(sb, "</tr>\n");
+		if (more) {
+			bad |= strbuf_addf(sb, "<tr class=\"aside\"><td colspan=\"%zu\">", ncols - naside);
+			for (size_t c = 0; c < n && c < ncols; c++) {
+				if (!aside[c] || cells[c].len == 0)
+					continue;
+				bad |= strbuf_adds(sb, "<div><span class=\"col\">");
+				bad |= put_cell(sb, head[c], false);
+				bad |= strbuf_adds(sb, ":</span> ");
+				bad |= put_cell(sb, cells[c], false);
+				bad |= strbuf_adds(sb, "</div>");
+			}
+			bad |= strbuf_adds(sb, "</td></tr>\n");
+		}
+		if (naside)
+			bad |= strbuf_adds(sb, "</tbody>\n");
 	}
-	bad |= strbuf_adds(sb, "</tbody>\n</table>\n");
+	bad |= strbuf_adds(sb, naside ? "</table>\n" : "</tbody>\n</table>\n");
 	return bad;
 }
 
