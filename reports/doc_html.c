@@ -50,7 +50,7 @@ static const char page_css[] =
 	"td.num{white-space:nowrap}\n"
 	"table>tbody>tr:nth-child(even){background:#f7f7f7}\n"
 	"table.wide{font-size:12px}\n"
-	"table.wide td:not(.num){min-width:4.5em}\n"
+	"table.wide th,table.wide td{padding:.15rem .3rem}\n"
 	"table.wide>tbody>tr{background:none}\n"
 	"table.wide>tbody:nth-of-type(even){background:#f7f7f7}\n"
 	"tr.aside>td{border-top:0;padding:.1rem .6rem .35rem;max-width:none;color:#333}\n"
