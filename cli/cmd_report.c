@@ -23,7 +23,8 @@ enum {
 	OPT_TARGET,
 	OPT_SESSIONS,
 	OPT_HOST,
-	OPT_PNG
+	OPT_PNG,
+	OPT_HTML
 };
 
 static const struct opt_spec specs[] = {
@@ -52,6 +53,9 @@ static const struct opt_spec specs[] = {
 		      "as e2-standard-8): sweep, SMT and scaling models (or `host =` in the config)",
 		      false},
 	[OPT_PNG] = {"png", 0, NULL, "PNG plots instead of SVG", false},
+	[OPT_HTML] = {"html", 0, NULL,
+		      "also DIR/report.html: report.md as one self-contained page (see 'html')",
+		      false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -113,8 +117,16 @@ static const char details[] =
 	"missing, report.md says why (gnuplot not installed, gnuplot's error, or why\n"
 	"the runs give no such plot). Symbolic links are never followed.\n"
 	"\n"
+	"html: --html also writes DIR/report.html, report.md's content as one\n"
+	"self-contained page: inline CSS, every plot inlined (SVG as it is, PNG as a\n"
+	"data: URI), no script and nothing fetched, so it reads from a file:// URL\n"
+	"and prints; headings have ids (GitHub's anchors of their text, so #links\n"
+	"work in both); wide tables wrap to the page. Like report.md, the same\n"
+	"database content and options give a byte-identical page.\n"
+	"\n"
 	"example:\n"
 	"  coreplan report --corpus example --out out/example\n"
+	"  coreplan report --corpus example --out out/html --html\n"
 	"  coreplan report --corpus example --out out/example   # again: replaced\n";
 
 static const char *const views[] = {"sections", NULL};
@@ -134,7 +146,7 @@ struct args {
 	struct run_filter config_where;
 	struct run_filter no_filter; /* every run: what the sizing inputs start from */
 	char *config_text; /* the config file: size keeps pointers into it until the end */
-	bool png;
+	bool png, html;
 };
 
 static int set_text(char **slot, const char *value)
@@ -187,6 +199,9 @@ static int option(void *request, int which, const char *value)
 		return size_set(a, specs[which].name, value);
 	case OPT_PNG:
 		a->png = true;
+		return 0;
+	case OPT_HTML:
+		a->html = true;
 		return 0;
 	}
 	return 0;
@@ -304,6 +319,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *c, struct doc **out)
 	req.out_dir = a->out;
 	req.plot_format = a->png ? PLOT_PNG : PLOT_SVG;
 	req.options_text = strbuf_str(&words);
+	req.html = a->html;
 	if (rc == 0)
 		rc = report_run(db, &req, out);
 	strbuf_release(&words);

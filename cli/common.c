@@ -32,7 +32,7 @@ static int runner_option(struct cli_args *a, int code, const char *value)
 		return 0;
 	case CLI_OPT_FORMAT:
 		if (doc_format_parse(value, &a->format))
-			return err_usage("unknown format '%s' (md, tsv, csv or json)", value);
+			return err_usage("unknown format '%s' (md, tsv, csv, json or html)", value);
 		return 0;
 	case CLI_OPT_VIEW:
 		a->view = value;

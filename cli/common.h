@@ -79,7 +79,7 @@ enum {
 		{"include-excluded", 0, NULL, "keep excluded runs (left out by default)",      \
 		 false, CLI_OPT_INCLUDE_EXCLUDED}
 #define CLI_SPECS_OUTPUT                                                                       \
-	{"format", 0, "F", "output format: md, tsv, csv or json (default md)", false,          \
+	{"format", 0, "F", "output format: md, tsv, csv, json or html (default md)", false,          \
 	 CLI_OPT_FORMAT},                                                                      \
 		{"view", 0, "NAME", "one section: the table tsv/csv print (see views below)",  \
 		 false, CLI_OPT_VIEW}

@@ -1519,7 +1519,7 @@ int doc_format_parse(const char *name, enum doc_format *format)
 		enum doc_format format;
 	} names[] = {
 		{"md", DOC_MD},   {"markdown", DOC_MD}, {"tsv", DOC_TSV},
-		{"csv", DOC_CSV}, {"json", DOC_JSON},
+		{"csv", DOC_CSV}, {"json", DOC_JSON},   {"html", DOC_HTML},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i].name)) {
@@ -1531,7 +1531,7 @@ int doc_format_parse(const char *name, enum doc_format *format)
 
 const char *doc_format_name(enum doc_format format)
 {
-	static const char *const names[] = {"md", "tsv", "csv", "json"};
+	static const char *const names[] = {"md", "tsv", "csv", "json", "html"};
 	return (size_t)format < sizeof(names) / sizeof(names[0]) ? names[format] : "?";
 }
 
@@ -1541,7 +1541,8 @@ int doc_write(const struct doc *d, enum doc_format format, const char *view, FIL
 	if (rc)
 		return rc;
 	if (view && !doc_has_view(d, view) &&
-	    !((format == DOC_MD || format == DOC_JSON) && doc_find_section(d, view))) {
+	    !((format == DOC_MD || format == DOC_JSON || format == DOC_HTML) &&
+	      doc_find_section(d, view))) {
 		struct strbuf names = STRBUF_INIT;
 		rc = doc_view_names(d, &names);
 		if (rc == 0)
@@ -1563,6 +1564,9 @@ int doc_write(const struct doc *d, enum doc_format format, const char *view, FIL
 		break;
 	case DOC_JSON:
 		rc = write_json(d, view && strcmp(view, "facts") ? view : NULL, fp);
+		break;
+	case DOC_HTML:
+		rc = doc_write_html(d, fp, view && strcmp(view, "facts") ? view : NULL);
 		break;
 	default:
 		return err_set("unknown output format %d", (int)format);

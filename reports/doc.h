@@ -44,6 +44,7 @@
  *            "left_out": [{"tag": TAG, "reason": R}, ...]}
  *         Reals have every digit (shortest text that reads back exactly);
  *         a missing value is null; non-UTF-8 bytes become U+FFFD.
+ *   html  the Markdown as one self-contained page (doc_write_html below).
  *   tsv, csv  one table: the section named by the view (default: the
  *         command's first view); the view "facts" is the facts as rows of
  *         name, value, unit, label. Every digit; missing is NA in tsv and
@@ -68,9 +69,9 @@
 #define DOC_PRINTF(a, b)
 #endif
 
-enum doc_format { DOC_MD, DOC_TSV, DOC_CSV, DOC_JSON };
+enum doc_format { DOC_MD, DOC_TSV, DOC_CSV, DOC_JSON, DOC_HTML };
 
-/* "md" (or "markdown"), "tsv", "csv", "json"; -1 otherwise. */
+/* "md" (or "markdown"), "tsv", "csv", "json", "html"; -1 otherwise. */
 int doc_format_parse(const char *name, enum doc_format *format);
 const char *doc_format_name(enum doc_format format);
 
@@ -243,6 +244,36 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
  * rounded -0 as 0, NaN/inf as NULL. buf holds 32 bytes.
  */
 const char *doc_format_real(double value, char style, int precision, char buf[32]);
+
+/*
+ * HTML (reports/doc_html.c): one self-contained page (inline CSS, no
+ * script, nothing fetched) rendering the Markdown the md writer writes,
+ * so it has the same content: headings with ids (GitHub's anchors of
+ * their text, "-1", "-2" for repeats, so [x](#anchor) links work in both),
+ * tables with numeric columns right-aligned and long cells wrapping to
+ * the page, bullets, paragraphs, and "---" then the footer. Every byte of
+ * text is escaped (< > & " ' as entities, controls as \xNN); only the
+ * Markdown constructs coreplan writes become markup.
+ *
+ * doc_html_from_md renders md[0, len). page may be NULL; page->title
+ * (NULL: the first heading) is the page's <title>; an image line
+ * "![alt](src)" becomes <figure id="figure-N"> holding what page->image
+ * appends to out (the report inlines the SVG or a data: URI PNG), given
+ * src as written, N (1, 2, ...) and alt escaped for an attribute; its
+ * error stops the page. Without page->image the figure names the file.
+ * Same input, same bytes. Writes and flushes fp.
+ *
+ * doc_write_html is doc_write's "html": doc_write_md (title at level 1,
+ * DOC_MD_ALL, view) rendered this way.
+ */
+struct doc_html_page {
+	const char *title;
+	int (*image)(void *ctx, const char *src, unsigned int figure, const char *alt_html,
+		     struct strbuf *out);
+	void *ctx;
+};
+int doc_html_from_md(const char *md, size_t len, const struct doc_html_page *page, FILE *fp);
+int doc_write_html(const struct doc *d, FILE *fp, const char *view);
 
 /*
  * Append text escaped for Markdown: what a terminal must not get

@@ -14,12 +14,14 @@
 #include "../analysis/translate.h"
 #include "../common/err.h"
 #include "../common/hash.h"
+#include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../common/strbuf.h"
 #include "../schema/queries.h"
 #include "builders.h"
 #include "findings.h"
 #include "plots.h"
+#include "report_html.h"
 #include "sizing_plot.h"
 
 #include <ctype.h>
@@ -48,6 +50,7 @@ struct report_ctx {
 	struct outdir *od;        /* --out, locked while the report is written */
 	char *stage;              /* where the new report is written before it replaces the old */
 	char *md_path, *md_stage; /* DIR/report.md, and its file in the stage */
+	char *html_path;          /* DIR/report.html (--html), or NULL */
 	char *plots_dir;          /* the stage's plots/, where the plots are drawn */
 	char *plots_shown;        /* DIR/plots: what the report and its messages name */
 	int plot_seq;
@@ -903,6 +906,51 @@ static int close_files(struct report_ctx *c, int rc)
 	return rc;
 }
 
+/* ---- report.html ---- */
+
+/*
+ * DIR/report.html (--html): the finished report.md of the stage rendered
+ * with its plots inlined (report_html.h), written into the stage beside it.
+ */
+static int write_html(struct report_ctx *c)
+{
+	struct strbuf stage = STRBUF_INIT, path = STRBUF_INIT, title = STRBUF_INIT;
+	struct infile md = {.fd = -1};
+	const char *corpus = c->req->filter->corpus;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = NULL;
+	int rc = 0;
+	if (strbuf_addf(&stage, "%s/report.html", c->stage) ||
+	    strbuf_addf(&path, "%s/report.html", c->req->out_dir) ||
+	    strbuf_addf(&title, "Capacity report: %s", corpus ? corpus : "all corpora")) {
+		rc = err_set("out of memory");
+		goto done;
+	}
+	rc = infile_open(&md, c->md_stage, c->md_path, INFILE_NO_LIMIT);
+	if (rc == 0)
+		rc = infile_slurp(&md, &text, &len);
+	if (rc == 0)
+		rc = outfile_create(strbuf_str(&stage), strbuf_str(&path), &fp);
+	if (rc == 0)
+		rc = report_html_write(text, len, strbuf_str(&title), c->plots_dir, c->plots_shown,
+				       fp);
+	if (fp) {
+		int closed = outfile_close(fp, strbuf_str(&path));
+		if (rc == 0)
+			rc = closed;
+	}
+	if (rc == 0 && !(c->html_path = strbuf_detach(&path)))
+		rc = err_set("out of memory");
+done:
+	infile_close(&md);
+	free(text);
+	strbuf_release(&stage);
+	strbuf_release(&path);
+	strbuf_release(&title);
+	return rc;
+}
+
 /*
  * The written report replaces the old: the earlier report's files (all
  * coreplan's, checked by open_files) are removed, so nothing stale stays
@@ -915,6 +963,8 @@ static int install(struct report_ctx *c)
 		rc = outdir_commit(c->od, c->stage, "plots", false);
 	if (rc == 0)
 		rc = outdir_commit(c->od, c->stage, "report.md", false);
+	if (rc == 0 && c->html_path)
+		rc = outdir_commit(c->od, c->stage, "report.html", false);
 	if (rc == 0)
 		rc = outdir_save(c->od);
 	return rc;
@@ -1012,11 +1062,15 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	if (rc == 0)
 		rc = write_all(&c);
 	rc = close_files(&c, rc);
+	if (rc == 0 && req->html)
+		rc = write_html(&c);
 	if (rc == 0)
 		rc = install(&c);
 	if (rc == 0) {
 		doc_set_title(c.summary, "Report written to %s", c.md_path);
 		doc_fact_text(c.summary, "report", "report", DOC_LISTED, c.md_path);
+		if (c.html_path)
+			doc_fact_text(c.summary, "html", "html page", DOC_LISTED, c.html_path);
 		doc_fact_text(c.summary, "plots_dir", "plots", DOC_LISTED, c.plots_shown);
 		doc_fact_int(c.summary, "sections_measured", "sections measured", DOC_LISTED,
 			     (int64_t)c.measured, NULL);
@@ -1039,6 +1093,7 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	free(c.stage);
 	free(c.md_path);
 	free(c.md_stage);
+	free(c.html_path);
 	free(c.plots_dir);
 	free(c.plots_shown);
 	return rc;

@@ -28,6 +28,11 @@
  * where an image is missing report.md says why (gnuplot not installed,
  * gnuplot's error, or why the runs give no such plot).
  *
+ * With html, DIR/report.html too: report.md as one self-contained page,
+ * its plots inlined (reports/report_html.h), written from the finished
+ * report.md and the stage's plots, so it has the same content and is as
+ * byte-identical across runs as report.md.
+ *
  * report_run() returns a document of what it wrote (the report's path,
  * each section and whether it was measured), which `coreplan report`
  * prints.
@@ -36,6 +41,7 @@
 #define COREPLAN_REPORT_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 
 #include "../analysis/size.h"
 #include "../schema/fields.h"
@@ -54,6 +60,7 @@ struct report_request {
 	const char *out_dir;              /* new, empty or an earlier report's (below) */
 	enum plot_format plot_format;
 	const char *options_text;         /* the options in words, hashed into the footer */
+	bool html;                        /* also DIR/report.html (reports/report_html.h) */
 };
 
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out);

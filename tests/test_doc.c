@@ -20,6 +20,7 @@
 #include "common/err.h"
 #include "common/strbuf.h"
 #include "reports/doc.h"
+#include "reports/report_html.h"
 
 static char *render(const struct doc *d, enum doc_format f, const char *view, int *rc)
 {
@@ -472,6 +473,110 @@ static void format_names(void **state)
 	assert_int_equal(f, DOC_CSV);
 	assert_int_equal(doc_format_parse("xml", &f), -1);
 	assert_string_equal(doc_format_name(DOC_JSON), "json");
+	assert_int_equal(doc_format_parse("html", &f), 0);
+	assert_int_equal(f, DOC_HTML);
+	assert_string_equal(doc_format_name(DOC_HTML), "html");
+}
+
+/* HTML: values escaped, numbers right-aligned, ids are GitHub's anchors, a repeat numbered. */
+static void html_escapes_and_lays_out(void **state)
+{
+	static const struct doc_col cols[] = {
+		DOC_COL_TEXT("tag"),
+		DOC_COL_REAL("value", NULL, 'f', 2),
+	};
+	struct doc *d = doc_new("t", "A <b> & \"c\"");
+	struct doc_section *s = doc_section(d, "one", "Levels");
+	struct doc_section *s2 = doc_section(d, "two", "Levels");
+	struct doc_table *t = doc_table(s, cols, 2);
+	int rc;
+	char *out;
+	(void)state;
+	doc_row(t);
+	doc_set_text(t, 0, "<script>alert('x')</script> *x* `y`");
+	doc_set_real(t, 1, 1.5);
+	doc_note(s2, "see [it](javascript:alert(1)) and `a<b`");
+	out = render(d, DOC_HTML, NULL, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "<title>A &lt;b&gt; &amp; &quot;c&quot;</title>"));
+	assert_non_null(strstr(out, "<h1 id=\"a-b--c\">"));
+	assert_non_null(strstr(out, "<h2 id=\"levels\">Levels</h2>"));
+	assert_non_null(strstr(out, "<h2 id=\"levels-1\">Levels</h2>"));
+	assert_non_null(strstr(out, "<th class=\"num\">value</th>"));
+	assert_non_null(strstr(out, "<td class=\"num\">1.50</td>"));
+	/* the cell's text as text: no element, no emphasis, no code span */
+	assert_null(strstr(out, "<script"));
+	assert_non_null(strstr(out, "<td>&lt;script&gt;alert(&#39;x&#39;)<wbr>&lt;/<wbr>script&gt; *x* `y`</td>"));
+	/* a link to a scheme is not a link; a code span keeps its text escaped */
+	assert_null(strstr(out, "href=\"javascript"));
+	assert_non_null(strstr(out, "<code>a&lt;b</code>"));
+	assert_null(strstr(out, "<img"));
+	free(out);
+	doc_free(d);
+}
+
+/* A wide table: its long text column goes under each row; the md has it as a column. */
+static void html_wide_table_fits(void **state)
+{
+	struct doc_col cols[12];
+	char names[12][8];
+	struct doc *d = doc_new("t", "Wide");
+	struct doc_table *t;
+	int rc;
+	char *out, long_text[80];
+	(void)state;
+	for (int c = 0; c < 12; c++) {
+		snprintf(names[c], sizeof(names[c]), "c%d", c);
+		cols[c] = (struct doc_col)DOC_COL_INT(names[c], NULL);
+	}
+	cols[11] = (struct doc_col)DOC_COL_TEXT("words");
+	t = doc_table(doc_section(d, "w", "W"), cols, 12);
+	memset(long_text, 'a', 60);
+	long_text[60] = '\0';
+	doc_row(t);
+	for (int c = 0; c < 11; c++)
+		doc_set_int(t, (size_t)c, c);
+	doc_set_text(t, 11, long_text);
+	out = render(d, DOC_HTML, NULL, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "<table class=\"wide\">"));
+	assert_null(strstr(out, "<th>words</th>"));
+	assert_non_null(strstr(out, "<tr class=\"aside\"><td colspan=\"11\"><div><span class=\"col\">words:</span> "
+				    "aaaaaaaaaaaaaaaaaa<wbr>aaaaaaaaaaaaaaaaaa<wbr>"));
+	free(out);
+	doc_free(d);
+}
+
+/* SVG inlining: ids and references prefixed, script and outside links refused. */
+static void svg_inlined_safely(void **state)
+{
+	static const char good[] =
+		"<?xml version=\"1.0\"?>\n<!-- c -->\n<svg width=\"10\" height=\"5\">"
+		"<defs><path id='gpPt1' d='M0,0'/></defs><use xlink:href='#gpPt1' "
+		"filter = 'url(#textbox)'/><text>a &lt; b</text></svg>\ntrailing";
+	static const char *const bad[] = {
+		"<svg><script>alert(1)</script></svg>",
+		"<svg><rect onload='x()'/></svg>",
+		"<svg><a xlink:href='http://example.com/'>x</a></svg>",
+		"<svg><rect fill='url(http://example.com/x)'/></svg>",
+		"<svg><foreignObject/></svg>",
+		"<html></html>",
+		"<svg><rect/>",
+	};
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	assert_int_equal(report_html_inline_svg(good, strlen(good), 3, "alt", "x.svg", &sb), 0);
+	assert_string_equal(strbuf_str(&sb),
+			    "<svg role=\"img\" aria-label=\"alt\" width=\"10\" height=\"5\">"
+			    "<defs><path id='f3-gpPt1' d='M0,0'/></defs><use xlink:href='#f3-gpPt1' "
+			    "filter = 'url(#f3-textbox)'/><text>a &lt; b</text></svg>");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strbuf_reset(&sb);
+		assert_int_not_equal(report_html_inline_svg(bad[i], strlen(bad[i]), 1, "a", "x.svg", &sb), 0);
+		assert_non_null(strstr(err_msg(), "'x.svg'"));
+		err_clear();
+	}
+	strbuf_release(&sb);
 }
 
 int main(void)
@@ -492,6 +597,9 @@ int main(void)
 		cmocka_unit_test(streamed_table_stops_on_a_failed_write),
 		cmocka_unit_test(values_escaped_everywhere),
 		cmocka_unit_test(format_names),
+		cmocka_unit_test(html_escapes_and_lays_out),
+		cmocka_unit_test(html_wide_table_fits),
+		cmocka_unit_test(svg_inlined_safely),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,12 +9,14 @@
 # GOMAXPROCS corpus and the affinity table tied to epyc, the yip table to a
 # 6-core, 12-thread host: import --host). For every case below
 # (a command and its arguments on one database) the command runs with
-# --format md, json, csv and tsv, and with --format tsv --view V for every
+# --format md, json, csv, tsv and html, and with --format tsv --view V for every
 # view its --help lists, and:
 #   - every run exits 0 and writes nothing to stderr but warnings;
 #   - the JSON parses and has the document shape, and every number the
 #     Markdown shows is a JSON number (fact or cell) with the same digits
 #     (tests/e2e/doc_check.py), and every tsv cell equals its JSON cell;
+#   - the html is well-formed (python's html.parser: every element closed in
+#     order), has no script, and one table per Markdown table;
 #   - every view --help declares is a table section of the JSON (or facts);
 #   - an unknown view is a usage error (exit 2) listing the valid ones.
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
@@ -71,7 +73,7 @@ check_case() {
 	local base=$T/out/$label
 	mkdir -p "$(dirname "$base")"
 	local fmt rc bad=""
-	for fmt in md json csv tsv; do
+	for fmt in md json csv tsv html; do
 		"${TIMEOUT[@]}" "$BIN" --db "$db" "$cmd" "$@" --format "$fmt" >"$base.$fmt" 2>"$base.$fmt.err"
 		rc=$?
 		if [ $rc -ne 0 ]; then
@@ -91,6 +93,35 @@ check_case() {
 		ok "$label: json holds every md number; tsv equals json"
 	else
 		not_ok "$label: json holds every md number; tsv equals json" "$res"
+	fi
+	# html: well-formed (every element closed in order), no script, one table per md table
+	res=$(python3 -c 'import html.parser, re, sys
+md = open(sys.argv[1]).read()
+page = open(sys.argv[2]).read()
+void = {"meta", "wbr", "hr", "br", "img"}
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.stack, self.bad, self.tables = [], [], 0
+    def handle_starttag(self, tag, attrs):
+        self.tables += tag == "table"
+        if tag in ("script", "link", "iframe"):
+            self.bad.append("a <%s> element" % tag)
+        if tag not in void:
+            self.stack.append(tag)
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack.pop() != tag:
+            self.bad.append("</%s> closes nothing open" % tag)
+p = P()
+p.feed(page)
+want = len(re.findall(r"^\|.*\n\|[-:| ]+\|$", md, re.M))
+if p.stack: p.bad.append("left open: %s" % p.stack)
+if p.tables != want: p.bad.append("%d tables, md has %d" % (p.tables, want))
+print("; ".join(p.bad) or "ok")' "$base.md" "$base.html" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$label: html is well-formed with the md's tables"
+	else
+		not_ok "$label: html is well-formed with the md's tables" "$res"
 	fi
 	local view missing=""
 	while read -r view; do
