@@ -130,22 +130,16 @@ static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct pl
 	return rc;
 }
 
-static int memory_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+static int plot_memory_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
 {
-	struct selection *sel = &out->sel;
-	double *x = NULL, *y = NULL;
-	int rc = select_for(db, req, NULL, sel);
-	if (rc == 0 && (!(x = malloc(sel->n * sizeof(*x))) || !(y = malloc(sel->n * sizeof(*y)))))
-		rc = err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
-		x[i] = sel->runs[i].level;
-		y[i] = sel->runs[i].metric;
-	}
-	if (rc == 0)
-		rc = stats_ols(x, y, sel->n, &out->ols);
-	free(x);
-	free(y);
-	return rc;
+	struct memory_request mreq;
+	memset(&mreq, 0, sizeof(mreq));
+	mreq.filter = req->filter;
+	mreq.by = req->by;
+	mreq.metric = plot_request_metric(req);
+	mreq.group = req->group;
+	cores_options_init(&mreq.cores);
+	return memory_run(db, &mreq, &out->memory);
 }
 
 int plot_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
@@ -160,7 +154,7 @@ int plot_run(sqlite3 *db, const struct plot_request *req, struct plot_result *ou
 	case PLOT_KIND_TRACE:
 		return plot_trace_run(db, req, out);
 	case PLOT_KIND_MEMORY:
-		return memory_run(db, req, out);
+		return plot_memory_run(db, req, out);
 	}
 	return err_set("unknown plot kind %d", (int)req->kind);
 }
@@ -171,8 +165,9 @@ const struct selection *plot_result_selection(const struct plot_result *r)
 	case PLOT_KIND_SCALING:
 		return &r->sweep.sel;
 	case PLOT_KIND_BLOCKS:
-	case PLOT_KIND_MEMORY:
 		return &r->sel;
+	case PLOT_KIND_MEMORY:
+		return &r->memory.sel;
 	case PLOT_KIND_TRACE:
 		break;
 	}
@@ -184,6 +179,7 @@ void plot_result_release(struct plot_result *r)
 	sweep_result_release(&r->sweep);
 	fit_release(&r->power);
 	selection_release(&r->sel);
+	memory_result_release(&r->memory);
 	trace_series_release(&r->series);
 	memset(r, 0, sizeof(*r));
 }

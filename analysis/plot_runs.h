@@ -14,8 +14,10 @@
  *            every level must be a number
  *   trace    the one run --tag names among the selected runs: its sample
  *            trace and its plateau and CPU figures (cores.h)
- *   memory   the runs (metric default load_rss_kb) and the OLS line of the
- *            metric on the level (stats.h)
+ *   memory   the memory analysis (memory.h's memory_run: metric default
+ *            load_rss_kb, groups by req->group, the same pooling check):
+ *            the runs and one OLS line per group, as `coreplan memory`
+ *            and the report's memory tables have them
  * A selection without runs is an error ("no runs to plot").
  */
 #ifndef COREPLAN_PLOT_RUNS_H
@@ -27,6 +29,7 @@
 
 #include "cores.h"
 #include "fit.h"
+#include "memory.h"
 #include "select.h"
 #include "stats.h"
 #include "sweep.h"
@@ -45,6 +48,7 @@ struct plot_request {
 	const char *block;  /* blocks: the block field; NULL: block */
 	const char *tag;    /* trace: the run */
 	const char *host;   /* scaling: count levels on this host; NULL: the runs' own */
+	const char *const *group; /* memory: NULL-terminated grouping fields, or NULL */
 };
 
 /* The metric the request plots: its own, else load_rss_kb for memory, tput otherwise. */
@@ -57,8 +61,8 @@ struct plot_result {
 	bool has_power;             /* scaling: the power law was fitted */
 	struct fit_result power;    /* scaling: over the physical-core levels' runs */
 	size_t power_points;        /* scaling: the runs it was fitted to */
-	struct selection sel;       /* blocks, memory */
-	struct ols ols;             /* memory */
+	struct selection sel;       /* blocks */
+	struct memory_result memory; /* memory: the runs, points and fits per group */
 	int64_t run_id;             /* trace: the run */
 	struct trace_series series; /* trace: its sample trace */
 	struct run_cores cores;     /* trace: its plateau and CPU figures */
