@@ -64,7 +64,7 @@ int plot_begin(struct strbuf *script, enum plot_format format, const char *image
 	rc |= plot_quote(script, xlabel);
 	strbuf_adds(script, "\nset ylabel ");
 	rc |= plot_quote(script, ylabel);
-	strbuf_adds(script, "\nset grid\nset key outside right top\nset datafile separator '\\t'\n");
+	strbuf_adds(script, "\nset grid\nset key outside below center horizontal\nset datafile separator '\\t'\n");
 	return rc;
 }
 
@@ -261,6 +261,8 @@ static int decorations(struct strbuf *sb, const struct plot_spec *spec)
 	int rc = 0;
 	if (spec->log2_x)
 		strbuf_adds(sb, "set logscale x 2\n");
+	if (spec->pad) /* margins: the first, last and highest points' marks are not cut */
+		strbuf_adds(sb, "set offsets graph 0.03, graph 0.03, graph 0.05, 0\n");
 	if (spec->y2label) {
 		strbuf_adds(sb, "set y2tics\nset ytics nomirror\nset y2label ");
 		rc |= plot_quote(sb, spec->y2label);

@@ -117,6 +117,7 @@ struct plot_spec {
 	struct plot_output out;
 	const char *title, *xlabel, *ylabel, *y2label;
 	bool log2_x;
+	bool pad; /* a margin left, right and above the data (points at the edges) */
 	bool has_shade; /* an x range shaded behind the data */
 	double shade_from, shade_to;
 	const char *shade_label;

@@ -74,10 +74,11 @@ static void caption_left_out(struct strbuf *sb, const struct plot_series *series
 	size_t k = 0;
 	for (size_t s = 0; s < n; s++) {
 		size_t pts = plot_series_points(&series[s]);
-		if (plot_series_drawable(&series[s]))
+		/* a series with nothing asked of it (no level of its kind) is no omission */
+		if (plot_series_drawable(&series[s]) || series[s].n == 0)
 			continue;
 		strbuf_addf(sb, "%s'%s' (%s)", k++ ? ", " : " Not drawn: ", series[s].title,
-			    pts ? "one point: a line needs two" : "no point");
+			    pts ? "one point: a line needs two" : "no number to draw");
 	}
 	if (k)
 		strbuf_adds(sb, ".");
@@ -256,9 +257,10 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 			spec.vline_label = strbuf_str(&vline);
 		}
 		spec.log2_x = true;
+		spec.pad = true;
 		strbuf_addf(&cap,
-			    "The median %s per %s level with min-max bars (%zu levels",
-			    metric, by, nl);
+			    "The median %s per %s level with min-max bars (%zu level%s",
+			    metric, by, nl, nl == 1 ? "" : "s");
 		if (split)
 			strbuf_addf(&cap,
 				    ": %zu at physical cores, %zu SMT sibling, %zu beyond the logical "
@@ -337,9 +339,10 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 		struct plot_spec spec = spec_for(t, tt, x, y);
 		struct strbuf cap = STRBUF_INIT;
 		spec.log2_x = true;
+		spec.pad = true;
 		strbuf_addf(&cap, "Every run's %s at its %s level, one colour per block (%zu "
-				  "blocks).",
-			    metric, by, nblocks);
+				  "block%s).",
+			    metric, by, nblocks, nblocks == 1 ? "" : "s");
 		caption_runs(&cap, t, sel->n);
 		rc = plot_draw(&spec, series, nblocks, image);
 		caption_put(t, &cap, rc);
@@ -461,6 +464,7 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 		double *px = buf, *py = px + np, *curves = py + np;
 		struct plot_spec spec = spec_for(t, tt, x, y);
 		size_t used = 0;
+		spec.pad = true;
 		strbuf_addf(&cap,
 			    "Every run's %s against %s (points), with each group's OLS line "
 			    "and its 95%% confidence band for the mean, one colour per group "
