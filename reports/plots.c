@@ -99,7 +99,7 @@ double plots_interval_seconds(double d_epoch, double d_ticks, double tick_hz)
 	if (!(tick_hz > 0) || !(d_ticks > 0))
 		return d_epoch;
 	by_ticks = d_ticks / tick_hz;
-	return fabs(by_ticks - d_epoch) < 1.0 ? by_ticks : d_epoch;
+	return fabs(by_ticks - d_epoch) <= 1.0 ? by_ticks : d_epoch;
 }
 
 /* The levels of one kind as an errorbar series (into the caller's arrays); n 0 when none. */

@@ -77,7 +77,7 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
  * advanced by d_epoch and the machine's tick counter (cpu_total_j) by
  * d_ticks: d_ticks / tick_hz when tick_hz is a number > 0 (the run's
  * trusted tick rate over its window) and that length lies within one second
- * of d_epoch (whole-second stamps are off by less than a second each way);
+ * of d_epoch (whole-second stamps are off by at most a second each way);
  * else d_epoch. NaN when d_epoch <= 0 (rows sharing an epoch: two samplers
  * appending to one file). The sampler's iterations take a little over a
  * second, so now and then a stamp skips a second though the counters moved

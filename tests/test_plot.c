@@ -1457,6 +1457,88 @@ static void test_plots_memory_band(void **state)
 	tmp_remove(&t);
 }
 
+static void test_plots_interval_seconds(void **state)
+{
+	(void)state;
+	/* g1-n100-b1's row 46 (gomaxprocs corpus): the stamp steps 2 s, the ticks 839 at the
+	 * run's 800 Hz: the interval lasted 839 / 800 = 1.04875 s, not 2 (by hand) */
+	assert_true(fabs(plots_interval_seconds(2, 839, 800) - 1.04875) < 1e-12);
+	assert_true(fabs(plots_interval_seconds(1, 833, 800) - 1.04125) < 1e-12);
+	/* a true skipped second: the ticks moved two seconds' worth */
+	assert_true(plots_interval_seconds(2, 1600, 800) == 2);
+	/* ticks not trusted (NaN rate) or not moving: the epochs */
+	assert_true(plots_interval_seconds(2, 800, NAN) == 2);
+	assert_true(plots_interval_seconds(3, 0, 800) == 3);
+	/* ticks more than a second off the stamps: the stamps (ticks stalled or a wrong rate) */
+	assert_true(plots_interval_seconds(2, 3000, 800) == 2);
+	assert_true(plots_interval_seconds(3, 800, 800) == 3); /* 1 s by the ticks, 2 off */
+	/* rows sharing an epoch: no interval */
+	assert_true(isnan(plots_interval_seconds(0, 135, 800)));
+}
+
+/* A trace whose 1 Hz sampler skipped a stamp: no false dip (rates by hand). */
+static void test_plots_trace_skipped_second(void **state)
+{
+	/*
+	 * rows 1-5; each interval lasts 1 s by the ticks (800 per s on 8 CPUs at 100 Hz) and
+	 * the app used 100 jiffies in it (1 core), except row 4 -> 5, a real skipped second
+	 * (1600 ticks, 200 jiffies: 2 s at 1 core). Row 3's stamp skips a second with one
+	 * second's counts: by the epochs that interval would read 100 / (2 x 100) = 0.5.
+	 */
+	struct trace_row rows[] = {
+		{.row_no = 1, .epoch = 100, .cpu_total_j = 0, .app_j = 0, .app_rss_kb = 1024},
+		{.row_no = 2, .epoch = 101, .cpu_total_j = 800, .app_j = 100, .app_rss_kb = 1024},
+		{.row_no = 3, .epoch = 103, .cpu_total_j = 1600, .app_j = 200, .app_rss_kb = 1024},
+		{.row_no = 4, .epoch = 104, .cpu_total_j = 2400, .app_j = 300, .app_rss_kb = 1024},
+		{.row_no = 5, .epoch = 106, .cpu_total_j = 4000, .app_j = 500, .app_rss_kb = 1024},
+	};
+	struct trace_series ts = {rows, ARRAY_LEN(rows)};
+	struct run_cores cores;
+	struct strbuf cap = STRBUF_INIT;
+	struct tmp t;
+	char *image = NULL, *data;
+	(void)state;
+	memset(&cores, 0, sizeof(cores));
+	cores.ok = true;
+	cores.window.lo = 1;
+	cores.window.hi = 4;
+	cores.clk_tck = 100;
+	cores.cpu.tick_ok = true;
+	cores.cpu.stat_tick_hz = 800;
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL, {NULL, false, false},
+					     &cap};
+		assert_int_equal(plots_trace(&target, "r1", &ts, &cores, &image), 0);
+	}
+	data = slurp(t.dir, "tr.svg.tsv");
+	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n"))
+		fail_msg("per-interval cores are not 1 at every row:\n%s", data);
+	if (!strstr(strbuf_str(&cap), "d(cpu_total_j) / 800.0 Hz"))
+		fail_msg("caption does not name the tick clock: %s", strbuf_str(&cap));
+	free(data);
+	free(image);
+	tmp_remove(&t);
+	/* the same trace with untrusted ticks: the epochs, and the dip they give */
+	strbuf_reset(&cap);
+	cores.cpu.tick_ok = false;
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL, {NULL, false, false},
+					     &cap};
+		assert_int_equal(plots_trace(&target, "r1", &ts, &cores, &image), 0);
+	}
+	data = slurp(t.dir, "tr.svg.tsv");
+	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n"))
+		fail_msg("epoch-based cores differ:\n%s", data);
+	if (!strstr(strbuf_str(&cap), "can show a dip"))
+		fail_msg("caption does not warn of the dip: %s", strbuf_str(&cap));
+	free(data);
+	free(image);
+	strbuf_release(&cap);
+	tmp_remove(&t);
+}
+
 static void test_plots_context(void **state)
 {
 	struct run_filter f = {0};
@@ -1509,6 +1591,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_plots_blocks_from_selection, teardown),
 		cmocka_unit_test_teardown(test_plots_trace_from_series, teardown),
 		cmocka_unit_test_teardown(test_plots_memory_band, teardown),
+		cmocka_unit_test(test_plots_interval_seconds),
+		cmocka_unit_test_teardown(test_plots_trace_skipped_second, teardown),
 		cmocka_unit_test_teardown(test_plots_context, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
