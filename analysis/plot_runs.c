@@ -100,6 +100,17 @@ void plot_reduce_release(struct plot_reduce *r)
 
 /* ---- the trace plot's series ---- */
 
+double plots_interval_seconds(double d_epoch, double d_ticks, double tick_hz)
+{
+	double by_ticks;
+	if (!(d_epoch > 0))
+		return NAN;
+	if (!(tick_hz > 0) || !(d_ticks > 0))
+		return d_epoch;
+	by_ticks = d_ticks / tick_hz;
+	return fabs(by_ticks - d_epoch) <= 1.0 ? by_ticks : d_epoch;
+}
+
 int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
 		    const struct run_cores *c)
 {
@@ -107,6 +118,7 @@ int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
 	memset(tp, 0, sizeof(*tp));
 	tp->rows = rows;
 	tp->clk_tck = c->clk_tck;
+	tp->tick_hz = c->ok && c->cpu.tick_ok ? c->cpu.stat_tick_hz : NAN;
 	tp->has_shade = c->ok;
 	tp->lo = c->window.lo;
 	tp->hi = c->window.hi;
@@ -120,7 +132,10 @@ int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
 
 void trace_plot_add(struct trace_plot *tp, size_t pos, const struct trace_row *row)
 {
-	double dt = pos ? row->epoch - tp->prev.epoch : 0, sec;
+	double dt = pos ? plots_interval_seconds(row->epoch - tp->prev.epoch,
+						 row->cpu_total_j - tp->prev.cpu_total_j, tp->tick_hz)
+			: 0,
+	       sec;
 	if (pos == 0)
 		tp->first_epoch = row->epoch;
 	sec = row->epoch - tp->first_epoch;
@@ -279,29 +294,23 @@ static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct pl
 		rc = trace_plot_init(&out->trace, src.n, PLOT_TRACE_POINTS, &out->cores);
 	if (rc == 0)
 		rc = trace_source_scan(&src, 0, 0,
-				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS,
+				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS | TRACE_COL_CPU_TOTAL,
 				       plot_trace_row, &out->trace);
 	if (rc == 0)
 		trace_plot_finish(&out->trace);
 	return rc;
 }
 
-static int memory_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
+static int plot_memory_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
 {
-	struct selection *sel = &out->sel;
-	double *x = NULL, *y = NULL;
-	int rc = select_for(db, req, NULL, sel);
-	if (rc == 0 && (!(x = malloc(sel->n * sizeof(*x))) || !(y = malloc(sel->n * sizeof(*y)))))
-		rc = err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
-		x[i] = sel->runs[i].level;
-		y[i] = sel->runs[i].metric;
-	}
-	if (rc == 0)
-		rc = stats_ols(x, y, sel->n, &out->ols);
-	free(x);
-	free(y);
-	return rc;
+	struct memory_request mreq;
+	memset(&mreq, 0, sizeof(mreq));
+	mreq.filter = req->filter;
+	mreq.by = req->by;
+	mreq.metric = plot_request_metric(req);
+	mreq.group = req->group;
+	cores_options_init(&mreq.cores);
+	return memory_run(db, &mreq, &out->memory);
 }
 
 int plot_run(sqlite3 *db, const struct plot_request *req, struct plot_result *out)
@@ -316,7 +325,7 @@ int plot_run(sqlite3 *db, const struct plot_request *req, struct plot_result *ou
 	case PLOT_KIND_TRACE:
 		return plot_trace_run(db, req, out);
 	case PLOT_KIND_MEMORY:
-		return memory_run(db, req, out);
+		return plot_memory_run(db, req, out);
 	}
 	return err_set("unknown plot kind %d", (int)req->kind);
 }
@@ -327,8 +336,9 @@ const struct selection *plot_result_selection(const struct plot_result *r)
 	case PLOT_KIND_SCALING:
 		return &r->sweep.sel;
 	case PLOT_KIND_BLOCKS:
-	case PLOT_KIND_MEMORY:
 		return &r->sel;
+	case PLOT_KIND_MEMORY:
+		return &r->memory.sel;
 	case PLOT_KIND_TRACE:
 		break;
 	}
@@ -341,5 +351,6 @@ void plot_result_release(struct plot_result *r)
 	fit_release(&r->power);
 	selection_release(&r->sel);
 	trace_plot_release(&r->trace);
+	memory_result_release(&r->memory);
 	memset(r, 0, sizeof(*r));
 }

@@ -20,8 +20,10 @@
  *            per series by min/max per bucket (struct plot_reduce), which
  *            keeps every peak and trough a bucket holds, the global ones
  *            among them; the title and the plot's facts say so
- *   memory   the runs (metric default load_rss_kb) and the OLS line of the
- *            metric on the level (stats.h)
+ *   memory   the memory analysis (memory.h's memory_run: metric default
+ *            load_rss_kb, groups by req->group, the same pooling check):
+ *            the runs and one OLS line per group, as `coreplan memory`
+ *            and the report's memory tables have them
  * A selection without runs is an error ("no runs to plot").
  */
 #ifndef COREPLAN_PLOT_RUNS_H
@@ -33,6 +35,7 @@
 
 #include "cores.h"
 #include "fit.h"
+#include "memory.h"
 #include "select.h"
 #include "stats.h"
 #include "sweep.h"
@@ -72,6 +75,20 @@ void plot_reduce_release(struct plot_reduce *r);
 #define PLOT_TRACE_POINTS 2000
 
 /* The trace plot's series, reduced as they are read. */
+/*
+ * The length in seconds of a trace interval whose epochs (whole seconds)
+ * advanced by d_epoch and the machine's tick counter (cpu_total_j) by
+ * d_ticks: d_ticks / tick_hz when tick_hz is a number > 0 (the run's
+ * trusted tick rate over its window) and that length lies within one second
+ * of d_epoch (whole-second stamps are off by at most a second each way);
+ * else d_epoch. NaN when d_epoch <= 0 (rows sharing an epoch: two samplers
+ * appending to one file). The sampler's iterations take a little over a
+ * second, so now and then a stamp skips a second though the counters moved
+ * by one second's worth: divided by d_epoch = 2 that interval would show a
+ * false dip to half the rate.
+ */
+double plots_interval_seconds(double d_epoch, double d_ticks, double tick_hz);
+
 struct trace_plot {
 	size_t rows;              /* trace rows */
 	struct plot_reduce cores; /* x seconds since the first row, y app cores per interval */
@@ -81,6 +98,7 @@ struct trace_plot {
 	double first_epoch;
 	struct trace_row prev;
 	double clk_tck;
+	double tick_hz; /* the run's trusted tick rate, else NaN (plots_interval_seconds) */
 	size_t lo, hi;
 };
 
@@ -89,8 +107,10 @@ struct trace_plot {
  * the plateau of c shaded when c->ok; then add every row in order, then
  * finish.
  *   seconds   epoch - the first row's epoch
- *   cores     (app_j - previous app_j) / (d(epoch) * clk_tck), none for
- *             the first row or when the epoch did not advance
+ *   cores     (app_j - previous app_j) / (interval * clk_tck), the
+ *             interval's length by plots_interval_seconds (the trusted
+ *             tick counter's, else the epochs' step); none for the first
+ *             row or when the epoch did not advance
  *   rss       app_rss_kb / 1024
  */
 int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
@@ -112,6 +132,7 @@ struct plot_request {
 	const char *block;  /* blocks: the block field; NULL: block */
 	const char *tag;    /* trace: the run */
 	const char *host;   /* scaling: count levels on this host; NULL: the runs' own */
+	const char *const *group; /* memory: NULL-terminated grouping fields, or NULL */
 };
 
 /* The metric the request plots: its own, else load_rss_kb for memory, tput otherwise. */
@@ -120,15 +141,15 @@ const char *plot_request_metric(const struct plot_request *req);
 /* What one kind's analysis found; only the kind's own members are set. */
 struct plot_result {
 	enum plot_kind kind;
-	struct sweep_result sweep; /* scaling: the runs and the sweep */
-	bool has_power;            /* scaling: the power law was fitted */
-	struct fit_result power;   /* scaling: over the physical-core levels' runs */
-	size_t power_points;       /* scaling: the runs it was fitted to */
-	struct selection sel;      /* blocks, memory */
-	struct ols ols;            /* memory */
-	int64_t run_id;            /* trace: the run */
-	struct trace_plot trace;   /* trace: its series, reduced */
-	struct run_cores cores;    /* trace: its plateau and CPU figures */
+	struct sweep_result sweep;   /* scaling: the runs and the sweep */
+	bool has_power;              /* scaling: the power law was fitted */
+	struct fit_result power;     /* scaling: over the physical-core levels' runs */
+	size_t power_points;         /* scaling: the runs it was fitted to */
+	struct selection sel;        /* blocks */
+	struct memory_result memory; /* memory: the runs, points and fits per group */
+	int64_t run_id;              /* trace: the run */
+	struct trace_plot trace;     /* trace: its series, reduced */
+	struct run_cores cores;      /* trace: its plateau and CPU figures */
 };
 
 /* Run the request's kind; release the result either way. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# report_bench.sh: time `coreplan report` on the GOMAXPROCS corpus against
-# gnuplot alone drawing the report's own plot scripts, on the same machine,
-# in the same run.
+# report_bench.sh: time the full `coreplan report` (tables, plots, and
+# report.html when `coreplan report --help` lists --html) of each real
+# corpus against gnuplot alone drawing the same plots (the report's own
+# plots/NN-KIND.svg.gp scripts), on the same machine, in the same run.
 #
 #   bench/report_bench.sh [COREPLAN [REPS]]
 #
@@ -9,27 +10,30 @@
 #             script's repository, else the first build*/coreplan there)
 #   REPS      timed repetitions of every command (default 7, at least 3)
 #
-# 1. The corpus ../shared/corpora/sky/gomaxprocs-scaling-20260816 (or
-#    $SHARED_CORPORA/sky/...) is imported into a database in a temporary
-#    work directory (timed once).
-# 2. After one untimed warm-up, REPS rounds each time, in turn (the order is
-#    reversed every other round):
-#      report       coreplan report --corpus gomaxprocs-scaling-20260816
-#                   --where block=1,2,3 --out DIR   (every table and every
-#                   plot it draws, gnuplot included)
-#      gnuplot-one  cd DIR/plots && gnuplot 01-scaling.svg.gp   (one of the
-#                   report's scripts, as a user re-plots it)
-#      gnuplot-all  every DIR/plots/*.gp, one gnuplot each, in one sh -c
-#                   (all the gnuplot work a report does)
-#      spawn        /bin/true (the cost of starting a process)
-#    and prints the median and the minimum wall time of each (ms), the
-#    target (report <= 1000 ms on this machine), and gnuplot's share of the
-#    report (gnuplot-all median / report median).
+# 1. Both sky corpora (../shared/corpora/sky/, or $SHARED_CORPORA/sky/) are
+#    imported into one database in a temporary work directory (timed once).
+# 2. The cases, each a report with default options but the corpus:
+#      gmp       --corpus gomaxprocs-scaling-20260816
+#      cap       --corpus gcp-x86-capacity-20260816
+#      cap-size  the same with a sizing config (target 1000 at 500 sessions,
+#                the inputs tests/e2e/report.sh uses): the sizing plot too
+#    After one untimed warm-up of each, REPS rounds each time, in turn (the
+#    order is reversed every other round), for every case:
+#      report   coreplan report ... [--html] --out DIR  (every table, every
+#               plot it draws, gnuplot included, and the HTML page)
+#      gnuplot  every DIR/plots/*.gp, one gnuplot each, in one sh -c (the
+#               same plots drawn by gnuplot alone)
+#    and spawn (/bin/true: the cost of starting a process). It prints the
+#    median and the minimum wall time of each (ms) and per case the target
+#    (report <= 1000 ms on this machine: met or NOT met), the ratio report /
+#    gnuplot, and coreplan's own share (report - gnuplot). Exit 1 when a
+#    case misses the target.
 #
 # Wall times: CLOCK_MONOTONIC around fork/exec/wait of each command (a
 # small C helper compiled into the work directory with ${CC:-cc}), else
 # python3's time.monotonic_ns() around subprocess.run. Every command's exit
-# status is checked, and every report.md must equal the first one.
+# status is checked, and every report.md (and report.html) must equal the
+# first one of its case.
 #
 # Environment: BENCH_DIR (work directory, default a mktemp -d under
 # ${TMPDIR:-/tmp}, removed at the end unless KEEP=1), SHARED_CORPORA.
@@ -62,13 +66,15 @@ command -v gnuplot >/dev/null || {
 	echo "report_bench.sh: gnuplot is missing (apt-get install gnuplot-nox)" >&2
 	exit 2
 }
-corpus_name=gomaxprocs-scaling-20260816
+gmp_name=gomaxprocs-scaling-20260816
+cap_name=gcp-x86-capacity-20260816
 shared=${SHARED_CORPORA:-$repo/../shared/corpora}
-corpus=$shared/sky/$corpus_name
-if [ ! -d "$corpus" ]; then
-	echo "report_bench.sh: no corpus at '$corpus' (set SHARED_CORPORA)" >&2
-	exit 2
-fi
+for c in "$gmp_name" "$cap_name"; do
+	if [ ! -d "$shared/sky/$c" ]; then
+		echo "report_bench.sh: no corpus at '$shared/sky/$c' (set SHARED_CORPORA)" >&2
+		exit 2
+	fi
+done
 
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-rbench.XXXXXX")}
 mkdir -p "$work"
@@ -140,8 +146,27 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)
 minimum() { sort -g | head -n 1; }
 
 db=$work/bench.db
-out=$work/report
-plots=$out/plots
+html=()
+if "$coreplan" report --help 2>/dev/null | grep -q -- '--html'; then
+	html=(--html)
+fi
+{
+	echo "target = 1000"
+	echo "sessions = 500"
+	echo "base-from = subcorpus=core"
+	echo "scaling-from = corpus=$gmp_name block=1,2,3 gomaxprocs=1,2,4"
+	echo "memory-from = corpus=$cap_name target=medium cfg=pg block=1,2,3"
+	echo "series = e2"
+} >"$work/cap-size.conf"
+cases=(gmp cap cap-size)
+# case_args CASE: the report's options (no spaces inside an option: word-split on purpose)
+case_args() {
+	case $1 in
+	gmp) echo "--corpus $gmp_name" ;;
+	cap) echo "--corpus $cap_name" ;;
+	cap-size) echo "--corpus $cap_name --config $work/cap-size.conf" ;;
+	esac
+}
 
 # timed NAME DIR CMD...: run CMD in DIR (stdout and stderr kept in the work
 # directory), append "NAME ms" to $work/times; a failing command stops
@@ -159,74 +184,97 @@ timed() {
 }
 of() { awk -v n="$1" '$1 == n { print $2 }' "$work/times"; }
 all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$work/times"; }
+redraw='for f in *.gp; do gnuplot "$f" >/dev/null 2>&1 || exit 1; done'
 
-run() {
-	case $1 in
-	report) timed report "$work" "$coreplan" --db "$db" report --corpus "$corpus_name" \
-		--where block=1,2,3 --out "$out"
-		if ! cmp -s "$out/report.md" "$work/first.md"; then
-			echo "report_bench.sh: report.md differs from the first run's" >&2
+same_as_first() {
+	local f
+	for f in report.md report.html; do
+		[ -f "$work/$1.first/$f" ] || continue
+		if ! cmp -s "$work/$1/$f" "$work/$1.first/$f"; then
+			echo "report_bench.sh: $1: $f differs from the first run's" >&2
 			exit 1
-		fi ;;
-	gnuplot-one) timed gnuplot-one "$plots" gnuplot "$one" ;;
-	gnuplot-all) timed gnuplot-all "$plots" sh -c 'for f in *.gp; do gnuplot "$f" || exit 1; done' ;;
+		fi
+	done
+}
+run() {
+	local what=$1 c=$2
+	case $what in
+	report)
+		# shellcheck disable=SC2046
+		timed "report-$c" "$work" "$coreplan" --db "$db" report $(case_args "$c") \
+			"${html[@]}" --out "$work/$c"
+		same_as_first "$c" ;;
+	gnuplot) timed "gnuplot-$c" "$work/$c/plots" sh -c "$redraw" ;;
 	spawn) timed spawn "$work" /bin/true ;;
 	esac
 }
 
 echo "coreplan: $coreplan"
-echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $(gnuplot --version); clock $clock; reps $reps"
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $(gnuplot --version); clock $clock; reps $reps; html: ${html[*]:-no (this coreplan has no report --html)}"
 echo
 
 t0=$(date +%s%N)
-"$coreplan" --db "$db" import "$corpus" --quiet >"$work/import.out" 2>"$work/import.err" || {
+"$coreplan" --db "$db" import "$shared/sky/$gmp_name" "$shared/sky/$cap_name" --quiet \
+	>"$work/import.out" 2>"$work/import.err" || {
 	echo "report_bench.sh: import failed:" >&2
 	cat "$work/import.err" >&2
 	exit 1
 }
 t1=$(date +%s%N)
-echo "import: $(( (t1 - t0) / 1000000 )) ms (once): $(sed -n "s/^- imported //p" "$work/import.out")"
+echo "import: $(((t1 - t0) / 1000000)) ms (once)"
 
-# warm-up (untimed), and the reference report.md
-"$coreplan" --db "$db" report --corpus "$corpus_name" --where block=1,2,3 --out "$out" \
-	>/dev/null 2>"$work/stderr" || {
-	echo "report_bench.sh: report failed:" >&2
-	cat "$work/stderr" >&2
-	exit 1
-}
-cp "$out/report.md" "$work/first.md"
-nplots=$(ls "$plots"/*.gp | wc -l)
-one=01-scaling.svg.gp
-[ -f "$plots/$one" ] || one=$(cd "$plots" && ls *.gp | head -n 1)
-(cd "$plots" && gnuplot "$one" >/dev/null 2>&1 && sh -c 'for f in *.gp; do gnuplot "$f" || exit 1; done' >/dev/null 2>&1) || {
-	echo "report_bench.sh: gnuplot cannot re-draw the report's scripts" >&2
-	exit 1
-}
-echo "report: $(wc -l <"$out/report.md") lines of report.md, $nplots plots ($(cd "$plots" && ls *.gp | paste -sd' ' -))"
+# warm-up (untimed), the reference report, and a check that gnuplot re-draws its scripts
+for c in "${cases[@]}"; do
+	# shellcheck disable=SC2046
+	"$coreplan" --db "$db" report $(case_args "$c") "${html[@]}" --out "$work/$c" \
+		>/dev/null 2>"$work/stderr" || {
+		echo "report_bench.sh: report $c failed:" >&2
+		cat "$work/stderr" >&2
+		exit 1
+	}
+	cp -r "$work/$c" "$work/$c.first"
+	(cd "$work/$c/plots" && sh -c "$redraw") || {
+		echo "report_bench.sh: gnuplot cannot re-draw the $c report's scripts" >&2
+		exit 1
+	}
+	extra=""
+	[ -f "$work/$c/report.html" ] && extra=", report.html $(wc -c <"$work/$c/report.html") bytes"
+	echo "$c: report $(case_args "$c" | sed "s|$work/||"): $(wc -l <"$work/$c/report.md") lines of report.md$extra, $(find "$work/$c/plots" -name '*.gp' | wc -l) plots"
+done
 echo
 
 : >"$work/times"
-order=(report gnuplot-one gnuplot-all spawn)
+order=()
+for c in "${cases[@]}"; do order+=("report $c" "gnuplot $c"); done
+order+=("spawn -")
 for ((r = 1; r <= reps; r++)); do
 	if ((r % 2)); then
-		for c in "${order[@]}"; do run "$c"; done
+		for x in "${order[@]}"; do
+			# shellcheck disable=SC2086
+			run $x
+		done
 	else
-		for ((i = ${#order[@]} - 1; i >= 0; i--)); do run "${order[$i]}"; done
+		for ((i = ${#order[@]} - 1; i >= 0; i--)); do
+			# shellcheck disable=SC2086
+			run ${order[$i]}
+		done
 	fi
 done
 
-rep_med=$(of report | median)
-all_med=$(of gnuplot-all | median)
-printf '%-12s %10s %10s   %s\n' "" "median ms" "min ms" "all runs (ms)"
-for c in "${order[@]}"; do
-	printf '%-12s %10.1f %10.1f   %s\n' "$c" "$(of "$c" | median)" "$(of "$c" | minimum)" "$(all_of "$c")"
+printf '%-18s %10s %10s   %s\n' "" "median ms" "min ms" "all runs (ms)"
+for n in $(awk '!seen[$1]++ { print $1 }' "$work/times"); do
+	printf '%-18s %10.1f %10.1f   %s\n' "$n" "$(of "$n" | median)" "$(of "$n" | minimum)" "$(all_of "$n")"
 done
 echo
-awk -v r="$rep_med" -v one="$(of gnuplot-one | median)" -v all="$all_med" -v n="$nplots" \
-	-v s="$(of spawn | median)" 'BEGIN {
-	printf "target: report <= 1000 ms: %s (median %.1f ms)\n", (r <= 1000 ? "met" : "NOT met"), r
-	printf "gnuplot share: all %d scripts %.1f ms = %.0f%% of the report; one script %.1f ms\n",
-		n, all, 100 * all / r, one
-	printf "coreplan without gnuplot (report - gnuplot-all): about %.1f ms; spawn floor %.2f ms\n",
-		r - all, s
-}'
+fail=0
+for c in "${cases[@]}"; do
+	r=$(of "report-$c" | median)
+	g=$(of "gnuplot-$c" | median)
+	awk -v c="$c" -v r="$r" -v g="$g" -v n="$(find "$work/$c/plots" -name '*.gp' | wc -l)" 'BEGIN {
+		printf "%-9s report %7.1f ms (target <= 1000 ms: %s); gnuplot alone (%d plots) %7.1f ms; report / gnuplot %.2f; coreplan without gnuplot about %.1f ms\n",
+			c, r, (r <= 1000 ? "met" : "NOT met"), n, g, r / g, r - g
+	}'
+	if awk -v r="$r" 'BEGIN { exit !(r > 1000) }'; then fail=1; fi
+done
+echo "spawn floor: $(of spawn | median) ms"
+exit $fail

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_HOST, OPT_OUT, OPT_FORCE };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_HOST, OPT_GROUP, OPT_OUT, OPT_FORCE };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -25,6 +25,10 @@ static const struct opt_spec specs[] = {
 		      "scaling: count levels on this recorded host (default: the runs' "
 		      "topology_host)",
 		      false},
+	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
+		       "memory: one line per combination of these fields, as `coreplan memory "
+		       "--group` fits them",
+		       false},
 	[OPT_OUT] = {"out", 0, "FILE",
 		     "the image, FILE ending in .svg or .png; its data FILE.tsv and script "
 		     "FILE.gp are written beside it (e.g. x.svg, x.svg.tsv, x.svg.gp)",
@@ -47,8 +51,10 @@ static const char details[] =
 	"           facts host, physical_cores and power_levels say so)\n"
 	"  blocks   each run's value per level, one colour per block (--by, --block)\n"
 	"  trace    a run's app cores and RSS over time, plateau window shaded (--tag)\n"
-	"  memory   the metric (default load_rss_kb) against --by with the OLS line and\n"
-	"           its 95% confidence band\n"
+	"  memory   the metric (default load_rss_kb) against --by: the runs, the OLS\n"
+	"           line and its 95% confidence band, one colour per group of\n"
+	"           `coreplan memory` with the same --group (runs that differ in more\n"
+	"           than the level are refused as memory refuses them: --group F)\n"
 	"  sizing   use `coreplan size ... --plot FILE` (the sizing inputs are size's)\n"
 	"gnuplot draws it (SVG, or PNG when --out ends in .png); the script and data\n"
 	"file beside the image re-plot it: cd DIR && gnuplot NAME.svg.gp\n"
@@ -78,6 +84,7 @@ struct plot_cmd {
 	char *dir, *name; /* of --out, owned */
 	enum plot_format format;
 	bool force;
+	char **group; /* --group, owned */
 };
 
 static int option(void *request, int which, const char *value)
@@ -96,6 +103,11 @@ static int option(void *request, int which, const char *value)
 	case OPT_HOST:
 		p->req.host = value;
 		return 0;
+	case OPT_GROUP: {
+		int rc = cli_parse_list("group", value, &p->group);
+		p->req.group = (const char *const *)p->group;
+		return rc;
+	}
 	case OPT_OUT:
 		p->out = value;
 		return 0;
@@ -171,7 +183,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 		rc = plots_context(&a->filter, &context);
 	if (rc == 0) {
 		struct plot_target t = {
-			p->dir, p->name, p->format, strbuf_str(&context), {NULL, p->force, false}};
+			p->dir, p->name, p->format, strbuf_str(&context), {NULL, p->force, false},
+			NULL};
 		rc = plots_draw(&t, &p->req, &res, &image);
 	}
 	if (rc == PLOT_NOT_INSTALLED)
@@ -197,5 +210,6 @@ int cmd_plot(int argc, char **argv, const struct global_opts *g)
 	rc = cli_run(&def, &p, argc, argv, g);
 	free(p.dir);
 	free(p.name);
+	cli_free_list(p.group);
 	return rc;
 }

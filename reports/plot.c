@@ -64,7 +64,7 @@ int plot_begin(struct strbuf *script, enum plot_format format, const char *image
 	rc |= plot_quote(script, xlabel);
 	strbuf_adds(script, "\nset ylabel ");
 	rc |= plot_quote(script, ylabel);
-	strbuf_adds(script, "\nset grid\nset key outside right top\nset datafile separator '\\t'\n");
+	strbuf_adds(script, "\nset grid\nset key outside below center horizontal\nset datafile separator '\\t'\n");
 	return rc;
 }
 
@@ -170,7 +170,7 @@ static const char *const style_names[] = {"points pt 7 ps 0.8", "lines lw 2",
 					  "filledcurves fs transparent solid 0.25 noborder",
 					  "boxes fs solid 0.6"};
 
-static size_t valid_points(const struct plot_series *ps)
+size_t plot_series_points(const struct plot_series *ps)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < ps->n; i++)
@@ -178,7 +178,18 @@ static size_t valid_points(const struct plot_series *ps)
 	return n;
 }
 
-/* Series without a point are left out: gnuplot does not count an empty block as an index. */
+bool plot_series_drawable(const struct plot_series *ps)
+{
+	bool line = ps->style == PLOT_LINES || ps->style == PLOT_LINESPOINTS ||
+		    ps->style == PLOT_BAND;
+	return plot_series_points(ps) >= (line ? 2u : 1u);
+}
+
+/*
+ * Series that are not drawable are left out: gnuplot does not count an
+ * empty block as an index, and a one-point line would be a key entry with
+ * nothing drawn.
+ */
 static int write_data(const char *path, const char *display, const struct plot_series *series,
 		      size_t nseries)
 {
@@ -190,7 +201,7 @@ static int write_data(const char *path, const char *display, const struct plot_s
 	for (size_t s = 0, written = 0; s < nseries; s++) {
 		const struct plot_series *ps = &series[s];
 		bool range = ps->style == PLOT_ERRORBARS || ps->style == PLOT_BAND;
-		if (valid_points(ps) == 0)
+		if (!plot_series_drawable(ps))
 			continue;
 		fprintf(fp, "%s# ", written++ ? "\n\n" : "");
 		plot_data_text(fp, ps->title);
@@ -228,12 +239,13 @@ static int plot_commands(struct strbuf *sb, const struct plot_spec *spec,
 		const char *using = ps->style == PLOT_ERRORBARS ? "1:2:3:4"
 				    : ps->style == PLOT_BAND    ? "1:3:4"
 								: "1:2";
-		if (valid_points(ps) == 0)
+		if (!plot_series_drawable(ps))
 			continue;
 		strbuf_addf(sb, "%s", index ? ", \\\n     " : "");
 		rc |= plot_quote(sb, data);
 		strbuf_addf(sb, " index %zu using %s with %s%s title ", index++, using,
-			    style_names[ps->style], ps->y2 ? " axes x1y2" : "");
+			    ps->with ? ps->with : style_names[ps->style],
+			    ps->y2 ? " axes x1y2" : "");
 		rc |= plot_quote(sb, ps->title);
 	}
 	if (spec->has_hline) {
@@ -249,6 +261,8 @@ static int decorations(struct strbuf *sb, const struct plot_spec *spec)
 	int rc = 0;
 	if (spec->log2_x)
 		strbuf_adds(sb, "set logscale x 2\n");
+	if (spec->pad) /* margins: the first, last and highest points' marks are not cut */
+		strbuf_adds(sb, "set offsets graph 0.03, graph 0.03, graph 0.05, 0\n");
 	if (spec->y2label) {
 		strbuf_adds(sb, "set y2tics\nset ytics nomirror\nset y2label ");
 		rc |= plot_quote(sb, spec->y2label);
@@ -263,6 +277,18 @@ static int decorations(struct strbuf *sb, const struct plot_spec *spec)
 			strbuf_addf(sb, "set label 1 ");
 			rc |= plot_quote(sb, spec->shade_label);
 			strbuf_addf(sb, " at %.17g, graph 0.97\n", spec->shade_from);
+		}
+	}
+	if (spec->has_vline) {
+		strbuf_addf(sb,
+			    "set arrow 1 from %.17g, graph 0 to %.17g, graph 1 nohead dt 2 lw 1.5 "
+			    "lc rgb '#404040' front\n",
+			    spec->vline, spec->vline);
+		if (spec->vline_label) {
+			strbuf_adds(sb, "set label 2 ");
+			rc |= plot_quote(sb, spec->vline_label);
+			strbuf_addf(sb, " at %.17g, graph 0.03 right offset -0.5, 0 front\n",
+				    spec->vline);
 		}
 	}
 	if (spec->xtic_labels) {
@@ -324,7 +350,7 @@ int plot_draw(const struct plot_spec *spec, const struct plot_series *series, si
 	int rc = plot_files_init(&f, spec);
 	*image = NULL;
 	for (size_t s = 0; s < nseries; s++)
-		drawable += valid_points(&series[s]) > 0;
+		drawable += plot_series_drawable(&series[s]);
 	if (rc == 0 && drawable == 0)
 		rc = err_set("nothing to plot: no series has a point");
 	if (rc == 0)

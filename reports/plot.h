@@ -87,7 +87,21 @@ struct plot_series {
 	size_t n;
 	const double *x, *y, *y_low, *y_high;
 	bool y2; /* on the right-hand axis */
+	/*
+	 * What follows `with` (a constant of the caller: style, point type,
+	 * colour, dash), or NULL for the style's own; never corpus text.
+	 */
+	const char *with;
 };
+
+/*
+ * Is the series drawn? Lines and bands need two points (x and y numbers),
+ * points, error bars and boxes one; the others are left out of the data
+ * and the script (and callers say so in their captions).
+ */
+bool plot_series_drawable(const struct plot_series *ps);
+/* The series' points with both x and y numbers. */
+size_t plot_series_points(const struct plot_series *ps);
 
 /* How a plot's files are written (plot_draw; reports/plots.h, reports/sizing_plot.h). */
 struct plot_output {
@@ -103,9 +117,13 @@ struct plot_spec {
 	struct plot_output out;
 	const char *title, *xlabel, *ylabel, *y2label;
 	bool log2_x;
+	bool pad; /* a margin left, right and above the data (points at the edges) */
 	bool has_shade; /* an x range shaded behind the data */
 	double shade_from, shade_to;
 	const char *shade_label;
+	bool has_vline; /* a vertical dashed line, e.g. the physical-core boundary */
+	double vline;
+	const char *vline_label;
 	bool has_hline; /* a horizontal line, e.g. a target */
 	double hline;
 	const char *hline_title;

@@ -36,7 +36,7 @@ static char *label(const char *field)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *unit = plots_unit(field);
-	strbuf_addf(&sb, "%s%s%s%s", field, *unit ? " (" : "", unit, *unit ? ")" : "");
+	strbuf_addf(&sb, "%s (%s)", field, *unit ? unit : "unit not recorded");
 	return strbuf_detach(&sb);
 }
 
@@ -62,10 +62,40 @@ static struct plot_spec spec_for(const struct plot_target *t, const char *title_
 	return spec;
 }
 
+/* "Runs: CONTEXT (n N)." */
+static void caption_runs(struct strbuf *sb, const struct plot_target *t, size_t n)
+{
+	strbuf_addf(sb, " Runs: %s (n %zu).", t->context ? t->context : "all runs", n);
+}
+
+/* " Not drawn: 'A' (no point), 'B' (one point: a line needs two)." for the series left out. */
+static void caption_left_out(struct strbuf *sb, const struct plot_series *series, size_t n)
+{
+	size_t k = 0;
+	for (size_t s = 0; s < n; s++) {
+		size_t pts = plot_series_points(&series[s]);
+		/* a series with nothing asked of it (no level of its kind) is no omission */
+		if (plot_series_drawable(&series[s]) || series[s].n == 0)
+			continue;
+		strbuf_addf(sb, "%s'%s' (%s)", k++ ? ", " : " Not drawn: ", series[s].title,
+			    pts ? "one point: a line needs two" : "no number to draw");
+	}
+	if (k)
+		strbuf_adds(sb, ".");
+}
+
+/* The caption into the target's buffer (when it has one), after a drawn plot. */
+static void caption_put(const struct plot_target *t, const struct strbuf *sb, int rc)
+{
+	if (t->caption && rc == 0)
+		strbuf_adds(t->caption, strbuf_str(sb));
+}
+
+
 /* The levels of one kind as an errorbar series (into the caller's arrays); n 0 when none. */
 static struct plot_series kind_series(const struct sweep *sw, bool (*want)(enum level_kind),
 				      const char *title, double *lv, double *med, double *lo,
-				      double *hi)
+				      double *hi, const char *with)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < sw->nlevels; i++) {
@@ -76,7 +106,7 @@ static struct plot_series kind_series(const struct sweep *sw, bool (*want)(enum 
 		lo[n] = sw->levels[i].s.min;
 		hi[n++] = sw->levels[i].s.max;
 	}
-	return (struct plot_series){title, PLOT_ERRORBARS, n, lv, med, lo, hi, false};
+	return (struct plot_series){title, PLOT_ERRORBARS, n, lv, med, lo, hi, false, with};
 }
 
 static bool kind_physical(enum level_kind k)
@@ -94,85 +124,159 @@ static bool kind_beyond(enum level_kind k)
 	return k == LEVEL_BEYOND;
 }
 
+#define NCURVE 100
+/* Marks and colours of the scaling plot's series (constants: plot_series.with). */
+#define WITH_PHYSICAL "yerrorbars pt 7 ps 1.2 lw 1.5 lc rgb '#0072b2'"
+#define WITH_SMT "yerrorbars pt 5 ps 1.3 lw 1.5 lc rgb '#d55e00'"
+#define WITH_BEYOND "yerrorbars pt 9 ps 1.4 lw 1.5 lc rgb '#7f7f7f'"
+#define WITH_IDEAL "lines lw 1.5 dt 3 lc rgb '#56b4e9'"
+#define WITH_POWER "lines lw 2 lc rgb '#009e73'"
+#define WITH_POWER_EXTRA "lines lw 2 dt 2 lc rgb '#009e73'"
+
+/* xs[i], i < n: geometric from a to b (log-x plots: smooth curves). */
+static void geometric(double *xs, size_t n, double a, double b)
+{
+	for (size_t i = 0; i < n; i++)
+		xs[i] = a * pow(b / a, (double)i / (double)(n - 1));
+}
+
 int plots_scaling(const struct plot_target *t, const char *by, const char *metric,
 		  const struct sweep_result *res, const struct fit_result *power, char **image)
 {
 	const struct sweep *sw = &res->sw;
 	size_t nl = sw->nlevels;
 	bool split = sw->classified && sw->host.known;
-	struct strbuf what = STRBUF_INIT, shade = STRBUF_INIT;
+	bool extra = split && sw->nsmt + sw->nbeyond > 0;
+	struct strbuf what = STRBUF_INIT, shade = STRBUF_INIT, vline = STRBUF_INIT,
+		      cap = STRBUF_INIT;
 	double *buf = NULL;
 	char *tt = NULL, *x = label(by), *y = label(metric);
 	int rc = 0;
+	strbuf_addf(&what, "%s by %s", metric, by);
 	if (split)
-		strbuf_addf(&what, "scaling on %s, %zu physical cores", sw->host.name,
-			    sw->host.physical_cores);
+		strbuf_addf(&what, " on %s (%zu physical cores, %zu logical CPUs)", sw->host.name,
+			    sw->host.physical_cores, sw->host.logical_cpus);
 	else if (sw->classified)
-		strbuf_adds(&what, "scaling (no host recorded: levels assumed physical cores)");
-	else
-		strbuf_adds(&what, "scaling");
+		strbuf_adds(&what, " (no host recorded: levels assumed physical cores)");
 	tt = title(strbuf_str(&what), t);
-	if (!tt || !x || !y || !(buf = malloc((13 * nl + 200) * sizeof(double))))
+	if (!tt || !x || !y || !(buf = malloc((12 * nl + 6 * NCURVE + 2) * sizeof(double))))
 		rc = err_set("out of memory");
+	if (rc == 0 && nl == 0)
+		rc = err_set("nothing to plot: the sweep has no level");
 	if (rc == 0) {
-		double *lv = buf, *ideal = lv + nl, *cx = ideal + nl, *cy = cx + 100,
-		       *k = cy + 100; /* 3 kinds x 4 arrays of nl */
-		struct plot_series series[5];
+		double *k = buf, *ix = k + 12 * nl, *iy = ix + NCURVE, *cx = iy + NCURVE,
+		       *cy = cx + NCURVE, *ex = cy + NCURVE, *ey = ex + NCURVE;
+		double lo = sw->levels[0].level, hi = sw->levels[nl - 1].level, phys_hi = lo;
+		struct plot_series series[6];
 		struct plot_spec spec = spec_for(t, tt, x, y);
 		size_t nseries = 0;
-		for (size_t i = 0; i < nl; i++) {
-			lv[i] = sw->levels[i].level;
-			ideal[i] = sw->levels[0].s.median * lv[i] / sw->levels[0].level;
-		}
+		for (size_t i = 0; i < nl; i++)
+			if (kind_physical(sw->levels[i].kind))
+				phys_hi = fmax(phys_hi, sw->levels[i].level);
 		if (split) {
-			series[nseries++] =
-				kind_series(sw, kind_physical, "physical cores: median, min-max", k,
-					    k + nl, k + 2 * nl, k + 3 * nl);
-			series[nseries++] =
-				kind_series(sw, kind_smt, "SMT siblings: median, min-max",
-					    k + 4 * nl, k + 5 * nl, k + 6 * nl, k + 7 * nl);
-			series[nseries++] =
-				kind_series(sw, kind_beyond, "beyond the CPUs: median, min-max",
-					    k + 8 * nl, k + 9 * nl, k + 10 * nl, k + 11 * nl);
+			series[nseries++] = kind_series(sw, kind_physical,
+							"physical-core levels: median, min-max", k,
+							k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
+			series[nseries++] = kind_series(sw, kind_smt,
+							"SMT sibling levels: median, min-max",
+							k + 4 * nl, k + 5 * nl, k + 6 * nl, k + 7 * nl,
+							WITH_SMT);
+			series[nseries++] = kind_series(
+				sw, kind_beyond, "beyond the logical CPUs: median, min-max", k + 8 * nl,
+				k + 9 * nl, k + 10 * nl, k + 11 * nl, WITH_BEYOND);
 		} else {
 			series[nseries++] =
 				kind_series(sw, kind_physical, "median, min-max of the runs", k,
-					    k + nl, k + 2 * nl, k + 3 * nl);
+					    k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
 		}
+		/* a straight line on linear axes is a curve on log2 x: sampled, not joined */
+		geometric(ix, NCURVE, lo, hi);
+		for (size_t i = 0; i < NCURVE; i++)
+			iy[i] = sw->levels[0].s.median * ix[i] / lo;
 		series[nseries++] = (struct plot_series){"ideal linear from the base level",
 							 PLOT_LINES,
-							 nl,
-							 lv,
-							 ideal,
+							 nl >= 2 ? NCURVE : 1,
+							 ix,
+							 iy,
 							 NULL,
 							 NULL,
-							 false};
+							 false,
+							 WITH_IDEAL};
 		if (power && nl >= 2) {
-			for (size_t i = 0; i < 100; i++) {
-				cx[i] = lv[0] * pow(lv[nl - 1] / lv[0], (double)i / 99.0);
+			/* solid over the levels it was fitted to, dashed where extrapolated */
+			geometric(cx, NCURVE, lo, extra ? phys_hi : hi);
+			for (size_t i = 0; i < NCURVE; i++)
 				cy[i] = fit_predict(power, cx[i]);
+			series[nseries++] = (struct plot_series){
+				extra ? "power law fitted over the physical-core levels"
+				      : "fitted power law",
+				PLOT_LINES,
+				NCURVE,
+				cx,
+				cy,
+				NULL,
+				NULL,
+				false,
+				WITH_POWER};
+			if (extra && hi > phys_hi) {
+				geometric(ex, NCURVE, phys_hi, hi);
+				for (size_t i = 0; i < NCURVE; i++)
+					ey[i] = fit_predict(power, ex[i]);
+				series[nseries++] = (struct plot_series){
+					"the power law extrapolated (not fitted there)",
+					PLOT_LINES,
+					NCURVE,
+					ex,
+					ey,
+					NULL,
+					NULL,
+					false,
+					WITH_POWER_EXTRA};
 			}
-			series[nseries++] =
-				(struct plot_series){split && sw->nsmt + sw->nbeyond
-							     ? "power law over physical cores only"
-							     : "fitted power law",
-						     PLOT_LINES,
-						     100,
-						     cx,
-						     cy,
-						     NULL,
-						     NULL,
-						     false};
 		}
-		if (split && sw->nsmt + sw->nbeyond > 0) {
-			strbuf_addf(&shade, " beyond %zu physical cores", sw->host.physical_cores);
+		if (extra) {
+			strbuf_addf(&shade, " levels beyond %zu physical cores",
+				    sw->host.physical_cores);
+			strbuf_addf(&vline, "%zu physical cores", sw->host.physical_cores);
 			spec.has_shade = true;
 			spec.shade_from = (double)sw->host.physical_cores;
-			spec.shade_to = lv[nl - 1];
+			spec.shade_to = fmax(hi, (double)sw->host.physical_cores);
 			spec.shade_label = strbuf_str(&shade);
+			spec.has_vline = true;
+			spec.vline = (double)sw->host.physical_cores;
+			spec.vline_label = strbuf_str(&vline);
 		}
 		spec.log2_x = true;
+		spec.pad = true;
+		strbuf_addf(&cap,
+			    "The median %s per %s level with min-max bars (%zu level%s",
+			    metric, by, nl, nl == 1 ? "" : "s");
+		if (split)
+			strbuf_addf(&cap,
+				    ": %zu at physical cores, %zu SMT sibling, %zu beyond the logical "
+				    "CPUs of %s, %zu physical cores x %zu threads",
+				    sw->nphysical, sw->nsmt, sw->nbeyond, sw->host.name,
+				    sw->host.physical_cores, sw->host.threads_per_core);
+		else if (sw->classified)
+			strbuf_adds(&cap, ", all assumed physical cores: no host recorded");
+		strbuf_adds(&cap, "), the ideal linear line from the base level (dotted)");
+		if (power && nl >= 2)
+			strbuf_addf(&cap, " and the power law fitted to %zu runs%s (per doubling %.3f)",
+				    power->n,
+				    extra ? " at the physical-core levels, dashed where extrapolated"
+					  : "",
+				    power->per_doubling);
+		else
+			strbuf_adds(&cap, "; no power law (fewer than two physical-core levels, "
+					  "or the fit failed)");
+		strbuf_adds(&cap, ".");
+		if (extra)
+			strbuf_addf(&cap, " The dashed vertical line is the physical-core boundary; "
+					  "levels beyond it are shaded.");
+		caption_runs(&cap, t, res->sel.n);
+		caption_left_out(&cap, series, nseries);
 		rc = plot_draw(&spec, series, nseries, image);
+		caption_put(t, &cap, rc);
 	}
 	free(buf);
 	free(tt);
@@ -180,6 +284,8 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 	free(y);
 	strbuf_release(&what);
 	strbuf_release(&shade);
+	strbuf_release(&vline);
+	strbuf_release(&cap);
 	return rc;
 }
 
@@ -221,8 +327,16 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 	}
 	if (rc == 0) {
 		struct plot_spec spec = spec_for(t, tt, x, y);
+		struct strbuf cap = STRBUF_INIT;
 		spec.log2_x = true;
+		spec.pad = true;
+		strbuf_addf(&cap, "Every run's %s at its %s level, one colour per block (%zu "
+				  "block%s).",
+			    metric, by, nblocks, nblocks == 1 ? "" : "s");
+		caption_runs(&cap, t, sel->n);
 		rc = plot_draw(&spec, series, nblocks, image);
+		caption_put(t, &cap, rc);
+		strbuf_release(&cap);
 	}
 	for (size_t k = 0; titles && k < nblocks; k++)
 		free(titles[k]);
@@ -240,7 +354,7 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 int plots_trace(const struct plot_target *t, const char *tag, const struct trace_plot *tp,
 		const struct run_cores *c, char **image)
 {
-	struct strbuf what = STRBUF_INIT;
+	struct strbuf what = STRBUF_INIT, cap = STRBUF_INIT;
 	char *tt = NULL;
 	int rc = strbuf_addf(&what, "trace of %s", tag) ? err_set("out of memory") : 0;
 	if (rc == 0 && !(tt = title(strbuf_str(&what), t)))
@@ -285,54 +399,152 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 			spec.shade_to = tp->shade_to;
 			spec.shade_label = "plateau window";
 		}
+		strbuf_addf(&cap,
+			    "Trace of run %s: its app cores per sampler interval (d(app_j) / "
+			    "(interval x clk_tck %g), left axis) and app RSS (MiB, right axis) over "
+			    "%zu rows",
+			    tag, c->clk_tck, tp->rows);
+		if (c->ok)
+			strbuf_addf(&cap, "; the plateau window (rows %zu-%zu) shaded", c->window.lo,
+				    c->window.hi);
+		if (tp->tick_hz > 0)
+			strbuf_addf(&cap,
+				    ". Each interval's length is the machine's tick counter's "
+				    "(d(cpu_total_j) / %.1f Hz, the run's tick rate over its window) "
+				    "when within a second of the whole-second epochs' step, else the "
+				    "epochs': a stamp that skips a second shows no false dip",
+				    tp->tick_hz);
+		else
+			strbuf_adds(&cap, ". Each interval's length is its epochs' step (whole "
+					  "seconds; the run's ticks are not trusted as a clock): a "
+					  "stamp that skips a second can show a dip");
+		strbuf_adds(&cap, "; rows sharing an epoch are not drawn.");
+		caption_left_out(&cap, series, 2);
 		rc = plot_draw(&spec, series, 2, image);
+		caption_put(t, &cap, rc);
 	}
 	free(tt);
 	strbuf_release(&what);
+	strbuf_release(&cap);
 	return rc;
 }
 
+/* Colours of the memory plot's groups (constants: plot_series.with), in turn. */
+static const char *const group_colors[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+					   "#e69f00", "#56b4e9", "#7f7f7f", "#000000"};
+#define NCOLORS (sizeof(group_colors) / sizeof(group_colors[0]))
+#define NLINE 50
+
 int plots_memory(const struct plot_target *t, const char *by, const char *metric,
-		 const struct selection *sel, const struct ols *ols, char **image)
+		 const struct memory_result *mr, char **image)
 {
+	const struct memory *m = &mr->mem;
+	size_t ng = m->nfits, np = mr->npoints;
 	double *buf = NULL;
 	char *tt = title("memory", t), *x = label(by), *y = label(metric);
+	char **texts = NULL; /* per group: 3 titles and 3 `with` strings */
+	struct plot_series *series = NULL;
+	struct strbuf cap = STRBUF_INIT;
+	size_t nseries = 0;
 	int rc = 0;
-	if (!tt || !x || !y || !(buf = malloc((2 * sel->n + 4 * 50) * sizeof(double))))
+	if (!tt || !x || !y || !(buf = malloc((np + 4 * NLINE * ng + 1) * 2 * sizeof(double))) ||
+	    !(texts = calloc(6 * ng + 1, sizeof(*texts))) ||
+	    !(series = calloc(3 * ng + 1, sizeof(*series))))
 		rc = err_set("out of memory");
+	if (rc == 0 && ng == 0)
+		rc = err_set("nothing to plot: the memory analysis has no group");
 	if (rc == 0) {
-		double *px = buf, *py = px + sel->n, *lx = py + sel->n, *ly = lx + 50,
-		       *lo = ly + 50, *hi = lo + 50, xmin = INFINITY, xmax = -INFINITY;
-		double tq = gsl_cdf_tdist_Pinv(0.975, (double)ols->n - 2.0);
-		struct plot_series series[3];
+		double *px = buf, *py = px + np, *curves = py + np;
 		struct plot_spec spec = spec_for(t, tt, x, y);
-		for (size_t i = 0; i < sel->n; i++) {
-			px[i] = sel->runs[i].level;
-			py[i] = sel->runs[i].metric;
-			xmin = fmin(xmin, px[i]);
-			xmax = fmax(xmax, px[i]);
+		size_t used = 0;
+		spec.pad = true;
+		strbuf_addf(&cap,
+			    "Every run's %s against %s (points), with each group's OLS line "
+			    "and its 95%% confidence band for the mean, one colour per group "
+			    "(%zu group%s, as in the table above)",
+			    metric, by, ng, ng == 1 ? "" : "s");
+		for (size_t g = 0; g < ng; g++) {
+			const struct memory_fit *f = &m->fits[g];
+			const char *name = f->group && *f->group ? f->group : "all runs";
+			const char *color = group_colors[g % NCOLORS];
+			double xmin = INFINITY, xmax = -INFINITY, *lx = curves + 4 * NLINE * g,
+			       *ly = lx + NLINE, *lo = ly + NLINE, *hi = lo + NLINE;
+			size_t start = used;
+			struct strbuf sb = STRBUF_INIT;
+			for (size_t i = 0; i < np; i++) {
+				if (strcmp(mr->points[i].group ? mr->points[i].group : "",
+					   f->group ? f->group : ""))
+					continue;
+				px[used] = mr->points[i].level;
+				py[used++] = mr->points[i].value;
+				xmin = fmin(xmin, mr->points[i].level);
+				xmax = fmax(xmax, mr->points[i].level);
+			}
+			if (f->ok && f->ols.n > 2) {
+				double tq = gsl_cdf_tdist_Pinv(0.975, (double)f->ols.n - 2.0);
+				const struct ols *o = &f->ols;
+				for (size_t i = 0; i < NLINE; i++) {
+					double xv = xmin + (xmax - xmin) * (double)i / (NLINE - 1.0);
+					/* se of the fitted mean: sqrt(cov00 + 2 x cov01 + x^2 cov11) */
+					double se = sqrt(o->cov00 + 2 * xv * o->cov01 +
+							 xv * xv * o->cov11);
+					lx[i] = xv;
+					ly[i] = o->intercept + o->slope * xv;
+					lo[i] = ly[i] - tq * se;
+					hi[i] = ly[i] + tq * se;
+				}
+			}
+			strbuf_addf(&sb, "%s: 95%% band of the line", name);
+			texts[6 * g] = strbuf_detach(&sb);
+			strbuf_addf(&sb, "filledcurves fs transparent solid 0.15 noborder lc rgb '%s'",
+				    color);
+			texts[6 * g + 1] = strbuf_detach(&sb);
+			strbuf_addf(&sb, "%s: OLS line", name);
+			texts[6 * g + 2] = strbuf_detach(&sb);
+			strbuf_addf(&sb, "lines lw 2 lc rgb '%s'", color);
+			texts[6 * g + 3] = strbuf_detach(&sb);
+			strbuf_addf(&sb, "%s: runs", name);
+			texts[6 * g + 4] = strbuf_detach(&sb);
+			strbuf_addf(&sb, "points pt %d ps 1 lc rgb '%s'", 7 + 2 * (int)(g % 4), color);
+			texts[6 * g + 5] = strbuf_detach(&sb);
+			for (size_t k = 0; k < 6; k++)
+				if (!texts[6 * g + k])
+					rc = err_set("out of memory");
+			{
+				size_t nline = f->ok && f->ols.n > 2 ? NLINE : 0;
+				series[nseries++] = (struct plot_series){
+					texts[6 * g], PLOT_BAND, nline, lx, ly, lo, hi, false,
+					texts[6 * g + 1]};
+				series[nseries++] =
+					(struct plot_series){texts[6 * g + 2], PLOT_LINES, nline, lx,
+							     ly, NULL, NULL, false, texts[6 * g + 3]};
+				series[nseries++] = (struct plot_series){
+					texts[6 * g + 4], PLOT_POINTS, used - start, px + start,
+					py + start, NULL, NULL, false, texts[6 * g + 5]};
+			}
+			if (f->ok)
+				strbuf_addf(&cap, "; %s: n %zu, slope %.4g %s per %s", name, f->ols.n,
+					    f->ols.slope, plots_unit(metric), by);
+			else
+				strbuf_addf(&cap, "; %s: %zu runs, no line (%s)", name, used - start,
+					    *f->note ? f->note : "no fit");
 		}
-		for (size_t i = 0; i < 50; i++) {
-			double xv = xmin + (xmax - xmin) * (double)i / 49.0;
-			/* se of the fitted mean: sqrt(cov00 + 2 x cov01 + x^2 cov11) */
-			double se = sqrt(ols->cov00 + 2 * xv * ols->cov01 + xv * xv * ols->cov11);
-			lx[i] = xv;
-			ly[i] = ols->intercept + ols->slope * xv;
-			lo[i] = ly[i] - tq * se;
-			hi[i] = ly[i] + tq * se;
-		}
-		series[0] = (struct plot_series){
-			"95% confidence band of the line", PLOT_BAND, 50, lx, ly, lo, hi, false};
-		series[1] =
-			(struct plot_series){"OLS line", PLOT_LINES, 50, lx, ly, NULL, NULL, false};
-		series[2] = (struct plot_series){"runs", PLOT_POINTS, sel->n, px,
-						 py,     NULL,        NULL,   false};
-		rc = plot_draw(&spec, series, 3, image);
+		strbuf_adds(&cap, ".");
+		caption_runs(&cap, t, np);
+		caption_left_out(&cap, series, nseries);
+		if (rc == 0)
+			rc = plot_draw(&spec, series, nseries, image);
+		caption_put(t, &cap, rc);
 	}
+	for (size_t k = 0; texts && k < 6 * ng; k++)
+		free(texts[k]);
+	free(texts);
+	free(series);
 	free(buf);
 	free(tt);
 	free(x);
 	free(y);
+	strbuf_release(&cap);
 	return rc;
 }
 
@@ -349,7 +561,7 @@ int plots_draw(const struct plot_target *t, const struct plot_request *req,
 	case PLOT_KIND_TRACE:
 		return plots_trace(t, req->tag, &res->trace, &res->cores, image);
 	case PLOT_KIND_MEMORY:
-		return plots_memory(t, req->by, metric, &res->sel, &res->ols, image);
+		return plots_memory(t, req->by, metric, &res->memory, image);
 	}
 	return err_set("unknown plot kind %d", (int)req->kind);
 }

@@ -168,29 +168,37 @@ static void no_plot(struct report_ctx *c, const char *why)
 	strbuf_release(&sb);
 }
 
+/* "Figure: CAPTION" under an image: what it shows and which runs (plots.h). */
+static void figure(struct report_ctx *c, const char *caption)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "Figure: ");
+	strbuf_adds(&sb, caption);
+	paragraph(c, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 #define NO_GNUPLOT "gnuplot is not installed (apt-get install gnuplot-nox)."
 
 /* The image of a plot result, or why there is none. */
 static void plot(struct report_ctx *c, const struct plot_request *preq,
 		 const struct plot_result *pres)
 {
-	struct strbuf context = STRBUF_INIT;
+	struct strbuf context = STRBUF_INIT, caption = STRBUF_INIT;
 	char name[64], *image = NULL;
 	struct plot_target t;
 	int rc;
 	snprintf(name, sizeof(name), "%02d-%s", ++c->plot_seq, plot_kind_name(preq->kind));
 	plots_context(preq->filter, &context);
 	/* drawn in the stage, named as it will be: DIR/plots */
-	t = (struct plot_target){c->plots_dir,
-				 name,
-				 c->req->plot_format,
-				 strbuf_str(&context),
-				 {c->plots_shown, false, true}};
+	t = (struct plot_target){c->plots_dir,           name, c->req->plot_format,
+				 strbuf_str(&context),   {c->plots_shown, false, true},
+				 &caption};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {
-		fprintf(c->md,
-			"![%s plot](plots/%s)\n\n(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n",
-			plot_kind_name(preq->kind), image, image, image);
+		fprintf(c->md, "![%s plot](plots/%s)\n\n", plot_kind_name(preq->kind), image);
+		figure(c, strbuf_str(&caption));
+		fprintf(c->md, "(data: `plots/%s.tsv`, script: `plots/%s.gp`)\n\n", image, image);
 		c->plots++;
 	} else if (rc == PLOT_NOT_INSTALLED) {
 		no_plot(c, NO_GNUPLOT);
@@ -200,6 +208,7 @@ static void plot(struct report_ctx *c, const struct plot_request *preq,
 	}
 	free(image);
 	strbuf_release(&context);
+	strbuf_release(&caption);
 }
 
 /* Run a plot's analysis and draw it; when the analysis has nothing to draw, say why. */
@@ -783,6 +792,8 @@ static int sizing_section(struct report_ctx *c)
 		if (rc == 0 && drawn == 0 && sp.image) {
 			fprintf(c->md, "![sizing plot](plots/%02d-sizing.%s)\n\n", c->plot_seq,
 				plot_extension(c->req->plot_format));
+			if (sp.caption)
+				figure(c, sp.caption);
 			c->plots++;
 		} else if (rc == 0) {
 			no_plot(c, drawn ? why : NO_GNUPLOT);

@@ -16,6 +16,7 @@ void sizing_plot_release(struct sizing_plot *p)
 	free(p->image);
 	free(p->data);
 	free(p->script);
+	free(p->caption);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -120,7 +121,8 @@ int sizing_plot_draw(const struct size_result *res, const char *path, const stru
 		spec.hline_title = target;
 		spec.xtic_labels = labels;
 		spec.nxtic_labels = m;
-		rc = plot_draw(&spec, series, k ? 3 : 2, &image);
+		/* a series without a point is left out by plot_draw (plot_series_drawable) */
+		rc = plot_draw(&spec, series, 3, &image);
 		if (rc == PLOT_NOT_INSTALLED) {
 			/* the table stands without its picture */
 			warn_add("sizing plot not drawn: gnuplot is not installed (apt-get install "
@@ -128,6 +130,27 @@ int sizing_plot_draw(const struct size_result *res, const char *path, const stru
 			rc = 0;
 		} else if (rc == 0 && !(out->image = strdup(path))) {
 			rc = err_set("out of memory");
+		} else if (rc == 0) {
+			struct strbuf cap = STRBUF_INIT;
+			size_t runs = 0;
+			for (size_t c = 0; c < res->ncells; c++)
+				runs += drawn(res, &res->cells[c]) ? res->cells[c].n : 0;
+			strbuf_addf(&cap,
+				    "The predicted sustained %s of %zu instance%s (boxes; error bars: "
+				    "the prediction's bounds) and beside them the measured cells "
+				    "(median with min-max bars: %zu cell%s, %zu runs, %s) against the "
+				    "target %g (dashed red line).",
+				    res->metric, m, m == 1 ? "" : "s", k, k == 1 ? "" : "s", runs,
+				    res->sessions.given ? "at the session counts asked for"
+							: "every measured cell",
+				    in->target);
+			if (k == 0)
+				strbuf_adds(&cap, " No instance has a measured cell to draw: only "
+						  "predictions are shown.");
+			strbuf_adds(&cap, " Instances with neither a prediction nor a measurement "
+					  "are not drawn (see the verdicts).");
+			if (!(out->caption = strbuf_detach(&cap)))
+				rc = err_set("out of memory");
 		}
 	}
 	free(image);

@@ -26,6 +26,11 @@ struct sizing_plot {
 	char *image;  /* the image's path (FILE as given), or NULL when not drawn */
 	char *data;   /* the data file's path */
 	char *script; /* the gnuplot script's path */
+	/*
+	 * When drawn: what the picture shows (the instances, the measured
+	 * cells, the target) and which runs, one paragraph (NULL otherwise).
+	 */
+	char *caption;
 };
 
 /*

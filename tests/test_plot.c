@@ -1348,7 +1348,7 @@ static void test_plots_blocks_from_selection(void **state)
 		      "# block NA\n1\t11\n");
 	script = slurp(t.dir, "blk.svg.gp");
 	if (!strstr(script, "set title 'runs by block: c, x=1'") ||
-	    !strstr(script, "set xlabel 'lvl'") ||
+	    !strstr(script, "set xlabel 'lvl (unit not recorded)'") ||
 	    !strstr(script, "set ylabel 'tput (interactions/s)'"))
 		fail_msg("title or labels missing from the script:\n%s", script);
 	check_dir_holds(t.dir, files);
@@ -1550,45 +1550,161 @@ static void test_plots_trace_from_series(void **state)
 
 static void test_plots_memory_band(void **state)
 {
-	static const double x[] = {1, 2, 3, 4}, y[] = {3, 5.5, 6.5, 9};
-	struct sel_run runs[4];
-	struct selection sel = {.runs = runs, .n = 4};
-	struct ols ols;
+	/* two groups, as memory --group cfg has them: mem with a line, pg at one level (none) */
+	struct memory_point pts[6] = {
+		{"a", "cfg=mem", "1", 1, 3, 0},   {"b", "cfg=mem", "1", 2, 5.5, 0},
+		{"c", "cfg=mem", "1", 3, 6.5, 0}, {"d", "cfg=mem", "1", 4, 9, 0},
+		{"e", "cfg=pg", "1", 2, 20, 0},   {"f", "cfg=pg", "2", 2, 22, 0},
+	};
+	struct memory_result mr;
+	struct strbuf cap = STRBUF_INIT;
 	struct tmp t;
-	char *image = NULL, *data, *band, *line;
-	double tq = 4.302652729749464; /* t(0.975, 2 degrees of freedom) */
+	char *image = NULL, *data, *band, *line, *gp;
 	(void)state;
-	memset(runs, 0, sizeof(runs));
-	for (size_t i = 0; i < 4; i++) {
-		runs[i].level = x[i];
-		runs[i].level_numeric = true;
-		runs[i].metric = y[i];
-	}
-	assert_int_equal(stats_ols(x, y, 4, &ols), 0);
+	memset(&mr, 0, sizeof(mr));
+	mr.points = pts;
+	mr.npoints = 6;
+	assert_int_equal(memory_compute(pts, 6, &mr.mem), 0);
 	tmp_make(&t);
 	{
-		struct plot_target target = {t.dir, "mem", PLOT_SVG, "c"};
-		assert_int_equal(
-			plots_memory(&target, "sessions", "load_rss_kb", &sel, &ols, &image), 0);
+		struct plot_target target = {t.dir, "mem", PLOT_SVG, "c", {NULL, false, false}, &cap};
+		assert_int_equal(plots_memory(&target, "sessions", "load_rss_kb", &mr, &image), 0);
 	}
 	data = slurp(t.dir, "mem.svg.tsv");
-	band = strstr(data, "# 95% confidence band of the line\n");
+	band = strstr(data, "# cfg=mem: 95% band of the line\n");
 	assert_non_null(band);
-	/* the first band row: x = 1, the line and line -/+ t * se of the mean */
+	/*
+	 * By hand: slope 9.5 / 5 = 1.9, intercept 6 - 1.9 x 2.5 = 1.25, so 3.15 at x = 1;
+	 * SSE 0.45, s^2 0.225, se of the mean at 1 = sqrt(0.225 (1/4 + 2.25/5)); t(0.975, 2)
+	 * 4.302652729911275: band 1.4424376348172416 .. 4.857562365182758
+	 * (scipy.stats.linregress and t.ppf agree, SciPy 1.10.1).
+	 */
 	{
 		double bx, by, blo, bhi;
-		double se = sqrt(ols.cov00 + 2 * ols.cov01 + ols.cov11);
 		line = strchr(band, '\n') + 1;
 		assert_int_equal(sscanf(line, "%lf\t%lf\t%lf\t%lf", &bx, &by, &blo, &bhi), 4);
 		assert_true(bx == 1);
-		assert_true(fabs(by - (ols.intercept + ols.slope)) < 1e-12);
-		assert_true(fabs(blo - (by - tq * se)) < 1e-9);
-		assert_true(fabs(bhi - (by + tq * se)) < 1e-9);
+		assert_true(fabs(by - 3.15) < 1e-12);
+		assert_true(fabs(blo - 1.4424376348172416) < 1e-9);
+		assert_true(fabs(bhi - 4.857562365182758) < 1e-9);
 	}
-	if (!strstr(data, "# runs\n1\t3\n2\t5.5\n3\t6.5\n4\t9\n"))
-		fail_msg("the runs' points are not the selection's:\n%s", data);
+	if (!strstr(data, "# cfg=mem: runs\n1\t3\n2\t5.5\n3\t6.5\n4\t9\n"))
+		fail_msg("cfg=mem's points are not its runs:\n%s", data);
+	if (!strstr(data, "# cfg=pg: runs\n2\t20\n2\t22\n"))
+		fail_msg("cfg=pg's points are not its runs:\n%s", data);
+	/* one level: no line for pg (nothing drawn, nothing in the key), and the caption says so */
+	if (strstr(data, "cfg=pg: OLS line") || strstr(data, "cfg=pg: 95%"))
+		fail_msg("cfg=pg has a line though it has one level:\n%s", data);
+	gp = slurp(t.dir, "mem.svg.gp");
+	/* two groups: two colours, and the line of a group in its points' colour */
+	if (!strstr(gp, "lines lw 2 lc rgb '#0072b2' title 'cfg=mem: OLS line'") ||
+	    !strstr(gp, "lc rgb '#d55e00' title 'cfg=pg: runs'") ||
+	    !strstr(gp, "lc rgb '#0072b2' title 'cfg=mem: runs'"))
+		fail_msg("the groups do not have a colour each:\n%s", gp);
+	if (!strstr(strbuf_str(&cap), "2 groups") || !strstr(strbuf_str(&cap), "cfg=pg: 2 runs, no line") ||
+	    !strstr(strbuf_str(&cap), "Runs: c (n 6)."))
+		fail_msg("caption: %s", strbuf_str(&cap));
+	free(gp);
 	free(data);
 	free(image);
+	memory_release(&mr.mem);
+	strbuf_release(&cap);
+	tmp_remove(&t);
+}
+
+static void test_plots_interval_seconds(void **state)
+{
+	(void)state;
+	/* g1-n100-b1's row 46 (gomaxprocs corpus): the stamp steps 2 s, the ticks 839 at the
+	 * run's 800 Hz: the interval lasted 839 / 800 = 1.04875 s, not 2 (by hand) */
+	assert_true(fabs(plots_interval_seconds(2, 839, 800) - 1.04875) < 1e-12);
+	assert_true(fabs(plots_interval_seconds(1, 833, 800) - 1.04125) < 1e-12);
+	/* a true skipped second: the ticks moved two seconds' worth */
+	assert_true(plots_interval_seconds(2, 1600, 800) == 2);
+	/* ticks not trusted (NaN rate) or not moving: the epochs */
+	assert_true(plots_interval_seconds(2, 800, NAN) == 2);
+	assert_true(plots_interval_seconds(3, 0, 800) == 3);
+	/* ticks more than a second off the stamps: the stamps (ticks stalled or a wrong rate) */
+	assert_true(plots_interval_seconds(2, 3000, 800) == 2);
+	assert_true(plots_interval_seconds(3, 800, 800) == 3); /* 1 s by the ticks, 2 off */
+	/* rows sharing an epoch: no interval */
+	assert_true(isnan(plots_interval_seconds(0, 135, 800)));
+}
+
+/* The trace plot's series of rows, as the plot analysis streams them. */
+static void trace_plot_of(struct trace_plot *tp, const struct trace_row *rows, size_t n,
+			  const struct run_cores *cores)
+{
+	assert_int_equal(trace_plot_init(tp, n, PLOT_TRACE_POINTS, cores), 0);
+	for (size_t i = 0; i < n; i++)
+		trace_plot_add(tp, i, &rows[i]);
+	trace_plot_finish(tp);
+}
+
+/* A trace whose 1 Hz sampler skipped a stamp: no false dip (rates by hand). */
+static void test_plots_trace_skipped_second(void **state)
+{
+	/*
+	 * rows 1-5; each interval lasts 1 s by the ticks (800 per s on 8 CPUs at 100 Hz) and
+	 * the app used 100 jiffies in it (1 core), except row 4 -> 5, a real skipped second
+	 * (1600 ticks, 200 jiffies: 2 s at 1 core). Row 3's stamp skips a second with one
+	 * second's counts: by the epochs that interval would read 100 / (2 x 100) = 0.5.
+	 */
+	struct trace_row rows[] = {
+		{.row_no = 1, .epoch = 100, .cpu_total_j = 0, .app_j = 0, .app_rss_kb = 1024},
+		{.row_no = 2, .epoch = 101, .cpu_total_j = 800, .app_j = 100, .app_rss_kb = 1024},
+		{.row_no = 3, .epoch = 103, .cpu_total_j = 1600, .app_j = 200, .app_rss_kb = 1024},
+		{.row_no = 4, .epoch = 104, .cpu_total_j = 2400, .app_j = 300, .app_rss_kb = 1024},
+		{.row_no = 5, .epoch = 106, .cpu_total_j = 4000, .app_j = 500, .app_rss_kb = 1024},
+	};
+	struct trace_plot tp;
+	struct run_cores cores;
+	struct strbuf cap = STRBUF_INIT;
+	struct tmp t;
+	char *image = NULL, *data;
+	(void)state;
+	memset(&cores, 0, sizeof(cores));
+	cores.ok = true;
+	cores.window.lo = 1;
+	cores.window.hi = 4;
+	cores.clk_tck = 100;
+	cores.cpu.tick_ok = true;
+	cores.cpu.stat_tick_hz = 800;
+	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL, {NULL, false, false},
+					     &cap};
+		assert_int_equal(plots_trace(&target, "r1", &tp, &cores, &image), 0);
+	}
+	data = slurp(t.dir, "tr.svg.tsv");
+	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n"))
+		fail_msg("per-interval cores are not 1 at every row:\n%s", data);
+	if (!strstr(strbuf_str(&cap), "d(cpu_total_j) / 800.0 Hz"))
+		fail_msg("caption does not name the tick clock: %s", strbuf_str(&cap));
+	free(data);
+	free(image);
+	tmp_remove(&t);
+	/* the same trace with untrusted ticks: the epochs, and the dip they give */
+	strbuf_reset(&cap);
+	cores.cpu.tick_ok = false;
+	trace_plot_release(&tp);
+	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
+	tmp_make(&t);
+	{
+		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL, {NULL, false, false},
+					     &cap};
+		assert_int_equal(plots_trace(&target, "r1", &tp, &cores, &image), 0);
+	}
+	data = slurp(t.dir, "tr.svg.tsv");
+	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n"))
+		fail_msg("epoch-based cores differ:\n%s", data);
+	if (!strstr(strbuf_str(&cap), "can show a dip"))
+		fail_msg("caption does not warn of the dip: %s", strbuf_str(&cap));
+	free(data);
+	free(image);
+	trace_plot_release(&tp);
+	strbuf_release(&cap);
 	tmp_remove(&t);
 }
 
@@ -1646,6 +1762,8 @@ int main(void)
 		cmocka_unit_test(test_plot_reduce_min_max),
 		cmocka_unit_test_teardown(test_plots_trace_reduced, teardown),
 		cmocka_unit_test_teardown(test_plots_memory_band, teardown),
+		cmocka_unit_test(test_plots_interval_seconds),
+		cmocka_unit_test_teardown(test_plots_trace_skipped_second, teardown),
 		cmocka_unit_test_teardown(test_plots_context, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -280,7 +280,7 @@ mkdir -p "$T/plots"
 check_case "$G" gmp/plot plot scaling --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp-scaling.svg" --force
 check_case "$H" tied/plot plot scaling --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3 \
 	--out "$T/plots/tied-scaling.svg" --force
-check_case "$C" cap/plot-memory plot memory --by sessions --where target=medium --where cfg=pg \
+check_case "$C" cap/plot-memory plot memory --by sessions --group cfg --where target=medium --where block=1,2,3 \
 	--out "$T/plots/cap-memory.svg" --force
 
 check_case "$G" gmp/import import "$SKY/$GMP_NAME"

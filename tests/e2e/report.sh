@@ -318,7 +318,7 @@ cat >"$T/strip_plots.py" <<'EOF'
 import re, sys
 out = []
 for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
-    if line.startswith("![") or line.startswith("(data: `") or line.startswith("*Plot not drawn"):
+    if line.startswith("![") or line.startswith("(data: `") or line.startswith("*Plot not drawn") or line.startswith("Figure: "):
         continue
     if line == "" and out and out[-1] == "":
         continue
@@ -407,6 +407,14 @@ same_dirs "report $GMP_NAME in another folder: byte-identical" "$T/gmp" "$T/gmp-
 
 py "gmp report.md: Markdown tables well-formed" md_check.py "$GMD"
 check_no_plot_failures "gmp report: every plot drawn" "$GMD"
+# every image has its caption right under it: what it shows and which runs (n)
+check_eq "gmp report: a \"Figure: ... Runs: ... (n N).\" caption under every image" "ok" \
+	"$(python3 -c 'import re, sys
+lines = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if l]
+bad = [l for i, l in enumerate(lines) if l.startswith("![") and not (i + 1 < len(lines)
+       and lines[i + 1].startswith("Figure: ") and (re.search(r"Runs: .*\(n [0-9]+\)", lines[i + 1])
+       or "Trace of run" in lines[i + 1]))]
+print("ok" if not bad else "missing: %s" % bad)' "$GMD")"
 py "gmp report.md: every image exists and is a valid SVG; data and scripts exist" \
 	images_check.py "$T/gmp" svg
 check_eq "gmp report: 3 plots (scaling, blocks, trace; no memory, no sizing)" "3" \
