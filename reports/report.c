@@ -421,7 +421,14 @@ static int noise_group(struct report_ctx *c, const struct report_group *g, bool 
 		failed(c, section);
 	else if ((rc = build_noise(&req, &res, &d)) == 0)
 		rc = embed(c, section, d, level);
-	if (rc == 0 && d && c->primary_runs && index == c->primary_index) {
+	/*
+	 * the primary group's verdict, and every other group whose sweep has
+	 * replicated steps (which steps of which sweep are resolved is the finding)
+	 */
+	if (rc == 0 && d &&
+	    ((c->primary_runs && index == c->primary_index) ||
+	     (res.nz.nverdicts > 0 && (!strcmp(res.nz.verdicts[0].verdict, NOISE_RESOLVED) ||
+				       !strcmp(res.nz.verdicts[0].verdict, NOISE_WITHIN))))) {
 		char anchor[96];
 		anchor_of(NOISE_TITLE, anchor, sizeof(anchor));
 		rc = findings_noise(&c->findings, &res.nz, res.sel.n, g->label, anchor);
