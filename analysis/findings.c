@@ -83,6 +83,17 @@ int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, con
 		const struct sweep_level *l = &sw->levels[i];
 		if (l->kind != LEVEL_SMT)
 			continue;
+		/* a step from below the physical cores adds cores and siblings at once */
+		if (l->smt_over >= sw->nlevels ||
+		    sw->levels[l->smt_over].level < (double)sw->host.physical_cores) {
+			snprintf(why, sizeof(why),
+				 "level %g is SMT on host %s (%zu physical cores), but the sweep's "
+				 "last physical level below it is not %zu: its step adds physical "
+				 "cores and SMT siblings together",
+				 l->level, sw->host.name, sw->host.physical_cores,
+				 sw->host.physical_cores);
+			return findings_unsupported(f, FINDING_SMT, subject, section, why);
+		}
 		if (!(x = findings_add(f, FINDING_SMT, subject, section)))
 			return err_set("out of memory");
 		x->value = l->smt_step;

@@ -283,7 +283,15 @@ static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *
 		snprintf(name, sizeof(name), "smt_step_at_%s", level);
 		snprintf(label, sizeof(label), "step of SMT level %s over level %s", level, last);
 		step = doc_fact_real(d, name, label, DOC_QUIET, lv->smt_step, "x", 'f', 3);
-		if (factor)
+		/* a sweep that skipped physical levels: the step adds cores and siblings */
+		if (sw->host.known && over->level < (double)sw->host.physical_cores)
+			doc_note(s,
+				 "level %s is past the host's %zu physical cores, but the sweep's "
+				 "last physical level is %s: its step %s over level %s adds "
+				 "unmeasured physical cores and SMT siblings together, so it "
+				 "separates neither",
+				 level, sw->host.physical_cores, last, step, last);
+		else if (factor)
 			doc_note(s,
 				 "level %s is SMT siblings of %s physical cores: step %s over "
 				 "level %s; an SMT factor of %s was measured on this host (corpus "
