@@ -27,7 +27,9 @@ static const char gomaxprocs_text[] =
 	"trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads\n"
 	"window = {run-dir}/window.tsv\n"
 	"require-trace = yes\n"
-	"text = {run-dir}/goroutine.txt\n";
+	"text = {run-dir}/goroutine.txt\n"
+	"# the app box FORMATS.md names: 4 cores x 2 threads (its catalog entry)\n"
+	"set = instance=e2-standard-8\n";
 
 static const char capacity_text[] =
 	"# Sky x86 capacity corpus (FORMATS.md, corpus 2) with its M1 and\n"

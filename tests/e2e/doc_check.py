@@ -88,7 +88,11 @@ def backed(tok, numbers, shown, texts):
     if "e" in tok.lower():
         want = float(tok)
         digits = len(re.sub(r"[^0-9]", "", re.split(r"[eE]", tok)[0]))
-        return any(math.isclose(v, want, rel_tol=0.6 * 10 ** (1 - digits)) for v in numbers)
+        if any(math.isclose(v, want, rel_tol=0.6 * 10 ** (1 - digits)) for v in numbers):
+            return True
+        # a data string's digits that read as one ("0e9242070" of a hash
+        # 0e9242070f49...): backed by that string, as any other token is
+        return any(re.search(r"(?<![\d.])" + re.escape(tok) + r"(?![\d])", s) for s in texts)
     d = decimals(tok)
     t = norm(tok.lstrip("+"))
     if t in shown.get(d, ()):

@@ -10,7 +10,7 @@
 #   - GOMAXPROCS corpus tied to its box (import --instance e2-standard-8:
 #     FORMATS.md, "one app box (GCE e2-standard-8, AMD EPYC 7B12, 4 cores /
 #     8 threads)"): scaling over physical cores ~1.78x per doubling, level 8
-#     is SMT (step ~1.167); untied: the SMT finding says why it cannot tell;
+#     is SMT (step ~1.167); untied (the profile without its instance, --manifest): the SMT finding says why it cannot tell;
 #   - capacity corpus with --target 1000 --sessions 300-500: not met,
 #     e2-small (pg) ~15.5x and e2-medium (pg) ~4.1x short (measured); CPU
 #     attribution on e2-small untrustworthy, e2-medium trusted (tick check);
@@ -28,6 +28,9 @@ if [ $# -ne 3 ]; then
 	exit 2
 fi
 BIN=$(realpath "$1") || exit 2
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
+# untied_gmp_manifest FILE: the GOMAXPROCS profile without its instance
+source "$E2E_DIR/untied_gmp.sh"
 SHARED=$(realpath "$3") || exit 2
 GMP_NAME=gomaxprocs-scaling-20260816
 CAP_NAME=gcp-x86-capacity-20260816
@@ -113,8 +116,19 @@ assert len(bullets) == len(f) and all("([section](#" in b for b in bullets), bul
 anchors = {"sweep", "noise", "cpu-recomputed-cores-and-tick-rate", "memory-per-session", "cross-cpu-translation", "sizing"}
 assert all(x["section"] in anchors for x in f), [x["section"] for x in f]'
 
-# untied: the SMT finding says why it cannot tell
-run "gmp untied: report exits 0" "$T/all.db" "$T/gmpu" --corpus "$GMP_NAME"
+# untied: the SMT finding says why it cannot tell. The built-in profile ties
+# the corpus to e2-standard-8 (FORMATS.md's app box), so the untied case is
+# the same profile without that line, on its own database.
+untied_gmp_manifest "$T/gmp-untied.manifest"
+"$BIN" --db "$T/untied.db" import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv >"$T/imp.tsv" 2>"$T/imp.err" ||
+	not_ok "import gmp untied" "$(cat "$T/imp.err")"
+# the import row: runs (column 4) 29, tied_runs (column 11) 0
+if [ "$(awk -F'\t' 'NR == 2 { print $4, $11 }' "$T/imp.tsv")" == "29 0" ]; then
+	ok "import gmp untied (--manifest, the profile without its instance): 29 runs, none tied"
+else
+	not_ok "import gmp untied: 29 runs, none tied" "$(cat "$T/imp.tsv")"
+fi
+run "gmp untied: report exits 0" "$T/untied.db" "$T/gmpu" --corpus "$GMP_NAME"
 check "gmp untied: no SMT verdict, and why (no topology; --host)" "$T/gmpu.json" '
 x = one("smt")
 assert not x["supported"] and "no topology is recorded" in x["text"] and "--host" in x["text"], x'

@@ -23,7 +23,7 @@
 #     ln median on log2 level over levels 1, 2, 4, computed here in python3)
 #     and efficiency; with the affinity table tied to epyc too, the SMT factor
 #     its pin arm measures (median of 0,4,1,5 / median of the unpinned g2 arm);
-#   - the same corpus untied: levels assumed physical, said so, scaling stops at 8;
+#   - the same corpus untied (the profile without its instance, --manifest): levels assumed physical, said so, scaling stops at 8;
 #   - fit: levels 1, 2 and 4 fitted (points counted from results.tsv), the power
 #     law against SciPy; --all-levels fits 8 too;
 #   - the yip table with the 6-core, 12-thread host: level 12 is smt, its
@@ -344,8 +344,13 @@ cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3
 check_contains "sweep md: the step against the SMT factor measured on this host" "$OUT" \
 	"level 8 is SMT siblings of levels 1-4's physical cores: step 1.167 over level 4; an SMT factor of 1.268 was measured on this host (corpus gomaxprocs-affinity"
 
-# untied: assumed physical, and said so
-UDB=1 cpl import -q "$GMP"
+# untied: assumed physical, and said so. The built-in profile ties the corpus
+# to e2-standard-8 (FORMATS.md's app box); the untied case is the same profile
+# without that line (lib.sh: untied_gmp_manifest).
+untied_gmp_manifest "$T/gmp-untied.manifest"
+UDB=1 cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
+check_eq "import --manifest (the profile untied): 29 runs, none tied" "29 0" \
+	"$(tsvget name "$GMP_NAME" runs) $(tsvget name "$GMP_NAME" tied_runs)"
 UDB=1 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3
 check_contains "sweep untied: levels are assumed physical, and the document says how to tie them" "$OUT" \
 	"levels are assumed to be physical cores (no topology recorded: coreplan import --host / a manifest's topology)"
@@ -393,7 +398,7 @@ check_contains "fit md: the note names the levels left out and --all-levels" "$O
 cpl fit --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --all-levels --format json
 check_eq "fit --all-levels: every level fitted, 12 points" "1, 2, 4, 8 12 True" \
 	"$(jget 'd["facts"]["levels_fitted"]["value"] + " %d " % d["facts"]["points_fitted"]["value"] + str(d["facts"]["all_levels"]["value"])')"
-UDB=1 cpl import -q "$GMP" --name gmp-bare
+UDB=1 cpl import -q "$GMP" --name gmp-bare --manifest "$T/gmp-untied.manifest"
 UDB=1 cpl fit --corpus gmp-bare --by gomaxprocs --where block=1,2,3
 check_contains "fit untied: every level assumed physical and fitted, said so" "$OUT" \
 	"levels are assumed to be physical cores and all fitted (no topology recorded"
@@ -438,13 +443,13 @@ else
 	GP=$(cat "$T/plots/gmp.svg.gp")
 	check_contains "plot scaling: the region beyond 4 physical cores shaded (to level 8)" "$GP" \
 		"set object 1 rect from 4, graph 0 to 8, graph 1"
-	check_contains "plot scaling: SMT levels are a series of their own" "$GP" "title 'SMT siblings: median, min-max'"
+	check_contains "plot scaling: SMT levels are a series of their own" "$GP" "title 'SMT sibling levels: median, min-max'"
 	check_contains "plot scaling: the power law says it is over physical cores" "$GP" \
-		"title 'power law over physical cores only'"
-	check_contains "plot scaling: the title names the host" "$GP" "set title 'scaling on epyc, 4 physical cores: "
+		"title 'power law fitted over the physical-core levels'"
+	check_contains "plot scaling: the title names the host" "$GP" "set title 'tput by gomaxprocs on epyc (4 physical cores, 8 logical CPUs): "
 	py_check "plot scaling: the data's SMT block holds level 8's median (python3 from results.tsv)" "$PYLIB"'
 blocks = open(sys.argv[2]).read().split("\n\n\n")
-smt = [b for b in blocks if b.startswith("# SMT siblings")]
+smt = [b for b in blocks if b.startswith("# SMT sibling levels")]
 res = [r for r in rows(sys.argv[3]) if r["block"] in ("1", "2", "3") and r["gomaxprocs"] == "8"]
 m = statistics.median(float(r["tput"]) for r in res)
 vals = [l.split("\t") for l in smt[0].split("\n")[1:] if l] if smt else []

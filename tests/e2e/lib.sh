@@ -71,3 +71,6 @@ jget() {
 d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
 }
+
+# untied_gmp_manifest FILE (the GOMAXPROCS profile without its instance)
+source "$E2E_DIR/untied_gmp.sh"

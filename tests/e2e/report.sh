@@ -43,6 +43,9 @@ if [ $# -ne 3 ]; then
 	exit 2
 fi
 BIN=$(realpath "$1") || exit 2
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
+# untied_gmp_manifest FILE: the GOMAXPROCS profile without its instance
+source "$E2E_DIR/untied_gmp.sh"
 ROOT=$(realpath "$2") || exit 2
 SHARED=$(realpath "$3") || exit 2
 SKY=$SHARED/sky
@@ -453,15 +456,47 @@ cpl corpora --format tsv
 cp "$T/.out" "$T/corpora.tsv"
 py "gmp report: corpus table agrees with coreplan corpora" corpus_row.py "$GMD" "$T/corpora.tsv" "$GMP_NAME"
 
-for sec in "Memory per session" "Sizing" "SMT: what a second hardware thread is worth" \
-	"Cross-CPU translation"; do
-	body=$(awk -v h="## $sec" '$0 == h { on = 1; next } on && /^## / { exit } on' "$GMD")
+# section_body REPORT.md TITLE: the text of section "## TITLE"
+section_body() { awk -v h="## $2" '$0 == h { on = 1; next } on && /^## / { exit } on' "$1"; }
+not_measured() { # NAME REPORT.md TITLE
+	local body
+	body=$(section_body "$2" "$3")
 	if [[ "$body" =~ \*\*Not\ measured\*\*:\ [a-z][^$'\n']{10,} ]]; then
-		ok "gmp report: '$sec' says Not measured with a reason"
+		ok "$1: '$3' says Not measured with a reason"
 	else
-		not_ok "gmp report: '$sec' says Not measured with a reason" "section:"$'\n'"$body"
+		not_ok "$1: '$3' says Not measured with a reason" "section:"$'\n'"$body"
 	fi
+}
+for sec in "Memory per session" "Sizing" "Cross-CPU translation"; do
+	not_measured "gmp report" "$GMD" "$sec"
 done
+# SMT: the default import ties the corpus to e2-standard-8 (FORMATS.md's app
+# box, 4 cores x 2 threads), so level 8 is all logical CPUs and the step from
+# level 4 is measured; what needs pinned runs is not. The step recomputed from
+# results.tsv (blocks 1-3: medians 1796.20 / 1538.80 = 1.16727, python statistics).
+SMTB=$(section_body "$GMD" "SMT: what a second hardware thread is worth")
+check_contains "gmp report (tied): the SMT section names the host e2-standard-8" "$SMTB" \
+	"host e2-standard-8: 8 logical CPUs on 4 physical cores (2 per core)"
+check_contains "gmp report (tied): smt_factor not measured, and why" "$SMTB" \
+	"not measured: needs pinned runs of k threads on k/2 cores "
+SMT_STEP=$(python3 -c 'import csv, statistics, sys
+r = [x for x in csv.DictReader(open(sys.argv[1]), delimiter="\t") if x["block"] in ("1", "2", "3")]
+m = lambda g: statistics.median(float(x["tput"]) for x in r if x["gomaxprocs"] == g)
+print("%.3f" % (m("8") / m("4")))' "$GMP/results.tsv")
+check_eq "gmp report (tied): smt_step 1.167 = median(g8) / median(g4) of results.tsv" "1.167 1.167" \
+	"$SMT_STEP $(awk -F'|' '$2 ~ /^ smt_step / { gsub(/ /, "", $3); print $3 }' <<<"$SMTB")"
+# untied (the same profile without its instance, on its own database): the
+# SMT section cannot tell, and says so
+DB_SAVE=$DB
+DB=$T/gmp-untied.db
+untied_gmp_manifest "$T/gmp-untied.manifest"
+cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
+check_eq "import untied (--manifest, the profile without its instance): 29 runs, none tied" "29 0" \
+	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "runs") r = i; if ($i == "tied_runs") t = i }; next }
+		{ print $r, $t }' "$T/.out")" "exit $RC; $ERR"
+report "report $GMP_NAME untied exits 0" "$T/gmp-untied" "${GSEL[@]}"
+not_measured "gmp report (untied)" "$T/gmp-untied/report.md" "SMT: what a second hardware thread is worth"
+DB=$DB_SAVE
 
 # the trace plot shows a run the report's filter selected
 trace_tag=$(sed -n 's/^Trace of `\(.*\)`, the first listed run with a trace:$/\1/p' "$GMD")
