@@ -108,6 +108,21 @@ assert "level 8 is SMT" in x["text"], x["text"]'
 check "gmp tied: noise resolved at every step 1→2, 2→4, 4→8" "$T/gmp.json" '
 x = one("noise", "block=1,2,3")
 assert "resolved; steps resolved: 1→2, 2→4, 4→8" in x["text"], x["text"]'
+# the default import: the built-in profile ties the corpus to e2-standard-8
+# (FORMATS.md's app box), so default options give the same findings
+"$BIN" --db "$T/default.db" import -q "$GMP" >/dev/null 2>"$T/imp.err" || not_ok "import gmp default" "$(cat "$T/imp.err")"
+run "gmp default import: report with default options exits 0" "$T/default.db" "$T/gmpd"
+check "gmp default import: ~1.78x per doubling over physical cores, level 8 SMT" "$T/gmpd.json" '
+x = one("scaling", "block=1,2,3")
+near(x["value"], 1.78282, 0.0005)
+y = one("smt", "block=1,2,3")
+near(y["value"], 1.16727, 0.0005)
+assert "level 8 is SMT" in y["text"], y["text"]'
+# block 7 (the gctrace arm) ran levels 1 and 8 only: results.tsv tput
+# 1717.684 / 478.747 = 3.588 (awk); its step adds cores 2-4 and the siblings
+check "gmp default import: a 1 -> 8 step on 4 cores is not called SMT siblings of level 1" "$T/gmpd.json" '
+assert "level 8 is past the host\x27s 4 physical cores, but the sweep\x27s last physical level is 1: its step 3.588 over level 1" in md, "note missing"
+assert "SMT siblings of level 1" not in md'
 check "gmp: report.md opens with the Findings, each linked to a section" "$T/gmp.json" '
 head = md.split("\n## ")[1]
 assert head.startswith("Findings\n"), head[:40]
