@@ -5,14 +5,51 @@
 
 #include <string.h>
 
-/* Text for roff: a \ is \e, a - is \-; a . or ' that starts a line gets \&. */
+/*
+ * A UTF-8 sequence at s as \[uXXXX] (roff's Unicode escape, so the page
+ * needs no input encoding); returns the bytes it used, a bad byte as \[uFFFD].
+ */
+static size_t utf8_escape(FILE *fp, const unsigned char *s)
+{
+	unsigned int cp;
+	size_t n;
+	if (s[0] >= 0xf0 && s[0] < 0xf5) {
+		cp = s[0] & 0x07u;
+		n = 4;
+	} else if (s[0] >= 0xe0) {
+		cp = s[0] & 0x0fu;
+		n = 3;
+	} else if (s[0] >= 0xc2 && s[0] < 0xe0) {
+		cp = s[0] & 0x1fu;
+		n = 2;
+	} else {
+		fputs("\\[uFFFD]", fp);
+		return 1;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0u) != 0x80u) {
+			fputs("\\[uFFFD]", fp);
+			return 1;
+		}
+		cp = (cp << 6) | (s[i] & 0x3fu);
+	}
+	fprintf(fp, "\\[u%04X]", cp);
+	return n;
+}
+
+/*
+ * Text for roff: a \ is \e, a - is \-, a . or ' that starts a line gets
+ * \&, other characters than ASCII are \[uXXXX].
+ */
 static void esc(FILE *fp, const char *s, int line_start)
 {
 	for (; *s; s++) {
 		if (line_start && (*s == '.' || *s == '\''))
 			fputs("\\&", fp);
 		line_start = *s == '\n';
-		if (*s == '\\')
+		if ((unsigned char)*s >= 0x80)
+			s += utf8_escape(fp, (const unsigned char *)s) - 1;
+		else if (*s == '\\')
 			fputs("\\e", fp);
 		else if (*s == '-')
 			fputs("\\-", fp);
