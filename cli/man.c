@@ -133,8 +133,8 @@ static void verbatim(FILE *fp, const char *text)
 		if (len == 0) {
 			fputs(".sp\n", fp);
 		} else {
-			snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1),
-				 line);
+			snprintf(buf, sizeof(buf), "%.*s",
+				 (int)(len < sizeof(buf) ? len : sizeof(buf) - 1), line);
 			esc(fp, buf, 1);
 			putc('\n', fp);
 		}
@@ -186,7 +186,8 @@ static void command(FILE *fp, const struct cli_command *c, const struct opt_cmd 
 	putc('\n', fp);
 	options(fp, cmd->specs);
 	if (cmd->views && cmd->views[0]) {
-		fputs(".PP\nViews (\\fB\\-\\-view\\fR \\fINAME\\fR: the one table tsv and csv print; "
+		fputs(".PP\nViews (\\fB\\-\\-view\\fR \\fINAME\\fR: the one table tsv and csv "
+		      "print; "
 		      "md and json print every section unless one is named):\n",
 		      fp);
 		for (size_t i = 0; cmd->views[i]; i++) {

@@ -42,12 +42,12 @@ struct cli_command {
 	"  0  success\n"                                                                           \
 	"  1  data or runtime error (bad input, database or output failure)\n"                     \
 	"  2  usage error (unknown command or option, malformed argument)\n"
-#define CLI_HELP_ENVIRONMENT                                                           \
+#define CLI_HELP_ENVIRONMENT                                                                       \
 	"environment:\n"                                                                           \
-	"  COREPLAN_DB           the database when --db is not given (default: " CLI_DEFAULT_DB   \
+	"  COREPLAN_DB           the database when --db is not given (default: " CLI_DEFAULT_DB    \
 	" in the current folder)\n"                                                                \
-	"  COREPLAN_CATALOG_DIR  the folder of the shipped instance catalogs (default: beside\n"  \
-	"                        the executable, ../share/coreplan/catalogs, else the source\n"   \
+	"  COREPLAN_CATALOG_DIR  the folder of the shipped instance catalogs (default: beside\n"   \
+	"                        the executable, ../share/coreplan/catalogs, else the source\n"    \
 	"                        tree's fixtures/catalogs)\n"
 
 /*
