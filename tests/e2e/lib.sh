@@ -73,4 +73,4 @@ print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
 }
 
 # untied_gmp_manifest FILE (the GOMAXPROCS profile without its instance)
-source "$E2E_DIR/untied_gmp.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/untied_gmp.sh"
