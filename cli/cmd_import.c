@@ -14,6 +14,7 @@
 #include "../common/err.h"
 #include "../importers/catalog.h"
 #include "../importers/corpus.h"
+#include "../importers/tools.h"
 #include "../reports/builders.h"
 #include "../schema/db.h"
 
@@ -32,6 +33,7 @@ enum {
 	OPT_PATCH_FLOOR,
 	OPT_HOST,
 	OPT_INSTANCE,
+	OPT_FORMAT,
 	OPT_QUIET
 };
 
@@ -56,6 +58,10 @@ static const struct opt_spec specs[] = {
 			  "the runs ran on catalog instance NAME (its vCPUs and threads per core "
 			  "give the topology when no host is given)",
 			  false},
+	[OPT_FORMAT] = {"format", 0, "NAME",
+			"read each PATH (a file, or every file of a folder without manifest) as "
+			"the output of tool format NAME: gobench (default: detect)",
+			false},
 	[OPT_QUIET] = {"quiet", 'q', NULL, "no progress on standard error", false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -97,12 +103,26 @@ static const char details[] =
 	"--host and --instance are stored with the corpus: importing it again (or\n"
 	"with --replace) without them keeps them; a different one needs --replace.\n"
 	"\n"
+	"Tool outputs (README.md, \"Importing tool outputs\"): a file that is a\n"
+	"tool's output, or a folder without manifest whose every file is, is detected\n"
+	"from the content (the first 64 KiB; --format NAME says it instead). Each run\n"
+	"gets the field file = the file's name: several files in a folder are arms\n"
+	"(compare --a file=old.txt --b file=new.txt).\n"
+	"  gobench  Go testing benchmarks (go test -bench): one run per result line\n"
+	"           BenchmarkName[/k=v...][-N] ITERS VALUE UNIT...: fields name (no -N),\n"
+	"           gomaxprocs = N (no suffix: 1, as go test prints GOMAXPROCS=1),\n"
+	"           each k=v part, iterations, one metric per unit with '/' as _per_\n"
+	"           (ns_per_op, B_per_op, allocs_per_op, MB_per_s, custom units), and\n"
+	"           the configuration lines `key: value` before it (goos, goarch, pkg,\n"
+	"           cpu, user keys).\n"
+	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
 	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n"
 	"  coreplan topology --from lscpu.txt --host epyc\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816 --host epyc\n"
-	"  coreplan import runs.tsv --instance e2-standard-8\n";
+	"  coreplan import runs.tsv --instance e2-standard-8\n"
+	"  coreplan import gobench/   # old.txt, new.txt of go test -bench . -count 10\n";
 
 static const char *const views[] = {"imported", NULL};
 
@@ -140,6 +160,11 @@ static int option(void *request, int which, const char *value)
 		if (!*value)
 			return err_usage("--instance needs an instance name");
 		req->opts.instance = value;
+		return 0;
+	case OPT_FORMAT:
+		if (!tool_find(value))
+			return err_usage("unknown format '%s' (one of %s)", value, tool_names());
+		req->opts.format = value;
 		return 0;
 	case OPT_QUIET:
 		req->quiet = true;
