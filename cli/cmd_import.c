@@ -16,6 +16,7 @@
 #include "../importers/corpus.h"
 #include "../importers/tools.h"
 #include "../reports/builders.h"
+#include "../reports/doc.h"
 #include "../schema/db.h"
 
 #include <stdlib.h>
@@ -27,18 +28,25 @@
 #endif
 
 enum {
-	OPT_NAME = CLI_OUTPUT_COUNT,
+	OPT_FORMAT_ANY = 0, /* output format or tool format: both names share --format */
+	OPT_VIEW_COMMON,
+	OPT_NAME,
 	OPT_REPLACE,
 	OPT_MANIFEST,
 	OPT_PATCH_FLOOR,
 	OPT_HOST,
 	OPT_INSTANCE,
-	OPT_FORMAT,
 	OPT_QUIET
 };
 
 static const struct opt_spec specs[] = {
-	CLI_SPECS_OUTPUT,
+	[OPT_FORMAT_ANY] = {"format", 0, "F",
+			    "output format: md, tsv, csv, json or html (default md); or the tool "
+			    "format each PATH is read as: gobench (default: detect)",
+			    false},
+	[OPT_VIEW_COMMON] = {"view", 0, "NAME",
+			     "one section: the table tsv/csv print (see views below)", false,
+			     CLI_OPT_VIEW},
 	[OPT_NAME] = {"name", 0, "NAME",
 		      "corpus name, at most 255 bytes (default: the folder or file name); one "
 		      "PATH only",
@@ -58,10 +66,6 @@ static const struct opt_spec specs[] = {
 			  "the runs ran on catalog instance NAME (its vCPUs and threads per core "
 			  "give the topology when no host is given)",
 			  false},
-	[OPT_FORMAT] = {"format", 0, "NAME",
-			"read each PATH (a file, or every file of a folder without manifest) as "
-			"the output of tool format NAME: gobench (default: detect)",
-			false},
 	[OPT_QUIET] = {"quiet", 'q', NULL, "no progress on standard error", false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -105,7 +109,8 @@ static const char details[] =
 	"\n"
 	"Tool outputs (README.md, \"Importing tool outputs\"): a file that is a\n"
 	"tool's output, or a folder without manifest whose every file is, is detected\n"
-	"from the content (the first 64 KiB; --format NAME says it instead). Each run\n"
+	"from the content (the first 64 KiB; --format NAME says it instead: --format\n"
+	"takes an output format or a tool format, whose names differ). Each run\n"
 	"gets the field file = the file's name: several files in a folder are arms\n"
 	"(compare --a file=old.txt --b file=new.txt).\n"
 	"  gobench  Go testing benchmarks (go test -bench): one run per result line\n"
@@ -128,6 +133,7 @@ static const char *const views[] = {"imported", NULL};
 
 struct import_request {
 	struct import_options opts;
+	const char *output_format; /* --format md|tsv|...; NULL: md */
 	bool quiet;
 	char **paths; /* into argv */
 	size_t npaths;
@@ -161,11 +167,19 @@ static int option(void *request, int which, const char *value)
 			return err_usage("--instance needs an instance name");
 		req->opts.instance = value;
 		return 0;
-	case OPT_FORMAT:
-		if (!tool_find(value))
-			return err_usage("unknown format '%s' (one of %s)", value, tool_names());
-		req->opts.format = value;
+	case OPT_FORMAT_ANY: {
+		enum doc_format f;
+		if (tool_find(value)) {
+			req->opts.format = value;
+			return 0;
+		}
+		if (doc_format_parse(value, &f))
+			return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
+					 "html; tool formats %s)",
+					 value, tool_names());
+		req->output_format = value;
 		return 0;
+	}
 	case OPT_QUIET:
 		req->quiet = true;
 		return 0;
@@ -180,6 +194,8 @@ static int check(void *request, struct cli_args *a)
 		return err_usage("import needs at least one PATH");
 	if (req->opts.name && a->noperands > 1)
 		return err_usage("--name names one corpus, but %zu PATHs were given", a->noperands);
+	if (req->output_format)
+		doc_format_parse(req->output_format, &a->format); /* checked in option() */
 	req->paths = a->operands;
 	req->npaths = a->noperands;
 	return 0;

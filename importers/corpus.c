@@ -54,8 +54,8 @@ struct corpus_file {
 
 struct run_entry {
 	char *tag;
-	long line;   /* results-table line, 0 for unlisted runs */
-	size_t row;  /* index into the table's rows, or SIZE_MAX */
+	long line;  /* results-table line, 0 for unlisted runs */
+	size_t row; /* index into the table's rows, or SIZE_MAX */
 	int64_t run_id;
 	char *rejection_path; /* relative path of a .REJECTED marker, or NULL */
 };
@@ -190,8 +190,7 @@ static int compare_path_to_file(const void *key, const void *element)
 
 static struct corpus_file *find_file(struct importer *im, const char *relative)
 {
-	return bsearch(relative, im->files, im->nfiles, sizeof(im->files[0]),
-		       compare_path_to_file);
+	return bsearch(relative, im->files, im->nfiles, sizeof(im->files[0]), compare_path_to_file);
 }
 
 static const char *display_of(int64_t file_id, void *arg)
@@ -688,8 +687,9 @@ static int read_tables(struct table_ctx *tc)
 	if (rc)
 		return rc;
 	if (tc->rows.nrows == 0)
-		return err_at(spec->file, 1, 0, "header but no runs: a results table needs one "
-						"row per run");
+		return err_at(spec->file, 1, 0,
+			      "header but no runs: a results table needs one "
+			      "row per run");
 	rc = claim(im, tc->rows_file, "results", (int64_t)tc->rows.nrows);
 	if (rc || !spec->join_file)
 		return rc;
@@ -704,7 +704,8 @@ static int read_tables(struct table_ctx *tc)
 		return err_at(spec->join_file, 1, 0, "no column '%s' to join on", spec->join_key);
 	for (size_t i = 0; i < tc->join.nrows; i++)
 		for (size_t j = i + 1; j < tc->join.nrows; j++)
-			if (!strcmp(tc->join.cells[i][tc->join_key], tc->join.cells[j][tc->join_key]))
+			if (!strcmp(tc->join.cells[i][tc->join_key],
+				    tc->join.cells[j][tc->join_key]))
 				return err_at(spec->join_file, tc->join.lines[j], tc->join_key + 1,
 					      "duplicate run '%s' (also line %ld)",
 					      tc->join.cells[j][tc->join_key], tc->join.lines[i]);
@@ -1303,7 +1304,8 @@ static int read_topology(struct table_ctx *tc)
 	size_t len = 0;
 	int rc;
 	if (!f)
-		return err_set("topology file '%s' not found in '%s'", tc->spec->topology, im->root);
+		return err_set("topology file '%s' not found in '%s'", tc->spec->topology,
+			       im->root);
 	memset(&topo, 0, sizeof(topo));
 	rc = read_hashed_text(im, f, &text, &len);
 	if (rc == 0)
@@ -1337,8 +1339,9 @@ static int import_table(struct importer *im, const struct manifest_table *spec)
 {
 	struct table_ctx tc = {.im = im, .spec = spec};
 	int rc;
-	tc.subcorpus = spec->subcorpus ? spec->subcorpus
-			 : strcmp(spec->section, "main") ? spec->section : "";
+	tc.subcorpus = spec->subcorpus                 ? spec->subcorpus
+		       : strcmp(spec->section, "main") ? spec->section
+						       : "";
 	rc = read_tables(&tc);
 	if (rc == 0)
 		rc = mapping_store_prefs(im->db, im->corpus_id, tc.subcorpus, spec);
@@ -1404,8 +1407,9 @@ static int derive_exclusions(struct importer *im)
 static int exclude_traceless(struct importer *im, const struct manifest_table *spec)
 {
 	sqlite3_stmt *stmt = NULL;
-	const char *subcorpus = spec->subcorpus ? spec->subcorpus
-				: strcmp(spec->section, "main") ? spec->section : "";
+	const char *subcorpus = spec->subcorpus                 ? spec->subcorpus
+				: strcmp(spec->section, "main") ? spec->section
+								: "";
 	int rc = db_prepare(im->db,
 			    "INSERT INTO exclusions SELECT r.run_id, 'no-trace', 'no trace file ('"
 			    " || m.expected_path || ') but this layout requires one'"
@@ -1573,8 +1577,9 @@ static int file_format(struct importer *im, const char *relative, const struct t
 	*out = NULL;
 	if (im->opts->format) {
 		*out = tool_find(im->opts->format);
-		return *out ? 0 : err_usage("unknown format '%s' (one of %s)", im->opts->format,
-					   tool_names());
+		return *out ? 0
+			    : err_usage("unknown format '%s' (one of %s)", im->opts->format,
+					tool_names());
 	}
 	rc = sniff(im, relative, &bytes, &n);
 	if (rc == 0)
@@ -1595,19 +1600,18 @@ static bool plain_file_name(const char *name)
 }
 
 /* One [table] per file, all in subcorpus "", tags FILE:ROW. */
-static int tool_manifest(struct importer *im, const struct tool_format *fmt, char **names,
-			 size_t n)
+static int tool_manifest(struct importer *im, const struct tool_format *fmt, char **names, size_t n)
 {
 	struct strbuf text = STRBUF_INIT;
 	int rc;
-	strbuf_addf(&text, "# %s output, one run per result\nlayout = %s\n", fmt->name,
-		    fmt->name);
+	strbuf_addf(&text, "# %s output, one run per result\nlayout = %s\n", fmt->name, fmt->name);
 	for (size_t i = 0; i < n; i++) {
 		if (!plain_file_name(names[i])) {
 			strbuf_release(&text);
-			return err_set("cannot import '%s' as %s output: its name may hold only "
-				       "letters, digits and . _ + - (rename it, or write a manifest)",
-				       names[i], fmt->name);
+			return err_set(
+				"cannot import '%s' as %s output: its name may hold only "
+				"letters, digits and . _ + - (rename it, or write a manifest)",
+				names[i], fmt->name);
 		}
 		if (i == 0)
 			strbuf_adds(&text, "\n[table main]\n");
@@ -1617,9 +1621,9 @@ static int tool_manifest(struct importer *im, const struct tool_format *fmt, cha
 			    names[i]);
 	}
 	im->manifest_origin = strdup("generated manifest");
-	rc = im->manifest_origin ? manifest_parse(strbuf_str(&text), "generated manifest",
-						  &im->manifest)
-				 : err_set("out of memory");
+	rc = im->manifest_origin
+		     ? manifest_parse(strbuf_str(&text), "generated manifest", &im->manifest)
+		     : err_set("out of memory");
 	strbuf_release(&text);
 	return rc;
 }

@@ -162,10 +162,12 @@ static int table_key(struct manifest_table *t, const char *key, const char *valu
 		const char *key;
 		char **slot;
 	} strings[] = {
-		{"file", &t->file}, {"format", &t->format}, {"subcorpus", &t->subcorpus}, {"tag", &t->tag},
+		{"file", &t->file},           {"format", &t->format},
+		{"subcorpus", &t->subcorpus}, {"tag", &t->tag},
 		{"run-dir", &t->run_dir},     {"discover", &t->discover},
-		{"generator", &t->generator}, {"idle", &t->idle},           {"acct", &t->acct},
-		{"trace", &t->trace},         {"window", &t->window},       {"rejected", &t->rejected},
+		{"generator", &t->generator}, {"idle", &t->idle},
+		{"acct", &t->acct},           {"trace", &t->trace},
+		{"window", &t->window},       {"rejected", &t->rejected},
 		{"topology", &t->topology},
 	};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
@@ -291,8 +293,7 @@ static int check_confined(const char *key, const char *value, const char *origin
 	return 0;
 }
 
-static int parse_line(struct manifest *m, char *line, long line_no, const char *origin,
-		      int *where)
+static int parse_line(struct manifest *m, char *line, long line_no, const char *origin, int *where)
 {
 	enum { TOP, TABLE, FILES };
 	char *s = trim(line);
@@ -456,10 +457,10 @@ static void free_list(char **list, size_t n)
 
 static void table_release(struct manifest_table *t)
 {
-	char *strings[] = {t->section,   t->file,      t->subcorpus, t->tag,   t->run_dir,
-			   t->discover,  t->join_file, t->join_key,  t->generator, t->idle,
-			   t->acct,      t->trace,     t->window,    t->rejected,  t->topology,
-			   t->format};
+	char *strings[] = {t->section,   t->file,     t->subcorpus, t->tag,
+			   t->run_dir,   t->discover, t->join_file, t->join_key,
+			   t->generator, t->idle,     t->acct,      t->trace,
+			   t->window,    t->rejected, t->topology,  t->format};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(strings[i]);
 	free_list(t->tag_parse, t->ntag_parse);

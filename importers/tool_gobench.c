@@ -276,12 +276,9 @@ bool gobench_detect(const char *bytes, size_t n)
 			size_t a = word_end(s, 0, len), b;
 			a = skip_space(s, a, len);
 			b = word_end(s, a, len);
-			if (b > a && isdigit((unsigned char)s[a])) {
-				size_t c = skip_space(s, b, len);
-				if (c < len && (isdigit((unsigned char)s[c]) || s[c] == '-' ||
-						s[c] == '+' || s[c] == '.'))
-					return true;
-			}
+			/* then anything: a bad value is the converter's to name */
+			if (b > a && isdigit((unsigned char)s[a]) && skip_space(s, b, len) < len)
+				return true;
 		}
 		if (!nl)
 			break;

@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "importers/table.h"
 #include "importers/tools.h"
+#include "reports/doc.h"
 #include "schema/fields.h"
 
 #include <stdio.h>
@@ -45,6 +46,11 @@ static void test_registry(void **state)
 	/* a headed table whose first column happens to be named Benchmark... is not Go text */
 	assert_null(tool_detect("Benchmark\tns\nfoo\t3\n", 18));
 	assert_null(tool_detect("tag\ttput\nr1\t3\n", 14));
+	/* import --format takes both kinds of name: a tool format must not be an output format */
+	for (size_t i = 0; tool_formats[i].name; i++) {
+		enum doc_format f;
+		assert_int_not_equal(doc_format_parse(tool_formats[i].name, &f), 0);
+	}
 }
 
 static void test_config_and_results(void **state)
