@@ -42,8 +42,9 @@ enum {
 static const struct opt_spec specs[] = {
 	[OPT_FORMAT_ANY] = {"format", 0, "F",
 			    "output format: md, tsv, csv, json or html (default md); or the tool "
-			    "format each PATH is read as: gobench (default: detect)",
-			    false},
+			    "format each PATH is read as: gobench (default: detect); may be given "
+			    "once of each kind",
+			    true},
 	[OPT_VIEW_COMMON] = {"view", 0, "NAME",
 			     "one section: the table tsv/csv print (see views below)", false,
 			     CLI_OPT_VIEW},
@@ -170,6 +171,11 @@ static int option(void *request, int which, const char *value)
 	case OPT_FORMAT_ANY: {
 		enum doc_format f;
 		if (tool_find(value)) {
+			if (req->opts.format)
+				return err_usage(
+					"--format names one tool format, but '%s' and '%s' "
+					"were given",
+					req->opts.format, value);
 			req->opts.format = value;
 			return 0;
 		}
@@ -177,6 +183,10 @@ static int option(void *request, int which, const char *value)
 			return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
 					 "html; tool formats %s)",
 					 value, tool_names());
+		if (req->output_format)
+			return err_usage("--format names one output format, but '%s' and '%s' "
+					 "were given",
+					 req->output_format, value);
 		req->output_format = value;
 		return 0;
 	}
