@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
   libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux
-  chromium chromium-driver fonts-dejavu-core)
+  chromium chromium-driver fonts-dejavu-core golang-go)
+# golang-go: tests/e2e/tools_gobench.sh makes real `go test -bench` output (skipped without it)
 # chromium, chromium-driver: tests/e2e/browser.sh loads report.html in headless
 # Chromium; fonts-dejavu-core: the page's font, so screenshots render alike
 missing=()
