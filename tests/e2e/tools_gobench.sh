@@ -92,6 +92,51 @@ PY
 
 check_corpus sample "$ROOT/fixtures/tools/gobench"
 
+# compare --view benchstat against benchstat's published figures. benchstat is
+# not installable offline (a Go module fetched from the network; no Debian
+# package), so the inputs and its output are those of its documentation: the
+# example in the doc comment of golang.org/x/perf cmd/benchstat/main.go:
+#   Encode/format=json-48   1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)
+#   Encode/format=gob-48    3.066µ ± 0%   3.070µ ± 2%        ~ (p=0.446 n=10)
+B=$T/benchstat-doc
+mkdir -p "$B"
+write_doc_file() { # FILE JSON-VALUES... -- GOB-VALUES...
+	local f=$1 v
+	shift
+	printf 'goos: linux\ngoarch: amd64\npkg: golang.org/x/perf/cmd/benchstat/testdata\n' >"$f"
+	for v in "$@"; do
+		case $v in
+		--) FMT=gob ;;
+		*) printf 'BenchmarkEncode/format=%s-48         \t  690848\t      %s ns/op\n' "${FMT:-json}" "$v" >>"$f" ;;
+		esac
+	done
+	FMT=json
+}
+write_doc_file "$B/old.txt" 1726 1723 1707 1707 1713 1729 1736 1707 1705 1774 -- \
+	3069 3075 3069 3067 3207 3064 3064 3058 3059 3062
+write_doc_file "$B/new.txt" 1423 1416 1411 1413 1412 1426 1422 1424 1447 1425 -- \
+	3075 3065 3059 3065 3060 3081 3186 3135 3087 3062
+DB=$T/benchstat.db
+cpl import -q "$B"
+expect_rc "benchstat doc example: import" 0
+cpl compare --a file=old.txt --b file=new.txt --by name --metric ns_per_op --format json
+expect_rc "benchstat doc example: compare --by name" 0
+py_check "benchstat view prints benchstat's figures (its documentation)" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["level"]: r for r in d["sections"]["benchstat"]["rows"]}
+def line(r):
+    delta = "~" if r["change"] == "~" else "%+.2f%%" % r["delta_pct"]
+    return "%.4gµ ± %.0f%%   %.4gµ ± %.0f%%  %s (p=%.3f n=%d)" % (
+        # benchstat prints seconds: 1422.5 ns is 1.4225e-06 s, not exactly binary, shown 1.423µ;
+        # %.4g of 1.4225 rounds half to even, hence the 1e-12
+        r["a_median"] / 1000, r["a_ci_pct"], r["b_median"] / 1000 + 1e-12, r["b_ci_pct"],
+        delta, r["p"], r["a_n"])
+want = {"BenchmarkEncode/format=json": "1.718µ ± 1%   1.423µ ± 1%  -17.20% (p=0.000 n=10)",
+        "BenchmarkEncode/format=gob": "3.066µ ± 0%   3.07µ ± 2%  ~ (p=0.446 n=10)"}
+got = {k: line(rows[k]) for k in want}
+print("ok" if got == want else "got %r" % got)'
+
 # a real run of go test -bench, made here, offline
 if command -v go >/dev/null 2>&1; then
 	M=$T/mod
