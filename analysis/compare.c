@@ -923,6 +923,30 @@ static int run_pairs(struct compare_result *out, const struct compare_request *r
 	return rc;
 }
 
+/* benchstat's rows (compare.h): per level of --by, else of the unpaired arms. */
+static int benchstat_rows(struct compare_result *out)
+{
+	size_t n = out->design == COMPARE_BY ? out->nlevels : out->design == COMPARE_UNPAIRED;
+	int rc = 0;
+	if (n == 0)
+		return 0;
+	out->benchstat = calloc(n, sizeof(*out->benchstat));
+	if (!out->benchstat)
+		return err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (out->design == COMPARE_BY)
+			rc = benchstat_compare(out->levels[i].a, out->levels[i].c.a.n,
+					       out->levels[i].b, out->levels[i].c.b.n,
+					       &out->benchstat[i]);
+		else
+			rc = benchstat_compare(out->values[0], out->sel[0].n, out->values[1],
+					       out->sel[1].n, &out->benchstat[i]);
+		if (rc == 0)
+			out->nbenchstat++;
+	}
+	return rc;
+}
+
 int compare_run(sqlite3 *db, const struct compare_request *req, struct compare_result *out)
 {
 	struct compare_options opts = req->opts;
@@ -956,6 +980,8 @@ int compare_run(sqlite3 *db, const struct compare_request *req, struct compare_r
 				  &opts, &out->c);
 		out->headline = &out->c.o;
 	}
+	if (rc == 0)
+		rc = benchstat_rows(out);
 	return rc;
 }
 
@@ -975,5 +1001,6 @@ void compare_result_release(struct compare_result *r)
 	for (size_t i = 0; i < r->npairs; i++)
 		free(r->pairs[i].key);
 	free(r->pairs);
+	free(r->benchstat);
 	memset(r, 0, sizeof(*r));
 }

@@ -86,6 +86,8 @@
 #ifndef COREPLAN_COMPARE_H
 #define COREPLAN_COMPARE_H
 
+#include "benchstat.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -226,6 +228,13 @@ struct compare_result {
 	size_t npairs;
 	struct compare_paired paired;
 	const struct compare_outcome *headline;
+	/*
+	 * benchstat's summary and test (analysis/benchstat.h) of the same
+	 * values: one row per level of --by, one for the unpaired arms, none
+	 * for --pair-by.
+	 */
+	struct benchstat_row *benchstat;
+	size_t nbenchstat;
 };
 
 void compare_options_init(struct compare_options *opts);

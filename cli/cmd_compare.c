@@ -53,6 +53,17 @@ static const char details[] =
 	"metric is a time or an error rate (err, *_err, *_ms, *_us, *_ns, *_s, *_per_op,\n"
 	"*_per_int).\n"
 	"\n"
+	"View benchstat (Go benchmarks: README.md, \"Importing tool outputs\"): per level\n"
+	"of --by (or for the two arms), as golang.org/x/perf/cmd/benchstat prints it:\n"
+	"each arm's median, a_ci_pct/b_ci_pct = the half-width of the distribution-free\n"
+	"95% interval of the median from order statistics (binomial; normal beyond 30\n"
+	"runs) in % of the median (empty: benchstat's ± inf, under 6 runs), delta_pct\n"
+	"= median b / median a - 1 in % when the two-sided Mann-Whitney p <= 0.05, else\n"
+	"change ~; p is exact when no value ties and each arm has <= 50 runs, or exact\n"
+	"given the ties with <= 25 runs each, else the normal approximation (tie and\n"
+	"continuity corrected). E.g. compare --a file=old.txt --b file=new.txt --by\n"
+	"name --metric ns_per_op --view benchstat.\n"
+	"\n"
 	"scale: log when every value of both arms is above 0 (ratios, on ln values);\n"
 	"  otherwise absolute (a median of 0 is fine: spreads, effects and intervals\n"
 	"  are differences in the metric's units, and every ratio is missing).\n"
@@ -121,7 +132,7 @@ static const char details[] =
 	"  arm b's row holds the unpaired comparison of the same runs (ratio, its\n"
 	"  bootstrap interval, u, p, exact, min_p, verdict, runs_needed, reason).\n";
 
-static const char *const views[] = {"comparison", "arms", "levels", "pairs", NULL};
+static const char *const views[] = {"comparison", "arms", "levels", "pairs", "benchstat", NULL};
 
 static int option(void *request, int which, const char *value)
 {

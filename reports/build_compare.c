@@ -336,6 +336,98 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 	}
 }
 
+/* ---- benchstat's view (analysis/benchstat.h) ---- */
+
+enum {
+	B_LEVEL,
+	B_UNIT,
+	B_A_MEDIAN,
+	B_A_CI,
+	B_B_MEDIAN,
+	B_B_CI,
+	B_DELTA,
+	B_CHANGE,
+	B_P,
+	B_A_N,
+	B_B_N,
+	B_A_LO,
+	B_A_HI,
+	B_B_LO,
+	B_B_HI,
+	B_TEST,
+	BCOLS
+};
+
+static void set_finite(struct doc_table *t, int col, double v)
+{
+	if (isfinite(v))
+		doc_set_real(t, col, v);
+}
+
+static void benchstat_table(struct doc *d, struct doc_section *s, const struct compare_request *req,
+			    const struct compare_result *res, const char *metric)
+{
+	const char *u = unit_of(metric);
+	const struct doc_col cols[BCOLS] = {
+		[B_LEVEL] = DOC_COL_TEXT("level"),
+		[B_UNIT] = DOC_COL_TEXT("unit"),
+		[B_A_MEDIAN] = DOC_COL_REAL("a_median", u, 'g', 6),
+		[B_A_CI] = DOC_COL_REAL("a_ci_pct", "%", 'f', 0),
+		[B_B_MEDIAN] = DOC_COL_REAL("b_median", u, 'g', 6),
+		[B_B_CI] = DOC_COL_REAL("b_ci_pct", "%", 'f', 0),
+		[B_DELTA] = DOC_COL_REAL("delta_pct", "%", 'f', 2),
+		[B_CHANGE] = DOC_COL_TEXT("change"),
+		[B_P] = DOC_COL_REAL("p", NULL, 'f', 3),
+		[B_A_N] = DOC_COL_INT("a_n", "runs"),
+		[B_B_N] = DOC_COL_INT("b_n", "runs"),
+		[B_A_LO] = DOC_COL_REAL("a_lo", u, 'g', 6),
+		[B_A_HI] = DOC_COL_REAL("a_hi", u, 'g', 6),
+		[B_B_LO] = DOC_COL_REAL("b_lo", u, 'g', 6),
+		[B_B_HI] = DOC_COL_REAL("b_hi", u, 'g', 6),
+		[B_TEST] = DOC_COL_TEXT("test"),
+	};
+	struct doc_table *t = doc_table(s, cols, BCOLS);
+	bool infinite = false;
+	doc_text(s,
+		 "benchstat's columns (golang.org/x/perf/cmd/benchstat): each arm's median and "
+		 "the half-width of its %s%% confidence interval of the median as a percentage "
+		 "of it (benchstat's ± N%%), the change of the medians (empty and change ~ when "
+		 "the Mann-Whitney p is above alpha %s), p and the runs.",
+		 doc_fact_real(d, "benchstat_confidence_pct", "benchstat interval", DOC_QUIET,
+			       BENCHSTAT_CONFIDENCE * 100, "%", 'g', 3),
+		 doc_fact_real(d, "benchstat_alpha", "benchstat alpha", DOC_QUIET, BENCHSTAT_ALPHA,
+			       NULL, 'g', 3));
+	doc_table_empty_text(t, "none: benchstat compares unpaired arms, or the levels of --by");
+	for (size_t i = 0; i < res->nbenchstat; i++) {
+		const struct benchstat_row *r = &res->benchstat[i];
+		doc_row(t);
+		doc_set_text(t, B_LEVEL, res->design == COMPARE_BY ? res->levels[i].level : "all");
+		doc_set_text(t, B_UNIT, metric);
+		doc_set_real(t, B_A_MEDIAN, r->a.median);
+		set_finite(t, B_A_CI, r->a.ci_pct);
+		doc_set_real(t, B_B_MEDIAN, r->b.median);
+		set_finite(t, B_B_CI, r->b.ci_pct);
+		if (r->significant)
+			set_finite(t, B_DELTA, r->delta_pct);
+		doc_set_text(t, B_CHANGE, r->significant ? "changed" : "~");
+		doc_set_real(t, B_P, r->test.p);
+		doc_set_int(t, B_A_N, (int64_t)r->a.n);
+		doc_set_int(t, B_B_N, (int64_t)r->b.n);
+		set_finite(t, B_A_LO, r->a.lo);
+		set_finite(t, B_A_HI, r->a.hi);
+		set_finite(t, B_B_LO, r->b.lo);
+		set_finite(t, B_B_HI, r->b.hi);
+		doc_set_text(t, B_TEST,
+			     r->test.exact ? (r->test.ties ? "exact given ties" : "exact")
+					   : "normal");
+		infinite |= !isfinite(r->a.ci_pct) || !isfinite(r->b.ci_pct);
+	}
+	(void)req;
+	if (infinite)
+		doc_note(s, "an empty ci_pct is benchstat's ± ∞: the interval reaches past the "
+			    "sample (fewer than 6 runs at 95%%) or crosses zero");
+}
+
 /* ---- pairs (--pair-by) ---- */
 
 enum { P_KEY, P_A_TAG, P_B_TAG, P_A, P_B, P_RATIO, P_DIFF, P_AGREES, PCOLS };
@@ -704,6 +796,8 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	levels_table(s, res, metric);
 	s = doc_section(d, "pairs", "Pairs");
 	pairs_table(s, res, metric);
+	s = doc_section(d, "benchstat", "Benchstat");
+	benchstat_table(d, s, req, res, metric);
 
 	build_left_out(d, &res->sel[0]);
 	/* a run left out of both arms is listed once */

@@ -2882,7 +2882,7 @@ static void test_compare_document(void **state)
 	assert_int_equal(selection_leave_out(&res.sel[1], "prof-g2", "unlisted"), 0);
 	assert_int_equal(build_compare(&req, &res, &d), 0);
 	/* the comparison first (the tsv default), every view a table */
-	check_sections(d, "comparison,arms,levels,pairs");
+	check_sections(d, "comparison,arms,levels,pairs,benchstat");
 	check_fact_text(d, "verdict", "faster");
 	check_fact_text(d, "method", "welch+separation");
 	check_fact_text(d, "design", "unpaired");
@@ -3012,7 +3012,7 @@ static void test_compare_document_designs(void **state)
 	assert_int_equal(compare_pool(res.levels, 2, "gomaxprocs", &req.opts, &res.pooled), 0);
 	res.headline = &res.pooled.o;
 	assert_int_equal(build_compare(&req, &res, &d), 0);
-	check_sections(d, "comparison,arms,levels,pairs");
+	check_sections(d, "comparison,arms,levels,pairs,benchstat");
 	check_fact_text(d, "design", "by");
 	check_fact_text(d, "by", "gomaxprocs");
 	check_fact_text(d, "pooled_method", "geometric-mean");
