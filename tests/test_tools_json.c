@@ -174,7 +174,7 @@ static void test_hyperfine_errors(void **state)
 		static const char nul[] = "{\"results\": [\n{\"command\": \"a\0\"}]}";
 		err_clear();
 		assert_true(hyperfine_convert(nul, sizeof(nul) - 1, "x.json", &t) < 0);
-		assert_non_null(strstr(err_msg(), "x.json:2:14: NUL byte"));
+		assert_non_null(strstr(err_msg(), "x.json:2:15: NUL byte"));
 	}
 }
 
