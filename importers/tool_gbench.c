@@ -33,7 +33,7 @@ static const char *const own_cols[] = {
 	"tag",	       "name",	      "threads",	    "repetition",	  "iterations",
 	"real_time_ns", "cpu_time_ns", "valid",		    "error_message",	  "label",
 	"num_cpus",    "mhz_per_cpu", "cpu_scaling_enabled", "host_name",	  "executable",
-	"library_build_type", "context_date", "caches",	    "aggregate_rows",	  NULL};
+	"library_build_type", "context_date", "caches",	    "aggregate_rows", "file", NULL};
 
 static bool listed(const char *key, const char *const *list)
 {

@@ -13,7 +13,7 @@
 /* The columns this converter writes: a parameter may not take one of these names. */
 static const char *const own_cols[] = {"tag",    "command",     "run",           "exit_code",
 				       "valid",  "time_s",      "user_mean_s",   "system_mean_s",
-				       "user_s", "system_s",    NULL};
+				       "user_s", "system_s",    "file",          NULL};
 
 bool hyperfine_detect(const char *bytes, size_t n)
 {
