@@ -4,7 +4,11 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
   libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux
-  chromium chromium-driver fonts-dejavu-core)
+  chromium chromium-driver fonts-dejavu-core
+  hyperfine libbenchmark-dev g++)
+# hyperfine, libbenchmark-dev, g++: tests/e2e/tools_hyperfine.sh and
+# tools_gbench.sh make real outputs of hyperfine and of a Google Benchmark
+# program (fixtures/tools/gbench/bm_sum.cc) to import
 # chromium, chromium-driver: tests/e2e/browser.sh loads report.html in headless
 # Chromium; fonts-dejavu-core: the page's font, so screenshots render alike
 missing=()
