@@ -602,6 +602,39 @@ p_cat_many() {
 	[ "$r" = "50000 50001 50000" ] || { POST_MSG="instances / last line / derived cores: '$r'"; return 1; }
 }
 
+# ---- tool outputs (issue 15): hyperfine --export-json, Google Benchmark JSON ----
+HF_SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
+GB_SAMPLE=$ROOT/fixtures/tools/gbench/bm_sum.json
+hf() { # SED-SCRIPT: the committed hyperfine sample, edited, as $CASE.json
+	CORP=$CD/$CASE.json
+	sed "$1" "$HF_SAMPLE" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+gb() { # SED-SCRIPT: the committed Google Benchmark sample, edited
+	CORP=$CD/$CASE.json
+	sed "$1" "$GB_SAMPLE" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+s_hf_time_text() { hf '13s/0.012867163940000002/"fast"/'; }
+s_hf_time_1e999() { hf '13s/0.012867163940000002/1e999/'; }
+s_hf_time_negative() { hf '13s/0.012867163940000002/-0.5/'; }
+s_hf_exit_codes_short() { hf '18d'; }
+s_hf_exit_code_real() { hf '18s/0/0.5/'; }
+s_hf_parameter_clash() { hf '23s/"threads"/"time_s"/'; }
+s_hf_truncated() { hf '30,$d'; IMPORT=(import -q --format hyperfine "$CORP"); }
+s_hf_results_object() { hf '2s/\[/"none", "x": [/'; IMPORT=(import -q --format hyperfine "$CORP"); }
+s_hf_nul() { hf '3s/^/\x00/'; IMPORT=(import -q --format hyperfine "$CORP"); }
+s_hf_times_empty() { hf '13,15d'; }
+s_gb_real_time_text() { gb '65s/3.6944439971332594e+02/"slow"/'; }
+s_gb_cpu_time_1e999() { gb '50s/: .*,/: 1e999,/'; }
+s_gb_threads_zero() { gb '63s/1/0/'; }
+s_gb_iterations_25_digits() { gb '48s/34793/1234567890123456789012345/'; }
+s_gb_time_unit_min() { gb '51s/"ns"/"min"/'; }
+s_gb_counter_clash() { gb '52s/"bytes_per_second"/"valid"/'; }
+s_gb_only_aggregates() { gb 's/"run_type": "iteration"/"run_type": "aggregate"/'; }
+s_gb_num_cpus_text() { gb '6s/2/"two"/'; }
+s_gb_truncated() { gb '100,$d'; IMPORT=(import -q --format gbench "$CORP"); }
+
 CASES=(
 	# the import issue's list
 	"results-missing|s_results_missing|1|results.tsv|"
@@ -691,6 +724,27 @@ CASES=(
 	"manifest-file-absolute|s_file_absolute|1|re:'file = /.*' leaves the corpus folder|"
 	"manifest-discover-through-link|s_discover_link|1|re:pattern 'ext/\*/': 'ext' is a symbolic link|"
 	"single-table-through-link|s_table_link|0||p_table_link"
+	# tool outputs (issue 15): hyperfine --export-json
+	"hyperfine-time-text|s_hf_time_text|1|re:hyperfine-time-text\.json: \$\.results\[0\]\.times\[0\]: not a number|"
+	"hyperfine-time-1e999|s_hf_time_1e999|1|$.results[0].times[0]: not a finite number|"
+	"hyperfine-time-negative|s_hf_time_negative|1|$.results[0].times[0]: -0.5 is negative|"
+	"hyperfine-exit-codes-short|s_hf_exit_codes_short|1|$.results[0].exit_codes: 2 entries for 3 times|"
+	"hyperfine-exit-code-real|s_hf_exit_code_real|1|$.results[0].exit_codes[0]: not an integer|"
+	"hyperfine-parameter-clash|s_hf_parameter_clash|1|$.results[0].parameters.time_s: the name of a column|"
+	"hyperfine-truncated|s_hf_truncated|1|re:hyperfine-truncated\.json:[0-9]+:[0-9]+: .*not a hyperfine JSON file|"
+	"hyperfine-results-object|s_hf_results_object|1|$.results: not an array|"
+	"hyperfine-NUL|s_hf_nul|1|re:hyperfine-NUL\.json:3:1: NUL byte|"
+	"hyperfine-times-empty|s_hf_times_empty|1|$.results[0].times: empty|"
+	# tool outputs (issue 15): Google Benchmark --benchmark_format=json
+	"gbench-real-time-text|s_gb_real_time_text|1|$.benchmarks[1].real_time: not a number|"
+	"gbench-cpu-time-1e999|s_gb_cpu_time_1e999|1|$.benchmarks[0].cpu_time: not a finite number|"
+	"gbench-threads-zero|s_gb_threads_zero|1|$.benchmarks[1].threads: 0 is below 1|"
+	"gbench-iterations-25-digits|s_gb_iterations_25_digits|1|$.benchmarks[0].iterations:|"
+	"gbench-time-unit-min|s_gb_time_unit_min|1|$.benchmarks[0].time_unit: 'min'|"
+	"gbench-counter-clash|s_gb_counter_clash|1|$.benchmarks[0].valid: a counter named like a column|"
+	"gbench-only-aggregates|s_gb_only_aggregates|1|$.benchmarks: only aggregate rows|"
+	"gbench-num-cpus-text|s_gb_num_cpus_text|1|$.context.num_cpus: not a number|"
+	"gbench-truncated|s_gb_truncated|1|re:gbench-truncated\.json:[0-9]+:[0-9]+: .*not a Google Benchmark JSON file|"
 )
 
 declare -A ELAPSED
