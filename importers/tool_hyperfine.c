@@ -73,6 +73,84 @@ static int cpu_times(struct tj *j, const char *res, size_t r, const char *key, s
 	return 0;
 }
 
+/* `text` with every occurrence of `from` replaced by `to` (malloc'd), or NULL when out of memory. */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to), n = 0;
+	char *out, *w;
+	for (const char *p = text; (p = strstr(p, from)) != NULL; p += nf)
+		n++;
+	if (!(out = malloc(strlen(text) + n * nt + 1)))
+		return NULL;
+	w = out;
+	for (const char *p = text;;) {
+		const char *q = strstr(p, from);
+		if (!q) {
+			strcpy(w, p);
+			break;
+		}
+		memcpy(w, p, (size_t)(q - p));
+		w += q - p;
+		memcpy(w, to, nt);
+		w += nt;
+		p = q + nf;
+	}
+	return out;
+}
+
+/*
+ * A parameter scan substitutes the parameter into the command, so the
+ * commands differ with the level: each run's command with its parameters'
+ * values put back as {NAME} is the scan's template. When every run gives
+ * the same template, it is the command (the concrete command follows from
+ * it and the parameter columns); else the commands stay as written.
+ */
+static int command_template(struct tbuild *tb)
+{
+	int cmd = tb_col(tb, "command");
+	char *tmpl = NULL;
+	bool same = true;
+	if (cmd < 0)
+		return -1;
+	for (size_t r = 0; same && r < tb->nrows; r++) {
+		char *t = strdup(tb->cells[r][cmd]);
+		for (size_t c = 0; t && c < tb->ncols; c++) {
+			const char *v = tb->cells[r][c];
+			char name[300], *next;
+			bool own = false;
+			for (size_t o = 0; own_cols[o]; o++)
+				own = own || !strcmp(tb->header[c], own_cols[o]);
+			if (own || !v || !v[0])
+				continue;
+			snprintf(name, sizeof(name), "{%.290s}", tb->header[c]);
+			next = replace_all(t, v, name);
+			free(t);
+			t = next;
+		}
+		if (!t) {
+			free(tmpl);
+			return -1;
+		}
+		if (!tmpl)
+			tmpl = t;
+		else {
+			same = !strcmp(tmpl, t);
+			free(t);
+		}
+	}
+	for (size_t r = 0; same && tmpl && r < tb->nrows; r++) {
+		char *copy = strdup(tmpl);
+		if (!copy) {
+			free(tmpl);
+			return -1;
+		}
+		free(tb->cells[r][cmd]);
+		tb->cells[r][cmd] = copy;
+	}
+	free(tmpl);
+	return 0;
+}
+
 static int one_result(struct tj *j, struct tbuild *tb, size_t r, const char *res)
 {
 	struct tj_val cmd = {0}, times = {0}, codes = {0}, params = {0}, user = {0}, sys = {0};
@@ -291,6 +369,8 @@ int hyperfine_convert(const char *bytes, size_t n, const char *display_path, str
 	}
 	if (rc == 0 && r == 0)
 		rc = err_at(display_path, 0, 0, "$.results: empty: no commands were timed");
+	if (rc == 0 && command_template(&tb))
+		rc = oom(&j);
 	if (rc == 0 && tb_finish(&tb, display_path, out))
 		rc = oom(&j);
 done:

@@ -93,7 +93,9 @@ static void test_hyperfine_sample(void **state)
 	assert_int_equal(t.nrows, 12);
 	assert_string_equal(t.display_path, "sleep_threads.json");
 	assert_string_equal(cell(&t, 0, "tag"), "c1-r1");
-	assert_string_equal(cell(&t, 2, "command"), "sleep 0.01");
+	/* the scan substitutes threads into the command: its template is the command */
+	assert_string_equal(cell(&t, 2, "command"), "sleep 0.0{threads}");
+	assert_string_equal(cell(&t, 11, "command"), "sleep 0.0{threads}");
 	assert_string_equal(cell(&t, 2, "threads"), "1");
 	assert_string_equal(cell(&t, 11, "threads"), "4");
 	assert_string_equal(cell(&t, 11, "run"), "3");
@@ -130,6 +132,7 @@ static void test_hyperfine_shapes(void **state)
 	assert_string_equal(cell(&t, 0, "size"), "10");
 	assert_string_equal(cell(&t, 1, "mode"), "fast");
 	assert_string_equal(cell(&t, 2, "time_s"), "0.001");
+	assert_string_equal(cell(&t, 2, "command"), "true"); /* different commands: as written */
 	assert_string_equal(cell(&t, 2, "exit_code"), "");
 	assert_string_equal(cell(&t, 2, "valid"), "1");
 	assert_string_equal(cell(&t, 2, "size"), ""); /* no parameters: empty, read as missing */

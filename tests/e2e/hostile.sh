@@ -13,6 +13,7 @@
 # (SHA-256 of the file and of `sqlite3 DB .dump`); success cases check the
 # stored values with a post function.
 #
+# HOSTILE_ONLY=REGEX runs only the cases whose name matches (bash =~).
 # COREPLAN_SKIP_LARGE=1, or a binary built with sanitizers, shrinks the
 # many-run-folders case from 100,000 to 10,000 folders.
 #
@@ -602,17 +603,50 @@ p_cat_many() {
 	[ "$r" = "50000 50001 50000" ] || { POST_MSG="instances / last line / derived cores: '$r'"; return 1; }
 }
 
+# ---- Go benchmark text (issue 15; importers/tool_gobench.c) ----
+GB_HEAD='goos: linux\ngoarch: amd64\npkg: example.com/bench\n'
+gb_file() { # PRINTF-TEXT: a single Go benchmark file $CD/$CASE.txt
+	CORP=$CD/$CASE.txt
+	printf "$1" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+gb_folder() { # NEW-TXT-TEXT: a folder with the real old.txt and a hostile new.txt
+	CORP=$CD/$CASE
+	mkdir -p "$CORP"
+	cp "$ROOT/fixtures/tools/gobench/old.txt" "$CORP/old.txt"
+	printf "$1" >"$CORP/new.txt"
+	IMPORT=(import -q "$CORP")
+}
+s_gb_iters_text() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\nBenchmarkA-2 \t ten \t 5 ns/op\n"; }
+s_gb_nan() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t NaN ns/op\n"; }
+s_gb_1e999() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 1e999 ns/op\n"; }
+s_gb_no_unit() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op \t 7\n"; }
+s_gb_unit_twice() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op \t 7 ns/op\n"; }
+s_gb_reserved_key() { gb_file "${GB_HEAD}gomaxprocs: 8\nBenchmarkA \t 1000 \t 5 ns/op\n"; }
+s_gb_nul() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\nBenchmarkA-2 \t 1000 \t 5\0 ns/op\n"; }
+s_gb_zero_procs() { gb_file "${GB_HEAD}BenchmarkA-0 \t 1000 \t 5 ns/op\n"; }
+s_gb_folder_bad_second() { gb_folder "${GB_HEAD}BenchmarkSum/size=100 \t 2000 \t 97.25 ns/op\nBenchmarkSum/size=100 \t 2000 \t 1e999 ns/op\n"; }
+s_gb_folder_mixed() { # old.txt is Go, new.txt a table: neither a Go folder nor a profile
+	gb_folder 'tag\ttput\nr1\t3\n'
+}
+s_gb_format_unknown() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\n"; IMPORT=(import -q --format nosuch "$CORP"); }
+s_gb_format_forced_table() { # --format gobench on a TSV table: no result lines
+	CORP=$CD/$CASE.tsv
+	printf 'tag\ttput\nr1\t3\n' >"$CORP"
+	IMPORT=(import -q --format gobench "$CORP")
+}
+s_gb_file_name_unsafe() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\n"; mv "$CORP" "$CD/new {x}.txt"; CORP="$CD/new {x}.txt"; IMPORT=(import -q "$CORP"); }
 # ---- tool outputs (issue 15): hyperfine --export-json, Google Benchmark JSON ----
 HF_SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
-GB_SAMPLE=$ROOT/fixtures/tools/gbench/bm_sum.json
+GBJ_SAMPLE=$ROOT/fixtures/tools/gbench/bm_sum.json
 hf() { # SED-SCRIPT: the committed hyperfine sample, edited, as $CASE.json
 	CORP=$CD/$CASE.json
 	sed "$1" "$HF_SAMPLE" >"$CORP"
 	IMPORT=(import -q "$CORP")
 }
-gb() { # SED-SCRIPT: the committed Google Benchmark sample, edited
+gbj() { # SED-SCRIPT: the committed Google Benchmark sample, edited
 	CORP=$CD/$CASE.json
-	sed "$1" "$GB_SAMPLE" >"$CORP"
+	sed "$1" "$GBJ_SAMPLE" >"$CORP"
 	IMPORT=(import -q "$CORP")
 }
 s_hf_time_text() { hf '13s/0.012867163940000002/"fast"/'; }
@@ -625,15 +659,15 @@ s_hf_truncated() { hf '30,$d'; IMPORT=(import -q --format hyperfine "$CORP"); }
 s_hf_results_object() { hf '2s/\[/"none", "x": [/'; IMPORT=(import -q --format hyperfine "$CORP"); }
 s_hf_nul() { hf '3s/^/\x00/'; IMPORT=(import -q --format hyperfine "$CORP"); }
 s_hf_times_empty() { hf '13,15d'; }
-s_gb_real_time_text() { gb '65s/3.6944439971332594e+02/"slow"/'; }
-s_gb_cpu_time_1e999() { gb '50s/: .*,/: 1e999,/'; }
-s_gb_threads_zero() { gb '63s/1/0/'; }
-s_gb_iterations_25_digits() { gb '48s/34793/1234567890123456789012345/'; }
-s_gb_time_unit_min() { gb '51s/"ns"/"min"/'; }
-s_gb_counter_clash() { gb '52s/"bytes_per_second"/"valid"/'; }
-s_gb_only_aggregates() { gb 's/"run_type": "iteration"/"run_type": "aggregate"/'; }
-s_gb_num_cpus_text() { gb '6s/2/"two"/'; }
-s_gb_truncated() { gb '100,$d'; IMPORT=(import -q --format gbench "$CORP"); }
+s_gbj_real_time_text() { gbj '65s/3.6944439971332594e+02/"slow"/'; }
+s_gbj_cpu_time_1e999() { gbj '50s/: .*,/: 1e999,/'; }
+s_gbj_threads_zero() { gbj '63s/1/0/'; }
+s_gbj_iterations_25_digits() { gbj '48s/34793/1234567890123456789012345/'; }
+s_gbj_time_unit_min() { gbj '51s/"ns"/"min"/'; }
+s_gbj_counter_clash() { gbj '52s/"bytes_per_second"/"valid"/'; }
+s_gbj_only_aggregates() { gbj 's/"run_type": "iteration"/"run_type": "aggregate"/'; }
+s_gbj_num_cpus_text() { gbj '6s/2/"two"/'; }
+s_gbj_truncated() { gbj '100,$d'; IMPORT=(import -q --format gbench "$CORP"); }
 
 CASES=(
 	# the import issue's list
@@ -724,8 +758,22 @@ CASES=(
 	"manifest-file-absolute|s_file_absolute|1|re:'file = /.*' leaves the corpus folder|"
 	"manifest-discover-through-link|s_discover_link|1|re:pattern 'ext/\*/': 'ext' is a symbolic link|"
 	"single-table-through-link|s_table_link|0||p_table_link"
+	# Go benchmark text (issue 15, importers/tool_gobench.c)
+	"gobench-iterations-text|s_gb_iters_text|1|re:gobench-iterations-text\.txt:5:[0-9]+: iteration count 'ten'|"
+	"gobench-value-NaN|s_gb_nan|1|re:\.txt:4:[0-9]+: value 'NaN' is not a finite number|"
+	"gobench-value-1e999|s_gb_1e999|1|re:\.txt:4:[0-9]+: value '1e999' is not a finite number|"
+	"gobench-value-without-unit|s_gb_no_unit|1|re:\.txt:4:[0-9]+: value '7' has no unit|"
+	"gobench-unit-twice|s_gb_unit_twice|1|re:\.txt:4:[0-9]+: unit 'ns/op'|"
+	"gobench-config-key-gomaxprocs|s_gb_reserved_key|1|re:\.txt:4:1: configuration key 'gomaxprocs'|"
+	"gobench-NUL|s_gb_nul|1|re:\.txt:5:[0-9]+: NUL byte|"
+	"gobench-gomaxprocs-0|s_gb_zero_procs|1|re:\.txt:4:[0-9]+: GOMAXPROCS suffix -0|"
+	"gobench-folder-second-file-bad|s_gb_folder_bad_second|1|re:new\.txt:5:[0-9]+: value '1e999'|"
+	"gobench-folder-mixed-formats|s_gb_folder_mixed|1|'new.txt' is not a tool's output|"
+	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats md, tsv, csv, json, html; tool formats gobench|"
+	"gobench-format-forced-on-table|s_gb_format_forced_table|1|no benchmark result lines|"
+	"gobench-file-name-braces|s_gb_file_name_unsafe|1|its name may hold only letters|"
 	# tool outputs (issue 15): hyperfine --export-json
-	"hyperfine-time-text|s_hf_time_text|1|re:hyperfine-time-text\.json: \$\.results\[0\]\.times\[0\]: not a number|"
+	"hyperfine-time-text|s_hf_time_text|1|hyperfine-time-text.json: $.results[0].times[0]: not a number|"
 	"hyperfine-time-1e999|s_hf_time_1e999|1|$.results[0].times[0]: not a finite number|"
 	"hyperfine-time-negative|s_hf_time_negative|1|$.results[0].times[0]: -0.5 is negative|"
 	"hyperfine-exit-codes-short|s_hf_exit_codes_short|1|$.results[0].exit_codes: 2 entries for 3 times|"
@@ -736,15 +784,15 @@ CASES=(
 	"hyperfine-NUL|s_hf_nul|1|re:hyperfine-NUL\.json:3:1: NUL byte|"
 	"hyperfine-times-empty|s_hf_times_empty|1|$.results[0].times: empty|"
 	# tool outputs (issue 15): Google Benchmark --benchmark_format=json
-	"gbench-real-time-text|s_gb_real_time_text|1|$.benchmarks[1].real_time: not a number|"
-	"gbench-cpu-time-1e999|s_gb_cpu_time_1e999|1|$.benchmarks[0].cpu_time: not a finite number|"
-	"gbench-threads-zero|s_gb_threads_zero|1|$.benchmarks[1].threads: 0 is below 1|"
-	"gbench-iterations-25-digits|s_gb_iterations_25_digits|1|$.benchmarks[0].iterations:|"
-	"gbench-time-unit-min|s_gb_time_unit_min|1|$.benchmarks[0].time_unit: 'min'|"
-	"gbench-counter-clash|s_gb_counter_clash|1|$.benchmarks[0].valid: a counter named like a column|"
-	"gbench-only-aggregates|s_gb_only_aggregates|1|$.benchmarks: only aggregate rows|"
-	"gbench-num-cpus-text|s_gb_num_cpus_text|1|$.context.num_cpus: not a number|"
-	"gbench-truncated|s_gb_truncated|1|re:gbench-truncated\.json:[0-9]+:[0-9]+: .*not a Google Benchmark JSON file|"
+	"gbench-real-time-text|s_gbj_real_time_text|1|$.benchmarks[1].real_time: not a number|"
+	"gbench-cpu-time-1e999|s_gbj_cpu_time_1e999|1|$.benchmarks[0].cpu_time: not a finite number|"
+	"gbench-threads-zero|s_gbj_threads_zero|1|$.benchmarks[1].threads: 0 is below 1|"
+	"gbench-iterations-25-digits|s_gbj_iterations_25_digits|1|$.benchmarks[0].iterations:|"
+	"gbench-time-unit-min|s_gbj_time_unit_min|1|$.benchmarks[0].time_unit: 'min'|"
+	"gbench-counter-clash|s_gbj_counter_clash|1|$.benchmarks[0].valid: a counter named like a column|"
+	"gbench-only-aggregates|s_gbj_only_aggregates|1|$.benchmarks: only aggregate rows|"
+	"gbench-num-cpus-text|s_gbj_num_cpus_text|1|$.context.num_cpus: not a number|"
+	"gbench-truncated|s_gbj_truncated|1|re:gbench-truncated\.json:[0-9]+:[0-9]+: .*not a Google Benchmark JSON file|"
 )
 
 declare -A ELAPSED
@@ -752,6 +800,8 @@ mkdir -p "$T/cases"
 chmod 755 "$T/cases"
 for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
+	# HOSTILE_ONLY=PATTERN (grep -E) runs only the cases whose name matches
+	[ -z "${HOSTILE_ONLY:-}" ] || [[ "$CASE" =~ $HOSTILE_ONLY ]] || continue
 	name="hostile: $CASE"
 	CD=$T/cases/$CASE
 	mkdir -p "$CD"
