@@ -2,12 +2,13 @@
 #include "tool_json.h"
 
 #include "table.h"
+#include "tools.h"
 
 #include "../common/err.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 bool gbench_detect(const char *bytes, size_t n)
@@ -21,19 +22,49 @@ static int oom(const struct tj *j)
 }
 
 /* Keys of a row that are read or deliberately left out (everything else numeric is a counter). */
-static const char *const known_keys[] = {
-	"name",		"family_index", "per_family_instance_index", "run_name",
-	"run_type",	"repetitions",	"repetition_index",	     "threads",
-	"iterations",	"real_time",	"cpu_time",		     "time_unit",
-	"aggregate_name", "aggregate_unit", "error_occurred",	     "error_message",
-	"label",	"big_o",	"rms",			     NULL};
+static const char *const known_keys[] = {"name",
+					 "family_index",
+					 "per_family_instance_index",
+					 "run_name",
+					 "run_type",
+					 "repetitions",
+					 "repetition_index",
+					 "threads",
+					 "iterations",
+					 "real_time",
+					 "cpu_time",
+					 "time_unit",
+					 "aggregate_name",
+					 "aggregate_unit",
+					 "error_occurred",
+					 "error_message",
+					 "label",
+					 "big_o",
+					 "rms",
+					 NULL};
 
 /* Columns the converter writes: a counter may not take one of these names. */
-static const char *const own_cols[] = {
-	"tag",	       "name",	      "threads",	    "repetition",	  "iterations",
-	"real_time_ns", "cpu_time_ns", "valid",		    "error_message",	  "label",
-	"num_cpus",    "mhz_per_cpu", "cpu_scaling_enabled", "host_name",	  "executable",
-	"library_build_type", "context_date", "caches",	    "aggregate_rows", "file", NULL};
+static const char *const own_cols[] = {"tag",
+				       "name",
+				       "threads",
+				       "repetition",
+				       "iterations",
+				       "real_time_ns",
+				       "cpu_time_ns",
+				       "valid",
+				       "error_message",
+				       "label",
+				       "num_cpus",
+				       "mhz_per_cpu",
+				       "cpu_scaling_enabled",
+				       "host_name",
+				       "executable",
+				       "library_build_type",
+				       "context_date",
+				       "caches",
+				       "aggregate_rows",
+				       "file",
+				       NULL};
 
 static bool listed(const char *key, const char *const *list)
 {
@@ -81,8 +112,9 @@ static int number(struct tj *j, size_t b, const char *key, const struct tj_val *
 				      ? "not a number"
 				      : "not a finite number");
 	if (integer && (!v->is_int64 || strcmp(v->type, "integer")))
-		return err_at(j->display, 0, 0, "$.benchmarks[%zu].%.100s: %s is not a 64-bit integer",
-			      b, key, v->text);
+		return err_at(j->display, 0, 0,
+			      "$.benchmarks[%zu].%.100s: %s is not a 64-bit integer", b, key,
+			      v->text);
 	if (v->num < min)
 		return err_at(j->display, 0, 0, "$.benchmarks[%zu].%.100s: %s is below %g", b, key,
 			      v->text, min);
@@ -101,7 +133,14 @@ static int get_num(struct tj *j, const char *row, size_t b, const char *key, boo
 	return number(j, b, key, v, min, integer);
 }
 
-static int one_row(struct tj *j, struct tbuild *tb, size_t b, const char *row, size_t *aggregates)
+/* The context's facts, as (column, text) pairs added to every run. */
+struct fact {
+	const char *col;
+	char *text;
+};
+
+static int one_row(struct tj *j, struct tool_rows *tb, size_t b, const char *row,
+		   size_t *aggregates, const struct fact *facts, size_t nfacts)
 {
 	struct tj_val name = {0}, rtype = {0}, threads = {0}, rep = {0}, iters = {0}, real = {0},
 		      cpu = {0}, unit = {0}, err = {0}, msg = {0}, label = {0};
@@ -115,7 +154,9 @@ static int one_row(struct tj *j, struct tbuild *tb, size_t b, const char *row, s
 		goto done;
 	if (strcmp(name.type, "text") || !name.text[0]) {
 		rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].name: %s", b,
-			    !name.type[0] ? "missing" : strcmp(name.type, "text") ? "not a string" : "empty");
+			    !name.type[0]               ? "missing"
+			    : strcmp(name.type, "text") ? "not a string"
+							: "empty");
 		goto done;
 	}
 	if (rtype.type[0] && strcmp(rtype.type, "text")) {
@@ -128,15 +169,17 @@ static int one_row(struct tj *j, struct tbuild *tb, size_t b, const char *row, s
 	}
 	if (rtype.type[0] && strcmp(rtype.text, "iteration")) {
 		rc = err_at(j->display, 0, 0,
-			    "$.benchmarks[%zu].run_type: '%.100s', expected iteration or aggregate", b,
-			    rtype.text);
+			    "$.benchmarks[%zu].run_type: '%.100s', expected iteration or aggregate",
+			    b, rtype.text);
 		goto done;
 	}
 	if ((rc = tj_get(j, row, "$.error_occurred", &err)) ||
-	    (rc = tj_get(j, row, "$.error_message", &msg)) || (rc = tj_get(j, row, "$.label", &label)))
+	    (rc = tj_get(j, row, "$.error_message", &msg)) ||
+	    (rc = tj_get(j, row, "$.label", &label)))
 		goto done;
 	if (err.type[0] && strcmp(err.type, "true") && strcmp(err.type, "false")) {
-		rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].error_occurred: not true or false", b);
+		rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].error_occurred: not true or false",
+			    b);
 		goto done;
 	}
 	failed = !strcmp(err.type, "true");
@@ -153,7 +196,7 @@ static int one_row(struct tj *j, struct tbuild *tb, size_t b, const char *row, s
 			    unit.text ? unit.text : unit.type);
 		goto done;
 	}
-	if (tb_row(tb)) {
+	if (tool_rows_new(tb, 0)) {
 		rc = oom(j);
 		goto done;
 	}
@@ -163,28 +206,29 @@ static int one_row(struct tj *j, struct tbuild *tb, size_t b, const char *row, s
 	else
 		snprintf(tag, sizeof(tag), "%.500s/row:%zu", name.text, b);
 	snprintf(buf, sizeof(buf), "%lld", threads.type[0] ? (long long)threads.i : 1LL);
-	if (tb_set(tb, "tag", tag) || tb_set(tb, "name", base) || tb_set(tb, "threads", buf)) {
+	if (tool_rows_set(tb, "tag", tag) || tool_rows_set(tb, "name", base) ||
+	    tool_rows_set(tb, "threads", buf)) {
 		rc = oom(j);
 		goto done;
 	}
 	snprintf(buf, sizeof(buf), "%lld", (long long)rep.i);
-	if (rep.type[0] && tb_set(tb, "repetition", buf))
+	if (rep.type[0] && tool_rows_set(tb, "repetition", buf))
 		rc = oom(j);
-	if (rc == 0 && iters.type[0] && tb_set(tb, "iterations", iters.text))
+	if (rc == 0 && iters.type[0] && tool_rows_set(tb, "iterations", iters.text))
 		rc = oom(j);
 	for (int w = 0; rc == 0 && w < 2; w++) {
 		const struct tj_val *v = w ? &cpu : &real;
 		if (!v->type[0] || failed)
 			continue;
 		tj_fmt(v->num * scale, buf, sizeof(buf));
-		if (tb_set(tb, w ? "cpu_time_ns" : "real_time_ns", buf))
+		if (tool_rows_set(tb, w ? "cpu_time_ns" : "real_time_ns", buf))
 			rc = oom(j);
 	}
-	if (rc == 0 && tb_set(tb, "valid", failed ? "0" : "1"))
+	if (rc == 0 && tool_rows_set(tb, "valid", failed ? "0" : "1"))
 		rc = oom(j);
-	if (rc == 0 && !strcmp(msg.type, "text") && tb_set(tb, "error_message", msg.text))
+	if (rc == 0 && !strcmp(msg.type, "text") && tool_rows_set(tb, "error_message", msg.text))
 		rc = oom(j);
-	if (rc == 0 && !strcmp(label.type, "text") && tb_set(tb, "label", label.text))
+	if (rc == 0 && !strcmp(label.type, "text") && tool_rows_set(tb, "label", label.text))
 		rc = oom(j);
 	if (rc)
 		goto done;
@@ -205,14 +249,19 @@ static int one_row(struct tj *j, struct tbuild *tb, size_t b, const char *row, s
 				    " import writes",
 				    b, key);
 		else if (!isfinite(x))
-			rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].%.100s: not a finite number", b,
-				    key);
+			rc = err_at(j->display, 0, 0,
+				    "$.benchmarks[%zu].%.100s: not a finite number", b, key);
 		else {
 			tj_fmt(x, buf, sizeof(buf));
-			if (tb_set(tb, key, buf))
-				rc = oom(j);
+			if ((rc = tool_rows_set(tb, key, buf)) > 0)
+				rc = err_at(j->display, 0, 0,
+					    "$.benchmarks[%zu].%.100s: given twice", b, key);
 		}
 	}
+	/* the corpus facts, the same on every run */
+	for (size_t f = 0; rc == 0 && f < nfacts; f++)
+		if (tool_rows_set(tb, facts[f].col, facts[f].text))
+			rc = oom(j);
 done:
 	sqlite3_finalize(st);
 	tj_val_release(&name);
@@ -228,12 +277,6 @@ done:
 	tj_val_release(&label);
 	return rc;
 }
-
-/* The context's facts, as (column, text) pairs added to every run. */
-struct fact {
-	const char *col;
-	char *text;
-};
 
 static int context_facts(struct tj *j, struct fact *facts, size_t *nfacts)
 {
@@ -304,13 +347,15 @@ static int context_facts(struct tj *j, struct fact *facts, size_t *nfacts)
 			if (tj_get(j, c, "$.type", &ty) || tj_get(j, c, "$.level", &lv) ||
 			    tj_get(j, c, "$.size", &sz) || tj_get(j, c, "$.num_sharing", &sh))
 				rc = -1;
-			else if (!tj_is_number(&lv) || !tj_is_number(&sz) || strcmp(ty.type, "text"))
+			else if (!tj_is_number(&lv) || !tj_is_number(&sz) ||
+				 strcmp(ty.type, "text"))
 				rc = err_at(j->display, 0, 0,
 					    "$.context.caches[%d]: expected type, level and size",
 					    sqlite3_column_int(st, 0));
 			else {
 				char *grown;
-				int k = snprintf(item, sizeof(item), "%sL%.0f %.40s %.0f KiB (x%.0f)",
+				int k = snprintf(item, sizeof(item),
+						 "%sL%.0f %.40s %.0f KiB (x%.0f)",
 						 sum.n ? ", " : "", lv.num, ty.text, sz.num / 1024,
 						 tj_is_number(&sh) ? sh.num : 1);
 				if (k < 0 || !(grown = realloc(sum.s, sum.n + (size_t)k + 1)))
@@ -339,12 +384,31 @@ static int context_facts(struct tj *j, struct fact *facts, size_t *nfacts)
 	return rc;
 }
 
+/* How many rows say run_type "aggregate": written as the fact aggregate_rows. */
+static int count_aggregates(struct tj *j, const char *rows, char *buf, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+	if (sqlite3_prepare_v2(j->db,
+			       "SELECT count(*) FROM json_each(?1) WHERE type = 'object' AND"
+			       " json_extract(value, '$.run_type') = 'aggregate'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return err_set("cannot read '%s': %s", j->display, sqlite3_errmsg(j->db));
+	sqlite3_bind_text(st, 1, rows, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, size, "%lld", (long long)sqlite3_column_int64(st, 0));
+	else
+		rc = err_set("cannot read '%s': %s", j->display, sqlite3_errmsg(j->db));
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int gbench_convert(const char *bytes, size_t n, const char *display_path, struct table *out)
 {
 	struct tj j;
 	struct tj_val rows = {0};
-	struct tbuild tb = {0};
-	struct fact facts[8] = {{0}};
+	struct tool_rows tb = {0};
+	struct fact facts[9] = {{0}};
 	size_t nfacts = 0, b = 0, aggregates = 0;
 	sqlite3_stmt *st = NULL;
 	char buf[32];
@@ -356,55 +420,46 @@ int gbench_convert(const char *bytes, size_t n, const char *display_path, struct
 	if ((rc = tj_get(&j, NULL, "$.benchmarks", &rows)))
 		goto done;
 	if (strcmp(rows.type, "array")) {
-		rc = err_at(display_path, 0, 0,
-			    "$.benchmarks: %s (not a Google Benchmark --benchmark_format=json file)",
-			    rows.type[0] ? "not an array" : "missing");
+		rc = err_at(
+			display_path, 0, 0,
+			"$.benchmarks: %s (not a Google Benchmark --benchmark_format=json file)",
+			rows.type[0] ? "not an array" : "missing");
 		goto done;
 	}
-	if ((rc = context_facts(&j, facts, &nfacts)) || (rc = tj_each(&j, rows.text, &st)))
+	if ((rc = context_facts(&j, facts, &nfacts)) ||
+	    (rc = count_aggregates(&j, rows.text, buf, sizeof(buf))))
+		goto done;
+	facts[nfacts].col = "aggregate_rows";
+	if (!(facts[nfacts++].text = strdup(buf))) {
+		rc = oom(&j);
+		goto done;
+	}
+	if ((rc = tj_each(&j, rows.text, &st)))
 		goto done;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		if (strcmp((const char *)sqlite3_column_text(st, 1), "object"))
 			rc = err_at(display_path, 0, 0, "$.benchmarks[%zu]: not an object", b);
 		else
 			rc = one_row(&j, &tb, b, (const char *)sqlite3_column_text(st, 3),
-				     &aggregates);
+				     &aggregates, facts, nfacts);
 		b++;
 	}
 	if (rc)
 		goto done;
 	if (tb.nrows == 0) {
-		rc = err_at(display_path, 0, 0,
-			    "$.benchmarks: %s", aggregates ? "only aggregate rows (mean, median,"
-				    " stddev): run without --benchmark_report_aggregates_only"
-							 : "empty: no benchmark ran");
+		rc = err_at(display_path, 0, 0, "$.benchmarks: %s",
+			    aggregates ? "only aggregate rows (mean, median,"
+					 " stddev): run without --benchmark_report_aggregates_only"
+				       : "empty: no benchmark ran");
 		goto done;
 	}
-	/* the corpus facts, the same on every run */
-	snprintf(buf, sizeof(buf), "%zu", aggregates);
-	for (size_t r = 0; rc == 0 && r < tb.nrows; r++) {
-		int c;
-		for (size_t f = 0; rc == 0 && f <= nfacts; f++) {
-			const char *col = f < nfacts ? facts[f].col : "aggregate_rows";
-			char **slot;
-			if ((c = tb_col(&tb, col)) < 0) {
-				rc = oom(&j);
-				break;
-			}
-			slot = &tb.cells[r][c];
-			free(*slot);
-			if (!(*slot = strdup(f < nfacts ? facts[f].text : buf)))
-				rc = oom(&j);
-		}
-	}
-	if (rc == 0 && tb_finish(&tb, display_path, out))
-		rc = oom(&j);
+	rc = tool_rows_finish(&tb, display_path, out);
 done:
 	sqlite3_finalize(st);
 	for (size_t f = 0; f < nfacts; f++)
 		free(facts[f].text);
 	tj_val_release(&rows);
-	tb_release(&tb);
+	tool_rows_release(&tb);
 	tj_close(&j);
 	return rc;
 }

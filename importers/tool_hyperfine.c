@@ -2,6 +2,7 @@
 #include "tool_json.h"
 
 #include "table.h"
+#include "tools.h"
 
 #include "../common/err.h"
 
@@ -11,9 +12,9 @@
 #include <strings.h>
 
 /* The columns this converter writes: a parameter may not take one of these names. */
-static const char *const own_cols[] = {"tag",    "command",     "run",           "exit_code",
-				       "valid",  "time_s",      "user_mean_s",   "system_mean_s",
-				       "user_s", "system_s",    "file",          NULL};
+static const char *const own_cols[] = {"tag",    "command",  "run",         "exit_code",
+				       "valid",  "time_s",   "user_mean_s", "system_mean_s",
+				       "user_s", "system_s", "file",        NULL};
 
 bool hyperfine_detect(const char *bytes, size_t n)
 {
@@ -73,7 +74,8 @@ static int cpu_times(struct tj *j, const char *res, size_t r, const char *key, s
 	return 0;
 }
 
-/* `text` with every occurrence of `from` replaced by `to` (malloc'd), or NULL when out of memory. */
+/* `text` with every occurrence of `from` replaced by `to` (malloc'd), or NULL when out of memory.
+ */
 static char *replace_all(const char *text, const char *from, const char *to)
 {
 	size_t nf = strlen(from), nt = strlen(to), n = 0;
@@ -105,24 +107,29 @@ static char *replace_all(const char *text, const char *from, const char *to)
  * the same template, it is the command (the concrete command follows from
  * it and the parameter columns); else the commands stay as written.
  */
-static int command_template(struct tbuild *tb)
+static int command_template(struct tool_rows *tb)
 {
-	int cmd = tb_col(tb, "command");
+	long cmd = -1;
 	char *tmpl = NULL;
 	bool same = true;
+	for (size_t c = 0; c < tb->ncolumns; c++)
+		if (!strcmp(tb->columns[c], "command"))
+			cmd = (long)c;
 	if (cmd < 0)
-		return -1;
+		return 0;
 	for (size_t r = 0; same && r < tb->nrows; r++) {
-		char *t = strdup(tb->cells[r][cmd]);
-		for (size_t c = 0; t && c < tb->ncols; c++) {
-			const char *v = tb->cells[r][c];
+		const struct tool_row *row = &tb->rows[r];
+		char *t = strdup((size_t)cmd < row->nvalues && row->values[cmd] ? row->values[cmd]
+										: "");
+		for (size_t c = 0; t && c < row->nvalues; c++) {
+			const char *v = row->values[c];
 			char name[300], *next;
 			bool own = false;
 			for (size_t o = 0; own_cols[o]; o++)
-				own = own || !strcmp(tb->header[c], own_cols[o]);
+				own = own || !strcmp(tb->columns[c], own_cols[o]);
 			if (own || !v || !v[0])
 				continue;
-			snprintf(name, sizeof(name), "{%.290s}", tb->header[c]);
+			snprintf(name, sizeof(name), "{%.290s}", tb->columns[c]);
 			next = replace_all(t, v, name);
 			free(t);
 			t = next;
@@ -144,14 +151,14 @@ static int command_template(struct tbuild *tb)
 			free(tmpl);
 			return -1;
 		}
-		free(tb->cells[r][cmd]);
-		tb->cells[r][cmd] = copy;
+		free(tb->rows[r].values[cmd]);
+		tb->rows[r].values[cmd] = copy;
 	}
 	free(tmpl);
 	return 0;
 }
 
-static int one_result(struct tj *j, struct tbuild *tb, size_t r, const char *res)
+static int one_result(struct tj *j, struct tool_rows *tb, size_t r, const char *res)
 {
 	struct tj_val cmd = {0}, times = {0}, codes = {0}, params = {0}, user = {0}, sys = {0};
 	sqlite3_stmt *st = NULL;
@@ -214,13 +221,13 @@ static int one_result(struct tj *j, struct tbuild *tb, size_t r, const char *res
 	for (size_t i = 0; i < nruns; i++) {
 		struct tj_val t = {0}, c = {0};
 		char tag[64];
-		if (tb_row(tb)) {
+		if (tool_rows_new(tb, 0)) {
 			rc = oom(j);
 			break;
 		}
 		snprintf(tag, sizeof(tag), "c%zu-r%zu", r + 1, i + 1);
 		snprintf(buf, sizeof(buf), "%zu", i + 1);
-		if (tb_set(tb, "tag", tag) || tb_set(tb, "command", cmd.text)) {
+		if (tool_rows_set(tb, "tag", tag) || tool_rows_set(tb, "command", cmd.text)) {
 			rc = oom(j);
 			break;
 		}
@@ -244,20 +251,23 @@ static int one_result(struct tj *j, struct tbuild *tb, size_t r, const char *res
 				else
 					for (size_t o = 0; rc == 0 && own_cols[o]; o++)
 						if (!strcasecmp(key, own_cols[o]))
-							rc = err_at(j->display, 0, 0,
-								    "$.results[%zu].parameters.%.100s:"
-								    " the name of a column the import"
-								    " writes",
-								    r, key);
-				if (rc == 0 && tb_set(tb, key, val ? val : ""))
-					rc = oom(j);
+							rc = err_at(
+								j->display, 0, 0,
+								"$.results[%zu].parameters.%.100s:"
+								" the name of a column the import"
+								" writes",
+								r, key);
+				if (rc == 0 && (rc = tool_rows_set(tb, key, val ? val : "")) > 0)
+					rc = err_at(j->display, 0, 0,
+						    "$.results[%zu].parameters.%.100s: given twice",
+						    r, key);
 			}
 			sqlite3_finalize(st);
 			st = NULL;
 			if (rc)
 				break;
 		}
-		if (tb_set(tb, "run", buf)) {
+		if (tool_rows_set(tb, "run", buf)) {
 			rc = oom(j);
 			break;
 		}
@@ -278,23 +288,25 @@ static int one_result(struct tj *j, struct tbuild *tb, size_t r, const char *res
 					break;
 				if (!c.is_int64 || strcmp(c.type, "integer")) {
 					tj_val_release(&c);
-					rc = err_at(j->display, 0, 0,
-						    "$.results[%zu].exit_codes[%zu]: not an integer", r,
-						    i);
+					rc = err_at(
+						j->display, 0, 0,
+						"$.results[%zu].exit_codes[%zu]: not an integer", r,
+						i);
 					break;
 				}
 				snprintf(buf, sizeof(buf), "%lld", (long long)c.i);
 				tj_val_release(&c);
-				if (tb_set(tb, "exit_code", buf) ||
-				    tb_set(tb, "valid", strcmp(buf, "0") ? "0" : "1")) {
+				if (tool_rows_set(tb, "exit_code", buf) ||
+				    tool_rows_set(tb, "valid", strcmp(buf, "0") ? "0" : "1")) {
 					rc = oom(j);
 					break;
 				}
-			} else if (tb_set(tb, "exit_code", "") || tb_set(tb, "valid", "1")) {
+			} else if (tool_rows_set(tb, "exit_code", "") ||
+				   tool_rows_set(tb, "valid", "1")) {
 				rc = oom(j);
 				break;
 			}
-			if (tb_set(tb, "time_s", tbuf)) {
+			if (tool_rows_set(tb, "time_s", tbuf)) {
 				rc = oom(j);
 				break;
 			}
@@ -319,7 +331,7 @@ static int one_result(struct tj *j, struct tbuild *tb, size_t r, const char *res
 				rc = seconds(j, v, path, buf, sizeof(buf));
 				snprintf(col, sizeof(col), "%s_mean_s", key);
 			}
-			if (rc == 0 && tb_set(tb, col, buf))
+			if (rc == 0 && tool_rows_set(tb, col, buf))
 				rc = oom(j);
 			if (rc)
 				break;
@@ -342,7 +354,7 @@ int hyperfine_convert(const char *bytes, size_t n, const char *display_path, str
 {
 	struct tj j;
 	struct tj_val results = {0};
-	struct tbuild tb = {0};
+	struct tool_rows tb = {0};
 	sqlite3_stmt *st = NULL;
 	size_t r = 0;
 	int rc, step;
@@ -353,7 +365,8 @@ int hyperfine_convert(const char *bytes, size_t n, const char *display_path, str
 	if ((rc = tj_get(&j, NULL, "$.results", &results)))
 		goto done;
 	if (strcmp(results.type, "array")) {
-		rc = err_at(display_path, 0, 0, "$.results: %s (not a hyperfine --export-json file)",
+		rc = err_at(display_path, 0, 0,
+			    "$.results: %s (not a hyperfine --export-json file)",
 			    results.type[0] ? "not an array" : "missing");
 		goto done;
 	}
@@ -371,12 +384,12 @@ int hyperfine_convert(const char *bytes, size_t n, const char *display_path, str
 		rc = err_at(display_path, 0, 0, "$.results: empty: no commands were timed");
 	if (rc == 0 && command_template(&tb))
 		rc = oom(&j);
-	if (rc == 0 && tb_finish(&tb, display_path, out))
-		rc = oom(&j);
+	if (rc == 0)
+		rc = tool_rows_finish(&tb, display_path, out);
 done:
 	sqlite3_finalize(st);
 	tj_val_release(&results);
-	tb_release(&tb);
+	tool_rows_release(&tb);
 	tj_close(&j);
 	return rc;
 }

@@ -1,132 +1,8 @@
-/* tool_json: see tool_json.h (the table builder shared by the JSON converters). */
+/* tool_json: see tool_json.h (what the JSON converters share: reading JSON through SQLite). */
 #include "tool_json.h"
-
-#include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 8;
-	void *q;
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-int tb_col(struct tbuild *tb, const char *name)
-{
-	for (size_t i = 0; i < tb->ncols; i++)
-		if (!strcmp(tb->header[i], name))
-			return (int)i;
-	if (grow((void **)&tb->header, &tb->cap_cols, tb->ncols + 1, sizeof(char *)))
-		return -1;
-	if (!(tb->header[tb->ncols] = strdup(name)))
-		return -1;
-	if (tb->ncols + 1 > tb->row_cap) { /* widen every row */
-		size_t cap = tb->cap_cols;
-		for (size_t r = 0; r < tb->nrows; r++) {
-			char **row = realloc(tb->cells[r], cap * sizeof(char *));
-			if (!row)
-				return -1;
-			memset(row + tb->row_cap, 0, (cap - tb->row_cap) * sizeof(char *));
-			tb->cells[r] = row;
-		}
-		tb->row_cap = cap;
-	}
-	return (int)tb->ncols++;
-}
-
-int tb_row(struct tbuild *tb)
-{
-	if (grow((void **)&tb->cells, &tb->cap_rows, tb->nrows + 1, sizeof(char **)))
-		return -1;
-	if (tb->row_cap == 0)
-		tb->row_cap = 8;
-	if (!(tb->cells[tb->nrows] = calloc(tb->row_cap, sizeof(char *))))
-		return -1;
-	tb->nrows++;
-	return 0;
-}
-
-int tb_set(struct tbuild *tb, const char *col, const char *value)
-{
-	int c = tb_col(tb, col);
-	char **slot;
-	if (c < 0 || tb->nrows == 0)
-		return -1;
-	slot = &tb->cells[tb->nrows - 1][c];
-	free(*slot);
-	*slot = strdup(value);
-	return *slot ? 0 : -1;
-}
-
-void tb_release(struct tbuild *tb)
-{
-	for (size_t r = 0; r < tb->nrows; r++) {
-		for (size_t c = 0; c < tb->row_cap; c++)
-			free(tb->cells[r][c]);
-		free(tb->cells[r]);
-	}
-	for (size_t c = 0; c < tb->ncols; c++)
-		free(tb->header[c]);
-	free(tb->cells);
-	free(tb->header);
-	memset(tb, 0, sizeof(*tb));
-}
-
-/* One allocation: n pointers, then the strings (how table.c stores a row, table_release). */
-static char **pack(char *const *strs, size_t n)
-{
-	size_t bytes = n * sizeof(char *);
-	char **block;
-	char *p;
-	for (size_t i = 0; i < n; i++)
-		bytes += strlen(strs[i] ? strs[i] : "") + 1;
-	if (!(block = malloc(bytes ? bytes : 1)))
-		return NULL;
-	p = (char *)(block + n);
-	for (size_t i = 0; i < n; i++) {
-		const char *s = strs[i] ? strs[i] : "";
-		size_t k = strlen(s) + 1;
-		memcpy(p, s, k);
-		block[i] = p;
-		p += k;
-	}
-	return block;
-}
-
-int tb_finish(struct tbuild *tb, const char *display_path, struct table *out)
-{
-	int rc = 0;
-	memset(out, 0, sizeof(*out));
-	out->delimiter = '\t';
-	out->display_path = strdup(display_path);
-	out->lines = calloc(tb->nrows ? tb->nrows : 1, sizeof(long));
-	out->cells = calloc(tb->nrows ? tb->nrows : 1, sizeof(char **));
-	out->header = pack(tb->header, tb->ncols);
-	if (!out->display_path || !out->lines || !out->cells || !out->header)
-		rc = -1;
-	out->ncols = tb->ncols;
-	for (size_t r = 0; rc == 0 && r < tb->nrows; r++) {
-		if (!(out->cells[r] = pack(tb->cells[r], tb->ncols)))
-			rc = -1;
-		else
-			out->nrows = r + 1;
-	}
-	tb_release(tb);
-	if (rc)
-		table_release(out);
-	return rc;
-}
 
 bool tj_looks_like(const char *bytes, size_t n, const char *needle)
 {
@@ -179,8 +55,10 @@ int tj_open(struct tj *j, const char *bytes, size_t n, const char *display, cons
 		tj_close(j);
 		return err_set("cannot read '%s': no in-memory database", display);
 	}
-	if (sqlite3_prepare_v2(j->db, "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN"
-				      " json_type(?1) END", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(j->db,
+			       "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN"
+			       " json_type(?1) END",
+			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text64(st, 1, j->doc, n, SQLITE_STATIC, SQLITE_UTF8);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			ok = sqlite3_column_int(st, 0);
@@ -201,8 +79,8 @@ int tj_open(struct tj *j, const char *bytes, size_t n, const char *display, cons
 		return err_at(display, 1, 1, "$: expected a JSON object (%s), found %s", top,
 			      type[0] ? type : "nothing");
 	}
-	if (sqlite3_prepare_v2(j->db, "SELECT json_type(?1, ?2), json_extract(?1, ?2)", -1,
-			       &j->get, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(j->db, "SELECT json_type(?1, ?2), json_extract(?1, ?2)", -1, &j->get,
+			       NULL) != SQLITE_OK) {
 		int rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(j->db));
 		tj_close(j);
 		return rc;

@@ -40,7 +40,8 @@
  *                  facts stored as constant fields); caches is a summary
  *                  "L1 Data 48 KiB (x1), ..."
  *
- * Contracts of both converters (the registry's interface, importers/tools.h):
+ * Rows are built with importers/tools.h's tool_rows. Contracts of both
+ * converters (the registry's interface, importers/tools.h):
  * `bytes` is the whole file (n bytes, not necessarily NUL-terminated), read
  * through common/infile.h by the caller; `out` is filled on success (the
  * caller calls table_release); on failure err_at() names the file and the
@@ -62,25 +63,6 @@ bool gbench_detect(const char *bytes, size_t n);
 int gbench_convert(const char *bytes, size_t n, const char *display_path, struct table *out);
 
 /* ---- shared by the two converters ---- */
-
-/* A table under construction: columns appear as rows name them. */
-struct tbuild {
-	size_t ncols, cap_cols;
-	char **header;
-	size_t nrows, cap_rows;
-	char ***cells; /* nrows rows of cap_cols slots, NULL = not set */
-	size_t row_cap; /* slots allocated per row */
-};
-
-/* Index of column `name`, added if new; -1 when out of memory. */
-int tb_col(struct tbuild *tb, const char *name);
-/* Start a new row; negative when out of memory. */
-int tb_row(struct tbuild *tb);
-/* Set a cell of the current row (copied); negative when out of memory. */
-int tb_set(struct tbuild *tb, const char *col, const char *value);
-/* Move into `out` (unset cells ""), free the builder; negative when out of memory. */
-int tb_finish(struct tbuild *tb, const char *display_path, struct table *out);
-void tb_release(struct tbuild *tb);
 
 /* Does the text start (after blanks and a UTF-8 BOM) with '{' and hold `needle`? */
 bool tj_looks_like(const char *bytes, size_t n, const char *needle);

@@ -99,7 +99,8 @@ static void test_hyperfine_sample(void **state)
 	assert_string_equal(cell(&t, 2, "threads"), "1");
 	assert_string_equal(cell(&t, 11, "threads"), "4");
 	assert_string_equal(cell(&t, 11, "run"), "3");
-	/* python3: results[0].times[2] = 0.016183647940000004, results[3].times[2] = 0.03966656594 */
+	/* python3: results[0].times[2] = 0.016183647940000004, results[3].times[2] = 0.03966656594
+	 */
 	assert_true(num(&t, 2, "time_s") == 0.016183647940000004);
 	assert_true(num(&t, 11, "time_s") == 0.03966656594);
 	/* python3: results[1].user = 0.00127312 (one mean per command in hyperfine 1.15) */
@@ -116,7 +117,8 @@ static void test_hyperfine_shapes(void **state)
 {
 	struct table t;
 	(void)state;
-	/* a failing run (hyperfine -i), per-run user/system arrays, two parameters, no exit codes */
+	/* a failing run (hyperfine -i), per-run user/system arrays, two parameters, no exit codes
+	 */
 	assert_int_equal(conv(hyperfine_convert,
 			      "{\"results\": [{\"command\": \"false\", \"times\": [0.5, 0.25],"
 			      " \"exit_codes\": [0, 1], \"user\": [0.1, 0.2], \"system\": 0.05,"
@@ -151,9 +153,10 @@ static void test_hyperfine_errors(void **state)
 		     "$.results[1].times[0]: -0.1 is negative");
 	expect_error(hyperfine_convert, "{\"results\": [{\"command\": \"a\", \"times\": [1e999]}]}",
 		     "$.results[0].times[0]: not a finite number");
-	expect_error(hyperfine_convert,
-		     "{\"results\": [{\"command\": \"a\", \"times\": [1, 2], \"exit_codes\": [0]}]}",
-		     "$.results[0].exit_codes: 1 entries for 2 times");
+	expect_error(
+		hyperfine_convert,
+		"{\"results\": [{\"command\": \"a\", \"times\": [1, 2], \"exit_codes\": [0]}]}",
+		"$.results[0].exit_codes: 1 entries for 2 times");
 	expect_error(hyperfine_convert,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1], \"exit_codes\": [0.5]}]}",
 		     "$.results[0].exit_codes[0]: not an integer");
@@ -161,6 +164,10 @@ static void test_hyperfine_errors(void **state)
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1],"
 		     " \"parameters\": {\"time_s\": \"1\"}}]}",
 		     "$.results[0].parameters.time_s: the name of a column");
+	expect_error(hyperfine_convert,
+		     "{\"results\": [{\"command\": \"a\", \"times\": [1],"
+		     " \"parameters\": {\"n\": \"1\", \"n\": \"2\"}}]}",
+		     "$.results[0].parameters.n: given twice");
 	expect_error(hyperfine_convert, "{\"results\": [{\"times\": [1]}]}",
 		     "$.results[0].command: missing");
 	expect_error(hyperfine_convert, "{\"results\": [{\"command\": \"a\", \"times\": []}]}",
@@ -168,7 +175,8 @@ static void test_hyperfine_errors(void **state)
 	expect_error(hyperfine_convert, "{\"results\": []}", "$.results: empty");
 	expect_error(hyperfine_convert, "{\"result\": []}", "$.results: missing");
 	expect_error(hyperfine_convert, "[1, 2]", "x.json:1:1: $: expected a JSON object");
-	expect_error(hyperfine_convert, "{\"results\": [\n  {\"command\": \"a\" oops}]}", "x.json:2:19");
+	expect_error(hyperfine_convert, "{\"results\": [\n  {\"command\": \"a\" oops}]}",
+		     "x.json:2:19");
 	expect_error(hyperfine_convert,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1], \"user\": [0.1, 0.2]}]}",
 		     "$.results[0].user: more entries for 1 times");
@@ -190,7 +198,8 @@ static void test_gbench_sample(void **state)
 	assert_true(gbench_detect(text, n));
 	assert_false(hyperfine_detect(text, n));
 	assert_int_equal(gbench_convert(text, n, "bm_sum.json", &t), 0);
-	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2) */
+	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2)
+	 */
 	assert_int_equal(t.nrows, 6);
 	assert_string_equal(cell(&t, 0, "aggregate_rows"), "8");
 	assert_string_equal(cell(&t, 0, "name"), "BM_Sum");
@@ -200,7 +209,8 @@ static void test_gbench_sample(void **state)
 	assert_string_equal(cell(&t, 5, "threads"), "2");
 	assert_string_equal(cell(&t, 5, "repetition"), "2");
 	assert_string_equal(cell(&t, 4, "iterations"), "36212");
-	/* python3: benchmarks[1].real_time = 369.44439971332594 ns, [9] cpu_time 381.0588755108804 */
+	/* python3: benchmarks[1].real_time = 369.44439971332594 ns, [9] cpu_time 381.0588755108804
+	 */
 	assert_true(num(&t, 1, "real_time_ns") == 369.44439971332594);
 	assert_true(num(&t, 4, "cpu_time_ns") == 381.0588755108804);
 	assert_true(num(&t, 2, "items_per_second") == 2645424600.7988663);
@@ -222,15 +232,16 @@ static void test_gbench_shapes(void **state)
 	struct table t;
 	(void)state;
 	/* microseconds, a user counter, an errored row, no context, no run_type (old versions) */
-	assert_int_equal(conv(gbench_convert,
-			      "{\"context\": {}, \"benchmarks\": ["
-			      "{\"name\": \"BM_a/64/threads:4/real_time\", \"threads\": 4,"
-			      " \"iterations\": 10, \"real_time\": 1.5, \"cpu_time\": 2,"
-			      " \"time_unit\": \"us\", \"hits\": 7},"
-			      "{\"name\": \"BM_b\", \"run_type\": \"iteration\", \"repetition_index\": 0,"
-			      " \"error_occurred\": true, \"error_message\": \"boom\"}]}",
-			      &t),
-			 0);
+	assert_int_equal(
+		conv(gbench_convert,
+		     "{\"context\": {}, \"benchmarks\": ["
+		     "{\"name\": \"BM_a/64/threads:4/real_time\", \"threads\": 4,"
+		     " \"iterations\": 10, \"real_time\": 1.5, \"cpu_time\": 2,"
+		     " \"time_unit\": \"us\", \"hits\": 7},"
+		     "{\"name\": \"BM_b\", \"run_type\": \"iteration\", \"repetition_index\": 0,"
+		     " \"error_occurred\": true, \"error_message\": \"boom\"}]}",
+		     &t),
+		0);
 	assert_int_equal(t.nrows, 2);
 	assert_string_equal(cell(&t, 0, "name"), "BM_a/64/real_time");
 	assert_string_equal(cell(&t, 0, "threads"), "4");
@@ -244,11 +255,12 @@ static void test_gbench_shapes(void **state)
 	assert_string_equal(cell(&t, 1, "real_time_ns"), "");
 	table_release(&t);
 	/* seconds */
-	assert_int_equal(conv(gbench_convert,
-			      "{\"context\": {}, \"benchmarks\": [{\"name\": \"s\", \"iterations\": 1,"
-			      " \"real_time\": 2.5, \"cpu_time\": 0.5, \"time_unit\": \"s\"}]}",
-			      &t),
-			 0);
+	assert_int_equal(
+		conv(gbench_convert,
+		     "{\"context\": {}, \"benchmarks\": [{\"name\": \"s\", \"iterations\": 1,"
+		     " \"real_time\": 2.5, \"cpu_time\": 0.5, \"time_unit\": \"s\"}]}",
+		     &t),
+		0);
 	assert_string_equal(cell(&t, 0, "real_time_ns"), "2500000000");
 	table_release(&t);
 }
@@ -263,31 +275,41 @@ static void test_gbench_errors(void **state)
 		     GB(OKROW ", {\"name\": \"a\", \"iterations\": 1, \"real_time\": \"fast\","
 			      " \"cpu_time\": 1}"),
 		     "x.json: $.benchmarks[1].real_time: not a number");
+	expect_error(
+		gbench_convert,
+		GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1, \"cpu_time\": 1e999}"),
+		"$.benchmarks[0].cpu_time: not a finite number");
 	expect_error(gbench_convert,
-		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1, \"cpu_time\": 1e999}"),
-		     "$.benchmarks[0].cpu_time: not a finite number");
-	expect_error(gbench_convert, GB("{\"name\": \"a\", \"threads\": 0, \"iterations\": 1,"
-					" \"real_time\": 1, \"cpu_time\": 1}"),
+		     GB("{\"name\": \"a\", \"threads\": 0, \"iterations\": 1,"
+			" \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks[0].threads: 0 is below 1");
-	expect_error(gbench_convert, GB("{\"name\": \"a\", \"threads\": 2.5, \"iterations\": 1,"
-					" \"real_time\": 1, \"cpu_time\": 1}"),
+	expect_error(gbench_convert,
+		     GB("{\"name\": \"a\", \"threads\": 2.5, \"iterations\": 1,"
+			" \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks[0].threads: 2.5 is not a 64-bit integer");
-	expect_error(gbench_convert, GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
-					" \"cpu_time\": 1, \"time_unit\": \"min\"}"),
+	expect_error(gbench_convert,
+		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
+			" \"cpu_time\": 1, \"time_unit\": \"min\"}"),
 		     "$.benchmarks[0].time_unit: 'min', expected ns, us, ms or s");
-	expect_error(gbench_convert, GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
-					" \"cpu_time\": 1, \"valid\": 1}"),
+	expect_error(gbench_convert,
+		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
+			" \"cpu_time\": 1, \"valid\": 1}"),
 		     "$.benchmarks[0].valid: a counter named like a column");
 	expect_error(gbench_convert,
 		     GB("{\"name\": \"a_mean\", \"run_type\": \"aggregate\", \"iterations\": 3,"
 			" \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks: only aggregate rows");
 	expect_error(gbench_convert, GB(""), "$.benchmarks: empty");
+	expect_error(gbench_convert,
+		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
+			" \"cpu_time\": 1, \"hits\": 1, \"hits\": 2}"),
+		     "$.benchmarks[0].hits: given twice");
 	expect_error(gbench_convert, GB("{\"iterations\": 1}"), "$.benchmarks[0].name: missing");
 	expect_error(gbench_convert, GB("{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks[0].iterations: missing");
 	expect_error(gbench_convert, GB("3"), "$.benchmarks[0]: not an object");
-	expect_error(gbench_convert, "{\"context\": {\"num_cpus\": \"two\"}, \"benchmarks\": [" OKROW "]}",
+	expect_error(gbench_convert,
+		     "{\"context\": {\"num_cpus\": \"two\"}, \"benchmarks\": [" OKROW "]}",
 		     "$.context.num_cpus: not a number");
 	expect_error(gbench_convert, "{\"context\": {}}", "$.benchmarks: missing");
 	expect_error(gbench_convert, "{\"context\": {}, \"benchmarks\": [", "x.json:1:");
@@ -298,7 +320,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hyperfine_sample), cmocka_unit_test(test_hyperfine_shapes),
 		cmocka_unit_test(test_hyperfine_errors), cmocka_unit_test(test_gbench_sample),
-		cmocka_unit_test(test_gbench_shapes),	 cmocka_unit_test(test_gbench_errors),
+		cmocka_unit_test(test_gbench_shapes),    cmocka_unit_test(test_gbench_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
