@@ -4,13 +4,14 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
   libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux
-  chromium chromium-driver fonts-dejavu-core
+  chromium chromium-driver fonts-dejavu-core groff-base man-db
   hyperfine libbenchmark-dev g++)
 # hyperfine, libbenchmark-dev, g++: tests/e2e/tools_hyperfine.sh and
 # tools_gbench.sh make real outputs of hyperfine and of a Google Benchmark
 # program (fixtures/tools/gbench/bm_sum.cc) to import
 # chromium, chromium-driver: tests/e2e/browser.sh loads report.html in headless
-# Chromium; fonts-dejavu-core: the page's font, so screenshots render alike
+# Chromium; fonts-dejavu-core: the page's font, so screenshots render alike;
+# groff-base, man-db: tests/e2e/install.sh checks the man page (groff -ww -z, man -l)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
