@@ -11,7 +11,8 @@
 #     content detection: one run per repetition (aggregate rows are not
 #     runs), `sweep --by threads` medians of real_time_ns and cpu_time_ns
 #     equal to python3's statistics.median over the run_type "iteration"
-#     rows, `noise` and `compare --a threads=1 --b threads=2`; the context's
+#     rows, `noise` (medians and range_pct from python3) and
+#     `compare --a threads=1 --b threads=2`; the context's
 #     num_cpus is on every run;
 #   - the committed sample fixtures/tools/gbench/bm_sum.json, imported with
 #     --format gbench: the same checks.
@@ -57,6 +58,18 @@ for b in d["benchmarks"]:
 for t in sorted(by):
     print(t, repr(statistics.median(by[t])))' "$1" "$2"
 }
+py_range() { # FILE KEY: "threads range_pct" per thread count
+	"$PY" -c '
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+by = {}
+for b in d["benchmarks"]:
+    if b.get("run_type", "iteration") == "iteration":
+        by.setdefault(b["threads"], []).append(b[sys.argv[2]])
+for t in sorted(by):
+    v = by[t]
+    print(t, repr((max(v) - min(v)) / statistics.median(v) * 100))' "$1" "$2"
+}
 sweep_medians() {
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "median") m = i }; next }
 		{ print $l, $m }' "$T/.out"
@@ -88,8 +101,12 @@ checks() { # FILE CORPUS [IMPORT-OPTIONS...]
 		same_numbers "$corpus: $m medians = python3 statistics.median" \
 			"$(py_medians "$file" "${m%_ns}")" "$(sweep_medians)"
 	done
-	cpl noise --corpus "$corpus" --by threads --metric cpu_time_ns --format tsv --view verdict
+	cpl noise --corpus "$corpus" --by threads --metric cpu_time_ns --format tsv --view levels
 	expect_rc "$corpus: noise --by threads" 0
+	same_numbers "$corpus: noise level medians = python3" "$(py_medians "$file" cpu_time)" "$(sweep_medians)"
+	same_numbers "$corpus: noise range_pct = python3 (max - min) / median * 100" \
+		"$(py_range "$file" cpu_time)" \
+		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "range_pct") m = i }; next } { print $l, $m }' "$T/.out")"
 	cpl compare --corpus "$corpus" --metric real_time_ns --a threads=1 --b threads=2 --format tsv --view arms
 	expect_rc "$corpus: compare threads=1 vs 2" 0
 	same_numbers "$corpus: compare arm medians = python3" \

@@ -8,7 +8,8 @@
 #     --export-json` of `sleep 0.0{threads}` (skipped with a 'skip' line when
 #     hyperfine is not installed), imported by content detection: one run per
 #     timing, `sweep --by threads --metric time_s` medians per level equal to
-#     python3's statistics.median of each result's `times`, `noise` and
+#     python3's statistics.median of each result's `times`, `noise` (level
+#     medians and range_pct, (max - min) / median * 100, from python3) and
 #     `compare --a threads=1 --b threads=4` (arm medians from python3 too,
 #     and b is slower: a time, lower is better);
 #   - a failing command timed with -i: its runs are excluded (exit code 1);
@@ -52,6 +53,14 @@ d = json.load(open(sys.argv[1]))
 for r in d["results"]:
     print(r["parameters"][sys.argv[2]], repr(statistics.median(r["times"])))' "$1" "$2"
 }
+py_range() { # FILE PARAM: "level range_pct" per result
+	"$PY" -c '
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    v = r["times"]
+    print(r["parameters"][sys.argv[2]], repr((max(v) - min(v)) / statistics.median(v) * 100))' "$1" "$2"
+}
 # sweep's levels as "level median" lines
 sweep_medians() {
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "median") m = i }; next }
@@ -85,8 +94,12 @@ checks() {
 		"$(py_medians "$file" threads)" "$(sweep_medians)"
 	check_eq "$corpus: a time: speedup at 4 below 1 (sleep grows with threads)" 1 \
 		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "speedup") s = i; next } $1 == 4 { print ($s < 1) }' "$T/.out")"
-	cpl noise --corpus "$corpus" --by threads --metric time_s --format tsv --view verdict
+	cpl noise --corpus "$corpus" --by threads --metric time_s --format tsv --view levels
 	expect_rc "$corpus: noise --by threads" 0
+	same_numbers "$corpus: noise level medians = python3" "$(py_medians "$file" threads)" "$(sweep_medians)"
+	same_numbers "$corpus: noise range_pct = python3 (max - min) / median * 100" \
+		"$(py_range "$file" threads)" \
+		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "range_pct") m = i }; next } { print $l, $m }' "$T/.out")"
 	cpl compare --corpus "$corpus" --metric time_s --a threads=1 --b threads=4 --format tsv --view arms
 	expect_rc "$corpus: compare threads=1 vs 4" 0
 	same_numbers "$corpus: compare arm medians = python3" \
