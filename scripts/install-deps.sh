@@ -4,8 +4,9 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
   libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux
-  chromium chromium-driver fonts-dejavu-core groff-base man-db
+  chromium chromium-driver fonts-dejavu-core groff-base man-db golang-go
   hyperfine libbenchmark-dev g++)
+# golang-go: tests/e2e/tools_gobench.sh makes real `go test -bench` output (skipped without it)
 # hyperfine, libbenchmark-dev, g++: tests/e2e/tools_hyperfine.sh and
 # tools_gbench.sh make real outputs of hyperfine and of a Google Benchmark
 # program (fixtures/tools/gbench/bm_sum.cc) to import

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# tools_gobench.sh: Go `testing` benchmark text (importers/tool_gobench.c) end
+# to end: a real `go test -bench . -cpu 1,2 -count 3` run made here (skipped
+# when go is not installed) and the committed samples fixtures/tools/gobench/
+# {old,new}.txt (made by go 1.19.8 the same way) are imported, then
+# `sweep --by gomaxprocs`, `noise` and `compare --a file=old.txt --b
+# file=new.txt --by name` run on them. Expected figures are computed here
+# from the Go text itself by /usr/bin/python3 (a regex over the result
+# lines, independent of the converter).
+#
+#   bash tests/e2e/tools_gobench.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+set -u
+set -o pipefail
+export LC_ALL=C
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+E2E_DIR=$ROOT/tests/e2e
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-gobench.XXXXXX") || exit 2
+trap 'chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
+TIMEOUT=(timeout 120)
+PASS=0
+FAIL=0
+source "$E2E_DIR/lib.sh"
+skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
+unset COREPLAN_DB
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+# median_of FILE NAME PROCS UNIT: the median of UNIT over FILE's result lines of NAME at PROCS
+median_of() {
+	"$PY" - "$@" <<'PY'
+import re, statistics, sys
+path, name, procs, unit = sys.argv[1:]
+vals = []
+for line in open(path):
+    m = re.match(r'^(Benchmark\S*?)(?:-(\d+))?\s+(\d+)\s+(.*)$', line.rstrip('\n'))
+    if not m or m.group(1) != name or (m.group(2) or '1') != procs:
+        continue
+    f = m.group(4).split()
+    for v, u in zip(f[0::2], f[1::2]):
+        if u == unit:
+            vals.append(float(v))
+print('%g' % statistics.median(vals) if vals else 'none')
+PY
+}
+# same_number A B: equal to 4 significant digits
+same_number() { "$PY" -c 'import sys; a, b = map(float, sys.argv[1:]); print("ok" if abs(a - b) <= 1e-4 * max(abs(a), abs(b)) else "differ")' "$1" "$2"; }
+
+check_corpus() { # LABEL FOLDER (holding old.txt and new.txt)
+	local label=$1 dir=$2 want got
+	DB=$T/$label.db
+	cpl import -q "$dir"
+	expect_rc "$label: import of a folder of go test -bench outputs" 0
+	cpl runs --format json
+	want=$(grep -c '^Benchmark' "$dir/old.txt" "$dir/new.txt" | awk -F: '{ s += $2 } END { print s }')
+	check_eq "$label: one run per result line" "$want" "$(jget 'd["facts"]["runs"]["value"]')"
+	cpl sweep --by gomaxprocs --metric ns_per_op --where name=BenchmarkParallelJoin \
+		--where file=old.txt --format tsv --view levels
+	expect_rc "$label: sweep --by gomaxprocs" 0
+	for procs in 1 2; do
+		want=$(median_of "$dir/old.txt" BenchmarkParallelJoin $procs ns/op)
+		got=$(tsvget level $procs median)
+		check_eq "$label: sweep median at gomaxprocs $procs ($want, python over the go text)" ok \
+			"$(same_number "$want" "${got:-nan}")" "got '$got'"
+	done
+	check_eq "$label: 3 runs per level (-count 3)" 3 "$(tsvget level 2 n)"
+	cpl sweep --by gomaxprocs --metric B_per_op --where name=BenchmarkParallelJoin \
+		--where file=new.txt --format json
+	check_eq "$label: B_per_op is a memory metric, lower is better" "memory lower" \
+		"$(jget 'd["facts"]["metric_kind"]["value"] + " " + d["facts"]["metric_direction"]["value"]')"
+	cpl noise --by gomaxprocs --metric ns_per_op --group name,file --format json
+	expect_rc "$label: noise --by gomaxprocs --group name,file" 0
+	check_eq "$label: noise groups = names x files" 6 "$(jget 'd["facts"]["groups"]["value"]')"
+	cpl compare --a file=old.txt --b file=new.txt --by name --metric ns_per_op --format json
+	expect_rc "$label: compare --a file=old.txt --b file=new.txt --by name" 0
+	want=$(grep -c '^Benchmark' "$dir/old.txt")
+	check_eq "$label: compare arm a holds old.txt's runs" "$want" \
+		"$(jget 'd["sections"]["arms"]["rows"][0]["n"]')"
+	want=$("$PY" - "$dir/old.txt" <<'PY'
+import re, statistics, sys
+v = [float(m.group(1)) for m in (re.search(r'\s(\S+) ns/op', l) for l in open(sys.argv[1]) if l.startswith('Benchmark')) if m]
+print('%g' % statistics.median(v))
+PY
+)
+	check_eq "$label: compare arm a median ns_per_op ($want, python over old.txt)" ok \
+		"$(same_number "$want" "$(jget 'd["sections"]["arms"]["rows"][0]["median"]')")"
+}
+
+check_corpus sample "$ROOT/fixtures/tools/gobench"
+
+# a real run of go test -bench, made here, offline
+if command -v go >/dev/null 2>&1; then
+	M=$T/mod
+	mkdir -p "$M" "$T/real"
+	printf 'module example.com/bench\n\ngo 1.19\n' >"$M/go.mod"
+	cat >"$M/bench_test.go" <<'GO'
+package bench
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+var sink int
+
+func BenchmarkParallelJoin(b *testing.B) {
+	b.ReportAllocs()
+	var mu sync.Mutex
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			mu.Lock()
+			sink += len(strings.Repeat("x", 16))
+			mu.Unlock()
+		}
+	})
+	b.ReportMetric(16, "bytes/join")
+}
+
+func BenchmarkSum(b *testing.B) {
+	for _, size := range []string{"100", "1000"} {
+		n := len(size) * 300
+		b.Run("size="+size, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for j := 0; j < n; j++ {
+					sink += j * j % 7
+				}
+			}
+		})
+	}
+}
+GO
+	export GOPROXY=off GOFLAGS=-mod=mod GOCACHE=$T/gocache GOPATH=$T/gopath HOME=$T GOTOOLCHAIN=local
+	for f in old new; do
+		(cd "$M" && go test -run '^$' -bench . -cpu 1,2 -count 3 -benchtime 300x) >"$T/real/$f.txt" 2>"$T/go.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			not_ok "go test -bench ran" "exit $rc: $(head -c 2000 "$T/go.err")"
+			break
+		fi
+	done
+	if [ "${rc:-0}" -eq 0 ]; then
+		check_corpus real "$T/real"
+		DB=$T/single.db
+		cpl import -q --format gobench "$T/real/old.txt"
+		expect_rc "real: one file with --format gobench" 0
+		cpl runs --where file=old.txt --format json
+		check_eq "real: a single file's runs have file = its name" \
+			"$(grep -c '^Benchmark' "$T/real/old.txt")" "$(jget 'd["facts"]["runs"]["value"]')"
+	fi
+else
+	skip "real go test -bench output" "go is not installed"
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
