@@ -45,6 +45,7 @@ static const char *const known_keys[] = {"name",
 
 /* Columns the converter writes: a counter may not take one of these names. */
 static const char *const own_cols[] = {"tag",
+				       "id",
 				       "name",
 				       "threads",
 				       "repetition",
@@ -206,7 +207,7 @@ static int one_row(struct tj *j, struct tool_rows *tb, size_t b, const char *row
 	else
 		snprintf(tag, sizeof(tag), "%.500s/row:%zu", name.text, b);
 	snprintf(buf, sizeof(buf), "%lld", threads.type[0] ? (long long)threads.i : 1LL);
-	if (tool_rows_set(tb, "tag", tag) || tool_rows_set(tb, "name", base) ||
+	if (tool_rows_set(tb, "id", tag) || tool_rows_set(tb, "name", base) ||
 	    tool_rows_set(tb, "threads", buf)) {
 		rc = oom(j);
 		goto done;

@@ -12,9 +12,10 @@
 #include <strings.h>
 
 /* The columns this converter writes: a parameter may not take one of these names. */
-static const char *const own_cols[] = {"tag",    "command",  "run",         "exit_code",
-				       "valid",  "time_s",   "user_mean_s", "system_mean_s",
-				       "user_s", "system_s", "file",        NULL};
+static const char *const own_cols[] = {
+	"tag",      "id",     "command",     "run",           "exit_code",
+	"valid",    "time_s", "user_mean_s", "system_mean_s", "user_s",
+	"system_s", "file",   NULL};
 
 bool hyperfine_detect(const char *bytes, size_t n)
 {
@@ -227,7 +228,7 @@ static int one_result(struct tj *j, struct tool_rows *tb, size_t r, const char *
 		}
 		snprintf(tag, sizeof(tag), "c%zu-r%zu", r + 1, i + 1);
 		snprintf(buf, sizeof(buf), "%zu", i + 1);
-		if (tool_rows_set(tb, "tag", tag) || tool_rows_set(tb, "command", cmd.text)) {
+		if (tool_rows_set(tb, "id", tag) || tool_rows_set(tb, "command", cmd.text)) {
 			rc = oom(j);
 			break;
 		}

@@ -4,7 +4,7 @@
  *
  * hyperfine `--export-json` (1.15): one run per entry of each result's
  * `times`; columns (README "Importing tool outputs"):
- *   tag            "c<result>-r<run>", 1-based
+ *   id             "c<result>-r<run>", 1-based (the run's tag is FILE:ROW)
  *   command        the result's command
  *   <parameter>    one column per key of `parameters` (--parameter-scan,
  *                  --parameter-list), its value as written
@@ -22,7 +22,7 @@
  * run_type "iteration" (or none); rows with run_type "aggregate" (mean,
  * median, stddev, cv, BigO, RMS) are not runs: their count is the constant
  * field aggregate_rows. Columns:
- *   tag            the row's name, "/rep:<repetition_index>" appended
+ *   id             the row's name, "/rep:<repetition_index>" appended
  *   name           the name without its "/threads:N" part
  *   threads        the thread count (the sweep level)
  *   repetition     repetition_index (0-based, as the tool writes it)

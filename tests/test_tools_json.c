@@ -92,7 +92,7 @@ static void test_hyperfine_sample(void **state)
 	/* python3 json: 4 results of 3 times each */
 	assert_int_equal(t.nrows, 12);
 	assert_string_equal(t.display_path, "sleep_threads.json");
-	assert_string_equal(cell(&t, 0, "tag"), "c1-r1");
+	assert_string_equal(cell(&t, 0, "id"), "c1-r1");
 	/* the scan substitutes threads into the command: its template is the command */
 	assert_string_equal(cell(&t, 2, "command"), "sleep 0.0{threads}");
 	assert_string_equal(cell(&t, 11, "command"), "sleep 0.0{threads}");
@@ -204,7 +204,7 @@ static void test_gbench_sample(void **state)
 	assert_string_equal(cell(&t, 0, "aggregate_rows"), "8");
 	assert_string_equal(cell(&t, 0, "name"), "BM_Sum");
 	assert_string_equal(cell(&t, 3, "name"), "BM_Sum");
-	assert_string_equal(cell(&t, 3, "tag"), "BM_Sum/threads:2/rep:0");
+	assert_string_equal(cell(&t, 3, "id"), "BM_Sum/threads:2/rep:0");
 	assert_string_equal(cell(&t, 0, "threads"), "1");
 	assert_string_equal(cell(&t, 5, "threads"), "2");
 	assert_string_equal(cell(&t, 5, "repetition"), "2");
