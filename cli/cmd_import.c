@@ -40,7 +40,8 @@ enum {
 static const struct opt_spec specs[] = {
 	[OPT_FORMAT_ANY] = {"format", 0, "F",
 			    "output format: md, tsv, csv, json or html (default md); or the tool "
-			    "format each PATH is read as: gobench (default: detect); may be given "
+			    "format each PATH is read as: gobench, hyperfine, gbench (default: detect); "
+			    "may be given "
 			    "once of each kind",
 			    true},
 	[OPT_VIEW_COMMON] = {"view", 0, "NAME",
@@ -119,6 +120,16 @@ static const char details[] =
 	"           (ns_per_op, B_per_op, allocs_per_op, MB_per_s, custom units), and\n"
 	"           the configuration lines `key: value` before it (goos, goarch, pkg,\n"
 	"           cpu, user keys).\n"
+	"  hyperfine hyperfine --export-json: one run per entry of each result's\n"
+	"           times: fields command (a parameter scan's template, e.g. sleep\n"
+	"           {t}), each parameter (--parameter-scan threads 1 8: threads), run,\n"
+	"           exit_code (not 0: excluded), time_s, user_mean_s, system_mean_s.\n"
+	"  gbench   Google Benchmark --benchmark_format=json: one run per repetition\n"
+	"           (aggregate rows are not runs: their count is aggregate_rows):\n"
+	"           fields name (no /threads:N), threads, repetition, iterations,\n"
+	"           real_time_ns, cpu_time_ns, items_per_second, bytes_per_second,\n"
+	"           user counters, and the context on every run (num_cpus,\n"
+	"           mhz_per_cpu, caches, host_name, library_build_type, ...).\n"
 	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
@@ -126,7 +137,8 @@ static const char details[] =
 	"  coreplan topology --from lscpu.txt --host epyc\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816 --host epyc\n"
 	"  coreplan import runs.tsv --instance e2-standard-8\n"
-	"  coreplan import gobench/   # old.txt, new.txt of go test -bench . -count 10\n";
+	"  coreplan import gobench/   # old.txt, new.txt of go test -bench . -count 10\n"
+	"  coreplan import scan.json  # hyperfine --parameter-scan threads 1 8 --export-json\n";
 
 static const char *const views[] = {"imported", NULL};
 

@@ -4,6 +4,7 @@
 #include "../common/err.h"
 #include "../common/strbuf.h"
 #include "table.h"
+#include "tool_json.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,11 @@
 const struct tool_format tool_formats[] = {
 	{"gobench", "Go testing benchmark text (go test -bench): one run per result line",
 	 gobench_detect, gobench_convert},
+	{"hyperfine", "hyperfine --export-json: one run per timing, parameters as fields",
+	 hyperfine_detect, hyperfine_convert},
+	{"gbench",
+	 "Google Benchmark --benchmark_format=json: one run per repetition, threads the level",
+	 gbench_detect, gbench_convert},
 	{NULL, NULL, NULL, NULL},
 };
 

@@ -636,6 +636,38 @@ s_gb_format_forced_table() { # --format gobench on a TSV table: no result lines
 	IMPORT=(import -q --format gobench "$CORP")
 }
 s_gb_file_name_unsafe() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\n"; mv "$CORP" "$CD/new {x}.txt"; CORP="$CD/new {x}.txt"; IMPORT=(import -q "$CORP"); }
+# ---- tool outputs (issue 15): hyperfine --export-json, Google Benchmark JSON ----
+HF_SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
+GBJ_SAMPLE=$ROOT/fixtures/tools/gbench/bm_sum.json
+hf() { # SED-SCRIPT: the committed hyperfine sample, edited, as $CASE.json
+	CORP=$CD/$CASE.json
+	sed "$1" "$HF_SAMPLE" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+gbj() { # SED-SCRIPT: the committed Google Benchmark sample, edited
+	CORP=$CD/$CASE.json
+	sed "$1" "$GBJ_SAMPLE" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+s_hf_time_text() { hf '13s/0.012867163940000002/"fast"/'; }
+s_hf_time_1e999() { hf '13s/0.012867163940000002/1e999/'; }
+s_hf_time_negative() { hf '13s/0.012867163940000002/-0.5/'; }
+s_hf_exit_codes_short() { hf '18d'; }
+s_hf_exit_code_real() { hf '18s/0/0.5/'; }
+s_hf_parameter_clash() { hf '23s/"threads"/"time_s"/'; }
+s_hf_truncated() { hf '30,$d'; IMPORT=(import -q --format hyperfine "$CORP"); }
+s_hf_results_object() { hf '2s/\[/"none", "x": [/'; IMPORT=(import -q --format hyperfine "$CORP"); }
+s_hf_nul() { hf '3s/^/\x00/'; IMPORT=(import -q --format hyperfine "$CORP"); }
+s_hf_times_empty() { hf '13,15d'; }
+s_gbj_real_time_text() { gbj '65s/3.6944439971332594e+02/"slow"/'; }
+s_gbj_cpu_time_1e999() { gbj '50s/: .*,/: 1e999,/'; }
+s_gbj_threads_zero() { gbj '63s/1/0/'; }
+s_gbj_iterations_25_digits() { gbj '48s/34793/1234567890123456789012345/'; }
+s_gbj_time_unit_min() { gbj '51s/"ns"/"min"/'; }
+s_gbj_counter_clash() { gbj '52s/"bytes_per_second"/"valid"/'; }
+s_gbj_only_aggregates() { gbj 's/"run_type": "iteration"/"run_type": "aggregate"/'; }
+s_gbj_num_cpus_text() { gbj '6s/2/"two"/'; }
+s_gbj_truncated() { gbj '100,$d'; IMPORT=(import -q --format gbench "$CORP"); }
 
 CASES=(
 	# the import issue's list
@@ -740,6 +772,27 @@ CASES=(
 	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats md, tsv, csv, json, html; tool formats gobench|"
 	"gobench-format-forced-on-table|s_gb_format_forced_table|1|no benchmark result lines|"
 	"gobench-file-name-braces|s_gb_file_name_unsafe|1|its name may hold only letters|"
+	# tool outputs (issue 15): hyperfine --export-json
+	"hyperfine-time-text|s_hf_time_text|1|hyperfine-time-text.json: $.results[0].times[0]: not a number|"
+	"hyperfine-time-1e999|s_hf_time_1e999|1|$.results[0].times[0]: not a finite number|"
+	"hyperfine-time-negative|s_hf_time_negative|1|$.results[0].times[0]: -0.5 is negative|"
+	"hyperfine-exit-codes-short|s_hf_exit_codes_short|1|$.results[0].exit_codes: 2 entries for 3 times|"
+	"hyperfine-exit-code-real|s_hf_exit_code_real|1|$.results[0].exit_codes[0]: not an integer|"
+	"hyperfine-parameter-clash|s_hf_parameter_clash|1|$.results[0].parameters.time_s: the name of a column|"
+	"hyperfine-truncated|s_hf_truncated|1|re:hyperfine-truncated\.json:[0-9]+:[0-9]+: .*not a hyperfine JSON file|"
+	"hyperfine-results-object|s_hf_results_object|1|$.results: not an array|"
+	"hyperfine-NUL|s_hf_nul|1|re:hyperfine-NUL\.json:3:1: NUL byte|"
+	"hyperfine-times-empty|s_hf_times_empty|1|$.results[0].times: empty|"
+	# tool outputs (issue 15): Google Benchmark --benchmark_format=json
+	"gbench-real-time-text|s_gbj_real_time_text|1|$.benchmarks[1].real_time: not a number|"
+	"gbench-cpu-time-1e999|s_gbj_cpu_time_1e999|1|$.benchmarks[0].cpu_time: not a finite number|"
+	"gbench-threads-zero|s_gbj_threads_zero|1|$.benchmarks[1].threads: 0 is below 1|"
+	"gbench-iterations-25-digits|s_gbj_iterations_25_digits|1|$.benchmarks[0].iterations:|"
+	"gbench-time-unit-min|s_gbj_time_unit_min|1|$.benchmarks[0].time_unit: 'min'|"
+	"gbench-counter-clash|s_gbj_counter_clash|1|$.benchmarks[0].valid: a counter named like a column|"
+	"gbench-only-aggregates|s_gbj_only_aggregates|1|$.benchmarks: only aggregate rows|"
+	"gbench-num-cpus-text|s_gbj_num_cpus_text|1|$.context.num_cpus: not a number|"
+	"gbench-truncated|s_gbj_truncated|1|re:gbench-truncated\.json:[0-9]+:[0-9]+: .*not a Google Benchmark JSON file|"
 )
 
 declare -A ELAPSED

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# End-to-end tests of the hyperfine importer (importers/tool_hyperfine.c).
+#
+#   bash tests/e2e/tools_hyperfine.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
+#
+# In a mktemp -d folder (removed on exit):
+#   - real output: `hyperfine --parameter-scan threads 1 4 --runs 3
+#     --export-json` of `sleep 0.0{threads}` (skipped with a 'skip' line when
+#     hyperfine is not installed), imported by content detection: one run per
+#     timing, `sweep --by threads --metric time_s` medians per level equal to
+#     python3's statistics.median of each result's `times`, `noise` (level
+#     medians and range_pct, (max - min) / median * 100, from python3) and
+#     `compare --a threads=1 --b threads=4` (arm medians from python3 too,
+#     and b is slower: a time, lower is better);
+#   - a failing command timed with -i: its runs are excluded (exit code 1);
+#   - the committed sample fixtures/tools/hyperfine/sleep_threads.json,
+#     imported with --format hyperfine: the same checks against python3.
+# Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
+# "N passed, M failed"; exits 1 if any check failed.
+
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+set -u
+set -o pipefail
+export LC_ALL=C
+
+if [ $# -ne 3 ]; then
+	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+	exit 2
+fi
+BIN=$(realpath "$1") || exit 2
+ROOT=$(realpath "$2") || exit 2
+SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+unset COREPLAN_DB
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-hyperfine.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+PASS=0
+FAIL=0
+# shellcheck source=lib.sh
+. "$E2E_DIR/lib.sh"
+skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+
+# per-level medians of a hyperfine file, "level median" lines (python3 reads the JSON)
+py_medians() { # FILE PARAM
+	"$PY" -c '
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    print(r["parameters"][sys.argv[2]], repr(statistics.median(r["times"])))' "$1" "$2"
+}
+py_range() { # FILE PARAM: "level range_pct" per result
+	"$PY" -c '
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    v = r["times"]
+    print(r["parameters"][sys.argv[2]], repr((max(v) - min(v)) / statistics.median(v) * 100))' "$1" "$2"
+}
+# sweep's levels as "level median" lines
+sweep_medians() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "median") m = i }; next }
+		{ print $l, $m }' "$T/.out"
+}
+same_numbers() { # NAME EXPECTED ACTUAL: "level value" lines, values equal to 1e-12 relative
+	local r
+	r=$("$PY" -c '
+import sys
+a = [l.split() for l in sys.argv[1].splitlines()]
+b = [l.split() for l in sys.argv[2].splitlines()]
+ok = len(a) == len(b) and len(a) > 0 and all(x[0] == y[0] and abs(float(x[1]) - float(y[1])) <= 1e-12 * abs(float(x[1])) for x, y in zip(a, b))
+print("ok" if ok else "differ")' "$2" "$3")
+	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
+}
+
+# checks FILE CORPUS [IMPORT-OPTIONS...]: import, sweep, noise, compare
+checks() {
+	local file=$1 corpus=$2
+	shift 2
+	DB=$T/$corpus.db
+	cpl import -q --name "$corpus" "$@" "$file"
+	expect_rc "$corpus: import" 0
+	cpl runs --corpus "$corpus" --format tsv
+	check_eq "$corpus: one run per timing" \
+		"$("$PY" -c 'import json, sys; print(sum(len(r["times"]) for r in json.load(open(sys.argv[1]))["results"]))' "$file")" \
+		"$(($(wc -l <"$T/.out") - 1))"
+	cpl sweep --corpus "$corpus" --by threads --metric time_s --format tsv
+	expect_rc "$corpus: sweep --by threads" 0
+	same_numbers "$corpus: sweep medians = python3 statistics.median of times" \
+		"$(py_medians "$file" threads)" "$(sweep_medians)"
+	check_eq "$corpus: a time: speedup at 4 below 1 (sleep grows with threads)" 1 \
+		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "speedup") s = i; next } $1 == 4 { print ($s < 1) }' "$T/.out")"
+	cpl noise --corpus "$corpus" --by threads --metric time_s --format tsv --view levels
+	expect_rc "$corpus: noise --by threads" 0
+	same_numbers "$corpus: noise level medians = python3" "$(py_medians "$file" threads)" "$(sweep_medians)"
+	same_numbers "$corpus: noise range_pct = python3 (max - min) / median * 100" \
+		"$(py_range "$file" threads)" \
+		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "range_pct") m = i }; next } { print $l, $m }' "$T/.out")"
+	cpl compare --corpus "$corpus" --metric time_s --a threads=1 --b threads=4 --format tsv --view arms
+	expect_rc "$corpus: compare threads=1 vs 4" 0
+	same_numbers "$corpus: compare arm medians = python3" \
+		"$(py_medians "$file" threads | awk '$1 == 1 { print "a", $2 } $1 == 4 { print "b", $2 }')" \
+		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "median") m = i; next } { print $1, $m }' "$T/.out")"
+	check_eq "$corpus: compare verdict (b sleeps 4x longer)" slower "$(tsvget arm b verdict)"
+}
+
+if command -v hyperfine >/dev/null; then
+	(cd "$T" && hyperfine --style none --parameter-scan threads 1 4 --runs 3 \
+		--export-json "$T/scan.json" 'sleep 0.0{threads}' >/dev/null 2>"$T/hf.err")
+	if [ -s "$T/scan.json" ]; then
+		checks "$T/scan.json" real
+		cpl runs --corpus real --format tsv --fields
+		# a failing command: hyperfine -i records exit code 1 per run
+		(cd "$T" && hyperfine --style none -i --runs 2 --export-json "$T/fail.json" 'false' >/dev/null 2>&1)
+		DB=$T/fail.db
+		cpl import -q "$T/fail.json"
+		expect_rc "failing command: import" 0
+		cpl runs --excluded --format tsv
+		check_eq "failing command: both runs excluded" 2 "$(($(wc -l <"$T/.out") - 1))"
+	else
+		not_ok "hyperfine output" "$(cat "$T/hf.err")"
+	fi
+else
+	skip "real hyperfine output" "hyperfine is not installed"
+fi
+checks "$SAMPLE" sample --format hyperfine
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
