@@ -4,7 +4,9 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
   libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux
-  chromium chromium-driver fonts-dejavu-core)
+  chromium chromium-driver fonts-dejavu-core
+  wrk)
+# wrk: tests/e2e/tools_wrk.sh runs it against a local python3 http.server
 # chromium, chromium-driver: tests/e2e/browser.sh loads report.html in headless
 # Chromium; fonts-dejavu-core: the page's font, so screenshots render alike
 missing=()
