@@ -15,6 +15,7 @@
 #include "common/err.h"
 #include "importers/table.h"
 #include "importers/tool_wrk.h"
+#include "schema/fields.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,37 @@ static void test_detect(void **state)
 	assert_false(tool_wrk_detect("", 0));
 }
 
+/* The column names give schema/fields' inference the kind and direction README states. */
+static void test_column_meanings(void **state)
+{
+	static const struct {
+		const char *name;
+		enum field_kind kind;
+		bool lower;
+	} want[] = {
+		{"requests_per_s", FIELD_KIND_RATE, false},
+		{"transfer_MB_per_s", FIELD_KIND_RATE, false},
+		{"thread_requests_avg_per_s", FIELD_KIND_RATE, false},
+		{"latency_avg_ms", FIELD_KIND_TIME, true},
+		{"latency_p99_ms", FIELD_KIND_TIME, true},
+		{"latency_max_ms", FIELD_KIND_TIME, true},
+		{"socket_read_errors_count", FIELD_KIND_COUNT, true},
+		{"socket_timeout_errors_count", FIELD_KIND_COUNT, true},
+		{"non_2xx_errors_count", FIELD_KIND_COUNT, true},
+		{"requests_total", FIELD_KIND_COUNT, false},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct metric_meaning m;
+		field_metric_meaning(want[i].name, NULL, false, &m);
+		if (m.kind != want[i].kind || m.lower_is_better != want[i].lower || m.kind_assumed)
+			fail_msg("%s: kind %d lower %d (%s; %s)", want[i].name, (int)m.kind,
+				 (int)m.lower_is_better, m.kind_from, m.direction_from);
+	}
+	assert_false(field_counts_workers("wrk_threads"));
+	assert_false(field_counts_workers("connections"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_non2xx_run),    cmocka_unit_test(test_socket_errors_run),
 		cmocka_unit_test(test_units),	      cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_nul_and_empty), cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_column_meanings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
