@@ -14,7 +14,9 @@
 #include "../common/err.h"
 #include "../importers/catalog.h"
 #include "../importers/corpus.h"
+#include "../importers/tools.h"
 #include "../reports/builders.h"
+#include "../reports/doc.h"
 #include "../schema/db.h"
 
 #include <stdlib.h>
@@ -26,7 +28,9 @@
 #endif
 
 enum {
-	OPT_NAME = CLI_OUTPUT_COUNT,
+	OPT_FORMAT_ANY = 0, /* output format or tool format: both names share --format */
+	OPT_VIEW_COMMON,
+	OPT_NAME,
 	OPT_REPLACE,
 	OPT_MANIFEST,
 	OPT_PATCH_FLOOR,
@@ -36,7 +40,14 @@ enum {
 };
 
 static const struct opt_spec specs[] = {
-	CLI_SPECS_OUTPUT,
+	[OPT_FORMAT_ANY] = {"format", 0, "F",
+			    "output format: md, tsv, csv, json or html (default md); or the tool "
+			    "format each PATH is read as: gobench, wrk (default: detect); may be given "
+			    "once of each kind",
+			    true},
+	[OPT_VIEW_COMMON] = {"view", 0, "NAME",
+			     "one section: the table tsv/csv print (see views below)", false,
+			     CLI_OPT_VIEW},
 	[OPT_NAME] = {"name", 0, "NAME",
 		      "corpus name, at most 255 bytes (default: the folder or file name); one "
 		      "PATH only",
@@ -97,17 +108,38 @@ static const char details[] =
 	"--host and --instance are stored with the corpus: importing it again (or\n"
 	"with --replace) without them keeps them; a different one needs --replace.\n"
 	"\n"
+	"Tool outputs (README.md, \"Importing tool outputs\"): a file that is a\n"
+	"tool's output, or a folder without manifest whose every file is, is detected\n"
+	"from the content (the first 64 KiB; --format NAME says it instead: --format\n"
+	"takes an output format or a tool format, whose names differ). Each run\n"
+	"gets the field file = the file's name: several files in a folder are arms\n"
+	"(compare --a file=old.txt --b file=new.txt).\n"
+	"  gobench  Go testing benchmarks (go test -bench): one run per result line\n"
+	"           BenchmarkName[/k=v...][-N] ITERS VALUE UNIT...: fields name (no -N),\n"
+	"           gomaxprocs = N (no suffix: 1, as go test prints GOMAXPROCS=1),\n"
+	"           each k=v part, iterations, one metric per unit with '/' as _per_\n"
+	"           (ns_per_op, B_per_op, allocs_per_op, MB_per_s, custom units), and\n"
+	"           the configuration lines `key: value` before it (goos, goarch, pkg,\n"
+	"           cpu, user keys).\n"
+	"  wrk      wrk's text output (wrk -tT -cC -dD [--latency] URL), one run per\n"
+	"           file: url, wrk_threads (the generator's), connections, latency_\n"
+	"           {avg,stdev,max,p50,p75,p90,p99}_ms, requests_total, requests_per_s,\n"
+	"           transfer_MB_per_s, socket_{connect,read,write,timeout}_errors_count,\n"
+	"           non_2xx_errors_count (runs with errors are kept: --where ...=0).\n"	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
 	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n"
 	"  coreplan topology --from lscpu.txt --host epyc\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816 --host epyc\n"
-	"  coreplan import runs.tsv --instance e2-standard-8\n";
+	"  coreplan import runs.tsv --instance e2-standard-8\n"
+	"  coreplan import gobench/   # old.txt, new.txt of go test -bench . -count 10\n"
+	"  coreplan import wrk/       # c1-run1.txt ... of wrk -t1 -cC -d10s --latency\n";
 
 static const char *const views[] = {"imported", NULL};
 
 struct import_request {
 	struct import_options opts;
+	const char *output_format; /* --format md|tsv|...; NULL: md */
 	bool quiet;
 	char **paths; /* into argv */
 	size_t npaths;
@@ -141,6 +173,28 @@ static int option(void *request, int which, const char *value)
 			return err_usage("--instance needs an instance name");
 		req->opts.instance = value;
 		return 0;
+	case OPT_FORMAT_ANY: {
+		enum doc_format f;
+		if (tool_find(value)) {
+			if (req->opts.format)
+				return err_usage(
+					"--format names one tool format, but '%s' and '%s' "
+					"were given",
+					req->opts.format, value);
+			req->opts.format = value;
+			return 0;
+		}
+		if (doc_format_parse(value, &f))
+			return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
+					 "html; tool formats %s)",
+					 value, tool_names());
+		if (req->output_format)
+			return err_usage("--format names one output format, but '%s' and '%s' "
+					 "were given",
+					 req->output_format, value);
+		req->output_format = value;
+		return 0;
+	}
 	case OPT_QUIET:
 		req->quiet = true;
 		return 0;
@@ -155,6 +209,8 @@ static int check(void *request, struct cli_args *a)
 		return err_usage("import needs at least one PATH");
 	if (req->opts.name && a->noperands > 1)
 		return err_usage("--name names one corpus, but %zu PATHs were given", a->noperands);
+	if (req->output_format)
+		doc_format_parse(req->output_format, &a->format); /* checked in option() */
 	req->paths = a->operands;
 	req->npaths = a->noperands;
 	return 0;

@@ -24,9 +24,11 @@
 #include "profiles.h"
 #include "runfiles.h"
 #include "table.h"
+#include "tools.h"
 #include "topology.h"
 #include "trace.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -52,8 +54,8 @@ struct corpus_file {
 
 struct run_entry {
 	char *tag;
-	long line;   /* results-table line, 0 for unlisted runs */
-	size_t row;  /* index into the table's rows, or SIZE_MAX */
+	long line;  /* results-table line, 0 for unlisted runs */
+	size_t row; /* index into the table's rows, or SIZE_MAX */
 	int64_t run_id;
 	char *rejection_path; /* relative path of a .REJECTED marker, or NULL */
 };
@@ -188,8 +190,7 @@ static int compare_path_to_file(const void *key, const void *element)
 
 static struct corpus_file *find_file(struct importer *im, const char *relative)
 {
-	return bsearch(relative, im->files, im->nfiles, sizeof(im->files[0]),
-		       compare_path_to_file);
+	return bsearch(relative, im->files, im->nfiles, sizeof(im->files[0]), compare_path_to_file);
 }
 
 static const char *display_of(int64_t file_id, void *arg)
@@ -277,11 +278,36 @@ static int read_hashed_text(struct importer *im, const struct corpus_file *f, ch
 	return rc;
 }
 
+/* A tool's output (tools.h), converted from the bytes hashed. */
+static int read_hashed_tool(struct importer *im, const struct corpus_file *f, const char *format,
+			    struct table *t)
+{
+	const struct tool_format *fmt = tool_find(format);
+	const char *base = strrchr(f->path, '/');
+	char *bytes = NULL;
+	size_t n = 0;
+	struct infile in;
+	int rc = fmt ? open_hashed(im, f, INFILE_TABLE_MAX, &in)
+		     : err_set("unknown format '%s' (one of %s)", format, tool_names());
+	memset(t, 0, sizeof(*t));
+	if (rc)
+		return rc;
+	rc = end_hashed(f, &in, infile_slurp(&in, &bytes, &n));
+	if (rc == 0)
+		rc = tool_convert(fmt, bytes, n, f->path, base ? base + 1 : f->path, t);
+	free(bytes);
+	return rc;
+}
+
 /* A headed table of the corpus, parsed from the descriptor it is verified on. */
-static int read_hashed_table(struct importer *im, const struct corpus_file *f, struct table *t)
+static int read_hashed_table(struct importer *im, const struct corpus_file *f, const char *format,
+			     struct table *t)
 {
 	struct infile in;
-	int rc = open_hashed(im, f, INFILE_TABLE_MAX, &in);
+	int rc;
+	if (format)
+		return read_hashed_tool(im, f, format, t);
+	rc = open_hashed(im, f, INFILE_TABLE_MAX, &in);
 	if (rc) {
 		memset(t, 0, sizeof(*t));
 		return rc;
@@ -657,19 +683,20 @@ static int read_tables(struct table_ctx *tc)
 	tc->rows_file = find_file(im, spec->file);
 	if (!tc->rows_file)
 		return err_set("results table '%s' not found in '%s'", spec->file, im->root);
-	rc = read_hashed_table(im, tc->rows_file, &tc->rows);
+	rc = read_hashed_table(im, tc->rows_file, spec->format, &tc->rows);
 	if (rc)
 		return rc;
 	if (tc->rows.nrows == 0)
-		return err_at(spec->file, 1, 0, "header but no runs: a results table needs one "
-						"row per run");
+		return err_at(spec->file, 1, 0,
+			      "header but no runs: a results table needs one "
+			      "row per run");
 	rc = claim(im, tc->rows_file, "results", (int64_t)tc->rows.nrows);
 	if (rc || !spec->join_file)
 		return rc;
 	tc->join_file = find_file(im, spec->join_file);
 	if (!tc->join_file)
 		return err_set("joined table '%s' not found in '%s'", spec->join_file, im->root);
-	rc = read_hashed_table(im, tc->join_file, &tc->join);
+	rc = read_hashed_table(im, tc->join_file, NULL, &tc->join);
 	if (rc)
 		return rc;
 	tc->join_key = table_col(&tc->join, spec->join_key);
@@ -677,7 +704,8 @@ static int read_tables(struct table_ctx *tc)
 		return err_at(spec->join_file, 1, 0, "no column '%s' to join on", spec->join_key);
 	for (size_t i = 0; i < tc->join.nrows; i++)
 		for (size_t j = i + 1; j < tc->join.nrows; j++)
-			if (!strcmp(tc->join.cells[i][tc->join_key], tc->join.cells[j][tc->join_key]))
+			if (!strcmp(tc->join.cells[i][tc->join_key],
+				    tc->join.cells[j][tc->join_key]))
 				return err_at(spec->join_file, tc->join.lines[j], tc->join_key + 1,
 					      "duplicate run '%s' (also line %ld)",
 					      tc->join.cells[j][tc->join_key], tc->join.lines[i]);
@@ -1276,7 +1304,8 @@ static int read_topology(struct table_ctx *tc)
 	size_t len = 0;
 	int rc;
 	if (!f)
-		return err_set("topology file '%s' not found in '%s'", tc->spec->topology, im->root);
+		return err_set("topology file '%s' not found in '%s'", tc->spec->topology,
+			       im->root);
 	memset(&topo, 0, sizeof(topo));
 	rc = read_hashed_text(im, f, &text, &len);
 	if (rc == 0)
@@ -1310,8 +1339,9 @@ static int import_table(struct importer *im, const struct manifest_table *spec)
 {
 	struct table_ctx tc = {.im = im, .spec = spec};
 	int rc;
-	tc.subcorpus = spec->subcorpus ? spec->subcorpus
-			 : strcmp(spec->section, "main") ? spec->section : "";
+	tc.subcorpus = spec->subcorpus                 ? spec->subcorpus
+		       : strcmp(spec->section, "main") ? spec->section
+						       : "";
 	rc = read_tables(&tc);
 	if (rc == 0)
 		rc = mapping_store_prefs(im->db, im->corpus_id, tc.subcorpus, spec);
@@ -1377,8 +1407,9 @@ static int derive_exclusions(struct importer *im)
 static int exclude_traceless(struct importer *im, const struct manifest_table *spec)
 {
 	sqlite3_stmt *stmt = NULL;
-	const char *subcorpus = spec->subcorpus ? spec->subcorpus
-				: strcmp(spec->section, "main") ? spec->section : "";
+	const char *subcorpus = spec->subcorpus                 ? spec->subcorpus
+				: strcmp(spec->section, "main") ? spec->section
+								: "";
 	int rc = db_prepare(im->db,
 			    "INSERT INTO exclusions SELECT r.run_id, 'no-trace', 'no trace file ('"
 			    " || m.expected_path || ') but this layout requires one'"
@@ -1509,6 +1540,167 @@ static int end_early(struct importer *im, struct infile *in, int rc)
 	return rc;
 }
 
+/* ---- tool outputs (tools.h) ---- */
+
+/* The first TOOL_SNIFF_BYTES of a file of the folder, for detection only (never parsed). */
+static int sniff(struct importer *im, const char *relative, char **bytes, size_t *n)
+{
+	struct infile in;
+	size_t got = 1;
+	int rc = infile_open_in(&in, im->root_fd, im->root, relative, relative, INFILE_TABLE_MAX);
+	bool opened = rc == 0;
+	*n = 0;
+	*bytes = rc ? NULL : malloc(TOOL_SNIFF_BYTES + 1);
+	if (rc == 0 && !*bytes)
+		rc = err_set("out of memory");
+	while (rc == 0 && got && *n < TOOL_SNIFF_BYTES) {
+		rc = infile_read(&in, *bytes + *n, TOOL_SNIFF_BYTES - *n, &got);
+		*n += got;
+	}
+	if (rc == 0)
+		(*bytes)[*n] = '\0';
+	if (opened)
+		infile_close(&in);
+	if (rc) {
+		free(*bytes);
+		*bytes = NULL;
+	}
+	return rc;
+}
+
+/* The format a file is read as: the one named, else the one detected, else NULL. */
+static int file_format(struct importer *im, const char *relative, const struct tool_format **out)
+{
+	char *bytes;
+	size_t n;
+	int rc;
+	*out = NULL;
+	if (im->opts->format) {
+		*out = tool_find(im->opts->format);
+		return *out ? 0
+			    : err_usage("unknown format '%s' (one of %s)", im->opts->format,
+					tool_names());
+	}
+	rc = sniff(im, relative, &bytes, &n);
+	if (rc == 0)
+		*out = tool_detect(bytes, n);
+	free(bytes);
+	return rc;
+}
+
+/* A name the generated manifest can hold verbatim (no spaces, braces or '#'). */
+static bool plain_file_name(const char *name)
+{
+	if (!*name || *name == '.' || strlen(name) > 200)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p))
+			return false;
+	return true;
+}
+
+/* One [table] per file, all in subcorpus "", tags FILE:ROW. */
+static int tool_manifest(struct importer *im, const struct tool_format *fmt, char **names, size_t n)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc;
+	strbuf_addf(&text, "# %s output, one run per result\nlayout = %s\n", fmt->name, fmt->name);
+	for (size_t i = 0; i < n; i++) {
+		if (!plain_file_name(names[i])) {
+			strbuf_release(&text);
+			return err_set(
+				"cannot import '%s' as %s output: its name may hold only "
+				"letters, digits and . _ + - (rename it, or write a manifest)",
+				names[i], fmt->name);
+		}
+		if (i == 0)
+			strbuf_adds(&text, "\n[table main]\n");
+		else
+			strbuf_addf(&text, "\n[table file%zu]\nsubcorpus =\n", i + 1);
+		strbuf_addf(&text, "file = %s\nformat = %s\ntag = %s:{row}\n", names[i], fmt->name,
+			    names[i]);
+	}
+	im->manifest_origin = strdup("generated manifest");
+	rc = im->manifest_origin
+		     ? manifest_parse(strbuf_str(&text), "generated manifest", &im->manifest)
+		     : err_set("out of memory");
+	strbuf_release(&text);
+	return rc;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * A folder without manifest: when every file at its top (dot files aside)
+ * is of one tool format (named, or detected), the tool manifest; else 0
+ * with *done false and *why saying what did not fit.
+ */
+static int tool_folder(struct importer *im, bool *done, char *why, size_t whylen)
+{
+	const struct tool_format *first = NULL;
+	char **names = NULL;
+	size_t n = 0;
+	/* its own description: a dup would share the offset the walk reads from */
+	int fd = openat(im->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	int rc = 0;
+	*done = false;
+	snprintf(why, whylen, "no files");
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return err_set("cannot open folder '%s': %s", im->root, strerror(errno));
+	}
+	while (rc == 0 && (e = readdir(dir)) != NULL) {
+		struct stat st;
+		char **grown;
+		if (e->d_name[0] == '.')
+			continue;
+		if (fstatat(im->root_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    S_ISLNK(st.st_mode))
+			continue; /* the walk warns about links */
+		if (!S_ISREG(st.st_mode)) {
+			snprintf(why, whylen, "'%s' is not a file", e->d_name);
+			goto out;
+		}
+		grown = realloc(names, (n + 1) * sizeof(*names));
+		if (!grown || !(grown[n] = strdup(e->d_name))) {
+			names = grown ? grown : names;
+			rc = err_set("out of memory");
+			break;
+		}
+		names = grown;
+		n++;
+	}
+	if (rc || n == 0)
+		goto out;
+	qsort(names, n, sizeof(*names), compare_names);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct tool_format *fmt;
+		rc = file_format(im, names[i], &fmt);
+		if (rc)
+			goto out;
+		if (!fmt || (first && fmt != first)) {
+			snprintf(why, whylen, "'%s' is not %s output", names[i],
+				 first ? first->name : "a tool's");
+			goto out;
+		}
+		first = fmt;
+	}
+	rc = tool_manifest(im, first, names, n);
+	*done = rc == 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(dir);
+	return rc;
+}
+
 /* A single TSV/CSV table is a corpus: one run per row. */
 static int single_table_manifest(struct importer *im, struct manifest **out)
 {
@@ -1516,8 +1708,14 @@ static int single_table_manifest(struct importer *im, struct manifest **out)
 	struct table t = {0};
 	struct strbuf text = STRBUF_INIT;
 	const char *tag = "row{row}";
+	const struct tool_format *fmt;
 	struct infile in;
-	int rc = open_early(im, im->single, im->single, INFILE_TABLE_MAX, &in);
+	int rc = file_format(im, im->single, &fmt);
+	if (rc == 0 && fmt)
+		return tool_manifest(im, fmt, &im->single, 1);
+	if (rc)
+		return rc;
+	rc = open_early(im, im->single, im->single, INFILE_TABLE_MAX, &in);
 	if (rc == 0)
 		rc = end_early(im, &in, table_read_infile(&in, im->single, TABLE_SNIFF, &t));
 	for (size_t i = 0; rc == 0 && tag_columns[i]; i++)
@@ -1547,18 +1745,27 @@ static int choose_manifest(struct importer *im, const char *path, bool is_dir)
 	const char *why = NULL;
 	const char *profile;
 	struct stat st;
+	if (im->opts->format && im->opts->manifest_path)
+		return err_usage("--format reads files without a manifest: the manifest says "
+				 "`format = NAME` in its [table] instead");
 	if (im->opts->manifest_path) {
 		im->manifest_origin = strdup(im->opts->manifest_path);
 		return manifest_read_file(im->opts->manifest_path, &im->manifest);
 	}
 	if (!is_dir) {
-		im->manifest_origin = strdup("generated manifest");
-		return single_table_manifest(im, &im->manifest);
+		int rc = single_table_manifest(im, &im->manifest);
+		if (rc == 0 && !im->manifest_origin)
+			im->manifest_origin = strdup("generated manifest");
+		return rc;
 	}
 	/* the folder's own manifest: a link or a FIFO of that name is refused, never read */
 	if (fstatat(im->root_fd, "coreplan.manifest", &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		struct infile in;
 		int rc;
+		if (im->opts->format)
+			return err_usage("--format reads files without a manifest, but '%s' has "
+					 "coreplan.manifest (say `format = NAME` in it)",
+					 path);
 		strbuf_addf(&own, "%s/coreplan.manifest", path);
 		im->manifest_origin = strbuf_detach(&own);
 		if (!im->manifest_origin)
@@ -1571,9 +1778,20 @@ static int choose_manifest(struct importer *im, const char *path, bool is_dir)
 				manifest_read_infile(&in, im->manifest_origin, &im->manifest));
 		return rc;
 	}
-	profile = profile_detect(im->root, &why);
-	if (!profile)
-		return err_set("cannot import '%s': %s", path, why);
+	profile = im->opts->format ? NULL : profile_detect(im->root, &why);
+	if (!profile) {
+		char tool_why[512];
+		bool done;
+		int rc = tool_folder(im, &done, tool_why, sizeof(tool_why));
+		if (rc || done)
+			return rc;
+		if (im->opts->format)
+			return err_set("cannot import '%s' as %s output: %s", path,
+				       im->opts->format, tool_why);
+		return err_set("cannot import '%s': %s; nor is it a folder of one tool's outputs "
+			       "(%s; formats: %s)",
+			       path, why, tool_why, tool_names());
+	}
 	im->manifest_origin = strdup(profile);
 	return manifest_parse(profile_text(profile), profile, &im->manifest);
 }

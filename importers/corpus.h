@@ -7,6 +7,15 @@
  * profile chosen by detection (importers/profiles.c). A single TSV/CSV
  * file with one row per run is a corpus of its own.
  *
+ * Tool outputs (importers/tools.h): a single file whose content a tool
+ * format detects (or opts->format names), or a folder without manifest
+ * that no profile claims whose every file (top level, dot files aside) is
+ * of one tool format, is imported through a generated manifest with one
+ * [table] per file (`format = NAME`, subcorpus "", tag FILE:ROW); each run
+ * gets the field `file` = the file's name, so files are arms (as benchstat
+ * names them). Detection reads the first TOOL_SNIFF_BYTES of each file;
+ * the runs are converted from the bytes hashed, as any table.
+ *
  * Reading is confined to the corpus folder (README.md, "Files coreplan
  * reads"): the folder is opened once and every file is opened below that
  * descriptor with common/infile.h's infile_open_in(), so a symbolic link
@@ -77,6 +86,12 @@ struct import_options {
 	double patch_floor; /* runs with patch_rate below it are excluded */
 	const char *host;   /* NULL: the stored tie, else the manifest's, else the instance's */
 	const char *instance; /* NULL: the stored tie, else each run's instance field */
+	/*
+	 * NULL: detect; else a tool format (importers/tools.h) that the single
+	 * file, or every file of a folder without manifest, is read as (a
+	 * usage error with a manifest, which says `format = NAME` itself).
+	 */
+	const char *format;
 	/* Called now and then with files and rows done (NULL: no progress). */
 	void (*progress)(const char *what, int64_t files, int64_t rows, void *arg);
 	void *progress_arg;

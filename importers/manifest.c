@@ -1,5 +1,6 @@
 /* manifest: see manifest.h. */
 #include "manifest.h"
+#include "tools.h"
 
 #include "../common/err.h"
 #include "../common/infile.h"
@@ -161,10 +162,12 @@ static int table_key(struct manifest_table *t, const char *key, const char *valu
 		const char *key;
 		char **slot;
 	} strings[] = {
-		{"file", &t->file},           {"subcorpus", &t->subcorpus}, {"tag", &t->tag},
+		{"file", &t->file},           {"format", &t->format},
+		{"subcorpus", &t->subcorpus}, {"tag", &t->tag},
 		{"run-dir", &t->run_dir},     {"discover", &t->discover},
-		{"generator", &t->generator}, {"idle", &t->idle},           {"acct", &t->acct},
-		{"trace", &t->trace},         {"window", &t->window},       {"rejected", &t->rejected},
+		{"generator", &t->generator}, {"idle", &t->idle},
+		{"acct", &t->acct},           {"trace", &t->trace},
+		{"window", &t->window},       {"rejected", &t->rejected},
 		{"topology", &t->topology},
 	};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
@@ -223,6 +226,9 @@ static int check_table(const struct manifest_table *t, const char *origin)
 		return err_at(origin, 0, 0, "[table %s] has no 'file ='", t->section);
 	if (!t->tag)
 		return err_at(origin, 0, 0, "[table %s] has no 'tag ='", t->section);
+	if (t->format && !tool_find(t->format))
+		return err_at(origin, 0, 0, "[table %s]: unknown format '%s' (one of %s)",
+			      t->section, t->format, tool_names());
 	if ((t->trace || t->window) && t->ntrace_columns == 0)
 		return err_at(origin, 0, 0, "[table %s] names a trace but no 'trace-columns ='",
 			      t->section);
@@ -287,8 +293,7 @@ static int check_confined(const char *key, const char *value, const char *origin
 	return 0;
 }
 
-static int parse_line(struct manifest *m, char *line, long line_no, const char *origin,
-		      int *where)
+static int parse_line(struct manifest *m, char *line, long line_no, const char *origin, int *where)
 {
 	enum { TOP, TABLE, FILES };
 	char *s = trim(line);
@@ -452,9 +457,10 @@ static void free_list(char **list, size_t n)
 
 static void table_release(struct manifest_table *t)
 {
-	char *strings[] = {t->section,   t->file,      t->subcorpus, t->tag,   t->run_dir,
-			   t->discover,  t->join_file, t->join_key,  t->generator, t->idle,
-			   t->acct,      t->trace,     t->window,    t->rejected,  t->topology};
+	char *strings[] = {t->section,   t->file,     t->subcorpus, t->tag,
+			   t->run_dir,   t->discover, t->join_file, t->join_key,
+			   t->generator, t->idle,     t->acct,      t->trace,
+			   t->window,    t->rejected, t->topology,  t->format};
 	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
 		free(strings[i]);
 	free_list(t->tag_parse, t->ntag_parse);

@@ -7,6 +7,7 @@
  *   layout = NAME
  *   [table main]                  one section per results table
  *   file = results.tsv            headed TSV/CSV, relative to the folder
+ *   format = gobench              the file is a tool's output (importers/tools.h), not a table
  *   subcorpus = m1                default: "" for `main`, else the section name
  *   tag = {target}-{cfg}-n{level}-b{block}r{rep}
  *   tag-parse = g{gomaxprocs}-n{sessions}-b{block} | prof-g{gomaxprocs}-n{sessions}
@@ -68,6 +69,7 @@ struct manifest_kv {
 struct manifest_table {
 	char *section; /* the name after [table ...] */
 	char *file;
+	char *format; /* NULL: a headed table; else a tool format (tools.h) */
 	char *subcorpus;
 	char *tag;
 	char **tag_parse; /* alternatives, tried in order */

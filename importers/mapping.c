@@ -141,9 +141,9 @@ static const char *where_of(const struct attr *a, const char *manifest_origin,
 /* Fields that are fractions, and fields that can never be negative. */
 static const char *const fraction_fields[] = {"err", "patch_rate", NULL};
 static const char *const non_negative_fields[] = {
-	"tput",  "sessions", "established", "p50_ms",      "p95_ms",      "p99_ms", "max_ms",
-	"app_cores", "idle_rss_kb", "load_rss_kb", "interactions", "cpu_s", "duration_s",
-	"gen_cpu_pct", NULL};
+	"tput",         "sessions", "established", "p50_ms",      "p95_ms",
+	"p99_ms",       "max_ms",   "app_cores",   "idle_rss_kb", "load_rss_kb",
+	"interactions", "cpu_s",    "duration_s",  "gen_cpu_pct", NULL};
 
 static bool listed(const char *const *names, const char *name)
 {
@@ -192,11 +192,11 @@ static int bind_field(sqlite3_stmt *update, int index, const struct field_info *
 		return sqlite3_bind_int(update, index, flag);
 	case FIELD_INT:
 		if (num_parse_int(text, &i64))
-			return err_at(where, a->line, a->col, "'%s' for %s is not an integer",
-				      text, a->name);
+			return err_at(where, a->line, a->col, "'%s' for %s is not an integer", text,
+				      a->name);
 		if (range_check(f, (double)i64))
-			return err_at(where, a->line, a->col, "%s is %s, must be %s", a->name,
-				      text, range_rule(f));
+			return err_at(where, a->line, a->col, "%s is %s, must be %s", a->name, text,
+				      range_rule(f));
 		return sqlite3_bind_int64(update, index, i64);
 	case FIELD_REAL:
 		if (!strcmp(f->name, "duration_s") && !strcmp(a->source, "generator")) {
@@ -204,12 +204,12 @@ static int bind_field(sqlite3_stmt *update, int index, const struct field_info *
 				return err_at(where, a->line, a->col,
 					      "'%s' for %s is not a duration", text, a->name);
 		} else if (num_parse_real(text, &real)) {
-			return err_at(where, a->line, a->col,
-				      "'%s' for %s is not a finite number", text, a->name);
+			return err_at(where, a->line, a->col, "'%s' for %s is not a finite number",
+				      text, a->name);
 		}
 		if (range_check(f, real))
-			return err_at(where, a->line, a->col, "%s is %s, must be %s", a->name,
-				      text, range_rule(f));
+			return err_at(where, a->line, a->col, "%s is %s, must be %s", a->name, text,
+				      range_rule(f));
 		return sqlite3_bind_double(update, index, real);
 	}
 	return 0;

@@ -338,8 +338,7 @@ static int check_key_types(sqlite3 *db, const char *text, size_t len, const char
 					    "'%s' is an integer beyond the 64-bit range SQLite "
 					    "stores (-9223372036854775808 to 9223372036854775807)",
 					    key);
-			else if (!strcmp(type, "real") &&
-				 !isfinite(sqlite3_column_double(stmt, 2)))
+			else if (!strcmp(type, "real") && !isfinite(sqlite3_column_double(stmt, 2)))
 				rc = err_at(display, line, col, "'%s' is not a finite number", key);
 			break;
 		}
@@ -362,8 +361,8 @@ static const char insert_record_sql[] =
 	" ?3->>'generator_cpu_percent_of_machine', ?3->>'generator_possibly_saturated',"
 	" ?3->>'valid', ?3->>'host', ?3->>'started_at'";
 
-static int insert_record(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text,
-			 size_t len, const char *display)
+static int insert_record(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text, size_t len,
+			 const char *display)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
@@ -437,9 +436,10 @@ static int refuse_escaped_nul(const char *text, size_t len, const char *display)
 		}
 		if (text[i] == '\\' && (i == 0 || text[i - 1] != '\\') &&
 		    !strncasecmp(text + i, "\\u0000", 6))
-			return err_at(display, line, col,
-				      "a string holds a NUL character (\\u0000): refused rather than "
-				      "stored cut");
+			return err_at(
+				display, line, col,
+				"a string holds a NUL character (\\u0000): refused rather than "
+				"stored cut");
 		col++;
 	}
 	return 0;
@@ -587,8 +587,8 @@ int acct_parse(char *text, const char *display, int64_t file_id, struct attr_lis
 			else if (*space = '\0', attr_list_find(attrs, "acct", line))
 				rc = err_at(display, line_no, 1, "duplicate key '%s'", line);
 			else
-				rc = attr_list_add(attrs, "acct", line, space + 1, file_id,
-						   line_no, (long)(space - line) + 2);
+				rc = attr_list_add(attrs, "acct", line, space + 1, file_id, line_no,
+						   (long)(space - line) + 2);
 		}
 		line = newline ? newline + 1 : NULL;
 	}

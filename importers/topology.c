@@ -194,7 +194,8 @@ int topology_parse(const char *text, size_t len, const char *display, struct top
 			rc = sibling_row(out, st, line, n, display, line_no);
 	}
 	free(st);
-	snprintf(out->source, sizeof(out->source), "%s", lscpu ? "lscpu -p" : "thread_siblings_list");
+	snprintf(out->source, sizeof(out->source), "%s",
+		 lscpu ? "lscpu -p" : "thread_siblings_list");
 	if (rc == 0)
 		rc = topology_derive(out, display);
 	if (rc)

@@ -146,11 +146,12 @@ static bool any_word(const char *name, const char *const *words)
  *             ms_per_*; a word starting with latency; p50, p90, p95, p99,
  *             p999
  *   memory    _kb, _mb, _gb, _kib, _mib, _gib, _bytes; a word starting with
- *             rss or pss
+ *             rss or pss; b_per_*, bytes_per_* (Go's B/op)
  *   fraction  _pct, _percent, _frac, _fraction, _share; err, error_rate,
  *             efficiency; a name ending in _rate with a word starting with
  *             err, fail, drop, loss, miss, reject, hit or success
- *   count     _count, _total; n_*, num_*
+ *   count     _count, _total; n_*, num_*; allocs_per_* (Go's allocs/op,
+ *             lower is better: allocs is an error-like word)
  */
 static const char *infer_kind(const char *name, enum field_kind *kind)
 {
@@ -180,13 +181,14 @@ static const char *infer_kind(const char *name, enum field_kind *kind)
 	    !strncmp(name, "ns_per_", 7) || !strncmp(name, "us_per_", 7) ||
 	    !strncmp(name, "ms_per_", 7) || any_word(name, latency))
 		return *kind = FIELD_KIND_TIME, "name (a time unit or latency)";
-	if (any_suffix(name, mem_suffix) || any_word(name, rss))
+	if (any_suffix(name, mem_suffix) || any_word(name, rss) || !strncmp(name, "b_per_", 6) ||
+	    !strncmp(name, "bytes_per_", 10)) /* Go's B/op */
 		return *kind = FIELD_KIND_MEMORY, "name (a memory unit or rss/pss)";
 	if (any_suffix(name, frac_suffix) || any_exact(name, frac_name) ||
 	    (ends(name, "_rate") && any_word(name, rate_words)))
 		return *kind = FIELD_KIND_FRACTION, "name (a share: _pct, error or hit rate)";
 	if (ends(name, "_count") || ends(name, "_total") || !strncmp(name, "n_", 2) ||
-	    !strncmp(name, "num_", 4))
+	    !strncmp(name, "num_", 4) || !strncmp(name, "allocs_per_", 11))
 		return *kind = FIELD_KIND_COUNT, "name (a count)";
 	return NULL;
 }
@@ -195,7 +197,7 @@ static const char *infer_kind(const char *name, enum field_kind *kind)
 static const char *infer_direction(const char *name, bool *lower)
 {
 	static const char *const worse[] = {"err",  "fail",   "drop",    "loss",
-					    "miss", "reject", "timeout", NULL};
+					    "miss", "reject", "timeout", "allocs", NULL};
 	static const char *const better[] = {"avail", "free",  "hit",        "success", "ok",
 					     "valid", "patch", "efficiency", NULL};
 	if (any_word(name, worse))

@@ -13,6 +13,7 @@
 # (SHA-256 of the file and of `sqlite3 DB .dump`); success cases check the
 # stored values with a post function.
 #
+# HOSTILE_ONLY=REGEX runs only the cases whose name matches (bash =~).
 # COREPLAN_SKIP_LARGE=1, or a binary built with sanitizers, shrinks the
 # many-run-folders case from 100,000 to 10,000 folders.
 #
@@ -602,6 +603,40 @@ p_cat_many() {
 	[ "$r" = "50000 50001 50000" ] || { POST_MSG="instances / last line / derived cores: '$r'"; return 1; }
 }
 
+# ---- Go benchmark text (issue 15; importers/tool_gobench.c) ----
+GB_HEAD='goos: linux\ngoarch: amd64\npkg: example.com/bench\n'
+gb_file() { # PRINTF-TEXT: a single Go benchmark file $CD/$CASE.txt
+	CORP=$CD/$CASE.txt
+	printf "$1" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+gb_folder() { # NEW-TXT-TEXT: a folder with the real old.txt and a hostile new.txt
+	CORP=$CD/$CASE
+	mkdir -p "$CORP"
+	cp "$ROOT/fixtures/tools/gobench/old.txt" "$CORP/old.txt"
+	printf "$1" >"$CORP/new.txt"
+	IMPORT=(import -q "$CORP")
+}
+s_gb_iters_text() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\nBenchmarkA-2 \t ten \t 5 ns/op\n"; }
+s_gb_nan() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t NaN ns/op\n"; }
+s_gb_1e999() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 1e999 ns/op\n"; }
+s_gb_no_unit() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op \t 7\n"; }
+s_gb_unit_twice() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op \t 7 ns/op\n"; }
+s_gb_reserved_key() { gb_file "${GB_HEAD}gomaxprocs: 8\nBenchmarkA \t 1000 \t 5 ns/op\n"; }
+s_gb_nul() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\nBenchmarkA-2 \t 1000 \t 5\0 ns/op\n"; }
+s_gb_zero_procs() { gb_file "${GB_HEAD}BenchmarkA-0 \t 1000 \t 5 ns/op\n"; }
+s_gb_folder_bad_second() { gb_folder "${GB_HEAD}BenchmarkSum/size=100 \t 2000 \t 97.25 ns/op\nBenchmarkSum/size=100 \t 2000 \t 1e999 ns/op\n"; }
+s_gb_folder_mixed() { # old.txt is Go, new.txt a table: neither a Go folder nor a profile
+	gb_folder 'tag\ttput\nr1\t3\n'
+}
+s_gb_format_unknown() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\n"; IMPORT=(import -q --format nosuch "$CORP"); }
+s_gb_format_forced_table() { # --format gobench on a TSV table: no result lines
+	CORP=$CD/$CASE.tsv
+	printf 'tag\ttput\nr1\t3\n' >"$CORP"
+	IMPORT=(import -q --format gobench "$CORP")
+}
+s_gb_file_name_unsafe() { gb_file "${GB_HEAD}BenchmarkA-2 \t 1000 \t 5 ns/op\n"; mv "$CORP" "$CD/new {x}.txt"; CORP="$CD/new {x}.txt"; IMPORT=(import -q "$CORP"); }
+
 CASES=(
 	# the import issue's list
 	"results-missing|s_results_missing|1|results.tsv|"
@@ -691,6 +726,20 @@ CASES=(
 	"manifest-file-absolute|s_file_absolute|1|re:'file = /.*' leaves the corpus folder|"
 	"manifest-discover-through-link|s_discover_link|1|re:pattern 'ext/\*/': 'ext' is a symbolic link|"
 	"single-table-through-link|s_table_link|0||p_table_link"
+	# Go benchmark text (issue 15, importers/tool_gobench.c)
+	"gobench-iterations-text|s_gb_iters_text|1|re:gobench-iterations-text\.txt:5:[0-9]+: iteration count 'ten'|"
+	"gobench-value-NaN|s_gb_nan|1|re:\.txt:4:[0-9]+: value 'NaN' is not a finite number|"
+	"gobench-value-1e999|s_gb_1e999|1|re:\.txt:4:[0-9]+: value '1e999' is not a finite number|"
+	"gobench-value-without-unit|s_gb_no_unit|1|re:\.txt:4:[0-9]+: value '7' has no unit|"
+	"gobench-unit-twice|s_gb_unit_twice|1|re:\.txt:4:[0-9]+: unit 'ns/op'|"
+	"gobench-config-key-gomaxprocs|s_gb_reserved_key|1|re:\.txt:4:1: configuration key 'gomaxprocs'|"
+	"gobench-NUL|s_gb_nul|1|re:\.txt:5:[0-9]+: NUL byte|"
+	"gobench-gomaxprocs-0|s_gb_zero_procs|1|re:\.txt:4:[0-9]+: GOMAXPROCS suffix -0|"
+	"gobench-folder-second-file-bad|s_gb_folder_bad_second|1|re:new\.txt:5:[0-9]+: value '1e999'|"
+	"gobench-folder-mixed-formats|s_gb_folder_mixed|1|'new.txt' is not a tool's output|"
+	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats md, tsv, csv, json, html; tool formats gobench|"
+	"gobench-format-forced-on-table|s_gb_format_forced_table|1|no benchmark result lines|"
+	"gobench-file-name-braces|s_gb_file_name_unsafe|1|its name may hold only letters|"
 	# wrk text output (importers/tool_wrk.c): a folder of fixtures/tools/wrk with one file spoilt
 	"wrk-unknown-latency-unit|s_wrk_unit|1|re:c4-run1\.txt:4:[0-9]+: unknown unit 'parsecs'|"
 	"wrk-truncated-before-requests|s_wrk_truncated|1|re:c4-run1\.txt:[0-9]+: wrk output ends before the requests line|"
@@ -735,6 +784,8 @@ mkdir -p "$T/cases"
 chmod 755 "$T/cases"
 for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
+	# HOSTILE_ONLY=PATTERN (grep -E) runs only the cases whose name matches
+	[ -z "${HOSTILE_ONLY:-}" ] || [[ "$CASE" =~ $HOSTILE_ONLY ]] || continue
 	name="hostile: $CASE"
 	CD=$T/cases/$CASE
 	mkdir -p "$CD"
