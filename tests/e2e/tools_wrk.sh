@@ -157,6 +157,34 @@ else
 fi
 
 ###########################################################################
+echo "# runs wrk reported errors for are kept with their counts"
+###########################################################################
+# fixtures/tools/wrk-errors: real wrk 4.1 runs, c8-404.txt against a missing
+# page (Non-2xx or 3xx responses: 598), c2-closed.txt against a responder
+# closing every connection (Socket errors: ... read 18806 ..., 0 requests)
+cp -R "$ROOT/fixtures/tools/wrk-errors" "$T/wrk-errors" && chmod -R u+w "$T/wrk-errors"
+cpl import -q "$T/wrk-errors"
+expect_rc "errors: import (nothing refused for wrk's error counts)" 0
+want=$(awk '/Non-2xx or 3xx responses:/ { print $5 }' "$T/wrk-errors/c8-404.txt")
+cpl sweep --corpus wrk-errors --where file=c8-404.txt --by connections --metric non_2xx_errors_count --format tsv
+check_eq "errors: non_2xx_errors_count = wrk's Non-2xx line ($want)" "$want" "$(tsvget level 8 median)" "$OUT$ERR"
+want=$(awk '/Socket errors:/ { sub(/,/, "", $6); print $6 }' "$T/wrk-errors/c2-closed.txt")
+cpl sweep --corpus wrk-errors --where file=c2-closed.txt --by connections --metric socket_read_errors_count --format tsv
+check_eq "errors: socket_read_errors_count = wrk's Socket errors line ($want)" "$want" "$(tsvget level 2 median)" "$OUT$ERR"
+# a sample folder with the 404 run added: the runs differ in url, so a sweep
+# refuses to pool them; --where non_2xx_errors_count=0 keeps the clean runs
+cp -R "$T/wrk-sample" "$T/wrk-mixed" && cp "$T/wrk-errors/c8-404.txt" "$T/wrk-mixed/"
+cpl import -q "$T/wrk-mixed"
+expect_rc "errors: import of the sample plus the 404 run" 0
+cpl sweep --corpus wrk-mixed --by connections --metric requests_per_s --format tsv
+expect_rc "errors: sweep over clean and 404 runs refuses to pool their urls" 2
+check_contains "errors: the refusal names url" "$ERR" "url"
+cpl sweep --corpus wrk-mixed --by connections --metric requests_per_s --where non_2xx_errors_count=0 --format tsv
+expect_rc "errors: sweep --where non_2xx_errors_count=0" 0
+check_eq "errors: level 8 keeps the 2 clean runs" 2 "$(tsvget level 8 n)" "$OUT"
+check_eq "errors: level 8 median = awk's over the clean files" "$(awk_median "$T/wrk-sample" 8)" "$(num6 "$(tsvget level 8 median)")" "$OUT"
+
+###########################################################################
 echo "# one file with --format wrk"
 ###########################################################################
 cp "$SAMPLE/c4-run1.txt" "$T/one.out"
