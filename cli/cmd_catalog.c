@@ -1,6 +1,7 @@
 /* cmd_catalog: `coreplan catalog`, store instance catalogs in the database and list them. */
 #include "cmd.h"
 #include "common.h"
+#include "datadir.h"
 #include "opt.h"
 
 #include "../analysis/catalogs.h"
@@ -10,9 +11,6 @@
 
 #include <string.h>
 
-#ifndef COREPLAN_CATALOG_DIR
-#define COREPLAN_CATALOG_DIR "fixtures/catalogs"
-#endif
 
 enum { OPT_NAME = CLI_OUTPUT_COUNT, OPT_SHOW, OPT_FAMILIES };
 
@@ -110,7 +108,7 @@ int cmd_catalog(int argc, char **argv, const struct global_opts *g)
 	struct catalog_request req;
 	memset(&req, 0, sizeof(req));
 	req.action = CATALOG_STORE;
-	req.shipped_dir = COREPLAN_CATALOG_DIR;
+	req.shipped_dir = cli_catalog_dir();
 	req.reader = catalog_read;
 	return cli_run(&def, &req, argc, argv, g);
 }

@@ -7,6 +7,7 @@
  */
 #include "cmd.h"
 #include "common.h"
+#include "datadir.h"
 #include "opt.h"
 #include "progress.h"
 
@@ -23,9 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef COREPLAN_CATALOG_DIR
-#define COREPLAN_CATALOG_DIR "fixtures/catalogs"
-#endif
 
 enum {
 	OPT_FORMAT_ANY = 0, /* output format or tool format: both names share --format */
@@ -236,7 +234,7 @@ static int instance_catalogs(sqlite3 *db)
 {
 	struct catalogs_used used;
 	/* a run naming an instance then says, in a warning, that no catalog lists it */
-	if (catalogs_use(db, NULL, 0, COREPLAN_CATALOG_DIR, catalog_read, &used) != 0)
+	if (catalogs_use(db, NULL, 0, cli_catalog_dir(), catalog_read, &used) != 0)
 		err_clear();
 	catalogs_used_release(&used);
 	return 0;

@@ -1,6 +1,7 @@
 /* cmd_size: `coreplan size`, which instance meets a target, in physical cores. */
 #include "cmd.h"
 #include "common.h"
+#include "datadir.h"
 #include "opt.h"
 
 #include "../analysis/size.h"
@@ -15,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef COREPLAN_CATALOG_DIR
-#define COREPLAN_CATALOG_DIR "fixtures/catalogs"
-#endif
 
 enum {
 	OPT_TARGET = CLI_ANALYSIS_COUNT,
@@ -435,7 +433,7 @@ int cmd_size(int argc, char **argv, const struct global_opts *g)
 	struct args a;
 	int rc;
 	memset(&a, 0, sizeof(a));
-	a.req.shipped_dir = COREPLAN_CATALOG_DIR;
+	a.req.shipped_dir = cli_catalog_dir();
 	a.req.reader = catalog_read;
 	rc = cli_run(&def, &a, argc, argv, g);
 	free_list(a.req.catalog_files, a.req.ncatalog_files);
@@ -454,7 +452,7 @@ struct size_options *size_options_new(void)
 {
 	struct size_options *o = calloc(1, sizeof(*o));
 	if (o) {
-		o->a.req.shipped_dir = COREPLAN_CATALOG_DIR;
+		o->a.req.shipped_dir = cli_catalog_dir();
 		o->a.req.reader = catalog_read;
 	}
 	return o;

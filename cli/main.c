@@ -4,6 +4,7 @@
  * error, 2 usage error).
  */
 #include "cmd.h"
+#include "man.h"
 #include "opt.h"
 
 #include "../common/err.h"
@@ -21,15 +22,10 @@
 #define COREPLAN_VERSION "unknown"
 #endif
 
-#define DEFAULT_DB "coreplan.db"
+#define DEFAULT_DB CLI_DEFAULT_DB
 
-struct command {
-	const char *name;
-	cmd_fn fn;
-	const char *description;
-};
-
-static const struct command commands[] = {
+/* The command table: --help, dispatch and the man page (cli/man.h) all read it. */
+static const struct cli_command commands[] = {
 	{"import", cmd_import, "import corpus folders or run tables into the database"},
 	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
 	{"plot", cmd_plot, "draw one plot: scaling, blocks, trace or memory (gnuplot)"},
@@ -84,17 +80,11 @@ static int global_details(struct strbuf *sb)
 		sb,
 		"\nRun 'coreplan COMMAND --help' for the options of a command.\n"
 		"Data goes to standard output; progress, warnings and errors to standard error.\n"
-		"\nexit status:\n"
-		"  0  success\n"
-		"  1  data or runtime error (bad input, database or output failure)\n"
-		"  2  usage error (unknown command or option, malformed argument)\n"
-		"\nenvironment:\n"
-		"  COREPLAN_DB  the database when --db is not given (default: " DEFAULT_DB
-		" in the current folder)\n");
+		"\n" CLI_HELP_EXIT_STATUS "\n" CLI_HELP_ENVIRONMENT);
 	return bad ? err_set("out of memory") : 0;
 }
 
-static const struct command *find_command(const char *name)
+static const struct cli_command *find_command(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(commands[i].name, name) == 0)
@@ -112,15 +102,21 @@ static int run(int argc, char **argv, const char **cmd_name)
 	struct opt_cmd global = {NULL, "COMMAND [ARGS...]", NULL, global_specs};
 	struct opt_parser p;
 	struct global_opts g = {NULL};
-	const struct command *cmd;
+	const struct cli_command *cmd;
 	const char *value;
 	const char *env;
 	int which;
 	int rc;
+	memset(&p, 0, sizeof(p));
 	rc = global_details(&details);
 	if (rc)
 		return rc;
 	global.details = details.buf;
+	/* hidden: the man page, from the same tables (cli/man.h; CMake runs it) */
+	if (argc == 2 && strcmp(argv[1], "--man") == 0) {
+		rc = man_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
+		goto done;
+	}
 	rc = opt_parser_init(&p, &global, argc, argv);
 	if (rc)
 		goto done;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+void (*opt_help_hook)(const struct opt_cmd *cmd);
+
 int opt_parser_init(struct opt_parser *p, const struct opt_cmd *cmd, int argc, char **argv)
 {
 	memset(p, 0, sizeof(*p));
@@ -127,7 +129,10 @@ int opt_next(struct opt_parser *p, int *which, const char **value)
 		rc = word[1] == '-' ? long_option(p, word, which, value)
 				    : short_option(p, word, which, value);
 		if (rc == OPT_HELP_SHOWN) {
-			opt_print_help(stdout, p->cmd);
+			if (opt_help_hook)
+				opt_help_hook(p->cmd);
+			else
+				opt_print_help(stdout, p->cmd);
 			return OPT_HELP_SHOWN;
 		}
 		return rc;

@@ -95,4 +95,12 @@ void opt_print_options(FILE *fp, const struct opt_spec *specs);
 /* Usage, the command's one-line description, options and details. */
 void opt_print_help(FILE *fp, const struct opt_cmd *cmd);
 
+/*
+ * When set, --help hands the command's table to this function instead of
+ * printing it (opt_next still returns OPT_HELP_SHOWN): cli/man.c collects
+ * every command's table this way to write the man page from the same
+ * specs, details and views that --help prints. NULL (the default): print.
+ */
+extern void (*opt_help_hook)(const struct opt_cmd *cmd);
+
 #endif

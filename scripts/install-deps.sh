@@ -4,11 +4,12 @@
 set -euo pipefail
 packages=(gcc make cmake pkg-config libsqlite3-dev sqlite3 libgsl-dev libcsv-dev
   libcmocka-dev libssl-dev gnuplot-nox python3 time util-linux
-  chromium chromium-driver fonts-dejavu-core
+  chromium chromium-driver fonts-dejavu-core groff-base man-db
   wrk)
 # wrk: tests/e2e/tools_wrk.sh runs it against a local python3 http.server
 # chromium, chromium-driver: tests/e2e/browser.sh loads report.html in headless
-# Chromium; fonts-dejavu-core: the page's font, so screenshots render alike
+# Chromium; fonts-dejavu-core: the page's font, so screenshots render alike;
+# groff-base, man-db: tests/e2e/install.sh checks the man page (groff -ww -z, man -l)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
