@@ -121,7 +121,8 @@ static int tokenize(struct parser *ps)
 			return err_at(ps->path, ps->line, (long)i + 1,
 				      "control byte 0x%02x in wrk output", c);
 		if (ps->ntok == MAX_TOKENS)
-			break; /* more words than any wrk line has: need_tokens() names the first extra */
+			break; /* more words than any wrk line has: need_tokens() names the first
+				  extra */
 		ps->t[ps->ntok].s = ps->text + i;
 		ps->t[ps->ntok].col = (long)i + 1;
 		while (i < ps->len && ps->text[i] != ' ' && ps->text[i] != '\t' &&
@@ -180,20 +181,19 @@ static int scaled(struct parser *ps, const struct tok *t, size_t strip, const st
 			*out = v * u->scale;
 			return 0;
 		}
-	return err_at(ps->path, ps->line, t->col + (long)n, "unknown unit '%.*s' in %s",
-		      (int)ulen, t->s + n, what);
+	return err_at(ps->path, ps->line, t->col + (long)n, "unknown unit '%.*s' in %s", (int)ulen,
+		      t->s + n, what);
 }
 
-static const struct unit time_ms[] = {{"us", 1e-3}, {"ms", 1},         {"s", 1e3},
+static const struct unit time_ms[] = {{"us", 1e-3}, {"ms", 1},     {"s", 1e3},
 				      {"m", 60e3},  {"h", 3600e3}, {NULL, 0}};
 static const struct unit time_s[] = {{"s", 1}, {"m", 60}, {"h", 3600}, {NULL, 0}};
-static const struct unit metric[] = {{"", 1},    {"k", 1e3},  {"M", 1e6}, {"G", 1e9},
+static const struct unit metric[] = {{"", 1},     {"k", 1e3},  {"M", 1e6}, {"G", 1e9},
 				     {"T", 1e12}, {"P", 1e15}, {NULL, 0}};
 #define MIB (1024.0 * 1024.0)
 static const struct unit binary_mb[] = {
-	{"B", 1 / MIB},		  {"KB", 1 / 1024.0},		   {"MB", 1},
-	{"GB", 1024},		  {"TB", 1024.0 * 1024},	   {"PB", 1024.0 * 1024 * 1024},
-	{NULL, 0}};
+	{"B", 1 / MIB},        {"KB", 1 / 1024.0},           {"MB", 1}, {"GB", 1024},
+	{"TB", 1024.0 * 1024}, {"PB", 1024.0 * 1024 * 1024}, {NULL, 0}};
 static const struct unit none[] = {{"", 1}, {NULL, 0}};
 
 static void set_real(struct parser *ps, enum col c, double v)
@@ -204,8 +204,7 @@ static void set_real(struct parser *ps, enum col c, double v)
 }
 
 /* A whole-token unsigned integer (at most `strip` trailing chars ignored). */
-static int count(struct parser *ps, const struct tok *t, size_t strip, const char *what,
-		 enum col c)
+static int count(struct parser *ps, const struct tok *t, size_t strip, const char *what, enum col c)
 {
 	int64_t v;
 	if (t->len <= strip || num_parse_int_n(t->s, t->len - strip, &v) != 0 || v < 0 ||
@@ -507,10 +506,9 @@ int tool_wrk_convert(const char *bytes, size_t n, const char *display_path, stru
 		return ERR_DATA;
 	if (!strcmp(ps.cells[C_REQUESTS], "0")) {
 		/* wrk prints zeros for statistics over no samples */
-		static const enum col undefined[] = {C_LAT_AVG,	  C_LAT_STDEV, C_LAT_MAX,
-						     C_LAT_WITHIN, C_REQ_AVG,   C_REQ_STDEV,
-						     C_REQ_MAX,	   C_REQ_WITHIN, C_P50,
-						     C_P75,	   C_P90,	C_P99};
+		static const enum col undefined[] = {
+			C_LAT_AVG, C_LAT_STDEV,  C_LAT_MAX, C_LAT_WITHIN, C_REQ_AVG, C_REQ_STDEV,
+			C_REQ_MAX, C_REQ_WITHIN, C_P50,     C_P75,        C_P90,     C_P99};
 		for (size_t i = 0; i < sizeof(undefined) / sizeof(undefined[0]); i++)
 			ps.cells[undefined[i]][0] = '\0';
 	}

@@ -246,17 +246,21 @@ static void test_malformed(void **state)
 	expect_bad("1.46ms", "1.46parsecs", "run.txt:4:31:", "unknown unit 'parsecs'");
 	expect_bad("54.73%", "154.73%", "run.txt:4:45:", "over 100");
 	expect_bad("1.06k", "1.06q", "run.txt:5:40:", "unknown unit 'q'");
-	expect_bad("     75%    3.10ms\n", "", "run.txt:8:6:", "expected wrk's next latency percentile");
+	expect_bad("     75%    3.10ms\n", "",
+		   "run.txt:8:6:", "expected wrk's next latency percentile");
 	expect_bad("589 requests", "-589 requests", "run.txt:11:3:", "expected a request count");
 	expect_bad("in 1.00s,", "in 1.00s", "run.txt:11:", "expected ','");
-	expect_bad("Requests/sec:    588.78\n", "", "run.txt:12:1:", "expected the Requests/sec line");
-	expect_bad("Transfer/sec:    109.25KB\n", "", "run.txt:13: wrk output", "ends before the Transfer/sec");
+	expect_bad("Requests/sec:    588.78\n", "",
+		   "run.txt:12:1:", "expected the Requests/sec line");
+	expect_bad("Transfer/sec:    109.25KB\n", "", "run.txt:13: wrk output",
+		   "ends before the Transfer/sec");
 	expect_bad("109.25KB\n", "109.25KB\nhello from lua\n", "run.txt:14:1:", "Lua script");
 	expect_bad("1.87ms", "1.87ms extra", "run.txt:7:", "unexpected 'extra'");
 	expect_bad("Thread Stats", "Thread\x01Stats", "run.txt:3:9:", "control byte 0x01");
-	expect_bad("Latency     1.75ms", "Latency     1.75e3ms", "run.txt:4:", "unknown unit 'e3ms'");
-	expect_bad("Requests/sec:    588.78", "Requests/sec:    nan", "run.txt:12:18:",
-		   "expected a request rate");
+	expect_bad("Latency     1.75ms", "Latency     1.75e3ms",
+		   "run.txt:4:", "unknown unit 'e3ms'");
+	expect_bad("Requests/sec:    588.78", "Requests/sec:    nan",
+		   "run.txt:12:18:", "expected a request rate");
 }
 
 static void test_nul_and_empty(void **state)
@@ -314,10 +318,10 @@ static void test_column_meanings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_latency_run),   cmocka_unit_test(test_plain_run),
-		cmocka_unit_test(test_non2xx_run),    cmocka_unit_test(test_socket_errors_run),
-		cmocka_unit_test(test_units),	      cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_nul_and_empty), cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_latency_run),     cmocka_unit_test(test_plain_run),
+		cmocka_unit_test(test_non2xx_run),      cmocka_unit_test(test_socket_errors_run),
+		cmocka_unit_test(test_units),           cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_nul_and_empty),   cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_column_meanings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
