@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(table trace genrec banner manifest catalog lscpu)
+[ ${#targets[@]} -gt 0 ] || targets=(table trace genrec banner manifest catalog lscpu wrk)
 build=build-fuzz
 CC=clang cmake -S . -B "$build" -DCOREPLAN_FUZZ=ON -DCOREPLAN_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j2 >/dev/null

@@ -40,7 +40,7 @@ enum {
 static const struct opt_spec specs[] = {
 	[OPT_FORMAT_ANY] = {"format", 0, "F",
 			    "output format: md, tsv, csv, json or html (default md); or the tool "
-			    "format each PATH is read as: gobench, hyperfine, gbench (default: detect); "
+			    "format each PATH is read as: gobench, hyperfine, gbench, wrk (default: detect); "
 			    "may be given "
 			    "once of each kind",
 			    true},
@@ -131,6 +131,13 @@ static const char details[] =
 	"           user counters, and the context on every run (num_cpus,\n"
 	"           mhz_per_cpu, caches, host_name, library_build_type, ...).\n"
 	"\n"
+	"  wrk      wrk's text output (wrk -tT -cC -dD [--latency] URL), one run per\n"
+	"           file: url, wrk_threads (the generator's, not workers), connections,\n"
+	"           latency_avg_ms, _stdev_ms, _max_ms, _p50_ms ... _p99_ms (--latency),\n"
+	"           requests_total, requests_per_s, transfer_MB_per_s, the socket errors\n"
+	"           socket_connect_errors_count (and read, write, timeout) and\n"
+	"           non_2xx_errors_count; runs with errors are kept with their counts\n"
+	"           (--where non_2xx_errors_count=0 selects the clean ones).\n"	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
 	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n"
@@ -138,7 +145,8 @@ static const char details[] =
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816 --host epyc\n"
 	"  coreplan import runs.tsv --instance e2-standard-8\n"
 	"  coreplan import gobench/   # old.txt, new.txt of go test -bench . -count 10\n"
-	"  coreplan import scan.json  # hyperfine --parameter-scan threads 1 8 --export-json\n";
+	"  coreplan import scan.json  # hyperfine --parameter-scan threads 1 8 --export-json\n"
+	"  coreplan import wrk/       # c1-run1.txt ... of wrk -t1 -cC -d10s --latency\n";
 
 static const char *const views[] = {"imported", NULL};
 

@@ -5,6 +5,7 @@
 #include "../common/strbuf.h"
 #include "table.h"
 #include "tool_json.h"
+#include "tool_wrk.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@ const struct tool_format tool_formats[] = {
 	{"gbench",
 	 "Google Benchmark --benchmark_format=json: one run per repetition, threads the level",
 	 gbench_detect, gbench_convert},
+	{"wrk", "wrk text output (wrk -t -c -d [--latency]): one run per file", tool_wrk_detect,
+	 tool_wrk_convert},
 	{NULL, NULL, NULL, NULL},
 };
 

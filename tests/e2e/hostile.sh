@@ -793,7 +793,44 @@ CASES=(
 	"gbench-only-aggregates|s_gbj_only_aggregates|1|$.benchmarks: only aggregate rows|"
 	"gbench-num-cpus-text|s_gbj_num_cpus_text|1|$.context.num_cpus: not a number|"
 	"gbench-truncated|s_gbj_truncated|1|re:gbench-truncated\.json:[0-9]+:[0-9]+: .*not a Google Benchmark JSON file|"
+	# wrk text output (importers/tool_wrk.c): a folder of fixtures/tools/wrk with one file spoilt
+	"wrk-unknown-latency-unit|s_wrk_unit|1|re:c4-run1\.txt:4:[0-9]+: unknown unit 'parsecs'|"
+	"wrk-truncated-before-requests|s_wrk_truncated|1|re:c4-run1\.txt:[0-9]+: wrk output ends before the requests line|"
+	"wrk-nul-byte|s_wrk_nul|1|c4-run1.txt:3:8: NUL byte in wrk output|"
+	"wrk-percent-over-100|s_wrk_pct|1|re:c4-run1\.txt:4:[0-9]+: percentage 154.73% is over 100|"
+	"wrk-lua-trailing-text|s_wrk_lua|1|c4-run1.txt:14:1: unexpected text after wrk's Transfer/sec line|"
+	"wrk-zero-connections|s_wrk_zero_conns|1|c4-run1.txt:2:17: wrk runs at least one thread and one connection|"
+	"wrk-threads-20-digits|s_wrk_threads_overflow|1|c4-run1.txt:2:3: expected a thread count|"
+	"wrk-negative-requests|s_wrk_neg_requests|1|c4-run1.txt:11:3: expected a request count, not '-|"
+	"wrk-socket-errors-no-comma|s_wrk_socket_comma|1|re:c4-run1\.txt:12:[0-9]+: expected ',' after the connect count|"
+	"wrk-percentiles-out-of-order|s_wrk_pct_order|1|c4-run1.txt:7:6: expected wrk's next latency percentile ('50%')|"
+	"wrk-format-on-a-table|s_wrk_format_table|1|re:results\.tsv:1:1: expected wrk's first line|"
+	"wrk-requests-per-sec-nan|s_wrk_rps_nan|1|re:c4-run1\.txt:12:[0-9]+: expected a request rate, not 'nan'|"
 )
+
+# wrk (tool_wrk.c): a copy of the committed sample folder, c4-run1.txt spoilt
+wrk_corpus() {
+	CORP=$CD/$CASE
+	copy_tree "$ROOT/fixtures/tools/wrk" "$CORP"
+	IMPORT=(import -q "$CORP")
+	W1=$CORP/c4-run1.txt
+}
+s_wrk_unit() { wrk_corpus; sed -i '4s/ms /parsecs /' "$W1"; }
+s_wrk_truncated() { wrk_corpus; sed -i '6,$d' "$W1"; }
+s_wrk_nul() { wrk_corpus; sed -i '3s/^  Threa/  Threa\x00/' "$W1"; }
+s_wrk_pct() { wrk_corpus; sed -i '4s/ \([0-9][0-9]\.[0-9][0-9]%\)$/ 154.73%/' "$W1"; }
+s_wrk_lua() { wrk_corpus; echo 'hello from a lua done()' >>"$W1"; }
+s_wrk_zero_conns() { wrk_corpus; sed -i '2s/ 4 connections/ 0 connections/' "$W1"; }
+s_wrk_threads_overflow() { wrk_corpus; sed -i '2s/^  1 threads/  123456789012345678901 threads/' "$W1"; }
+s_wrk_neg_requests() { wrk_corpus; sed -i '11s/^  \([0-9]\)/  -\1/' "$W1"; }
+s_wrk_socket_comma() { wrk_corpus; sed -i '11a\  Socket errors: connect 0 read 1, write 0, timeout 0' "$W1"; }
+s_wrk_pct_order() { wrk_corpus; sed -i '7s/^     50%/     75%/' "$W1"; }
+s_wrk_format_table() {
+	CORP=$CD/$CASE
+	copy_tree "$EXAMPLE" "$CORP"
+	IMPORT=(import -q --format wrk "$CORP/results.tsv")
+}
+s_wrk_rps_nan() { wrk_corpus; sed -i '12s/[0-9.]*$/nan/' "$W1"; }
 
 declare -A ELAPSED
 mkdir -p "$T/cases"
