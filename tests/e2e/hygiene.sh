@@ -409,14 +409,17 @@ else
 		corpus=$ROOT/tests/fuzz/corpus/$name
 		[ -d "$corpus" ] || continue
 		mkdir -p "$T/tmpdir-$name"
+		touch "$T/mark-$name"
+		sleep 0.01
 		TMPDIR=$T/tmpdir-$name "$r" "$corpus" >"$T/.out" 2>"$T/.err" &
 		pid=$!
 		wait "$pid"
 		RC=$?
 		left=$(ls -A "$T/tmpdir-$name")
-		# another process's old replays may write /tmp/coreplan-fuzz-PID.*: only ours count
-		intmp=$(ls -d /tmp/coreplan-fuzz-"$pid".* 2>/dev/null | tr '\n' ' ')
-		rm -f /tmp/coreplan-fuzz-"$pid".* 2>/dev/null
+		# the old replays wrote /tmp/coreplan-fuzz-PID.*: only a file of our
+		# pid written after our mark counts (a PID is reused; an older file of
+		# that name is another run's, and stays where it is)
+		intmp=$(find /tmp -maxdepth 1 -name "coreplan-fuzz-$pid.*" -newer "$T/mark-$name" 2>/dev/null | tr '\n' ' ')
 		if [ "$RC" = 0 ] && [ -z "$left" ] && [ -z "$intmp" ]; then
 			ok "fuzz replay $name: exit 0, nothing left in TMPDIR or /tmp"
 		else
