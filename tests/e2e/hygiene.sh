@@ -66,7 +66,6 @@ PASS=0
 FAIL=0
 # shellcheck source=lib.sh
 . "$ROOT/tests/e2e/lib.sh"
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
 
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 300)

@@ -3,6 +3,7 @@
 # "not ok - NAME: details" (TAP-like) and counts itself.
 
 ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); } # NAME WHY
 not_ok() {
 	local name=$1
 	shift
@@ -74,3 +75,25 @@ print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
 
 # untied_gmp_manifest FILE (the GOMAXPROCS profile without its instance)
 source "$(dirname "${BASH_SOURCE[0]}")/untied_gmp.sh"
+
+# e2e_start NAME "$@": the start every script shares: three arguments
+# (COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR, else usage and exit 2),
+# BIN and ROOT as real paths, COREPLAN_DB unset, T a fresh mktemp -d
+# folder (coreplan-NAME.XXXXXX) removed on exit, PASS and FAIL at 0.
+e2e_start() {
+	local name=$1
+	shift
+	if [ $# -ne 3 ]; then
+		echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
+		exit 2
+	fi
+	BIN=$(realpath "$1") || exit 2
+	ROOT=$(realpath "$2") || exit 2
+	unset COREPLAN_DB
+	T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-$name.XXXXXX") || exit 2
+	# shellcheck disable=SC2064 # T is fixed now
+	trap "rm -rf '$T'" EXIT
+	trap 'exit 130' INT TERM
+	PASS=0
+	FAIL=0
+}

@@ -22,26 +22,12 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -u
 set -o pipefail
 export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
+# shellcheck source=lib.sh
+. "$E2E_DIR/lib.sh"
+e2e_start hyperfine "$@"
 SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-hyperfine.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-trap 'exit 130' INT TERM
-PASS=0
-FAIL=0
-# shellcheck source=lib.sh
-. "$E2E_DIR/lib.sh"
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 120)
 

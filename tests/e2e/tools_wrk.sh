@@ -48,7 +48,6 @@ FAIL=0
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 300)
 source "$E2E_DIR/lib.sh"
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
 DB=$T/w.db
 echo "# coreplan: $BIN"
 
