@@ -170,6 +170,14 @@ assert m["value"] == 0 and m["n"] == 21 and "trusted" in m["text"], m'
 # system.tsv load_app_kb on sessions, medium pg blocks 1-3 (9 runs):
 # scipy.stats.linregress slope 636.607 kB/session, SE 7.2953, 95% t half
 # width 17.2507 (SciPy 1.10.1)
+# results.tsv, target=medium cfg=pg blocks 1-3, tput by level (awk): 100:
+# 285.45-303.64 (median 287.01), 300: 255.11-269.09, 500: 222.87-248.04
+# (median 245.19): the ranges do not overlap at either step; the largest
+# range is 25.17 / 245.19 = 10.27% of its median
+check "cap: the e2-medium pg sweep is resolved at both steps (ranges 10.27% at most)" "$T/cap.json" '
+x = one("noise", "target=medium cfg=pg block=1,2,3")
+assert "resolved; steps resolved: 100→300, 300→500" in x["text"], x["text"]
+near(x["value"], 10.27, 0.005)'
 check "cap: pg memory slope 636.6 +- 17.3 kB/session (OLS, 95%)" "$T/cap.json" '
 x = one("memory", "target=medium cfg=pg")
 near(x["value"], 636.607, 0.01); near(x["hi"] - x["value"], 17.2507, 0.01); assert x["n"] == 9, x'
