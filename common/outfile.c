@@ -402,6 +402,9 @@ static int check_all(struct outdir *d, bool force, bool *empty, int depth)
 
 int outdir_check_all(struct outdir *d, bool force, bool *empty)
 {
+	bool unused;
+	if (!empty)
+		empty = &unused;
 	return check_all(d, force, empty, OWNED_DEPTH);
 }
 

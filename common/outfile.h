@@ -82,7 +82,7 @@ int outdir_check(struct outdir *d, const char *name, bool force);
 /*
  * outdir_check for every entry of the folder (its marker and stages
  * aside): is the folder empty, or all coreplan's? *empty: nothing but the
- * marker (and stages) there.
+ * marker (and stages) there; empty may be NULL.
  */
 int outdir_check_all(struct outdir *d, bool force, bool *empty);
 

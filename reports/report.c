@@ -878,15 +878,13 @@ static int open_files(struct report_ctx *c)
 {
 	const char *out = c->req->out_dir;
 	struct strbuf path = STRBUF_INIT;
-	bool empty = true;
 	int rc = outdir_open(out, NULL, true, &c->od);
 	if (rc == 0)
 		rc = refuse_corpus(out);
 	/* everything there coreplan's (an earlier report), or an error naming what is not */
-	if (rc == 0 && (rc = outdir_check_all(c->od, true, &empty)) != 0)
+	if (rc == 0 && (rc = outdir_check_all(c->od, true, NULL)) != 0)
 		err_prefix("cannot write a report into '%s'", out);
 	/* an earlier report (every file coreplan's, unchanged) is replaced whole */
-	(void)empty;
 	if (rc == 0)
 		rc = outdir_stage(c->od, &c->stage);
 	if (rc == 0) {
