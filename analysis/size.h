@@ -81,10 +81,10 @@ struct size_value {
  */
 struct size_translation {
 	char family[64];
-	double factor;     /* rate on that family = base rate / factor */
-	bool measured;     /* from paired runs: lo, hi and the rest below are set */
-	char from[256], to[256]; /* the arms' WHERE (measured) */
-	double lo, hi;     /* the factor's 95% interval (measured) */
+	double factor;                   /* rate on that family = base rate / factor */
+	bool measured;                   /* from paired runs: lo, hi and the rest below are set */
+	char from[256], to[256];         /* the arms' WHERE (measured) */
+	double lo, hi;                   /* the factor's 95% interval (measured) */
 	char from_name[96], to_name[96]; /* the arms' CPU families (or their WHERE) */
 	size_t from_runs, to_runs;
 	char source[1400]; /* where it came from, in words */
@@ -246,9 +246,9 @@ struct size_request {
  * a default; which levels it rests on and which statistic it is.
  */
 struct size_provenance {
-	const char *where; /* the WHERE text, or NULL for a given number or the default */
-	size_t runs;       /* runs it was computed from (0 when given) */
-	double se;         /* per_doubling: the fit's standard error; else NaN */
+	const char *where;   /* the WHERE text, or NULL for a given number or the default */
+	size_t runs;         /* runs it was computed from (0 when given) */
+	double se;           /* per_doubling: the fit's standard error; else NaN */
 	char statistic[256]; /* "median of tput", "OLS slope of load_rss_kb on sessions", ... */
 	char levels[256];    /* the levels used ("gomaxprocs 1, 2, 4"), "" when none */
 	char left_out[256];  /* levels left out and why, "" when none */

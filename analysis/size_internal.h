@@ -1,0 +1,24 @@
+/*
+ * size_internal: what the parts of `coreplan size` share among themselves
+ * (analysis/size.c, size_model.c, size_inputs.c, size_cells.c); not part
+ * of size.h's contract.
+ */
+#ifndef COREPLAN_SIZE_INTERNAL_H
+#define COREPLAN_SIZE_INTERNAL_H
+
+#include "size.h"
+
+/* qsort's comparison of two doubles, ascending. */
+int size_cmp_double(const void *a, const void *b);
+
+/* The request's common filter plus an input's own conditions (`where`, of `option`). */
+int size_input_filter(const struct size_request *req, const char *where, const char *option,
+		      struct run_filter *f);
+
+/* Every input of the request, from the database or as given (res->in and the provenances). */
+int size_gather_inputs(sqlite3 *db, const struct size_request *req, struct size_result *res);
+
+/* Every catalog instance's measured cells (none when no run names an instance). */
+int size_read_cells(sqlite3 *db, const struct size_request *req, struct size_result *res);
+
+#endif
