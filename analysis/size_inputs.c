@@ -328,66 +328,71 @@ static int smt_from_db(sqlite3 *db, const struct size_request *req, struct size_
 /* What a memory run's trace says about PostgreSQL. */
 enum pg_state { PG_NO_TRACE, PG_NO_COLUMN, PG_NOT_RUNNING, PG_NO_PLATEAU, PG_MEASURED };
 
+/* One pass of the plateau's pg_rss_kb values into a streamed median. */
+static int pg_pass(sqlite3_stmt *stmt, struct stream_median *m, size_t *n)
+{
+	int step;
+	sqlite3_reset(stmt);
+	*n = 0;
+	while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		double v = sqlite3_column_double(stmt, 0);
+		if (!isfinite(v))
+			return err_set("a trace's pg_rss_kb is not a finite number");
+		stream_median_add(m, v);
+		(*n)++;
+	}
+	return step == SQLITE_DONE ? 0 : err_set("cannot read a trace's pg_rss_kb: %s",
+						 sqlite3_errmsg(sqlite3_db_handle(stmt)));
+}
+
 /*
  * The median pg_rss_kb over the run's loaded plateau (window.h's rule on its
- * sample trace): PG_MEASURED with *median, or why not.
+ * sample trace): PG_MEASURED with *median, or why not. Streamed: the window
+ * from a trace_source, the median in a few passes over the window's rows
+ * (stream_median), so memory does not grow with the trace.
  */
 static int pg_plateau(sqlite3 *db, int64_t run_id, enum pg_state *state, double *median)
 {
-	struct trace_series t = {0};
+	struct trace_source src;
 	struct window_options opts;
 	struct window w;
+	struct stream_median m;
 	sqlite3_stmt *stmt = NULL;
-	double *v = NULL;
 	size_t n = 0;
-	int rc, step;
+	int rc;
 	*state = PG_NO_TRACE;
 	*median = NAN;
-	rc = trace_series_load(db, run_id, "sample", &t);
-	if (rc == 1) {
-		rc = 0;
-		goto done;
-	}
+	rc = trace_source_open(db, run_id, "sample", &src);
+	if (rc == 1)
+		return 0;
 	if (rc)
-		goto done;
+		return rc;
 	window_options_init(&opts);
-	if (window_select(&t, &opts, &w) != 0) {
+	if (window_select_source(&src, &opts, &w) != 0) {
 		err_clear();
 		*state = PG_NO_PLATEAU;
-		goto done;
+		return 0;
 	}
-	if (sqlite3_prepare_v2(
-		    db,
-		    "SELECT s.pg_rss_kb FROM traces t JOIN trace_samples s USING (trace_id)"
-		    " WHERE t.run_id = ?1 AND t.kind = 'sample' AND s.row_no BETWEEN ?2 AND"
-		    " ?3 AND s.pg_rss_kb IS NOT NULL ORDER BY s.row_no",
-		    -1, &stmt, NULL) != SQLITE_OK) {
-		rc = err_set("cannot read a trace's pg_rss_kb: %s", sqlite3_errmsg(db));
-		goto done;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT pg_rss_kb FROM trace_samples WHERE trace_id = ?1 AND row_no"
+			       " BETWEEN ?2 AND ?3 AND pg_rss_kb IS NOT NULL",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot read a trace's pg_rss_kb: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(stmt, 1, src.trace_id);
+	sqlite3_bind_int64(stmt, 2, w.lo_row_no);
+	sqlite3_bind_int64(stmt, 3, w.hi_row_no);
+	rc = stream_median_init(&m);
+	if (rc == 0) {
+		do
+			rc = pg_pass(stmt, &m, &n);
+		while (rc == 0 && n > 0 && !stream_median_next(&m));
+		if (rc == 0 && n > 0)
+			*median = stream_median_value(&m);
+		stream_median_release(&m);
 	}
-	sqlite3_bind_int64(stmt, 1, run_id);
-	sqlite3_bind_int64(stmt, 2, t.rows[w.lo].row_no);
-	sqlite3_bind_int64(stmt, 3, t.rows[w.hi].row_no);
-	if (!(v = malloc(w.rows * sizeof(double)))) {
-		rc = err_set("out of memory");
-		goto done;
-	}
-	while ((step = sqlite3_step(stmt)) == SQLITE_ROW && n < w.rows)
-		v[n++] = sqlite3_column_double(stmt, 0);
-	if (step != SQLITE_ROW && step != SQLITE_DONE) {
-		rc = err_set("cannot read a trace's pg_rss_kb: %s", sqlite3_errmsg(db));
-		goto done;
-	}
-	*state = PG_NO_COLUMN;
-	if (n == 0)
-		goto done;
-	rc = stats_median(v, n, median);
-	if (rc == 0)
-		*state = *median > 0 ? PG_MEASURED : PG_NOT_RUNNING;
-done:
 	sqlite3_finalize(stmt);
-	free(v);
-	trace_series_release(&t);
+	if (rc == 0)
+		*state = n == 0 ? PG_NO_COLUMN : *median > 0 ? PG_MEASURED : PG_NOT_RUNNING;
 	return rc;
 }
 

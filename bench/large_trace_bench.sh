@@ -16,6 +16,7 @@
 # memory figure are computed, not skipped. It is imported, then each of
 #   cores --format json >/dev/null
 #   trace bench --format tsv >/dev/null
+#   size ... --memory-from corpus=C   (the plateau's co-located memory)
 #   report --out DIR              (one trace plot: gnuplot runs as a child)
 # runs RUNS times (default 3), and the script prints its exit status, wall
 # time, CPU time and peak RSS (the least time and the largest RSS of the
@@ -171,6 +172,9 @@ bench_rows() {
 	rm -rf "$corpus"
 	measure cores "$rows" "$coreplan" --db "$db" cores --format json
 	measure trace "$rows" "$coreplan" --db "$db" trace bench --format tsv
+	measure size "$rows" "$coreplan" --db "$db" size --target 100 --sessions 400 \
+		--base-rate 100 --base-cpu gce-e2 --per-doubling 1.8 --mem-per-session 600 \
+		--mem-fixed 30000 --memory-from "corpus=corpus-$rows" --series e2 --format json
 	before='rm -rf "$work/report-$rows"' # a fresh folder each run
 	measure report "$rows" "$coreplan" --db "$db" report --out "$work/report-$rows"
 	before=""
@@ -189,7 +193,7 @@ limit_kb=$((64 * 1024))
 max_ratio=$(awk -v s="$small" -v l="$large" 'BEGIN { printf "%.3f", 5.5 * (l / s) / 5 }')
 echo
 echo "time ratios $large / $small rows (CPU at most $max_ratio), peak RSS (under 64 MB):"
-for name in cores trace report; do
+for name in cores trace size report; do
 	ratio=$(awk -v a="${cpu[$name,$small]}" -v b="${cpu[$name,$large]}" \
 		'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
 	wall=$(awk -v a="${secs[$name,$small]}" -v b="${secs[$name,$large]}" \
