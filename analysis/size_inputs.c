@@ -458,8 +458,9 @@ static int memory_from_db(sqlite3 *db, const struct size_request *req, struct si
 	struct selection sel = {0};
 	struct ols ols;
 	double *x = NULL, *y = NULL, *uniq = NULL;
-	int rc = select_where(db, req, req->memory_from, "--memory-from", "sessions", "load_rss_kb",
-			      NULL, &sel);
+	/* with the slope given, only the traces are read: runs need no load_rss_kb */
+	int rc = select_where(db, req, req->memory_from, "--memory-from", "sessions",
+			      req->has_mem_per ? NULL : "load_rss_kb", NULL, &sel);
 	if (rc == 0 &&
 	    (!(x = malloc(sel.n * sizeof(double))) || !(y = malloc(sel.n * sizeof(double))) ||
 	     !(uniq = malloc(sel.n * sizeof(double)))))
