@@ -59,11 +59,12 @@ static const char *flags_text(const struct size_row *r, char *buf, size_t len)
 	if (r->extrapolated && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "extrapolated; ");
 	if (r->translated && r->translation && r->translation->measured && used < len)
-		used += (size_t)snprintf(buf + used, len - used,
-					 "translated (factor %.4f, 95%% interval %.4f-%.4f, measured "
-					 "from %s to %s); ",
-					 r->translation_factor, r->translation->lo, r->translation->hi,
-					 r->translation->from_name, r->translation->to_name);
+		used += (size_t)snprintf(
+			buf + used, len - used,
+			"translated (factor %.4f, 95%% interval %.4f-%.4f, measured "
+			"from %s to %s); ",
+			r->translation_factor, r->translation->lo, r->translation->hi,
+			r->translation->from_name, r->translation->to_name);
 	else if (r->translated && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "translated (factor %g); ",
 					 r->translation_factor);
@@ -252,6 +253,7 @@ enum {
 	F_BASIS,
 	F_FACTOR,
 	F_INSTANCES,
+	F_PLATFORMS,
 	NFAMILY_COLS
 };
 
@@ -267,6 +269,7 @@ static void families_table(struct doc_section *s, const struct size_result *res)
 		[F_BASIS] = DOC_COL_TEXT("rate_basis"),
 		[F_FACTOR] = DOC_COL_REAL("translation_factor", "x", 'g', 6),
 		[F_INSTANCES] = DOC_COL_TEXT("instances"),
+		[F_PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
 	};
 	struct doc_table *t = doc_table(s, cols, NFAMILY_COLS);
 	doc_table_hide_empty(t);
@@ -281,6 +284,8 @@ static void families_table(struct doc_section *s, const struct size_result *res)
 		doc_set_int(t, F_VMIN, f->vcpus_min);
 		doc_set_int(t, F_VMAX, f->vcpus_max);
 		doc_set_text(t, F_INSTANCES, f->instances);
+		if (f->platforms[0])
+			doc_set_text(t, F_PLATFORMS, f->platforms);
 		if (res->listing)
 			continue;
 		if (!strcmp(f->cpu_family, res->in.base_family)) {

@@ -255,6 +255,9 @@ static const char *const steps[] = {
 	"  name   TEXT NOT NULL,\n"
 	"  PRIMARY KEY (run_id, field)\n"
 	") STRICT, WITHOUT ROWID;\n",
+
+	/* version 6: the CPU platforms of each catalog instance's family (sizing) */
+	"ALTER TABLE instances ADD COLUMN cpu_platforms TEXT NOT NULL DEFAULT '';\n",
 };
 
 int schema_latest_version(void)

@@ -1515,7 +1515,7 @@ check_eq "catalog again: nothing rewritten" "$LOADED" "$(q 'SELECT group_concat(
 cpl catalog --show --format tsv
 expect_rc "catalog --show exits 0" 0
 check_eq "catalog --show: the instances view's header" \
-	"catalog	instance	provider	series	vcpus	threads_per_core	sustained_vcpu_fraction	memory_gib	cpu_family	price_per_hour	price_region	price_source	price_date	physical_cores	sustained_cores	line" \
+	"catalog	instance	provider	series	vcpus	threads_per_core	sustained_vcpu_fraction	memory_gib	cpu_family	price_per_hour	price_region	price_source	price_date	physical_cores	sustained_cores	line	cpu_platforms" \
 	"$(head -n 1 "$T/.out")"
 py_check "catalog --show: one row per file line (aws then gce), fields as in the files" "$PYLIB"'
 out = rows(sys.argv[1])
@@ -1525,6 +1525,7 @@ if len(out) != len(want):
     bad.append("%d rows, files %d" % (len(out), len(want)))
 for o, (c, w) in zip(out, want):
     if o["catalog"] != c or any(o[k] != w[k] for k in ("instance", "provider", "series", "vcpus", "cpu_family", "price_date")) \
+       or o["cpu_platforms"] != (w["cpu_platforms"] or "NA") \
        or float(o["price_per_hour"]) != float(w["price_per_hour"]) or float(o["physical_cores"]) != int(w["vcpus"]) / int(w["threads_per_core"]):
         bad.append("%r vs %r" % (o, w))
 print("\n".join(bad[:10]) if bad else "ok")' "$AWS" "$GCE"
@@ -1543,7 +1544,7 @@ py_check "doc_check catalog --show: md, json and tsv agree" \
 
 cpl catalog --families --format tsv
 expect_rc "catalog --families exits 0" 0
-py_check "catalog --families: each CPU family and series with its count, vCPU range and instances (python)" "$PYLIB"'
+py_check "catalog --families: each CPU family and series with its count, vCPU range, instances and CPU platforms (python)" "$PYLIB"'
 out = rows(sys.argv[1])
 groups = {}
 for path in sys.argv[2:]:
@@ -1556,8 +1557,12 @@ if [(o["cpu_family"], o["series"]) for o in out] != keys:
 for o, k in zip(out, keys):
     g = groups[k]
     v = [int(r["vcpus"]) for r in g]
-    want = (g[0]["provider"], str(len(g)), str(min(v)), str(max(v)), ", ".join(r["instance"] for r in g))
-    if (o["provider"], o["n"], o["vcpus_min"], o["vcpus_max"], o["instances"]) != want:
+    plat = []
+    for r in g:
+        plat += [p for p in r["cpu_platforms"].split(",") if p and p not in plat]
+    want = (g[0]["provider"], str(len(g)), str(min(v)), str(max(v)), ", ".join(r["instance"] for r in g),
+            ",".join(plat) or "NA")
+    if (o["provider"], o["n"], o["vcpus_min"], o["vcpus_max"], o["instances"], o["cpu_platforms"]) != want:
         bad.append("%r: %r" % (k, o))
 print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
 check_eq "catalog --families: gce-e2 lists the eight e2 shapes" \
