@@ -197,7 +197,7 @@ void size_result_release(struct size_result *r)
 	catalog_release(&r->cat);
 	free(r->rows);
 	for (size_t i = 0; r->cells && i < r->ncells; i++)
-		free(r->cells[i].group);
+		size_cell_release(&r->cells[i]);
 	free(r->cells);
 	free(r->translations);
 	catalog_families_free(r->families, r->nfamilies);
@@ -242,7 +242,8 @@ int size_run(sqlite3 *db, const struct size_request *req, struct size_result *ou
 	if (rc == 0)
 		rc = size_read_cells(db, req, out);
 	if (rc == 0)
-		rc = size_judge(&out->in, out->rows, out->cat.n, out->cells, out->ncells);
+		rc = size_judge(&out->in, out->rows, out->cat.n, out->cells, out->ncells,
+				out->calibration);
 	out->cheapest = out->cat.n;
 	for (size_t i = 0; rc == 0 && i < out->cat.n; i++)
 		if (out->rows[i].cheapest)

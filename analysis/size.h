@@ -119,6 +119,17 @@ int size_sessions_parse(const char *text, struct size_sessions *out);
 /* Is `sessions` one of the counts asked for (in the range, for a range)? */
 bool size_sessions_has(const struct size_sessions *s, double sessions);
 
+/* What a condition of the target (its platform, its store) rests on. */
+enum size_basis {
+	SIZE_UNKNOWN,  /* neither given nor recorded on the base runs */
+	SIZE_GIVEN,    /* on the command line (--platform, --store) */
+	SIZE_ASSUMED,  /* not given: taken to be the base runs' own (said in every row) */
+	SIZE_MEASURED, /* read from runs (a factor's) */
+};
+
+/* "unknown", "given", "assumed", "measured". */
+const char *size_basis_name(enum size_basis b);
+
 struct size_inputs {
 	double target;
 	bool has_sessions;
@@ -126,9 +137,17 @@ struct size_inputs {
 	double headroom_pct;
 	struct size_value base;
 	char base_family[64];
+	/* the conditions the base runs were measured at ("" when they do not record it) */
+	char base_platform[96]; /* their cpu_model */
+	char base_store[64];    /* their store */
+	/* the target's: given, else the base's (assumed), else unknown ("") */
+	char platform[96];
+	char store[64];
+	enum size_basis platform_basis, store_basis;
 	struct size_value per_doubling;
 	double max_measured_cores; /* the largest physical-core level fitted; 0: unknown */
 	struct size_value smt;
+	enum size_basis smt_basis; /* SIZE_ASSUMED: no measurement, 1.0 */
 	struct size_value mem_per_session_kb, mem_fixed_kb;
 	struct size_value colocated_kb; /* not known: nothing counted beside the app */
 	double os_reserve_mib;
@@ -136,10 +155,42 @@ struct size_inputs {
 	size_t ntranslations;
 };
 
+/* The calibration groups: the model's error is measured apart for each. */
+enum size_group {
+	SIZE_DEDICATED, /* sustained_vcpu_fraction 1 */
+	SIZE_SHARED,    /* shared-core: sized on the sustained share */
+	SIZE_NGROUPS
+};
+
+/* "dedicated", "shared-core". */
+const char *size_group_name(enum size_group g);
+
+/*
+ * The model's error on one group's instances (size_judge): over the
+ * eligible measured cells of that group's rows, the ratio measured median
+ * / the model's capacity at the cell (no headroom). n 0: uncalibrated.
+ */
+struct size_calibration {
+	size_t n;         /* eligible measured cells */
+	size_t instances; /* of how many instances */
+	double median, min, max;
+};
+
 struct size_row {
 	const struct instance *inst;
+	enum size_group group;
 	bool predicted_ok;
+	/* the model's capacity (no headroom) and its bounds */
+	double capacity, capacity_lo, capacity_hi;
+	/* the capacity with the headroom kept free */
 	double predicted, predicted_lo, predicted_hi;
+	/*
+	 * predicted_lo/hi widened by the group's calibration (size_judge):
+	 * lo * min(1, the smallest ratio), hi * max(1, the largest); the
+	 * uncalibrated bounds when the group has no eligible cell
+	 */
+	double calibrated_lo, calibrated_hi;
+	bool calibrated;
 	double burst; /* shared-core only, else NaN */
 	/* NaN without app memory inputs or sessions */
 	double memory_needed_gib, memory_app_gib, memory_colocated_gib, memory_os_gib;
@@ -148,11 +199,15 @@ struct size_row {
 	double shortfall;  /* target / predicted */
 	double cost_per_1k;
 	bool extrapolated, translated, shared_core, cheapest;
+	bool other_store;    /* the target's store differs from the base runs' (no factor) */
+	bool other_platform; /* the target's platform differs from the base runs' (no factor) */
 	double translation_factor;
 	const struct size_translation *translation; /* the one used, or NULL */
 	/* size_judge: the cells of this row (cells[first .. first + ncells)) and the worst */
-	size_t first_cell, ncells, worst;    /* worst: SIZE_MAX when none has runs */
-	bool measured_below, measured_above; /* a cell at the target outside the bounds */
+	size_t first_cell, ncells, worst;    /* worst: SIZE_MAX when none decides */
+	size_t eligible_cells;               /* of its cells, those that count as its capacity */
+	bool measured_below, measured_above; /* a deciding cell outside the bounds */
+	bool loo_miss;                       /* an eligible cell outside its leave-one-out bounds */
 };
 
 /* The rows of cat (rows[i] is cat->items[i]); *rows is a new array the caller frees. */
@@ -161,7 +216,13 @@ int size_compute(const struct catalog *cat, const struct size_inputs *in, struct
 /* "meets" when lower >= target, "marginal" when central >= target, else "short". */
 const char *size_verdict(double lower, double central, double target);
 
-/* One instance's runs at one session count with one value of each varying field. */
+/*
+ * One instance's runs at one session count with one value of each varying
+ * field: a cell. It counts as the instance's capacity (eligible) only when
+ * its runs used the whole instance and the target's conditions (size_cells.c,
+ * "Whole-instance cells" in size_run's contract below); why_not lists every
+ * reason it does not, "; "-separated.
+ */
 struct size_cell {
 	size_t row; /* its row (and catalog item) */
 	double sessions;
@@ -169,12 +230,32 @@ struct size_cell {
 	bool at_target; /* at a session count asked for by --sessions */
 	size_t n;       /* 0: no run at this count (a listed count the instance lacks) */
 	struct summary s;
+	/* what its runs record (NULL: not recorded) */
+	char *platform;  /* cpu_model */
+	char *store;     /* store */
+	double workers;  /* the worker level x processes; NaN when unset */
+	size_t cpus;     /* CPUs of the cpuset it was pinned to; 0 when not pinned */
+	bool eligible;   /* counts as its instance's capacity (calibrates the model) */
+	bool decides;    /* eligible and at a session count asked for: the verdict may rest on it */
+	char *why_not;   /* why it is not eligible ("; "-separated), NULL when it is */
+	char *assumed;   /* what eligibility took without a record ("platform not recorded"), or NULL */
 	/* size_judge */
 	double shortfall;    /* target / median */
 	const char *check;   /* "below", "above", "within"; NULL without n or prediction */
 	double check_ratio;  /* median / predicted_lo (below), / predicted_high (above), else NaN */
-	const char *verdict; /* this cell alone (size_verdict of min and median); NULL without n */
-	bool worst;          /* the cell its row's verdict rests on */
+	double model, model_lo, model_hi; /* the model's capacity at the cell (no headroom), NaN */
+	double ratio;        /* median / model: the model's error here (eligible cells), else NaN */
+	/*
+	 * leave-one-out (eligible cells): the bounds predicted for it with the
+	 * group's calibration from the OTHER instances' eligible cells (the
+	 * uncalibrated bounds when there are none), and where the median falls
+	 */
+	double loo_lo, loo_hi;
+	const char *loo_check; /* "within", "below", "above"; NULL when not eligible */
+	double loo_miss;       /* below: median / loo_lo - 1; above: median / loo_hi - 1; else 0 */
+	size_t loo_n;          /* the cells the leave-one-out calibration rests on */
+	const char *verdict;   /* this cell alone (size_verdict of min and median); NULL without n */
+	bool worst;            /* the cell its row's verdict rests on */
 };
 
 /*
@@ -185,7 +266,7 @@ struct size_cell {
  * cheapest mark again. Rows without cells keep size_compute's verdict.
  */
 int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows,
-	       struct size_cell *cells, size_t ncells);
+	       struct size_cell *cells, size_t ncells, struct size_calibration *calibration);
 
 /*
  * What `coreplan size` asks. Each input is a number given on the command
@@ -232,6 +313,8 @@ struct size_request {
 	double base_rate, per_doubling, smt_factor, mem_per, mem_fixed, colocated_kb;
 	double os_reserve_mib;
 	const char *base_cpu; /* the CPU family base_rate was measured on */
+	const char *platform; /* the target's CPU platform (--platform), NULL: the base runs' */
+	const char *store;    /* the target's store (--store), NULL: the base runs' */
 	struct size_translation *translations;
 	size_t ntranslations;
 	char **catalog_files;
@@ -268,6 +351,8 @@ struct size_result {
 	struct size_inputs in;
 	struct size_provenance base_prov, per_doubling_prov, smt_prov, memory_prov, colocated_prov;
 	char base_family_note[256]; /* why a base family no catalog has is accepted, or "" */
+	char scaling_platform[96];  /* the --scaling-from runs' cpu_model, "" when not one */
+	char smt_where[300];        /* the WHERE the SMT factor was measured on without --smt-from */
 	struct size_translation
 		*translations; /* the request's, families resolved (in.translations) */
 	struct catalogs_used catalogs;
@@ -275,6 +360,7 @@ struct size_result {
 	struct size_row *rows;   /* cat.n, rows[i] for cat.items[i] */
 	struct size_cell *cells; /* grouped by row */
 	size_t ncells;
+	struct size_calibration calibration[SIZE_NGROUPS]; /* the model's error per group */
 	size_t cheapest;                 /* index of the cheapest row that meets, or cat.n */
 	struct catalog_family *families; /* of cat (every catalog with list_families) */
 	size_t nfamilies;

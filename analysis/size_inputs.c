@@ -26,7 +26,7 @@ int size_input_filter(const struct size_request *req, const char *where, const c
 	memset(f, 0, sizeof(*f));
 	if (req->filter)
 		rc = run_filter_copy(f, req->filter);
-	if (rc == 0)
+	if (rc == 0 && where)
 		rc = run_filter_add_conditions(f, where, option);
 	return rc;
 }
@@ -78,16 +78,34 @@ static int runs_host(sqlite3 *db, const struct selection *sel, size_t k, const c
 	return name ? run_host_of(db, sel, name, host) : 0;
 }
 
+/* The value every run shares in extra[k] into dst ("" when some lack it or they differ). */
+static void shared_extra(const struct selection *sel, size_t k, char *dst, size_t size)
+{
+	const char *v = sel->n ? sel->runs[0].extra[k] : NULL;
+	for (size_t i = 1; v && i < sel->n; i++)
+		if (!sel->runs[i].extra[k] || strcmp(sel->runs[i].extra[k], v))
+			v = NULL;
+	snprintf(dst, size, "%s", v ? v : "");
+}
+
 static int base_from_db(sqlite3 *db, const struct size_request *req, struct size_result *res)
 {
-	static const char *const extra[] = {"cpu_family", NULL};
+	const char *store = size_field_or_null(db, "store");
+	const char *model = size_field_or_null(db, "cpu_model");
+	const char *extra[4] = {"cpu_family", NULL, NULL, NULL};
+	size_t at_store = 0, at_model = 0, nextra = 1;
 	struct size_inputs *in = &res->in;
 	struct selection sel = {0};
 	struct summary s;
 	double *v = NULL;
-	int rc = select_where(db, req, req->base_from, "--base-from", NULL, res->metric, extra,
-			      &sel);
-	const char *family = rc == 0 ? sel.runs[0].extra[0] : NULL;
+	int rc;
+	const char *family;
+	if (store)
+		extra[at_store = nextra++] = store;
+	if (model)
+		extra[at_model = nextra++] = model;
+	rc = select_where(db, req, req->base_from, "--base-from", NULL, res->metric, extra, &sel);
+	family = rc == 0 ? sel.runs[0].extra[0] : NULL;
 	for (size_t i = 0; rc == 0 && i < sel.n; i++)
 		if (!sel.runs[i].extra[0] || !family || strcmp(sel.runs[i].extra[0], family))
 			rc = err_set("the base runs must name one cpu_family (run '%s' has '%s')",
@@ -106,6 +124,10 @@ static int base_from_db(sqlite3 *db, const struct size_request *req, struct size
 			 "median %s of %zu runs (%s), range %g-%g, on %s", res->metric, sel.n,
 			 req->base_from, s.min, s.max, family);
 		snprintf(in->base_family, sizeof(in->base_family), "%s", family);
+		if (at_store)
+			shared_extra(&sel, at_store, in->base_store, sizeof(in->base_store));
+		if (at_model)
+			shared_extra(&sel, at_model, in->base_platform, sizeof(in->base_platform));
 		p->where = req->base_from;
 		p->runs = sel.n;
 		snprintf(p->statistic, sizeof(p->statistic),
@@ -181,7 +203,7 @@ done:
 
 static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct size_result *res)
 {
-	static const char *const extra[] = {"topology_host", NULL};
+	const char *const extra[] = {"topology_host", size_field_or_null(db, "cpu_model"), NULL};
 	const char *by = req->scaling_by ? req->scaling_by : "gomaxprocs";
 	struct size_inputs *in = &res->in;
 	struct size_provenance *p = &res->per_doubling_prov;
@@ -195,6 +217,8 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 			      &sel);
 	if (rc == 0)
 		rc = runs_host(db, &sel, 0, "--scaling-from", req->scaling_from, &host);
+	if (rc == 0 && extra[1])
+		shared_extra(&sel, 1, res->scaling_platform, sizeof(res->scaling_platform));
 	if (rc == 0 &&
 	    (!(level = malloc(sel.n * sizeof(double))) || !(x = malloc(sel.n * sizeof(double))) ||
 	     !(uniq = malloc(sel.n * sizeof(double))) || !(kept = calloc(sel.n, sizeof(bool)))))
@@ -279,14 +303,46 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 	return rc;
 }
 
+/*
+ * The smt_factor `coreplan smt` measures on the runs of filter f (their
+ * host's topology): into res->in.smt and its provenance; 1 when the runs
+ * give none (no pinned pair of arms), an error when smt cannot read them.
+ */
+static int smt_measured(sqlite3 *db, const struct run_filter *f, const char *where,
+			const char *how, struct size_result *res)
+{
+	struct size_inputs *in = &res->in;
+	struct size_provenance *p = &res->smt_prov;
+	struct smt_request q = {f, res->metric, NULL, NULL, NULL, NULL};
+	struct smt_result m;
+	int rc = smt_measure(db, &q, &m), found = 1;
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < m.figs.n && found; i++) {
+		const struct smt_figure *x = &m.figs.figures[i];
+		if (strcmp(x->name, "smt_factor") || !x->measured)
+			continue;
+		in->smt = (struct size_value){true, x->value, x->lo, x->hi, ""};
+		snprintf(in->smt.source, sizeof(in->smt.source),
+			 "smt_factor of coreplan smt on %s (host %s)%s: %s / %s", where, m.host, how,
+			 x->num.label, x->den.label);
+		p->where = where;
+		p->runs = m.sel.n;
+		snprintf(p->statistic, sizeof(p->statistic),
+			 "smt_factor: median %s of %s / median of %s; bounds min/max and max/min",
+			 res->metric, x->num.label, x->den.label);
+		snprintf(p->host, sizeof(p->host), "%s", m.host);
+		found = 0;
+	}
+	smt_result_release(&m);
+	return found;
+}
+
 static int smt_from_db(sqlite3 *db, const struct size_request *req, struct size_result *res)
 {
 	static const char *const extra[] = {"topology_host", NULL};
-	struct size_inputs *in = &res->in;
-	struct size_provenance *p = &res->smt_prov;
 	struct selection sel = {0};
 	struct run_host host = {0};
-	struct smt_result m;
 	struct run_filter f;
 	int rc = select_where(db, req, req->smt_from, "--smt-from", NULL, res->metric, extra, &sel);
 	if (rc == 0)
@@ -299,30 +355,83 @@ static int smt_from_db(sqlite3 *db, const struct size_request *req, struct size_
 	if (rc)
 		return rc;
 	rc = size_input_filter(req, req->smt_from, "--smt-from", &f);
-	if (rc == 0) {
-		struct smt_request q = {&f, res->metric, NULL, NULL, NULL, NULL};
-		rc = smt_measure(db, &q, &m);
-	}
+	if (rc == 0)
+		rc = smt_measured(db, &f, req->smt_from, "", res);
 	run_filter_release(&f);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < m.figs.n; i++) {
-		const struct smt_figure *x = &m.figs.figures[i];
-		if (strcmp(x->name, "smt_factor") || !x->measured)
-			continue;
-		in->smt = (struct size_value){true, x->value, x->lo, x->hi, ""};
-		snprintf(in->smt.source, sizeof(in->smt.source),
-			 "smt_factor of coreplan smt on %s (host %s): %s / %s", req->smt_from,
-			 m.host, x->num.label, x->den.label);
-		p->where = req->smt_from;
-		p->runs = m.sel.n;
-		snprintf(p->statistic, sizeof(p->statistic),
-			 "smt_factor: median %s of %s / median of %s; bounds min/max and max/min",
-			 res->metric, x->num.label, x->den.label);
-		snprintf(p->host, sizeof(p->host), "%s", m.host);
+	return rc == 1 ? err_set("the runs of --smt-from give no smt_factor") : rc;
+}
+
+/* The corpora (sorted, distinct) of the filter's runs pinned to a cpuset. */
+static int pinned_corpora(sqlite3 *db, const struct run_filter *f, char ***out, size_t *n)
+{
+	static const char *const extra[] = {"cpuset", NULL};
+	struct select_spec spec = {.filter = f, .extra = extra};
+	struct selection sel = {0};
+	int rc = select_runs(db, &spec, &sel);
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; rc == 0 && i < sel.n; i++) {
+		const struct sel_run *r = &sel.runs[i];
+		char **grown;
+		if (!r->extra[0] || !r->extra[0][0] || (*n && !strcmp((*out)[*n - 1], r->corpus)))
+			continue; /* runs come by corpus: a repeat is the last one */
+		if (!(grown = realloc(*out, (*n + 1) * sizeof(*grown))) ||
+		    !(grown[*n] = strdup(r->corpus))) {
+			if (grown)
+				*out = grown;
+			rc = err_set("out of memory");
+			break;
+		}
+		*out = grown;
+		(*n)++;
 	}
-	smt_result_release(&m);
-	return in->smt.known ? 0 : err_set("the runs of --smt-from give no smt_factor");
+	selection_release(&sel);
+	return rc;
+}
+
+/*
+ * No --smt-factor or --smt-from: the SMT factor is measured where the
+ * database holds what --smt-from would select, so leaving the option out
+ * gives the same answer: the pinned runs (a cpuset) on the --scaling-from
+ * runs' platform (their cpu_model; else the base runs'), corpus by corpus
+ * in name order, the first corpus that measures it. None: 1 when nothing measures it.
+ */
+static int smt_automatic(sqlite3 *db, const struct size_request *req, struct size_result *res)
+{
+	const char *platform = res->scaling_platform[0] ? res->scaling_platform
+						       : res->in.base_platform;
+	char **corpora = NULL;
+	size_t n = 0;
+	struct run_filter f;
+	int rc, found = 1;
+	if (!platform[0] || !size_field_or_null(db, "cpuset") || !size_field_or_null(db, "cpu_model"))
+		return 1;
+	rc = size_input_filter(req, NULL, NULL, &f);
+	if (rc == 0)
+		rc = run_filter_add(&f, "cpu_model", &platform, 1);
+	if (rc == 0)
+		rc = pinned_corpora(db, &f, &corpora, &n);
+	run_filter_release(&f);
+	for (size_t i = 0; rc == 0 && found && i < n; i++) {
+		char how[400];
+		rc = size_input_filter(req, NULL, NULL, &f);
+		if (rc == 0)
+			rc = run_filter_add(&f, "corpus", (const char *const *)&corpora[i], 1);
+		/* the provenance's WHERE points here: it outlives this call */
+		snprintf(res->smt_where, sizeof(res->smt_where), "corpus=%s", corpora[i]);
+		snprintf(how, sizeof(how),
+			 ", measured without --smt-from: the pinned runs on the %s platform %s",
+			 res->scaling_platform[0] ? "--scaling-from runs'" : "base runs'", platform);
+		if (rc == 0 && (found = smt_measured(db, &f, res->smt_where, how, res)) != 0) {
+			found = 1; /* a corpus smt cannot read measures nothing: the next one */
+			err_clear();
+		}
+		run_filter_release(&f);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(corpora[i]);
+	free(corpora);
+	return rc ? rc : found;
 }
 
 /* What a memory run's trace says about PostgreSQL. */
@@ -512,6 +621,20 @@ static void given(struct size_value *v, struct size_provenance *p, double value,
 		snprintf(p->statistic, sizeof(p->statistic), "given on the command line");
 }
 
+/* The target's platform and store: given, else the base runs' (assumed), else unknown. */
+static void target_conditions(const struct size_request *req, struct size_inputs *in)
+{
+	in->platform_basis = req->platform	       ? SIZE_GIVEN
+			     : in->base_platform[0] ? SIZE_ASSUMED
+						    : SIZE_UNKNOWN;
+	snprintf(in->platform, sizeof(in->platform), "%s",
+		 req->platform ? req->platform : in->base_platform);
+	in->store_basis = req->store		 ? SIZE_GIVEN
+			  : in->base_store[0] ? SIZE_ASSUMED
+					      : SIZE_UNKNOWN;
+	snprintf(in->store, sizeof(in->store), "%s", req->store ? req->store : in->base_store);
+}
+
 int size_gather_inputs(sqlite3 *db, const struct size_request *req, struct size_result *res)
 {
 	struct size_inputs *in = &res->in;
@@ -534,11 +657,17 @@ int size_gather_inputs(sqlite3 *db, const struct size_request *req, struct size_
 		      "per-doubling factor");
 	else if (rc == 0 && req->scaling_from)
 		rc = scaling_from_db(db, req, res);
+	if (rc == 0)
+		target_conditions(req, in);
+	in->smt_basis = req->has_smt ? SIZE_GIVEN : SIZE_MEASURED;
 	if (rc == 0 && req->has_smt)
 		given(&in->smt, &res->smt_prov, req->smt_factor, "SMT factor");
 	else if (rc == 0 && req->smt_from)
 		rc = smt_from_db(db, req, res);
+	else if (rc == 0 && (rc = smt_automatic(db, req, res)) == 1)
+		rc = 0;
 	if (rc == 0 && !in->smt.known) {
+		in->smt_basis = SIZE_ASSUMED;
 		in->smt = (struct size_value){true, 1.0, 1.0, 1.0, ""};
 		snprintf(in->smt.source, sizeof(in->smt.source),
 			 "not given: a core's second thread counted as adding nothing (1.0)");

@@ -27,6 +27,23 @@ static const struct size_translation *find_translation(const struct size_inputs 
 	return NULL;
 }
 
+const char *size_basis_name(enum size_basis b)
+{
+	static const char *const names[] = {"unknown", "given", "assumed", "measured"};
+	return (size_t)b < sizeof(names) / sizeof(names[0]) ? names[b] : "?";
+}
+
+const char *size_group_name(enum size_group g)
+{
+	return g == SIZE_SHARED ? "shared-core" : "dedicated";
+}
+
+/* Do the target's and the base runs' condition differ, both known? */
+static bool differs(const char *target, const char *base)
+{
+	return target[0] && base[0] && strcmp(target, base);
+}
+
 static void predict(const struct size_inputs *in, struct size_row *row)
 {
 	const struct instance *inst = row->inst;
@@ -36,6 +53,8 @@ static void predict(const struct size_inputs *in, struct size_row *row)
 	double smt_hi = inst->threads_per_core == 2 ? in->smt.hi : 1.0;
 	double base = in->base.value, base_lo = in->base.lo, base_hi = in->base.hi;
 	double p = inst->sustained_cores;
+	row->shared_core = inst->sustained_vcpu_fraction < 1.0;
+	row->group = row->shared_core ? SIZE_SHARED : SIZE_DEDICATED;
 	if (strcmp(inst->cpu_family, in->base_family)) {
 		const struct size_translation *t = find_translation(in, inst->cpu_family);
 		if (!t)
@@ -46,12 +65,17 @@ static void predict(const struct size_inputs *in, struct size_row *row)
 		base /= t->factor;
 		base_lo /= t->measured ? t->hi : t->factor;
 		base_hi /= t->measured ? t->lo : t->factor;
+	} else {
+		row->other_platform = differs(in->platform, in->base_platform);
 	}
+	row->other_store = differs(in->store, in->base_store);
 	row->predicted_ok = true;
-	row->predicted = base * scale(p, in->per_doubling.value) * smt * keep;
-	row->predicted_lo = base_lo * scale(p, p >= 1 ? in->per_doubling.lo : 1) * smt_lo * keep;
-	row->predicted_hi = base_hi * scale(p, p >= 1 ? in->per_doubling.hi : 1) * smt_hi * keep;
-	row->shared_core = inst->sustained_vcpu_fraction < 1.0;
+	row->capacity = base * scale(p, in->per_doubling.value) * smt;
+	row->capacity_lo = base_lo * scale(p, p >= 1 ? in->per_doubling.lo : 1) * smt_lo;
+	row->capacity_hi = base_hi * scale(p, p >= 1 ? in->per_doubling.hi : 1) * smt_hi;
+	row->predicted = row->capacity * keep;
+	row->predicted_lo = row->calibrated_lo = row->capacity_lo * keep;
+	row->predicted_hi = row->calibrated_hi = row->capacity_hi * keep;
 	if (row->shared_core)
 		row->burst = base * scale(inst->physical_cores, in->per_doubling.value) * smt;
 	row->extrapolated = in->max_measured_cores > 0 && p > in->max_measured_cores;
@@ -69,6 +93,7 @@ static bool memory_bound(const struct size_row *row)
 	return !isnan(row->memory_needed_gib) && row->memory_needed_gib > row->inst->memory_gib;
 }
 
+/* The row's verdict on its prediction: the calibrated lower bound must meet the target. */
 static void judge(const struct size_inputs *in, struct size_row *row)
 {
 	row->shortfall = row->cost_per_1k = NAN;
@@ -83,7 +108,7 @@ static void judge(const struct size_inputs *in, struct size_row *row)
 	if (memory_bound(row))
 		row->verdict = "memory-bound";
 	else
-		row->verdict = size_verdict(row->predicted_lo, row->predicted, in->target);
+		row->verdict = size_verdict(row->calibrated_lo, row->predicted, in->target);
 }
 
 /* The memory parts at the largest session count (NaN without the app's inputs). */
@@ -136,6 +161,8 @@ int size_compute(const struct catalog *cat, const struct size_inputs *in, struct
 		struct size_row *row = &out[i];
 		row->inst = &cat->items[i];
 		row->burst = row->predicted = row->predicted_lo = row->predicted_hi = NAN;
+		row->capacity = row->capacity_lo = row->capacity_hi = NAN;
+		row->calibrated_lo = row->calibrated_hi = NAN;
 		row->translation_factor = NAN;
 		row->worst = SIZE_MAX;
 		memory(in, row);
@@ -166,16 +193,25 @@ static bool worse(const struct size_cell *a, const struct size_cell *b)
 static void judge_cell(const struct size_inputs *in, const struct size_row *row,
 		       struct size_cell *c)
 {
-	c->shortfall = c->check_ratio = NAN;
-	c->check = NULL;
+	c->shortfall = c->check_ratio = c->ratio = NAN;
+	c->model = c->model_lo = c->model_hi = c->loo_lo = c->loo_hi = NAN;
+	c->loo_miss = 0;
+	c->loo_n = 0;
+	c->check = c->loo_check = NULL;
 	c->verdict = NULL;
 	c->worst = false;
+	c->decides = c->eligible && c->at_target && c->n > 0;
 	if (c->n == 0)
 		return;
 	c->shortfall = c->s.median > 0 ? in->target / c->s.median : NAN;
 	c->verdict = size_verdict(c->s.min, c->s.median, in->target);
 	if (!row->predicted_ok)
 		return;
+	c->model = row->capacity;
+	c->model_lo = row->capacity_lo;
+	c->model_hi = row->capacity_hi;
+	if (c->eligible && c->model > 0)
+		c->ratio = c->s.median / c->model;
 	if (c->s.median < row->predicted_lo) {
 		c->check = "below";
 		c->check_ratio = c->s.median / row->predicted_lo;
@@ -187,13 +223,91 @@ static void judge_cell(const struct size_inputs *in, const struct size_row *row,
 	}
 }
 
-int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows,
-	       struct size_cell *cells, size_t ncells)
+/* Does the cell calibrate its group's model (eligible, with runs and a model to compare)? */
+static bool calibrates(const struct size_cell *c)
 {
+	return c->eligible && c->n > 0 && !isnan(c->ratio);
+}
+
+/*
+ * The calibration of group g over the eligible cells, leaving out the cells
+ * of row `skip` (SIZE_MAX: none): n, instances and the ratios' median,
+ * minimum and maximum. Linear in the cells plus a sort of the ratios.
+ */
+static int calibrate_group(const struct size_row *rows, const struct size_cell *cells,
+			   size_t ncells, enum size_group g, size_t skip,
+			   struct size_calibration *out)
+{
+	double *ratios = malloc((ncells ? ncells : 1) * sizeof(double));
+	size_t n = 0, last_row = SIZE_MAX;
+	struct summary s;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	out->median = out->min = out->max = NAN;
+	if (!ratios)
+		return err_set("out of memory");
+	for (size_t i = 0; i < ncells; i++) {
+		const struct size_cell *c = &cells[i];
+		if (!calibrates(c) || rows[c->row].group != g || c->row == skip)
+			continue;
+		ratios[n++] = c->ratio;
+		out->instances += c->row != last_row; /* cells of a row are together */
+		last_row = c->row;
+	}
+	if (n > 0 && (rc = stats_summary(ratios, n, &s)) == 0) {
+		out->n = n;
+		out->median = s.median;
+		out->min = s.min;
+		out->max = s.max;
+	}
+	free(ratios);
+	return rc;
+}
+
+/* lo * min(1, the smallest ratio), hi * max(1, the largest): bounds widened, never narrowed. */
+static void widen(const struct size_calibration *k, double lo, double hi, double *out_lo,
+		  double *out_hi)
+{
+	*out_lo = k->n ? lo * fmin(1.0, k->min) : lo;
+	*out_hi = k->n ? hi * fmax(1.0, k->max) : hi;
+}
+
+/* Each eligible cell against the bounds its group's other instances calibrate. */
+static int leave_one_out(struct size_row *rows, struct size_cell *cells, size_t ncells)
+{
+	for (size_t i = 0; i < ncells; i++) {
+		struct size_cell *c = &cells[i];
+		struct size_calibration k;
+		int rc;
+		if (!calibrates(c))
+			continue;
+		rc = calibrate_group(rows, cells, ncells, rows[c->row].group, c->row, &k);
+		if (rc)
+			return rc;
+		widen(&k, c->model_lo, c->model_hi, &c->loo_lo, &c->loo_hi);
+		c->loo_n = k.n;
+		if (c->s.median < c->loo_lo) {
+			c->loo_check = "below";
+			c->loo_miss = c->s.median / c->loo_lo - 1.0;
+		} else if (c->s.median > c->loo_hi) {
+			c->loo_check = "above";
+			c->loo_miss = c->s.median / c->loo_hi - 1.0;
+		} else {
+			c->loo_check = "within";
+		}
+		rows[c->row].loo_miss |= strcmp(c->loo_check, "within") != 0;
+	}
+	return 0;
+}
+
+int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows,
+	       struct size_cell *cells, size_t ncells, struct size_calibration *calibration)
+{
+	int rc = 0;
 	for (size_t i = 0; i < nrows; i++) {
-		rows[i].first_cell = rows[i].ncells = 0;
+		rows[i].first_cell = rows[i].ncells = rows[i].eligible_cells = 0;
 		rows[i].worst = SIZE_MAX;
-		rows[i].measured_below = rows[i].measured_above = false;
+		rows[i].measured_below = rows[i].measured_above = rows[i].loo_miss = false;
 	}
 	for (size_t i = 0; i < ncells; i++) {
 		struct size_cell *c = &cells[i];
@@ -207,15 +321,30 @@ int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows
 		if (r->ncells++ == 0)
 			r->first_cell = i;
 		judge_cell(in, r, c);
-		if (!c->verdict || !c->at_target)
+		r->eligible_cells += c->eligible && c->n > 0;
+		if (!c->decides)
 			continue;
 		r->measured_below |= c->check && !strcmp(c->check, "below");
 		r->measured_above |= c->check && !strcmp(c->check, "above");
 		if (r->worst == SIZE_MAX || worse(c, &cells[r->worst]))
 			r->worst = i;
 	}
+	for (int g = 0; rc == 0 && g < SIZE_NGROUPS; g++)
+		rc = calibrate_group(rows, cells, ncells, (enum size_group)g, SIZE_MAX,
+				     &calibration[g]);
+	if (rc == 0)
+		rc = leave_one_out(rows, cells, ncells);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < nrows; i++) {
 		struct size_row *r = &rows[i];
+		const struct size_calibration *k = &calibration[r->group];
+		if (r->predicted_ok) {
+			r->calibrated = k->n > 0;
+			widen(k, r->predicted_lo, r->predicted_hi, &r->calibrated_lo,
+			      &r->calibrated_hi);
+		}
+		judge(in, r);
 		if (r->worst == SIZE_MAX)
 			continue;
 		cells[r->worst].worst = true;

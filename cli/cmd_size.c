@@ -41,6 +41,8 @@ enum {
 	OPT_LIST_FAMILIES,
 	OPT_PLOT,
 	OPT_FORCE,
+	OPT_PLATFORM,
+	OPT_STORE,
 };
 
 static const struct opt_spec specs[] = {
@@ -112,6 +114,13 @@ static const struct opt_spec specs[] = {
 	[OPT_FORCE] = {"force", 0, NULL,
 		       "--plot may replace the image, data and script an earlier coreplan wrote "
 		       "there (never a file coreplan did not write)",
+		       false},
+	[OPT_PLATFORM] = {"platform", 0, "NAME",
+			  "the CPU platform to size for (a run's cpu_model, a catalog's "
+			  "cpu_platforms; default: the base runs')",
+			  false},
+	[OPT_STORE] = {"store", 0, "NAME",
+		       "the session store to size for (a run's store; default: the base runs')",
 		       false},
 	{NULL, 0, NULL, NULL, false},
 };
@@ -356,6 +365,12 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_FORCE:
 		a->force = true;
+		return 0;
+	case OPT_PLATFORM:
+		req->platform = value;
+		return 0;
+	case OPT_STORE:
+		req->store = value;
 		return 0;
 	}
 	return 0;

@@ -26,6 +26,9 @@ enum {
 	I_PREDICTED,
 	I_PREDICTED_LOW,
 	I_PREDICTED_HIGH,
+	I_CALIBRATED_LOW,
+	I_CALIBRATED_HIGH,
+	I_CALIBRATION,
 	I_VERDICT,
 	I_BASIS,
 	I_SHORTFALL,
@@ -49,9 +52,26 @@ enum {
 	NINSTANCE_COLS
 };
 
-/* "CHEAPEST; extrapolated; translated (factor F); shared-core: ...; measured ...", or NULL. */
-static const char *flags_text(const struct size_row *r, char *buf, size_t len)
+/* "dedicated: 3 cells of 1 instance, measured / predicted 0.916 (0.90-0.93)" or "uncalibrated: ...". */
+static void calibration_text(const struct size_result *res, const struct size_row *r, char *buf,
+			     size_t len)
 {
+	const struct size_calibration *k = &res->calibration[r->group];
+	if (k->n == 0)
+		snprintf(buf, len, "uncalibrated: no eligible measured cell of a %s instance",
+			 size_group_name(r->group));
+	else
+		snprintf(buf, len,
+			 "%s: %zu cell%s of %zu instance%s, measured / predicted %.3f (%.3f-%.3f)",
+			 size_group_name(r->group), k->n, k->n == 1 ? "" : "s", k->instances,
+			 k->instances == 1 ? "" : "s", k->median, k->min, k->max);
+}
+
+/* "CHEAPEST; extrapolated; translated (factor F); shared-core: ...; measured ...", or NULL. */
+static const char *flags_text(const struct size_result *res, const struct size_row *r, char *buf,
+			      size_t len)
+{
+	const struct size_inputs *in = &res->in;
 	size_t used = 0;
 	buf[0] = '\0';
 	if (r->cheapest)
@@ -72,6 +92,26 @@ static const char *flags_text(const struct size_row *r, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used,
 					 "shared-core: sustained share; burst %.0f not sustained; ",
 					 r->burst);
+	if (r->other_platform && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 "other platform: sized for %s (%s), the base rate measured "
+					 "on %s, no factor; ",
+					 in->platform, size_basis_name(in->platform_basis),
+					 in->base_platform);
+	if (r->other_store && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 "other store: sized for %s (%s), the base rate measured with "
+					 "%s, no factor; ",
+					 in->store, size_basis_name(in->store_basis), in->base_store);
+	if (r->predicted_ok && r->inst->threads_per_core == 2 && in->smt_basis == SIZE_ASSUMED &&
+	    used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 "SMT assumed 1.0 (not measured); ");
+	if (r->predicted_ok && !r->calibrated && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "uncalibrated; ");
+	if (r->loo_miss && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 "a measured cell outside its leave-one-out bounds; ");
 	if (r->measured_below && used < len)
 		used += (size_t)snprintf(buf + used, len - used, "measured below prediction; ");
 	if (r->measured_above && used < len)
@@ -99,6 +139,9 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		[I_PREDICTED] = DOC_COL_REAL("predicted", mu, 'f', 0),
 		[I_PREDICTED_LOW] = DOC_COL_REAL("predicted_low", mu, 'f', 0),
 		[I_PREDICTED_HIGH] = DOC_COL_REAL("predicted_high", mu, 'f', 0),
+		[I_CALIBRATED_LOW] = DOC_COL_REAL("calibrated_low", mu, 'f', 0),
+		[I_CALIBRATED_HIGH] = DOC_COL_REAL("calibrated_high", mu, 'f', 0),
+		[I_CALIBRATION] = DOC_COL_TEXT("calibration"),
 		[I_VERDICT] = DOC_COL_TEXT("verdict"),
 		[I_BASIS] = DOC_COL_TEXT("verdict_basis"),
 		[I_SHORTFALL] = DOC_COL_REAL("shortfall", "x", 'f', 2),
@@ -121,7 +164,7 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		[I_PRICE_DATE] = DOC_COL_TEXT("price_date"),
 	};
 	struct doc_table *t = doc_table(s, cols, NINSTANCE_COLS);
-	char flags[320], where[160];
+	char flags[1024], where[320];
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, res->listing
 					? "--list-families: nothing sized"
@@ -138,6 +181,12 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		doc_set_real(t, I_PREDICTED, r->predicted);
 		doc_set_real(t, I_PREDICTED_LOW, r->predicted_lo);
 		doc_set_real(t, I_PREDICTED_HIGH, r->predicted_hi);
+		doc_set_real(t, I_CALIBRATED_LOW, r->calibrated_lo);
+		doc_set_real(t, I_CALIBRATED_HIGH, r->calibrated_hi);
+		if (r->predicted_ok) {
+			calibration_text(res, r, where, sizeof(where));
+			doc_set_text(t, I_CALIBRATION, where);
+		}
 		doc_set_text(t, I_VERDICT, r->verdict);
 		doc_set_text(t, I_BASIS, r->basis);
 		doc_set_real(t, I_SHORTFALL, r->shortfall);
@@ -161,7 +210,7 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		doc_set_real(t, I_MEMORY, in->memory_gib);
 		doc_set_real(t, I_PRICE, in->price_per_hour);
 		doc_set_real(t, I_COST, r->cost_per_1k);
-		if (flags_text(r, flags, sizeof(flags)))
+		if (flags_text(res, r, flags, sizeof(flags)))
 			doc_set_text(t, I_FLAGS, flags);
 		doc_set_text(t, I_PRICE_DATE, in->price_date);
 	}
@@ -186,6 +235,21 @@ enum {
 	M_CHECK_RATIO,
 	M_VERDICT,
 	M_WORST,
+	M_ELIGIBLE,
+	M_DECIDES,
+	M_WHY_NOT,
+	M_ASSUMED,
+	M_PLATFORM,
+	M_STORE,
+	M_WORKERS,
+	M_CPUS,
+	M_MODEL,
+	M_RATIO,
+	M_LOO_LOW,
+	M_LOO_HIGH,
+	M_LOO_CHECK,
+	M_LOO_MISS,
+	M_LOO_N,
 	NMEASURED_COLS
 };
 
@@ -209,6 +273,21 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 		[M_CHECK_RATIO] = DOC_COL_REAL("model_ratio", "x", 'f', 3),
 		[M_VERDICT] = DOC_COL_TEXT("verdict"),
 		[M_WORST] = DOC_COL_BOOL("worst"),
+		[M_ELIGIBLE] = DOC_COL_BOOL("eligible"),
+		[M_DECIDES] = DOC_COL_BOOL("decides"),
+		[M_WHY_NOT] = DOC_COL_TEXT("left_out_because"),
+		[M_ASSUMED] = DOC_COL_TEXT("assumed"),
+		[M_PLATFORM] = DOC_COL_TEXT("platform"),
+		[M_STORE] = DOC_COL_TEXT("store"),
+		[M_WORKERS] = DOC_COL_REAL("workers", "threads", 'g', 6),
+		[M_CPUS] = DOC_COL_INT("pinned_cpus", "CPUs"),
+		[M_MODEL] = DOC_COL_REAL("model", mu, 'f', 0),
+		[M_RATIO] = DOC_COL_REAL("measured_over_model", "x", 'f', 3),
+		[M_LOO_LOW] = DOC_COL_REAL("loo_low", mu, 'f', 0),
+		[M_LOO_HIGH] = DOC_COL_REAL("loo_high", mu, 'f', 0),
+		[M_LOO_CHECK] = DOC_COL_TEXT("loo_check"),
+		[M_LOO_MISS] = DOC_COL_REAL("loo_miss", "%", 'f', 1),
+		[M_LOO_N] = DOC_COL_INT("loo_cells", "cells"),
 	};
 	struct doc_table *t = doc_table(s, cols, NMEASURED_COLS);
 	doc_table_empty_text(t, res->listing ? "--list-families: nothing sized"
@@ -238,6 +317,28 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 		if (c->verdict)
 			doc_set_text(t, M_VERDICT, c->verdict);
 		doc_set_bool(t, M_WORST, c->worst);
+		doc_set_bool(t, M_ELIGIBLE, c->eligible);
+		doc_set_bool(t, M_DECIDES, c->decides);
+		if (c->why_not)
+			doc_set_text(t, M_WHY_NOT, c->why_not);
+		if (c->assumed)
+			doc_set_text(t, M_ASSUMED, c->assumed);
+		if (c->platform)
+			doc_set_text(t, M_PLATFORM, c->platform);
+		if (c->store)
+			doc_set_text(t, M_STORE, c->store);
+		doc_set_real(t, M_WORKERS, c->workers);
+		if (c->cpus)
+			doc_set_int(t, M_CPUS, (int64_t)c->cpus);
+		doc_set_real(t, M_MODEL, c->model);
+		doc_set_real(t, M_RATIO, c->ratio);
+		if (c->loo_check) {
+			doc_set_real(t, M_LOO_LOW, c->loo_lo);
+			doc_set_real(t, M_LOO_HIGH, c->loo_hi);
+			doc_set_text(t, M_LOO_CHECK, c->loo_check);
+			doc_set_real(t, M_LOO_MISS, 100.0 * c->loo_miss);
+			doc_set_int(t, M_LOO_N, (int64_t)c->loo_n);
+		}
 	}
 }
 

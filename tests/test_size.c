@@ -651,6 +651,7 @@ static struct size_cell cell(size_t row, double sessions, char *group, bool at_t
 	c.sessions = sessions;
 	c.group = group;
 	c.at_target = at_target;
+	c.eligible = at_target; /* the rules of size_cells.c are tested on the corpora */
 	c.n = n;
 	c.s.n = n;
 	c.s.median = median;
@@ -663,6 +664,7 @@ static void judge_measured(void **state)
 {
 	struct size_inputs in = std_inputs();
 	struct size_row *rows;
+	struct size_calibration calib[SIZE_NGROUPS];
 	/*
 	 * shared (predicted 150, bounds 141-159.25): two stores at 500, one
 	 * at 300 not asked for; two (1080, 958.8-1210.3): one cell within;
@@ -680,7 +682,7 @@ static void judge_measured(void **state)
 	(void)state;
 	rows = compute(&in);
 	assert_true(rows[I_FOUR_1T].cheapest); /* predicted: four-1t meets, the cheapest */
-	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
+	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells), calib), 0);
 
 	/* shared: cfg=mem 170 > 159.25: above, 170 / 159.25 */
 	assert_string_equal(cells[1].check, "above");
@@ -732,6 +734,7 @@ static void judge_cheapest_memory_unmeasured(void **state)
 {
 	struct size_inputs in = std_inputs();
 	struct size_row *rows;
+	struct size_calibration calib[SIZE_NGROUPS];
 	struct size_cell cells[] = {
 		/* four-1t predicted meets but measured short: loses the mark to three (0.2) */
 		cell(I_FOUR_1T, 500, (char *)"", true, 2, 900, 800, 1000),
@@ -743,7 +746,7 @@ static void judge_cheapest_memory_unmeasured(void **state)
 	(void)state;
 	rows = compute(&in);
 	assert_string_equal(rows[I_OTHER].verdict, "unmeasured CPU");
-	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
+	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells), calib), 0);
 	assert_string_equal(rows[I_FOUR_1T].verdict, "short");
 	assert_string_equal(rows[I_FOUR_1T].basis, "measured");
 	assert_false(rows[I_FOUR_1T].cheapest);
@@ -765,7 +768,7 @@ static void judge_cheapest_memory_unmeasured(void **state)
 					    cell(I_TWO, 500, (char *)"", true, 1, 1, 1, 1),
 					    cell(I_ONE, 300, (char *)"", true, 1, 1, 1, 1)};
 		rows = compute(&in);
-		assert_int_not_equal(size_judge(&in, rows, NINST, apart, ARRAY_LEN(apart)), 0);
+		assert_int_not_equal(size_judge(&in, rows, NINST, apart, ARRAY_LEN(apart), calib), 0);
 		check_contains(err_msg(), "'one'", "cells apart");
 		free(rows);
 	}
@@ -776,6 +779,7 @@ static void judge_worst_verdict_first(void **state)
 {
 	struct size_inputs in = std_inputs();
 	struct size_row *rows;
+	struct size_calibration calib[SIZE_NGROUPS];
 	struct size_cell cells[] = {
 		/* median 1100 but min 950: marginal */
 		cell(I_EIGHT, 300, (char *)"", true, 3, 1100, 950, 1200),
@@ -784,7 +788,7 @@ static void judge_worst_verdict_first(void **state)
 	};
 	(void)state;
 	rows = compute(&in);
-	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
+	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells), calib), 0);
 	assert_true(cells[0].worst);
 	assert_string_equal(rows[I_EIGHT].verdict, "marginal");
 	free(rows);
