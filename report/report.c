@@ -3,12 +3,10 @@
 
 #include "../analysis/compare.h"
 #include "../analysis/cores.h"
-#include "../analysis/findings.h"
 #include "../analysis/fit.h"
 #include "../analysis/memory.h"
 #include "../analysis/noise.h"
 #include "../analysis/plot_runs.h"
-#include "../analysis/report_plan.h"
 #include "../analysis/smt.h"
 #include "../analysis/sweep.h"
 #include "../analysis/translate.h"
@@ -17,12 +15,13 @@
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../common/strbuf.h"
+#include "../plot/plots.h"
+#include "../plot/sizing_plot.h"
+#include "../reports/builders.h"
 #include "../schema/queries.h"
-#include "builders.h"
 #include "findings.h"
-#include "plots.h"
+#include "plan.h"
 #include "report_html.h"
-#include "sizing_plot.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,8 +39,8 @@ struct report_ctx {
 	sqlite3 *db;
 	const struct report_request *req;
 	struct report_plan plan;
-	FILE *md;                 /* the body, in memory: the findings go above it */
-	FILE *file;               /* report.md in the stage */
+	FILE *md;   /* the body, in memory: the findings go above it */
+	FILE *file; /* report.md in the stage */
 	char *body;
 	size_t body_len;
 	struct findings findings;
@@ -114,7 +113,8 @@ static void left_out(struct report_ctx *c, const char *section, const char *why)
 	c->not_measured++;
 }
 
-/* The anchor of a "## TITLE" heading (GitHub's rule: lower case, punctuation dropped, '-' for ' '). */
+/* The anchor of a "## TITLE" heading (GitHub's rule: lower case, punctuation dropped, '-' for ' ').
+ */
 static void anchor_of(const char *title, char *out, size_t size)
 {
 	size_t n = 0;
@@ -191,8 +191,11 @@ static void plot(struct report_ctx *c, const struct plot_request *preq,
 	snprintf(name, sizeof(name), "%02d-%s", ++c->plot_seq, plot_kind_name(preq->kind));
 	plots_context(preq->filter, &context);
 	/* drawn in the stage, named as it will be: DIR/plots */
-	t = (struct plot_target){c->plots_dir,           name, c->req->plot_format,
-				 strbuf_str(&context),   {c->plots_shown, false, true},
+	t = (struct plot_target){c->plots_dir,
+				 name,
+				 c->req->plot_format,
+				 strbuf_str(&context),
+				 {c->plots_shown, false, true},
 				 &caption};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {
@@ -249,15 +252,17 @@ static int corpus_section(struct report_ctx *c)
 		rc = embed(c, "corpus", d, 2);
 	if (rc == 0 && run_filter_describe(c->req->filter, &filter) == 0) {
 		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, "Filter: %s. Sections below that the runs cannot support say "
-				   "Not measured and why.",
+		strbuf_addf(&line,
+			    "Filter: %s. Sections below that the runs cannot support say "
+			    "Not measured and why.",
 			    strbuf_str(&filter));
 		paragraph(c, strbuf_str(&line));
 		strbuf_release(&line);
 	}
 	if (rc == 0 && c->plan.references_note) {
 		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, "%c%s.", toupper((unsigned char)*c->plan.references_note), c->plan.references_note + 1);
+		strbuf_addf(&line, "%c%s.", toupper((unsigned char)*c->plan.references_note),
+			    c->plan.references_note + 1);
 		paragraph(c, strbuf_str(&line));
 		strbuf_release(&line);
 	}
@@ -355,8 +360,8 @@ static int sweep_group(struct report_ctx *c, const struct report_group *g, size_
 	if (rc == 0)
 		rc = sweep_findings(c, g, index, &pres.sweep);
 	if (rc == 0) {
-		struct plot_request blocks = {PLOT_KIND_BLOCKS, &g->filter, c->plan.by, NULL, NULL,
-					      NULL};
+		struct plot_request blocks = {
+			PLOT_KIND_BLOCKS, &g->filter, c->plan.by, NULL, NULL, NULL};
 		plot(c, &preq, &pres);
 		plot_of(c, &blocks);
 	}
@@ -404,8 +409,7 @@ static int sweep_sections(struct report_ctx *c)
 	return rc;
 }
 
-static int noise_group(struct report_ctx *c, const struct report_group *g, bool bare,
-		       size_t index)
+static int noise_group(struct report_ctx *c, const struct report_group *g, bool bare, size_t index)
 {
 	struct noise_request req;
 	struct noise_result res;
@@ -516,11 +520,11 @@ static int cpu_section(struct report_ctx *c)
 		}
 	}
 	if (rc == 0) {
-		struct plot_request preq = {PLOT_KIND_TRACE, &c->plan.filter, NULL, NULL, NULL,
+		struct plot_request preq = {PLOT_KIND_TRACE,  &c->plan.filter, NULL, NULL, NULL,
 					    c->plan.trace_tag};
 		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, "Trace of `%s`, the first listed run with a trace:",
-			    c->plan.trace_tag);
+		strbuf_addf(&line,
+			    "Trace of `%s`, the first listed run with a trace:", c->plan.trace_tag);
 		paragraph(c, strbuf_str(&line));
 		strbuf_release(&line);
 		plot_of(c, &preq);
@@ -639,7 +643,8 @@ static int smt_section(struct report_ctx *c)
 	if (c->plan.by && !c->plan.scaling) {
 		char why[300];
 		snprintf(why, sizeof(why),
-			 "the sweep is over %s, which does not count workers: no SMT analysis", c->plan.by);
+			 "the sweep is over %s, which does not count workers: no SMT analysis",
+			 c->plan.by);
 		left_out(c, "smt", why);
 		return 0;
 	}
@@ -740,10 +745,11 @@ static int fit_section(struct report_ctx *c)
 	}
 	if (!c->plan.scaling) {
 		char why[300];
-		snprintf(why, sizeof(why),
-			 "the sweep is over %s, which does not count workers: USL, Amdahl and power "
-			 "laws over it would be wrong (`models = yes` in --config fits them anyway)",
-			 c->plan.by);
+		snprintf(
+			why, sizeof(why),
+			"the sweep is over %s, which does not count workers: USL, Amdahl and power "
+			"laws over it would be wrong (`models = yes` in --config fits them anyway)",
+			c->plan.by);
 		left_out(c, "fit", why);
 		return 0;
 	}
@@ -769,17 +775,18 @@ static int sizing_section(struct report_ctx *c)
 					    "`target =` and `sessions =` in --config) to size the "
 					    "instances");
 	}
-	if (!c->req->size->sessions.given && (rc = findings_unsupported(
-						      &c->findings, FINDING_TARGET, "", anchor,
-						      "no session counts given: pass --sessions N "
-						      "(or a range A-B) to judge the measured runs "
-						      "against the target")) != 0)
+	if (!c->req->size->sessions.given &&
+	    (rc = findings_unsupported(&c->findings, FINDING_TARGET, "", anchor,
+				       "no session counts given: pass --sessions N "
+				       "(or a range A-B) to judge the measured runs "
+				       "against the target")) != 0)
 		return rc;
 	strbuf_addf(&path, "%s/%02d-sizing.%s", c->plots_dir, ++c->plot_seq,
 		    plot_extension(c->req->plot_format));
 	if (size_run(c->db, c->req->size, &res) != 0) {
 		char why[600];
-		snprintf(why, sizeof(why), "no prediction: %s", *err_msg() ? err_msg() : "sizing failed");
+		snprintf(why, sizeof(why), "no prediction: %s",
+			 *err_msg() ? err_msg() : "sizing failed");
 		failed(c, "sizing");
 		rc = findings_unsupported(&c->findings, FINDING_PREDICTED, "", anchor, why);
 	} else {
@@ -831,11 +838,13 @@ static int footer(struct report_ctx *c)
 		hash_finish(h, hex);
 		strbuf_addf(&line, "coreplan %s; corpora: ", COREPLAN_VERSION);
 		doc_md_escape(&line, strbuf_str(&names), false);
-		strbuf_addf(&line, "; content sha256 %s (the imported files' hashes and this "
-				   "report's options)",
+		strbuf_addf(&line,
+			    "; content sha256 %s (the imported files' hashes and this "
+			    "report's options)",
 			    hex);
 		fprintf(c->md, "---\n\n%s\n", strbuf_str(&line));
-		doc_fact_text(c->summary, "report_sha256", "report sha256 (content and options)", DOC_QUIET, hex);
+		doc_fact_text(c->summary, "report_sha256", "report sha256 (content and options)",
+			      DOC_QUIET, hex);
 	}
 	strbuf_release(&names);
 	strbuf_release(&hashed);
@@ -1022,9 +1031,9 @@ static int findings_ordered(struct report_ctx *c, struct findings *out)
 static int write_all(struct report_ctx *c)
 {
 	typedef int (*section_fn)(struct report_ctx *);
-	static const section_fn sections[] = {corpus_section, sweep_sections, noise_section,
-					      cpu_section,    memory_section, smt_section,
-					      translate_section, fit_section, sizing_section};
+	static const section_fn sections[] = {corpus_section,    sweep_sections, noise_section,
+					      cpu_section,       memory_section, smt_section,
+					      translate_section, fit_section,    sizing_section};
 	const char *corpus = c->req->filter->corpus;
 	struct strbuf title = STRBUF_INIT;
 	struct findings list = {0};
@@ -1060,9 +1069,8 @@ static int write_all(struct report_ctx *c)
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 {
 	struct report_ctx c;
-	struct report_plan_request preq = {req->filter,		req->by,
-					   req->group,		req->translate_from,
-					   req->translate_to,	req->host,
+	struct report_plan_request preq = {req->filter,         req->by,           req->group,
+					   req->translate_from, req->translate_to, req->host,
 					   req->models};
 	int rc;
 	memset(&c, 0, sizeof(c));
