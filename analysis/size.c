@@ -4,6 +4,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "select.h"
 #include "translate.h"
 
 #include <stdio.h>
@@ -63,16 +64,103 @@ static int unknown_name(const struct catalog_family *f, size_t nf, bool series, 
 	return rc;
 }
 
+/* Is `name` one of the ","-separated names of `list`? */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && !strncmp(p, name, len))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 /*
- * Series, --base-cpu and the translations' families against every catalog
- * instance (all): the resolved translations go to res (owned).
+ * The CPU platforms sizing knows: every catalog instance's cpu_platforms and
+ * every run's cpu_model (within the common filter), ","-separated, sorted.
  */
-static int validate(const struct size_request *req, const struct catalog *all,
+static int known_platforms(sqlite3 *db, const struct size_request *req, const struct catalog *all,
+			   struct strbuf *out)
+{
+	static const char *const extra[] = {"cpu_model", NULL};
+	struct selection sel = {0};
+	struct run_filter f;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	struct strbuf seen = STRBUF_INIT;
+	for (size_t i = 0; i < all->n; i++)
+		if (all->items[i].cpu_platforms && all->items[i].cpu_platforms[0])
+			strbuf_addf(&seen, "%s%s", seen.len ? "," : "",
+				    all->items[i].cpu_platforms);
+	if (size_field_or_null(db, "cpu_model")) {
+		rc = size_input_filter(req, NULL, NULL, &f);
+		if (rc == 0) {
+			struct select_spec spec = {.filter = &f, .extra = extra};
+			rc = select_runs(db, &spec, &sel);
+		}
+		run_filter_release(&f);
+		for (size_t i = 0; rc == 0 && i < sel.n; i++)
+			if (sel.runs[i].extra[0])
+				strbuf_addf(&seen, "%s%s", seen.len ? "," : "",
+					    sel.runs[i].extra[0]);
+		selection_release(&sel);
+	}
+	for (const char *p = seen.buf ? strbuf_str(&seen) : ""; rc == 0 && *p;) {
+		size_t len = strcspn(p, ",");
+		if (n == cap) {
+			char **grown = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(char *));
+			if (!grown) {
+				rc = err_set("out of memory");
+				break;
+			}
+			names = grown;
+		}
+		if (!(names[n++] = strndup(p, len)))
+			rc = err_set("out of memory");
+		p += len + (p[len] == ',');
+	}
+	if (rc == 0 && n)
+		qsort(names, n, sizeof(char *), cmp_text);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (i == 0 || strcmp(names[i], names[i - 1]))
+			strbuf_addf(out, "%s%s", out->len ? "," : "", names[i]);
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&seen);
+	return rc;
+}
+
+static int unknown_platform(const char *option, const char *name, const struct strbuf *platforms,
+			    bool families_too)
+{
+	return err_usage("unknown %s '%s' for %s (the CPU platforms the catalogs and runs name: "
+			 "%s%s)",
+			 families_too ? "CPU family or platform" : "CPU platform", name, option,
+			 platforms->len ? platforms->buf : "none",
+			 families_too ? "; coreplan size --list-families lists the families" : "");
+}
+
+/*
+ * Series, --base-cpu, --platform and the translations' families or platforms
+ * against every catalog instance (all) and the runs: the resolved
+ * translations go to res (owned).
+ */
+static int validate(sqlite3 *db, const struct size_request *req, const struct catalog *all,
 		    struct size_result *res)
 {
 	struct catalog_family *f = NULL;
+	struct strbuf platforms = STRBUF_INIT;
 	size_t nf = 0;
 	int rc = catalog_families(all, &f, &nf);
+	if (rc == 0)
+		rc = known_platforms(db, req, all, &platforms);
+	if (rc == 0 && req->platform &&
+	    !listed(platforms.buf ? strbuf_str(&platforms) : "", req->platform))
+		rc = unknown_platform("--platform", req->platform, &platforms, false);
 	for (size_t i = 0; rc == 0 && i < req->nseries; i++) {
 		bool found = false;
 		for (size_t j = 0; j < nf && !found; j++)
@@ -99,19 +187,25 @@ static int validate(const struct size_request *req, const struct catalog *all,
 	    !(res->translations = calloc(req->ntranslations, sizeof(*res->translations))))
 		rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < req->ntranslations; i++) {
-		const char *family = family_of(all, req->translations[i].family);
-		if (!family) {
-			rc = unknown_name(f, nf, false, "--translate", req->translations[i].family);
+		const char *name = req->translations[i].family, *family = family_of(all, name);
+		bool platform =
+			!family && listed(platforms.buf ? strbuf_str(&platforms) : "", name);
+		if (!family && !platform) {
+			rc = platforms.len ? unknown_platform("--translate", name, &platforms, true)
+					   : unknown_name(f, nf, false, "--translate", name);
 			break;
 		}
 		for (size_t j = 0; j < i && rc == 0; j++)
-			if (!strcmp(res->translations[j].family, family))
-				rc = err_usage("--translate names family '%s' twice", family);
+			if (!strcmp(res->translations[j].family, family ? family : name))
+				rc = err_usage("--translate names '%s' twice",
+					       family ? family : name);
 		res->translations[i] = req->translations[i];
+		res->translations[i].platform = platform;
 		snprintf(res->translations[i].family, sizeof(res->translations[i].family), "%s",
-			 family);
+			 family ? family : name);
 	}
 	catalog_families_free(f, nf);
+	strbuf_release(&platforms);
 	return rc;
 }
 
@@ -137,11 +231,30 @@ static int measure_translations(sqlite3 *db, const struct size_request *req,
 		if (!f->measured || !f->has_ci)
 			return err_set("--translate %s=from:%s,to:%s: no rate factor (%s)",
 				       t->family, t->from, t->to, f->words);
-		if (strcmp(rate.to_name, t->family))
+		if (t->platform) {
+			char *from = NULL, *to = NULL;
+			rc = size_shared_value(db, req, t->to, "--translate", "cpu_model", &to);
+			if (rc == 0)
+				rc = size_shared_value(db, req, t->from, "--translate", "cpu_model",
+						       &from);
+			if (rc == 0 && (!to || strcmp(to, t->family)))
+				rc = err_usage("--translate %s=from:%s,to:%s: the to-runs are on "
+					       "platform '%s', not '%s'",
+					       t->family, t->from, t->to, to ? to : "none recorded",
+					       t->family);
+			snprintf(rate.from_name, sizeof(rate.from_name), "%s",
+				 from ? from : "no one platform");
+			snprintf(rate.to_name, sizeof(rate.to_name), "%s", to ? to : "");
+			free(from);
+			free(to);
+			if (rc)
+				return rc;
+		} else if (strcmp(rate.to_name, t->family)) {
 			return err_usage(
 				"--translate %s=from:%s,to:%s: the to-runs are on '%s', not "
 				"'%s'",
 				t->family, t->from, t->to, rate.to_name, t->family);
+		}
 		t->factor = f->factor;
 		t->lo = f->ci_lo;
 		t->hi = f->ci_hi;
@@ -165,6 +278,21 @@ static int check_base_family(const struct catalog *all, struct size_result *res)
 	const char *base = res->in.base_family;
 	for (size_t i = 0; i < res->in.ntranslations; i++) {
 		const struct size_translation *t = &res->in.translations[i];
+		if (t->platform) {
+			const char *bp = res->in.base_platform;
+			if (!strcmp(t->family, bp))
+				return err_usage(
+					"--translate %s: that is the base runs' own platform, "
+					"it needs no factor",
+					bp);
+			if (t->measured && strcmp(t->from_name, bp))
+				return err_usage(
+					"--translate %s=from:%s,to:%s: the from-runs are on "
+					"platform '%s', the base runs on '%s'",
+					t->family, t->from, t->to, t->from_name,
+					bp[0] ? bp : "none recorded");
+			continue;
+		}
 		if (!strcmp(t->family, base))
 			return err_usage(
 				"--translate %s: that is the base rate's own family, it needs "
@@ -200,8 +328,34 @@ void size_result_release(struct size_result *r)
 		size_cell_release(&r->cells[i]);
 	free(r->cells);
 	free(r->translations);
+	free(r->fleets);
 	catalog_families_free(r->families, r->nfamilies);
 	memset(r, 0, sizeof(*r));
+}
+
+/* The fleets of the --fleet instances (each must be sized here), else of every row. */
+static int fleets(const struct size_request *req, struct size_result *res)
+{
+	size_t n = req->nfleet ? req->nfleet : res->cat.n;
+	if (!(res->fleets = calloc(n ? n : 1, sizeof(*res->fleets))))
+		return err_set("out of memory");
+	for (size_t i = 0; i < n; i++) {
+		size_t row = i;
+		if (req->nfleet) {
+			for (row = 0; row < res->cat.n; row++)
+				if (!strcmp(res->cat.items[row].instance, req->fleet[i]))
+					break;
+			if (row == res->cat.n)
+				return err_usage("--fleet '%s' is no instance sized here (the "
+						 "catalogs%s; coreplan catalog --show lists them)",
+						 req->fleet[i],
+						 req->nseries ? " of the series asked for" : "");
+		}
+		res->fleets[i].row = row;
+	}
+	res->nfleets = n;
+	return size_fleets(&res->in, res->rows, res->cat.n, res->calibration, res->fleets,
+			   &res->nfleets, &res->cheapest_fleet);
 }
 
 int size_run(sqlite3 *db, const struct size_request *req, struct size_result *out)
@@ -224,7 +378,7 @@ int size_run(sqlite3 *db, const struct size_request *req, struct size_result *ou
 		goto done;
 	}
 	if (rc == 0)
-		rc = validate(req, &all, out);
+		rc = validate(db, req, &all, out);
 	out->in.translations = out->translations;
 	out->in.ntranslations = req->ntranslations;
 	if (rc == 0)
@@ -248,6 +402,8 @@ int size_run(sqlite3 *db, const struct size_request *req, struct size_result *ou
 	for (size_t i = 0; rc == 0 && i < out->cat.n; i++)
 		if (out->rows[i].cheapest)
 			out->cheapest = i;
+	if (rc == 0)
+		rc = fleets(req, out);
 done:
 	catalog_release(&all);
 	if (rc)

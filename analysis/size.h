@@ -80,7 +80,7 @@ struct size_value {
  * (predicted_lo uses base_lo / hi, predicted_hi base_hi / lo).
  */
 struct size_translation {
-	char family[64];
+	char family[64];                 /* the CPU family, or the platform (platform true) */
 	double factor;                   /* rate on that family = base rate / factor */
 	bool measured;                   /* from paired runs: lo, hi and the rest below are set */
 	char from[256], to[256];         /* the arms' WHERE (measured) */
@@ -88,6 +88,7 @@ struct size_translation {
 	char from_name[96], to_name[96]; /* the arms' CPU families (or their WHERE) */
 	size_t from_runs, to_runs;
 	char source[1400]; /* where it came from, in words */
+	bool platform;     /* `family` is a CPU platform of the base's family (a run's cpu_model) */
 };
 
 /* The OS reserve when --os-reserve-mib is not given (size --help says why 512). */
@@ -119,6 +120,56 @@ int size_sessions_parse(const char *text, struct size_sessions *out);
 /* Is `sessions` one of the counts asked for (in the range, for a range)? */
 bool size_sessions_has(const struct size_sessions *s, double sessions);
 
+/*
+ * A ratio of two sets of runs' medians (median to / median from): a factor
+ * between two conditions the corpus measured on the same instance; bounds
+ * from the sets' ranges (min to / max from, max to / min from).
+ */
+struct size_ratio {
+	bool known;
+	double value, lo, hi;
+	double from_median, to_median;
+	size_t from_n, to_n;
+	double sessions;                     /* the session count both sets were measured at */
+	char from_label[128], to_label[128]; /* "store=memory at 100 sessions" */
+};
+
+/*
+ * Throughput against sessions (--sessions-from): per measured session
+ * count, the median metric and range of the runs at the target's store; the
+ * base rate is taken at count `ref` (the base runs' own count, or the
+ * measured count nearest it: ref_note says so).
+ */
+#define SIZE_MAX_CURVE 64
+struct size_sessions_curve {
+	size_t n; /* 0: no sessions factor (throughput taken as independent of sessions) */
+	double sessions[SIZE_MAX_CURVE], median[SIZE_MAX_CURVE];
+	double min[SIZE_MAX_CURVE], max[SIZE_MAX_CURVE];
+	size_t runs[SIZE_MAX_CURVE];
+	size_t ref; /* index of the count the base rate stands at */
+	char store[64];
+	char instance[96];
+	char ref_note[256]; /* "" when the base runs' own count was measured */
+};
+
+/*
+ * The sessions factor at `sessions`: median(at) / median(ref), with bounds
+ * min(at) / max(ref) and max(at) / min(ref). `at` is the measured count
+ * used: `sessions` itself when measured; between two measured counts the
+ * one whose median is lower (no interpolation: throughput need not be
+ * linear in sessions, and the lower neighbour is the conservative one);
+ * beyond the measured range its nearest end, and beyond says how far
+ * (sessions / the largest count; below the smallest, sessions / the
+ * smallest, under 1). Without a curve: 1, at = sessions, beyond 0.
+ */
+struct size_sessions_at {
+	double factor, lo, hi;
+	double at;
+	double beyond; /* 0 inside the measured range */
+};
+void size_sessions_factor(const struct size_sessions_curve *c, double sessions,
+			  struct size_sessions_at *out);
+
 /* What a condition of the target (its platform, its store) rests on. */
 enum size_basis {
 	SIZE_UNKNOWN,  /* neither given nor recorded on the base runs */
@@ -144,6 +195,16 @@ struct size_inputs {
 	char platform[96];
 	char store[64];
 	enum size_basis platform_basis, store_basis;
+	double base_sessions; /* the base runs' session count, NaN when not one */
+	/* the target's store against the base runs' (--store-from), known when measured */
+	struct size_ratio store_factor;
+	/* throughput against sessions at the target's store (--sessions-from) */
+	struct size_sessions_curve curve;
+	/* the session counts the CPU inputs' runs span (base, scaling, curve); NaN: none */
+	double cpu_sessions_min, cpu_sessions_max;
+	/* the session counts the memory slope was fitted over; NaN: not fitted */
+	double mem_sessions_min, mem_sessions_max;
+	const struct size_sessions *asked; /* the counts asked for (NULL: none) */
 	struct size_value per_doubling;
 	double max_measured_cores; /* the largest physical-core level fitted; 0: unknown */
 	struct size_value smt;
@@ -180,7 +241,11 @@ struct size_row {
 	const struct instance *inst;
 	enum size_group group;
 	bool predicted_ok;
-	/* the model's capacity (no headroom) and its bounds */
+	/* the model's capacity (no headroom) and its bounds, before the sessions factor */
+	double core_capacity, core_capacity_lo, core_capacity_hi;
+	/* the sessions factor where it is lowest among the counts asked for */
+	struct size_sessions_at sessions_at;
+	/* ... and after it: at sessions_at.at */
 	double capacity, capacity_lo, capacity_hi;
 	/* the capacity with the headroom kept free */
 	double predicted, predicted_lo, predicted_hi;
@@ -201,6 +266,12 @@ struct size_row {
 	bool extrapolated, translated, shared_core, cheapest;
 	bool other_store;    /* the target's store differs from the base runs' (no factor) */
 	bool other_platform; /* the target's platform differs from the base runs' (no factor) */
+	bool store_factored; /* ... and a measured factor carries the base to it */
+	bool platform_translated;
+	/* how far each dimension is extrapolated: 0 inside what was measured, else the ratio */
+	double cores_beyond;    /* sustained cores / the largest fitted level */
+	double sessions_beyond; /* the largest count asked / the largest the CPU inputs measured */
+	double memory_beyond;   /* the largest count asked / the largest the memory slope spans */
 	double translation_factor;
 	const struct size_translation *translation; /* the one used, or NULL */
 	/* size_judge: the cells of this row (cells[first .. first + ncells)) and the worst */
@@ -231,20 +302,21 @@ struct size_cell {
 	size_t n;       /* 0: no run at this count (a listed count the instance lacks) */
 	struct summary s;
 	/* what its runs record (NULL: not recorded) */
-	char *platform;  /* cpu_model */
-	char *store;     /* store */
-	double workers;  /* the worker level x processes; NaN when unset */
-	size_t cpus;     /* CPUs of the cpuset it was pinned to; 0 when not pinned */
-	bool eligible;   /* counts as its instance's capacity (calibrates the model) */
-	bool decides;    /* eligible and at a session count asked for: the verdict may rest on it */
-	char *why_not;   /* why it is not eligible ("; "-separated), NULL when it is */
-	char *assumed;   /* what eligibility took without a record ("platform not recorded"), or NULL */
+	char *platform; /* cpu_model */
+	char *store;    /* store */
+	double workers; /* the worker level x processes; NaN when unset */
+	size_t cpus;    /* CPUs of the cpuset it was pinned to; 0 when not pinned */
+	bool eligible;  /* counts as its instance's capacity (calibrates the model) */
+	bool decides;   /* eligible and at a session count asked for: the verdict may rest on it */
+	char *why_not;  /* why it is not eligible ("; "-separated), NULL when it is */
+	char *assumed;  /* what eligibility took without a record ("platform not recorded"), or NULL
+			 */
 	/* size_judge */
-	double shortfall;    /* target / median */
-	const char *check;   /* "below", "above", "within"; NULL without n or prediction */
-	double check_ratio;  /* median / predicted_lo (below), / predicted_high (above), else NaN */
+	double shortfall;   /* target / median */
+	const char *check;  /* "below", "above", "within"; NULL without n or prediction */
+	double check_ratio; /* median / predicted_lo (below), / predicted_high (above), else NaN */
 	double model, model_lo, model_hi; /* the model's capacity at the cell (no headroom), NaN */
-	double ratio;        /* median / model: the model's error here (eligible cells), else NaN */
+	double ratio; /* median / model: the model's error here (eligible cells), else NaN */
 	/*
 	 * leave-one-out (eligible cells): the bounds predicted for it with the
 	 * group's calibration from the OTHER instances' eligible cells (the
@@ -254,8 +326,8 @@ struct size_cell {
 	const char *loo_check; /* "within", "below", "above"; NULL when not eligible */
 	double loo_miss;       /* below: median / loo_lo - 1; above: median / loo_hi - 1; else 0 */
 	size_t loo_n;          /* the cells the leave-one-out calibration rests on */
-	const char *verdict;   /* this cell alone (size_verdict of min and median); NULL without n */
-	bool worst;            /* the cell its row's verdict rests on */
+	const char *verdict; /* this cell alone (size_verdict of min and median); NULL without n */
+	bool worst;          /* the cell its row's verdict rests on */
 };
 
 /*
@@ -312,9 +384,11 @@ struct size_request {
 	bool has_colocated, has_os_reserve;
 	double base_rate, per_doubling, smt_factor, mem_per, mem_fixed, colocated_kb;
 	double os_reserve_mib;
-	const char *base_cpu; /* the CPU family base_rate was measured on */
-	const char *platform; /* the target's CPU platform (--platform), NULL: the base runs' */
-	const char *store;    /* the target's store (--store), NULL: the base runs' */
+	const char *base_cpu;   /* the CPU family base_rate was measured on */
+	const char *platform;   /* the target's CPU platform (--platform), NULL: the base runs' */
+	const char *store;      /* the target's store (--store), NULL: the base runs' */
+	const char *store_from; /* runs of one instance with both stores: the store factor */
+	const char *sessions_from; /* runs at several session counts: the sessions factor */
 	struct size_translation *translations;
 	size_t ntranslations;
 	char **catalog_files;
@@ -322,6 +396,8 @@ struct size_request {
 	const char *shipped_dir;
 	catalog_reader reader; /* how catalog files are parsed (cli: catalog_read) */
 	bool list_families;
+	char **fleet; /* --fleet: the instances to count fleets of (none: every instance) */
+	size_t nfleet;
 };
 
 /*
@@ -332,11 +408,61 @@ struct size_provenance {
 	const char *where;   /* the WHERE text, or NULL for a given number or the default */
 	size_t runs;         /* runs it was computed from (0 when given) */
 	double se;           /* per_doubling: the fit's standard error; else NaN */
-	char statistic[256]; /* "median of tput", "OLS slope of load_rss_kb on sessions", ... */
+	char statistic[768]; /* "median of tput", "OLS slope of load_rss_kb on sessions", ... */
 	char levels[256];    /* the levels used ("gomaxprocs 1, 2, 4"), "" when none */
 	char left_out[256];  /* levels left out and why, "" when none */
 	char host[256];      /* the host the levels were classified on, "" when unknown */
 	size_t runs_left_out;
+};
+
+/* The most instances a fleet may count (a larger count is not a fleet this tool sizes). */
+#define SIZE_FLEET_MAX 10000
+
+/*
+ * N x one instance for horizontal scale-out (size_fleets), assuming
+ * shared-nothing: N instances serve N x one instance's capacity at its
+ * share of the sessions, ceil(sessions / N). For each N the per-instance
+ * capacity is the row's before the sessions factor x the sessions factor
+ * at that share (size_sessions_factor: the conservative neighbour between
+ * measured counts) x (1 - headroom), its bounds widened by the row's
+ * group calibration; memory at the share must fit the instance.
+ *   n           the smallest N whose lower bound meets the target (N x
+ *               capacity_lo >= target): the answer, as `meets` needs the
+ *               lower bound
+ *   n_central   the smallest N whose central capacity meets it
+ *   n_optimistic the smallest N whose upper bound meets it
+ * 0 when none up to SIZE_FLEET_MAX does (why says why). The cheapest fleet
+ * is the lowest n x price among those with an n (fewer instances at a tie).
+ */
+struct size_fleet {
+	size_t row;
+	size_t n, n_central, n_optimistic;
+	double sessions_each; /* ceil(sessions / n); NaN without --sessions */
+	struct size_sessions_at sessions_at;
+	double capacity, capacity_lo, capacity_hi; /* one instance at n's share */
+	double total_lo;                           /* n x capacity_lo */
+	double memory_each_gib;                    /* NaN without memory inputs */
+	double cost_per_hour, cost_central;        /* n x price, n_central x price */
+	const char *why;                           /* no n: why; else NULL */
+	bool cheapest;
+};
+
+int size_fleets(const struct size_inputs *in, const struct size_row *rows, size_t nrows,
+		const struct size_calibration *calibration, struct size_fleet *out, size_t *nfleets,
+		size_t *cheapest);
+
+/*
+ * What the corpus measured of shared-nothing scale-out: the sharded arm
+ * with the most processes against the SMT ceiling (coreplan smt's
+ * `sharded PxT` and `ceiling`), when the SMT factor came from runs.
+ */
+struct size_sharding {
+	bool known;
+	char label[96];       /* "8 processes x 1 thread" */
+	double value, lo, hi; /* in units of one single-thread process */
+	double ceiling;       /* physical cores x the SMT factor, same units */
+	size_t n;
+	char where[300];
 };
 
 /*
@@ -350,9 +476,10 @@ struct size_result {
 	struct size_sessions sessions;
 	struct size_inputs in;
 	struct size_provenance base_prov, per_doubling_prov, smt_prov, memory_prov, colocated_prov;
+	struct size_provenance store_prov, sessions_prov;
 	char base_family_note[256]; /* why a base family no catalog has is accepted, or "" */
 	char scaling_platform[96];  /* the --scaling-from runs' cpu_model, "" when not one */
-	char smt_where[300];        /* the WHERE the SMT factor was measured on without --smt-from */
+	char smt_where[300]; /* the WHERE the SMT factor was measured on without --smt-from */
 	struct size_translation
 		*translations; /* the request's, families resolved (in.translations) */
 	struct catalogs_used catalogs;
@@ -364,6 +491,9 @@ struct size_result {
 	size_t cheapest;                 /* index of the cheapest row that meets, or cat.n */
 	struct catalog_family *families; /* of cat (every catalog with list_families) */
 	size_t nfamilies;
+	struct size_fleet *fleets;      /* the --fleet instances' (else every row's), nfleets */
+	size_t nfleets, cheapest_fleet; /* cheapest_fleet: index into fleets, or nfleets */
+	struct size_sharding sharding;
 	bool os_reserve_given; /* --os-reserve-mib, not the default */
 	bool listing;          /* list_families: no inputs, rows or cells */
 };

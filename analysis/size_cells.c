@@ -60,7 +60,7 @@ struct cell_run {
 	char *group;
 	double metric;
 	const char *fixed[NFIXED]; /* NULL: not recorded */
-	bool kind;                /* its block is an arm of its own (pooling's block kind) */
+	bool kind;                 /* its block is an arm of its own (pooling's block kind) */
 };
 
 static int cmp_cell_run(const void *a, const void *b)
@@ -169,8 +169,8 @@ static void config_cache_release(struct config_cache *c)
 }
 
 /* The value the runs of `where` share for `field`, or NULL (into *out, owned). */
-static int shared_value(sqlite3 *db, const struct size_request *req, const char *where,
-			const char *option, const char *field, char **out)
+int size_shared_value(sqlite3 *db, const struct size_request *req, const char *where,
+		      const char *option, const char *field, char **out)
 {
 	const char *const extra[] = {field, NULL};
 	struct selection sel = {0};
@@ -215,11 +215,11 @@ static int config_target(sqlite3 *db, const struct size_request *req, struct con
 	c->n++;
 	if (req->scaling_from) {
 		v->from = "--scaling-from";
-		rc = shared_value(db, req, req->scaling_from, v->from, field, &v->value);
+		rc = size_shared_value(db, req, req->scaling_from, v->from, field, &v->value);
 	}
 	if (rc == 0 && !v->value && req->base_from) {
 		v->from = "--base-from";
-		rc = shared_value(db, req, req->base_from, v->from, field, &v->value);
+		rc = size_shared_value(db, req, req->base_from, v->from, field, &v->value);
 	}
 	*out = v;
 	return rc;
@@ -316,8 +316,8 @@ static void check_condition(const struct cell_run *runs, size_t n, enum fixed k,
 	else if (!target[0])
 		reason(assumed, "the target's %s is not known: taken as this cell's (%s)", what, v);
 	else if (strcmp(v, target))
-		reason(why, "%s %s, the target's %s (%s%s)", what, v, target, size_basis_name(basis),
-		       basis == SIZE_ASSUMED ? ": the base runs'" : "");
+		reason(why, "%s %s, the target's %s (%s%s)", what, v, target,
+		       size_basis_name(basis), basis == SIZE_ASSUMED ? ": the base runs'" : "");
 }
 
 /* The other fields the instance's runs vary in: each must be the target's. */
@@ -366,8 +366,8 @@ static int judge_eligible(const struct eligibility *e, const struct cell_run *ru
 	check_condition(runs, n, FX_STORE, "store", in->store, in->store_basis, &c->store, &why,
 			&assumed);
 	if (!strcmp(e->inst->cpu_family, in->base_family))
-		check_condition(runs, n, FX_PLATFORM, "platform", in->platform,
-				in->platform_basis, &c->platform, &why, &assumed);
+		check_condition(runs, n, FX_PLATFORM, "platform", in->platform, in->platform_basis,
+				&c->platform, &why, &assumed);
 	rc = check_config(e, first, &why);
 	if (runs[0].kind)
 		reason(&why,
@@ -396,9 +396,11 @@ static int judge_eligible(const struct eligibility *e, const struct cell_run *ru
 static void fixed_fields(sqlite3 *db, const char *workers, const char **extra, size_t *n,
 			 int at[NFIXED])
 {
-	static const char *const fixed[NFIXED] = {
-		[FX_PROCS] = "procs",	[FX_THREADS] = "threads_per_proc", [FX_CPUSET] = "cpuset",
-		[FX_STORE] = "store", [FX_PLATFORM] = "cpu_model"};
+	static const char *const fixed[NFIXED] = {[FX_PROCS] = "procs",
+						  [FX_THREADS] = "threads_per_proc",
+						  [FX_CPUSET] = "cpuset",
+						  [FX_STORE] = "store",
+						  [FX_PLATFORM] = "cpu_model"};
 	for (int k = 0; k < NFIXED; k++) {
 		const char *name = k == FX_WORKERS ? workers : fixed[k];
 		at[k] = -1;
@@ -546,9 +548,8 @@ static int instance_cells(sqlite3 *db, const struct size_request *req, struct si
 		firsts[i] = refs[i].sel;
 	}
 	if (rc == 0) {
-		struct eligibility e = {db,    req,    res,	&res->cat.items[row],
-					&pool, split, nsplit, workers,
-					config};
+		struct eligibility e = {db,     req,     res,   &res->cat.items[row], &pool, split,
+					nsplit, workers, config};
 		rc = make_cells(&e, runs, nruns, firsts, row, res, alloc);
 	}
 	if (rc == 0)

@@ -78,6 +78,18 @@ static int runs_host(sqlite3 *db, const struct selection *sel, size_t k, const c
 	return name ? run_host_of(db, sel, name, host) : 0;
 }
 
+/* min/max widened by the runs' numbers in extra[k] (NaN: none yet). */
+static void widen_range(const struct selection *sel, size_t k, double *min, double *max)
+{
+	for (size_t i = 0; i < sel->n; i++) {
+		double v;
+		if (!sel->runs[i].extra[k] || num_parse_real(sel->runs[i].extra[k], &v) != 0)
+			continue;
+		*min = isnan(*min) ? v : fmin(*min, v);
+		*max = isnan(*max) ? v : fmax(*max, v);
+	}
+}
+
 /* The value every run shares in extra[k] into dst ("" when some lack it or they differ). */
 static void shared_extra(const struct selection *sel, size_t k, char *dst, size_t size)
 {
@@ -92,8 +104,8 @@ static int base_from_db(sqlite3 *db, const struct size_request *req, struct size
 {
 	const char *store = size_field_or_null(db, "store");
 	const char *model = size_field_or_null(db, "cpu_model");
-	const char *extra[4] = {"cpu_family", NULL, NULL, NULL};
-	size_t at_store = 0, at_model = 0, nextra = 1;
+	const char *extra[5] = {"cpu_family", "sessions", NULL, NULL, NULL};
+	size_t at_store = 0, at_model = 0, nextra = 2;
 	struct size_inputs *in = &res->in;
 	struct selection sel = {0};
 	struct summary s;
@@ -124,6 +136,11 @@ static int base_from_db(sqlite3 *db, const struct size_request *req, struct size
 			 "median %s of %zu runs (%s), range %g-%g, on %s", res->metric, sel.n,
 			 req->base_from, s.min, s.max, family);
 		snprintf(in->base_family, sizeof(in->base_family), "%s", family);
+		char count[32];
+		shared_extra(&sel, 1, count, sizeof(count));
+		if (!count[0] || num_parse_real(count, &in->base_sessions) != 0)
+			in->base_sessions = NAN;
+		widen_range(&sel, 1, &in->cpu_sessions_min, &in->cpu_sessions_max);
 		if (at_store)
 			shared_extra(&sel, at_store, in->base_store, sizeof(in->base_store));
 		if (at_model)
@@ -203,7 +220,8 @@ done:
 
 static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct size_result *res)
 {
-	const char *const extra[] = {"topology_host", size_field_or_null(db, "cpu_model"), NULL};
+	const char *const extra[] = {"topology_host", "sessions",
+				     size_field_or_null(db, "cpu_model"), NULL};
 	const char *by = req->scaling_by ? req->scaling_by : "gomaxprocs";
 	struct size_inputs *in = &res->in;
 	struct size_provenance *p = &res->per_doubling_prov;
@@ -217,8 +235,10 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 			      &sel);
 	if (rc == 0)
 		rc = runs_host(db, &sel, 0, "--scaling-from", req->scaling_from, &host);
-	if (rc == 0 && extra[1])
-		shared_extra(&sel, 1, res->scaling_platform, sizeof(res->scaling_platform));
+	if (rc == 0)
+		widen_range(&sel, 1, &in->cpu_sessions_min, &in->cpu_sessions_max);
+	if (rc == 0 && extra[2])
+		shared_extra(&sel, 2, res->scaling_platform, sizeof(res->scaling_platform));
 	if (rc == 0 &&
 	    (!(level = malloc(sel.n * sizeof(double))) || !(x = malloc(sel.n * sizeof(double))) ||
 	     !(uniq = malloc(sel.n * sizeof(double))) || !(kept = calloc(sel.n, sizeof(bool)))))
@@ -303,13 +323,43 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 	return rc;
 }
 
+/* What smt measured of shared-nothing: its sharded arm of the most processes, and the ceiling. */
+static void sharding_of(const struct smt_result *m, const char *where, struct size_sharding *out)
+{
+	const struct smt_figure *best = NULL, *ceiling = NULL;
+	int procs = 0;
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < m->figs.n; i++) {
+		const struct smt_figure *x = &m->figs.figures[i];
+		int p = 0, t = 0;
+		if (!x->measured)
+			continue;
+		if (!strcmp(x->name, "ceiling"))
+			ceiling = x;
+		else if (sscanf(x->name, "sharded %dx%d", &p, &t) == 2 && p > procs) {
+			procs = p;
+			best = x;
+		}
+	}
+	if (!best || !ceiling)
+		return;
+	*out = (struct size_sharding){.known = true,
+				      .value = best->value,
+				      .lo = best->lo,
+				      .hi = best->hi,
+				      .ceiling = ceiling->value,
+				      .n = best->num.s.n};
+	snprintf(out->label, sizeof(out->label), "%s", best->num.label);
+	snprintf(out->where, sizeof(out->where), "%s", where);
+}
+
 /*
  * The smt_factor `coreplan smt` measures on the runs of filter f (their
  * host's topology): into res->in.smt and its provenance; 1 when the runs
  * give none (no pinned pair of arms), an error when smt cannot read them.
  */
-static int smt_measured(sqlite3 *db, const struct run_filter *f, const char *where,
-			const char *how, struct size_result *res)
+static int smt_measured(sqlite3 *db, const struct run_filter *f, const char *where, const char *how,
+			struct size_result *res)
 {
 	struct size_inputs *in = &res->in;
 	struct size_provenance *p = &res->smt_prov;
@@ -318,14 +368,15 @@ static int smt_measured(sqlite3 *db, const struct run_filter *f, const char *whe
 	int rc = smt_measure(db, &q, &m), found = 1;
 	if (rc)
 		return rc;
+	sharding_of(&m, where, &res->sharding);
 	for (size_t i = 0; i < m.figs.n && found; i++) {
 		const struct smt_figure *x = &m.figs.figures[i];
 		if (strcmp(x->name, "smt_factor") || !x->measured)
 			continue;
 		in->smt = (struct size_value){true, x->value, x->lo, x->hi, ""};
 		snprintf(in->smt.source, sizeof(in->smt.source),
-			 "smt_factor of coreplan smt on %s (host %s)%s: %s / %s", where, m.host, how,
-			 x->num.label, x->den.label);
+			 "smt_factor of coreplan smt on %s (host %s)%s: %s / %s", where, m.host,
+			 how, x->num.label, x->den.label);
 		p->where = where;
 		p->runs = m.sel.n;
 		snprintf(p->statistic, sizeof(p->statistic),
@@ -398,13 +449,14 @@ static int pinned_corpora(sqlite3 *db, const struct run_filter *f, char ***out, 
  */
 static int smt_automatic(sqlite3 *db, const struct size_request *req, struct size_result *res)
 {
-	const char *platform = res->scaling_platform[0] ? res->scaling_platform
-						       : res->in.base_platform;
+	const char *platform =
+		res->scaling_platform[0] ? res->scaling_platform : res->in.base_platform;
 	char **corpora = NULL;
 	size_t n = 0;
 	struct run_filter f;
 	int rc, found = 1;
-	if (!platform[0] || !size_field_or_null(db, "cpuset") || !size_field_or_null(db, "cpu_model"))
+	if (!platform[0] || !size_field_or_null(db, "cpuset") ||
+	    !size_field_or_null(db, "cpu_model"))
 		return 1;
 	rc = size_input_filter(req, NULL, NULL, &f);
 	if (rc == 0)
@@ -421,7 +473,8 @@ static int smt_automatic(sqlite3 *db, const struct size_request *req, struct siz
 		snprintf(res->smt_where, sizeof(res->smt_where), "corpus=%s", corpora[i]);
 		snprintf(how, sizeof(how),
 			 ", measured without --smt-from: the pinned runs on the %s platform %s",
-			 res->scaling_platform[0] ? "--scaling-from runs'" : "base runs'", platform);
+			 res->scaling_platform[0] ? "--scaling-from runs'" : "base runs'",
+			 platform);
 		if (rc == 0 && (found = smt_measured(db, &f, res->smt_where, how, res)) != 0) {
 			found = 1; /* a corpus smt cannot read measures nothing: the next one */
 			err_clear();
@@ -450,8 +503,9 @@ static int pg_pass(sqlite3_stmt *stmt, struct stream_median *m, size_t *n)
 		stream_median_add(m, v);
 		(*n)++;
 	}
-	return step == SQLITE_DONE ? 0 : err_set("cannot read a trace's pg_rss_kb: %s",
-						 sqlite3_errmsg(sqlite3_db_handle(stmt)));
+	return step == SQLITE_DONE ? 0
+				   : err_set("cannot read a trace's pg_rss_kb: %s",
+					     sqlite3_errmsg(sqlite3_db_handle(stmt)));
 }
 
 /*
@@ -578,6 +632,10 @@ static int memory_from_db(sqlite3 *db, const struct size_request *req, struct si
 		x[i] = sel.runs[i].level;
 		y[i] = sel.runs[i].metric;
 	}
+	for (size_t i = 0; rc == 0 && !req->has_mem_per && i < sel.n; i++) {
+		in->mem_sessions_min = i ? fmin(in->mem_sessions_min, x[i]) : x[i];
+		in->mem_sessions_max = i ? fmax(in->mem_sessions_max, x[i]) : x[i];
+	}
 	if (rc == 0 && !req->has_mem_per)
 		rc = stats_ols(x, y, sel.n, &ols);
 	if (rc == 0 && !req->has_mem_per) {
@@ -624,14 +682,12 @@ static void given(struct size_value *v, struct size_provenance *p, double value,
 /* The target's platform and store: given, else the base runs' (assumed), else unknown. */
 static void target_conditions(const struct size_request *req, struct size_inputs *in)
 {
-	in->platform_basis = req->platform	       ? SIZE_GIVEN
+	in->platform_basis = req->platform          ? SIZE_GIVEN
 			     : in->base_platform[0] ? SIZE_ASSUMED
 						    : SIZE_UNKNOWN;
 	snprintf(in->platform, sizeof(in->platform), "%s",
 		 req->platform ? req->platform : in->base_platform);
-	in->store_basis = req->store		 ? SIZE_GIVEN
-			  : in->base_store[0] ? SIZE_ASSUMED
-					      : SIZE_UNKNOWN;
+	in->store_basis = req->store ? SIZE_GIVEN : in->base_store[0] ? SIZE_ASSUMED : SIZE_UNKNOWN;
 	snprintf(in->store, sizeof(in->store), "%s", req->store ? req->store : in->base_store);
 }
 
@@ -641,8 +697,12 @@ int size_gather_inputs(sqlite3 *db, const struct size_request *req, struct size_
 	struct size_provenance none = {.se = NAN};
 	int rc = 0;
 	res->base_prov = res->per_doubling_prov = res->smt_prov = res->memory_prov = none;
-	res->colocated_prov = none;
+	res->colocated_prov = res->store_prov = res->sessions_prov = none;
 	in->target = req->target;
+	in->base_sessions = NAN;
+	in->cpu_sessions_min = in->cpu_sessions_max = NAN;
+	in->mem_sessions_min = in->mem_sessions_max = NAN;
+	in->asked = &res->sessions;
 	in->has_sessions = req->sessions.given;
 	in->sessions = req->sessions.largest;
 	in->headroom_pct = req->headroom_pct;
@@ -659,6 +719,8 @@ int size_gather_inputs(sqlite3 *db, const struct size_request *req, struct size_
 		rc = scaling_from_db(db, req, res);
 	if (rc == 0)
 		target_conditions(req, in);
+	if (rc == 0)
+		rc = size_condition_factors(db, req, res);
 	in->smt_basis = req->has_smt ? SIZE_GIVEN : SIZE_MEASURED;
 	if (rc == 0 && req->has_smt)
 		given(&in->smt, &res->smt_prov, req->smt_factor, "SMT factor");

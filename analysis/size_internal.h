@@ -18,6 +18,16 @@ int size_input_filter(const struct size_request *req, const char *where, const c
 /* `name` when some imported run has that field, else NULL (no error left). */
 const char *size_field_or_null(sqlite3 *db, const char *name);
 
+/*
+ * The store factor (--store-from) and the sessions curve (--sessions-from,
+ * else the --store-from runs) into res->in, with their provenances.
+ */
+int size_condition_factors(sqlite3 *db, const struct size_request *req, struct size_result *res);
+
+/* The value the runs of `where` (within the common filter) share for `field`, or NULL (*out). */
+int size_shared_value(sqlite3 *db, const struct size_request *req, const char *where,
+		      const char *option, const char *field, char **out);
+
 /* Every input of the request, from the database or as given (res->in and the provenances). */
 int size_gather_inputs(sqlite3 *db, const struct size_request *req, struct size_result *res);
 

@@ -19,12 +19,71 @@ static double scale(double cores, double per_doubling)
 }
 
 static const struct size_translation *find_translation(const struct size_inputs *in,
-						       const char *family)
+						       const char *name, bool platform)
 {
 	for (size_t i = 0; i < in->ntranslations; i++)
-		if (!strcmp(in->translations[i].family, family))
+		if (in->translations[i].platform == platform &&
+		    !strcmp(in->translations[i].family, name))
 			return &in->translations[i];
 	return NULL;
+}
+
+/* base, lo, hi divided by a translation's factor (its interval widening the bounds). */
+static void translate_base(const struct size_translation *t, double b[3])
+{
+	b[0] /= t->factor;
+	b[1] /= t->measured ? t->hi : t->factor;
+	b[2] /= t->measured ? t->lo : t->factor;
+}
+
+void size_sessions_factor(const struct size_sessions_curve *c, double sessions,
+			  struct size_sessions_at *out)
+{
+	size_t k = 0, r = c->ref;
+	*out = (struct size_sessions_at){1.0, 1.0, 1.0, sessions, 0.0};
+	if (c->n == 0)
+		return;
+	if (sessions <= c->sessions[0]) {
+		k = 0;
+		out->beyond = sessions < c->sessions[0] ? sessions / c->sessions[0] : 0;
+	} else if (sessions >= c->sessions[c->n - 1]) {
+		k = c->n - 1;
+		out->beyond = sessions > c->sessions[k] ? sessions / c->sessions[k] : 0;
+	} else {
+		while (k + 1 < c->n && c->sessions[k + 1] <= sessions)
+			k++;
+		/* strictly between k and k + 1: the lower median, the conservative neighbour */
+		if (c->sessions[k] != sessions && c->median[k + 1] < c->median[k])
+			k++;
+	}
+	out->at = c->sessions[k];
+	out->factor = c->median[k] / c->median[r];
+	out->lo = c->min[k] / c->max[r];
+	out->hi = c->max[k] / c->min[r];
+}
+
+/*
+ * The sessions factor at the counts asked for, where it is lowest: each
+ * listed count; for a range its ends and every measured count inside.
+ */
+static void worst_sessions(const struct size_inputs *in, struct size_sessions_at *out)
+{
+	const struct size_sessions *s = in->asked;
+	struct size_sessions_at x;
+	double beyond = 0;
+	*out = (struct size_sessions_at){1.0, 1.0, 1.0, NAN, 0.0};
+	if (!s || !s->given)
+		return;
+	for (size_t i = 0; i < s->n + (s->range ? in->curve.n : 0); i++) {
+		double at = i < s->n ? s->counts[i] : in->curve.sessions[i - s->n];
+		if (i >= s->n && !size_sessions_has(s, at))
+			continue;
+		size_sessions_factor(&in->curve, at, &x);
+		if (isnan(out->at) || x.factor < out->factor)
+			*out = x;
+		beyond = fmax(beyond, x.beyond > 1 ? x.beyond : 0);
+	}
+	out->beyond = beyond;
 }
 
 const char *size_basis_name(enum size_basis b)
@@ -51,34 +110,64 @@ static void predict(const struct size_inputs *in, struct size_row *row)
 	double smt = inst->threads_per_core == 2 ? in->smt.value : 1.0;
 	double smt_lo = inst->threads_per_core == 2 ? in->smt.lo : 1.0;
 	double smt_hi = inst->threads_per_core == 2 ? in->smt.hi : 1.0;
-	double base = in->base.value, base_lo = in->base.lo, base_hi = in->base.hi;
+	double b[3] = {in->base.value, in->base.lo, in->base.hi};
 	double p = inst->sustained_cores;
+	const struct size_translation *t;
+	const struct size_sessions_at *f = &row->sessions_at;
 	row->shared_core = inst->sustained_vcpu_fraction < 1.0;
 	row->group = row->shared_core ? SIZE_SHARED : SIZE_DEDICATED;
 	if (strcmp(inst->cpu_family, in->base_family)) {
-		const struct size_translation *t = find_translation(in, inst->cpu_family);
-		if (!t)
+		if (!(t = find_translation(in, inst->cpu_family, false)))
 			return; /* unmeasured CPU */
 		row->translated = true;
 		row->translation_factor = t->factor;
 		row->translation = t;
-		base /= t->factor;
-		base_lo /= t->measured ? t->hi : t->factor;
-		base_hi /= t->measured ? t->lo : t->factor;
-	} else {
-		row->other_platform = differs(in->platform, in->base_platform);
+		translate_base(t, b);
+	} else if (differs(in->platform, in->base_platform)) {
+		if ((t = find_translation(in, in->platform, true)) != NULL) {
+			row->translated = row->platform_translated = true;
+			row->translation_factor = t->factor;
+			row->translation = t;
+			translate_base(t, b);
+		} else {
+			row->other_platform = true;
+		}
 	}
-	row->other_store = differs(in->store, in->base_store);
+	if (differs(in->store, in->base_store)) {
+		row->store_factored = in->store_factor.known;
+		row->other_store = !row->store_factored;
+		if (row->store_factored) {
+			b[0] *= in->store_factor.value;
+			b[1] *= in->store_factor.lo;
+			b[2] *= in->store_factor.hi;
+		}
+	}
 	row->predicted_ok = true;
-	row->capacity = base * scale(p, in->per_doubling.value) * smt;
-	row->capacity_lo = base_lo * scale(p, p >= 1 ? in->per_doubling.lo : 1) * smt_lo;
-	row->capacity_hi = base_hi * scale(p, p >= 1 ? in->per_doubling.hi : 1) * smt_hi;
+	row->core_capacity = b[0] * scale(p, in->per_doubling.value) * smt;
+	row->core_capacity_lo = b[1] * scale(p, p >= 1 ? in->per_doubling.lo : 1) * smt_lo;
+	row->core_capacity_hi = b[2] * scale(p, p >= 1 ? in->per_doubling.hi : 1) * smt_hi;
+	worst_sessions(in, &row->sessions_at);
+	row->capacity = row->core_capacity * f->factor;
+	row->capacity_lo = row->core_capacity_lo * f->lo;
+	row->capacity_hi = row->core_capacity_hi * f->hi;
 	row->predicted = row->capacity * keep;
 	row->predicted_lo = row->calibrated_lo = row->capacity_lo * keep;
 	row->predicted_hi = row->calibrated_hi = row->capacity_hi * keep;
 	if (row->shared_core)
-		row->burst = base * scale(inst->physical_cores, in->per_doubling.value) * smt;
+		row->burst = b[0] * scale(inst->physical_cores, in->per_doubling.value) * smt *
+			     f->factor;
 	row->extrapolated = in->max_measured_cores > 0 && p > in->max_measured_cores;
+	row->cores_beyond = row->extrapolated ? p / in->max_measured_cores : 0;
+	row->sessions_beyond = 0;
+	if (in->curve.n)
+		row->sessions_beyond = f->beyond;
+	else if (in->asked && in->asked->given && in->cpu_sessions_max > 0 &&
+		 in->asked->largest > in->cpu_sessions_max)
+		row->sessions_beyond = in->asked->largest / in->cpu_sessions_max;
+	row->memory_beyond = in->asked && in->asked->given && in->mem_sessions_max > 0 &&
+					     in->asked->largest > in->mem_sessions_max
+				     ? in->asked->largest / in->mem_sessions_max
+				     : 0;
 }
 
 const char *size_verdict(double lower, double central, double target)
@@ -162,6 +251,7 @@ int size_compute(const struct catalog *cat, const struct size_inputs *in, struct
 		row->inst = &cat->items[i];
 		row->burst = row->predicted = row->predicted_lo = row->predicted_hi = NAN;
 		row->capacity = row->capacity_lo = row->capacity_hi = NAN;
+		row->core_capacity = row->core_capacity_lo = row->core_capacity_hi = NAN;
 		row->calibrated_lo = row->calibrated_hi = NAN;
 		row->translation_factor = NAN;
 		row->worst = SIZE_MAX;
@@ -207,19 +297,28 @@ static void judge_cell(const struct size_inputs *in, const struct size_row *row,
 	c->verdict = size_verdict(c->s.min, c->s.median, in->target);
 	if (!row->predicted_ok)
 		return;
-	c->model = row->capacity;
-	c->model_lo = row->capacity_lo;
-	c->model_hi = row->capacity_hi;
+	{
+		struct size_sessions_at f;
+		size_sessions_factor(&in->curve, c->sessions, &f);
+		c->model = row->core_capacity * f.factor;
+		c->model_lo = row->core_capacity_lo * f.lo;
+		c->model_hi = row->core_capacity_hi * f.hi;
+	}
 	if (c->eligible && c->model > 0)
 		c->ratio = c->s.median / c->model;
-	if (c->s.median < row->predicted_lo) {
-		c->check = "below";
-		c->check_ratio = c->s.median / row->predicted_lo;
-	} else if (c->s.median > row->predicted_hi) {
-		c->check = "above";
-		c->check_ratio = c->s.median / row->predicted_hi;
-	} else {
-		c->check = "within";
+	/* against the prediction at its own session count, headroom kept */
+	{
+		double keep = 1.0 - in->headroom_pct / 100.0;
+		double lo = c->model_lo * keep, hi = c->model_hi * keep;
+		if (c->s.median < lo) {
+			c->check = "below";
+			c->check_ratio = c->s.median / lo;
+		} else if (c->s.median > hi) {
+			c->check = "above";
+			c->check_ratio = c->s.median / hi;
+		} else {
+			c->check = "within";
+		}
 	}
 }
 

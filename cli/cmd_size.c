@@ -5,17 +5,16 @@
 #include "opt.h"
 
 #include "../analysis/size.h"
-#include "../importers/catalog.h"
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/outfile.h"
-#include "../reports/builders.h"
+#include "../importers/catalog.h"
 #include "../plot/sizing_plot.h"
+#include "../reports/builders.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 enum {
 	OPT_TARGET = CLI_ANALYSIS_COUNT,
@@ -43,6 +42,9 @@ enum {
 	OPT_FORCE,
 	OPT_PLATFORM,
 	OPT_STORE,
+	OPT_STORE_FROM,
+	OPT_SESSIONS_FROM,
+	OPT_FLEET,
 };
 
 static const struct opt_spec specs[] = {
@@ -122,6 +124,18 @@ static const struct opt_spec specs[] = {
 	[OPT_STORE] = {"store", 0, "NAME",
 		       "the session store to size for (a run's store; default: the base runs')",
 		       false},
+	[OPT_STORE_FROM] = {"store-from", 0, "WHERE",
+			    "runs of one instance with the base runs' store and --store's: the "
+			    "store factor (and, without --sessions-from, the sessions factor)",
+			    false},
+	[OPT_SESSIONS_FROM] = {"sessions-from", 0, "WHERE",
+			       "runs of one instance at several session counts: throughput "
+			       "against sessions (the sessions factor)",
+			       false},
+	[OPT_FLEET] = {"fleet", 0, "I1[,I2]",
+		       "count fleets of these instances (view fleets, its default): N x instance "
+		       "for horizontal scale-out at each instance's share of the sessions",
+		       false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -192,7 +206,8 @@ static const char details[] =
 	"  coreplan size --target 1000 --sessions 300,500 --base-from subcorpus=core \\\n"
 	"      --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3' \\\n"
 	"      --memory-from 'target=medium cfg=pg block=1,2,3' --measured-where block=1,2,3\n"
-	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 \\\n"
+	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 "
+	"\\\n"
 	"      --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2\n"
 	"  coreplan size --list-families\n"
 	"\n"
@@ -202,7 +217,7 @@ static const char details[] =
 	"symbolic link; --force replaces the ones an earlier coreplan wrote. Without\n"
 	"gnuplot the data and script are written and a warning says so.\n";
 
-static const char *const views[] = {"instances", "inputs", "measured", "families", NULL};
+static const char *const views[] = {"instances", "inputs", "measured", "fleets", "families", NULL};
 
 struct args {
 	struct size_request req;
@@ -259,9 +274,10 @@ static int add_translation(struct size_request *req, const char *value)
 	double factor = 0;
 	memset(&t, 0, sizeof(t));
 	if (!eq || eq == value || (size_t)(eq - value) >= sizeof(t.family))
-		return err_usage("--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
-				 "'%s'",
-				 value);
+		return err_usage(
+			"--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
+			"'%s'",
+			value);
 	memcpy(t.family, value, (size_t)(eq - value));
 	if (!strncmp(eq + 1, "from:", 5)) {
 		const char *from = eq + 6, *to = strstr(from, ",to:");
@@ -273,9 +289,10 @@ static int add_translation(struct size_request *req, const char *value)
 		snprintf(t.to, sizeof(t.to), "%s", to + 4);
 		t.measured = true;
 	} else if (num_parse_real(eq + 1, &factor) || !(factor > 0))
-		return err_usage("--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
-				 "'%s'",
-				 value);
+		return err_usage(
+			"--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
+			"'%s'",
+			value);
 	t.factor = factor;
 	grown = realloc(req->translations, (req->ntranslations + 1) * sizeof(*grown));
 	if (!grown)
@@ -372,6 +389,14 @@ static int option(void *request, int which, const char *value)
 	case OPT_STORE:
 		req->store = value;
 		return 0;
+	case OPT_STORE_FROM:
+		req->store_from = value;
+		return 0;
+	case OPT_SESSIONS_FROM:
+		req->sessions_from = value;
+		return 0;
+	case OPT_FLEET:
+		return add_list(name, value, &req->fleet, &req->nfleet);
 	}
 	return 0;
 }
@@ -401,9 +426,10 @@ static int check(void *request, struct cli_args *a)
 		const char *dot = strrchr(base, '.');
 		char why[512];
 		if (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png")))
-			return err_usage("--plot '%s' must end in .svg or .png (its data and script "
-					 "are written beside it as FILE.tsv and FILE.gp)",
-					 args->plot);
+			return err_usage(
+				"--plot '%s' must end in .svg or .png (its data and script "
+				"are written beside it as FILE.tsv and FILE.gp)",
+				args->plot);
 		if (outfile_name_check(base, "--plot") != 0) {
 			snprintf(why, sizeof(why), "%s", err_msg());
 			return err_usage("%s", why);
@@ -416,6 +442,8 @@ static int check(void *request, struct cli_args *a)
 	if (req->has_base_rate && !req->base_cpu)
 		return err_usage(
 			"--base-rate needs --base-cpu FAMILY (the CPU it was measured on)");
+	if (req->nfleet && !a->view && (a->format == DOC_TSV || a->format == DOC_CSV))
+		a->view = "fleets";
 	req->filter = &a->filter;
 	req->metric = a->metric;
 	return 0;
@@ -453,6 +481,7 @@ int cmd_size(int argc, char **argv, const struct global_opts *g)
 	rc = cli_run(&def, &a, argc, argv, g);
 	free_list(a.req.catalog_files, a.req.ncatalog_files);
 	free_list(a.req.series, a.req.nseries);
+	free_list(a.req.fleet, a.req.nfleet);
 	free(a.req.translations);
 	return rc;
 }
@@ -515,6 +544,7 @@ void size_options_free(struct size_options *o)
 		return;
 	free_list(o->a.req.catalog_files, o->a.req.ncatalog_files);
 	free_list(o->a.req.series, o->a.req.nseries);
+	free_list(o->a.req.fleet, o->a.req.nfleet);
 	free(o->a.req.translations);
 	free(o);
 }
