@@ -322,7 +322,10 @@ py_check "fit GOMAXPROCS sweep json: power per doubling (python Gauss-Newton), s
 check_eq "fit GOMAXPROCS sweep json: usl_dof 10, usl_residual_se 25.1230 (sigma at its bound)" "10 25.1230" \
 	"$(jget '"%d %.4f" % (d["facts"]["usl_dof"]["value"], d["facts"]["usl_residual_se"]["value"])')"
 
-SIZE=(size --target 1000 --sessions 500 --base-from 'subcorpus=core'
+# The target is the PostgreSQL store its memory runs measure (--store): the
+# pg cells are the instances' measured capacity; no store factor is given, so
+# the predictions say `other store`.
+SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
 	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
 	--smt-from 'corpus=gomaxprocs-affinity'
 	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
@@ -479,10 +482,28 @@ for r in rows(sys.argv[1]):
         if "extrapolated" in r["flags"]:
             bad.append("%s: unmeasured but %r" % (r["instance"], r["flags"]))
         continue
-    if (float(r["sustained_cores"]) > 4) != ("extrapolated" in r["flags"]):
+    cores = [f for f in r["flags"].split("; ") if f.startswith("extrapolated: ")]
+    if (float(r["sustained_cores"]) > 4) != bool(cores):
         bad.append("%s: sustained %s, flags %r" % (r["instance"], r["sustained_cores"], r["flags"]))
+    elif cores and cores[0] != "extrapolated: %g physical cores, %.2fx the largest fitted (4)" % (
+            float(r["sustained_cores"]), float(r["sustained_cores"]) / 4):
+        bad.append("%s: %r" % (r["instance"], cores[0]))
+    elif cores and abs(float(r["cores_beyond"]) - float(r["sustained_cores"]) / 4) > 1e-12:
+        bad.append("%s: cores_beyond %s" % (r["instance"], r["cores_beyond"]))
 print("\n".join(bad) if bad else "ok")'
-check_contains "size: e2-standard-16 (8 cores) is extrapolated" "$(tsvget instance e2-standard-16 flags)" "extrapolated"
+check_contains "size: e2-standard-16 (8 cores) is extrapolated" "$(tsvget instance e2-standard-16 flags)" \
+	"extrapolated: 8 physical cores, 2.00x the largest fitted (4)"
+# No sessions factor: the CPU inputs' runs measured at most 100 sessions
+# (results.tsv of the GOMAXPROCS corpus, blocks 1-3, all at 100; core runs at 25):
+# 500 sessions is 5x beyond, on every predicted row; memory's slope spans 100-500.
+py_check "size: sessions 500 flagged 5x beyond the CPU inputs' largest count (python: max sessions of the base and sweep runs)" "$PYLIB"'
+g = [float(r["sessions"]) for r in rows(sys.argv[2] + "/sky/gomaxprocs-scaling-20260816/results.tsv") if r["block"] in ("1", "2", "3")]
+biggest = max(g + [25.0])
+want = "sessions extrapolated: 500, %.2fx the largest measured (%g)" % (500 / biggest, biggest)
+bad = ["%s: %r" % (r["instance"], r["flags"]) for r in rows(sys.argv[1])
+       if not math.isnan(num(r["predicted"])) and (want not in r["flags"] or num(r["sessions_beyond"]) != 500 / biggest)]
+bad += ["%s memory_beyond %r" % (r["instance"], r["memory_beyond"]) for r in rows(sys.argv[1]) if r["memory_beyond"] != "NA"]
+print("\n".join(bad) if bad else "ok")' "$SHARED"
 check_eq "size: n2-standard-8 without --translate: unmeasured CPU" "unmeasured CPU" "$(tsvget instance n2-standard-8 verdict)"
 check_eq "size: n2-standard-8 without --translate: no prediction" "NA" "$(tsvget instance n2-standard-8 predicted)"
 check_eq "size: m7i.large without --translate: unmeasured CPU" "unmeasured CPU" "$(tsvget instance m7i.large verdict)"
@@ -581,7 +602,7 @@ print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE" "$AWS"
 
 cpl "${SIZE[@]}" --format tsv --view inputs
 expect_rc "size --view inputs exits 0" 0
-check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	where	host	levels	left_out	statistic	source" "$(head -n 1 "$T/.out")"
+check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	where	host	levels	left_out	statistic	source	basis	setting" "$(head -n 1 "$T/.out")"
 # the old Markdown line "- base rate per physical core: ...", its range from core/results.tsv
 BASE_LINE=$(python3 -c "$PYLIB$PYINPUTS"'
 base = inputs(sys.argv[1])[0]
@@ -639,7 +660,17 @@ for tsv in "$T/dc.tsv" "$T/dc-inputs.tsv"; do
 done
 cp "$T/dc-inputs.tsv" "$T/.out"
 check_eq "size on the corpora: the sweep's 12 runs (blocks 1-3, gomaxprocs 1-8)" "12" "$(tsvget input per_doubling runs)"
-check_eq "size on the corpora: no SMT input: 1.0" "1" "$(tsvget input smt_factor value)"
+# no --smt-from: the SMT factor measured where --smt-from would have found it,
+# the affinity table's pinned runs on the sweep's platform (amd-epyc-7b12):
+# median pin-siblings / median 2-thread sweep (runs.tsv, python)
+py_check "size on the corpora without --smt-from: the SMT factor measured from the affinity table (python: median pin-siblings / median sweep g2), basis measured" "$PYLIB"'
+r = {x["input"]: x for x in rows(sys.argv[1])}["smt_factor"]
+t = rows(sys.argv[2] + "/writeups/gomaxprocs-affinity/runs.tsv")
+pin = statistics.median(float(x["tput"]) for x in t if x["arm"] == "pin" and x["cpuset"] == "0,4,1,5")
+g2 = statistics.median(float(x["tput"]) for x in t if x["arm"] == "sweep" and x["threads_per_proc"] == "2")
+ok = close(float(r["value"]), pin / g2, 1e-12) and r["basis"] == "measured" and r["where"] == "corpus=gomaxprocs-affinity" \
+     and "measured without --smt-from: the pinned runs on the --scaling-from runs\x27 platform amd-epyc-7b12" in r["source"]
+print("ok" if ok else "%r, python %r" % (r, pin / g2))' "$SHARED"
 
 # --plot: the picture, its data and script named in the document
 mkdir -p "$T/plots"

@@ -18,7 +18,7 @@ cpl import -q "$CAP"
 expect_rc "import gcp-x86-capacity-20260816" 0
 cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
 expect_rc "import gomaxprocs-affinity with its manifest" 0
-SIZE=(size --target 1000 --sessions 500 --base-from 'subcorpus=core'
+SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
 	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
 	--smt-from 'corpus=gomaxprocs-affinity'
 	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
@@ -47,7 +47,8 @@ check_eq "size given: two = 300 x 1.8 x 1.25 = 675" "675.0" "$(round "$(tsvget i
 check_eq "size given: four = 300 x 1.8^2 x 1 = 972" "972.0" "$(round "$(tsvget instance four predicted)" 1)"
 # eight: 300 x 1.8^3 x 1.25 = 2187, meets, the only one, CHEAPEST; no --scaling-from: not flagged extrapolated
 check_eq "size given: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
-check_eq "size given: eight is the cheapest (only) meeting row" "CHEAPEST" "$(tsvget instance eight flags)"
+check_eq "size given: eight is the cheapest (only) meeting row, uncalibrated (no runs)" "CHEAPEST; uncalibrated" \
+	"$(tsvget instance eight flags)"
 # cost per 1k: 0.5 x 1000 / 2187 = 0.22862...
 check_eq "size given: eight cost per 1k = 0.5 x 1000 / 2187" "0.2286" "$(round "$(tsvget instance eight cost_per_1k)" 4)"
 check_eq "size given: no sessions, no memory figure" "NA" "$(tsvget instance eight memory_needed_gib)"
@@ -118,18 +119,25 @@ for i in cat:
          "price_per_hour": price, "price_date": i["price_date"], "measured_n": None,
          "measured_median": None, "measured_min": None, "measured_max": None,
          "measured_at": None, "measured_shortfall": None, "model_check": None,
-         "model_ratio": None, "verdict_basis": "predicted"}
+         "model_ratio": None, "verdict_basis": "predicted",
+         # no runs, no sessions factor, no fitted levels: nothing calibrates or extrapolates
+         "sessions_factor": None, "sessions_factor_at": None, "cores_beyond": None,
+         "sessions_beyond": None, "memory_beyond": None}
     flags = []
     if i["cpu_family"] != "gce-e2":
         w.update(predicted=None, predicted_low=None, predicted_high=None, shortfall=None,
-                 cost_per_1k=None, verdict="unmeasured CPU")
+                 cost_per_1k=None, verdict="unmeasured CPU", calibrated_low=None,
+                 calibrated_high=None, calibration=None)
     else:
         p = base * scale(sus, pd) * s
         w.update(predicted=p, predicted_low=p, predicted_high=p, shortfall=target / p,
-                 cost_per_1k=price * 1000 / p,
+                 cost_per_1k=price * 1000 / p, calibrated_low=p, calibrated_high=p,
+                 calibration="uncalibrated: no eligible measured cell of a %s instance" %
+                             ("shared-core" if f < 1 else "dedicated"),
                  verdict="memory-bound" if mem > gib else "meets" if p >= target else "short")
         if f < 1:
             flags.append("shared-core: sustained share; burst %.0f not sustained" % (base * scale(phys, pd) * s))
+        flags.append("uncalibrated")
     w["flags"] = flags
     want_rows.append(w)
 meets = [w for w in want_rows if w["verdict"] == "meets"]

@@ -64,7 +64,7 @@ CAPW="corpus=gcp-x86-capacity-20260816"
 REF=(size --target 1000 --sessions 500 --base-from "$CAPW subcorpus=core"
 	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3'
 	--smt-from 'corpus=gomaxprocs-affinity'
-	--memory-from "$CAPW target=medium cfg=pg block=1,2,3")
+	--memory-from "$CAPW target=medium cfg=pg block=1,2,3" --store postgres)
 cpl "${REF[@]}" --format tsv --view inputs
 expect_rc "size (the issue's command, GOMAXPROCS=8 left in) exits 0" 0
 cp "$T/.out" "$T/ref-inputs.tsv"
@@ -86,7 +86,9 @@ cp "$T/.out" "$T/ref.tsv"
 REF_CHEAPEST=$(cheapest_rows)
 check_eq "size with 8 left in: the cheapest that meets is e2-standard-8" "e2-standard-8" "$REF_CHEAPEST"
 check_contains "size: e2-standard-16 (8 physical cores, 4 measured) is extrapolated" "$(tsvget instance e2-standard-16 flags)" "extrapolated"
-check_eq "size: e2-standard-8 (4 physical cores, as measured) is not extrapolated" "CHEAPEST" "$(tsvget instance e2-standard-8 flags)"
+check_contains "size: e2-standard-8 is the cheapest" "$(tsvget instance e2-standard-8 flags)" "CHEAPEST"
+check_eq "size: e2-standard-8 (4 physical cores, as measured) is not extrapolated in cores" "" \
+	"$(tsvget instance e2-standard-8 flags | tr ';' '\n' | grep '^ *extrapolated:')"
 # GOMAXPROCS=8 taken out: the same scaling input and the same cheapest
 OUT8=("${REF[@]}")
 OUT8[8]='corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
@@ -172,7 +174,26 @@ expect_rc "size --view measured exits 0" 0
 cp "$T/.out" "$T/ref-measured.tsv"
 check_eq "size measured: one row per instance and store at 500 sessions" \
 	"e2-small cfg=mem,e2-small cfg=pg,e2-medium cfg=mem,e2-medium cfg=pg" \
-	"$(awk -F'\t' 'NR > 1 { print $1, $3 }' "$T/.out" | paste -sd, -)"
+	"$(awk -F'\t' 'NR > 1 && $2 == 500 && $5 > 0 { print $1, $3 }' "$T/.out" | paste -sd, -)"
+# the target's store is postgres (--store): only the pg cells count; the
+# mem cells are listed with the reason, and so are the cells at counts not asked
+MCOLS='NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }'
+check_eq "size measured: the cells that decide are the pg store's at 500 sessions" \
+	"e2-small cfg=pg,e2-medium cfg=pg" \
+	"$(awk -F'\t' "$MCOLS"' $c["decides"] == 1 { print $1, $3 }' "$T/.out" | paste -sd, -)"
+check_eq "size measured: the mem cells at 500 are left out for their store" \
+	"store memory, the target's postgres (given),store memory, the target's postgres (given)" \
+	"$(awk -F'\t' "$MCOLS"' $2 == 500 && $3 == "cfg=mem" { print $c["left_out_because"] }' "$T/.out" | paste -sd, -)"
+check_eq "size measured: e2-small at 300 sessions is listed, not asked" "300 sessions: not asked (500)" \
+	"$(awk -F'\t' "$MCOLS"' $1 == "e2-small" && $2 == 300 && $3 == "cfg=pg" { print $c["left_out_because"] }' "$T/.out")"
+check_eq "size measured: the core runs (GOMAXPROCS=1 on e2-standard-4) never count" \
+	"gomaxprocs 1: 1 of its 4 vCPUs; store memory, the target's postgres (given); 25 sessions: not asked (500)" \
+	"$(awk -F'\t' "$MCOLS"' $1 == "e2-standard-4" && $2 == 25 { print $c["left_out_because"] }' "$T/.out")"
+cp "$T/.out" "$T/ref-measured-all.tsv"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["decides"] == 1' \
+	"$T/.out" >"$T/ref-measured.tsv"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["decides"] == 1 || ($2 == 500 && $5 > 0)' \
+	"$T/ref-measured-all.tsv" >"$T/.out"
 # results.tsv of the capacity corpus, tput at level 500, blocks 1-3, per target and cfg (python medians)
 py_check "size measured: median, range, n and shortfall of each store against python (results.tsv); pg: 65.7 and 245.2, mem: 84.2 and 305.0; 1000 / 65.7 = 15.2x, 1000 / 245.2 = 4.08x" "$PYLIB"'
 out = rows(sys.argv[1])
@@ -211,6 +232,7 @@ for r in out:
     if (r["instance"] == "e2-small") != (want[0] == "below"):
         bad.append("%s %s: %r" % (r["instance"], r["group"], want))
 print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE"
+cp "$T/ref-measured.tsv" "$T/.out"
 check_eq "size measured: the worst cell of each is the pg store" "e2-small cfg=pg,e2-medium cfg=pg" \
 	"$(awk -F'\t' 'NR > 1 && $16 == "1" { print $1, $3 }' "$T/.out" | paste -sd, -)"
 cp "$T/ref.tsv" "$T/.out"
@@ -316,7 +338,10 @@ cells = {}
 for x in res:
     if x["level"] in ("300", "500") and x["block"] in ("1", "2", "3"):
         cells.setdefault(("e2-" + x["target"], int(x["level"]), "cfg=" + x["cfg"]), []).append(float(x["tput"]))
-got = {(r["instance"], r["sessions"], r["group"]): r for r in meas}
+got = {(r["instance"], r["sessions"], r["group"]): r for r in meas if r["at_target"] and r["n"]}
+# only the target store's (pg) cells decide
+if sorted(k for k, r in got.items() if r["decides"]) != sorted(k for k in cells if k[2] == "cfg=pg"):
+    bad.append("deciding cells %r" % sorted(k for k, r in got.items() if r["decides"]))
 if sorted(got) != sorted(cells):
     bad.append("cells %r, python %r" % (sorted(got), sorted(cells)))
 for k, v in cells.items():
@@ -324,7 +349,7 @@ for k, v in cells.items():
     if r and (not close(r["median"], statistics.median(v), 1e-12) or r["n"] != len(v)):
         bad.append("%r: %r (n %r), python %r" % (k, r["median"], r["n"], statistics.median(v)))
 for name in ("e2-small", "e2-medium"):
-    mine = {k: statistics.median(v) for k, v in cells.items() if k[0] == name}
+    mine = {k: statistics.median(v) for k, v in cells.items() if k[0] == name and k[2] == "cfg=pg"}
     worst = min(mine, key=mine.get)
     want_at = "%s at %d sessions" % (worst[2], worst[1])
     r = inst[name]
@@ -362,7 +387,8 @@ print("\n".join(bad) if bad else "ok")' "$SHARED"
 # a listed count without runs is listed with n 0 and decides nothing
 S_REQ[4]=400,500
 cpl "${S_REQ[@]}" --format tsv --view measured
-check_eq "size --sessions 400,500: the unmeasured 400 is listed per instance with n 0" "e2-small 0,e2-medium 0" \
+check_eq "size --sessions 400,500: the unmeasured 400 is listed per measured instance with n 0" \
+	"e2-small 0,e2-medium 0,e2-standard-4 0" \
 	"$(awk -F'\t' 'NR > 1 && $2 == 400 { print $1, $5 }' "$T/.out" | paste -sd, -)"
 
 # inputs validated against the catalogs (usage errors, exit 2, naming the valid ones)
@@ -379,7 +405,9 @@ expect_rc "size --base-cpu e2-standard-4 (an instance name) exits 0" 0
 check_eq "size --base-cpu e2-standard-4: stands for its family gce-e2" "gce-e2" "$(jget 'd["facts"]["base_cpu"]["value"]')"
 cpl "${REF[@]}" --translate bogus=2
 expect_rc "size --translate bogus=2 is a usage error (exit 2)" 2
-check_contains "size --translate bogus=2: names it and lists the families" "$ERR" "unknown CPU family 'bogus' for --translate (the catalogs' families: aws-c7g,"
+check_contains "size --translate bogus=2: names it and lists the platforms" "$ERR" \
+	"unknown CPU family or platform 'bogus' for --translate (the CPU platforms the catalogs and runs name: amd-epyc-7b12,amd-epyc-7b13,"
+check_contains "size --translate bogus=2: points to the families' list" "$ERR" "coreplan size --list-families lists the families"
 cpl "${REF[@]}" --translate n2-standard-8=1.1 --format tsv --view families
 expect_rc "size --translate n2-standard-8=1.1 (an instance name) exits 0" 0
 check_eq "size --translate n2-standard-8=1.1: gce-n2 translated by 1.1" "translated 1.1" \
@@ -426,16 +454,16 @@ mkdir -p "$T/plots"
 cpl "${REF[@]}" --series e2 --plot "$T/plots/measured.svg" --format json
 expect_rc "size --plot with measured instances exits 0" 0
 cp "$T/.out" "$T/plot.json"
-py_check "size --plot: a measured series with one point per measured cell (median, min, max) beside the predicted boxes" "$PYLIB"'
+py_check "size --plot: a measured series with one point per eligible cell (median, min, max: the two pg cells at 500) beside the predicted boxes" "$PYLIB"'
 d = json.load(open(sys.argv[1]))
 blocks = [b for b in open(sys.argv[2]).read().split("\n\n\n") if b.strip()]
-meas = [r for r in d["sections"]["measured"]["rows"] if r["at_target"]]
+meas = [r for r in d["sections"]["measured"]["rows"] if r["eligible"] and r["n"]]
 bad = []
 if len(blocks) != 3:
     bad.append("%d data blocks" % len(blocks))
 else:
     pts = [l.split("\t") for l in blocks[2].split("\n") if l and not l.startswith("#")]
-    if len(pts) != len(meas) or len(meas) != 4:
+    if len(pts) != len(meas) or len(meas) != 2:
         bad.append("%d points, %d cells" % (len(pts), len(meas)))
     for p, r in zip(pts, meas):
         if not all(close(float(a), b, 1e-15) for a, b in zip(p[1:], (r["median"], r["min"], r["max"]))):
