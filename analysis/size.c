@@ -134,14 +134,25 @@ static int known_platforms(sqlite3 *db, const struct size_request *req, const st
 	return rc;
 }
 
+/* --platform (families NULL) or --translate (the families too) naming nothing known. */
 static int unknown_platform(const char *option, const char *name, const struct strbuf *platforms,
-			    bool families_too)
+			    const struct catalog_family *f, size_t nf)
 {
-	return err_usage("unknown %s '%s' for %s (the CPU platforms the catalogs and runs name: "
-			 "%s%s)",
-			 families_too ? "CPU family or platform" : "CPU platform", name, option,
-			 platforms->len ? platforms->buf : "none",
-			 families_too ? "; coreplan size --list-families lists the families" : "");
+	struct strbuf families = STRBUF_INIT;
+	int rc = f ? names_of(f, nf, false, &families) : 0;
+	if (rc == 0 && f)
+		rc = err_usage("unknown CPU family or platform '%s' for %s (the catalogs' "
+			       "families: %s; the CPU platforms the catalogs and runs name: %s; a "
+			       "catalog instance name stands for its family)",
+			       name, option, families.len ? strbuf_str(&families) : "none",
+			       platforms->len ? platforms->buf : "none");
+	else if (rc == 0)
+		rc = err_usage(
+			"unknown CPU platform '%s' for %s (the CPU platforms the catalogs and "
+			"runs name: %s)",
+			name, option, platforms->len ? platforms->buf : "none");
+	strbuf_release(&families);
+	return rc;
 }
 
 /*
@@ -160,7 +171,7 @@ static int validate(sqlite3 *db, const struct size_request *req, const struct ca
 		rc = known_platforms(db, req, all, &platforms);
 	if (rc == 0 && req->platform &&
 	    !listed(platforms.buf ? strbuf_str(&platforms) : "", req->platform))
-		rc = unknown_platform("--platform", req->platform, &platforms, false);
+		rc = unknown_platform("--platform", req->platform, &platforms, NULL, 0);
 	for (size_t i = 0; rc == 0 && i < req->nseries; i++) {
 		bool found = false;
 		for (size_t j = 0; j < nf && !found; j++)
@@ -191,8 +202,9 @@ static int validate(sqlite3 *db, const struct size_request *req, const struct ca
 		bool platform =
 			!family && listed(platforms.buf ? strbuf_str(&platforms) : "", name);
 		if (!family && !platform) {
-			rc = platforms.len ? unknown_platform("--translate", name, &platforms, true)
-					   : unknown_name(f, nf, false, "--translate", name);
+			rc = platforms.len
+				     ? unknown_platform("--translate", name, &platforms, f, nf)
+				     : unknown_name(f, nf, false, "--translate", name);
 			break;
 		}
 		for (size_t j = 0; j < i && rc == 0; j++)

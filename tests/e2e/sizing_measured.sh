@@ -405,9 +405,10 @@ expect_rc "size --base-cpu e2-standard-4 (an instance name) exits 0" 0
 check_eq "size --base-cpu e2-standard-4: stands for its family gce-e2" "gce-e2" "$(jget 'd["facts"]["base_cpu"]["value"]')"
 cpl "${REF[@]}" --translate bogus=2
 expect_rc "size --translate bogus=2 is a usage error (exit 2)" 2
-check_contains "size --translate bogus=2: names it and lists the platforms" "$ERR" \
-	"unknown CPU family or platform 'bogus' for --translate (the CPU platforms the catalogs and runs name: amd-epyc-7b12,amd-epyc-7b13,"
-check_contains "size --translate bogus=2: points to the families' list" "$ERR" "coreplan size --list-families lists the families"
+check_contains "size --translate bogus=2: names it and lists the families" "$ERR" \
+	"unknown CPU family or platform 'bogus' for --translate (the catalogs' families: aws-c7g,"
+check_contains "size --translate bogus=2: ... and the platforms" "$ERR" \
+	"the CPU platforms the catalogs and runs name: amd-epyc-7b12,amd-epyc-7b13,amd-epyc-9r14,intel-xeon-2.2ghz,"
 cpl "${REF[@]}" --translate n2-standard-8=1.1 --format tsv --view families
 expect_rc "size --translate n2-standard-8=1.1 (an instance name) exits 0" 0
 check_eq "size --translate n2-standard-8=1.1: gce-n2 translated by 1.1" "translated 1.1" \
