@@ -329,7 +329,10 @@ static int check_config(const struct eligibility *e, const struct sel_run *first
 		const struct config_value *t;
 		const struct pool_field *pf = NULL;
 		int rc;
-		if (!strcmp(field, e->workers_field) || store_linked(e->pool, field))
+		/* the fields the whole-instance rule reads are not a configuration */
+		if (!strcmp(field, e->workers_field) || !strcmp(field, "cpuset") ||
+		    !strcmp(field, "procs") || !strcmp(field, "threads_per_proc") ||
+		    !strcmp(field, "cpu_model") || store_linked(e->pool, field))
 			continue;
 		rc = config_target(e->db, e->req, e->config, field, &t);
 		if (rc)

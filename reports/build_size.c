@@ -537,6 +537,37 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 	}
 }
 
+/* Per group: the eligible cells the model's error rests on, and that error (facts). */
+static void calibration_facts(struct doc *d, const struct size_result *res)
+{
+	static const char *const stem[SIZE_NGROUPS] = {"calibration_dedicated",
+						       "calibration_shared_core"};
+	for (int g = 0; g < SIZE_NGROUPS; g++) {
+		const struct size_calibration *k = &res->calibration[g];
+		char name[96], label[160];
+		snprintf(name, sizeof(name), "%s_cells", stem[g]);
+		snprintf(label, sizeof(label), "eligible measured cells of %s instances",
+			 size_group_name((enum size_group)g));
+		doc_fact_int(d, name, label, DOC_LISTED, (int64_t)k->n, "cells");
+		snprintf(name, sizeof(name), "%s_instances", stem[g]);
+		snprintf(label, sizeof(label), "%s instances they measured",
+			 size_group_name((enum size_group)g));
+		doc_fact_int(d, name, label, DOC_QUIET, (int64_t)k->instances, "instances");
+		snprintf(name, sizeof(name), "%s_median", stem[g]);
+		snprintf(label, sizeof(label), "%s model error: median of measured / predicted",
+			 size_group_name((enum size_group)g));
+		doc_fact_real(d, name, label, DOC_LISTED, k->median, "x", 'g', 6);
+		snprintf(name, sizeof(name), "%s_min", stem[g]);
+		snprintf(label, sizeof(label), "%s model error: the smallest ratio",
+			 size_group_name((enum size_group)g));
+		doc_fact_real(d, name, label, DOC_QUIET, k->min, "x", 'g', 6);
+		snprintf(name, sizeof(name), "%s_max", stem[g]);
+		snprintf(label, sizeof(label), "%s model error: the largest ratio",
+			 size_group_name((enum size_group)g));
+		doc_fact_real(d, name, label, DOC_QUIET, k->max, "x", 'g', 6);
+	}
+}
+
 /* The rule the verdicts follow, in words (a fact). */
 #define VERDICT_RULE                                                                               \
 	"meets: the lower bound meets the target (predicted_low, or the measured minimum when "    \
@@ -608,6 +639,7 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	doc_fact_int(d, "verdicts_measured", "instances whose verdict rests on measurement",
 		     DOC_LISTED, (int64_t)nmeasured, NULL);
 	doc_fact_text(d, "verdict_rule", "how the verdicts are reached", DOC_QUIET, VERDICT_RULE);
+	calibration_facts(d, res);
 	size_doc_catalogs(d, res);
 	size_doc_plot(d, plot);
 
