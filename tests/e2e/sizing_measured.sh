@@ -339,7 +339,7 @@ for x in res:
     if x["level"] in ("300", "500") and x["block"] in ("1", "2", "3"):
         cells.setdefault(("e2-" + x["target"], int(x["level"]), "cfg=" + x["cfg"]), []).append(float(x["tput"]))
 got = {(r["instance"], r["sessions"], r["group"]): r for r in meas if r["at_target"] and r["n"]}
-# only the target store's (pg) cells decide
+# only the pg cells (the target store) decide
 if sorted(k for k, r in got.items() if r["decides"]) != sorted(k for k in cells if k[2] == "cfg=pg"):
     bad.append("deciding cells %r" % sorted(k for k, r in got.items() if r["decides"]))
 if sorted(got) != sorted(cells):
