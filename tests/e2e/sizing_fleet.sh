@@ -363,5 +363,40 @@ cpl "${F2[@]}" --fleet n2-standard-99
 expect_rc "size --fleet of an instance not sized is a usage error (exit 2)" 2
 check_contains "size --fleet unknown: names it" "$ERR" "--fleet 'n2-standard-99' is no instance sized here"
 
+###########################################################################
+echo "# the report's sizing finding"
+###########################################################################
+{
+	echo "target = 200"
+	echo "sessions = 300,500"
+	echo "store = postgres"
+	echo "base-from = subcorpus=core"
+	echo "scaling-from = corpus=gomaxprocs-scaling-20260816 block=1,2,3"
+	echo "store-from = target=medium block=1,2,3"
+	echo "memory-from = target=medium cfg=pg block=1,2,3"
+	echo "measured-where = block=1,2,3"
+} >"$T/size.conf"
+cpl report --corpus gcp-x86-capacity-20260816 --config "$T/size.conf" --out "$T/rep"
+expect_rc "report with the sizing config exits 0" 0
+FINDING=$(grep '^- Cheapest instance that meets the target' "$T/rep/report.md")
+# e2-medium meets 200 on its pg cells: the worst, 500 sessions, median of results.tsv (blocks 1-3)
+WORST=$(python3 -c "$PYLIB"'
+v = [float(x["tput"]) for x in rows(sys.argv[1] + "/sky/gcp-x86-capacity-20260816/results.tsv")
+     if x["target"] == "medium" and x["cfg"] == "pg" and x["level"] == "500" and x["block"] in ("1", "2", "3")]
+print("%.1f, n = %d" % (statistics.median(v), len(v)))' "$SHARED")
+check_contains "finding: the verdict and what it rests on (e2-medium, its worst pg cell: python median)" "$FINDING" \
+	"(e2-medium): meets the target: predicted"
+check_contains "finding: ... resting on its own whole-instance runs" "$FINDING" \
+	"resting on its own whole-instance runs (the worst cell, cfg=pg at 500 sessions: median $WORST)"
+check_contains "finding: ... and the calibration (4 pg cells of e2-small and e2-medium)" "$FINDING" \
+	"calibrated on 4 measured cells of 2 shared-core instances: measured / predicted"
+sed -i 's/^target = 200/target = 1000/' "$T/size.conf"
+rm -rf "$T/rep"
+cpl report --corpus gcp-x86-capacity-20260816 --config "$T/size.conf" --out "$T/rep"
+FINDING=$(grep '^- Cheapest instance that meets the target' "$T/rep/report.md")
+check_contains "finding at 1000: resting on the model alone, and says it is uncalibrated" "$FINDING" \
+	"resting on the model alone (no whole-instance run of it at the target's conditions); uncalibrated: no eligible measured cell of a dedicated instance"
+check_contains "finding at 1000: the extrapolation in cores is named" "$FINDING" "2.00x the physical cores fitted"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
