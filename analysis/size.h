@@ -1,24 +1,32 @@
 /*
  * size: which instance meets a throughput target, counted in physical
  * cores, beside what the corpus measured on the instances it ran on
- * (coreplan size).
+ * (coreplan size). docs/sizing.md explains the model for users.
  *
  * For each catalog instance (schema/catalog.h), with P its sustained
  * physical cores (vcpus * sustained fraction / threads per core) and T its
  * threads per core:
  *   base'      the per-physical-core rate (one thread on a dedicated core),
- *              divided by the translation factor of the instance's CPU
- *              family when it differs from the base's (`translated`; a
- *              measured factor's interval widens the bounds);
- *              without a factor the row is `unmeasured CPU` and gets no
- *              prediction
+ *              on the platform and store of its runs (their cpu_model and
+ *              store) and at their session count; divided by the
+ *              translation factor of the instance's CPU family when it
+ *              differs from the base's, or of the target's platform when
+ *              --platform names another (`translated`; a measured factor's
+ *              interval widens the bounds); a family without a factor is
+ *              `unmeasured CPU` (no prediction), a platform without one is
+ *              flagged `other platform`
+ *   store      the store factor (size_ratio, --store-from) when the target's
+ *              store differs from the base runs', else `other store`
  *   scale(P)   per_doubling ^ log2(P) for P >= 1 (the measured scaling
  *              across physical cores), P below one core (a sustained share)
  *   smt        the SMT factor when T = 2 (what a core's second thread
- *              adds), 1 when T = 1
- *   predicted  base' * scale(P) * smt * (1 - headroom)
- *   bounds     the same with the base runs' range and the per-doubling and
- *              SMT factors' bounds (predicted_lo, predicted_hi)
+ *              adds), 1 when T = 1: given, measured (--smt-from, else the
+ *              pinned runs on the scaling runs' platform), or assumed 1.0
+ *   sessions   size_sessions_factor at the counts asked for, the lowest
+ *   capacity   base' * store * scale(P) * smt * sessions; predicted =
+ *              capacity * (1 - headroom); the bounds the same with every
+ *              input's bounds (predicted_lo, predicted_hi), widened by the
+ *              row's calibration group (calibrated_lo, calibrated_hi)
  *   memory     app (fixed + per_session * sessions, kB) + co-located
  *              processes (kB, PostgreSQL measured in the memory runs'
  *              traces) + the OS reserve (MiB), against memory_gib; each
@@ -27,27 +35,40 @@
  * Verdicts (size_verdict for the three CPU words):
  *   unmeasured CPU  no prediction (and no measurement at the target)
  *   memory-bound    the memory needed exceeds the instance's memory
- *   meets           the lower bound meets the target (predicted_lo, or
+ *   meets           the lower bound meets the target (calibrated_lo, or
  *                   the measured minimum where the verdict is measured)
  *   marginal        the central value meets it (predicted, or the measured
  *                   median), the lower bound does not
  *   short           otherwise; shortfall = target / predicted
  * cost_per_1k = price_per_hour * 1000 / predicted.
- * Flags: `extrapolated` when P exceeds the largest physical-core level
- * measured, `translated`, `shared-core` (sized on the sustained share; the
+ * Flags: each extrapolation with how far (cores beyond the largest level
+ * fitted, sessions beyond the largest the CPU inputs measured, memory
+ * beyond the slope's sessions), `translated`, `other platform`, `other
+ * store`, the store factor, SMT assumed, uncalibrated, a cell outside its
+ * leave-one-out bounds, `shared-core` (sized on the sustained share; the
  * burst figure, all vCPUs at full speed, is shown apart and never as the
  * answer). The cheapest instance whose verdict is `meets` is marked (among
  * the instances sized: with a series list, among those series).
  *
- * Measured beside predicted (size_judge): a cell is the runs of one
- * instance at one session count with one value of each field that varies
- * among them (analysis/pooling.h's rule names the fields: cfg=mem and
- * cfg=pg are two cells, never pooled). Per cell: n, median, range, the
- * measured shortfall (target / median), `check` = below (median <
- * predicted_lo; ratio = median / predicted_lo), above (median >
- * predicted_hi; ratio = median / predicted_hi) or within, and the verdict
- * of the cell alone. When cells exist at the target's session counts
- * (at_target), the row's verdict rests on them (basis "measured"): the
+ * Whole-instance cells (size_cells.c): a cell is the runs of one instance
+ * at one session count with one value of each field that varies among them
+ * (analysis/pooling.h's rule names the fields: cfg=mem and cfg=pg are two
+ * cells, never pooled; a block at only some counts is a cell of its own).
+ * It is eligible (it counts as the instance's capacity) only when its runs
+ * used the whole instance (the worker level x processes unset or >= vcpus,
+ * not pinned to fewer CPUs), ran at the target's store and platform (a
+ * record missing is taken as the target's, in `assumed`), at the
+ * configuration the model's runs share, not in a block of its own, and at a
+ * session count asked for (any, without --sessions); why_not lists every
+ * reason otherwise.
+ *
+ * Measured beside predicted (size_judge): per cell n, median, range, the
+ * measured shortfall (target / median), `check` = below / above / within
+ * the prediction at its own session count, and the verdict of the cell
+ * alone. The eligible cells calibrate each group (dedicated, shared-core:
+ * struct size_calibration) and are each checked against the bounds the
+ * group's other instances calibrate (leave-one-out). The eligible cells at
+ * the session counts asked for decide (`decides`; basis "measured"): the
  * worst cell decides (the least favourable verdict, then the lowest
  * median): capacity planning is conservative. Memory-bound still wins (it
  * is the memory model's word, basis "predicted").
@@ -332,10 +353,12 @@ struct size_cell {
 
 /*
  * Compare the cells (grouped by row, cells of a row contiguous and rows in
- * order) with the rows' predictions and let measurement decide where it
- * exists at the target: each cell's figures, each row's first_cell,
- * ncells, worst, measured_below/above, verdict and basis, and the
- * cheapest mark again. Rows without cells keep size_compute's verdict.
+ * order) with the rows' predictions, calibrate each group on the eligible
+ * cells (calibration[SIZE_NGROUPS]; each row's calibrated bounds, the
+ * leave-one-out check of each eligible cell) and let the deciding cells
+ * decide: each cell's figures, each row's first_cell, ncells, worst,
+ * measured_below/above, verdict and basis, and the cheapest mark again.
+ * Rows without deciding cells are judged on their calibrated bounds.
  */
 int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows,
 	       struct size_cell *cells, size_t ncells, struct size_calibration *calibration);
@@ -356,7 +379,13 @@ int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows
  *                 A power law: per doubling 2^b with +-1.96 SE as bounds;
  *                 its largest fitted level is the largest measured core
  *                 count
- *   smt_from      runs for coreplan smt: its smt_factor (default 1.0)
+ *   smt_from      runs for coreplan smt: its smt_factor; without it (and
+ *                 without smt_factor) the pinned runs on the scaling runs'
+ *                 platform, corpus by corpus, else 1.0 assumed (smt_basis)
+ *   store_from    runs of one instance with the base runs' store and the
+ *                 target's (`store`): the store factor at the base's count
+ *   sessions_from runs of one instance at several session counts (default
+ *                 store_from's): the sessions curve, at the target's store
  *   memory_from   runs for an OLS of load_rss_kb on sessions, and their
  *                 traces' pg_rss_kb (the co-located PostgreSQL: the median
  *                 over runs of each run's plateau median, analysis/window.h)
