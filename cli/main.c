@@ -37,10 +37,12 @@ static const struct cli_command commands[] = {
 	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
-	{"translate", cmd_translate, "carry figures between CPUs: per-core, CPU-time and memory factors"},
+	{"translate", cmd_translate,
+	 "carry figures between CPUs: per-core, CPU-time and memory factors"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
 	{"size", cmd_size, "which instance meets a target, counted in physical cores"},
-	{"catalog", cmd_catalog, "store instance catalogs in the database; list instances, families"},
+	{"catalog", cmd_catalog,
+	 "store instance catalogs in the database; list instances, families"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 };
@@ -55,13 +57,15 @@ const char *cmd_description(const char *name)
 	return "";
 }
 
-enum { OPT_DB, OPT_VERSION };
+static struct global_opts g;
+static bool show_version;
 
 static const struct opt_spec global_specs[] = {
-	[OPT_DB] = {"db", 0, "FILE", "the database (default: $COREPLAN_DB, else " DEFAULT_DB ")",
-		    false},
-	[OPT_VERSION] = {"version", 0, NULL, "print the version and exit", false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING("db", "FILE", &g.db_path,
+		   "the database (default: $COREPLAN_DB, else " DEFAULT_DB ")", .nonempty = true,
+		   .noun = "a file name"),
+	OPT_FLAG("version", &show_version, "print the version and exit"),
+	OPT_END,
 };
 
 /* The global help names every command, so it is built from the table. */
@@ -101,11 +105,8 @@ static int run(int argc, char **argv, const char **cmd_name)
 	struct strbuf details = STRBUF_INIT;
 	struct opt_cmd global = {NULL, "COMMAND [ARGS...]", NULL, global_specs};
 	struct opt_parser p;
-	struct global_opts g = {NULL};
 	const struct cli_command *cmd;
-	const char *value;
 	const char *env;
-	int which;
 	int rc;
 	memset(&p, 0, sizeof(p));
 	rc = global_details(&details);
@@ -121,20 +122,10 @@ static int run(int argc, char **argv, const char **cmd_name)
 	if (rc)
 		goto done;
 	p.stop_at_operand = true;
-	while ((rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
-		switch (which) {
-		case OPT_DB:
-			if (!*value) {
-				rc = err_usage("--db needs a file name");
-				goto done;
-			}
-			g.db_path = value;
-			break;
-		case OPT_VERSION:
-			printf("coreplan %s\n", COREPLAN_VERSION);
-			rc = 0;
-			goto done;
-		}
+	rc = opt_parse(&p);
+	if (rc == 0 && show_version) {
+		printf("coreplan %s\n", COREPLAN_VERSION);
+		goto done;
 	}
 	if (rc == OPT_HELP_SHOWN) {
 		rc = 0;

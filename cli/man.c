@@ -2,6 +2,7 @@
 #include "man.h"
 
 #include "../common/err.h"
+#include "../common/strbuf.h"
 
 #include <string.h>
 
@@ -76,20 +77,23 @@ static void option_tag(FILE *fp, const struct opt_spec *s)
 	}
 }
 
+/* Each option with its help, as --help words it (opt_describe: range, choices, notes). */
 static void options(FILE *fp, const struct opt_spec *specs)
 {
-	static const struct opt_spec help = {"help", 'h', NULL, "show this help and exit", false};
+	static const struct opt_spec help = {"help", 'h', NULL, "show this help and exit"};
+	struct strbuf text = STRBUF_INIT;
 	for (const struct opt_spec *s = specs; s->name; s++) {
+		if (s->hidden)
+			continue;
 		fputs(".TP\n", fp);
 		option_tag(fp, s);
 		putc('\n', fp);
-		esc(fp, s->help, 1);
-		if (s->required)
-			fputs(" (required)", fp);
-		if (s->repeatable)
-			fputs(" (repeatable)", fp);
+		strbuf_reset(&text);
+		opt_describe(s, &text);
+		esc(fp, strbuf_str(&text), 1);
 		putc('\n', fp);
 	}
+	strbuf_release(&text);
 	fputs(".TP\n", fp);
 	option_tag(fp, &help);
 	putc('\n', fp);
@@ -104,6 +108,8 @@ static void synopsis(FILE *fp, const char *name, const struct opt_cmd *cmd)
 	esc(fp, name, 0);
 	putc('\n', fp);
 	for (const struct opt_spec *s = cmd->specs; s->name; s++) {
+		if (s->hidden)
+			continue;
 		fputs("[\\fB\\-\\-", fp);
 		esc(fp, s->name, 0);
 		fputs("\\fR", fp);
