@@ -16,7 +16,7 @@
 
 #include "../analysis/select.h"
 #include "../common/strvec.h"
-#include "../reports/doc.h"
+#include "../doc/doc.h"
 #include "../schema/fields.h"
 #include "cmd.h"
 #include "opt.h"
