@@ -13,11 +13,11 @@
 
 #include "../analysis/catalogs.h"
 #include "../common/err.h"
+#include "../doc/doc.h"
 #include "../importers/catalog.h"
 #include "../importers/corpus.h"
 #include "../importers/tools.h"
 #include "../reports/builders.h"
-#include "../doc/doc.h"
 #include "../schema/db.h"
 
 #include <stdlib.h>

@@ -7,8 +7,8 @@
 #include "../common/err.h"
 #include "../common/outfile.h"
 #include "../common/strbuf.h"
-#include "../reports/builders.h"
 #include "../plot/plots.h"
+#include "../reports/builders.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +79,7 @@ static const char details[] =
 /* No table: the document is its facts. */
 static const char *const views[] = {NULL};
 
-static const char *const kinds[] = {"scaling", "blocks", "trace", "memory"};
+static const char *const kinds[] = {"scaling", "blocks", "trace", "memory", NULL};
 
 /* DIR and NAME of FILE DIR/NAME.svg or DIR/NAME.png; the format from the extension. */
 static int split_out(void)
@@ -118,9 +118,9 @@ static int check(struct cli_args *a)
 		return err_usage("plot needs one KIND (scaling, blocks, trace, memory or sizing)");
 	if (!strcmp(a->operands[0], "sizing"))
 		return err_usage("the sizing plot is drawn by `coreplan size ... --plot FILE`");
-	while (k < 4 && strcmp(kinds[k], a->operands[0]))
+	while (kinds[k] && strcmp(kinds[k], a->operands[0]))
 		k++;
-	if (k == 4)
+	if (!kinds[k])
 		return err_usage(
 			"unknown plot kind '%s' (scaling, blocks, trace, memory or sizing)",
 			a->operands[0]);
@@ -164,7 +164,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **doc)
 int cmd_plot(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"plot", "KIND", details, specs, views}, CLI_DB_READ, check, run};
+		{"plot", "KIND", details, specs, views, kinds}, CLI_DB_READ, check, run};
 	int rc;
 	memset(&req, 0, sizeof(req));
 	out_file = NULL;

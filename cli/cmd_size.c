@@ -9,8 +9,8 @@
 #include "../common/num.h"
 #include "../common/outfile.h"
 #include "../importers/catalog.h"
-#include "../reports/builders.h"
 #include "../plot/sizing_plot.h"
+#include "../reports/builders.h"
 
 #include <stdio.h>
 #include <stdlib.h>

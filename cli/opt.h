@@ -161,6 +161,8 @@ struct opt_cmd {
 	const struct opt_spec *specs;
 	/* the document's table views, NULL-terminated, the default first; or NULL */
 	const char *const *views;
+	/* the words an operand may be (plot's kinds), NULL-terminated, for completion; or NULL */
+	const char *const *operand_words;
 };
 
 enum {
