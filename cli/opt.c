@@ -264,7 +264,7 @@ static int apply_value(const struct opt_spec *s, const char *text)
 	case OPT_T_CHOICE:
 		return apply_choice(s, text);
 	case OPT_T_LIST:
-		n = strvec_split(s->value, text, ',');
+		n = strvec_split(s->value, text, ",");
 		if (n < 0)
 			return err_set("out of memory");
 		if (n == 0)

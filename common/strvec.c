@@ -57,13 +57,13 @@ static bool blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-int strvec_split(struct strvec *sv, const char *text, char sep)
+int strvec_split(struct strvec *sv, const char *text, const char *seps)
 {
 	size_t before = sv->n;
 	const char *p = text;
 	for (;;) {
-		const char *end = strchr(p, sep);
-		const char *stop = end ? end : p + strlen(p);
+		const char *stop = p + strcspn(p, seps);
+		const char *end = *stop ? stop : NULL;
 		const char *a = p, *b = stop;
 		while (a < b && blank(*a))
 			a++;

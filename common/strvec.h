@@ -9,6 +9,10 @@
  * vector owns; strvec_clear() frees them and leaves an empty vector. On
  * allocation failure the functions return -1 and leave the vector as it was
  * (err is not touched: the caller words the message).
+ *
+ * A list kept as a malloc'd array of n malloc'd strings (char **v, size_t
+ * n) can be grown in place: adopt it as {v, n, n}, push, and store sv.v,
+ * sv.n back (the array stays one that free() and the list's owner accept).
  */
 #ifndef COREPLAN_STRVEC_H
 #define COREPLAN_STRVEC_H
@@ -32,11 +36,12 @@ int strvec_push(struct strvec *sv, const char *s);
 int strvec_pushn(struct strvec *sv, const char *s, size_t len);
 int strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
- * Append the pieces of text between the sep characters, each trimmed of
- * spaces and tabs; empty pieces are skipped ("a, ,b" gives a and b).
- * Returns how many were appended, or -1 when out of memory.
+ * Append the pieces of text between separators (any character of seps),
+ * each trimmed of spaces and tabs; empty pieces are skipped ("a, ,b" split
+ * at "," gives a and b; split at " \t", words). Returns how many were
+ * appended, or -1 when out of memory (the vector is then as it was).
  */
-int strvec_split(struct strvec *sv, const char *text, char sep);
+int strvec_split(struct strvec *sv, const char *text, const char *seps);
 /* Is s one of the strings? */
 bool strvec_has(const struct strvec *sv, const char *s);
 /* v as the read-only list the analysis requests take (NULL while empty). */

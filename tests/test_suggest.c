@@ -80,21 +80,26 @@ static void test_strvec_push_split(void **state)
 	assert_string_equal(sv.v[2], "c");
 	assert_null(sv.v[3]);
 	/* pieces trimmed, empty ones skipped */
-	assert_int_equal(strvec_split(&sv, " target , ,cfg,", ','), 2);
+	assert_int_equal(strvec_split(&sv, " target , ,cfg,", ","), 2);
 	assert_int_equal(sv.n, 5);
 	assert_string_equal(sv.v[3], "target");
 	assert_string_equal(sv.v[4], "cfg");
 	assert_null(sv.v[5]);
-	assert_int_equal(strvec_split(&sv, ",, ,", ','), 0);
+	assert_int_equal(strvec_split(&sv, ",, ,", ","), 0);
 	assert_int_equal(sv.n, 5);
+	/* several separators: words */
+	assert_int_equal(strvec_split(&sv, "a\tb  c", " \t"), 3);
+	assert_int_equal(sv.n, 8);
+	assert_string_equal(sv.v[6], "b");
+	assert_string_equal(sv.v[7], "c");
 	assert_true(strvec_has(&sv, "cfg"));
 	assert_false(strvec_has(&sv, "cf"));
 	/* many pushes: the array grows and stays NULL-terminated */
 	for (int i = 0; i < 100; i++)
 		assert_int_equal(strvec_pushf(&sv, "x%d", i), 0);
-	assert_int_equal(sv.n, 105);
-	assert_string_equal(sv.v[104], "x99");
-	assert_null(sv.v[105]);
+	assert_int_equal(sv.n, 108);
+	assert_string_equal(sv.v[107], "x99");
+	assert_null(sv.v[108]);
 	strvec_clear(&sv);
 	assert_null(sv.v);
 	assert_int_equal(sv.n, 0);
