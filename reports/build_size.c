@@ -655,9 +655,11 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	doc_note(s, "predictions are estimates from the inputs above, not measurements; "
 		    "verdict_basis says whether the verdict rests on them or on the runs that "
 		    "named the instance (measured_*: the worst cell of the measured view)");
-	doc_note(s, "meets needs the lower bound at the target; marginal: only the central value "
-		    "is; the worst measured cell decides where the corpus measured the instance: "
-		    "capacity planning is conservative");
+	doc_note(s, "meets needs the calibrated lower bound at the target (the predicted bounds "
+		    "widened by the model's error on the group's eligible measured cells, or "
+		    "`uncalibrated` when there are none); marginal: only the central value is; "
+		    "the worst eligible measured cell decides where the corpus measured the "
+		    "instance: capacity planning is conservative");
 	doc_note(s, "memory needed = app (fixed + per session x the largest session count) + "
 		    "co-located processes + the OS reserve");
 	doc_note(s, "prices: see price_date and the catalog's price_source; definitions: "
@@ -669,6 +671,12 @@ int build_size(const struct size_request *req, const struct size_result *res,
 		    "among its runs (README.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
 		    "never pooled; model_check: below (median / predicted_low), above (median / "
 		    "predicted_high) or within the predicted bounds");
+	doc_note(s, "eligible: the cell counts as the instance's capacity (its runs used the "
+		    "whole instance, at the target's store, platform and configuration, not a "
+		    "block of its own, at a session count asked for); left_out_because lists "
+		    "every reason it does not, assumed what was taken without a record; "
+		    "measured_over_model calibrates its group; loo_*: the bounds its group's "
+		    "other instances calibrate and by how much the median misses them (%%)");
 
 	s = doc_section(d, "fleets", "Fleets: N x instance");
 	fleets_table(s, res);

@@ -482,7 +482,7 @@ for req in ref range; do
 	cp "$T/.out" "$T/dc-$req.md"
 	cpl "${R[@]}" --format json
 	cp "$T/.out" "$T/dc-$req.json"
-	for view in instances inputs measured families; do
+	for view in instances inputs measured fleets families; do
 		cpl "${R[@]}" --format tsv --view $view
 		cp "$T/.out" "$T/dc-$req-$view.tsv"
 		py_check "doc_check size ($req, view $view): md, json and tsv agree" \
