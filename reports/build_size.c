@@ -570,12 +570,14 @@ static void calibration_facts(struct doc *d, const struct size_result *res)
 
 /* The rule the verdicts follow, in words (a fact). */
 #define VERDICT_RULE                                                                               \
-	"meets: the lower bound meets the target (predicted_low, or the measured minimum when "    \
+	"meets: the lower bound meets the target (calibrated_low: the predicted bounds widened "   \
+	"by "                                                                                      \
+	"the model's error on the group's eligible measured cells, or the measured minimum when "  \
 	"the verdict rests on measurement); marginal: the central value does (predicted, or the "  \
 	"measured median), the lower bound does not; short: neither; memory-bound: the memory "    \
-	"needed exceeds the instance's; unmeasured CPU: no rate for its CPU family. Measured "     \
-	"at the session counts asked for, the worst cell decides (the least favourable verdict, "  \
-	"then the lowest median): capacity planning is conservative"
+	"needed exceeds the instance's; unmeasured CPU: no rate for its CPU family. The eligible " \
+	"cells at the session counts asked for decide, the worst one (the least favourable "       \
+	"verdict, then the lowest median): capacity planning is conservative"
 
 int build_size(const struct size_request *req, const struct size_result *res,
 	       const struct sizing_plot *plot, struct doc **out)
