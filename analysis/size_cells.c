@@ -326,7 +326,7 @@ static int check_config(const struct eligibility *e, const struct sel_run *first
 {
 	for (size_t k = 0; k < e->nsplit; k++) {
 		const char *field = e->split[k], *v = first->extra[k] ? first->extra[k] : "NA";
-		const struct config_value *t;
+		const struct config_value *t = NULL;
 		const struct pool_field *pf = NULL;
 		int rc;
 		/* the fields the whole-instance rule reads are not a configuration */
