@@ -39,7 +39,8 @@ enum {
 
 static const struct opt_spec specs[] = {
 	[OPT_FORMAT_ANY] = {"format", 0, "F",
-			    "output format: md, tsv, csv, json or html (default md); or the tool "
+			    "output format: text, md, tsv, csv, json or html (default: text on a terminal, "
+			    "else md); or the tool "
 			    "format each PATH is read as: gobench, hyperfine, gbench, wrk (default: detect); "
 			    "may be given "
 			    "once of each kind",
@@ -198,7 +199,7 @@ static int option(void *request, int which, const char *value)
 			return 0;
 		}
 		if (doc_format_parse(value, &f))
-			return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
+			return err_usage("unknown format '%s' (output formats text, md, tsv, csv, json, "
 					 "html; tool formats %s)",
 					 value, tool_names());
 		if (req->output_format)

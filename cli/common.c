@@ -32,7 +32,7 @@ static int runner_option(struct cli_args *a, int code, const char *value)
 		return 0;
 	case CLI_OPT_FORMAT:
 		if (doc_format_parse(value, &a->format))
-			return err_usage("unknown format '%s' (md, tsv, csv, json or html)", value);
+			return err_usage("unknown format '%s' (text, md, tsv, csv, json or html)", value);
 		return 0;
 	case CLI_OPT_VIEW:
 		a->view = value;
@@ -154,7 +154,8 @@ int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
 	memset(&a, 0, sizeof(a));
 	memset(&p, 0, sizeof(p));
 	a.g = g;
-	a.format = DOC_MD;
+	/* a person at a terminal reads text; a pipe or a file gets Markdown unless --format says */
+	a.format = isatty(STDOUT_FILENO) ? DOC_TERM : DOC_MD;
 	a.db_mode = def->db;
 	rc = parse(def, req, &a, argc, argv, &p);
 	if (rc == OPT_HELP_SHOWN) {

@@ -79,8 +79,10 @@ enum {
 		{"include-excluded", 0, NULL, "keep excluded runs (left out by default)",      \
 		 false, CLI_OPT_INCLUDE_EXCLUDED}
 #define CLI_SPECS_OUTPUT                                                                       \
-	{"format", 0, "F", "output format: md, tsv, csv, json or html (default md)", false,          \
-	 CLI_OPT_FORMAT},                                                                      \
+	{"format", 0, "F",                                                                     \
+	 "output format: text, md, tsv, csv, json or html (default: text on a terminal, "      \
+	 "else md)",                                                                           \
+	 false, CLI_OPT_FORMAT},                                                               \
 		{"view", 0, "NAME", "one section: the table tsv/csv print (see views below)",  \
 		 false, CLI_OPT_VIEW}
 

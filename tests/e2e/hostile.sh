@@ -769,7 +769,7 @@ CASES=(
 	"gobench-gomaxprocs-0|s_gb_zero_procs|1|re:\.txt:4:[0-9]+: GOMAXPROCS suffix -0|"
 	"gobench-folder-second-file-bad|s_gb_folder_bad_second|1|re:new\.txt:5:[0-9]+: value '1e999'|"
 	"gobench-folder-mixed-formats|s_gb_folder_mixed|1|'new.txt' is not a tool's output|"
-	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats md, tsv, csv, json, html; tool formats gobench|"
+	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats text, md, tsv, csv, json, html; tool formats gobench|"
 	"gobench-format-forced-on-table|s_gb_format_forced_table|1|no benchmark result lines|"
 	"gobench-file-name-braces|s_gb_file_name_unsafe|1|its name may hold only letters|"
 	# tool outputs (issue 15): hyperfine --export-json
