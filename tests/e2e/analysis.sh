@@ -99,6 +99,7 @@ CAP_SEL=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2
 # sweep
 ###########################################################################
 echo "# sweep"
+e2e_case sweep
 cpl sweep "${GMP_SEL[@]}" --format tsv
 expect_rc "sweep --by gomaxprocs --where block=1,2,3 --format tsv exits 0" 0
 check_eq "sweep: levels 1 2 4 8" "1 2 4 8" "$(tsvcol level | tr '\n' ' ' | sed 's/ $//')" "$OUT"
@@ -299,6 +300,7 @@ check_contains "sweep --metric-kind speed: the message lists the kinds" "$ERR" \
 # noise
 ###########################################################################
 echo "# noise"
+e2e_case noise
 cpl noise "${GMP_SEL[@]}" --view verdict --format tsv
 expect_rc "noise --view verdict --format tsv exits 0" 0
 check_eq "noise gomaxprocs: verdict resolved" "resolved" "$(tsvcol verdict)" "$OUT"
@@ -623,6 +625,7 @@ check_contains "noise (md): the step rule is said" "$OUT" \
 # compare
 ###########################################################################
 echo "# compare"
+e2e_case compare
 # Welch p-values below are SciPy 1.10.1's (scipy.stats.ttest_ind(ln b, ln a,
 # equal_var=False), ttest_rel) on the corpus files, copied in; the rest is
 # recomputed here with python3's standard library.
@@ -922,6 +925,7 @@ for g in ("1", "8"):
 # usage errors and clear messages
 ###########################################################################
 echo "# errors"
+e2e_case errors
 cpl sweep --corpus "$GMP_NAME"
 expect_rc "sweep without --by exits 2" 2
 check_contains "sweep without --by: message" "$ERR" "--by"
@@ -969,6 +973,7 @@ check_contains "compare on empty arms: message names the arm" "$ERR" "arm a"
 # the left-out list
 ###########################################################################
 echo "# left out"
+e2e_case left-out
 # every run of the corpus: its GOGC arms, session counts and block kinds
 # pooled on purpose (without --pool the sweep refuses: "# pooling" below);
 # with the excluded runs, whose results rows are missing, also store and variant

@@ -119,6 +119,7 @@ expect_rc "import the example corpus (its tags repeat the gomaxprocs ones)" 0
 # cores: the capacity corpus and the tick check
 ###########################################################################
 echo "# cores: capacity"
+e2e_case cores-capacity
 cpl cores --corpus "$CAP_NAME" --format tsv
 expect_rc "cores --corpus $CAP_NAME --format tsv exits 0" 0
 cp "$T/.out" "$T/cap_cores.tsv"
@@ -265,6 +266,7 @@ print("\n".join(bad) if bad else "ok")'
 # cores: the gomaxprocs driver's window
 ###########################################################################
 echo "# cores: gomaxprocs driver window"
+e2e_case cores-gomaxprocs
 cpl cores --corpus "$GMP_NAME" --where block=1,2,3 --format tsv
 expect_rc "cores --corpus $GMP_NAME --where block=1,2,3 --format tsv exits 0" 0
 py_check "cores gomaxprocs: 12 runs; driver_app_cores is results.tsv app_cores, below app_cores_wall; the note says the driver is lower and why (the ramp)" "$PYLIB"'
@@ -313,6 +315,7 @@ check_contains "cores gomaxprocs (md): g1-n100-b1 note explains the ramp" \
 # memory
 ###########################################################################
 echo "# memory"
+e2e_case memory
 MEM_SEL=(--by sessions --group cfg --corpus "$CAP_NAME" --where target=medium --where block=1,2,3)
 cpl memory "${MEM_SEL[@]}" --view slopes --format tsv
 expect_rc "memory --view slopes --format tsv exits 0" 0
@@ -446,6 +449,7 @@ print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv" "$CAP"
 # trace
 ###########################################################################
 echo "# trace"
+e2e_case trace
 cpl trace g1-n100-b1 --corpus "$GMP_NAME" --format tsv
 expect_rc "trace g1-n100-b1 --corpus $GMP_NAME --format tsv exits 0" 0
 check_eq "trace: as many rows as sample.tsv has lines" \
@@ -488,6 +492,7 @@ check_eq "trace core-mem-p5-n25-r1: no row is marked (no plateau)" "0" "$(marks 
 # a trace without app_j
 ###########################################################################
 echo "# a corpus whose trace has no app_j column"
+e2e_case no-app-j
 mkdir -p "$T/noappj/runs/t1"
 printf 'tag\tsessions\ttput\nt1\t10\t100\n' >"$T/noappj/results.tsv"
 for i in $(seq 0 19); do
@@ -517,6 +522,7 @@ check_eq "cores: no number for that run" "NA NA NA NA" \
 # JSON
 ###########################################################################
 echo "# json"
+e2e_case json
 cpl cores --corpus "$CAP_NAME" --format json
 expect_rc "cores --format json exits 0" 0
 py_check "cores --format json parses: 53 runs, numbers for medium, null for m1" '
@@ -594,6 +600,7 @@ print("ok" if f["plateau"] == "none" and not nulls and "conn" in f["note"] else 
 # doc_check: every number the Markdown shows is a JSON number; tsv = JSON
 ###########################################################################
 echo "# doc_check"
+e2e_case doc-check
 # doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
 doc_check() {
 	local name=$1 views=$2

@@ -21,6 +21,7 @@
 # is only read. Prints "ok - NAME" / "not ok - NAME: DETAILS" per check,
 # then "N passed, M failed"; exits 1 if any check failed.
 
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -u
 set -o pipefail
 export LC_ALL=C
@@ -52,19 +53,8 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
-not_ok() {
-	local name=$1
-	shift
-	local details="$*"
-	local first=${details%%$'\n'*}
-	echo "not ok - $name: $first"
-	if [ "$first" != "$details" ]; then
-		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
-	fi
-	FAIL=$((FAIL + 1))
-}
+# ok, skip, not_ok, cases: each hostile input is a case (run_case hostile.sh:NAME)
+source "$E2E_DIR/lib.sh"
 
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 150)
@@ -839,6 +829,7 @@ for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
 	# HOSTILE_ONLY=PATTERN (grep -E) runs only the cases whose name matches
 	[ -z "${HOSTILE_ONLY:-}" ] || [[ "$CASE" =~ $HOSTILE_ONLY ]] || continue
+	e2e_case "$CASE" || continue
 	name="hostile: $CASE"
 	CD=$T/cases/$CASE
 	mkdir -p "$CD"

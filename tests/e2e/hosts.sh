@@ -110,6 +110,7 @@ DB=$T/hosts.db
 # UDB=1 cpl ...: the same on a second database, of runs not tied to any host
 UDB=
 cpl() {
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	local db=$DB
 	[ -n "$UDB" ] && db=$T/untied.db
 	"${TIMEOUT[@]}" "$BIN" --db "$db" "$@" >"$T/.out" 2>"$T/.err"
@@ -122,6 +123,7 @@ cpl() {
 # topology: a host known only by its shape
 ###########################################################################
 echo "# topology --cores"
+e2e_case topology-cores
 cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
 cpl topology --host yip --cores 6 --threads-per-core 2 --format tsv
@@ -147,6 +149,7 @@ expect_rc "topology --cores 0 is a usage error (exit 2)" 2
 # import --host: the GOMAXPROCS corpus on its box
 ###########################################################################
 echo "# import --host"
+e2e_case import-host topology-cores
 cpl import -q "$GMP" --host epic
 expect_rc "import --host epic (not recorded) is a usage error (exit 2)" 2
 check_contains "import --host epic: the message lists the recorded hosts" "$ERR" \
@@ -186,6 +189,7 @@ check_eq "import --replace without --host keeps the stored host (4 rows)" 4 "$((
 # the capacity corpus: instances give the topology
 ###########################################################################
 echo "# instances"
+e2e_case instances import-host
 cpl import -q "$CAP" --format tsv
 expect_rc "import $CAP_NAME exits 0" 0
 cp "$T/.out" "$T/cap-import.tsv"
@@ -283,6 +287,7 @@ check_eq "--host wins over the manifest's topology (host yip)" 2 "$(($(wc -l <"$
 # sweep in physical cores: the GOMAXPROCS corpus on epyc
 ###########################################################################
 echo "# sweep"
+e2e_case sweep instances
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 expect_rc "sweep --by gomaxprocs --where block=1,2,3 (tied) exits 0" 0
 cp "$T/.out" "$T/sweep.json"
@@ -374,6 +379,7 @@ check_contains "sweep over two hosts: levels assumed physical, the hosts named" 
 # fit: physical-core levels by default
 ###########################################################################
 echo "# fit"
+e2e_case fit sweep
 cpl fit --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 expect_rc "fit --by gomaxprocs --where block=1,2,3 (tied) exits 0" 0
 py_check "fit: levels 1, 2 and 4 fitted, 8 left out; points counted from results.tsv" "$PYLIB"'
@@ -407,6 +413,7 @@ check_contains "fit untied: every level assumed physical and fitted, said so" "$
 # the yip table on a 6-core, 12-thread host
 ###########################################################################
 echo "# yip"
+e2e_case yip fit
 cpl import -q "$YIP" --name yip --host yip
 expect_rc "import level1.tsv --host yip exits 0" 0
 cpl sweep --corpus yip --by N --metric Gbps --format json
@@ -432,6 +439,7 @@ check_eq "yip fit: levels 1, 4, 6 fitted, 12 left out; power 2^b = 1.829451 (Sci
 # the scaling plot and the report
 ###########################################################################
 echo "# plot and report"
+e2e_case plot-report yip
 mkdir -p "$T/plots"
 cpl plot scaling --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp.svg" --format json
 if [ "$RC" -eq 3 ] || grep -q "gnuplot is not installed" "$T/.err"; then

@@ -2,8 +2,10 @@
 # setting PASS=0 and FAIL=0; each check prints "ok - NAME" or
 # "not ok - NAME: details" (TAP-like) and counts itself.
 #
-# Cases, run by name (as git's t/ --run): `e2e_case NAME` opens a case (NAME:
-# letters, digits, - _ .; unique in its script), which runs to the next one.
+# Cases, run by name (as git's t/ --run): `e2e_case NAME [NEEDS...]` opens a
+# case (NAME: letters, digits, - _ .; unique in its script), which runs to
+# the next one; NEEDS name the earlier cases whose state it reads (run_case
+# runs them too).
 # E2E_RUN, a comma-separated list of names or globs, selects cases: in the
 # others the helpers below do nothing (cpl does not run the binary and
 # leaves RC 0 with no output, checks neither print nor count), so only the
@@ -16,7 +18,7 @@
 E2E_CASE=
 E2E_SKIP=0
 E2E_SCRIPT=$(basename "$0")
-e2e_case() { # NAME
+e2e_case() { # NAME [NEEDS...]
 	E2E_CASE=$1
 	E2E_SKIP=0
 	if [ -n "${E2E_RUN:-}" ] && ! e2e_selected "$1"; then
@@ -81,12 +83,14 @@ check_contains() { # NAME TEXT PART
 # The binary on $DB, as the scripts call it ($BIN, $DB, $T and TIMEOUT are
 # the calling script's).
 # cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
+# In a case E2E_RUN did not select, cpl runs nothing (e2e_skip_cpl: RC 0, no
+# output); a script's own cpl starts with `e2e_skipping && { e2e_skip_cpl; return 0; }`.
+e2e_skip_cpl() {
+	RC=0 OUT= ERR=
+	: >"$T/.out" && : >"$T/.err"
+}
 cpl() {
-	if e2e_skipping; then
-		RC=0 OUT= ERR=
-		: >"$T/.out" && : >"$T/.err"
-		return 0
-	fi
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")

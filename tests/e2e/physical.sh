@@ -98,6 +98,7 @@ echo "# temp: $T"
 # topology on this machine
 ###########################################################################
 echo "# topology: this machine"
+e2e_case topology-here
 cpl topology --host here --format tsv
 expect_rc "topology (probe this machine) exits 0" 0
 NPROC=$(nproc)
@@ -139,6 +140,7 @@ fi
 # topology --from the affinity host's lscpu -p
 ###########################################################################
 echo "# topology: the affinity write-up's host"
+e2e_case topology-affinity topology-here
 cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
 check_eq "topology epyc: 8 logical CPUs" "8" "$(tsvget host epyc logical_cpus)"
@@ -220,6 +222,7 @@ DB=$DB_MAIN
 # smt on the affinity write-up
 ###########################################################################
 echo "# smt"
+e2e_case smt topology-affinity
 cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
 expect_rc "import gomaxprocs-affinity with its manifest" 0
 cpl smt --corpus gomaxprocs-affinity --format tsv
@@ -373,6 +376,7 @@ DB=$DB_MAIN
 # translate: M1 -> x86 on the capacity corpus, one factor per kind
 ###########################################################################
 echo "# translate"
+e2e_case translate
 cpl import -q "$CAP"
 expect_rc "import gcp-x86-capacity-20260816" 0
 XL=(translate --from subcorpus=m1 --to subcorpus=core)
@@ -506,6 +510,7 @@ fi
 # translate --apply and --check
 ###########################################################################
 echo "# translate --apply"
+e2e_case translate-apply translate
 # the capacity write-up's M1 figures (seed 001), plus rates of other units
 printf 'name\tvalue\tunit\nthroughput\t897\tint/s\ncpu per interaction\t1199\t\xc2\xb5s\nidle rss\t34752\tkB\nloaded rss\t63328\tkB\nper-session slope\t585\tkB/session\np50 latency\t30\tms\npeak\t1200\tqps\nnet\t1.2\tGbps\ndisk\t50\tMB/s\n' \
 	>"$T/figures.tsv"
@@ -631,6 +636,7 @@ expect_rc "translate without --to is a usage error (exit 2)" 2
 # doc_check: every number the Markdown shows is a JSON number; tsv = JSON
 ###########################################################################
 echo "# doc_check"
+e2e_case doc-check smt translate-apply
 # doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
 doc_check() {
 	local name=$1 views=$2

@@ -73,6 +73,7 @@ expect_rc "import both sky corpora and the emitter-lock table" 0
 
 ###########################################################################
 echo "# emitter-lock: variant"
+e2e_case emitter-lock
 ###########################################################################
 cpl sweep --corpus scaling --by cores --metric qps
 expect_rc "lock: sweep --by cores --metric qps without --where variant= exits 2" 2
@@ -114,6 +115,7 @@ check_eq "lock --where variant=before: level 4 is 51000 alone, nothing pooled" "
 
 ###########################################################################
 echo "# GOMAXPROCS corpus"
+e2e_case gomaxprocs
 ###########################################################################
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 expect_rc "gmp: sweep --by gomaxprocs --where block=1,2,3 exits 0" 0
@@ -152,6 +154,7 @@ check_eq "gmp --pool block: 4 runs at levels 1 and 8, the fact pooled names bloc
 
 ###########################################################################
 echo "# capacity corpus: block fs"
+e2e_case capacity-fs
 ###########################################################################
 cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg
 expect_rc "cap: sweep medium/pg with block fs (level 100 only) exits 2" 2
@@ -191,6 +194,7 @@ check_contains "cap: noise names block soak in its group" "$ERR" \
 
 ###########################################################################
 echo "# report on the GOMAXPROCS corpus, default options"
+e2e_case report
 ###########################################################################
 cpl report --corpus "$GMP_NAME" --out "$T/gmp"
 expect_rc "gmp: report with default options exits 0" 0
@@ -222,6 +226,7 @@ check_contains "gmp report: memory per GOMAXPROCS (sessions 100 and 400 at 1 thr
 
 ###########################################################################
 echo "# field sources"
+e2e_case field-sources
 ###########################################################################
 # medians per sessions level of medium/pg blocks 1-3, from system.tsv and from results.tsv
 FIELD_PY='
@@ -297,6 +302,7 @@ check_eq "gmp runs --fields: app_cores is the canonical field filled from result
 
 ###########################################################################
 echo "# a version-4 database (before field sources)"
+e2e_case v4-database
 ###########################################################################
 cp "$DB" "$T/v4.db"
 # (a version-4 binary imported the capacity corpus with the profile text before

@@ -150,6 +150,7 @@ echo "# temp: $T"
 # fit: SPEC SDM91 against the published USL fit
 ###########################################################################
 echo "# fit: SPEC SDM91"
+e2e_case fit-sdm91
 cpl import -q "$SDM"
 expect_rc "import fixtures/usl/specsdm91.tsv" 0
 FIT=(fit --corpus specsdm91 --by load --metric throughput)
@@ -350,6 +351,7 @@ check_eq "fit level1.tsv: usl peak N* about 11.1 (the write-up: past 12 shards, 
 # size: the inputs
 ###########################################################################
 echo "# size"
+e2e_case size
 # The built-in profile ties this corpus to e2-standard-8 (FORMATS.md's app
 # box: 4 cores, 8 threads). The checks on this database (the USL fit over all
 # 12 runs, size without a host, doc_check over levels 1-8) were computed on the
@@ -749,6 +751,7 @@ py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
 # cores, measured beside predicted, verdicts, memory parts, validation
 ###########################################################################
 echo "# size: physical cores and measurement"
+e2e_case size-physical
 SAVED_DB=$DB
 DB=$T/host.db
 # The GOMAXPROCS box is the affinity write-up's (lscpu.txt: 8 logical CPUs,
@@ -1238,6 +1241,7 @@ check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instan
 # size without a database: given numbers, the shipped catalogs, every cell
 ###########################################################################
 echo "# size without a database"
+e2e_case size-no-db
 NODB=$T/none.db
 NOSIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
 	--smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000)
@@ -1467,6 +1471,7 @@ check_contains "size --translate from: without ,to: names the form" "$ERR" "FAMI
 # catalog: instance catalogs in the database
 ###########################################################################
 echo "# catalog"
+e2e_case catalog
 SAVED_DB=$DB
 DB=$T/catalog.db
 q() { sqlite3 -batch -noheader -separator $'\t' "$DB" "$@"; }
