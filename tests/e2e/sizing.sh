@@ -751,7 +751,7 @@ py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
 # cores, measured beside predicted, verdicts, memory parts, validation
 ###########################################################################
 echo "# size: physical cores and measurement"
-e2e_case size-physical
+e2e_case size-physical size
 SAVED_DB=$DB
 DB=$T/host.db
 # The GOMAXPROCS box is the affinity write-up's (lscpu.txt: 8 logical CPUs,
@@ -1241,7 +1241,7 @@ check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instan
 # size without a database: given numbers, the shipped catalogs, every cell
 ###########################################################################
 echo "# size without a database"
-e2e_case size-no-db
+e2e_case size-no-db size
 NODB=$T/none.db
 NOSIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
 	--smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000)
@@ -1471,7 +1471,7 @@ check_contains "size --translate from: without ,to: names the form" "$ERR" "FAMI
 # catalog: instance catalogs in the database
 ###########################################################################
 echo "# catalog"
-e2e_case catalog
+e2e_case catalog size
 SAVED_DB=$DB
 DB=$T/catalog.db
 q() { sqlite3 -batch -noheader -separator $'\t' "$DB" "$@"; }
