@@ -14,7 +14,7 @@
 struct cli_args cli_parsed;
 
 const struct opt_choice cli_formats[] = {
-	{"text", DOC_TERM}, {"md", DOC_MD},	  {"tsv", DOC_TSV},	    {"csv", DOC_CSV},
+	{"text", DOC_TERM}, {"md", DOC_MD},     {"tsv", DOC_TSV},     {"csv", DOC_CSV},
 	{"json", DOC_JSON}, {"html", DOC_HTML}, {"markdown", DOC_MD}, {NULL},
 };
 
