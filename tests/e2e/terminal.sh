@@ -114,5 +114,23 @@ print("\n".join(bad[:20]) if bad else "ok")' "$T/$name.screen" "$WIDTH" 2>&1)
 	fi
 done
 
+# the commands that print text, not a document: help (as wide as the widest help)
+for args in "help" "help sweep" "help size" "help report" "sweep --help" "import --help"; do
+	name=help-${args// /-}
+	mkdir -p "$T/$name"
+	# shellcheck disable=SC2086 # the words of args
+	run_in_pane "$name" "$T/$name" $args
+	res=$(python3 -c '
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
+bad = ["%d characters: %s" % (len(l), l) for l in lines if len(l) > int(sys.argv[2])]
+print("\n".join(bad[:20]) if bad or len(lines) < 3 else "ok")' "$T/$name.screen" "$WIDTH" 2>&1)
+	if [ "$RC" = 0 ] && [ "$res" = ok ]; then
+		ok "coreplan $args: no line wider than $WIDTH columns"
+	else
+		not_ok "coreplan $args: exit 0, no line wider than $WIDTH columns" "exit $RC"$'\n'"$res"
+	fi
+done
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
