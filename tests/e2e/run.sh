@@ -110,9 +110,7 @@ tsvget() {
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out.
 jget() {
 	e2e_skipping && return 0
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
+	python3 "$E2E_PY_DIR/run_jget.py" "$T/.out" "$1" 2>&1
 }
 copy_tree() { # SRC DEST: a writable copy
 	cp -R "$1" "$2" && chmod -R u+w "$2"
@@ -341,9 +339,7 @@ if [ $HAVE_PY = 1 ]; then
 	check_eq "runs --format json: the same columns as tsv" "True" "$res"
 	cpl --db "$DB" runs --include-excluded --format csv
 	printf '%s\n' "$OUT" >"$T/all.csv"
-	res=$(python3 -c 'import csv,sys
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-print(len(rows) - 1, "\t".join(rows[0]))' "$T/all.csv" 2>&1)
+	res=$(python3 "$E2E_PY_DIR/run_runs_format_same_columns_tsv.py" "$T/all.csv" 2>&1)
 	check_eq "runs --format csv parses, same header and rows as tsv" "$ntsv $(head -1 "$T/all.tsv")" "$res"
 	cpl --db "$DB" runs --excluded --format json
 	res=$(jget 'len(d["sections"]["runs"]["rows"]), all(r["reasons"] for r in d["sections"]["runs"]["rows"])')
@@ -607,9 +603,7 @@ p_csv_quoted() {
 	[ "$r" = "$want" ] || { POST_MSG="values '$r', expected '$want'"; return 1; }
 	if [ $HAVE_PY = 1 ]; then
 		"$BIN" --db "$CDB" runs --corpus quoted --format csv >"$CD/q.csv" 2>/dev/null
-		r=$(python3 -c 'import csv,sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-print("#".join(r["tag"] + "|" + r["target"] for r in rows))' "$CD/q.csv" 2>&1)
+		r=$(python3 "$E2E_PY_DIR/run_csv_read_back.py" "$CD/q.csv" 2>&1)
 		[ "$r" = 'r1|a, b#r2|x"y' ] || { POST_MSG="runs --format csv read back as '$r'"; return 1; }
 	fi
 }

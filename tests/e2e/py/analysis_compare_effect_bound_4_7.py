@@ -1,5 +1,4 @@
 # analysis_compare_effect_bound_4_7.py (tests/e2e/analysis.sh): compare --effect-bound 4.7: spread / bound of each arm (python: (max / min - 1) * 100 / 4.7)
-# argv[1]: the command's output ($T/.out); the rest: as the script passes them
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))  # the listed runs
 for g in ("1", "8"):
