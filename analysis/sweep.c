@@ -33,7 +33,7 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 	const char *metric = o->metric_name ? o->metric_name : "tput";
 	const char *kind = field_kind_name(o->metric.kind);
 	bool rate = o->metric.kind == FIELD_KIND_RATE;
-	bool time = o->metric.kind == FIELD_KIND_TIME;
+	bool time = units_kind_is_time(o->metric.kind);
 	sw->metric = o->metric;
 	sw->level_counts_workers = o->level_counts_workers;
 	sw->scaling_applies = (rate || time) && o->level_counts_workers;

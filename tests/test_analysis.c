@@ -1860,7 +1860,7 @@ static void test_sweep_time_metric(void **state)
 	sweep_options_init(&o);
 	sweep_options_fields(&o, "p50_ms", "gomaxprocs", NULL, false);
 	assert_true(o.metric.lower_is_better);
-	assert_int_equal(o.metric.kind, FIELD_KIND_TIME);
+	assert_int_equal(o.metric.kind, FIELD_KIND_LATENCY);
 	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
 	assert_true(sw.scaling_applies);
 	assert_false(sw.per_unit_applies);
@@ -1889,7 +1889,7 @@ static void test_metric_meaning(void **state)
 		bool lower, kind_assumed, direction_assumed;
 	} want[] = {
 		{"tput", FIELD_KIND_RATE, false, false, false},
-		{"p99_ms", FIELD_KIND_TIME, true, false, false},
+		{"p99_ms", FIELD_KIND_LATENCY, true, false, false},
 		{"err", FIELD_KIND_FRACTION, true, false, false},
 		{"patch_rate", FIELD_KIND_FRACTION, false, false, false},
 		{"gen_cpu_pct", FIELD_KIND_CPU, true, false, false},
@@ -1901,7 +1901,7 @@ static void test_metric_meaning(void **state)
 		{"idle_mem_avail_kb", FIELD_KIND_MEMORY, false, false, false},
 		{"app_cpu_pct", FIELD_KIND_CPU, true, false, false},
 		{"machine_busy_cores", FIELD_KIND_CPU, true, false, false},
-		{"p50", FIELD_KIND_TIME, true, false, false},
+		{"p50", FIELD_KIND_LATENCY, true, false, false},
 		/* the write-up tables */
 		{"qps", FIELD_KIND_RATE, false, false, false},
 		{"ns_per_op", FIELD_KIND_TIME, true, false, false},
@@ -1946,7 +1946,11 @@ static void test_metric_meaning(void **state)
 	assert_int_equal(field_kind_parse("label", &k), -1);
 	assert_true(field_counts_workers("gomaxprocs"));
 	assert_true(field_counts_workers("cores"));
-	assert_true(field_counts_workers("N"));
+	/* only fields known to count workers (hyperfine's parameter n is not one) */
+	assert_false(field_counts_workers("N"));
+	assert_false(field_counts_workers("jobs"));
+	assert_true(field_level_counts_workers("N", "N"));
+	assert_false(field_level_counts_workers("N", "jobs"));
 	assert_true(field_counts_workers("Threads"));
 	assert_false(field_counts_workers("sessions"));
 	assert_false(field_counts_workers("app_cores"));
