@@ -142,6 +142,13 @@ struct t_test {
 };
 
 /*
+ * The t test of an estimate already made: diff, its standard error se > 0
+ * and degrees of freedom df > 0 give t, the two-sided p and the conf
+ * interval (n_a, n_b are left 0 for the caller).
+ */
+int stats_t_estimate(double diff, double se, double df, double conf, struct t_test *out);
+
+/*
  * Welch's unequal-variance t test of mean(b) - mean(a) (as
  * scipy.stats.ttest_ind(b, a, equal_var=False)): se = sqrt(va / na +
  * vb / nb) with sample variances (n - 1), df by Welch-Satterthwaite
@@ -161,8 +168,7 @@ int stats_welch_ln(const double *a, size_t na, const double *b, size_t nb, doubl
  */
 int stats_paired_t(const double *a, const double *b, size_t n, double conf, struct t_test *out);
 /* stats_paired_t on ln(values): differences ln b[i] - ln a[i]; every value > 0. */
-int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf,
-		      struct t_test *out);
+int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf, struct t_test *out);
 
 /*
  * Inverse-variance (fixed-effect) pooling of k independent estimates
