@@ -324,14 +324,17 @@ void field_metric_meaning(const char *name, const enum field_kind *kind, bool lo
 	out->direction_from = "assumed higher is better (--lower-is-better says otherwise)";
 }
 
-const char field_worker_names[] = "gomaxprocs (Go's -cpu N), threads (Google Benchmark's), "
-				  "nthreads, procs, nprocs, processes, cpus, vcpus, cores, workers";
+const char field_worker_names[] =
+	"gomaxprocs (Go's -cpu N), threads (Google Benchmark's), "
+	"nthreads, threads_per_proc, procs, nprocs, processes, cpus, vcpus, cores, "
+	"workers";
 
 bool field_counts_workers(const char *name)
 {
-	static const char *const names[] = {"gomaxprocs", "threads",   "nthreads", "procs",
-					    "nprocs",     "processes", "cpus",     "vcpus",
-					    "cores",      "workers",   NULL};
+	static const char *const names[] = {
+		"gomaxprocs", "threads", "nthreads",  "threads_per_proc",
+		"procs",      "nprocs",  "processes", "cpus",
+		"vcpus",      "cores",   "workers",   NULL};
 	const struct field_info *f = field_find(name);
 	if (f)
 		return f->kind == FIELD_KIND_WORKERS;
