@@ -460,7 +460,7 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 	if (rc)
 		goto done;
 	/* the block kinds need the levels as codes */
-	if (g.cols[n].ndistinct > 1 && (rc = level_column(spec, sel, &levels)) == 0)
+	if (spec->by && (rc = level_column(spec, sel, &levels)) == 0)
 		level_codes = pool_coded_view("level", false, &levels);
 	if (rc)
 		goto done;

@@ -85,6 +85,48 @@ static bool is_factor(const struct coded *col, size_t n)
 	return repeats;
 }
 
+/* The same value: equal texts, or texts of one number ("100" and "100.0"). */
+static bool same_value(const char *a, const char *b)
+{
+	double x, y;
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b) || (num_parse_real(a, &x) == 0 && num_parse_real(b, &y) == 0 && x == y);
+}
+
+/*
+ * Is col the level under another name: each level one value of col, each
+ * value of col one level, and that value the level's own (sessions filled
+ * from a table's `level` column)? Then it pools nothing. A field that maps
+ * one to one onto the level with other values (gogc 100 at one level, 800
+ * at the other) is no name of the level but a second factor moving with
+ * it: not a mirror. seen: scratch of 2 n entries (both maps; k <= n).
+ */
+static bool mirrors_level(const struct coded *col, const struct coded *level, size_t n,
+			  size_t *seen)
+{
+	size_t k = col->ndistinct;
+	if (!level || level->ndistinct != k || k <= 1)
+		return false;
+	for (size_t i = 0; i < 2 * k; i++)
+		seen[i] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		size_t c = pool_code_at(col, i), l = pool_code_at(level, i);
+		if (seen[l] == SIZE_MAX) {
+			if (!same_value(col->text[c], level->text[l]))
+				return false;
+			seen[l] = c;
+		} else if (seen[l] != c) {
+			return false;
+		}
+		if (seen[k + c] == SIZE_MAX)
+			seen[k + c] = l;
+		else if (seen[k + c] != l)
+			return false;
+	}
+	return true;
+}
+
 /* ---- the result ---- */
 
 /* The distinct values of a column, in order of first appearance. */
@@ -353,7 +395,7 @@ int pool_detect(const struct detect_input *in, struct pooling *out)
 	size_t n = in->n, nc = in->ncolumns ? in->ncolumns : 1;
 	size_t *declared = malloc((n ? n : 1) * sizeof(*declared));
 	size_t *acc = malloc((n ? n : 1) * sizeof(*acc));
-	size_t *seen = malloc((n ? n : 1) * sizeof(*seen));
+	size_t *seen = malloc((n ? 2 * n : 1) * sizeof(*seen));
 	size_t *primary = calloc(nc, sizeof(*primary));
 	size_t *field_of = calloc(nc, sizeof(*field_of));
 	size_t nprimary = 0, ndeclared = in->group ? in->group->ndistinct : 1, nacc;
@@ -372,6 +414,10 @@ int pool_detect(const struct detect_input *in, struct pooling *out)
 			continue;
 		if (!varies(declared, ndeclared, col, n, seen))
 			continue;
+		if (mirrors_level(col, in->level_codes, n, seen)) {
+			rc = pool_push_text(&out->mirrors, &out->nmirrors, col->name);
+			continue;
+		}
 		if (!(f = new_field(out, col->name))) {
 			rc = err_set("out of memory");
 			break;
@@ -416,9 +462,9 @@ done:
 int pooling_detect(const struct pool_input *in, struct pooling *out)
 {
 	size_t nc = in->ncolumns;
-	struct coded_buf *bufs = calloc(nc + 2, sizeof(*bufs));
+	struct coded_buf *bufs = calloc(nc + 3, sizeof(*bufs));
 	struct coded *cols = calloc(nc ? nc : 1, sizeof(*cols));
-	struct coded block = {0}, group = {0};
+	struct coded block = {0}, group = {0}, level = {0};
 	int rc = bufs && cols ? 0 : err_set("out of memory");
 	memset(out, 0, sizeof(*out));
 	for (size_t c = 0; rc == 0 && c < nc; c++) {
@@ -434,9 +480,14 @@ int pooling_detect(const struct pool_input *in, struct pooling *out)
 		rc = pool_code_column(in->group, in->n, &bufs[nc + 1]);
 		group = pool_coded_view("group", false, &bufs[nc + 1]);
 	}
+	if (rc == 0 && in->level) {
+		rc = pool_code_column(in->level, in->n, &bufs[nc + 2]);
+		level = pool_coded_view("level", false, &bufs[nc + 2]);
+	}
 	if (rc == 0) {
 		struct detect_input d = {.n = in->n,
 					 .level = in->level,
+					 .level_codes = in->level ? &level : NULL,
 					 .group = in->group ? &group : NULL,
 					 .group_text = in->group,
 					 .block_field = in->block_field,
@@ -446,7 +497,7 @@ int pooling_detect(const struct pool_input *in, struct pooling *out)
 					 .pool = in->pool};
 		rc = pool_detect(&d, out);
 	}
-	for (size_t c = 0; bufs && c < nc + 2; c++)
+	for (size_t c = 0; bufs && c < nc + 3; c++)
 		pool_coded_buf_release(&bufs[c]);
 	free(bufs);
 	free(cols);
@@ -463,6 +514,9 @@ void pooling_release(struct pooling *p)
 		free(p->fields[i].follows);
 	}
 	free(p->fields);
+	for (size_t i = 0; i < p->nmirrors; i++)
+		free(p->mirrors[i]);
+	free(p->mirrors);
 	for (size_t i = 0; i < p->nkinds; i++) {
 		free(p->kinds[i].block);
 		free(p->kinds[i].cell);

@@ -102,6 +102,8 @@ struct pool_kind {
 struct pooling {
 	struct pool_field *fields; /* the varying candidates, in candidate order */
 	size_t nfields;
+	char **mirrors; /* varying candidates that are the level under another name */
+	size_t nmirrors;
 	struct pool_kind *kinds; /* the block kinds */
 	size_t nkinds;
 	char **complete; /* the blocks that hold every level of their cell, in run order */

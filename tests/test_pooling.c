@@ -104,6 +104,48 @@ static void test_varying_arm_field(void **state)
 }
 
 /*
+ * The capacity table calls sessions `level`; the canonical sessions is
+ * filled from it, so `memory --by level` sees sessions vary with the level
+ * one to one (results.tsv: level 100, 300, 500 and sessions the same): a
+ * mirror, not pooling. A field that is constant within each level but
+ * shared by two levels (gogc 100 at GOMAXPROCS 1 and 4, 800 at 8) is no
+ * mirror: still refused; nor is one mapping one to one with other values
+ * (test_missing_values: gogc NA at level a, 400 at b).
+ */
+static void test_mirror_of_level(void **state)
+{
+	static const char *const level[] = {"100", "300", "500", "100", "300", "500"};
+	static const char *const sessions[] = {"100", "300", "500", "100", "300", "500"};
+	static const char *const gmp[] = {"1", "4", "8", "1", "4", "8"};
+	static const char *const gogc[] = {"100", "100", "800", "100", "100", "800"};
+	const struct pool_column mirror[] = {{"sessions", false, sessions}};
+	const struct pool_column shared[] = {{"gogc", false, gogc}};
+	struct pool_input in = {.n = 6, .level = level, .columns = mirror, .ncolumns = 1};
+	struct pooling p;
+	(void)state;
+	assert_int_equal(pooling_detect(&in, &p), 0);
+	assert_int_equal(p.nfields, 0);
+	assert_int_equal(p.nmirrors, 1);
+	assert_string_equal(p.mirrors[0], "sessions");
+	assert_false(pooling_refuses(&p));
+	pooling_release(&p);
+	/* one run a level (3 levels, 3 runs): still a mirror */
+	in.n = 3;
+	assert_int_equal(pooling_detect(&in, &p), 0);
+	assert_int_equal(p.nmirrors, 1);
+	assert_false(pooling_refuses(&p));
+	pooling_release(&p);
+	in.n = 6;
+	in.level = gmp;
+	in.columns = shared;
+	assert_int_equal(pooling_detect(&in, &p), 0);
+	assert_int_equal(p.nmirrors, 0);
+	assert_int_equal(p.nfields, 1);
+	assert_true(pooling_refuses(&p));
+	pooling_release(&p);
+}
+
+/*
  * The GOMAXPROCS corpus at GOGC default, 100 sessions: blocks 1-3 at every
  * level, the gctrace block 7 at 1 and 8 only (results.tsv rows
  * g1-n100-b7-gct, g8-n100-b7-gct).
@@ -644,6 +686,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_varying_arm_field),
+		cmocka_unit_test(test_mirror_of_level),
 		cmocka_unit_test(test_block_kind),
 		cmocka_unit_test(test_no_complete_block),
 		cmocka_unit_test(test_identifier_is_not_a_factor),
