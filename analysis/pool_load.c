@@ -492,7 +492,7 @@ done:
 }
 
 int pooling_check(sqlite3 *db, const struct select_spec *spec, struct selection *sel,
-		  const char *command, bool can_group)
+		  const char *command, const char *split)
 {
 	struct pooling p;
 	struct strbuf words = STRBUF_INIT;
@@ -500,7 +500,7 @@ int pooling_check(sqlite3 *db, const struct select_spec *spec, struct selection 
 	if (rc)
 		return rc;
 	if (pooling_refuses(&p))
-		rc = pooling_refusal(&p, command, spec->by ? spec->by : "none", can_group);
+		rc = pooling_refusal(&p, command, spec->by, split);
 	else if (pooling_pooled(&p)) {
 		pooling_describe(&p, &words);
 		free(sel->pooled);

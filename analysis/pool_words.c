@@ -47,7 +47,8 @@ static void complete_list(struct strbuf *sb, const struct pooling *p, const char
 	}
 }
 
-int pooling_refusal(const struct pooling *p, const char *command, const char *level, bool can_group)
+int pooling_refusal(const struct pooling *p, const char *command, const char *level,
+		    const char *split)
 {
 	struct strbuf sb = STRBUF_INIT, pool = STRBUF_INIT, group = STRBUF_INIT;
 	struct strbuf blocks = STRBUF_INIT;
@@ -55,8 +56,11 @@ int pooling_refusal(const struct pooling *p, const char *command, const char *le
 	size_t nf = 0;
 	bool kinds = p->nkinds > 0 && !p->kinds_pooled;
 	int rc;
-	strbuf_addf(&sb, "%s would pool runs that differ in more than the level (%s)", command,
-		    level);
+	if (level)
+		strbuf_addf(&sb, "%s would pool runs that differ in more than the level (%s)",
+			    command, level);
+	else
+		strbuf_addf(&sb, "%s would pool runs that differ", command);
 	for (size_t i = 0; i < p->nfields; i++) {
 		const struct pool_field *f = &p->fields[i];
 		if (f->pooled)
@@ -95,8 +99,8 @@ int pooling_refusal(const struct pooling *p, const char *command, const char *le
 	} else {
 		strbuf_adds(&sb, ". Narrow the runs with --where");
 	}
-	if (can_group && group.len)
-		strbuf_addf(&sb, ", split with --group %s", strbuf_str(&group));
+	if (split && group.len)
+		strbuf_addf(&sb, ", split with %s %s", split, strbuf_str(&group));
 	strbuf_addf(&sb, ", or pool on purpose with --pool %s", strbuf_str(&pool));
 	rc = sb.buf ? err_usage("%s", strbuf_str(&sb)) : err_set("out of memory");
 	strbuf_release(&sb);

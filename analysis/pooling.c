@@ -91,7 +91,8 @@ static bool same_value(const char *a, const char *b)
 	double x, y;
 	if (!a || !b)
 		return a == b;
-	return !strcmp(a, b) || (num_parse_real(a, &x) == 0 && num_parse_real(b, &y) == 0 && x == y);
+	return !strcmp(a, b) ||
+	       (num_parse_real(a, &x) == 0 && num_parse_real(b, &y) == 0 && x == y);
 }
 
 /*
@@ -439,7 +440,8 @@ int pool_detect(const struct detect_input *in, struct pooling *out)
 			rc = refine(acc, &nacc, col, n);
 		}
 	}
-	if (rc == 0 && in->block_field && in->block) {
+	/* block kinds need the levels: an analysis without a level (compare) has none */
+	if (rc == 0 && in->block_field && in->block && (in->level_codes || in->level)) {
 		if (!(out->block_field = strdup(in->block_field)))
 			rc = err_set("out of memory");
 		out->kinds_pooled = pool_listed(in->pool, in->block_field);

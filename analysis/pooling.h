@@ -123,11 +123,12 @@ bool pooling_pooled(const struct pooling *p);
 /*
  * The usage error (exit 2) for a pooling that refuses: the fields and
  * their values, the block kinds, and how to go on: --where FIELD=V,
- * --group FIELD (when `can_group`: the command has --group), --pool.
- * `command` and `level` name the analysis in the message.
+ * `split` FIELD (the command's option that splits runs apart: "--group",
+ * "--by"; NULL: none), --pool. `command` and `level` name the analysis in
+ * the message (level NULL: the analysis has none, "compare (arm a)").
  */
 int pooling_refusal(const struct pooling *p, const char *command, const char *level,
-		    bool can_group);
+		    const char *split);
 /* What was pooled on purpose, in words: "gogc (default, 100); block kinds 7" (the fact pooled). */
 int pooling_describe(const struct pooling *p, struct strbuf *sb);
 
@@ -147,6 +148,6 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
  * purpose goes to sel->pooled (the builders' fact `pooled` and its note).
  */
 int pooling_check(sqlite3 *db, const struct select_spec *spec, struct selection *sel,
-		  const char *command, bool can_group);
+		  const char *command, const char *split);
 
 #endif

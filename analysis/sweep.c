@@ -349,7 +349,7 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	if (rc == 0)
 		rc = sweep_smt_factor(db, &out->sw, out->sel.runs[0].corpus);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
+		rc = pooling_check(db, &spec, &out->sel, "sweep", NULL);
 	return rc;
 }
 

@@ -74,6 +74,22 @@ static const char *after_uses(const char *word)
 	return !strncmp(word, "uses ", 5) ? word + 5 : word;
 }
 
+/* "uses 3.7x more memory": the noun after more / less. */
+static const char *noun(enum field_kind kind, bool uses)
+{
+	if (!uses)
+		return "";
+	return kind == FIELD_KIND_MEMORY ? " memory" : kind == FIELD_KIND_CPU ? " CPU" : "";
+}
+
+static void ratio_text(char *buf, size_t size, double r)
+{
+	if (r < 10)
+		snprintf(buf, size, "%.4f", r);
+	else
+		snprintf(buf, size, "%.4g", r);
+}
+
 void units_change_phrase(char *buf, size_t size, enum field_kind kind, bool ratio, double value,
 			 double lo, double hi, const char *unit)
 {
@@ -91,22 +107,37 @@ void units_change_phrase(char *buf, size_t size, enum field_kind kind, bool rati
 		return;
 	}
 	if (ratio && value >= 1) {
-		if (isfinite(lo) && isfinite(hi))
-			snprintf(interval, sizeof(interval), " [%.4g, %.4g]", lo, hi);
-		snprintf(buf, size, "%s%.4gx%s %s", uses ? "uses " : "", value, interval,
-			 after_uses(word));
+		/* 4 decimals below 10x (the tables' precision), 4 significant digits above */
+		char v[32], l[32], h[32];
+		ratio_text(v, sizeof(v), value);
+		if (isfinite(lo) && isfinite(hi)) {
+			ratio_text(l, sizeof(l), lo);
+			ratio_text(h, sizeof(h), hi);
+			snprintf(interval, sizeof(interval), " [%s, %s]", l, h);
+		}
+		snprintf(buf, size, "%s%sx%s %s%s", uses ? "uses " : "", v, interval,
+			 after_uses(word), noun(kind, uses));
+	} else if (ratio && isfinite(hi) && hi > 1) {
+		/* below 1, the interval reaching above it: the ratio, then the share */
+		char v[32], l[32], h[32];
+		ratio_text(v, sizeof(v), value);
+		ratio_text(l, sizeof(l), lo);
+		ratio_text(h, sizeof(h), hi);
+		snprintf(buf, size, "%sx [%s, %s]: %s%.2f%% %s%s", v, l, h, uses ? "uses " : "",
+			 (1 - value) * 100, after_uses(word), noun(kind, uses));
 	} else if (ratio) {
 		/* the share b is below a; the interval's ends swap (1 - hi is the smaller) */
 		if (isfinite(lo) && isfinite(hi))
-			snprintf(interval, sizeof(interval), " [%.4g%%, %.4g%%]", (1 - hi) * 100,
+			snprintf(interval, sizeof(interval), " [%.2f%%, %.2f%%]", (1 - hi) * 100,
 				 (1 - lo) * 100);
-		snprintf(buf, size, "%s%.4g%%%s %s", uses ? "uses " : "", (1 - value) * 100,
-			 interval, after_uses(word));
+		snprintf(buf, size, "%s%.2f%%%s %s%s", uses ? "uses " : "", (1 - value) * 100,
+			 interval, after_uses(word), noun(kind, uses));
 	} else {
 		if (isfinite(lo) && isfinite(hi))
 			snprintf(interval, sizeof(interval), " [%+.4g, %+.4g]", lo, hi);
-		snprintf(buf, size, "%s%+.4g%s%s%s %s", uses ? "uses " : "", value, interval,
-			 unit && *unit ? " " : "", unit ? unit : "", after_uses(word));
+		snprintf(buf, size, "%s%+.4g%s%s%s %s%s", uses ? "uses " : "", value, interval,
+			 unit && *unit ? " " : "", unit ? unit : "", after_uses(word),
+			 noun(kind, uses));
 	}
 }
 

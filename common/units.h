@@ -64,10 +64,12 @@ const char *units_change_word(enum field_kind kind, int dir);
  * The change of b against a in words with its interval, for a ratio
  * (b / a, with lo and hi; NaN bounds: none) or, when !ratio, a
  * difference in `unit`:
- *   ratio >= 1   "1.344x [1.287, 1.405] higher", "uses 3.705x [3.37, 4.073] more"
- *   ratio < 1    "15.2% [11, 19.1%] lower" (the share b is below a)
- *   difference   "+0.0012 [-0.0008, 0.0031] fraction higher"
- * 4 significant digits. Writes at most size bytes (always terminated).
+ *   ratio >= 1   "1.3444x [1.2865, 1.4049] higher", "uses 3.7049x [3.3700, 4.0731] more memory"
+ *                (4 decimals below 10x, else 4 significant digits)
+ *   ratio < 1    "15.20% [11.00%, 19.00%] lower" (the share b is below a);
+ *                when hi > 1, "0.9106x [0.8047, 1.0305]: 8.94% lower"
+ *   difference   "+0.002833 [-0.0051, +0.0108] higher" (4 significant digits)
+ * Writes at most size bytes (always terminated).
  */
 void units_change_phrase(char *buf, size_t size, enum field_kind kind, bool ratio, double value,
 			 double lo, double hi, const char *unit);

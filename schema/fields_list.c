@@ -249,6 +249,8 @@ static const char *infer_direction(const char *name, bool *lower)
 					     "valid", "patch", "efficiency", NULL};
 	if (any_word(name, worse))
 		return *lower = true, "name (an error word: lower is better)";
+	if (ends(name, "_per_op") || ends(name, "_per_int") || ends(name, "_per_interaction"))
+		return *lower = true, "name (a cost per operation: lower is better)";
 	if (any_word(name, better))
 		return *lower = false, "name (higher is better)";
 	return NULL;

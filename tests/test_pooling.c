@@ -45,7 +45,8 @@ static const struct pool_field *field_named(const struct pooling *p, const char 
 static char *refusal(const struct pooling *p, const char *command, const char *level,
 		     bool can_group)
 {
-	assert_int_equal(pooling_refusal(p, command, level, can_group), ERR_USAGE);
+	assert_int_equal(pooling_refusal(p, command, level, can_group ? "--group" : NULL),
+			 ERR_USAGE);
 	return strdup(err_msg());
 }
 
@@ -468,13 +469,13 @@ static void test_load_and_check(void **state)
 	/* block 9 holds both levels within arm=trace: no kind once arm splits the runs */
 	assert_int_equal(p.nkinds, 0);
 	pooling_release(&p);
-	assert_int_equal(pooling_check(db, &spec, &sel, "sweep", false), ERR_USAGE);
+	assert_int_equal(pooling_check(db, &spec, &sel, "sweep", NULL), ERR_USAGE);
 	expect_contains(err_msg(), "arm (main, trace)");
 	assert_null(sel.pooled);
 
 	/* --pool arm: the check passes and the selection says what was pooled */
 	assert_int_equal(run_filter_add_pool(&filter, "arm"), 0);
-	assert_int_equal(pooling_check(db, &spec, &sel, "sweep", false), 0);
+	assert_int_equal(pooling_check(db, &spec, &sel, "sweep", NULL), 0);
 	assert_non_null(sel.pooled);
 	assert_string_equal(sel.pooled, "arm (main, trace)");
 	selection_release(&sel);
@@ -483,7 +484,7 @@ static void test_load_and_check(void **state)
 	/* --where block=1,2: one arm, complete blocks */
 	assert_int_equal(run_filter_add_where(&filter, "block=1,2"), 0);
 	assert_int_equal(select_runs(db, &spec, &sel), 0);
-	assert_int_equal(pooling_check(db, &spec, &sel, "sweep", false), 0);
+	assert_int_equal(pooling_check(db, &spec, &sel, "sweep", NULL), 0);
 	assert_null(sel.pooled);
 	selection_release(&sel);
 	run_filter_release(&filter);
