@@ -210,14 +210,16 @@ static void reason(struct verdict *v, const struct verdict_options *o)
 	if (!v->has_test) {
 		if (v->paired)
 			appendf(why, size,
-				"one pair: no spread of the differences, no interval and "
-				"no test");
+				"one pair: no spread of the differences, no interval and no test");
+		else if (v->a.n < 2 && v->b.n < 2)
+			appendf(why, size,
+				"one run in %s and in %s: no within-side spread, no interval and "
+				"no test",
+				side_name(o, 0), side_name(o, 1));
 		else
 			appendf(why, size,
 				"one run in %s: no within-side spread, no interval and no test",
-				v->a.n < 2 && v->b.n < 2 ? "each side"
-				: v->a.n < 2             ? side_name(o, 0)
-							 : side_name(o, 1));
+				v->a.n < 2 ? side_name(o, 0) : side_name(o, 1));
 		appendf(why, size, "; observed %s", phrase);
 	} else if (!strcmp(v->test, "exact")) {
 		appendf(why, size, "%s (p = %g): %s", v->test_words, v->p, phrase);

@@ -768,7 +768,9 @@ int build_compare(const struct compare_request *req, const struct compare_result
 {
 	const struct compare *c = &res->c;
 	const char *metric = req->metric ? req->metric : "tput";
-	const struct verdict *h = res->headline;
+	const struct verdict *h =
+		res->headline || res->design == COMPARE_BY ? res->headline : &res->c.v;
+	const char *verdict = res->verdict ? res->verdict : h ? h->word : res->tally.text;
 	struct doc *d = doc_new("compare", "");
 	struct doc_section *s, *arms;
 	*out = NULL;
@@ -780,11 +782,13 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	doc_fact_text(d, "b_where", "arm b (the change)", DOC_LISTED, req->arm[1]);
 	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED,
 		      field_kind_name(res->metric.kind));
-	doc_fact_text(d, "metric_kind_from", "kind from", DOC_QUIET, res->metric.kind_from);
+	if (res->metric.kind_from)
+		doc_fact_text(d, "metric_kind_from", "kind from", DOC_QUIET, res->metric.kind_from);
 	doc_fact_bool(d, "lower_is_better", "lower is better", DOC_LISTED,
 		      res->metric.lower_is_better);
-	doc_fact_text(d, "metric_direction_from", "direction from", DOC_QUIET,
-		      res->metric.direction_from);
+	if (res->metric.direction_from)
+		doc_fact_text(d, "metric_direction_from", "direction from", DOC_QUIET,
+			      res->metric.direction_from);
 	if (c->opts.v.has_effect_bound)
 		doc_fact_real(d, "effect_bound_pct", "effect bound", DOC_LISTED,
 			      c->opts.v.effect_bound_pct, "%", 'g', 6);
@@ -797,7 +801,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	if (req->pair_by)
 		doc_fact_text(d, "pair_by", "runs paired by", DOC_LISTED, req->pair_by);
 	doc_fact_text(d, "scale", "scale", DOC_QUIET, c->log_scale ? "log" : "absolute");
-	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, res->verdict);
+	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, verdict);
 	if (h) {
 		char sentence[320];
 		verdict_sentence(h, c->log_scale ? "" : unit_of(metric), sentence,
@@ -826,14 +830,18 @@ int build_compare(const struct compare_request *req, const struct compare_result
 			 "Each arm's columns describe the paired runs; the estimate, its "
 			 "interval and the test are paired by %s (view pairs).",
 			 req->pair_by);
-	comparison_table(s, res, metric);
-	verdict_note(d, s);
-	unpaired_notes(d, res->design == COMPARE_UNPAIRED ? s : arms, res, metric);
-	if (res->design == COMPARE_BY)
-		by_notes(d, s, req, res, metric);
-	else if (res->design == COMPARE_PAIRED)
-		paired_notes(d, s, res, metric);
-	runs_needed_note(d, s, res, metric);
+	{
+		struct compare_result view = *res;
+		view.headline = h;
+		comparison_table(s, &view, metric);
+		verdict_note(d, s);
+		unpaired_notes(d, res->design == COMPARE_UNPAIRED ? s : arms, &view, metric);
+		if (res->design == COMPARE_BY)
+			by_notes(d, s, req, &view, metric);
+		else if (res->design == COMPARE_PAIRED)
+			paired_notes(d, s, &view, metric);
+		runs_needed_note(d, s, &view, metric);
+	}
 	doc_note(s, "definitions and the verdict rule: `coreplan compare --help`, "
 		    "docs/statistics.md");
 

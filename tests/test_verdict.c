@@ -127,7 +127,7 @@ static void test_gogc_paired(void **state)
 	assert_string_equal(v.effect, "better");
 	assert_int_equal(v.agree, 3);
 	verdict_sentence(&v, "", s, sizeof(s));
-	check_contains(s, "1.344x [1.286, 1.405] higher", "tput sentence");
+	check_contains(s, "1.3444x [1.2865, 1.4049] higher", "tput sentence");
 
 	o.kind = FIELD_KIND_MEMORY;
 	o.lower_is_better = true;
@@ -139,7 +139,7 @@ static void test_gogc_paired(void **state)
 	assert_string_equal(v.word, "uses more");
 	assert_string_equal(v.effect, "worse");
 	verdict_sentence(&v, "kB", s, sizeof(s));
-	check_contains(s, "uses 3.705x [3.37, 4.073] more", "rss sentence");
+	check_contains(s, "uses 3.7049x [3.3700, 4.0731] more memory", "rss sentence");
 }
 
 /* The words follow the kind: a time lower is faster; a count or fraction higher/lower. */
@@ -170,9 +170,9 @@ static void test_words(void **state)
 	assert_string_equal(v.word, "uses less");
 	/* by hand: gm(quick) / gm(slow) < 1: the share below */
 	units_change_phrase(s, sizeof(s), FIELD_KIND_MEMORY, true, 0.85, 0.81, 0.89, "");
-	assert_string_equal(s, "uses 15% [11%, 19%] less");
+	assert_string_equal(s, "uses 15.00% [11.00%, 19.00%] less memory");
 	units_change_phrase(s, sizeof(s), FIELD_KIND_TIME, true, 0.5, NAN, NAN, "");
-	assert_string_equal(s, "50% faster");
+	assert_string_equal(s, "50.00% faster");
 	assert_string_equal(units_change_word(FIELD_KIND_RATE, 1), "higher");
 	assert_string_equal(units_change_word(FIELD_KIND_RATE, -1), "lower");
 	assert_string_equal(units_change_word(FIELD_KIND_MEMORY, 1), "uses more");
