@@ -453,7 +453,7 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 		rc = points(out);
 	if (rc == 0)
 		rc = pooling_check(db, &spec, &out->sel, "fit", NULL);
-	out->classified = req->by && field_counts_workers(req->by);
+	out->classified = field_level_counts_workers(req->by, req->workers);
 	if (rc == 0 && out->classified)
 		rc = run_host_levels(db, &out->sel, req->host, &out->host);
 	if (rc == 0 &&

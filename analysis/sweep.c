@@ -24,7 +24,7 @@ void sweep_options_fields(struct sweep_options *opts, const char *metric, const 
 	opts->metric_name = metric ? metric : "tput";
 	opts->by = by;
 	field_metric_meaning(opts->metric_name, kind, lower_is_better, &opts->metric);
-	opts->level_counts_workers = by && field_counts_workers(by);
+	opts->level_counts_workers = field_level_counts_workers(by, opts->workers);
 }
 
 /* Which derived figures mean something for this metric and level, and why not. */
@@ -36,6 +36,10 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 	bool time = units_kind_is_time(o->metric.kind);
 	sw->metric = o->metric;
 	sw->level_counts_workers = o->level_counts_workers;
+	sw->workers_from = !o->level_counts_workers ? NULL
+			   : o->by && field_counts_workers(o->by)
+				   ? "a field known to count workers"
+				   : "declared with --workers";
 	sw->scaling_applies = (rate || time) && o->level_counts_workers;
 	sw->per_unit_applies = rate;
 	if (!rate && !time)
@@ -46,9 +50,9 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 	else if (!o->level_counts_workers)
 		snprintf(sw->scaling_why, sizeof(sw->scaling_why),
 			 "speedup, efficiency and per_doubling are left out: level field '%s' "
-			 "does not count threads, cores or workers (the fields that do: "
-			 "`coreplan sweep --help`)",
-			 o->by ? o->by : "?");
+			 "is not known to count threads, cores or workers (the fields that do: "
+			 "`coreplan sweep --help`; --workers %s declares it)",
+			 o->by ? o->by : "?", o->by ? o->by : "FIELD");
 	if (!rate)
 		snprintf(sw->per_unit_why, sizeof(sw->per_unit_why),
 			 "per_unit and cpu_us_per_op are left out: metric '%s' is of kind %s, and "
@@ -336,6 +340,8 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	int rc;
 	memset(out, 0, sizeof(*out));
 	memset(&host, 0, sizeof(host));
+	if (req->workers)
+		opts.workers = req->workers;
 	sweep_options_fields(&opts, spec.metric, req->by, req->has_kind ? &req->kind : NULL,
 			     req->lower_is_better);
 	rc = select_runs(db, &spec, &out->sel);

@@ -26,9 +26,10 @@
  * What applies (the figures that do not are left NaN and the result says
  * why; the columns stay in the table):
  *   speedup, efficiency, per_doubling, the stop rule and the whole-sweep
- *     fit: a rate or a time metric over a level that counts workers
- *     (field_counts_workers: gomaxprocs, threads, cores, ...), not a
- *     session sweep nor a fraction, memory, count or CPU metric;
+ *     fit: a rate or a time metric over a level that counts workers (a
+ *     field known to: field_counts_workers, gomaxprocs, threads, cores,
+ *     ...; or declared so: --workers FIELD), not a session sweep nor a
+ *     fraction, memory, count or CPU metric;
  *   per_unit and cpu_us_per_op: a rate metric (CPU per operation divides
  *     by operations per second; a per-level ratio of memory or latency
  *     charges fixed costs to the level);
@@ -72,6 +73,7 @@ struct sweep_options {
 	/* what the metric and the level are (sweep_options_fields); init: a rate over workers */
 	struct metric_meaning metric;
 	bool level_counts_workers;
+	const char *workers;     /* the field declared to count workers (--workers), or NULL */
 	const char *metric_name; /* for the reasons; NULL: "tput" */
 	const char *by;          /* for the reasons; NULL: "the level" */
 	/* the host levels are counted on (NULL or unknown: assumed physical); sweep_run sets it */
@@ -105,6 +107,7 @@ struct sweep {
 	size_t stop_index;  /* index of the first level where scaling stops, or nlevels */
 	struct metric_meaning metric;
 	bool level_counts_workers;
+	const char *workers_from; /* why it counts workers: a known field or --workers; NULL */
 	bool scaling_applies;  /* speedup, efficiency, per_doubling, stop rule, fit */
 	bool per_unit_applies; /* per_unit and cpu_us_per_op */
 	char scaling_why[256]; /* why not, when !scaling_applies */
@@ -134,6 +137,7 @@ struct sweep_request {
 	bool lower_is_better;      /* --lower-is-better */
 	struct sweep_options opts; /* base and stop; sweep_run sets the fields' meaning */
 	const char *host;          /* --host: count levels on this host; NULL: the runs' own */
+	const char *workers;       /* --workers FIELD: it counts workers (declared), or NULL */
 };
 
 /* A request's answer: the runs it read (with those left out) and the sweep. */
@@ -146,7 +150,8 @@ void sweep_options_init(struct sweep_options *opts);
 /*
  * The metric's meaning (field_metric_meaning, with --metric-kind when kind
  * is not NULL and --lower-is-better) and whether the level `by` counts
- * workers (field_counts_workers). The names must outlive the sweep.
+ * workers: a field known to (field_counts_workers), or the one opts->workers
+ * declares (field_level_counts_workers). The names must outlive the sweep.
  */
 void sweep_options_fields(struct sweep_options *opts, const char *metric, const char *by,
 			  const enum field_kind *kind, bool lower_is_better);

@@ -44,6 +44,7 @@ static const struct opt_spec specs[] = {
 			 "pair the runs of a and b that share FIELD's value, e.g. block (view "
 			 "pairs)",
 			 false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 

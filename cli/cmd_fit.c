@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_MODEL, OPT_ALL_LEVELS, OPT_HOST };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_MODEL, OPT_ALL_LEVELS, OPT_HOST, OPT_WORKERS };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -20,6 +20,12 @@ static const struct opt_spec specs[] = {
 	[OPT_HOST] = {"host", 0, "NAME",
 		      "count levels on this recorded host (default: the runs' topology_host)",
 		      false},
+	[OPT_WORKERS] =
+		{"workers", 0, "FIELD",
+		 "FIELD counts workers (threads, cores, processes): speedup, efficiency and "
+		 "the SMT classification apply to it (fields known to count workers need "
+		 "no flag)",
+		 false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
@@ -77,6 +83,9 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_HOST:
 		req->host = value;
+		return 0;
+	case OPT_WORKERS:
+		req->workers = value;
 		return 0;
 	}
 	return 0;

@@ -35,8 +35,8 @@ static const struct opt_spec specs[] = {
 	[OPT_DRIFT] = {"drift-pct", 0, "P",
 		       "mean block deviation beyond which a one-signed block drifts (1)", false},
 	[OPT_KIND] = {"metric-kind", 0, "KIND",
-		      "what the metric is when its name does not say: rate, time, fraction, "
-		      "memory, count or cpu",
+		      "what the metric is when its name does not say: rate, time, latency, "
+		      "memory, cpu, count, fraction or ratio",
 		      false},
 	[OPT_LOWER] = {"lower-is-better", 0, NULL,
 		       "lower values of the metric are better (bursts, the steps' effect)", false},

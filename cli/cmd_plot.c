@@ -7,14 +7,23 @@
 #include "../common/err.h"
 #include "../common/outfile.h"
 #include "../common/strbuf.h"
-#include "../reports/builders.h"
 #include "../plot/plots.h"
+#include "../reports/builders.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_TAG, OPT_HOST, OPT_GROUP, OPT_OUT, OPT_FORCE };
+enum {
+	OPT_BY = CLI_ANALYSIS_COUNT,
+	OPT_BLOCK,
+	OPT_TAG,
+	OPT_HOST,
+	OPT_GROUP,
+	OPT_OUT,
+	OPT_FORCE,
+	OPT_WORKERS
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -37,6 +46,12 @@ static const struct opt_spec specs[] = {
 		       "replace the image, data and script an earlier coreplan plot wrote there "
 		       "(never a file coreplan did not write)",
 		       false},
+	[OPT_WORKERS] = {"workers", 0, "FIELD",
+			 "scaling: FIELD counts workers (threads, cores, processes): speedup, "
+			 "efficiency and "
+			 "the SMT classification apply to it (fields known to count workers need "
+			 "no flag)",
+			 false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -102,6 +117,9 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_HOST:
 		p->req.host = value;
+		return 0;
+	case OPT_WORKERS:
+		p->req.workers = value;
 		return 0;
 	case OPT_GROUP: {
 		int rc = cli_parse_list("group", value, &p->group);

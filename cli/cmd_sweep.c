@@ -10,7 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BASE, OPT_STOP, OPT_KIND, OPT_LOWER, OPT_HOST };
+enum {
+	OPT_BY = CLI_ANALYSIS_COUNT,
+	OPT_BASE,
+	OPT_STOP,
+	OPT_KIND,
+	OPT_LOWER,
+	OPT_HOST,
+	OPT_WORKERS
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
@@ -23,14 +31,20 @@ static const struct opt_spec specs[] = {
 	[OPT_STOP] = {"stop-below", 0, "EFF",
 		      "per-doubling efficiency under which scaling stops (default 0.6)", false},
 	[OPT_KIND] = {"metric-kind", 0, "KIND",
-		      "what the metric is when its name does not say: rate, time, fraction, "
-		      "memory, count or cpu",
+		      "what the metric is when its name does not say: rate, time, latency, "
+		      "memory, cpu, count, fraction or ratio",
 		      false},
 	[OPT_LOWER] = {"lower-is-better", 0, NULL,
 		       "lower values of the metric are better (speedup = base / median)", false},
 	[OPT_HOST] = {"host", 0, "NAME",
 		      "count levels on this recorded host (default: the runs' topology_host)",
 		      false},
+	[OPT_WORKERS] =
+		{"workers", 0, "FIELD",
+		 "FIELD counts workers (threads, cores, processes): speedup, efficiency and "
+		 "the SMT classification apply to it (fields known to count workers need "
+		 "no flag)",
+		 false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
@@ -130,6 +144,9 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_HOST:
 		req->host = value;
+		return 0;
+	case OPT_WORKERS:
+		req->workers = value;
 		return 0;
 	}
 	return 0;

@@ -807,10 +807,17 @@ int build_compare(const struct compare_request *req, const struct compare_result
 		verdict_sentence(h, c->log_scale ? "" : unit_of(metric), sentence,
 				 sizeof(sentence));
 		doc_fact_text(d, "change", "the change in words", DOC_LISTED, sentence);
+		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,
+			      h->effect);
 		doc_fact_text(d, "test", "the test", DOC_QUIET, h->test);
 		doc_fact_text(d, "method", "decided by", DOC_LISTED, h->test_words);
 		doc_fact_text(d, "reason", "reason", DOC_QUIET, h->reason);
 	} else {
+		double null = c->log_scale ? 1 : 0, e = res->tally.estimate;
+		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,
+			      !(e != null)			      ? "none"
+			      : (e > null) != res->metric.lower_is_better ? "better"
+									  : "worse");
 		doc_fact_text(d, "test", "the test", DOC_QUIET, "per level");
 		doc_fact_text(d, "method", "decided by", DOC_LISTED,
 			      "each level's own test (view levels)");

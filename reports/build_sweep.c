@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The unit of a field for column headers and facts ("" when unknown). */
 static const char *unit_of(const char *field)
@@ -348,6 +349,11 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct swe
 		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
 	doc_fact_bool(d, "level_counts_workers", "level counts threads, cores or workers",
 		      DOC_QUIET, sw->level_counts_workers);
+	if (sw->workers_from)
+		doc_fact_text(d, "level_counts_workers_from", "the level counts workers as",
+			      strcmp(sw->workers_from, "declared with --workers") ? DOC_QUIET
+										 : DOC_LISTED,
+			      sw->workers_from);
 	if (m->kind_assumed)
 		doc_note(s, "metric '%s' has no known kind: assumed a rate (pass --metric-kind)",
 			 metric);
