@@ -177,6 +177,14 @@ int stats_per_doubling(const double *level, const double *median, size_t n,
 	out->factor = exp(o.slope);
 	out->factor_se = out->factor * o.slope_se;
 	out->r2 = o.r2;
+	out->slope = o.slope;
+	out->slope_se = o.slope_se;
+	out->df = (double)(n - 2);
+	{
+		double q = gsl_cdf_tdist_Pinv(0.975, out->df);
+		out->lo = exp(o.slope - q * o.slope_se);
+		out->hi = exp(o.slope + q * o.slope_se);
+	}
 	if (!isfinite(out->factor) || !isfinite(out->factor_se)) {
 		ret = err_set("per-doubling fit failed: non-finite factor");
 		goto done;

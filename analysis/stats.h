@@ -65,11 +65,17 @@ int stats_ols(const double *x, const double *y, size_t n, struct ols *out);
  * Per-doubling growth over a whole sweep: OLS of ln(median) on
  * log2(level), n >= 3 levels; factor = exp(slope) (the growth for one
  * doubling of the level), factor_se = factor * slope_se (delta method).
+ * Its 95% interval is Student's t with the fit's n - 2 degrees of freedom
+ * on the slope: [exp(slope - t se), exp(slope + t se)] (with 3 levels, 1 df:
+ * t = 12.706, not 1.96).
  */
 struct doubling_fit {
 	size_t n;
 	double factor, factor_se;
 	double r2;
+	double slope, slope_se;
+	double df;     /* n - 2 */
+	double lo, hi; /* the factor's 95% t interval */
 };
 int stats_per_doubling(const double *level, const double *median, size_t n,
 		       struct doubling_fit *out);

@@ -36,10 +36,9 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 	bool time = units_kind_is_time(o->metric.kind);
 	sw->metric = o->metric;
 	sw->level_counts_workers = o->level_counts_workers;
-	sw->workers_from = !o->level_counts_workers ? NULL
-			   : o->by && field_counts_workers(o->by)
-				   ? "a field known to count workers"
-				   : "declared with --workers";
+	sw->workers_from = !o->level_counts_workers               ? NULL
+			   : o->by && field_counts_workers(o->by) ? "a field known to count workers"
+								  : "declared with --workers";
 	sw->scaling_applies = (rate || time) && o->level_counts_workers;
 	sw->per_unit_applies = rate;
 	if (!rate && !time)
@@ -198,9 +197,12 @@ static bool doubling_fit_over(const struct sweep *sw, bool (*use)(const struct s
 		ok = true;
 		/* a time: the speedup per doubling is exp(-slope); SE = factor * slope SE */
 		if (sw->metric.lower_is_better) {
-			double slope_se = fit->factor_se / fit->factor;
+			double slope_se = fit->factor_se / fit->factor, lo = fit->lo;
 			fit->factor = 1.0 / fit->factor;
 			fit->factor_se = fit->factor * slope_se;
+			fit->slope = -fit->slope;
+			fit->lo = 1.0 / fit->hi;
+			fit->hi = 1.0 / lo;
 		}
 	} else {
 		snprintf(note, size, "no %s fit: %s", what, err_msg());
@@ -268,8 +270,7 @@ static void smt_steps(struct sweep *sw)
 	}
 }
 
-int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
-		  struct sweep *out)
+int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out)
 {
 	double *levels = NULL, *values = NULL, *cores = NULL;
 	size_t nlevels = 0, base_index = 0;

@@ -18,7 +18,9 @@
  *   cpu_us_per_op app_cores * 10^6 / median
  * The whole-sweep per-doubling factor is exp(slope) of the least-squares
  * fit of ln(median) on log2(level) (stats_per_doubling), with its standard
- * error (a lower-is-better metric: exp(-slope), the same SE form). Scaling
+ * error and its 95% interval from Student's t with the fit's n - 2 degrees
+ * of freedom (a lower-is-better metric: exp(-slope), the same SE form, the
+ * interval inverted). Scaling
  * "stops" at the first level whose per_doubling falls below 2 *
  * stop_efficiency (default SWEEP_STOP_EFFICIENCY = 0.6: a doubling of the
  * level that buys less than 1.2x).

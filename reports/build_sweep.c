@@ -91,7 +91,7 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
 {
 	const struct doubling_fit *f = &sw->fit;
-	const char *factor, *se, *r2, *n;
+	const char *factor, *se, *r2, *n, *lo, *hi, *df;
 	if (!sw->has_fit) {
 		doc_fact_real(d, "per_doubling", "whole-sweep per-doubling factor", DOC_QUIET, NAN,
 			      "x", 'f', 4);
@@ -105,19 +105,26 @@ static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *
 			      "doubling; SE by the delta method");
 	factor = doc_fact_real(d, "per_doubling", "whole-sweep per-doubling factor", DOC_QUIET,
 			       f->factor, "x", 'f', 4);
-	se = doc_fact_real(d, "per_doubling_se", "its standard error", DOC_QUIET, f->factor_se,
-			   "x", 'f', 4);
+	se = doc_fact_real(d, "per_doubling_se", "its standard error", DOC_QUIET, f->factor_se, "x",
+			   'f', 4);
 	r2 = doc_fact_real(d, "per_doubling_r2", "R² of the fit", DOC_QUIET, f->r2, NULL, 'f', 4);
-	n = doc_fact_int(d, "per_doubling_levels", "level medians fitted", DOC_QUIET,
-			 (int64_t)f->n, "levels");
+	n = doc_fact_int(d, "per_doubling_levels", "level medians fitted", DOC_QUIET, (int64_t)f->n,
+			 "levels");
+	lo = doc_fact_real(d, "per_doubling_lo", "its 95% t interval, low end", DOC_QUIET, f->lo,
+			   "x", 'f', 4);
+	hi = doc_fact_real(d, "per_doubling_hi", "its 95% t interval, high end", DOC_QUIET, f->hi,
+			   "x", 'f', 4);
+	df = doc_fact_real(d, "per_doubling_df", "the fit's degrees of freedom (levels - 2)",
+			   DOC_QUIET, f->df, NULL, 'g', 3);
 	if (!sw->metric.lower_is_better)
 		doc_fact_text(d, "per_doubling_method", "method", DOC_QUIET,
 			      "least squares of ln(median) on log2(level) over the level medians; "
 			      "SE by the delta method");
 	doc_note(s,
-		 "whole-sweep per-doubling factor %s (SE %s, R² %s; least squares of ln(median) "
-		 "on log2(level) over %s level medians%s%s)",
-		 factor, se, r2, n,
+		 "whole-sweep per-doubling factor %s, 95%% interval [%s, %s] (Student's t, %s df; "
+		 "SE %s, R² %s; least squares of ln(median) on log2(level) over %s level "
+		 "medians%s%s)",
+		 factor, lo, hi, df, se, r2, n,
 		 sw->metric.lower_is_better ? "; lower is better: exp(-slope), the speedup" : "",
 		 sw->nsmt + sw->nbeyond ? "; levels beyond the physical cores included: not the "
 					  "scaling over physical cores"
@@ -189,6 +196,7 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 {
 	const struct doubling_fit *f = &sw->physical_fit;
 	const char *factor = NULL, *se = NULL, *r2 = NULL, *n = NULL, *eff = NULL;
+	const char *lo = NULL, *hi = NULL, *df = NULL;
 	char level[32] = "";
 	if (!sw->classified || !sw->scaling_applies)
 		return;
@@ -203,6 +211,13 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 		n = doc_fact_int(d, "physical_per_doubling_levels",
 				 "physical-core level medians fitted", DOC_QUIET, (int64_t)f->n,
 				 "levels");
+		lo = doc_fact_real(d, "physical_per_doubling_lo", "its 95% t interval, low end",
+				   DOC_QUIET, f->lo, "x", 'f', 4);
+		hi = doc_fact_real(d, "physical_per_doubling_hi", "its 95% t interval, high end",
+				   DOC_QUIET, f->hi, "x", 'f', 4);
+		df = doc_fact_real(d, "physical_per_doubling_df",
+				   "the physical-core fit's degrees of freedom", DOC_QUIET, f->df,
+				   NULL, 'g', 3);
 	} else {
 		doc_fact_real(d, "physical_per_doubling", "per-doubling factor over physical cores",
 			      DOC_QUIET, NAN, "x", 'f', 4);
@@ -223,9 +238,10 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 		return;
 	}
 	doc_note(s,
-		 "per-doubling factor over the physical cores %s (SE %s, R² %s; the same least "
-		 "squares over the %s physical-core level medians)%s%s%s%s",
-		 factor, se, r2, n, eff ? "; efficiency " : "", eff ? eff : "",
+		 "per-doubling factor over the physical cores %s, 95%% interval [%s, %s] "
+		 "(Student's t, %s df; SE %s, R² %s; the same least squares over the %s "
+		 "physical-core level medians)%s%s%s%s",
+		 factor, lo, hi, df, se, r2, n, eff ? "; efficiency " : "", eff ? eff : "",
 		 eff ? " at level " : "", eff ? level : "");
 }
 
@@ -324,9 +340,11 @@ static void stop_facts(struct doc *d, struct doc_section *s, const struct sweep 
 		doc_fact_real(d, "stop_level", "level where scaling stops", DOC_QUIET, lv->level,
 			      NULL, 'g', 6);
 		doc_fact_text(d, "scaling", "scaling", DOC_LISTED, "stops");
-		doc_note(s, "scaling stops at level %s: per-doubling %s is below %s (efficiency %s)",
-			 level, doc_fact_real(d, "stop_at_per_doubling", "its per-doubling factor",
-					      DOC_QUIET, lv->per_doubling, "x", 'f', 3),
+		doc_note(s,
+			 "scaling stops at level %s: per-doubling %s is below %s (efficiency %s)",
+			 level,
+			 doc_fact_real(d, "stop_at_per_doubling", "its per-doubling factor",
+				       DOC_QUIET, lv->per_doubling, "x", 'f', 3),
 			 threshold, eff);
 	} else {
 		doc_fact_text(d, "scaling", "scaling", DOC_LISTED, "continues");
@@ -352,7 +370,7 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct swe
 	if (sw->workers_from)
 		doc_fact_text(d, "level_counts_workers_from", "the level counts workers as",
 			      strcmp(sw->workers_from, "declared with --workers") ? DOC_QUIET
-										 : DOC_LISTED,
+										  : DOC_LISTED,
 			      sw->workers_from);
 	if (m->kind_assumed)
 		doc_note(s, "metric '%s' has no known kind: assumed a rate (pass --metric-kind)",
@@ -392,8 +410,7 @@ static void left_out_facts(struct doc *d, struct doc_section *s, const struct sw
 	strbuf_release(&why);
 }
 
-int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
-		struct doc **out)
+int build_sweep(const struct sweep_request *req, const struct sweep_result *res, struct doc **out)
 {
 	const struct sweep *sw = &res->sw;
 	const char *metric = req->metric ? req->metric : "tput";
@@ -422,8 +439,8 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 		if (sw->levels[i].s.n < 3) {
 			char level[32];
 			snprintf(level, sizeof(level), "%g", sw->levels[i].level);
-			doc_note(s, "level %s has %zu run%s: its range says little about noise", level,
-				 sw->levels[i].s.n, sw->levels[i].s.n == 1 ? "" : "s");
+			doc_note(s, "level %s has %zu run%s: its range says little about noise",
+				 level, sw->levels[i].s.n, sw->levels[i].s.n == 1 ? "" : "s");
 		}
 	doc_note(s, "definitions: `coreplan sweep --help`");
 	build_left_out(d, &res->sel);
