@@ -50,8 +50,9 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 		snprintf(sw->scaling_why, sizeof(sw->scaling_why),
 			 "speedup, efficiency and per_doubling are left out: level field '%s' "
 			 "is not known to count threads, cores or workers (the fields that do: "
-			 "`coreplan sweep --help`; --workers %s declares it)",
-			 o->by ? o->by : "?", o->by ? o->by : "FIELD");
+			 "`coreplan sweep --help`; one that does is declared with --workers "
+			 "FIELD)",
+			 o->by ? o->by : "?");
 	if (!rate)
 		snprintf(sw->per_unit_why, sizeof(sw->per_unit_why),
 			 "per_unit and cpu_us_per_op are left out: metric '%s' is of kind %s, and "

@@ -427,7 +427,7 @@ static void test_sweep_session_level(void **state)
 	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
 	assert_false(sw.scaling_applies);
 	assert_true(sw.per_unit_applies);
-	check_contains(sw.scaling_why, "'sessions' does not count threads", "why");
+	check_contains(sw.scaling_why, "'sessions' is not known to count threads", "why");
 	/* python3: 287.01400172055423 / 100 */
 	check_close(sw.levels[0].per_unit, 2.8701400172055425, REL, "per_unit 100");
 	assert_true(isnan(sw.levels[1].speedup));

@@ -279,7 +279,7 @@ py_check "sweep --by sessions json: per_unit kept, speedup/efficiency/per_doubli
 check_eq "sweep --by sessions: the levels table keeps its columns (speedup is null, not gone)" "True None" \
 	"$(jget '"%s %s" % ("speedup" in [c["name"] for c in d["sections"]["levels"]["columns"]], d["sections"]["levels"]["rows"][1]["speedup"])')"
 check_contains "sweep --by sessions: columns_left_out_why names the level" \
-	"$(jget 'd["facts"]["columns_left_out_why"]["value"]')" "level field 'sessions' does not count threads"
+	"$(jget 'd["facts"]["columns_left_out_why"]["value"]')" "level field 'sessions' is not known to count threads"
 
 # a latency over GOMAXPROCS: a time, lower is better, speedup = base / median
 cpl sweep "${GMP_SEL[@]}" --metric p50_ms --format json
