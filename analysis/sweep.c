@@ -114,6 +114,27 @@ static int level_stats(const struct selection *sel, struct sweep_level *lv, bool
 	return rc;
 }
 
+/*
+ * Level i's step from level i - 1 by the one decision rule (verdict.h), on
+ * the runs' values: the same verdict noise gives the same step.
+ */
+static int step_verdict(struct sweep *sw, const struct sweep_options *opts, size_t i,
+			const double *from, const double *to)
+{
+	struct sweep_level *lv = &sw->levels[i];
+	struct verdict_options o;
+	char name_a[40], name_b[40];
+	verdict_options_init(&o);
+	o.kind = opts->metric.kind;
+	o.lower_is_better = opts->metric.lower_is_better;
+	snprintf(name_a, sizeof(name_a), "level %g", sw->levels[i - 1].level);
+	snprintf(name_b, sizeof(name_b), "level %g", lv->level);
+	o.name_a = name_a;
+	o.name_b = name_b;
+	lv->has_step = true;
+	return verdict_two_samples(from, sw->levels[i - 1].s.n, to, lv->s.n, &o, &lv->step);
+}
+
 static int find_base(struct sweep *sw, const struct sweep_options *opts, size_t *base_index)
 {
 	*base_index = 0;
@@ -240,6 +261,8 @@ static void classify(struct sweep *sw, const struct sweep_options *opts)
 		struct sweep_level *lv = &sw->levels[i];
 		lv->kind = sw->classified ? level_kind_on(&sw->host, lv->level) : LEVEL_ASSUMED;
 		lv->smt_step = NAN;
+		lv->mixed_step = NAN;
+		lv->mixed = false;
 		lv->smt_over = sw->nlevels;
 		if (!sw->classified)
 			continue;
@@ -265,15 +288,20 @@ static void smt_steps(struct sweep *sw)
 		struct sweep_level *lv = &sw->levels[i];
 		if (lv->kind != LEVEL_SMT)
 			continue;
+		double step = performance(sw, lv) / performance(sw, &sw->levels[sw->last_physical]);
 		lv->smt_over = sw->last_physical;
-		lv->smt_step =
-			performance(sw, lv) / performance(sw, &sw->levels[sw->last_physical]);
+		lv->mixed = sw->host.known &&
+			    sw->levels[sw->last_physical].level < (double)sw->host.physical_cores;
+		if (lv->mixed)
+			lv->mixed_step = step;
+		else
+			lv->smt_step = step;
 	}
 }
 
 int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out)
 {
-	double *levels = NULL, *values = NULL, *cores = NULL;
+	double *levels = NULL, *values = NULL, *cores = NULL, *previous = NULL;
 	size_t nlevels = 0, base_index = 0;
 	int rc;
 	memset(out, 0, sizeof(*out));
@@ -286,17 +314,24 @@ int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
 		return rc;
 	out->levels = calloc(nlevels, sizeof(*out->levels));
 	values = malloc(sel->n * sizeof(*values));
+	previous = malloc(sel->n * sizeof(*previous));
 	cores = malloc(sel->n * sizeof(*cores));
-	if (!out->levels || !values || !cores) {
+	if (!out->levels || !values || !previous || !cores) {
 		rc = err_set("out of memory");
 		goto done;
 	}
 	out->nlevels = nlevels;
 	applicability(out, opts);
 	for (size_t i = 0; rc == 0 && i < nlevels; i++) {
+		double *swap = values;
 		out->levels[i].level = levels[i];
 		rc = level_stats(sel, &out->levels[i], out->per_unit_applies, values, cores);
 		out->zero_median_levels += rc == 0 && out->levels[i].s.median == 0;
+		if (rc == 0 && i > 0)
+			rc = step_verdict(out, opts, i, previous, values);
+		/* this level's values are the next step's `from` */
+		values = previous;
+		previous = swap;
 	}
 	if (rc == 0)
 		rc = find_base(out, opts, &base_index);
@@ -309,6 +344,7 @@ int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
 done:
 	free(levels);
 	free(values);
+	free(previous);
 	free(cores);
 	if (rc)
 		sweep_release(out);

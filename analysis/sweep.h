@@ -47,7 +47,12 @@
  *   the stop rule    looks at physical (and assumed) levels only: a step
  *                    onto SMT siblings is not the application stopping
  *   smt_step         at an SMT level, performance / performance at the
- *                    last physical level (the largest one below it)
+ *                    last physical level (the largest one below it), when
+ *                    that level is the host's physical cores; when the sweep
+ *                    skipped physical cores (1 -> 8 on 4 cores) the step adds
+ *                    unmeasured physical cores and SMT siblings together:
+ *                    smt_step is missing and mixed_step holds the ratio,
+ *                    labelled so in every format
  *   physical fit     the whole-sweep fit over the physical (and assumed)
  *                    levels only: physical_fit (needs 3 such levels)
  *   physical_efficiency  the efficiency at the largest physical level
@@ -55,6 +60,11 @@
  *                    (host_smt_factor, hosts.h), when it can: sweep_run
  *                    only, and only when the sweep has an SMT level
  * The whole-sweep fit over every level stays, as before.
+ *
+ * Each level's step from the previous one gets the verdict of the one
+ * decision rule (verdict.h: Welch's t on ln values, real when p < 0.05),
+ * the same one noise and compare give the same runs: step (resolved,
+ * within-noise, unreplicated) and step_p in the levels table.
  */
 #ifndef COREPLAN_SWEEP_H
 #define COREPLAN_SWEEP_H
@@ -65,6 +75,7 @@
 #include "hosts.h"
 #include "select.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define SWEEP_STOP_EFFICIENCY 0.6
 
@@ -96,6 +107,17 @@ struct sweep_level {
 	enum level_kind kind; /* on the host; LEVEL_ASSUMED also when !classified */
 	double smt_step;      /* an SMT level's step over the last physical level, else NaN */
 	size_t smt_over;      /* that level's index */
+	/*
+	 * The sweep skipped physical cores: the last physical level is below the
+	 * host's physical cores, so this SMT level's step over it adds unmeasured
+	 * physical cores and SMT siblings together. smt_step is then NaN (it is
+	 * no SMT step) and mixed_step holds the ratio.
+	 */
+	bool mixed;
+	double mixed_step;
+	/* the step from the previous level by the one decision rule (verdict.h); not level 0 */
+	bool has_step;
+	struct verdict step;
 };
 
 struct sweep {
@@ -110,9 +132,9 @@ struct sweep {
 	struct metric_meaning metric;
 	bool level_counts_workers;
 	const char *workers_from; /* why it counts workers: a known field or --workers; NULL */
-	bool scaling_applies;  /* speedup, efficiency, per_doubling, stop rule, fit */
-	bool per_unit_applies; /* per_unit and cpu_us_per_op */
-	char scaling_why[256]; /* why not, when !scaling_applies */
+	bool scaling_applies;     /* speedup, efficiency, per_doubling, stop rule, fit */
+	bool per_unit_applies;    /* per_unit and cpu_us_per_op */
+	char scaling_why[256];    /* why not, when !scaling_applies */
 	char per_unit_why[256];
 	char base_note[160];       /* why speedups are missing though they apply, or "" */
 	size_t zero_median_levels; /* levels whose median is 0: range_pct missing */

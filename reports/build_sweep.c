@@ -33,6 +33,9 @@ enum {
 	C_RANGE_ABS,
 	C_CORE_KIND,
 	C_SMT_STEP,
+	C_MIXED_STEP,
+	C_STEP,
+	C_STEP_P,
 	NCOLS
 };
 
@@ -56,6 +59,9 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
 		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
 		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
+		[C_MIXED_STEP] = DOC_COL_REAL("cores_and_smt_step", "x", 'f', 3),
+		[C_STEP] = DOC_COL_TEXT("step"),
+		[C_STEP_P] = DOC_COL_REAL("step_p", NULL, 'g', 3),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	/* figures that do not apply are missing cells: Markdown leaves their columns out */
@@ -79,8 +85,19 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		if (sw->classified)
 			doc_set_text(t, C_CORE_KIND, level_kind_name(lv->kind));
 		doc_set_real(t, C_SMT_STEP, lv->smt_step);
+		doc_set_real(t, C_MIXED_STEP, lv->mixed_step);
+		if (lv->has_step) {
+			doc_set_text(t, C_STEP,
+				     verdict_real(&lv->step) ? "resolved"
+							     : verdict_call_name(lv->step.call));
+			doc_set_real(t, C_STEP_P, lv->step.p);
+		}
 		if (lv->scaling_stops)
 			doc_set_text(t, C_NOTE, "scaling stops");
+		else if (lv->kind == LEVEL_SMT && lv->mixed)
+			doc_set_text(
+				t, C_NOTE,
+				"unmeasured physical cores and SMT siblings together: no SMT step");
 		else if (lv->kind == LEVEL_SMT)
 			doc_set_text(t, C_NOTE, "SMT siblings");
 		else if (lv->kind == LEVEL_BEYOND)
@@ -286,7 +303,7 @@ static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *
 	for (size_t i = 0; i < sw->nlevels; i++) {
 		const struct sweep_level *lv = &sw->levels[i];
 		const struct sweep_level *over;
-		char name[64], label[96], level[32], last[32], cores[80];
+		char name[64], label[160], level[32], last[32], cores[80];
 		const char *step;
 		if (lv->kind != LEVEL_SMT || lv->smt_over >= sw->nlevels)
 			continue;
@@ -301,7 +318,16 @@ static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *
 		snprintf(label, sizeof(label), "step of SMT level %s over level %s", level, last);
 		step = doc_fact_real(d, name, label, DOC_QUIET, lv->smt_step, "x", 'f', 3);
 		/* a sweep that skipped physical levels: the step adds cores and siblings */
-		if (sw->host.known && over->level < (double)sw->host.physical_cores)
+		if (lv->mixed) {
+			snprintf(name, sizeof(name), "cores_and_smt_step_at_%s", level);
+			snprintf(
+				label, sizeof(label),
+				"step of level %s over level %s: unmeasured physical cores and SMT",
+				level, last);
+			step = doc_fact_real(d, name, label, DOC_QUIET, lv->mixed_step, "x", 'f',
+					     3);
+		}
+		if (lv->mixed)
 			doc_note(s,
 				 "level %s is past the host's %zu physical cores, but the sweep's "
 				 "last physical level is %s: its step %s over level %s adds "

@@ -489,9 +489,68 @@ static void test_sweep_time_metric(void **state)
 	selection_release(&sel);
 }
 
+/*
+ * A sweep that skips physical cores (issue 25): GOMAXPROCS 1 and 8 on a
+ * 4-core, 8-thread host. Level 8 is SMT, but its step over level 1 adds
+ * three unmeasured physical cores and the SMT siblings together: no SMT
+ * step; the ratio is the mixed step, python3: 1796.1987044774646 /
+ * 484.13466860190584 = 3.710122040349981 (results.tsv medians). With level
+ * 4 measured, the step over 4 is the SMT step, 1796.1987044774646 /
+ * 1538.8011664466776 = 1.1672714731722984.
+ */
+static void test_sweep_skipped_cores(void **state)
+{
+	struct row rows[GMP_ROWS];
+	struct selection sel;
+	struct sweep_options o;
+	struct sweep sw;
+	struct run_host host;
+	size_t n = 0;
+	(void)state;
+	for (size_t i = 0; i < GMP_ROWS; i++)
+		if (gmp_rows[i].level == 1 || gmp_rows[i].level == 8)
+			rows[n++] = gmp_rows[i];
+	memset(&host, 0, sizeof(host));
+	host.known = true;
+	snprintf(host.name, sizeof(host.name), "e2-standard-8");
+	host.physical_cores = 4;
+	host.logical_cpus = 8;
+	host.threads_per_core = 2;
+	build(&sel, rows, n);
+	sweep_options_init(&o);
+	sweep_options_fields(&o, "tput", "gomaxprocs", NULL, false);
+	o.host = &host;
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_int_equal(sw.nlevels, 2);
+	assert_int_equal(sw.levels[1].kind, LEVEL_SMT);
+	assert_true(sw.levels[1].mixed);
+	assert_true(isnan(sw.levels[1].smt_step));
+	check_close(sw.levels[1].mixed_step, 3.710122040349981, 1e-12, "mixed step");
+	sweep_release(&sw);
+	selection_release(&sel);
+	/* every level: the step over level 4 is an SMT step */
+	build(&sel, gmp_rows, GMP_ROWS);
+	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	assert_false(sw.levels[3].mixed);
+	assert_true(isnan(sw.levels[3].mixed_step));
+	check_close(sw.levels[3].smt_step, 1.1672714731722984, 1e-12, "smt step");
+	/*
+	 * each step by the one decision rule: 1 -> 2 is the pair compare checks
+	 * (SciPy 1.10.1 Welch on ln values: p = 2.7863725359929637e-06), real
+	 */
+	assert_false(sw.levels[0].has_step);
+	assert_true(sw.levels[1].has_step);
+	check_close(sw.levels[1].step.p, 2.7863725359929637e-06, 1e-9, "step 1->2 p");
+	assert_true(verdict_real(&sw.levels[1].step));
+	assert_string_equal(sw.levels[1].step.word, "higher");
+	sweep_release(&sw);
+	selection_release(&sel);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep_skipped_cores),
 		cmocka_unit_test(test_sweep_gomaxprocs),
 		cmocka_unit_test(test_sweep_stop_threshold),
 		cmocka_unit_test(test_sweep_stop_boundary),
