@@ -25,6 +25,8 @@ const struct opt_choice cli_metric_kinds[] = {
 	{"memory", FIELD_KIND_MEMORY},
 	{"count", FIELD_KIND_COUNT},
 	{"cpu", FIELD_KIND_CPU},
+	{"latency", FIELD_KIND_LATENCY},
+	{"ratio", FIELD_KIND_RATIO},
 	{NULL},
 };
 

@@ -1,7 +1,8 @@
-# analysis_compare.py (tests/e2e/analysis.sh): COMPARE_PY, the checker of several checks
+# analysis_compare.py (tests/e2e/analysis.sh): COMPARE_PY, shared by the checks that import or run it
 # the facts recomputed in python from results.tsv: ratio of medians, U_a,
 # the exact p and min_p, the pooled cv, Welch t and df on ln values, the
-# ratio of geometric means, the effect and the runs needed (pooled sd of ln)
+# ratio of geometric means, the medians' effect, and the runs needed
+# (pooled sd of ln, sized for the effect of the geometric means)
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 import csv, json, math, statistics, sys
 from statistics import NormalDist
@@ -21,13 +22,14 @@ df = (qa + qb) ** 2 / (qa ** 2 / (len(a) - 1) + qb ** 2 / (len(b) - 1))
 sd = math.sqrt(((len(a) - 1) * statistics.variance(ln_a) + (len(b) - 1) * statistics.variance(ln_b))
                / (len(a) + len(b) - 2))
 effect = (max(ratio, 1 / ratio) - 1) * 100
+gm = math.exp(statistics.mean(ln_b) - statistics.mean(ln_a))
+gm_effect = (max(gm, 1 / gm) - 1) * 100
 z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
-need = max(math.ceil(2 * z * z * (sd / math.log1p(effect / 100)) ** 2), 3)
-want = {"ratio": ratio, "u": u, "min_p": min_p, "cv": cv, "effect_pct": effect, "runs_needed": need,
-        "welch_t": t, "welch_df": df, "sd": sd,
-        "gm_ratio": math.exp(statistics.mean(ln_b) - statistics.mean(ln_a)),
+need = max(math.ceil(2 * z * z * (sd / math.log1p(gm_effect / 100)) ** 2), 3)
+want = {"ratio": ratio, "u": u, "min_p": min_p, "cv": cv, "effect_pct": gm_effect, "runs_needed": need,
+        "welch_t": t, "welch_df": df, "sd": sd, "gm_ratio": gm,
         "observed_effect_pct": effect, "min_runs": 3,
-        "rank_floor": 4, "alpha": 0.05, "power": 0.8, "resamples": 10000, "seed": 1, "ratio_ci_pct": 95}
+        "alpha": 0.05, "power": 0.8, "resamples": 10000, "seed": 1, "ratio_ci_pct": 95}
 bad = ["%s: %r, python %r" % (k, f.get(k), w) for k, w in want.items()
        if not isinstance(f.get(k), (int, float)) or not math.isclose(f[k], w, rel_tol=1e-9)]
 if u == 0 or u == len(a) * len(b):  # fully separated, no ties: the exact p is min_p
@@ -38,6 +40,7 @@ if not f["ratio_lo"] <= f["ratio"] <= f["ratio_hi"]:
 if not f["gm_ratio_lo"] <= f["gm_ratio"] <= f["gm_ratio_hi"]:
     bad.append("t interval [%r, %r] does not hold %r" % (f["gm_ratio_lo"], f["gm_ratio_hi"], f["gm_ratio"]))
 want_text = {"a_where": "gomaxprocs=" + la, "b_where": "gomaxprocs=" + lb, "metric": "tput",
-             "lower_is_better": False, "scale": "log", "design": "unpaired", "test": "welch"}
+             "lower_is_better": False, "scale": "log", "design": "unpaired", "test": "welch",
+             "metric_kind": "rate", "verdict": "higher", "method": "Welch t on ln values"}
 bad += ["%s: %r" % (k, f.get(k)) for k, w in want_text.items() if f.get(k) != w]
 print("\n".join(bad) if bad else "ok")

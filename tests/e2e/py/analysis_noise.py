@@ -1,12 +1,22 @@
-# analysis_noise.py (tests/e2e/analysis.sh): NOISE_PY, the checker of several checks
+# analysis_noise.py (tests/e2e/analysis.sh): NOISE_PY, shared by the checks that import or run it
 # the steps, levels, verdicts and bursts recomputed in python from
 # results.tsv and json/<tag>.json (started_at orders the runs): a step
-# between neighbouring levels is resolved when their [min, max] ranges are
-# disjoint (|median difference| > the spreads facing each other),
-# unreplicated when a level has one run; a level takes the worst of its
+# between neighbouring levels is resolved when Welch's t (on ln values; on
+# values when a value is 0) gives p < 0.05 (tests/stat_check.py, the t
+# distribution in the standard library), unreplicated when a level has one
+# run; its ranges_disjoint is the range rule (|median difference| > the
+# spreads facing each other), evidence only; a level takes the worst of its
 # steps; a first run >= 1.5x the median of its level's later runs is a burst
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 import calendar, csv, json, math, statistics, sys, time
+from stat_check import welch, t_two_sided_p
+def welch_p(A, B):
+    ln = all(x > 0 for x in A + B)
+    A, B = ([math.log(x) for x in A], [math.log(x) for x in B]) if ln else (A, B)
+    if len(set(A)) == 1 and len(set(B)) == 1:
+        return 0.0 if A[0] != B[0] else 1.0
+    dd, se, df = welch(A, B)
+    return t_two_sided_p(dd / se, df)
 out, cap, metric = sys.argv[1], sys.argv[2], sys.argv[3]
 blocks = sys.argv[4].split(",")
 d = json.load(open(out))
@@ -33,16 +43,20 @@ for g, by in groups.items():
         A, B = vals[a], vals[b]
         ma, mb = statistics.median(A), statistics.median(B)
         gap = min(B) - max(A) if mb > ma else min(A) - max(B) if mb < ma else None
+        p = None
         if len(A) < 2 or len(B) < 2:
             v = "unreplicated"
         else:
-            v = "resolved" if gap is not None and gap > 0 else "within-noise"
+            p = welch_p(A, B)
+            v = "resolved" if p < 0.05 else "within-noise"
         sv.append(v)
         names[v].append("%d→%d" % (a, b))
         row = steps.get((g, a))
         if (not row or row["to"] != b or row["verdict"] != v or not math.isclose(row["difference"], mb - ma, rel_tol=1e-12, abs_tol=1e-15)
-                or (gap is not None and not math.isclose(row["gap"], gap, rel_tol=1e-12, abs_tol=1e-15))):
-            bad.append("step %s %s->%s: %r, python %s gap %r" % (g, a, b, row, v, gap))
+                or (gap is not None and not math.isclose(row["gap"], gap, rel_tol=1e-12, abs_tol=1e-15))
+                or row["ranges_disjoint"] != ("yes" if gap is not None and gap > 0 else "no")
+                or (p is not None and not math.isclose(row["p"], p, rel_tol=1e-8, abs_tol=1e-12))):
+            bad.append("step %s %s->%s: %r, python %s p %r gap %r" % (g, a, b, row, v, p, gap))
     noisy = []
     for i, l in enumerate(lv):
         v = vals[l]

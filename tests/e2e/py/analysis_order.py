@@ -1,4 +1,4 @@
-# analysis_order.py (tests/e2e/analysis.sh): ORDER_PY, the checker of several checks
+# analysis_order.py (tests/e2e/analysis.sh): ORDER_PY, shared by the checks that import or run it
 # the order of each factor recomputed in python from json/<tag>.json:
 # started_at and the measured window (duration), first run of each value
 # per block; runs whose windows overlap share a position

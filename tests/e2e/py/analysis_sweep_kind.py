@@ -1,4 +1,4 @@
-# analysis_sweep_kind.py (tests/e2e/analysis.sh): SWEEP_KIND_PY, the checker of several checks
+# analysis_sweep_kind.py (tests/e2e/analysis.sh): SWEEP_KIND_PY, shared by the checks that import or run it
 # what applies to a metric and a level; zeros. Recomputed in python from results.tsv.
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 import csv, json, math, statistics, sys
