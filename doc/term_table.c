@@ -33,7 +33,7 @@ struct tcol {
 	size_t c; /* the doc column */
 	bool number, set, scaled;
 	bool sized; /* fit_text: its width is decided */
-	struct doc_scale scale;
+	struct units_prefix scale;
 	double min_abs; /* nonzero |value| closest to zero, 0 when none */
 	const char *unit;
 	size_t natural, width;
@@ -67,14 +67,14 @@ static const char *cell_str(const struct tcol *tc, const struct doc_col *col, co
 		return c->v.b ? "yes" : "no";
 	case DOC_INT:
 		if (tc->scaled)
-			return doc_scale_format(&tc->scale, (double)c->v.i, buf);
+			return units_prefix_format(&tc->scale, (double)c->v.i, buf);
 		snprintf(buf, 48, "%" PRId64, c->v.i);
 		return buf;
 	case DOC_REAL:
 		if (!isfinite(c->v.real))
 			return MISSING;
 		if (tc->scaled)
-			return doc_scale_format(&tc->scale, c->v.real, buf);
+			return units_prefix_format(&tc->scale, c->v.real, buf);
 		v = doc_format_real(c->v.real, col->style, col->precision, buf);
 		return v ? v : MISSING;
 	}
@@ -366,7 +366,7 @@ static int choose_columns(struct layout *l)
 		struct tcol *tc = &l->cols[c];
 		tc->c = c;
 		tc->number = t->cols[c].type == DOC_INT || t->cols[c].type == DOC_REAL;
-		tc->unit = doc_unit_shown(t->cols[c].unit);
+		tc->unit = units_shown(t->cols[c].unit);
 	}
 	l->ncols = t->ncols;
 	l->pass = 0;
@@ -386,7 +386,7 @@ static int choose_columns(struct layout *l)
 		if (t->hide_empty && !tc.set)
 			continue;
 		tc.scaled = tc.number && tc.unit &&
-			    doc_scale_common(tc.min_abs, t->cols[c].unit, &tc.scale);
+			    units_prefix_for(tc.min_abs, t->cols[c].unit, &tc.scale);
 		l->cols[n] = tc;
 		if (tc.scaled)
 			l->cols[n].unit = l->cols[n].scale.unit;

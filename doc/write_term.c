@@ -160,17 +160,18 @@ static int heading(FILE *fp, const char *title, int rule, size_t width)
 /* A fact's value: a time or a size scaled as its own column would be; else as Markdown shows it. */
 static int fact_value(struct strbuf *sb, const struct fact *f)
 {
-	struct doc_scale scale;
+	struct units_prefix scale;
 	char buf[48];
 	if (f->missing)
 		return strbuf_adds(sb, "NA");
-	if (f->type == DOC_REAL && f->unit && doc_scale_common(fabs(f->real), f->unit, &scale)) {
-		return strbuf_addf(sb, "%s %s", doc_scale_format(&scale, f->real, buf), scale.unit);
+	if (f->type == DOC_REAL && f->unit && units_prefix_for(fabs(f->real), f->unit, &scale)) {
+		return strbuf_addf(sb, "%s %s", units_prefix_format(&scale, f->real, buf),
+				   scale.unit);
 	}
 	if (term_plain(sb, f->shown ? f->shown : "NA", false))
 		return -1;
 	if (f->unit && *f->unit)
-		return strbuf_addf(sb, " %s", doc_unit_shown(f->unit));
+		return strbuf_addf(sb, " %s", units_shown(f->unit));
 	return 0;
 }
 

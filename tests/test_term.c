@@ -1,6 +1,6 @@
 /*
  * test_term: the terminal writer, "text" (doc/write_term.c, doc/term_table.c)
- * and its number scaling (doc/scale.c).
+ * and its number scaling (common/units_display.c).
  *
  * Scaling is checked against Go benchstat's own expectations: the values
  * and strings of golang.org/x/perf benchunit/scale_test.go (TestScale,
@@ -9,7 +9,8 @@
  * where a time here prints "100.0 ms"). Layouts are written out by hand
  * from the rules in doc/term_table.c.
  */
-// clang-format off: cmocka needs these first
+/* cmocka needs these first */
+// clang-format off
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,10 +40,10 @@ static char *text_of(const struct doc *d, const char *view, int width)
 /* One value on its own scale, as "number unit". */
 static void scaled(double value, const char *unit, const char *want)
 {
-	struct doc_scale s;
+	struct units_prefix s;
 	char buf[48], got[96];
-	assert_true(doc_scale_common(fabs(value), unit, &s));
-	snprintf(got, sizeof(got), "%s %s", doc_scale_format(&s, value, buf), s.unit);
+	assert_true(units_prefix_for(fabs(value), unit, &s));
+	snprintf(got, sizeof(got), "%s %s", units_prefix_format(&s, value, buf), s.unit);
 	assert_string_equal(got, want);
 }
 
@@ -107,6 +108,26 @@ static void bytes_scale_as_benchstat(void **state)
 	scaled(1.5, "GiB", "1.500 GiB");
 }
 
+/* units_display: the same prefix as a multiplier and the unit to print. */
+static void display_gives_the_multiplier(void **state)
+{
+	double mult;
+	char unit[40];
+	(void)state;
+	units_display(123456, "kB", &mult, unit, sizeof(unit));
+	assert_true(mult == 1.0 / 1024);
+	assert_string_equal(unit, "MiB");
+	units_display(0.0124626, "s", &mult, unit, sizeof(unit));
+	assert_true(mult == 1000);
+	assert_string_equal(unit, "ms");
+	units_display(12.5, "x", &mult, unit, sizeof(unit));
+	assert_true(mult == 1);
+	assert_string_equal(unit, "x");
+	units_display(0, "s", &mult, unit, sizeof(unit));
+	assert_true(mult == 1);
+	assert_string_equal(unit, "s");
+}
+
 /* benchunit TestScale, Decimal, for rates and counts per operation: k, M, G, T, never m. */
 static void rates_scale_as_benchstat(void **state)
 {
@@ -134,10 +155,10 @@ static void other_units_are_not_scaled(void **state)
 {
 	static const char *const units[] = {"x",     "%",  "cores",    "runs", "sessions", "Hz",
 					    "USD/h", "MB", "fraction", "",     NULL};
-	struct doc_scale s;
+	struct units_prefix s;
 	(void)state;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		assert_false(doc_scale_common(12.5, units[i], &s));
+		assert_false(units_prefix_for(12.5, units[i], &s));
 }
 
 /* A sweep-like doc: a rate, a time in µs, a ratio, a note column, one missing cell. */
@@ -379,6 +400,7 @@ int main(void)
 		cmocka_unit_test(times_scale_as_benchstat),
 		cmocka_unit_test(bytes_scale_as_benchstat),
 		cmocka_unit_test(rates_scale_as_benchstat),
+		cmocka_unit_test(display_gives_the_multiplier),
 		cmocka_unit_test(other_units_are_not_scaled),
 		cmocka_unit_test(text_lays_out_a_sweep),
 		cmocka_unit_test(wide_text_wraps_in_its_column),

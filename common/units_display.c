@@ -1,5 +1,5 @@
-/* doc scale: a column's display prefix and digits for the terminal (see term.h). */
-#include "term.h"
+/* units display: display prefixes and digits, benchunit's rules (see units.h). */
+#include "units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,19 +62,12 @@ static enum family classify(const char *unit, int *base_exp, size_t *head_len)
 	return FAMILY_NONE;
 }
 
-const char *doc_unit_shown(const char *unit)
+const char *units_shown(const char *unit)
 {
 	/* the corpora's own abbreviation (results tables, write-ups) */
 	if (unit && !strcmp(unit, "interactions/s"))
 		return "int/s";
 	return unit;
-}
-
-bool doc_scale_known(const char *unit)
-{
-	int base;
-	size_t head;
-	return classify(unit, &base, &head) != FAMILY_NONE;
 }
 
 /* benchunit's thresholds: the value that prints as 100.0, 10.00 or 1.000 of a prefix. */
@@ -98,7 +91,7 @@ static double convert(double value, int from, int to, bool binary)
 	return diff >= 0 ? value * step : value / step;
 }
 
-bool doc_scale_common(double min_abs, const char *unit, struct doc_scale *s)
+bool units_prefix_for(double min_abs, const char *unit, struct units_prefix *s)
 {
 	int base = 0;
 	double v;
@@ -154,17 +147,30 @@ bool doc_scale_common(double min_abs, const char *unit, struct doc_scale *s)
 	s->prec = prec;
 	if (family == FAMILY_SI)
 		snprintf(s->unit, sizeof(s->unit), "%s%s%s", chosen->name, *chosen->name ? " " : "",
-			 doc_unit_shown(unit));
+			 units_shown(unit));
 	else
 		snprintf(s->unit, sizeof(s->unit), "%s%s", chosen->name, unit + head);
 	return true;
 }
 
-const char *doc_scale_format(const struct doc_scale *s, double value, char buf[48])
+const char *units_prefix_format(const struct units_prefix *s, double value, char buf[48])
 {
 	/* dividing by an exact power, as benchunit does: 999.95e12 / 1e12 is 999.95 */
 	snprintf(buf, 48, "%.*f", s->prec, convert(value, s->from, s->to, s->binary));
 	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf));
 	return buf;
+}
+
+void units_display(double typical, const char *unit, double *mult, char *out, size_t size)
+{
+	struct units_prefix p;
+	*mult = 1;
+	if (size)
+		snprintf(out, size, "%s", unit ? unit : "");
+	if (!isfinite(typical) || typical == 0 || !units_prefix_for(fabs(typical), unit, &p))
+		return;
+	*mult = convert(1, p.from, p.to, p.binary);
+	if (size)
+		snprintf(out, size, "%s", p.unit);
 }
