@@ -97,29 +97,7 @@ check_case() {
 		not_ok "$label: json holds every md number; tsv equals json" "$res"
 	fi
 	# html: well-formed (every element closed in order), no script, one table per md table
-	res=$(python3 -c 'import html.parser, re, sys
-md = open(sys.argv[1]).read()
-page = open(sys.argv[2]).read()
-void = {"meta", "wbr", "hr", "br", "img"}
-class P(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.stack, self.bad, self.tables = [], [], 0
-    def handle_starttag(self, tag, attrs):
-        self.tables += tag == "table"
-        if tag in ("script", "link", "iframe"):
-            self.bad.append("a <%s> element" % tag)
-        if tag not in void:
-            self.stack.append(tag)
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack.pop() != tag:
-            self.bad.append("</%s> closes nothing open" % tag)
-p = P()
-p.feed(page)
-want = len(re.findall(r"^\|.*\n\|[-:| ]+\|$", md, re.M))
-if p.stack: p.bad.append("left open: %s" % p.stack)
-if p.tables != want: p.bad.append("%d tables, md has %d" % (p.tables, want))
-print("; ".join(p.bad) or "ok")' "$base.md" "$base.html" 2>&1)
+	res=$(python3 "$E2E_PY_DIR/formats_html_check.py" "$base.md" "$base.html" 2>&1)
 	if [ "$res" == ok ]; then
 		ok "$label: html is well-formed with the md's tables"
 	else
@@ -128,10 +106,7 @@ print("; ".join(p.bad) or "ok")' "$base.md" "$base.html" 2>&1)
 	local view missing=""
 	while read -r view; do
 		[ -n "$view" ] || continue
-		if ! python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-s = d["sections"].get(sys.argv[2])
-sys.exit(0 if s is not None and "columns" in s else 1)' "$base.json" "$view"; then
+		if ! python3 "$E2E_PY_DIR/formats_json_has_view.py" "$base.json" "$view"; then
 			missing+="view '$view' (declared in --help) is not a table section of the json"$'\n'
 			continue
 		fi

@@ -375,23 +375,7 @@ raw=$(grep -anE '<(script|b|i|/b|/i)>' "$MD" | grep -v '^[0-9]*:!\[' | head -3)
 check_eq "report.md: no raw HTML tag from the corpus" "" "$raw"
 check_contains "report.md: the left-out tag starting with a number is not a list" "$(cat "$MD")" '- 1\. bad\x1B\[0m: invalid: the generator marked the run invalid'
 check_contains "report.md: the tag's Markdown reads as itself in a table" "$(cat "$MD")" '# &lt;script>\*x\*\`y\`\|z\x1B\[31m'
-python3 - "$MD" >"$T/.py" 2>&1 <<'EOF'
-import re, sys
-# every table row has as many unescaped | as its header (a value's | cannot split a cell)
-bad = []
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-width = None
-for n, line in enumerate(lines, 1):
-    if not line.startswith("|"):
-        width = None
-        continue
-    cells = len(re.findall(r"(?<!\\)\|", line))
-    if width is None:
-        width = cells
-    elif cells != width:
-        bad.append("line %d: %d bars, header %d" % (n, cells, width))
-print("ok" if not bad else "; ".join(bad[:3]))
-EOF
+python3 "$E2E_PY_DIR/hygiene_md_safe_text.py" "$MD" >"$T/.py" 2>&1
 check_eq "report.md: every table row keeps its columns" ok "$(cat "$T/.py")"
 
 ###########################################################################
