@@ -96,17 +96,7 @@ for name in "${NAMES[@]}"; do
 		not_ok "$name: exit 0 in a tmux pane" "exit $RC"$'\n'"$(cat "$T/$name.err")"
 		continue
 	fi
-	res=$(python3 -c '
-import sys
-width = int(sys.argv[2])
-lines = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
-bad = ["%d characters: %s" % (len(l), l) for l in lines if len(l) > width]
-if len(lines) < 2 or not lines[1] or set(lines[1]) != {"="}:
-    bad.append("not the text format (no title underlined with =): %r" % lines[:2])
-for l in lines:
-    if l.startswith("|") or "&lt;" in l or "&amp;" in l or "\\*" in l or "\\_" in l:
-        bad.append("Markdown: " + l)
-print("\n".join(bad[:20]) if bad else "ok")' "$T/$name.screen" "$WIDTH" 2>&1)
+	res=$(python3 "$E2E_PY_DIR/terminal_screen.py" "$T/$name.screen" "$WIDTH" 2>&1)
 	if [ "$res" = ok ]; then
 		ok "$name: $(wc -l <"$T/$name.screen") lines, none wider than $WIDTH columns, plain text"
 	else
@@ -120,11 +110,7 @@ for args in "help" "help sweep" "help size" "help report" "sweep --help" "import
 	mkdir -p "$T/$name"
 	# shellcheck disable=SC2086 # the words of args
 	run_in_pane "$name" "$T/$name" $args
-	res=$(python3 -c '
-import sys
-lines = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
-bad = ["%d characters: %s" % (len(l), l) for l in lines if len(l) > int(sys.argv[2])]
-print("\n".join(bad[:20]) if bad or len(lines) < 3 else "ok")' "$T/$name.screen" "$WIDTH" 2>&1)
+	res=$(python3 "$E2E_PY_DIR/terminal_help.py" "$T/$name.screen" "$WIDTH" 2>&1)
 	if [ "$RC" = 0 ] && [ "$res" = ok ]; then
 		ok "coreplan $args: no line wider than $WIDTH columns"
 	else
