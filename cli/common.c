@@ -18,6 +18,7 @@ const struct opt_choice cli_formats[] = {
 	{"html", DOC_HTML}, {"markdown", DOC_MD}, {NULL},
 };
 
+/* In field_metric_kinds' order (common/units.h); test_opt checks that they agree. */
 const struct opt_choice cli_metric_kinds[] = {
 	/* in field_metric_kinds' order (common/units.h) */
 	{"rate", FIELD_KIND_RATE},
