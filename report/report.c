@@ -193,7 +193,7 @@ static void plot(struct report_ctx *c, const struct plot_request *preq,
 				 name,
 				 c->req->plot_format,
 				 strbuf_str(&context),
-				 {c->out.plots_shown, false, true},
+				 {c->out.plots_shown, false, true, c->out.gnuplot},
 				 &caption};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {
@@ -788,7 +788,7 @@ static int sizing_section(struct report_ctx *c)
 		failed(c, "sizing");
 		rc = findings_unsupported(&c->findings, FINDING_PREDICTED, "", anchor, why);
 	} else {
-		struct plot_output o = {c->out.plots_shown, false, true};
+		struct plot_output o = {c->out.plots_shown, false, true, c->out.gnuplot};
 		char why[1024] = "";
 		int drawn = sizing_plot_draw(&res, strbuf_str(&path), &o, &sp);
 		if (drawn) {
