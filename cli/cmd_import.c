@@ -107,7 +107,7 @@ static const char details[] =
 	"--host and --instance are stored with the corpus: importing it again (or\n"
 	"with --replace) without them keeps them; a different one needs --replace.\n"
 	"\n"
-	"Tool outputs (README.md, \"Importing tool outputs\"): a file that is a\n"
+	"Tool outputs (docs/importing.md, \"Importing tool outputs\"): a file that is a\n"
 	"tool's output, or a folder without manifest whose every file is, is detected\n"
 	"from the content (the first 64 KiB; --format NAME says it instead: --format\n"
 	"takes an output format or a tool format, whose names differ). Each run\n"

@@ -79,8 +79,8 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 	"with --where FIELD=V, split with --group FIELD (noise, memory), or pool on\n"             \
 	"purpose with --pool FIELD[,FIELD] (--pool block for block kinds); the output\n"           \
 	"then says what was pooled (the fact pooled and a note). A field that varies\n"            \
-	"only with another one (store with cfg) is covered by it. README.md, \"No silent\n"        \
-	"pooling\", has the rule.\n"
+	"only with another one (store with cfg) is covered by it. docs/analysis.md,\n"           \
+	"\"No silent pooling\", has the rule.\n"
 
 /* The shared blocks a command's table starts with (its own options follow). */
 #define CLI_SPEC_METRIC_HELP(help)                                                                 \

@@ -95,7 +95,7 @@ fi
 
 GMP_SEL=(--by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3)
 # the soak block holds one level of small/pg: a block kind, pooled on purpose
-# with the main blocks for the soak and burst views (README.md, "No silent pooling")
+# with the main blocks for the soak and burst views (docs/analysis.md, "No silent pooling")
 CAP_SEL=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3,soak --pool block)
 
 ###########################################################################

@@ -197,7 +197,7 @@ check_case "$C" cap/sweep sweep --by sessions --where target=medium --where cfg=
 # the soak block is a block kind (one level): pooled on purpose, so its soaks view has rows
 check_case "$C" cap/noise noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block
 # a metric that is 0 in most runs (absolute ranges), a non-rate metric (columns left out);
-# one target and configuration each (the sweeps refuse to pool them: README.md, "No silent pooling")
+# one target and configuration each (the sweeps refuse to pool them: docs/analysis.md, "No silent pooling")
 check_case "$C" cap/sweep-err sweep --by sessions --metric err --where target=small --where cfg=pg \
 	--where block=1,2,3
 check_case "$C" cap/noise-err noise --by sessions --metric err --group target,cfg --where block=1,2,3

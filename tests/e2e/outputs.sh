@@ -215,7 +215,7 @@ check_contains "size --help names the plot's data and script files" "$("$BIN" si
 	"DIR/NAME.svg.tsv and DIR/NAME.svg.gp"
 check_contains "report --help: a folder holding a corpus is refused" "$("$BIN" report --help 2>&1)" \
 	"A DIR that holds a corpus"
-check_contains "README: the plot files' names" "$(cat "$ROOT/README.md")" "NAME.svg.tsv"
+check_contains "docs/files.md: the plot files' names" "$(cat "$ROOT/docs/files.md")" "NAME.svg.tsv"
 
 ###########################################################################
 # plot and size --plot: refusals change nothing

@@ -405,7 +405,7 @@ check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](pl
 
 CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
 # the sweep groups: target x cfg, and small/pg's soak block (one level) a
-# group of its own beside that group's complete blocks (README.md, "No
+# group of its own beside that group's complete blocks (docs/analysis.md, "No
 # silent pooling"); noise and fit use the same groups
 groups=$(sed -n '/^## Sweep$/,/^## Noise$/s/^### Group //p' "$CMD_MD")
 check_eq "cap report: five sweep groups (the soak block on its own)" \

@@ -366,7 +366,7 @@ DB=$T/host.db
 # The GOMAXPROCS box is the affinity write-up's (lscpu.txt: 8 logical CPUs,
 # 4 physical cores, 2 per core). Its runs are tied to that host with a copy
 # of importers/profiles.c's sky-gomaxprocs profile plus `set =
-# topology_host=epyc` (README.md, manifests).
+# topology_host=epyc` (docs/importing.md, manifests).
 cat >"$T/gmp-host.manifest" <<'EOF'
 layout = sky-gomaxprocs
 
