@@ -382,7 +382,7 @@ static int prepare_all(struct importer *im)
 		 "INSERT INTO runs (corpus_id, subcorpus, tag, seq, listed,"
 		 " results_file_id, results_line) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
 		{&im->insert_attr,
-		 "INSERT INTO run_attrs (run_id, source, name, file_id, line, col,"
+		 "INSERT INTO attr_rows (run_id, source, name, file_id, line, col,"
 		 " value, num) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
 		{&im->insert_banner,
 		 "INSERT INTO idle_banners (run_id, key, file_id, status, value,"

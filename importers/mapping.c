@@ -278,7 +278,7 @@ int mapping_exclude_impossible(sqlite3 *db, int64_t corpus_id)
 
 const char *mapping_origin_sql(void)
 {
-	return "INSERT INTO field_origins (run_id, field, source, name) VALUES (?1, ?2, ?3, ?4)";
+	return "INSERT INTO origin_rows (run_id, field, source, name) VALUES (?1, ?2, ?3, ?4)";
 }
 
 static int store_origin(sqlite3 *db, sqlite3_stmt *origin, int64_t run_id, const char *field,
