@@ -262,7 +262,10 @@ static const char *const steps[] = {
 	 * configuration line, a benchmark's name, a command) once per attribute
 	 * set, each run's own values with interned names. run_attrs and
 	 * field_origins become views over the old tables and the new ones, so
-	 * every reader sees every value as before. runs.attr_set and
+	 * every reader sees every value as before. A set attribute with line NULL
+	 * is on each run's own line (a benchmark's name on its result line); one
+	 * with a line was set there (a configuration line) or is the file's
+	 * (line 0: a constant). runs.attr_set and
 	 * run_values.name_id carry no foreign-key clause: checking one would scan
 	 * the runs (or run_values) for every set (or name) deleted; the importer
 	 * keeps them consistent (attr_sets cascade with their corpus).
@@ -320,7 +323,8 @@ static const char *const steps[] = {
 	"    FROM run_values v JOIN attr_names n ON n.name_id = v.name_id\n"
 	"    JOIN runs r ON r.run_id = v.run_id\n"
 	"  UNION ALL\n"
-	"  SELECT r.run_id, n.source, n.name, coalesce(s.file_id, r.results_file_id),\n"
+	"  SELECT r.run_id, n.source, n.name,\n"
+	"         CASE WHEN s.line IS NULL THEN r.results_file_id ELSE s.file_id END,\n"
 	"         coalesce(s.line, r.results_line), s.col, s.value, s.num\n"
 	"    FROM runs r JOIN set_attrs s ON s.set_id = r.attr_set\n"
 	"    JOIN attr_names n ON n.name_id = s.name_id;\n"
