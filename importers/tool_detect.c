@@ -142,6 +142,8 @@ static int classify_json(struct tool_src *src, struct tool_class *out)
 		if (l.context && l.benchmarks_array)
 			break;
 	}
+	if (rc == 0 && more < 0)
+		rc = -1;
 	if (l.results_command || (l.results_array && !l.benchmarks_array && !l.nkeys))
 		found(out, "hyperfine");
 	else if (l.benchmarks_array && (l.context || (l.row_name && l.row_time)))

@@ -215,6 +215,10 @@ static int read_string(struct tj *j)
 		c = next_byte(j);
 		if (c == '"')
 			return 0;
+		if (c == '\n') /* named where the string starts: the break's column is the next
+				  line's 0 */
+			return tj_error(
+				j, "a line break inside the string that starts here (not JSON)");
 		if (c == '\\') {
 			if (escape(j))
 				return -1;
@@ -284,9 +288,11 @@ static int read_number(struct tj *j, int first)
 		errno = 0;
 		double v = strtod(j->text, NULL);
 		if (!isfinite(v) || errno == ERANGE)
-			return error_here(j, "a number beyond a double's range (it would read as "
-					     "infinity)");
-		return error_here(j, "not a number");
+			return tj_error(j,
+					"a number beyond a double's range (%.40s would read as "
+					"infinity)",
+					j->text);
+		return tj_error(j, "'%s' is not a number", j->text);
 	}
 	j->is_int = integer && num_parse_int(j->text, &j->i) == 0;
 	return 0;
