@@ -1,7 +1,7 @@
 /*
  * plot_runs: the analysis behind each kind of plot (`coreplan plot KIND`
  * and the report's plots): the runs or the trace a plot draws and the
- * figures drawn over them, read once. reports/plots.h turns a result into
+ * figures drawn over them, read once. plot/plots.h turns a result into
  * the gnuplot script, data file and image; nothing here draws.
  *
  *   scaling  the sweep of the metric by --by (sweep.h, default options;

@@ -5,7 +5,7 @@
  * --group field, not the block field, not a --pool field. Such a field
  * means the level's runs are not replicates of one condition: the command
  * refuses (a usage error naming the field, its values and how to go on),
- * and the report groups by the field instead (analysis/report_plan.h).
+ * and the report groups by the field instead (report/plan.h).
  *
  * The candidates, in this order:
  *   corpus, subcorpus;

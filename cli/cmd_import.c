@@ -17,7 +17,7 @@
 #include "../importers/corpus.h"
 #include "../importers/tools.h"
 #include "../reports/builders.h"
-#include "../reports/doc.h"
+#include "../doc/doc.h"
 #include "../schema/db.h"
 
 #include <stdlib.h>

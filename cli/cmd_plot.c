@@ -8,7 +8,7 @@
 #include "../common/outfile.h"
 #include "../common/strbuf.h"
 #include "../reports/builders.h"
-#include "../reports/plots.h"
+#include "../plot/plots.h"
 
 #include <stdio.h>
 #include <stdlib.h>

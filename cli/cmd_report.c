@@ -1,7 +1,7 @@
 /*
  * cmd_report: `coreplan report`, one command from corpus to a write-up.
  * Options and the --config file fill a struct report_request; the report
- * itself is reports/report.h.
+ * itself is report/report.h.
  */
 #include "cmd.h"
 #include "common.h"
@@ -10,7 +10,7 @@
 #include "../common/err.h"
 #include "../common/strbuf.h"
 #include "../importers/runfiles.h"
-#include "../reports/report.h"
+#include "../report/report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include "../common/num.h"
 #include "../common/outfile.h"
 #include "../reports/builders.h"
-#include "../reports/sizing_plot.h"
+#include "../plot/sizing_plot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #include <sqlite3.h>
 
 #include "../analysis/select.h"
-#include "../reports/doc.h"
+#include "../doc/doc.h"
 #include "../schema/fields.h"
 #include "cmd.h"
 #include "opt.h"

@@ -9,7 +9,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
-#include "../reports/doc.h"
+#include "../doc/doc.h"
 
 #include <errno.h>
 #include <gsl/gsl_errno.h>

@@ -1,6 +1,6 @@
 /*
  * builders: one function per command that turns its analysis result into
- * a result document (reports/doc.h). `coreplan COMMAND` and `coreplan
+ * a result document (doc/doc.h). `coreplan COMMAND` and `coreplan
  * report` call the same builder, so a report section is the command's
  * document.
  *
@@ -25,7 +25,7 @@
 #include "../analysis/sweep.h"
 #include "../schema/imported.h"
 #include "../schema/queries.h"
-#include "doc.h"
+#include "../doc/doc.h"
 
 /*
  * The footer every document carries: the database as the user named it,
@@ -139,7 +139,7 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
  */
 #include "../analysis/catalogs.h"
 #include "../analysis/size.h"
-#include "sizing_plot.h"
+#include "../plot/sizing_plot.h"
 
 int build_size(const struct size_request *req, const struct size_result *res,
 	       const struct sizing_plot *plot, struct doc **out);

@@ -40,7 +40,7 @@
 #include "analysis/sweep.h"
 #include "common/err.h"
 #include "reports/builders.h"
-#include "reports/doc.h"
+#include "doc/doc.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

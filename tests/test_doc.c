@@ -1,5 +1,5 @@
 /*
- * test_doc: the result document and its writers (reports/doc.h).
+ * test_doc: the result document and its writers (doc/doc.h).
  *
  * Expected outputs are written out by hand from the format rules in
  * doc.h: Markdown rounding per column, every digit in tsv/csv/json,
@@ -19,8 +19,8 @@
 
 #include "common/err.h"
 #include "common/strbuf.h"
-#include "reports/doc.h"
-#include "reports/report_html.h"
+#include "doc/doc.h"
+#include "report/report_html.h"
 
 static char *render(const struct doc *d, enum doc_format f, const char *view, int *rc)
 {

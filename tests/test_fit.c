@@ -60,7 +60,7 @@
 #include "analysis/fit.h"
 #include "common/err.h"
 #include "reports/builders.h"
-#include "reports/doc.h"
+#include "doc/doc.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests for reports/plot: quoting user strings for gnuplot, data-file
+ * Unit tests for plot/plot: quoting user strings for gnuplot, data-file
  * text, and real renders through gnuplot.
  *
  * plot_quote: every expected string below is written out by hand from the
@@ -24,7 +24,7 @@
  * file already at the image's name is an error and stays as it was; PATH
  * without gnuplot gives PLOT_NOT_INSTALLED.
  *
- * plot_draw's files (reports/plot.h, common/outfile.h): the data and
+ * plot_draw's files (plot/plot.h, common/outfile.h): the data and
  * script are NAME.svg.tsv and NAME.svg.gp, so a corpus's results.tsv beside
  * a plot named results.svg stays as it was; a file coreplan did not write
  * at any of the three names is refused with or without force, naming it,
@@ -35,7 +35,7 @@
  * reads specially ('$x' a datablock, '-' standard input, '+', '~', '@m')
  * draw, because every name reaches gnuplot behind "./".
  *
- * reports/plots draws from analysis results alone (no database): a
+ * plot/plots draws from analysis results alone (no database): a
  * hand-made selection gives one data block per block value (a run without
  * one under "block NA"), in the selection's order; a hand-made trace gives
  * app cores per interval (jiffies / (seconds * clk_tck)) and RSS in MiB;
@@ -51,7 +51,7 @@
 
 #include "common/err.h"
 #include "common/strbuf.h"
-#include "reports/plots.h" /* and reports/plot.h */
+#include "plot/plots.h" /* and plot/plot.h */
 
 #include <dirent.h>
 #include <math.h>
@@ -1280,7 +1280,7 @@ static void test_draw_special_names(void **state)
 	tmp_remove(&t);
 }
 
-/* ---- reports/plots: drawing from analysis results ---- */
+/* ---- plot/plots: drawing from analysis results ---- */
 
 static char *slurp(const char *dir, const char *name)
 {

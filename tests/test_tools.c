@@ -15,7 +15,7 @@
 #include "common/err.h"
 #include "importers/table.h"
 #include "importers/tools.h"
-#include "reports/doc.h"
+#include "doc/doc.h"
 #include "schema/fields.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * findings: the numbers behind the report's opening "Findings" list,
  * taken from the result structs its sections print (never retyped, never
- * read back from text). The sentences are reports/findings.h's.
+ * read back from text). The sentences are below (findings_text.c).
  *
  * One finding per conclusion, each with its value and interval (NaN when
  * none), n, the method in words and the report section that supports it
@@ -33,13 +33,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
-#include "cores.h"
-#include "memory.h"
-#include "noise.h"
-#include "size.h"
-#include "sweep.h"
-#include "translate.h"
+#include "../analysis/cores.h"
+#include "../analysis/memory.h"
+#include "../analysis/noise.h"
+#include "../analysis/size.h"
+#include "../analysis/sweep.h"
+#include "../analysis/translate.h"
+#include "../common/strbuf.h"
+#include "../doc/doc.h"
 
 enum finding_kind {
 	FINDING_SCALING,
@@ -55,19 +58,19 @@ enum finding_kind {
 struct finding {
 	enum finding_kind kind;
 	bool supported;
-	char subject[256]; /* the group, instance or pair ("" for all runs) */
+	char subject[256];    /* the group, instance or pair ("" for all runs) */
 	double value, lo, hi; /* NaN when none */
 	double eff, level;    /* scaling: efficiency; smt: the level; else NaN */
 	size_t n;
-	bool assumed;      /* scaling: levels assumed physical (no host) */
-	bool met;          /* target: the measured median reaches it */
-	char word[64];     /* noise: its verdict; target: "measured" / "predicted" */
-	char steps[256];   /* noise: the resolved steps; target: the sessions asked */
-	char within[256];  /* noise: the within-noise steps */
-	char unit[48];     /* the value's unit */
-	char method[768];  /* in words */
-	char why[768];     /* !supported: why not */
-	char section[96];  /* the supporting section's anchor (without '#') */
+	bool assumed;     /* scaling: levels assumed physical (no host) */
+	bool met;         /* target: the measured median reaches it */
+	char word[64];    /* noise: its verdict; target: "measured" / "predicted" */
+	char steps[256];  /* noise: the resolved steps; target: the sessions asked */
+	char within[256]; /* noise: the within-noise steps */
+	char unit[48];    /* the value's unit */
+	char method[768]; /* in words */
+	char why[768];    /* !supported: why not */
+	char section[96]; /* the supporting section's anchor (without '#') */
 };
 
 struct findings {
@@ -103,5 +106,26 @@ int findings_cpu(struct findings *f, const struct cores_result *res, const char 
 int findings_memory(struct findings *f, const struct memory *m, const char *unit,
 		    const char *subject, const char *section);
 void findings_release(struct findings *f);
+
+/* ---- sentences ---- */
+/*
+ * The sentences of the report's "Findings" list and
+ * its typed table, from the numbers above.
+ *
+ * Each sentence carries the finding's number, its range or interval, n and
+ * the method, and ends with a Markdown link to the section that supports
+ * it; a finding the data cannot support says so and why. The table
+ * (columns finding, subject, supported, value, lo, hi, efficiency, level,
+ * n, unit, method, section: the figures, typed; the sentences are report.md's) goes into the
+ * summary document `coreplan report` prints, so its JSON carries the same figures with types.
+ */
+/* "scaling", "smt", "noise", "cpu", "memory", "target", "predicted", "translate". */
+const char *finding_kind_name(enum finding_kind kind);
+/* The sentence, plain text (no link). */
+void finding_sentence(const struct finding *x, struct strbuf *out);
+/* "## Findings" and one bullet per finding, each linked to its section. */
+int findings_write_md(FILE *md, const struct findings *f);
+/* The findings as the section "findings" of d. */
+void findings_to_doc(struct doc *d, const struct findings *f);
 
 #endif

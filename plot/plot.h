@@ -103,7 +103,7 @@ bool plot_series_drawable(const struct plot_series *ps);
 /* The series' points with both x and y numbers. */
 size_t plot_series_points(const struct plot_series *ps);
 
-/* How a plot's files are written (plot_draw; reports/plots.h, reports/sizing_plot.h). */
+/* How a plot's files are written (plot_draw; plot/plots.h, plot/sizing_plot.h). */
 struct plot_output {
 	const char *display_dir; /* how messages spell the folder (NULL: dir) */
 	bool force;              /* replace the image, data and script coreplan wrote there */

@@ -4,7 +4,7 @@
 #include "../common/err.h"
 #include "../common/infile.h"
 #include "../common/strbuf.h"
-#include "doc.h"
+#include "../doc/doc.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -68,8 +68,8 @@ static size_t svg_start(const char *s, size_t len)
 	}
 }
 
-static const char *const refused_elements[] = {
-	"script", "foreignobject", "iframe", "object", "embed", "style", "image", NULL};
+static const char *const refused_elements[] = {"script", "foreignobject", "iframe", "object",
+					       "embed",  "style",         "image",  NULL};
 
 int report_html_inline_svg(const char *svg, size_t len, unsigned int figure, const char *alt_html,
 			   const char *display, struct strbuf *out)
@@ -92,9 +92,10 @@ int report_html_inline_svg(const char *svg, size_t len, unsigned int figure, con
 		}
 		if (!strncmp(svg + i, "<![CDATA[", 9) || !strncmp(svg + i, "<!", 2) ||
 		    !strncmp(svg + i, "<?", 2))
-			return err_set("cannot inline '%s': it holds a CDATA section, a declaration "
-				       "or a processing instruction inside the svg",
-				       display);
+			return err_set(
+				"cannot inline '%s': it holds a CDATA section, a declaration "
+				"or a processing instruction inside the svg",
+				display);
 		if (svg[i] != '<') {
 			bad |= strbuf_add(out, svg + i, 1);
 			i++;
@@ -102,12 +103,13 @@ int report_html_inline_svg(const char *svg, size_t len, unsigned int figure, con
 		}
 		/* a tag: its name, then its attributes, quote-aware, up to '>' */
 		name = i + 1 + (svg[i + 1] == '/');
-		for (nlen = 0; name + nlen < len && (name_char(svg[name + nlen]) || svg[name + nlen] == ':');)
+		for (nlen = 0;
+		     name + nlen < len && (name_char(svg[name + nlen]) || svg[name + nlen] == ':');)
 			nlen++;
 		for (size_t r = 0; refused_elements[r]; r++)
 			if (lower_eq(svg + name, nlen, refused_elements[r]))
-				return err_set("cannot inline '%s': it holds a <%s> element", display,
-					       refused_elements[r]);
+				return err_set("cannot inline '%s': it holds a <%s> element",
+					       display, refused_elements[r]);
 		bad |= strbuf_add(out, svg + i, name + nlen - i);
 		if (!seen_svg && lower_eq(svg + name, nlen, "svg")) {
 			bad |= strbuf_addf(out, " role=\"img\" aria-label=\"%s\"", alt_html);
@@ -116,7 +118,8 @@ int report_html_inline_svg(const char *svg, size_t len, unsigned int figure, con
 		i = name + nlen;
 		while (i < len && svg[i] != '>') {
 			size_t an = i, alen = 0, eq, q;
-			if (!strchr(" \t\r\n", svg[i - 1]) || !(name_char(svg[i]) || svg[i] == ':')) {
+			if (!strchr(" \t\r\n", svg[i - 1]) ||
+			    !(name_char(svg[i]) || svg[i] == ':')) {
 				if (svg[i] == '"' || svg[i] == '\'')
 					return err_set("cannot inline '%s': a quote outside an "
 						       "attribute value",
@@ -125,33 +128,39 @@ int report_html_inline_svg(const char *svg, size_t len, unsigned int figure, con
 				i++;
 				continue;
 			}
-			while (an + alen < len && (name_char(svg[an + alen]) || svg[an + alen] == ':'))
+			while (an + alen < len &&
+			       (name_char(svg[an + alen]) || svg[an + alen] == ':'))
 				alen++;
 			bad |= strbuf_add(out, svg + an, alen);
 			i = an + alen;
 			if (alen >= 2 && (svg[an] == 'o' || svg[an] == 'O') &&
 			    (svg[an + 1] == 'n' || svg[an + 1] == 'N'))
-				return err_set("cannot inline '%s': it has an event attribute", display);
+				return err_set("cannot inline '%s': it has an event attribute",
+					       display);
 			/* gnuplot writes `fill = 'x'` too: blanks around '=' */
 			for (eq = i; eq < len && strchr(" \t\r\n", svg[eq]);)
 				eq++;
-			for (q = eq + 1; eq < len && svg[eq] == '=' && q < len && strchr(" \t\r\n", svg[q]);)
+			for (q = eq + 1;
+			     eq < len && svg[eq] == '=' && q < len && strchr(" \t\r\n", svg[q]);)
 				q++;
-			if (eq < len && svg[eq] == '=' && q < len && (svg[q] == '"' || svg[q] == '\'')) {
+			if (eq < len && svg[eq] == '=' && q < len &&
+			    (svg[q] == '"' || svg[q] == '\'')) {
 				char quote = svg[q];
 				const char *vend = memchr(svg + q + 1, quote, len - q - 1);
 				size_t v = q + 1, vlen;
 				bool id = lower_eq(svg + an, alen, "id");
 				bool href = alen >= 4 && lower_eq(svg + an + alen - 4, 4, "href");
 				if (!vend)
-					return err_set("cannot inline '%s': an attribute value is not "
-						       "closed",
-						       display);
+					return err_set(
+						"cannot inline '%s': an attribute value is not "
+						"closed",
+						display);
 				vlen = (size_t)(vend - svg) - v;
 				bad |= strbuf_add(out, svg + i, q + 1 - i);
 				if (href && (vlen == 0 || svg[v] != '#'))
-					return err_set("cannot inline '%s': it links outside itself",
-						       display);
+					return err_set(
+						"cannot inline '%s': it links outside itself",
+						display);
 				if (id)
 					bad |= strbuf_adds(out, prefix);
 				if (href) {
@@ -227,7 +236,8 @@ static int inline_png(const unsigned char *png, size_t len, const char *alt_html
 	int bad;
 	if (len < 24 || memcmp(png, sig, 8) || memcmp(png + 12, "IHDR", 4))
 		return err_set("cannot inline '%s': not a PNG", display);
-	bad = strbuf_addf(out, "<img alt=\"%s\" width=\"%u\" height=\"%u\" src=\"data:image/png;base64,",
+	bad = strbuf_addf(out,
+			  "<img alt=\"%s\" width=\"%u\" height=\"%u\" src=\"data:image/png;base64,",
 			  alt_html, (unsigned int)be32(png + 16), (unsigned int)be32(png + 20));
 	bad |= base64(out, png, len);
 	bad |= strbuf_adds(out, "\">");
@@ -261,8 +271,8 @@ static int page_image(void *vctx, const char *src, unsigned int figure, const ch
 	if (rc == 0)
 		rc = ends_with(name, ".svg") ? report_html_inline_svg(data, len, figure, alt_html,
 								      strbuf_str(&display), out)
-					     : inline_png((const unsigned char *)data, len, alt_html,
-							  strbuf_str(&display), out);
+					     : inline_png((const unsigned char *)data, len,
+							  alt_html, strbuf_str(&display), out);
 done:
 	infile_close(&f);
 	free(data);

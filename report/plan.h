@@ -49,9 +49,9 @@
 #define REPORT_MAX_GROUPS 8
 
 struct report_plan_request {
-	const struct run_filter *filter; /* --corpus and --where */
-	const char *by;                  /* NULL: chosen */
-	const char *const *group;        /* NULL-terminated, or NULL: chosen */
+	const struct run_filter *filter;           /* --corpus and --where */
+	const char *by;                            /* NULL: chosen */
+	const char *const *group;                  /* NULL-terminated, or NULL: chosen */
 	const char *translate_from, *translate_to; /* conditions, or NULL: chosen */
 	const char *host; /* count levels on this host (smt, sweep, fit); NULL: the runs' own */
 	bool models;      /* fit scaling models whatever the level */
@@ -65,7 +65,7 @@ struct report_group {
 struct report_plan {
 	struct run_filter filter; /* what the sections read (above) */
 	char *references_note;    /* why the reference sub-corpora are left out, or NULL */
-	char *by;     /* NULL: no field has two or more levels */
+	char *by;                 /* NULL: no field has two or more levels */
 	bool by_given;
 	bool scaling; /* the level counts workers, or models were asked for */
 	char **group; /* NULL-terminated group fields (empty list: not split) */

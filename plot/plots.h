@@ -1,6 +1,6 @@
 /*
  * plots: the data, script and image of each plot kind, drawn with
- * reports/plot.h from an analysis result (analysis/plot_runs.h); nothing
+ * plot/plot.h from an analysis result (analysis/plot_runs.h); nothing
  * here reads the database. Shared by `coreplan plot` and `coreplan
  * report`, so a report's plots are exactly what `plot` draws.
  *

@@ -137,9 +137,8 @@ void doc_set_title(struct doc *d, const char *fmt, ...) DOC_PRINTF(2, 3);
  */
 void doc_fact_text(struct doc *d, const char *name, const char *label, enum doc_role role,
 		   const char *value);
-const char *doc_fact_real(struct doc *d, const char *name, const char *label,
-			  enum doc_role role, double value, const char *unit, char style,
-			  int precision);
+const char *doc_fact_real(struct doc *d, const char *name, const char *label, enum doc_role role,
+			  double value, const char *unit, char style, int precision);
 const char *doc_fact_int(struct doc *d, const char *name, const char *label, enum doc_role role,
 			 int64_t value, const char *unit);
 void doc_fact_bool(struct doc *d, const char *name, const char *label, enum doc_role role,
@@ -246,7 +245,7 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
 const char *doc_format_real(double value, char style, int precision, char buf[32]);
 
 /*
- * HTML (reports/doc_html.c): one self-contained page (inline CSS, no
+ * HTML (doc/write_html.c): one self-contained page (inline CSS, no
  * script, nothing fetched) rendering the Markdown the md writer writes,
  * so it has the same content: headings with ids (GitHub's anchors of
  * their text, "-1", "-2" for repeats, so [x](#anchor) links work in both),

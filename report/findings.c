@@ -102,7 +102,8 @@ int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, con
 		x->hi = l->s.max / sw->levels[l->smt_over].s.median;
 		x->n = l->s.n;
 		x->eff = sw->levels[l->smt_over].level;
-		snprintf(x->unit, sizeof(x->unit), "x over level %g", sw->levels[l->smt_over].level);
+		snprintf(x->unit, sizeof(x->unit), "x over level %g",
+			 sw->levels[l->smt_over].level);
 		snprintf(x->method, sizeof(x->method),
 			 "median over the last physical level's median; range min..max of the "
 			 "level's runs over it; host %s: %zu physical cores, %zu logical CPUs (%s)",
@@ -154,7 +155,8 @@ int findings_size(struct findings *f, const struct size_result *res, const char 
 		snprintf(why, sizeof(why),
 			 "no instance of the %zu in the catalogs is predicted to meet %g at %s "
 			 "sessions",
-			 res->cat.n, res->in.target, res->sessions.given ? res->sessions.text : "any");
+			 res->cat.n, res->in.target,
+			 res->sessions.given ? res->sessions.text : "any");
 		return findings_unsupported(f, FINDING_PREDICTED, "", section, why);
 	}
 	r = &res->rows[res->cheapest];

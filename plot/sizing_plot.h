@@ -7,14 +7,14 @@
  * cell without --sessions), against the target (a horizontal line).
  *
  * FILE must end in .svg or .png (the format); its data and script are
- * written beside it as FILE.tsv and FILE.gp (reports/plot.h: created new,
+ * written beside it as FILE.tsv and FILE.gp (plot/plot.h: created new,
  * never over a file coreplan did not write; o->force replaces the ones an
  * earlier coreplan wrote), so `cd DIR; gnuplot NAME.svg.gp` re-plots.
  * Without gnuplot the data and script are still written, a warning says
  * the picture was not drawn, and image is NULL: the sizing stands without
  * its picture.
  *
- * Kept apart from the other plots (reports/plots.h) until they merge.
+ * Kept apart from the other plots (plot/plots.h) until they merge.
  */
 #ifndef COREPLAN_SIZING_PLOT_H
 #define COREPLAN_SIZING_PLOT_H

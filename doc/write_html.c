@@ -3,7 +3,7 @@
  * from the Markdown the md writer (or the report) wrote.
  *
  * Why from the Markdown: report.md is composed of many documents, headings
- * and plots written in order (reports/report.c); rendering that same text
+ * and plots written in order (report/report.c); rendering that same text
  * gives report.html exactly report.md's content, with no second
  * composition to keep in step. The Markdown coreplan writes is a small,
  * known subset (doc_write_md, report.c): ATX headings, "- " bullets, pipe
@@ -237,8 +237,8 @@ static int heading_slug(struct slugs *sl, const char *text, size_t len, struct s
 		}
 		if (ch >= 'A' && ch <= 'Z')
 			ch = (unsigned char)(ch - 'A' + 'a');
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
-		    ch >= 0x80)
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+		    ch == '_' || ch >= 0x80)
 			bad |= strbuf_add(&base, (const char *)&ch, 1);
 		else if (ch == ' ')
 			bad |= strbuf_adds(&base, "-");
@@ -399,7 +399,8 @@ static int put_table(struct strbuf *sb, const struct line *rows, size_t nrows)
 		struct line al[MAX_COLS];
 		size_t na = split_row(rows[1], al, MAX_COLS);
 		for (size_t c = 0; c < na; c++)
-			num[c] = al[c].len > 0 && al[c].s[al[c].len - 1] == ':' && al[c].s[0] != ':';
+			num[c] =
+				al[c].len > 0 && al[c].s[al[c].len - 1] == ':' && al[c].s[0] != ':';
 		first_body = 2;
 	}
 	for (size_t r = first_body; r < nrows; r++) {
@@ -412,7 +413,8 @@ static int put_table(struct strbuf *sb, const struct line *rows, size_t nrows)
 		aside[c] = !num[c] && longest[c] > LONG_TEXT;
 		naside += aside[c];
 	}
-	bad |= strbuf_adds(sb, naside ? "<table class=\"wide\">\n<thead><tr>" : "<table>\n<thead><tr>");
+	bad |= strbuf_adds(sb,
+			   naside ? "<table class=\"wide\">\n<thead><tr>" : "<table>\n<thead><tr>");
 	for (size_t c = 0; c < ncols; c++) {
 		if (aside[c])
 			continue;
@@ -436,7 +438,8 @@ static int put_table(struct strbuf *sb, const struct line *rows, size_t nrows)
 		}
 		bad |= strbuf_adds(sb, "</tr>\n");
 		if (more) {
-			bad |= strbuf_addf(sb, "<tr class=\"aside\"><td colspan=\"%zu\">", ncols - naside);
+			bad |= strbuf_addf(sb, "<tr class=\"aside\"><td colspan=\"%zu\">",
+					   ncols - naside);
 			for (size_t c = 0; c < n && c < ncols; c++) {
 				if (!aside[c] || cells[c].len == 0)
 					continue;
@@ -565,24 +568,32 @@ int doc_html_from_md(const char *md, size_t len, const struct doc_html_page *pag
 	struct line l;
 	int bad = 0, rc = 0;
 	bad |= page_title(md, len, page, &title);
-	bad |= strbuf_addf(&sb,
-			   "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			   "<meta name=\"generator\" content=\"coreplan\">\n"
-			   "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
-			   strbuf_str(&title), page_css);
+	bad |= strbuf_addf(
+		&sb,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<meta name=\"generator\" content=\"coreplan\">\n"
+		"<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
+		strbuf_str(&title), page_css);
 	for (;;) {
 		bool more = next_line(md, len, &pos, &l);
 		size_t level = more ? heading_level(l) : 0;
 		struct line alt = {NULL, 0}, src = {NULL, 0};
-		enum { BLANK, HEADING, RULE, IMAGE, ITEM, ROW, TEXT } what =
-			!more || is_blank(l)		       ? BLANK
-			: level				       ? HEADING
-			: l.len == 3 && !strncmp(l.s, "---", 3) ? RULE
-			: image_line(l, &alt, &src)	       ? IMAGE
-			: l.len >= 2 && !strncmp(l.s, "- ", 2) ? ITEM
-			: l.s[0] == '|'			       ? ROW
-							       : TEXT;
+		enum {
+			BLANK,
+			HEADING,
+			RULE,
+			IMAGE,
+			ITEM,
+			ROW,
+			TEXT
+		} what = !more || is_blank(l)                    ? BLANK
+			 : level                                 ? HEADING
+			 : l.len == 3 && !strncmp(l.s, "---", 3) ? RULE
+			 : image_line(l, &alt, &src)             ? IMAGE
+			 : l.len >= 2 && !strncmp(l.s, "- ", 2)  ? ITEM
+			 : l.s[0] == '|'                         ? ROW
+								 : TEXT;
 		/* a block ends at a blank line, or where a line of another kind starts */
 		bool ends = kind != NONE &&
 			    (what == BLANK || what == HEADING || what == RULE || what == IMAGE ||

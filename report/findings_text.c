@@ -1,4 +1,4 @@
-/* findings (reports): see findings.h. */
+/* findings: the sentences (see findings.h). */
 #include "findings.h"
 
 #include <math.h>
@@ -7,9 +7,9 @@
 const char *finding_kind_name(enum finding_kind kind)
 {
 	static const char *const names[] = {
-		[FINDING_SCALING] = "scaling",	   [FINDING_SMT] = "smt",
-		[FINDING_NOISE] = "noise",	   [FINDING_CPU] = "cpu",
-		[FINDING_MEMORY] = "memory",	   [FINDING_TARGET] = "target",
+		[FINDING_SCALING] = "scaling",     [FINDING_SMT] = "smt",
+		[FINDING_NOISE] = "noise",         [FINDING_CPU] = "cpu",
+		[FINDING_MEMORY] = "memory",       [FINDING_TARGET] = "target",
 		[FINDING_PREDICTED] = "predicted", [FINDING_TRANSLATE] = "translate",
 	};
 	return names[kind];
@@ -60,21 +60,24 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 			    x->level, x->value, x->eff, x->lo, x->hi, x->n, x->method);
 		break;
 	case FINDING_NOISE:
-		strbuf_addf(out, "%s; steps resolved: %s; within noise: %s; largest range %.2f%% of "
-				 "the median; n = %zu runs; %s.",
+		strbuf_addf(out,
+			    "%s; steps resolved: %s; within noise: %s; largest range %.2f%% of "
+			    "the median; n = %zu runs; %s.",
 			    x->word, *x->steps ? x->steps : "none", *x->within ? x->within : "none",
 			    x->value, x->n, x->method);
 		break;
 	case FINDING_CPU:
 		if (x->value > 0)
-			strbuf_addf(out,
-				    "CPU attribution is untrustworthy: %.0f of %zu runs fail the tick "
-				    "check (the guest loses clock ticks), so its CPU figures are "
-				    "indicative only; %s.",
-				    x->value, x->n, x->method);
+			strbuf_addf(
+				out,
+				"CPU attribution is untrustworthy: %.0f of %zu runs fail the tick "
+				"check (the guest loses clock ticks), so its CPU figures are "
+				"indicative only; %s.",
+				x->value, x->n, x->method);
 		else
-			strbuf_addf(out, "CPU accounting can be trusted: 0 of %zu runs fail the tick "
-					 "check; %s.",
+			strbuf_addf(out,
+				    "CPU accounting can be trusted: 0 of %zu runs fail the tick "
+				    "check; %s.",
 				    x->n, x->method);
 		break;
 	case FINDING_MEMORY:
@@ -83,30 +86,35 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 		break;
 	case FINDING_TARGET:
 		if (x->met)
-			strbuf_addf(out,
-				    "met (measured): the lowest median at sessions %s is %.1f at %g "
-				    "sessions against the target %g; n = %zu runs; %s.",
-				    x->steps, x->lo, x->level, x->hi, x->n, x->method);
+			strbuf_addf(
+				out,
+				"met (measured): the lowest median at sessions %s is %.1f at %g "
+				"sessions against the target %g; n = %zu runs; %s.",
+				x->steps, x->lo, x->level, x->hi, x->n, x->method);
 		else
-			strbuf_addf(out,
-				    "not met (measured), %.1fx short: the lowest median at sessions "
-				    "%s is %.1f at %g sessions against the target %g; n = %zu runs; "
-				    "%s.",
-				    x->value, x->steps, x->lo, x->level, x->hi, x->n, x->method);
+			strbuf_addf(
+				out,
+				"not met (measured), %.1fx short: the lowest median at sessions "
+				"%s is %.1f at %g sessions against the target %g; n = %zu runs; "
+				"%s.",
+				x->value, x->steps, x->lo, x->level, x->hi, x->n, x->method);
 		break;
 	case FINDING_PREDICTED:
-		strbuf_addf(out, "predicted %.1f (interval %.1f-%.1f) meets the target, basis %s, "
-				 "%zu measured cells; %s.",
+		strbuf_addf(out,
+			    "predicted %.1f (interval %.1f-%.1f) meets the target, basis %s, "
+			    "%zu measured cells; %s.",
 			    x->value, x->lo, x->hi, x->word, x->n, x->method);
 		break;
 	case FINDING_TRANSLATE:
 		if (isnan(x->lo))
-			strbuf_addf(out, "factor %.3f %s, n = %zu runs; %s; figures carried across "
-					 "with it are labelled translated.",
+			strbuf_addf(out,
+				    "factor %.3f %s, n = %zu runs; %s; figures carried across "
+				    "with it are labelled translated.",
 				    x->value, x->unit, x->n, x->method);
 		else
-			strbuf_addf(out, "factor %.3f %s (95%% interval %.3f-%.3f), n = %zu runs; %s; "
-					 "figures carried across with it are labelled translated.",
+			strbuf_addf(out,
+				    "factor %.3f %s (95%% interval %.3f-%.3f), n = %zu runs; %s; "
+				    "figures carried across with it are labelled translated.",
 				    x->value, x->unit, x->lo, x->hi, x->n, x->method);
 		break;
 	}
@@ -135,8 +143,21 @@ int findings_write_md(FILE *md, const struct findings *f)
 	return ferror(md) ? -1 : 0;
 }
 
-enum { C_FINDING, C_SUBJECT, C_SUPPORTED, C_VALUE, C_LO, C_HI, C_EFF, C_LEVEL, C_N, C_UNIT,
-       C_METHOD, C_SECTION, C_COUNT };
+enum {
+	C_FINDING,
+	C_SUBJECT,
+	C_SUPPORTED,
+	C_VALUE,
+	C_LO,
+	C_HI,
+	C_EFF,
+	C_LEVEL,
+	C_N,
+	C_UNIT,
+	C_METHOD,
+	C_SECTION,
+	C_COUNT
+};
 
 void findings_to_doc(struct doc *d, const struct findings *f)
 {

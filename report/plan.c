@@ -1,11 +1,11 @@
 /* report_plan: see report_plan.h. */
-#include "report_plan.h"
+#include "plan.h"
 
+#include "../analysis/pooling.h"
+#include "../analysis/select.h"
 #include "../common/err.h"
 #include "../common/strbuf.h"
 #include "../schema/queries.h"
-#include "pooling.h"
-#include "select.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +42,12 @@ static int push(char ***list, size_t *n, const char *text)
 static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
 {
 	static const char *const candidates[] = {
-		"gomaxprocs", "threads", "nthreads", "threads_per_proc", "thread", "cores",
-		"core",	      "cpus",	 "vcpus",    "workers",	  "worker", "shards",
-		"parallelism", "jobs",	 "n",	     "N",	  "procs",	  "nprocs", "processes",
-		"sessions",   NULL};
+		"gomaxprocs",  "threads", "nthreads",  "threads_per_proc",
+		"thread",      "cores",   "core",      "cpus",
+		"vcpus",       "workers", "worker",    "shards",
+		"parallelism", "jobs",    "n",         "N",
+		"procs",       "nprocs",  "processes", "sessions",
+		NULL};
 	size_t n;
 	int rc = 0;
 	if (req->by) {

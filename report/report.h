@@ -2,13 +2,13 @@
  * report: `coreplan report`, the whole write-up of a selection of runs as
  * DIR/report.md with its plots in DIR/plots/.
  *
- * The report is composed in process: its plan (analysis/report_plan.h)
+ * The report is composed in process: its plan (report/plan.h)
  * says which sections the runs support; each section runs the analysis a
  * command runs (sweep_run, noise_run, ...) with a typed filter and writes
  * the same document that command's builder makes (reports/builders.h),
  * in Markdown with its headings moved under the report's. A section the
  * runs cannot support says "Not measured" and why. Plots are drawn from
- * the same results the tables show (reports/plots.h).
+ * the same results the tables show (plot/plots.h).
  *
  * report.md has no timestamps and no path of the database: the same
  * corpora and options give a byte-identical file. Its footer names the
@@ -29,7 +29,7 @@
  * gnuplot's error, or why the runs give no such plot).
  *
  * With html, DIR/report.html too: report.md as one self-contained page,
- * its plots inlined (reports/report_html.h), written from the finished
+ * its plots inlined (report/report_html.h), written from the finished
  * report.md and the stage's plots, so it has the same content and is as
  * byte-identical across runs as report.md.
  *
@@ -44,23 +44,23 @@
 #include <stdbool.h>
 
 #include "../analysis/size.h"
+#include "../doc/doc.h"
+#include "../plot/plot.h"
 #include "../schema/fields.h"
-#include "doc.h"
-#include "plot.h"
 
 struct report_request {
-	const struct run_filter *filter;  /* --corpus and --where */
-	const char *by;                   /* NULL: chosen (report_plan.h) */
-	const char *const *group;         /* NULL-terminated, or NULL: chosen */
-	const char *translate_from;       /* conditions, or NULL: chosen */
+	const struct run_filter *filter; /* --corpus and --where */
+	const char *by;                  /* NULL: chosen (report_plan.h) */
+	const char *const *group;        /* NULL-terminated, or NULL: chosen */
+	const char *translate_from;      /* conditions, or NULL: chosen */
 	const char *translate_to;
-	const struct size_request *size;  /* the sizing section's request, NULL: none */
-	const char *host;                 /* count levels on this host (sweep, fit, smt); NULL: the runs' own */
-	bool models;                      /* scaling models whatever the level (else only over workers) */
-	const char *out_dir;              /* new, empty or an earlier report's (below) */
+	const struct size_request *size; /* the sizing section's request, NULL: none */
+	const char *host;    /* count levels on this host (sweep, fit, smt); NULL: the runs' own */
+	bool models;         /* scaling models whatever the level (else only over workers) */
+	const char *out_dir; /* new, empty or an earlier report's (below) */
 	enum plot_format plot_format;
-	const char *options_text;         /* the options in words, hashed into the footer */
-	bool html;                        /* also DIR/report.html (reports/report_html.h) */
+	const char *options_text; /* the options in words, hashed into the footer */
+	bool html;                /* also DIR/report.html (report/report_html.h) */
 };
 
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out);

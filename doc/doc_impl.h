@@ -1,0 +1,95 @@
+/*
+ * doc_impl: what the document model (doc.c) shares with its writers
+ * (write_*.c) and nothing else includes: the structs behind doc.h's
+ * opaque types, and the one way a writer reads a table's rows.
+ */
+#ifndef COREPLAN_DOC_IMPL_H
+#define COREPLAN_DOC_IMPL_H
+
+#include "doc.h"
+
+/* One cell: which member holds the value is the column's type (16 bytes, not 40). */
+struct cell {
+	union {
+		char *text; /* DOC_TEXT, owned */
+		double real;
+		int64_t i;
+		bool b;
+	} v;
+	bool set;
+};
+
+/* A writer's use of one row (streamed tables hand it their rows one at a time). */
+typedef int (*row_fn)(const struct doc_table *t, const struct cell *row, void *arg);
+
+struct doc_table {
+	struct doc *doc;
+	struct doc_col *cols; /* name and unit point into names[] and units[] */
+	char **names, **units;
+	size_t ncols;
+	struct cell *cells; /* nrows * ncols */
+	size_t nrows, alloc;
+	bool hide_empty;
+	char *empty_text;
+	/* streamed (doc_table_stream): fill makes the rows when a writer asks, one at a time */
+	doc_fill_fn fill;
+	void *fill_arg;
+	void (*free_arg)(void *);
+	struct doc_table *self; /* writing a const doc runs fill on its own table */
+	row_fn sink;            /* the writer's, during fill */
+	void *sink_arg;
+	int sink_rc;
+	size_t emitted;
+};
+
+struct doc_section {
+	struct doc *doc;
+	char *name, *title;
+	char **text;
+	size_t ntext;
+	char **notes;
+	size_t nnotes;
+	struct doc_table *table;
+};
+
+struct fact {
+	char *name, *label, *unit;
+	enum doc_role role;
+	enum doc_type type;
+	bool missing;
+	char *text;
+	double real;
+	int64_t i;
+	bool b;
+	char *shown; /* as Markdown shows the value */
+};
+
+struct left_out {
+	char *tag, *reason;
+};
+
+struct doc {
+	char *command, *title;
+	struct fact *facts;
+	size_t nfacts;
+	struct doc_section **sections;
+	size_t nsections;
+	struct left_out *left_out;
+	size_t nleft_out;
+	bool oom;
+};
+
+/* The current row of a streamed table is complete: to the writer, then gone. */
+void doc_stream_emit(struct doc_table *t);
+/*
+ * Every row of t to fn, in order: a stored table's from its cells, a
+ * streamed table's as fill makes them (*rows: how many).
+ */
+int doc_each_row(const struct doc_table *t, row_fn fn, void *arg, size_t *rows);
+/* "cannot write output: ..." from errno. */
+int doc_write_failed(void);
+/* tsv (sep '\t') or csv (sep ','): one table, or the facts (doc.h, "Formats"). */
+int doc_write_delim(const struct doc *d, const char *view, FILE *fp, int sep);
+int doc_write_json(const struct doc *d, const char *view, FILE *fp);
+
+#endif
