@@ -247,3 +247,41 @@ int benchstat_compare(const double *a, size_t na, const double *b, size_t nb,
 	out->significant = out->test.p <= BENCHSTAT_ALPHA;
 	return 0;
 }
+
+size_t benchstat_ci_samples(double confidence)
+{
+	/* benchmath's medianSamples: the first n with both order statistics inside the sample */
+	for (size_t n = 2; n <= 50; n++) {
+		long l, r;
+		double coverage;
+		median_orders(n, confidence, &l, &r, &coverage);
+		if (l >= 1 && r <= (long)n)
+			return n;
+	}
+	return 0;
+}
+
+size_t benchstat_utest_samples(double alpha)
+{
+	/* the smallest p of two samples of n is 2 / C(2n, n) (one arm wholly above the other) */
+	double choose = 1;
+	for (size_t n = 1; n <= 9; n++) {
+		choose = choose * (double)(2 * n) * (double)(2 * n - 1) / ((double)n * (double)n);
+		if (2 / choose <= alpha)
+			return n;
+	}
+	return 0;
+}
+
+double benchstat_geomean(const double *x, size_t n)
+{
+	double m = 0;
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		m += (log(x[i]) - m) / (double)(i + 1);
+	}
+	return exp(m);
+}

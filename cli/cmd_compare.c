@@ -3,6 +3,7 @@
 #include "common.h"
 #include "opt.h"
 
+#include "../analysis/benchstat.h"
 #include "../analysis/compare.h"
 #include "../common/err.h"
 #include "../common/num.h"
@@ -178,11 +179,34 @@ static int option(void *request, int which, const char *value)
 	return 0;
 }
 
+/* --view benchstat without --by: benchstat's tables over every unit (reports/build_benchstat.c). */
+static int run_benchstat(sqlite3 *db, const struct compare_request *req, struct cli_args *a,
+			 struct doc **out)
+{
+	struct benchstat_request bs;
+	struct benchstat_result res;
+	int rc;
+	benchstat_request_init(&bs);
+	bs.filter = &a->filter;
+	bs.arm[0] = req->arm[0];
+	bs.arm[1] = req->arm[1];
+	bs.metric = a->metric;
+	if (req->opts.alpha != COMPARE_ALPHA)
+		bs.alpha = req->opts.alpha;
+	rc = benchstat_run(db, &bs, &res);
+	if (rc == 0)
+		rc = build_benchstat(&bs, &res, out);
+	benchstat_tables_release(&res);
+	return rc;
+}
+
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct compare_request *req = request;
 	struct compare_result res;
 	int rc;
+	if (a->view && !strcmp(a->view, "benchstat") && !req->by && !req->pair_by)
+		return run_benchstat(db, req, a, out);
 	req->filter = &a->filter;
 	req->metric = a->metric;
 	rc = compare_run(db, req, &res);
