@@ -157,8 +157,11 @@ static int exact_cdf(const long *rank2, size_t n, size_t na, long umin2, double 
 	return 0;
 }
 
-int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
-		    struct benchstat_utest *out)
+/* Which samples get the exact distribution: benchstat's rule or SciPy's (method "auto"). */
+enum exact_rule { RULE_BENCHSTAT, RULE_SCIPY };
+
+static int utest(const double *a, size_t na, const double *b, size_t nb, enum exact_rule rule,
+		 struct benchstat_utest *out)
 {
 	size_t n = na + nb, groups = 0;
 	struct tagged *all = NULL;
@@ -206,8 +209,12 @@ int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
 		out->p = 1;
 		goto done;
 	}
-	out->exact = out->ties ? na <= BENCHSTAT_TIES_EXACT_MAX && nb <= BENCHSTAT_TIES_EXACT_MAX
-			       : na <= BENCHSTAT_EXACT_MAX && nb <= BENCHSTAT_EXACT_MAX;
+	if (rule == RULE_SCIPY) /* scipy.stats.mannwhitneyu: exact without ties when n <= 8 */
+		out->exact = !out->ties && (na <= 8 || nb <= 8);
+	else
+		out->exact =
+			out->ties ? na <= BENCHSTAT_TIES_EXACT_MAX && nb <= BENCHSTAT_TIES_EXACT_MAX
+				  : na <= BENCHSTAT_EXACT_MAX && nb <= BENCHSTAT_EXACT_MAX;
 	if (out->exact) {
 		double cdf = 1;
 		if (u2a == u2b) {
@@ -229,6 +236,18 @@ done:
 	free(all);
 	free(rank2);
 	return rc;
+}
+
+int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
+		    struct benchstat_utest *out)
+{
+	return utest(a, na, b, nb, RULE_BENCHSTAT, out);
+}
+
+int benchstat_utest_scipy(const double *a, size_t na, const double *b, size_t nb,
+			  struct benchstat_utest *out)
+{
+	return utest(a, na, b, nb, RULE_SCIPY, out);
 }
 
 int benchstat_compare(const double *a, size_t na, const double *b, size_t nb,

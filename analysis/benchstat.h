@@ -69,6 +69,15 @@ int benchstat_summary(const double *x, size_t n, double confidence, struct bench
 /* na, nb >= 1 finite values. */
 int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
 		    struct benchstat_utest *out);
+/*
+ * The same test with SciPy's choice of method (scipy.stats.mannwhitneyu,
+ * alternative "two-sided", method "auto", SciPy >= 1.7: what Google
+ * Benchmark's compare.py calls): the exact distribution when no value ties
+ * and an arm has at most 8 values, else the normal approximation (tie and
+ * continuity corrected); p capped at 1.
+ */
+int benchstat_utest_scipy(const double *a, size_t na, const double *b, size_t nb,
+			  struct benchstat_utest *out);
 /* Both summaries at BENCHSTAT_CONFIDENCE, the test, the decision at BENCHSTAT_ALPHA. */
 int benchstat_compare(const double *a, size_t na, const double *b, size_t nb,
 		      struct benchstat_row *out);

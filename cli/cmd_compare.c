@@ -5,6 +5,7 @@
 
 #include "../analysis/benchstat.h"
 #include "../analysis/compare.h"
+#include "../analysis/comparepy.h"
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../reports/builders.h"
@@ -133,7 +134,8 @@ static const char details[] =
 	"  arm b's row holds the unpaired comparison of the same runs (ratio, its\n"
 	"  bootstrap interval, u, p, exact, min_p, verdict, runs_needed, reason).\n";
 
-static const char *const views[] = {"comparison", "arms", "levels", "pairs", "benchstat", NULL};
+static const char *const views[] = {"comparison", "arms",      "levels", "pairs",
+				    "benchstat",  "comparepy", NULL};
 
 static int option(void *request, int which, const char *value)
 {
@@ -200,11 +202,26 @@ static int run_benchstat(sqlite3 *db, const struct compare_request *req, struct 
 	return rc;
 }
 
+/* --view comparepy: Google Benchmark's compare.py on the two arms (reports/build_comparepy.c). */
+static int run_comparepy(sqlite3 *db, const struct compare_request *req, struct cli_args *a,
+			 struct doc **out)
+{
+	struct comparepy_request cp = {&a->filter, {req->arm[0], req->arm[1]}};
+	struct comparepy_result res;
+	int rc = comparepy_run(db, &cp, &res);
+	if (rc == 0)
+		rc = build_comparepy(&cp, &res, out);
+	comparepy_release(&res);
+	return rc;
+}
+
 static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 {
 	struct compare_request *req = request;
 	struct compare_result res;
 	int rc;
+	if (a->view && !strcmp(a->view, "comparepy"))
+		return run_comparepy(db, req, a, out);
 	if (a->view && !strcmp(a->view, "benchstat") && !req->by && !req->pair_by)
 		return run_benchstat(db, req, a, out);
 	req->filter = &a->filter;

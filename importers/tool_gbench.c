@@ -63,6 +63,7 @@ static const char *const own_cols[] = {"aggregate_rows",
 				       "repetition",
 				       "tag",
 				       "threads",
+				       "time_unit",
 				       "valid",
 				       NULL};
 
@@ -379,6 +380,9 @@ static int one_row(struct gb *g, const struct row *r)
 	if ((rc = set(g, "valid", failed ? "0" : "1", true)))
 		return rc;
 	if (msg && msg->type == TJ_STRING && (rc = set(g, "error_message", msg->text, false)))
+		return rc;
+	/* the unit the file wrote its times in: compare.py prints them in it */
+	if ((rc = set(g, "time_unit", unit ? unit->text : "ns", true)))
 		return rc;
 	if (label && label->type == TJ_STRING && (rc = set(g, "label", label->text, true)))
 		return rc;

@@ -167,6 +167,14 @@ void benchstat_geomean_shown(const struct benchstat_table *t, int col, char *buf
 int build_benchstat(const struct benchstat_request *req, const struct benchstat_result *res,
 		    struct doc **out);
 
+/* ---- compare.py's view of compare (reports/build_comparepy.c) ---- */
+#include "../analysis/comparepy.h"
+/* Append compare.py's text (`compare.py benchmarks OLD NEW`, no colour) of r. */
+int comparepy_text(const struct comparepy_result *r, struct strbuf *out);
+/* compare --view comparepy: section "comparepy", a row per paired run and per U test. */
+int build_comparepy(const struct comparepy_request *req, const struct comparepy_result *res,
+		    struct doc **out);
+
 /* ---- report ---- */
 /*
  * The corpus summary that opens a report: the corpora (only `corpus` when
