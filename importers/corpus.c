@@ -16,6 +16,7 @@
 #include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../common/strvec.h"
 #include "../schema/catalog.h"
 #include "../schema/db.h"
 #include "../schema/fields.h"
@@ -399,9 +400,7 @@ static void importer_release(struct importer *im)
 	free(im->instance);
 	free(im->stored_host);
 	free(im->stored_instance);
-	for (size_t i = 0; i < im->ninstance_hosts; i++)
-		free(im->instance_hosts[i]);
-	free(im->instance_hosts);
+	strvec_clear(&im->instance_hosts);
 	for (size_t i = 0; i < im->nunknown; i++) {
 		free(im->unknown[i].name);
 		free(im->unknown[i].first_tag);

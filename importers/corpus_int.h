@@ -16,6 +16,7 @@
 
 #include "../common/hash.h"
 #include "../common/infile.h"
+#include "../common/strvec.h"
 #include "manifest.h"
 #include "runfiles.h"
 #include "table.h"
@@ -78,8 +79,7 @@ struct importer {
 	char *host, *instance;
 	char *stored_host, *stored_instance;
 	/* instances whose host this import has made sure of, and those no catalog lists */
-	char **instance_hosts;
-	size_t ninstance_hosts;
+	struct strvec instance_hosts;
 	struct unknown_instance {
 		char *name;
 		char *first_tag;

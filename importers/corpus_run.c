@@ -335,18 +335,6 @@ static void check_label(struct run_state *rs)
 
 /* ---- the host a run ran on (corpus.h) ---- */
 
-static int remember(char ***list, size_t *n, const char *name)
-{
-	char **grown = realloc(*list, (*n + 1) * sizeof(*grown));
-	if (!grown)
-		return err_set("out of memory");
-	*list = grown;
-	if (!(grown[*n] = strdup(name)))
-		return err_set("out of memory");
-	(*n)++;
-	return 0;
-}
-
 /*
  * Make sure a host named after the instance is recorded: one stored from
  * a real topology (lscpu, sysfs, --cores) is kept; else the catalog's
@@ -358,9 +346,8 @@ static int instance_host(struct importer *im, const char *instance, const char *
 	char catalog[256];
 	int vcpus = 0, tpc = 0, rc;
 	*found = true;
-	for (size_t i = 0; i < im->ninstance_hosts; i++)
-		if (!strcmp(im->instance_hosts[i], instance))
-			return 0;
+	if (strvec_has(&im->instance_hosts, instance))
+		return 0;
 	*found = false;
 	for (size_t i = 0; i < im->nunknown; i++)
 		if (!strcmp(im->unknown[i].name, instance)) {
@@ -395,7 +382,9 @@ static int instance_host(struct importer *im, const char *instance, const char *
 			rc = topology_store(im->db, instance, &t);
 	}
 	topology_release(&t);
-	return rc ? rc : remember(&im->instance_hosts, &im->ninstance_hosts, instance);
+	if (rc == 0 && strvec_push(&im->instance_hosts, instance))
+		rc = err_set("out of memory");
+	return rc;
 }
 
 /* The run's own value of a field: the first source (fields.h order) that has one, or NULL. */

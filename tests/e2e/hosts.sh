@@ -409,8 +409,15 @@ check_contains "fit untied: every level assumed physical and fitted, said so" "$
 echo "# yip"
 cpl import -q "$YIP" --name yip --host yip
 expect_rc "import level1.tsv --host yip exits 0" 0
+# N is no name known to count workers (hyperfine's parameter n is not one):
+# without --workers N no speedup, efficiency or SMT classification (issue 25)
 cpl sweep --corpus yip --by N --metric Gbps --format json
-expect_rc "sweep --by N --metric Gbps (yip) exits 0" 0
+check_eq "yip sweep without --workers: N is not assumed to count workers" "False" \
+	"$(jget 'd["facts"]["level_counts_workers"]["value"]')" "exit $RC; $ERR"
+cpl sweep --corpus yip --by N --workers N --metric Gbps --format json
+expect_rc "sweep --by N --workers N --metric Gbps (yip) exits 0" 0
+check_eq "yip sweep --workers N: declared" "True declared with --workers" \
+	"$(jget '"%s %s" % (d["facts"]["level_counts_workers"]["value"], d["facts"]["level_counts_workers_from"]["value"])')"
 py_check "yip sweep: level 12 smt (6 cores), 1, 4, 6 physical; step 10.55 / 8.99; physical fit over 1, 4, 6" "$PYLIB"'
 d = json.load(open(sys.argv[1]))
 r = {int(x["N"]): float(x["Gbps"]) for x in rows(sys.argv[2])}
@@ -422,7 +429,7 @@ ok = ok and close(fact(d, "smt_step_at_12"), r[12] / r[6], 1e-12)
 ok = ok and close(fact(d, "physical_per_doubling"), f, 1e-9) and close(fact(d, "physical_per_doubling_se"), se, 1e-6)
 ok = ok and close(fact(d, "physical_efficiency"), r[6] / r[1] / 6, 1e-12) and fact(d, "scaling") == "continues"
 print("ok" if ok else "%s, step %r, pd %r want %r" % (kinds, fact(d, "smt_step_at_12"), fact(d, "physical_per_doubling"), f))' "$YIP"
-cpl fit --corpus yip --by N --metric Gbps --format json
+cpl fit --corpus yip --by N --workers N --metric Gbps --format json
 # scipy.optimize.curve_fit(a * N**b) over N = 1, 4, 6 (1.80, 6.50, 8.99): b = 0.87141091,
 # 2^b = 1.8294511719144064 (SciPy 1.10.1)
 check_eq "yip fit: levels 1, 4, 6 fitted, 12 left out; power 2^b = 1.829451 (SciPy)" "1, 4, 6 12 1.829451" \
