@@ -18,14 +18,16 @@ const struct opt_choice cli_formats[] = {
 	{"html", DOC_HTML}, {"markdown", DOC_MD}, {NULL},
 };
 
+/* In field_metric_kinds' order (common/units.h); test_opt checks that they agree. */
 const struct opt_choice cli_metric_kinds[] = {
+	/* in field_metric_kinds' order (common/units.h) */
 	{"rate", FIELD_KIND_RATE},
 	{"time", FIELD_KIND_TIME},
-	{"fraction", FIELD_KIND_FRACTION},
-	{"memory", FIELD_KIND_MEMORY},
-	{"count", FIELD_KIND_COUNT},
-	{"cpu", FIELD_KIND_CPU},
 	{"latency", FIELD_KIND_LATENCY},
+	{"memory", FIELD_KIND_MEMORY},
+	{"cpu", FIELD_KIND_CPU},
+	{"count", FIELD_KIND_COUNT},
+	{"fraction", FIELD_KIND_FRACTION},
 	{"ratio", FIELD_KIND_RATIO},
 	{NULL},
 };

@@ -519,7 +519,7 @@ static void sizing_figure(struct report_ctx *c, struct doc_section *s,
 			  const struct size_result *res)
 {
 	struct sizing_plot sp = {0};
-	struct plot_output o = {c->out.plots_shown, false, true};
+	struct plot_output o = {c->out.plots_shown, false, true, c->out.gnuplot};
 	struct strbuf path = STRBUF_INIT, image = STRBUF_INIT;
 	const char *ext = plot_extension(c->req->plot_format);
 	int drawn;

@@ -10,6 +10,13 @@
 #include <string.h>
 
 /* The unit of a field for column headers and facts ("" when unknown). */
+/* The intervals' confidence level as a fact, so a note's "95%" is a number in every format. */
+static const char *confidence(struct doc *d)
+{
+	return doc_fact_int(d, "interval_confidence", "confidence level of the intervals",
+			    DOC_QUIET, 95, "%");
+}
+
 static const char *unit_of(const char *field)
 {
 	const struct field_info *f = field_find(field);
@@ -138,10 +145,10 @@ static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *
 			      "least squares of ln(median) on log2(level) over the level medians; "
 			      "SE by the delta method");
 	doc_note(s,
-		 "whole-sweep per-doubling factor %s, 95%% interval [%s, %s] (Student's t, %s df; "
+		 "whole-sweep per-doubling factor %s, %s%% interval [%s, %s] (Student's t, %s df; "
 		 "SE %s, R² %s; least squares of ln(median) on log2(level) over %s level "
 		 "medians%s%s)",
-		 factor, lo, hi, df, se, r2, n,
+		 factor, confidence(d), lo, hi, df, se, r2, n,
 		 sw->metric.lower_is_better ? "; lower is better: exp(-slope), the speedup" : "",
 		 sw->nsmt + sw->nbeyond ? "; levels beyond the physical cores included: not the "
 					  "scaling over physical cores"
@@ -255,11 +262,11 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 		return;
 	}
 	doc_note(s,
-		 "per-doubling factor over the physical cores %s, 95%% interval [%s, %s] "
+		 "per-doubling factor over the physical cores %s, %s%% interval [%s, %s] "
 		 "(Student's t, %s df; SE %s, R² %s; the same least squares over the %s "
 		 "physical-core level medians)%s%s%s%s",
-		 factor, lo, hi, df, se, r2, n, eff ? "; efficiency " : "", eff ? eff : "",
-		 eff ? " at level " : "", eff ? level : "");
+		 factor, confidence(d), lo, hi, df, se, r2, n, eff ? "; efficiency " : "",
+		 eff ? eff : "", eff ? " at level " : "", eff ? level : "");
 }
 
 /* Levels with more workers than the host has logical CPUs. */

@@ -20,6 +20,8 @@
 #     no gnuplot at all, leave an earlier image, data and script as they
 #     were; a report again clears its earlier plots (nothing stale stays)
 #     and says why each image is missing (not installed / gnuplot failed)
+#   - a report draws all its plots with one gnuplot (a gnuplot on PATH that
+#     counts its starts), the same files as otherwise
 # Every refusal: exit 1 or 2 with one "coreplan: error:" line naming the
 # path, nothing on stdout, and the database (SHA-256 of the file and of
 # its .dump) and every output folder involved (each entry's type, link
@@ -153,12 +155,25 @@ fi
 ok "import the example corpus"
 dbstate >/dev/null # settle the WAL so that the states compare
 
-# the fake gnuplot: scribbles on the output its script names, then fails
+# the fake gnuplot: reads its input line by line as gnuplot does (a report
+# sends every plot to one gnuplot and waits for each), follows its `cd`,
+# scribbles on the first output its script names, then fails
 mkdir -p "$T/fakebin" "$T/nobin"
 cat >"$T/fakebin/gnuplot" <<'EOF'
 #!/bin/sh
-out=$(sed -n "s/^set output '\(.*\)'$/\1/p" | head -n 1)
-[ -n "$out" ] && printf 'scribbled' >"$out"
+while IFS= read -r line; do
+	case $line in
+	"cd '"*"'")
+		dir=${line#"cd '"}
+		cd "${dir%"'"}" || exit 1
+		;;
+	"set output '"*"'")
+		out=${line#"set output '"}
+		printf 'scribbled' >"${out%"'"}"
+		break
+		;;
+	esac
+done
 echo "fake gnuplot: failing on purpose" >&2
 exit 1
 EOF
@@ -380,6 +395,17 @@ EOF
 cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size"
 expect_rc "report with a sizing section exits 0" 0
 check_eq "report with sizing: 4 images (scaling, blocks, trace, sizing)" 4 "$(grep -c '^!\[' "$T/r-size/report.md")"
+# one gnuplot for the whole report: a gnuplot on PATH that logs each start, then runs the real one
+mkdir -p "$T/countbin"
+printf '#!/bin/sh\necho start >>"%s"\nexec "%s" "$@"\n' "$T/gnuplot-starts" "$(command -v gnuplot)" \
+	>"$T/countbin/gnuplot"
+chmod 755 "$T/countbin/gnuplot"
+CPL_PATH=$T/countbin:$PATH
+cpl report --corpus ex --config "$T/size.conf" --out "$T/r-count"
+CPL_PATH=$PATH
+check_eq "report with 4 plots starts gnuplot once" "0 1" "$RC $(wc -l <"$T/gnuplot-starts" 2>/dev/null)"
+check_eq "report through one gnuplot: the same files as the report before" "" \
+	"$(diff -r "$T/r-size" "$T/r-count" 2>&1)"
 CPL_PATH=$FAKE_PATH
 cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size"
 CPL_PATH=$PATH
