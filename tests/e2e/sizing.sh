@@ -908,6 +908,7 @@ check_eq "catalog usage errors: the database is byte-identical" "$BEFORE" "$(sha
 # a version-3 database (before catalogs): size refuses it read-only, catalog migrates it
 cp "$SAVED_DB" "$T/v3.db"
 DB=$T/v3.db
+schema_v5 "$DB"
 q "DROP TABLE field_origins; DROP TABLE field_prefs; DROP TABLE instances; DROP TABLE catalogs; PRAGMA user_version = 3"
 cpl "${NOSIZE[@]}"
 expect_rc "size on a version-3 database exits 1" 1
