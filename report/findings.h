@@ -9,7 +9,8 @@
  * false and `why` says why; the list says so rather than leaving it out.
  *
  *   scaling    per-doubling factor over the physical-core levels (the
- *              sweep's physical fit: lo/hi = factor -/+ 1.96 SE, n = the
+ *              sweep's physical fit: lo/hi its 95% Student's t interval
+ *              with the fit's degrees of freedom, n = the
  *              levels fitted) and the efficiency at the largest physical
  *              level (eff); assumed physical when no host is known; not
  *              supported when the level does not count workers

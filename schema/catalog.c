@@ -13,7 +13,7 @@
 
 /*
  * The TEMP tables: the columns of migration step 4 (schema/migrations.c)
- * and the cpu_platforms column step 6 adds at the end, which cannot be
+ * and the cpu_platforms column step 7 adds at the end, which cannot be
  * reused (a released step never changes; this text may).
  * tests/test_catalog.c checks that both have the same columns.
  */

@@ -4,7 +4,7 @@
  * A catalog lists instance types (one struct instance each) with their
  * shape, CPU family and price. importers/catalog.h reads one from a file
  * (the format is documented there); this module stores it in the tables
- * `catalogs` and `instances` (schema/README.md, schema versions 4 and 6) and reads
+ * `catalogs` and `instances` (schema/README.md, schema versions 4 and 7) and reads
  * it back, so sizing reads instances through SQL whichever way they came.
  *
  * Three places a catalog can live on a connection:

@@ -108,7 +108,7 @@ static void migrates_forward(void **state)
 
 /*
  * A version-3 database (steps 1-3 as released) gains step 4's catalogs and
- * instances (and step 6's cpu_platforms) on a writing open, keeping its corpora and hosts; a read-only
+ * instances (and step 7's cpu_platforms) on a writing open, keeping its corpora and hosts; a read-only
  * open refuses it and leaves it at version 3.
  */
 static void migrates_3_to_4(void **state)

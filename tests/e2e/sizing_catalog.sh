@@ -81,6 +81,7 @@ check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instan
 # size without a database: given numbers, the shipped catalogs, every cell
 ###########################################################################
 echo "# size without a database"
+e2e_case size-no-db
 NODB=$T/none.db
 NOSIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
 	--smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000)
@@ -96,94 +97,9 @@ cp "$T/nodb.tsv" "$T/.out"
 # Every number and word of the instances view, recomputed from the catalog
 # files with the formulas of analysis/size.h and the given inputs (no WHERE:
 # bounds equal the values; no sweep: nothing is extrapolated).
-py_check "size without a database: every cell of the instances view recomputed from aws.tsv, gce.tsv and the given numbers (1e-12)" "$PYLIB"'
-base, pd, smt, per, fixed, sessions, target = 299.0, 1.78, 1.27, 637.0, 40000.0, 500, 1000.0
-cat = rows(sys.argv[2]) + rows(sys.argv[3])  # shipped: in name order, aws then gce
-out = rows(sys.argv[1])
-bad = []
-if [r["instance"] for r in out] != [i["instance"] for i in cat]:
-    bad.append("rows %r" % [r["instance"] for r in out][:5])
-def scale(p, d):
-    return d ** math.log2(p) if p >= 1 else p
-app = (fixed + per * sessions) / (1024.0 * 1024.0)
-mem = app + 0 + 512 / 1024.0  # nothing co-located; the default OS reserve, 512 MiB
-want_rows = []
-for i in cat:
-    v, t, f = int(i["vcpus"]), int(i["threads_per_core"]), float(i["sustained_vcpu_fraction"])
-    phys, sus = v / t, v * f / t
-    price, gib = float(i["price_per_hour"]), float(i["memory_gib"])
-    s = smt if t == 2 else 1.0
-    w = {"instance": i["instance"], "vcpus": v, "threads_per_core": t, "physical_cores": phys,
-         "sustained_cores": sus, "memory_needed_gib": mem, "memory_app_gib": app,
-         "memory_colocated_gib": 0.0, "memory_os_gib": 0.5, "memory_gib": gib,
-         "price_per_hour": price, "price_date": i["price_date"], "measured_n": None,
-         "measured_median": None, "measured_min": None, "measured_max": None,
-         "measured_at": None, "measured_shortfall": None, "model_check": None,
-         "model_ratio": None, "verdict_basis": "predicted",
-         # no runs, no sessions factor, no fitted levels: nothing calibrates or extrapolates
-         "sessions_factor": None, "sessions_factor_at": None, "cores_beyond": None,
-         "sessions_beyond": None, "memory_beyond": None}
-    flags = []
-    if i["cpu_family"] != "gce-e2":
-        w.update(predicted=None, predicted_low=None, predicted_high=None, shortfall=None,
-                 cost_per_1k=None, verdict="unmeasured CPU", calibrated_low=None,
-                 calibrated_high=None, calibration=None)
-    else:
-        p = base * scale(sus, pd) * s
-        w.update(predicted=p, predicted_low=p, predicted_high=p, shortfall=target / p,
-                 cost_per_1k=price * 1000 / p, calibrated_low=p, calibrated_high=p,
-                 calibration="uncalibrated: no eligible measured cell of a %s instance" %
-                             ("shared-core" if f < 1 else "dedicated"),
-                 verdict="memory-bound" if mem > gib else "meets" if p >= target else "short")
-        if f < 1:
-            flags.append("shared-core: sustained share; burst %.0f not sustained" % (base * scale(phys, pd) * s))
-        flags.append("uncalibrated")
-    w["flags"] = flags
-    want_rows.append(w)
-meets = [w for w in want_rows if w["verdict"] == "meets"]
-cheapest = min(meets, key=lambda w: w["price_per_hour"]) if meets else None
-for w in want_rows:
-    fl = (["CHEAPEST"] if w is cheapest else []) + w["flags"]
-    w["flags"] = "; ".join(fl) if fl else None
-for r, w in zip(out, want_rows):
-    if set(r) != set(w):
-        bad.append("columns %r" % sorted(set(r) ^ set(w))); break
-    for k, v in w.items():
-        got = r[k]
-        if v is None:
-            ok = got == "NA"
-        elif isinstance(v, str):
-            ok = got == v
-        elif isinstance(v, int):
-            ok = got == str(v)
-        elif v == 0:
-            ok = got == "0"
-        else:
-            ok = got != "NA" and close(float(got), v, 1e-12)
-        if not ok:
-            bad.append("%s %s: coreplan %r, python %r" % (w["instance"], k, got, v))
-if cheapest is None or cheapest["instance"] != "e2-standard-8":
-    bad.append("python cheapest %r" % (cheapest and cheapest["instance"]))
-print("\n".join(bad[:20]) if bad else "ok")' "$AWS" "$GCE"
+py_file "size without a database: every cell of the instances view recomputed from aws.tsv, gce.tsv and the given numbers (1e-12)" sizing_catalog_size_without_a_database_every.py "$AWS" "$GCE"
 cp "$T/nodb.json" "$T/.out"
-py_check "size without a database: facts (target, sessions, headroom, cheapest and its capacity, inputs, catalogs shipped)" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-bad = []
-want = {"target": 1000, "sessions": 500, "headroom": 0, "cheapest": "e2-standard-8", "catalog_origin": "shipped",
-        "base_rate": 299, "base_rate_lo": 299, "base_rate_hi": 299, "per_doubling": 1.78, "per_doubling_lo": 1.78,
-        "per_doubling_hi": 1.78, "smt_factor": 1.27, "smt_factor_lo": 1.27, "smt_factor_hi": 1.27,
-        "mem_per_session_kb": 637, "mem_fixed_kb": 40000, "base_cpu": "gce-e2", "max_measured_cores": None,
-        "per_doubling_se": None, "corpora": "none"}
-for k, v in want.items():
-    if f.get(k, "absent") != v:
-        bad.append("%s: %r, expected %r" % (k, f.get(k, "absent"), v))
-# e2-standard-8: 4 sustained cores: 299 x 1.78^2 x 1.27
-if not close(f.get("cheapest_predicted") or 0, 299 * 1.78 ** 2 * 1.27, 1e-12):
-    bad.append("cheapest_predicted %r" % f.get("cheapest_predicted"))
-if not f.get("catalogs", "").startswith("shipped: aws (" + sys.argv[2] + "), gce (" + sys.argv[3] + ")"):
-    bad.append("catalogs %r" % f.get("catalogs"))
-print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
+py_file "size without a database: facts (target, sessions, headroom, cheapest and its capacity, inputs, catalogs shipped)" sizing_catalog_size_without_a_database_facts.py "$AWS" "$GCE"
 cp "$T/nodb-inputs.tsv" "$T/.out"
 check_eq "size without a database, inputs view: the base rate as given" "given: base rate 299" "$(tsvget input base_rate source)"
 check_eq "size without a database, inputs view: no runs behind a given number" "NA" "$(tsvget input base_rate runs)"
@@ -200,6 +116,7 @@ done
 # catalog: instance catalogs in the database
 ###########################################################################
 echo "# catalog"
+e2e_case catalog size-no-db
 SAVED_DB=$DB
 DB=$T/catalog.db
 q() { sqlite3 -batch -noheader -separator $'\t' "$DB" "$@"; }
@@ -210,33 +127,7 @@ check_eq "catalog: stored the two shipped catalogs" "2 0 2 116" \
 check_eq "catalog: the catalogs table (name order: aws, gce; absolute paths; sha256 of the files)" \
 	"aws	$AWS	$(sha256sum "$AWS" | cut -d' ' -f1)
 gce	$GCE	$(sha256sum "$GCE" | cut -d' ' -f1)" "$(q 'SELECT name, source_path, sha256 FROM catalogs ORDER BY catalog_id')"
-py_check "catalog: every instance row equals its catalog file's line, with the derived cores" "$PYLIB"'
-import sqlite3
-db = sqlite3.connect(sys.argv[2])
-bad = []
-n = 0
-for name, path in (("aws", sys.argv[3]), ("gce", sys.argv[4])):
-    got = db.execute("SELECT i.* FROM instances i JOIN catalogs c USING (catalog_id) WHERE c.name = ? ORDER BY line", (name,))
-    cols = [c[0] for c in got.description]
-    got = [dict(zip(cols, r)) for r in got]
-    want = rows(path)
-    if len(got) != len(want):
-        bad.append("%s: %d rows, file %d" % (name, len(got), len(want)))
-    for line, (g, w) in enumerate(zip(got, want), start=2):
-        n += 1
-        for k in ("instance", "provider", "series", "cpu_family", "price_region", "price_source", "price_date"):
-            if g[k] != w[k]:
-                bad.append("%s %s %s %r %r" % (name, w["instance"], k, g[k], w[k]))
-        for k in ("vcpus", "threads_per_core"):
-            if g[k] != int(w[k]) or type(g[k]) is not int:
-                bad.append("%s %s %s %r" % (name, w["instance"], k, g[k]))
-        for k in ("sustained_vcpu_fraction", "memory_gib", "price_per_hour"):
-            if g[k] != float(w[k]):
-                bad.append("%s %s %s %r" % (name, w["instance"], k, g[k]))
-        v, t, f = int(w["vcpus"]), int(w["threads_per_core"]), float(w["sustained_vcpu_fraction"])
-        if g["physical_cores"] != v / t or not close(g["sustained_cores"], v * f / t, 1e-15) or g["line"] != line:
-            bad.append("%s %s derived %r %r line %r" % (name, w["instance"], g["physical_cores"], g["sustained_cores"], g["line"]))
-print("\n".join(bad[:20]) if bad or n != 116 else "ok")' "$DB" "$AWS" "$GCE"
+py_file "catalog: every instance row equals its catalog file's line, with the derived cores" sizing_catalog_catalog_every_instance_row_equals.py "$DB" "$AWS" "$GCE"
 LOADED=$(q 'SELECT group_concat(loaded_at) FROM catalogs')
 cpl catalog --format json
 expect_rc "catalog again exits 0" 0
@@ -250,18 +141,7 @@ expect_rc "catalog --show exits 0" 0
 check_eq "catalog --show: the instances view's header" \
 	"catalog	instance	provider	series	vcpus	threads_per_core	sustained_vcpu_fraction	memory_gib	cpu_family	price_per_hour	price_region	price_source	price_date	physical_cores	sustained_cores	line	cpu_platforms" \
 	"$(head -n 1 "$T/.out")"
-py_check "catalog --show: one row per file line (aws then gce), fields as in the files" "$PYLIB"'
-out = rows(sys.argv[1])
-want = [("aws", r) for r in rows(sys.argv[2])] + [("gce", r) for r in rows(sys.argv[3])]
-bad = []
-if len(out) != len(want):
-    bad.append("%d rows, files %d" % (len(out), len(want)))
-for o, (c, w) in zip(out, want):
-    if o["catalog"] != c or any(o[k] != w[k] for k in ("instance", "provider", "series", "vcpus", "cpu_family", "price_date")) \
-       or o["cpu_platforms"] != (w["cpu_platforms"] or "NA") \
-       or float(o["price_per_hour"]) != float(w["price_per_hour"]) or float(o["physical_cores"]) != int(w["vcpus"]) / int(w["threads_per_core"]):
-        bad.append("%r vs %r" % (o, w))
-print("\n".join(bad[:10]) if bad else "ok")' "$AWS" "$GCE"
+py_file "catalog --show: one row per file line (aws then gce), fields as in the files" sizing_catalog_catalog_show_one_row_per.py "$AWS" "$GCE"
 cpl catalog --show
 check_contains "catalog --show md: the instances section" "$OUT" "### Instances"
 check_eq "catalog --show md: only that section" "" "$(grep -E '^### (Catalogs|CPU families)' <<<"$OUT")"
@@ -277,27 +157,7 @@ py_check "doc_check catalog --show: md, json and tsv agree" \
 
 cpl catalog --families --format tsv
 expect_rc "catalog --families exits 0" 0
-py_check "catalog --families: each CPU family and series with its count, vCPU range, instances and CPU platforms (python)" "$PYLIB"'
-out = rows(sys.argv[1])
-groups = {}
-for path in sys.argv[2:]:
-    for r in rows(path):
-        groups.setdefault((r["cpu_family"], r["series"]), []).append(r)
-bad = []
-keys = sorted(groups, key=lambda k: (k[0].encode(), k[1].encode()))
-if [(o["cpu_family"], o["series"]) for o in out] != keys:
-    bad.append("groups %r" % [(o["cpu_family"], o["series"]) for o in out])
-for o, k in zip(out, keys):
-    g = groups[k]
-    v = [int(r["vcpus"]) for r in g]
-    plat = []
-    for r in g:
-        plat += [p for p in r["cpu_platforms"].split(",") if p and p not in plat]
-    want = (g[0]["provider"], str(len(g)), str(min(v)), str(max(v)), ", ".join(r["instance"] for r in g),
-            ",".join(plat) or "NA")
-    if (o["provider"], o["n"], o["vcpus_min"], o["vcpus_max"], o["instances"], o["cpu_platforms"]) != want:
-        bad.append("%r: %r" % (k, o))
-print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
+py_file "catalog --families: each CPU family and series with its count, vCPU range, instances and CPU platforms (python)" sizing_catalog_catalog_families_each_cpu_family.py "$AWS" "$GCE"
 check_eq "catalog --families: gce-e2 lists the eight e2 shapes" \
 	"e2-micro, e2-small, e2-medium, e2-standard-2, e2-standard-4, e2-standard-8, e2-standard-16, e2-standard-32" \
 	"$(tsvget cpu_family gce-e2 instances)"
@@ -362,6 +222,7 @@ check_eq "catalog usage errors: the database is byte-identical" "$BEFORE" "$(sha
 # a version-3 database (before catalogs): size refuses it read-only, catalog migrates it
 cp "$SAVED_DB" "$T/v3.db"
 DB=$T/v3.db
+schema_v5 "$DB"
 q "DROP TABLE field_origins; DROP TABLE field_prefs; DROP TABLE instances; DROP TABLE catalogs; PRAGMA user_version = 3"
 cpl "${NOSIZE[@]}"
 expect_rc "size on a version-3 database exits 1" 1

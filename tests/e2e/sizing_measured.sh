@@ -27,6 +27,7 @@ expect_rc "import gomaxprocs-affinity with its manifest" 0
 # cores, measured beside predicted, verdicts, memory parts, validation
 ###########################################################################
 echo "# size: physical cores and measurement"
+e2e_case size-physical
 SAVED_DB=$DB
 DB=$T/host.db
 # The GOMAXPROCS box is the affinity write-up's (lscpu.txt: 8 logical CPUs,
@@ -75,12 +76,8 @@ check_eq "size with 8 left in: 9 runs fitted" "9" "$(tsvget input per_doubling r
 check_contains "size with 8 left in: the source says physical-core levels on host epyc" \
 	"$(tsvget input per_doubling source)" "the physical-core levels on host epyc (4 physical cores, 8 logical CPUs); left out: 8 (smt: 3 runs)"
 # python Gauss-Newton power law over gomaxprocs 1, 2, 4 (PYINPUTS): 2^b = 1.7856
-py_check "size with 8 left in: per doubling and its bounds = the python fit over gomaxprocs 1, 2, 4 of blocks 1-3 (1e-9)" \
-	"$PYLIB$PYINPUTS"'
-by = {r["input"]: r for r in rows(sys.argv[1])}
-pd = inputs(sys.argv[2])[1]
-got = tuple(num(by["per_doubling"][c]) for c in ("value", "lo", "hi"))
-print("ok" if all(close(g, w, 1e-9) for g, w in zip(got, pd)) and round(pd[0], 4) == 1.7856 else "%r python %r" % (got, pd))' "$SHARED"
+py_file "size with 8 left in: per doubling and its bounds = the python fit over gomaxprocs 1, 2, 4 of blocks 1-3 (1e-9)" \
+	sizing_measured_size_with_8_left_in.py "$SHARED"
 cpl "${REF[@]}" --format tsv
 cp "$T/.out" "$T/ref.tsv"
 REF_CHEAPEST=$(cheapest_rows)
@@ -146,27 +143,7 @@ DB=$T/host.db
 # the JSON: every input's provenance as facts and inputs-view cells
 cpl "${REF[@]}" --format json
 cp "$T/.out" "$T/ref.json"
-py_check "size json: provenance facts of each input (runs, WHERE, statistic, source; scaling levels, left out, host)" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-bad = []
-want = {"per_doubling_runs": 9, "per_doubling_where": "corpus=gomaxprocs-scaling-20260816 block=1,2,3",
-        "scaling_levels": "1, 2, 4", "scaling_left_out": "8 (smt: 3 runs)", "scaling_runs_left_out": 3,
-        "scaling_host": "epyc", "scaling_level_kind": "physical cores (the host\x27s topology)",
-        "max_measured_cores": 4, "base_rate_runs": 3, "smt_factor_runs": 30, "mem_per_session_kb_runs": 9,
-        "colocated_kb_runs": 9, "os_reserve_mib": 512, "base_cpu": "gce-e2", "verdicts_measured": 2,
-        "cheapest": "e2-standard-8", "cheapest_basis": "predicted", "sessions_asked": "500"}
-for k, v in want.items():
-    if f.get(k, "absent") != v:
-        bad.append("%s: %r, expected %r" % (k, f.get(k, "absent"), v))
-for k in ("base_rate", "per_doubling", "smt_factor", "mem_per_session_kb", "colocated_kb"):
-    if not f.get(k + "_statistic") or not f.get(k + "_source") or not f.get(k + "_where"):
-        bad.append("%s: statistic %r, source %r, where %r" % (k, f.get(k + "_statistic"), f.get(k + "_source"), f.get(k + "_where")))
-cols = [c["name"] for c in d["sections"]["inputs"]["columns"]]
-for c in ("runs", "where", "host", "levels", "left_out", "statistic", "source"):
-    if c not in cols:
-        bad.append("inputs view lacks %s" % c)
-print("\n".join(bad) if bad else "ok")'
+py_file "size json: provenance facts of each input (runs, WHERE, statistic, source; scaling levels, left out, host)" sizing_measured_size_json_provenance_facts_of.py
 
 # measured beside predicted: e2-small and e2-medium at 500 sessions, each store apart
 cpl "${REF[@]}" --format tsv --view measured
@@ -195,43 +172,9 @@ awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["dec
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } $c["decides"] == 1 || ($2 == 500 && $5 > 0)' \
 	"$T/ref-measured-all.tsv" >"$T/.out"
 # results.tsv of the capacity corpus, tput at level 500, blocks 1-3, per target and cfg (python medians)
-py_check "size measured: median, range, n and shortfall of each store against python (results.tsv); pg: 65.7 and 245.2, mem: 84.2 and 305.0; 1000 / 65.7 = 15.2x, 1000 / 245.2 = 4.08x" "$PYLIB"'
-out = rows(sys.argv[1])
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-printed = {("e2-small", "pg"): (65.7, 15.22), ("e2-medium", "pg"): (245.2, 4.08),
-           ("e2-small", "mem"): (84.2, 11.87), ("e2-medium", "mem"): (305.0, 3.28)}
-bad = []
-for r in out:
-    inst, cfg = r["instance"], r["group"].split("=")[1]
-    v = [float(x["tput"]) for x in res if "e2-" + x["target"] == inst and x["cfg"] == cfg and x["level"] == "500" and x["block"] in ("1", "2", "3")]
-    med = statistics.median(v)
-    for col, want in (("median", med), ("min", min(v)), ("max", max(v)), ("shortfall", 1000 / med)):
-        if not close(num(r[col]), want, 1e-12):
-            bad.append("%s %s %s: coreplan %s, python %r" % (inst, cfg, col, r[col], want))
-    if r["n"] != str(len(v)) or r["at_target"] != "1":
-        bad.append("%s %s: n %s at_target %s" % (inst, cfg, r["n"], r["at_target"]))
-    pm, ps = printed[(inst, cfg)]
-    if round(num(r["median"]), 1) != pm or round(num(r["shortfall"]), 2) != ps:
-        bad.append("%s %s: %s, %s; the write-up %r, %r" % (inst, cfg, r["median"], r["shortfall"], pm, ps))
-print("\n".join(bad) if bad else "ok")' "$SHARED"
-py_check "size measured: the model disagrees (python bounds from the corpus inputs): e2-small below predicted_low, e2-medium above predicted_high, ratio = median / that bound; the model predicts about 95 and 190" \
-	"$PYLIB$PYINPUTS"'
-out = rows(sys.argv[1])
-base, pd, smt, _, _, _ = inputs(sys.argv[2])
-inst = {i["instance"]: i for i in rows(sys.argv[3])}
-bad = []
-for r in out:
-    i = inst[r["instance"]]
-    lo, p, hi = (predict(i, base, pd, smt, k) for k in (1, 0, 2))
-    m = num(r["median"])
-    want = ("below", m / lo) if m < lo else ("above", m / hi) if m > hi else ("within", None)
-    if r["model_check"] != want[0] or (want[1] and not close(num(r["model_ratio"]), want[1], 1e-9)):
-        bad.append("%s %s: %s %s, python %r (bounds %r-%r)" % (r["instance"], r["group"], r["model_check"], r["model_ratio"], want, lo, hi))
-    if round(p) != {"e2-small": 95, "e2-medium": 190}[r["instance"]]:
-        bad.append("%s predicted %r" % (r["instance"], p))
-    if (r["instance"] == "e2-small") != (want[0] == "below"):
-        bad.append("%s %s: %r" % (r["instance"], r["group"], want))
-print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE"
+py_file "size measured: median, range, n and shortfall of each store against python (results.tsv); pg: 65.7 and 245.2, mem: 84.2 and 305.0; 1000 / 65.7 = 15.2x, 1000 / 245.2 = 4.08x" sizing_measured_size_measured_median_range_n.py "$SHARED"
+py_file "size measured: the model disagrees (python bounds from the corpus inputs): e2-small below predicted_low, e2-medium above predicted_high, ratio = median / that bound; the model predicts about 95 and 190" \
+	sizing_measured_size_measured_the_model_disagrees.py "$SHARED" "$GCE"
 cp "$T/ref-measured.tsv" "$T/.out"
 check_eq "size measured: the worst cell of each is the pg store" "e2-small cfg=pg,e2-medium cfg=pg" \
 	"$(awk -F'\t' 'NR > 1 && $16 == "1" { print $1, $3 }' "$T/.out" | paste -sd, -)"
@@ -277,33 +220,10 @@ check_eq "size --target 70: e2-small predicted 95 (low 89) would meet: measureme
 
 # memory: the app from the OLS, PostgreSQL from the pg runs' traces, the OS reserve
 cp "$T/ref-inputs.tsv" "$T/.out"
-py_check "size memory (pg runs, a pg_rss_kb trace column): co-located = median over the 9 runs of the plateau median of pg_rss_kb (python from samples/*.tsv)" \
-	"$PYLIB$PYINPUTS"'
-by = {r["input"]: r for r in rows(sys.argv[1])}
-cap = sys.argv[2] + "/sky/gcp-x86-capacity-20260816"
-runs = [r["run"] for r in rows(cap + "/system.tsv") if r["target"] == "medium" and r["cfg"] == "pg" and r["block"] in ("1", "2", "3")]
-pg = [plateau_median(cap + "/samples/" + t + ".tsv", 2) for t in runs]
-got = tuple(num(by["colocated_kb"][c]) for c in ("value", "lo", "hi"))
-want = (statistics.median(pg), min(pg), max(pg))
-bad = []
-if not all(close(g, w, 1e-12) for g, w in zip(got, want)) or by["colocated_kb"]["runs"] != "9":
-    bad.append("colocated %r (runs %s), python %r" % (got, by["colocated_kb"]["runs"], want))
-if num(by["os_reserve_mib"]["value"]) != 512:
-    bad.append("os reserve %r" % by["os_reserve_mib"]["value"])
-print("\n".join(bad) if bad else "ok")' "$SHARED"
+py_file "size memory (pg runs, a pg_rss_kb trace column): co-located = median over the 9 runs of the plateau median of pg_rss_kb (python from samples/*.tsv)" \
+	sizing_measured_size_memory_pg_runs_a.py "$SHARED"
 cp "$T/ref.tsv" "$T/.out"
-py_check "size memory: each part of e2-small's row (app OLS at 500, PostgreSQL, 512 MiB) and their sum (python)" "$PYLIB$PYINPUTS"'
-r = [x for x in rows(sys.argv[1]) if x["instance"] == "e2-small"][0]
-cap = sys.argv[2] + "/sky/gcp-x86-capacity-20260816"
-sysr = [x for x in rows(cap + "/system.tsv") if x["target"] == "medium" and x["cfg"] == "pg" and x["block"] in ("1", "2", "3")]
-xs = [float(x["level"]) for x in sysr]; ys = [float(x["load_app_kb"]) for x in sysr]
-mx, my = statistics.mean(xs), statistics.mean(ys)
-slope = sum((u - mx) * (v - my) for u, v in zip(xs, ys)) / sum((u - mx) ** 2 for u in xs)
-app = (my - slope * mx + slope * 500) / 1048576
-pg = statistics.median(plateau_median(cap + "/samples/" + x["run"] + ".tsv", 2) for x in sysr) / 1048576
-want = {"memory_app_gib": app, "memory_colocated_gib": pg, "memory_os_gib": 0.5, "memory_needed_gib": app + pg + 0.5}
-bad = ["%s %s, python %r" % (k, r[k], v) for k, v in want.items() if not close(num(r[k]), v, 1e-9)]
-print("\n".join(bad) if bad else "ok")' "$SHARED"
+py_file "size memory: each part of e2-small's row (app OLS at 500, PostgreSQL, 512 MiB) and their sum (python)" sizing_measured_size_memory_each_part_of.py "$SHARED"
 MEM_REQ=("${REF[@]}")
 MEM_REQ[12]="$CAPW target=medium cfg=mem block=1,2,3"
 cpl "${MEM_REQ[@]}" --format tsv --view inputs
@@ -328,40 +248,7 @@ for sess in 300,500 300-500; do
 	cpl "${S_REQ[@]}" --measured-where block=1,2,3 --format json
 	expect_rc "size --sessions $sess exits 0" 0
 	cp "$T/.out" "$T/sess.json"
-	py_check "size --sessions $sess: each session count listed per store, medians (python), the worst cell decides, memory at 500" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-meas = d["sections"]["measured"]["rows"]
-inst = {r["instance"]: r for r in d["sections"]["instances"]["rows"]}
-bad = []
-cells = {}
-for x in res:
-    if x["level"] in ("300", "500") and x["block"] in ("1", "2", "3"):
-        cells.setdefault(("e2-" + x["target"], int(x["level"]), "cfg=" + x["cfg"]), []).append(float(x["tput"]))
-got = {(r["instance"], r["sessions"], r["group"]): r for r in meas if r["at_target"] and r["n"]}
-# only the pg cells (the target store) decide
-if sorted(k for k, r in got.items() if r["decides"]) != sorted(k for k in cells if k[2] == "cfg=pg"):
-    bad.append("deciding cells %r" % sorted(k for k, r in got.items() if r["decides"]))
-if sorted(got) != sorted(cells):
-    bad.append("cells %r, python %r" % (sorted(got), sorted(cells)))
-for k, v in cells.items():
-    r = got.get(k)
-    if r and (not close(r["median"], statistics.median(v), 1e-12) or r["n"] != len(v)):
-        bad.append("%r: %r (n %r), python %r" % (k, r["median"], r["n"], statistics.median(v)))
-for name in ("e2-small", "e2-medium"):
-    mine = {k: statistics.median(v) for k, v in cells.items() if k[0] == name and k[2] == "cfg=pg"}
-    worst = min(mine, key=mine.get)
-    want_at = "%s at %d sessions" % (worst[2], worst[1])
-    r = inst[name]
-    if r["measured_at"] != want_at or not close(r["measured_median"], mine[worst], 1e-12) or r["verdict_basis"] != "measured":
-        bad.append("%s: %r %r %r, python worst %r %r" % (name, r["measured_at"], r["measured_median"], r["verdict_basis"], want_at, mine[worst]))
-    w = [m for m in meas if m["instance"] == name and m["worst"]]
-    if len(w) != 1 or (w[0]["sessions"], w[0]["group"]) != (worst[1], worst[2]):
-        bad.append("%s worst rows %r" % (name, w))
-f = {k: v["value"] for k, v in d["facts"].items()}
-if f["sessions"] != 500 or f["sessions_asked"] != sys.argv[3] or not close(inst["e2-small"]["memory_app_gib"], (f["mem_fixed_kb"] + 500 * f["mem_per_session_kb"]) / 1048576, 1e-12):
-    bad.append("sessions %r asked %r memory %r" % (f["sessions"], f["sessions_asked"], inst["e2-small"]["memory_app_gib"]))
-print("\n".join(bad) if bad else "ok")' "$SHARED" "${sess/,/, }"
+	py_file "size --sessions $sess: each session count listed per store, medians (python), the worst cell decides, memory at 500" sizing_measured_size_sessions_each_session_count.py "$SHARED" "${sess/,/, }"
 done
 check_contains "size --sessions 300-500: the title says the range" "$(jget 'd["title"]')" "at 300-500 sessions"
 # e2-small pg at 300 (blocks 1-3) has the lowest median: the verdict rests there
@@ -370,20 +257,7 @@ check_eq "size --sessions 300-500: e2-small's worst cell is cfg=pg at 300 sessio
 # without --measured-where, the soak block (300 sessions only) and the fsync block (100 only) are arms of their own
 S_REQ[4]=100-500
 cpl "${S_REQ[@]}" --format tsv --view measured
-py_check "size --sessions 100-500 without --measured-where: the soak and fsync blocks are cells of their own (python medians)" "$PYLIB"'
-out = {(r["instance"], r["sessions"], r["group"]): r for r in rows(sys.argv[1])}
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-bad = []
-for inst, target, lvl, block in (("e2-small", "small", "300", "soak"), ("e2-medium", "medium", "100", "fs")):
-    v = [float(x["tput"]) for x in res if x["target"] == target and x["cfg"] == "pg" and x["block"] == block]
-    r = out.get((inst, lvl, "cfg=pg, block=" + block))
-    if r is None or not close(num(r["median"]), statistics.median(v), 1e-12) or r["n"] != str(len(v)):
-        bad.append("%s %s: %r, python %r (n %d)" % (inst, block, r, statistics.median(v), len(v)))
-    main = [float(x["tput"]) for x in res if x["target"] == target and x["cfg"] == "pg" and x["level"] == lvl and x["block"] in ("1", "2", "3")]
-    r = out.get((inst, lvl, "cfg=pg"))
-    if r is None or r["n"] != str(len(main)):
-        bad.append("%s %s main blocks: %r (n %d)" % (inst, lvl, r, len(main)))
-print("\n".join(bad) if bad else "ok")' "$SHARED"
+py_file "size --sessions 100-500 without --measured-where: the soak and fsync blocks are cells of their own (python medians)" sizing_measured_size_sessions_100_500_without.py "$SHARED"
 # a listed count without runs is listed with n 0 and decides nothing
 S_REQ[4]=400,500
 cpl "${S_REQ[@]}" --format tsv --view measured
@@ -422,17 +296,7 @@ expect_rc "size --series zz is a usage error (exit 2)" 2
 check_contains "size --series zz: names it and lists the series" "$ERR" "unknown series 'zz' for --series (the catalogs' series: c3, c4, c7g, c7i, e2, m6i, m7a, m7g, m7i, n2, n2d, t2a, t2d)"
 cpl size --list-families --format tsv
 expect_rc "size --list-families (no --target) exits 0" 0
-py_check "size --list-families: each CPU family and series of the shipped catalogs (python groups)" "$PYLIB"'
-out = rows(sys.argv[1])
-groups = {}
-for path in sys.argv[2:]:
-    for r in rows(path):
-        groups.setdefault((r["cpu_family"], r["series"]), []).append(r["instance"])
-keys = sorted(groups, key=lambda k: (k[0].encode(), k[1].encode()))
-got = [(o["cpu_family"], o["series"]) for o in out]
-bad = [] if got == keys else ["groups %r" % got]
-bad += ["%r: %r" % (k, o["instances"]) for o, k in zip(out, keys) if o["instances"] != ", ".join(groups[k])]
-print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
+py_file "size --list-families: each CPU family and series of the shipped catalogs (python groups)" sizing_measured_size_list_families_each_cpu.py "$AWS" "$GCE"
 cpl size --list-families --view instances
 expect_rc "size --list-families --view instances is a usage error (exit 2)" 2
 # no topology for the SMT runs: the affinity table imported as a plain table (corpus runs)
@@ -455,21 +319,7 @@ mkdir -p "$T/plots"
 cpl "${REF[@]}" --series e2 --plot "$T/plots/measured.svg" --format json
 expect_rc "size --plot with measured instances exits 0" 0
 cp "$T/.out" "$T/plot.json"
-py_check "size --plot: a measured series with one point per eligible cell (median, min, max: the two pg cells at 500) beside the predicted boxes" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-blocks = [b for b in open(sys.argv[2]).read().split("\n\n\n") if b.strip()]
-meas = [r for r in d["sections"]["measured"]["rows"] if r["eligible"] and r["n"]]
-bad = []
-if len(blocks) != 3:
-    bad.append("%d data blocks" % len(blocks))
-else:
-    pts = [l.split("\t") for l in blocks[2].split("\n") if l and not l.startswith("#")]
-    if len(pts) != len(meas) or len(meas) != 2:
-        bad.append("%d points, %d cells" % (len(pts), len(meas)))
-    for p, r in zip(pts, meas):
-        if not all(close(float(a), b, 1e-15) for a, b in zip(p[1:], (r["median"], r["min"], r["max"]))):
-            bad.append("%r vs %r" % (p, r))
-print("\n".join(bad) if bad else "ok")' "$T/plots/measured.svg.tsv"
+py_file "size --plot: a measured series with one point per eligible cell (median, min, max: the two pg cells at 500) beside the predicted boxes" sizing_measured_size_plot_a_measured_series.py "$T/plots/measured.svg.tsv"
 if command -v gnuplot >/dev/null; then
 	check_contains "size --plot: the SVG names the measured series" "$(cat "$T/plots/measured.svg")" "measured (median, min-max)"
 fi
