@@ -1046,6 +1046,55 @@ static void test_stream_median(void **state)
 		check_same_bits(median_in_passes_hold(hand[i].v, hand[i].n, 4, &passes),
 				hand[i].median, "hand-worked median, held");
 	}
+	/*
+	 * The radix's first pass spans the held values' range: medians below it
+	 * (descending values), above it (ascending), and a middle pair across
+	 * its ends ({1, 2, 3, 4} with 1, 2 held: 2.5; {5, 6, 1, 2} with 5, 6
+	 * held: (2 + 5) / 2 = 3.5), against stats_median, holding 1 to 7 values.
+	 */
+	{
+		static const double across[2][4] = {{1, 2, 3, 4}, {5, 6, 1, 2}};
+		double seq[1001], want;
+		check_same_bits(median_in_passes_hold(across[0], 4, 2, &passes), 2.5, "{1,2,3,4}");
+		check_same_bits(median_in_passes_hold(across[1], 4, 2, &passes), 3.5, "{5,6,1,2}");
+		for (size_t shape = 0; shape < 3; shape++)
+			for (size_t n = 1000; n <= 1001; n++) {
+				for (size_t i = 0; i < n; i++)
+					seq[i] = shape == 0   ? (double)i
+						 : shape == 1 ? (double)(n - i) * 0.37
+							      : (i < n / 3 ? -1e6 : 1.5) * (double)i;
+				assert_int_equal(stats_median(seq, n, &want), 0);
+				for (size_t hold = 1; hold <= 7; hold++)
+					check_same_bits(median_in_passes_hold(seq, n, hold, &passes),
+							want, "median outside the held range");
+			}
+	}
+	/*
+	 * Whole held values: the rest of the first pass counted per whole number.
+	 * A fraction inside the range (the radix passes take over), medians far
+	 * below and above the counted range, held values 2^21 apart (no counts),
+	 * negative whole numbers, and an even count whose middle pair straddles
+	 * the range's top, against stats_median.
+	 */
+	{
+		double seq[3000], want;
+		for (size_t shape = 0; shape < 6; shape++)
+			for (size_t n = 2998; n <= 2999; n++) {
+				for (size_t i = 0; i < n; i++) {
+					double k = (double)i;
+					seq[i] = shape == 0   ? (i == 2000 ? 40.5 : fmod(k * 7, 90))
+						 : shape == 1 ? (i < 50 ? 1e6 + k : fmod(k, 13))
+						 : shape == 2 ? (i < 50 ? fmod(k, 13) : 1e6 + k)
+						 : shape == 3 ? (i % 2 ? 3e6 : 0) + fmod(k, 5)
+						 : shape == 4 ? -fmod(k * 31, 1000) - 5
+							      : (i < 50 ? fmod(k, 4) : 4 + k);
+				}
+				assert_int_equal(stats_median(seq, n, &want), 0);
+				for (size_t hold = 10; hold <= 60; hold += 25)
+					check_same_bits(median_in_passes_hold(seq, n, hold, &passes),
+							want, "median of whole numbers");
+			}
+	}
 	/* -0 counts as 0 held or not: median(-0, -0, 1) is +0 */
 	{
 		const double z[3] = {-0.0, -0.0, 1};
