@@ -55,6 +55,7 @@ int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trac
 	if (rc)
 		return rc;
 	out->n = sum.rows;
+	out->identity = sum.identity;
 	return out->n == 0 ? 1 : 0;
 }
 
@@ -461,7 +462,7 @@ static int count_ramp_rows(const struct trace_source *src, struct window *w, dou
 	return 0;
 }
 
-int window_select_source(const struct trace_source *src, const struct window_options *opts,
+static int select_window(const struct trace_source *src, const struct window_options *opts,
 			 struct window *out)
 {
 	struct window_pass p = {.want_conn = true, .want_memory = true};
@@ -533,6 +534,50 @@ int window_select_source(const struct trace_source *src, const struct window_opt
 		add_warning(out, text);
 	}
 	return 0;
+}
+
+/*
+ * The windows last found in database traces, by trace, identity and
+ * options: a report asks for a run's window in its cores section and again
+ * for the run's trace plot (and a re-imported trace has another identity).
+ */
+#define WINDOW_MEMO 8
+
+static struct window_memo {
+	bool used;
+	sqlite3 *db;
+	int64_t trace_id;
+	uint64_t identity;
+	size_t n;
+	struct window_options opts;
+	struct window w;
+} memo[WINDOW_MEMO];
+static size_t memo_next;
+
+static bool memo_matches(const struct window_memo *m, const struct trace_source *src,
+			 const struct window_options *opts)
+{
+	return m->used && m->db == src->db && m->trace_id == src->trace_id &&
+	       m->identity == src->identity && m->n == src->n && m->opts.frac == opts->frac &&
+	       m->opts.trim == opts->trim && m->opts.min_rows == opts->min_rows;
+}
+
+int window_select_source(const struct trace_source *src, const struct window_options *opts,
+			 struct window *out)
+{
+	int rc;
+	for (size_t i = 0; src->db && i < WINDOW_MEMO; i++)
+		if (memo_matches(&memo[i], src, opts)) {
+			*out = memo[i].w;
+			return 0;
+		}
+	rc = select_window(src, opts, out);
+	if (rc == 0 && src->db) {
+		struct window_memo *m = &memo[memo_next++ % WINDOW_MEMO];
+		*m = (struct window_memo){true,     src->db, src->trace_id, src->identity,
+					  src->n,   *opts,   *out};
+	}
+	return rc;
 }
 
 int window_select(const struct trace_series *t, const struct window_options *opts,

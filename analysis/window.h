@@ -86,6 +86,7 @@ struct trace_source {
 	int64_t trace_id;
 	const struct trace_series *series;
 	size_t n; /* rows (a database trace: traces.rows, the count its import stored) */
+	uint64_t identity; /* a database trace: trace_summary's identity */
 };
 
 /* The run's trace of `kind` in the database (its stored row count read); 1: none. */
@@ -142,6 +143,11 @@ struct window {
 };
 
 void window_options_init(struct window_options *opts);
+/*
+ * A database trace's window is remembered (the last 8, by trace, its
+ * identity and the options): asked again in the same process, it is not
+ * read again.
+ */
 int window_select_source(const struct trace_source *src, const struct window_options *opts,
 			 struct window *out);
 /* window_select_source() over a trace in memory. */
