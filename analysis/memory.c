@@ -362,7 +362,7 @@ int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_resu
 	if (rc == 0 && out->npoints == 0)
 		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "memory", true);
+		rc = pooling_check(db, &spec, &out->sel, "memory", "--group");
 	if (rc == 0)
 		rc = memory_compute(out->points, out->npoints, &out->mem);
 	return rc;

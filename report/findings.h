@@ -9,7 +9,8 @@
  * false and `why` says why; the list says so rather than leaving it out.
  *
  *   scaling    per-doubling factor over the physical-core levels (the
- *              sweep's physical fit: lo/hi = factor -/+ 1.96 SE, n = the
+ *              sweep's physical fit: lo/hi its 95% Student's t interval
+ *              with the fit's degrees of freedom, n = the
  *              levels fitted) and the efficiency at the largest physical
  *              level (eff); assumed physical when no host is known; not
  *              supported when the level does not count workers
@@ -123,9 +124,12 @@ void findings_release(struct findings *f);
 const char *finding_kind_name(enum finding_kind kind);
 /* The sentence, plain text (no link). */
 void finding_sentence(const struct finding *x, struct strbuf *out);
-/* "## Findings" and one bullet per finding, each linked to its section. */
-int findings_write_md(FILE *md, const struct findings *f);
-/* The findings as the section "findings" of d. */
+/*
+ * The findings into section s: one note per finding (its sentence, linked
+ * to its section) and, quiet (json and tsv only), the table of their
+ * figures; findings_to_doc: the same as a new section "findings" of d.
+ */
+void findings_to_section(struct doc_section *s, const struct findings *f);
 void findings_to_doc(struct doc *d, const struct findings *f);
 
 #endif

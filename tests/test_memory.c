@@ -1,166 +1,109 @@
 /*
- * Unit tests for analysis/memory.c's grouping: which group, block and level
- * each figure comes from and in which order, and a cost budget that fails
- * on a grouping quadratic in runs. The slopes on real data are checked in
- * test_window.c (the capacity corpus's medium runs against system.tsv).
+ * Unit tests for the memory document (reports/build_memory.c).
  *
- * Expected values are worked by hand in the comments (OLS sums written
- * out; medians of two or three values).
+ * Every expected value is computed outside this code: by hand (the
+ * arithmetic is in the comment) or with python3's standard library (the
+ * snippet is in the comment; `statistics`, `math`, `itertools` only), or
+ * tests/stat_check.py (the t distribution in the standard library). Where
+ * python printed a value with repr(), it is copied verbatim and compared
+ * to 1e-12 relative.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
+#include "analysis_rows.h"
 
 #include "analysis/memory.h"
+#include "reports/builders.h"
 
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-static void check_rel(double got, double want, double tol, const char *what)
-{
-	if (!(fabs(got - want) <= tol * fabs(want)))
-		fail_msg("%s: got %.17g, want %.17g", what, got, want);
-}
+#include <gsl/gsl_errno.h>
 
 /*
- * Group B comes first (point 0), A second. In A the first block is b2
- * (point 1) though b1 appears first among all points (point 0, in B):
- * endpoints follow each group's own first appearance of a block.
+ * gcp-x86-capacity-20260816/system.tsv, target medium, cfg pg, blocks 1-3:
+ * level, load_app_kb (= load_rss_kb). python3 OLS: slope
+ * 636.6066666666667, intercept 49855.33333333334, slope SE
+ * 7.295336627458424, r2 0.9990815673922037.
  */
-static struct memory_point interleaved[] = {
-	{"t0", "B", "b1", 100, 5, 0},  {"t1", "A", "b2", 100, 10, 0}, {"t2", "A", "b1", 100, 20, 0},
-	{"t3", "A", "b2", 300, 50, 0}, {"t4", "A", "b1", 300, 80, 0}, {"t5", "B", "b1", 300, 25, 0},
-	{"t6", "A", "b2", 300, 54, 0},
+static const struct {
+	const char *tag, *block;
+	double level, value;
+} mem_pg[] = {
+	{"medium-pg-n100-b1r1", "1", 100, 113796}, {"medium-pg-n300-b1r1", "1", 300, 236176},
+	{"medium-pg-n500-b1r1", "1", 500, 363880}, {"medium-pg-n100-b2r1", "2", 100, 114168},
+	{"medium-pg-n300-b2r1", "2", 300, 238596}, {"medium-pg-n500-b2r1", "2", 500, 373928},
+	{"medium-pg-n100-b3r1", "3", 100, 116076}, {"medium-pg-n300-b3r1", "3", 300, 240756},
+	{"medium-pg-n500-b3r1", "3", 500, 370160},
 };
 
-static void test_memory_order_by_first_appearance(void **state)
+static void mem_points(struct memory_result *res, const char *group2)
 {
-	struct memory m;
-	(void)state;
-	assert_int_equal(memory_compute(interleaved, 7, &m), 0);
-
-	/* fits: B (two points: no OLS with n = 2, a note), then A */
-	assert_int_equal(m.nfits, 2);
-	assert_string_equal(m.fits[0].group, "B");
-	assert_false(m.fits[0].ok);
-	assert_int_equal(m.fits[0].nlevels, 2);
-	assert_string_equal(m.fits[1].group, "A");
-	assert_true(m.fits[1].ok);
-	assert_int_equal(m.fits[1].ols.n, 5);
-	assert_int_equal(m.fits[1].nlevels, 2);
-	/* A: x 100 100 300 300 300, y 10 20 50 80 54; mean x 220, mean y 42.8;
-	 * Sxx = 2 * 120^2 + 3 * 80^2 = 48000; Sxy = 120 * 32.8 + 120 * 22.8 +
-	 * 80 * (7.2 + 37.2 + 11.2) = 11120; slope 11120 / 48000, intercept
-	 * 42.8 - slope * 220 */
-	check_rel(m.fits[1].ols.slope, 11120.0 / 48000.0, 1e-12, "A slope");
-	check_rel(m.fits[1].ols.intercept, 42.8 - 11120.0 / 48000.0 * 220, 1e-12, "A intercept");
-
-	/* endpoints: B/b1, then A/b2 (A's first block), then A/b1 */
-	assert_int_equal(m.nendpoints, 3);
-	assert_string_equal(m.endpoints[0].group, "B");
-	assert_string_equal(m.endpoints[0].block, "b1");
-	check_rel(m.endpoints[0].slope, (25.0 - 5.0) / 200.0, 1e-15, "B/b1 slope");
-	assert_string_equal(m.endpoints[1].group, "A");
-	assert_string_equal(m.endpoints[1].block, "b2");
-	/* b2 at 300: median of 50 and 54 = 52 */
-	check_rel(m.endpoints[1].value_hi, 52, 1e-15, "A/b2 value at 300");
-	check_rel(m.endpoints[1].slope, (52.0 - 10.0) / 200.0, 1e-15, "A/b2 slope");
-	assert_string_equal(m.endpoints[2].block, "b1");
-	check_rel(m.endpoints[2].slope, (80.0 - 20.0) / 200.0, 1e-15, "A/b1 slope");
-	assert_true(m.endpoints[2].level_lo == 100 && m.endpoints[2].level_hi == 300);
-
-	/* ratios: per group in group order, per level ascending */
-	assert_int_equal(m.nratios, 4);
-	assert_string_equal(m.ratios[0].group, "B");
-	assert_true(m.ratios[0].level == 100 && m.ratios[0].n == 1);
-	check_rel(m.ratios[1].ratio, 25.0 / 300.0, 1e-15, "B ratio at 300");
-	assert_string_equal(m.ratios[2].group, "A");
-	/* A at 100: median(10, 20) = 15; at 300: median(50, 80, 54) = 54 */
-	assert_true(m.ratios[2].level == 100 && m.ratios[2].n == 2);
-	check_rel(m.ratios[2].median, 15, 1e-15, "A median at 100");
-	assert_true(m.ratios[3].level == 300 && m.ratios[3].n == 3);
-	check_rel(m.ratios[3].median, 54, 1e-15, "A median at 300");
-
-	/* residuals: A's from its fit, B's NaN (no fit) */
-	assert_true(isnan(interleaved[0].residual) && isnan(interleaved[5].residual));
-	check_rel(interleaved[4].residual,
-		  80 - (m.fits[1].ols.intercept + m.fits[1].ols.slope * 300), 1e-12, "t4 residual");
-	memory_release(&m);
-}
-
-/* A NULL group and NULL blocks are one group and one block (string equality, NULL equal to NULL).
- */
-static void test_memory_null_group_and_block(void **state)
-{
-	struct memory_point p[] = {{"a", NULL, NULL, 1, 10, 0},
-				   {"b", NULL, NULL, 2, 12, 0},
-				   {"c", NULL, NULL, 3, 14, 0},
-				   {"d", NULL, NULL, 3, 16, 0}};
-	struct memory m;
-	(void)state;
-	assert_int_equal(memory_compute(p, 4, &m), 0);
-	assert_int_equal(m.nfits, 1);
-	assert_null(m.fits[0].group);
-	assert_int_equal(m.fits[0].nlevels, 3);
-	assert_int_equal(m.nendpoints, 1);
-	assert_null(m.endpoints[0].block);
-	/* (median(14, 16) - 10) / (3 - 1) = 2.5 */
-	check_rel(m.endpoints[0].slope, 2.5, 1e-15, "slope");
-	memory_release(&m);
-}
-
-/*
- * Cost budget: 200,000 runs in 20,000 blocks of 2 groups. Grouping by an
- * ordered pass takes well under a second of CPU (also under ASan); the
- * former scan of every earlier run per run took about 0.5 s at 10,000
- * runs and grows with the square: about 200 s here. The budget (20 s)
- * is two orders of magnitude from both.
- */
-static void test_memory_linear_budget(void **state)
-{
-	const size_t n = 200000;
-	struct memory_point *p = calloc(n, sizeof(*p));
-	char(*blocks)[16] = calloc(n / 10, sizeof(*blocks));
-	struct memory m;
-	clock_t t0;
-	double cpu;
-	(void)state;
-	assert_non_null(p);
-	assert_non_null(blocks);
-	for (size_t b = 0; b < n / 10; b++)
-		snprintf(blocks[b], sizeof(blocks[b]), "b%zu", b);
-	for (size_t i = 0; i < n; i++) {
-		p[i].tag = "t";
-		p[i].group = i % 2 ? "odd" : "even";
-		p[i].block = blocks[i / 10];
-		p[i].level = (double)(50 * (1 + (i / 2) % 5));
-		p[i].value = 1000 + 3 * p[i].level + (double)(i % 7);
+	size_t n = ARRAY_LEN(mem_pg) + (group2 ? 1 : 0);
+	memset(res, 0, sizeof(*res));
+	res->points = calloc(n, sizeof(*res->points));
+	assert_non_null(res->points);
+	for (size_t i = 0; i < ARRAY_LEN(mem_pg); i++) {
+		res->points[i].tag = mem_pg[i].tag;
+		res->points[i].group = "cfg=pg";
+		res->points[i].block = mem_pg[i].block;
+		res->points[i].level = mem_pg[i].level;
+		res->points[i].value = mem_pg[i].value;
 	}
-	t0 = clock();
-	assert_int_equal(memory_compute(p, n, &m), 0);
-	cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
-	assert_int_equal(m.nfits, 2);
-	assert_int_equal(m.nendpoints, 2 * (n / 10));
-	assert_int_equal(m.nratios, 10);
-	if (cpu > 20)
-		fail_msg("memory_compute on %zu runs took %.1f s of CPU (budget 20 s)", n, cpu);
-	memory_release(&m);
-	free(p);
-	free(blocks);
+	if (group2) {
+		/* a group with one run at one level: no slope */
+		res->points[n - 1].tag = "lonely";
+		res->points[n - 1].group = group2;
+		res->points[n - 1].level = 100;
+		res->points[n - 1].value = 90000;
+	}
+	res->npoints = n;
+	assert_int_equal(memory_compute(res->points, res->npoints, &res->mem), 0);
+}
+
+static void test_memory_document(void **state)
+{
+	struct memory_request req;
+	struct memory_result res;
+	struct doc *d = NULL;
+	(void)state;
+	memset(&req, 0, sizeof(req));
+	req.by = "sessions";
+	mem_points(&res, NULL);
+	assert_int_equal(build_memory(&req, &res, &d), 0);
+	check_sections(d, "slopes,endpoints,ratios,residuals");
+	check_fact_text(d, "metric", "load_rss_kb");
+	check_fact_text(d, "by", "sessions");
+	check_close(doc_fact_number(d, "runs"), 9, 0, "runs");
+	/* one group: its figures are facts as well as cells */
+	check_close(doc_fact_number(d, "slope"), 636.6066666666667, REL, "slope");
+	check_close(doc_fact_number(d, "intercept"), 49855.33333333334, REL, "intercept");
+	check_close(doc_fact_number(d, "slope_se"), 7.295336627458424, 1e-10, "slope se");
+	check_close(doc_fact_number(d, "r2"), 0.9990815673922037, 1e-12, "r2");
+	check_close(cell_of_doc(d, "slopes", 0, "slope"), doc_fact_number(d, "slope"), 0, "cell");
+	assert_int_equal(rows_of(d, "endpoints"), 3);
+	/* by hand: (363880 - 113796) / (500 - 100) = 625.21; 114168 / 100 = 1141.68 */
+	check_close(cell_of_doc(d, "endpoints", 0, "slope"), 625.21, REL, "endpoint b1");
+	assert_int_equal(rows_of(d, "ratios"), 3);
+	check_close(cell_of_doc(d, "ratios", 0, "ratio"), 1141.68, REL, "ratio 100");
+	assert_int_equal(rows_of(d, "residuals"), 9);
+	check_close(cell_of_doc(d, "residuals", 0, "residual"),
+		    113796 - (49855.33333333334 + 636.6066666666667 * 100), 1e-9, "residual");
+	doc_free(d);
+	memory_result_release(&res);
+
+	/* two groups: the slopes table carries them, no slope fact; no fit: NaN residual */
+	mem_points(&res, "cfg=one");
+	assert_int_equal(build_memory(&req, &res, &d), 0);
+	assert_int_equal(rows_of(d, "slopes"), 2);
+	assert_null(doc_fact_shown(d, "slope"));
+	check_close(doc_fact_number(d, "groups"), 2, 0, "groups");
+	assert_true(isnan(cell_of_doc(d, "slopes", 1, "slope")));
+	assert_true(isnan(cell_of_doc(d, "residuals", 9, "residual")));
+	doc_free(d);
+	memory_result_release(&res);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_memory_order_by_first_appearance),
-		cmocka_unit_test(test_memory_null_group_and_block),
-		cmocka_unit_test(test_memory_linear_budget),
+		cmocka_unit_test(test_memory_document),
 	};
+	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,10 @@
 # --install BUILD_DIR --prefix P` into a mktemp -d prefix P (removed on
 # exit). It checks:
 #  files     P/bin/coreplan, P/share/coreplan/catalogs/{gce,aws}.tsv
-#            byte-equal to REPO_ROOT/fixtures/catalogs, P/share/man/man1/coreplan.1
+#            byte-equal to REPO_ROOT/fixtures/catalogs, P/share/man/man1/coreplan.1,
+#            the completion scripts P/share/bash-completion/completions/coreplan
+#            and P/share/zsh/site-functions/_coreplan byte-equal to what the
+#            installed binary's `completion bash|zsh` writes
 #  size      P/bin/coreplan size with a given base rate, from an empty folder
 #            and no database (an in-memory one): its `catalogs` fact names
 #            the installed files, catalog_origin is shipped, and `instances`
@@ -51,6 +54,15 @@ expect_rc "install: cmake --install succeeds" 0
 for f in bin/coreplan share/coreplan/catalogs/gce.tsv share/coreplan/catalogs/aws.tsv \
 	share/man/man1/coreplan.1; do
 	if [ -f "$P/$f" ]; then ok "install: $f"; else not_ok "install: $f" "missing in $P"; fi
+done
+# the completion scripts, where bash-completion and zsh look, as the binary writes them
+for f in bash:share/bash-completion/completions/coreplan zsh:share/zsh/site-functions/_coreplan; do
+	"$P/bin/coreplan" completion "${f%%:*}" >"$T/completion" 2>/dev/null
+	if cmp -s "$T/completion" "$P/${f#*:}"; then
+		ok "install: ${f#*:} is \`coreplan completion ${f%%:*}\`"
+	else
+		not_ok "install: ${f#*:} is \`coreplan completion ${f%%:*}\`" "missing or different in $P"
+	fi
 done
 for c in gce aws; do
 	if cmp -s "$ROOT/fixtures/catalogs/$c.tsv" "$P/share/coreplan/catalogs/$c.tsv"; then
@@ -145,46 +157,7 @@ if command -v man >/dev/null; then
 	if [ "$N" -ge 10 ]; then ok "man: $N commands in --help"; else not_ok "man: commands in --help" "only $N"; fi
 	for c in $CMDS; do
 		"$BIN" "$c" --help >"$T/help-$c.txt" 2>&1
-		res=$(python3 - "$T/page.txt" "$T/help-$c.txt" "$c" "$CMDS" <<'PY'
-import re, sys
-page = open(sys.argv[1]).read().split("\n")
-helptext = open(sys.argv[2]).read()
-cmd = sys.argv[3]
-cmds = set(sys.argv[4].split())
-# the command's subsection: from the line "   CMD" to the next subsection or section
-start = next((i for i, l in enumerate(page) if l == "   " + cmd), None)
-if start is None:
-    print("no subsection '%s'" % cmd); sys.exit()
-end = next((i for i in range(start + 1, len(page))
-            if (page[i].startswith("   ") and not page[i].startswith("    ")
-                and page[i].strip() in cmds) or re.match(r"^[A-Z]", page[i])), len(page))
-section = "\n".join(page[start:end])
-lines = {l.strip() for l in page[start:end]}
-problems = []
-parts = helptext.split("\n\n")
-opts = re.findall(r"^  (?:-\w, )?\s*(--[a-z0-9-]+)", helptext, re.M)
-if len(opts) < 2:
-    problems.append("only %d options in --help" % len(opts))
-for o in opts:
-    if not re.search(re.escape(o) + r"(?![a-z0-9-])", section):
-        problems.append("option %s" % o)
-m = re.search(r"^views \(.*\n  (.*)$", helptext, re.M)
-views = re.findall(r"([a-z0-9_-]+)(?: \(default\))?(?:, |$)", m.group(1).split(", facts")[0]) if m else []
-for v in views:
-    if not re.search(r"\b%s\b" % re.escape(v), section):
-        problems.append("view %s" % v)
-# details: the text after the options (and the views paragraph)
-tail = helptext.split("\n  -h, --help")[1].split("\n", 1)[1] if "\n  -h, --help" in helptext else ""
-if tail.lstrip("\n").startswith("views ("):
-    tail = tail.lstrip("\n").split("\n", 2)[2] if tail.count("\n") > 2 else ""
-details = [l.strip() for l in tail.split("\n") if l.strip()]
-for l in details:
-    if l not in lines:
-        problems.append("details line %r" % l)
-print("ok %d options, %d views, %d details lines" % (len(opts), len(views), len(details))
-      if not problems else "missing: " + "; ".join(problems[:5]))
-PY
-)
+		res=$(python3 "$E2E_PY_DIR/install_man_matches_help.py" "$T/page.txt" "$T/help-$c.txt" "$c" "$CMDS")
 		case $res in
 		ok*) ok "man: $c (${res#ok })" ;;
 		*) not_ok "man: $c" "$res" ;;

@@ -72,6 +72,7 @@ TAG=g1-n100-b1
 # CPL_PATH: the PATH the binary runs with (default: ours).
 CPL_PATH=$PATH
 cpl() {
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	"${TIMEOUT[@]}" env PATH="$CPL_PATH" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
@@ -188,6 +189,7 @@ SIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-
 # names that cannot collide with the image's siblings
 ###########################################################################
 echo "# names"
+e2e_case names
 RESULTS_SHA=$(sha "$CORP/results.tsv")
 TRACE_SHA=$(sha "$CORP/runs/$TAG/sample.tsv")
 RUNS_BEFORE=$(tree_state "$CORP/runs")
@@ -213,12 +215,13 @@ check_contains "size --help names the plot's data and script files" "$("$BIN" si
 	"DIR/NAME.svg.tsv and DIR/NAME.svg.gp"
 check_contains "report --help: a folder holding a corpus is refused" "$("$BIN" report --help 2>&1)" \
 	"A DIR that holds a corpus"
-check_contains "README: the plot files' names" "$(cat "$ROOT/README.md")" "NAME.svg.tsv"
+check_contains "docs/files.md: the plot files' names" "$(cat "$ROOT/docs/files.md")" "NAME.svg.tsv"
 
 ###########################################################################
 # plot and size --plot: refusals change nothing
 ###########################################################################
 echo "# plot refusals"
+e2e_case plot-refusals
 O=$T/o
 mkdir -p "$O"
 printf 'my own drawing\n' >"$O/mine.svg"
@@ -310,6 +313,7 @@ check_eq "no command ran for any pipe name" "" "$(pwned)"
 # failed plots leave the earlier plot as it was
 ###########################################################################
 echo "# failed plots"
+e2e_case failed-plots
 F=$T/failed
 mkdir -p "$F"
 cpl "${SCALING[@]}" --out "$F/p.svg"
@@ -335,6 +339,7 @@ check_eq "the failed plots left no temporary folder" "" "$(ls -A "$F" | grep '^\
 # report --out
 ###########################################################################
 echo "# report"
+e2e_case report
 refuse "report --out CORPUS exits 1: a folder holding a corpus is refused, the corpus untouched" 1 \
 	"cannot write a report into '$CORP': it holds a corpus" "$CORP" -- \
 	report --corpus ex --out "$CORP"
