@@ -42,8 +42,6 @@ static const char details[] =
 	"  coreplan catalog --name gce prices/gce-2027.tsv\n"
 	"  coreplan catalog --families\n";
 
-static const char *const views[] = {"catalogs", "instances", "families", NULL};
-
 static int check(struct cli_args *a)
 {
 	static const char *const shown[] = {[CATALOG_STORE] = "catalogs",
@@ -77,7 +75,10 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_catalog(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"catalog", "[FILE...]", details, specs, views}, CLI_DB_WRITE, check, run};
+		{"catalog", "[FILE...]", details, specs, build_catalog_views},
+		CLI_DB_WRITE,
+		check,
+		run};
 	memset(&req, 0, sizeof(req));
 	req.action = CATALOG_STORE;
 	req.shipped_dir = cli_catalog_dir();

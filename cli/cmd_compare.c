@@ -128,9 +128,6 @@ static const char details[] =
 	"  arm b's row holds the unpaired comparison of the same runs (ratio, its\n"
 	"  bootstrap interval, u, p, exact, min_p, verdict, runs_needed, reason).\n";
 
-static const char *const views[] = {"comparison", "arms",      "levels", "pairs",
-				    "benchstat",  "comparepy", NULL};
-
 /* --view benchstat without --by: benchstat's tables over every unit (reports/build_benchstat.c). */
 static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
@@ -183,7 +180,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_compare(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"compare", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"compare", NULL, details, specs, build_compare_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	compare_options_init(&req.opts);
 	return cli_run(&def, argc, argv, g);

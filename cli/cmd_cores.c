@@ -49,8 +49,6 @@ static const char details[] =
 	"The facts untrustworthy_runs and tick_check count the runs that fail the\n"
 	"tick check (--view facts for tsv and csv).\n";
 
-static const char *const views[] = {"runs", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct cores_result res;
@@ -66,7 +64,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_cores(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"cores", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"cores", NULL, details, specs, build_cores_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.opts);
 	return cli_run(&def, argc, argv, g);

@@ -24,8 +24,6 @@ static const char details[] =
 	"  content_hash         first 12 hex digits of the corpus content hash\n"
 	"  source_path          the path it was imported from\n";
 
-static const char *const views[] = {"corpora", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct corpus_listing listing;
@@ -41,6 +39,6 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_corpora(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"corpora", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"corpora", NULL, details, specs, build_corpora_views}, CLI_DB_READ, NULL, run};
 	return cli_run(&def, argc, argv, g);
 }

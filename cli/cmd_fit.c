@@ -61,8 +61,6 @@ static const char details[] =
 	"  coreplan fit --by gomaxprocs --where block=1,2,3\n"
 	"  coreplan fit --by gomaxprocs --where block=1,2,3 --all-levels\n";
 
-static const char *const views[] = {"params", "summary", "points", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct fit_run_result res;
@@ -81,7 +79,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_fit(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"fit", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"fit", NULL, details, specs, build_fit_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	model = FIT_NMODELS;
 	return cli_run(&def, argc, argv, g);

@@ -149,8 +149,6 @@ static const char details[] =
 	"  coreplan import scan.json  # hyperfine --parameter-scan threads 1 8 --export-json\n"
 	"  coreplan import wrk/       # c1-run1.txt ... of wrk -t1 -cC -d10s --latency\n";
 
-static const char *const views[] = {"imported", NULL};
-
 /* --format takes an output format or a tool format: their names differ. */
 static int format_option(const struct opt_spec *spec, const char *value)
 {
@@ -253,7 +251,11 @@ static int commit(sqlite3 *db)
 int cmd_import(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"import", "PATH...", details, specs, views}, CLI_DB_WRITE, check, run, commit};
+		{"import", "PATH...", details, specs, build_import_views},
+		CLI_DB_WRITE,
+		check,
+		run,
+		commit};
 	memset(&req, 0, sizeof(req));
 	import_options_init(&req.opts);
 	return cli_run(&def, argc, argv, g);

@@ -46,8 +46,6 @@ static const char details[] =
 	"example:\n"
 	"  coreplan memory --by sessions --group cfg --where target=medium --where block=1,2,3\n";
 
-static const char *const views[] = {"slopes", "endpoints", "ratios", "residuals", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct memory_result res;
@@ -65,7 +63,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_memory(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"memory", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"memory", NULL, details, specs, build_memory_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.cores);
 	return cli_run(&def, argc, argv, g);

@@ -107,9 +107,6 @@ static const char details[] =
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block\n"
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3 --metric err\n";
 
-static const char *const views[] = {"levels", "steps", "cells",   "drift", "order",
-				    "bursts", "soaks", "verdict", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct noise_result res;
@@ -127,7 +124,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_noise(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"noise", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"noise", NULL, details, specs, build_noise_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	noise_options_init(&req.opts);
 	return cli_run(&def, argc, argv, g);

@@ -81,7 +81,6 @@ static const char details[] =
 	"(--format tsv prints the facts).\n";
 
 /* No table: the document is its facts. */
-static const char *const views[] = {NULL};
 
 static const char *const kinds[] = {"scaling", "blocks", "trace", "memory", NULL};
 
@@ -168,7 +167,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **doc)
 int cmd_plot(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"plot", "KIND", details, specs, views, kinds}, CLI_DB_READ, check, run};
+		{"plot", "KIND", details, specs, build_plot_views, kinds}, CLI_DB_READ, check, run};
 	int rc;
 	memset(&req, 0, sizeof(req));
 	out_file = NULL;

@@ -139,8 +139,6 @@ static const char details[] =
 	"  coreplan report --corpus example --out out/html --html\n"
 	"  coreplan report --corpus example --out out/example   # again: replaced\n";
 
-static const char *const views[] = {"sections", NULL};
-
 /* target, sessions and the config's size keys: coreplan size's own options. */
 static int size_set(const char *name, const char *value)
 {
@@ -267,7 +265,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_report(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"report", NULL, details, specs, views}, CLI_DB_READ, check, run};
+		{"report", NULL, details, specs, report_views}, CLI_DB_READ, check, run};
 	int rc;
 	out_dir = by = host = config = translate_from = translate_to = NULL;
 	models = png = html = false;

@@ -53,8 +53,6 @@ static const char details_text[] =
 	"\n"
 	"canonical fields:\n";
 
-static const char *const views[] = {"runs", "fields", NULL};
-
 /* The help lists the canonical fields, so it is built from field_canonical. */
 static int help_details(struct strbuf *sb)
 {
@@ -94,7 +92,8 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 
 int cmd_runs(int argc, char **argv, const struct global_opts *g)
 {
-	struct cli_def def = {{"runs", NULL, NULL, specs, views}, CLI_DB_READ, check, run};
+	struct cli_def def = {
+		{"runs", NULL, NULL, specs, build_runs_views}, CLI_DB_READ, check, run};
 	struct strbuf details = STRBUF_INIT;
 	int rc = help_details(&details);
 	fields = false;

@@ -231,8 +231,6 @@ static const char details[] =
 	"symbolic link; --force replaces the ones an earlier coreplan wrote. Without\n"
 	"gnuplot the data and script are written and a warning says so.\n";
 
-static const char *const views[] = {"instances", "inputs", "measured", "fleets", "families", NULL};
-
 static int sessions_option(const struct opt_spec *spec, const char *value)
 {
 	return size_sessions_parse(value, spec->value);
@@ -373,7 +371,7 @@ static void release(void)
 int cmd_size(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"size", NULL, details, specs, views}, CLI_DB_OPTIONAL, check, run};
+		{"size", NULL, details, specs, build_size_views}, CLI_DB_OPTIONAL, check, run};
 	int rc;
 	reset();
 	rc = cli_run(&def, argc, argv, g);

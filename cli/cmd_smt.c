@@ -43,8 +43,6 @@ static const char details[] =
 	"  coreplan topology --from lscpu.txt --host epyc\n"
 	"  coreplan smt --host epyc --corpus runs\n";
 
-static const char *const views[] = {"figures", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct smt_result res;
@@ -61,7 +59,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_smt(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"smt", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"smt", NULL, details, specs, build_smt_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	return cli_run(&def, argc, argv, g);
 }

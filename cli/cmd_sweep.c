@@ -112,8 +112,6 @@ static const char details[] =
 	"      --where block=1,2,3\n"
 	"  coreplan sweep --by cores --metric ns_per_op --metric-kind time\n";
 
-static const char *const views[] = {"levels", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct sweep_result res;
@@ -130,7 +128,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"sweep", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"sweep", NULL, details, specs, build_sweep_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	sweep_options_init(&req.opts);
 	return cli_run(&def, argc, argv, g);

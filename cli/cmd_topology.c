@@ -59,8 +59,6 @@ static const char details[] =
 	"  lscpu -p > lscpu.txt; coreplan topology --from lscpu.txt --host epyc\n"
 	"  coreplan topology --host yip --cores 6 --threads-per-core 2\n";
 
-static const char *const views[] = {"hosts", NULL};
-
 /* The file's base name without its extension, else this machine's name. */
 static void default_host(const char *from, char *name, size_t size)
 {
@@ -130,7 +128,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_topology(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"topology", NULL, details, specs, views}, CLI_DB_WRITE, check, run};
+		{"topology", NULL, details, specs, build_topology_views}, CLI_DB_WRITE, check, run};
 	memset(&req, 0, sizeof(req));
 	return cli_run(&def, argc, argv, g);
 }

@@ -35,8 +35,6 @@ static const char details[] =
 	"a trace of any length takes the same memory (md reads the trace twice: the\n"
 	"column widths first).\n";
 
-static const char *const views[] = {"rows", NULL};
-
 static int check(struct cli_args *a)
 {
 	if (a->noperands != 1)
@@ -60,7 +58,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_trace(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"trace", "TAG", details, specs, views}, CLI_DB_READ, check, run};
+		{"trace", "TAG", details, specs, build_trace_views}, CLI_DB_READ, check, run};
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.opts);
 	return cli_run(&def, argc, argv, g);

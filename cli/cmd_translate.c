@@ -104,8 +104,6 @@ static const char details[] =
 	"  coreplan translate --from subcorpus=m1 --to subcorpus=core --apply f.tsv \\\n"
 	"      --check subcorpus=core --view applied\n";
 
-static const char *const views[] = {"factors", "applied", NULL};
-
 /* --apply's table into items: name and kind (optional), value and unit, with their places. */
 static int read_items(void)
 {
@@ -159,7 +157,10 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_translate(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"translate", NULL, details, specs, views}, CLI_DB_READ, check, run};
+		{"translate", NULL, details, specs, build_translate_views},
+		CLI_DB_READ,
+		check,
+		run};
 	int rc;
 	memset(&req, 0, sizeof(req));
 	memset(&in, 0, sizeof(in));

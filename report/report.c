@@ -335,3 +335,5 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	free(html_path);
 	return rc;
 }
+
+const char *const report_views[] = {"sections", NULL};

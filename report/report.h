@@ -65,4 +65,7 @@ struct report_request {
 
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out);
 
+/* The views of the summary report_run returns (its table sections, the default first). */
+extern const char *const report_views[];
+
 #endif

@@ -186,3 +186,5 @@ int build_catalog(const struct catalog_request *req, const struct catalog_result
 	*out = d;
 	return 0;
 }
+
+const char *const build_catalog_views[] = {"catalogs", "instances", "families", NULL};

@@ -815,7 +815,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	} else {
 		double null = c->log_scale ? 1 : 0, e = res->tally.estimate;
 		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,
-			      !(e != null)			      ? "none"
+			      !(e != null)                                ? "none"
 			      : (e > null) != res->metric.lower_is_better ? "better"
 									  : "worse");
 		doc_fact_text(d, "test", "the test", DOC_QUIET, "per level");
@@ -885,3 +885,6 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	*out = d;
 	return 0;
 }
+
+const char *const build_compare_views[] = {"comparison", "arms",      "levels", "pairs",
+					   "benchstat",  "comparepy", NULL};

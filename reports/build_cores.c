@@ -133,3 +133,5 @@ int build_cores(const struct cores_request *req, const struct cores_result *res,
 	*out = d;
 	return 0;
 }
+
+const char *const build_cores_views[] = {"runs", NULL};

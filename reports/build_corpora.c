@@ -71,3 +71,5 @@ int build_corpora(const struct corpus_listing *l, struct doc **out)
 	*out = d;
 	return 0;
 }
+
+const char *const build_corpora_views[] = {"corpora", NULL};

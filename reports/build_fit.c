@@ -327,3 +327,5 @@ int build_fit(const struct fit_request *req, const struct fit_run_result *res, s
 	*out = d;
 	return 0;
 }
+
+const char *const build_fit_views[] = {"params", "summary", "points", NULL};

@@ -120,3 +120,5 @@ int build_import(const struct import_result *results, size_t n, struct doc **out
 	*out = d;
 	return 0;
 }
+
+const char *const build_import_views[] = {"imported", NULL};

@@ -252,3 +252,5 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 	*out = d;
 	return 0;
 }
+
+const char *const build_memory_views[] = {"slopes", "endpoints", "ratios", "residuals", NULL};

@@ -497,3 +497,6 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 	*out = d;
 	return 0;
 }
+
+const char *const build_noise_views[] = {"levels", "steps", "cells",   "drift", "order",
+					 "bursts", "soaks", "verdict", NULL};

@@ -115,3 +115,5 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
 	*out = d;
 	return 0;
 }
+
+const char *const build_plot_views[] = {NULL};

@@ -23,9 +23,9 @@ static size_t fields(char *row, char **out, size_t n)
 static void corpora_section(struct doc *d, const struct corpus_listing *listing, const char *only)
 {
 	static const struct doc_col cols[] = {
-		DOC_COL_TEXT("corpus"),        DOC_COL_TEXT("layout"),
-		DOC_COL_INT("runs", NULL),     DOC_COL_INT("listed", NULL),
-		DOC_COL_INT("unlisted", NULL), DOC_COL_INT("excluded", NULL),
+		DOC_COL_TEXT("corpus"),          DOC_COL_TEXT("layout"),
+		DOC_COL_INT("runs", NULL),       DOC_COL_INT("listed", NULL),
+		DOC_COL_INT("unlisted", NULL),   DOC_COL_INT("excluded", NULL),
 		DOC_COL_INT("trace_rows", NULL), DOC_COL_INT("files", NULL),
 	};
 	struct doc_table *t = doc_table(doc_section(d, "corpora", "Corpora"), cols, 8);
@@ -65,7 +65,9 @@ static void excluded_section(struct doc *d, const struct text_list *rows)
 static void missing_section(struct doc *d, const struct text_list *rows)
 {
 	static const struct doc_col cols[] = {
-		DOC_COL_TEXT("tag"), DOC_COL_TEXT("kind"), DOC_COL_TEXT("expected_path"),
+		DOC_COL_TEXT("tag"),
+		DOC_COL_TEXT("kind"),
+		DOC_COL_TEXT("expected_path"),
 	};
 	struct doc_table *t =
 		doc_table(doc_section(d, "missing", "What the corpus does not contain"), cols, 3);

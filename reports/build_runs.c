@@ -171,8 +171,9 @@ int build_runs_end(struct doc *d, int64_t excluded_not_shown)
 	const char *hidden;
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)doc_table_rows(doc_section_table(s)),
 		     NULL);
-	hidden = doc_fact_int(d, "excluded_not_shown", "excluded runs the filter matched, not shown",
-			      DOC_QUIET, excluded_not_shown, "runs");
+	hidden =
+		doc_fact_int(d, "excluded_not_shown", "excluded runs the filter matched, not shown",
+			     DOC_QUIET, excluded_not_shown, "runs");
 	if (excluded_not_shown > 0)
 		doc_note(s,
 			 "%s run%s left out: excluded (use --include-excluded or --excluded to see "
@@ -180,3 +181,5 @@ int build_runs_end(struct doc *d, int64_t excluded_not_shown)
 			 hidden, excluded_not_shown == 1 ? "" : "s");
 	return doc_error(d);
 }
+
+const char *const build_runs_views[] = {"runs", "fields", NULL};

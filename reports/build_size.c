@@ -669,10 +669,11 @@ int build_size(const struct size_request *req, const struct size_result *res,
 
 	s = doc_section(d, "measured", "Measured beside predicted");
 	measured_table(s, res);
-	doc_note(s, "one row per instance, session count and value of each field that varies "
-		    "among its runs (docs/analysis.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
-		    "never pooled; model_check: below (median / predicted_low), above (median / "
-		    "predicted_high) or within the predicted bounds");
+	doc_note(s,
+		 "one row per instance, session count and value of each field that varies "
+		 "among its runs (docs/analysis.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
+		 "never pooled; model_check: below (median / predicted_low), above (median / "
+		 "predicted_high) or within the predicted bounds");
 	doc_note(s, "eligible: the cell counts as the instance's capacity (its runs used the "
 		    "whole instance, at the target's store, platform and configuration, not a "
 		    "block of its own, at a session count asked for); left_out_because lists "
@@ -696,3 +697,6 @@ done:
 	*out = d;
 	return 0;
 }
+
+const char *const build_size_views[] = {"instances", "inputs",   "measured",
+					"fleets",    "families", NULL};

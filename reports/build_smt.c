@@ -143,3 +143,5 @@ int build_smt(const struct smt_request *req, const struct smt_result *res, struc
 	*out = d;
 	return 0;
 }
+
+const char *const build_smt_views[] = {"figures", NULL};

@@ -484,3 +484,5 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 	*out = d;
 	return 0;
 }
+
+const char *const build_sweep_views[] = {"levels", NULL};

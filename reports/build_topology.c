@@ -67,3 +67,5 @@ int build_topology(const struct topology_hosts *hosts, bool recorded, struct doc
 	*out = d;
 	return 0;
 }
+
+const char *const build_topology_views[] = {"hosts", NULL};

@@ -140,3 +140,5 @@ int build_trace(const struct trace_request *req, const struct trace_result *res,
 	*out = d;
 	return 0;
 }
+
+const char *const build_trace_views[] = {"rows", NULL};

@@ -193,7 +193,8 @@ static void factor_facts(struct doc *d, const struct translate_result *res)
 		bool ci = x->measured && x->has_ci;
 		snprintf(name, sizeof(name), "%s_factor", kind);
 		snprintf(label, sizeof(label), "%s factor (%s)", kind, x->statistic);
-		doc_fact_real(d, name, label, DOC_QUIET, x->measured ? x->factor : NAN, "x", 'f', 4);
+		doc_fact_real(d, name, label, DOC_QUIET, x->measured ? x->factor : NAN, "x", 'f',
+			      4);
 		snprintf(name, sizeof(name), "%s_ci_lo", kind);
 		snprintf(label, sizeof(label), "%s factor: 95%% interval, low", kind);
 		doc_fact_real(d, name, label, DOC_QUIET, ci ? x->ci_lo : NAN, "x", 'f', 4);
@@ -239,8 +240,9 @@ static void check_facts(struct doc *d, struct doc_section *s, const struct trans
 	doc_fact_text(d, "check_where", "check: conditions", DOC_QUIET, req->check);
 	nruns = doc_fact_int(d, "check_runs", "check: runs", DOC_QUIET,
 			     res->has_check ? (int64_t)res->check.sel.n : 0, "runs");
-	nin = doc_fact_int(d, "checks_inside", "translations whose interval holds the measured value",
-			   DOC_QUIET, (int64_t)inside, NULL);
+	nin = doc_fact_int(d, "checks_inside",
+			   "translations whose interval holds the measured value", DOC_QUIET,
+			   (int64_t)inside, NULL);
 	nout = doc_fact_int(d, "checks_outside",
 			    "translations whose interval misses the measured value", DOC_QUIET,
 			    (int64_t)outside, NULL);
@@ -248,7 +250,8 @@ static void check_facts(struct doc *d, struct doc_section *s, const struct trans
 		      res->check_is_to);
 	if (!res->has_check)
 		return;
-	doc_text(s, "checked against %s (%s runs, %s): %s inside the translated interval, %s outside",
+	doc_text(s,
+		 "checked against %s (%s runs, %s): %s inside the translated interval, %s outside",
 		 res->check.name, nruns, req->check, nin, nout);
 	if (res->check_is_to)
 		doc_note(s, "the check runs include the to-arm's own runs: the from-arm's medians "
@@ -295,13 +298,14 @@ int build_translate(const struct translate_request *req, const struct translate_
 	s = doc_section(d, "factors", "Factors, one per kind of figure");
 	arm_facts(d, s, req, res, metric);
 	factors_table(s, res);
-	doc_note(s, "factor: the ratio of the medians (session_slope: of the OLS slopes), rate = "
-		    "from / to (divide a rate by it), every other kind to / from (multiply); ci_lo, "
-		    "ci_hi: its seeded bootstrap interval (session_slope: from the slopes' "
-		    "intervals); mean_factor: the ratio of the means; from_lo, from_hi: the runs' "
-		    "range (cpu_time: the ends of its window bounds; session_slope: the slope's "
-		    "interval); end_lo, end_hi: cpu_time's factor on each end of its bounds; "
-		    "definitions: `coreplan translate --help`");
+	doc_note(s,
+		 "factor: the ratio of the medians (session_slope: of the OLS slopes), rate = "
+		 "from / to (divide a rate by it), every other kind to / from (multiply); ci_lo, "
+		 "ci_hi: its seeded bootstrap interval (session_slope: from the slopes' "
+		 "intervals); mean_factor: the ratio of the means; from_lo, from_hi: the runs' "
+		 "range (cpu_time: the ends of its window bounds; session_slope: the slope's "
+		 "interval); end_lo, end_hi: cpu_time's factor on each end of its bounds; "
+		 "definitions: `coreplan translate --help`");
 	if (res->has_mixed) {
 		static const char mean_median[] = "mean(from) / median(to)";
 		static const char median_mean[] = "median(from) / mean(to)";
@@ -312,8 +316,9 @@ int build_translate(const struct translate_request *req, const struct translate_
 			 doc_fact_shown(d, "mixed_lo"), first ? mean_median : median_mean,
 			 doc_fact_shown(d, "mixed_hi"), first ? median_mean : mean_median);
 	}
-	doc_note(s, "a kind without a measured factor translates nothing; every translated "
-		    "figure is an estimate, not a measurement: `translate --apply` labels each one");
+	doc_note(s,
+		 "a kind without a measured factor translates nothing; every translated "
+		 "figure is an estimate, not a measurement: `translate --apply` labels each one");
 
 	s = doc_section(d, "applied", "Translated figures");
 	check_facts(d, s, req, res);
@@ -333,3 +338,5 @@ int build_translate(const struct translate_request *req, const struct translate_
 	*out = d;
 	return 0;
 }
+
+const char *const build_translate_views[] = {"factors", "applied", NULL};

@@ -10,8 +10,10 @@
  *     quotes a number through the string doc_fact_real()/doc_fact_int()
  *     return, so the JSON holds it as a number with the same digits;
  *   - the method, the thresholds and every input are facts;
- *   - every declared view of the command (its cli/cmd_*.c views list) is a
- *     section with a table, present even when it has no rows;
+ *   - every view a builder declares (build_NAME_views below: the one list
+ *     --help, the man page, completion and the tests read) is a section
+ *     with a table, present even when it has no rows; the first is the
+ *     default of tsv and csv;
  *   - verdicts are text facts with stable words (`resolved`, `faster`, ...).
  *
  * Each build_* returns 0 with *out set to a new doc the caller frees, or
@@ -23,9 +25,9 @@
 #include "../analysis/plot_runs.h"
 #include "../analysis/select.h"
 #include "../analysis/sweep.h"
+#include "../doc/doc.h"
 #include "../schema/imported.h"
 #include "../schema/queries.h"
-#include "../doc/doc.h"
 
 /*
  * The footer every document carries: the database as the user named it,
@@ -42,8 +44,7 @@ void build_provenance(struct doc *d, const char *db_path, const char *corpora,
  */
 void build_left_out(struct doc *d, const struct selection *sel);
 
-int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
-		struct doc **out);
+int build_sweep(const struct sweep_request *req, const struct sweep_result *res, struct doc **out);
 
 /* ---- cores, trace, smt, topology, translate ---- */
 #include "../analysis/cores.h"
@@ -51,11 +52,9 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 #include "../analysis/translate.h"
 #include "../schema/topology.h"
 
-int build_cores(const struct cores_request *req, const struct cores_result *res,
-		struct doc **out);
+int build_cores(const struct cores_request *req, const struct cores_result *res, struct doc **out);
 /* Its rows table streams (doc_table_stream): write it before closing the database. */
-int build_trace(const struct trace_request *req, const struct trace_result *res,
-		struct doc **out);
+int build_trace(const struct trace_request *req, const struct trace_result *res, struct doc **out);
 int build_smt(const struct smt_request *req, const struct smt_result *res, struct doc **out);
 /* The hosts just recorded (recorded: one) or read back with --show. */
 int build_topology(const struct topology_hosts *hosts, bool recorded, struct doc **out);
@@ -184,5 +183,24 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
  */
 int build_report_corpus(const struct corpus_listing *listing, const char *corpus,
 			struct text_list *exclusions, struct text_list *missing, struct doc **out);
+
+/* Each command's views: the table sections of its document, the default first. */
+extern const char *const build_catalog_views[];
+extern const char *const build_compare_views[];
+extern const char *const build_cores_views[];
+extern const char *const build_corpora_views[];
+extern const char *const build_fit_views[];
+extern const char *const build_import_views[];
+extern const char *const build_memory_views[];
+extern const char *const build_noise_views[];
+extern const char *const build_plot_views[];
+extern const char *const build_runs_views[];
+extern const char *const build_size_views[];
+extern const char *const build_smt_views[];
+extern const char *const build_sweep_views[];
+extern const char *const build_sweep_views[];
+extern const char *const build_topology_views[];
+extern const char *const build_trace_views[];
+extern const char *const build_translate_views[];
 
 #endif
