@@ -43,6 +43,7 @@ static const struct cli_command commands[] = {
 	{"catalog", cmd_catalog, "store instance catalogs in the database; list instances, families"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
+	{"binders", cmd_binders, "what binds a load sweep: each resource against its capacity"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
