@@ -53,6 +53,7 @@ int cmd_catalog(int argc, char **argv, const struct global_opts *g);
 int cmd_smt(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
 int cmd_binders(int argc, char **argv, const struct global_opts *g);
+int cmd_levers(int argc, char **argv, const struct global_opts *g);
 
 /*
  * size's own options by their long names (cmd_size.c), so `report

@@ -44,6 +44,7 @@ static const struct cli_command commands[] = {
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
 	{"binders", cmd_binders, "what binds a load sweep: each resource against its capacity"},
+	{"levers", cmd_levers, "what each one-factor change is worth, level by level"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

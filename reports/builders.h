@@ -99,6 +99,11 @@ struct binders_request;
 struct binders_result;
 int build_binders(const struct binders_request *req, const struct binders_result *res,
 		  struct doc **out);
+/* levers: views levers (the default), levels; only: one lever's pairs (NULL: all). */
+struct levers_request;
+struct levers_result;
+int build_levers(const struct levers_request *req, const struct levers_result *res,
+		 const char *only, struct doc **out);
 /* ---- runs, corpora, import, plot ---- */
 
 /*
