@@ -20,6 +20,7 @@
 #include "../reports/builders.h"
 #include "../schema/queries.h"
 #include "findings.h"
+#include "output.h"
 #include "plan.h"
 #include "report_html.h"
 
@@ -46,12 +47,9 @@ struct report_ctx {
 	struct findings findings;
 	struct findings primary; /* the findings of the sweep group with the most runs */
 	size_t primary_runs, primary_index;
-	struct outdir *od;        /* --out, locked while the report is written */
-	char *stage;              /* where the new report is written before it replaces the old */
-	char *md_path, *md_stage; /* DIR/report.md, and its file in the stage */
+	struct report_output out; /* --out and the stage the report is written in */
+	char *md_path;            /* DIR/report.md */
 	char *html_path;          /* DIR/report.html (--html), or NULL */
-	char *plots_dir;          /* the stage's plots/, where the plots are drawn */
-	char *plots_shown;        /* DIR/plots: what the report and its messages name */
 	int plot_seq;
 	struct doc *summary;
 	struct doc_table *sections; /* the summary's table of sections */
@@ -191,11 +189,11 @@ static void plot(struct report_ctx *c, const struct plot_request *preq,
 	snprintf(name, sizeof(name), "%02d-%s", ++c->plot_seq, plot_kind_name(preq->kind));
 	plots_context(preq->filter, &context);
 	/* drawn in the stage, named as it will be: DIR/plots */
-	t = (struct plot_target){c->plots_dir,
+	t = (struct plot_target){c->out.plots_dir,
 				 name,
 				 c->req->plot_format,
 				 strbuf_str(&context),
-				 {c->plots_shown, false, true},
+				 {c->out.plots_shown, false, true},
 				 &caption};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {
@@ -781,7 +779,7 @@ static int sizing_section(struct report_ctx *c)
 				       "(or a range A-B) to judge the measured runs "
 				       "against the target")) != 0)
 		return rc;
-	strbuf_addf(&path, "%s/%02d-sizing.%s", c->plots_dir, ++c->plot_seq,
+	strbuf_addf(&path, "%s/%02d-sizing.%s", c->out.plots_dir, ++c->plot_seq,
 		    plot_extension(c->req->plot_format));
 	if (size_run(c->db, c->req->size, &res) != 0) {
 		char why[600];
@@ -790,7 +788,7 @@ static int sizing_section(struct report_ctx *c)
 		failed(c, "sizing");
 		rc = findings_unsupported(&c->findings, FINDING_PREDICTED, "", anchor, why);
 	} else {
-		struct plot_output o = {c->plots_shown, false, true};
+		struct plot_output o = {c->out.plots_shown, false, true};
 		char why[1024] = "";
 		int drawn = sizing_plot_draw(&res, strbuf_str(&path), &o, &sp);
 		if (drawn) {
@@ -852,85 +850,6 @@ static int footer(struct report_ctx *c)
 	return rc;
 }
 
-/*
- * Names that make a folder a corpus to the importers (a manifest, the
- * built-in layouts' results tables and run folders: importers/profiles.c):
- * a report is never written into one.
- */
-static const char *const corpus_signs[] = {
-	"coreplan.manifest", "results.tsv", "results.csv", "system.tsv", "runs", "samples", NULL};
-
-static int refuse_corpus(const char *dir)
-{
-	struct strbuf path = STRBUF_INIT;
-	struct stat st;
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && corpus_signs[i]; i++) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%s", dir, corpus_signs[i]);
-		if (lstat(strbuf_str(&path), &st) == 0)
-			rc = err_set(
-				"cannot write a report into '%s': it holds a corpus ('%s' is "
-				"there), and its files are never touched: choose an empty or new "
-				"folder",
-				dir, strbuf_str(&path));
-	}
-	strbuf_release(&path);
-	return rc;
-}
-
-/*
- * --out: new, empty, or an earlier report's (everything in it coreplan's:
- * common/outfile.h), then the report is written into a stage inside it.
- */
-static int open_files(struct report_ctx *c)
-{
-	const char *out = c->req->out_dir;
-	struct strbuf path = STRBUF_INIT;
-	int rc = outdir_open(out, NULL, true, &c->od);
-	if (rc == 0)
-		rc = refuse_corpus(out);
-	/* everything there coreplan's (an earlier report), or an error naming what is not */
-	if (rc == 0 && (rc = outdir_check_all(c->od, true, NULL)) != 0)
-		err_prefix("cannot write a report into '%s'", out);
-	/* an earlier report (every file coreplan's, unchanged) is replaced whole */
-	if (rc == 0)
-		rc = outdir_stage(c->od, &c->stage);
-	if (rc == 0) {
-		strbuf_addf(&path, "%s/plots", c->stage);
-		c->plots_dir = strbuf_detach(&path);
-		if (!c->plots_dir)
-			rc = err_set("out of memory");
-		else if (mkdir(c->plots_dir, 0777) != 0)
-			rc = err_set("cannot create '%s/plots': %s", out, strerror(errno));
-	}
-	if (rc == 0) {
-		strbuf_addf(&path, "%s/plots", out);
-		c->plots_shown = strbuf_detach(&path);
-		strbuf_addf(&path, "%s/report.md", out);
-		c->md_path = strbuf_detach(&path);
-		strbuf_addf(&path, "%s/report.md", c->stage);
-		c->md_stage = strbuf_detach(&path);
-		if (!c->plots_shown || !c->md_path || !c->md_stage)
-			rc = err_set("out of memory");
-	}
-	if (rc == 0)
-		rc = outfile_create(c->md_stage, c->md_path, &c->md);
-	strbuf_release(&path);
-	return rc;
-}
-
-static int close_files(struct report_ctx *c, int rc)
-{
-	if (c->md) {
-		int closed = outfile_close(c->md, c->md_path);
-		c->md = NULL;
-		if (rc == 0)
-			rc = closed;
-	}
-	return rc;
-}
-
 /* ---- report.html ---- */
 
 /*
@@ -939,59 +858,36 @@ static int close_files(struct report_ctx *c, int rc)
  */
 static int write_html(struct report_ctx *c)
 {
-	struct strbuf stage = STRBUF_INIT, path = STRBUF_INIT, title = STRBUF_INIT;
+	struct strbuf staged = STRBUF_INIT, title = STRBUF_INIT;
 	struct infile md = {.fd = -1};
 	const char *corpus = c->req->filter->corpus;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = NULL;
 	int rc = 0;
-	if (strbuf_addf(&stage, "%s/report.html", c->stage) ||
-	    strbuf_addf(&path, "%s/report.html", c->req->out_dir) ||
+	if (strbuf_addf(&staged, "%s/report.md", c->out.stage) ||
 	    strbuf_addf(&title, "Capacity report: %s", corpus ? corpus : "all corpora")) {
 		rc = err_set("out of memory");
 		goto done;
 	}
-	rc = infile_open(&md, c->md_stage, c->md_path, INFILE_NO_LIMIT);
+	rc = infile_open(&md, strbuf_str(&staged), c->md_path, INFILE_NO_LIMIT);
 	if (rc == 0)
 		rc = infile_slurp(&md, &text, &len);
 	if (rc == 0)
-		rc = outfile_create(strbuf_str(&stage), strbuf_str(&path), &fp);
+		rc = report_output_create(&c->out, "report.html", &fp, &c->html_path);
 	if (rc == 0)
-		rc = report_html_write(text, len, strbuf_str(&title), c->plots_dir, c->plots_shown,
-				       fp);
+		rc = report_html_write(text, len, strbuf_str(&title), c->out.plots_dir,
+				       c->out.plots_shown, fp);
 	if (fp) {
-		int closed = outfile_close(fp, strbuf_str(&path));
+		int closed = report_output_close(&c->out, fp, "report.html");
 		if (rc == 0)
 			rc = closed;
 	}
-	if (rc == 0 && !(c->html_path = strbuf_detach(&path)))
-		rc = err_set("out of memory");
 done:
 	infile_close(&md);
 	free(text);
-	strbuf_release(&stage);
-	strbuf_release(&path);
+	strbuf_release(&staged);
 	strbuf_release(&title);
-	return rc;
-}
-
-/*
- * The written report replaces the old: the earlier report's files (all
- * coreplan's, checked by open_files) are removed, so nothing stale stays
- * beside the new ones, and the stage's plots/ and report.md move in.
- */
-static int install(struct report_ctx *c)
-{
-	int rc = outdir_clear(c->od);
-	if (rc == 0)
-		rc = outdir_commit(c->od, c->stage, "plots", false);
-	if (rc == 0)
-		rc = outdir_commit(c->od, c->stage, "report.md", false);
-	if (rc == 0 && c->html_path)
-		rc = outdir_commit(c->od, c->stage, "report.html", false);
-	if (rc == 0)
-		rc = outdir_save(c->od);
 	return rc;
 }
 
@@ -1082,20 +978,27 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 		return err_set("out of memory");
 	rc = report_plan_make(db, &preq, &c.plan);
 	if (rc == 0)
-		rc = open_files(&c);
+		rc = report_output_open(&c.out, req->out_dir);
+	if (rc == 0)
+		rc = report_output_create(&c.out, "report.md", &c.md, &c.md_path);
 	if (rc == 0)
 		rc = write_all(&c);
-	rc = close_files(&c, rc);
+	if (c.md) {
+		int closed = report_output_close(&c.out, c.md, "report.md");
+		c.md = NULL;
+		if (rc == 0)
+			rc = closed;
+	}
 	if (rc == 0 && req->html)
 		rc = write_html(&c);
 	if (rc == 0)
-		rc = install(&c);
+		rc = report_output_install(&c.out);
 	if (rc == 0) {
 		doc_set_title(c.summary, "Report written to %s", c.md_path);
 		doc_fact_text(c.summary, "report", "report", DOC_LISTED, c.md_path);
 		if (c.html_path)
 			doc_fact_text(c.summary, "html", "html page", DOC_LISTED, c.html_path);
-		doc_fact_text(c.summary, "plots_dir", "plots", DOC_LISTED, c.plots_shown);
+		doc_fact_text(c.summary, "plots_dir", "plots", DOC_LISTED, c.out.plots_shown);
 		doc_fact_int(c.summary, "sections_measured", "sections measured", DOC_LISTED,
 			     (int64_t)c.measured, NULL);
 		doc_fact_int(c.summary, "sections_not_measured", "sections not measured",
@@ -1112,13 +1015,8 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	findings_release(&c.findings);
 	findings_release(&c.primary);
 	free(c.body);
-	outdir_unstage(c.stage); /* what a failure left there; empty after install */
-	outdir_free(c.od);
-	free(c.stage);
+	report_output_release(&c.out);
 	free(c.md_path);
-	free(c.md_stage);
 	free(c.html_path);
-	free(c.plots_dir);
-	free(c.plots_shown);
 	return rc;
 }
