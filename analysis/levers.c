@@ -414,6 +414,45 @@ static struct lever_pair *pair_of(struct work *w, const char *context, const cha
 	return p;
 }
 
+/* The first run of arm `value` among order[lo..hi) (as arm_of chose). */
+static const struct lever_run *first_of(const struct work *w, size_t lo, size_t hi,
+					const char *value)
+{
+	size_t plain = 0;
+	for (size_t i = lo; i < hi; i++)
+		if (!strcmp(w->items[w->order[i]].value, value))
+			plain += !w->items[w->order[i]].kind;
+	for (size_t i = lo; i < hi; i++) {
+		const struct item *it = &w->items[w->order[i]];
+		if (!strcmp(it->value, value) && !(plain && it->kind))
+			return &w->in->runs[it->index];
+	}
+	return NULL;
+}
+
+/* Add the settings whose value differs between the arms to p->confounded. */
+static int confounders(const struct work *w, size_t lo, size_t hi, const char *base,
+		       const char *value, struct lever_pair *p)
+{
+	const struct lever_run *a = first_of(w, lo, hi, base), *b = first_of(w, lo, hi, value);
+	for (size_t k = 0; a && b && k < w->in->nsettings; k++) {
+		const char *va = a->settings ? a->settings[k] : NULL;
+		const char *vb = b->settings ? b->settings[k] : NULL;
+		const char *name = w->in->settings[k];
+		struct strbuf sb = STRBUF_INIT;
+		if (!va || !vb || !strcmp(va, vb))
+			continue;
+		if (p->confounded && strstr(p->confounded, name))
+			continue;
+		strbuf_addf(&sb, "%s%s%s", p->confounded ? p->confounded : "",
+			    p->confounded ? ", " : "", name);
+		free(p->confounded);
+		if (!(p->confounded = strbuf_detach(&sb)))
+			return err_set("out of memory");
+	}
+	return 0;
+}
+
 static int add_cell(struct lever_pair *p, const struct lever_cell *c)
 {
 	struct lever_cell *grown = realloc(p->cells, (p->ncells + 1) * sizeof(*grown));
@@ -475,6 +514,8 @@ static int level_cells(struct work *w, size_t lo, size_t hi)
 		rc = cell_of(w, lo, hi, base, v, &c);
 		if (rc == 0)
 			rc = add_cell(p, &c);
+		if (rc == 0)
+			rc = confounders(w, lo, hi, base, v, p);
 	}
 	return rc;
 }
@@ -639,6 +680,7 @@ void levers_release(struct levers *l)
 		free(l->pairs[i].value);
 		free(l->pairs[i].base);
 		free(l->pairs[i].follows);
+		free(l->pairs[i].confounded);
 		free(l->pairs[i].cells);
 	}
 	free(l->pairs);

@@ -43,6 +43,11 @@
  * when some level's verdict is real or an unreplicated cell is beyond
  * noise.
  *
+ * Confounders: a worker count among the results table's other columns
+ * (field_counts_workers: procs, threads, ...) that differs between a
+ * pair's arms at some level (its first run's value on each side) makes
+ * the contrast not one factor; the pair names it (confounded).
+ *
  * levers_compute() works on runs in memory (unit-tested); levers_run()
  * selects, finds the varying fields and computes. Results own their
  * strings; levers_result_release() frees them.
@@ -66,7 +71,8 @@ struct lever_run {
 	double value;
 	double app_cores; /* NaN when absent */
 	const char *block;
-	const char *const *values; /* one per field of the input */
+	const char *const *values;   /* one per field of the input */
+	const char *const *settings; /* one per setting of the input (NULL: missing) */
 };
 
 struct lever_input {
@@ -77,6 +83,13 @@ struct lever_input {
 	size_t nfields;
 	bool lower_is_better;
 	bool has_level; /* false: every run is one level */
+	/*
+	 * Worker counts among the results-table columns that are not a varying
+	 * field (procs, threads): a pair whose arms differ in one is confounded
+	 * by it (its `confounded` names it).
+	 */
+	const char *const *settings;
+	size_t nsettings;
 };
 
 struct lever_arm {
@@ -111,7 +124,8 @@ struct lever_pair {
 	char *field;
 	char *context; /* "sessions=100" ("" when F is the only varying field) */
 	char *value, *base;
-	char *follows; /* fields that move with F ("store"), or NULL */
+	char *follows;    /* fields that move with F ("store"), or NULL */
+	char *confounded; /* settings whose value differs between the arms ("procs"), or NULL */
 	struct lever_cell *cells;
 	size_t ncells;
 	double min_ratio, max_ratio;
@@ -147,6 +161,8 @@ struct levers_result {
 	char **fields; /* the varying fields */
 	char **follows;
 	size_t nfields;
+	char **settings; /* the worker counts checked for confounding */
+	size_t nsettings;
 	struct levers lv;
 };
 

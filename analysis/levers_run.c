@@ -28,6 +28,34 @@ static int fields_of(const struct pooling *p, struct levers_result *out)
 	return 0;
 }
 
+/* A results-table column that counts workers and is neither the level nor a varying field. */
+struct settings_arg {
+	struct levers_result *out;
+	const char *by;
+};
+
+static int setting_row(const struct field_source_row *row, void *arg)
+{
+	struct settings_arg *a = arg;
+	struct levers_result *out = a->out;
+	char **grown;
+	if (row->canonical || strcmp(row->source, "results") != 0 || row->read == 0 ||
+	    !field_counts_workers(row->field) || (a->by && !strcmp(row->field, a->by)) ||
+	    out->nsettings >= 16)
+		return 0;
+	for (size_t i = 0; i < out->nfields; i++)
+		if (!strcmp(out->fields[i], row->field))
+			return 0;
+	grown = realloc(out->settings, (out->nsettings + 2) * sizeof(*grown));
+	if (!grown)
+		return err_set("out of memory");
+	out->settings = grown;
+	if (!(grown[out->nsettings] = strdup(row->field)))
+		return err_set("out of memory");
+	grown[++out->nsettings] = NULL;
+	return 0;
+}
+
 int levers_run(sqlite3 *db, const struct levers_request *req, struct levers_result *out)
 {
 	const char *metric = req->metric ? req->metric : "tput";
@@ -56,10 +84,17 @@ int levers_run(sqlite3 *db, const struct levers_request *req, struct levers_resu
 		rc = fields_of(&pool, out);
 	selection_release(&sel);
 	pooling_release(&pool);
-	if (rc == 0 && !(extra = calloc(out->nfields + 2, sizeof(*extra))))
+	if (rc == 0) {
+		struct settings_arg sa = {out, req->by};
+		int64_t nruns = 0;
+		rc = field_sources_list(db, req->filter, setting_row, &sa, &nruns);
+	}
+	if (rc == 0 && !(extra = calloc(out->nfields + out->nsettings + 2, sizeof(*extra))))
 		rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < out->nfields; i++)
 		extra[i] = out->fields[i];
+	for (size_t i = 0; rc == 0 && i < out->nsettings; i++)
+		extra[out->nfields + 1 + i] = out->settings[i];
 	if (rc == 0) {
 		extra[out->nfields] = "block";
 		spec.extra = extra;
@@ -73,9 +108,13 @@ int levers_run(sqlite3 *db, const struct levers_request *req, struct levers_resu
 		for (size_t k = 0; k < out->nfields; k++)
 			if (!s->extra[k] && !(s->extra[k] = strdup("NA")))
 				rc = err_set("out of memory");
-		runs[i] = (struct lever_run){
-			s->tag,       req->by ? s->level : 0, s->metric,
-			s->app_cores, s->extra[out->nfields], (const char *const *)s->extra};
+		runs[i] = (struct lever_run){s->tag,
+					     req->by ? s->level : 0,
+					     s->metric,
+					     s->app_cores,
+					     s->extra[out->nfields],
+					     (const char *const *)s->extra,
+					     (const char *const *)s->extra + out->nfields + 1};
 	}
 	field_metric_meaning(metric, NULL, false, &m);
 	in = (struct lever_input){runs,
@@ -84,7 +123,9 @@ int levers_run(sqlite3 *db, const struct levers_request *req, struct levers_resu
 				  (const char *const *)out->follows,
 				  out->nfields,
 				  m.lower_is_better,
-				  req->by != NULL};
+				  req->by != NULL,
+				  (const char *const *)out->settings,
+				  out->nsettings};
 	if (rc == 0)
 		rc = levers_compute(&in, &out->lv);
 	free(runs);
@@ -103,6 +144,9 @@ void levers_result_release(struct levers_result *r)
 	}
 	free(r->fields);
 	free(r->follows);
+	for (size_t i = 0; i < r->nsettings; i++)
+		free(r->settings[i]);
+	free(r->settings);
 	selection_release(&r->sel);
 	memset(r, 0, sizeof(*r));
 }

@@ -23,6 +23,7 @@
 #include "output.h"
 #include "plan.h"
 #include "report_html.h"
+#include "section.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -134,6 +135,7 @@ static void anchor_of(const char *title, char *out, size_t size)
 #define CPU_TITLE "CPU: recomputed cores and tick rate"
 #define MEMORY_TITLE "Memory per session"
 #define TRANSLATE_TITLE "Cross-CPU translation"
+#define SMT_TITLE "SMT: what a second hardware thread is worth"
 #define SIZING_TITLE "Sizing"
 
 /* A section's analysis failed: its message becomes the reason; the report goes on. */
@@ -154,6 +156,63 @@ static int embed(struct report_ctx *c, const char *section, const struct doc *d,
 		c->measured++;
 	}
 	return rc;
+}
+
+/* ---- what the sections in their own files use (section.h) ---- */
+
+sqlite3 *report_db(const struct report_ctx *c)
+{
+	return c->db;
+}
+
+const struct report_plan *report_plan(const struct report_ctx *c)
+{
+	return &c->plan;
+}
+
+const struct report_request *report_request(const struct report_ctx *c)
+{
+	return c->req;
+}
+
+struct findings *report_findings(struct report_ctx *c)
+{
+	return &c->findings;
+}
+
+size_t report_primary_group(const struct report_ctx *c)
+{
+	return c->primary_runs ? c->primary_index : SIZE_MAX;
+}
+
+void report_heading(struct report_ctx *c, int level, const char *text)
+{
+	heading(c, level, text);
+}
+
+void report_paragraph(struct report_ctx *c, const char *text)
+{
+	paragraph(c, text);
+}
+
+int report_embed(struct report_ctx *c, const char *section, const struct doc *d, int level)
+{
+	return embed(c, section, d, level);
+}
+
+void report_not_measured(struct report_ctx *c, const char *section, const char *why)
+{
+	not_measured(c, section, why);
+}
+
+void report_failed(struct report_ctx *c, const char *section)
+{
+	failed(c, section);
+}
+
+void report_anchor(const char *title, char *out, size_t size)
+{
+	anchor_of(title, out, size);
 }
 
 /* "*Plot not drawn: WHY*": why an image is missing, one line (strip_plots in the tests). */
@@ -295,6 +354,12 @@ static int group_heading(struct report_ctx *c, const struct report_group *g, cha
 	return 3;
 }
 
+int report_group_heading(struct report_ctx *c, const struct report_group *g, char *section,
+			 size_t size, const char *what, bool bare)
+{
+	return group_heading(c, g, section, size, what, bare);
+}
+
 /* "8 groups; the first 8 are shown" when the plan capped them. */
 static void capped(struct report_ctx *c, size_t found, size_t shown)
 {
@@ -323,6 +388,8 @@ static int sweep_findings(struct report_ctx *c, const struct report_group *g, si
 		c->primary_runs = r->sel.n;
 		c->primary_index = index;
 		rc = findings_sweep(&c->primary, &r->sw, r->sel.n, c->plan.by, g->label, anchor);
+		if (rc == 0)
+			rc = findings_cpu_per_op(&c->primary, &r->sw, c->plan.by, g->label, anchor);
 	}
 	if (rc == 0 && c->req->size && c->req->size->sessions.given && c->plan.by &&
 	    !strcmp(c->plan.by, "sessions"))
@@ -434,6 +501,11 @@ static int noise_group(struct report_ctx *c, const struct report_group *g, bool 
 		char anchor[96];
 		anchor_of(NOISE_TITLE, anchor, sizeof(anchor));
 		rc = findings_noise(&c->findings, &res.nz, res.sel.n, g->label, anchor);
+	}
+	if (rc == 0 && d) {
+		char anchor[96];
+		anchor_of(NOISE_TITLE, anchor, sizeof(anchor));
+		rc = findings_bursts(&c->findings, &res.nz, c->plan.by, g->label, anchor);
 	}
 	doc_free(d);
 	noise_result_release(&res);
@@ -624,10 +696,48 @@ static int smt_host(struct report_ctx *c, const char *host, bool bare)
 		failed(c, section);
 	else if (rc == 0 && (rc = build_smt(&req, &res, &d)) == 0)
 		rc = embed(c, section, d, bare ? 2 : 3);
+	if (rc == 0 && d) {
+		char anchor[96];
+		anchor_of(SMT_TITLE, anchor, sizeof(anchor));
+		rc = findings_smt_figures(&c->findings, &res, anchor);
+	}
 	doc_free(d);
 	if (rc == 0)
 		smt_result_release(&res);
 	run_filter_release(&filter);
+	return rc;
+}
+
+/*
+ * Pinned runs (a cpuset) with no topology: the ceiling finding says why
+ * the corpus, as imported, cannot give the SMT figures.
+ */
+static int pinned_untied(struct report_ctx *c)
+{
+	struct text_list sets = {0};
+	struct run_filter untied;
+	bool more = false, pinned = false;
+	char anchor[96];
+	int rc = run_filter_copy(&untied, &c->plan.filter);
+	if (rc == 0)
+		rc = run_filter_add_missing(&untied, "topology_host");
+	if (rc == 0 && query_distinct(c->db, &untied, "cpuset", 8, &sets, &more) != 0)
+		err_clear(); /* no run has a cpuset, or every run a host */
+	run_filter_release(&untied);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sets.n; i++)
+		pinned |= sets.items[i] && *sets.items[i] && strcmp(sets.items[i], "NA") != 0;
+	text_list_release(&sets);
+	anchor_of(SMT_TITLE, anchor, sizeof(anchor));
+	if (pinned)
+		rc = findings_unsupported(
+			&c->findings, FINDING_CEILING, "", anchor,
+			"the runs include pinned runs (cpuset), but no topology is recorded for "
+			"them, so no CPU set can be placed on physical cores: record the host "
+			"with `coreplan topology --from lscpu.txt --host NAME` and import the "
+			"runs with --host NAME (or --instance NAME) for the SMT factor, the "
+			"shared-vs-distinct ratio and the hardware ceiling");
 	return rc;
 }
 
@@ -637,7 +747,7 @@ static int smt_section(struct report_ctx *c)
 	struct text_list hosts = {0};
 	bool more = false;
 	int rc = 0;
-	heading(c, 2, "SMT: what a second hardware thread is worth");
+	heading(c, 2, SMT_TITLE);
 	if (c->plan.by && !c->plan.scaling) {
 		char why[300];
 		snprintf(why, sizeof(why),
@@ -650,12 +760,13 @@ static int smt_section(struct report_ctx *c)
 		paragraph(c, "Levels counted on the host given (--host, or `host =` in --config).");
 		return smt_host(c, c->req->host, true);
 	}
-	if (!c->plan.smt) {
+	rc = pinned_untied(c);
+	if (rc == 0 && !c->plan.smt) {
 		not_measured(c, "smt",
 			     "no topology is recorded for these runs (coreplan import --host, a "
 			     "manifest's `topology = FILE`, a catalog instance, or `coreplan smt "
 			     "--host`)");
-		return 0;
+		return rc;
 	}
 	rc = query_distinct(c->db, &c->plan.filter, "topology_host", 8, &hosts, &more);
 	if (rc == 0 && hosts.n > 1)
@@ -704,6 +815,8 @@ static int translate_section(struct report_ctx *c)
 		snprintf(pair, sizeof(pair), "%s to %s", res.from.name, res.to.name);
 		rc = findings_translate(&c->findings, &res.factors[TRANSLATE_RATE], res.from.sel.n,
 					res.to.sel.n, pair, anchor);
+		if (rc == 0)
+			rc = findings_memory_factors(&c->findings, &res, pair, anchor);
 	}
 	doc_free(d);
 	translate_result_release(&res);
@@ -903,21 +1016,11 @@ static void summary_new(struct report_ctx *c)
 		c->sections = doc_table(doc_section(c->summary, "sections", "Sections"), cols, 3);
 }
 
-/* Findings in the order of the list: by kind, each kind's in section order. */
+/* Findings in the order of the list (findings_order): the primary group's, then the rest. */
 static int findings_ordered(struct report_ctx *c, struct findings *out)
 {
 	const struct findings *from[2] = {&c->primary, &c->findings};
-	for (int kind = FINDING_SCALING; kind <= FINDING_TRANSLATE; kind++)
-		for (int k = 0; k < 2; k++)
-			for (size_t i = 0; i < from[k]->n; i++) {
-				struct finding *x;
-				if ((int)from[k]->items[i].kind != kind)
-					continue;
-				if (!(x = findings_add(out, from[k]->items[i].kind, NULL, NULL)))
-					return err_set("out of memory");
-				*x = from[k]->items[i];
-			}
-	return 0;
+	return findings_order(from, 2, out);
 }
 
 /*
@@ -927,9 +1030,10 @@ static int findings_ordered(struct report_ctx *c, struct findings *out)
 static int write_all(struct report_ctx *c)
 {
 	typedef int (*section_fn)(struct report_ctx *);
-	static const section_fn sections[] = {corpus_section,    sweep_sections, noise_section,
-					      cpu_section,       memory_section, smt_section,
-					      translate_section, fit_section,    sizing_section};
+	static const section_fn sections[] = {
+		corpus_section, sweep_sections, noise_section,     section_binders,
+		section_levers, cpu_section,    memory_section,    smt_section,
+		translate_section, fit_section, sizing_section};
 	const char *corpus = c->req->filter->corpus;
 	struct strbuf title = STRBUF_INIT;
 	struct findings list = {0};

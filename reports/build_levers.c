@@ -28,6 +28,7 @@ static void pairs_table(struct doc_section *s, const struct levers *l, const cha
 		VALUE,
 		BASE,
 		FOLLOWS,
+		CONFOUNDED,
 		LEVELS,
 		MIN,
 		MAX,
@@ -49,6 +50,7 @@ static void pairs_table(struct doc_section *s, const struct levers *l, const cha
 		[VALUE] = DOC_COL_TEXT("value"),
 		[BASE] = DOC_COL_TEXT("base"),
 		[FOLLOWS] = DOC_COL_TEXT("moves_with_it"),
+		[CONFOUNDED] = DOC_COL_TEXT("also_differs"),
 		[LEVELS] = DOC_COL_INT("levels", NULL),
 		[MIN] = DOC_COL_REAL("ratio_min", "x", 'f', 4),
 		[MAX] = DOC_COL_REAL("ratio_max", "x", 'f', 4),
@@ -77,6 +79,8 @@ static void pairs_table(struct doc_section *s, const struct levers *l, const cha
 		doc_set_text(t, BASE, p->base);
 		if (p->follows)
 			doc_set_text(t, FOLLOWS, p->follows);
+		if (p->confounded)
+			doc_set_text(t, CONFOUNDED, p->confounded);
 		doc_set_int(t, LEVELS, (int64_t)p->ncells);
 		doc_set_real(t, MIN, p->min_ratio);
 		doc_set_real(t, MAX, p->max_ratio);
