@@ -9,39 +9,30 @@
 
 #include <string.h>
 
-enum {
-	OPT_BY = CLI_ANALYSIS_COUNT,
-	OPT_GROUP,
-	OPT_LATENCY,
-	OPT_HOST,
-	OPT_NEAR,
-	OPT_FLAT,
-	OPT_RISE,
-};
+static struct binders_request req;
+static struct strvec group; /* --group; req.group points into it */
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field (default sessions)", false},
-	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
-		       "judge each combination of these fields separately (e.g. target,cfg)",
-		       false},
-	[OPT_LATENCY] = {"latency", 0, "FIELD", "the latency that must rise (default p50_ms)",
-			 false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "count CPUs on this recorded host (default: the runs' topology_host)", false},
-	[OPT_NEAR] = {"near", 0, "X",
-		      "a resource is near its ceiling at this share of its capacity (0..1, "
-		      "default 0.75)",
-		      false},
-	[OPT_FLAT] = {"flat-pct", 0, "P",
-		      "a resource is flat when its level medians span at most P% of their "
-		      "median (default 10)",
-		      false},
-	[OPT_RISE] = {"rise-min", 0, "E",
-		      "a step rises when the throughput's elasticity reaches E (default 0.1)",
-		      false},
+	OPT_STRING("by", "FIELD", &req.by, "the level field (default sessions)"),
+	OPT_LIST("group", "F1[,F2...]", &group,
+		 "judge each combination of these fields separately (e.g. target,cfg)",
+		 .noun = "field names"),
+	OPT_STRING("latency", "FIELD", &req.latency, "the latency that must rise (default p50_ms)"),
+	OPT_STRING("host", "NAME", &req.host,
+		   "count CPUs on this recorded host (default: the runs' topology_host)"),
+	OPT_DOUBLE("near", "X", &req.opts.near,
+		   "a resource is near its ceiling at this share of its capacity (default 0.75)",
+		   OPT_GT(0), OPT_LE(1)),
+	OPT_DOUBLE("flat-pct", "P", &req.opts.flat_pct,
+		   "a resource is flat when its level medians span at most P% of their median "
+		   "(default 10)",
+		   OPT_GE(0), OPT_LE(100)),
+	OPT_DOUBLE("rise-min", "E", &req.opts.rise_min,
+		   "a step rises when the throughput's elasticity reaches E (default 0.1)",
+		   OPT_GE(0), OPT_LE(1)),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -86,53 +77,16 @@ static const char details[] =
 
 static const char *const views[] = {"groups", "levels", "resources", "ranking", "little", NULL};
 
-struct binders_cli {
-	struct binders_request req;
-	char **group;
-};
-
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct binders_cli *c = request;
-	struct binders_request *req = &c->req;
-	int rc = 0;
-	switch (which) {
-	case OPT_BY:
-		req->by = value;
-		break;
-	case OPT_GROUP:
-		rc = cli_parse_list("group", value, &c->group);
-		req->group = (const char *const *)c->group;
-		break;
-	case OPT_LATENCY:
-		req->latency = value;
-		break;
-	case OPT_HOST:
-		req->host = value;
-		break;
-	case OPT_NEAR:
-		rc = cli_parse_number("near", value, 0.01, 1.0, &req->opts.near);
-		break;
-	case OPT_FLAT:
-		rc = cli_parse_number("flat-pct", value, 0.0, 100.0, &req->opts.flat_pct);
-		break;
-	case OPT_RISE:
-		rc = cli_parse_number("rise-min", value, 0.0, 1.0, &req->opts.rise_min);
-		break;
-	}
-	return rc;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct binders_request *req = &((struct binders_cli *)request)->req;
 	struct binders_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = binders_run(db, req, &res);
+	req.group = strvec_list(&group);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = binders_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_binders(req, &res, out);
+		rc = build_binders(&req, &res, out);
 	binders_result_release(&res);
 	return rc;
 }
@@ -140,13 +94,9 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_binders(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"binders", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct binders_cli c;
-	int rc;
-	memset(&c, 0, sizeof(c));
-	binders_options_init(&c.req.opts);
-	cores_options_init(&c.req.cores);
-	rc = cli_run(&def, &c, argc, argv, g);
-	cli_free_list(c.group);
-	return rc;
+		{"binders", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+	memset(&req, 0, sizeof(req));
+	binders_options_init(&req.opts);
+	cores_options_init(&req.cores);
+	return cli_run(&def, argc, argv, g);
 }

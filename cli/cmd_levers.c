@@ -9,13 +9,13 @@
 
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT };
+static struct levers_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD",
-		    "the level field each lever is compared at (default: none, one level)", false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING("by", "FIELD", &req.by,
+		   "the level field each lever is compared at (default: none, one level)"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -51,24 +51,15 @@ static const char details[] =
 
 static const char *const views[] = {"levers", "levels", NULL};
 
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct levers_request *req = request;
-	if (which == OPT_BY)
-		req->by = value;
-	return 0;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct levers_request *req = request;
 	struct levers_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = levers_run(db, req, &res);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = levers_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_levers(req, &res, NULL, out);
+		rc = build_levers(&req, &res, NULL, out);
 	levers_result_release(&res);
 	return rc;
 }
@@ -76,8 +67,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_levers(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"levers", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct levers_request req;
+		{"levers", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -219,10 +219,7 @@ int findings_order(const struct findings *const *from, size_t nfrom, struct find
  * from the numbers above. Each sentence carries the finding's numbers,
  * their range or interval, n and the method, and ends with a Markdown link
  * to the section that supports it; a finding the data cannot support says
- * so and why. The table goes into the summary document `coreplan report`
- * prints (section findings, one row per finding: its id, kind, category,
- * headline value typed), and each finding into its facts (quiet: JSON and
- * the facts view): "<id>" its sentence, "<id>: <figure>" each figure.
+ * so and why.
  */
 /* "target", "binder", ... */
 const char *finding_kind_name(enum finding_kind kind);
@@ -233,9 +230,15 @@ const char *finding_category_title(enum finding_category c);
 void finding_sentence(const struct finding *x, struct strbuf *out);
 /* The sentence of the kinds findings_more_text.c writes; false for the others. */
 bool finding_sentence_more(const struct finding *x, struct strbuf *out);
-/* "## Findings", a heading per category, one bullet per finding, each linked to its section. */
-int findings_write_md(FILE *md, const struct findings *f);
-/* The findings as the section "findings" of d and its quiet facts. */
+/*
+ * The findings into section s: their typed table (quiet: json and tsv
+ * only), then an embedded document with a section per category (the
+ * verdict, what limits throughput, ...), one note per finding (its
+ * sentence, linked to its section), and a quiet section finding_figures
+ * (one row per figure: id, name, value, text, unit); findings_to_doc: the
+ * same as a new section "findings" of d.
+ */
+void findings_to_section(struct doc_section *s, const struct findings *f);
 void findings_to_doc(struct doc *d, const struct findings *f);
 /* 1234567.8 as "1,234,567.8" with `decimals` decimals (printf rounding). */
 void findings_number(struct strbuf *out, double x, int decimals);

@@ -269,34 +269,63 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 	}
 }
 
-int findings_write_md(FILE *md, const struct findings *f)
+/* Every finding's figures, one row each (a quiet table: json and tsv). */
+static void figures_table(struct doc_section *s, const struct findings *f)
 {
-	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	enum { F_ID, F_NAME, F_VALUE, F_TEXT, F_UNIT, F_COUNT };
+	static const struct doc_col cols[F_COUNT] = {
+		[F_ID] = DOC_COL_TEXT("id"),
+		[F_NAME] = DOC_COL_TEXT("name"),
+		[F_VALUE] = DOC_COL_REAL("value", NULL, 'g', 6),
+		[F_TEXT] = DOC_COL_TEXT("text"),
+		[F_UNIT] = DOC_COL_TEXT("unit"),
+	};
+	struct doc_table *t = doc_table(s, cols, F_COUNT);
+	doc_table_quiet(t);
+	for (size_t i = 0; t && i < f->n; i++)
+		for (size_t k = 0; k < f->items[i].nfigs; k++) {
+			const struct finding_fig *g = &f->items[i].figs[k];
+			doc_row(t);
+			doc_set_text(t, F_ID, f->items[i].id);
+			doc_set_text(t, F_NAME, g->name);
+			doc_set_real(t, F_VALUE, g->value);
+			if (*g->text || isnan(g->value))
+				doc_set_text(t, F_TEXT, g->text);
+			doc_set_text(t, F_UNIT, g->unit);
+		}
+}
+
+/*
+ * The sentences, a section per category (their headings one level below
+ * s), each a note linked to its section; then the figures' quiet section.
+ */
+static void sentences(struct doc_section *s, const struct findings *f)
+{
+	struct doc *child = doc_new("findings", "");
+	struct doc_section *cs = NULL, *figs;
+	struct strbuf sb = STRBUF_INIT;
 	int category = -1;
-	fprintf(md, "## Findings\n\n");
-	if (f->n == 0)
-		fprintf(md, "No findings: no section measured anything.\n\n");
+	if (!child)
+		return;
 	for (size_t i = 0; i < f->n; i++) {
-		int c = (int)finding_category_of(f->items[i].kind);
+		const struct finding *x = &f->items[i];
+		int c = (int)finding_category_of(x->kind);
 		if (c != category) {
-			fprintf(md, "%s### %s\n\n", category >= 0 ? "\n" : "",
-				finding_category_title((enum finding_category)c));
+			char name[48];
+			snprintf(name, sizeof(name), "findings_%d", c);
+			cs = doc_section(child, name,
+					 finding_category_title((enum finding_category)c));
 			category = c;
 		}
 		strbuf_reset(&sb);
-		strbuf_reset(&line);
-		finding_sentence(&f->items[i], &sb);
-		strbuf_adds(&line, "- ");
-		doc_md_escape(&line, strbuf_str(&sb), false);
-		if (*f->items[i].section)
-			strbuf_addf(&line, " ([section](#%s))", f->items[i].section);
-		fprintf(md, "%s\n", strbuf_str(&line));
+		finding_sentence(x, &sb);
+		doc_note_link(cs, *x->section ? x->section : NULL, "%s", strbuf_str(&sb));
 	}
-	if (f->n)
-		fprintf(md, "\n");
+	figs = doc_section(child, "finding_figures", "Findings' figures");
+	doc_section_quiet(figs);
+	figures_table(figs, f);
 	strbuf_release(&sb);
-	strbuf_release(&line);
-	return ferror(md) ? -1 : 0;
+	doc_embed(s, NULL, child);
 }
 
 enum {
@@ -315,28 +344,11 @@ enum {
 	C_UNIT,
 	C_METHOD,
 	C_SECTION,
+	C_CONFIDENCE,
 	C_COUNT
 };
 
-/*
- * Every finding's sentence and figures as quiet facts (JSON and the facts
- * view, not the Markdown): "<id>" the sentence, "<id>: <figure>" each figure.
- */
-static void figures_to_doc(struct doc *d, const struct finding *x, const char *sentence)
-{
-	char name[sizeof(x->id) + sizeof(x->figs[0].name) + 4];
-	doc_fact_text(d, x->id, x->id, DOC_QUIET, sentence);
-	for (size_t k = 0; k < x->nfigs; k++) {
-		const struct finding_fig *g = &x->figs[k];
-		snprintf(name, sizeof(name), "%s: %s", x->id, g->name);
-		if (*g->text || isnan(g->value))
-			doc_fact_text(d, name, name, DOC_QUIET, g->text);
-		else
-			doc_fact_real(d, name, name, DOC_QUIET, g->value, g->unit, 'g', 6);
-	}
-}
-
-void findings_to_doc(struct doc *d, const struct findings *f)
+void findings_to_section(struct doc_section *s, const struct findings *f)
 {
 	static const struct doc_col cols[C_COUNT] = {
 		[C_ID] = DOC_COL_TEXT("id"),
@@ -354,13 +366,15 @@ void findings_to_doc(struct doc *d, const struct findings *f)
 		[C_SECTION] = DOC_COL_TEXT("section"),
 		[C_EFF] = DOC_COL_REAL("efficiency", NULL, 'g', 6),
 		[C_LEVEL] = DOC_COL_REAL("level", NULL, 'g', 6),
+		[C_CONFIDENCE] = DOC_COL_INT("confidence", "%"),
 	};
-	struct doc_table *t = doc_table(doc_section(d, "findings", "Findings"), cols, C_COUNT);
-	struct strbuf sb = STRBUF_INIT;
+	struct doc_table *t = doc_table(s, cols, C_COUNT);
+	/* the sentences are what a reader reads; the table is their figures, typed */
+	doc_table_quiet(t);
+	if (f->n == 0)
+		doc_text(s, "No findings: no section measured anything.");
 	for (size_t i = 0; t && i < f->n; i++) {
 		const struct finding *x = &f->items[i];
-		strbuf_reset(&sb);
-		finding_sentence(x, &sb);
 		doc_row(t);
 		doc_set_text(t, C_ID, x->id);
 		doc_set_text(t, C_FINDING, finding_kind_name(x->kind));
@@ -378,7 +392,13 @@ void findings_to_doc(struct doc *d, const struct findings *f)
 		doc_set_text(t, C_SECTION, x->section);
 		doc_set_real(t, C_EFF, x->kind == FINDING_SCALING ? x->eff : NAN);
 		doc_set_real(t, C_LEVEL, x->level);
-		figures_to_doc(d, x, strbuf_str(&sb));
+		/* the sentences call their intervals 95% intervals: the level, as a number */
+		doc_set_int(t, C_CONFIDENCE, 95);
 	}
-	strbuf_release(&sb);
+	sentences(s, f);
+}
+
+void findings_to_doc(struct doc *d, const struct findings *f)
+{
+	findings_to_section(doc_section(d, "findings", "Findings"), f);
 }
