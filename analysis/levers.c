@@ -585,6 +585,7 @@ static void pair_summary(struct lever_pair *p, bool lower)
 			below &= c->ratio < 1;
 		}
 		all_ci &= c->has_ci;
+		p->tested |= c->has_ci || !c->unreplicated;
 		p->nreal += c->real;
 		p->nbeyond += c->beyond_noise;
 		if (c->real || c->beyond_noise) {

@@ -133,6 +133,7 @@ struct lever_pair {
 	bool pooled_ci;
 	bool independent;
 	bool effect;
+	bool tested; /* some level has a test (both arms replicated, or a borrowed spread) */
 	size_t nreal, nbeyond;
 	int direction; /* +1: b above a at every level with an effect, -1 below, 0 mixed */
 	bool better;   /* b is better than a (the metric's direction), when direction != 0 */

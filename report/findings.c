@@ -86,6 +86,33 @@ int findings_unsupported(struct findings *f, enum finding_kind kind, const char 
 	return 0;
 }
 
+/* The physical levels' speedups and efficiencies, and where scaling stops (level<i>, ...). */
+static void scaling_figs(struct finding *x, const struct sweep *sw, const char *by)
+{
+	size_t k = 0;
+	char name[32];
+	finding_label(x, "by", by);
+	for (size_t i = 0; i < sw->nlevels && k < 12; i++) {
+		const struct sweep_level *l = &sw->levels[i];
+		if (l->kind == LEVEL_SMT || l->kind == LEVEL_BEYOND)
+			continue;
+		snprintf(name, sizeof(name), "level%zu", k);
+		finding_fig(x, name, l->level, NULL);
+		snprintf(name, sizeof(name), "speedup%zu", k);
+		finding_fig(x, name, l->speedup, "x");
+		snprintf(name, sizeof(name), "efficiency%zu", k);
+		finding_fig(x, name, l->efficiency, NULL);
+		k++;
+	}
+	finding_fig(x, "levels", (double)k, NULL);
+	if (sw->stop_index < sw->nlevels && sw->stop_index > 0) {
+		finding_fig(x, "stop_level", sw->levels[sw->stop_index].level, NULL);
+		finding_fig(x, "stop_from", sw->levels[sw->stop_index - 1].level, NULL);
+		finding_fig(x, "stop_per_doubling", sw->levels[sw->stop_index].per_doubling, "x");
+		finding_fig(x, "stop_min", 2 * sw->stop_efficiency, "x");
+	}
+}
+
 int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, const char *by,
 		   const char *subject, const char *section)
 {
@@ -116,6 +143,7 @@ int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, con
 		 "least squares of ln(median) on log2(%s) over %zu physical-core level medians "
 		 "(%zu runs), interval factor -/+ 1.96 SE",
 		 by, sw->physical_fit.n, nruns);
+	scaling_figs(x, sw, by);
 	if (!sw->host.known)
 		return findings_unsupported(
 			f, FINDING_SMT, subject, section,

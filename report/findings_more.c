@@ -270,6 +270,7 @@ static void pair_figs(struct finding *x, size_t k, const struct lever_pair *p)
 	figf(x, "ncells", k, "", (double)p->ncells, NULL);
 	figf(x, "independent", k, "", p->independent, NULL);
 	figf(x, "effect", k, "", p->effect, NULL);
+	figf(x, "tested", k, "", p->tested, NULL);
 	figf(x, "unreplicated", k, "", unrep, NULL);
 	figf(x, "app_min", k, "", p->app_min, "x");
 	figf(x, "app_max", k, "", p->app_max, "x");

@@ -336,8 +336,11 @@ static void sessions_words(struct strbuf *out, const struct finding *x, size_t k
 
 static void none_words(struct strbuf *out, const struct finding *x, size_t k)
 {
-	strbuf_addf(out, "%s against %s: no effect (", txt(x, "value", k, ""),
-		    txt(x, "base", k, ""));
+	bool tested = fig(x, "tested", k, "") > 0;
+	strbuf_addf(out, "%s against %s: %s (", txt(x, "value", k, ""), txt(x, "base", k, ""),
+		    tested ? "no effect"
+			   : "not tested, one run per arm and no replicated arm to measure the "
+			     "noise");
 	range(out, fig(x, "min", k, ""), fig(x, "max", k, ""), 2);
 	strbuf_adds(out, "x");
 	if (*finding_text(x, "by"))
@@ -349,8 +352,18 @@ static void lever_sentence(const struct finding *x, struct strbuf *out)
 {
 	size_t n = finding_count(x, "pairs", FINDINGS_MAX_PAIRS);
 	if (!strcmp(x->word, "none")) {
-		strbuf_addf(out, "none moves %s beyond noise in the %zu contrast%s compared: ",
-			    finding_text(x, "metric"), n, n == 1 ? "" : "s");
+		size_t tested = 0;
+		for (size_t k = 0; k < n; k++)
+			tested += fig(x, "tested", k, "") > 0;
+		if (tested == n)
+			strbuf_addf(out, "none moves %s beyond noise in the %zu contrast%s compared: ",
+				    finding_text(x, "metric"), n, n == 1 ? "" : "s");
+		else if (tested == 0)
+			strbuf_addf(out, "none can be judged: %s the runs to measure noise: ",
+				    n == 1 ? "the one contrast lacks" : "the contrasts lack");
+		else
+			strbuf_addf(out, "none moves %s beyond noise where it can be tested: ",
+				    finding_text(x, "metric"));
 		for (size_t k = 0; k < n && k < 8; k++) {
 			strbuf_addf(out, "%s%s ", k ? "; " : "", txt(x, "field", k, ""));
 			none_words(out, x, k);

@@ -175,6 +175,39 @@ static void target_sentence(const struct finding *x, struct strbuf *out)
 	strbuf_adds(out, ".");
 }
 
+/* "(speedup 1.79, 3.18 at 2, 4: efficiency 0.89, 0.79)"; "scaling stops at 4: ..." */
+static void scaling_levels(const struct finding *x, struct strbuf *out)
+{
+	size_t n = finding_count(x, "levels", 12);
+	char name[32];
+	if (n > 1) {
+		strbuf_adds(out, " (speedup");
+		for (size_t k = 1; k < n; k++) {
+			snprintf(name, sizeof(name), "speedup%zu", k);
+			strbuf_addf(out, "%s %.2f", k > 1 ? "," : "", finding_get(x, name));
+		}
+		strbuf_addf(out, " at %s", finding_text(x, "by"));
+		for (size_t k = 1; k < n; k++) {
+			snprintf(name, sizeof(name), "level%zu", k);
+			strbuf_addf(out, "%s %g", k > 1 ? "," : "", finding_get(x, name));
+		}
+		strbuf_adds(out, "; efficiency");
+		for (size_t k = 1; k < n; k++) {
+			snprintf(name, sizeof(name), "efficiency%zu", k);
+			strbuf_addf(out, "%s %.2f", k > 1 ? "," : "", finding_get(x, name));
+		}
+		strbuf_adds(out, ")");
+	}
+	if (isfinite(finding_get(x, "stop_level")))
+		strbuf_addf(out,
+			    "; scaling stops at %g: %.2fx per doubling from %g (below %.1fx), so the "
+			    "step from %g to %g %s buys almost nothing",
+			    finding_get(x, "stop_level"), finding_get(x, "stop_per_doubling"),
+			    finding_get(x, "stop_from"), finding_get(x, "stop_min"),
+			    finding_get(x, "stop_from"), finding_get(x, "stop_level"),
+			    finding_text(x, "by"));
+}
+
 void finding_sentence(const struct finding *x, struct strbuf *out)
 {
 	strbuf_adds(out, label_of(x));
@@ -189,8 +222,10 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 	case FINDING_SCALING:
 		strbuf_addf(out,
 			    "%.2fx per doubling (95%% interval %.2f-%.2f), efficiency %.2f at the "
-			    "largest physical level; n = %zu levels%s.",
-			    x->value, x->lo, x->hi, x->eff, x->n,
+			    "largest physical level",
+			    x->value, x->lo, x->hi, x->eff);
+		scaling_levels(x, out);
+		strbuf_addf(out, "; n = %zu levels%s.", x->n,
 			    x->assumed ? "; levels assumed physical (no topology recorded)" : "");
 		break;
 	case FINDING_SMT:
@@ -200,6 +235,13 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 			    x->level, x->value, x->eff, x->lo, x->hi, x->n);
 		break;
 	case FINDING_NOISE:
+		if (!strcmp(x->word, NOISE_UNREPLICATED) && !*x->steps && !*x->within) {
+			strbuf_addf(out,
+				    "unreplicated: one run a level, so no step can be told from "
+				    "noise; n = %zu runs.",
+				    x->n);
+			break;
+		}
 		strbuf_addf(out,
 			    "%s; steps resolved: %s; within noise: %s; largest range %.2f%% of "
 			    "the median",

@@ -30,6 +30,7 @@ static int binders_group(struct report_ctx *c, struct doc_section *s, const stru
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
+	req.metric = c->plan.metric;
 	req.host = c->req->host;
 	binders_options_init(&req.opts);
 	cores_options_init(&req.cores);

@@ -24,7 +24,7 @@ static bool has_pairs(const struct levers *l, const char *field)
 int report_levers_section(struct report_ctx *c)
 {
 	struct doc_section *s = report_section(c, "levers", LEVERS_TITLE);
-	struct levers_request req = {&c->plan.filter, c->plan.by, NULL};
+	struct levers_request req = {&c->plan.filter, c->plan.by, c->plan.metric};
 	struct levers_result res;
 	char anchor[96];
 	size_t shown = 0;
@@ -54,7 +54,7 @@ int report_levers_section(struct report_ctx *c)
 				    "no field takes two or more values while the runs agree on the "
 				    "rest");
 	if (rc == 0)
-		rc = findings_levers(&c->findings, &res.lv, c->plan.by, "tput", anchor);
+		rc = findings_levers(&c->findings, &res.lv, c->plan.by, c->plan.metric, anchor);
 	levers_result_release(&res);
 	return rc;
 }

@@ -85,8 +85,8 @@ static int sweep_findings(struct report_ctx *c, const struct report_group *g, si
 static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct report_group *g,
 		       size_t index)
 {
-	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL,
-				    c->req->host};
+	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, c->plan.metric,
+				    NULL,              NULL,       c->req->host};
 	struct plot_result pres;
 	struct sweep_request sreq;
 	struct doc *d = NULL;
@@ -97,6 +97,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 	memset(&sreq, 0, sizeof(sreq));
 	sreq.filter = &g->filter;
 	sreq.by = c->plan.by;
+	sreq.metric = c->plan.metric;
 	sweep_options_init(&sreq.opts);
 	/* the scaling plot's analysis is sweep_run's (default options): one result for both */
 	if (plot_run(c->db, &preq, &pres) != 0) {
@@ -112,7 +113,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 		rc = sweep_findings(c, g, index, &pres.sweep);
 	if (rc == 0) {
 		struct plot_request blocks = {
-			PLOT_KIND_BLOCKS, &g->filter, c->plan.by, NULL, NULL, NULL};
+			PLOT_KIND_BLOCKS, &g->filter, c->plan.by, c->plan.metric, NULL, NULL};
 		report_plot(c, s, &preq, &pres);
 		report_plot_of(c, s, &blocks);
 	}
@@ -175,6 +176,7 @@ static int noise_group(struct report_ctx *c, struct doc_section *s, const struct
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
+	req.metric = c->plan.metric;
 	noise_options_init(&req.opts);
 	if (noise_run(c->db, &req, &res) != 0) {
 		report_failed(c, s, name, head);
@@ -525,6 +527,7 @@ static int fit_group(struct report_ctx *c, struct doc_section *s, const struct r
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
+	req.metric = c->plan.metric;
 	req.host = c->req->host;
 	for (int m = 0; m < FIT_NMODELS; m++)
 		req.models[m] = true;
