@@ -353,9 +353,12 @@ static void sentences(struct doc_section *s, const struct findings *f)
 		const struct finding *x = &f->items[i];
 		int c = (int)finding_category_of(x->kind);
 		if (c != category) {
-			char name[48];
-			snprintf(name, sizeof(name), "findings_%d", c);
-			cs = doc_section(child, name,
+			static const char *const names[FINDINGS_NCATEGORIES] = {
+				[FINDINGS_VERDICT] = "verdict", [FINDINGS_BINDS] = "binds",
+				[FINDINGS_LEVERS] = "levers",   [FINDINGS_CEILING] = "ceiling",
+				[FINDINGS_BREAKS] = "breaks",   [FINDINGS_TRUST] = "trust",
+			};
+			cs = doc_section(child, names[c],
 					 finding_category_title((enum finding_category)c));
 			category = c;
 		}
