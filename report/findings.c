@@ -375,6 +375,7 @@ int findings_cpu_per_op(struct findings *f, const struct sweep *sw, const char *
 	finding_fig(x, "from_us", first->cpu_us_per_op, "us");
 	finding_fig(x, "to_us", last->cpu_us_per_op, "us");
 	finding_fig(x, "ratio", x->value, "x");
+	finding_fig(x, "change", x->value >= 1 ? x->value : 1 / x->value, "x");
 	finding_fig(x, "from_app_cores", first->app_cores, "cores");
 	finding_fig(x, "to_app_cores", last->app_cores, "cores");
 	finding_fig(x, "from_median", first->s.median, NULL);
@@ -476,11 +477,13 @@ int findings_memory_factors(struct findings *f, const struct translate_result *r
 	finding_label(x, "from", res->from.name);
 	finding_label(x, "to", res->to.name);
 	finding_fig(x, "idle", idle->measured ? idle->factor : NAN, "x");
+	finding_fig(x, "idle_pct", idle->measured ? 100 * fabs(1 - idle->factor) : NAN, "%");
 	finding_fig(x, "idle_lo", idle->measured && idle->has_ci ? idle->ci_lo : NAN, "x");
 	finding_fig(x, "idle_hi", idle->measured && idle->has_ci ? idle->ci_hi : NAN, "x");
 	finding_fig(x, "idle_from", idle->measured ? idle->from.median : NAN, "kB");
 	finding_fig(x, "idle_to", idle->measured ? idle->to.median : NAN, "kB");
 	finding_fig(x, "loaded", loaded->measured ? loaded->factor : NAN, "x");
+	finding_fig(x, "loaded_pct", loaded->measured ? 100 * fabs(1 - loaded->factor) : NAN, "%");
 	finding_fig(x, "loaded_lo", loaded->measured && loaded->has_ci ? loaded->ci_lo : NAN, "x");
 	finding_fig(x, "loaded_hi", loaded->measured && loaded->has_ci ? loaded->ci_hi : NAN, "x");
 	finding_fig(x, "loaded_from", loaded->measured ? loaded->from.median : NAN, "kB");

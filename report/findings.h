@@ -240,7 +240,7 @@ bool finding_sentence_more(const struct finding *x, struct strbuf *out);
  */
 void findings_to_section(struct doc_section *s, const struct findings *f);
 void findings_to_doc(struct doc *d, const struct findings *f);
-/* 1234567.8 as "1,234,567.8" with `decimals` decimals (printf rounding). */
+/* x with `decimals` decimals (printf rounding, a rounded -0 as 0; NaN as NA). */
 void findings_number(struct strbuf *out, double x, int decimals);
 
 #endif

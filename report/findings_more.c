@@ -79,8 +79,8 @@ static void rest_figs(struct finding *x, const struct binder_group *g, size_t fr
 		     binder_resource_unit((enum binder_resource)r));
 		figf(x, "rest", k, "_cap_lo", g->levels[from].res[r].cap,
 		     binder_resource_unit((enum binder_resource)r));
-		figf(x, "rest", k, "_ratio_lo", rlo, NULL);
-		figf(x, "rest", k, "_ratio_hi", rhi, NULL);
+		figf(x, "rest", k, "_ratio_lo", 100 * rlo, "%");
+		figf(x, "rest", k, "_ratio_hi", 100 * rhi, "%");
 		k++;
 	}
 	finding_fig(x, "rest", (double)k, NULL);
@@ -146,8 +146,8 @@ static int binder_finding(struct findings *f, const struct binder_group *g, cons
 		finding_fig(x, "use_hi", hi, binder_resource_unit((enum binder_resource)g->binder));
 		finding_fig(x, "cap", g->levels[g->nlevels - 1].res[g->binder].cap,
 			    binder_resource_unit((enum binder_resource)g->binder));
-		finding_fig(x, "ratio_lo", rlo, NULL);
-		finding_fig(x, "ratio_hi", rhi, NULL);
+		finding_fig(x, "ratio_lo", 100 * rlo, "%");
+		finding_fig(x, "ratio_hi", 100 * rhi, "%");
 		x->value = g->levels[g->nlevels - 1].res[g->binder].ratio;
 		x->lo = lo;
 		x->hi = hi;
@@ -196,9 +196,9 @@ static int knee_finding(struct findings *f, const struct binder_group *g, const 
 		finding_fig(x, "at", k->level, NULL);
 		finding_fig(x, "at_err_runs", (double)k->err_runs, "runs");
 		finding_fig(x, "at_n", (double)k->n, "runs");
-		finding_fig(x, "at_err", k->err.median, "fraction");
+		finding_fig(x, "at_err", 100 * k->err.median, "%");
 		finding_fig(x, "last", last->level, NULL);
-		finding_fig(x, "last_err", last->err.median, "fraction");
+		finding_fig(x, "last_err", 100 * last->err.median, "%");
 		snprintf(
 			x->method, sizeof(x->method),
 			"the first level whose median error rate (err) is above 0, after the level "
@@ -262,6 +262,19 @@ static void pair_figs(struct finding *x, size_t k, const struct lever_pair *p)
 	labelf(x, "levels", k, "", levels);
 	labelf(x, "better", k, "", p->direction == 0 ? "" : p->better ? p->value : p->base);
 	labelf(x, "confounded", k, "", p->confounded ? p->confounded : "");
+	{
+		/* the better arm over the worse (the sentence's reading), the worse's cost */
+		bool up = p->direction == 0 || p->better;
+		figf(x, "bmin", k, "", up ? p->min_ratio : 1 / p->max_ratio, "x");
+		figf(x, "bmax", k, "", up ? p->max_ratio : 1 / p->min_ratio, "x");
+		figf(x, "bpooled", k, "", up ? p->pooled : 1 / p->pooled, "x");
+		figf(x, "blo", k, "", !p->pooled_ci ? NAN : up ? p->pooled_lo : 1 / p->pooled_hi, "x");
+		figf(x, "bhi", k, "", !p->pooled_ci ? NAN : up ? p->pooled_hi : 1 / p->pooled_lo, "x");
+		figf(x, "cost_lo", k, "", 100 * (1 - (up ? 1 / p->min_ratio : p->max_ratio)), "%");
+		figf(x, "cost_hi", k, "", 100 * (1 - (up ? 1 / p->max_ratio : p->min_ratio)), "%");
+		figf(x, "pct_lo", k, "", 100 * (p->min_ratio - 1), "%");
+		figf(x, "pct_hi", k, "", 100 * (p->max_ratio - 1), "%");
+	}
 	figf(x, "min", k, "", p->min_ratio, "x");
 	figf(x, "max", k, "", p->max_ratio, "x");
 	figf(x, "pooled", k, "", p->pooled, "x");

@@ -54,7 +54,7 @@ static int decimals_for(double x)
 
 static void pct_range(struct strbuf *out, double lo, double hi)
 {
-	range(out, 100 * lo, 100 * hi, 100 * hi < 9.95 ? 1 : 0);
+	range(out, lo, hi, hi < 9.95 ? 1 : 0);
 	strbuf_adds(out, "%");
 }
 
@@ -258,20 +258,12 @@ static bool is_sessions(const struct finding *x)
 static void effect_words(struct strbuf *out, const struct finding *x, size_t k)
 {
 	const char *value = txt(x, "value", k, ""), *base = txt(x, "base", k, "");
-	bool better_is_value = !strcmp(txt(x, "better", k, ""), value);
-	double lo = fig(x, "min", k, ""), hi = fig(x, "max", k, ""), p = fig(x, "pooled", k, "");
-	double plo = fig(x, "lo", k, ""), phi = fig(x, "hi", k, "");
+	/* a mixed direction ("") reads as the value against its base, as the figures do */
+	bool better_is_value = !strcmp(txt(x, "better", k, ""), value) || !*txt(x, "better", k, "");
+	double lo = fig(x, "bmin", k, ""), hi = fig(x, "bmax", k, ""), p = fig(x, "bpooled", k, "");
+	double plo = fig(x, "blo", k, ""), phi = fig(x, "bhi", k, "");
 	double app_lo = fig(x, "app_min", k, ""), app_hi = fig(x, "app_max", k, "");
 	const char *by = finding_text(x, "by");
-	if (!better_is_value) {
-		double t = lo;
-		lo = 1 / hi;
-		hi = 1 / t;
-		p = 1 / p;
-		t = plo;
-		plo = 1 / phi;
-		phi = 1 / t;
-	}
 	strbuf_addf(out, "%s over %s: ", better_is_value ? value : base,
 		    better_is_value ? base : value);
 	range(out, lo, hi, 2);
@@ -292,7 +284,7 @@ static void effect_words(struct strbuf *out, const struct finding *x, size_t k)
 	}
 	if (!better_is_value && lo > 1 && hi < 1.5) {
 		strbuf_addf(out, "; %s is ", better_is_value ? base : value);
-		range(out, 100 * (1 - 1 / lo), 100 * (1 - 1 / hi), 0);
+		range(out, fig(x, "cost_lo", k, ""), fig(x, "cost_hi", k, ""), 0);
 		strbuf_adds(out, "% lower");
 	}
 	if (isfinite(app_lo)) {
@@ -314,7 +306,7 @@ static void sessions_words(struct strbuf *out, const struct finding *x, size_t k
 	const char *value = txt(x, "value", k, ""), *base = txt(x, "base", k, "");
 	double lo = fig(x, "min", k, ""), hi = fig(x, "max", k, ""), a, b;
 	strbuf_addf(out, "%s against %s sessions: %s", value, base, lo >= 1 ? "+" : "");
-	range(out, 100 * (lo - 1), 100 * (hi - 1), 1);
+	range(out, fig(x, "pct_lo", k, ""), fig(x, "pct_hi", k, ""), 1);
 	strbuf_adds(out, "%");
 	if (*finding_text(x, "by"))
 		strbuf_addf(out, " at %s %s", finding_text(x, "by"), txt(x, "levels", k, ""));
@@ -447,7 +439,7 @@ static void ceiling_sentence(const struct finding *x, struct strbuf *out)
 static void cpu_per_op_sentence(const struct finding *x, struct strbuf *out)
 {
 	strbuf_addf(out, "%s ", x->value >= 1 ? "rises" : "falls");
-	num(out, x->value >= 1 ? x->value : 1 / x->value, 2);
+	num(out, finding_get(x, "change"), 2);
 	strbuf_adds(out, "x from ");
 	num(out, finding_get(x, "from_level"), 0);
 	strbuf_adds(out, " to ");
@@ -472,7 +464,11 @@ static void factor_words(struct strbuf *out, const struct finding *x, const char
 	snprintf(hi, sizeof(hi), "%s_hi", name);
 	snprintf(from, sizeof(from), "%s_from", name);
 	snprintf(to, sizeof(to), "%s_to", name);
-	num(out, fabs(1 - f) * 100, 1);
+	{
+		char pct[48];
+		snprintf(pct, sizeof(pct), "%s_pct", name);
+		num(out, finding_get(x, pct), 1);
+	}
 	strbuf_addf(out, "%% %s %s (", f < 1 ? "less" : "more", where);
 	num(out, f, 3);
 	strbuf_adds(out, "x");
@@ -560,11 +556,11 @@ static void knee_sentence(const struct finding *x, struct strbuf *out)
 	strbuf_adds(out, " at ");
 	num(out, finding_get(x, "at"), 0);
 	strbuf_adds(out, " (median error rate ");
-	num(out, 100 * finding_get(x, "at_err"), 2);
+	num(out, finding_get(x, "at_err"), 2);
 	strbuf_adds(out, "%)");
 	if (finding_get(x, "last") > finding_get(x, "at")) {
 		strbuf_adds(out, ", ");
-		num(out, 100 * finding_get(x, "last_err"), 2);
+		num(out, finding_get(x, "last_err"), 2);
 		strbuf_adds(out, "% at ");
 		num(out, finding_get(x, "last"), 0);
 	}

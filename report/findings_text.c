@@ -95,26 +95,16 @@ static const char *label_of(const struct finding *x)
 
 void findings_number(struct strbuf *out, double x, int decimals)
 {
-	char digits[64], *dot;
-	size_t whole, lead;
+	char digits[64];
 	if (!isfinite(x)) {
 		strbuf_adds(out, "NA");
 		return;
 	}
 	snprintf(digits, sizeof(digits), "%.*f", decimals, x);
-	if (!strcmp(digits, "-0") || (decimals && strspn(digits, "-0.") == strlen(digits)))
+	/* a rounded -0 is 0 */
+	if (digits[0] == '-' && strspn(digits + 1, "0.") == strlen(digits + 1))
 		snprintf(digits, sizeof(digits), "%.*f", decimals, 0.0);
-	dot = strchr(digits, '.');
-	whole = dot ? (size_t)(dot - digits) : strlen(digits);
-	lead = digits[0] == '-';
-	for (size_t i = 0; i < whole; i++) {
-		size_t left = whole - i;
-		strbuf_addf(out, "%c", digits[i]);
-		if (i >= lead && left > 1 && (left - 1) % 3 == 0)
-			strbuf_adds(out, ",");
-	}
-	if (dot)
-		strbuf_adds(out, dot);
+	strbuf_adds(out, digits);
 }
 
 static void subject(const struct finding *x, struct strbuf *out)

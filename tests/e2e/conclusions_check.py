@@ -131,7 +131,7 @@ def capacity():
         m = cap_medians("medium", "pg")
         says(s, "throughput falls from %.1f to %.1f" % (m["100"], m["500"]), "from 100 to 500 sessions")
         p50 = {l: st.median(float(r["p50"]) for r in cap_runs("medium", "pg") if r["level"] == l) for l in ("100", "500")}
-        says(s, "p50_ms rises from %.1f to %s" % (p50["100"], "{:,.1f}".format(p50["500"])))
+        says(s, "p50_ms rises from %.1f to %.1f" % (p50["100"], p50["500"]))
         # "3. PostgreSQL: not a binder ... 0.08-0.12 cores" (both instances; e2-medium's own
         # runs read 0.11-0.12); "4. ... backends_max is 7 ... against max_connections = 56"
         pg = [c[1] for c in cores]
@@ -146,8 +146,8 @@ def capacity():
         rss = [int(r["load_app_kb"]) for r in sysr]
         avail = min(int(r["mem_avail_min_kb"]) for r in sysr)
         assert (round(min(rss) / 1000), round(max(rss) / 1000)) == (364, 374) and avail > 3.0e6
-        says(s, "app RSS {:,}-{:,} kB at 500 sessions".format(min(rss), max(rss)),
-             "MemAvailable at least {:,} kB".format(avail))
+        says(s, "app RSS {}-{} kB at 500 sessions".format(min(rss), max(rss)),
+             "MemAvailable at least {} kB".format(avail))
     check("binder e2-medium pg: app CPU flat at 1.62-1.65 of 2 vCPUs; PostgreSQL, connections, "
           "memory ranked with headroom (seed 001, What binds)", medium_pg)
 
@@ -298,9 +298,9 @@ def gmp():
         mid = st.median(tput("8", "default", "100", ("1", "2", "3")))
         _, s, _ = finding("lever", "lever sessions")
         says(s, "Sensitivity to sessions", "400 against 25 sessions: +%.1f%% at gomaxprocs 8 (%s \u2192 %s)"
-             % (100 * (b / a - 1), "{:,.1f}".format(a), "{:,.1f}".format(b)),
-             "100 against 25 sessions", "{:,.1f}".format(mid), "nearly flat")
-        assert ("{:,.1f}".format(a), "{:,.1f}".format(mid), "{:,.1f}".format(b)) == ("1,704.9", "1,796.2", "1,898.0")
+             % (100 * (b / a - 1), "{:.1f}".format(a), "{:.1f}".format(b)),
+             "100 against 25 sessions", "{:.1f}".format(mid), "nearly flat")
+        assert ("{:.1f}".format(a), "{:.1f}".format(mid), "{:.1f}".format(b)) == ("1704.9", "1796.2", "1898.0")
     check("throughput nearly flat in sessions at GOMAXPROCS 8: +11.3% from 25 to 400 (seed 000, "
           "contention on a single session is ruled out)", sessions)
 
@@ -313,8 +313,8 @@ def gmp():
               st.median(float(r["tput"]) for r in main if r["gomaxprocs"] == g) for g in ("1", "8")}
         _, s, _ = finding("cpu_per_op")
         says(s, "rises %sx from 1 to 8 gomaxprocs: %s \u2192 %s \u00b5s" %
-             (f2(us["8"] / us["1"]), "{:,.0f}".format(us["1"]), "{:,.0f}".format(us["8"])))
-        assert "{:,.0f}".format(us["8"]) == "3,803" and abs(us["8"] / us["1"] - 2.03) < 0.015
+             (f2(us["8"] / us["1"]), "{:.0f}".format(us["1"]), "{:.0f}".format(us["8"])))
+        assert "{:.0f}".format(us["8"]) == "3803" and abs(us["8"] / us["1"] - 2.03) < 0.015
     check("CPU per interaction rises 2.02x (2.03x) from 1 to 8 threads, 3,803 us at 8 (seed 000, "
           "lock waiting is not where the CPU goes)", cpu_per_op)
 
