@@ -347,7 +347,7 @@ int build_binders(const struct binders_request *req, const struct binders_result
 	doc_note(s, "use: the level's median (use_min, use_max: its runs); ratio: use / capacity; "
 		    "app_cpu against min(gomaxprocs, vCPUs), host_cpu and pg_cpu against the "
 		    "vCPUs, memory against RSS + MemAvailable, connections against "
-		    "max_connections, generator against 100%% of its machine");
+		    "max_connections, generator against the whole of its machine");
 	ranking_table(doc_section(d, "ranking", "Resources ranked by use"), b);
 	s = doc_section(d, "little", "Little's law on closed-loop runs");
 	little_table(s, res, by);
