@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "noise.h"
+#include "verdict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -211,6 +212,10 @@ static int level_of(const struct order *o, size_t n, double *v, struct binder_le
 		if (isfinite(o[i].run->tput))
 			v[k++] = o[i].run->tput;
 	rc = summary_of(v, k, &l->tput);
+	if (rc == 0 && k && !(l->tput_v = malloc(k * sizeof(*l->tput_v))))
+		rc = err_set("out of memory");
+	if (rc == 0 && k)
+		memcpy(l->tput_v, v, k * sizeof(*v));
 	k = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (isfinite(o[i].run->latency))
@@ -265,6 +270,7 @@ static void step_of(const struct binder_level *a, struct binder_level *b,
 	struct noise_step s;
 	double xa = a->tput.median, xb = b->tput.median;
 	bool rising;
+	b->step_within_noise = false;
 	if (opts->lower_is_better) {
 		xa = xa > 0 ? 1.0 / xa : NAN;
 		xb = xb > 0 ? 1.0 / xb : NAN;
@@ -272,8 +278,15 @@ static void step_of(const struct binder_level *a, struct binder_level *b,
 	b->elasticity = xa > 0 && xb > 0 && a->level > 0 && b->level > a->level
 				? log(xb / xa) / log(b->level / a->level)
 				: NAN;
-	noise_step_judge(&a->tput, &b->tput, opts->lower_is_better, &s);
-	b->step_within_noise = !strcmp(s.verdict, NOISE_WITHIN);
+	struct verdict_options vo;
+	verdict_options_init(&vo);
+	vo.kind = opts->kind;
+	vo.lower_is_better = opts->lower_is_better;
+	if (a->tput.n && b->tput.n &&
+	    noise_step_judge(a->tput_v, a->tput.n, b->tput_v, b->tput.n, &vo, &s) == 0)
+		b->step_within_noise = !strcmp(s.verdict, NOISE_WITHIN);
+	else
+		err_clear(); /* values the test cannot take: judged by the elasticity alone */
 	rising = isnan(b->elasticity) ? xb > xa : b->elasticity >= opts->rise_min;
 	if (rising && !b->step_within_noise)
 		b->step = "rise";
@@ -503,6 +516,8 @@ int binders_compute(struct binder_run *runs, size_t n, const struct binders_opti
 
 void binders_release(struct binders *b)
 {
+	for (size_t i = 0; b->levels && i < b->nlevels; i++)
+		free(b->levels[i].tput_v);
 	free(b->levels);
 	free(b->groups);
 	memset(b, 0, sizeof(*b));

@@ -144,6 +144,7 @@ struct binder_level {
 	double level;
 	size_t n;
 	struct summary tput;
+	double *tput_v; /* the runs' throughput values (tput.n of them; the step's test) */
 	bool has_latency;
 	struct summary latency;
 	bool has_err;
@@ -192,6 +193,7 @@ struct binder_group {
 struct binders_options {
 	double near, flat_pct, rise_min, latency_rise_pct;
 	bool lower_is_better; /* the metric (never for throughput) */
+	enum field_kind kind; /* the metric's kind (the step test's words) */
 };
 
 struct binders {

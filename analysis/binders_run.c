@@ -261,13 +261,14 @@ int binders_run(sqlite3 *db, const struct binders_request *req, struct binders_r
 	if (rc == 0 && out->sel.n == 0)
 		rc = select_no_runs(&out->sel, req->filter);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "binders", true);
+		rc = pooling_check(db, &spec, &out->sel, "binders", "--group");
 	if (rc == 0 && !(out->runs = calloc(out->sel.n, sizeof(*out->runs))))
 		rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < out->sel.n; i++)
 		rc = fill(db, req, &out->sel.runs[i], &hosts, &out->runs[i], &out->any_trace);
 	field_metric_meaning(metric, NULL, false, &m);
 	opts.lower_is_better = m.lower_is_better;
+	opts.kind = m.kind;
 	if (rc == 0)
 		rc = binders_compute(out->runs, out->sel.n, &opts, &out->b);
 	hosts_release(&hosts);

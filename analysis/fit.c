@@ -452,8 +452,8 @@ int fit_run(sqlite3 *db, const struct fit_request *req, struct fit_run_result *o
 	if (rc == 0)
 		rc = points(out);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "fit", false);
-	out->classified = req->by && field_counts_workers(req->by);
+		rc = pooling_check(db, &spec, &out->sel, "fit", NULL);
+	out->classified = field_level_counts_workers(req->by, req->workers);
 	if (rc == 0 && out->classified)
 		rc = run_host_levels(db, &out->sel, req->host, &out->host);
 	if (rc == 0 &&

@@ -99,6 +99,7 @@ struct fit_request {
 	bool models[FIT_NMODELS]; /* indexed by enum fit_model */
 	bool all_levels;          /* --all-levels: fit SMT and beyond levels too */
 	const char *host;         /* --host: count levels on this host; NULL: the runs' own */
+	const char *workers;      /* --workers FIELD: it counts workers (declared), or NULL */
 };
 
 /* A request's answer: the runs, their points, and each model asked for. */

@@ -4,7 +4,8 @@
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
-#include "compare.h"
+#include "../common/units.h"
+#include "verdict.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -224,11 +225,12 @@ static double ln_mean(const double *x, size_t n)
  * An unreplicated cell tested against the spread the level's replicated
  * arms show (their pooled sd of ln values, sd with df degrees of
  * freedom): t = (mean ln b - mean ln a) / (sd sqrt(1/na + 1/nb)), two-sided
- * p from Student's t with df.
+ * p from Student's t with df; its verdict filled as verdict.h's would be.
  */
 static void borrowed_test(const double *a, size_t na, const double *b, size_t nb, double sd,
-			  double df, bool lower, struct lever_cell *c)
+			  double df, enum field_kind kind, struct lever_cell *c)
 {
+	struct verdict *v = &c->v;
 	double d, se, t, p, q;
 	if (!(sd > 0) || !(df > 0) || a[0] <= 0 || b[0] <= 0) {
 		snprintf(c->reason, sizeof(c->reason),
@@ -241,71 +243,60 @@ static void borrowed_test(const double *a, size_t na, const double *b, size_t nb
 	t = d / se;
 	p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
 	q = gsl_cdf_tdist_Pinv(0.975, df);
-	c->has_ci = true;
-	c->estimate = exp(d);
-	c->lo = exp(d - q * se);
-	c->hi = exp(d + q * se);
-	c->se = se;
-	c->df = df;
-	c->p = p;
-	c->method = "t, borrowed spread";
-	c->beyond_noise = p < 0.05;
-	(void)lower;
+	v->has_test = v->log_scale = true;
+	v->test = "t-borrowed";
+	v->test_words = "t on ln values with the replicated arms' spread";
+	v->t = (struct t_test){na, nb, d, se, df, t, p, d - q * se, d + q * se, 0.95};
+	v->p = p;
+	v->estimate = exp(d);
+	v->lo = exp(d - q * se);
+	v->hi = exp(d + q * se);
+	v->direction = d > 0 ? 1 : d < 0 ? -1 : 0;
+	v->call = p < VERDICT_ALPHA ? VERDICT_REAL : VERDICT_WITHIN_NOISE;
+	v->word = v->call == VERDICT_REAL ? units_change_word(kind, v->direction)
+					  : VERDICT_WITHIN_NOISE_WORD;
+	c->beyond_noise = v->call == VERDICT_REAL;
 	snprintf(c->reason, sizeof(c->reason),
 		 "an arm with one run: t on ln values with the spread of the replicated arms at "
-		 "this level (sd %.4g, df %.0f): t = %.3f, p = %.3g %s alpha 0.05",
-		 sd, df, t, p, p < 0.05 ? "<" : ">=");
+		 "this level (sd %.4g, df %.0f): t = %.3f, p = %.3g %s alpha %g",
+		 sd, df, t, p, p < VERDICT_ALPHA ? "<" : ">=", VERDICT_ALPHA);
 }
 
 /*
- * The verdict of b against a (compare_arms), in the words of the metric's
- * direction: higher or lower when real, else no-difference, within-noise
- * or unreplicated (an arm with one run: the borrowed-spread test says
- * whether it is beyond noise).
+ * The verdict of b against a (verdict.h's verdict_two_samples, the one
+ * every command uses), its words the metric's kind's; an arm with one run
+ * is unreplicated there, and the borrowed-spread test says whether it is
+ * beyond noise.
  */
 static int judge(const double *a, size_t na, const double *b, size_t nb, double sd, double df,
-		 bool lower, struct lever_cell *c)
+		 bool lower, enum field_kind kind, struct lever_cell *c)
 {
-	struct compare_options o;
-	struct compare cmp;
-	int rc;
-	c->has_ci = false;
-	c->estimate = c->lo = c->hi = c->se = c->df = c->p = NAN;
-	c->unreplicated = na < 2 || nb < 2;
-	if (c->unreplicated) {
-		c->verdict = "unreplicated";
-		c->method = "none";
-		borrowed_test(a, na, b, nb, sd, df, lower, c);
-		return 0;
-	}
-	compare_options_init(&o);
+	struct verdict_options o;
+	verdict_options_init(&o);
+	o.kind = kind;
 	o.lower_is_better = lower;
-	rc = compare_arms(a, na, b, nb, &o, &cmp);
-	if (rc) {
-		err_clear(); /* values this comparison cannot take (zeros on both sides) */
-		c->verdict = "within-noise";
-		c->method = "none";
+	c->unreplicated = na < 2 || nb < 2;
+	if (verdict_two_samples(a, na, b, nb, &o, &c->v) != 0) {
+		err_clear(); /* values the test cannot take */
+		memset(&c->v, 0, sizeof(c->v));
+		c->v.call = VERDICT_WITHIN_NOISE;
+		c->v.word = VERDICT_WITHIN_NOISE_WORD;
 		snprintf(c->reason, sizeof(c->reason), "not compared");
-		return 0;
+	} else {
+		snprintf(c->reason, sizeof(c->reason), "%s", c->v.reason);
 	}
-	c->method = cmp.o.method;
-	snprintf(c->reason, sizeof(c->reason), "%s", cmp.o.reason);
-	if (cmp.o.has_t && cmp.log_scale) {
-		c->has_ci = true;
-		c->estimate = cmp.o.estimate;
-		c->lo = cmp.o.lo;
-		c->hi = cmp.o.hi;
-		c->se = cmp.o.t.se;
-		c->df = cmp.o.t.df;
-		c->p = cmp.o.t.p;
-	}
-	c->real = !strcmp(cmp.o.verdict, "faster") || !strcmp(cmp.o.verdict, "slower");
-	if (c->real)
-		c->verdict = cmp.b.median > cmp.a.median ? "higher" : "lower";
-	else if (!strcmp(cmp.o.verdict, "no-difference"))
-		c->verdict = "no-difference";
-	else
-		c->verdict = "within-noise";
+	if (c->unreplicated)
+		borrowed_test(a, na, b, nb, sd, df, kind, c);
+	c->real = !c->unreplicated && verdict_real(&c->v);
+	c->verdict = c->unreplicated && !c->v.has_test ? VERDICT_UNREPLICATED_WORD : c->v.word;
+	c->method = c->v.has_test ? c->v.test : "none";
+	c->has_ci = c->v.has_test && c->v.log_scale;
+	c->estimate = c->has_ci ? c->v.estimate : NAN;
+	c->lo = c->has_ci ? c->v.lo : NAN;
+	c->hi = c->has_ci ? c->v.hi : NAN;
+	c->se = c->has_ci ? c->v.t.se : NAN;
+	c->df = c->has_ci ? c->v.t.df : NAN;
+	c->p = c->v.has_test ? c->v.p : NAN;
 	return 0;
 }
 
@@ -367,7 +358,7 @@ static int cell_of(const struct work *w, size_t lo, size_t hi, const char *base,
 		double *scratch = calloc(hi - lo + 1, sizeof(*scratch)), df = 0;
 		double sd = scratch ? spread_of(w, lo, hi, scratch, &df, &c->noise_pct) : NAN;
 		free(scratch);
-		rc = judge(buf, na, bb, nb, sd, df, w->in->lower_is_better, c);
+		rc = judge(buf, na, bb, nb, sd, df, w->in->lower_is_better, w->in->kind, c);
 	}
 	if (rc == 0 && c->a.app_cores > 0)
 		c->app_ratio = c->b.app_cores / c->a.app_cores;
@@ -564,20 +555,36 @@ static char *followers_of(const struct lever_input *in, size_t f)
 	return sb.len ? strbuf_detach(&sb) : (strbuf_release(&sb), NULL);
 }
 
-static void pair_summary(struct lever_pair *p, bool lower)
+/* verdict.h's sum of the levels' verdicts (one scale: every cell tested on ln values). */
+static int tally_of(const struct lever_pair *p, bool lower, enum field_kind kind,
+		    struct verdict_tally *t)
 {
-	double *est = calloc(p->ncells * 3 + 1, sizeof(*est)), *se = est + p->ncells,
-	       *df = est + 2 * p->ncells;
+	const struct verdict **v = calloc(p->ncells ? p->ncells : 1, sizeof(*v));
+	struct verdict_options o;
+	int rc;
+	if (!v)
+		return err_set("out of memory");
+	for (size_t i = 0; i < p->ncells; i++)
+		v[i] = &p->cells[i].v;
+	verdict_options_init(&o);
+	o.kind = kind;
+	o.lower_is_better = lower;
+	rc = verdict_tally(v, p->ncells, &o, t);
+	free(v);
+	return rc;
+}
+
+static void pair_summary(struct lever_pair *p, bool lower, enum field_kind kind)
+{
+	struct verdict_tally tally;
 	bool all_ci = p->ncells > 0, above = true, below = true;
 	int dir = 0;
-	struct t_test t;
 	p->min_ratio = INFINITY;
 	p->max_ratio = -INFINITY;
 	p->pooled = p->pooled_lo = p->pooled_hi = NAN;
 	p->app_min = p->app_max = NAN;
 	for (size_t i = 0; i < p->ncells; i++) {
 		const struct lever_cell *c = &p->cells[i];
-		const double app[2] = {c->a.app_cores, c->b.app_cores};
 		if (isfinite(c->ratio)) {
 			p->min_ratio = fmin(p->min_ratio, c->ratio);
 			p->max_ratio = fmax(p->max_ratio, c->ratio);
@@ -592,17 +599,11 @@ static void pair_summary(struct lever_pair *p, bool lower)
 			int d = c->ratio > 1 ? 1 : -1;
 			dir = dir == 0 ? d : dir == d ? d : 2;
 		}
-		(void)app;
 		if (isfinite(c->app_ratio)) {
 			p->app_min =
 				isnan(p->app_min) ? c->app_ratio : fmin(p->app_min, c->app_ratio);
 			p->app_max =
 				isnan(p->app_max) ? c->app_ratio : fmax(p->app_max, c->app_ratio);
-		}
-		if (est) {
-			est[i] = c->has_ci ? log(c->estimate) : log(c->ratio);
-			se[i] = c->se;
-			df[i] = c->df;
 		}
 	}
 	p->effect = p->nreal + p->nbeyond > 0;
@@ -610,11 +611,11 @@ static void pair_summary(struct lever_pair *p, bool lower)
 	p->better = p->direction != 0 && ((p->direction > 0) != lower);
 	p->independent = p->ncells >= 2 && (above || below) &&
 			 p->max_ratio <= p->min_ratio * (1 + LEVERS_INDEPENDENT_PCT / 100.0);
-	if (est && all_ci && stats_pool_inverse_variance(est, se, df, p->ncells, 0.95, &t) == 0) {
-		p->pooled_ci = true;
-		p->pooled = exp(t.diff);
-		p->pooled_lo = exp(t.lo);
-		p->pooled_hi = exp(t.hi);
+	if (all_ci && tally_of(p, lower, kind, &tally) == 0) {
+		p->pooled = tally.estimate;
+		p->pooled_lo = tally.lo;
+		p->pooled_hi = tally.hi;
+		p->pooled_ci = isfinite(tally.lo);
 	} else if (p->ncells > 0 && p->min_ratio > 0) {
 		double gm = 0;
 		for (size_t i = 0; i < p->ncells; i++)
@@ -622,7 +623,6 @@ static void pair_summary(struct lever_pair *p, bool lower)
 		p->pooled = exp(gm / (double)p->ncells);
 	}
 	err_clear();
-	free(est);
 	if (!isfinite(p->min_ratio))
 		p->min_ratio = p->max_ratio = NAN;
 }
@@ -659,7 +659,7 @@ int levers_compute(const struct lever_input *in, struct levers *out)
 			out->pairs[i].follows = followers_of(in, f);
 	}
 	for (size_t i = 0; rc == 0 && i < out->npairs; i++) {
-		pair_summary(&out->pairs[i], in->lower_is_better);
+		pair_summary(&out->pairs[i], in->lower_is_better, in->kind);
 		out->neffects += out->pairs[i].effect;
 	}
 	for (size_t i = 0; w.items && i < in->n; i++) {

@@ -16,9 +16,9 @@
  *          100); otherwise the value whose runs came first
  *   cell   each other value b against the base a: each arm's n, median,
  *          range and median app_cores; ratio = median(b) / median(a); the
- *          verdict of analysis/compare.h's compare_arms (Welch t on ln
- *          values with its confirmation; the geometric-mean ratio and its
- *          95% interval), the metric's direction deciding better and worse
+ *          verdict of analysis/verdict.h (verdict_two_samples: Welch t on
+ *          ln values, the geometric-mean ratio and its 95% interval, the
+ *          word in the metric's kind: higher/lower, faster/slower, ...)
  * Block kinds: within a combination of the varying fields, a block that
  * holds only some of its levels while another holds them all is an arm of
  * its own (a soak, a gctrace or fsync block: pooling.h): an arm uses its
@@ -35,9 +35,10 @@
  * spread, (max / min - 1) x 100.
  *
  * Per pair (lever, context, b against a) over its levels: the smallest and
- * largest ratio; the pooled ratio (inverse-variance over the levels' ln
- * ratios when every level has a t interval, with its interval; else the
- * geometric mean of the ratios, no interval); level-independent when it
+ * largest ratio; the pooled ratio (verdict_tally over the levels'
+ * verdicts when every level has a test: their geometric mean with its
+ * 95% interval; else the geometric mean of the ratios, no interval);
+ * level-independent when it
  * has two or more levels, every ratio lies on the same side of 1 and the
  * largest is within LEVERS_INDEPENDENT_PCT % of the smallest; an effect
  * when some level's verdict is real or an unreplicated cell is beyond
@@ -61,6 +62,7 @@
 
 #include "select.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define LEVERS_INDEPENDENT_PCT 10.0
 
@@ -82,7 +84,8 @@ struct lever_input {
 	const char *const *follows; /* per field: the fields it follows, or NULL (a lever) */
 	size_t nfields;
 	bool lower_is_better;
-	bool has_level; /* false: every run is one level */
+	enum field_kind kind; /* the metric's (the verdicts' words) */
+	bool has_level;       /* false: every run is one level */
 	/*
 	 * Worker counts among the results-table columns that are not a varying
 	 * field (procs, threads): a pair whose arms differ in one is confounded
@@ -109,6 +112,7 @@ struct lever_cell {
 	double estimate, lo, hi; /* the t test's ratio of geometric means and its interval */
 	double se, df;           /* of ln estimate (pooling) */
 	double p;                /* the test's; NaN without one */
+	struct verdict v;        /* verdict.h's (unreplicated: the borrowed-spread test's) */
 	const char *verdict;     /* higher, lower, no-difference, within-noise, unreplicated */
 	const char *method;
 	bool real;         /* the verdict says higher or lower */

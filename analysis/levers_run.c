@@ -123,6 +123,7 @@ int levers_run(sqlite3 *db, const struct levers_request *req, struct levers_resu
 				  (const char *const *)out->follows,
 				  out->nfields,
 				  m.lower_is_better,
+				  m.kind,
 				  req->by != NULL,
 				  (const char *const *)out->settings,
 				  out->nsettings};

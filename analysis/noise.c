@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "noise_order.h"
 #include "pooling.h"
 
 #include <gsl/gsl_sort.h>
@@ -17,306 +18,9 @@ void noise_options_init(struct noise_options *opts)
 	memset(opts, 0, sizeof(*opts));
 	opts->burst_factor = NOISE_BURST_FACTOR;
 	opts->drift_pct = NOISE_DRIFT_PCT;
+	opts->alpha = VERDICT_ALPHA;
 	field_metric_meaning("tput", NULL, false, &opts->metric);
 	opts->duration_extra = -1;
-}
-
-/* Append one zeroed element to a growing array. */
-static void *push(void *array_ptr, size_t *count, size_t size)
-{
-	void **array = array_ptr;
-	char *grown = realloc(*array, (*count + 1) * size);
-	if (!grown) {
-		err_set("out of memory");
-		return NULL;
-	}
-	*array = grown;
-	memset(grown + *count * size, 0, size);
-	return grown + (*count)++ * size;
-}
-
-/* When a run started and when its measured window ended (Unix seconds). */
-struct run_time {
-	bool has_start;
-	double start, end;
-};
-
-static int run_times(const struct selection *sel, int duration_extra, struct run_time **out)
-{
-	struct run_time *t = calloc(sel->n ? sel->n : 1, sizeof(*t));
-	if (!t)
-		return err_set("out of memory");
-	for (size_t i = 0; i < sel->n; i++) {
-		const struct sel_run *run = &sel->runs[i];
-		struct tm tm;
-		const char *end = NULL;
-		memset(&tm, 0, sizeof(tm));
-		if (run->started_at)
-			end = strptime(run->started_at, "%Y-%m-%dT%H:%M:%S", &tm);
-		t[i].has_start = end != NULL;
-		t[i].start = t[i].end = end ? (double)timegm(&tm) : (double)run->seq;
-		if (end && duration_extra >= 0 && run->extra && run->extra[duration_extra]) {
-			char *stop = NULL;
-			double d = strtod(run->extra[duration_extra], &stop);
-			if (stop != run->extra[duration_extra] && *stop == '\0' && isfinite(d) &&
-			    d > 0)
-				t[i].end = t[i].start + d;
-		}
-	}
-	*out = t;
-	return 0;
-}
-
-struct keyed {
-	double key;
-	size_t index;
-};
-
-/* By time, then by position in the selection: equal start times keep results-table order. */
-static int by_key(const void *pa, const void *pb)
-{
-	const struct keyed *a = pa, *b = pb;
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* Indices of sel's runs for which keep[i], in time order (results-table order if untimed). */
-static int time_order(const struct selection *sel, const struct run_time *t, const bool *keep,
-		      size_t **out, size_t *n, bool *timed)
-{
-	struct keyed *k = malloc((sel->n ? sel->n : 1) * sizeof(*k));
-	size_t *order = malloc((sel->n ? sel->n : 1) * sizeof(*order));
-	size_t m = 0;
-	if (!k || !order) {
-		free(k);
-		free(order);
-		return err_set("out of memory");
-	}
-	*timed = true;
-	for (size_t i = 0; i < sel->n; i++)
-		if (keep[i]) {
-			k[m++].index = i;
-			*timed &= t[i].has_start;
-		}
-	for (size_t i = 0; i < m; i++)
-		k[i].key = *timed ? t[k[i].index].start : (double)sel->runs[k[i].index].seq;
-	qsort(k, m, sizeof(*k), by_key);
-	for (size_t i = 0; i < m; i++)
-		order[i] = k[i].index;
-	free(k);
-	*out = order;
-	*n = m;
-	return 0;
-}
-
-static const char *block_of(const struct sel_run *run)
-{
-	return run->block ? run->block : "NA";
-}
-
-/* ---- the order rule ---- */
-
-/*
- * One stratum of a factor: its runs in time order and each run's value of
- * the factor (parallel arrays).
- */
-struct stratum {
-	const char *factor;
-	bool is_level;
-	const char *name;
-	const size_t *runs;
-	const char *const *values;
-	size_t n;
-	bool timed;
-};
-
-static char *order_text(char *const *values, const size_t *positions, size_t n)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sb, "%s%s",
-			    i == 0                             ? ""
-			    : positions[i] == positions[i - 1] ? "+"
-							       : ",",
-			    values[i]);
-	return strbuf_detach(&sb);
-}
-
-/* One order row per block of the stratum: first run of each value, slots of overlapping runs. */
-static int stratum_orders(struct noise *nz, const struct selection *sel, const struct run_time *t,
-			  const struct stratum *st)
-{
-	const char **blocks = malloc((st->n ? st->n : 1) * sizeof(*blocks));
-	size_t nblocks = 0;
-	int rc = 0;
-	if (!blocks)
-		return err_set("out of memory");
-	for (size_t i = 0; i < st->n; i++) {
-		const char *b = block_of(&sel->runs[st->runs[i]]);
-		size_t j = 0;
-		while (j < nblocks && strcmp(blocks[j], b))
-			j++;
-		if (j == nblocks)
-			blocks[nblocks++] = b;
-	}
-	for (size_t k = 0; rc == 0 && k < nblocks; k++) {
-		struct noise_order *o = push(&nz->orders, &nz->norders, sizeof(*o));
-		size_t slot = 0;
-		double slot_start = 0, slot_end = 0;
-		if (!o) {
-			rc = ERR_DATA;
-			break;
-		}
-		o->factor = st->factor;
-		o->is_level = st->is_level;
-		o->block = blocks[k];
-		o->timed = st->timed;
-		o->group = strdup(st->name);
-		o->values = calloc(st->n, sizeof(*o->values));
-		o->positions = calloc(st->n, sizeof(*o->positions));
-		if (!o->group || !o->values || !o->positions) {
-			rc = err_set("out of memory");
-			break;
-		}
-		for (size_t i = 0; i < st->n; i++) {
-			size_t run = st->runs[i];
-			bool known = false;
-			if (strcmp(block_of(&sel->runs[run]), blocks[k]))
-				continue;
-			for (size_t j = 0; j < o->nvalues && !known; j++)
-				known = !strcmp(o->values[j], st->values[i]);
-			if (known)
-				continue;
-			/* a value whose first run starts inside the slot's first run shares it */
-			if (slot == 0 || !st->timed ||
-			    !(t[run].start < slot_end || t[run].start == slot_start)) {
-				slot++;
-				slot_start = t[run].start;
-				slot_end = t[run].end;
-			} else {
-				slot_end = fmax(slot_end, t[run].end);
-			}
-			o->values[o->nvalues] = strdup(st->values[i]);
-			if (!o->values[o->nvalues]) {
-				rc = err_set("out of memory");
-				break;
-			}
-			o->positions[o->nvalues++] = slot;
-		}
-		if (rc == 0 && !(o->levels = order_text(o->values, o->positions, o->nvalues)))
-			rc = err_set("out of memory");
-	}
-	free(blocks);
-	return rc;
-}
-
-/*
- * The stratum's word from its order rows (nz->orders[first..]); the note
- * says what decided, naming the factor as `label` (e.g. "sessions").
- */
-static int judge_orders(const struct noise *nz, size_t first, const char *label,
-			const char **balance, char **note)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t considered = 0, simultaneous = 0;
-	bool timed = true;
-	*balance = NULL;
-	for (size_t r = first; r < nz->norders; r++) {
-		const struct noise_order *o = &nz->orders[r];
-		if (o->nvalues < 2)
-			continue;
-		considered++;
-		timed &= o->timed;
-		simultaneous += o->positions[o->nvalues - 1] == 1;
-	}
-	if (considered == 0) {
-		*balance = NOISE_BAL_NOT_ROTATED;
-		strbuf_addf(&sb, "%s does not change within a block", label);
-	} else if (simultaneous == considered) {
-		*balance = NOISE_BAL_SIMULTANEOUS;
-		strbuf_addf(&sb,
-			    "the values of %s ran at the same time in every block (overlapping "
-			    "runs): nothing to counterbalance",
-			    label);
-	} else if (considered == 1) {
-		*balance = NOISE_BAL_ONE_BLOCK;
-		strbuf_adds(&sb, "one block: order cannot be counterbalanced");
-	}
-	/* a value that holds one position in every block where it ran (2 or more) */
-	for (size_t r = first; !*balance && r < nz->norders; r++) {
-		const struct noise_order *o = &nz->orders[r];
-		if (o->nvalues < 2)
-			continue;
-		for (size_t v = 0; !*balance && v < o->nvalues; v++) {
-			struct strbuf where = STRBUF_INIT;
-			size_t seen = 0;
-			bool same = true, earlier = false;
-			for (size_t q = first; q < nz->norders && !earlier; q++) {
-				const struct noise_order *p = &nz->orders[q];
-				if (p->nvalues < 2)
-					continue;
-				for (size_t w = 0; w < p->nvalues; w++) {
-					if (strcmp(p->values[w], o->values[v]))
-						continue;
-					if (q < r)
-						earlier = true; /* judged with that row */
-					same &= p->positions[w] == o->positions[v];
-					strbuf_addf(&where, "%s%s", seen ? ", " : "", p->block);
-					seen++;
-				}
-			}
-			if (!earlier && seen >= 2 && same) {
-				*balance = NOISE_BAL_NO;
-				strbuf_addf(&sb, "%s=%s is at position %zu in every block (%s)",
-					    label, o->values[v], o->positions[v],
-					    strbuf_str(&where));
-			}
-			strbuf_release(&where);
-		}
-	}
-	if (!*balance) {
-		*balance = NOISE_BAL_YES;
-		strbuf_addf(&sb, "no value of %s holds one position in every block (order by %s)",
-			    label, timed ? "start time" : "results-table row");
-	}
-	*note = strbuf_detach(&sb);
-	return *note ? 0 : err_set("out of memory");
-}
-
-/* Rank of a word when strata combine: the lowest wins. */
-static int balance_rank(const char *word)
-{
-	static const char *const order[] = {NOISE_BAL_NO, NOISE_BAL_ONE_BLOCK, NOISE_BAL_YES,
-					    NOISE_BAL_SIMULTANEOUS, NOISE_BAL_NOT_ROTATED};
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(word, order[i]))
-			return i;
-	return 5;
-}
-
-/* Keep the worse of (balance, note) and the candidate; the note names the stratum. */
-static int combine_balance(struct noise_factor *f, const char *stratum, size_t nstrata,
-			   const char *balance, const char *note)
-{
-	char *text;
-	if (f->balance && balance_rank(f->balance) <= balance_rank(balance))
-		return 0;
-	/* a failing stratum is named; the other words hold for every stratum that decided */
-	if (nstrata > 1 && *stratum &&
-	    (!strcmp(balance, NOISE_BAL_NO) || !strcmp(balance, NOISE_BAL_ONE_BLOCK))) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s: %s", stratum, note);
-		text = strbuf_detach(&sb);
-	} else {
-		text = strdup(note);
-	}
-	if (!text)
-		return err_set("out of memory");
-	free(f->note);
-	f->note = text;
-	f->balance = balance;
-	return 0;
 }
 
 /* ---- one group ---- */
@@ -354,7 +58,7 @@ static int group_init(struct group *g, const struct selection *sel, const struct
 		}
 		keep[i] = true;
 	}
-	if ((rc = time_order(sel, t, keep, &g->runs, &g->n, &g->timed)) < 0)
+	if ((rc = noise_time_order(sel, t, keep, &g->runs, &g->n, &g->timed)) < 0)
 		goto done;
 	g->levels = malloc((g->n ? g->n : 1) * sizeof(*g->levels));
 	g->blocks = malloc((g->n ? g->n : 1) * sizeof(*g->blocks));
@@ -369,7 +73,7 @@ static int group_init(struct group *g, const struct selection *sel, const struct
 		if (g->nlevels == 0 || g->levels[i] != g->levels[g->nlevels - 1])
 			g->levels[g->nlevels++] = g->levels[i];
 	for (size_t i = 0; i < g->n; i++) {
-		const char *b = block_of(&sel->runs[g->runs[i]]);
+		const char *b = noise_block_of(&sel->runs[g->runs[i]]);
 		size_t j = 0;
 		while (j < g->nblocks && strcmp(g->blocks[j], b))
 			j++;
@@ -395,7 +99,7 @@ static size_t gather(const struct group *g, double level, const char *block, dou
 	size_t n = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct sel_run *run = &g->sel->runs[g->runs[i]];
-		if (run->level != level || (block && strcmp(block_of(run), block)))
+		if (run->level != level || (block && strcmp(noise_block_of(run), block)))
 			continue;
 		if (n == 0 && first_index)
 			*first_index = g->runs[i];
@@ -428,10 +132,10 @@ static int level_orders(struct noise *nz, const struct group *g, const struct ru
 	}
 	{
 		struct stratum st = {label, true, g->name, g->runs, values, g->n, g->timed};
-		rc = stratum_orders(nz, g->sel, t, &st);
+		rc = noise_stratum_orders(nz, g->sel, t, &st);
 	}
 	if (rc == 0)
-		rc = judge_orders(nz, first, label, &v->balance, &v->counterbalance_note);
+		rc = noise_judge_orders(nz, first, label, &v->balance, &v->counterbalance_note);
 	v->counterbalanced = v->balance && !strcmp(v->balance, NOISE_BAL_YES);
 	free(texts);
 	free(values);
@@ -459,7 +163,7 @@ static int levels_and_cells(struct noise *nz, const struct group *g, size_t firs
 			    double *buf)
 {
 	for (size_t l = 0; l < g->nlevels; l++) {
-		struct noise_level *lv = push(&nz->levels, &nz->nlevels, sizeof(*lv));
+		struct noise_level *lv = noise_push(&nz->levels, &nz->nlevels, sizeof(*lv));
 		size_t n = gather(g, g->levels[l], NULL, buf, NULL);
 		int rc;
 		if (!lv)
@@ -476,7 +180,7 @@ static int levels_and_cells(struct noise *nz, const struct group *g, size_t firs
 			size_t m = gather(g, g->levels[l], g->blocks[b], buf, NULL);
 			if (m == 0)
 				continue;
-			cell = push(&nz->cells, &nz->ncells, sizeof(*cell));
+			cell = noise_push(&nz->cells, &nz->ncells, sizeof(*cell));
 			if (!cell)
 				return ERR_DATA;
 			cell->group = g->name;
@@ -510,7 +214,7 @@ static int drifts(struct noise *nz, const struct group *g, size_t first_cell)
 			if (strcmp(cell->block, g->blocks[b]) || isnan(cell->deviation_pct))
 				continue;
 			if (!d) {
-				d = push(&nz->drifts, &nz->ndrifts, sizeof(*d));
+				d = noise_push(&nz->drifts, &nz->ndrifts, sizeof(*d));
 				if (!d)
 					return ERR_DATA;
 				d->group = g->name;
@@ -555,7 +259,7 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 		struct noise_burst *b;
 		if (n >= NOISE_BURST_MIN_RUNS) {
 			int rc;
-			b = push(&nz->bursts, &nz->nbursts, sizeof(*b));
+			b = noise_push(&nz->bursts, &nz->nbursts, sizeof(*b));
 			if (!b)
 				return ERR_DATA;
 			b->group = g->name;
@@ -576,7 +280,7 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 			int rc;
 			if (m < NOISE_SOAK_MIN_RUNS)
 				continue;
-			s = push(&nz->soaks, &nz->nsoaks, sizeof(*s));
+			s = noise_push(&nz->soaks, &nz->nsoaks, sizeof(*s));
 			if (!s)
 				return ERR_DATA;
 			s->group = g->name;
@@ -596,13 +300,13 @@ static int bursts_and_soaks(struct noise *nz, const struct group *g, double *buf
 
 /* ---- the step rule ---- */
 
-void noise_step_judge(const struct summary *a, const struct summary *b, bool lower_is_better,
-		      struct noise_step *out)
+/* The range rule (evidence): the spreads facing each other and the gap between the ranges. */
+static void range_rule(const struct summary *a, const struct summary *b, bool lower_is_better,
+		       struct noise_step *out)
 {
 	double d = b->median - a->median;
 	double rise_from = a->max - a->median, rise_to = b->median - b->min;
 	double fall_from = a->median - a->min, fall_to = b->max - b->median;
-	bool disjoint;
 	out->n_from = a->n;
 	out->n_to = b->n;
 	out->median_from = a->median;
@@ -615,31 +319,44 @@ void noise_step_judge(const struct summary *a, const struct summary *b, bool low
 		out->gap = b->min - a->max;
 		out->change = "rise";
 		out->effect = lower_is_better ? "worse" : "better";
-		disjoint = b->min > a->max;
+		out->ranges_disjoint = b->min > a->max;
 	} else if (d < 0) {
 		out->spread_from = fall_from;
 		out->spread_to = fall_to;
 		out->gap = a->min - b->max;
 		out->change = "fall";
 		out->effect = lower_is_better ? "better" : "worse";
-		disjoint = a->min > b->max;
+		out->ranges_disjoint = a->min > b->max;
 	} else {
 		bool rise = rise_from + rise_to >= fall_from + fall_to;
 		out->spread_from = rise ? rise_from : fall_from;
 		out->spread_to = rise ? rise_to : fall_to;
 		out->gap = -(out->spread_from + out->spread_to);
 		out->change = out->effect = "none";
-		disjoint = false;
+		out->ranges_disjoint = false;
 	}
 	out->spread = out->spread_from + out->spread_to;
-	/*
-	 * |d| > spread is min > max of the facing ends; decided on the ends
-	 * themselves so that touching ranges are never resolved by rounding.
-	 */
-	if (a->n < 2 || b->n < 2)
+}
+
+int noise_step_judge(const double *from, size_t n_from, const double *to, size_t n_to,
+		     const struct verdict_options *o, struct noise_step *out)
+{
+	int rc = verdict_two_samples(from, n_from, to, n_to, o, &out->v);
+	if (rc)
+		return rc;
+	range_rule(&out->v.a, &out->v.b, o->lower_is_better, out);
+	switch (out->v.call) {
+	case VERDICT_REAL:
+		out->verdict = NOISE_RESOLVED;
+		break;
+	case VERDICT_UNREPLICATED:
 		out->verdict = NOISE_UNREPLICATED;
-	else
-		out->verdict = disjoint ? NOISE_RESOLVED : NOISE_WITHIN;
+		break;
+	default:
+		out->verdict = NOISE_WITHIN;
+		break;
+	}
+	return 0;
 }
 
 /* Rank of a verdict word when several combine: the lowest wins. */
@@ -661,11 +378,28 @@ static const char *worse(const char *a, const char *b)
 static int steps(struct noise *nz, const struct group *g, size_t first_level)
 {
 	const struct noise_level *lv = nz->levels + first_level;
-	for (size_t i = 0; i + 1 < g->nlevels; i++) {
-		struct noise_step *s = push(&nz->steps, &nz->nsteps, sizeof(*s));
-		if (!s)
-			return ERR_DATA;
-		noise_step_judge(&lv[i].s, &lv[i + 1].s, nz->opts.metric.lower_is_better, s);
+	double *from = malloc((g->n ? g->n : 1) * sizeof(*from));
+	double *to = malloc((g->n ? g->n : 1) * sizeof(*to));
+	struct verdict_options o;
+	int rc = from && to ? 0 : err_set("out of memory");
+	verdict_options_init(&o);
+	o.alpha = nz->opts.alpha;
+	o.kind = nz->opts.metric.kind;
+	o.lower_is_better = nz->opts.metric.lower_is_better;
+	for (size_t i = 0; rc == 0 && i + 1 < g->nlevels; i++) {
+		struct noise_step *s = noise_push(&nz->steps, &nz->nsteps, sizeof(*s));
+		char name_a[48], name_b[48];
+		size_t na = gather(g, lv[i].level, NULL, from, NULL);
+		size_t nb = gather(g, lv[i + 1].level, NULL, to, NULL);
+		if (!s) {
+			rc = ERR_DATA;
+			break;
+		}
+		snprintf(name_a, sizeof(name_a), "level %g", lv[i].level);
+		snprintf(name_b, sizeof(name_b), "level %g", lv[i + 1].level);
+		o.name_a = name_a;
+		o.name_b = name_b;
+		rc = noise_step_judge(from, na, to, nb, &o, s);
 		s->group = g->name;
 		s->from = lv[i].level;
 		s->to = lv[i + 1].level;
@@ -673,7 +407,9 @@ static int steps(struct noise *nz, const struct group *g, size_t first_level)
 		nz->nwithin += !strcmp(s->verdict, NOISE_WITHIN);
 		nz->nunreplicated += !strcmp(s->verdict, NOISE_UNREPLICATED);
 	}
-	return 0;
+	free(from);
+	free(to);
+	return rc;
 }
 
 static void add_step(struct strbuf *sb, const struct noise_step *s)
@@ -705,8 +441,8 @@ static int verdict(struct noise *nz, const struct group *g, size_t first_level, 
 		lv[i].verdict = word ? word : NOISE_SINGLE_LEVEL;
 		lv[i].within_noise = !strcmp(lv[i].verdict, NOISE_WITHIN);
 		if (lv[i].within_noise)
-			lv[i].why =
-				"a step to a neighbouring level is within noise (ranges overlap)";
+			lv[i].why = "a step to a neighbouring level is within noise (Welch p >= "
+				    "alpha)";
 		else if (lv[i].s.n < 2)
 			lv[i].why = "one run";
 		else if (!strcmp(lv[i].verdict, NOISE_UNREPLICATED))
@@ -760,7 +496,7 @@ static int analyse_group(struct noise *nz, const struct selection *sel, const st
 	size_t first_step = nz->nsteps;
 	const char *label = nz->opts.by ? nz->opts.by : "level";
 	int rc = group_init(&g, sel, t, name);
-	if (rc == 0 && !(v = push(&nz->verdicts, &nz->nverdicts, sizeof(*v))))
+	if (rc == 0 && !(v = noise_push(&nz->verdicts, &nz->nverdicts, sizeof(*v))))
 		rc = ERR_DATA;
 	if (rc == 0)
 		rc = level_orders(nz, &g, t, label, v);
@@ -776,109 +512,6 @@ static int analyse_group(struct noise *nz, const struct selection *sel, const st
 		rc = verdict(nz, &g, first_level, first_step, &nz->verdicts[nz->nverdicts - 1]);
 	group_release(&g);
 	return rc;
-}
-
-/* ---- group fields as factors ---- */
-
-/* The other group fields' values of a run, "target=small" (the stratum of field k). */
-static char *other_fields(const struct sel_run *run, const char *const *factors, size_t k)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t j = 0; factors[j]; j++) {
-		if (j == k)
-			continue;
-		strbuf_addf(&sb, "%s%s=%s", sb.len ? ", " : "", factors[j],
-			    run->extra[j] ? run->extra[j] : "NA");
-	}
-	return strbuf_detach(&sb);
-}
-
-static int group_field_factor(struct noise *nz, const struct selection *sel,
-			      const struct run_time *t, size_t k, struct noise_factor *f)
-{
-	const char *const *factors = nz->opts.factors;
-	char **strata = calloc(sel->n ? sel->n : 1, sizeof(*strata));
-	const char **values = calloc(sel->n ? sel->n : 1, sizeof(*values));
-	const char **names = calloc(sel->n ? sel->n : 1, sizeof(*names));
-	bool *keep = calloc(sel->n ? sel->n : 1, sizeof(*keep));
-	size_t nnames = 0;
-	int rc = 0;
-	f->name = factors[k];
-	if (!strata || !values || !names || !keep) {
-		rc = err_set("out of memory");
-		goto done;
-	}
-	for (size_t i = 0; i < sel->n; i++) {
-		size_t j = 0;
-		if (!(strata[i] = other_fields(&sel->runs[i], factors, k))) {
-			rc = err_set("out of memory");
-			goto done;
-		}
-		while (j < nnames && strcmp(names[j], strata[i]))
-			j++;
-		if (j == nnames)
-			names[nnames++] = strata[i];
-	}
-	for (size_t s = 0; rc == 0 && s < nnames; s++) {
-		size_t *runs = NULL, n = 0, first = nz->norders;
-		const char *balance = NULL;
-		char *note = NULL;
-		bool timed = true;
-		for (size_t i = 0; i < sel->n; i++)
-			keep[i] = !strcmp(strata[i], names[s]);
-		rc = time_order(sel, t, keep, &runs, &n, &timed);
-		for (size_t i = 0; rc == 0 && i < n; i++) {
-			const char *v = sel->runs[runs[i]].extra[k];
-			values[i] = v ? v : "NA";
-		}
-		if (rc == 0) {
-			struct stratum st = {factors[k], false, names[s], runs, values, n, timed};
-			rc = stratum_orders(nz, sel, t, &st);
-		}
-		if (rc == 0)
-			rc = judge_orders(nz, first, factors[k], &balance, &note);
-		if (rc == 0)
-			rc = combine_balance(f, names[s], nnames, balance, note);
-		free(note);
-		free(runs);
-	}
-done:
-	for (size_t i = 0; strata && i < sel->n; i++)
-		free(strata[i]);
-	free(strata);
-	free(values);
-	free(names);
-	free(keep);
-	return rc;
-}
-
-static int factors(struct noise *nz, const struct selection *sel, const struct run_time *t)
-{
-	struct noise_factor *level;
-	int rc = 0;
-	size_t nfields = 0;
-	while (nz->opts.factors && nz->opts.factors[nfields])
-		nfields++;
-	if (!(level = push(&nz->factors, &nz->nfactors, sizeof(*level))))
-		return ERR_DATA;
-	level->name = nz->opts.by ? nz->opts.by : "level";
-	level->is_level = true;
-	for (size_t i = 0; rc == 0 && i < nz->nverdicts; i++)
-		rc = combine_balance(&nz->factors[0], nz->verdicts[i].group, nz->nverdicts,
-				     nz->verdicts[i].balance, nz->verdicts[i].counterbalance_note);
-	for (size_t k = 0; rc == 0 && k < nfields; k++) {
-		struct noise_factor *f = push(&nz->factors, &nz->nfactors, sizeof(*f));
-		rc = f ? group_field_factor(nz, sel, t, k, f) : ERR_DATA;
-	}
-	if (rc)
-		return rc;
-	level = &nz->factors[0];
-	nz->counterbalanced = !strcmp(level->balance, NOISE_BAL_YES) ||
-			      !strcmp(level->balance, NOISE_BAL_SIMULTANEOUS);
-	for (size_t k = 1; k < nz->nfactors; k++)
-		nz->counterbalanced &= strcmp(nz->factors[k].balance, NOISE_BAL_NO) &&
-				       strcmp(nz->factors[k].balance, NOISE_BAL_ONE_BLOCK);
-	return 0;
 }
 
 int noise_compute(const struct selection *sel, const struct noise_options *opts, struct noise *out)
@@ -900,7 +533,7 @@ int noise_compute(const struct selection *sel, const struct noise_options *opts,
 	buf = malloc(sel->n * sizeof(*buf));
 	if (!buf)
 		return err_set("out of memory");
-	rc = run_times(sel, opts->duration_extra, &t);
+	rc = noise_run_times(sel, opts->duration_extra, &t);
 	for (size_t i = 0; rc == 0 && i < sel->n; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
@@ -909,7 +542,7 @@ int noise_compute(const struct selection *sel, const struct noise_options *opts,
 			rc = analyse_group(out, sel, t, sel->runs[i].group, buf);
 	}
 	if (rc == 0)
-		rc = factors(out, sel, t);
+		rc = noise_factors(out, sel, t);
 	free(buf);
 	free(t);
 	if (rc) {
@@ -992,7 +625,7 @@ int noise_run(sqlite3 *db, const struct noise_request *req, struct noise_result 
 	if (rc == 0)
 		rc = noise_compute(&out->sel, &opts, &out->nz);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "noise", true);
+		rc = pooling_check(db, &spec, &out->sel, "noise", "--group");
 	free(extra);
 	return rc;
 }

@@ -36,29 +36,27 @@
  *             analysis takes the worst group's word (within-noise,
  *             unreplicated, single-level, resolved).
  *
- * Step rule (noise_step_judge). For neighbouring levels a -> b, with
- * difference d = median_b - median_a, the within-level spread is measured
- * from each median towards the other level: for a rise, (max_a - median_a)
- * + (median_b - min_b); for a fall, (median_a - min_a) + (max_b -
- * median_b). The step is `resolved` when |d| > spread, which is the same
- * as: the two levels' [min, max] ranges do not overlap, every run of one
- * level beats every run of the other (gap = |d| - spread > 0 is the
- * distance between the ranges). Otherwise `within-noise`; `unreplicated`
- * when either level has one run. Why this measure: it needs no shape of
- * distribution (error rates are mostly 0 with a few large values), a
- * stray run on the far side of a level does not hide a step, and with the
- * usual 3 runs a level, disjoint ranges are the most extreme outcome a
- * rank comparison can see (chance 2/20 = 0.1 with no difference). On the
- * real sweeps it reads what the write-ups read (tests: the capacity
- * corpus's e2-medium pg decline resolved at each step, its e2-medium mem
- * steps within noise, the GOMAXPROCS sweep resolved). A pooled standard
- * deviation (|d| > s_pooled) agrees on those throughput steps, but on the
- * error rate it calls e2-small pg's 100 -> 300 step (0, 0, 0 -> 0.0008,
- * 0.0012, 0.0065: the failure knee the capacity write-up reads there)
- * within noise, one run inflating the SD (d = 0.0012 < s = 0.0023). It
- * grows stricter with many runs a level (ranges widen): one far run makes
- * a step within-noise, which the steps table shows (spread_from,
- * spread_to).
+ * Step rule (noise_step_judge): analysis/verdict.h's, the one every
+ * command uses (docs/statistics.md). For neighbouring levels a -> b, the
+ * runs at a against the runs at b: Welch's t on ln values (absolute scale,
+ * a value at or below 0: on values), two-sided; `resolved` when p < alpha
+ * (VERDICT_ALPHA, 0.05), else `within-noise`; `unreplicated` when either
+ * level has one run. The step's word says which way in the metric's kind
+ * (higher / lower, faster / slower, uses more / uses less), its interval
+ * and p are the verdict's. The range rule is evidence, shown and never
+ * deciding: the difference d = median_b - median_a against the
+ * within-level spread measured from each median towards the other level
+ * (for a rise, (max_a - median_a) + (median_b - min_b); for a fall,
+ * (median_a - min_a) + (max_b - median_b)); gap = |d| - spread > 0 is
+ * the same as the two levels' [min, max] ranges not overlapping
+ * (ranges_disjoint). Why not the verdict: with 3 runs a level, disjoint
+ * ranges happen by chance 2 / C(6, 3) = 10% of the time with no
+ * difference at all (and 17.5% of 120 synthetic null steps were so
+ * called), twice alpha; Welch keeps false alarms at or below alpha
+ * (tests/test_verdict_sim.c, docs/statistics.md). The step is the same
+ * verdict `compare` gives for the same two sets of runs (the capacity
+ * corpus's e2-medium pg 300 -> 500 step: within-noise in both, Welch p =
+ * 0.093, ranges disjoint).
  *
  * Order rule. A factor's values are ordered within a block by the start
  * (started_at) of their first run there; results-table order (seq) when a
@@ -93,6 +91,7 @@
 
 #include "select.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define NOISE_BURST_FACTOR 1.5
 #define NOISE_DRIFT_PCT 1.0
@@ -101,11 +100,11 @@
 
 /* The step rule in one sentence (--help, the document's fact step_rule). */
 #define NOISE_STEP_RULE                                                                            \
-	"a step between neighbouring levels is resolved when the difference of their "             \
-	"medians is larger than the within-level spread, measured from each level's median "       \
-	"to its extreme run on the side facing the other level and summed over the two: the "      \
-	"same as the two levels' [min, max] ranges not overlapping (gap > 0); otherwise "          \
-	"within-noise; unreplicated when either level has one run"
+	"a step between neighbouring levels is resolved when Welch's t on the ln values of "       \
+	"their runs gives p < alpha (the decision rule every command uses: "                       \
+	"docs/statistics.md), otherwise within-noise; unreplicated when either level has one "     \
+	"run; whether the two levels' [min, max] ranges are disjoint (gap > 0) is shown as "       \
+	"evidence, not the verdict"
 
 /* Verdict words (stable: facts and cells). */
 #define NOISE_RESOLVED "resolved"
@@ -123,6 +122,7 @@
 struct noise_options {
 	double burst_factor;
 	double drift_pct;
+	double alpha; /* the step rule's: VERDICT_ALPHA */
 	/* the metric's kind and direction (bursts, steps); init: tput's */
 	struct metric_meaning metric;
 	const char *by; /* the level field's name in orders and notes; NULL: "level" */
@@ -168,9 +168,12 @@ struct noise_step {
 	double spread_to;      /* to's median to its extreme facing `from` */
 	double spread;         /* spread_from + spread_to */
 	double gap;            /* |difference| - spread: > 0 iff the ranges are disjoint */
+	bool ranges_disjoint;  /* gap > 0: the range rule, evidence only */
 	const char *change;    /* "rise", "fall" or "none" */
 	const char *effect;    /* "better", "worse" or "none", by the metric's direction */
 	const char *verdict;   /* NOISE_RESOLVED, NOISE_WITHIN or NOISE_UNREPLICATED */
+	/* the decision (verdict.h): its word, test, p, the ratio to / from and its interval */
+	struct verdict v;
 };
 
 struct noise_drift {
@@ -290,11 +293,12 @@ struct noise_result {
 
 void noise_options_init(struct noise_options *opts);
 /*
- * The step rule for neighbouring levels (from < to) with these summaries;
- * lower_is_better decides `effect`. Fills every field but group, from, to.
+ * The step rule for neighbouring levels (from < to): the runs' values at
+ * each (n_from, n_to >= 1), the metric's meaning and alpha in o (kind,
+ * lower_is_better). Fills every field but group, from, to.
  */
-void noise_step_judge(const struct summary *from, const struct summary *to, bool lower_is_better,
-		      struct noise_step *out);
+int noise_step_judge(const double *from, size_t n_from, const double *to, size_t n_to,
+		     const struct verdict_options *o, struct noise_step *out);
 /*
  * Levels must be numeric; runs without a block value count as block "NA".
  * The result points into `sel` (tags, groups, blocks) and into opts' names:

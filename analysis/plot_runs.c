@@ -227,6 +227,7 @@ static int scaling_run(sqlite3 *db, const struct plot_request *req, struct plot_
 	int rc = select_for(db, req, NULL, &out->sweep.sel);
 	memset(&host, 0, sizeof(host));
 	sweep_options_init(&opts);
+	opts.workers = req->workers;
 	/* the sweep's figures that apply to this metric and level (sweep.h) */
 	sweep_options_fields(&opts, plot_request_metric(req), req->by, NULL, false);
 	if (rc == 0 && opts.level_counts_workers)

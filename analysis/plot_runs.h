@@ -132,6 +132,7 @@ struct plot_request {
 	const char *block;  /* blocks: the block field; NULL: block */
 	const char *tag;    /* trace: the run */
 	const char *host;   /* scaling: count levels on this host; NULL: the runs' own */
+	const char *workers; /* scaling: --workers FIELD, declared to count workers, or NULL */
 	const char *const *group; /* memory: NULL-terminated grouping fields, or NULL */
 };
 

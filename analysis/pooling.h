@@ -37,6 +37,10 @@
  * pooling_detect() is the pure computation (unit-tested on synthetic
  * selections); pooling_load() reads the candidates of a selection from the
  * database; pooling_check() is what the analyses' *_run() call.
+ * Modules: pooling.c (detection), pool_words.c (refusal, description),
+ * pool_load.c (from the database, the check), pool_prefetch.c (what the
+ * selection query reads for it, pool_prefetch.h), pool_codes.c (what they
+ * share: codebooks, coded columns; internal, pool_codes.h).
  * Ownership: a struct pooling owns its strings; pooling_release() frees them.
  *
  * Cost: the candidates that are columns of `runs` come with the selection
@@ -98,6 +102,8 @@ struct pool_kind {
 struct pooling {
 	struct pool_field *fields; /* the varying candidates, in candidate order */
 	size_t nfields;
+	char **mirrors; /* varying candidates that are the level under another name */
+	size_t nmirrors;
 	struct pool_kind *kinds; /* the block kinds */
 	size_t nkinds;
 	char **complete; /* the blocks that hold every level of their cell, in run order */
@@ -117,11 +123,12 @@ bool pooling_pooled(const struct pooling *p);
 /*
  * The usage error (exit 2) for a pooling that refuses: the fields and
  * their values, the block kinds, and how to go on: --where FIELD=V,
- * --group FIELD (when `can_group`: the command has --group), --pool.
- * `command` and `level` name the analysis in the message.
+ * `split` FIELD (the command's option that splits runs apart: "--group",
+ * "--by"; NULL: none), --pool. `command` and `level` name the analysis in
+ * the message (level NULL: the analysis has none, "compare (arm a)").
  */
 int pooling_refusal(const struct pooling *p, const char *command, const char *level,
-		    bool can_group);
+		    const char *split);
 /* What was pooled on purpose, in words: "gogc (default, 100); block kinds 7" (the fact pooled). */
 int pooling_describe(const struct pooling *p, struct strbuf *sb);
 
@@ -136,32 +143,11 @@ int pooling_load(sqlite3 *db, const struct select_spec *spec, const struct selec
 		 struct pooling *out);
 
 /*
- * For select_runs() only. When the spec has a level (spec->by), the
- * selection query also reads the candidates that are canonical fields (the
- * arm fields and counts pooling_load() would read, the block field when
- * spec->block is NULL, the canonical --pool fields). pool_prefetch_new()
- * runs before the query (*out NULL: no level; it reads the filter's first
- * run to see which columns to group), pool_prefetch_sql() appends their
- * columns (", r.store, coalesce(r.target, r.cfg)") to the query's column
- * list, and pool_prefetch_row() reads them from each run the selection
- * takes, in selection order, starting at result column `first`, with the
- * --group text and --block value select_runs() filled in `run`. The
- * selection owns the prefetch (sel->prefetch); pool_prefetch_free() frees
- * it (NULL is fine).
- */
-struct pool_prefetch;
-int pool_prefetch_new(sqlite3 *db, const struct select_spec *spec, struct pool_prefetch **out);
-int pool_prefetch_sql(const struct pool_prefetch *pf, struct strbuf *sql);
-int pool_prefetch_row(struct pool_prefetch *pf, sqlite3_stmt *stmt, int first,
-		      const struct sel_run *run);
-void pool_prefetch_free(struct pool_prefetch *pf);
-
-/*
  * What every *_run() calls after select_runs(): detect; a pooling that
  * refuses is the usage error of pooling_refusal(); what was pooled on
  * purpose goes to sel->pooled (the builders' fact `pooled` and its note).
  */
 int pooling_check(sqlite3 *db, const struct select_spec *spec, struct selection *sel,
-		  const char *command, bool can_group);
+		  const char *command, const char *split);
 
 #endif

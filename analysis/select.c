@@ -1,7 +1,7 @@
 /* select: see select.h. */
 #include "select.h"
 
-#include "pooling.h"
+#include "pool_prefetch.h"
 
 #include "../common/err.h"
 #include "../common/num.h"

@@ -361,7 +361,7 @@ static int select_where(sqlite3 *db, const struct size_request *req, const char 
 #define SIZE_HOST_HOWTO                                                                            \
 	"record the host's topology with 'coreplan topology --from FILE --host NAME' and tie the " \
 	"runs to it (a corpus manifest's `topology = FILE`, or `set = topology_host=NAME`: "       \
-	"README.md, \"Corpus layouts and manifests\")"
+	"docs/importing.md, \"Corpus layouts and manifests\")"
 
 /*
  * The host the selected runs name in their topology_host field (extra[k]):

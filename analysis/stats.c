@@ -177,6 +177,14 @@ int stats_per_doubling(const double *level, const double *median, size_t n,
 	out->factor = exp(o.slope);
 	out->factor_se = out->factor * o.slope_se;
 	out->r2 = o.r2;
+	out->slope = o.slope;
+	out->slope_se = o.slope_se;
+	out->df = (double)(n - 2);
+	{
+		double q = gsl_cdf_tdist_Pinv(0.975, out->df);
+		out->lo = exp(o.slope - q * o.slope_se);
+		out->hi = exp(o.slope + q * o.slope_se);
+	}
 	if (!isfinite(out->factor) || !isfinite(out->factor_se)) {
 		ret = err_set("per-doubling fit failed: non-finite factor");
 		goto done;
@@ -463,6 +471,21 @@ static int t_finish(struct t_test *t, double conf)
 	return 0;
 }
 
+int stats_t_estimate(double diff, double se, double df, double conf, struct t_test *out)
+{
+	struct t_test t = {0};
+	int ret;
+	if (!isfinite(diff))
+		return err_set("the estimate must be finite, got %g", diff);
+	t.diff = diff;
+	t.se = se;
+	t.df = df;
+	if ((ret = t_finish(&t, conf)) < 0)
+		return ret;
+	*out = t;
+	return 0;
+}
+
 /* ln of every value into a new array; every value must be > 0. */
 static int ln_copy(const double *x, size_t n, double **out)
 {
@@ -490,8 +513,9 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double c
 	double va, vb, qa, qb;
 	int ret;
 	if (na < 2 || nb < 2)
-		return err_set("need at least 2 values in each sample for a t test, got %zu and %zu",
-			       na, nb);
+		return err_set(
+			"need at least 2 values in each sample for a t test, got %zu and %zu", na,
+			nb);
 	if ((ret = check_finite(a, na, "values")) < 0 || (ret = check_finite(b, nb, "values")) < 0)
 		return ret;
 	va = gsl_stats_variance(a, 1, na);
@@ -545,8 +569,7 @@ int stats_paired_t(const double *a, const double *b, size_t n, double conf, stru
 	return 0;
 }
 
-int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf,
-		      struct t_test *out)
+int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf, struct t_test *out)
 {
 	double *la = NULL, *lb = NULL;
 	int ret;
@@ -572,8 +595,8 @@ int stats_pool_inverse_variance(const double *est, const double *se, const doubl
 	for (size_t i = 0; i < k; i++) {
 		double w;
 		if (!(se[i] > 0))
-			return err_set("standard errors must be positive, estimate %zu has %g", i + 1,
-				       se[i]);
+			return err_set("standard errors must be positive, estimate %zu has %g",
+				       i + 1, se[i]);
 		if (!(df[i] > 0))
 			return err_set("degrees of freedom must be positive, estimate %zu has %g",
 				       i + 1, df[i]);
@@ -628,7 +651,8 @@ int stats_pooled_sd(const double *const *x, const size_t *n, size_t k, bool ln, 
 	if (ret < 0)
 		return ret;
 	if (dof == 0)
-		return err_set("need a sample with at least 2 values for a pooled standard deviation");
+		return err_set(
+			"need a sample with at least 2 values for a pooled standard deviation");
 	*sd = sqrt(ss / dof);
 	return 0;
 }

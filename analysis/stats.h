@@ -65,11 +65,17 @@ int stats_ols(const double *x, const double *y, size_t n, struct ols *out);
  * Per-doubling growth over a whole sweep: OLS of ln(median) on
  * log2(level), n >= 3 levels; factor = exp(slope) (the growth for one
  * doubling of the level), factor_se = factor * slope_se (delta method).
+ * Its 95% interval is Student's t with the fit's n - 2 degrees of freedom
+ * on the slope: [exp(slope - t se), exp(slope + t se)] (with 3 levels, 1 df:
+ * t = 12.706, not 1.96).
  */
 struct doubling_fit {
 	size_t n;
 	double factor, factor_se;
 	double r2;
+	double slope, slope_se;
+	double df;     /* n - 2 */
+	double lo, hi; /* the factor's 95% t interval */
 };
 int stats_per_doubling(const double *level, const double *median, size_t n,
 		       struct doubling_fit *out);
@@ -142,6 +148,13 @@ struct t_test {
 };
 
 /*
+ * The t test of an estimate already made: diff, its standard error se > 0
+ * and degrees of freedom df > 0 give t, the two-sided p and the conf
+ * interval (n_a, n_b are left 0 for the caller).
+ */
+int stats_t_estimate(double diff, double se, double df, double conf, struct t_test *out);
+
+/*
  * Welch's unequal-variance t test of mean(b) - mean(a) (as
  * scipy.stats.ttest_ind(b, a, equal_var=False)): se = sqrt(va / na +
  * vb / nb) with sample variances (n - 1), df by Welch-Satterthwaite
@@ -161,8 +174,7 @@ int stats_welch_ln(const double *a, size_t na, const double *b, size_t nb, doubl
  */
 int stats_paired_t(const double *a, const double *b, size_t n, double conf, struct t_test *out);
 /* stats_paired_t on ln(values): differences ln b[i] - ln a[i]; every value > 0. */
-int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf,
-		      struct t_test *out);
+int stats_paired_t_ln(const double *a, const double *b, size_t n, double conf, struct t_test *out);
 
 /*
  * Inverse-variance (fixed-effect) pooling of k independent estimates

@@ -24,7 +24,7 @@ void sweep_options_fields(struct sweep_options *opts, const char *metric, const 
 	opts->metric_name = metric ? metric : "tput";
 	opts->by = by;
 	field_metric_meaning(opts->metric_name, kind, lower_is_better, &opts->metric);
-	opts->level_counts_workers = by && field_counts_workers(by);
+	opts->level_counts_workers = field_level_counts_workers(by, opts->workers);
 }
 
 /* Which derived figures mean something for this metric and level, and why not. */
@@ -33,9 +33,12 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 	const char *metric = o->metric_name ? o->metric_name : "tput";
 	const char *kind = field_kind_name(o->metric.kind);
 	bool rate = o->metric.kind == FIELD_KIND_RATE;
-	bool time = o->metric.kind == FIELD_KIND_TIME;
+	bool time = units_kind_is_time(o->metric.kind);
 	sw->metric = o->metric;
 	sw->level_counts_workers = o->level_counts_workers;
+	sw->workers_from = !o->level_counts_workers               ? NULL
+			   : o->by && field_counts_workers(o->by) ? "a field known to count workers"
+								  : "declared with --workers";
 	sw->scaling_applies = (rate || time) && o->level_counts_workers;
 	sw->per_unit_applies = rate;
 	if (!rate && !time)
@@ -46,8 +49,9 @@ static void applicability(struct sweep *sw, const struct sweep_options *o)
 	else if (!o->level_counts_workers)
 		snprintf(sw->scaling_why, sizeof(sw->scaling_why),
 			 "speedup, efficiency and per_doubling are left out: level field '%s' "
-			 "does not count threads, cores or workers (the fields that do: "
-			 "`coreplan sweep --help`)",
+			 "is not known to count threads, cores or workers (the fields that do: "
+			 "`coreplan sweep --help`; one that does is declared with --workers "
+			 "FIELD)",
 			 o->by ? o->by : "?");
 	if (!rate)
 		snprintf(sw->per_unit_why, sizeof(sw->per_unit_why),
@@ -108,6 +112,27 @@ static int level_stats(const struct selection *sel, struct sweep_level *lv, bool
 			lv->cpu_us_per_op = lv->app_cores * 1e6 / lv->s.median;
 	}
 	return rc;
+}
+
+/*
+ * Level i's step from level i - 1 by the one decision rule (verdict.h), on
+ * the runs' values: the same verdict noise gives the same step.
+ */
+static int step_verdict(struct sweep *sw, const struct sweep_options *opts, size_t i,
+			const double *from, const double *to)
+{
+	struct sweep_level *lv = &sw->levels[i];
+	struct verdict_options o;
+	char name_a[40], name_b[40];
+	verdict_options_init(&o);
+	o.kind = opts->metric.kind;
+	o.lower_is_better = opts->metric.lower_is_better;
+	snprintf(name_a, sizeof(name_a), "level %g", sw->levels[i - 1].level);
+	snprintf(name_b, sizeof(name_b), "level %g", lv->level);
+	o.name_a = name_a;
+	o.name_b = name_b;
+	lv->has_step = true;
+	return verdict_two_samples(from, sw->levels[i - 1].s.n, to, lv->s.n, &o, &lv->step);
 }
 
 static int find_base(struct sweep *sw, const struct sweep_options *opts, size_t *base_index)
@@ -194,9 +219,12 @@ static bool doubling_fit_over(const struct sweep *sw, bool (*use)(const struct s
 		ok = true;
 		/* a time: the speedup per doubling is exp(-slope); SE = factor * slope SE */
 		if (sw->metric.lower_is_better) {
-			double slope_se = fit->factor_se / fit->factor;
+			double slope_se = fit->factor_se / fit->factor, lo = fit->lo;
 			fit->factor = 1.0 / fit->factor;
 			fit->factor_se = fit->factor * slope_se;
+			fit->slope = -fit->slope;
+			fit->lo = 1.0 / fit->hi;
+			fit->hi = 1.0 / lo;
 		}
 	} else {
 		snprintf(note, size, "no %s fit: %s", what, err_msg());
@@ -233,6 +261,8 @@ static void classify(struct sweep *sw, const struct sweep_options *opts)
 		struct sweep_level *lv = &sw->levels[i];
 		lv->kind = sw->classified ? level_kind_on(&sw->host, lv->level) : LEVEL_ASSUMED;
 		lv->smt_step = NAN;
+		lv->mixed_step = NAN;
+		lv->mixed = false;
 		lv->smt_over = sw->nlevels;
 		if (!sw->classified)
 			continue;
@@ -258,16 +288,20 @@ static void smt_steps(struct sweep *sw)
 		struct sweep_level *lv = &sw->levels[i];
 		if (lv->kind != LEVEL_SMT)
 			continue;
+		double step = performance(sw, lv) / performance(sw, &sw->levels[sw->last_physical]);
 		lv->smt_over = sw->last_physical;
-		lv->smt_step =
-			performance(sw, lv) / performance(sw, &sw->levels[sw->last_physical]);
+		lv->mixed = sw->host.known &&
+			    sw->levels[sw->last_physical].level < (double)sw->host.physical_cores;
+		if (lv->mixed)
+			lv->mixed_step = step;
+		else
+			lv->smt_step = step;
 	}
 }
 
-int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
-		  struct sweep *out)
+int sweep_compute(const struct selection *sel, const struct sweep_options *opts, struct sweep *out)
 {
-	double *levels = NULL, *values = NULL, *cores = NULL;
+	double *levels = NULL, *values = NULL, *cores = NULL, *previous = NULL;
 	size_t nlevels = 0, base_index = 0;
 	int rc;
 	memset(out, 0, sizeof(*out));
@@ -280,17 +314,24 @@ int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
 		return rc;
 	out->levels = calloc(nlevels, sizeof(*out->levels));
 	values = malloc(sel->n * sizeof(*values));
+	previous = malloc(sel->n * sizeof(*previous));
 	cores = malloc(sel->n * sizeof(*cores));
-	if (!out->levels || !values || !cores) {
+	if (!out->levels || !values || !previous || !cores) {
 		rc = err_set("out of memory");
 		goto done;
 	}
 	out->nlevels = nlevels;
 	applicability(out, opts);
 	for (size_t i = 0; rc == 0 && i < nlevels; i++) {
+		double *swap = values;
 		out->levels[i].level = levels[i];
 		rc = level_stats(sel, &out->levels[i], out->per_unit_applies, values, cores);
 		out->zero_median_levels += rc == 0 && out->levels[i].s.median == 0;
+		if (rc == 0 && i > 0)
+			rc = step_verdict(out, opts, i, previous, values);
+		/* this level's values are the next step's `from` */
+		values = previous;
+		previous = swap;
 	}
 	if (rc == 0)
 		rc = find_base(out, opts, &base_index);
@@ -303,6 +344,7 @@ int sweep_compute(const struct selection *sel, const struct sweep_options *opts,
 done:
 	free(levels);
 	free(values);
+	free(previous);
 	free(cores);
 	if (rc)
 		sweep_release(out);
@@ -336,6 +378,8 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	int rc;
 	memset(out, 0, sizeof(*out));
 	memset(&host, 0, sizeof(host));
+	if (req->workers)
+		opts.workers = req->workers;
 	sweep_options_fields(&opts, spec.metric, req->by, req->has_kind ? &req->kind : NULL,
 			     req->lower_is_better);
 	rc = select_runs(db, &spec, &out->sel);
@@ -349,7 +393,7 @@ int sweep_run(sqlite3 *db, const struct sweep_request *req, struct sweep_result 
 	if (rc == 0)
 		rc = sweep_smt_factor(db, &out->sw, out->sel.runs[0].corpus);
 	if (rc == 0)
-		rc = pooling_check(db, &spec, &out->sel, "sweep", false);
+		rc = pooling_check(db, &spec, &out->sel, "sweep", NULL);
 	return rc;
 }
 

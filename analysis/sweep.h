@@ -18,7 +18,9 @@
  *   cpu_us_per_op app_cores * 10^6 / median
  * The whole-sweep per-doubling factor is exp(slope) of the least-squares
  * fit of ln(median) on log2(level) (stats_per_doubling), with its standard
- * error (a lower-is-better metric: exp(-slope), the same SE form). Scaling
+ * error and its 95% interval from Student's t with the fit's n - 2 degrees
+ * of freedom (a lower-is-better metric: exp(-slope), the same SE form, the
+ * interval inverted). Scaling
  * "stops" at the first level whose per_doubling falls below 2 *
  * stop_efficiency (default SWEEP_STOP_EFFICIENCY = 0.6: a doubling of the
  * level that buys less than 1.2x).
@@ -26,9 +28,10 @@
  * What applies (the figures that do not are left NaN and the result says
  * why; the columns stay in the table):
  *   speedup, efficiency, per_doubling, the stop rule and the whole-sweep
- *     fit: a rate or a time metric over a level that counts workers
- *     (field_counts_workers: gomaxprocs, threads, cores, ...), not a
- *     session sweep nor a fraction, memory, count or CPU metric;
+ *     fit: a rate or a time metric over a level that counts workers (a
+ *     field known to: field_counts_workers, gomaxprocs, threads, cores,
+ *     ...; or declared so: --workers FIELD), not a session sweep nor a
+ *     fraction, memory, count or CPU metric;
  *   per_unit and cpu_us_per_op: a rate metric (CPU per operation divides
  *     by operations per second; a per-level ratio of memory or latency
  *     charges fixed costs to the level);
@@ -44,7 +47,12 @@
  *   the stop rule    looks at physical (and assumed) levels only: a step
  *                    onto SMT siblings is not the application stopping
  *   smt_step         at an SMT level, performance / performance at the
- *                    last physical level (the largest one below it)
+ *                    last physical level (the largest one below it), when
+ *                    that level is the host's physical cores; when the sweep
+ *                    skipped physical cores (1 -> 8 on 4 cores) the step adds
+ *                    unmeasured physical cores and SMT siblings together:
+ *                    smt_step is missing and mixed_step holds the ratio,
+ *                    labelled so in every format
  *   physical fit     the whole-sweep fit over the physical (and assumed)
  *                    levels only: physical_fit (needs 3 such levels)
  *   physical_efficiency  the efficiency at the largest physical level
@@ -52,6 +60,11 @@
  *                    (host_smt_factor, hosts.h), when it can: sweep_run
  *                    only, and only when the sweep has an SMT level
  * The whole-sweep fit over every level stays, as before.
+ *
+ * Each level's step from the previous one gets the verdict of the one
+ * decision rule (verdict.h: Welch's t on ln values, real when p < 0.05),
+ * the same one noise and compare give the same runs: step (resolved,
+ * within-noise, unreplicated) and step_p in the levels table.
  */
 #ifndef COREPLAN_SWEEP_H
 #define COREPLAN_SWEEP_H
@@ -62,6 +75,7 @@
 #include "hosts.h"
 #include "select.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define SWEEP_STOP_EFFICIENCY 0.6
 
@@ -72,6 +86,7 @@ struct sweep_options {
 	/* what the metric and the level are (sweep_options_fields); init: a rate over workers */
 	struct metric_meaning metric;
 	bool level_counts_workers;
+	const char *workers;     /* the field declared to count workers (--workers), or NULL */
 	const char *metric_name; /* for the reasons; NULL: "tput" */
 	const char *by;          /* for the reasons; NULL: "the level" */
 	/* the host levels are counted on (NULL or unknown: assumed physical); sweep_run sets it */
@@ -92,6 +107,17 @@ struct sweep_level {
 	enum level_kind kind; /* on the host; LEVEL_ASSUMED also when !classified */
 	double smt_step;      /* an SMT level's step over the last physical level, else NaN */
 	size_t smt_over;      /* that level's index */
+	/*
+	 * The sweep skipped physical cores: the last physical level is below the
+	 * host's physical cores, so this SMT level's step over it adds unmeasured
+	 * physical cores and SMT siblings together. smt_step is then NaN (it is
+	 * no SMT step) and mixed_step holds the ratio.
+	 */
+	bool mixed;
+	double mixed_step;
+	/* the step from the previous level by the one decision rule (verdict.h); not level 0 */
+	bool has_step;
+	struct verdict step;
 };
 
 struct sweep {
@@ -105,9 +131,10 @@ struct sweep {
 	size_t stop_index;  /* index of the first level where scaling stops, or nlevels */
 	struct metric_meaning metric;
 	bool level_counts_workers;
-	bool scaling_applies;  /* speedup, efficiency, per_doubling, stop rule, fit */
-	bool per_unit_applies; /* per_unit and cpu_us_per_op */
-	char scaling_why[256]; /* why not, when !scaling_applies */
+	const char *workers_from; /* why it counts workers: a known field or --workers; NULL */
+	bool scaling_applies;     /* speedup, efficiency, per_doubling, stop rule, fit */
+	bool per_unit_applies;    /* per_unit and cpu_us_per_op */
+	char scaling_why[256];    /* why not, when !scaling_applies */
 	char per_unit_why[256];
 	char base_note[160];       /* why speedups are missing though they apply, or "" */
 	size_t zero_median_levels; /* levels whose median is 0: range_pct missing */
@@ -134,6 +161,7 @@ struct sweep_request {
 	bool lower_is_better;      /* --lower-is-better */
 	struct sweep_options opts; /* base and stop; sweep_run sets the fields' meaning */
 	const char *host;          /* --host: count levels on this host; NULL: the runs' own */
+	const char *workers;       /* --workers FIELD: it counts workers (declared), or NULL */
 };
 
 /* A request's answer: the runs it read (with those left out) and the sweep. */
@@ -146,7 +174,8 @@ void sweep_options_init(struct sweep_options *opts);
 /*
  * The metric's meaning (field_metric_meaning, with --metric-kind when kind
  * is not NULL and --lower-is-better) and whether the level `by` counts
- * workers (field_counts_workers). The names must outlive the sweep.
+ * workers: a field known to (field_counts_workers), or the one opts->workers
+ * declares (field_level_counts_workers). The names must outlive the sweep.
  */
 void sweep_options_fields(struct sweep_options *opts, const char *metric, const char *by,
 			  const enum field_kind *kind, bool lower_is_better);

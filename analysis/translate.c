@@ -4,6 +4,7 @@
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../common/units.h"
 #include "window.h"
 
 #include <math.h>
@@ -33,49 +34,6 @@ int translate_kind_parse(const char *word, enum translate_kind *kind)
 	return -1;
 }
 
-static const char *const rate_units[] = {
-	"int/s", "interactions/s", "ops/s", "op/s", "req/s", "rps",  "qps",  "tps",  "/s",
-	"per_s", "B/s",            "kB/s",  "KiB/s", "MB/s", "MiB/s", "GB/s", "GiB/s", "bps",
-	"kbps",  "Mbps",           "Gbps",  NULL};
-static const char *const time_units[] = {"ns", "us", "\xc2\xb5s", "\xce\xbcs", "ms", "s", "min",
-					 NULL};
-static const char *const memory_units[] = {"B", "kB", "KiB", "MB", "MiB", "GB", "GiB", NULL};
-
-const char translate_known_units[] =
-	"rates int/s, interactions/s, ops/s, op/s, req/s, rps, qps, tps, /s, per_s, B/s, kB/s, "
-	"KiB/s, MB/s, MiB/s, GB/s, GiB/s, bps, kbps, Mbps, Gbps or any unit ending in /s; "
-	"times ns, us, \xc2\xb5s, ms, s, min; memory sizes B, kB, KiB, MB, MiB, GB, GiB; "
-	"memory per session kB/session, MiB/session, ... (a memory size + /session)";
-
-static bool in_list(const char *const *list, const char *unit, size_t len)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (strlen(list[i]) == len && !strncasecmp(unit, list[i], len))
-			return true;
-	return false;
-}
-
-enum translate_unit translate_unit_family(const char *unit)
-{
-	size_t len = unit ? strlen(unit) : 0;
-	static const char per_session[] = "/session";
-	size_t ps = sizeof(per_session) - 1;
-	if (len == 0)
-		return TU_UNKNOWN;
-	if (in_list(rate_units, unit, len))
-		return TU_RATE;
-	if (in_list(time_units, unit, len))
-		return TU_TIME;
-	if (in_list(memory_units, unit, len))
-		return TU_MEMORY;
-	if (len > ps && !strcasecmp(unit + len - ps, per_session) &&
-	    in_list(memory_units, unit, len - ps))
-		return TU_PER_SESSION;
-	if (len > 2 && !strcmp(unit + len - 2, "/s") && unit[len - 3] != '/')
-		return TU_RATE;
-	return TU_UNKNOWN;
-}
-
 /* Does name hold one of words (ASCII, any case)? */
 static bool name_says(const char *name, const char *const *words)
 {
@@ -91,26 +49,26 @@ static bool name_says(const char *name, const char *const *words)
 static const char *const latency_words[] = {"latency", "p50", "p90", "p95", "p99", NULL};
 
 /* The unit family a kind needs. */
-static enum translate_unit kind_unit(enum translate_kind kind)
+static enum unit_family kind_unit(enum translate_kind kind)
 {
 	switch (kind) {
 	case TRANSLATE_RATE:
-		return TU_RATE;
+		return UNIT_RATE;
 	case TRANSLATE_CPU:
 	case TRANSLATE_LATENCY:
-		return TU_TIME;
+		return UNIT_TIME;
 	case TRANSLATE_IDLE:
 	case TRANSLATE_LOADED:
-		return TU_MEMORY;
+		return UNIT_MEMORY;
 	case TRANSLATE_SLOPE:
-		return TU_PER_SESSION;
+		return UNIT_PER_SESSION;
 	case TRANSLATE_NKINDS:
 		break;
 	}
-	return TU_UNKNOWN;
+	return UNIT_UNKNOWN;
 }
 
-static const char *unit_family_words(enum translate_unit u)
+static const char *unit_family_words(enum unit_family u)
 {
 	static const char *const words[] = {"a rate (int/s, qps, MB/s, ...)",
 					    "a time (ns, us, ms, s, ...)",
@@ -122,9 +80,9 @@ static const char *unit_family_words(enum translate_unit u)
 int translate_item_kind(const char *name, const char *unit, const char *kind_word,
 			enum translate_kind *kind, const char **how)
 {
-	enum translate_unit u = translate_unit_family(unit);
-	if (u == TU_UNKNOWN)
-		return err_set("unknown unit '%s' (known: %s)", unit ? unit : "", translate_known_units);
+	enum unit_family u = units_family(unit);
+	if (u == UNIT_UNKNOWN)
+		return err_set("unknown unit '%s' (known: %s)", unit ? unit : "", units_known);
 	if (kind_word && *kind_word) {
 		if (translate_kind_parse(kind_word, kind))
 			return err_set("unknown kind '%s' (rate, cpu_time, idle_memory, loaded_memory, "
@@ -138,76 +96,28 @@ int translate_item_kind(const char *name, const char *unit, const char *kind_wor
 	}
 	*how = "unit";
 	switch (u) {
-	case TU_RATE:
+	case UNIT_RATE:
 		*kind = TRANSLATE_RATE;
 		break;
-	case TU_TIME:
+	case UNIT_TIME:
 		*kind = name_says(name, latency_words) ? TRANSLATE_LATENCY : TRANSLATE_CPU;
 		if (*kind == TRANSLATE_LATENCY)
 			*how = "unit and name";
 		break;
-	case TU_MEMORY: {
+	case UNIT_MEMORY: {
 		static const char *const idle[] = {"idle", NULL};
 		*kind = name_says(name, idle) ? TRANSLATE_IDLE : TRANSLATE_LOADED;
 		if (*kind == TRANSLATE_IDLE)
 			*how = "unit and name";
 		break;
 	}
-	case TU_PER_SESSION:
+	case UNIT_PER_SESSION:
 		*kind = TRANSLATE_SLOPE;
 		break;
-	case TU_UNKNOWN:
+	case UNIT_UNKNOWN:
 		break;
 	}
 	return 0;
-}
-
-static double time_seconds(const char *unit)
-{
-	static const char *const names[] = {"ns", "us", "\xc2\xb5s", "\xce\xbcs", "ms", "s", "min"};
-	static const double seconds[] = {1e-9, 1e-6, 1e-6, 1e-6, 1e-3, 1, 60};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcasecmp(unit, names[i]))
-			return seconds[i];
-	return NAN;
-}
-
-/* kB in one unit (binary multiples only; MB and GB are ambiguous: NaN). */
-static double memory_kb(const char *unit, size_t len)
-{
-	static const char *const names[] = {"B", "kB", "KiB", "MiB", "GiB"};
-	static const double kb[] = {1.0 / 1024, 1, 1, 1024, 1024.0 * 1024};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !strncasecmp(unit, names[i], len))
-			return kb[i];
-	return NAN;
-}
-
-static bool is_interactions(const char *unit)
-{
-	return !strcasecmp(unit, "int/s") || !strcasecmp(unit, "interactions/s");
-}
-
-double translate_unit_scale(const char *from, const char *to)
-{
-	enum translate_unit a = translate_unit_family(from), b = translate_unit_family(to);
-	size_t lf = strlen(from), lt = strlen(to), ps = strlen("/session");
-	if (a != b || a == TU_UNKNOWN)
-		return NAN;
-	if (!strcasecmp(from, to) || (a == TU_RATE && is_interactions(from) && is_interactions(to)))
-		return 1;
-	switch (a) {
-	case TU_TIME:
-		return time_seconds(from) / time_seconds(to);
-	case TU_MEMORY:
-		return memory_kb(from, lf) / memory_kb(to, lt);
-	case TU_PER_SESSION:
-		return memory_kb(from, lf - ps) / memory_kb(to, lt - ps);
-	case TU_RATE:
-	case TU_UNKNOWN:
-		break;
-	}
-	return NAN;
 }
 
 /* ---- factors ---- */
@@ -639,7 +549,7 @@ int translate_apply(const struct translate_factor *factors, const struct transla
 			char msg[1024];
 			snprintf(msg, sizeof(msg), "%s", err_msg());
 			return err_at(display, it->line,
-				      it->kind && *it->kind && translate_unit_family(it->unit) != TU_UNKNOWN
+				      it->kind && *it->kind && units_family(it->unit) != UNIT_UNKNOWN
 					      ? it->kind_col
 					      : it->unit_col,
 				      "%s", msg);
@@ -1216,7 +1126,7 @@ static void check_applied(struct translate_result *r)
 	for (size_t i = 0; i < r->napplied; i++) {
 		struct translate_applied *a = &r->applied[i];
 		const struct translate_measure *m = &r->measures[a->measure];
-		double scale = translate_unit_scale(m->unit, a->unit);
+		double scale = units_scale(m->unit, a->unit);
 		if (!m->known) {
 			snprintf(a->check, sizeof(a->check), "not checked: %s", m->what);
 			continue;
@@ -1249,7 +1159,7 @@ static int own_items(struct translate_result *r, const struct arm_values *f, con
 		const char *name, *unit;
 	};
 	const struct field_info *info = field_find(metric);
-	const char *rate_unit = info && translate_unit_family(info->unit) == TU_RATE ? info->unit
+	const char *rate_unit = info && units_family(info->unit) == UNIT_RATE ? info->unit
 				: !strcmp(metric, "tput")                            ? "int/s"
 										     : "/s";
 	const struct own list[] = {

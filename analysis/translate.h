@@ -93,19 +93,7 @@ const char *translate_kind_name(enum translate_kind kind);
 /* 0, or -1 for a word that names no kind. */
 int translate_kind_parse(const char *word, enum translate_kind *kind);
 
-/*
- * Unit families (case-insensitive; the table --help and README.md print):
- *   rate         int/s interactions/s ops/s op/s req/s rps qps tps /s per_s
- *                B/s kB/s KiB/s MB/s MiB/s GB/s GiB/s bps kbps Mbps Gbps,
- *                and any other unit ending in /s (commits/s)
- *   time         ns us µs μs ms s min
- *   memory       B kB KiB MB MiB GB GiB
- *   per_session  a memory unit followed by /session (kB/session, MiB/session)
- */
-enum translate_unit { TU_RATE, TU_TIME, TU_MEMORY, TU_PER_SESSION, TU_UNKNOWN };
-enum translate_unit translate_unit_family(const char *unit);
-/* The known units in words, for messages. */
-extern const char translate_known_units[];
+/* Units, their families and conversions: common/units.h (units_family, units_scale). */
 
 /*
  * The kind of a figure: the kind column's word when given (it must fit the
@@ -235,14 +223,6 @@ struct translate_measure {
 	char what[96]; /* "median tput", ... or why it is not known */
 };
 
-/*
- * What a value in unit `from` is in unit `to`: the multiplier, or NaN when
- * they do not convert. Times convert among ns, us, µs, ms, s, min; memory
- * among B, kB, KiB (the corpora's kB is a KiB), MiB, GiB (and the same per
- * session); MB, GB and rates only to themselves (any case; int/s and
- * interactions/s are one unit).
- */
-double translate_unit_scale(const char *from, const char *to);
 
 /* An item translated: its value read, its kind, the factor used and the result. */
 struct translate_applied {

@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,39 +160,82 @@ static double key_value(uint64_t key)
 	return v;
 }
 
+/*
+ * The first pass holds the values (up to m->hold) in a buffer grown on
+ * demand; a median's buffer is kept for the next median when it is
+ * released (a command computes medians for many runs one after another),
+ * so a process grows it once to its largest window. More values than that
+ * go to the radix passes: the held ones are counted into the buckets and
+ * the buffer is given back.
+ */
+static struct spare_buffer {
+	double *v;
+	size_t cap;
+} spares[2];
+
+static void spare_take(struct stream_median *m)
+{
+	for (size_t i = 0; i < sizeof(spares) / sizeof(spares[0]); i++)
+		if (spares[i].v) {
+			m->held = spares[i].v;
+			m->held_cap = spares[i].cap;
+			spares[i].v = NULL;
+			return;
+		}
+}
+
+static void spare_give(struct stream_median *m)
+{
+	for (size_t i = 0; m->held && i < sizeof(spares) / sizeof(spares[0]); i++)
+		if (!spares[i].v) {
+			spares[i].v = m->held;
+			spares[i].cap = m->held_cap;
+			m->held = NULL;
+		}
+	free(m->held);
+	m->held = NULL;
+	m->held_cap = m->nheld = 0;
+}
+
+/* The buckets the next pass can reach: from lo, hi - lo >> shift of them. */
+static size_t buckets_in_use(const struct stream_median *m)
+{
+	return (size_t)((m->hi - m->lo) >> m->shift) + 1;
+}
+
 static void median_clear(struct stream_median *m)
 {
-	memset(m->count, 0, MEDIAN_BUCKETS * sizeof(*m->count));
-	for (size_t b = 0; b < MEDIAN_BUCKETS; b++) {
+	size_t used = buckets_in_use(m);
+	memset(m->count, 0, used * sizeof(*m->count));
+	for (size_t b = 0; b < used; b++) {
 		m->min[b] = UINT64_MAX;
 		m->max[b] = 0;
 	}
 	m->seen = 0;
 }
 
-int stream_median_init(struct stream_median *m)
+int stream_median_init_hold(struct stream_median *m, size_t hold)
 {
 	memset(m, 0, sizeof(*m));
 	m->hi = UINT64_MAX;
 	m->above = UINT64_MAX;
 	m->shift = 48;
 	m->value = NAN;
-	m->count = malloc(MEDIAN_BUCKETS * sizeof(*m->count));
-	m->min = malloc(MEDIAN_BUCKETS * sizeof(*m->min));
-	m->max = malloc(MEDIAN_BUCKETS * sizeof(*m->max));
-	if (!m->count || !m->min || !m->max) {
-		stream_median_release(m);
-		return err_set("out of memory");
-	}
-	median_clear(m);
+	m->hold = hold;
+	if (hold)
+		spare_take(m);
 	return 0;
 }
 
-void stream_median_add(struct stream_median *m, double v)
+int stream_median_init(struct stream_median *m)
+{
+	return stream_median_init_hold(m, STREAM_MEDIAN_HOLD);
+}
+
+static void radix_add(struct stream_median *m, double v)
 {
 	uint64_t key = order_key(v);
 	size_t b;
-	m->seen++;
 	if (key < m->lo || key > m->hi) {
 		if (key > m->hi && key < m->above)
 			m->above = key;
@@ -205,9 +249,72 @@ void stream_median_add(struct stream_median *m, double v)
 		m->max[b] = key;
 }
 
+/* From held values to buckets: the first pass goes on in the radix passes. */
+static bool to_radix(struct stream_median *m)
+{
+	size_t seen;
+	m->count = malloc(MEDIAN_BUCKETS * sizeof(*m->count));
+	m->min = malloc(MEDIAN_BUCKETS * sizeof(*m->min));
+	m->max = malloc(MEDIAN_BUCKETS * sizeof(*m->max));
+	if (!m->count || !m->min || !m->max)
+		return false;
+	m->radix = true;
+	seen = m->seen; /* this pass goes on */
+	median_clear(m);
+	m->seen = seen;
+	for (size_t i = 0; i < m->nheld; i++)
+		radix_add(m, m->held[i]);
+	spare_give(m);
+	return true;
+}
+
+static bool hold_value(struct stream_median *m, double v)
+{
+	if (m->nheld == m->held_cap) {
+		size_t cap = m->held_cap ? 2 * m->held_cap : 1024;
+		double *grown;
+		if (cap > m->hold)
+			cap = m->hold;
+		if (m->nheld == cap || !(grown = realloc(m->held, cap * sizeof(*grown))))
+			return false;
+		m->held = grown;
+		m->held_cap = cap;
+	}
+	m->held[m->nheld++] = v == 0 ? 0.0 : v; /* -0 counts as 0, as in the radix keys */
+	return true;
+}
+
+void stream_median_add(struct stream_median *m, double v)
+{
+	m->seen++;
+	if (m->failed)
+		return;
+	if (!m->radix && m->passes == 0) {
+		if (hold_value(m, v))
+			return;
+		if (!to_radix(m)) {
+			m->failed = true;
+			return;
+		}
+	}
+	radix_add(m, v);
+}
+
+/* The median of the held values: the middle one, or the mean of the middle two. */
+static void held_median(struct stream_median *m)
+{
+	size_t n = m->nheld, lhs = (n - 1) / 2;
+	double a = gsl_stats_select(m->held, 1, n, lhs), b = a;
+	if (n % 2 == 0)
+		b = gsl_stats_select(m->held, 1, n, n / 2);
+	/* gsl_stats_median_from_sorted_data: (data[lhs] + data[rhs]) / 2.0 for an even n */
+	m->value = n % 2 ? a : (a + b) / 2.0;
+	m->done = true;
+}
+
 bool stream_median_next(struct stream_median *m)
 {
-	size_t cum = 0, b;
+	size_t cum = 0, b, nb;
 	if (m->done)
 		return true;
 	m->passes++;
@@ -215,20 +322,30 @@ bool stream_median_next(struct stream_median *m)
 		m->n = m->seen;
 		m->rank = m->n ? (m->n - 1) / 2 : 0;
 	}
-	for (b = 0; b < MEDIAN_BUCKETS && cum + m->count[b] <= m->rank; b++)
+	if (m->failed || m->n == 0 || m->seen != m->n) {
+		/* out of memory, no values, or not the same values each pass: no median */
+		m->done = true;
+		m->value = NAN;
+		return true;
+	}
+	if (!m->radix) {
+		held_median(m);
+		return true;
+	}
+	nb = buckets_in_use(m);
+	for (b = 0; b < nb && cum + m->count[b] <= m->rank; b++)
 		cum += m->count[b];
-	if (m->n == 0 || b == MEDIAN_BUCKETS || m->seen != m->n) {
-		/* no values, or not the same values each pass: no median */
+	if (b == nb) {
 		m->done = true;
 		m->value = NAN;
 		return true;
 	}
 	m->rank -= cum;
 	/* the smallest candidate above bucket b: the next non-empty bucket's least */
-	for (size_t nb = b + 1; nb < MEDIAN_BUCKETS; nb++)
-		if (m->count[nb]) {
-			if (m->min[nb] < m->above)
-				m->above = m->min[nb];
+	for (size_t next = b + 1; next < nb; next++)
+		if (m->count[next]) {
+			if (m->min[next] < m->above)
+				m->above = m->min[next];
 			break;
 		}
 	m->lo = m->min[b];
@@ -256,6 +373,7 @@ double stream_median_value(const struct stream_median *m)
 
 void stream_median_release(struct stream_median *m)
 {
+	spare_give(m);
 	free(m->count);
 	free(m->min);
 	free(m->max);
@@ -414,6 +532,8 @@ static int window_passes(const struct trace_source *src, const struct window *w,
 			p->rss_open = p->mem.n && !p->mem.bad_at && !stream_median_next(&p->rss_m);
 		p->first = false;
 	}
+	if (rc == 0 && (p->conn_m.failed || p->rss_m.failed))
+		rc = err_set("out of memory");
 	if (rc == 0 && p->want_memory) {
 		p->mem.known = true;
 		p->mem.mean = (double)p->mean;

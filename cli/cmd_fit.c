@@ -24,6 +24,9 @@ static const struct opt_spec specs[] = {
 		 "fit SMT levels and levels beyond the logical CPUs too"),
 	OPT_STRING("host", "NAME", &req.host,
 		   "count levels on this recorded host (default: the runs' topology_host)"),
+	OPT_STRING("workers", "FIELD", &req.workers,
+		   "FIELD counts workers (threads, cores, processes): speedup, efficiency and the "
+		   "SMT classification apply to it (fields known to count workers need no flag)"),
 	CLI_SPEC_POOL,
 	OPT_END,
 };

@@ -40,6 +40,10 @@ static const struct opt_spec specs[] = {
 	OPT_FLAG("force", &force,
 		 "replace the image, data and script an earlier coreplan plot wrote there "
 		 "(never a file coreplan did not write)"),
+	OPT_STRING("workers", "FIELD", &req.workers,
+		   "scaling: FIELD counts workers (threads, cores, processes): speedup, efficiency "
+		   "and the SMT classification apply to it (fields known to count workers need no "
+		   "flag)"),
 	OPT_END,
 };
 

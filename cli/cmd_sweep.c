@@ -26,6 +26,9 @@ static const struct opt_spec specs[] = {
 		 "lower values of the metric are better (speedup = base / median)"),
 	OPT_STRING("host", "NAME", &req.host,
 		   "count levels on this recorded host (default: the runs' topology_host)"),
+	OPT_STRING("workers", "FIELD", &req.workers,
+		   "FIELD counts workers (threads, cores, processes): speedup, efficiency and the "
+		   "SMT classification apply to it (fields known to count workers need no flag)"),
 	CLI_SPEC_POOL,
 	OPT_END,
 };
@@ -56,17 +59,26 @@ static const char details[] =
 	"                SMT siblings), beyond (more), or 'assumed physical' when no\n"
 	"                topology is known (the document says so)\n"
 	"  smt_step      at an SMT level: median / median at the largest physical level\n"
-	"                (lower is better: inverted), the step SMT gives, not scaling\n"
+	"                (lower is better: inverted), the step SMT gives, not scaling;\n"
+	"                when the sweep skipped physical cores (1 -> 8 on 4 cores) the\n"
+	"                step adds unmeasured cores and SMT siblings together: no\n"
+	"                smt_step, the ratio is cores_and_smt_step, and the note says so\n"
+	"  step, step_p  the step from the previous level by the one decision rule\n"
+	"                (docs/statistics.md): resolved when Welch's t on the two levels'\n"
+	"                runs (ln values) gives p < 0.05, else within-noise;\n"
+	"                unreplicated with one run: the verdict noise gives the same step\n"
 	"The whole-sweep per-doubling factor is exp(b) of the least-squares fit\n"
 	"ln(median) = a + b * log2(level) over the level medians (lower is better:\n"
-	"exp(-b)), with its standard error (delta method): the facts per_doubling,\n"
-	"per_doubling_se and per_doubling_r2 in every format (--view facts for tsv and\n"
+	"exp(-b)), with its standard error (delta method) and its 95% interval from\n"
+	"Student's t with the fit's degrees of freedom (levels - 2): the facts\n"
+	"per_doubling, per_doubling_se, per_doubling_lo, per_doubling_hi,\n"
+	"per_doubling_df and per_doubling_r2 in every format (--view facts for tsv and\n"
 	"csv).\n"
 	"\n"
 	"Levels in physical cores: the host is --host, else the one the runs name\n"
 	"(field topology_host: `coreplan import --host`, a manifest's topology, or a\n"
 	"catalog instance; `coreplan import --help`). The headline is over the\n"
-	"physical-core levels: physical_per_doubling (+ _se, _r2: the same least\n"
+	"physical-core levels: physical_per_doubling (+ _se, _lo, _hi, _df, _r2: the same least\n"
 	"squares over those levels only, at least 3) and physical_efficiency (the\n"
 	"efficiency at the largest physical level); facts host, physical_cores,\n"
 	"logical_cpus, smt_step_at_LEVEL, and smt_factor (+ _corpus) when `coreplan\n"

@@ -60,14 +60,16 @@ static void tsv_put(FILE *fp, const char *s)
 /*
  * RFC 4180 quotes a field with a comma, quote or line break; we also quote
  * blanks at either end (readers trim them) and the empty string, so that
- * a present-but-empty cell ("") stays distinct from a missing one.
+ * a present-but-empty cell ("") stays distinct from a missing one (NA).
  */
 static void csv_put(FILE *fp, const char *s)
 {
 	char *copy;
 	size_t len;
-	if (!s)
+	if (!s) {
+		fputs("NA", fp); /* missing, as in tsv (an empty string is "") */
 		return;
+	}
 	/* line breaks stay (quoted); other controls as \xNN */
 	s = term_safe(s, "\n\r", &copy);
 	len = strlen(s);

@@ -69,6 +69,7 @@ static const char page_css[] =
 	"nav.toc ol{margin:.1rem 0 .3rem;padding-left:1.4rem}\n"
 	"nav.toc ol ol{font-size:.92em;columns:2 24rem}\n"
 	"details.table{margin:.4rem 0 1rem}\n"
+	"div.scroll{overflow-x:auto;max-width:100%}\n"
 	"details.table>summary{cursor:pointer;color:#0b57a8}\n"
 	"figcaption{font-size:.92em;color:#333;max-width:75rem}\n"
 	"@media (max-width:1100px){td.num{white-space:normal}}\n"
@@ -409,6 +410,9 @@ static int html_table(struct page *pg, const struct doc_table *t, const char *na
 		pg->bad |= strbuf_addf(sb, ": %zu row%s, %zu columns</summary>\n", rows,
 				       rows == 1 ? "" : "s", tp->nvisible);
 	}
+	/* what still does not fit (many numeric columns) scrolls inside its box, not the page */
+	if (tp->nvisible >= WIDE_COLS)
+		pg->bad |= strbuf_adds(sb, "<div class=\"scroll\">\n");
 	pg->bad |= strbuf_adds(sb, tp->naside ? "<table class=\"wide\">\n<thead><tr>"
 					      : "<table>\n<thead><tr>");
 	for (size_t c = 0; c < tp->ncols; c++) {
@@ -423,6 +427,8 @@ static int html_table(struct page *pg, const struct doc_table *t, const char *na
 	if (rc == 0)
 		rc = doc_each_row(t, table_row, tp, &rows);
 	pg->bad |= strbuf_adds(sb, tp->naside ? "</table>\n" : "</tbody>\n</table>\n");
+	if (tp->nvisible >= WIDE_COLS)
+		pg->bad |= strbuf_adds(sb, "</div>\n");
 	if (fold)
 		pg->bad |= strbuf_adds(sb, "</details>\n");
 done:

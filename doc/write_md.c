@@ -55,7 +55,7 @@ static int md_row(const struct doc_table *t, const struct cell *row, void *arg)
 		char buf[32];
 		const char *v = doc_cell_shown(&t->cols[c], &row[c], buf);
 		const char *cell;
-		if (v && doc_md_escape(&sb, v, true)) {
+		if (doc_md_escape(&sb, v ? v : "NA", true)) { /* missing: NA, as in tsv and csv */
 			rc = err_set("out of memory");
 		} else if (!p->visible) {
 			p->set[c] |= row[c].set;

@@ -124,6 +124,6 @@ const char *profile_detect(const char *dir, const char **why)
 		return "sky-gomaxprocs";
 	*why = "it has no coreplan.manifest and matches no built-in layout (sky-gomaxprocs: "
 	       "results.tsv + runs/; sky-capacity: results.tsv + system.tsv + samples/): "
-	       "write a manifest (README.md, \"Corpus manifests\") and pass --manifest";
+	       "write a manifest (docs/importing.md, \"Corpus layouts and manifests\") and pass --manifest";
 	return NULL;
 }

@@ -9,7 +9,7 @@
  * text, lines[] = the source line of each run), which the importer then
  * stores like any results table, so every analysis works unchanged.
  * Metric columns are named so schema/fields' unit-suffix inference gets
- * their kind and direction (README.md, "Importing tool outputs").
+ * their kind and direction (docs/importing.md, "Importing tool outputs").
  *
  * Adding a format is one line in the table of tools.c plus its own
  * tool_NAME.c with a detect and a convert function.

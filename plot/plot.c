@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/outfile.h"
+#include "session.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -393,7 +394,8 @@ int plot_draw(const struct plot_spec *spec, const struct plot_series *series, si
 	if (rc == 0 && !(show = shown(od, &f.img)))
 		rc = err_set("out of memory");
 	if (rc == 0)
-		rc = plot_render(strbuf_str(&script), stage, show, strbuf_str(&f.img));
+		rc = plot_session_render(spec->out.session, strbuf_str(&script), stage, show,
+					 strbuf_str(&f.img));
 	/* drawn: all three move to their names; no gnuplot: the data and script when asked */
 	if (rc == 0 || (rc == PLOT_NOT_INSTALLED && spec->out.data_without_image)) {
 		int moved = outdir_commit(od, stage, strbuf_str(&f.data), force);

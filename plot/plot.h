@@ -103,11 +103,15 @@ bool plot_series_drawable(const struct plot_series *ps);
 /* The series' points with both x and y numbers. */
 size_t plot_series_points(const struct plot_series *ps);
 
+struct plot_session;
+
 /* How a plot's files are written (plot_draw; plot/plots.h, plot/sizing_plot.h). */
 struct plot_output {
 	const char *display_dir; /* how messages spell the folder (NULL: dir) */
 	bool force;              /* replace the image, data and script coreplan wrote there */
 	bool data_without_image; /* without gnuplot, still write the data and the script */
+	/* the gnuplot that draws it (plot/session.h: a report's), NULL: one of its own */
+	struct plot_session *session;
 };
 
 struct plot_spec {

@@ -120,9 +120,10 @@ int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, con
 	char why[768];
 	if (!sw->level_counts_workers || !sw->scaling_applies) {
 		snprintf(why, sizeof(why),
-			 "the sweep is over %s, which does not count workers: no core-scaling "
-			 "finding (per-doubling and scaling models over it would be wrong)",
-			 by);
+			 "the sweep is over %s, which is not known to count workers (%s): no "
+			 "core-scaling finding (per-doubling and scaling models over it would be "
+			 "wrong)",
+			 by, field_worker_names);
 		return findings_unsupported(f, FINDING_SCALING, subject, section, why);
 	}
 	if (!sw->has_physical_fit) {
@@ -133,16 +134,16 @@ int findings_sweep(struct findings *f, const struct sweep *sw, size_t nruns, con
 	if (!(x = findings_add(f, FINDING_SCALING, subject, section)))
 		return err_set("out of memory");
 	x->value = sw->physical_fit.factor;
-	x->lo = sw->physical_fit.factor - 1.96 * sw->physical_fit.factor_se;
-	x->hi = sw->physical_fit.factor + 1.96 * sw->physical_fit.factor_se;
+	x->lo = sw->physical_fit.lo; /* Student's t with the fit's degrees of freedom */
+	x->hi = sw->physical_fit.hi;
 	x->eff = sw->physical_efficiency;
 	x->n = sw->physical_fit.n;
 	x->assumed = !sw->host.known;
 	snprintf(x->unit, sizeof(x->unit), "x per doubling");
 	snprintf(x->method, sizeof(x->method),
 		 "least squares of ln(median) on log2(%s) over %zu physical-core level medians "
-		 "(%zu runs), interval factor -/+ 1.96 SE",
-		 by, sw->physical_fit.n, nruns);
+		 "(%zu runs), 95%% interval from Student's t with %g degrees of freedom",
+		 by, sw->physical_fit.n, nruns, sw->physical_fit.df);
 	scaling_figs(x, sw, by);
 	if (!sw->host.known)
 		return findings_unsupported(
@@ -275,8 +276,9 @@ int findings_noise(struct findings *f, const struct noise *nz, size_t nruns, con
 	snprintf(x->unit, sizeof(x->unit), "%% largest range");
 	finding_fig(x, "bursts", (double)v->nbursts, NULL);
 	snprintf(x->method, sizeof(x->method),
-		 "a step is resolved when the neighbouring levels' [min, max] ranges do not "
-		 "overlap");
+		 "a step is resolved when Welch's t on the neighbouring levels' runs gives p < "
+		 "%g (docs/statistics.md)",
+		 nz->opts.alpha);
 	return 0;
 }
 

@@ -32,7 +32,8 @@
  *                        independence, app_cores unchanged or not; the
  *                        values without one; `sessions` reads as the
  *                        throughput's sensitivity to sessions
- *   ceiling     scaling  per-doubling factor over the physical-core levels
+ *   ceiling     scaling  per-doubling factor over the physical-core levels (95%
+ *                        Student's t interval), each level's speedup, where it stops
  *               smt      the first SMT level's step over the last physical
  *               ceiling  the host's SMT figures (smt.h): shared vs distinct
  *                        cores, the SMT factor, the hardware ceiling and the

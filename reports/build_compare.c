@@ -3,6 +3,7 @@
 
 #include "../analysis/compare.h"
 #include "../common/err.h"
+#include "../common/units.h"
 #include "../schema/fields.h"
 
 #include <math.h>
@@ -12,7 +13,7 @@
 /* The unit of a field for column headers and facts ("" when unknown). */
 static const char *unit_of(const char *field)
 {
-	const struct field_info *f = field_find(field);
+	const struct field_info *f = field_find_known(field);
 	return f ? f->unit : "";
 }
 
@@ -68,15 +69,15 @@ enum {
 	R_OVER_SPREAD_B,
 	R_OVER_BOUND_A,
 	R_OVER_BOUND_B,
+	R_DISJOINT,
 	R_VERDICT,
-	R_METHOD,
 	R_RUNS_NEEDED,
 	RCOLS
 };
 
 /* The outcome's estimate columns: ratios on the log scale, differences on the absolute. */
 static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bool log_scale,
-			 const struct compare_outcome *o)
+			 const struct verdict *o)
 {
 	size_t c = log_scale ? col_gm : col_diff;
 	doc_set_real(t, c, o->estimate);
@@ -126,12 +127,12 @@ static void comparison_table(struct doc_section *s, const struct compare_result 
 		[R_OVER_SPREAD_B] = DOC_COL_REAL("effect_over_spread_b", "x", 'f', 2),
 		[R_OVER_BOUND_A] = DOC_COL_REAL("spread_over_bound_a", "x", 'f', 1),
 		[R_OVER_BOUND_B] = DOC_COL_REAL("spread_over_bound_b", "x", 'f', 1),
+		[R_DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
 		[R_VERDICT] = DOC_COL_TEXT("verdict"),
-		[R_METHOD] = DOC_COL_TEXT("method"),
 		[R_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
 	};
 	const struct compare *c = &res->c;
-	const struct compare_outcome *o = res->headline;
+	const struct verdict *o = res->headline;
 	struct doc_table *t = doc_table(s, cols, RCOLS);
 	doc_table_hide_empty(t);
 	doc_row(t);
@@ -155,26 +156,37 @@ static void comparison_table(struct doc_section *s, const struct compare_result 
 	if (res->design == COMPARE_UNPAIRED) {
 		doc_set_real(t, R_RATIO_LO, c->ratio.lo);
 		doc_set_real(t, R_RATIO_HI, c->ratio.hi);
-		doc_set_real(t, R_MW_U, c->test.u);
-		doc_set_real(t, R_MW_P, c->test.p);
-		doc_set_real(t, R_MIN_P, c->test.min_p);
+		doc_set_real(t, R_MW_U, c->v.rank.u);
+		doc_set_real(t, R_MW_P, c->v.rank.p);
+		doc_set_real(t, R_MIN_P, c->v.rank.min_p);
+		doc_set_text(t, R_DISJOINT, c->v.ranges_disjoint ? "yes" : "no");
 	}
 	if (!c->log_scale)
 		doc_set_real(t, R_DIFF, c->diff);
+	if (!o) { /* --by: the levels' summary (verdict_tally) */
+		const struct verdict_tally *tl = &res->tally;
+		doc_set_text(t, R_TEST, tl->method);
+		doc_set_real(t, c->log_scale ? R_GM : R_MEAN_DIFF, tl->estimate);
+		doc_set_real(t, c->log_scale ? R_GM_LO : R_MEAN_DIFF_LO, tl->lo);
+		doc_set_real(t, c->log_scale ? R_GM_HI : R_MEAN_DIFF_HI, tl->hi);
+		doc_set_real(t, R_DF, tl->df);
+		doc_set_text(t, R_VERDICT, tl->text);
+		return;
+	}
 	doc_set_text(t, R_TEST, o->test);
 	set_estimate(t, R_GM, R_MEAN_DIFF, c->log_scale, o);
 	doc_set_real(t, R_T, o->t.t);
 	doc_set_real(t, R_DF, o->t.df);
-	doc_set_real(t, R_T_P, o->t.p);
-	doc_set_real(t, c->log_scale ? R_EFFECT_PCT : R_EFFECT, o->observed);
+	doc_set_real(t, R_T_P, o->p);
+	doc_set_real(t, c->log_scale ? R_EFFECT_PCT : R_EFFECT,
+		     c->log_scale ? o->observed_pct : fabs(o->estimate));
 	if (res->design == COMPARE_UNPAIRED) {
 		doc_set_real(t, R_OVER_SPREAD_A, c->effect_over_spread_a);
 		doc_set_real(t, R_OVER_SPREAD_B, c->effect_over_spread_b);
 		doc_set_real(t, R_OVER_BOUND_A, c->spread_over_bound_a);
 		doc_set_real(t, R_OVER_BOUND_B, c->spread_over_bound_b);
 	}
-	doc_set_text(t, R_VERDICT, o->verdict);
-	doc_set_text(t, R_METHOD, o->method);
+	doc_set_text(t, R_VERDICT, o->word);
 	doc_set_real(t, R_RUNS_NEEDED, o->runs_needed);
 }
 
@@ -243,13 +255,13 @@ static void arms_table(struct doc_section *s, const struct compare_request *req,
 		doc_set_real(t, C_RATIO, c->ratio.ratio);
 		doc_set_real(t, C_RATIO_LO, c->ratio.lo);
 		doc_set_real(t, C_RATIO_HI, c->ratio.hi);
-		doc_set_real(t, C_U, c->test.u);
-		doc_set_real(t, C_P, c->test.p);
-		doc_set_text(t, C_EXACT, c->test.exact ? "exact" : "normal");
-		doc_set_real(t, C_MIN_P, c->test.min_p);
-		doc_set_text(t, C_VERDICT, c->verdict);
-		doc_set_real(t, C_RUNS_NEEDED, c->runs_needed);
-		doc_set_text(t, C_REASON, c->reason);
+		doc_set_real(t, C_U, c->v.rank.u);
+		doc_set_real(t, C_P, c->v.rank.p);
+		doc_set_text(t, C_EXACT, c->v.rank.exact ? "exact" : "normal");
+		doc_set_real(t, C_MIN_P, c->v.rank.min_p);
+		doc_set_text(t, C_VERDICT, c->v.word);
+		doc_set_real(t, C_RUNS_NEEDED, c->v.runs_needed);
+		doc_set_text(t, C_REASON, c->v.reason);
 	}
 }
 
@@ -274,8 +286,8 @@ enum {
 	L_T,
 	L_DF,
 	L_T_P,
+	L_DISJOINT,
 	L_VERDICT,
-	L_METHOD,
 	L_RUNS_NEEDED,
 	L_REASON,
 	LCOLS
@@ -304,8 +316,8 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 		[L_T] = DOC_COL_REAL("t", NULL, 'g', 4),
 		[L_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
 		[L_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		[L_DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
 		[L_VERDICT] = DOC_COL_TEXT("verdict"),
-		[L_METHOD] = DOC_COL_TEXT("method"),
 		[L_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
 		[L_REASON] = DOC_COL_TEXT("reason"),
 	};
@@ -325,14 +337,14 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 		doc_set_real(t, L_RATIO, c->ratio.ratio);
 		if (!c->log_scale)
 			doc_set_real(t, L_DIFF, c->diff);
-		set_estimate(t, L_GM, L_MEAN_DIFF, c->log_scale, &c->o);
-		doc_set_real(t, L_T, c->o.t.t);
-		doc_set_real(t, L_DF, c->o.t.df);
-		doc_set_real(t, L_T_P, c->o.t.p);
-		doc_set_text(t, L_VERDICT, c->o.verdict);
-		doc_set_text(t, L_METHOD, c->o.method);
-		doc_set_real(t, L_RUNS_NEEDED, c->o.runs_needed);
-		doc_set_text(t, L_REASON, c->o.reason);
+		set_estimate(t, L_GM, L_MEAN_DIFF, c->log_scale, &c->v);
+		doc_set_real(t, L_T, c->v.t.t);
+		doc_set_real(t, L_DF, c->v.t.df);
+		doc_set_real(t, L_T_P, c->v.p);
+		doc_set_text(t, L_DISJOINT, c->v.ranges_disjoint ? "yes" : "no");
+		doc_set_text(t, L_VERDICT, c->v.word);
+		doc_set_real(t, L_RUNS_NEEDED, c->v.runs_needed);
+		doc_set_text(t, L_REASON, c->v.reason);
 	}
 }
 
@@ -445,7 +457,7 @@ static void pairs_table(struct doc_section *s, const struct compare_result *res,
 		[P_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
 		[P_AGREES] = DOC_COL_BOOL("agrees"),
 	};
-	const struct compare_outcome *o = &res->paired.o;
+	const struct verdict *o = &res->paired;
 	bool log_scale = res->c.log_scale;
 	double null = log_scale ? 1 : 0;
 	struct doc_table *t = doc_table(s, cols, PCOLS);
@@ -496,6 +508,7 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 {
 	const struct compare *c = &res->c;
 	const struct compare_options *o = &c->opts;
+	const char *better = res->metric.lower_is_better ? "lower" : "higher";
 	const char *ratio, *lo, *hi, *resamples, *seed, *ci, *wt, *wdf, *wp, *gm, *gmlo, *gmhi;
 	const char *u, *p, *min_p;
 	ci = doc_fact_real(d, "ratio_ci_pct", "bootstrap and t interval coverage", DOC_QUIET,
@@ -516,57 +529,61 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			 "metric %s, %s is better; a value is 0 or below, so the comparison is "
 			 "of differences in the metric's units and ratios are undefined; "
 			 "median(b) - median(a) = %s",
-			 metric, o->lower_is_better ? "lower" : "higher", diff);
+			 metric, better, diff);
 	} else if (isnan(c->ratio.lo)) {
 		doc_note(s,
 			 "metric %s, %s is better; ratio = median(b) / median(a) = %s; no "
 			 "interval: an arm has one run",
-			 metric, o->lower_is_better ? "lower" : "higher", ratio);
+			 metric, better, ratio);
 		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
 			      unit_of(metric), 'g', 4);
 	} else {
 		doc_note(s,
 			 "metric %s, %s is better; ratio = median(b) / median(a) = %s, bootstrap "
 			 "%s%% interval [%s, %s] (%s resamples, seed %s)",
-			 metric, o->lower_is_better ? "lower" : "higher", ratio, ci, lo, hi,
-			 resamples, seed);
+			 metric, better, ratio, ci, lo, hi, resamples, seed);
 		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
 			      unit_of(metric), 'g', 4);
 	}
 	/* Welch (the unpaired test of the runs used) */
-	wt = doc_fact_real(d, "welch_t", "Welch t of b against a", DOC_QUIET, c->o.t.t, NULL, 'g',
+	wt = doc_fact_real(d, "welch_t", "Welch t of b against a", DOC_QUIET, c->v.t.t, NULL, 'g',
 			   4);
 	wdf = doc_fact_real(d, "welch_df", "Welch-Satterthwaite degrees of freedom", DOC_QUIET,
-			    c->o.t.df, NULL, 'g', 3);
-	wp = doc_fact_real(d, "welch_p", "Welch two-sided p", DOC_QUIET, c->o.t.p, NULL, 'g', 3);
+			    c->v.t.df, NULL, 'g', 3);
+	wp = doc_fact_real(d, "welch_p", "Welch two-sided p", DOC_QUIET, c->v.p, NULL, 'g', 3);
 	gm = scaled_fact(d, c->log_scale, "gm_ratio", "ratio of geometric means (Welch)", "x",
-			 "mean_diff", "mean(b) - mean(a) (Welch)", unit_of(metric), c->o.estimate,
+			 "mean_diff", "mean(b) - mean(a) (Welch)", unit_of(metric), c->v.estimate,
 			 'f', 4);
 	gmlo = scaled_fact(d, c->log_scale, "gm_ratio_lo", "its t interval, low end", "x",
-			   "mean_diff_lo", "its t interval, low end", unit_of(metric), c->o.lo, 'f',
+			   "mean_diff_lo", "its t interval, low end", unit_of(metric), c->v.lo, 'f',
 			   4);
 	gmhi = scaled_fact(d, c->log_scale, "gm_ratio_hi", "its t interval, high end", "x",
-			   "mean_diff_hi", "its t interval, high end", unit_of(metric), c->o.hi,
+			   "mean_diff_hi", "its t interval, high end", unit_of(metric), c->v.hi,
 			   'f', 4);
-	if (c->o.has_t)
+	if (c->v.has_test && strcmp(c->v.test, "exact"))
 		doc_note(s, "Welch t on %s: t = %s, df = %s, p = %s; %s %s, %s%% interval [%s, %s]",
 			 c->log_scale ? "ln values" : "values", wt, wdf, wp,
 			 c->log_scale ? "ratio of geometric means" : "mean difference", gm, ci,
 			 gmlo, gmhi);
+	else if (c->v.has_test)
+		doc_note(s, "Welch t: none (%s): %s", c->v.test_words, gm);
 	else
-		doc_note(s, "Welch t: none (%s)",
-			 c->a.n < 2 || c->b.n < 2 ? "an arm has one run"
-						  : "no variation within either arm");
-	/* the rank test */
-	u = doc_fact_real(d, "u", "Mann-Whitney U of b against a", DOC_QUIET, c->test.u, NULL, 'g',
-			  6);
-	p = doc_fact_real(d, "p", "Mann-Whitney two-sided p", DOC_QUIET, c->test.p, NULL, 'g', 4);
+		doc_note(s, "Welch t: none (an arm has one run)");
+	/* the rank test and the range rule: evidence, not the verdict */
+	u = doc_fact_real(d, "u", "Mann-Whitney U of b against a", DOC_QUIET, c->v.rank.u, NULL,
+			  'g', 6);
+	p = doc_fact_real(d, "p", "Mann-Whitney two-sided p", DOC_QUIET, c->v.rank.p, NULL, 'g', 4);
 	doc_fact_bool(d, "exact", "exact distribution (else normal approximation)", DOC_QUIET,
-		      c->test.exact);
+		      c->v.rank.exact);
 	min_p = doc_fact_real(d, "min_p", "smallest p these arm sizes can reach", DOC_QUIET,
-			      c->test.min_p, NULL, 'g', 4);
-	doc_note(s, "Mann-Whitney U = %s, p = %s (%s), the smallest p these sizes can reach %s", u,
-		 p, c->test.exact ? "exact" : "normal approximation", min_p);
+			      c->v.rank.min_p, NULL, 'g', 4);
+	doc_fact_bool(d, "ranges_disjoint", "the arms' [min, max] ranges do not overlap", DOC_QUIET,
+		      c->v.ranges_disjoint);
+	doc_note(s,
+		 "evidence beside the verdict: Mann-Whitney U = %s, p = %s (%s), the smallest p "
+		 "these sizes can reach %s; the arms' ranges %s",
+		 u, p, c->v.rank.exact ? "exact" : "normal approximation", min_p,
+		 c->v.ranges_disjoint ? "are disjoint" : "overlap");
 	/* effect against spread and bound */
 	{
 		const char *pct = c->log_scale ? "%" : "";
@@ -598,7 +615,7 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			 isnan(c->effect_over_spread_b) ? "none" : eb,
 			 isnan(c->effect_over_spread_b) ? "" : "x",
 			 c->separated ? "separated" : "not separated");
-		if (o->has_effect_bound) {
+		if (o->v.has_effect_bound) {
 			const char *ba =
 				doc_fact_real(d, "spread_over_bound_a", "a's spread / effect bound",
 					      DOC_QUIET, c->spread_over_bound_a, "x", 'f', 1);
@@ -617,32 +634,32 @@ static void verdict_note(struct doc *d, struct doc_section *s)
 		 doc_fact_string(d, "reason"));
 }
 
-/* The headline's runs needed and what it is computed from. */
+/* The headline's runs needed and what it is computed from (--by: per level, view levels). */
 static void runs_needed_note(struct doc *d, struct doc_section *s, const struct compare_result *res,
 			     const char *metric)
 {
 	const struct compare *c = &res->c;
 	const struct compare_options *o = &c->opts;
-	const struct compare_outcome *h = res->headline;
-	const char *what = res->design == COMPARE_PAIRED ? "pairs needed"
-			   : res->design == COMPARE_BY   ? "runs needed per arm in each level"
-							 : "runs needed per arm";
+	const struct verdict *h = res->headline;
+	const char *what = res->design == COMPARE_PAIRED ? "pairs needed" : "runs needed per arm";
 	const char *alpha = doc_fact_real(d, "alpha", "two-sided significance level", DOC_QUIET,
-					  o->alpha, NULL, 'g', 3);
-	const char *power = doc_fact_real(d, "power", "power for runs_needed", DOC_QUIET, o->power,
-					  NULL, 'g', 3);
-	const char *sd = doc_fact_real(
+					  o->v.alpha, NULL, 'g', 3);
+	const char *power = doc_fact_real(d, "power", "power for runs_needed", DOC_QUIET,
+					  o->v.power, NULL, 'g', 3);
+	const char *least = doc_fact_int(d, "min_runs", "fewest runs runs_needed gives", DOC_QUIET,
+					 VERDICT_MIN_RUNS, "runs");
+	const char *sd, *effect, *needed;
+	doc_fact_real(d, "cv", "pooled coefficient of variation", DOC_QUIET, c->cv, NULL, 'f', 4);
+	if (!h) {
+		doc_note(s, "runs needed: per level (view levels), each for its own effect");
+		return;
+	}
+	sd = doc_fact_real(
 		d, "sd", c->log_scale ? "sd runs_needed uses, of ln values" : "sd runs_needed uses",
 		DOC_QUIET, h->sd, c->log_scale ? NULL : unit_of(metric), 'g', 4);
-	const char *effect = doc_fact_real(d, "effect_pct", "effect runs_needed resolves",
-					   DOC_QUIET, h->effect_pct, "%", 'g', 3);
-	const char *needed =
-		doc_fact_real(d, "runs_needed", what, DOC_QUIET, h->runs_needed, "runs", 'f', 0);
-	const char *least = doc_fact_int(d, "min_runs", "fewest runs runs_needed gives", DOC_QUIET,
-					 COMPARE_MIN_RUNS, "runs");
-	doc_fact_real(d, "cv", "pooled coefficient of variation", DOC_QUIET, c->cv, NULL, 'f', 4);
-	doc_fact_real(d, "rank_floor", "fewest runs per arm the rank test can use", DOC_QUIET,
-		      c->rank_floor, "runs", 'f', 0);
+	effect = doc_fact_real(d, "effect_pct", "effect runs_needed resolves", DOC_QUIET,
+			       h->effect_pct, "%", 'g', 3);
+	needed = doc_fact_real(d, "runs_needed", what, DOC_QUIET, h->runs_needed, "runs", 'f', 0);
 	if (isnan(h->runs_needed))
 		doc_note(s,
 			 "%s: not computable (no run-to-run spread to size it from, or no "
@@ -656,81 +673,94 @@ static void runs_needed_note(struct doc *d, struct doc_section *s, const struct 
 			 alpha, least);
 }
 
-/* The design's own facts and notes: pooled (--by) or paired (--pair-by). */
-static void design_notes(struct doc *d, struct doc_section *s, const struct compare_request *req,
-			 const struct compare_result *res, const char *metric)
+/* --by: the count of the levels' verdicts and the geometric-mean change. */
+static void by_notes(struct doc *d, struct doc_section *s, const struct compare_request *req,
+		     const struct compare_result *res, const char *metric)
 {
-	const struct compare_outcome *o = res->headline;
+	const struct verdict_tally *tl = &res->tally;
 	bool log_scale = res->c.log_scale;
-	const char *u = log_scale ? "x" : unit_of(metric);
-	const char *est, *lo, *hi, *t, *df, *p;
-	const char *prefix = res->design == COMPARE_BY ? "pooled" : "paired";
-	char name[64];
-	if (res->design == COMPARE_UNPAIRED)
-		return;
-	{
-		char lg[3][32], ab[3][32];
-		const char *end[3] = {"", "_lo", "_hi"};
-		for (int i = 0; i < 3; i++) {
-			snprintf(lg[i], sizeof(lg[i]), "%s_ratio%s", prefix, end[i]);
-			snprintf(ab[i], sizeof(ab[i]), "%s_diff%s", prefix, end[i]);
-		}
-		est = scaled_fact(d, log_scale, lg[0], "ratio of geometric means", "x", ab[0],
-				  "difference", unit_of(metric), o->estimate, 'f', 4);
-		lo = scaled_fact(d, log_scale, lg[1], "its t interval, low end", "x", ab[1],
-				 "its t interval, low end", unit_of(metric), o->lo, 'f', 4);
-		hi = scaled_fact(d, log_scale, lg[2], "its t interval, high end", "x", ab[2],
-				 "its t interval, high end", unit_of(metric), o->hi, 'f', 4);
-	}
-	snprintf(name, sizeof(name), "%s_t", prefix);
-	t = doc_fact_real(d, name, "t", DOC_QUIET, o->t.t, NULL, 'g', 4);
-	snprintf(name, sizeof(name), "%s_df", prefix);
-	df = doc_fact_real(d, name, "degrees of freedom", DOC_QUIET, o->t.df, NULL, 'g', 3);
-	snprintf(name, sizeof(name), "%s_p", prefix);
-	p = doc_fact_real(d, name, "two-sided p", DOC_QUIET, o->t.p, NULL, 'g', 3);
-	if (res->design == COMPARE_BY) {
-		const struct compare_pooled *pl = &res->pooled;
-		const char *levels = doc_fact_int(d, "levels", "levels compared", DOC_QUIET,
-						  (int64_t)pl->nlevels, NULL);
-		const char *mn = doc_fact_real(d, "pooled_min", "the levels' smallest estimate",
-					       DOC_QUIET, pl->min, u, log_scale ? 'f' : 'g', 4);
-		const char *mx = doc_fact_real(d, "pooled_max", "the levels' largest estimate",
-					       DOC_QUIET, pl->max, u, log_scale ? 'f' : 'g', 4);
-		const char *how = pl->inverse_variance ? "inverse-variance"
-				  : log_scale          ? "geometric-mean"
-						       : "mean";
-		doc_fact_text(d, "pooled_method", "how the levels are pooled", DOC_LISTED, how);
-		if (pl->inverse_variance)
-			doc_note(s,
-				 "pooled over %s levels of %s (inverse-variance weighted mean of "
-				 "the levels' %s): %s, %s%% interval [%s, %s]; t = %s, df = %s, "
-				 "p = %s; the levels range from %s to %s",
-				 levels, req->by, log_scale ? "ln ratios" : "differences", est,
-				 doc_fact_shown(d, "ratio_ci_pct"), lo, hi, t, df, p, mn, mx);
-		else
-			doc_note(
-				s,
-				"pooled over %s levels of %s (%s of the levels' %s, no interval: a "
-				"level has an arm with one run): %s; the levels range from %s to "
-				"%s",
-				levels, req->by, log_scale ? "geometric mean" : "mean",
-				log_scale ? "ratios" : "differences", est, mn, mx);
-	} else {
-		const char *pairs = doc_fact_int(d, "pairs", "pairs compared", DOC_QUIET,
-						 (int64_t)res->paired.npairs, NULL);
-		const char *agree = doc_fact_int(d, "pairs_agree", "pairs moving the mean's way",
-						 DOC_QUIET, (int64_t)res->paired.agree, NULL);
-		if (o->has_t)
-			doc_note(
-				s,
-				"paired t on %s over %s pairs: %s, %s%% interval [%s, %s]; t = %s, "
-				"df = %s, p = %s; %s of the pairs move the same way",
-				log_scale ? "ln differences" : "differences", pairs, est,
-				doc_fact_shown(d, "ratio_ci_pct"), lo, hi, t, df, p, agree);
-		else
-			doc_note(s, "paired over %s pairs: %s, no interval (%s)", pairs, est,
-				 o->reason);
-	}
+	const char *est, *lo, *hi, *levels, *df;
+	char phrase[192];
+	levels = doc_fact_int(d, "levels", "levels compared", DOC_QUIET, (int64_t)tl->k, NULL);
+	doc_fact_int(d, "levels_up", "levels real, b above a", DOC_QUIET, (int64_t)tl->up, NULL);
+	doc_fact_int(d, "levels_down", "levels real, b below a", DOC_QUIET, (int64_t)tl->down,
+		     NULL);
+	doc_fact_int(d, "levels_no_difference", "levels no-difference", DOC_QUIET,
+		     (int64_t)tl->no_difference, NULL);
+	doc_fact_int(d, "levels_within_noise", "levels within-noise", DOC_QUIET,
+		     (int64_t)tl->within_noise, NULL);
+	doc_fact_int(d, "levels_unreplicated", "levels unreplicated", DOC_QUIET,
+		     (int64_t)tl->unreplicated, NULL);
+	est = scaled_fact(d, log_scale, "summary_ratio", "geometric mean of the levels' ratios",
+			  "x", "summary_diff", "mean of the levels' differences", unit_of(metric),
+			  tl->estimate, 'f', 4);
+	lo = scaled_fact(d, log_scale, "summary_ratio_lo", "its t interval, low end", "x",
+			 "summary_diff_lo", "its t interval, low end", unit_of(metric), tl->lo, 'f',
+			 4);
+	hi = scaled_fact(d, log_scale, "summary_ratio_hi", "its t interval, high end", "x",
+			 "summary_diff_hi", "its t interval, high end", unit_of(metric), tl->hi,
+			 'f', 4);
+	df = doc_fact_real(d, "summary_df", "its degrees of freedom", DOC_QUIET, tl->df, NULL, 'g',
+			   3);
+	doc_fact_text(d, "summary_method", "how the interval is made", DOC_QUIET, tl->method);
+	units_change_phrase(phrase, sizeof(phrase), res->metric.kind, log_scale, tl->estimate,
+			    tl->lo, tl->hi, log_scale ? "" : unit_of(metric));
+	doc_fact_text(d, "change", "the change in words", DOC_LISTED, phrase);
+	if (!strcmp(tl->method, "within"))
+		doc_note(s,
+			 "each of %s levels of %s keeps its own verdict (view levels): %s; the %s "
+			 "of the levels' %s is %s, %s%% interval [%s, %s] from the levels' own "
+			 "standard errors (df %s)",
+			 levels, req->by, tl->text, log_scale ? "geometric mean" : "mean",
+			 log_scale ? "ratios" : "differences", est,
+			 doc_fact_shown(d, "ratio_ci_pct"), lo, hi, df);
+	else if (!strcmp(tl->method, "across"))
+		doc_note(s,
+			 "each of %s levels of %s keeps its own verdict (view levels): %s; the %s "
+			 "of the levels' %s is %s, %s%% interval [%s, %s] from their spread "
+			 "across the levels (a level has an arm with one run: df %s)",
+			 levels, req->by, tl->text, log_scale ? "geometric mean" : "mean",
+			 log_scale ? "ratios" : "differences", est,
+			 doc_fact_shown(d, "ratio_ci_pct"), lo, hi, df);
+	else
+		doc_note(s, "one level of %s (view levels): %s; its estimate %s, no interval",
+			 req->by, tl->text, est);
+	if (res->split)
+		doc_note(s,
+			 "%s varies within a level of %s in an arm: the levels are split by it "
+			 "too (a level reads \"VALUE, %s=V\"), never pooled",
+			 res->split, req->by, res->split);
+}
+
+/* --pair-by: the paired estimate. */
+static void paired_notes(struct doc *d, struct doc_section *s, const struct compare_result *res,
+			 const char *metric)
+{
+	const struct verdict *o = &res->paired;
+	bool log_scale = res->c.log_scale;
+	const char *est, *lo, *hi, *t, *df, *p, *pairs, *agree;
+	est = scaled_fact(d, log_scale, "paired_ratio", "ratio of geometric means", "x",
+			  "paired_diff", "difference", unit_of(metric), o->estimate, 'f', 4);
+	lo = scaled_fact(d, log_scale, "paired_ratio_lo", "its t interval, low end", "x",
+			 "paired_diff_lo", "its t interval, low end", unit_of(metric), o->lo, 'f',
+			 4);
+	hi = scaled_fact(d, log_scale, "paired_ratio_hi", "its t interval, high end", "x",
+			 "paired_diff_hi", "its t interval, high end", unit_of(metric), o->hi, 'f',
+			 4);
+	t = doc_fact_real(d, "paired_t", "t", DOC_QUIET, o->t.t, NULL, 'g', 4);
+	df = doc_fact_real(d, "paired_df", "degrees of freedom", DOC_QUIET, o->t.df, NULL, 'g', 3);
+	p = doc_fact_real(d, "paired_p", "two-sided p", DOC_QUIET, o->p, NULL, 'g', 3);
+	pairs = doc_fact_int(d, "pairs", "pairs compared", DOC_QUIET, (int64_t)res->npairs, NULL);
+	agree = doc_fact_int(d, "pairs_agree", "pairs moving the estimate's way", DOC_QUIET,
+			     (int64_t)o->agree, NULL);
+	if (o->has_test && strcmp(o->test, "exact"))
+		doc_note(s,
+			 "paired t on %s over %s pairs: %s, %s%% interval [%s, %s]; t = %s, df = "
+			 "%s, p = %s; %s of the pairs move the same way",
+			 log_scale ? "ln differences" : "differences", pairs, est,
+			 doc_fact_shown(d, "ratio_ci_pct"), lo, hi, t, df, p, agree);
+	else
+		doc_note(s, "paired over %s pairs: %s (%s)", pairs, est, o->reason);
 }
 
 int build_compare(const struct compare_request *req, const struct compare_result *res,
@@ -738,58 +768,95 @@ int build_compare(const struct compare_request *req, const struct compare_result
 {
 	const struct compare *c = &res->c;
 	const char *metric = req->metric ? req->metric : "tput";
+	const struct verdict *h =
+		res->headline || res->design == COMPARE_BY ? res->headline : &res->c.v;
+	const char *verdict = res->verdict ? res->verdict : h ? h->word : res->tally.text;
 	struct doc *d = doc_new("compare", "");
 	struct doc_section *s, *arms;
-	const struct compare_outcome *h = res->headline ? res->headline : &c->o;
-	struct compare_result view = *res;
 	*out = NULL;
 	if (!d)
 		return err_set("out of memory");
-	view.headline = h;
 	doc_set_title(d, "Comparison of %s: arm b against arm a", metric);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "a_where", "arm a (the baseline)", DOC_LISTED, req->arm[0]);
 	doc_fact_text(d, "b_where", "arm b (the change)", DOC_LISTED, req->arm[1]);
-	doc_fact_bool(d, "lower_is_better", "lower is better", DOC_LISTED, c->opts.lower_is_better);
-	if (c->opts.has_effect_bound)
+	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED,
+		      field_kind_name(res->metric.kind));
+	if (res->metric.kind_from)
+		doc_fact_text(d, "metric_kind_from", "kind from", DOC_QUIET, res->metric.kind_from);
+	doc_fact_bool(d, "lower_is_better", "lower is better", DOC_LISTED,
+		      res->metric.lower_is_better);
+	if (res->metric.direction_from)
+		doc_fact_text(d, "metric_direction_from", "direction from", DOC_QUIET,
+			      res->metric.direction_from);
+	if (c->opts.v.has_effect_bound)
 		doc_fact_real(d, "effect_bound_pct", "effect bound", DOC_LISTED,
-			      c->opts.effect_bound_pct, "%", 'g', 6);
+			      c->opts.v.effect_bound_pct, "%", 'g', 6);
 	doc_fact_text(d, "design", "design",
 		      res->design == COMPARE_UNPAIRED ? DOC_QUIET : DOC_LISTED, design_word(res));
 	if (req->by)
 		doc_fact_text(d, "by", "compared within each level of", DOC_LISTED, req->by);
+	if (res->split)
+		doc_fact_text(d, "split_by", "levels also split by", DOC_LISTED, res->split);
 	if (req->pair_by)
 		doc_fact_text(d, "pair_by", "runs paired by", DOC_LISTED, req->pair_by);
 	doc_fact_text(d, "scale", "scale", DOC_QUIET, c->log_scale ? "log" : "absolute");
-	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, h->verdict);
-	doc_fact_text(d, "method", "decided by", DOC_LISTED, h->method);
-	doc_fact_text(d, "test", "the t test", DOC_QUIET, h->test);
-	doc_fact_text(d, "reason", "reason", DOC_QUIET, h->reason);
+	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, verdict);
+	if (h) {
+		char sentence[320];
+		verdict_sentence(h, c->log_scale ? "" : unit_of(metric), sentence,
+				 sizeof(sentence));
+		doc_fact_text(d, "change", "the change in words", DOC_LISTED, sentence);
+		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,
+			      h->effect);
+		doc_fact_text(d, "test", "the test", DOC_QUIET, h->test);
+		doc_fact_text(d, "method", "decided by", DOC_LISTED, h->test_words);
+		doc_fact_text(d, "reason", "reason", DOC_QUIET, h->reason);
+	} else {
+		double null = c->log_scale ? 1 : 0, e = res->tally.estimate;
+		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,
+			      !(e != null)			      ? "none"
+			      : (e > null) != res->metric.lower_is_better ? "better"
+									  : "worse");
+		doc_fact_text(d, "test", "the test", DOC_QUIET, "per level");
+		doc_fact_text(d, "method", "decided by", DOC_LISTED,
+			      "each level's own test (view levels)");
+		doc_fact_text(d, "reason", "reason", DOC_QUIET, res->tally.text);
+	}
 
 	s = doc_section(d, "comparison", "Comparison");
 	arms = doc_section(d, "arms", "Arms");
 	if (res->design == COMPARE_BY)
 		doc_text(s,
-			 "Each arm's columns describe every run compared; the estimate, its "
-			 "interval and the test pool the levels of --by %s (view levels).",
+			 "Each arm's columns describe every run compared; the verdict counts the "
+			 "levels' own verdicts of --by %s (view levels), and the estimate is "
+			 "their geometric mean with its interval.",
 			 req->by);
 	else if (res->design == COMPARE_PAIRED)
 		doc_text(s,
 			 "Each arm's columns describe the paired runs; the estimate, its "
 			 "interval and the test are paired by %s (view pairs).",
 			 req->pair_by);
-	comparison_table(s, &view, metric);
-	verdict_note(d, s);
-	unpaired_notes(d, res->design == COMPARE_UNPAIRED ? s : arms, &view, metric);
-	design_notes(d, s, req, &view, metric);
-	runs_needed_note(d, s, &view, metric);
-	doc_note(s, "definitions and the verdict rule: `coreplan compare --help`");
+	{
+		struct compare_result view = *res;
+		view.headline = h;
+		comparison_table(s, &view, metric);
+		verdict_note(d, s);
+		unpaired_notes(d, res->design == COMPARE_UNPAIRED ? s : arms, &view, metric);
+		if (res->design == COMPARE_BY)
+			by_notes(d, s, req, &view, metric);
+		else if (res->design == COMPARE_PAIRED)
+			paired_notes(d, s, &view, metric);
+		runs_needed_note(d, s, &view, metric);
+	}
+	doc_note(s, "definitions and the verdict rule: `coreplan compare --help`, "
+		    "docs/statistics.md");
 
 	if (res->design != COMPARE_UNPAIRED)
 		doc_text(arms,
 			 "The unpaired comparison of the same runs (arm b's row), for "
 			 "reference: the verdict above is the %s one.",
-			 res->design == COMPARE_BY ? "pooled" : "paired");
+			 res->design == COMPARE_BY ? "levels'" : "paired");
 	arms_table(arms, req, c, metric);
 
 	s = doc_section(d, "levels", "Levels");

@@ -69,8 +69,20 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		SPREAD_TO,
 		SPREAD,
 		GAP,
+		DISJOINT,
 		CHANGE,
+		WORD,
 		EFFECT,
+		TEST,
+		P,
+		RATIO,
+		RATIO_LO,
+		RATIO_HI,
+		MEAN_DIFF,
+		MEAN_DIFF_LO,
+		MEAN_DIFF_HI,
+		RANK_P,
+		RUNS_NEEDED,
 		NCOLS
 	};
 	const struct doc_col cols[NCOLS] = {
@@ -88,8 +100,20 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		[SPREAD_TO] = DOC_COL_REAL("spread_to", unit_of(metric), 'g', 6),
 		[SPREAD] = DOC_COL_REAL("spread", unit_of(metric), 'g', 6),
 		[GAP] = DOC_COL_REAL("gap", unit_of(metric), 'g', 6),
+		[DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
 		[CHANGE] = DOC_COL_TEXT("change"),
+		[WORD] = DOC_COL_TEXT("direction"),
 		[EFFECT] = DOC_COL_TEXT("effect"),
+		[TEST] = DOC_COL_TEXT("test"),
+		[P] = DOC_COL_REAL("p", NULL, 'g', 3),
+		[RATIO] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
+		[RATIO_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
+		[RATIO_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
+		[MEAN_DIFF] = DOC_COL_REAL("mean_diff", unit_of(metric), 'g', 4),
+		[MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", unit_of(metric), 'g', 4),
+		[MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", unit_of(metric), 'g', 4),
+		[RANK_P] = DOC_COL_REAL("rank_p", NULL, 'g', 3),
+		[RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);
@@ -111,14 +135,26 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		doc_set_real(t, SPREAD_TO, x->spread_to);
 		doc_set_real(t, SPREAD, x->spread);
 		doc_set_real(t, GAP, x->gap);
+		doc_set_text(t, DISJOINT, x->ranges_disjoint ? "yes" : "no");
 		doc_set_text(t, CHANGE, x->change);
+		doc_set_text(t, WORD, x->v.change);
 		doc_set_text(t, EFFECT, x->effect);
+		doc_set_text(t, TEST, x->v.test_words);
+		doc_set_real(t, P, x->v.p);
+		doc_set_real(t, x->v.log_scale ? RATIO : MEAN_DIFF, x->v.estimate);
+		doc_set_real(t, x->v.log_scale ? RATIO_LO : MEAN_DIFF_LO, x->v.lo);
+		doc_set_real(t, x->v.log_scale ? RATIO_HI : MEAN_DIFF_HI, x->v.hi);
+		doc_set_real(t, RANK_P, x->v.rank.p);
+		if (!verdict_real(&x->v))
+			doc_set_real(t, RUNS_NEEDED, x->v.runs_needed);
 	}
 	doc_text(s, "%s", NOISE_STEP_RULE);
 	doc_fact_text(d, "step_rule", "step rule", DOC_QUIET, NOISE_STEP_RULE);
-	doc_fact_text(d, "step_spread", "within-level spread", DOC_QUIET,
+	doc_fact_text(d, "step_spread", "within-level spread (the range rule: evidence)", DOC_QUIET,
 		      "from each level's median to its extreme run on the side facing the other "
 		      "level, summed over the two levels");
+	doc_fact_real(d, "alpha", "two-sided significance level of the step rule", DOC_QUIET,
+		      nz->opts.alpha, NULL, 'g', 3);
 	doc_fact_int(d, "steps_resolved", "steps resolved", DOC_QUIET, (int64_t)nz->nresolved,
 		     "steps");
 	doc_fact_int(d, "steps_within_noise", "steps within noise", DOC_QUIET, (int64_t)nz->nwithin,
@@ -375,9 +411,10 @@ static void verdict_table(struct doc *d, struct doc_section *s, const struct noi
 	drift = doc_fact_real(d, "threshold_drift_pct", "drift threshold", DOC_QUIET,
 			      nz->opts.drift_pct, "%", 'f', 2);
 	doc_note(s,
-		 "a step is resolved when the two levels' ranges do not overlap (the steps "
-		 "view); thresholds: burst factor %sx, drift %s%%; definitions: `coreplan noise "
-		 "--help`",
+		 "a step is resolved when Welch's t on the two levels' runs gives p < alpha, "
+		 "the rule compare uses (the steps view; whether the ranges are disjoint is "
+		 "evidence beside it); thresholds: burst factor %sx, drift %s%%; definitions: "
+		 "`coreplan noise --help`, docs/statistics.md",
 		 burst, drift);
 }
 

@@ -592,7 +592,7 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	s = doc_section(d, "measured", "Measured beside predicted");
 	measured_table(s, res);
 	doc_note(s, "one row per instance, session count and value of each field that varies "
-		    "among its runs (README.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
+		    "among its runs (docs/analysis.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
 		    "never pooled; model_check: below (median / predicted_low), above (median / "
 		    "predicted_high) or within the predicted bounds");
 

@@ -7,8 +7,16 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The unit of a field for column headers and facts ("" when unknown). */
+/* The intervals' confidence level as a fact, so a note's "95%" is a number in every format. */
+static const char *confidence(struct doc *d)
+{
+	return doc_fact_int(d, "interval_confidence", "confidence level of the intervals",
+			    DOC_QUIET, 95, "%");
+}
+
 static const char *unit_of(const char *field)
 {
 	const struct field_info *f = field_find(field);
@@ -32,6 +40,9 @@ enum {
 	C_RANGE_ABS,
 	C_CORE_KIND,
 	C_SMT_STEP,
+	C_MIXED_STEP,
+	C_STEP,
+	C_STEP_P,
 	NCOLS
 };
 
@@ -55,6 +66,9 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
 		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
 		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
+		[C_MIXED_STEP] = DOC_COL_REAL("cores_and_smt_step", "x", 'f', 3),
+		[C_STEP] = DOC_COL_TEXT("step"),
+		[C_STEP_P] = DOC_COL_REAL("step_p", NULL, 'g', 3),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	/* figures that do not apply are missing cells: Markdown leaves their columns out */
@@ -78,8 +92,19 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		if (sw->classified)
 			doc_set_text(t, C_CORE_KIND, level_kind_name(lv->kind));
 		doc_set_real(t, C_SMT_STEP, lv->smt_step);
+		doc_set_real(t, C_MIXED_STEP, lv->mixed_step);
+		if (lv->has_step) {
+			doc_set_text(t, C_STEP,
+				     verdict_real(&lv->step) ? "resolved"
+							     : verdict_call_name(lv->step.call));
+			doc_set_real(t, C_STEP_P, lv->step.p);
+		}
 		if (lv->scaling_stops)
 			doc_set_text(t, C_NOTE, "scaling stops");
+		else if (lv->kind == LEVEL_SMT && lv->mixed)
+			doc_set_text(
+				t, C_NOTE,
+				"unmeasured physical cores and SMT siblings together: no SMT step");
 		else if (lv->kind == LEVEL_SMT)
 			doc_set_text(t, C_NOTE, "SMT siblings");
 		else if (lv->kind == LEVEL_BEYOND)
@@ -90,7 +115,7 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
 {
 	const struct doubling_fit *f = &sw->fit;
-	const char *factor, *se, *r2, *n;
+	const char *factor, *se, *r2, *n, *lo, *hi, *df;
 	if (!sw->has_fit) {
 		doc_fact_real(d, "per_doubling", "whole-sweep per-doubling factor", DOC_QUIET, NAN,
 			      "x", 'f', 4);
@@ -104,19 +129,26 @@ static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *
 			      "doubling; SE by the delta method");
 	factor = doc_fact_real(d, "per_doubling", "whole-sweep per-doubling factor", DOC_QUIET,
 			       f->factor, "x", 'f', 4);
-	se = doc_fact_real(d, "per_doubling_se", "its standard error", DOC_QUIET, f->factor_se,
-			   "x", 'f', 4);
+	se = doc_fact_real(d, "per_doubling_se", "its standard error", DOC_QUIET, f->factor_se, "x",
+			   'f', 4);
 	r2 = doc_fact_real(d, "per_doubling_r2", "R² of the fit", DOC_QUIET, f->r2, NULL, 'f', 4);
-	n = doc_fact_int(d, "per_doubling_levels", "level medians fitted", DOC_QUIET,
-			 (int64_t)f->n, "levels");
+	n = doc_fact_int(d, "per_doubling_levels", "level medians fitted", DOC_QUIET, (int64_t)f->n,
+			 "levels");
+	lo = doc_fact_real(d, "per_doubling_lo", "its 95% t interval, low end", DOC_QUIET, f->lo,
+			   "x", 'f', 4);
+	hi = doc_fact_real(d, "per_doubling_hi", "its 95% t interval, high end", DOC_QUIET, f->hi,
+			   "x", 'f', 4);
+	df = doc_fact_real(d, "per_doubling_df", "the fit's degrees of freedom (levels - 2)",
+			   DOC_QUIET, f->df, NULL, 'g', 3);
 	if (!sw->metric.lower_is_better)
 		doc_fact_text(d, "per_doubling_method", "method", DOC_QUIET,
 			      "least squares of ln(median) on log2(level) over the level medians; "
 			      "SE by the delta method");
 	doc_note(s,
-		 "whole-sweep per-doubling factor %s (SE %s, R² %s; least squares of ln(median) "
-		 "on log2(level) over %s level medians%s%s)",
-		 factor, se, r2, n,
+		 "whole-sweep per-doubling factor %s, %s%% interval [%s, %s] (Student's t, %s df; "
+		 "SE %s, R² %s; least squares of ln(median) on log2(level) over %s level "
+		 "medians%s%s)",
+		 factor, confidence(d), lo, hi, df, se, r2, n,
 		 sw->metric.lower_is_better ? "; lower is better: exp(-slope), the speedup" : "",
 		 sw->nsmt + sw->nbeyond ? "; levels beyond the physical cores included: not the "
 					  "scaling over physical cores"
@@ -188,6 +220,7 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 {
 	const struct doubling_fit *f = &sw->physical_fit;
 	const char *factor = NULL, *se = NULL, *r2 = NULL, *n = NULL, *eff = NULL;
+	const char *lo = NULL, *hi = NULL, *df = NULL;
 	char level[32] = "";
 	if (!sw->classified || !sw->scaling_applies)
 		return;
@@ -202,6 +235,13 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 		n = doc_fact_int(d, "physical_per_doubling_levels",
 				 "physical-core level medians fitted", DOC_QUIET, (int64_t)f->n,
 				 "levels");
+		lo = doc_fact_real(d, "physical_per_doubling_lo", "its 95% t interval, low end",
+				   DOC_QUIET, f->lo, "x", 'f', 4);
+		hi = doc_fact_real(d, "physical_per_doubling_hi", "its 95% t interval, high end",
+				   DOC_QUIET, f->hi, "x", 'f', 4);
+		df = doc_fact_real(d, "physical_per_doubling_df",
+				   "the physical-core fit's degrees of freedom", DOC_QUIET, f->df,
+				   NULL, 'g', 3);
 	} else {
 		doc_fact_real(d, "physical_per_doubling", "per-doubling factor over physical cores",
 			      DOC_QUIET, NAN, "x", 'f', 4);
@@ -222,10 +262,11 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 		return;
 	}
 	doc_note(s,
-		 "per-doubling factor over the physical cores %s (SE %s, R² %s; the same least "
-		 "squares over the %s physical-core level medians)%s%s%s%s",
-		 factor, se, r2, n, eff ? "; efficiency " : "", eff ? eff : "",
-		 eff ? " at level " : "", eff ? level : "");
+		 "per-doubling factor over the physical cores %s, %s%% interval [%s, %s] "
+		 "(Student's t, %s df; SE %s, R² %s; the same least squares over the %s "
+		 "physical-core level medians)%s%s%s%s",
+		 factor, confidence(d), lo, hi, df, se, r2, n, eff ? "; efficiency " : "",
+		 eff ? eff : "", eff ? " at level " : "", eff ? level : "");
 }
 
 /* Levels with more workers than the host has logical CPUs. */
@@ -269,7 +310,7 @@ static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *
 	for (size_t i = 0; i < sw->nlevels; i++) {
 		const struct sweep_level *lv = &sw->levels[i];
 		const struct sweep_level *over;
-		char name[64], label[96], level[32], last[32], cores[80];
+		char name[64], label[160], level[32], last[32], cores[80];
 		const char *step;
 		if (lv->kind != LEVEL_SMT || lv->smt_over >= sw->nlevels)
 			continue;
@@ -284,7 +325,16 @@ static void smt_facts(struct doc *d, struct doc_section *s, const struct sweep *
 		snprintf(label, sizeof(label), "step of SMT level %s over level %s", level, last);
 		step = doc_fact_real(d, name, label, DOC_QUIET, lv->smt_step, "x", 'f', 3);
 		/* a sweep that skipped physical levels: the step adds cores and siblings */
-		if (sw->host.known && over->level < (double)sw->host.physical_cores)
+		if (lv->mixed) {
+			snprintf(name, sizeof(name), "cores_and_smt_step_at_%s", level);
+			snprintf(
+				label, sizeof(label),
+				"step of level %s over level %s: unmeasured physical cores and SMT",
+				level, last);
+			step = doc_fact_real(d, name, label, DOC_QUIET, lv->mixed_step, "x", 'f',
+					     3);
+		}
+		if (lv->mixed)
 			doc_note(s,
 				 "level %s is past the host's %zu physical cores, but the sweep's "
 				 "last physical level is %s: its step %s over level %s adds "
@@ -323,9 +373,11 @@ static void stop_facts(struct doc *d, struct doc_section *s, const struct sweep 
 		doc_fact_real(d, "stop_level", "level where scaling stops", DOC_QUIET, lv->level,
 			      NULL, 'g', 6);
 		doc_fact_text(d, "scaling", "scaling", DOC_LISTED, "stops");
-		doc_note(s, "scaling stops at level %s: per-doubling %s is below %s (efficiency %s)",
-			 level, doc_fact_real(d, "stop_at_per_doubling", "its per-doubling factor",
-					      DOC_QUIET, lv->per_doubling, "x", 'f', 3),
+		doc_note(s,
+			 "scaling stops at level %s: per-doubling %s is below %s (efficiency %s)",
+			 level,
+			 doc_fact_real(d, "stop_at_per_doubling", "its per-doubling factor",
+				       DOC_QUIET, lv->per_doubling, "x", 'f', 3),
 			 threshold, eff);
 	} else {
 		doc_fact_text(d, "scaling", "scaling", DOC_LISTED, "continues");
@@ -348,6 +400,11 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct swe
 		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
 	doc_fact_bool(d, "level_counts_workers", "level counts threads, cores or workers",
 		      DOC_QUIET, sw->level_counts_workers);
+	if (sw->workers_from)
+		doc_fact_text(d, "level_counts_workers_from", "the level counts workers as",
+			      strcmp(sw->workers_from, "declared with --workers") ? DOC_QUIET
+										  : DOC_LISTED,
+			      sw->workers_from);
 	if (m->kind_assumed)
 		doc_note(s, "metric '%s' has no known kind: assumed a rate (pass --metric-kind)",
 			 metric);
@@ -386,8 +443,7 @@ static void left_out_facts(struct doc *d, struct doc_section *s, const struct sw
 	strbuf_release(&why);
 }
 
-int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
-		struct doc **out)
+int build_sweep(const struct sweep_request *req, const struct sweep_result *res, struct doc **out)
 {
 	const struct sweep *sw = &res->sw;
 	const char *metric = req->metric ? req->metric : "tput";
@@ -416,8 +472,8 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 		if (sw->levels[i].s.n < 3) {
 			char level[32];
 			snprintf(level, sizeof(level), "%g", sw->levels[i].level);
-			doc_note(s, "level %s has %zu run%s: its range says little about noise", level,
-				 sw->levels[i].s.n, sw->levels[i].s.n == 1 ? "" : "s");
+			doc_note(s, "level %s has %zu run%s: its range says little about noise",
+				 level, sw->levels[i].s.n, sw->levels[i].s.n == 1 ? "" : "s");
 		}
 	doc_note(s, "definitions: `coreplan sweep --help`");
 	build_left_out(d, &res->sel);

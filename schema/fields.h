@@ -26,29 +26,17 @@
 #include <stdint.h>
 
 #include "../common/strbuf.h"
+#include "../common/units.h"
 
 enum field_type { FIELD_INT, FIELD_REAL, FIELD_TEXT, FIELD_BOOL };
 
 /*
- * What a field measures (schema/README.md, "Metric kinds"). The analyses
- * use it to leave out figures that mean nothing for a metric: CPU per
- * operation needs a rate, speedup a rate or a time over a level that
- * counts workers.
+ * What a field measures and which way is better: enum field_kind and enum
+ * field_direction (common/units.h; schema/README.md, "Metric kinds"). The
+ * analyses use them to leave out figures that mean nothing for a metric
+ * (CPU per operation needs a rate, speedup a rate or a time over a level
+ * that counts workers) and to word a change (units_change_word).
  */
-enum field_kind {
-	FIELD_KIND_LABEL,    /* not a quantity: text, flag, block, time stamp, repeat number */
-	FIELD_KIND_RATE,     /* work per second (interactions/s, qps, Gbps) */
-	FIELD_KIND_TIME,     /* a duration (latency, time per operation, seconds) */
-	FIELD_KIND_FRACTION, /* a share of a whole, 0..1 or % (error rate) */
-	FIELD_KIND_MEMORY,   /* kB, MB, bytes */
-	FIELD_KIND_COUNT,    /* a number of things (sessions, interactions) */
-	FIELD_KIND_CPU,      /* CPU used (cores, CPU seconds, % of a machine) */
-	FIELD_KIND_WORKERS,  /* a count of threads, cores or processes that share the work */
-};
-
-/* Which way is better when the field is a metric. */
-enum field_direction { FIELD_DIR_NONE, FIELD_DIR_HIGHER, FIELD_DIR_LOWER };
-
 struct field_info {
 	const char *name;
 	enum field_type type;
@@ -76,19 +64,27 @@ extern const struct field_info field_canonical[];
 extern const size_t field_canonical_count;
 const struct field_info *field_find(const char *name);
 
-/* "rate", "time", ...; field_kind_parse: 0, or -1 for an unknown word. */
-const char *field_kind_name(enum field_kind kind);
-int field_kind_parse(const char *word, enum field_kind *kind);
-/* The kinds --metric-kind accepts, "rate, time, fraction, memory, count, cpu". */
-extern const char field_metric_kinds[];
+/*
+ * Well-known fields that are no column of `runs` but that tools and
+ * harnesses name the same way (Go's ns_per_op, B_per_op, allocs_per_op,
+ * MB_per_s; hyperfine's time_s; wrk's requests_per_s and latency_*_ms;
+ * the capacity corpus's system.tsv columns): their kind, direction and
+ * unit, read before any inference from the name.
+ */
+extern const struct field_info field_known[];
+extern const size_t field_known_count;
+/* A canonical field, else a well-known one (exact name), else NULL. */
+const struct field_info *field_find_known(const char *name);
 
 /*
  * A metric's kind and direction, and where each came from:
- *   kind       the canonical field's kind; else inferred from the name's
- *              unit suffix or a known name (field_metric_meaning's comment
- *              in fields_list.c, schema/README.md); else assumed rate
- *   direction  the canonical field's; else by kind (rate higher; time,
- *              memory, cpu lower) or by a word in the name (err, fail,
+ *   kind       the canonical or well-known field's kind (field_known);
+ *              else inferred from the name's unit suffix or a known name
+ *              (field_metric_meaning's comment in fields_list.c,
+ *              schema/README.md); else assumed rate
+ *   direction  the canonical or well-known field's; else by kind (rate
+ *              higher; time, latency, memory, cpu lower:
+ *              units_kind_direction) or by a word in the name (err, fail,
  *              drop, loss, miss, reject: lower; avail, free, hit, success:
  *              higher); else assumed higher
  * kind (when not NULL: --metric-kind) replaces the kind, and the
@@ -110,10 +106,16 @@ void field_metric_meaning(const char *name, const enum field_kind *kind, bool lo
 			  struct metric_meaning *out);
 /*
  * Does a level field count workers (threads, cores, processes sharing the
- * work)? The canonical FIELD_KIND_WORKERS fields (gomaxprocs) and, case
- * insensitively, the names in field_worker_names.
+ * work)? Only fields known to: the canonical FIELD_KIND_WORKERS fields
+ * (gomaxprocs: Go's -cpu N too) and, case insensitively, the names in
+ * field_worker_names (Google Benchmark's threads among them). A field of
+ * any other name counts workers only when it is declared so: `--workers
+ * FIELD` (field_level_counts_workers), never by guessing from its name
+ * (hyperfine's parameter n is no worker count).
  */
 bool field_counts_workers(const char *name);
+/* field_counts_workers(by), or by is the declared workers field (NULL: none). */
+bool field_level_counts_workers(const char *by, const char *workers);
 extern const char field_worker_names[]; /* "gomaxprocs, threads, ..." for help and notes */
 
 /*

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /*
  * Two corpora, five runs. Run 5 is excluded. `mode` is a results column
  * of runs 1-3 and a tag part of runs 1 and 4 (results wins for run 1);
@@ -149,12 +151,13 @@ static void test_parse_where(void **state)
 	}
 	/* a second condition inside one --where reads as a value holding '=' */
 	assert_int_equal(run_filter_add_where(&filter, "cfg=mem,target=small"), ERR_USAGE);
-	assert_string_equal(err_msg(),
-			    "malformed condition 'cfg=mem,target=small': the value 'target=small' "
-			    "holds '=' (a comma separates values of cfg, not conditions); --where "
-			    "FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "
-			    "selects the empty string: --where subcorpus=); several --where are all "
-			    "required (--where cfg=mem --where target=small)");
+	assert_string_equal(
+		err_msg(),
+		"malformed condition 'cfg=mem,target=small': the value 'target=small' "
+		"holds '=' (a comma separates values of cfg, not conditions); --where "
+		"FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "
+		"selects the empty string: --where subcorpus=); several --where are all "
+		"required (--where cfg=mem --where target=small)");
 	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), ERR_USAGE);
 	assert_int_equal(filter.nwhere, 3); /* errors add nothing */
 	run_filter_release(&filter);
@@ -332,11 +335,13 @@ static void test_conditions(void **state)
 {
 	struct run_filter f = {NULL, NULL, 0, false, false};
 	(void)state;
-	assert_int_equal(run_filter_add_conditions(&f, " gomaxprocs=2,4;block=1  mode=fast", "--a"), 0);
+	assert_int_equal(run_filter_add_conditions(&f, " gomaxprocs=2,4;block=1  mode=fast", "--a"),
+			 0);
 	assert_int_equal(f.nwhere, 3);
 	assert_string_equal(f.where[1].field, "block");
 	assert_string_equal(f.where[2].values[0], "fast");
-	expect_where(*state, NULL, false, false, WHERE("gomaxprocs=2,4", "block=1", "mode=fast"), "1");
+	expect_where(*state, NULL, false, false, WHERE("gomaxprocs=2,4", "block=1", "mode=fast"),
+		     "1");
 	assert_int_equal(run_filter_add_conditions(&f, "  ", "--b"), ERR_USAGE);
 	assert_string_equal(err_msg(), "--b needs at least one FIELD=VALUE condition, got '  '");
 	run_filter_release(&f);
@@ -518,6 +523,106 @@ static void test_pool_list(void **state)
 	run_filter_release(&f);
 }
 
+/* Kinds and directions: canonical, inferred from the name, given, assumed. */
+static void test_metric_meaning(void **state)
+{
+	static const struct {
+		const char *name;
+		enum field_kind kind;
+		bool lower, kind_assumed, direction_assumed;
+	} want[] = {
+		{"tput", FIELD_KIND_RATE, false, false, false},
+		{"p99_ms", FIELD_KIND_LATENCY, true, false, false},
+		{"err", FIELD_KIND_FRACTION, true, false, false},
+		{"patch_rate", FIELD_KIND_FRACTION, false, false, false},
+		{"gen_cpu_pct", FIELD_KIND_CPU, true, false, false},
+		{"load_rss_kb", FIELD_KIND_MEMORY, true, false, false},
+		{"sessions", FIELD_KIND_COUNT, false, false, true},
+		/* capacity corpus columns (results.tsv, system.tsv) */
+		{"xact_per_s", FIELD_KIND_RATE, false, false, false},
+		{"load_app_kb", FIELD_KIND_MEMORY, true, false, false},
+		{"idle_mem_avail_kb", FIELD_KIND_MEMORY, false, false, false},
+		{"app_cpu_pct", FIELD_KIND_CPU, true, false, false},
+		{"machine_busy_cores", FIELD_KIND_CPU, true, false, false},
+		{"p50", FIELD_KIND_LATENCY, true, false, false},
+		/* the write-up tables */
+		{"qps", FIELD_KIND_RATE, false, false, false},
+		{"ns_per_op", FIELD_KIND_TIME, true, false, false},
+		{"Gbps", FIELD_KIND_RATE, false, false, false},
+		{"efficiency", FIELD_KIND_FRACTION, false, false, false},
+		{"avg_MHz", FIELD_KIND_RATE, false, true, true},
+		/* tool fields (schema/fields_list.c's field_known, importers/tool_*.c's names) */
+		{"B_per_op", FIELD_KIND_MEMORY, true, false, false},
+		{"allocs_per_op", FIELD_KIND_COUNT, true, false, false},
+		{"MB_per_s", FIELD_KIND_RATE, false, false, false},
+		{"time_s", FIELD_KIND_TIME, true, false, false},
+		{"requests_per_s", FIELD_KIND_RATE, false, false, false},
+		{"latency_avg_ms", FIELD_KIND_LATENCY, true, false, false},
+		{"real_time_ns", FIELD_KIND_TIME, true, false, false},
+		{"mem_avail_min_kb", FIELD_KIND_MEMORY, false, false, false},
+		{"cycles_per_int", FIELD_KIND_RATE, true, true, false},
+		/* a generator-record key: no kind, but an error word */
+		{"outcomes.transport_error", FIELD_KIND_RATE, true, true, false},
+		{"error_count", FIELD_KIND_COUNT, true, false, false},
+	};
+	struct metric_meaning m;
+	enum field_kind k = FIELD_KIND_TIME;
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+		field_metric_meaning(want[i].name, NULL, false, &m);
+		if (m.kind != want[i].kind || m.lower_is_better != want[i].lower ||
+		    m.kind_assumed != want[i].kind_assumed ||
+		    m.direction_assumed != want[i].direction_assumed)
+			fail_msg("%s: kind %s lower %d assumed %d/%d (%s; %s)", want[i].name,
+				 field_kind_name(m.kind), m.lower_is_better, m.kind_assumed,
+				 m.direction_assumed, m.kind_from, m.direction_from);
+	}
+	/* --metric-kind time: lower is better by the kind, said as the source */
+	field_metric_meaning("avg_MHz", &k, false, &m);
+	assert_int_equal(m.kind, FIELD_KIND_TIME);
+	assert_true(m.lower_is_better);
+	assert_false(m.kind_assumed);
+	assert_string_equal(m.kind_from, "--metric-kind");
+	/* --lower-is-better wins over the kind */
+	field_metric_meaning("qps", NULL, true, &m);
+	assert_true(m.lower_is_better);
+	assert_string_equal(m.direction_from, "--lower-is-better");
+	/* every canonical field has a kind; the quantities a direction */
+	for (size_t i = 0; i < field_canonical_count; i++) {
+		const struct field_info *f = &field_canonical[i];
+		if (f->type == FIELD_REAL && f->kind == FIELD_KIND_LABEL)
+			fail_msg("canonical %s is a number without a kind", f->name);
+	}
+	/* the kinds a unit says (common/units.h) */
+	assert_int_equal(units_kind_of_unit("ns/op"), FIELD_KIND_TIME);
+	assert_int_equal(units_kind_of_unit("sec/op"), FIELD_KIND_TIME);
+	assert_int_equal(units_kind_of_unit("B/op"), FIELD_KIND_MEMORY);
+	assert_int_equal(units_kind_of_unit("allocs/op"), FIELD_KIND_COUNT);
+	assert_int_equal(units_kind_of_unit("MB/s"), FIELD_KIND_RATE);
+	assert_int_equal(units_kind_of_unit("kB"), FIELD_KIND_MEMORY);
+	assert_int_equal(units_kind_of_unit("cores"), FIELD_KIND_CPU);
+	assert_int_equal(units_kind_of_unit("sessions"), FIELD_KIND_LABEL);
+	assert_int_equal(field_kind_parse("latency", &k), 0);
+	assert_int_equal(k, FIELD_KIND_LATENCY);
+	assert_int_equal(field_kind_parse("ratio", &k), 0);
+	assert_int_equal(k, FIELD_KIND_RATIO);
+	assert_int_equal(field_kind_parse("fraction", &k), 0);
+	assert_int_equal(k, FIELD_KIND_FRACTION);
+	assert_int_equal(field_kind_parse("workers", &k), -1);
+	assert_int_equal(field_kind_parse("label", &k), -1);
+	assert_true(field_counts_workers("gomaxprocs"));
+	assert_true(field_counts_workers("cores"));
+	/* only fields known to count workers (hyperfine's parameter n is not one) */
+	assert_false(field_counts_workers("N"));
+	assert_false(field_counts_workers("jobs"));
+	assert_true(field_level_counts_workers("N", "N"));
+	assert_false(field_level_counts_workers("N", "jobs"));
+	assert_true(field_counts_workers("Threads"));
+	assert_false(field_counts_workers("sessions"));
+	assert_false(field_counts_workers("app_cores"));
+	assert_false(field_counts_workers("conversations"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -539,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_field_at_source_check),
 		cmocka_unit_test(test_field_prefs),
 		cmocka_unit_test(test_pool_list),
+		cmocka_unit_test(test_metric_meaning),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

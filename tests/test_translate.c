@@ -376,19 +376,19 @@ static void unit_table(void **state)
 					      "x/session", "ms/session"};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_LEN(rates); i++)
-		if (translate_unit_family(rates[i]) != TU_RATE)
+		if (units_family(rates[i]) != UNIT_RATE)
 			fail_msg("'%s' is not a rate", rates[i]);
 	for (size_t i = 0; i < ARRAY_LEN(times); i++)
-		if (translate_unit_family(times[i]) != TU_TIME)
+		if (units_family(times[i]) != UNIT_TIME)
 			fail_msg("'%s' is not a time", times[i]);
 	for (size_t i = 0; i < ARRAY_LEN(memory); i++)
-		if (translate_unit_family(memory[i]) != TU_MEMORY)
+		if (units_family(memory[i]) != UNIT_MEMORY)
 			fail_msg("'%s' is not a memory size", memory[i]);
 	for (size_t i = 0; i < ARRAY_LEN(per_session); i++)
-		if (translate_unit_family(per_session[i]) != TU_PER_SESSION)
+		if (units_family(per_session[i]) != UNIT_PER_SESSION)
 			fail_msg("'%s' is not a memory per session", per_session[i]);
 	for (size_t i = 0; i < ARRAY_LEN(unknown); i++)
-		if (translate_unit_family(unknown[i]) != TU_UNKNOWN)
+		if (units_family(unknown[i]) != UNIT_UNKNOWN)
 			fail_msg("'%s' is not unknown", unknown[i]);
 }
 
@@ -444,15 +444,15 @@ static void item_kinds(void **state)
 static void unit_scale(void **state)
 {
 	(void)state;
-	check_close(translate_unit_scale("ms", "us"), 1000, REL, "ms in us");
-	check_close(translate_unit_scale("us", "\xc2\xb5s"), 1, REL, "us is µs");
-	check_close(translate_unit_scale("kB", "MiB"), 1.0 / 1024, REL, "kB in MiB");
-	check_close(translate_unit_scale("kB", "KiB"), 1, REL, "kB is KiB");
-	check_close(translate_unit_scale("kB/session", "MiB/session"), 1.0 / 1024, REL, "per session");
-	check_close(translate_unit_scale("interactions/s", "int/s"), 1, REL, "interactions");
-	assert_true(isnan(translate_unit_scale("kB", "MB")));
-	assert_true(isnan(translate_unit_scale("interactions/s", "Gbps")));
-	assert_true(isnan(translate_unit_scale("ms", "kB")));
+	check_close(units_scale("ms", "us"), 1000, REL, "ms in us");
+	check_close(units_scale("us", "\xc2\xb5s"), 1, REL, "us is µs");
+	check_close(units_scale("kB", "MiB"), 1.0 / 1024, REL, "kB in MiB");
+	check_close(units_scale("kB", "KiB"), 1, REL, "kB is KiB");
+	check_close(units_scale("kB/session", "MiB/session"), 1.0 / 1024, REL, "per session");
+	check_close(units_scale("interactions/s", "int/s"), 1, REL, "interactions");
+	assert_true(isnan(units_scale("kB", "MB")));
+	assert_true(isnan(units_scale("interactions/s", "Gbps")));
+	assert_true(isnan(units_scale("ms", "kB")));
 }
 
 /* ------------------------------------------------------------ --apply */
@@ -775,7 +775,7 @@ static void corpus_errors(void **state)
 	req.metric = "p50_ms";
 	assert_int_equal(translate_run(db, &req, &res), 0);
 	assert_false(res.factors[TRANSLATE_RATE].measured);
-	check_contains(res.factors[TRANSLATE_RATE].words, "the metric p50_ms is a time", "p50 metric");
+	check_contains(res.factors[TRANSLATE_RATE].words, "the metric p50_ms is a latency", "p50 metric");
 	assert_false(res.has_mixed);
 	assert_true(res.factors[TRANSLATE_LATENCY].measured);
 	translate_result_release(&res);

@@ -984,19 +984,26 @@ static void test_window_errors(void **state)
 /* streaming: the exact median in passes, the database source          */
 /* ------------------------------------------------------------------ */
 
-static double median_in_passes(const double *v, size_t n, size_t *passes)
+static double median_in_passes_hold(const double *v, size_t n, size_t hold, size_t *passes)
 {
 	struct stream_median m;
 	double value;
-	assert_int_equal(stream_median_init(&m), 0);
+	assert_int_equal(stream_median_init_hold(&m, hold), 0);
 	do {
 		for (size_t i = 0; i < n; i++)
 			stream_median_add(&m, v[i]);
 	} while (!stream_median_next(&m));
 	value = stream_median_value(&m);
 	*passes = m.passes;
+	assert_false(m.failed);
 	stream_median_release(&m);
 	return value;
+}
+
+/* Radix passes only (nothing held): the path of a window over STREAM_MEDIAN_HOLD rows. */
+static double median_in_passes(const double *v, size_t n, size_t *passes)
+{
+	return median_in_passes_hold(v, n, 0, passes);
 }
 
 static void check_same_bits(double a, double b, const char *what)
@@ -1031,9 +1038,20 @@ static void test_stream_median(void **state)
 	(void)state;
 	assert_non_null(rng);
 	assert_non_null(v);
-	for (size_t i = 0; i < ARRAY_LEN(hand); i++)
+	for (size_t i = 0; i < ARRAY_LEN(hand); i++) {
 		check_same_bits(median_in_passes(hand[i].v, hand[i].n, &passes), hand[i].median,
 				"hand-worked median");
+		check_same_bits(median_in_passes_hold(hand[i].v, hand[i].n, 2, &passes),
+				hand[i].median, "hand-worked median, 2 held");
+		check_same_bits(median_in_passes_hold(hand[i].v, hand[i].n, 4, &passes),
+				hand[i].median, "hand-worked median, held");
+	}
+	/* -0 counts as 0 held or not: median(-0, -0, 1) is +0 */
+	{
+		const double z[3] = {-0.0, -0.0, 1};
+		check_same_bits(median_in_passes_hold(z, 3, 4, &passes), 0.0, "-0 held");
+		check_same_bits(median_in_passes(z, 3, &passes), 0.0, "-0 radix");
+	}
 	for (int round = 0; round < 40; round++) {
 		size_t n = 1 + gsl_rng_uniform_int(rng, 20001);
 		double want;
@@ -1044,6 +1062,12 @@ static void test_stream_median(void **state)
 				       : (gsl_rng_uniform(rng) - 0.3) *
 						 pow(10, (double)gsl_rng_uniform_int(rng, 40) - 20);
 		assert_int_equal(stats_median(v, n, &want), 0);
+		/* held (one pass), held then radix (past 100 values), radix only */
+		check_same_bits(median_in_passes_hold(v, n, STREAM_MEDIAN_HOLD, &passes), want,
+				"random median, held");
+		assert_int_equal(passes, 1);
+		check_same_bits(median_in_passes_hold(v, n, 100, &passes), want,
+				"random median, held then radix");
 		check_same_bits(median_in_passes(v, n, &passes), want, "random median");
 		if (integers)
 			most_int = passes > most_int ? passes : most_int;
@@ -1057,6 +1081,21 @@ static void test_stream_median(void **state)
 	assert_true(stream_median_next(&m));
 	assert_true(isnan(stream_median_value(&m)));
 	stream_median_release(&m);
+	/* a buffer released is the next median's: the second one starts with its capacity */
+	{
+		size_t cap;
+		assert_int_equal(stream_median_init(&m), 0);
+		for (size_t i = 0; i < 5000; i++)
+			stream_median_add(&m, (double)i);
+		assert_true(stream_median_next(&m));
+		check_same_bits(stream_median_value(&m), 2499.5, "0..4999");
+		cap = m.held_cap;
+		assert_true(cap >= 5000);
+		stream_median_release(&m);
+		assert_int_equal(stream_median_init(&m), 0);
+		assert_int_equal(m.held_cap, cap);
+		stream_median_release(&m);
+	}
 	free(v);
 	gsl_rng_free(rng);
 }

@@ -113,7 +113,7 @@ refused "compare --lower-is-better --higher-is-better: one or the other" \
 cpl cores --help
 check_contains "cores --help states --frac's range" "$OUT" "(default 0.8; 1.0 = only rows at the maximum) [0 < F <= 1]"
 cpl sweep --help
-check_contains "sweep --help states --metric-kind's choices" "$OUT" "[rate|time|fraction|memory|count|cpu]"
+check_contains "sweep --help states --metric-kind's choices" "$OUT" "[rate|time|latency|memory|cpu|count|fraction|ratio]"
 
 ###########################################################################
 # bash completion

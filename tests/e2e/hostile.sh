@@ -21,6 +21,7 @@
 # is only read. Prints "ok - NAME" / "not ok - NAME: DETAILS" per check,
 # then "N passed, M failed"; exits 1 if any check failed.
 
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -u
 set -o pipefail
 export LC_ALL=C
@@ -52,19 +53,8 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
-not_ok() {
-	local name=$1
-	shift
-	local details="$*"
-	local first=${details%%$'\n'*}
-	echo "not ok - $name: $first"
-	if [ "$first" != "$details" ]; then
-		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
-	fi
-	FAIL=$((FAIL + 1))
-}
+# ok, skip, not_ok, cases: each hostile input is a case (run_case hostile.sh:NAME)
+source "$E2E_DIR/lib.sh"
 
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 150)
@@ -769,7 +759,7 @@ CASES=(
 	"gobench-gomaxprocs-0|s_gb_zero_procs|1|re:\.txt:4:[0-9]+: GOMAXPROCS suffix -0|"
 	"gobench-folder-second-file-bad|s_gb_folder_bad_second|1|re:new\.txt:5:[0-9]+: value '1e999'|"
 	"gobench-folder-mixed-formats|s_gb_folder_mixed|1|'new.txt' is not a tool's output|"
-	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats md, tsv, csv, json, html; tool formats gobench|"
+	"gobench-format-unknown|s_gb_format_unknown|2|unknown format 'nosuch' (output formats text, md, tsv, csv, json, html; tool formats gobench|"
 	"gobench-format-forced-on-table|s_gb_format_forced_table|1|no benchmark result lines|"
 	"gobench-file-name-braces|s_gb_file_name_unsafe|1|its name may hold only letters|"
 	# tool outputs (issue 15): hyperfine --export-json
@@ -839,6 +829,7 @@ for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
 	# HOSTILE_ONLY=PATTERN (grep -E) runs only the cases whose name matches
 	[ -z "${HOSTILE_ONLY:-}" ] || [[ "$CASE" =~ $HOSTILE_ONLY ]] || continue
+	e2e_case "$CASE" || continue
 	name="hostile: $CASE"
 	CD=$T/cases/$CASE
 	mkdir -p "$CD"
