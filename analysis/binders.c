@@ -444,7 +444,8 @@ static void judge(struct binder_group *g, const struct binders_options *opts)
 	if (g->binder >= 0) {
 		g->verdict = BINDERS_BINDER;
 		snprintf(g->why, sizeof(g->why),
-			 "%s stays at %.0f-%.0f%% of its capacity while throughput stops rising",
+			 "%s stays at %.0f%% of its capacity at the plateau's first level and %.0f%% at "
+			 "its last while throughput stops rising",
 			 binder_resource_words((enum binder_resource)g->binder),
 			 100 * g->levels[k].res[g->binder].ratio,
 			 100 * g->levels[g->nlevels - 1].res[g->binder].ratio);

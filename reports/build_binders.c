@@ -57,10 +57,12 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	char text[64];
+	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct binder_group *g = &b->groups[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, g->group);
+		if (*g->group)
+			doc_set_text(t, GROUP, g->group);
 		doc_set_int(t, LEVELS, (int64_t)g->nlevels);
 		doc_set_int(t, RUNS, (int64_t)g->nruns);
 		doc_set_text(t, VERDICT, g->verdict);
@@ -133,7 +135,8 @@ static void levels_table(struct doc_section *s, const struct binders *b, const c
 	for (size_t i = 0; i < b->nlevels; i++) {
 		const struct binder_level *l = &b->levels[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, l->group);
+		if (*l->group)
+			doc_set_text(t, GROUP, l->group);
 		doc_set_real(t, LEVEL, l->level);
 		doc_set_int(t, N, (int64_t)l->n);
 		if (l->tput.n) {
@@ -202,6 +205,7 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 		[BINDS] = DOC_COL_BOOL("near_and_flat"),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->nlevels; i++) {
 		const struct binder_level *l = &b->levels[i];
 		const struct binder_group *g = group_of(b, l);
@@ -211,6 +215,7 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 			if (u->n == 0)
 				continue;
 			doc_row(t);
+			if (*l->group)
 			doc_set_text(t, GROUP, l->group);
 			doc_set_real(t, LEVEL, l->level);
 			doc_set_text(t, RESOURCE, binder_resource_name((enum binder_resource)r));
@@ -241,10 +246,12 @@ static void ranking_table(struct doc_section *s, const struct binders *b)
 		[BINDER] = DOC_COL_BOOL("binder"),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct binder_group *g = &b->groups[i];
 		for (size_t k = 0; k < g->nrank; k++) {
 			doc_row(t);
+			if (*g->group)
 			doc_set_text(t, GROUP, g->group);
 			doc_set_int(t, RANK, (int64_t)k + 1);
 			doc_set_text(t, RESOURCE, binder_resource_name(g->rank[k].r));
@@ -272,13 +279,15 @@ static void little_table(struct doc_section *s, const struct binders_result *res
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_empty_text(t, "none: no run is a known closed loop (think_time) with a latency");
+	doc_table_hide_empty(t);
 	for (size_t i = 0; i < res->sel.n; i++) {
 		const struct binder_run *r = &res->runs[i];
 		if (!r->little_checked)
 			continue;
 		doc_row(t);
 		doc_set_text(t, TAG, r->tag);
-		doc_set_text(t, GROUP, r->group);
+		if (*r->group)
+			doc_set_text(t, GROUP, r->group);
 		doc_set_real(t, LEVEL, r->level);
 		doc_set_real(t, SESSIONS, r->sessions);
 		doc_set_real(t, TPUT, r->tput);

@@ -235,18 +235,19 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
 	pairs_table(s, l, only);
 	doc_note(s,
 		 "each value against the base at every level both have (the base: the smallest "
-		 "number, else the value that ran first); pooled: inverse-variance over the "
-		 "levels' ln ratios when every level has an interval, else their geometric mean; "
-		 "level-independent: every ratio on one side of 1 and the largest within %s%% of "
-		 "the smallest; definitions: `coreplan levers --help`",
+		 "number, else the value that ran first); pooled: the levels' verdicts summed "
+		 "up (verdict.h's tally: their geometric mean with its interval), else the "
+		 "geometric mean of the ratios; level-independent: every ratio on one side of 1 "
+		 "and the largest within %s%% of the smallest; definitions: `coreplan levers "
+		 "--help`",
 		 doc_fact_shown(d, "independent_pct"));
 	s = doc_section(d, "levels", "Each lever at each level");
 	levels_table(s, l, req->by, metric, only);
 	doc_note(s,
-		 "ratio: median / base median; gm_ratio with its %s%% interval: Welch's t on ln "
-		 "values (coreplan compare); an arm with one run is unreplicated, and beyond "
-		 "noise when its effect exceeds noise_pct, the largest within-arm spread of the "
-		 "replicated arms at that level",
+		 "ratio: median / base median; gm_ratio with its %s%% interval: the verdict of "
+		 "verdict.h (Welch t on ln values); an arm with one run is tested against the "
+		 "pooled spread of the level's replicated arms (method t-borrowed; noise_pct their "
+		 "largest spread), and untested when there are none",
 		 doc_fact_real(d, "confidence", "interval confidence", DOC_QUIET, 95, "%", 'g', 3));
 	strbuf_release(&sb);
 	build_left_out(d, &res->sel);
