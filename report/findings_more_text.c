@@ -513,6 +513,9 @@ static void knee_sentence(const struct finding *x, struct strbuf *out)
 		if (n > 3 && same) {
 			strbuf_addf(out, "none in any of the %zu groups up to ", n);
 			num(out, fig(x, "max_level", 0, ""), 0);
+		} else if (n == 1 && !*txt(x, "group", 0, "")) {
+			strbuf_adds(out, "none up to ");
+			num(out, fig(x, "max_level", 0, ""), 0);
 		} else {
 			strbuf_adds(out, "none ");
 			for (size_t k = 0; k < n; k++) {
