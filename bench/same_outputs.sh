@@ -12,8 +12,9 @@
 # Each binary in turn, in the same work folder (so paths in the outputs are
 # the same): imports the two sky corpora, the example corpus, the
 # gomaxprocs-affinity write-up with its manifest, the USL fixture, the
-# tool fixtures and a small synthetic sweep (bench/gen_corpus.awk) into a
-# fresh database, then runs the command list below
+# tool fixtures, a small synthetic sweep (bench/gen_corpus.awk) and one run
+# with a 1,100,000-row trace (bench/gen_trace.awk; LONG_ROWS=N for another
+# length, 0 for none) into a fresh database, then runs the command list below
 # (about 900 commands: every analysis command in md, json and tsv, `trace`
 # of every run, plots, reports with --html and --png, `size --plot`,
 # `translate --apply`, and commands that must fail). Standard output,
@@ -79,6 +80,23 @@ EOF
 	mkdir -p "$W/gen"
 	awk -v dir="$W/gen" -v blocks=2 -v reps=2 -v rows=240 -v set="clk_tck=100 nproc=8" \
 		-f "$here/gen_corpus.awk" >/dev/null
+	# one run with a trace longer than a median holds (STREAM_MEDIAN_HOLD rows): the
+	# streamed paths (bench/gen_trace.awk, deterministic)
+	if [ "${LONG_ROWS:-1100000}" -gt 0 ]; then
+		mkdir -p "$W/long/runs/long"
+		printf 'run\ttput\tsessions\nlong\t100\t400\n' >"$W/long/results.tsv"
+		awk -v n="${LONG_ROWS:-1100000}" -f "$here/gen_trace.awk" >"$W/long/runs/long/sample.tsv"
+		cat >"$W/long.manifest" <<'EOF_M'
+layout = bench
+[table main]
+file = results.tsv
+tag = {run}
+run-dir = runs/{tag}
+trace = {run-dir}/sample.tsv
+trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
+set = clk_tck=100 nproc=8
+EOF_M
+	fi
 	printf 'name\tvalue\tunit\nips\t300\tinteractions/s\nrss\t90000\tkB\np95\t120\tms\nslope\t600\tkB/session\n' >"$W/apply.tsv"
 }
 
@@ -96,6 +114,13 @@ import -q $FIX/tools/gbench/bm_sum.json
 import -q $FIX/tools/wrk
 import $FIX/bad/quoted.csv
 import -q --name gen $W/gen
+import -q --name long --manifest $W/long.manifest $W/long
+cores --corpus long --format json
+cores --corpus long --frac 0.5 --trim 3
+trace long --corpus long --format tsv
+trace long --corpus long --format csv
+trace long --corpus long --format json
+report --out $O/report-long --corpus long
 import $FIX/example --manifest $FIX/bad/unknown-key.manifest
 topology --from $AFF/lscpu.txt --host epyc
 topology --show

@@ -213,6 +213,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* GSL must report errors through return codes, never abort(). */
 	gsl_set_error_handler_off();
+	opt_command_description = cmd_description;
 
 	rc = run(argc, argv, &cmd_name);
 	strbuf_release(&global_text);

@@ -1,8 +1,6 @@
 /* opt: see opt.h. */
 #include "opt.h"
 
-#include "cmd.h"
-
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
@@ -15,6 +13,7 @@
 #include <string.h>
 
 void (*opt_help_hook)(const struct opt_cmd *cmd);
+const char *(*opt_command_description)(const char *name);
 
 int opt_parser_init(struct opt_parser *p, const struct opt_cmd *cmd, int argc, char **argv)
 {
@@ -551,9 +550,11 @@ void opt_print_options(FILE *fp, const struct opt_spec *specs)
 void opt_print_help(FILE *fp, const struct opt_cmd *cmd)
 {
 	const char *label = cmd_label(cmd);
+	const char *description =
+		label && opt_command_description ? opt_command_description(label) : NULL;
 	opt_print_usage(fp, cmd);
-	if (label && *cmd_description(label))
-		fprintf(fp, "\n%s\n", cmd_description(label));
+	if (description && *description)
+		fprintf(fp, "\n%s\n", description);
 	putc('\n', fp);
 	opt_print_options(fp, cmd->specs);
 	if (cmd->views && cmd->views[0]) {

@@ -234,6 +234,9 @@ bool doc_cell_missing(const struct doc_table *t, size_t row, size_t col);
  *                  table)
  *   doc_status     why the section (or a part) has no figures: "not
  *                  measured", "left out" or "plot not drawn", with the reason
+ *   doc_preformatted  a block shown as it is, line for line (a tool's own
+ *                  layout, such as benchstat's table): md a fenced block,
+ *                  html <pre>, text verbatim; json {"part": "pre"}
  */
 enum doc_status { DOC_STATUS_NOT_MEASURED, DOC_STATUS_LEFT_OUT, DOC_STATUS_NO_PLOT };
 void doc_embed(struct doc_section *s, const char *heading, struct doc *child);
@@ -245,6 +248,7 @@ void doc_status(struct doc_section *s, enum doc_status status, const char *fmt, 
 /* A status under its own heading (one level below s), as an embedded document would be. */
 void doc_status_headed(struct doc_section *s, const char *heading, enum doc_status status,
 		       const char *fmt, ...) DOC_PRINTF(4, 5);
+void doc_preformatted(struct doc_section *s, const char *text);
 /* "not measured", "left out", "plot not drawn". */
 const char *doc_status_name(enum doc_status status);
 /* A note that points at the heading whose anchor is `anchor` (Markdown: " ([section](#a))"). */

@@ -40,6 +40,8 @@ static const char page_css[] =
 	"h1,h2,h3,h4,h5,h6,p,li{overflow-wrap:break-word}\n"
 	"p,ul{margin:.4rem 0 .8rem}\n"
 	"ul{padding-left:1.4rem}\n"
+	"pre{font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;font-size:13px;"
+	"background:#f6f6f6;padding:.5rem;margin:.4rem 0 1rem}\n"
 	"code{font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;font-size:.9em;"
 	"background:#f2f2f2;padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}\n"
 	"a{color:#0b57a8}\n"
@@ -113,6 +115,18 @@ static int put_text(struct strbuf *sb, const char *text)
 	int bad = doc_term_escape(&safe, text ? text : "", NULL);
 	for (const char *p = strbuf_str(&safe); !bad && *p; p++)
 		bad |= put_char(sb, (unsigned char)*p);
+	strbuf_release(&safe);
+	return bad;
+}
+
+/* A preformatted block: its lines kept, escaped (controls but line breaks and tabs as \xNN). */
+static int put_pre(struct strbuf *sb, const char *text)
+{
+	struct strbuf safe = STRBUF_INIT;
+	int bad = doc_term_escape(&safe, text ? text : "", "\n\t");
+	for (const char *p = strbuf_str(&safe); !bad && *p; p++)
+		bad |= *p == '\n' || *p == '\t' ? strbuf_add(sb, p, 1)
+						: put_char(sb, (unsigned char)*p);
 	strbuf_release(&safe);
 	return bad;
 }
@@ -555,6 +569,11 @@ static int html_section(struct page *pg, const struct doc_section *s, int level)
 			if (p->heading)
 				heading(pg, level + 1, p->heading, true);
 			html_status(pg, p);
+			break;
+		case DOC_PART_PRE:
+			pg->bad |= strbuf_adds(&pg->out, "<div class=\"scroll\"><pre>");
+			pg->bad |= put_pre(&pg->out, p->text);
+			pg->bad |= strbuf_adds(&pg->out, "</pre></div>\n");
 			break;
 		}
 	}

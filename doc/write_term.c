@@ -190,22 +190,99 @@ static int put_fact(FILE *fp, const struct fact *f, size_t width, const char *se
 	return rc;
 }
 
+static int term_body(const struct doc *d, FILE *fp, size_t width, const char *view);
+
+/* A preformatted block, line for line (controls but tabs and line breaks as \xNN). */
+static int put_pre(FILE *fp, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	if (doc_term_escape(&sb, text ? text : "", "\n\t")) {
+		strbuf_release(&sb);
+		return err_set("out of memory");
+	}
+	len = strlen(strbuf_str(&sb));
+	fputs(strbuf_str(&sb), fp);
+	if (len == 0 || strbuf_str(&sb)[len - 1] != '\n')
+		putc('\n', fp);
+	putc('\n', fp);
+	strbuf_release(&sb);
+	return 0;
+}
+
+static int term_status(const struct doc_part *p, FILE *fp, size_t width)
+{
+	static const char *const lead[] = {"Not measured: ", "Left out: ", "Plot not drawn: "};
+	int rc = 0;
+	if (p->heading)
+		rc = heading(fp, p->heading, '-', width);
+	if (rc == 0)
+		rc = put_wrapped(fp, lead[p->status], p->text, true, width, 2);
+	putc('\n', fp);
+	return rc;
+}
+
+static int term_figure(const struct doc_part *p, FILE *fp, size_t width)
+{
+	struct strbuf line = STRBUF_INIT;
+	int rc = strbuf_addf(&line, "(image %s) %s", p->image, p->text ? p->text : "");
+	rc = rc ? err_set("out of memory")
+		: put_wrapped(fp, "Figure: ", strbuf_str(&line), true, width, 2);
+	putc('\n', fp);
+	strbuf_release(&line);
+	return rc;
+}
+
+/* A section's parts after its notes (doc.h, "Composition"). */
+static int term_parts(const struct doc_section *s, FILE *fp, size_t width)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < s->nparts; i++) {
+		const struct doc_part *p = &s->parts[i];
+		switch (p->kind) {
+		case DOC_PART_DOC:
+			if (p->heading)
+				rc = heading(fp, p->heading, '-', width);
+			if (rc == 0)
+				rc = term_body(p->doc, fp, width, NULL);
+			break;
+		case DOC_PART_FIGURE:
+			rc = term_figure(p, fp, width);
+			break;
+		case DOC_PART_TEXT:
+			rc = put_wrapped(fp, "", p->text, true, width, 0);
+			putc('\n', fp);
+			break;
+		case DOC_PART_STATUS:
+			rc = term_status(p, fp, width);
+			break;
+		case DOC_PART_PRE:
+			rc = put_pre(fp, p->text);
+			break;
+		}
+	}
+	return rc;
+}
+
 static int term_section(const struct doc_section *s, FILE *fp, size_t width)
 {
+	bool table = s->table && !s->table->quiet;
 	int rc = heading(fp, s->title, '-', width);
 	for (size_t i = 0; rc == 0 && i < s->ntext; i++) {
 		rc = put_wrapped(fp, "", s->text[i], true, width, 0);
 		putc('\n', fp);
 	}
-	if (rc == 0 && s->table) {
+	if (rc == 0 && table) {
 		rc = term_table(s->table, fp, width);
 		if (s->nnotes)
 			putc('\n', fp);
 	}
 	for (size_t i = 0; rc == 0 && i < s->nnotes; i++)
 		rc = put_wrapped(fp, "- ", s->notes[i], true, width, 2);
-	if (s->table || s->nnotes)
+	if (table || s->nnotes)
 		putc('\n', fp);
+	if (rc == 0)
+		rc = term_parts(s, fp, width);
 	return rc;
 }
 
@@ -258,27 +335,36 @@ static int term_footer(const struct doc *d, FILE *fp, size_t width)
 	return rc;
 }
 
-int doc_write_text(const struct doc *d, FILE *fp, const char *view, int width)
+/* d's listed facts, its sections (quiet ones only when named) and its runs left out. */
+static int term_body(const struct doc *d, FILE *fp, size_t width, const char *view)
 {
-	size_t w = width < MIN_WIDTH ? MIN_WIDTH : (size_t)width;
 	bool listed = false;
 	int rc = doc_error(d);
-	if (rc == 0)
-		rc = heading(fp, d->title, '=', w);
 	for (size_t i = 0; rc == 0 && i < d->nfacts; i++) {
 		const struct fact *f = &d->facts[i];
 		if (f->role != DOC_LISTED)
 			continue;
-		rc = put_fact(fp, f, w, ": ");
+		rc = put_fact(fp, f, width, ": ");
 		listed = true;
 	}
 	if (listed)
 		putc('\n', fp);
 	for (size_t i = 0; rc == 0 && i < d->nsections; i++)
-		if (!view || !strcmp(view, d->sections[i]->name))
-			rc = term_section(d->sections[i], fp, w);
+		if (view ? !strcmp(view, d->sections[i]->name) : !d->sections[i]->quiet)
+			rc = term_section(d->sections[i], fp, width);
 	if (rc == 0)
-		rc = term_left_out(d, fp, w);
+		rc = term_left_out(d, fp, width);
+	return rc;
+}
+
+int doc_write_text(const struct doc *d, FILE *fp, const char *view, int width)
+{
+	size_t w = width < MIN_WIDTH ? MIN_WIDTH : (size_t)width;
+	int rc = doc_error(d);
+	if (rc == 0)
+		rc = heading(fp, d->title, '=', w);
+	if (rc == 0)
+		rc = term_body(d, fp, w, view);
 	if (rc == 0)
 		rc = term_footer(d, fp, w);
 	if (rc == 0 && ferror(fp))

@@ -3,7 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
-#include "plot.h"
+#include "render.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define GNUPLOT "gnuplot"
-#define EXIT_NO_GNUPLOT 127
 #define MARKER "coreplan-plot-"
 /* the first bytes of a plot's messages kept, as plot_render reads them */
 #define MESSAGE_MAX 1023
@@ -75,15 +73,15 @@ static int start(struct plot_session *s)
 	}
 	if (pid == 0) {
 		int null_fd = open("/dev/null", O_WRONLY);
-		char *const argv[] = {(char *)GNUPLOT, NULL};
+		char *const argv[] = {(char *)PLOT_GNUPLOT, NULL};
 		close(in[1]);
 		close(err[0]);
 		if (chdir(s->dir) != 0 || dup2(in[0], 0) < 0 || null_fd < 0 ||
 		    dup2(null_fd, 1) < 0 || dup2(err[1], 2) < 0)
-			_exit(EXIT_NO_GNUPLOT - 1);
+			_exit(PLOT_EXIT_NO_GNUPLOT - 1);
 		signal(SIGPIPE, SIG_DFL);
-		execvp(GNUPLOT, argv);
-		_exit(EXIT_NO_GNUPLOT);
+		execvp(PLOT_GNUPLOT, argv);
+		_exit(PLOT_EXIT_NO_GNUPLOT);
 	}
 	close(in[0]);
 	close(err[1]);
@@ -247,7 +245,7 @@ int plot_session_render(struct plot_session *s, const char *script, const char *
 	if (rc == 1) { /* gnuplot exited: its status says why */
 		int status = stop(s);
 		message_of(&said, errors, sizeof(errors));
-		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_NO_GNUPLOT) {
+		if (WIFEXITED(status) && WEXITSTATUS(status) == PLOT_EXIT_NO_GNUPLOT) {
 			s->not_installed = true;
 			rc = PLOT_NOT_INSTALLED;
 		} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {

@@ -69,7 +69,7 @@ static const char *label_of(const struct finding *x)
 {
 	static const char *const labels[FINDING_NKINDS] = {
 		[FINDING_TARGET] = "Target",
-		[FINDING_PREDICTED] = "Cheapest predicted instance",
+		[FINDING_PREDICTED] = "Cheapest instance that meets the target",
 		[FINDING_BINDER] = "Binder",
 		[FINDING_LEVER] = "Lever",
 		[FINDING_SCALING] = "Scaling over physical cores",
@@ -279,9 +279,9 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 		break;
 	case FINDING_PREDICTED:
 		strbuf_addf(out,
-			    "predicted %.1f (interval %.1f-%.1f) meets the target, basis %s, "
-			    "%zu measured cells; %s.",
-			    x->value, x->lo, x->hi, x->word, x->n, x->method);
+			    "meets the target: predicted %.1f, calibrated interval "
+			    "%.1f-%.1f, resting on %s; %s; %s.",
+			    x->value, x->lo, x->hi, x->steps, x->within, x->method);
 		break;
 	case FINDING_TRANSLATE:
 		if (isnan(x->lo))

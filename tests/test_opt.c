@@ -20,14 +20,6 @@
 
 #include <string.h>
 
-/* opt.c prints a command's description from main.c's table; none here. */
-const char *cmd_description(const char *name);
-const char *cmd_description(const char *name)
-{
-	(void)name;
-	return "";
-}
-
 static const char *name;
 static bool quiet, has_frac;
 static double frac;

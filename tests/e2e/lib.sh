@@ -172,3 +172,28 @@ e2e_start() {
 	PASS=0
 	FAIL=0
 }
+
+# schema_v5 DB: undo schema versions 7 (instances.cpu_platforms) and 6
+# (schema/migrations.c: tool runs stored compactly; run_attrs and
+# field_origins views) on a database with no tool
+# corpus, as a version-5 binary left it: the tests that build an older
+# database from a current one start from here.
+schema_v5() {
+	sqlite3 "$1" "
+ALTER TABLE instances DROP COLUMN cpu_platforms;
+DROP TRIGGER run_attrs_insert; DROP TRIGGER run_attrs_update; DROP TRIGGER run_attrs_delete;
+DROP TRIGGER field_origins_insert;
+DROP VIEW run_fields; DROP VIEW run_attrs; DROP VIEW field_origins;
+DROP TABLE run_values; DROP TABLE set_origins; DROP TABLE set_attrs; DROP TABLE attr_sets;
+DROP TABLE attr_names;
+ALTER TABLE runs DROP COLUMN attr_set;
+DROP INDEX attr_rows_by_name;
+ALTER TABLE attr_rows RENAME TO run_attrs;
+CREATE INDEX run_attrs_by_name ON run_attrs(name, run_id);
+ALTER TABLE origin_rows RENAME TO field_origins;
+CREATE VIEW run_fields AS
+  SELECT run_id, source, name, value, num FROM run_attrs
+  UNION ALL
+  SELECT run_id, 'idle', key, value, num FROM idle_banners;
+PRAGMA user_version = 5;"
+}

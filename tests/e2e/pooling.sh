@@ -235,6 +235,7 @@ e2e_case v4-database
 cp "$DB" "$T/v4.db"
 # (a version-4 binary imported the capacity corpus with the profile text before
 # its prefer lines: another content hash, so the corpus reads as changed)
+schema_v5 "$T/v4.db"
 sqlite3 "$T/v4.db" "DROP TABLE field_origins; DROP TABLE field_prefs; PRAGMA user_version = 4;
 	UPDATE corpora SET content_hash = 'imported-by-v4' WHERE name = '$CAP_NAME'"
 DB=$T/v4.db
@@ -243,7 +244,7 @@ expect_rc "v4: a reading command refuses the older schema" 1
 check_contains "v4: ... asking for a writing command" "$ERR" "schema version 4"
 cpl import -q "$LOCK"
 expect_rc "v4: a writing command (an unchanged import) migrates" 0
-check_eq "v4: now version 5, no preference stored yet" "5 0" \
+check_eq "v4: now the latest version (7), no preference stored yet" "7 0" \
 	"$(sqlite3 "$DB" 'PRAGMA user_version') $(sqlite3 "$DB" 'SELECT count(*) FROM field_prefs')"
 cpl sweep "${CSEL[@]}" --metric xact_per_s --format tsv
 check_eq "v4 migrated: without the stored preference the plain name reads the first source (results.tsv)" \

@@ -7,6 +7,12 @@ for r in rows(sys.argv[1]):
         if "extrapolated" in r["flags"]:
             bad.append("%s: unmeasured but %r" % (r["instance"], r["flags"]))
         continue
-    if (float(r["sustained_cores"]) > 4) != ("extrapolated" in r["flags"]):
+    cores = [f for f in r["flags"].split("; ") if f.startswith("extrapolated: ")]
+    if (float(r["sustained_cores"]) > 4) != bool(cores):
         bad.append("%s: sustained %s, flags %r" % (r["instance"], r["sustained_cores"], r["flags"]))
+    elif cores and cores[0] != "extrapolated: %g physical cores, %.2fx the largest fitted (4)" % (
+            float(r["sustained_cores"]), float(r["sustained_cores"]) / 4):
+        bad.append("%s: %r" % (r["instance"], cores[0]))
+    elif cores and abs(float(r["cores_beyond"]) - float(r["sustained_cores"]) / 4) > 1e-12:
+        bad.append("%s: cores_beyond %s" % (r["instance"], r["cores_beyond"]))
 print("\n".join(bad) if bad else "ok")
