@@ -57,6 +57,8 @@ int cmd_size(int argc, char **argv, const struct global_opts *g);
 int cmd_catalog(int argc, char **argv, const struct global_opts *g);
 int cmd_smt(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
+int cmd_binders(int argc, char **argv, const struct global_opts *g);
+int cmd_levers(int argc, char **argv, const struct global_opts *g);
 int cmd_help(int argc, char **argv, const struct global_opts *g);
 int cmd_completion(int argc, char **argv, const struct global_opts *g);
 

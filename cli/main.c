@@ -47,6 +47,8 @@ static const struct cli_command commands[] = {
 	 "store instance catalogs in the database; list instances, families"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
+	{"binders", cmd_binders, "what binds a load sweep: each resource against its capacity"},
+	{"levers", cmd_levers, "what each one-factor change is worth, level by level"},
 	{"help", cmd_help, "the commands, or one command's options (as COMMAND --help)"},
 	{"completion", cmd_completion, "bash or zsh completion, generated from the option tables"},
 };

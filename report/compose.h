@@ -51,6 +51,9 @@ struct report_ctx {
 #define MEMORY_TITLE "Memory per session"
 #define TRANSLATE_TITLE "Cross-CPU translation"
 #define SIZING_TITLE "Sizing"
+#define SMT_TITLE "SMT: what a second hardware thread is worth"
+#define BINDERS_TITLE "What binds"
+#define LEVERS_TITLE "Levers"
 
 /* A new section of the report (NULL only when out of memory: the doc is marked). */
 struct doc_section *report_section(struct report_ctx *c, const char *name, const char *title);
@@ -91,6 +94,10 @@ void report_plot_of(struct report_ctx *c, struct doc_section *s, const struct pl
 int report_corpus_section(struct report_ctx *c);
 int report_sweep_section(struct report_ctx *c);
 int report_noise_section(struct report_ctx *c);
+/* What binds each sweep group; where errors start; Little's law (report/section_binders.c). */
+int report_binders_section(struct report_ctx *c);
+/* What each lever is worth, one table per lever (report/section_levers.c). */
+int report_levers_section(struct report_ctx *c);
 int report_cpu_section(struct report_ctx *c);
 int report_memory_section(struct report_ctx *c);
 int report_smt_section(struct report_ctx *c);

@@ -68,6 +68,40 @@ static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct 
 	return rc;
 }
 
+/* The first results-table column a rate by its name (field_sources_list's rows). */
+struct rate_arg {
+	const char *by;
+	char *found;
+};
+
+static int rate_column(const struct field_source_row *row, void *arg)
+{
+	struct rate_arg *a = arg;
+	struct metric_meaning m;
+	if (a->found || row->canonical || strcmp(row->source, "results") != 0 || row->read == 0 ||
+	    (a->by && !strcmp(row->field, a->by)))
+		return 0;
+	field_metric_meaning(row->field, NULL, false, &m);
+	if (m.kind == FIELD_KIND_RATE && !m.kind_assumed && !(a->found = strdup(row->field)))
+		return err_set("out of memory");
+	return 0;
+}
+
+/* tput when the runs have it, else the first rate column, else tput. */
+static int choose_metric(sqlite3 *db, struct report_plan *p)
+{
+	struct rate_arg a = {p->by, NULL};
+	int64_t nruns = 0;
+	size_t n = 0;
+	int rc = count_values(db, &p->filter, "tput", &n);
+	if (rc == 0 && n == 0)
+		rc = field_sources_list(db, &p->filter, rate_column, &a, &nruns);
+	p->metric = a.found ? a.found : strdup("tput");
+	if (rc == 0 && !p->metric)
+		rc = err_set("out of memory");
+	return rc;
+}
+
 static bool in_list(char *const *list, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
@@ -396,6 +430,8 @@ int report_plan_make(sqlite3 *db, const struct report_plan_request *req, struct 
 	if (rc == 0)
 		rc = choose_by(db, req, out);
 	if (rc == 0)
+		rc = choose_metric(db, out);
+	if (rc == 0)
 		rc = sweep_groups(db, req, out);
 	if (rc == 0)
 		rc = count_values(db, &out->filter, "sessions", &n);
@@ -419,6 +455,7 @@ void report_plan_release(struct report_plan *p)
 	if (!p)
 		return;
 	free(p->by);
+	free(p->metric);
 	for (size_t i = 0; i < p->ngroup; i++)
 		free(p->group[i]);
 	free(p->group);

@@ -11,6 +11,10 @@
  *             counting workers with two or more values (gomaxprocs,
  *             threads, threads_per_proc, cores, ..., n, procs), else
  *             sessions, else none
+ *   metric    what the sections measure: tput when the runs have it, else
+ *             the first results-table column whose name says it is a rate
+ *             (qps, Gbps, ..._per_s: field_metric_meaning, not assumed),
+ *             else tput (the sections then say the runs lack it)
  *   scaling   the level counts workers (or models were asked for): the
  *             core-scaling sections (scaling models, SMT) apply; a sweep
  *             over sessions gets none
@@ -66,6 +70,7 @@ struct report_plan {
 	struct run_filter filter; /* what the sections read (above) */
 	char *references_note;    /* why the reference sub-corpora are left out, or NULL */
 	char *by;                 /* NULL: no field has two or more levels */
+	char *metric;             /* never NULL (above) */
 	bool by_given;
 	bool scaling; /* the level counts workers, or models were asked for */
 	char **group; /* NULL-terminated group fields (empty list: not split) */

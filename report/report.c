@@ -177,30 +177,21 @@ static int provenance(struct report_ctx *c)
 	return rc;
 }
 
-/* Findings in the order of the list: by kind, each kind's in section order. */
+/* Findings in the order of the list (findings_order): the primary group's, then the rest. */
 static int findings_ordered(struct report_ctx *c, struct findings *out)
 {
 	const struct findings *from[2] = {&c->primary, &c->findings};
-	for (int kind = FINDING_SCALING; kind <= FINDING_TRANSLATE; kind++)
-		for (int k = 0; k < 2; k++)
-			for (size_t i = 0; i < from[k]->n; i++) {
-				struct finding *x;
-				if ((int)from[k]->items[i].kind != kind)
-					continue;
-				if (!(x = findings_add(out, from[k]->items[i].kind, NULL, NULL)))
-					return err_set("out of memory");
-				*x = from[k]->items[i];
-			}
-	return 0;
+	return findings_order(from, 2, out);
 }
 
 static int compose(struct report_ctx *c)
 {
 	typedef int (*section_fn)(struct report_ctx *);
 	static const section_fn sections[] = {
-		report_corpus_section,    report_sweep_section,  report_noise_section,
-		report_cpu_section,       report_memory_section, report_smt_section,
-		report_translate_section, report_fit_section,    report_sizing_section};
+		report_corpus_section,  report_sweep_section,  report_noise_section,
+		report_binders_section, report_levers_section, report_cpu_section,
+		report_memory_section,  report_smt_section,    report_translate_section,
+		report_fit_section,     report_sizing_section};
 	struct findings list = {0};
 	int rc = 0;
 	/* the findings open the report; they come from the sections' results */

@@ -72,6 +72,8 @@ static int sweep_findings(struct report_ctx *c, const struct report_group *g, si
 		c->primary_runs = r->sel.n;
 		c->primary_index = index;
 		rc = findings_sweep(&c->primary, &r->sw, r->sel.n, c->plan.by, g->label, anchor);
+		if (rc == 0)
+			rc = findings_cpu_per_op(&c->primary, &r->sw, c->plan.by, g->label, anchor);
 	}
 	if (rc == 0 && c->req->size && c->req->size->sessions.given && c->plan.by &&
 	    !strcmp(c->plan.by, "sessions"))
@@ -83,8 +85,8 @@ static int sweep_findings(struct report_ctx *c, const struct report_group *g, si
 static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct report_group *g,
 		       size_t index)
 {
-	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, NULL, NULL, NULL,
-				    c->req->host};
+	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, c->plan.metric,
+				    NULL,              NULL,       c->req->host};
 	struct plot_result pres;
 	struct sweep_request sreq;
 	struct doc *d = NULL;
@@ -95,6 +97,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 	memset(&sreq, 0, sizeof(sreq));
 	sreq.filter = &g->filter;
 	sreq.by = c->plan.by;
+	sreq.metric = c->plan.metric;
 	sweep_options_init(&sreq.opts);
 	/* the scaling plot's analysis is sweep_run's (default options): one result for both */
 	if (plot_run(c->db, &preq, &pres) != 0) {
@@ -110,7 +113,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 		rc = sweep_findings(c, g, index, &pres.sweep);
 	if (rc == 0) {
 		struct plot_request blocks = {
-			PLOT_KIND_BLOCKS, &g->filter, c->plan.by, NULL, NULL, NULL};
+			PLOT_KIND_BLOCKS, &g->filter, c->plan.by, c->plan.metric, NULL, NULL};
 		report_plot(c, s, &preq, &pres);
 		report_plot_of(c, s, &blocks);
 	}
@@ -173,6 +176,7 @@ static int noise_group(struct report_ctx *c, struct doc_section *s, const struct
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
+	req.metric = c->plan.metric;
 	noise_options_init(&req.opts);
 	if (noise_run(c->db, &req, &res) != 0) {
 		report_failed(c, s, name, head);
@@ -191,6 +195,11 @@ static int noise_group(struct report_ctx *c, struct doc_section *s, const struct
 		char anchor[96];
 		report_anchor(NOISE_TITLE, anchor);
 		rc = findings_noise(&c->findings, &res.nz, res.sel.n, g->label, anchor);
+	}
+	if (rc == 0 && measured) {
+		char anchor[96];
+		report_anchor(NOISE_TITLE, anchor);
+		rc = findings_bursts(&c->findings, &res.nz, c->plan.by, g->label, anchor);
 	}
 	noise_result_release(&res);
 	return rc;
@@ -373,19 +382,55 @@ static int smt_host(struct report_ctx *c, struct doc_section *s, const char *hos
 	if (rc == 0) {
 		if (smt_measure(c->db, &req, &res) != 0)
 			report_failed(c, s, name, bare ? NULL : heading);
-		else if ((rc = build_smt(&req, &res, &d)) == 0)
+		else if ((rc = build_smt(&req, &res, &d)) == 0) {
+			char anchor[96];
 			report_embed(c, s, name, bare ? NULL : heading, d);
+			report_anchor(SMT_TITLE, anchor);
+			rc = findings_smt_figures(&c->findings, &res, anchor);
+		}
 		smt_result_release(&res); /* smt_measure leaves it releasable either way */
 	}
 	run_filter_release(&filter);
 	return rc;
 }
 
+/*
+ * Pinned runs (a cpuset) with no topology: the ceiling finding says why
+ * the corpus, as imported, cannot give the SMT figures.
+ */
+static int pinned_untied(struct report_ctx *c)
+{
+	struct text_list sets = {0};
+	struct run_filter untied;
+	bool more = false, pinned = false;
+	char anchor[96];
+	int rc = run_filter_copy(&untied, &c->plan.filter);
+	if (rc == 0)
+		rc = run_filter_add_missing(&untied, "topology_host");
+	if (rc == 0 && query_distinct(c->db, &untied, "cpuset", 8, &sets, &more) != 0)
+		err_clear(); /* no run has a cpuset, or every run a host */
+	run_filter_release(&untied);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sets.n; i++)
+		pinned |= sets.items[i] && *sets.items[i] && strcmp(sets.items[i], "NA") != 0;
+	text_list_release(&sets);
+	report_anchor(SMT_TITLE, anchor);
+	if (pinned)
+		rc = findings_unsupported(
+			&c->findings, FINDING_CEILING, "", anchor,
+			"the runs include pinned runs (cpuset), but no topology is recorded for "
+			"them, so no CPU set can be placed on physical cores: record the host "
+			"with `coreplan topology --from lscpu.txt --host NAME` and import the "
+			"runs with --host NAME (or --instance NAME) for the SMT factor, the "
+			"shared-vs-distinct ratio and the hardware ceiling");
+	return rc;
+}
+
 /* One SMT part per host the runs ran on (their topology_host), at most 8. */
 int report_smt_section(struct report_ctx *c)
 {
-	struct doc_section *s =
-		report_section(c, "smt", "SMT: what a second hardware thread is worth");
+	struct doc_section *s = report_section(c, "smt", SMT_TITLE);
 	struct text_list hosts = {0};
 	bool more = false;
 	int rc = 0;
@@ -401,6 +446,8 @@ int report_smt_section(struct report_ctx *c)
 		doc_text(s, "Levels counted on the host given (--host, or `host =` in --config).");
 		return smt_host(c, s, c->req->host, true);
 	}
+	if ((rc = pinned_untied(c)) != 0)
+		return rc;
 	if (!c->plan.smt) {
 		report_not_measured(
 			c, s, "smt",
@@ -458,6 +505,8 @@ int report_translate_section(struct report_ctx *c)
 		snprintf(pair, sizeof(pair), "%s to %s", res.from.name, res.to.name);
 		rc = findings_translate(&c->findings, &res.factors[TRANSLATE_RATE], res.from.sel.n,
 					res.to.sel.n, pair, anchor);
+		if (rc == 0)
+			rc = findings_memory_factors(&c->findings, &res, pair, anchor);
 	}
 	translate_result_release(&res);
 	return rc;
@@ -478,6 +527,7 @@ static int fit_group(struct report_ctx *c, struct doc_section *s, const struct r
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
+	req.metric = c->plan.metric;
 	req.host = c->req->host;
 	for (int m = 0; m < FIT_NMODELS; m++)
 		req.models[m] = true;

@@ -90,6 +90,19 @@ int build_compare(const struct compare_request *req, const struct compare_result
 int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out);
 int build_memory(const struct memory_request *req, const struct memory_result *res,
 		 struct doc **out);
+/*
+ * binders: views groups (the default), levels, resources, ranking, little
+ * (analysis/binders.h).
+ */
+struct binders_request;
+struct binders_result;
+int build_binders(const struct binders_request *req, const struct binders_result *res,
+		  struct doc **out);
+/* levers: views levers (the default), levels; only: one lever's pairs (NULL: all). */
+struct levers_request;
+struct levers_result;
+int build_levers(const struct levers_request *req, const struct levers_result *res,
+		 const char *only, struct doc **out);
 /* ---- runs, corpora, import, plot ---- */
 
 /*

@@ -226,6 +226,12 @@ check_case "$C" cap/translate-medians translate --from subcorpus=m1 --to subcorp
 check_case "$C" cap/size-translate size --target 1000 --sessions 25 --base-from subcorpus=m1 \
 	--per-doubling 1.78 --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2
 check_case "$B" both/sweep sweep --by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3
+# binders: what binds each capacity group; the GOMAXPROCS sweep still rises
+check_case "$C" cap/binders binders --group target,cfg --where block=1,2,3 --where subcorpus=
+check_case "$G" gmp/binders binders --by gomaxprocs --where block=1,2,3
+# levers: GOGC and sessions on the GOMAXPROCS corpus, store and instance on the capacity corpus
+check_case "$G" gmp/levers levers --by gomaxprocs
+check_case "$C" cap/levers levers --by sessions --where subcorpus= --where block=1,2,3
 check_case "$B" both/size size --target 1000 --sessions 500 --base-from subcorpus=core \
 	--scaling-from "corpus=$GMP_NAME block=1,2,3" \
 	--memory-from "corpus=$CAP_NAME target=medium cfg=pg block=1,2,3"

@@ -250,7 +250,7 @@ check_eq "gmp report: 3 plots (scaling, blocks, trace; no memory, no sizing)" "3
 segment "gmp report: sweep table = coreplan sweep --by gomaxprocs ${GSEL[*]}" "$GMD" \
 	'### All runs\n\n' '![scaling plot]' 3 sweep --by gomaxprocs "${GSEL[@]}"
 segment "gmp report: noise section = coreplan noise --by gomaxprocs ${GSEL[*]}" "$GMD" \
-	'## Noise\n\n' '## CPU: recomputed' 2 noise --by gomaxprocs "${GSEL[@]}"
+	'## Noise\n\n' '## What binds' 2 noise --by gomaxprocs "${GSEL[@]}"
 segment "gmp report: cores table = coreplan cores ${GSEL[*]}" "$GMD" \
 	'## CPU: recomputed cores and tick rate\n\n' 'Trace of ' 2 cores "${GSEL[@]}"
 segment "gmp report: fit section = coreplan fit --by gomaxprocs ${GSEL[*]}" "$GMD" \
@@ -418,7 +418,7 @@ while IFS= read -r g; do
 	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
 		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
 	segment "cap report: group '$g' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "## Noise\n@@### Group $g\n\n" '\n### Group @@\n## CPU: recomputed' 3 \
+		"$CMD_MD" "## Noise\n@@### Group $g\n\n" '\n### Group @@\n## What binds' 3 \
 		noise --by sessions "${CSEL[@]}" "${wh[@]}"
 done <<<"$groups"
 # a sweep over sessions gets no core-scaling models: left out, with the reason

@@ -1,0 +1,374 @@
+/* build_binders: the document of `coreplan binders` (builders.h). */
+#include "builders.h"
+
+#include "../analysis/binders.h"
+#include "../common/err.h"
+#include "../common/strbuf.h"
+#include "../schema/fields.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char *unit_of(const char *field)
+{
+	const struct field_info *f = field_find(field);
+	return f ? f->unit : "";
+}
+
+static double level_at(const struct binder_group *g, size_t i)
+{
+	return i < g->nlevels ? g->levels[i].level : NAN;
+}
+
+static void groups_table(struct doc_section *s, const struct binders *b, const char *by)
+{
+	enum {
+		GROUP,
+		LEVELS,
+		RUNS,
+		VERDICT,
+		BINDER,
+		PLATEAU,
+		RATIO_FROM,
+		RATIO_TO,
+		LATENCY_RISES,
+		CPU_UNTRUSTED,
+		KNEE_FROM,
+		KNEE_AT,
+		LITTLE_FAILS,
+		WHY,
+		NCOLS
+	};
+	const struct doc_col cols[NCOLS] = {
+		[GROUP] = DOC_COL_TEXT("group"),
+		[LEVELS] = DOC_COL_INT("levels", NULL),
+		[RUNS] = DOC_COL_INT("runs", NULL),
+		[VERDICT] = DOC_COL_TEXT("verdict"),
+		[BINDER] = DOC_COL_TEXT("binder"),
+		[PLATEAU] = DOC_COL_REAL("plateau_from", unit_of(by), 'g', 6),
+		[RATIO_FROM] = DOC_COL_REAL("binder_ratio_first", NULL, 'f', 3),
+		[RATIO_TO] = DOC_COL_REAL("binder_ratio_last", NULL, 'f', 3),
+		[LATENCY_RISES] = DOC_COL_BOOL("latency_rises"),
+		[CPU_UNTRUSTED] = DOC_COL_TEXT("cpu_untrusted_runs"),
+		[KNEE_FROM] = DOC_COL_REAL("knee_after", unit_of(by), 'g', 6),
+		[KNEE_AT] = DOC_COL_REAL("knee_at", unit_of(by), 'g', 6),
+		[LITTLE_FAILS] = DOC_COL_INT("little_fails", "runs"),
+		[WHY] = DOC_COL_TEXT("why"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	char text[64];
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct binder_group *g = &b->groups[i];
+		doc_row(t);
+		if (*g->group)
+			doc_set_text(t, GROUP, g->group);
+		doc_set_int(t, LEVELS, (int64_t)g->nlevels);
+		doc_set_int(t, RUNS, (int64_t)g->nruns);
+		doc_set_text(t, VERDICT, g->verdict);
+		if (g->binder >= 0) {
+			doc_set_text(t, BINDER,
+				     binder_resource_name((enum binder_resource)g->binder));
+			doc_set_real(t, RATIO_FROM,
+				     g->levels[g->plateau_from].res[g->binder].ratio);
+			doc_set_real(t, RATIO_TO, g->levels[g->nlevels - 1].res[g->binder].ratio);
+		}
+		doc_set_real(t, PLATEAU, level_at(g, g->plateau_from));
+		if (g->plateau_from < g->nlevels && g->latency_known)
+			doc_set_bool(t, LATENCY_RISES, g->latency_rises);
+		snprintf(text, sizeof(text), "%zu of %zu", g->cpu_untrusted_runs,
+			 g->cpu_checked_runs);
+		doc_set_text(t, CPU_UNTRUSTED, text);
+		if (g->has_knee) {
+			doc_set_real(t, KNEE_AT, level_at(g, g->knee));
+			doc_set_real(t, KNEE_FROM, g->knee ? level_at(g, g->knee - 1) : NAN);
+		}
+		doc_set_int(t, LITTLE_FAILS, (int64_t)g->little_fails);
+		doc_set_text(t, WHY, g->why);
+	}
+}
+
+static void levels_table(struct doc_section *s, const struct binders *b, const char *by,
+			 const char *metric, const char *latency)
+{
+	enum {
+		GROUP,
+		LEVEL,
+		N,
+		TPUT,
+		TPUT_MIN,
+		TPUT_MAX,
+		ELASTICITY,
+		STEP,
+		LATENCY,
+		ERR,
+		ERR_RUNS,
+		VCPUS,
+		PHYSICAL,
+		UNTRUSTED,
+		TRACE,
+		GEN_FLAG,
+		LITTLE,
+		NCOLS
+	};
+	const struct doc_col cols[NCOLS] = {
+		[GROUP] = DOC_COL_TEXT("group"),
+		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[N] = DOC_COL_INT("n", "runs"),
+		[TPUT] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
+		[TPUT_MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
+		[TPUT_MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[ELASTICITY] = DOC_COL_REAL("elasticity", NULL, 'f', 3),
+		[STEP] = DOC_COL_TEXT("step"),
+		[LATENCY] = DOC_COL_REAL("latency_median", unit_of(latency), 'g', 6),
+		[ERR] = DOC_COL_REAL("err_median", "fraction", 'g', 4),
+		[ERR_RUNS] = DOC_COL_INT("err_runs", "runs"),
+		[VCPUS] = DOC_COL_REAL("vcpus", NULL, 'g', 4),
+		[PHYSICAL] = DOC_COL_REAL("physical_cores", NULL, 'g', 4),
+		[UNTRUSTED] = DOC_COL_INT("cpu_untrusted", "runs"),
+		[TRACE] = DOC_COL_INT("from_trace", "runs"),
+		[GEN_FLAG] = DOC_COL_INT("generator_flagged", "runs"),
+		[LITTLE] = DOC_COL_INT("little_fails", "runs"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < b->nlevels; i++) {
+		const struct binder_level *l = &b->levels[i];
+		doc_row(t);
+		if (*l->group)
+			doc_set_text(t, GROUP, l->group);
+		doc_set_real(t, LEVEL, l->level);
+		doc_set_int(t, N, (int64_t)l->n);
+		if (l->tput.n) {
+			doc_set_real(t, TPUT, l->tput.median);
+			doc_set_real(t, TPUT_MIN, l->tput.min);
+			doc_set_real(t, TPUT_MAX, l->tput.max);
+		}
+		doc_set_real(t, ELASTICITY, l->elasticity);
+		if (l->step)
+			doc_set_text(t, STEP, l->step);
+		if (l->has_latency)
+			doc_set_real(t, LATENCY, l->latency.median);
+		if (l->has_err) {
+			doc_set_real(t, ERR, l->err.median);
+			doc_set_int(t, ERR_RUNS, (int64_t)l->err_runs);
+		}
+		doc_set_real(t, VCPUS, l->vcpus);
+		doc_set_real(t, PHYSICAL, l->physical_cores);
+		doc_set_int(t, UNTRUSTED, (int64_t)l->cpu_untrusted);
+		doc_set_int(t, TRACE, (int64_t)l->from_trace);
+		doc_set_int(t, GEN_FLAG, (int64_t)l->gen_flagged);
+		doc_set_int(t, LITTLE, (int64_t)l->little_fails);
+	}
+}
+
+/* Did resource r bind in the group this level belongs to (a plateau level)? */
+static const struct binder_group *group_of(const struct binders *b, const struct binder_level *l)
+{
+	for (size_t i = 0; i < b->ngroups; i++)
+		if (l >= b->groups[i].levels && l < b->groups[i].levels + b->groups[i].nlevels)
+			return &b->groups[i];
+	return NULL;
+}
+
+static void resources_table(struct doc_section *s, const struct binders *b, const char *by)
+{
+	enum {
+		GROUP,
+		LEVEL,
+		RESOURCE,
+		N,
+		USE,
+		USE_MIN,
+		USE_MAX,
+		UNIT,
+		CAP,
+		RATIO,
+		RATIO_MIN,
+		RATIO_MAX,
+		BINDS,
+		NCOLS
+	};
+	const struct doc_col cols[NCOLS] = {
+		[GROUP] = DOC_COL_TEXT("group"),
+		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[RESOURCE] = DOC_COL_TEXT("resource"),
+		[N] = DOC_COL_INT("n", "runs"),
+		[USE] = DOC_COL_REAL("use", NULL, 'g', 6),
+		[USE_MIN] = DOC_COL_REAL("use_min", NULL, 'g', 6),
+		[USE_MAX] = DOC_COL_REAL("use_max", NULL, 'g', 6),
+		[UNIT] = DOC_COL_TEXT("unit"),
+		[CAP] = DOC_COL_REAL("capacity", NULL, 'g', 7),
+		[RATIO] = DOC_COL_REAL("ratio", NULL, 'f', 3),
+		[RATIO_MIN] = DOC_COL_REAL("ratio_min", NULL, 'f', 3),
+		[RATIO_MAX] = DOC_COL_REAL("ratio_max", NULL, 'f', 3),
+		[BINDS] = DOC_COL_BOOL("near_and_flat"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < b->nlevels; i++) {
+		const struct binder_level *l = &b->levels[i];
+		const struct binder_group *g = group_of(b, l);
+		bool plateau = g && (size_t)(l - g->levels) >= g->plateau_from;
+		for (int r = 0; r < BINDER_NRES; r++) {
+			const struct binder_use *u = &l->res[r];
+			if (u->n == 0)
+				continue;
+			doc_row(t);
+			if (*l->group)
+			doc_set_text(t, GROUP, l->group);
+			doc_set_real(t, LEVEL, l->level);
+			doc_set_text(t, RESOURCE, binder_resource_name((enum binder_resource)r));
+			doc_set_int(t, N, (int64_t)u->n);
+			doc_set_real(t, USE, u->median);
+			doc_set_real(t, USE_MIN, u->min);
+			doc_set_real(t, USE_MAX, u->max);
+			doc_set_text(t, UNIT, binder_resource_unit((enum binder_resource)r));
+			doc_set_real(t, CAP, u->cap);
+			doc_set_real(t, RATIO, u->ratio);
+			doc_set_real(t, RATIO_MIN, u->ratio_min);
+			doc_set_real(t, RATIO_MAX, u->ratio_max);
+			if (plateau)
+				doc_set_bool(t, BINDS, g->binds[r]);
+		}
+	}
+}
+
+static void ranking_table(struct doc_section *s, const struct binders *b)
+{
+	enum { GROUP, RANK, RESOURCE, RATIO, HEADROOM, BINDER, NCOLS };
+	const struct doc_col cols[NCOLS] = {
+		[GROUP] = DOC_COL_TEXT("group"),
+		[RANK] = DOC_COL_INT("rank", NULL),
+		[RESOURCE] = DOC_COL_TEXT("resource"),
+		[RATIO] = DOC_COL_REAL("ratio", NULL, 'f', 3),
+		[HEADROOM] = DOC_COL_REAL("headroom", NULL, 'f', 3),
+		[BINDER] = DOC_COL_BOOL("binder"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct binder_group *g = &b->groups[i];
+		for (size_t k = 0; k < g->nrank; k++) {
+			doc_row(t);
+			if (*g->group)
+			doc_set_text(t, GROUP, g->group);
+			doc_set_int(t, RANK, (int64_t)k + 1);
+			doc_set_text(t, RESOURCE, binder_resource_name(g->rank[k].r));
+			doc_set_real(t, RATIO, g->rank[k].ratio);
+			doc_set_real(t, HEADROOM, g->rank[k].headroom);
+			doc_set_bool(t, BINDER, (int)g->rank[k].r == g->binder);
+		}
+	}
+}
+
+static void little_table(struct doc_section *s, const struct binders_result *res, const char *by)
+{
+	enum { TAG, GROUP, LEVEL, SESSIONS, TPUT, THINK, W, LO, HI, VERDICT, NCOLS };
+	const struct doc_col cols[NCOLS] = {
+		[TAG] = DOC_COL_TEXT("tag"),
+		[GROUP] = DOC_COL_TEXT("group"),
+		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[SESSIONS] = DOC_COL_REAL("sessions", NULL, 'g', 6),
+		[TPUT] = DOC_COL_REAL("throughput", NULL, 'g', 6),
+		[THINK] = DOC_COL_REAL("think_s", "s", 'g', 4),
+		[W] = DOC_COL_REAL("implied_mean_ms", "ms", 'g', 5),
+		[LO] = DOC_COL_REAL("bound_lo_ms", "ms", 'g', 5),
+		[HI] = DOC_COL_REAL("bound_hi_ms", "ms", 'g', 5),
+		[VERDICT] = DOC_COL_TEXT("verdict"),
+	};
+	struct doc_table *t = doc_table(s, cols, NCOLS);
+	doc_table_empty_text(t, "none: no run is a known closed loop (think_time) with a latency");
+	doc_table_hide_empty(t);
+	for (size_t i = 0; i < res->sel.n; i++) {
+		const struct binder_run *r = &res->runs[i];
+		if (!r->little_checked)
+			continue;
+		doc_row(t);
+		doc_set_text(t, TAG, r->tag);
+		if (*r->group)
+			doc_set_text(t, GROUP, r->group);
+		doc_set_real(t, LEVEL, r->level);
+		doc_set_real(t, SESSIONS, r->sessions);
+		doc_set_real(t, TPUT, r->tput);
+		doc_set_real(t, THINK, r->think_s);
+		doc_set_real(t, W, r->little_w_ms);
+		doc_set_real(t, LO, r->little_lo_ms);
+		doc_set_real(t, HI, isfinite(r->little_hi_ms) ? r->little_hi_ms : NAN);
+		doc_set_text(t, VERDICT, r->little_fails ? "fails" : "holds");
+	}
+}
+
+static void rule_facts(struct doc *d, const struct binders_options *o)
+{
+	doc_fact_real(d, "near", "near its ceiling at", DOC_QUIET, o->near, "of capacity", 'g', 3);
+	doc_fact_real(d, "flat_pct", "flat within", DOC_QUIET, o->flat_pct, "%", 'g', 3);
+	doc_fact_real(d, "rise_min", "a step rises at elasticity", DOC_QUIET, o->rise_min, NULL,
+		      'g', 3);
+	doc_fact_real(d, "latency_rise_pct", "latency rises by", DOC_QUIET, o->latency_rise_pct,
+		      "%", 'g', 3);
+	doc_fact_real(d, "generator_flag_pct", "the generator's saturation flag trips at",
+		      DOC_QUIET, BINDERS_GENERATOR_FLAG, "%", 'g', 3);
+	doc_fact_real(d, "tick_min", "tick check", DOC_QUIET, WINDOW_TICK_MIN, "of nproc x clk_tck",
+		      'g', 3);
+}
+
+int build_binders(const struct binders_request *req, const struct binders_result *res,
+		  struct doc **out)
+{
+	const struct binders *b = &res->b;
+	const char *by = req->by ? req->by : "sessions";
+	const char *metric = req->metric ? req->metric : "tput";
+	const char *latency = req->latency ? req->latency : "p50_ms";
+	struct doc *d = doc_new("binders", "");
+	struct doc_section *s;
+	*out = NULL;
+	if (!d)
+		return err_set("out of memory");
+	doc_set_title(d, "What binds %s by %s", metric, by);
+	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
+	doc_fact_text(d, "by", "level field", DOC_LISTED, by);
+	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
+	doc_fact_text(d, "latency", "latency field", DOC_QUIET, latency);
+	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)b->ngroups, NULL);
+	doc_fact_int(d, "binders", "groups with a binder", DOC_LISTED, (int64_t)b->nbinders, NULL);
+	doc_fact_int(d, "little_checked", "runs checked against Little's law", DOC_QUIET,
+		     (int64_t)b->little_checked, "runs");
+	doc_fact_int(d, "little_fails", "runs failing Little's law", DOC_LISTED,
+		     (int64_t)b->little_fails, "runs");
+	rule_facts(d, &b->opts);
+	s = doc_section(d, "groups", "What binds, per group");
+	groups_table(s, b, by);
+	doc_note(s,
+		 "a group's binder: throughput stops rising over its last levels (a step rises "
+		 "at elasticity d ln X / d ln level >= %s and outside noise) while latency rises "
+		 "and the resource stays at %s of its capacity or more and flat within %s%%; "
+		 "definitions: `coreplan binders --help`",
+		 doc_fact_shown(d, "rise_min"), doc_fact_shown(d, "near"),
+		 doc_fact_shown(d, "flat_pct"));
+	if (!res->any_trace)
+		doc_note(s, "no run has a trace: CPU and memory are the corpus's own figures "
+			    "(app_cores, pg_cores, machine_busy_cores, load_rss_kb, "
+			    "mem_avail_min_kb)");
+	levels_table(doc_section(d, "levels", "Levels"), b, by, metric, latency);
+	s = doc_section(d, "resources", "Each resource against its capacity");
+	resources_table(s, b, by);
+	doc_note(s, "use: the level's median (use_min, use_max: its runs); ratio: use / capacity; "
+		    "app_cpu against min(gomaxprocs, vCPUs), host_cpu and pg_cpu against the "
+		    "vCPUs, memory against RSS + MemAvailable, connections against "
+		    "max_connections, generator against the whole of its machine");
+	ranking_table(doc_section(d, "ranking", "Resources ranked by use"), b);
+	s = doc_section(d, "little", "Little's law on closed-loop runs");
+	little_table(s, res, by);
+	doc_note(s, "implied mean latency = sessions / throughput - think time; it must lie "
+		    "between the Markov bound (a mean is at least t times the share of latencies "
+		    "at or above t: half of p50, a twentieth of p95, a hundredth of p99) and the "
+		    "maximum latency");
+	build_left_out(d, &res->sel);
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}
