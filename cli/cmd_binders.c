@@ -75,8 +75,6 @@ static const char details[] =
 	"  coreplan binders --group target,cfg --where block=1,2,3\n"
 	"  coreplan binders --by gomaxprocs --where block=1,2,3\n";
 
-static const char *const views[] = {"groups", "levels", "resources", "ranking", "little", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct binders_result res;
@@ -94,7 +92,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_binders(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"binders", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"binders", NULL, details, specs, build_binders_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	binders_options_init(&req.opts);
 	cores_options_init(&req.cores);

@@ -50,8 +50,6 @@ static const char details[] =
 	"  coreplan levers --by gomaxprocs --corpus gomaxprocs-scaling-20260816\n"
 	"  coreplan levers --by sessions --where subcorpus=\n";
 
-static const char *const views[] = {"levers", "levels", NULL};
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct levers_result res;
@@ -68,7 +66,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_levers(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"levers", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+		{"levers", NULL, details, specs, build_levers_views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	return cli_run(&def, argc, argv, g);
 }

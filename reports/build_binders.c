@@ -216,7 +216,7 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 				continue;
 			doc_row(t);
 			if (*l->group)
-			doc_set_text(t, GROUP, l->group);
+				doc_set_text(t, GROUP, l->group);
 			doc_set_real(t, LEVEL, l->level);
 			doc_set_text(t, RESOURCE, binder_resource_name((enum binder_resource)r));
 			doc_set_int(t, N, (int64_t)u->n);
@@ -252,7 +252,7 @@ static void ranking_table(struct doc_section *s, const struct binders *b)
 		for (size_t k = 0; k < g->nrank; k++) {
 			doc_row(t);
 			if (*g->group)
-			doc_set_text(t, GROUP, g->group);
+				doc_set_text(t, GROUP, g->group);
 			doc_set_int(t, RANK, (int64_t)k + 1);
 			doc_set_text(t, RESOURCE, binder_resource_name(g->rank[k].r));
 			doc_set_real(t, RATIO, g->rank[k].ratio);
@@ -372,3 +372,6 @@ int build_binders(const struct binders_request *req, const struct binders_result
 	*out = d;
 	return 0;
 }
+
+const char *const build_binders_views[] = {"groups",  "levels", "resources",
+					   "ranking", "little", NULL};

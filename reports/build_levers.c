@@ -258,3 +258,5 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
 	*out = d;
 	return 0;
 }
+
+const char *const build_levers_views[] = {"levers", "levels", NULL};

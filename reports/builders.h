@@ -198,12 +198,14 @@ int build_report_corpus(const struct corpus_listing *listing, const char *corpus
 			struct text_list *exclusions, struct text_list *missing, struct doc **out);
 
 /* Each command's views: the table sections of its document, the default first. */
+extern const char *const build_binders_views[];
 extern const char *const build_catalog_views[];
 extern const char *const build_compare_views[];
 extern const char *const build_cores_views[];
 extern const char *const build_corpora_views[];
 extern const char *const build_fit_views[];
 extern const char *const build_import_views[];
+extern const char *const build_levers_views[];
 extern const char *const build_memory_views[];
 extern const char *const build_noise_views[];
 extern const char *const build_plot_views[];
