@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* What the options and the config give; the report request points into it. */
-static const char *out_dir, *by, *host, *config, *translate_from, *translate_to;
+static const char *out_dir, *by, *host, *config, *translate_from, *translate_to, *workers;
 static struct strvec group;
 static bool models, png, html;
 static struct strbuf options_text;        /* size's options in words, for the footer hash */
@@ -52,6 +52,10 @@ static const struct opt_spec specs[] = {
 	OPT_STRING("host", "NAME", &host,
 		   "count levels on this host (a recorded topology or a catalog instance such as "
 		   "e2-standard-8): sweep, SMT and scaling models (or `host =` in the config)"),
+	OPT_STRING("workers", "FIELD", &workers,
+		   "FIELD counts workers (threads, cores, processes): the sweep, SMT and scaling "
+		   "models treat it so, and it is the level field when --by is not given (fields "
+		   "known to count workers need no flag; or `workers =` in the config)"),
 	OPT_FLAG("models", &models,
 		 "fit the scaling models whatever the level field (default: "
 		 "only over a field that counts workers)"),
@@ -238,6 +242,8 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	for (size_t i = 0; i < group.n; i++)
 		strbuf_addf(&words, "group %s\n", group.v[i]);
 	strbuf_addf(&words, "host %s\nmodels %s\n", host ? host : "", models ? "yes" : "no");
+	if (workers)
+		strbuf_addf(&words, "workers %s\n", workers);
 	if (translate_from || translate_to)
 		strbuf_addf(&words, "translate %s -> %s\n", translate_from ? translate_from : "",
 			    translate_to ? translate_to : "");
@@ -250,6 +256,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	req.translate_to = translate_to;
 	req.host = host;
 	req.models = models;
+	req.workers = workers;
 	/* sizing inputs name their own runs (base-from, scaling-from, ...): no report filter */
 	req.size = size_config_request(&every_run);
 	req.out_dir = out_dir;
@@ -267,7 +274,7 @@ int cmd_report(int argc, char **argv, const struct global_opts *g)
 	static const struct cli_def def = {
 		{"report", NULL, details, specs, report_views}, CLI_DB_READ, check, run};
 	int rc;
-	out_dir = by = host = config = translate_from = translate_to = NULL;
+	out_dir = by = host = config = translate_from = translate_to = workers = NULL;
 	models = png = html = false;
 	size_config_reset();
 	rc = cli_run(&def, argc, argv, g);

@@ -39,6 +39,13 @@ static int push(char ***list, size_t *n, const char *text)
  * knows, in that order), else sessions. A field the corpus does not have
  * counts as no values.
  */
+/* Does the level get the core-scaling sections: it counts workers, declared or known, or models were asked for. */
+static bool counts_workers(const struct report_plan_request *req, const char *by)
+{
+	return field_counts_workers(by) || (req->workers && !strcmp(req->workers, by)) ||
+	       req->models;
+}
+
 static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
 {
 	static const char *const candidates[] = {
@@ -50,10 +57,11 @@ static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct 
 		NULL};
 	size_t n;
 	int rc = 0;
-	if (req->by) {
+	if (req->by || req->workers) {
+		const char *by = req->by ? req->by : req->workers;
 		p->by_given = true;
-		p->scaling = field_counts_workers(req->by) || req->models;
-		return (p->by = strdup(req->by)) ? 0 : err_set("out of memory");
+		p->scaling = counts_workers(req, by);
+		return (p->by = strdup(by)) ? 0 : err_set("out of memory");
 	}
 	for (size_t i = 0; rc == 0 && candidates[i] && !p->by; i++) {
 		if (count_values(db, &p->filter, candidates[i], &n) != 0) {
@@ -64,7 +72,7 @@ static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct 
 			rc = err_set("out of memory");
 	}
 	if (rc == 0 && p->by)
-		p->scaling = field_counts_workers(p->by) || req->models;
+		p->scaling = counts_workers(req, p->by);
 	return rc;
 }
 

@@ -59,6 +59,7 @@ struct report_plan_request {
 	const char *translate_from, *translate_to; /* conditions, or NULL: chosen */
 	const char *host; /* count levels on this host (smt, sweep, fit); NULL: the runs' own */
 	bool models;      /* fit scaling models whatever the level */
+	const char *workers; /* declared to count workers: the level when none is given, scaling */
 };
 
 struct report_group {

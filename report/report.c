@@ -281,7 +281,7 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	struct report_ctx c;
 	struct report_plan_request preq = {req->filter,         req->by,           req->group,
 					   req->translate_from, req->translate_to, req->host,
-					   req->models};
+					   req->models,         req->workers};
 	const char *corpus = req->filter->corpus;
 	char *md_path = NULL, *html_path = NULL;
 	int rc;

@@ -57,6 +57,7 @@ struct report_request {
 	const struct size_request *size; /* the sizing section's request, NULL: none */
 	const char *host;    /* count levels on this host (sweep, fit, smt); NULL: the runs' own */
 	bool models;         /* scaling models whatever the level (else only over workers) */
+	const char *workers; /* --workers FIELD: declared to count workers (sweep, fit, SMT), or NULL */
 	const char *out_dir; /* new, empty or an earlier report's (below) */
 	enum plot_format plot_format;
 	const char *options_text; /* the options in words, hashed into the footer */

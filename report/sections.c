@@ -85,8 +85,9 @@ static int sweep_findings(struct report_ctx *c, const struct report_group *g, si
 static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct report_group *g,
 		       size_t index)
 {
-	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter, c->plan.by, c->plan.metric,
-				    NULL,              NULL,       c->req->host};
+	struct plot_request preq = {PLOT_KIND_SCALING, &g->filter,   c->plan.by,
+				    c->plan.metric,    NULL,         NULL,
+				    c->req->host,      c->req->workers};
 	struct plot_result pres;
 	struct sweep_request sreq;
 	struct doc *d = NULL;
@@ -106,6 +107,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 		return 0;
 	}
 	sreq.host = c->req->host;
+	sreq.workers = c->req->workers;
 	rc = build_sweep(&sreq, &pres.sweep, &d);
 	if (rc == 0)
 		report_embed(c, s, name, head, d);
@@ -529,6 +531,7 @@ static int fit_group(struct report_ctx *c, struct doc_section *s, const struct r
 	req.by = c->plan.by;
 	req.metric = c->plan.metric;
 	req.host = c->req->host;
+	req.workers = c->req->workers;
 	for (int m = 0; m < FIT_NMODELS; m++)
 		req.models[m] = true;
 	if (fit_run(c->db, &req, &res) != 0)
