@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_GROUP, OPT_FRAC, OPT_TRIM };
+enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_GROUP, OPT_FRAC, OPT_TRIM, OPT_KEEP_RAMP };
 
 static const struct opt_spec specs[] = {
 	{"metric", 0, "FIELD", "the measured value (default load_rss_kb)", false, CLI_OPT_METRIC},
@@ -24,6 +24,9 @@ static const struct opt_spec specs[] = {
 	[OPT_FRAC] = {"frac", 0, "F", "plateau fraction for trace-derived metrics (default 0.8)",
 		      false},
 	[OPT_TRIM] = {"trim", 0, "N", "plateau trim for trace-derived metrics (default 1)", false},
+	[OPT_KEEP_RAMP] =
+		{"keep-ramp", 0, NULL,
+		 "trace-derived metrics: keep the leading ramp rows, as in coreplan cores", false},
 	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
@@ -73,6 +76,9 @@ static int option(void *request, int which, const char *value)
 	case OPT_FRAC:
 		rc = cli_parse_number("frac", value, 1e-9, 1, &req->cores.window.frac);
 		break;
+	case OPT_KEEP_RAMP:
+		req->cores.window.keep_ramp = true;
+		return 0;
 	case OPT_TRIM:
 		rc = cli_parse_whole("trim", value, 0, 100000, &trim);
 		req->cores.window.trim = (size_t)trim;

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-enum { OPT_CORPUS = CLI_OUTPUT_COUNT, OPT_SUBCORPUS, OPT_FRAC, OPT_TRIM };
+enum { OPT_CORPUS = CLI_OUTPUT_COUNT, OPT_SUBCORPUS, OPT_FRAC, OPT_TRIM, OPT_KEEP_RAMP };
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
@@ -20,6 +20,9 @@ static const struct opt_spec specs[] = {
 	[OPT_FRAC] = {"frac", 0, "F", "plateau fraction (default 0.8), as in coreplan cores",
 		      false},
 	[OPT_TRIM] = {"trim", 0, "N", "plateau trim (default 1), as in coreplan cores", false},
+	[OPT_KEEP_RAMP] = {"keep-ramp", 0, NULL,
+			   "keep the leading ramp rows in the plateau, as in coreplan cores",
+			   false},
 	{NULL, 0, NULL, NULL, false},
 };
 
@@ -57,6 +60,9 @@ static int option(void *request, int which, const char *value)
 		return 0;
 	case OPT_FRAC:
 		return fraction("frac", value, &req->opts.window.frac);
+	case OPT_KEEP_RAMP:
+		req->opts.window.keep_ramp = true;
+		return 0;
 	case OPT_TRIM:
 		rc = cli_parse_whole("trim", value, 0, 100000, &n);
 		if (rc == 0)

@@ -18,8 +18,9 @@
  *              (value), the level (level); not supported without a host
  *   noise      the group's noise verdict (word), the resolved and
  *              within-noise steps (steps, within), the largest range (value, %)
- *   cpu        runs whose tick check failed (value) of the runs with CPU
- *              figures (n), per instance (subject)
+ *   cpu        runs whose CPU accounting is untrustworthy (value), degraded
+ *              (degraded; lo..hi their tick ratios) of the runs with CPU
+ *              figures (n), per instance (subject): window.h's trust scale
  *   memory     the OLS slope per session with its 95% t interval, n runs
  *   target     measured: the group's worst median at the asked session
  *              counts against the target, shortfall = target / median
@@ -63,6 +64,7 @@ struct finding {
 	double value, lo, hi; /* NaN when none */
 	double eff, level;    /* scaling: efficiency; smt: the level; else NaN */
 	size_t n;
+	size_t degraded;  /* cpu: runs whose CPU accounting is degraded */
 	bool assumed;     /* scaling: levels assumed physical (no host) */
 	bool met;         /* target: the measured median reaches it */
 	char word[64];    /* noise: its verdict; target: "measured" / "predicted" */

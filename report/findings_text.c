@@ -72,12 +72,21 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 				out,
 				"CPU attribution is untrustworthy: %.0f of %zu runs fail the tick "
 				"check (the guest loses clock ticks), so its CPU figures are "
-				"indicative only; %s.",
-				x->value, x->n, x->method);
+				"indicative only%s; %s.",
+				x->value, x->n,
+				x->degraded ? "; the others' accounting is degraded" : "",
+				x->method);
+		else if (x->degraded)
+			strbuf_addf(
+				out,
+				"CPU accounting is degraded: %zu of %zu runs tick at %.2f-%.2f of "
+				"their owed rate (the guest loses clock ticks), so CPU figures "
+				"from inside the guest are approximate; %s.",
+				x->degraded, x->n, x->lo, x->hi, x->method);
 		else
 			strbuf_addf(out,
 				    "CPU accounting can be trusted: 0 of %zu runs fail the tick "
-				    "check; %s.",
+				    "check and none is degraded; %s.",
 				    x->n, x->method);
 		break;
 	case FINDING_MEMORY:
