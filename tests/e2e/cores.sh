@@ -87,6 +87,22 @@ def system_window(conn):
     if hi - lo > 4:
         lo, hi = lo + 1, hi - 1
     return lo, hi
+def plateau_window(conn):
+    # the plateau of FORMATS.md (the analysis script of the repository): rows
+    # at the maximum conn, first to last, minus the first and the last
+    mx = max(conn)
+    idx = [i for i, c in enumerate(conn) if c == mx]
+    return idx[0] + 1, idx[-1] - 1
+def trust_counts(sysrows, tick_min=0.75):
+    # the trust scale over system.tsv: ratio = stat_tick_hz / 200 (2 vCPUs),
+    # app cores on the clock of the guest = app_cores / ratio; untrustworthy below
+    # tick_min, degraded below 0.95 or above 2 cores, else trusted
+    n = {"trusted": 0, "degraded": 0, "untrustworthy": 0}
+    for s in sysrows:
+        ratio = float(s["stat_tick_hz"]) / 200
+        stat = float(s["app_cores"]) / ratio
+        n["untrustworthy" if ratio < tick_min else "degraded" if ratio < 0.95 or stat > 2 else "trusted"] += 1
+    return n
 def ols(pts):
     n = len(pts); mx = sum(x for x, _ in pts) / n; my = sum(y for _, y in pts) / n
     sxx = sum((x - mx) ** 2 for x, _ in pts)
@@ -119,7 +135,10 @@ expect_rc "import the example corpus (its tags repeat the gomaxprocs ones)" 0
 # cores: the capacity corpus and the tick check
 ###########################################################################
 echo "# cores: capacity"
-cpl cores --corpus "$CAP_NAME" --format tsv
+# system.tsv's window keeps the leading ramp rows (FORMATS.md): --keep-ramp
+# reproduces it; the default (the ramp left out) is checked on the
+# GOMAXPROCS corpus against FORMATS.md's plateau below
+cpl cores --corpus "$CAP_NAME" --keep-ramp --format tsv
 expect_rc "cores --corpus $CAP_NAME --format tsv exits 0" 0
 cp "$T/.out" "$T/cap_cores.tsv"
 
@@ -211,17 +230,19 @@ if even == 0:
     bad.append("no even-count window: the convention check did not run")
 print("\n".join(bad) if bad else "ok")' "$CAP/system.tsv" "$CAP"
 
-cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format tsv
+cpl cores --corpus "$CAP_NAME" --keep-ramp --tick-min 0.3 --format tsv
 check_eq "cores --tick-min 0.3: every run passes the tick check" "" \
 	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok") c = i; next }
 		$c == "0" { print $1 }' "$T/.out")" "exit $RC; $ERR"
-cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format json
-check_eq "cores --tick-min 0.3: facts tick_min 0.3, untrustworthy_runs 0, tick_check 'all trusted'" \
-	"0.3 0 all trusted" \
+cpl cores --corpus "$CAP_NAME" --keep-ramp --tick-min 0.3 --format json
+check_eq "cores --tick-min 0.3: facts tick_min 0.3, untrustworthy_runs 0, tick_check by the trust scale (python over system.tsv)" \
+	"$(python3 -c "$PYLIB"'
+n = trust_counts(rows(sys.argv[1]), 0.3)
+print("0.3 0 %d trusted %d degraded %d untrustworthy" % (n["trusted"], n["degraded"], n["untrustworthy"]))' "$CAP/system.tsv")" \
 	"$(jget 'd["facts"]["tick_min"]["value"], d["facts"]["untrustworthy_runs"]["value"], d["facts"]["tick_check"]["value"]' | tr -d "(),'")"
 
 # md: the untrustworthy runs are labelled in their rows and counted below the table
-cpl cores --corpus "$CAP_NAME"
+cpl cores --corpus "$CAP_NAME" --keep-ramp
 expect_rc "cores (md) exits 0" 0
 bad=""
 for tag in $SMALL; do
@@ -233,10 +254,14 @@ nuntrusted=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok"
 	$c == "0"' "$T/cap_cores.tsv" | grep -c .)
 check_contains "cores (md): a note counts the $nuntrusted tick_ok = 0 runs as UNTRUSTWORTHY" "$OUT" \
 	"- $nuntrusted runs with tick_ok = no: their CPU attribution is UNTRUSTWORTHY"
-check_contains "cores (md): the tick check is listed under the title" "$OUT" \
-	"- tick check: $nuntrusted runs untrustworthy"
+check_contains "cores (md): the tick check is listed under the title: runs at each trust level (python over system.tsv)" "$OUT" \
+	"$(python3 -c "$PYLIB"'
+n = trust_counts(rows(sys.argv[1]))
+print("- tick check: %d trusted, %d degraded, %d untrustworthy" % (n["trusted"], n["degraded"], n["untrustworthy"]))' "$CAP/system.tsv")"
 check_contains "cores (md): the window and tick thresholds in a note" "$OUT" \
-	"- window: conn >= 0.80 x max, trim 1; tick check: stat_tick_hz / owed >= 0.75"
+	"- window: conn >= 0.80 x max, trim 1, the ramp rows kept (--keep-ramp); tick check: stat_tick_hz / owed >= 0.75"
+check_contains "cores (md): a note per trust level with its runs and tick-ratio range" "$OUT" \
+	"- CPU accounting degraded (tick ratio 0.75-0.95, or an app-cores figure above the guest's CPUs): 9 runs"
 
 # runs that cannot have figures: a note, and no number (py_check reads $T/.out)
 cp "$T/cap_cores.tsv" "$T/.out"
@@ -307,7 +332,25 @@ header=$(grep -m 1 '^| tag' "$T/.out")
 check_contains "cores gomaxprocs (md): app_cores_wall column" "$header" "| app_cores_wall"
 check_contains "cores gomaxprocs (md): driver_app_cores column" "$header" "| driver_app_cores"
 check_contains "cores gomaxprocs (md): g1-n100-b1 note explains the ramp" \
-	"$(grep -F '| g1-n100-b1 ' "$T/.out")" "driver lower by 0.048 cores: its window starts 4 rows earlier, inside the ramp"
+	"$(grep -F '| g1-n100-b1 ' "$T/.out")" "driver lower by 0.096 cores: its window starts 7 rows earlier, inside the ramp"
+# issue 25: the default plateau leaves the ramp out. python3 over
+# runs/<tag>/sample.tsv with FORMATS.md's plateau (conn at its maximum, minus
+# the first and the last row): app cores d(app_j) / (d(epoch) * 100) on all
+# 24 listed runs; GOMAXPROCS 1 (block 1) reads 1.007, not 0.959
+cpl cores --corpus "$GMP_NAME" --format tsv
+py_check "cores gomaxprocs default: the window is FORMATS.md's plateau on all 24 listed runs (g1-n100-b1: 1.007 cores)" "$PYLIB"'
+ours = {r["tag"]: r for r in rows(sys.argv[1])}
+bad = []
+for res in rows(sys.argv[2]):
+    t = raw(sys.argv[3] + "/runs/" + res["tag"] + "/sample.tsv")
+    lo, hi = plateau_window([float(r[3]) for r in t])
+    wall = (float(t[hi][6]) - float(t[lo][6])) / ((float(t[hi][0]) - float(t[lo][0])) * 100)
+    o = ours[res["tag"]]
+    if int(o["window_rows"]) != hi - lo + 1 or not close(float(o["app_cores_wall"]), wall, 1e-12):
+        bad.append("%s: %s rows %s cores, python %d rows %r" % (res["tag"], o["window_rows"], o["app_cores_wall"], hi - lo + 1, wall))
+if not close(float(ours["g1-n100-b1"]["app_cores_wall"]), 1.007, 1e-12):
+    bad.append("g1-n100-b1 %s" % ours["g1-n100-b1"]["app_cores_wall"])
+print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv" "$GMP"
 
 ###########################################################################
 # memory
@@ -420,7 +463,7 @@ expect_rc "memory rss_median_kb on the m1 runs only (no trace) exits 1" 1
 check_contains "memory rss_median_kb on m1: the message says what was left out and why" "$ERR" \
 	"no runs to analyse (3 runs matched but were left out, e.g. 'm1-r1': no trace)"
 
-cpl memory "${MEM_SEL[@]}" --metric rss_median_kb --format tsv
+cpl memory "${MEM_SEL[@]}" --metric rss_median_kb --keep-ramp --format tsv
 expect_rc "memory --metric rss_median_kb (trace-derived) exits 0" 0
 py_check "memory --metric rss_median_kb: slopes match python (system.tsv window, statistics.median, OLS)" "$PYLIB"'
 pts = {}
@@ -462,8 +505,10 @@ trace_out=$OUT
 cpl cores --corpus "$GMP_NAME" --where block=1 --format tsv
 check_eq "trace: plateau/both rows = cores window_rows" "$(tsvget tag g1-n100-b1 window_rows)" \
 	"$plateau_rows"
-# the driver's window starts 4 rows earlier, on the ramp (conn 118, 132, 146, 160 < 200)
-check_eq "trace: 4 rows only in the driver's window (ramp rows)" "4" "$driver_only"
+# the driver's window starts 7 rows earlier, on the ramp (conn 118, 132, 146,
+# 160, 174, 188 < 200, and the plateau's first row at 200, trimmed): python3
+# over sample.tsv and window.tsv with FORMATS.md's plateau
+check_eq "trace: 7 rows only in the driver's window (the ramp)" "7" "$driver_only"
 check_eq "trace: the first driver row is window.tsv's first line" \
 	"$(cut -f1 "$GMP/runs/g1-n100-b1/window.tsv" | head -n 1)" \
 	"$(printf '%s\n' "$trace_out" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "window") c = i; if ($i == "epoch") e = i }; next }
@@ -517,7 +562,7 @@ check_eq "cores: no number for that run" "NA NA NA NA" \
 # JSON
 ###########################################################################
 echo "# json"
-cpl cores --corpus "$CAP_NAME" --format json
+cpl cores --corpus "$CAP_NAME" --keep-ramp --format json
 expect_rc "cores --format json exits 0" 0
 py_check "cores --format json parses: 53 runs, numbers for medium, null for m1" '
 import json, sys
@@ -533,8 +578,10 @@ py_check "cores --format json facts: the window and tick options; untrustworthy_
 d = json.load(open(sys.argv[1]))
 f = {k: v["value"] for k, v in d["facts"].items()}
 n = sum(float(s["stat_tick_hz"]) / 200 < 0.75 for s in rows(sys.argv[2]))
+t = trust_counts(rows(sys.argv[2]))
 want = {"window_frac": 0.8, "trim": 1, "min_rows": 10, "tick_min": 0.75,
-        "untrustworthy_runs": n, "tick_check": "%d runs untrustworthy" % n}
+        "untrustworthy_runs": n, "degraded_runs": t["degraded"], "trusted_runs": t["trusted"],
+        "tick_check": "%d trusted, %d degraded, %d untrustworthy" % (t["trusted"], t["degraded"], n)}
 bad = ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in want.items() if f.get(k) != v]
 if n != 26:
     bad.append("system.tsv gives %d untrustworthy runs, the seed 26" % n)
@@ -557,9 +604,10 @@ n = sum(1 for _ in open(sys.argv[2]))
 print("ok" if len(rows) == n and rows[0]["row_no"] == 1 and d["facts"]["rows"]["value"] == n
       else "%d objects, %d lines" % (len(rows), n))' \
 	"$GMP/runs/g1-n100-b1/sample.tsv"
-# the plateau facts against the system.tsv rule on sample.tsv (conn column 4,
-# epoch 1, app_j 7) and clk_tck from the idle banner; the driver window is
-# window.tsv's first and last lines found in sample.tsv
+# the plateau facts against FORMATS.md's plateau on sample.tsv (conn column 4
+# at its maximum, minus the first and last row; epoch 1, app_j 7): the
+# default window leaves the ramp out; clk_tck from the idle banner; the
+# driver window is window.tsv's first and last lines found in sample.tsv
 py_check "trace --format json facts: plateau_first, plateau_last, plateau_rows, plateau_seconds, app_cores_wall and the driver rows match python3" "$PYLIB"'
 import re
 d = json.load(open(sys.argv[1]))
@@ -567,7 +615,7 @@ f = {k: v["value"] for k, v in d["facts"].items()}
 t = raw(sys.argv[2] + "/sample.tsv")
 w = raw(sys.argv[2] + "/window.tsv")
 clk = float(re.search(r"clk_tck=(\d+)", open(sys.argv[2] + "/idle.txt").read()).group(1))
-lo, hi = system_window([float(r[3]) for r in t])
+lo, hi = plateau_window([float(r[3]) for r in t])
 secs = float(t[hi][0]) - float(t[lo][0])
 wall = (float(t[hi][6]) - float(t[lo][6])) / (secs * clk)
 want = {"plateau_first": lo + 1, "plateau_last": hi + 1, "plateau_rows": hi - lo + 1,
