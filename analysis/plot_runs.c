@@ -237,7 +237,8 @@ static int scaling_run(sqlite3 *db, const struct plot_request *req, struct plot_
 		rc = sweep_compute(&out->sweep.sel, &opts, &out->sweep.sw);
 	if (rc == 0)
 		rc = sweep_smt_factor(db, &out->sweep.sw, out->sweep.sel.runs[0].corpus);
-	if (rc == 0)
+	/* a power law of workers only where scaling applies (not a session sweep) */
+	if (rc == 0 && out->sweep.sw.scaling_applies)
 		fit_power(&out->sweep.sel, &out->sweep.sw, out);
 	return rc;
 }

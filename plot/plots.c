@@ -11,7 +11,7 @@
 
 const char *plots_unit(const char *field)
 {
-	const struct field_info *f = field_find(field);
+	const struct field_info *f = field_find_known(field);
 	if (f)
 		return f->unit;
 	if (strstr(field, "_kb"))
@@ -32,11 +32,18 @@ int plots_context(const struct run_filter *filter, struct strbuf *sb)
 	return bad ? err_set("out of memory") : 0;
 }
 
+/*
+ * "tput (interactions/s)"; the field alone when its unit is unknown or is
+ * the field's own name again (sessions, not "sessions (sessions)").
+ */
 static char *label(const char *field)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *unit = plots_unit(field);
-	strbuf_addf(&sb, "%s (%s)", field, *unit ? unit : "unit not recorded");
+	if (*unit && strcmp(unit, field))
+		strbuf_addf(&sb, "%s (%s)", field, unit);
+	else
+		strbuf_adds(&sb, field);
 	return strbuf_detach(&sb);
 }
 
@@ -189,20 +196,29 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 				kind_series(sw, kind_physical, "median, min-max of the runs", k,
 					    k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
 		}
-		/* a straight line on linear axes is a curve on log2 x: sampled, not joined */
-		geometric(ix, NCURVE, lo, hi);
-		for (size_t i = 0; i < NCURVE; i++)
-			iy[i] = sw->levels[0].s.median * ix[i] / lo;
-		series[nseries++] = (struct plot_series){"ideal linear from the base level",
-							 PLOT_LINES,
-							 nl >= 2 ? NCURVE : 1,
-							 ix,
-							 iy,
-							 NULL,
-							 NULL,
-							 false,
-							 WITH_IDEAL};
-		if (power && nl >= 2) {
+		/*
+		 * the ideal line and the power law only where scaling applies (a rate
+		 * or a time over a level that counts workers: sweep.h); a time's ideal
+		 * halves when the workers double. A straight line on linear axes is a
+		 * curve on log2 x: sampled, not joined
+		 */
+		if (sw->scaling_applies) {
+			geometric(ix, NCURVE, lo, hi);
+			for (size_t i = 0; i < NCURVE; i++)
+				iy[i] = sw->metric.lower_is_better
+						? sw->levels[0].s.median * lo / ix[i]
+						: sw->levels[0].s.median * ix[i] / lo;
+			series[nseries++] = (struct plot_series){"ideal linear from the base level",
+								 PLOT_LINES,
+								 nl >= 2 ? NCURVE : 1,
+								 ix,
+								 iy,
+								 NULL,
+								 NULL,
+								 false,
+								 WITH_IDEAL};
+		}
+		if (power && nl >= 2 && sw->scaling_applies) {
 			/* solid over the levels it was fitted to, dashed where extrapolated */
 			geometric(cx, NCURVE, lo, extra ? phys_hi : hi);
 			for (size_t i = 0; i < NCURVE; i++)
@@ -259,8 +275,17 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 				    sw->host.physical_cores, sw->host.threads_per_core);
 		else if (sw->classified)
 			strbuf_adds(&cap, ", all assumed physical cores: no host recorded");
-		strbuf_adds(&cap, "), the ideal linear line from the base level (dotted)");
-		if (power && nl >= 2)
+		if (!sw->scaling_applies)
+			strbuf_addf(&cap, "); no ideal line and no power law: %s",
+				    sw->scaling_why);
+		else if (sw->metric.lower_is_better)
+			strbuf_adds(&cap, "), the ideal linear line from the base level (dotted: a "
+					  "time halves when the workers double)");
+		else
+			strbuf_adds(&cap, "), the ideal linear line from the base level (dotted)");
+		if (!sw->scaling_applies)
+			;
+		else if (power && nl >= 2)
 			strbuf_addf(&cap, " and the power law fitted to %zu runs%s (per doubling %.3f)",
 				    power->n,
 				    extra ? " at the physical-core levels, dashed where extrapolated"
