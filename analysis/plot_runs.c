@@ -133,7 +133,8 @@ int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
 void trace_plot_add(struct trace_plot *tp, size_t pos, const struct trace_row *row)
 {
 	double dt = pos ? plots_interval_seconds(row->epoch - tp->prev.epoch,
-						 row->cpu_total_j - tp->prev.cpu_total_j, tp->tick_hz)
+						 row->cpu_total_j - tp->prev.cpu_total_j,
+						 tp->tick_hz)
 			: 0,
 	       sec;
 	if (pos == 0)
@@ -296,7 +297,8 @@ static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct pl
 		rc = trace_plot_init(&out->trace, src.n, PLOT_TRACE_POINTS, &out->cores);
 	if (rc == 0)
 		rc = trace_source_scan(&src, 0, 0,
-				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS | TRACE_COL_CPU_TOTAL,
+				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS |
+					       TRACE_COL_CPU_TOTAL,
 				       plot_trace_row, &out->trace);
 	if (rc == 0)
 		trace_plot_finish(&out->trace);

@@ -22,6 +22,7 @@ static const struct opt_spec specs[] = {
 	[OPT_PROCS] = {"procs", 0, "FIELD", "processes per run (default procs; missing: 1)", false},
 	[OPT_CPUSET] = {"cpuset", 0, "FIELD", "the CPU set a run was pinned to (default cpuset)",
 			false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 

@@ -98,7 +98,6 @@ static void caption_put(const struct plot_target *t, const struct strbuf *sb, in
 		strbuf_adds(t->caption, strbuf_str(sb));
 }
 
-
 /* The levels of one kind as an errorbar series (into the caller's arrays); n 0 when none. */
 static struct plot_series kind_series(const struct sweep *sw, bool (*want)(enum level_kind),
 				      const char *title, double *lv, double *med, double *lo,
@@ -181,16 +180,15 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 			if (kind_physical(sw->levels[i].kind))
 				phys_hi = fmax(phys_hi, sw->levels[i].level);
 		if (split) {
-			series[nseries++] = kind_series(sw, kind_physical,
-							"physical-core levels: median, min-max", k,
-							k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
-			series[nseries++] = kind_series(sw, kind_smt,
-							"SMT sibling levels: median, min-max",
-							k + 4 * nl, k + 5 * nl, k + 6 * nl, k + 7 * nl,
-							WITH_SMT);
 			series[nseries++] = kind_series(
-				sw, kind_beyond, "beyond the logical CPUs: median, min-max", k + 8 * nl,
-				k + 9 * nl, k + 10 * nl, k + 11 * nl, WITH_BEYOND);
+				sw, kind_physical, "physical-core levels: median, min-max", k,
+				k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
+			series[nseries++] = kind_series(
+				sw, kind_smt, "SMT sibling levels: median, min-max", k + 4 * nl,
+				k + 5 * nl, k + 6 * nl, k + 7 * nl, WITH_SMT);
+			series[nseries++] = kind_series(
+				sw, kind_beyond, "beyond the logical CPUs: median, min-max",
+				k + 8 * nl, k + 9 * nl, k + 10 * nl, k + 11 * nl, WITH_BEYOND);
 		} else {
 			series[nseries++] =
 				kind_series(sw, kind_physical, "median, min-max of the runs", k,
@@ -264,20 +262,19 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 		}
 		spec.log2_x = true;
 		spec.pad = true;
-		strbuf_addf(&cap,
-			    "The median %s per %s level with min-max bars (%zu level%s",
+		strbuf_addf(&cap, "The median %s per %s level with min-max bars (%zu level%s",
 			    metric, by, nl, nl == 1 ? "" : "s");
 		if (split)
-			strbuf_addf(&cap,
-				    ": %zu at physical cores, %zu SMT sibling, %zu beyond the logical "
-				    "CPUs of %s, %zu physical cores x %zu threads",
-				    sw->nphysical, sw->nsmt, sw->nbeyond, sw->host.name,
-				    sw->host.physical_cores, sw->host.threads_per_core);
+			strbuf_addf(
+				&cap,
+				": %zu at physical cores, %zu SMT sibling, %zu beyond the logical "
+				"CPUs of %s, %zu physical cores x %zu threads",
+				sw->nphysical, sw->nsmt, sw->nbeyond, sw->host.name,
+				sw->host.physical_cores, sw->host.threads_per_core);
 		else if (sw->classified)
 			strbuf_adds(&cap, ", all assumed physical cores: no host recorded");
 		if (!sw->scaling_applies)
-			strbuf_addf(&cap, "); no ideal line and no power law: %s",
-				    sw->scaling_why);
+			strbuf_addf(&cap, "); no ideal line and no power law: %s", sw->scaling_why);
 		else if (sw->metric.lower_is_better)
 			strbuf_adds(&cap, "), the ideal linear line from the base level (dotted: a "
 					  "time halves when the workers double)");
@@ -286,18 +283,20 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 		if (!sw->scaling_applies)
 			;
 		else if (power && nl >= 2)
-			strbuf_addf(&cap, " and the power law fitted to %zu runs%s (per doubling %.3f)",
-				    power->n,
-				    extra ? " at the physical-core levels, dashed where extrapolated"
-					  : "",
-				    power->per_doubling);
+			strbuf_addf(
+				&cap, " and the power law fitted to %zu runs%s (per doubling %.3f)",
+				power->n,
+				extra ? " at the physical-core levels, dashed where extrapolated"
+				      : "",
+				power->per_doubling);
 		else
 			strbuf_adds(&cap, "; no power law (fewer than two physical-core levels, "
 					  "or the fit failed)");
 		strbuf_adds(&cap, ".");
 		if (extra)
-			strbuf_addf(&cap, " The dashed vertical line is the physical-core boundary; "
-					  "levels beyond it are shaded.");
+			strbuf_addf(&cap,
+				    " The dashed vertical line is the physical-core boundary; "
+				    "levels beyond it are shaded.");
 		caption_runs(&cap, t, res->sel.n);
 		caption_left_out(&cap, series, nseries);
 		rc = plot_draw(&spec, series, nseries, image);
@@ -355,8 +354,9 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 		struct strbuf cap = STRBUF_INIT;
 		spec.log2_x = true;
 		spec.pad = true;
-		strbuf_addf(&cap, "Every run's %s at its %s level, one colour per block (%zu "
-				  "block%s).",
+		strbuf_addf(&cap,
+			    "Every run's %s at its %s level, one colour per block (%zu "
+			    "block%s).",
 			    metric, by, nblocks, nblocks == 1 ? "" : "s");
 		caption_runs(&cap, t, sel->n);
 		rc = plot_draw(&spec, series, nblocks, image);
@@ -424,21 +424,23 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 			spec.shade_to = tp->shade_to;
 			spec.shade_label = "plateau window";
 		}
-		strbuf_addf(&cap,
-			    "Trace of run %s: its app cores per sampler interval (d(app_j) / "
-			    "(interval x clk_tck %g), left axis) and app RSS (MiB, right axis) over "
-			    "%zu rows",
-			    tag, c->clk_tck, tp->rows);
+		strbuf_addf(
+			&cap,
+			"Trace of run %s: its app cores per sampler interval (d(app_j) / "
+			"(interval x clk_tck %g), left axis) and app RSS (MiB, right axis) over "
+			"%zu rows",
+			tag, c->clk_tck, tp->rows);
 		if (c->ok)
-			strbuf_addf(&cap, "; the plateau window (rows %zu-%zu) shaded", c->window.lo,
-				    c->window.hi);
+			strbuf_addf(&cap, "; the plateau window (rows %zu-%zu) shaded",
+				    c->window.lo, c->window.hi);
 		if (tp->tick_hz > 0)
-			strbuf_addf(&cap,
-				    ". Each interval's length is the machine's tick counter's "
-				    "(d(cpu_total_j) / %.1f Hz, the run's tick rate over its window) "
-				    "when within a second of the whole-second epochs' step, else the "
-				    "epochs': a stamp that skips a second shows no false dip",
-				    tp->tick_hz);
+			strbuf_addf(
+				&cap,
+				". Each interval's length is the machine's tick counter's "
+				"(d(cpu_total_j) / %.1f Hz, the run's tick rate over its window) "
+				"when within a second of the whole-second epochs' step, else the "
+				"epochs': a stamp that skips a second shows no false dip",
+				tp->tick_hz);
 		else
 			strbuf_adds(&cap, ". Each interval's length is its epochs' step (whole "
 					  "seconds; the run's ticks are not trusted as a clock): a "
@@ -509,8 +511,10 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 				double tq = gsl_cdf_tdist_Pinv(0.975, (double)f->ols.n - 2.0);
 				const struct ols *o = &f->ols;
 				for (size_t i = 0; i < NLINE; i++) {
-					double xv = xmin + (xmax - xmin) * (double)i / (NLINE - 1.0);
-					/* se of the fitted mean: sqrt(cov00 + 2 x cov01 + x^2 cov11) */
+					double xv =
+						xmin + (xmax - xmin) * (double)i / (NLINE - 1.0);
+					/* se of the fitted mean: sqrt(cov00 + 2 x cov01 + x^2
+					 * cov11) */
 					double se = sqrt(o->cov00 + 2 * xv * o->cov01 +
 							 xv * xv * o->cov11);
 					lx[i] = xv;
@@ -521,7 +525,8 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			}
 			strbuf_addf(&sb, "%s: 95%% band of the line", name);
 			texts[6 * g] = strbuf_detach(&sb);
-			strbuf_addf(&sb, "filledcurves fs transparent solid 0.15 noborder lc rgb '%s'",
+			strbuf_addf(&sb,
+				    "filledcurves fs transparent solid 0.15 noborder lc rgb '%s'",
 				    color);
 			texts[6 * g + 1] = strbuf_detach(&sb);
 			strbuf_addf(&sb, "%s: OLS line", name);
@@ -530,7 +535,8 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			texts[6 * g + 3] = strbuf_detach(&sb);
 			strbuf_addf(&sb, "%s: runs", name);
 			texts[6 * g + 4] = strbuf_detach(&sb);
-			strbuf_addf(&sb, "points pt %d ps 1 lc rgb '%s'", 7 + 2 * (int)(g % 4), color);
+			strbuf_addf(&sb, "points pt %d ps 1 lc rgb '%s'", 7 + 2 * (int)(g % 4),
+				    color);
 			texts[6 * g + 5] = strbuf_detach(&sb);
 			for (size_t k = 0; k < 6; k++)
 				if (!texts[6 * g + k])
@@ -538,21 +544,28 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			{
 				size_t nline = f->ok && f->ols.n > 2 ? NLINE : 0;
 				series[nseries++] = (struct plot_series){
-					texts[6 * g], PLOT_BAND, nline, lx, ly, lo, hi, false,
-					texts[6 * g + 1]};
-				series[nseries++] =
-					(struct plot_series){texts[6 * g + 2], PLOT_LINES, nline, lx,
-							     ly, NULL, NULL, false, texts[6 * g + 3]};
+					texts[6 * g], PLOT_BAND, nline,           lx, ly, lo,
+					hi,           false,     texts[6 * g + 1]};
+				series[nseries++] = (struct plot_series){texts[6 * g + 2],
+									 PLOT_LINES,
+									 nline,
+									 lx,
+									 ly,
+									 NULL,
+									 NULL,
+									 false,
+									 texts[6 * g + 3]};
 				series[nseries++] = (struct plot_series){
 					texts[6 * g + 4], PLOT_POINTS, used - start, px + start,
-					py + start, NULL, NULL, false, texts[6 * g + 5]};
+					py + start,       NULL,        NULL,         false,
+					texts[6 * g + 5]};
 			}
 			if (f->ok)
-				strbuf_addf(&cap, "; %s: n %zu, slope %.4g %s per %s", name, f->ols.n,
-					    f->ols.slope, plots_unit(metric), by);
+				strbuf_addf(&cap, "; %s: n %zu, slope %.4g %s per %s", name,
+					    f->ols.n, f->ols.slope, plots_unit(metric), by);
 			else
-				strbuf_addf(&cap, "; %s: %zu runs, no line (%s)", name, used - start,
-					    *f->note ? f->note : "no fit");
+				strbuf_addf(&cap, "; %s: %zu runs, no line (%s)", name,
+					    used - start, *f->note ? f->note : "no fit");
 		}
 		strbuf_adds(&cap, ".");
 		caption_runs(&cap, t, np);

@@ -599,20 +599,30 @@ static int memory_section(struct report_ctx *c)
 	return rc;
 }
 
-/* The SMT figures of one host's runs (the report's filter and topology_host = host). */
-static int smt_host(struct report_ctx *c, const char *host, bool bare)
+/*
+ * The SMT figures of one host's runs (the filter and topology_host = host):
+ * the plan's filter, or one group's (label) when the runs fall in several
+ * groups, so that no part pools runs of different conditions.
+ */
+static int smt_part(struct report_ctx *c, const struct run_filter *base, const char *label,
+		    const char *host, bool bare)
 {
 	struct run_filter filter;
 	struct smt_request req;
 	struct smt_result res;
 	struct doc *d = NULL;
-	char section[300];
+	char section[700];
 	const char *value[1] = {host};
-	int rc = run_filter_copy(&filter, &c->plan.filter);
-	snprintf(section, sizeof(section), "smt%s%s", bare ? "" : " host ", bare ? "" : host);
-	if (!bare) {
-		char title[300];
-		snprintf(title, sizeof(title), "Host %s", host);
+	int rc = run_filter_copy(&filter, base);
+	snprintf(section, sizeof(section), "smt%s%s%s%s", bare ? "" : " host ", bare ? "" : host,
+		 label && *label ? " group " : "", label ? label : "");
+	if (!bare || (label && *label)) {
+		char title[600];
+		snprintf(title, sizeof(title), "%s%s%s%s", bare ? "" : "Host ", bare ? "" : host,
+			 !bare && label && *label ? ", group "
+			 : label && *label        ? "Group "
+						  : "",
+			 label ? label : "");
 		heading(c, 3, title);
 	}
 	if (rc == 0 && !c->req->host)
@@ -623,11 +633,23 @@ static int smt_host(struct report_ctx *c, const char *host, bool bare)
 	if (rc == 0 && smt_measure(c->db, &req, &res) != 0)
 		failed(c, section);
 	else if (rc == 0 && (rc = build_smt(&req, &res, &d)) == 0)
-		rc = embed(c, section, d, bare ? 2 : 3);
+		rc = embed(c, section, d, bare && !(label && *label) ? 2 : 3);
 	doc_free(d);
 	if (rc == 0)
 		smt_result_release(&res);
 	run_filter_release(&filter);
+	return rc;
+}
+
+/* One host's SMT figures: per sweep group when there are several (no silent pooling). */
+static int smt_host(struct report_ctx *c, const char *host, bool bare)
+{
+	int rc = 0;
+	if (c->plan.ngroups <= 1)
+		return smt_part(c, c->plan.ngroups ? &c->plan.groups[0].filter : &c->plan.filter,
+				NULL, host, bare);
+	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
+		rc = smt_part(c, &c->plan.groups[i].filter, c->plan.groups[i].label, host, bare);
 	return rc;
 }
 
