@@ -1,6 +1,8 @@
 /* plot_runs: see plot_runs.h. */
 #include "plot_runs.h"
 
+#include "pooling.h"
+
 #include "../common/err.h"
 
 #include <math.h>
@@ -187,6 +189,9 @@ static int select_for(sqlite3 *db, const struct plot_request *req, const char *b
 	int rc = select_runs(db, &s, sel);
 	if (rc == 0 && sel->n == 0)
 		rc = err_set("no runs to plot (check --corpus and --where)");
+	/* no silent pooling: a level's points are replicates of one condition (pooling.h) */
+	if (rc == 0 && req->by)
+		rc = pooling_check(db, &s, sel, "plot", NULL);
 	return rc;
 }
 

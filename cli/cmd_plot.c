@@ -52,6 +52,7 @@ static const struct opt_spec specs[] = {
 			 "the SMT classification apply to it (fields known to count workers need "
 			 "no flag)",
 			 false},
+	CLI_SPEC_POOL,
 	{NULL, 0, NULL, NULL, false},
 };
 
