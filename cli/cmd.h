@@ -9,15 +9,20 @@
  *   2. The document: build_foo(req, res, &doc) in reports/build_foo.c,
  *      declared in reports/builders.h, following the rules at its top
  *      (numbers as facts or cells, every view a table section).
- *   3. The command: cli/cmd_foo.c with a static opt_spec table (starting
- *      with a CLI_SPECS_* block from cli/common.h for the shared options),
- *      a views list (default first), and option/check/run callbacks in a
- *      struct cli_def; `int cmd_foo(int argc, char **argv, const struct
- *      global_opts *g)` initialises the request and calls cli_run(), which
- *      parses, prints --help, opens the database, writes the document in
- *      the chosen format and returns 0 or the negative code of the failure
- *      (ERR_DATA, ERR_USAGE) with its message recorded once. main.c prints
- *      it and chooses the exit code. Warnings go through warn_add(); stdout
+ *   3. The command: cli/cmd_foo.c with a static struct foo_request, a
+ *      static opt_spec table bound to it (starting with a CLI_SPECS_*
+ *      block from cli/common.h for the shared options; each entry an
+ *      OPT_STRING/OPT_INT/OPT_DOUBLE/... of cli/opt.h naming its target,
+ *      range and choices, so the parser fills and checks the request and
+ *      --help, the man page and the completion state the rules), a views
+ *      list (default first), a run callback (and check, for operands and
+ *      rules across options) in a struct cli_def; `int cmd_foo(int argc,
+ *      char **argv, const struct global_opts *g)` resets the request to
+ *      its defaults and calls cli_run(), which parses, prints --help,
+ *      opens the database, writes the document in the chosen format and
+ *      returns 0 or the negative code of the failure (ERR_DATA,
+ *      ERR_USAGE) with its message recorded once. main.c prints it and
+ *      chooses the exit code. Warnings go through warn_add(); stdout
  *      carries only the document.
  *   4. Declare cmd_foo below and add {"foo", cmd_foo, "one-line
  *      description"} to commands[] in cli/main.c (the description is what
@@ -52,22 +57,26 @@ int cmd_size(int argc, char **argv, const struct global_opts *g);
 int cmd_catalog(int argc, char **argv, const struct global_opts *g);
 int cmd_smt(int argc, char **argv, const struct global_opts *g);
 int cmd_sweep(int argc, char **argv, const struct global_opts *g);
+int cmd_help(int argc, char **argv, const struct global_opts *g);
+int cmd_completion(int argc, char **argv, const struct global_opts *g);
 
 /*
- * size's own options by their long names (cmd_size.c), so `report
- * --config` takes exactly what `coreplan size` takes: set returns 0, a
- * usage error for a bad value, or 1 for a name size does not have. The
- * request is NULL until a target is set; check applies size's rules.
+ * size's own options by their long names (cmd_size.c's table), so `report
+ * --config` takes exactly what `coreplan size` takes. The request is size's
+ * one static request: reset starts it afresh; set applies one option (0, a
+ * usage error for a bad value, or 1 for a name size does not have); check
+ * applies size's rules once a target is set; request is NULL until then;
+ * release frees what the options stored and resets.
  */
-struct size_options;
+struct opt_spec;
 struct run_filter;
 struct size_request;
-struct size_options *size_options_new(void);
-int size_options_set(struct size_options *o, const char *name, const char *value);
-int size_options_check(struct size_options *o);
-const struct size_request *size_options_request(struct size_options *o,
-						const struct run_filter *filter);
-void size_options_free(struct size_options *o);
+void size_config_reset(void);
+const struct opt_spec *size_config_specs(void); /* size's own options (OPT_END-terminated) */
+int size_config_set(const char *name, const char *value);
+int size_config_check(void);
+const struct size_request *size_config_request(const struct run_filter *filter);
+void size_config_release(void);
 
 /* The one-line description of command `name` from main.c's table, or "". */
 const char *cmd_description(const char *name);

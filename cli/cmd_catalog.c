@@ -5,26 +5,24 @@
 #include "opt.h"
 
 #include "../analysis/catalogs.h"
-#include "../importers/catalog.h"
 #include "../common/err.h"
+#include "../importers/catalog.h"
 #include "../reports/builders.h"
 
 #include <string.h>
 
-
-enum { OPT_NAME = CLI_OUTPUT_COUNT, OPT_SHOW, OPT_FAMILIES };
+static struct catalog_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
-	[OPT_NAME] = {"name", 0, "NAME",
-		      "store the one FILE under NAME (default: its base name without extension)",
-		      false},
-	[OPT_SHOW] = {"show", 0, NULL, "only list the stored instances (view instances)", false},
-	[OPT_FAMILIES] = {"families", 0, NULL,
-			  "only list the CPU families and series with their instances (view "
-			  "families)",
-			  false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING("name", "NAME", &req.name,
+		   "store the one FILE under NAME (default: its base name without extension)",
+		   .nonempty = true, .noun = "a name"),
+	OPT_MODE("show", &req.action, CATALOG_SHOW,
+		 "only list the stored instances (view instances)"),
+	OPT_MODE("families", &req.action, CATALOG_FAMILIES,
+		 "only list the CPU families and series with their instances (view families)"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -46,57 +44,32 @@ static const char details[] =
 
 static const char *const views[] = {"catalogs", "instances", "families", NULL};
 
-static int option(void *request, int which, const char *value)
-{
-	struct catalog_request *req = request;
-	switch (which) {
-	case OPT_NAME:
-		if (!*value)
-			return err_usage("--name needs a name");
-		req->name = value;
-		return 0;
-	case OPT_SHOW:
-		if (req->action == CATALOG_FAMILIES)
-			return err_usage("give --show or --families, not both");
-		req->action = CATALOG_SHOW;
-		return 0;
-	case OPT_FAMILIES:
-		if (req->action == CATALOG_SHOW)
-			return err_usage("give --show or --families, not both");
-		req->action = CATALOG_FAMILIES;
-		return 0;
-	}
-	return 0;
-}
-
-static int check(void *request, struct cli_args *a)
+static int check(struct cli_args *a)
 {
 	static const char *const shown[] = {[CATALOG_STORE] = "catalogs",
 					    [CATALOG_SHOW] = "instances",
 					    [CATALOG_FAMILIES] = "families"};
-	struct catalog_request *req = request;
-	if (req->action != CATALOG_STORE && a->noperands > 0)
+	if (req.action != CATALOG_STORE && a->noperands > 0)
 		return err_usage("--%s only reads: no FILE (got '%s')",
-				 req->action == CATALOG_SHOW ? "show" : "families", a->operands[0]);
-	if (req->name && a->noperands != 1)
+				 req.action == CATALOG_SHOW ? "show" : "families", a->operands[0]);
+	if (req.name && a->noperands != 1)
 		return err_usage("--name names one FILE (got %zu)", a->noperands);
-	req->files = a->operands;
-	req->nfiles = a->noperands;
-	if (req->action != CATALOG_STORE)
+	req.files = a->operands;
+	req.nfiles = a->noperands;
+	if (req.action != CATALOG_STORE)
 		a->db_mode = CLI_DB_READ;
 	if (!a->view && a->format != DOC_JSON)
-		a->view = shown[req->action];
+		a->view = shown[req.action];
 	return 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct catalog_request *req = request;
 	struct catalog_result res;
-	int rc = catalog_run(db, req, &res);
+	int rc = catalog_run(db, &req, &res);
 	(void)a;
 	if (rc == 0)
-		rc = build_catalog(req, &res, out);
+		rc = build_catalog(&req, &res, out);
 	catalog_result_release(&res);
 	return rc;
 }
@@ -104,11 +77,10 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_catalog(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"catalog", "[FILE...]", details, specs, views}, CLI_DB_WRITE, option, check, run};
-	struct catalog_request req;
+		{"catalog", "[FILE...]", details, specs, views}, CLI_DB_WRITE, check, run};
 	memset(&req, 0, sizeof(req));
 	req.action = CATALOG_STORE;
 	req.shipped_dir = cli_catalog_dir();
 	req.reader = catalog_read;
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

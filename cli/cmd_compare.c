@@ -4,48 +4,36 @@
 #include "opt.h"
 
 #include "../analysis/compare.h"
-#include "../common/err.h"
-#include "../common/num.h"
 #include "../reports/builders.h"
 
-#include <stdint.h>
 #include <string.h>
 
-enum {
-	OPT_A = CLI_ANALYSIS_COUNT,
-	OPT_B,
-	OPT_EFFECT,
-	OPT_ALPHA,
-	OPT_SEED,
-	OPT_RESAMPLES,
-	OPT_LOWER,
-	OPT_HIGHER,
-	OPT_BY,
-	OPT_PAIR_BY,
-};
+static struct compare_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_A] = {"a", 0, "WHERE", "arm a (the baseline): FIELD=V[,V] conditions, space-separated",
-		   .required = true},
-	[OPT_B] = {"b", 0, "WHERE", "arm b (the change), same form", .required = true},
-	[OPT_EFFECT] = {"effect-bound", 0, "PCT",
-			"the largest effect the change could have, in % of the metric", false},
-	[OPT_ALPHA] = {"alpha", 0, "A", "two-sided significance level (default 0.05)", false},
-	[OPT_SEED] = {"seed", 0, "S", "bootstrap random seed (default 1)", false},
-	[OPT_RESAMPLES] = {"resamples", 0, "N", "bootstrap resamples (default 10000)", false},
-	[OPT_LOWER] = {"lower-is-better", 0, NULL,
-		       "a smaller metric is better (default: the metric's kind, see below)", false},
-	[OPT_HIGHER] = {"higher-is-better", 0, NULL, "a larger metric is better", false},
-	[OPT_BY] = {"by", 0, "FIELD",
-		    "compare within each level of FIELD, each with its own verdict (view levels)",
-		    false},
-	[OPT_PAIR_BY] = {"pair-by", 0, "FIELD",
-			 "pair the runs of a and b that share FIELD's value, e.g. block (view "
-			 "pairs)",
-			 false},
+	OPT_STRING("a", "WHERE", &req.arm[0],
+		   "arm a (the baseline): FIELD=V[,V] conditions, space-separated",
+		   .required = true),
+	OPT_STRING("b", "WHERE", &req.arm[1], "arm b (the change), same form", .required = true),
+	OPT_DOUBLE("effect-bound", "PCT", &req.opts.v.effect_bound_pct,
+		   "the largest effect the change could have, in % of the metric", OPT_GT(0),
+		   .noun = "a percentage", .given = &req.opts.v.has_effect_bound),
+	OPT_DOUBLE("alpha", "A", &req.opts.v.alpha, "two-sided significance level (default 0.05)",
+		   OPT_GT(0), OPT_LT(1)),
+	OPT_INT("seed", "S", &req.opts.seed, "bootstrap random seed (default 1)"),
+	OPT_INT("resamples", "N", &req.opts.resamples, "bootstrap resamples (default 10000)",
+		OPT_GE(100), OPT_LE(10000000)),
+	OPT_MODE("lower-is-better", &req.direction, -1,
+		 "a smaller metric is better (default: the metric's kind, see below)"),
+	OPT_MODE("higher-is-better", &req.direction, 1, "a larger metric is better"),
+	OPT_STRING("by", "FIELD", &req.by,
+		   "compare within each level of FIELD, each with its own verdict (view levels)",
+		   .conflicts = "pair-by"),
+	OPT_STRING("pair-by", "FIELD", &req.pair_by,
+		   "pair the runs of a and b that share FIELD's value, e.g. block (view pairs)"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -139,60 +127,15 @@ static const char details[] =
 
 static const char *const views[] = {"comparison", "arms", "levels", "pairs", "benchstat", NULL};
 
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct compare_request *req = request;
-	struct compare_options *o = &req->opts;
-	int64_t i64;
-	switch (which) {
-	case OPT_A:
-	case OPT_B:
-		req->arm[which - OPT_A] = value;
-		return 0;
-	case OPT_EFFECT:
-		o->v.has_effect_bound = true;
-		if (num_parse_real(value, &o->v.effect_bound_pct) || !(o->v.effect_bound_pct > 0))
-			return err_usage("--effect-bound needs a percentage above 0, got '%s'",
-					 value);
-		return 0;
-	case OPT_ALPHA:
-		if (num_parse_real(value, &o->v.alpha) || !(o->v.alpha > 0 && o->v.alpha < 1))
-			return err_usage("--alpha needs a number in (0, 1), got '%s'", value);
-		return 0;
-	case OPT_SEED:
-		if (num_parse_int(value, &i64) || i64 < 0)
-			return err_usage("--seed needs a whole number, got '%s'", value);
-		o->seed = (uint64_t)i64;
-		return 0;
-	case OPT_RESAMPLES:
-		if (num_parse_int(value, &i64) || i64 < 100 || i64 > 10000000)
-			return err_usage("--resamples needs 100 to 10000000, got '%s'", value);
-		o->resamples = (size_t)i64;
-		return 0;
-	case OPT_LOWER:
-	case OPT_HIGHER:
-		req->direction = which == OPT_LOWER ? -1 : 1;
-		return 0;
-	case OPT_BY:
-		req->by = value;
-		return req->pair_by ? err_usage("--by and --pair-by cannot be combined") : 0;
-	case OPT_PAIR_BY:
-		req->pair_by = value;
-		return req->by ? err_usage("--by and --pair-by cannot be combined") : 0;
-	}
-	return 0;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct compare_request *req = request;
 	struct compare_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = compare_run(db, req, &res);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = compare_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_compare(req, &res, out);
+		rc = build_compare(&req, &res, out);
 	compare_result_release(&res);
 	return rc;
 }
@@ -200,9 +143,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_compare(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"compare", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct compare_request req;
+		{"compare", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	compare_options_init(&req.opts);
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -4,32 +4,29 @@
 #include "opt.h"
 
 #include "../analysis/cores.h"
-#include "../common/err.h"
 #include "../reports/builders.h"
 
 #include <string.h>
 
-enum { OPT_FRAC = CLI_FILTERED_COUNT, OPT_TRIM, OPT_MIN_ROWS, OPT_TICK_MIN, OPT_KEEP_RAMP };
+static struct cores_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
-	[OPT_FRAC] = {"frac", 0, "F",
-		      "plateau: rows with conn >= F x the run's maximum (default 0.8; 1.0 = "
-		      "only rows at the maximum)",
-		      false},
-	[OPT_TRIM] = {"trim", 0, "N", "drop N rows at each end of the plateau (default 1)", false},
-	[OPT_MIN_ROWS] = {"min-rows", 0, "N", "warn when the window has fewer rows (default 10)",
-			  false},
-	[OPT_TICK_MIN] = {"tick-min", 0, "R",
-			  "stat_tick_hz / owed below R marks CPU attribution untrustworthy "
-			  "(default 0.75)",
-			  false},
-	[OPT_KEEP_RAMP] =
-		{"keep-ramp", 0, NULL,
-		 "keep the leading ramp rows in the plateau (system.tsv's rule; by default "
-		 "they are left out)",
-		 false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_DOUBLE("frac", "F", &req.opts.window.frac,
+		   "plateau: rows with conn >= F x the run's maximum (default 0.8; 1.0 = only rows "
+		   "at the maximum)",
+		   OPT_GT(0), OPT_LE(1)),
+	OPT_INT("trim", "N", &req.opts.window.trim,
+		"drop N rows at each end of the plateau (default 1)", OPT_LE(100000)),
+	OPT_INT("min-rows", "N", &req.opts.window.min_rows,
+		"warn when the window has fewer rows (default 10)", OPT_LE(100000)),
+	OPT_DOUBLE("tick-min", "R", &req.opts.tick_min,
+		   "stat_tick_hz / owed below R marks CPU attribution untrustworthy (default 0.75)",
+		   OPT_GT(0), OPT_LE(1)),
+	OPT_FLAG("keep-ramp", &req.opts.window.keep_ramp,
+		 "keep the leading ramp rows in the plateau (system.tsv's rule; by default they "
+		 "are left out)"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -65,52 +62,14 @@ static const char details[] =
 
 static const char *const views[] = {"runs", NULL};
 
-/* A number in (0, 1]. */
-static int fraction(const char *option, const char *value, double *out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	if (cli_parse_number(option, value, 0, 1, out) || !(*out > 0))
-		return err_usage("--%s needs a number in (0, 1], got '%s'", option, value);
-	return 0;
-}
-
-/* A whole number from 0 to 100000. */
-static int count(const char *option, const char *value, size_t *out)
-{
-	int64_t n;
-	int rc = cli_parse_whole(option, value, 0, 100000, &n);
-	if (rc == 0)
-		*out = (size_t)n;
-	return rc;
-}
-
-static int option(void *request, int which, const char *value)
-{
-	struct cores_request *req = request;
-	switch (which) {
-	case OPT_FRAC:
-		return fraction("frac", value, &req->opts.window.frac);
-	case OPT_TRIM:
-		return count("trim", value, &req->opts.window.trim);
-	case OPT_MIN_ROWS:
-		return count("min-rows", value, &req->opts.window.min_rows);
-	case OPT_TICK_MIN:
-		return fraction("tick-min", value, &req->opts.tick_min);
-	case OPT_KEEP_RAMP:
-		req->opts.window.keep_ramp = true;
-		return 0;
-	}
-	return 0;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct cores_request *req = request;
 	struct cores_result res;
 	int rc;
-	req->filter = &a->filter;
-	rc = cores_run(db, req, &res);
+	req.filter = &a->filter;
+	rc = cores_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_cores(req, &res, out);
+		rc = build_cores(&req, &res, out);
 	cores_result_release(&res);
 	return rc;
 }
@@ -118,9 +77,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_cores(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"cores", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct cores_request req;
+		{"cores", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.opts);
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -9,7 +9,7 @@
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -26,11 +26,10 @@ static const char details[] =
 
 static const char *const views[] = {"corpora", NULL};
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct corpus_listing listing;
 	int rc = query_corpora(db, &listing);
-	(void)request;
 	if (rc == 0)
 		rc = build_corpora(&listing, out);
 	if (rc == 0 && listing.n == 0)
@@ -42,6 +41,6 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_corpora(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"corpora", NULL, details, specs, views}, CLI_DB_READ, NULL, NULL, run};
-	return cli_run(&def, NULL, argc, argv, g);
+		{"corpora", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+	return cli_run(&def, argc, argv, g);
 }

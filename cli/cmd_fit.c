@@ -4,30 +4,31 @@
 #include "opt.h"
 
 #include "../analysis/fit.h"
-#include "../common/err.h"
 #include "../reports/builders.h"
 
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_MODEL, OPT_ALL_LEVELS, OPT_HOST, OPT_WORKERS };
+static struct fit_request req;
+static int model; /* enum fit_model, or FIT_NMODELS: all */
+
+static const struct opt_choice models[] = {
+	{"usl", FIT_USL}, {"amdahl", FIT_AMDAHL}, {"power", FIT_POWER}, {"all", FIT_NMODELS},
+	{NULL},
+};
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field N, e.g. gomaxprocs", .required = true},
-	[OPT_MODEL] = {"model", 0, "M", "usl, amdahl, power or all (default all)", false},
-	[OPT_ALL_LEVELS] = {"all-levels", 0, NULL,
-			    "fit SMT levels and levels beyond the logical CPUs too", false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "count levels on this recorded host (default: the runs' topology_host)",
-		      false},
-	[OPT_WORKERS] =
-		{"workers", 0, "FIELD",
-		 "FIELD counts workers (threads, cores, processes): speedup, efficiency and "
-		 "the SMT classification apply to it (fields known to count workers need "
-		 "no flag)",
-		 false},
+	OPT_STRING("by", "FIELD", &req.by, "the level field N, e.g. gomaxprocs", .required = true),
+	OPT_CHOICE("model", "M", &model, models, "the model to fit (default all)"),
+	OPT_FLAG("all-levels", &req.all_levels,
+		 "fit SMT levels and levels beyond the logical CPUs too"),
+	OPT_STRING("host", "NAME", &req.host,
+		   "count levels on this recorded host (default: the runs' topology_host)"),
+	OPT_STRING("workers", "FIELD", &req.workers,
+		   "FIELD counts workers (threads, cores, processes): speedup, efficiency and the "
+		   "SMT classification apply to it (fields known to count workers need no flag)"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -62,45 +63,17 @@ static const char details[] =
 
 static const char *const views[] = {"params", "summary", "points", NULL};
 
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct fit_request *req = request;
-	enum fit_model m;
-	switch (which) {
-	case OPT_BY:
-		req->by = value;
-		return 0;
-	case OPT_MODEL:
-		if (strcmp(value, "all") == 0)
-			return 0;
-		if (fit_model_parse(value, &m))
-			return err_usage("unknown model '%s' (usl, amdahl, power or all)", value);
-		memset(req->models, 0, sizeof(req->models));
-		req->models[m] = true;
-		return 0;
-	case OPT_ALL_LEVELS:
-		req->all_levels = true;
-		return 0;
-	case OPT_HOST:
-		req->host = value;
-		return 0;
-	case OPT_WORKERS:
-		req->workers = value;
-		return 0;
-	}
-	return 0;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct fit_request *req = request;
 	struct fit_run_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = fit_run(db, req, &res);
+	for (int m = 0; m < FIT_NMODELS; m++)
+		req.models[m] = model == FIT_NMODELS || model == m;
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = fit_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_fit(req, &res, out);
+		rc = build_fit(&req, &res, out);
 	fit_run_result_release(&res);
 	return rc;
 }
@@ -108,9 +81,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_fit(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"fit", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct fit_request req;
+		{"fit", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
-	req.models[FIT_USL] = req.models[FIT_AMDAHL] = req.models[FIT_POWER] = true;
-	return cli_run(&def, &req, argc, argv, g);
+	model = FIT_NMODELS;
+	return cli_run(&def, argc, argv, g);
 }

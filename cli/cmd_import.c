@@ -13,61 +13,60 @@
 
 #include "../analysis/catalogs.h"
 #include "../common/err.h"
+#include "../doc/doc.h"
 #include "../importers/catalog.h"
 #include "../importers/corpus.h"
 #include "../importers/tools.h"
 #include "../reports/builders.h"
-#include "../doc/doc.h"
 #include "../schema/db.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+static struct {
+	struct import_options opts;
+	const char *output_format; /* --format md|tsv|...; NULL: md */
+	bool quiet;
+	char **paths; /* into argv */
+	size_t npaths;
+	struct progress progress;
+} req;
 
-enum {
-	OPT_FORMAT_ANY = 0, /* output format or tool format: both names share --format */
-	OPT_VIEW_COMMON,
-	OPT_NAME,
-	OPT_REPLACE,
-	OPT_MANIFEST,
-	OPT_PATCH_FLOOR,
-	OPT_HOST,
-	OPT_INSTANCE,
-	OPT_QUIET
-};
+static int format_option(const struct opt_spec *spec, const char *value);
 
 static const struct opt_spec specs[] = {
-	[OPT_FORMAT_ANY] = {"format", 0, "F",
-			    "output format: md, tsv, csv, json or html (default md); or the tool "
-			    "format each PATH is read as: gobench, hyperfine, gbench, wrk (default: detect); "
-			    "may be given "
-			    "once of each kind",
-			    true},
-	[OPT_VIEW_COMMON] = {"view", 0, "NAME",
-			     "one section: the table tsv/csv print (see views below)", false,
-			     CLI_OPT_VIEW},
-	[OPT_NAME] = {"name", 0, "NAME",
-		      "corpus name, at most 255 bytes (default: the folder or file name); one "
-		      "PATH only",
-		      false},
-	[OPT_REPLACE] = {"replace", 0, NULL,
-			 "replace a corpus of the same name whose content changed", false},
-	[OPT_MANIFEST] = {"manifest", 0, "FILE",
-			  "read the layout from FILE, a regular file of at most 1 MiB (default: "
-			  "coreplan.manifest in the folder, else detect)",
-			  false},
-	[OPT_PATCH_FLOOR] = {"patch-floor", 0, "X",
-			     "exclude runs whose patch_rate is below X (0..1, default 0.9)", false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "the runs ran on host NAME, a topology recorded with coreplan topology",
-		      false},
-	[OPT_INSTANCE] = {"instance", 0, "NAME",
-			  "the runs ran on catalog instance NAME (its vCPUs and threads per core "
-			  "give the topology when no host is given)",
-			  false},
-	[OPT_QUIET] = {"quiet", 'q', NULL, "no progress on standard error", false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_CALL("format", "F", format_option, NULL,
+		 "output format: md, tsv, csv, json or html (default md); or the tool "
+		 "format each PATH is read as: gobench, hyperfine, gbench, wrk (default: detect); "
+		 "may be given "
+		 "once of each kind",
+		 .repeatable = true),
+	CLI_SPEC_VIEW,
+	OPT_STRING(
+		"name", "NAME", &req.opts.name,
+		"corpus name, at most 255 bytes (default: the folder or file name); one PATH only",
+		.nonempty = true, .noun = "a non-empty name"),
+	OPT_FLAG("replace", &req.opts.replace,
+		 "replace a corpus of the same name whose content changed"),
+	OPT_STRING("manifest", "FILE", &req.opts.manifest_path,
+		   "read the layout from FILE, a regular file of at most 1 MiB (default: "
+		   "coreplan.manifest in the folder, else detect)"),
+	OPT_DOUBLE("patch-floor", "X", &req.opts.patch_floor,
+		   "exclude runs whose patch_rate is below X (default 0.9)", OPT_GE(0), OPT_LE(1)),
+	OPT_STRING("host", "NAME", &req.opts.host,
+		   "the runs ran on host NAME, a topology recorded with coreplan topology",
+		   .nonempty = true, .noun = "a host name"),
+	OPT_STRING("instance", "NAME", &req.opts.instance,
+		   "the runs ran on catalog instance NAME (its vCPUs and threads per core give the "
+		   "topology when no host is given)",
+		   .nonempty = true, .noun = "an instance name"),
+	{.name = "quiet",
+	 .short_name = 'q',
+	 .type = OPT_T_FLAG,
+	 .value = &req.quiet,
+	 .help = "no progress on standard error"},
+	OPT_END,
 };
 
 static const char details[] =
@@ -137,7 +136,8 @@ static const char details[] =
 	"           requests_total, requests_per_s, transfer_MB_per_s, the socket errors\n"
 	"           socket_connect_errors_count (and read, write, timeout) and\n"
 	"           non_2xx_errors_count; runs with errors are kept with their counts\n"
-	"           (--where non_2xx_errors_count=0 selects the clean ones).\n"	"\n"
+	"           (--where non_2xx_errors_count=0 selects the clean ones).\n"
+	"\n"
 	"examples:\n"
 	"  coreplan import ../shared/corpora/sky/gomaxprocs-scaling-20260816\n"
 	"  coreplan --db plan.db import results.tsv --name pilot --patch-floor 0.8\n"
@@ -150,94 +150,50 @@ static const char details[] =
 
 static const char *const views[] = {"imported", NULL};
 
-struct import_request {
-	struct import_options opts;
-	const char *output_format; /* --format md|tsv|...; NULL: md */
-	bool quiet;
-	char **paths; /* into argv */
-	size_t npaths;
-	struct progress progress;
-};
-
-static int option(void *request, int which, const char *value)
+/* --format takes an output format or a tool format: their names differ. */
+static int format_option(const struct opt_spec *spec, const char *value)
 {
-	struct import_request *req = request;
-	switch (which) {
-	case OPT_NAME:
-		if (!*value)
-			return err_usage("--name needs a non-empty name");
-		req->opts.name = value;
-		return 0;
-	case OPT_REPLACE:
-		req->opts.replace = true;
-		return 0;
-	case OPT_MANIFEST:
-		req->opts.manifest_path = value;
-		return 0;
-	case OPT_PATCH_FLOOR:
-		return cli_parse_number("patch-floor", value, 0, 1, &req->opts.patch_floor);
-	case OPT_HOST:
-		if (!*value)
-			return err_usage("--host needs a host name");
-		req->opts.host = value;
-		return 0;
-	case OPT_INSTANCE:
-		if (!*value)
-			return err_usage("--instance needs an instance name");
-		req->opts.instance = value;
-		return 0;
-	case OPT_FORMAT_ANY: {
-		enum doc_format f;
-		if (tool_find(value)) {
-			if (req->opts.format)
-				return err_usage(
-					"--format names one tool format, but '%s' and '%s' "
-					"were given",
-					req->opts.format, value);
-			req->opts.format = value;
-			return 0;
-		}
-		if (doc_format_parse(value, &f))
-			return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
-					 "html; tool formats %s)",
-					 value, tool_names());
-		if (req->output_format)
-			return err_usage("--format names one output format, but '%s' and '%s' "
+	enum doc_format f;
+	if (tool_find(value)) {
+		if (req.opts.format)
+			return err_usage("--format names one tool format, but '%s' and '%s' "
 					 "were given",
-					 req->output_format, value);
-		req->output_format = value;
+					 req.opts.format, value);
+		req.opts.format = value;
 		return 0;
 	}
-	case OPT_QUIET:
-		req->quiet = true;
-		return 0;
-	}
+	if (doc_format_parse(value, &f))
+		return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
+				 "html; tool formats %s)",
+				 value, tool_names());
+	if (req.output_format)
+		return err_usage("--format names one output format, but '%s' and '%s' "
+				 "were given",
+				 req.output_format, value);
+	req.output_format = value;
+	cli_parsed.format = f;
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
+static int check(struct cli_args *a)
 {
-	struct import_request *req = request;
 	if (a->noperands == 0)
 		return err_usage("import needs at least one PATH");
-	if (req->opts.name && a->noperands > 1)
+	if (req.opts.name && a->noperands > 1)
 		return err_usage("--name names one corpus, but %zu PATHs were given", a->noperands);
-	if (req->output_format)
-		doc_format_parse(req->output_format, &a->format); /* checked in option() */
-	req->paths = a->operands;
-	req->npaths = a->noperands;
+	req.paths = a->operands;
+	req.npaths = a->noperands;
 	return 0;
 }
 
 /* Before each PATH: name it on the progress line; after it: clear the line. */
 static void each_path(const char *path, void *arg)
 {
-	struct import_request *req = arg;
+	(void)arg;
 	if (path)
-		progress_start(&req->progress,
-			       req->opts.name ? req->opts.name : progress_label(path));
+		progress_start(&req.progress, req.opts.name ? req.opts.name : progress_label(path));
 	else
-		progress_clear(&req->progress);
+		progress_clear(&req.progress);
 }
 
 /*
@@ -255,26 +211,25 @@ static int instance_catalogs(sqlite3 *db)
 	return 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct import_request *req = request;
-	struct import_result *results = calloc(req->npaths, sizeof(*results));
-	bool draw = !req->quiet && isatty(STDERR_FILENO);
+	struct import_result *results = calloc(req.npaths, sizeof(*results));
+	bool draw = !req.quiet && isatty(STDERR_FILENO);
 	int rc = results ? 0 : err_set("out of memory");
 	(void)a;
 	if (draw) {
-		req->opts.progress = progress_draw;
-		req->opts.progress_arg = &req->progress;
+		req.opts.progress = progress_draw;
+		req.opts.progress_arg = &req.progress;
 	}
 	if (rc == 0)
 		rc = instance_catalogs(db);
 	if (rc == 0)
 		rc = db_begin(db);
 	if (rc == 0)
-		rc = corpus_import_each(db, req->paths, req->npaths, &req->opts, results,
-					draw ? each_path : NULL, req);
+		rc = corpus_import_each(db, req.paths, req.npaths, &req.opts, results,
+					draw ? each_path : NULL, NULL);
 	if (rc == 0)
-		rc = build_import(results, req->npaths, out);
+		rc = build_import(results, req.npaths, out);
 	if (rc)
 		db_rollback(db); /* keeps the message of the failure */
 	free(results);
@@ -282,11 +237,10 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 }
 
 /* After the document reached standard output (cli_run): store the import. */
-static int commit(sqlite3 *db, void *request)
+static int commit(sqlite3 *db)
 {
 	char why[1024];
 	int rc = db_commit(db);
-	(void)request;
 	if (rc == 0)
 		return 0;
 	snprintf(why, sizeof(why), "%s", err_msg());
@@ -297,14 +251,9 @@ static int commit(sqlite3 *db, void *request)
 
 int cmd_import(int argc, char **argv, const struct global_opts *g)
 {
-	static const struct cli_def def = {{"import", "PATH...", details, specs, views},
-					   CLI_DB_WRITE,
-					   option,
-					   check,
-					   run,
-					   commit};
-	struct import_request req;
+	static const struct cli_def def = {
+		{"import", "PATH...", details, specs, views}, CLI_DB_WRITE, check, run, commit};
 	memset(&req, 0, sizeof(req));
 	import_options_init(&req.opts);
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -4,31 +4,31 @@
 #include "opt.h"
 
 #include "../analysis/memory.h"
-#include "../common/err.h"
 #include "../reports/builders.h"
 
-#include <stdint.h>
 #include <string.h>
 
-enum { OPT_BY = CLI_ANALYSIS_COUNT, OPT_BLOCK, OPT_GROUP, OPT_FRAC, OPT_TRIM, OPT_KEEP_RAMP };
+static struct memory_request req;
+static struct strvec group; /* --group; req.group points into it */
 
 static const struct opt_spec specs[] = {
-	{"metric", 0, "FIELD", "the measured value (default load_rss_kb)", false, CLI_OPT_METRIC},
+	CLI_SPEC_METRIC_HELP("the measured value (default load_rss_kb)"),
 	CLI_SPECS_FILTER,
 	CLI_SPECS_OUTPUT,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field, usually sessions", .required = true},
-	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field for endpoint slopes (default block)",
-		       false},
-	[OPT_GROUP] = {"group", 0, "F1[,F2...]", "fit each combination of these fields apart",
-		       false},
-	[OPT_FRAC] = {"frac", 0, "F", "plateau fraction for trace-derived metrics (default 0.8)",
-		      false},
-	[OPT_TRIM] = {"trim", 0, "N", "plateau trim for trace-derived metrics (default 1)", false},
-	[OPT_KEEP_RAMP] =
-		{"keep-ramp", 0, NULL,
-		 "trace-derived metrics: keep the leading ramp rows, as in coreplan cores", false},
+	OPT_STRING("by", "FIELD", &req.by, "the level field, usually sessions", .required = true),
+	OPT_STRING("block", "FIELD", &req.block,
+		   "the block field for endpoint slopes (default block)"),
+	OPT_LIST("group", "F1[,F2...]", &group, "fit each combination of these fields apart",
+		 .noun = "field names"),
+	OPT_DOUBLE("frac", "F", &req.cores.window.frac,
+		   "plateau fraction for trace-derived metrics (default 0.8)", OPT_GT(0),
+		   OPT_LE(1)),
+	OPT_INT("trim", "N", &req.cores.window.trim,
+		"plateau trim for trace-derived metrics (default 1)", OPT_LE(100000)),
+	OPT_FLAG("keep-ramp", &req.cores.window.keep_ramp,
+		 "trace-derived metrics: keep the leading ramp rows, as in coreplan cores"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -50,53 +50,16 @@ static const char details[] =
 
 static const char *const views[] = {"slopes", "endpoints", "ratios", "residuals", NULL};
 
-/* The request and the --group list it points into (freed after the run). */
-struct memory_cli {
-	struct memory_request req;
-	char **group;
-};
-
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct memory_cli *c = request;
-	struct memory_request *req = &c->req;
-	int64_t trim;
-	int rc = 0;
-	switch (which) {
-	case OPT_BY:
-		req->by = value;
-		break;
-	case OPT_BLOCK:
-		req->block = value;
-		break;
-	case OPT_GROUP:
-		rc = cli_parse_list("group", value, &c->group);
-		req->group = (const char *const *)c->group;
-		break;
-	case OPT_FRAC:
-		rc = cli_parse_number("frac", value, 1e-9, 1, &req->cores.window.frac);
-		break;
-	case OPT_KEEP_RAMP:
-		req->cores.window.keep_ramp = true;
-		return 0;
-	case OPT_TRIM:
-		rc = cli_parse_whole("trim", value, 0, 100000, &trim);
-		req->cores.window.trim = (size_t)trim;
-		break;
-	}
-	return rc;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct memory_request *req = &((struct memory_cli *)request)->req;
 	struct memory_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = memory_run(db, req, &res);
+	req.group = strvec_list(&group);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = memory_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_memory(req, &res, out);
+		rc = build_memory(&req, &res, out);
 	memory_result_release(&res);
 	return rc;
 }
@@ -104,12 +67,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_memory(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"memory", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct memory_cli c;
-	int rc;
-	memset(&c, 0, sizeof(c));
-	cores_options_init(&c.req.cores);
-	rc = cli_run(&def, &c, argc, argv, g);
-	cli_free_list(c.group);
-	return rc;
+		{"memory", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+	memset(&req, 0, sizeof(req));
+	cores_options_init(&req.cores);
+	return cli_run(&def, argc, argv, g);
 }

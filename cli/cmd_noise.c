@@ -4,44 +4,34 @@
 #include "opt.h"
 
 #include "../analysis/noise.h"
-#include "../common/err.h"
-#include "../common/num.h"
 #include "../reports/builders.h"
 
 #include <string.h>
 
-enum {
-	OPT_BY = CLI_ANALYSIS_COUNT,
-	OPT_BLOCK,
-	OPT_GROUP,
-	OPT_BURST,
-	OPT_DRIFT,
-	OPT_KIND,
-	OPT_LOWER
-};
+static struct noise_request req;
+static struct strvec group; /* --group; req.group points into it */
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions",
-		    .required = true},
-	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (default block)", false},
-	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
-		       "analyse each combination of these fields separately (e.g. target,cfg)",
-		       false},
-	[OPT_BURST] = {"burst-factor", 0, "X",
-		       "a first run this many times better than the later runs' median is a burst "
-		       "(above 1; default 1.5)",
-		       false},
-	[OPT_DRIFT] = {"drift-pct", 0, "P",
-		       "mean block deviation beyond which a one-signed block drifts (1)", false},
-	[OPT_KIND] = {"metric-kind", 0, "KIND",
-		      "what the metric is when its name does not say: rate, time, latency, "
-		      "memory, cpu, count, fraction or ratio",
-		      false},
-	[OPT_LOWER] = {"lower-is-better", 0, NULL,
-		       "lower values of the metric are better (bursts, the steps' effect)", false},
+	OPT_STRING("by", "FIELD", &req.by, "the level field, e.g. gomaxprocs or sessions",
+		   .required = true),
+	OPT_STRING("block", "FIELD", &req.block, "the block field (default block)"),
+	OPT_LIST("group", "F1[,F2...]", &group,
+		 "analyse each combination of these fields separately (e.g. target,cfg)",
+		 .noun = "field names"),
+	/* "better by a factor" of 1 or less would call every first run a burst */
+	OPT_DOUBLE("burst-factor", "X", &req.opts.burst_factor,
+		   "a first run this many times better than the later runs' median is a burst "
+		   "(default 1.5)",
+		   OPT_GT(1)),
+	OPT_DOUBLE("drift-pct", "P", &req.opts.drift_pct,
+		   "mean block deviation beyond which a one-signed block drifts (1)", OPT_GT(0)),
+	OPT_CHOICE("metric-kind", "KIND", &req.kind, cli_metric_kinds,
+		   "what the metric is when its name does not say", .given = &req.has_kind),
+	OPT_FLAG("lower-is-better", &req.lower_is_better,
+		 "lower values of the metric are better (bursts, the steps' effect)"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -120,66 +110,16 @@ static const char details[] =
 static const char *const views[] = {"levels", "steps", "cells",   "drift", "order",
 				    "bursts", "soaks", "verdict", NULL};
 
-/* The request and the --group list it points into (freed after the run). */
-struct noise_cli {
-	struct noise_request req;
-	char **group;
-};
-
-static int parse_positive(const char *name, const char *value, double *out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	if (num_parse_real(value, out) || !(*out > 0))
-		return err_usage("--%s needs a number above 0, got '%s'", name, value);
-	return 0;
-}
-
-static int option(void *request, int which, const char *value)
-{
-	struct noise_cli *c = request;
-	struct noise_request *req = &c->req;
-	int rc = 0;
-	switch (which) {
-	case OPT_BY:
-		req->by = value;
-		break;
-	case OPT_BLOCK:
-		req->block = value;
-		break;
-	case OPT_GROUP:
-		rc = cli_parse_list("group", value, &c->group);
-		req->group = (const char *const *)c->group;
-		break;
-	case OPT_BURST:
-		/* "better by a factor" of 1 or less would call every first run a burst */
-		if (num_parse_real(value, &req->opts.burst_factor) || !(req->opts.burst_factor > 1))
-			rc = err_usage("--burst-factor needs a number above 1, got '%s'", value);
-		break;
-	case OPT_DRIFT:
-		rc = parse_positive("drift-pct", value, &req->opts.drift_pct);
-		break;
-	case OPT_KIND:
-		req->has_kind = true;
-		if (field_kind_parse(value, &req->kind))
-			rc = err_usage("--metric-kind '%s' is not a kind (%s)", value,
-				       field_metric_kinds);
-		break;
-	case OPT_LOWER:
-		req->lower_is_better = true;
-		break;
-	}
-	return rc;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct noise_request *req = &((struct noise_cli *)request)->req;
 	struct noise_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = noise_run(db, req, &res);
+	req.group = strvec_list(&group);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = noise_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_noise(req, &res, out);
+		rc = build_noise(&req, &res, out);
 	noise_result_release(&res);
 	return rc;
 }
@@ -187,12 +127,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_noise(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"noise", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct noise_cli c;
-	int rc;
-	memset(&c, 0, sizeof(c));
-	noise_options_init(&c.req.opts);
-	rc = cli_run(&def, &c, argc, argv, g);
-	cli_free_list(c.group);
-	return rc;
+		{"noise", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
+	memset(&req, 0, sizeof(req));
+	noise_options_init(&req.opts);
+	return cli_run(&def, argc, argv, g);
 }

@@ -14,46 +14,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_BY = CLI_ANALYSIS_COUNT,
-	OPT_BLOCK,
-	OPT_TAG,
-	OPT_HOST,
-	OPT_GROUP,
-	OPT_OUT,
-	OPT_FORCE,
-	OPT_WORKERS
-};
+static struct plot_request req;
+static struct strvec group;  /* --group; req.group points into it */
+static const char *out_file; /* --out */
+static bool force;
+static char *dir, *name; /* of --out, owned */
+static enum plot_format format;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field (scaling, blocks, memory)", false},
-	[OPT_BLOCK] = {"block", 0, "FIELD", "the block field (blocks; default block)", false},
-	[OPT_TAG] = {"tag", 0, "TAG", "the run (trace)", false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "scaling: count levels on this recorded host (default: the runs' "
-		      "topology_host)",
-		      false},
-	[OPT_GROUP] = {"group", 0, "F1[,F2...]",
-		       "memory: one line per combination of these fields, as `coreplan memory "
-		       "--group` fits them",
-		       false},
-	[OPT_OUT] = {"out", 0, "FILE",
-		     "the image, FILE ending in .svg or .png; its data FILE.tsv and script "
-		     "FILE.gp are written beside it (e.g. x.svg, x.svg.tsv, x.svg.gp)",
-		     .required = true},
-	[OPT_FORCE] = {"force", 0, NULL,
-		       "replace the image, data and script an earlier coreplan plot wrote there "
-		       "(never a file coreplan did not write)",
-		       false},
-	[OPT_WORKERS] = {"workers", 0, "FIELD",
-			 "scaling: FIELD counts workers (threads, cores, processes): speedup, "
-			 "efficiency and "
-			 "the SMT classification apply to it (fields known to count workers need "
-			 "no flag)",
-			 false},
+	OPT_STRING("by", "FIELD", &req.by, "the level field (scaling, blocks, memory)"),
+	OPT_STRING("block", "FIELD", &req.block, "the block field (blocks; default block)"),
+	OPT_STRING("tag", "TAG", &req.tag, "the run (trace)"),
+	OPT_STRING(
+		"host", "NAME", &req.host,
+		"scaling: count levels on this recorded host (default: the runs' topology_host)"),
+	OPT_LIST("group", "F1[,F2...]", &group,
+		 "memory: one line per combination of these fields, as `coreplan memory --group` "
+		 "fits them",
+		 .noun = "field names"),
+	OPT_STRING("out", "FILE", &out_file,
+		   "the image, FILE ending in .svg or .png; its data FILE.tsv and script FILE.gp "
+		   "are written beside it (e.g. x.svg, x.svg.tsv, x.svg.gp)",
+		   .required = true),
+	OPT_FLAG("force", &force,
+		 "replace the image, data and script an earlier coreplan plot wrote there "
+		 "(never a file coreplan did not write)"),
+	OPT_STRING("workers", "FIELD", &req.workers,
+		   "scaling: FIELD counts workers (threads, cores, processes): speedup, efficiency "
+		   "and the SMT classification apply to it (fields known to count workers need no "
+		   "flag)"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -92,126 +84,81 @@ static const char details[] =
 /* No table: the document is its facts. */
 static const char *const views[] = {NULL};
 
-static const char *const kinds[] = {"scaling", "blocks", "trace", "memory"};
-
-struct plot_cmd {
-	struct plot_request req;
-	const char *out;
-	char *dir, *name; /* of --out, owned */
-	enum plot_format format;
-	bool force;
-	char **group; /* --group, owned */
-};
-
-static int option(void *request, int which, const char *value)
-{
-	struct plot_cmd *p = request;
-	switch (which) {
-	case OPT_BY:
-		p->req.by = value;
-		return 0;
-	case OPT_BLOCK:
-		p->req.block = value;
-		return 0;
-	case OPT_TAG:
-		p->req.tag = value;
-		return 0;
-	case OPT_HOST:
-		p->req.host = value;
-		return 0;
-	case OPT_WORKERS:
-		p->req.workers = value;
-		return 0;
-	case OPT_GROUP: {
-		int rc = cli_parse_list("group", value, &p->group);
-		p->req.group = (const char *const *)p->group;
-		return rc;
-	}
-	case OPT_OUT:
-		p->out = value;
-		return 0;
-	case OPT_FORCE:
-		p->force = true;
-		return 0;
-	}
-	return 0;
-}
+static const char *const kinds[] = {"scaling", "blocks", "trace", "memory", NULL};
 
 /* DIR and NAME of FILE DIR/NAME.svg or DIR/NAME.png; the format from the extension. */
-static int split_out(struct plot_cmd *p)
+static int split_out(void)
 {
-	const char *slash = strrchr(p->out, '/');
-	const char *base = slash ? slash + 1 : p->out;
+	const char *slash = strrchr(out_file, '/');
+	const char *base = slash ? slash + 1 : out_file;
 	const char *dot = strrchr(base, '.');
 	if (!*base)
-		return err_usage("--out needs a file name, got '%s'", p->out);
+		return err_usage("--out needs a file name, got '%s'", out_file);
 	if (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png")))
 		return err_usage("--out '%s' must end in .svg or .png (the image; its data and "
 				 "script are written beside it as FILE.tsv and FILE.gp)",
-				 p->out);
+				 out_file);
 	if (outfile_name_check(base, "--out") != 0) {
 		char why[512];
 		snprintf(why, sizeof(why), "%s", err_msg());
 		return err_usage("%s", why);
 	}
-	p->format = !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
-	p->dir = slash ? strndup(p->out, (size_t)(slash - p->out)) : strdup(".");
-	p->name = strndup(base, (size_t)(dot - base));
-	if (!p->dir || !p->name)
+	format = !strcmp(dot, ".png") ? PLOT_PNG : PLOT_SVG;
+	dir = slash ? strndup(out_file, (size_t)(slash - out_file)) : strdup(".");
+	name = strndup(base, (size_t)(dot - base));
+	if (!dir || !name)
 		return err_set("out of memory");
-	if (!*p->dir) { /* --out /NAME.svg */
-		free(p->dir);
-		if (!(p->dir = strdup("/")))
+	if (!*dir) { /* --out /NAME.svg */
+		free(dir);
+		if (!(dir = strdup("/")))
 			return err_set("out of memory");
 	}
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
+static int check(struct cli_args *a)
 {
-	struct plot_cmd *p = request;
 	size_t k = 0;
 	if (a->noperands != 1)
 		return err_usage("plot needs one KIND (scaling, blocks, trace, memory or sizing)");
 	if (!strcmp(a->operands[0], "sizing"))
 		return err_usage("the sizing plot is drawn by `coreplan size ... --plot FILE`");
-	while (k < 4 && strcmp(kinds[k], a->operands[0]))
+	while (kinds[k] && strcmp(kinds[k], a->operands[0]))
 		k++;
-	if (k == 4)
+	if (!kinds[k])
 		return err_usage(
 			"unknown plot kind '%s' (scaling, blocks, trace, memory or sizing)",
 			a->operands[0]);
-	p->req.kind = (enum plot_kind)k;
-	if (p->req.kind != PLOT_KIND_TRACE && !p->req.by)
+	req.kind = (enum plot_kind)k;
+	if (req.kind != PLOT_KIND_TRACE && !req.by)
 		return err_usage("the %s plot needs --by FIELD", kinds[k]);
-	if (p->req.kind == PLOT_KIND_TRACE && !p->req.tag)
+	if (req.kind == PLOT_KIND_TRACE && !req.tag)
 		return err_usage("the trace plot needs --tag TAG");
-	p->req.filter = &a->filter;
-	p->req.metric = a->metric;
-	return split_out(p);
+	req.group = strvec_list(&group);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	return split_out();
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **doc)
 {
-	struct plot_cmd *p = request;
 	struct plot_result res;
 	struct strbuf context = STRBUF_INIT;
 	char *image = NULL;
-	int rc = plot_run(db, &p->req, &res);
+	int rc = plot_run(db, &req, &res);
 	if (rc == 0)
 		rc = plots_context(&a->filter, &context);
 	if (rc == 0) {
 		struct plot_target t = {
-			p->dir, p->name, p->format, strbuf_str(&context), {NULL, p->force, false},
-			NULL};
-		rc = plots_draw(&t, &p->req, &res, &image);
+			dir, name, format, strbuf_str(&context), {NULL, force, false}, NULL};
+		rc = plots_draw(&t, &req, &res, &image);
 	}
 	if (rc == PLOT_NOT_INSTALLED)
 		rc = err_set("gnuplot is not installed: apt-get install gnuplot-nox");
 	if (rc == 0) {
 		/* build_plot names the data and script NAME.tsv, NAME.gp after the image */
-		struct plot_written files = {p->dir, image, image};
-		rc = build_plot(&p->req, &res, &files, out);
+		struct plot_written files = {dir, image, image};
+		rc = build_plot(&req, &res, &files, doc);
 	}
 	free(image);
 	strbuf_release(&context);
@@ -222,13 +169,14 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_plot(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"plot", "KIND", details, specs, views}, CLI_DB_READ, option, check, run};
-	struct plot_cmd p;
+		{"plot", "KIND", details, specs, views, kinds}, CLI_DB_READ, check, run};
 	int rc;
-	memset(&p, 0, sizeof(p));
-	rc = cli_run(&def, &p, argc, argv, g);
-	free(p.dir);
-	free(p.name);
-	cli_free_list(p.group);
+	memset(&req, 0, sizeof(req));
+	out_file = NULL;
+	force = false;
+	rc = cli_run(&def, argc, argv, g);
+	free(dir);
+	free(name);
+	dir = name = NULL;
 	return rc;
 }

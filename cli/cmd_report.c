@@ -9,55 +9,65 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "../common/suggest.h"
 #include "../importers/runfiles.h"
 #include "../report/report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_OUT = CLI_FILTERED_COUNT,
-	OPT_BY,
-	OPT_GROUP,
-	OPT_CONFIG,
-	OPT_TARGET,
-	OPT_SESSIONS,
-	OPT_HOST,
-	OPT_PNG,
-	OPT_HTML
-};
+/* What the options and the config give; the report request points into it. */
+static const char *out_dir, *by, *host, *config, *translate_from, *translate_to;
+static struct strvec group;
+static bool models, png, html;
+static struct strbuf options_text;        /* size's options in words, for the footer hash */
+static char *config_text;                 /* the config file: values point into it until the end */
+static const struct run_filter every_run; /* what the sizing inputs select from */
+
+static int size_option(const struct opt_spec *spec, const char *value);
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
-	[OPT_OUT] = {"out", 0, "DIR",
-		     "write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report, "
-		     "which is replaced; see 'output folder')",
-		     .required = true},
-	[OPT_BY] = {"by", 0, "FIELD",
-		    "the sweep's level field (default: gomaxprocs, else sessions)", false},
-	[OPT_GROUP] = {"group", 0, "F1[,F2]",
-		       "separate sweeps per combination (added to the fields that vary, which "
-		       "always split)",
-		       false},
-	[OPT_CONFIG] = {"config", 0, "FILE",
-			"report config: `key = value` lines: by, group, where, host, models "
-			"(yes/no), translate-from, translate-to, and any long option of `coreplan "
-			"size` (target, sessions, base-from, scaling-from, smt-from, memory-from, "
-			"series, translate, ...); a regular file of at most 16 MiB",
-			false},
-	[OPT_TARGET] = {"target", 0, "RATE", "sizing target (or `target =` in the config)", false},
-	[OPT_SESSIONS] = {"sessions", 0, "N", "sizing sessions (or `sessions =` in the config)",
-			  false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "count levels on this host (a recorded topology or a catalog instance such "
-		      "as e2-standard-8): sweep, SMT and scaling models (or `host =` in the config)",
-		      false},
-	[OPT_PNG] = {"png", 0, NULL, "PNG plots instead of SVG", false},
-	[OPT_HTML] = {"html", 0, NULL,
-		      "also DIR/report.html: report.md as one self-contained page (see 'html')",
-		      false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING(
+		"out", "DIR", &out_dir,
+		"write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report, which "
+		"is replaced; see 'output folder')",
+		.required = true),
+	OPT_STRING("by", "FIELD", &by,
+		   "the sweep's level field (default: gomaxprocs, else sessions)"),
+	OPT_LIST("group", "F1[,F2]", &group,
+		 "separate sweeps per combination (added to the fields that vary, which always "
+		 "split)",
+		 .noun = "field names"),
+	OPT_STRING(
+		"config", "FILE", &config,
+		"report config: `key = value` lines, a key for each option of this table but out, "
+		"config, format, view, png and html (a flag takes yes or no), and each long "
+		"option of `coreplan size` (target, sessions, base-from, scaling-from, smt-from, "
+		"memory-from, series, translate, ...); a regular file of at most 16 MiB"),
+	OPT_CALL("target", "RATE", size_option, NULL,
+		 "sizing target (or `target =` in the config)"),
+	OPT_CALL("sessions", "N", size_option, NULL,
+		 "sizing sessions (or `sessions =` in the config)"),
+	OPT_STRING("host", "NAME", &host,
+		   "count levels on this host (a recorded topology or a catalog instance such as "
+		   "e2-standard-8): sweep, SMT and scaling models (or `host =` in the config)"),
+	OPT_FLAG("models", &models,
+		 "fit the scaling models whatever the level field (default: "
+		 "only over a field that counts workers)"),
+	OPT_STRING("translate-from", "WHERE", &translate_from,
+		   "the runs of the translation's from-CPU (default: a pair found among the "
+		   "sub-corpora)"),
+	OPT_STRING("translate-to", "WHERE", &translate_to, "the runs of its to-CPU"),
+	OPT_FLAG("png", &png, "PNG plots instead of SVG"),
+	OPT_FLAG("html", &html,
+		 "also DIR/report.html: report.md as one self-contained page (see "
+		 "'html')"),
+	OPT_END,
 };
+
+/* Options the config does not take: they say where and how, not what. */
+static const char *const not_in_config[] = {"out", "config", "format", "view", "png", "html", NULL};
 
 static const char details[] =
 	"Findings first: report.md opens with a short list of findings, each one\n"
@@ -131,195 +141,123 @@ static const char details[] =
 
 static const char *const views[] = {"sections", NULL};
 
-/* Everything the options and the config give; the report request points into it. */
-struct args {
-	const char *out;
-	char *by;
-	char **group; /* NULL-terminated */
-	size_t ngroup;
-	const char *config;
-	char *translate_from, *translate_to;
-	char *host;
-	bool models;
-	struct size_options *size;
-	struct strbuf options_text; /* every option in words, for the report's footer hash */
-	struct run_filter config_where;
-	struct run_filter no_filter; /* every run: what the sizing inputs start from */
-	char *config_text; /* the config file: size keeps pointers into it until the end */
-	bool png, html;
-};
-
-static int set_text(char **slot, const char *value)
+/* target, sessions and the config's size keys: coreplan size's own options. */
+static int size_set(const char *name, const char *value)
 {
-	free(*slot);
-	*slot = strdup(value);
-	return *slot ? 0 : err_set("out of memory");
-}
-
-static int set_group(struct args *a, const char *value)
-{
-	int rc;
-	cli_free_list(a->group);
-	a->group = NULL;
-	a->ngroup = 0;
-	rc = cli_parse_list("group", value, &a->group);
-	if (rc)
-		return rc;
-	while (a->group[a->ngroup])
-		a->ngroup++;
-	return 0;
-}
-
-static int size_set(struct args *a, const char *name, const char *value)
-{
-	int rc = size_options_set(a->size, name, value);
-	if (rc == 0)
-		strbuf_addf(&a->options_text, "size %s=%s\n", name, value);
+	int rc = size_config_set(name, value);
+	if (rc == 0 && strbuf_addf(&options_text, "size %s=%s\n", name, value))
+		rc = err_set("out of memory");
 	return rc;
 }
 
-static int option(void *request, int which, const char *value)
+static int size_option(const struct opt_spec *spec, const char *value)
 {
-	struct args *a = request;
-	switch (which) {
-	case OPT_OUT:
-		a->out = value;
-		return 0;
-	case OPT_BY:
-		return set_text(&a->by, value);
-	case OPT_GROUP:
-		return set_group(a, value);
-	case OPT_CONFIG:
-		a->config = value;
-		return 0;
-	case OPT_HOST:
-		return set_text(&a->host, value);
-	case OPT_TARGET:
-	case OPT_SESSIONS:
-		return size_set(a, specs[which].name, value);
-	case OPT_PNG:
-		a->png = true;
-		return 0;
-	case OPT_HTML:
-		a->html = true;
-		return 0;
-	}
-	return 0;
+	return size_set(spec->name, value);
 }
 
-static char *trimmed(char *s)
+static bool config_refuses(const char *key)
 {
-	char *end;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-		*--end = '\0';
-	return s;
+	for (size_t i = 0; not_in_config[i]; i++)
+		if (!strcmp(not_in_config[i], key))
+			return true;
+	return false;
 }
 
-/* One `key = value` line of the config. */
-static int config_line(struct args *a, const char *path, long line_no, char *s)
+static int unknown_key(const char *path, long line_no, const char *key)
+{
+	struct suggest near;
+	suggest_init(&near, key);
+	for (const struct opt_spec *s = specs; s->name; s++)
+		if (!config_refuses(s->name))
+			suggest_offer(&near, s->name);
+	for (const struct opt_spec *s = size_config_specs(); s->name; s++)
+		suggest_offer(&near, s->name);
+	if (suggest_best(&near))
+		return err_at(path, line_no, 1, "unknown key '%s' (did you mean '%s'?)", key,
+			      suggest_best(&near));
+	return err_at(path, line_no, 1,
+		      "unknown key '%s' (an option of `coreplan report` or a long option of "
+		      "`coreplan size`)",
+		      key);
+}
+
+/* One `key = value` line of the config: one of the options above, else one of size's. */
+static int config_line(const char *path, long line_no, char *s)
 {
 	char *eq = strchr(s, '='), *key, *value;
+	const struct opt_spec *spec;
 	int rc;
 	if (!eq)
 		return err_at(path, line_no, 1, "expected 'key = value'");
 	*eq = '\0';
-	key = trimmed(s);
-	value = trimmed(eq + 1);
-	if (!strcmp(key, "by"))
-		return set_text(&a->by, value);
-	if (!strcmp(key, "group"))
-		return set_group(a, value);
-	if (!strcmp(key, "where")) {
-		strbuf_addf(&a->options_text, "where %s\n", value);
-		return run_filter_add_where(&a->config_where, value);
-	}
-	if (!strcmp(key, "host"))
-		return set_text(&a->host, value);
-	if (!strcmp(key, "models")) {
-		if (strcmp(value, "yes") && strcmp(value, "no"))
-			return err_at(path, line_no, 1, "models: expected yes or no, got '%s'", value);
-		a->models = !strcmp(value, "yes");
-		return 0;
-	}
-	if (!strcmp(key, "translate-from"))
-		return set_text(&a->translate_from, value);
-	if (!strcmp(key, "translate-to"))
-		return set_text(&a->translate_to, value);
-	rc = size_set(a, key, value);
-	if (rc == 1)
+	key = str_trim(s);
+	value = str_trim(eq + 1);
+	spec = opt_find(specs, key);
+	if (spec && config_refuses(key))
 		return err_at(path, line_no, 1,
-			      "unknown key '%s' (by, group, where, host, models, translate-from, "
-			      "translate-to, or a long option of `coreplan size`)",
-			      key);
+			      "'%s' is not a config key: give --%s on the command line", key, key);
+	rc = spec ? opt_apply_word(spec, value) : size_set(key, value);
+	if (rc == 1)
+		return unknown_key(path, line_no, key);
 	if (rc)
 		err_prefix("%s:%ld", path, line_no);
 	return rc;
 }
 
-static int read_config(struct args *a)
+static int read_config(void)
 {
 	size_t len = 0;
 	long line_no = 0;
-	int rc = runfile_slurp(a->config, a->config, &a->config_text, &len);
-	for (char *p = a->config_text; rc == 0 && p && *p;) {
+	int rc = runfile_slurp(config, config, &config_text, &len);
+	for (char *p = config_text; rc == 0 && p && *p;) {
 		char *end = strchr(p, '\n'), *s;
 		if (end)
 			*end = '\0';
 		line_no++;
-		s = trimmed(p);
+		s = str_trim(p);
 		if (*s && *s != '#')
-			rc = config_line(a, a->config, line_no, s);
+			rc = config_line(config, line_no, s);
 		p = end ? end + 1 : NULL;
 	}
 	return rc;
 }
 
-static int check(void *request, struct cli_args *c)
+static int check(struct cli_args *a)
 {
-	struct args *a = request;
-	int rc = 0;
-	if (a->config)
-		rc = read_config(a);
-	for (size_t i = 0; rc == 0 && i < a->config_where.nwhere; i++) {
-		const struct field_where *w = &a->config_where.where[i];
-		rc = run_filter_add(&c->filter, w->field, (const char *const *)w->values,
-				    w->nvalues);
-	}
-	if (rc == 0)
-		rc = size_options_check(a->size);
-	return rc;
+	int rc = config ? read_config() : 0;
+	(void)a;
+	return rc ? rc : size_config_check();
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *c, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct args *a = request;
 	struct strbuf words = STRBUF_INIT;
 	struct report_request req;
 	int rc;
 	/* the filter and the options in words: what the footer hash covers */
-	rc = run_filter_describe(&c->filter, &words);
-	strbuf_addf(&words, "\nby %s\n", a->by ? a->by : "");
-	for (size_t i = 0; i < a->ngroup; i++)
-		strbuf_addf(&words, "group %s\n", a->group[i]);
-	strbuf_addf(&words, "host %s\nmodels %s\n", a->host ? a->host : "", a->models ? "yes" : "no");
-	strbuf_addf(&words, "%s", strbuf_str(&a->options_text));
+	rc = run_filter_describe(&a->filter, &words);
+	strbuf_addf(&words, "\nby %s\n", by ? by : "");
+	for (size_t i = 0; i < group.n; i++)
+		strbuf_addf(&words, "group %s\n", group.v[i]);
+	strbuf_addf(&words, "host %s\nmodels %s\n", host ? host : "", models ? "yes" : "no");
+	if (translate_from || translate_to)
+		strbuf_addf(&words, "translate %s -> %s\n", translate_from ? translate_from : "",
+			    translate_to ? translate_to : "");
+	strbuf_addf(&words, "%s", strbuf_str(&options_text));
 	memset(&req, 0, sizeof(req));
-	req.filter = &c->filter;
-	req.by = a->by;
-	req.group = a->ngroup ? (const char *const *)a->group : NULL;
-	req.translate_from = a->translate_from;
-	req.translate_to = a->translate_to;
-	req.host = a->host;
-	req.models = a->models;
+	req.filter = &a->filter;
+	req.by = by;
+	req.group = strvec_list(&group);
+	req.translate_from = translate_from;
+	req.translate_to = translate_to;
+	req.host = host;
+	req.models = models;
 	/* sizing inputs name their own runs (base-from, scaling-from, ...): no report filter */
-	req.size = size_options_request(a->size, &a->no_filter);
-	req.out_dir = a->out;
-	req.plot_format = a->png ? PLOT_PNG : PLOT_SVG;
+	req.size = size_config_request(&every_run);
+	req.out_dir = out_dir;
+	req.plot_format = png ? PLOT_PNG : PLOT_SVG;
 	req.options_text = strbuf_str(&words);
-	req.html = a->html;
+	req.html = html;
 	if (rc == 0)
 		rc = report_run(db, &req, out);
 	strbuf_release(&words);
@@ -329,22 +267,15 @@ static int run(sqlite3 *db, void *request, struct cli_args *c, struct doc **out)
 int cmd_report(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"report", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
-	struct args a;
+		{"report", NULL, details, specs, views}, CLI_DB_READ, check, run};
 	int rc;
-	memset(&a, 0, sizeof(a));
-	a.size = size_options_new();
-	if (!a.size)
-		return err_set("out of memory");
-	rc = cli_run(&def, &a, argc, argv, g);
-	size_options_free(a.size);
-	free(a.by);
-	cli_free_list(a.group);
-	free(a.translate_from);
-	free(a.translate_to);
-	free(a.host);
-	strbuf_release(&a.options_text);
-	run_filter_release(&a.config_where);
-	free(a.config_text);
+	out_dir = by = host = config = translate_from = translate_to = NULL;
+	models = png = html = false;
+	size_config_reset();
+	rc = cli_run(&def, argc, argv, g);
+	size_config_release();
+	strbuf_release(&options_text);
+	free(config_text);
+	config_text = NULL;
 	return rc;
 }

@@ -11,17 +11,16 @@
 
 #include <string.h>
 
-enum { OPT_EXCLUDED = CLI_FILTERED_COUNT, OPT_FIELDS };
+static bool fields; /* --fields: the field listing instead of the runs */
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_FILTERED,
-	[OPT_EXCLUDED] = {"excluded", 0, NULL,
-			  "only the excluded runs, with a column giving the reasons", false},
-	[OPT_FIELDS] = {"fields", 0, NULL,
-			"per field name, the sources that hold it and the one its plain name "
-			"reads (view fields)",
-			false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_FLAG("excluded", &cli_parsed.filter.only_excluded,
+		 "only the excluded runs, with a column giving the reasons"),
+	OPT_FLAG("fields", &fields,
+		 "per field name, the sources that hold it and the one its plain name reads (view "
+		 "fields)"),
+	OPT_END,
 };
 
 static const char details_text[] =
@@ -68,59 +67,40 @@ static int help_details(struct strbuf *sb)
 	return bad ? err_set("out of memory") : 0;
 }
 
-struct runs_request {
-	bool only_excluded;
-	bool fields;
-};
-
-static int option(void *request, int which, const char *value)
+static int check(struct cli_args *a)
 {
-	struct runs_request *req = request;
-	(void)value;
-	if (which == OPT_EXCLUDED)
-		req->only_excluded = true;
-	if (which == OPT_FIELDS)
-		req->fields = true;
-	return 0;
-}
-
-static int check(void *request, struct cli_args *a)
-{
-	struct runs_request *req = request;
-	a->filter.only_excluded = req->only_excluded;
 	/* md and the tables show the listing asked for; json is the whole document */
 	if (!a->view && a->format != DOC_JSON)
-		a->view = req->fields ? "fields" : "runs";
+		a->view = fields ? "fields" : "runs";
 	return 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct runs_request *req = request;
 	int64_t hidden = 0, nruns = 0;
 	int rc = run_filter_check(db, &a->filter);
 	if (rc == 0)
-		rc = build_runs_begin(a->filter.only_excluded, req->fields, out);
-	if (rc == 0 && req->fields)
+		rc = build_runs_begin(a->filter.only_excluded, fields, out);
+	if (rc == 0 && fields)
 		rc = field_sources_list(db, &a->filter, build_fields_row, *out, &nruns);
-	if (rc == 0 && req->fields)
+	if (rc == 0 && fields)
 		rc = build_fields_end(*out, nruns);
-	if (rc == 0 && !req->fields)
+	if (rc == 0 && !fields)
 		rc = query_runs(db, &a->filter, build_runs_row, *out, &hidden);
-	if (rc == 0 && !req->fields)
+	if (rc == 0 && !fields)
 		rc = build_runs_end(*out, hidden);
 	return rc;
 }
 
 int cmd_runs(int argc, char **argv, const struct global_opts *g)
 {
-	struct cli_def def = {{"runs", NULL, NULL, specs, views}, CLI_DB_READ, option, check, run};
-	struct runs_request req = {false, false};
+	struct cli_def def = {{"runs", NULL, NULL, specs, views}, CLI_DB_READ, check, run};
 	struct strbuf details = STRBUF_INIT;
 	int rc = help_details(&details);
+	fields = false;
 	if (rc == 0) {
 		def.cmd.details = details.buf;
-		rc = cli_run(&def, &req, argc, argv, g);
+		rc = cli_run(&def, argc, argv, g);
 	}
 	strbuf_release(&details);
 	return rc;

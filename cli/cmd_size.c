@@ -5,115 +5,95 @@
 #include "opt.h"
 
 #include "../analysis/size.h"
-#include "../importers/catalog.h"
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/outfile.h"
-#include "../reports/builders.h"
+#include "../importers/catalog.h"
 #include "../plot/sizing_plot.h"
+#include "../reports/builders.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static struct size_request req;
+static struct strvec catalogs, series; /* --catalog, --series; req points into them */
+static const char *plot;               /* --plot FILE */
+static bool force, has_target;
 
-enum {
-	OPT_TARGET = CLI_ANALYSIS_COUNT,
-	OPT_SESSIONS,
-	OPT_CATALOG,
-	OPT_HEADROOM,
-	OPT_SERIES,
-	OPT_BASE_FROM,
-	OPT_BASE_RATE,
-	OPT_BASE_CPU,
-	OPT_SCALING_FROM,
-	OPT_SCALING_BY,
-	OPT_PER_DOUBLING,
-	OPT_SMT_FROM,
-	OPT_SMT_FACTOR,
-	OPT_MEMORY_FROM,
-	OPT_MEM_PER_SESSION,
-	OPT_MEM_FIXED,
-	OPT_COLOCATED,
-	OPT_OS_RESERVE,
-	OPT_TRANSLATE,
-	OPT_MEASURED_WHERE,
-	OPT_LIST_FAMILIES,
-	OPT_PLOT,
-	OPT_FORCE,
-};
+static int sessions_option(const struct opt_spec *spec, const char *value);
+static int translate_option(const struct opt_spec *spec, const char *value);
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_TARGET] = {"target", 0, "RATE",
-			"the throughput to meet (required unless --list-families)", false},
-	[OPT_SESSIONS] = {"sessions", 0, "N|N1,N2|LO-HI",
-			  "concurrent sessions, whole counts from 1 to 1e9: one count, a list or a "
-			  "range; memory at the largest, measured runs at each (the worst decides)",
-			  false},
-	[OPT_CATALOG] = {"catalog", 0, "FILE",
-			 "instance catalog for this run; repeatable (default: the catalogs stored "
-			 "with coreplan catalog, else the shipped GCE and AWS ones)",
-			 true},
-	[OPT_HEADROOM] = {"headroom", 0, "PCT", "capacity kept free, in % (default 0)", false},
-	[OPT_SERIES] = {"series", 0, "S1[,S2]", "only these series (e2,n2,m7i,...)", false},
-	[OPT_BASE_FROM] = {"base-from", 0, "WHERE",
-			   "single-thread runs on a dedicated core: their median is the base rate",
-			   false},
-	[OPT_BASE_RATE] = {"base-rate", 0, "R", "the base rate per physical core, as a number",
-			   false},
-	[OPT_BASE_CPU] = {"base-cpu", 0, "FAMILY",
-			  "the CPU family --base-rate was measured on (a catalog family, or an "
-			  "instance name standing for its family)",
-			  false},
-	[OPT_SCALING_FROM] =
-		{"scaling-from", 0, "WHERE",
-		 "a sweep over workers: a power law fitted to its physical-core levels", false},
-	[OPT_SCALING_BY] = {"scaling-by", 0, "FIELD",
-			    "the level field of --scaling-from (default gomaxprocs)", false},
-	[OPT_PER_DOUBLING] = {"per-doubling", 0, "F",
-			      "growth per doubling of physical cores, above 0 and at most 4 (2: "
-			      "perfect scaling)",
-			      false},
-	[OPT_SMT_FROM] = {"smt-from", 0, "WHERE", "runs for coreplan smt: its smt_factor", false},
-	[OPT_SMT_FACTOR] = {"smt-factor", 0, "F",
-			    "what a core's second thread adds (e.g. 1.27), above 0 and at most 2",
-			    false},
-	[OPT_MEMORY_FROM] = {"memory-from", 0, "WHERE",
-			     "runs for an OLS of load_rss_kb on sessions (slope and intercept) and "
-			     "their traces' PostgreSQL RSS",
-			     false},
-	[OPT_MEM_PER_SESSION] = {"mem-per-session", 0, "KB", "memory per session, kB", false},
-	[OPT_MEM_FIXED] = {"mem-fixed", 0, "KB", "fixed memory, kB", false},
-	[OPT_COLOCATED] = {"colocated-kb", 0, "KB",
-			   "memory of the processes beside the app (PostgreSQL), kB; wins over "
-			   "the traces of --memory-from",
-			   false},
-	[OPT_OS_RESERVE] = {"os-reserve-mib", 0, "MIB",
-			    "memory kept for the kernel and the guest's services (default 512)",
-			    false},
-	[OPT_TRANSLATE] = {"translate", 0, "FAMILY=F",
-			   "rate on FAMILY = base rate / F; F a number or from:WHERE,to:WHERE (the "
-			   "rate factor measured from those runs, as coreplan translate does); "
-			   "FAMILY a catalog family or instance name",
-			   true},
-	[OPT_MEASURED_WHERE] = {"measured-where", 0, "WHERE",
-				"extra conditions for the measured runs shown beside predictions",
-				false},
-	[OPT_LIST_FAMILIES] = {"list-families", 0, NULL,
-			       "only list the catalogs' CPU families and series (view families), "
-			       "as coreplan catalog --families does for the stored ones",
-			       false},
-	[OPT_PLOT] = {"plot", 0, "FILE",
-		      "also draw predicted capacity per instance, the measured runs beside it, "
-		      "against the target: FILE ends in .svg or .png; its data FILE.tsv and "
-		      "script FILE.gp are written beside it",
-		      false},
-	[OPT_FORCE] = {"force", 0, NULL,
-		       "--plot may replace the image, data and script an earlier coreplan wrote "
-		       "there (never a file coreplan did not write)",
-		       false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_DOUBLE("target", "RATE", &req.target,
+		   "the throughput to meet (required unless --list-families)", OPT_GT(0),
+		   .noun = "a rate", .given = &has_target),
+	OPT_CALL("sessions", "N|N1,N2|LO-HI", sessions_option, &req.sessions,
+		 "concurrent sessions, whole counts from 1 to 1e9: one count, a list or a range; "
+		 "memory at the largest, measured runs at each (the worst decides)"),
+	OPT_LIST("catalog", "FILE", &catalogs,
+		 "instance catalog for this run (default: the catalogs stored with coreplan "
+		 "catalog, else the shipped GCE and AWS ones)",
+		 .repeatable = true, .noun = "a value"),
+	OPT_DOUBLE("headroom", "PCT", &req.headroom_pct, "capacity kept free, in % (default 0)",
+		   OPT_GE(0), OPT_LT(100), .noun = "a percentage"),
+	OPT_LIST("series", "S1[,S2]", &series, "only these series (e2,n2,m7i,...)",
+		 .noun = "a value"),
+	OPT_STRING("base-from", "WHERE", &req.base_from,
+		   "single-thread runs on a dedicated core: their median is the base rate"),
+	OPT_DOUBLE("base-rate", "R", &req.base_rate, "the base rate per physical core, as a number",
+		   OPT_GE(0), .given = &req.has_base_rate),
+	OPT_STRING("base-cpu", "FAMILY", &req.base_cpu,
+		   "the CPU family --base-rate was measured on (a catalog family, or an instance "
+		   "name standing for its family)"),
+	OPT_STRING("scaling-from", "WHERE", &req.scaling_from,
+		   "a sweep over workers: a power law fitted to its physical-core levels"),
+	OPT_STRING("scaling-by", "FIELD", &req.scaling_by,
+		   "the level field of --scaling-from (default gomaxprocs)"),
+	/* 0 would predict nothing beyond one core; 2 is perfect scaling */
+	OPT_DOUBLE("per-doubling", "F", &req.per_doubling,
+		   "growth per doubling of physical cores (2: perfect scaling)", OPT_GT(0),
+		   OPT_LE(4), .noun = "a factor", .given = &req.has_per_doubling),
+	OPT_STRING("smt-from", "WHERE", &req.smt_from, "runs for coreplan smt: its smt_factor"),
+	/* a core's two threads against one: 1 adds nothing, 2 doubles the core */
+	OPT_DOUBLE("smt-factor", "F", &req.smt_factor,
+		   "what a core's second thread adds (e.g. 1.27; 1: nothing, 2: it doubles the "
+		   "core)",
+		   OPT_GT(0), OPT_LE(2), .noun = "a factor", .given = &req.has_smt),
+	OPT_STRING("memory-from", "WHERE", &req.memory_from,
+		   "runs for an OLS of load_rss_kb on sessions (slope and intercept) and their "
+		   "traces' PostgreSQL RSS"),
+	OPT_DOUBLE("mem-per-session", "KB", &req.mem_per, "memory per session, kB", OPT_GE(0),
+		   .given = &req.has_mem_per),
+	OPT_DOUBLE("mem-fixed", "KB", &req.mem_fixed, "fixed memory, kB", OPT_GE(0),
+		   .given = &req.has_mem_fixed),
+	OPT_DOUBLE("colocated-kb", "KB", &req.colocated_kb,
+		   "memory of the processes beside the app (PostgreSQL), kB; wins over the traces "
+		   "of --memory-from",
+		   OPT_GE(0), .given = &req.has_colocated),
+	OPT_DOUBLE("os-reserve-mib", "MIB", &req.os_reserve_mib,
+		   "memory kept for the kernel and the guest's services (default 512)", OPT_GE(0),
+		   .given = &req.has_os_reserve),
+	OPT_CALL("translate", "FAMILY=F", translate_option, NULL,
+		 "rate on FAMILY = base rate / F; F a number or from:WHERE,to:WHERE (the rate "
+		 "factor measured from those runs, as coreplan translate does); FAMILY a catalog "
+		 "family or instance name",
+		 .repeatable = true),
+	OPT_STRING("measured-where", "WHERE", &req.measured_where,
+		   "extra conditions for the measured runs shown beside predictions"),
+	OPT_FLAG("list-families", &req.list_families,
+		 "only list the catalogs' CPU families and series (view families), as coreplan "
+		 "catalog --families does for the stored ones"),
+	OPT_STRING(
+		"plot", "FILE", &plot,
+		"also draw predicted capacity per instance, the measured runs beside it, against "
+		"the target: FILE ends in .svg or .png; its data FILE.tsv and script FILE.gp are "
+		"written beside it"),
+	OPT_FLAG("force", &force,
+		 "--plot may replace the image, data and script an earlier coreplan wrote there "
+		 "(never a file coreplan did not write)"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -183,7 +163,8 @@ static const char details[] =
 	"  coreplan size --target 1000 --sessions 300,500 --base-from subcorpus=core \\\n"
 	"      --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3' \\\n"
 	"      --memory-from 'target=medium cfg=pg block=1,2,3' --measured-where block=1,2,3\n"
-	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 \\\n"
+	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 "
+	"\\\n"
 	"      --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2\n"
 	"  coreplan size --list-families\n"
 	"\n"
@@ -195,64 +176,26 @@ static const char details[] =
 
 static const char *const views[] = {"instances", "inputs", "measured", "families", NULL};
 
-struct args {
-	struct size_request req;
-	const char *plot;
-	bool force;
-	bool has_target;
-};
-
-static int number(const char *option, const char *value, double *out, bool *flag)
+static int sessions_option(const struct opt_spec *spec, const char *value)
 {
-	if (num_parse_real(value, out) || !(*out >= 0))
-		return err_usage("--%s needs a number, got '%s'", option, value);
-	if (flag)
-		*flag = true;
-	return 0;
-}
-
-static void free_list(char **list, size_t n)
-{
-	for (size_t i = 0; list && i < n; i++)
-		free(list[i]);
-	free(list);
-}
-
-/* "A,B" appended to a NULL-terminated list. */
-static int add_list(const char *option, const char *value, char ***list, size_t *n)
-{
-	const char *p = value;
-	size_t before = *n;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		char **grown;
-		if (len > 0) {
-			if (!(grown = realloc(*list, (*n + 2) * sizeof(*grown))))
-				return err_set("out of memory");
-			*list = grown;
-			if (!(grown[*n] = strndup(p, len)))
-				return err_set("out of memory");
-			grown[++*n] = NULL;
-		}
-		p += len + (p[len] == ',');
-	}
-	return *n > before ? 0 : err_usage("--%s needs a value, got '%s'", option, value);
+	return size_sessions_parse(value, spec->value);
 }
 
 /*
  * FAMILY=F, or FAMILY=from:WHERE,to:WHERE (the factor measured from those
  * runs, as coreplan translate measures its rate factor).
  */
-static int add_translation(struct size_request *req, const char *value)
+static int translate_option(const struct opt_spec *spec, const char *value)
 {
 	const char *eq = strchr(value, '=');
 	struct size_translation *grown, t;
 	double factor = 0;
 	memset(&t, 0, sizeof(t));
 	if (!eq || eq == value || (size_t)(eq - value) >= sizeof(t.family))
-		return err_usage("--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
-				 "'%s'",
-				 value);
+		return err_usage(
+			"--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
+			"'%s'",
+			value);
 	memcpy(t.family, value, (size_t)(eq - value));
 	if (!strncmp(eq + 1, "from:", 5)) {
 		const char *from = eq + 6, *to = strstr(from, ",to:");
@@ -264,242 +207,170 @@ static int add_translation(struct size_request *req, const char *value)
 		snprintf(t.to, sizeof(t.to), "%s", to + 4);
 		t.measured = true;
 	} else if (num_parse_real(eq + 1, &factor) || !(factor > 0))
-		return err_usage("--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
-				 "'%s'",
-				 value);
+		return err_usage(
+			"--translate needs FAMILY=FACTOR or FAMILY=from:WHERE,to:WHERE, got "
+			"'%s'",
+			value);
 	t.factor = factor;
-	grown = realloc(req->translations, (req->ntranslations + 1) * sizeof(*grown));
+	grown = realloc(req.translations, (req.ntranslations + 1) * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
-	req->translations = grown;
-	grown[req->ntranslations++] = t;
+	req.translations = grown;
+	grown[req.ntranslations++] = t;
 	return 0;
 }
 
-static int option(void *request, int which, const char *value)
+/* The lists as the request holds them. */
+static void bind_lists(void)
 {
-	struct args *a = request;
-	struct size_request *req = &a->req;
-	const char *name = specs[which].name;
-	switch (which) {
-	case OPT_TARGET:
-		return number(name, value, &req->target, &a->has_target);
-	case OPT_SESSIONS:
-		return size_sessions_parse(value, &req->sessions);
-	case OPT_CATALOG:
-		return add_list(name, value, &req->catalog_files, &req->ncatalog_files);
-	case OPT_HEADROOM:
-		if (number(name, value, &req->headroom_pct, NULL) || req->headroom_pct >= 100)
-			return err_usage("--headroom needs a percentage below 100, got '%s'",
-					 value);
-		return 0;
-	case OPT_SERIES:
-		return add_list(name, value, &req->series, &req->nseries);
-	case OPT_BASE_FROM:
-		req->base_from = value;
-		return 0;
-	case OPT_BASE_RATE:
-		return number(name, value, &req->base_rate, &req->has_base_rate);
-	case OPT_BASE_CPU:
-		req->base_cpu = value;
-		return 0;
-	case OPT_SCALING_FROM:
-		req->scaling_from = value;
-		return 0;
-	case OPT_SCALING_BY:
-		req->scaling_by = value;
-		return 0;
-	case OPT_PER_DOUBLING:
-		/* 0 would predict nothing beyond one core; 2 is perfect scaling */
-		if (number(name, value, &req->per_doubling, &req->has_per_doubling) ||
-		    !(req->per_doubling > 0 && req->per_doubling <= 4))
-			return err_usage(
-				"--per-doubling needs a factor above 0 and at most 4 (1: "
-				"no gain from doubling the cores, 2: perfect scaling), got "
-				"'%s'",
-				value);
-		return 0;
-	case OPT_SMT_FROM:
-		req->smt_from = value;
-		return 0;
-	case OPT_SMT_FACTOR:
-		/* a core's two threads against one: 1 adds nothing, 2 doubles the core */
-		if (number(name, value, &req->smt_factor, &req->has_smt) ||
-		    !(req->smt_factor > 0 && req->smt_factor <= 2))
-			return err_usage(
-				"--smt-factor needs a factor above 0 and at most 2 (1: the "
-				"second thread adds nothing, 2: it doubles the core), got "
-				"'%s'",
-				value);
-		return 0;
-	case OPT_MEMORY_FROM:
-		req->memory_from = value;
-		return 0;
-	case OPT_MEM_PER_SESSION:
-		return number(name, value, &req->mem_per, &req->has_mem_per);
-	case OPT_MEM_FIXED:
-		return number(name, value, &req->mem_fixed, &req->has_mem_fixed);
-	case OPT_COLOCATED:
-		return number(name, value, &req->colocated_kb, &req->has_colocated);
-	case OPT_OS_RESERVE:
-		return number(name, value, &req->os_reserve_mib, &req->has_os_reserve);
-	case OPT_LIST_FAMILIES:
-		req->list_families = true;
-		return 0;
-	case OPT_TRANSLATE:
-		return add_translation(req, value);
-	case OPT_MEASURED_WHERE:
-		req->measured_where = value;
-		return 0;
-	case OPT_PLOT:
-		a->plot = value;
-		return 0;
-	case OPT_FORCE:
-		a->force = true;
-		return 0;
-	}
-	return 0;
+	req.catalog_files = catalogs.v;
+	req.ncatalog_files = catalogs.n;
+	req.series = series.v;
+	req.nseries = series.n;
 }
 
-static int check(void *request, struct cli_args *a)
+static int check(struct cli_args *a)
 {
-	struct args *args = request;
-	struct size_request *req = &args->req;
-	if (args->force && !args->plot)
+	bind_lists();
+	if (force && !plot)
 		return err_usage("--force is for --plot's files: give --plot FILE");
-	if (req->list_families) {
+	if (req.list_families) {
 		if (a->view && strcmp(a->view, "families") && strcmp(a->view, "facts"))
 			return err_usage("--list-families shows the view families, not '%s'",
 					 a->view);
-		if (args->plot)
+		if (plot)
 			return err_usage("--list-families sizes nothing: no --plot");
 		if (!a->view && a->format != DOC_JSON)
 			a->view = "families";
-		req->filter = &a->filter;
+		req.filter = &a->filter;
 		return 0;
 	}
-	if (!args->has_target)
+	if (!has_target)
 		return err_usage("--target RATE is required (unless --list-families)");
-	if (args->plot) {
-		const char *base =
-			strrchr(args->plot, '/') ? strrchr(args->plot, '/') + 1 : args->plot;
+	if (plot) {
+		const char *base = strrchr(plot, '/') ? strrchr(plot, '/') + 1 : plot;
 		const char *dot = strrchr(base, '.');
 		char why[512];
 		if (!dot || dot == base || (strcmp(dot, ".svg") && strcmp(dot, ".png")))
-			return err_usage("--plot '%s' must end in .svg or .png (its data and script "
-					 "are written beside it as FILE.tsv and FILE.gp)",
-					 args->plot);
+			return err_usage(
+				"--plot '%s' must end in .svg or .png (its data and script "
+				"are written beside it as FILE.tsv and FILE.gp)",
+				plot);
 		if (outfile_name_check(base, "--plot") != 0) {
 			snprintf(why, sizeof(why), "%s", err_msg());
 			return err_usage("%s", why);
 		}
 	}
-	if (!(req->target > 0))
+	if (!(req.target > 0))
 		return err_usage("--target needs a rate above 0");
-	if (req->base_from && req->has_base_rate)
+	if (req.base_from && req.has_base_rate)
 		return err_usage("give --base-from or --base-rate, not both");
-	if (req->has_base_rate && !req->base_cpu)
+	if (req.has_base_rate && !req.base_cpu)
 		return err_usage(
 			"--base-rate needs --base-cpu FAMILY (the CPU it was measured on)");
-	req->filter = &a->filter;
-	req->metric = a->metric;
+	req.filter = &a->filter;
+	req.metric = a->metric;
 	return 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct args *args = request;
 	struct size_result res;
-	struct sizing_plot plot = {0};
-	int rc = size_run(db, &args->req, &res);
+	struct sizing_plot drawn = {0};
+	int rc = size_run(db, &req, &res);
 	(void)a;
-	if (rc == 0 && args->plot && res.listing)
+	if (rc == 0 && plot && res.listing)
 		rc = err_usage("--list-families sizes nothing: no --plot");
-	if (rc == 0 && args->plot) {
-		struct plot_output o = {NULL, args->force, true};
-		rc = sizing_plot_draw(&res, args->plot, &o, &plot);
+	if (rc == 0 && plot) {
+		struct plot_output o = {NULL, force, true};
+		rc = sizing_plot_draw(&res, plot, &o, &drawn);
 	}
 	if (rc == 0)
-		rc = build_size(&args->req, &res, args->plot ? &plot : NULL, out);
-	sizing_plot_release(&plot);
+		rc = build_size(&req, &res, plot ? &drawn : NULL, out);
+	sizing_plot_release(&drawn);
 	size_result_release(&res);
 	return rc;
+}
+
+/* The state of a new request: cmd_size and the report's config start here. */
+static void reset(void)
+{
+	memset(&req, 0, sizeof(req));
+	req.shipped_dir = cli_catalog_dir();
+	req.reader = catalog_read;
+	plot = NULL;
+	force = has_target = false;
+}
+
+static void release(void)
+{
+	opt_release_targets(specs); /* catalogs, series */
+	free(req.translations);
+	reset();
 }
 
 int cmd_size(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"size", NULL, details, specs, views}, CLI_DB_OPTIONAL, option, check, run};
-	struct args a;
+		{"size", NULL, details, specs, views}, CLI_DB_OPTIONAL, check, run};
 	int rc;
-	memset(&a, 0, sizeof(a));
-	a.req.shipped_dir = cli_catalog_dir();
-	a.req.reader = catalog_read;
-	rc = cli_run(&def, &a, argc, argv, g);
-	free_list(a.req.catalog_files, a.req.ncatalog_files);
-	free_list(a.req.series, a.req.nseries);
-	free(a.req.translations);
+	reset();
+	rc = cli_run(&def, argc, argv, g);
+	release();
 	return rc;
 }
 
 /* ---- size's options by name, for `report --config` (cmd.h) ---- */
 
-struct size_options {
-	struct args a;
-};
-
-struct size_options *size_options_new(void)
+void size_config_reset(void)
 {
-	struct size_options *o = calloc(1, sizeof(*o));
-	if (o) {
-		o->a.req.shipped_dir = cli_catalog_dir();
-		o->a.req.reader = catalog_read;
-	}
-	return o;
+	reset();
 }
 
-int size_options_set(struct size_options *o, const char *name, const char *value)
+const struct opt_spec *size_config_specs(void)
 {
-	for (int i = CLI_ANALYSIS_COUNT; specs[i].name; i++) {
-		if (strcmp(specs[i].name, name))
-			continue;
-		if (i == OPT_PLOT)
-			return err_usage("the report draws the sizing plot itself: no 'plot' key");
-		if (i == OPT_LIST_FAMILIES)
-			return err_usage("the report sizes: no 'list-families' key");
-		if (i == OPT_FORCE)
-			return err_usage("the report's --force is an option: no 'force' key");
-		if (!specs[i].arg)
-			return err_usage("'%s' takes no value", name);
-		return option(&o->a, i, value);
-	}
-	return 1;
+	return specs + CLI_ANALYSIS_COUNT;
 }
 
-const struct size_request *size_options_request(struct size_options *o,
-						const struct run_filter *filter)
+int size_config_set(const char *name, const char *value)
 {
-	if (!(o->a.req.target > 0))
+	static const struct {
+		const char *name, *why;
+	} refused[] = {
+		{"plot", "the report draws the sizing plot itself: no 'plot' key"},
+		{"list-families", "the report sizes: no 'list-families' key"},
+		{"force", "the report's --force is an option: no 'force' key"},
+	};
+	const struct opt_spec *s = opt_find(specs + CLI_ANALYSIS_COUNT, name);
+	if (!s)
+		return 1;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (!strcmp(name, refused[i].name))
+			return err_usage("%s", refused[i].why);
+	if (!s->arg)
+		return err_usage("'%s' takes no value", name);
+	return opt_apply(s, value);
+}
+
+const struct size_request *size_config_request(const struct run_filter *filter)
+{
+	if (!(req.target > 0))
 		return NULL;
-	o->a.req.filter = filter;
-	return &o->a.req;
+	bind_lists();
+	req.filter = filter;
+	return &req;
 }
 
-int size_options_check(struct size_options *o)
+int size_config_check(void)
 {
 	struct cli_args a;
-	if (!(o->a.req.target > 0))
+	if (!(req.target > 0))
 		return 0;
 	memset(&a, 0, sizeof(a));
-	return check(&o->a, &a);
+	return check(&a);
 }
 
-void size_options_free(struct size_options *o)
+void size_config_release(void)
 {
-	if (!o)
-		return;
-	free_list(o->a.req.catalog_files, o->a.req.ncatalog_files);
-	free_list(o->a.req.series, o->a.req.nseries);
-	free(o->a.req.translations);
-	free(o);
+	release();
 }

@@ -4,26 +4,24 @@
 #include "opt.h"
 
 #include "../analysis/smt.h"
-#include "../common/err.h"
 #include "../reports/builders.h"
 
 #include <string.h>
 
-enum { OPT_HOST = CLI_ANALYSIS_COUNT, OPT_THREADS, OPT_PROCS, OPT_CPUSET };
+static struct smt_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "the host's topology (coreplan topology; default: the runs' `topology_host` "
-		      "field)",
-		      false},
-	[OPT_THREADS] = {"threads", 0, "FIELD",
-			 "threads per process (default threads_per_proc, else gomaxprocs)", false},
-	[OPT_PROCS] = {"procs", 0, "FIELD", "processes per run (default procs; missing: 1)", false},
-	[OPT_CPUSET] = {"cpuset", 0, "FIELD", "the CPU set a run was pinned to (default cpuset)",
-			false},
+	OPT_STRING("host", "NAME", &req.host,
+		   "the host's topology (coreplan topology; default: the runs' `topology_host` "
+		   "field)"),
+	OPT_STRING("threads", "FIELD", &req.threads,
+		   "threads per process (default threads_per_proc, else gomaxprocs)"),
+	OPT_STRING("procs", "FIELD", &req.procs, "processes per run (default procs; missing: 1)"),
+	OPT_STRING("cpuset", "FIELD", &req.cpuset,
+		   "the CPU set a run was pinned to (default cpuset)"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -48,36 +46,15 @@ static const char details[] =
 
 static const char *const views[] = {"figures", NULL};
 
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct smt_request *req = request;
-	switch (which) {
-	case OPT_HOST:
-		req->host = value;
-		return 0;
-	case OPT_THREADS:
-		req->threads = value;
-		return 0;
-	case OPT_PROCS:
-		req->procs = value;
-		return 0;
-	case OPT_CPUSET:
-		req->cpuset = value;
-		return 0;
-	}
-	return 0;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct smt_request *req = request;
 	struct smt_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = smt_measure(db, req, &res);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = smt_measure(db, &req, &res);
 	if (rc == 0)
-		rc = build_smt(req, &res, out);
+		rc = build_smt(&req, &res, out);
 	smt_result_release(&res);
 	return rc;
 }
@@ -85,8 +62,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_smt(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"smt", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct smt_request req;
+		{"smt", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -4,49 +4,33 @@
 #include "opt.h"
 
 #include "../analysis/sweep.h"
-#include "../common/err.h"
 #include "../reports/builders.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_BY = CLI_ANALYSIS_COUNT,
-	OPT_BASE,
-	OPT_STOP,
-	OPT_KIND,
-	OPT_LOWER,
-	OPT_HOST,
-	OPT_WORKERS
-};
+static struct sweep_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_BY] = {"by", 0, "FIELD", "the level field, e.g. gomaxprocs or sessions",
-		    .required = true},
-	[OPT_BASE] = {"base", 0, "LEVEL",
-		      "the level speedups are relative to (default: the "
-		      "smallest)",
-		      false},
-	[OPT_STOP] = {"stop-below", 0, "EFF",
-		      "per-doubling efficiency under which scaling stops (default 0.6)", false},
-	[OPT_KIND] = {"metric-kind", 0, "KIND",
-		      "what the metric is when its name does not say: rate, time, latency, "
-		      "memory, cpu, count, fraction or ratio",
-		      false},
-	[OPT_LOWER] = {"lower-is-better", 0, NULL,
-		       "lower values of the metric are better (speedup = base / median)", false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "count levels on this recorded host (default: the runs' topology_host)",
-		      false},
-	[OPT_WORKERS] =
-		{"workers", 0, "FIELD",
-		 "FIELD counts workers (threads, cores, processes): speedup, efficiency and "
-		 "the SMT classification apply to it (fields known to count workers need "
-		 "no flag)",
-		 false},
+	OPT_STRING("by", "FIELD", &req.by, "the level field, e.g. gomaxprocs or sessions",
+		   .required = true),
+	OPT_DOUBLE("base", "LEVEL", &req.opts.base,
+		   "the level speedups are relative to (default: the smallest)",
+		   .given = &req.opts.has_base),
+	OPT_DOUBLE("stop-below", "EFF", &req.opts.stop_efficiency,
+		   "per-doubling efficiency under which scaling stops (default 0.6)", OPT_GT(0),
+		   OPT_LE(1)),
+	OPT_CHOICE("metric-kind", "KIND", &req.kind, cli_metric_kinds,
+		   "what the metric is when its name does not say", .given = &req.has_kind),
+	OPT_FLAG("lower-is-better", &req.lower_is_better,
+		 "lower values of the metric are better (speedup = base / median)"),
+	OPT_STRING("host", "NAME", &req.host,
+		   "count levels on this recorded host (default: the runs' topology_host)"),
+	OPT_STRING("workers", "FIELD", &req.workers,
+		   "FIELD counts workers (threads, cores, processes): speedup, efficiency and the "
+		   "SMT classification apply to it (fields known to count workers need no flag)"),
 	CLI_SPEC_POOL,
-	{NULL, 0, NULL, NULL, false},
+	OPT_END,
 };
 
 static const char details[] =
@@ -107,12 +91,13 @@ static const char details[] =
 	"and the facts columns_left_out and columns_left_out_why and a note say why):\n"
 	"  speedup, efficiency, per_doubling, the stop rule and the whole-sweep fit\n"
 	"                need a rate or a time metric over a level that counts threads,\n"
-	"                cores or workers: a canonical field of that kind (gomaxprocs) or\n"
-	"                one of these names, in any case: gomaxprocs, threads, thread,\n"
-	"                nthreads, threads_per_proc, cores, core, cpus, vcpus, nproc,\n"
-	"                nprocs, procs, processes, workers, worker, shards, parallelism,\n"
-	"                jobs, n. Not a session sweep (--by sessions: more load, not more\n"
-	"                workers), not an error rate, memory, count or CPU metric.\n"
+	"                cores or workers: a canonical field of that kind (gomaxprocs),\n"
+	"                one of these names, in any case: gomaxprocs (Go's -cpu N),\n"
+	"                threads (Google Benchmark's), nthreads, threads_per_proc, procs,\n"
+	"                nprocs, processes, cpus, vcpus, cores, workers; or the field\n"
+	"                --workers declares. Not a session sweep (--by sessions: more\n"
+	"                load, not more workers), not an error rate, memory, count or\n"
+	"                CPU metric.\n"
 	"  per_unit, cpu_us_per_op\n"
 	"                need a rate (CPU per operation divides by operations per second;\n"
 	"                a per-level ratio of memory or latency charges fixed costs to the\n"
@@ -130,47 +115,15 @@ static const char details[] =
 
 static const char *const views[] = {"levels", NULL};
 
-static int option(void *request, int which, const char *value)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct sweep_request *req = request;
-	switch (which) {
-	case OPT_BY:
-		req->by = value;
-		return 0;
-	case OPT_BASE:
-		req->opts.has_base = true;
-		return cli_parse_number("base", value, -1e300, 1e300, &req->opts.base);
-	case OPT_STOP:
-		return cli_parse_number("stop-below", value, 1e-9, 1, &req->opts.stop_efficiency);
-	case OPT_KIND:
-		req->has_kind = true;
-		if (field_kind_parse(value, &req->kind))
-			return err_usage("--metric-kind '%s' is not a kind (%s)", value,
-					 field_metric_kinds);
-		return 0;
-	case OPT_LOWER:
-		req->lower_is_better = true;
-		return 0;
-	case OPT_HOST:
-		req->host = value;
-		return 0;
-	case OPT_WORKERS:
-		req->workers = value;
-		return 0;
-	}
-	return 0;
-}
-
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
-{
-	struct sweep_request *req = request;
 	struct sweep_result res;
 	int rc;
-	req->filter = &a->filter;
-	req->metric = a->metric;
-	rc = sweep_run(db, req, &res);
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	rc = sweep_run(db, &req, &res);
 	if (rc == 0)
-		rc = build_sweep(req, &res, out);
+		rc = build_sweep(&req, &res, out);
 	sweep_result_release(&res);
 	return rc;
 }
@@ -178,9 +131,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_sweep(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"sweep", NULL, details, specs, views}, CLI_DB_READ, option, NULL, run};
-	struct sweep_request req;
+		{"sweep", NULL, details, specs, views}, CLI_DB_READ, NULL, run};
 	memset(&req, 0, sizeof(req));
 	sweep_options_init(&req.opts);
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -14,24 +14,29 @@
 
 #define SYSFS_CPU "/sys/devices/system/cpu"
 
-enum { OPT_FROM = CLI_OUTPUT_COUNT, OPT_HOST, OPT_CORES, OPT_THREADS, OPT_SHOW };
+/* What is asked (host: --host, else the default check() chooses). */
+static struct {
+	const char *from;
+	const char *host;
+	bool show;
+	int64_t cores, threads; /* --cores, --threads-per-core (0: not given) */
+	char default_host[256];
+} req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
-	[OPT_FROM] = {"from", 0, "FILE",
-		      "`lscpu -p` output or thread_siblings_list lines, a regular file of at most "
-		      "16 MiB (default: probe this machine's " SYSFS_CPU ")",
-		      false},
-	[OPT_HOST] = {"host", 0, "NAME",
-		      "store under NAME (default: the file's base name, or this host's name)",
-		      false},
-	[OPT_CORES] = {"cores", 0, "N",
-		       "no file: a host of N physical cores (with --host; e.g. from a write-up)",
-		       false},
-	[OPT_THREADS] = {"threads-per-core", 0, "T",
-			 "with --cores: T hardware threads per core (default 1)", false},
-	[OPT_SHOW] = {"show", 0, NULL, "only show the stored hosts (all, or --host NAME)", false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING("from", "FILE", &req.from,
+		   "`lscpu -p` output or thread_siblings_list lines, a regular file of at most "
+		   "16 MiB (default: probe this machine's " SYSFS_CPU ")"),
+	OPT_STRING("host", "NAME", &req.host,
+		   "store under NAME (default: the file's base name, or this host's name)"),
+	OPT_INT("cores", "N", &req.cores,
+		"no file: a host of N physical cores (with --host; e.g. from a write-up)",
+		OPT_GE(1), OPT_LE(TOPOLOGY_MAX_CPUS)),
+	OPT_INT("threads-per-core", "T", &req.threads,
+		"with --cores: T hardware threads per core (default 1)", OPT_GE(1), OPT_LE(64)),
+	OPT_FLAG("show", &req.show, "only show the stored hosts (all, or --host NAME)"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -56,35 +61,6 @@ static const char details[] =
 
 static const char *const views[] = {"hosts", NULL};
 
-struct request {
-	const char *from;
-	const char *host; /* --host, or the default chosen in check() */
-	bool show;
-	int64_t cores, threads; /* --cores, --threads-per-core (0: not given) */
-	char default_host[256];
-};
-
-static int option(void *request, int which, const char *value)
-{
-	struct request *req = request;
-	switch (which) {
-	case OPT_FROM:
-		req->from = value;
-		return 0;
-	case OPT_HOST:
-		req->host = value;
-		return 0;
-	case OPT_CORES:
-		return cli_parse_whole("cores", value, 1, TOPOLOGY_MAX_CPUS, &req->cores);
-	case OPT_THREADS:
-		return cli_parse_whole("threads-per-core", value, 1, 64, &req->threads);
-	case OPT_SHOW:
-		req->show = true;
-		return 0;
-	}
-	return 0;
-}
-
 /* The file's base name without its extension, else this machine's name. */
 static void default_host(const char *from, char *name, size_t size)
 {
@@ -102,53 +78,50 @@ static void default_host(const char *from, char *name, size_t size)
 	name[size - 1] = '\0';
 }
 
-static int check(void *request, struct cli_args *a)
+static int check(struct cli_args *a)
 {
-	struct request *req = request;
-	if (req->show && (req->from || req->cores || req->threads))
+	if (req.show && (req.from || req.cores || req.threads))
 		return err_usage(
 			"--show only reads: not with --from, --cores or --threads-per-core");
-	if (req->from && req->cores)
+	if (req.from && req.cores)
 		return err_usage("give --from FILE or --cores N, not both");
-	if (req->threads && !req->cores)
+	if (req.threads && !req.cores)
 		return err_usage("--threads-per-core needs --cores N");
-	if (req->cores && !req->host)
+	if (req.cores && !req.host)
 		return err_usage(
 			"--cores needs --host NAME (the host has no file to be named after)");
-	if (req->cores && !req->threads)
-		req->threads = 1;
-	if (req->show) {
+	if (req.cores && !req.threads)
+		req.threads = 1;
+	if (req.show) {
 		a->db_mode = CLI_DB_READ;
 		return 0;
 	}
-	if (!req->host) {
-		default_host(req->from, req->default_host, sizeof(req->default_host));
-		req->host = req->default_host;
+	if (!req.host) {
+		default_host(req.from, req.default_host, sizeof(req.default_host));
+		req.host = req.default_host;
 	}
 	return 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct request *req = request;
 	struct topology_hosts hosts = {0};
 	struct topology t = {0};
 	int rc;
 	(void)a;
-	if (req->show) {
-		rc = topology_list(db, req->host, &hosts);
+	if (req.show) {
+		rc = topology_list(db, req.host, &hosts);
 	} else {
-		rc = req->cores
-			     ? topology_shape((size_t)req->cores, (size_t)req->threads, "given", &t)
-		     : req->from ? topology_read_file(req->from, req->from, &t)
-				 : topology_probe(SYSFS_CPU, &t);
+		rc = req.cores ? topology_shape((size_t)req.cores, (size_t)req.threads, "given", &t)
+		     : req.from ? topology_read_file(req.from, req.from, &t)
+				: topology_probe(SYSFS_CPU, &t);
 		if (rc == 0)
-			rc = topology_record(db, req->host, &t);
+			rc = topology_record(db, req.host, &t);
 		if (rc == 0)
-			rc = topology_hosts_add(&hosts, req->host, &t);
+			rc = topology_hosts_add(&hosts, req.host, &t);
 	}
 	if (rc == 0)
-		rc = build_topology(&hosts, !req->show, out);
+		rc = build_topology(&hosts, !req.show, out);
 	topology_release(&t);
 	topology_hosts_release(&hosts);
 	return rc;
@@ -157,8 +130,7 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_topology(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"topology", NULL, details, specs, views}, CLI_DB_WRITE, option, check, run};
-	struct request req;
+		{"topology", NULL, details, specs, views}, CLI_DB_WRITE, check, run};
 	memset(&req, 0, sizeof(req));
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

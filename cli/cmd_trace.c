@@ -9,21 +9,19 @@
 
 #include <string.h>
 
-enum { OPT_CORPUS = CLI_OUTPUT_COUNT, OPT_SUBCORPUS, OPT_FRAC, OPT_TRIM, OPT_KEEP_RAMP };
+static struct trace_request req;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_OUTPUT,
-	[OPT_CORPUS] = {"corpus", 0, "NAME", "the corpus, when the tag is in several", false,
-			CLI_OPT_CORPUS},
-	[OPT_SUBCORPUS] = {"subcorpus", 0, "NAME", "the sub-corpus (e.g. core), when needed",
-			   false},
-	[OPT_FRAC] = {"frac", 0, "F", "plateau fraction (default 0.8), as in coreplan cores",
-		      false},
-	[OPT_TRIM] = {"trim", 0, "N", "plateau trim (default 1), as in coreplan cores", false},
-	[OPT_KEEP_RAMP] = {"keep-ramp", 0, NULL,
-			   "keep the leading ramp rows in the plateau, as in coreplan cores",
-			   false},
-	{NULL, 0, NULL, NULL, false},
+	CLI_SPEC_CORPUS_HELP("the corpus, when the tag is in several"),
+	OPT_STRING("subcorpus", "NAME", &req.subcorpus, "the sub-corpus (e.g. core), when needed"),
+	OPT_DOUBLE("frac", "F", &req.opts.window.frac,
+		   "plateau fraction (default 0.8), as in coreplan cores", OPT_GT(0), OPT_LE(1)),
+	OPT_INT("trim", "N", &req.opts.window.trim,
+		"plateau trim (default 1), as in coreplan cores", OPT_LE(100000)),
+	OPT_FLAG("keep-ramp", &req.opts.window.keep_ramp,
+		 "keep the leading ramp rows in the plateau, as in coreplan cores"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -41,55 +39,22 @@ static const char details[] =
 
 static const char *const views[] = {"rows", NULL};
 
-/* A number in (0, 1]. */
-static int fraction(const char *option, const char *value, double *out)
+static int check(struct cli_args *a)
 {
-	if (cli_parse_number(option, value, 0, 1, out) || !(*out > 0))
-		return err_usage("--%s needs a number in (0, 1], got '%s'", option, value);
-	return 0;
-}
-
-static int option(void *request, int which, const char *value)
-{
-	struct trace_request *req = request;
-	int64_t n;
-	int rc;
-	switch (which) {
-	case OPT_SUBCORPUS:
-		req->subcorpus = value;
-		return 0;
-	case OPT_FRAC:
-		return fraction("frac", value, &req->opts.window.frac);
-	case OPT_KEEP_RAMP:
-		req->opts.window.keep_ramp = true;
-		return 0;
-	case OPT_TRIM:
-		rc = cli_parse_whole("trim", value, 0, 100000, &n);
-		if (rc == 0)
-			req->opts.window.trim = (size_t)n;
-		return rc;
-	}
-	return 0;
-}
-
-static int check(void *request, struct cli_args *a)
-{
-	struct trace_request *req = request;
 	if (a->noperands != 1)
 		return err_usage("trace needs exactly one run TAG");
-	req->tag = a->operands[0];
-	req->corpus = a->filter.corpus;
+	req.tag = a->operands[0];
+	req.corpus = a->filter.corpus;
 	return 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct trace_request *req = request;
 	struct trace_result res;
-	int rc = trace_run(db, req, &res);
+	int rc = trace_run(db, &req, &res);
 	(void)a;
 	if (rc == 0)
-		rc = build_trace(req, &res, out);
+		rc = build_trace(&req, &res, out);
 	trace_result_release(&res);
 	return rc;
 }
@@ -97,9 +62,8 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_trace(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"trace", "TAG", details, specs, views}, CLI_DB_READ, option, check, run};
-	struct trace_request req;
+		{"trace", "TAG", details, specs, views}, CLI_DB_READ, check, run};
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.opts);
-	return cli_run(&def, &req, argc, argv, g);
+	return cli_run(&def, argc, argv, g);
 }

@@ -11,32 +11,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_FROM = CLI_ANALYSIS_COUNT,
-	OPT_TO,
-	OPT_APPLY,
-	OPT_APPLY_MEDIANS,
-	OPT_CHECK,
-	OPT_SEED
-};
+static struct translate_request req;
+/* --apply's file and what it was read into (freed after the run) */
+static const char *apply;
+static struct table in;
+static struct translate_item *items;
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
-	[OPT_FROM] = {"from", 0, "WHERE",
-		      "runs on the CPU figures were measured on, e.g. 'subcorpus=m1'", .required = true},
-	[OPT_TO] = {"to", 0, "WHERE", "runs of the same workload on the other CPU", .required = true},
-	[OPT_APPLY] = {"apply", 0, "FILE",
-		       "translate a table of figures (columns value, unit; name and kind optional; a "
-		       "regular file of at most 256 MiB)",
-		       false},
-	[OPT_APPLY_MEDIANS] = {"apply-medians", 0, NULL,
-			       "also translate the from-runs' own medians, one per kind", false},
-	[OPT_CHECK] = {"check", 0, "WHERE",
-		       "runs on the target CPU that measured the same figures: each translation "
-		       "is checked against them",
-		       false},
-	[OPT_SEED] = {"seed", 0, "S", "bootstrap random seed (default 1)", false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING("from", "WHERE", &req.from,
+		   "runs on the CPU figures were measured on, e.g. 'subcorpus=m1'",
+		   .required = true),
+	OPT_STRING("to", "WHERE", &req.to, "runs of the same workload on the other CPU",
+		   .required = true),
+	OPT_STRING("apply", "FILE", &apply,
+		   "translate a table of figures (columns value, unit; name and kind optional; a "
+		   "regular file of at most 256 MiB)"),
+	OPT_FLAG("apply-medians", &req.apply_medians,
+		 "also translate the from-runs' own medians, one per kind"),
+	OPT_STRING("check", "WHERE", &req.check,
+		   "runs on the target CPU that measured the same figures: each translation is "
+		   "checked against them"),
+	OPT_INT("seed", "S", &req.seed, "bootstrap random seed (default 1)"),
+	OPT_END,
 };
 
 static const char details[] =
@@ -109,92 +106,52 @@ static const char details[] =
 
 static const char *const views[] = {"factors", "applied", NULL};
 
-/* The request and what --apply's file was read into (owned here, freed after the run). */
-struct request {
-	struct translate_request req;
-	const char *apply;
-	struct table in;
-	struct translate_item *items;
-};
-
-static int option(void *request, int which, const char *value)
-{
-	struct request *r = request;
-	int64_t seed;
-	int rc;
-	switch (which) {
-	case OPT_FROM:
-		r->req.from = value;
-		return 0;
-	case OPT_TO:
-		r->req.to = value;
-		return 0;
-	case OPT_APPLY:
-		r->apply = value;
-		return 0;
-	case OPT_APPLY_MEDIANS:
-		r->req.apply_medians = true;
-		return 0;
-	case OPT_CHECK:
-		r->req.check = value;
-		return 0;
-	case OPT_SEED:
-		rc = cli_parse_whole("seed", value, 0, INT64_MAX, &seed);
-		if (rc == 0)
-			r->req.seed = (uint64_t)seed;
-		return rc;
-	}
-	return 0;
-}
-
 /* --apply's table into items: name and kind (optional), value and unit, with their places. */
-static int read_items(struct request *r)
+static int read_items(void)
 {
 	int cv, cu, cn, ck;
-	int rc = table_read(r->apply, r->apply, TABLE_SNIFF, &r->in);
+	int rc = table_read(apply, apply, TABLE_SNIFF, &in);
 	if (rc)
 		return rc;
-	cv = table_col(&r->in, "value");
-	cu = table_col(&r->in, "unit");
-	cn = table_col(&r->in, "name");
-	ck = table_col(&r->in, "kind");
+	cv = table_col(&in, "value");
+	cu = table_col(&in, "unit");
+	cn = table_col(&in, "name");
+	ck = table_col(&in, "kind");
 	if (cv < 0 || cu < 0)
-		return err_at(r->apply, 1, 0, "needs columns 'value' and 'unit'");
-	if (r->in.nrows && !(r->items = calloc(r->in.nrows, sizeof(*r->items))))
+		return err_at(apply, 1, 0, "needs columns 'value' and 'unit'");
+	if (in.nrows && !(items = calloc(in.nrows, sizeof(*items))))
 		return err_set("out of memory");
-	for (size_t i = 0; i < r->in.nrows; i++) {
-		char **row = r->in.cells[i];
-		r->items[i] = (struct translate_item){cn >= 0 ? row[cn] : NULL,
-						      row[cv],
-						      row[cu],
-						      ck >= 0 ? row[ck] : NULL,
-						      r->in.lines[i],
-						      cv + 1,
-						      cu + 1,
-						      ck + 1};
+	for (size_t i = 0; i < in.nrows; i++) {
+		char **row = in.cells[i];
+		items[i] = (struct translate_item){cn >= 0 ? row[cn] : NULL,
+						   row[cv],
+						   row[cu],
+						   ck >= 0 ? row[ck] : NULL,
+						   in.lines[i],
+						   cv + 1,
+						   cu + 1,
+						   ck + 1};
 	}
-	r->req.items = r->items;
-	r->req.nitems = r->in.nrows;
-	r->req.items_path = r->apply;
+	req.items = items;
+	req.nitems = in.nrows;
+	req.items_path = apply;
 	return 0;
 }
 
-static int check(void *request, struct cli_args *a)
+static int check(struct cli_args *a)
 {
-	struct request *r = request;
-	r->req.filter = &a->filter;
-	r->req.metric = a->metric;
-	return r->apply ? read_items(r) : 0;
+	req.filter = &a->filter;
+	req.metric = a->metric;
+	return apply ? read_items() : 0;
 }
 
-static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
+static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct request *r = request;
 	struct translate_result res;
-	int rc = translate_run(db, &r->req, &res);
+	int rc = translate_run(db, &req, &res);
 	(void)a;
 	if (rc == 0)
-		rc = build_translate(&r->req, &res, out);
+		rc = build_translate(&req, &res, out);
 	translate_result_release(&res);
 	return rc;
 }
@@ -202,13 +159,16 @@ static int run(sqlite3 *db, void *request, struct cli_args *a, struct doc **out)
 int cmd_translate(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"translate", NULL, details, specs, views}, CLI_DB_READ, option, check, run};
-	struct request r;
+		{"translate", NULL, details, specs, views}, CLI_DB_READ, check, run};
 	int rc;
-	memset(&r, 0, sizeof(r));
-	r.req.seed = 1;
-	rc = cli_run(&def, &r, argc, argv, g);
-	free(r.items);
-	table_release(&r.in);
+	memset(&req, 0, sizeof(req));
+	memset(&in, 0, sizeof(in));
+	apply = NULL;
+	items = NULL;
+	req.seed = 1;
+	rc = cli_run(&def, argc, argv, g);
+	free(items);
+	items = NULL;
+	table_release(&in);
 	return rc;
 }

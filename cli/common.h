@@ -1,9 +1,9 @@
 /*
- * common: the command runner every command goes through (cli_run), the
- * option blocks it handles for them (metric, run filter, output format and
- * view), and the option-value parsers they share. A command is an option
- * table, a request struct and three callbacks (struct cli_def); see
- * cli/cmd_sweep.c for the shape and cli/cmd.h for how to add one.
+ * common: the command runner every command goes through (cli_run) and the
+ * option blocks it parses for them (metric, run filter, output format and
+ * view). A command is a static request, an option table bound to it, and
+ * a run callback (struct cli_def); see cli/cmd_sweep.c for the shape and
+ * cli/cmd.h for how to add one.
  */
 #ifndef COREPLAN_CLI_COMMON_H
 #define COREPLAN_CLI_COMMON_H
@@ -15,28 +15,45 @@
 #include <sqlite3.h>
 
 #include "../analysis/select.h"
+#include "../common/strvec.h"
 #include "../doc/doc.h"
 #include "../schema/fields.h"
 #include "cmd.h"
 #include "opt.h"
 
+enum cli_db {
+	CLI_DB_READ,     /* open read-only; a missing database is an error */
+	CLI_DB_WRITE,    /* open for writing (import, topology) */
+	CLI_DB_OPTIONAL, /* read-only when the file exists, else an empty in-memory one */
+	CLI_DB_NONE,
+};
 
 /*
- * Options the runner handles for every command that lists them (their
- * opt_spec.common code): the run filter, the metric and the output. A
- * command's table starts with one of the CLI_SPECS_* blocks and its own
- * options follow at index CLI_*_COUNT.
+ * What the runner parses for every command: the run filter, the metric and
+ * the output. The shared blocks below bind their options here; cli_run()
+ * resets it before parsing and releases it after the run, and hands it to
+ * the command's check and run as `a`.
  */
-enum {
-	CLI_OPT_NONE = 0,
-	CLI_OPT_METRIC,
-	CLI_OPT_CORPUS,
-	CLI_OPT_WHERE,
-	CLI_OPT_INCLUDE_EXCLUDED,
-	CLI_OPT_FORMAT,
-	CLI_OPT_VIEW,
-	CLI_OPT_POOL,
+struct cli_args {
+	const struct global_opts *g;
+	struct run_filter filter;
+	const char *metric; /* NULL when not given: the command chooses its default */
+	enum doc_format format;
+	const char *view; /* NULL: the default */
+	char **operands;  /* the words that were not options (into argv) */
+	size_t noperands;
+	enum cli_db db_mode; /* from the cli_def; check() may change it (topology --show) */
 };
+extern struct cli_args cli_parsed;
+
+/* md, tsv, csv, json, html (--format); the metric kinds (--metric-kind). */
+extern const struct opt_choice cli_formats[];
+extern const struct opt_choice cli_metric_kinds[];
+
+/* OPT_CALL parsers: --corpus NAME, --where FIELD=V[,V], --pool F1[,F2] into a run_filter. */
+int cli_set_corpus(const struct opt_spec *spec, const char *name);
+int cli_add_where(const struct opt_spec *spec, const char *text);
+int cli_add_pool(const struct opt_spec *spec, const char *list);
 
 /*
  * --pool F1[,F2]: the analyses that pool runs into levels (sweep, noise,
@@ -45,13 +62,10 @@ enum {
  * their --help.
  */
 #define CLI_SPEC_POOL                                                                              \
-	{                                                                                          \
-		"pool", 0, "F1[,F2]",                                                              \
-			"pool runs that differ in these fields on purpose (block: block kinds); "  \
-			"see "                                                                     \
-			"'pooling' below",                                                         \
-			true, CLI_OPT_POOL                                                         \
-	}
+	OPT_CALL("pool", "F1[,F2]", cli_add_pool, &cli_parsed.filter,                              \
+		 "pool runs that differ in these fields on purpose (block: block kinds); see "     \
+		 "'pooling' below",                                                                \
+		 .repeatable = true)
 #define CLI_POOLING_HELP                                                                           \
 	"pooling: the runs pooled into a level must differ only in the level, the\n"               \
 	"--group fields and the block. The command first looks at corpus, subcorpus,\n"            \
@@ -68,54 +82,38 @@ enum {
 	"only with another one (store with cfg) is covered by it. README.md, \"No silent\n"        \
 	"pooling\", has the rule.\n"
 
-#define CLI_SPEC_METRIC                                                                        \
-	{"metric", 0, "FIELD", "the measured value (default tput)", false, CLI_OPT_METRIC}
-#define CLI_SPECS_FILTER                                                                       \
-	{"corpus", 0, "NAME", "only runs of corpus NAME", false, CLI_OPT_CORPUS},              \
-		{"where", 0, "FIELD=V[,V...]",                                                 \
-		 "only runs whose FIELD is one of the values (empty: the empty string); "     \
-		 "several --where all apply",                                                  \
-		 true, CLI_OPT_WHERE},                                                         \
-		{"include-excluded", 0, NULL, "keep excluded runs (left out by default)",      \
-		 false, CLI_OPT_INCLUDE_EXCLUDED}
-#define CLI_SPECS_OUTPUT                                                                       \
-	{"format", 0, "F", "output format: md, tsv, csv, json or html (default md)", false,          \
-	 CLI_OPT_FORMAT},                                                                      \
-		{"view", 0, "NAME", "one section: the table tsv/csv print (see views below)",  \
-		 false, CLI_OPT_VIEW}
+/* The shared blocks a command's table starts with (its own options follow). */
+#define CLI_SPEC_METRIC_HELP(help)                                                                 \
+	OPT_STRING("metric", "FIELD", &cli_parsed.metric, help, .nonempty = true,                  \
+		   .noun = "a field name")
+#define CLI_SPEC_METRIC CLI_SPEC_METRIC_HELP("the measured value (default tput)")
+#define CLI_SPEC_CORPUS_HELP(help)                                                                 \
+	OPT_CALL("corpus", "NAME", cli_set_corpus, &cli_parsed.filter, help)
+#define CLI_SPECS_FILTER                                                                           \
+	CLI_SPEC_CORPUS_HELP("only runs of corpus NAME"),                                          \
+		OPT_CALL("where", "FIELD=V[,V...]", cli_add_where, &cli_parsed.filter,             \
+			 "only runs whose FIELD is one of the values (empty: the empty string); "  \
+			 "several --where all apply",                                              \
+			 .repeatable = true),                                                      \
+		OPT_FLAG("include-excluded", &cli_parsed.filter.include_excluded,                  \
+			 "keep excluded runs (left out by default)")
+#define CLI_SPEC_FORMAT                                                                            \
+	OPT_CHOICE("format", "F", &cli_parsed.format, cli_formats, "output format (default md)")
+#define CLI_SPEC_VIEW                                                                              \
+	OPT_STRING("view", "NAME", &cli_parsed.view,                                               \
+		   "one section: the table tsv/csv print (see views below)")
+#define CLI_SPECS_OUTPUT CLI_SPEC_FORMAT, CLI_SPEC_VIEW
 
 /* metric, corpus, where, include-excluded, format, view: the analysis commands' block */
 #define CLI_SPECS_ANALYSIS CLI_SPEC_METRIC, CLI_SPECS_FILTER, CLI_SPECS_OUTPUT
-#define CLI_ANALYSIS_COUNT 6
 /* corpus, where, include-excluded, format, view */
 #define CLI_SPECS_FILTERED CLI_SPECS_FILTER, CLI_SPECS_OUTPUT
-#define CLI_FILTERED_COUNT 5
-/* format, view */
-#define CLI_OUTPUT_COUNT 2
-
-enum cli_db {
-	CLI_DB_READ,     /* open read-only; a missing database is an error */
-	CLI_DB_WRITE,    /* open for writing (import, topology) */
-	CLI_DB_OPTIONAL, /* read-only when the file exists, else an empty in-memory one */
-	CLI_DB_NONE,
-};
-
-/* What the runner parsed for the command. */
-struct cli_args {
-	const struct global_opts *g;
-	struct run_filter filter;
-	const char *metric; /* NULL when not given: the command chooses its default */
-	enum doc_format format;
-	const char *view; /* NULL: the default */
-	char **operands;  /* the words that were not options (into argv) */
-	size_t noperands;
-	enum cli_db db_mode; /* from the cli_def; check() may change it (topology --show) */
-};
+/* How many entries CLI_SPECS_ANALYSIS has: a command's own options follow. */
+#define CLI_ANALYSIS_COUNT 6
 
 /*
- * One command: its option table and help (cmd), and three steps.
- *   option  apply one of the command's own options (index into cmd.specs)
- *           to the request; 0 or a usage error
+ * One command: its option table and help (cmd), bound to the command's
+ * static request, and these steps:
  *   check   after parsing: operands, required and conflicting options;
  *           NULL when there is nothing to check (operands are then refused)
  *   run     the analysis and the document: *out gets a new doc the
@@ -125,32 +123,21 @@ struct cli_args {
  *           written and standard output flushed without error; a failed
  *           write rolls it back (exit 1, nothing stored), so that a
  *           failure is never reported for data that was stored
- * The runner parses, prints --help, refuses an unknown --view (listing
- * cmd.views), opens the database as `db` says (or as check() set
- * a->db_mode), runs, writes the document in the chosen format and view
- * (tsv and csv without --view: cmd.views[0]), and releases everything.
+ * The runner resets cli_parsed, parses (each option fills its target,
+ * checked as its spec says), prints --help, refuses a missing required
+ * option and an unknown --view (listing cmd.views), opens the database as
+ * `db` says (or as check() set a->db_mode), runs, writes the document in
+ * the chosen format and view (tsv and csv without --view: cmd.views[0]),
+ * and releases everything, the table's lists among it.
  */
 struct cli_def {
 	struct opt_cmd cmd;
 	enum cli_db db;
-	int (*option)(void *req, int which, const char *value);
-	int (*check)(void *req, struct cli_args *a);
-	int (*run)(sqlite3 *db, void *req, struct cli_args *a, struct doc **out);
-	int (*commit)(sqlite3 *db, void *req);
+	int (*check)(struct cli_args *a);
+	int (*run)(sqlite3 *db, struct cli_args *a, struct doc **out);
+	int (*commit)(sqlite3 *db);
 };
 
-int cli_run(const struct cli_def *def, void *req, int argc, char **argv,
-	    const struct global_opts *g);
-
-/* Option values, each a usage error naming --option when malformed. */
-int cli_parse_number(const char *option, const char *value, double lo, double hi, double *out);
-int cli_parse_whole(const char *option, const char *value, int64_t lo, int64_t hi, int64_t *out);
-/*
- * Field names separated by commas ("target,cfg": --group) appended to
- * *list, which stays NULL-terminated; an empty list is a usage error.
- * cli_free_list() frees the list (NULL: nothing).
- */
-int cli_parse_list(const char *option, const char *value, char ***list);
-void cli_free_list(char **list);
+int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g);
 
 #endif

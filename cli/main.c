@@ -9,6 +9,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "../common/suggest.h"
 #include "../doc/doc.h"
 
 #include <errno.h>
@@ -37,32 +38,65 @@ static const struct cli_command commands[] = {
 	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
 	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
 	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
-	{"translate", cmd_translate, "carry figures between CPUs: per-core, CPU-time and memory factors"},
+	{"translate", cmd_translate,
+	 "carry figures between CPUs: per-core, CPU-time and memory factors"},
 	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
 	{"size", cmd_size, "which instance meets a target, counted in physical cores"},
-	{"catalog", cmd_catalog, "store instance catalogs in the database; list instances, families"},
+	{"catalog", cmd_catalog,
+	 "store instance catalogs in the database; list instances, families"},
 	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
 	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
+	{"help", cmd_help, "the commands, or one command's options (as COMMAND --help)"},
+	{"completion", cmd_completion, "bash or zsh completion, generated from the option tables"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 const char *cmd_description(const char *name)
 {
-	for (size_t i = 0; name && i < NCOMMANDS; i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return commands[i].description;
-	return "";
+	const struct cli_command *c = name ? cli_find_command(name) : NULL;
+	return c ? c->description : "";
 }
 
-enum { OPT_DB, OPT_VERSION };
+const struct cli_command *cli_commands(size_t *n)
+{
+	*n = NCOMMANDS;
+	return commands;
+}
+
+const struct cli_command *cli_find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+int cli_unknown_command(const char *name)
+{
+	struct suggest near;
+	suggest_init(&near, name);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		suggest_offer(&near, commands[i].name);
+	if (suggest_best(&near))
+		return err_usage("unknown command '%s' (did you mean '%s'?)", name,
+				 suggest_best(&near));
+	return err_usage("unknown command '%s' (coreplan help lists the commands)", name);
+}
+
+static struct global_opts g;
+static bool show_version;
 
 static const struct opt_spec global_specs[] = {
-	[OPT_DB] = {"db", 0, "FILE", "the database (default: $COREPLAN_DB, else " DEFAULT_DB ")",
-		    false},
-	[OPT_VERSION] = {"version", 0, NULL, "print the version and exit", false},
-	{NULL, 0, NULL, NULL, false},
+	OPT_STRING("db", "FILE", &g.db_path,
+		   "the database (default: $COREPLAN_DB, else " DEFAULT_DB ")", .nonempty = true,
+		   .noun = "a file name"),
+	OPT_FLAG("version", &show_version, "print the version and exit"),
+	OPT_END,
 };
+
+static struct strbuf global_text = STRBUF_INIT;
+static struct opt_cmd global = {NULL, "COMMAND [ARGS...]", NULL, global_specs};
 
 /* The global help names every command, so it is built from the table. */
 static int global_details(struct strbuf *sb)
@@ -78,18 +112,19 @@ static int global_details(struct strbuf *sb)
 				   commands[i].description);
 	bad |= strbuf_adds(
 		sb,
-		"\nRun 'coreplan COMMAND --help' for the options of a command.\n"
+		"\nRun 'coreplan help COMMAND' (or 'coreplan COMMAND --help') for the options of "
+		"a\n"
+		"command.\n"
 		"Data goes to standard output; progress, warnings and errors to standard error.\n"
 		"\n" CLI_HELP_EXIT_STATUS "\n" CLI_HELP_ENVIRONMENT);
 	return bad ? err_set("out of memory") : 0;
 }
 
-static const struct cli_command *find_command(const char *name)
+const struct opt_cmd *cli_global(void)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return &commands[i];
-	return NULL;
+	if (!global.details && global_details(&global_text) == 0)
+		global.details = strbuf_str(&global_text);
+	return &global;
 }
 
 /*
@@ -98,43 +133,24 @@ static const struct cli_command *find_command(const char *name)
  */
 static int run(int argc, char **argv, const char **cmd_name)
 {
-	struct strbuf details = STRBUF_INIT;
-	struct opt_cmd global = {NULL, "COMMAND [ARGS...]", NULL, global_specs};
 	struct opt_parser p;
-	struct global_opts g = {NULL};
 	const struct cli_command *cmd;
-	const char *value;
 	const char *env;
-	int which;
 	int rc;
 	memset(&p, 0, sizeof(p));
-	rc = global_details(&details);
-	if (rc)
-		return rc;
-	global.details = details.buf;
+	if (!cli_global()->details)
+		return err_set("out of memory");
 	/* hidden: the man page, from the same tables (cli/man.h; CMake runs it) */
-	if (argc == 2 && strcmp(argv[1], "--man") == 0) {
-		rc = man_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
-		goto done;
-	}
+	if (argc == 2 && strcmp(argv[1], "--man") == 0)
+		return man_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
 	rc = opt_parser_init(&p, &global, argc, argv);
 	if (rc)
 		goto done;
 	p.stop_at_operand = true;
-	while ((rc = opt_next(&p, &which, &value)) == OPT_FOUND) {
-		switch (which) {
-		case OPT_DB:
-			if (!*value) {
-				rc = err_usage("--db needs a file name");
-				goto done;
-			}
-			g.db_path = value;
-			break;
-		case OPT_VERSION:
-			printf("coreplan %s\n", COREPLAN_VERSION);
-			rc = 0;
-			goto done;
-		}
+	rc = opt_parse(&p);
+	if (rc == 0 && show_version) {
+		printf("coreplan %s\n", COREPLAN_VERSION);
+		goto done;
 	}
 	if (rc == OPT_HELP_SHOWN) {
 		rc = 0;
@@ -147,9 +163,9 @@ static int run(int argc, char **argv, const char **cmd_name)
 		rc = err_usage("no command given (see coreplan --help)");
 		goto done;
 	}
-	cmd = find_command(argv[p.next]);
+	cmd = cli_find_command(argv[p.next]);
 	if (!cmd) {
-		rc = err_usage("unknown command '%s'", argv[p.next]);
+		rc = cli_unknown_command(argv[p.next]);
 		goto done;
 	}
 	*cmd_name = cmd->name;
@@ -162,7 +178,6 @@ static int run(int argc, char **argv, const char **cmd_name)
 		rc = 0;
 done:
 	opt_parser_release(&p);
-	strbuf_release(&details);
 	return rc;
 }
 
@@ -194,6 +209,7 @@ int main(int argc, char **argv)
 	gsl_set_error_handler_off();
 
 	rc = run(argc, argv, &cmd_name);
+	strbuf_release(&global_text);
 
 	errno = 0;
 	out_failed = fflush(stdout) != 0 || ferror(stdout);

@@ -2,7 +2,9 @@
 #include "man.h"
 
 #include "../common/err.h"
+#include "../common/strbuf.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /*
@@ -76,20 +78,23 @@ static void option_tag(FILE *fp, const struct opt_spec *s)
 	}
 }
 
+/* Each option with its help, as --help words it (opt_describe: range, choices, notes). */
 static void options(FILE *fp, const struct opt_spec *specs)
 {
-	static const struct opt_spec help = {"help", 'h', NULL, "show this help and exit", false};
+	static const struct opt_spec help = {"help", 'h', NULL, "show this help and exit"};
+	struct strbuf text = STRBUF_INIT;
 	for (const struct opt_spec *s = specs; s->name; s++) {
+		if (s->hidden)
+			continue;
 		fputs(".TP\n", fp);
 		option_tag(fp, s);
 		putc('\n', fp);
-		esc(fp, s->help, 1);
-		if (s->required)
-			fputs(" (required)", fp);
-		if (s->repeatable)
-			fputs(" (repeatable)", fp);
+		strbuf_reset(&text);
+		opt_describe(s, &text);
+		esc(fp, strbuf_str(&text), 1);
 		putc('\n', fp);
 	}
+	strbuf_release(&text);
 	fputs(".TP\n", fp);
 	option_tag(fp, &help);
 	putc('\n', fp);
@@ -104,6 +109,8 @@ static void synopsis(FILE *fp, const char *name, const struct opt_cmd *cmd)
 	esc(fp, name, 0);
 	putc('\n', fp);
 	for (const struct opt_spec *s = cmd->specs; s->name; s++) {
+		if (s->hidden)
+			continue;
 		fputs("[\\fB\\-\\-", fp);
 		esc(fp, s->name, 0);
 		fputs("\\fR", fp);
@@ -202,37 +209,46 @@ static void command(FILE *fp, const struct cli_command *c, const struct opt_cmd 
 		verbatim(fp, cmd->details);
 }
 
-/*
- * The hook writes the section while the command runs: a command may keep
- * its table (or its details) on its stack (cmd_runs does).
- */
-static FILE *hook_fp;
-static const struct cli_command *hook_command;
-static int hook_called;
+/* The visit in progress: the hook has no argument of its own. */
+static struct {
+	void (*visit)(const struct cli_command *c, const struct opt_cmd *cmd, void *arg);
+	void *arg;
+	const struct cli_command *command;
+	bool called;
+} each;
 
-static void write_section(const struct opt_cmd *cmd)
+static void hook(const struct opt_cmd *cmd)
 {
-	hook_called = 1;
-	command(hook_fp, hook_command, cmd);
+	each.called = true;
+	each.visit(each.command, cmd, each.arg);
 }
 
-/* Run the command with --help under the hook: its section is written. */
-static int command_section(FILE *fp, const struct cli_command *c)
+int cli_each_table(const struct cli_command *cmds, size_t n,
+		   void (*visit)(const struct cli_command *c, const struct opt_cmd *cmd, void *arg),
+		   void *arg)
 {
 	char name[64], help[] = "--help";
 	char *argv[] = {name, help, NULL};
 	struct global_opts g = {CLI_DEFAULT_DB};
-	int rc;
-	snprintf(name, sizeof(name), "%s", c->name);
-	hook_fp = fp;
-	hook_command = c;
-	hook_called = 0;
-	opt_help_hook = write_section;
-	rc = c->fn(2, argv, &g);
+	int rc = 0;
+	each.visit = visit;
+	each.arg = arg;
+	opt_help_hook = hook;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		snprintf(name, sizeof(name), "%s", cmds[i].name);
+		each.command = &cmds[i];
+		each.called = false;
+		rc = cmds[i].fn(2, argv, &g);
+		if (rc == 0 && !each.called)
+			rc = err_set("command '%s' showed no option table", cmds[i].name);
+	}
 	opt_help_hook = NULL;
-	if (rc == 0 && !hook_called)
-		rc = err_set("command '%s' showed no option table for the man page", c->name);
 	return rc;
+}
+
+static void write_section(const struct cli_command *c, const struct opt_cmd *cmd, void *fp)
+{
+	command(fp, c, cmd);
 }
 
 int man_write(FILE *fp, const struct opt_cmd *global, const struct cli_command *cmds, size_t n,
@@ -271,9 +287,7 @@ int man_write(FILE *fp, const struct opt_cmd *global, const struct cli_command *
 		esc(fp, cmds[i].description, 1);
 		putc('\n', fp);
 	}
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		rc = command_section(fp, &cmds[i]);
-	}
+	rc = cli_each_table(cmds, n, write_section, fp);
 	if (rc)
 		return rc;
 	fputs(".SH FILES\n.TP\n", fp);

@@ -32,6 +32,24 @@ struct cli_command {
 	const char *description;
 };
 
+/* main.c's command table, one command of it (NULL: none), and its global options. */
+const struct cli_command *cli_commands(size_t *n);
+const struct cli_command *cli_find_command(const char *name);
+const struct opt_cmd *cli_global(void);
+/* The usage error for a command that does not exist, with the closest name if one is close. */
+int cli_unknown_command(const char *name);
+
+/*
+ * Call visit with each command's option table, collected by running the
+ * command with "--help" under opt_help_hook (no database is opened; a
+ * table on the command's stack is alive during the call). The man page
+ * and the completion scripts are written this way. 0, or ERR_DATA when a
+ * command shows no table.
+ */
+int cli_each_table(const struct cli_command *cmds, size_t n,
+		   void (*visit)(const struct cli_command *c, const struct opt_cmd *cmd, void *arg),
+		   void *arg);
+
 /*
  * The text both `coreplan --help` and the man page show for the exit
  * status and the environment: a heading line, then "  TERM  meaning"

@@ -111,10 +111,21 @@ static void free_section(struct doc_section *s)
 	for (size_t i = 0; i < s->ntext; i++)
 		free(s->text[i]);
 	free(s->text);
-	for (size_t i = 0; i < s->nnotes; i++)
+	for (size_t i = 0; i < s->nnotes; i++) {
 		free(s->notes[i]);
+		free(s->note_links ? s->note_links[i] : NULL);
+	}
 	free(s->notes);
+	free(s->note_links);
 	free_table(s->table);
+	for (size_t i = 0; i < s->nparts; i++) {
+		doc_free(s->parts[i].doc);
+		free(s->parts[i].heading);
+		free(s->parts[i].text);
+		free(s->parts[i].image);
+		free(s->parts[i].alt);
+	}
+	free(s->parts);
 	free(s);
 }
 
@@ -359,14 +370,144 @@ void doc_text(struct doc_section *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Keep note_links as long as notes once any note has a link. */
+static void link_last_note(struct doc_section *s, const char *anchor)
+{
+	if (!anchor && !s->note_links)
+		return;
+	if (!s->note_links) {
+		if (!(s->note_links = calloc(s->nnotes ? s->nnotes : 1, sizeof(*s->note_links)))) {
+			s->doc->oom = true;
+			return;
+		}
+	} else {
+		char **grown = realloc(s->note_links, s->nnotes * sizeof(*grown));
+		if (!grown) {
+			s->doc->oom = true;
+			return;
+		}
+		s->note_links = grown;
+	}
+	s->note_links[s->nnotes - 1] = anchor ? dup_or_mark(s->doc, anchor) : NULL;
+}
+
 void doc_note(struct doc_section *s, const char *fmt, ...)
 {
 	va_list ap;
+	size_t before;
 	if (!s)
 		return;
+	before = s->nnotes;
 	va_start(ap, fmt);
 	add_line(s, &s->notes, &s->nnotes, fmt, ap);
 	va_end(ap);
+	if (s->nnotes > before)
+		link_last_note(s, NULL);
+}
+
+void doc_note_link(struct doc_section *s, const char *anchor, const char *fmt, ...)
+{
+	va_list ap;
+	size_t before;
+	if (!s)
+		return;
+	before = s->nnotes;
+	va_start(ap, fmt);
+	add_line(s, &s->notes, &s->nnotes, fmt, ap);
+	va_end(ap);
+	if (s->nnotes > before)
+		link_last_note(s, anchor);
+}
+
+void doc_section_quiet(struct doc_section *s)
+{
+	if (s)
+		s->quiet = true;
+}
+
+/* ---- parts (composition) ---- */
+
+static struct doc_part *new_part(struct doc_section *s, enum doc_part_kind kind)
+{
+	struct doc_part *p;
+	if (!grow(s->doc, (void **)&s->parts, s->nparts, sizeof(*s->parts)))
+		return NULL;
+	p = &s->parts[s->nparts++];
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	return p;
+}
+
+void doc_embed(struct doc_section *s, const char *heading, struct doc *child)
+{
+	struct doc_part *p;
+	if (!child)
+		return;
+	if (!s || !(p = new_part(s, DOC_PART_DOC))) {
+		doc_free(child);
+		return;
+	}
+	p->doc = child;
+	p->heading = heading ? dup_or_mark(s->doc, heading) : NULL;
+	if (child->oom)
+		s->doc->oom = true;
+}
+
+void doc_figure(struct doc_section *s, const char *image, const char *alt, const char *caption,
+		bool files)
+{
+	struct doc_part *p;
+	if (!s || !(p = new_part(s, DOC_PART_FIGURE)))
+		return;
+	p->image = dup_or_mark(s->doc, image);
+	p->alt = dup_or_mark(s->doc, alt);
+	p->text = caption ? dup_or_mark(s->doc, caption) : NULL;
+	p->files = files;
+}
+
+void doc_paragraph(struct doc_section *s, const char *fmt, ...)
+{
+	struct doc_part *p;
+	va_list ap;
+	if (!s || !(p = new_part(s, DOC_PART_TEXT)))
+		return;
+	va_start(ap, fmt);
+	p->text = vformat(s->doc, fmt, ap);
+	va_end(ap);
+}
+
+static void status_part(struct doc_section *s, const char *heading, enum doc_status status,
+			const char *fmt, va_list ap)
+{
+	struct doc_part *p;
+	if (!s || !(p = new_part(s, DOC_PART_STATUS)))
+		return;
+	p->status = status;
+	p->heading = heading ? dup_or_mark(s->doc, heading) : NULL;
+	p->text = vformat(s->doc, fmt, ap);
+}
+
+void doc_status(struct doc_section *s, enum doc_status status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	status_part(s, NULL, status, fmt, ap);
+	va_end(ap);
+}
+
+void doc_status_headed(struct doc_section *s, const char *heading, enum doc_status status,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	status_part(s, heading, status, fmt, ap);
+	va_end(ap);
+}
+
+const char *doc_status_name(enum doc_status status)
+{
+	static const char *const names[] = {"not measured", "left out", "plot not drawn"};
+	return (size_t)status < sizeof(names) / sizeof(names[0]) ? names[status] : "?";
 }
 
 /* ---- tables ---- */
@@ -403,6 +544,12 @@ struct doc_table *doc_table(struct doc_section *s, const struct doc_col *cols, s
 struct doc_table *doc_section_table(const struct doc_section *s)
 {
 	return s ? s->table : NULL;
+}
+
+void doc_table_quiet(struct doc_table *t)
+{
+	if (t)
+		t->quiet = true;
 }
 
 void doc_table_hide_empty(struct doc_table *t)
@@ -619,6 +766,24 @@ int doc_view_names(const struct doc *d, struct strbuf *sb)
 }
 
 /* ---- rows, stored or streamed ---- */
+
+const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char buf[32])
+{
+	if (!c->set)
+		return NULL;
+	switch (col->type) {
+	case DOC_TEXT:
+		return c->v.text;
+	case DOC_INT:
+		snprintf(buf, 32, "%" PRId64, c->v.i);
+		return buf;
+	case DOC_BOOL:
+		return c->v.b ? "yes" : "no";
+	case DOC_REAL:
+		return doc_format_real(c->v.real, col->style, col->precision, buf);
+	}
+	return NULL;
+}
 
 int doc_write_failed(void)
 {

@@ -44,7 +44,7 @@
  *            "left_out": [{"tag": TAG, "reason": R}, ...]}
  *         Reals have every digit (shortest text that reads back exactly);
  *         a missing value is null; non-UTF-8 bytes become U+FFFD.
- *   html  the Markdown as one self-contained page (doc_write_html below).
+ *   html  one self-contained page with the Markdown's content (doc_write_html below).
  *   tsv, csv  one table: the section named by the view (default: the
  *         command's first view); the view "facts" is the facts as rows of
  *         name, value, unit, label. Every digit; missing is NA in tsv and
@@ -118,6 +118,7 @@ enum doc_role {
 struct doc;
 struct doc_section;
 struct doc_table;
+struct strbuf;
 
 struct doc *doc_new(const char *command, const char *title);
 void doc_free(struct doc *d);
@@ -204,6 +205,56 @@ const char *doc_cell_text(const struct doc_table *t, size_t row, size_t col);
 double doc_cell_number(const struct doc_table *t, size_t row, size_t col);
 bool doc_cell_missing(const struct doc_table *t, size_t row, size_t col);
 
+/*
+ * Composition: a section may hold, after its notes, parts in order:
+ * documents embedded under it, figures, paragraphs and statuses. This is
+ * how `coreplan report` is one document made of the commands' documents
+ * (report/report.h), so every format renders all of it.
+ *
+ *   doc_embed      child (owned by s's doc from now on; NULL: nothing) shown
+ *                  under s: with a heading, that heading one level below s
+ *                  and child's sections below it; without, child's sections
+ *                  one level below s. child's title is not shown; its
+ *                  listed facts, sections and runs left out are.
+ *   doc_figure     an image (a path relative to the page), its alt text and
+ *                  a caption (prose); files: its data (IMAGE.tsv) and
+ *                  script (IMAGE.gp) are beside it
+ *   doc_paragraph  prose after the parts so far (doc_text comes before the
+ *                  table)
+ *   doc_status     why the section (or a part) has no figures: "not
+ *                  measured", "left out" or "plot not drawn", with the reason
+ */
+enum doc_status { DOC_STATUS_NOT_MEASURED, DOC_STATUS_LEFT_OUT, DOC_STATUS_NO_PLOT };
+void doc_embed(struct doc_section *s, const char *heading, struct doc *child);
+void doc_figure(struct doc_section *s, const char *image, const char *alt, const char *caption,
+		bool files);
+void doc_paragraph(struct doc_section *s, const char *fmt, ...) DOC_PRINTF(2, 3);
+void doc_status(struct doc_section *s, enum doc_status status, const char *fmt, ...)
+	DOC_PRINTF(3, 4);
+/* A status under its own heading (one level below s), as an embedded document would be. */
+void doc_status_headed(struct doc_section *s, const char *heading, enum doc_status status,
+		       const char *fmt, ...) DOC_PRINTF(4, 5);
+/* "not measured", "left out", "plot not drawn". */
+const char *doc_status_name(enum doc_status status);
+/* A note that points at the heading whose anchor is `anchor` (Markdown: " ([section](#a))"). */
+void doc_note_link(struct doc_section *s, const char *anchor, const char *fmt, ...)
+	DOC_PRINTF(3, 4);
+/*
+ * Machine-only: a quiet section, or a quiet table, is not shown by the md
+ * and html writers (nor the terminal); json carries it and tsv/csv may name
+ * it as a view. For what a reader needs only in typed form (the findings'
+ * figures behind their sentences, the whole report behind its summary).
+ */
+void doc_section_quiet(struct doc_section *s);
+void doc_table_quiet(struct doc_table *t);
+/*
+ * GitHub's anchor of a heading's text (lower case; letters, digits, '-',
+ * '_' and non-ASCII kept; blanks as '-'; the rest dropped; "section" when
+ * nothing is left), so [x](#anchor) works on GitHub and in coreplan's HTML.
+ * A page's repeats get "-1", "-2", ... (the html writer counts them).
+ */
+int doc_anchor(struct strbuf *out, const char *title);
+
 /* A run the analysis left out, and why. */
 void doc_left_out(struct doc *d, const char *tag, const char *reason);
 size_t doc_left_out_count(const struct doc *d);
@@ -245,33 +296,39 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
 const char *doc_format_real(double value, char style, int precision, char buf[32]);
 
 /*
- * HTML (doc/write_html.c): one self-contained page (inline CSS, no
- * script, nothing fetched) rendering the Markdown the md writer writes,
- * so it has the same content: headings with ids (GitHub's anchors of
- * their text, "-1", "-2" for repeats, so [x](#anchor) links work in both),
- * tables with numeric columns right-aligned and long cells wrapping to
- * the page, bullets, paragraphs, and "---" then the footer. Every byte of
- * text is escaped (< > & " ' as entities, controls as \xNN); only the
- * Markdown constructs coreplan writes become markup.
+ * HTML (doc/write_html.c): one self-contained page (inline CSS, no script,
+ * nothing fetched) walking the document, with the Markdown's content:
+ * headings with ids (GitHub's anchors, doc_anchor; "-1", "-2" for repeats,
+ * so [x](#anchor) links work in both), facts and notes as lists (a note's
+ * link as a link to its anchor), tables with numeric columns right-aligned
+ * and long cells wrapping (in a table of 10 or more columns, long text
+ * columns are written under each row), tables of 10 or more columns or
+ * more than 20 rows inside a <details> (closed when long) that names them
+ * and their size, embedded documents and figures in order, "---" then the footer.
+ * Every byte of text is escaped; the only markup from text is a `code`
+ * span in prose.
  *
- * doc_html_from_md renders md[0, len). page may be NULL; page->title
- * (NULL: the first heading) is the page's <title>; an image line
- * "![alt](src)" becomes <figure id="figure-N"> holding what page->image
- * appends to out (the report inlines the SVG or a data: URI PNG), given
- * src as written, N (1, 2, ...) and alt escaped for an attribute; its
- * error stops the page. Without page->image the figure names the file.
- * Same input, same bytes. Writes and flushes fp.
+ * page may be NULL. page->title (NULL: the doc's) is the <title>;
+ * page->contents adds a contents list of the sections (h2) and the
+ * headings under them (h3); page->flags (0: DOC_MD_ALL) chooses the parts
+ * of the doc shown; a figure becomes <figure id="figure-N"> holding what
+ * page->image appends to out (the report inlines the SVG, or a PNG as a
+ * data: URI), given its image path, N (1, 2, ...) and its alt text escaped
+ * for an attribute; its error stops the page. Without page->image the
+ * figure names the file. Same document, same bytes. Writes and flushes fp.
  *
- * doc_write_html is doc_write's "html": doc_write_md (title at level 1,
- * DOC_MD_ALL, view) rendered this way.
+ * doc_write_html is doc_write's "html" (no contents, every part).
  */
 struct doc_html_page {
 	const char *title;
 	int (*image)(void *ctx, const char *src, unsigned int figure, const char *alt_html,
 		     struct strbuf *out);
 	void *ctx;
+	bool contents;
+	unsigned int flags;
 };
-int doc_html_from_md(const char *md, size_t len, const struct doc_html_page *page, FILE *fp);
+int doc_write_html_page(const struct doc *d, const struct doc_html_page *page, const char *view,
+			FILE *fp);
 int doc_write_html(const struct doc *d, FILE *fp, const char *view);
 
 /*

@@ -30,6 +30,7 @@ struct doc_table {
 	struct cell *cells; /* nrows * ncols */
 	size_t nrows, alloc;
 	bool hide_empty;
+	bool quiet; /* machine formats only */
 	char *empty_text;
 	/* streamed (doc_table_stream): fill makes the rows when a writer asks, one at a time */
 	doc_fill_fn fill;
@@ -42,14 +43,30 @@ struct doc_table {
 	size_t emitted;
 };
 
+/* One part of a section after its notes (doc.h, "Composition"). */
+enum doc_part_kind { DOC_PART_DOC, DOC_PART_FIGURE, DOC_PART_TEXT, DOC_PART_STATUS };
+struct doc_part {
+	enum doc_part_kind kind;
+	struct doc *doc;        /* DOC: owned */
+	char *heading;          /* DOC: its heading, or NULL */
+	char *text;             /* TEXT: the paragraph; STATUS: the reason; FIGURE: the caption */
+	char *image, *alt;      /* FIGURE */
+	bool files;             /* FIGURE: IMAGE.tsv and IMAGE.gp beside it */
+	enum doc_status status; /* STATUS */
+};
+
 struct doc_section {
 	struct doc *doc;
 	char *name, *title;
 	char **text;
 	size_t ntext;
 	char **notes;
+	char **note_links; /* per note: the anchor it points at, or NULL; NULL when none has one */
 	size_t nnotes;
 	struct doc_table *table;
+	struct doc_part *parts;
+	size_t nparts;
+	bool quiet; /* machine formats only */
 };
 
 struct fact {
@@ -86,6 +103,8 @@ void doc_stream_emit(struct doc_table *t);
  * streamed table's as fill makes them (*rows: how many).
  */
 int doc_each_row(const struct doc_table *t, row_fn fn, void *arg, size_t *rows);
+/* A cell as Markdown (and HTML) shows it, or NULL when missing. buf holds 32 bytes. */
+const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char buf[32]);
 /* "cannot write output: ..." from errno. */
 int doc_write_failed(void);
 /* tsv (sep '\t') or csv (sep ','): one table, or the facts (doc.h, "Formats"). */

@@ -179,3 +179,22 @@ void doc_json_string(FILE *fp, const char *text)
 	}
 	putc('"', fp);
 }
+
+int doc_anchor(struct strbuf *out, const char *title)
+{
+	size_t start = out->len;
+	int bad = 0;
+	for (const unsigned char *p = (const unsigned char *)(title ? title : ""); *p; p++) {
+		unsigned char ch = *p;
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (unsigned char)(ch - 'A' + 'a');
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+		    ch == '_' || ch >= 0x80)
+			bad |= strbuf_add(out, (const char *)&ch, 1);
+		else if (ch == ' ')
+			bad |= strbuf_adds(out, "-");
+	}
+	if (out->len == start)
+		bad |= strbuf_adds(out, "section");
+	return bad ? -1 : 0;
+}

@@ -1,21 +1,19 @@
 /*
- * doc_html: the HTML writer (doc.h, "html"), a self-contained page made
- * from the Markdown the md writer (or the report) wrote.
+ * write_html: the HTML writer (doc.h, "html"): one self-contained page
+ * (inline CSS, no script, nothing fetched) rendered by walking the
+ * document, so it has the Markdown's content without reading Markdown
+ * back: headings with ids (GitHub's anchors, doc_anchor, "-1", "-2" for
+ * repeats), facts and notes as lists, tables with numeric columns
+ * right-aligned and long text cells wrapping, wide or long tables inside
+ * <details> (collapsible), embedded documents and figures in order, and a
+ * contents list of the sections when the page asks for one.
  *
- * Why from the Markdown: report.md is composed of many documents, headings
- * and plots written in order (report/report.c); rendering that same text
- * gives report.html exactly report.md's content, with no second
- * composition to keep in step. The Markdown coreplan writes is a small,
- * known subset (doc_write_md, report.c): ATX headings, "- " bullets, pipe
- * tables with an alignment row, "![alt](path)" images on their own line,
- * "---" rules and paragraphs; inline `code`, **strong**, *emphasis*,
- * [text](#anchor) links, backslash escapes and the entities doc_md_escape
- * writes. Anything else is shown as text, escaped: no byte of the input
- * reaches the page as markup except through those rules, and every `<`
- * `>` `"` `'` and every `&` that does not open one of &lt; &gt; &amp;
- * &quot; &#N; &#xN; is escaped.
+ * Every byte of text is escaped: what a terminal must not get as \xNN
+ * (doc_term_escape), then < > & " ' as entities. The only markup from text
+ * is a `code` span in prose (notes, paragraphs, captions); links come from
+ * the document's note links (a fragment id), never from text.
  */
-#include "doc.h"
+#include "doc_impl.h"
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
@@ -23,6 +21,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef COREPLAN_VERSION
+#define COREPLAN_VERSION "unknown"
+#endif
 
 /* The page's style: a laptop screen and print; tables wrap to the page's width. */
 static const char page_css[] =
@@ -56,11 +58,21 @@ static const char page_css[] =
 	"tr.aside>td{border-top:0;padding:.1rem .6rem .35rem;max-width:none;color:#333}\n"
 	"tr.aside span.col{font-weight:600}\n"
 	"figure{margin:1rem 0}\n"
-	"figure svg,figure img{display:block;max-width:min(100%,1000px);height:auto}\n"
+	"@media (min-width:1200px){figure{display:inline-block;vertical-align:top;"
+	"width:calc(50% - 1.2rem);margin:1rem 1rem 1rem 0}}\n"
+	"figure svg,figure img{display:block;width:100%;max-width:860px;height:auto}\n"
 	"hr{border:0;border-top:1px solid #bbb;margin:2rem 0 .8rem}\n"
 	"footer{color:#555;font-size:.9em}\n"
+	"nav.toc{border:1px solid #ccc;background:#fafafa;padding:.4rem 1rem;margin:.5rem 0 1.5rem;"
+	"max-width:60rem}\n"
+	"nav.toc p{font-weight:600;margin:.2rem 0}\n"
+	"nav.toc ol{margin:.1rem 0 .3rem;padding-left:1.4rem}\n"
+	"nav.toc ol ol{font-size:.92em;columns:2 24rem}\n"
+	"details.table{margin:.4rem 0 1rem}\n"
+	"details.table>summary{cursor:pointer;color:#0b57a8}\n"
+	"figcaption{font-size:.92em;color:#333;max-width:75rem}\n"
 	"@media (max-width:1100px){td.num{white-space:normal}}\n"
-	"@media print{body{max-width:none;padding:0;font-size:10pt}"
+	"@media print{body{max-width:none;padding:0;font-size:10pt}nav.toc{display:none}"
 	"table{font-size:8pt}th,td{max-width:none}td.num{white-space:normal}"
 	"a{color:inherit;text-decoration:none}"
 	"h1,h2,h3,h4{break-after:avoid}tr,figure,li{break-inside:avoid}"
@@ -68,24 +80,6 @@ static const char page_css[] =
 	"thead{display:table-header-group}}\n";
 
 /* ---- escaping ---- */
-
-/* The length of an entity doc_md_escape (or HTML) may have written at s, or 0. */
-static size_t entity_len(const char *s)
-{
-	static const char *const named[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&#39;", NULL};
-	size_t n;
-	for (size_t i = 0; named[i]; i++)
-		if (!strncmp(s, named[i], strlen(named[i])))
-			return strlen(named[i]);
-	if (s[1] != '#')
-		return 0;
-	if (s[2] == 'x' || s[2] == 'X') {
-		n = strspn(s + 3, "0123456789abcdefABCDEF");
-		return n > 0 && n <= 6 && s[3 + n] == ';' ? n + 4 : 0;
-	}
-	n = strspn(s + 2, "0123456789");
-	return n > 0 && n <= 7 && s[2 + n] == ';' ? n + 3 : 0;
-}
 
 /* One character of text, escaped for HTML text and attribute values. */
 static int put_char(struct strbuf *sb, unsigned char ch)
@@ -109,219 +103,38 @@ static int put_char(struct strbuf *sb, unsigned char ch)
 	}
 }
 
-/* Text with no Markdown meaning (a code span, an attribute), escaped. */
-static int put_text(struct strbuf *sb, const char *s, size_t len)
+/* ---- text ---- */
+
+/* Text from a document (a cell, a title, a value), escaped. */
+static int put_text(struct strbuf *sb, const char *text)
 {
-	int bad = 0;
-	for (size_t i = 0; i < len; i++) {
-		size_t e;
-		if (s[i] == '\\' && i + 1 < len && strchr("\\`*_[]|#<>&!()-+.{}", s[i + 1])) {
-			bad |= put_char(sb, (unsigned char)s[++i]);
-		} else if (s[i] == '&' && (e = entity_len(s + i)) > 0 && i + e <= len) {
-			bad |= strbuf_add(sb, s + i, e);
-			i += e - 1;
-		} else {
-			bad |= put_char(sb, (unsigned char)s[i]);
-		}
-	}
+	struct strbuf safe = STRBUF_INIT;
+	int bad = doc_term_escape(&safe, text ? text : "", NULL);
+	for (const char *p = strbuf_str(&safe); !bad && *p; p++)
+		bad |= put_char(sb, (unsigned char)*p);
+	strbuf_release(&safe);
 	return bad;
 }
 
-/* The unescaped delimiter `delim` (length dlen) in s[from, len), or len. */
-static size_t find_delim(const char *s, size_t from, size_t len, const char *delim)
+/* Prose (notes, paragraphs, captions): text whose `code` spans become <code>. */
+static int put_prose(struct strbuf *sb, const char *text)
 {
-	size_t dlen = strlen(delim);
-	for (size_t i = from; i + dlen <= len; i++) {
-		if (s[i] == '\\') {
-			i++;
-			continue;
-		}
-		if (!strncmp(s + i, delim, dlen))
-			return i;
-	}
-	return len;
-}
-
-/* A link target coreplan writes: a fragment, or a relative path; never a scheme. */
-static bool safe_href(const char *s, size_t len)
-{
-	size_t colon = strcspn(s, ":/#?");
-	if (len == 0)
-		return false;
-	if (s[0] == '#')
-		return true;
-	return !(colon < len && s[colon] == ':');
-}
-
-/* Markdown inline text (a paragraph, a bullet, a cell, a heading) as HTML. */
-static int put_inline(struct strbuf *sb, const char *s, size_t len)
-{
-	int bad = 0;
-	for (size_t i = 0; i < len; i++) {
-		size_t end;
-		if (s[i] == '\\' && i + 1 < len) {
-			bad |= put_char(sb, (unsigned char)s[++i]);
-		} else if (s[i] == '`' && (end = find_delim(s, i + 1, len, "`")) < len) {
+	struct strbuf safe = STRBUF_INIT;
+	int bad = doc_term_escape(&safe, text ? text : "", NULL);
+	for (const char *p = strbuf_str(&safe); !bad && *p; p++) {
+		const char *end = *p == '`' ? strchr(p + 1, '`') : NULL;
+		if (end && end > p + 1) {
 			bad |= strbuf_adds(sb, "<code>");
-			bad |= put_text(sb, s + i + 1, end - i - 1);
+			for (const char *q = p + 1; q < end; q++)
+				bad |= put_char(sb, (unsigned char)*q);
 			bad |= strbuf_adds(sb, "</code>");
-			i = end;
-		} else if (!strncmp(s + i, "**", 2) && i + 2 < len &&
-			   (end = find_delim(s, i + 2, len, "**")) < len && end > i + 2) {
-			bad |= strbuf_adds(sb, "<strong>");
-			bad |= put_inline(sb, s + i + 2, end - i - 2);
-			bad |= strbuf_adds(sb, "</strong>");
-			i = end + 1;
-		} else if (s[i] == '*' && i + 1 < len && s[i + 1] != ' ' &&
-			   (end = find_delim(s, i + 1, len, "*")) < len && end > i + 1) {
-			bad |= strbuf_adds(sb, "<em>");
-			bad |= put_inline(sb, s + i + 1, end - i - 1);
-			bad |= strbuf_adds(sb, "</em>");
-			i = end;
-		} else if (s[i] == '[' && (end = find_delim(s, i + 1, len, "]")) < len &&
-			   end + 1 < len && s[end + 1] == '(') {
-			size_t close = find_delim(s, end + 2, len, ")");
-			if (close < len && safe_href(s + end + 2, close - end - 2)) {
-				bad |= strbuf_adds(sb, "<a href=\"");
-				bad |= put_text(sb, s + end + 2, close - end - 2);
-				bad |= strbuf_adds(sb, "\">");
-				bad |= put_inline(sb, s + i + 1, end - i - 1);
-				bad |= strbuf_adds(sb, "</a>");
-				i = close;
-			} else {
-				bad |= put_char(sb, '[');
-			}
-		} else if (s[i] == '&' && (end = entity_len(s + i)) > 0 && i + end <= len) {
-			bad |= strbuf_add(sb, s + i, end);
-			i += end - 1;
+			p = end;
 		} else {
-			bad |= put_char(sb, (unsigned char)s[i]);
+			bad |= put_char(sb, (unsigned char)*p);
 		}
 	}
+	strbuf_release(&safe);
 	return bad;
-}
-
-/* ---- heading ids ---- */
-
-struct slugs {
-	char **items;
-	size_t n;
-};
-
-static bool slug_taken(const struct slugs *sl, const char *s)
-{
-	for (size_t i = 0; i < sl->n; i++)
-		if (!strcmp(sl->items[i], s))
-			return true;
-	return false;
-}
-
-/*
- * GitHub's anchor of a heading: its text lowercased, letters, digits, '-',
- * '_' and non-ASCII kept, blanks as '-', the rest dropped; a repeat gets
- * "-1", "-2", ... So a [link](#anchor) in report.md works on GitHub and in
- * report.html alike.
- */
-static int heading_slug(struct slugs *sl, const char *text, size_t len, struct strbuf *out)
-{
-	struct strbuf base = STRBUF_INIT;
-	int bad = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)text[i];
-		size_t e;
-		if (ch == '\\' && i + 1 < len)
-			ch = (unsigned char)text[++i];
-		else if (ch == '&' && (e = entity_len(text + i)) > 0) {
-			i += e - 1; /* "&lt;" is '<': punctuation, dropped */
-			continue;
-		}
-		if (ch >= 'A' && ch <= 'Z')
-			ch = (unsigned char)(ch - 'A' + 'a');
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' ||
-		    ch == '_' || ch >= 0x80)
-			bad |= strbuf_add(&base, (const char *)&ch, 1);
-		else if (ch == ' ')
-			bad |= strbuf_adds(&base, "-");
-	}
-	if (base.len == 0)
-		bad |= strbuf_adds(&base, "section");
-	strbuf_reset(out);
-	bad |= strbuf_adds(out, strbuf_str(&base));
-	for (unsigned int k = 1; !bad && slug_taken(sl, strbuf_str(out)); k++) {
-		strbuf_reset(out);
-		bad |= strbuf_addf(out, "%s-%u", strbuf_str(&base), k);
-	}
-	strbuf_release(&base);
-	if (!bad) {
-		char **grown = realloc(sl->items, (sl->n + 1) * sizeof(*grown));
-		char *copy = strdup(strbuf_str(out));
-		if (!grown || !copy) {
-			free(copy);
-			if (grown)
-				sl->items = grown;
-			return -1;
-		}
-		sl->items = grown;
-		sl->items[sl->n++] = copy;
-	}
-	return bad;
-}
-
-static void slugs_release(struct slugs *sl)
-{
-	for (size_t i = 0; i < sl->n; i++)
-		free(sl->items[i]);
-	free(sl->items);
-	sl->items = NULL;
-	sl->n = 0;
-}
-
-/* ---- blocks ---- */
-
-struct line {
-	const char *s;
-	size_t len;
-};
-
-/* The cells of a table row "| a | b \| c |", trimmed: cells[] point into the line. */
-static size_t split_row(struct line l, struct line *cells, size_t max)
-{
-	size_t n = 0, start;
-	const char *s = l.s;
-	size_t len = l.len;
-	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	if (len == 0 || s[0] != '|')
-		return 0;
-	start = 1;
-	for (size_t i = 1; i <= len; i++) {
-		if (i < len && s[i] == '\\') {
-			i++;
-			continue;
-		}
-		if (i == len && start == len)
-			break; /* the closing '|' */
-		if (i == len || s[i] == '|') {
-			size_t a = start, b = i;
-			while (a < b && s[a] == ' ')
-				a++;
-			while (b > a && s[b - 1] == ' ')
-				b--;
-			if (n < max)
-				cells[n] = (struct line){s + a, b - a};
-			n++;
-			start = i + 1;
-		}
-	}
-	return n < max ? n : max;
-}
-
-static bool is_align_row(struct line l)
-{
-	for (size_t i = 0; i < l.len; i++)
-		if (!strchr("|:- \t", l.s[i]))
-			return false;
-	return l.len > 0 && memchr(l.s, '-', l.len) != NULL;
 }
 
 /*
@@ -369,327 +182,520 @@ static int put_breakable(struct strbuf *sb, const char *html)
 	return bad;
 }
 
-/* A cell's Markdown as HTML; breakable unless it is a number. */
-static int put_cell(struct strbuf *sb, struct line c, bool number)
+/* ---- the page being written ---- */
+
+struct toc_entry {
+	int level;      /* 2: a section; 3: a heading under it */
+	const char *id; /* owned by page.ids */
+	char *title;
+};
+
+struct page {
+	const struct doc_html_page *opts;
+	struct strbuf out;
+	char **ids; /* every heading id so far: a repeat gets "-1", "-2", ... */
+	size_t nids;
+	struct toc_entry *toc;
+	size_t ntoc;
+	unsigned int figures;
+	int bad; /* an allocation failed */
+	int rc;  /* the first error (an image that could not be inlined) */
+};
+
+static bool id_taken(const struct page *pg, const char *id)
 {
-	struct strbuf cell = STRBUF_INIT;
-	int bad = put_inline(&cell, c.s, c.len);
-	bad |= number ? strbuf_adds(sb, strbuf_str(&cell)) : put_breakable(sb, strbuf_str(&cell));
-	strbuf_release(&cell);
-	return bad;
+	for (size_t i = 0; i < pg->nids; i++)
+		if (!strcmp(pg->ids[i], id))
+			return true;
+	return false;
 }
+
+/* The heading's id (GitHub's anchor, numbered when repeated), kept; NULL when out of memory. */
+static const char *new_id(struct page *pg, const char *title)
+{
+	struct strbuf base = STRBUF_INIT, id = STRBUF_INIT;
+	char **grown = realloc(pg->ids, (pg->nids + 1) * sizeof(*grown));
+	char *copy;
+	int bad = !grown || doc_anchor(&base, title) || strbuf_adds(&id, strbuf_str(&base));
+	if (grown)
+		pg->ids = grown;
+	for (unsigned int k = 1; !bad && id_taken(pg, strbuf_str(&id)); k++) {
+		strbuf_reset(&id);
+		bad |= strbuf_addf(&id, "%s-%u", strbuf_str(&base), k);
+	}
+	strbuf_release(&base);
+	copy = bad ? NULL : strbuf_detach(&id);
+	strbuf_release(&id);
+	if (!copy) {
+		pg->bad = -1;
+		return NULL;
+	}
+	pg->ids[pg->nids++] = copy;
+	return copy;
+}
+
+/* A heading; in the contents list when `listed` (a section of the page, or a part's heading). */
+static void heading(struct page *pg, int level, const char *title, bool listed)
+{
+	const char *id = new_id(pg, title);
+	if (level < 1)
+		level = 1;
+	if (level > 6)
+		level = 6;
+	if (!id)
+		return;
+	pg->bad |= strbuf_addf(&pg->out, "<h%d id=\"%s\">", level, id);
+	pg->bad |= put_text(&pg->out, title);
+	pg->bad |= strbuf_addf(&pg->out, "</h%d>\n", level);
+	if (listed && (level == 2 || level == 3) && pg->opts && pg->opts->contents) {
+		struct toc_entry *grown = realloc(pg->toc, (pg->ntoc + 1) * sizeof(*grown));
+		char *t = strdup(title ? title : "");
+		if (!grown || !t) {
+			free(t);
+			if (grown)
+				pg->toc = grown;
+			pg->bad = -1;
+			return;
+		}
+		pg->toc = grown;
+		pg->toc[pg->ntoc++] = (struct toc_entry){level, id, t};
+	}
+}
+
+static void paragraph(struct page *pg, const char *open, const char *text, const char *close)
+{
+	pg->bad |= strbuf_adds(&pg->out, open);
+	pg->bad |= put_prose(&pg->out, text);
+	pg->bad |= strbuf_adds(&pg->out, close);
+}
+
+/* ---- tables ---- */
 
 #define MAX_COLS 256
 /*
  * A table of at least WIDE_COLS columns does not fit a page with its long
  * text columns (any cell over LONG_TEXT bytes) in the grid: those columns
  * are written under each row instead, as "name: value" lines spanning it.
+ * A table of WIDE_COLS columns or more than LONG_ROWS rows is collapsible
+ * (<details>; closed when long), so the page stays short; its summary says
+ * its size.
  */
 #define WIDE_COLS 10
 #define LONG_TEXT 48
+#define LONG_ROWS 20
 
-static int put_table(struct strbuf *sb, const struct line *rows, size_t nrows)
+struct table_pass {
+	struct page *pg;
+	bool set[MAX_COLS], visible[MAX_COLS], aside[MAX_COLS];
+	size_t longest[MAX_COLS];
+	size_t ncols, nvisible, naside;
+	bool render; /* false: measuring */
+};
+
+static bool numeric(const struct doc_col *col)
 {
-	struct line head[MAX_COLS], cells[MAX_COLS];
-	bool num[MAX_COLS] = {false}, aside[MAX_COLS] = {false};
-	size_t longest[MAX_COLS] = {0};
-	size_t ncols = split_row(rows[0], head, MAX_COLS), first_body = 1, naside = 0;
-	int bad = 0;
-	if (nrows > 1 && is_align_row(rows[1])) {
-		struct line al[MAX_COLS];
-		size_t na = split_row(rows[1], al, MAX_COLS);
-		for (size_t c = 0; c < na; c++)
-			num[c] =
-				al[c].len > 0 && al[c].s[al[c].len - 1] == ':' && al[c].s[0] != ':';
-		first_body = 2;
-	}
-	for (size_t r = first_body; r < nrows; r++) {
-		size_t n = split_row(rows[r], cells, MAX_COLS);
-		for (size_t c = 0; c < n && c < ncols; c++)
-			if (cells[c].len > longest[c])
-				longest[c] = cells[c].len;
-	}
-	for (size_t c = 0; ncols >= WIDE_COLS && c < ncols; c++) {
-		aside[c] = !num[c] && longest[c] > LONG_TEXT;
-		naside += aside[c];
-	}
-	bad |= strbuf_adds(sb,
-			   naside ? "<table class=\"wide\">\n<thead><tr>" : "<table>\n<thead><tr>");
-	for (size_t c = 0; c < ncols; c++) {
-		if (aside[c])
-			continue;
-		bad |= strbuf_adds(sb, num[c] ? "<th class=\"num\">" : "<th>");
-		bad |= put_cell(sb, head[c], false);
-		bad |= strbuf_adds(sb, "</th>");
-	}
-	bad |= strbuf_adds(sb, naside ? "</tr></thead>\n" : "</tr></thead>\n<tbody>\n");
-	for (size_t r = first_body; r < nrows; r++) {
-		size_t n = split_row(rows[r], cells, MAX_COLS);
-		bool more = false;
-		bad |= strbuf_adds(sb, naside ? "<tbody>\n<tr>" : "<tr>");
-		for (size_t c = 0; c < n; c++) {
-			if (c < ncols && aside[c]) {
-				more |= cells[c].len > 0;
-				continue;
-			}
-			bad |= strbuf_adds(sb, c < ncols && num[c] ? "<td class=\"num\">" : "<td>");
-			bad |= put_cell(sb, cells[c], c < ncols && num[c]);
-			bad |= strbuf_adds(sb, "</td>");
-		}
-		bad |= strbuf_adds(sb, "</tr>\n");
-		if (more) {
-			bad |= strbuf_addf(sb, "<tr class=\"aside\"><td colspan=\"%zu\">",
-					   ncols - naside);
-			for (size_t c = 0; c < n && c < ncols; c++) {
-				if (!aside[c] || cells[c].len == 0)
-					continue;
-				bad |= strbuf_adds(sb, "<div><span class=\"col\">");
-				bad |= put_cell(sb, head[c], false);
-				bad |= strbuf_adds(sb, ":</span> ");
-				bad |= put_cell(sb, cells[c], false);
-				bad |= strbuf_adds(sb, "</div>");
-			}
-			bad |= strbuf_adds(sb, "</td></tr>\n");
-		}
-		if (naside)
-			bad |= strbuf_adds(sb, "</tbody>\n");
-	}
-	bad |= strbuf_adds(sb, naside ? "</table>\n" : "</tbody>\n</table>\n");
+	return col->type == DOC_INT || col->type == DOC_REAL;
+}
+
+/* A column's name: breakable after its underscores (range_pct), so headers do not widen a table. */
+static int put_name(struct strbuf *sb, const char *name)
+{
+	struct strbuf text = STRBUF_INIT;
+	int bad = put_text(&text, name);
+	bad |= put_breakable(sb, strbuf_str(&text));
+	strbuf_release(&text);
 	return bad;
 }
 
-/* "![alt](path)" alone on a line: alt and path. */
-static bool image_line(struct line l, struct line *alt, struct line *src)
+static int put_cell(struct strbuf *sb, const struct doc_col *col, const struct cell *c)
 {
-	const char *close;
-	if (l.len < 5 || strncmp(l.s, "![", 2) || l.s[l.len - 1] != ')')
-		return false;
-	close = memchr(l.s, ']', l.len);
-	if (!close || (size_t)(close - l.s) + 1 >= l.len || close[1] != '(')
-		return false;
-	*alt = (struct line){l.s + 2, (size_t)(close - l.s) - 2};
-	*src = (struct line){close + 2, l.len - (size_t)(close - l.s) - 3};
-	return src->len > 0 && !memchr(src->s, ' ', src->len);
+	char buf[32];
+	const char *v = doc_cell_shown(col, c, buf);
+	struct strbuf cell = STRBUF_INIT;
+	int bad;
+	if (!v)
+		return 0;
+	bad = put_text(&cell, v);
+	bad |= numeric(col) ? strbuf_adds(sb, strbuf_str(&cell))
+			    : put_breakable(sb, strbuf_str(&cell));
+	strbuf_release(&cell);
+	return bad;
 }
 
-static int put_image(struct strbuf *sb, const struct doc_html_page *page, struct line alt,
-		     struct line src, unsigned int figure)
+static int table_row(const struct doc_table *t, const struct cell *row, void *arg)
 {
-	char *path = strndup(src.s, src.len), *label = strndup(alt.s, alt.len);
-	struct strbuf alt_html = STRBUF_INIT;
-	int rc = 0;
-	if (!path || !label || put_text(&alt_html, alt.s, alt.len)) {
-		rc = err_set("out of memory");
+	struct table_pass *tp = arg;
+	struct strbuf *sb = &tp->pg->out;
+	bool more = false;
+	int bad = 0;
+	if (!tp->render) {
+		for (size_t c = 0; c < tp->ncols; c++) {
+			char buf[32];
+			const char *v = doc_cell_shown(&t->cols[c], &row[c], buf);
+			tp->set[c] |= row[c].set;
+			if (v && strlen(v) > tp->longest[c])
+				tp->longest[c] = strlen(v);
+		}
+		return 0;
+	}
+	bad |= strbuf_adds(sb, tp->naside ? "<tbody>\n<tr>" : "<tr>");
+	for (size_t c = 0; c < tp->ncols; c++) {
+		if (!tp->visible[c])
+			continue;
+		if (tp->aside[c]) {
+			more |= row[c].set;
+			continue;
+		}
+		bad |= strbuf_adds(sb, numeric(&t->cols[c]) ? "<td class=\"num\">" : "<td>");
+		bad |= put_cell(sb, &t->cols[c], &row[c]);
+		bad |= strbuf_adds(sb, "</td>");
+	}
+	bad |= strbuf_adds(sb, "</tr>\n");
+	if (more) {
+		bad |= strbuf_addf(sb, "<tr class=\"aside\"><td colspan=\"%zu\">",
+				   tp->nvisible - tp->naside);
+		for (size_t c = 0; c < tp->ncols; c++) {
+			if (!tp->visible[c] || !tp->aside[c] || !row[c].set)
+				continue;
+			bad |= strbuf_adds(sb, "<div><span class=\"col\">");
+			bad |= put_name(sb, t->cols[c].name);
+			bad |= strbuf_adds(sb, ":</span> ");
+			bad |= put_cell(sb, &t->cols[c], &row[c]);
+			bad |= strbuf_adds(sb, "</div>");
+		}
+		bad |= strbuf_adds(sb, "</td></tr>\n");
+	}
+	if (tp->naside)
+		bad |= strbuf_adds(sb, "</tbody>\n");
+	tp->pg->bad |= bad;
+	return bad ? err_set("out of memory") : 0;
+}
+
+static int html_table(struct page *pg, const struct doc_table *t, const char *name)
+{
+	struct table_pass *tp = calloc(1, sizeof(*tp));
+	struct strbuf *sb = &pg->out;
+	size_t rows = 0;
+	bool fold;
+	int rc;
+	if (!tp)
+		return err_set("out of memory");
+	tp->pg = pg;
+	tp->ncols = t->ncols < MAX_COLS ? t->ncols : MAX_COLS;
+	rc = doc_each_row(t, table_row, tp, &rows);
+	if (rc == 0 && rows == 0) {
+		paragraph(pg, "<p>", t->empty_text ? t->empty_text : "none", "</p>\n");
 		goto done;
 	}
-	if (strbuf_addf(sb, "<figure id=\"figure-%u\" aria-label=\"%s\">\n", figure,
-			strbuf_str(&alt_html))) {
-		rc = err_set("out of memory");
-		goto done;
+	for (size_t c = 0; c < tp->ncols; c++) {
+		tp->visible[c] = !t->hide_empty || tp->set[c];
+		tp->nvisible += tp->visible[c];
 	}
-	if (page && page->image) {
-		rc = page->image(page->ctx, path, figure, strbuf_str(&alt_html), sb);
-	} else {
-		/* no resolver (a command's page): the image is named, not fetched */
-		rc = strbuf_adds(sb, "<p>") || put_text(sb, alt.s, alt.len) ||
-				     strbuf_adds(sb, ": ") || put_text(sb, src.s, src.len) ||
-				     strbuf_adds(sb, "</p>")
-			     ? err_set("out of memory")
-			     : 0;
+	if (tp->nvisible == 0)
+		for (size_t c = 0; c < tp->ncols; c++)
+			tp->visible[c] = true, tp->nvisible++;
+	for (size_t c = 0; tp->nvisible >= WIDE_COLS && c < tp->ncols; c++) {
+		tp->aside[c] =
+			tp->visible[c] && !numeric(&t->cols[c]) && tp->longest[c] > LONG_TEXT;
+		tp->naside += tp->aside[c];
 	}
-	if (rc == 0 && strbuf_adds(sb, "\n</figure>\n"))
-		rc = err_set("out of memory");
+	fold = rc == 0 && (tp->nvisible >= WIDE_COLS || rows > LONG_ROWS);
+	if (fold) {
+		/* a long table starts closed; a wide one (often the section's main table) open */
+		pg->bad |= strbuf_adds(sb, rows > LONG_ROWS
+						   ? "<details class=\"table\"><summary>"
+						   : "<details class=\"table\" open><summary>");
+		pg->bad |= put_text(sb, name);
+		pg->bad |= strbuf_addf(sb, ": %zu row%s, %zu columns</summary>\n", rows,
+				       rows == 1 ? "" : "s", tp->nvisible);
+	}
+	pg->bad |= strbuf_adds(sb, tp->naside ? "<table class=\"wide\">\n<thead><tr>"
+					      : "<table>\n<thead><tr>");
+	for (size_t c = 0; c < tp->ncols; c++) {
+		if (!tp->visible[c] || tp->aside[c])
+			continue;
+		pg->bad |= strbuf_adds(sb, numeric(&t->cols[c]) ? "<th class=\"num\">" : "<th>");
+		pg->bad |= put_name(sb, t->cols[c].name);
+		pg->bad |= strbuf_adds(sb, "</th>");
+	}
+	pg->bad |= strbuf_adds(sb, tp->naside ? "</tr></thead>\n" : "</tr></thead>\n<tbody>\n");
+	tp->render = true;
+	if (rc == 0)
+		rc = doc_each_row(t, table_row, tp, &rows);
+	pg->bad |= strbuf_adds(sb, tp->naside ? "</table>\n" : "</tbody>\n</table>\n");
+	if (fold)
+		pg->bad |= strbuf_adds(sb, "</details>\n");
 done:
-	free(path);
-	free(label);
-	strbuf_release(&alt_html);
+	free(tp);
 	return rc;
 }
 
-static size_t heading_level(struct line l)
+/* ---- documents ---- */
+
+static int html_body(struct page *pg, const struct doc *d, int level, unsigned int flags,
+		     const char *view);
+
+static void html_facts(struct page *pg, const struct doc *d)
 {
-	size_t n = 0;
-	while (n < l.len && n < 7 && l.s[n] == '#')
-		n++;
-	return n >= 1 && n <= 6 && n < l.len && l.s[n] == ' ' ? n : 0;
+	bool open = false;
+	for (size_t i = 0; i < d->nfacts; i++) {
+		const struct fact *f = &d->facts[i];
+		if (f->role != DOC_LISTED)
+			continue;
+		pg->bad |= strbuf_adds(&pg->out, open ? "<li>" : "<ul class=\"facts\">\n<li>");
+		open = true;
+		pg->bad |= put_prose(&pg->out, f->label);
+		pg->bad |= strbuf_adds(&pg->out, ": ");
+		pg->bad |= put_text(&pg->out, f->shown ? f->shown : "NA");
+		if (f->unit && *f->unit && !f->missing) {
+			pg->bad |= strbuf_adds(&pg->out, " ");
+			pg->bad |= put_text(&pg->out, f->unit);
+		}
+		pg->bad |= strbuf_adds(&pg->out, "</li>\n");
+	}
+	if (open)
+		pg->bad |= strbuf_adds(&pg->out, "</ul>\n");
 }
 
-static bool is_blank(struct line l)
+static int html_figure(struct page *pg, const struct doc_part *p)
 {
-	for (size_t i = 0; i < l.len; i++)
-		if (l.s[i] != ' ' && l.s[i] != '\t')
-			return false;
-	return true;
+	struct strbuf alt = STRBUF_INIT, *sb = &pg->out;
+	unsigned int n = ++pg->figures;
+	int rc = 0;
+	pg->bad |= put_text(&alt, p->alt);
+	pg->bad |= strbuf_addf(sb, "<figure id=\"figure-%u\" aria-label=\"%s\">\n", n,
+			       strbuf_str(&alt));
+	if (pg->opts && pg->opts->image) {
+		rc = pg->opts->image(pg->opts->ctx, p->image, n, strbuf_str(&alt), sb);
+	} else {
+		/* no resolver (a command's page): the image is named, not fetched */
+		pg->bad |= strbuf_adds(sb, "<p>");
+		pg->bad |= put_text(sb, p->alt);
+		pg->bad |= strbuf_adds(sb, ": ");
+		pg->bad |= put_text(sb, p->image);
+		pg->bad |= strbuf_adds(sb, "</p>");
+	}
+	if (p->text) {
+		pg->bad |= strbuf_adds(sb, "\n<figcaption>Figure: ");
+		pg->bad |= put_prose(sb, p->text);
+		if (p->files) {
+			pg->bad |= strbuf_adds(sb, " (data: <code>");
+			pg->bad |= put_text(sb, p->image);
+			pg->bad |= strbuf_adds(sb, ".tsv</code>, script: <code>");
+			pg->bad |= put_text(sb, p->image);
+			pg->bad |= strbuf_adds(sb, ".gp</code>)");
+		}
+		pg->bad |= strbuf_adds(sb, "</figcaption>");
+	}
+	pg->bad |= strbuf_adds(sb, "\n</figure>\n");
+	strbuf_release(&alt);
+	return rc;
 }
 
-/* The next line of md at *pos (without its '\n'). */
-static bool next_line(const char *md, size_t len, size_t *pos, struct line *l)
+static void html_status(struct page *pg, const struct doc_part *p)
 {
-	const char *nl;
-	if (*pos >= len)
-		return false;
-	nl = memchr(md + *pos, '\n', len - *pos);
-	l->s = md + *pos;
-	l->len = nl ? (size_t)(nl - l->s) : len - *pos;
-	*pos += l->len + (nl ? 1 : 0);
-	return true;
+	switch (p->status) {
+	case DOC_STATUS_NOT_MEASURED:
+		paragraph(pg, "<p class=\"status\"><strong>Not measured</strong>: ", p->text,
+			  "</p>\n");
+		break;
+	case DOC_STATUS_LEFT_OUT:
+		paragraph(pg, "<p class=\"status\"><em>Left out</em>: ", p->text, "</p>\n");
+		break;
+	case DOC_STATUS_NO_PLOT:
+		paragraph(pg, "<p class=\"status\"><em>Plot not drawn: ", p->text, "</em></p>\n");
+		break;
+	}
 }
 
-/* The title of the page: the first heading's text, escaped. */
-static int page_title(const char *md, size_t len, const struct doc_html_page *page,
-		      struct strbuf *out)
+static int html_section(struct page *pg, const struct doc_section *s, int level)
 {
-	size_t pos = 0;
-	struct line l;
-	if (page && page->title)
-		return put_text(out, page->title, strlen(page->title));
-	while (next_line(md, len, &pos, &l)) {
-		size_t level = heading_level(l);
-		if (level) {
-			struct strbuf inner = STRBUF_INIT;
-			int bad = put_text(&inner, l.s + level + 1, l.len - level - 1);
-			bad |= strbuf_adds(out, strbuf_str(&inner));
-			strbuf_release(&inner);
-			return bad;
+	int rc = 0;
+	heading(pg, level, s->title, level == 2);
+	for (size_t i = 0; i < s->ntext; i++)
+		paragraph(pg, "<p>", s->text[i], "</p>\n");
+	if (s->table && !s->table->quiet)
+		rc = html_table(pg, s->table, s->title);
+	if (s->nnotes)
+		pg->bad |= strbuf_adds(&pg->out, "<ul>\n");
+	for (size_t i = 0; i < s->nnotes; i++) {
+		const char *link = s->note_links ? s->note_links[i] : NULL;
+		paragraph(pg, "<li>", s->notes[i], "");
+		if (link) {
+			pg->bad |= strbuf_adds(&pg->out, " (<a href=\"#");
+			pg->bad |= put_text(&pg->out, link);
+			pg->bad |= strbuf_adds(&pg->out, "\">section</a>)");
+		}
+		pg->bad |= strbuf_adds(&pg->out, "</li>\n");
+	}
+	if (s->nnotes)
+		pg->bad |= strbuf_adds(&pg->out, "</ul>\n");
+	for (size_t i = 0; rc == 0 && i < s->nparts; i++) {
+		const struct doc_part *p = &s->parts[i];
+		switch (p->kind) {
+		case DOC_PART_DOC:
+			if (p->heading)
+				heading(pg, level + 1, p->heading, true);
+			rc = html_body(pg, p->doc, p->heading ? level + 1 : level,
+				       DOC_MD_FACTS | DOC_MD_LEFT_OUT, NULL);
+			break;
+		case DOC_PART_FIGURE:
+			rc = html_figure(pg, p);
+			break;
+		case DOC_PART_TEXT:
+			paragraph(pg, "<p>", p->text, "</p>\n");
+			break;
+		case DOC_PART_STATUS:
+			if (p->heading)
+				heading(pg, level + 1, p->heading, true);
+			html_status(pg, p);
+			break;
 		}
 	}
-	return strbuf_adds(out, "coreplan");
+	return rc;
 }
 
-int doc_html_from_md(const char *md, size_t len, const struct doc_html_page *page, FILE *fp)
+static void html_left_out(struct page *pg, const struct doc *d, int level)
 {
-	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT, slug = STRBUF_INIT;
-	struct slugs slugs = {NULL, 0};
-	struct line *block = NULL;
-	size_t nblock = 0, alloc = 0, pos = 0;
-	enum { NONE, PARA, LIST, TABLE } kind = NONE;
-	unsigned int figures = 0;
-	bool after_rule = false;
-	struct line l;
-	int bad = 0, rc = 0;
-	bad |= page_title(md, len, page, &title);
-	bad |= strbuf_addf(
-		&sb,
+	char title[64];
+	if (d->nleft_out == 0)
+		return;
+	snprintf(title, sizeof(title), "Runs left out (%zu)", d->nleft_out);
+	heading(pg, level, title, false);
+	pg->bad |= strbuf_adds(&pg->out, "<ul>\n");
+	for (size_t i = 0; i < d->nleft_out && i < DOC_LEFT_OUT_SHOWN; i++) {
+		pg->bad |= strbuf_adds(&pg->out, "<li>");
+		pg->bad |= put_text(&pg->out, d->left_out[i].tag);
+		pg->bad |= strbuf_adds(&pg->out, ": ");
+		pg->bad |= put_text(&pg->out, d->left_out[i].reason);
+		pg->bad |= strbuf_adds(&pg->out, "</li>\n");
+	}
+	if (d->nleft_out > DOC_LEFT_OUT_SHOWN)
+		pg->bad |= strbuf_addf(
+			&pg->out,
+			"<li>... and %zu more (<code>coreplan runs --excluded</code> "
+			"lists every excluded run; --format json lists them all)</li>\n",
+			d->nleft_out - DOC_LEFT_OUT_SHOWN);
+	pg->bad |= strbuf_adds(&pg->out, "</ul>\n");
+}
+
+static void html_footer(struct page *pg, const struct doc *d)
+{
+	pg->bad |= strbuf_adds(&pg->out, "<hr>\n<footer><p>coreplan " COREPLAN_VERSION);
+	for (size_t i = 0; i < d->nfacts; i++) {
+		const struct fact *f = &d->facts[i];
+		if (f->role != DOC_PROVENANCE)
+			continue;
+		pg->bad |= strbuf_adds(&pg->out, "; ");
+		pg->bad |= put_prose(&pg->out, f->label);
+		pg->bad |= strbuf_adds(&pg->out, " ");
+		pg->bad |= put_text(&pg->out, f->shown ? f->shown : "NA");
+		if (f->unit && *f->unit && !f->missing) {
+			pg->bad |= strbuf_adds(&pg->out, " ");
+			pg->bad |= put_text(&pg->out, f->unit);
+		}
+	}
+	pg->bad |= strbuf_adds(&pg->out, "</p></footer>\n");
+}
+
+/* d below `level` (its title and footer are the page's, not here). */
+static int html_body(struct page *pg, const struct doc *d, int level, unsigned int flags,
+		     const char *view)
+{
+	int rc = doc_error(d);
+	if (rc)
+		return rc;
+	if (flags & DOC_MD_FACTS)
+		html_facts(pg, d);
+	for (size_t i = 0; rc == 0 && i < d->nsections; i++)
+		if (view ? !strcmp(view, d->sections[i]->name) : !d->sections[i]->quiet)
+			rc = html_section(pg, d->sections[i], level + 1);
+	if (rc == 0 && (flags & DOC_MD_LEFT_OUT))
+		html_left_out(pg, d, level + 1);
+	return rc;
+}
+
+/* The contents list: each section, with the headings under it. */
+static int put_contents(struct strbuf *sb, const struct page *pg)
+{
+	int bad = 0;
+	bool sub = false;
+	if (pg->ntoc == 0)
+		return 0;
+	bad |= strbuf_adds(sb,
+			   "<nav class=\"toc\" aria-label=\"Contents\">\n<p>Contents</p>\n<ol>\n");
+	for (size_t i = 0; i < pg->ntoc; i++) {
+		const struct toc_entry *e = &pg->toc[i];
+		if (e->level == 3 && !sub) {
+			bad |= strbuf_adds(sb, "\n<ol>\n");
+			sub = true;
+		} else if (e->level == 2 && sub) {
+			bad |= strbuf_adds(sb, "</ol>\n</li>\n");
+			sub = false;
+		} else if (i > 0) {
+			bad |= strbuf_adds(sb, "</li>\n");
+		}
+		bad |= strbuf_addf(sb, "<li><a href=\"#%s\">", e->id);
+		bad |= put_text(sb, e->title);
+		bad |= strbuf_adds(sb, "</a>");
+	}
+	bad |= strbuf_adds(sb,
+			   sub ? "</li>\n</ol>\n</li>\n</ol>\n</nav>\n" : "</li>\n</ol>\n</nav>\n");
+	return bad;
+}
+
+int doc_write_html_page(const struct doc *d, const struct doc_html_page *opts, const char *view,
+			FILE *fp)
+{
+	struct page pg;
+	struct strbuf page = STRBUF_INIT, title = STRBUF_INIT, h1 = STRBUF_INIT;
+	unsigned int flags = opts && opts->flags ? opts->flags : DOC_MD_ALL;
+	int rc = doc_error(d);
+	if (rc)
+		return rc;
+	memset(&pg, 0, sizeof(pg));
+	pg.opts = opts;
+	/* the title first: its id is the page's first */
+	heading(&pg, 1, d->title, false);
+	pg.bad |= strbuf_adds(&h1, strbuf_str(&pg.out));
+	strbuf_reset(&pg.out);
+	rc = html_body(&pg, d, 1, flags, view);
+	if (rc == 0 && (flags & DOC_MD_FOOTER))
+		html_footer(&pg, d);
+	pg.bad |= put_text(&title, opts && opts->title ? opts->title : d->title);
+	pg.bad |= strbuf_addf(
+		&page,
 		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		"<meta name=\"generator\" content=\"coreplan\">\n"
 		"<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n",
 		strbuf_str(&title), page_css);
-	for (;;) {
-		bool more = next_line(md, len, &pos, &l);
-		size_t level = more ? heading_level(l) : 0;
-		struct line alt = {NULL, 0}, src = {NULL, 0};
-		enum {
-			BLANK,
-			HEADING,
-			RULE,
-			IMAGE,
-			ITEM,
-			ROW,
-			TEXT
-		} what = !more || is_blank(l)                    ? BLANK
-			 : level                                 ? HEADING
-			 : l.len == 3 && !strncmp(l.s, "---", 3) ? RULE
-			 : image_line(l, &alt, &src)             ? IMAGE
-			 : l.len >= 2 && !strncmp(l.s, "- ", 2)  ? ITEM
-			 : l.s[0] == '|'                         ? ROW
-								 : TEXT;
-		/* a block ends at a blank line, or where a line of another kind starts */
-		bool ends = kind != NONE &&
-			    (what == BLANK || what == HEADING || what == RULE || what == IMAGE ||
-			     (kind == TABLE && what != ROW) || (kind == LIST && what != ITEM) ||
-			     (kind == PARA && (what == ITEM || what == ROW)));
-		if (ends) {
-			if (kind == TABLE) {
-				bad |= put_table(&sb, block, nblock);
-			} else if (kind == LIST) {
-				bad |= strbuf_adds(&sb, "<ul>\n");
-				for (size_t i = 0; i < nblock; i++) {
-					bad |= strbuf_adds(&sb, "<li>");
-					bad |= put_inline(&sb, block[i].s + 2, block[i].len - 2);
-					bad |= strbuf_adds(&sb, "</li>\n");
-				}
-				bad |= strbuf_adds(&sb, "</ul>\n");
-			} else {
-				bad |= strbuf_adds(&sb, after_rule ? "<footer><p>" : "<p>");
-				for (size_t i = 0; i < nblock; i++) {
-					bad |= i ? strbuf_adds(&sb, "\n") : 0;
-					bad |= put_inline(&sb, block[i].s, block[i].len);
-				}
-				bad |= strbuf_adds(&sb, after_rule ? "</p></footer>\n" : "</p>\n");
-			}
-			kind = NONE;
-			nblock = 0;
-		}
-		if (!more || bad || rc)
-			break;
-		switch (what) {
-		case BLANK:
-			break;
-		case HEADING: {
-			const char *text = l.s + level + 1;
-			size_t tlen = l.len - level - 1;
-			bad |= heading_slug(&slugs, text, tlen, &slug);
-			bad |= strbuf_addf(&sb, "<h%zu id=\"%s\">", level, strbuf_str(&slug));
-			bad |= put_inline(&sb, text, tlen);
-			bad |= strbuf_addf(&sb, "</h%zu>\n", level);
-			break;
-		}
-		case RULE:
-			bad |= strbuf_adds(&sb, "<hr>\n");
-			after_rule = true;
-			break;
-		case IMAGE:
-			rc = put_image(&sb, page, alt, src, ++figures);
-			break;
-		default:
-			if (nblock == alloc) {
-				size_t want = alloc ? 2 * alloc : 64;
-				struct line *grown = realloc(block, want * sizeof(*grown));
-				if (!grown) {
-					bad = -1;
-					break;
-				}
-				block = grown;
-				alloc = want;
-			}
-			block[nblock++] = l;
-			if (kind == NONE)
-				kind = what == ITEM ? LIST : what == ROW ? TABLE : PARA;
-			break;
-		}
-	}
-	if (rc == 0 && bad)
-		rc = err_set("out of memory");
-	if (rc == 0 && strbuf_adds(&sb, "</main>\n</body>\n</html>\n"))
+	pg.bad |= strbuf_adds(&page, strbuf_str(&h1));
+	pg.bad |= put_contents(&page, &pg);
+	pg.bad |= strbuf_adds(&page, strbuf_str(&pg.out));
+	pg.bad |= strbuf_adds(&page, "</main>\n</body>\n</html>\n");
+	if (rc == 0 && pg.bad)
 		rc = err_set("out of memory");
 	if (rc == 0) {
 		errno = 0;
-		if (fwrite(sb.buf ? sb.buf : "", 1, sb.len, fp) != sb.len || fflush(fp) != 0 ||
-		    ferror(fp))
+		if (fwrite(page.buf ? page.buf : "", 1, page.len, fp) != page.len ||
+		    fflush(fp) != 0 || ferror(fp))
 			rc = err_set("cannot write output: %s", strerror(errno ? errno : EIO));
 	}
-	free(block);
-	slugs_release(&slugs);
-	strbuf_release(&sb);
+	for (size_t i = 0; i < pg.nids; i++)
+		free(pg.ids[i]);
+	free(pg.ids);
+	for (size_t i = 0; i < pg.ntoc; i++)
+		free(pg.toc[i].title);
+	free(pg.toc);
+	strbuf_release(&pg.out);
+	strbuf_release(&page);
 	strbuf_release(&title);
-	strbuf_release(&slug);
+	strbuf_release(&h1);
 	return rc;
 }
 
 int doc_write_html(const struct doc *d, FILE *fp, const char *view)
 {
-	char *md = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&md, &len);
-	int rc;
-	if (!mem)
-		return err_set("out of memory");
-	rc = doc_write_md(d, mem, 1, DOC_MD_ALL, view);
-	if (fclose(mem) != 0 && rc == 0)
-		rc = err_set("out of memory");
-	if (rc == 0)
-		rc = doc_html_from_md(md ? md : "", md ? len : 0, NULL, fp);
-	free(md);
-	return rc;
+	return doc_write_html_page(d, NULL, view, fp);
 }

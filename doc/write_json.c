@@ -105,6 +105,86 @@ static int json_table(const struct doc_table *t, FILE *fp)
 	return rc;
 }
 
+static int json_doc(const struct doc *d, const char *view, FILE *fp, bool top);
+
+/* The note_links array, when any note points at a heading. */
+static void json_links(FILE *fp, const struct doc_section *s)
+{
+	if (!s->note_links)
+		return;
+	fputs(",\n      \"links\": [", fp);
+	for (size_t i = 0; i < s->nnotes; i++) {
+		fputs(i ? ", " : "", fp);
+		if (s->note_links[i])
+			doc_json_string(fp, s->note_links[i]);
+		else
+			fputs("null", fp);
+	}
+	fputs("]", fp);
+}
+
+/* IMAGE + suffix as a JSON string (a figure's data or script), or null. */
+static void json_beside(FILE *fp, const char *image, const char *suffix)
+{
+	struct strbuf name = STRBUF_INIT;
+	if (!image || strbuf_addf(&name, "%s%s", image, suffix))
+		fputs("null", fp);
+	else
+		doc_json_string(fp, strbuf_str(&name));
+	strbuf_release(&name);
+}
+
+static int json_part(const struct doc_part *p, FILE *fp)
+{
+	int rc = 0;
+	switch (p->kind) {
+	case DOC_PART_DOC:
+		fputs("{\"part\": \"document\", \"heading\": ", fp);
+		if (p->heading)
+			doc_json_string(fp, p->heading);
+		else
+			fputs("null", fp);
+		fputs(", \"document\": ", fp);
+		rc = json_doc(p->doc, NULL, fp, false);
+		fputs("}", fp);
+		break;
+	case DOC_PART_FIGURE:
+		fputs("{\"part\": \"figure\", \"image\": ", fp);
+		doc_json_string(fp, p->image);
+		fputs(", \"alt\": ", fp);
+		doc_json_string(fp, p->alt);
+		fputs(", \"caption\": ", fp);
+		if (p->text)
+			doc_json_string(fp, p->text);
+		else
+			fputs("null", fp);
+		fputs(", \"data\": ", fp);
+		json_beside(fp, p->files ? p->image : NULL, ".tsv");
+		fputs(", \"script\": ", fp);
+		json_beside(fp, p->files ? p->image : NULL, ".gp");
+		fputs("}", fp);
+		break;
+	case DOC_PART_TEXT:
+		fputs("{\"part\": \"text\", \"text\": ", fp);
+		doc_json_string(fp, p->text);
+		fputs("}", fp);
+		break;
+	case DOC_PART_STATUS:
+		fputs("{\"part\": \"status\", \"heading\": ", fp);
+		if (p->heading)
+			doc_json_string(fp, p->heading);
+		else
+			fputs("null", fp);
+		fputs(", \"status\": ", fp);
+		doc_json_string(fp, doc_status_name(p->status));
+		fputs(", \"reason\": ", fp);
+		doc_json_string(fp, p->text);
+		fputs("}", fp);
+		break;
+	}
+	return rc;
+}
+
 static int json_section(const struct doc_section *s, FILE *fp, bool first)
 {
 	int rc = 0;
@@ -118,16 +198,35 @@ static int json_section(const struct doc_section *s, FILE *fp, bool first)
 		rc = json_table(s->table, fp);
 	fputs(",\n", fp);
 	json_lines(fp, "notes", s->notes, s->nnotes, "      ");
+	json_links(fp, s);
+	if (s->quiet)
+		fputs(",\n      \"quiet\": true", fp);
+	if (s->nparts) {
+		fputs(",\n      \"parts\": [", fp);
+		for (size_t i = 0; rc == 0 && i < s->nparts; i++) {
+			fputs(i ? ",\n        " : "\n        ", fp);
+			rc = json_part(&s->parts[i], fp);
+		}
+		fputs("\n      ]", fp);
+	}
 	fputs("\n    }", fp);
 	return rc;
 }
 
-int doc_write_json(const struct doc *d, const char *view, FILE *fp)
+/*
+ * One document as a JSON object: at the top with the tool's version and
+ * the format number and a final newline; embedded (a part) without them.
+ */
+static int json_doc(const struct doc *d, const char *view, FILE *fp, bool top)
 {
 	bool first = true;
 	int rc = 0;
-	fputs("{\n  \"coreplan\": \"" COREPLAN_VERSION "\",\n", fp);
-	fprintf(fp, "  \"format\": %d,\n  \"command\": ", DOC_JSON_FORMAT);
+	if (top) {
+		fputs("{\n  \"coreplan\": \"" COREPLAN_VERSION "\",\n", fp);
+		fprintf(fp, "  \"format\": %d,\n  \"command\": ", DOC_JSON_FORMAT);
+	} else {
+		fputs("{\n  \"command\": ", fp);
+	}
 	doc_json_string(fp, d->command);
 	fputs(",\n  \"title\": ", fp);
 	doc_json_string(fp, d->title);
@@ -161,6 +260,13 @@ int doc_write_json(const struct doc *d, const char *view, FILE *fp)
 		doc_json_string(fp, d->left_out[i].reason);
 		fputs("}", fp);
 	}
-	fputs(d->nleft_out ? "\n  ]\n}\n" : "]\n}\n", fp);
+	fputs(d->nleft_out ? "\n  ]\n}" : "]\n}", fp);
+	if (top)
+		fputs("\n", fp);
 	return 0;
+}
+
+int doc_write_json(const struct doc *d, const char *view, FILE *fp)
+{
+	return json_doc(d, view, fp, true);
 }

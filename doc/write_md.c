@@ -13,25 +13,6 @@
 #define COREPLAN_VERSION "unknown"
 #endif
 
-/* A cell as Markdown shows it, or NULL when missing. buf holds 32 bytes. */
-static const char *md_value(const struct doc_col *col, const struct cell *c, char buf[32])
-{
-	if (!c->set)
-		return NULL;
-	switch (col->type) {
-	case DOC_TEXT:
-		return c->v.text;
-	case DOC_INT:
-		snprintf(buf, 32, "%" PRId64, c->v.i);
-		return buf;
-	case DOC_BOOL:
-		return c->v.b ? "yes" : "no";
-	case DOC_REAL:
-		return doc_format_real(c->v.real, col->style, col->precision, buf);
-	}
-	return NULL;
-}
-
 static size_t text_width(const char *s)
 {
 	size_t w = 0;
@@ -72,7 +53,7 @@ static int md_row(const struct doc_table *t, const struct cell *row, void *arg)
 	for (size_t c = 0; rc == 0 && c < t->ncols; c++) {
 		struct strbuf sb = STRBUF_INIT;
 		char buf[32];
-		const char *v = md_value(&t->cols[c], &row[c], buf);
+		const char *v = doc_cell_shown(&t->cols[c], &row[c], buf);
 		const char *cell;
 		if (v && doc_md_escape(&sb, v, true)) {
 			rc = err_set("out of memory");
@@ -181,26 +162,105 @@ static void md_fact_value(FILE *fp, const struct fact *f)
 		fprintf(fp, " %s", f->unit);
 }
 
+static int md_body(const struct doc *d, FILE *fp, int level, unsigned int flags, const char *view);
+
+static void md_figure(const struct doc_part *p, FILE *fp)
+{
+	struct strbuf line = STRBUF_INIT;
+	/* the alt text and path are coreplan's own (plots/NN-KIND.svg) */
+	fputs("![", fp);
+	put_escaped(fp, p->alt, true);
+	fprintf(fp, "](%s)\n\n", p->image);
+	if (p->text) {
+		strbuf_addf(&line, "Figure: %s", p->text);
+		put_escaped(fp, strbuf_str(&line), false);
+		fputs("\n\n", fp);
+	}
+	if (p->files) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "(data: `%s.tsv`, script: `%s.gp`)", p->image, p->image);
+		put_escaped(fp, strbuf_str(&line), false);
+		fputs("\n\n", fp);
+	}
+	strbuf_release(&line);
+}
+
+static void md_status(const struct doc_part *p, FILE *fp)
+{
+	switch (p->status) {
+	case DOC_STATUS_NOT_MEASURED:
+		fputs("**Not measured**: ", fp);
+		put_escaped(fp, p->text, false);
+		break;
+	case DOC_STATUS_LEFT_OUT:
+		fputs("*Left out*: ", fp);
+		put_escaped(fp, p->text, false);
+		break;
+	case DOC_STATUS_NO_PLOT:
+		fputs("*Plot not drawn: ", fp);
+		put_escaped(fp, p->text, false);
+		putc('*', fp);
+		break;
+	}
+	fputs("\n\n", fp);
+}
+
+/* A section's parts after its notes (doc.h, "Composition"). */
+static int md_parts(const struct doc_section *s, FILE *fp, int level)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < s->nparts; i++) {
+		const struct doc_part *p = &s->parts[i];
+		switch (p->kind) {
+		case DOC_PART_DOC:
+			if (p->heading)
+				heading(fp, level + 1, p->heading);
+			rc = md_body(p->doc, fp, p->heading ? level + 1 : level,
+				     DOC_MD_FACTS | DOC_MD_LEFT_OUT, NULL);
+			break;
+		case DOC_PART_FIGURE:
+			md_figure(p, fp);
+			break;
+		case DOC_PART_TEXT:
+			put_escaped(fp, p->text, false);
+			fputs("\n\n", fp);
+			break;
+		case DOC_PART_STATUS:
+			if (p->heading)
+				heading(fp, level + 1, p->heading);
+			md_status(p, fp);
+			break;
+		}
+	}
+	return rc;
+}
+
 static int md_section(const struct doc_section *s, FILE *fp, int level)
 {
 	int rc = 0;
+	bool table = s->table && !s->table->quiet;
 	heading(fp, level, s->title);
 	for (size_t i = 0; i < s->ntext; i++) {
 		put_escaped(fp, s->text[i], false);
 		fputs("\n\n", fp);
 	}
-	if (s->table) {
+	if (table) {
 		rc = md_table(s->table, fp);
 		if (s->nnotes)
 			putc('\n', fp);
 	}
 	for (size_t i = 0; i < s->nnotes; i++) {
+		const char *link = s->note_links ? s->note_links[i] : NULL;
 		fputs("- ", fp);
 		put_escaped(fp, s->notes[i], false);
+		if (link)
+			fprintf(fp, " ([section](#%s))", link);
 		putc('\n', fp);
 	}
-	if (s->table || s->nnotes)
+	if (table || s->nnotes)
 		putc('\n', fp);
+	if (rc == 0)
+		rc = md_parts(s, fp, level);
 	return rc;
 }
 
@@ -250,7 +310,8 @@ static void md_footer(const struct doc *d, FILE *fp)
 	fputs("\n", fp);
 }
 
-int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, const char *view)
+/* The doc under `level`: title, facts, sections (quiet ones not), left out, footer as flags say. */
+static int md_body(const struct doc *d, FILE *fp, int level, unsigned int flags, const char *view)
 {
 	bool listed = false;
 	int rc = doc_error(d);
@@ -272,11 +333,16 @@ int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, c
 	if (listed)
 		putc('\n', fp);
 	for (size_t i = 0; rc == 0 && i < d->nsections; i++)
-		if (!view || !strcmp(view, d->sections[i]->name))
+		if (view ? !strcmp(view, d->sections[i]->name) : !d->sections[i]->quiet)
 			rc = md_section(d->sections[i], fp, level + 1);
 	if (rc == 0 && (flags & DOC_MD_LEFT_OUT))
 		md_left_out(d, fp, level + 1);
 	if (rc == 0 && (flags & DOC_MD_FOOTER))
 		md_footer(d, fp);
 	return rc;
+}
+
+int doc_write_md(const struct doc *d, FILE *fp, int level, unsigned int flags, const char *view)
+{
+	return md_body(d, fp, level, flags, view);
 }

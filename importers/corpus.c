@@ -15,6 +15,7 @@
 #include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../common/strvec.h"
 #include "../schema/catalog.h"
 #include "../schema/db.h"
 #include "../schema/fields.h"
@@ -93,8 +94,7 @@ struct importer {
 	char *host, *instance;
 	char *stored_host, *stored_instance;
 	/* instances whose host this import has made sure of, and those no catalog lists */
-	char **instance_hosts;
-	size_t ninstance_hosts;
+	struct strvec instance_hosts;
 	struct unknown_instance {
 		char *name;
 		char *first_tag;
@@ -1127,18 +1127,6 @@ static void check_label(struct run_state *rs)
 
 /* ---- the host a run ran on (corpus.h) ---- */
 
-static int remember(char ***list, size_t *n, const char *name)
-{
-	char **grown = realloc(*list, (*n + 1) * sizeof(*grown));
-	if (!grown)
-		return err_set("out of memory");
-	*list = grown;
-	if (!(grown[*n] = strdup(name)))
-		return err_set("out of memory");
-	(*n)++;
-	return 0;
-}
-
 /*
  * Make sure a host named after the instance is recorded: one stored from
  * a real topology (lscpu, sysfs, --cores) is kept; else the catalog's
@@ -1150,9 +1138,8 @@ static int instance_host(struct importer *im, const char *instance, const char *
 	char catalog[256];
 	int vcpus = 0, tpc = 0, rc;
 	*found = true;
-	for (size_t i = 0; i < im->ninstance_hosts; i++)
-		if (!strcmp(im->instance_hosts[i], instance))
-			return 0;
+	if (strvec_has(&im->instance_hosts, instance))
+		return 0;
 	*found = false;
 	for (size_t i = 0; i < im->nunknown; i++)
 		if (!strcmp(im->unknown[i].name, instance)) {
@@ -1187,7 +1174,9 @@ static int instance_host(struct importer *im, const char *instance, const char *
 			rc = topology_store(im->db, instance, &t);
 	}
 	topology_release(&t);
-	return rc ? rc : remember(&im->instance_hosts, &im->ninstance_hosts, instance);
+	if (rc == 0 && strvec_push(&im->instance_hosts, instance))
+		rc = err_set("out of memory");
+	return rc;
 }
 
 /* The run's own value of a field: the first source (fields.h order) that has one, or NULL. */
@@ -1934,9 +1923,7 @@ static void importer_release(struct importer *im)
 	free(im->instance);
 	free(im->stored_host);
 	free(im->stored_instance);
-	for (size_t i = 0; i < im->ninstance_hosts; i++)
-		free(im->instance_hosts[i]);
-	free(im->instance_hosts);
+	strvec_clear(&im->instance_hosts);
 	for (size_t i = 0; i < im->nunknown; i++) {
 		free(im->unknown[i].name);
 		free(im->unknown[i].first_tag);

@@ -5,6 +5,7 @@
 #include "../common/err.h"
 #include "../common/infile.h"
 #include "../common/strbuf.h"
+#include "../common/strvec.h"
 #include "../schema/fields.h"
 
 #include <ctype.h>
@@ -12,46 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *trim(char *s)
-{
-	char *end;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-		*--end = '\0';
-	return s;
-}
-
-static int push_string(char ***list, size_t *count, const char *value)
-{
-	char **grown = realloc(*list, (*count + 1) * sizeof(**list));
-	if (!grown)
-		return err_set("out of memory");
-	*list = grown;
-	grown[*count] = strdup(value);
-	if (!grown[*count])
-		return err_set("out of memory");
-	(*count)++;
-	return 0;
-}
-
-/* Split on spaces (or on `sep` when not 0) into a fresh list. */
+/* Split on spaces and tabs (or on `sep` when not 0), appended to the list. */
 static int split_words(const char *value, char sep, char ***list, size_t *count)
 {
-	char *copy = strdup(value);
-	char *save = NULL;
-	const char *delims = sep == '|' ? "|" : " \t";
-	int rc = 0;
-	if (!copy)
-		return err_set("out of memory");
-	for (char *tok = strtok_r(copy, delims, &save); tok; tok = strtok_r(NULL, delims, &save)) {
-		char *word = trim(tok);
-		if (*word && (rc = push_string(list, count, word)) != 0)
-			break;
-	}
-	free(copy);
-	return rc;
+	struct strvec words = {*list, *count, *count}; /* adopted: see strvec.h */
+	int n = strvec_split(&words, value, sep == '|' ? "|" : " \t");
+	*list = words.v;
+	*count = words.n;
+	return n < 0 ? err_set("out of memory") : 0;
 }
 
 static int set_string(char **slot, const char *value)
@@ -296,7 +265,7 @@ static int check_confined(const char *key, const char *value, const char *origin
 static int parse_line(struct manifest *m, char *line, long line_no, const char *origin, int *where)
 {
 	enum { TOP, TABLE, FILES };
-	char *s = trim(line);
+	char *s = str_trim(line);
 	char *eq, *key, *value;
 	int rc;
 	if (*s == '\0' || *s == '#')
@@ -306,9 +275,9 @@ static int parse_line(struct manifest *m, char *line, long line_no, const char *
 		if (!close || close[1])
 			return err_at(origin, line_no, 1, "malformed section header '%s'", s);
 		*close = '\0';
-		s = trim(s + 1);
+		s = str_trim(s + 1);
 		if (!strncmp(s, "table", 5) && (s[5] == ' ' || s[5] == '\t')) {
-			char *name = trim(s + 5);
+			char *name = str_trim(s + 5);
 			for (size_t i = 0; i < m->ntables; i++)
 				if (!strcmp(m->tables[i].section, name))
 					return err_at(origin, line_no, 1,
@@ -328,8 +297,8 @@ static int parse_line(struct manifest *m, char *line, long line_no, const char *
 	if (!eq)
 		return err_at(origin, line_no, 1, "expected 'key = value', got '%s'", s);
 	*eq = '\0';
-	key = trim(s);
-	value = trim(eq + 1);
+	key = str_trim(s);
+	value = str_trim(eq + 1);
 	if (*where == TOP) {
 		if (strcmp(key, "layout"))
 			return err_at(origin, line_no, 1, "unknown key '%s' before any section",

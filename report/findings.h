@@ -126,9 +126,12 @@ void findings_release(struct findings *f);
 const char *finding_kind_name(enum finding_kind kind);
 /* The sentence, plain text (no link). */
 void finding_sentence(const struct finding *x, struct strbuf *out);
-/* "## Findings" and one bullet per finding, each linked to its section. */
-int findings_write_md(FILE *md, const struct findings *f);
-/* The findings as the section "findings" of d. */
+/*
+ * The findings into section s: one note per finding (its sentence, linked
+ * to its section) and, quiet (json and tsv only), the table of their
+ * figures; findings_to_doc: the same as a new section "findings" of d.
+ */
+void findings_to_section(struct doc_section *s, const struct findings *f);
 void findings_to_doc(struct doc *d, const struct findings *f);
 
 #endif

@@ -129,29 +129,6 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 	}
 }
 
-int findings_write_md(FILE *md, const struct findings *f)
-{
-	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
-	fprintf(md, "## Findings\n\n");
-	if (f->n == 0)
-		fprintf(md, "No findings: no section measured anything.\n\n");
-	for (size_t i = 0; i < f->n; i++) {
-		strbuf_reset(&sb);
-		strbuf_reset(&line);
-		finding_sentence(&f->items[i], &sb);
-		strbuf_adds(&line, "- ");
-		doc_md_escape(&line, strbuf_str(&sb), false);
-		if (*f->items[i].section)
-			strbuf_addf(&line, " ([section](#%s))", f->items[i].section);
-		fprintf(md, "%s\n", strbuf_str(&line));
-	}
-	if (f->n)
-		fprintf(md, "\n");
-	strbuf_release(&sb);
-	strbuf_release(&line);
-	return ferror(md) ? -1 : 0;
-}
-
 enum {
 	C_FINDING,
 	C_SUBJECT,
@@ -165,10 +142,12 @@ enum {
 	C_UNIT,
 	C_METHOD,
 	C_SECTION,
+	C_CONFIDENCE,
+	C_DEGRADED,
 	C_COUNT
 };
 
-void findings_to_doc(struct doc *d, const struct findings *f)
+void findings_to_section(struct doc_section *s, const struct findings *f)
 {
 	static const struct doc_col cols[C_COUNT] = {
 		[C_FINDING] = DOC_COL_TEXT("finding"),
@@ -183,13 +162,20 @@ void findings_to_doc(struct doc *d, const struct findings *f)
 		[C_SECTION] = DOC_COL_TEXT("section"),
 		[C_EFF] = DOC_COL_REAL("efficiency", NULL, 'g', 6),
 		[C_LEVEL] = DOC_COL_REAL("level", NULL, 'g', 6),
+		[C_CONFIDENCE] = DOC_COL_INT("confidence", "%"),
+		[C_DEGRADED] = DOC_COL_INT("degraded_runs", NULL),
 	};
-	struct doc_table *t = doc_table(doc_section(d, "findings", "Findings"), cols, C_COUNT);
+	struct doc_table *t = doc_table(s, cols, C_COUNT);
 	struct strbuf sb = STRBUF_INIT;
+	/* the sentences are what a reader reads; the table is their figures, typed */
+	doc_table_quiet(t);
+	if (f->n == 0)
+		doc_text(s, "No findings: no section measured anything.");
 	for (size_t i = 0; t && i < f->n; i++) {
 		const struct finding *x = &f->items[i];
 		strbuf_reset(&sb);
 		finding_sentence(x, &sb);
+		doc_note_link(s, *x->section ? x->section : NULL, "%s", strbuf_str(&sb));
 		doc_row(t);
 		doc_set_text(t, C_FINDING, finding_kind_name(x->kind));
 		doc_set_text(t, C_SUBJECT, x->subject);
@@ -204,6 +190,16 @@ void findings_to_doc(struct doc *d, const struct findings *f)
 		doc_set_text(t, C_SECTION, x->section);
 		doc_set_real(t, C_EFF, x->kind == FINDING_SCALING ? x->eff : NAN);
 		doc_set_real(t, C_LEVEL, x->level);
+		/* the sentences call [lo, hi] a 95% interval: its level, as a number */
+		if (isfinite(x->lo) && isfinite(x->hi))
+			doc_set_int(t, C_CONFIDENCE, 95);
+		if (x->kind == FINDING_CPU && x->supported)
+			doc_set_int(t, C_DEGRADED, (int64_t)x->degraded);
 	}
 	strbuf_release(&sb);
+}
+
+void findings_to_doc(struct doc *d, const struct findings *f)
+{
+	findings_to_section(doc_section(d, "findings", "Findings"), f);
 }

@@ -281,10 +281,10 @@ done:
 	return rc;
 }
 
-int report_html_write(const char *md, size_t len, const char *title, const char *plots_dir,
-		      const char *plots_shown, FILE *fp)
+int report_html_write(const struct doc *report, const char *plots_dir, const char *plots_shown,
+		      FILE *fp)
 {
 	struct page_ctx ctx = {plots_dir, plots_shown};
-	struct doc_html_page page = {title, page_image, &ctx};
-	return doc_html_from_md(md, len, &page, fp);
+	struct doc_html_page page = {NULL, page_image, &ctx, true, DOC_MD_TITLE | DOC_MD_FOOTER};
+	return doc_write_html_page(report, &page, NULL, fp);
 }

@@ -1,10 +1,10 @@
 /*
- * report_html: DIR/report.html, `coreplan report --html`: report.md
- * rendered as one self-contained page (doc_html_from_md in doc.h) with
- * every plot inlined, so the file reads alone from a file:// URL, with no
- * script and nothing fetched.
+ * report_html: DIR/report.html, `coreplan report --html`: the report's
+ * document rendered as one self-contained page (doc_write_html_page in
+ * doc.h) with a contents list and every plot inlined, so the file reads
+ * alone from a file:// URL, with no script and nothing fetched.
  *
- * An image line "![alt](plots/NAME)" of report.md becomes:
+ * A figure "plots/NAME" of the report becomes:
  *   NAME.svg  the SVG itself, inline: the XML declaration, doctype and
  *             comments dropped; its ids (and the #id references to them)
  *             prefixed "fN-" so figures' ids never collide with each
@@ -20,7 +20,7 @@
  *
  * Plots are read (common/infile.h) from plots_dir, where the report drew
  * them (its stage); errors name them as under plots_shown (DIR/plots).
- * The same report.md and plots give the same bytes.
+ * The same document and plots give the same bytes.
  */
 #ifndef COREPLAN_REPORT_HTML_H
 #define COREPLAN_REPORT_HTML_H
@@ -28,11 +28,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct doc;
 struct strbuf;
 
-/* Render md (report.md's text) into fp (an outfile the caller closes). */
-int report_html_write(const char *md, size_t len, const char *title, const char *plots_dir,
-		      const char *plots_shown, FILE *fp);
+/* Render the report (its title, sections and footer) into fp (an outfile the caller closes). */
+int report_html_write(const struct doc *report, const char *plots_dir, const char *plots_shown,
+		      FILE *fp);
 
 /* Append the SVG text svg[0, len) inlined as figure N (above), or an error naming `display`. */
 int report_html_inline_svg(const char *svg, size_t len, unsigned int figure, const char *alt_html,

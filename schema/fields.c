@@ -11,6 +11,7 @@
 
 #include "../common/err.h"
 #include "../common/num.h"
+#include "../common/suggest.h"
 
 #include <stdio.h>
 
@@ -261,59 +262,24 @@ int run_filter_describe(const struct run_filter *filter, struct strbuf *sb)
 
 /* ---- does a field exist? ---- */
 
-/* Edit distance, for "did you mean": small strings only. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[65];
-	if (la > 64 || lb > 64)
-		return 1000;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-static void consider(const char *name, const char *candidate, char *best, size_t *best_d)
-{
-	size_t d = distance(name, candidate);
-	if (d < *best_d) {
-		*best_d = d;
-		snprintf(best, 128, "%s", candidate);
-	}
-}
-
-/* The known field closest to `name`, or "" when none is close. */
+/* The known field closest to `name` (common/suggest.h), or "" when none is close. */
 static int closest_field(sqlite3 *db, const char *name, char best[128])
 {
 	static const char *const pseudo[] = {"corpus", "subcorpus", "tag", NULL};
+	struct suggest near;
 	sqlite3_stmt *stmt = NULL;
-	size_t best_d = 1000, limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
-	best[0] = '\0';
+	suggest_init(&near, name);
 	for (size_t i = 0; i < field_canonical_count; i++)
-		consider(name, field_canonical[i].name, best, &best_d);
+		suggest_offer(&near, field_canonical[i].name);
 	for (size_t i = 0; pseudo[i]; i++)
-		consider(name, pseudo[i], best, &best_d);
+		suggest_offer(&near, pseudo[i]);
 	if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM run_fields", -1, &stmt, NULL) !=
 	    SQLITE_OK)
 		return err_set("cannot look up fields: %s", sqlite3_errmsg(db));
 	while (sqlite3_step(stmt) == SQLITE_ROW)
-		consider(name, (const char *)sqlite3_column_text(stmt, 0), best, &best_d);
+		suggest_offer(&near, (const char *)sqlite3_column_text(stmt, 0));
 	sqlite3_finalize(stmt);
-	if (best_d > limit)
-		best[0] = '\0';
+	snprintf(best, 128, "%s", suggest_best(&near) ? suggest_best(&near) : "");
 	return 0;
 }
 

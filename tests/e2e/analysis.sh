@@ -296,7 +296,7 @@ check_eq "sweep --metric-kind count: the kind given, no assumption" "count --met
 cpl sweep "${GMP_SEL[@]}" --metric-kind speed
 expect_rc "sweep --metric-kind speed (not a kind) exits 2" 2
 check_contains "sweep --metric-kind speed: the message lists the kinds" "$ERR" \
-	"rate, time, latency, memory, cpu, count, fraction, ratio"
+	"rate, time, fraction, memory, count, cpu, latency, ratio"
 
 ###########################################################################
 # noise

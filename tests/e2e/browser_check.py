@@ -15,7 +15,11 @@ viewport of --width x 900 CSS px (device scale 1):
     a non-zero size;
   - the document no wider than the viewport, and no table, figure, svg or
     img wider than it (its right edge inside the viewport);
-  - at least one heading.
+  - at least one heading; a page of more than three sections (h2) has a
+    contents list (nav.toc) whose every link leads to a heading;
+  - the width checks run with every collapsible table (<details>) open,
+    so a closed table must fit too; the page is shown and screenshot with
+    them as written (closed), and the counts give its height both ways.
 Writes OUT_DIR/FOLDER-NAME.png (the full page at --width px) and
 OUT_DIR/FOLDER-NAME-top.png (the first screen) for each page FOLDER/NAME.html, prints one line per problem
 ("not ok - NAME: ...") or "ok - NAME: ..." with what it counted, and exits
@@ -42,6 +46,9 @@ const where = (el) => {
   return h ? '"' + h.textContent.slice(0, 80) + '"' : 'the top';
 };
 const doc = document.documentElement;
+const closedHeight = doc.scrollHeight;
+const folded = Array.from(document.querySelectorAll('details')).filter(d => !d.open);
+folded.forEach(d => { d.open = true; });
 if (doc.scrollWidth > vw + 1)
   out.problems.push('the document is ' + doc.scrollWidth + ' px wide (viewport ' + vw + ')');
 const tables = document.querySelectorAll('table');
@@ -87,8 +94,21 @@ document.querySelectorAll('a[href^="#"]').forEach(a => {
   if (!document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))))
     out.problems.push('link ' + a.getAttribute('href') + ' goes nowhere');
 });
+const sections = document.querySelectorAll('h2');
+const toc = document.querySelector('nav.toc');
+if (sections.length > 3 && !toc)
+  out.problems.push('no contents list (nav.toc) for ' + sections.length + ' sections');
+const tocLinks = toc ? toc.querySelectorAll('a[href^="#"]') : [];
+tocLinks.forEach(a => {
+  const el = document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+  if (el && !/^H[1-6]$/.test(el.tagName))
+    out.problems.push('contents link ' + a.getAttribute('href') + ' is not a heading');
+});
+const openHeight = doc.scrollHeight;
+folded.forEach(d => { d.open = false; });
 out.counts = {tables: tables.length, images: imgs.length, svgs: svgs.length,
-              headings: headings.length, height: doc.scrollHeight, width: doc.scrollWidth};
+              headings: headings.length, height: doc.scrollHeight, width: doc.scrollWidth,
+              open_height: openHeight, contents: tocLinks.length, folded: folded.length};
 return out;
 """
 
@@ -202,9 +222,11 @@ def check_page(wd, page, out_dir, width):
     for p in problems:
         print('not ok - %s: %s' % (label, p))
     if not problems:
-        print('ok - %s: %d headings, %d tables, %d inline svg, %d img; %dx%d px; screenshot %s.png'
-              % (label, counts['headings'], counts['tables'], counts['svgs'], counts['images'],
-                 counts['width'], counts['height'], base))
+        print('ok - %s: %d headings, %d contents links, %d tables (%d collapsed), %d inline svg, '
+              '%d img; %dx%d px (%d px with every table open); screenshot %s.png'
+              % (label, counts['headings'], counts['contents'], counts['tables'], counts['folded'],
+                 counts['svgs'], counts['images'], counts['width'], counts['height'],
+                 counts['open_height'], base))
     return not problems
 
 

@@ -295,10 +295,18 @@ report_case() { # DB LABEL [--corpus NAME]
 	local db=$1 label=$2
 	shift 2
 	check_case "$db" "$label" report --out "$T/reports/$label" "$@"
-	if tail -n 1 "$T/reports/$label/report.md" 2>/dev/null | grep -q '^coreplan .*; content sha256 [0-9a-f]\{64\} '; then
+	if tail -n 1 "$T/reports/$label/report.md" 2>/dev/null | grep -q '^coreplan .*; content sha256 of [^:]*: [0-9a-f]\{64\}$'; then
 		ok "$label: report.md is complete (footer written)"
 	else
 		not_ok "$label: report.md is complete (footer written)" "$(tail -n 3 "$T/reports/$label/report.md" 2>&1)"
+	fi
+	# the report's document on standard output holds every number of report.md
+	local res
+	res=$(python3 "$E2E_DIR/doc_check.py" "$T/reports/$label/report.md" "$T/out/$label.json" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$label: report --format json holds every number of report.md"
+	else
+		not_ok "$label: report --format json holds every number of report.md" "$res"
 	fi
 }
 report_case "$G" gmp-report

@@ -8,7 +8,10 @@
 # --install BUILD_DIR --prefix P` into a mktemp -d prefix P (removed on
 # exit). It checks:
 #  files     P/bin/coreplan, P/share/coreplan/catalogs/{gce,aws}.tsv
-#            byte-equal to REPO_ROOT/fixtures/catalogs, P/share/man/man1/coreplan.1
+#            byte-equal to REPO_ROOT/fixtures/catalogs, P/share/man/man1/coreplan.1,
+#            the completion scripts P/share/bash-completion/completions/coreplan
+#            and P/share/zsh/site-functions/_coreplan byte-equal to what the
+#            installed binary's `completion bash|zsh` writes
 #  size      P/bin/coreplan size with a given base rate, from an empty folder
 #            and no database (an in-memory one): its `catalogs` fact names
 #            the installed files, catalog_origin is shipped, and `instances`
@@ -51,6 +54,15 @@ expect_rc "install: cmake --install succeeds" 0
 for f in bin/coreplan share/coreplan/catalogs/gce.tsv share/coreplan/catalogs/aws.tsv \
 	share/man/man1/coreplan.1; do
 	if [ -f "$P/$f" ]; then ok "install: $f"; else not_ok "install: $f" "missing in $P"; fi
+done
+# the completion scripts, where bash-completion and zsh look, as the binary writes them
+for f in bash:share/bash-completion/completions/coreplan zsh:share/zsh/site-functions/_coreplan; do
+	"$P/bin/coreplan" completion "${f%%:*}" >"$T/completion" 2>/dev/null
+	if cmp -s "$T/completion" "$P/${f#*:}"; then
+		ok "install: ${f#*:} is \`coreplan completion ${f%%:*}\`"
+	else
+		not_ok "install: ${f#*:} is \`coreplan completion ${f%%:*}\`" "missing or different in $P"
+	fi
 done
 for c in gce aws; do
 	if cmp -s "$ROOT/fixtures/catalogs/$c.tsv" "$P/share/coreplan/catalogs/$c.tsv"; then
@@ -163,7 +175,8 @@ lines = {l.strip() for l in page[start:end]}
 problems = []
 parts = helptext.split("\n\n")
 opts = re.findall(r"^  (?:-\w, )?\s*(--[a-z0-9-]+)", helptext, re.M)
-if len(opts) < 2:
+# --help itself and at least one option of the command's own (help and completion have none)
+if len(opts) < (1 if cmd in ("help", "completion") else 2):
     problems.append("only %d options in --help" % len(opts))
 for o in opts:
     if not re.search(re.escape(o) + r"(?![a-z0-9-])", section):
