@@ -157,8 +157,11 @@ static int exact_cdf(const long *rank2, size_t n, size_t na, long umin2, double 
 	return 0;
 }
 
-int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
-		    struct benchstat_utest *out)
+/* Which samples get the exact distribution: benchstat's rule or SciPy's (method "auto"). */
+enum exact_rule { RULE_BENCHSTAT, RULE_SCIPY };
+
+static int utest(const double *a, size_t na, const double *b, size_t nb, enum exact_rule rule,
+		 struct benchstat_utest *out)
 {
 	size_t n = na + nb, groups = 0;
 	struct tagged *all = NULL;
@@ -206,8 +209,12 @@ int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
 		out->p = 1;
 		goto done;
 	}
-	out->exact = out->ties ? na <= BENCHSTAT_TIES_EXACT_MAX && nb <= BENCHSTAT_TIES_EXACT_MAX
-			       : na <= BENCHSTAT_EXACT_MAX && nb <= BENCHSTAT_EXACT_MAX;
+	if (rule == RULE_SCIPY) /* scipy.stats.mannwhitneyu: exact without ties when n <= 8 */
+		out->exact = !out->ties && (na <= 8 || nb <= 8);
+	else
+		out->exact =
+			out->ties ? na <= BENCHSTAT_TIES_EXACT_MAX && nb <= BENCHSTAT_TIES_EXACT_MAX
+				  : na <= BENCHSTAT_EXACT_MAX && nb <= BENCHSTAT_EXACT_MAX;
 	if (out->exact) {
 		double cdf = 1;
 		if (u2a == u2b) {
@@ -231,6 +238,18 @@ done:
 	return rc;
 }
 
+int benchstat_utest(const double *a, size_t na, const double *b, size_t nb,
+		    struct benchstat_utest *out)
+{
+	return utest(a, na, b, nb, RULE_BENCHSTAT, out);
+}
+
+int benchstat_utest_scipy(const double *a, size_t na, const double *b, size_t nb,
+			  struct benchstat_utest *out)
+{
+	return utest(a, na, b, nb, RULE_SCIPY, out);
+}
+
 int benchstat_compare(const double *a, size_t na, const double *b, size_t nb,
 		      struct benchstat_row *out)
 {
@@ -246,4 +265,42 @@ int benchstat_compare(const double *a, size_t na, const double *b, size_t nb,
 	out->delta_pct = out->a.median != 0 ? (out->b.median / out->a.median - 1) * 100 : NAN;
 	out->significant = out->test.p <= BENCHSTAT_ALPHA;
 	return 0;
+}
+
+size_t benchstat_ci_samples(double confidence)
+{
+	/* benchmath's medianSamples: the first n with both order statistics inside the sample */
+	for (size_t n = 2; n <= 50; n++) {
+		long l, r;
+		double coverage;
+		median_orders(n, confidence, &l, &r, &coverage);
+		if (l >= 1 && r <= (long)n)
+			return n;
+	}
+	return 0;
+}
+
+size_t benchstat_utest_samples(double alpha)
+{
+	/* the smallest p of two samples of n is 2 / C(2n, n) (one arm wholly above the other) */
+	double choose = 1;
+	for (size_t n = 1; n <= 9; n++) {
+		choose = choose * (double)(2 * n) * (double)(2 * n - 1) / ((double)n * (double)n);
+		if (2 / choose <= alpha)
+			return n;
+	}
+	return 0;
+}
+
+double benchstat_geomean(const double *x, size_t n)
+{
+	double m = 0;
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		m += (log(x[i]) - m) / (double)(i + 1);
+	}
+	return exp(m);
 }

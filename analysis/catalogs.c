@@ -175,8 +175,28 @@ void catalog_families_free(struct catalog_family *f, size_t n)
 		free(f[i].series);
 		free(f[i].provider);
 		free(f[i].instances);
+		free(f[i].platforms);
 	}
 	free(f);
+}
+
+/* Each platform of the instance's list not yet in the family's (a union in first-seen order). */
+static int add_platforms(struct strbuf *sb, const struct instance *in)
+{
+	const char *p = in->cpu_platforms ? in->cpu_platforms : "";
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		bool have = false;
+		for (const char *q = sb->buf ? strbuf_str(sb) : ""; *q && !have;) {
+			size_t m = strcspn(q, ",");
+			have = m == n && !strncmp(p, q, n);
+			q += m + (q[m] == ',');
+		}
+		if (!have && strbuf_addf(sb, "%s%.*s", sb->len ? "," : "", (int)n, p))
+			return err_set("out of memory");
+		p += n + (p[n] == ',');
+	}
+	return 0;
 }
 
 static int cmp_family(const void *a, const void *b)
@@ -199,8 +219,9 @@ int catalog_families(const struct catalog *cat, struct catalog_family **out, siz
 {
 	struct catalog_family *f = calloc(cat->n ? cat->n : 1, sizeof(*f));
 	struct strbuf *names = calloc(cat->n ? cat->n : 1, sizeof(*names));
+	struct strbuf *platforms = calloc(cat->n ? cat->n : 1, sizeof(*platforms));
 	size_t count = 0;
-	int rc = f && names ? 0 : err_set("out of memory");
+	int rc = f && names && platforms ? 0 : err_set("out of memory");
 	*out = NULL;
 	*n = 0;
 	for (size_t i = 0; rc == 0 && i < cat->n; i++) {
@@ -223,14 +244,21 @@ int catalog_families(const struct catalog *cat, struct catalog_family **out, siz
 		if (rc == 0 &&
 		    strbuf_addf(&names[g - f], "%s%s", g->n > 1 ? ", " : "", in->instance))
 			rc = err_set("out of memory");
+		if (rc == 0)
+			rc = add_platforms(&platforms[g - f], in);
 	}
 	for (size_t i = 0; i < count; i++) {
 		f[i].instances = rc == 0 ? strbuf_detach(&names[i]) : NULL;
-		if (rc == 0 && !f[i].instances)
+		f[i].platforms = rc != 0            ? NULL
+				 : platforms[i].buf ? strbuf_detach(&platforms[i])
+						    : strdup("");
+		if (rc == 0 && (!f[i].instances || !f[i].platforms))
 			rc = err_set("out of memory");
 		strbuf_release(&names[i]);
+		strbuf_release(&platforms[i]);
 	}
 	free(names);
+	free(platforms);
 	if (rc) {
 		catalog_families_free(f, count);
 		return rc;

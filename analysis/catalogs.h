@@ -86,6 +86,7 @@ struct catalog_family {
 	size_t n;       /* instances */
 	int vcpus_min, vcpus_max;
 	char *instances; /* their names, ", "-separated */
+	char *platforms; /* the CPU platforms its instances list, ","-separated; "" when none */
 };
 
 struct catalog_result {

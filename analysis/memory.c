@@ -4,173 +4,270 @@
 #include "../common/err.h"
 #include "pooling.h"
 
-#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void *push(void *array_ptr, size_t *count, size_t size)
+/* A point as the sort sees it: its keys and its position among the points. */
+struct entry {
+	const char *group, *block;
+	double level, value;
+	size_t pos;
+};
+
+static int cmp_text(const char *a, const char *b)
 {
-	void **array = array_ptr;
-	char *grown = realloc(*array, (*count + 1) * size);
-	if (!grown) {
-		err_set("out of memory");
-		return NULL;
+	if (!a || !b)
+		return (a != NULL) - (b != NULL); /* NULL first */
+	return strcmp(a, b);
+}
+
+static int cmp_size(size_t a, size_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_level(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
+/*
+ * The points sorted once by group, block, level, then position, so each
+ * group, each of its blocks and each block's level is a run of the order,
+ * and equal keys keep the points' order (a median's buffer, and so its
+ * messages, are what a scan in point order gives).
+ */
+static int by_group_block_level(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int c = cmp_text(a->group, b->group);
+	if (c == 0)
+		c = cmp_text(a->block, b->block);
+	if (c == 0)
+		c = cmp_level(a->level, b->level);
+	return c ? c : cmp_size(a->pos, b->pos);
+}
+
+static int by_level(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int c = cmp_level(a->level, b->level);
+	return c ? c : cmp_size(a->pos, b->pos);
+}
+
+static int by_pos(const void *pa, const void *pb)
+{
+	return cmp_size(((const struct entry *)pa)->pos, ((const struct entry *)pb)->pos);
+}
+
+/* A run [start, end) of the order and the first point (in point order) in it. */
+struct span {
+	size_t start, end;
+	size_t first;
+};
+
+static int by_first(const void *pa, const void *pb)
+{
+	return cmp_size(((const struct span *)pa)->first, ((const struct span *)pb)->first);
+}
+
+static bool same_group(const struct entry *a, const struct entry *b)
+{
+	return cmp_text(a->group, b->group) == 0;
+}
+
+static bool same_block(const struct entry *a, const struct entry *b)
+{
+	return same_group(a, b) && cmp_text(a->block, b->block) == 0;
+}
+
+/* Cut e[start, end) into runs of equal keys, in the order of their first points. */
+static size_t spans_of(const struct entry *e, size_t start, size_t end,
+		       bool (*same)(const struct entry *, const struct entry *), struct span *out)
+{
+	size_t k = 0;
+	for (size_t i = start; i < end; i++) {
+		if (i == start || !same(&e[i - 1], &e[i]))
+			out[k++] = (struct span){i, i, e[i].pos};
+		out[k - 1].end = i + 1;
+		if (e[i].pos < out[k - 1].first)
+			out[k - 1].first = e[i].pos;
 	}
-	*array = grown;
-	memset(grown + *count * size, 0, size);
-	return grown + (*count)++ * size;
-}
-
-static bool same(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a && b && !strcmp(a, b));
-}
-
-/* Distinct sorted levels of a group (and block, unless NULL means any). */
-static size_t levels_of(const struct memory_point *p, size_t n, const char *group,
-			const char *block, bool any_block, double *out)
-{
-	size_t count = 0, k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (same(p[i].group, group) && (any_block || same(p[i].block, block)))
-			out[count++] = p[i].level;
-	gsl_sort(out, 1, count);
-	for (size_t i = 0; i < count; i++)
-		if (k == 0 || out[i] != out[k - 1])
-			out[k++] = out[i];
+	qsort(out, k, sizeof(*out), by_first);
 	return k;
 }
 
-static int median_at(const struct memory_point *p, size_t n, const char *group,
-		     const char *block, bool any_block, double level, double *buf, size_t *m,
-		     double *median)
+/* The median of e[start, ...) at e[start]'s level (e sorted by level); *end after them. */
+static int median_from(const struct entry *e, size_t start, size_t limit, double *buf, size_t *end,
+		       double *median)
 {
-	*m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (same(p[i].group, group) && (any_block || same(p[i].block, block)) &&
-		    p[i].level == level)
-			buf[(*m)++] = p[i].value;
-	return stats_median(buf, *m, median);
+	size_t m = 0, i = start;
+	for (; i < limit && e[i].level == e[start].level; i++)
+		buf[m++] = e[i].value;
+	*end = i;
+	return stats_median(buf, m, median);
 }
 
-static int fit_group(struct memory *m, struct memory_point *p, size_t n, const char *group,
-		     double *x, double *y)
+/* Distinct levels of e[start, end) (sorted by level). */
+static size_t distinct_levels(const struct entry *e, size_t start, size_t end)
 {
-	struct memory_fit *fit = push(&m->fits, &m->nfits, sizeof(*fit));
 	size_t k = 0;
-	if (!fit)
-		return ERR_DATA;
-	fit->group = group;
-	for (size_t i = 0; i < n; i++)
-		if (same(p[i].group, group)) {
-			x[k] = p[i].level;
-			y[k++] = p[i].value;
-			p[i].residual = NAN; /* until the group has a fit */
-		}
-	fit->nlevels = levels_of(p, n, group, NULL, true, x + n);
+	for (size_t i = start; i < end; i++)
+		k += i == start || e[i].level != e[i - 1].level;
+	return k;
+}
+
+/* The group's OLS over its points in point order (e), and every residual. */
+static int fit_group(struct memory *m, struct memory_point *p, const struct entry *e, size_t count,
+		     size_t nlevels, double *x, double *y)
+{
+	struct memory_fit *fit = &m->fits[m->nfits++];
+	fit->group = e[0].group;
+	fit->nlevels = nlevels;
+	for (size_t i = 0; i < count; i++) {
+		x[i] = e[i].level;
+		y[i] = e[i].value;
+		p[e[i].pos].residual = NAN; /* until the group has a fit */
+	}
 	if (fit->nlevels < 2) {
 		snprintf(fit->note, sizeof(fit->note),
 			 "one level only: a slope needs runs at 2 or more levels");
 		return 0;
 	}
-	if (stats_ols(x, y, k, &fit->ols) != 0) {
+	if (stats_ols(x, y, count, &fit->ols) != 0) {
 		snprintf(fit->note, sizeof(fit->note), "%s", err_msg());
 		err_clear();
 		return 0;
 	}
 	fit->ok = true;
-	for (size_t i = 0; i < n; i++)
-		if (same(p[i].group, group))
-			p[i].residual = p[i].value - (fit->ols.intercept + fit->ols.slope * p[i].level);
+	for (size_t i = 0; i < count; i++)
+		p[e[i].pos].residual =
+			e[i].value - (fit->ols.intercept + fit->ols.slope * e[i].level);
 	return 0;
 }
 
-static int endpoints_of(struct memory *m, const struct memory_point *p, size_t n,
-			const char *group, double *levels, double *buf)
+/* One block's endpoint slope (e[s.start, s.end) by level), when it has 2 or more levels. */
+static int endpoint_of(struct memory *m, const struct entry *e, struct span s, double *buf)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct memory_endpoint *e;
-		size_t nl, count;
-		bool seen = false;
-		int rc;
-		if (!same(p[i].group, group))
-			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = same(p[j].group, group) && same(p[j].block, p[i].block);
-		if (seen)
-			continue;
-		nl = levels_of(p, n, group, p[i].block, false, levels);
-		if (nl < 2)
-			continue;
-		if (!(e = push(&m->endpoints, &m->nendpoints, sizeof(*e))))
-			return ERR_DATA;
-		e->group = group;
-		e->block = p[i].block;
-		e->level_lo = levels[0];
-		e->level_hi = levels[nl - 1];
-		rc = median_at(p, n, group, p[i].block, false, e->level_lo, buf, &count,
-			       &e->value_lo);
-		if (rc == 0)
-			rc = median_at(p, n, group, p[i].block, false, e->level_hi, buf, &count,
-				       &e->value_hi);
+	struct memory_endpoint *ep;
+	size_t end, last = s.end - 1;
+	int rc;
+	if (distinct_levels(e, s.start, s.end) < 2)
+		return 0;
+	while (last > s.start && e[last - 1].level == e[s.end - 1].level)
+		last--;
+	ep = &m->endpoints[m->nendpoints++];
+	ep->group = e[s.start].group;
+	ep->block = e[s.start].block;
+	ep->level_lo = e[s.start].level;
+	ep->level_hi = e[last].level;
+	rc = median_from(e, s.start, s.end, buf, &end, &ep->value_lo);
+	if (rc == 0)
+		rc = median_from(e, last, s.end, buf, &end, &ep->value_hi);
+	if (rc == 0)
+		ep->slope = (ep->value_hi - ep->value_lo) / (ep->level_hi - ep->level_lo);
+	return rc;
+}
+
+/* Per level of the group (e sorted by level): the median and the ratio. */
+static int ratios_of(struct memory *m, const struct entry *e, size_t count, double *buf)
+{
+	for (size_t i = 0; i < count;) {
+		struct memory_ratio *r = &m->ratios[m->nratios++];
+		size_t end;
+		int rc = median_from(e, i, count, buf, &end, &r->median);
 		if (rc)
 			return rc;
-		e->slope = (e->value_hi - e->value_lo) / (e->level_hi - e->level_lo);
+		r->group = e[i].group;
+		r->level = e[i].level;
+		r->n = end - i;
+		r->ratio = r->level != 0 ? r->median / r->level : NAN;
+		i = end;
 	}
 	return 0;
 }
 
-static int ratios_of(struct memory *m, const struct memory_point *p, size_t n,
-		     const char *group, double *levels, double *buf)
+/* memory_compute's work arrays, n elements each. */
+struct memory_work {
+	struct entry *order; /* by group, block, level */
+	struct entry *group; /* one group's points, by position, then by level */
+	struct span *groups, *blocks;
+	double *x, *y, *buf;
+};
+
+/* One group g of the order: its fit, its blocks' endpoint slopes, its ratios. */
+static int group_compute(struct memory *out, struct memory_point *p, struct memory_work *w,
+			 struct span g)
 {
-	size_t nl = levels_of(p, n, group, NULL, true, levels);
-	for (size_t l = 0; l < nl; l++) {
-		struct memory_ratio *r = push(&m->ratios, &m->nratios, sizeof(*r));
-		int rc;
-		if (!r)
-			return ERR_DATA;
-		r->group = group;
-		r->level = levels[l];
-		rc = median_at(p, n, group, NULL, true, levels[l], buf, &r->n, &r->median);
-		if (rc)
-			return rc;
-		r->ratio = levels[l] != 0 ? r->median / levels[l] : NAN;
+	size_t count = g.end - g.start, nblocks, nlevels;
+	struct entry *e = w->group;
+	int rc;
+	memcpy(e, w->order + g.start, count * sizeof(*e));
+	qsort(e, count, sizeof(*e), by_level);
+	nlevels = distinct_levels(e, 0, count);
+	qsort(e, count, sizeof(*e), by_pos);
+	rc = fit_group(out, p, e, count, nlevels, w->x, w->y);
+	nblocks = spans_of(w->order, g.start, g.end, same_block, w->blocks);
+	for (size_t b = 0; rc == 0 && b < nblocks; b++)
+		rc = endpoint_of(out, w->order, w->blocks[b], w->buf);
+	if (rc == 0) {
+		qsort(e, count, sizeof(*e), by_level);
+		rc = ratios_of(out, e, count, w->buf);
 	}
-	return 0;
+	return rc;
 }
 
+static void work_release(struct memory_work *w)
+{
+	free(w->order);
+	free(w->group);
+	free(w->groups);
+	free(w->blocks);
+	free(w->x);
+	free(w->y);
+	free(w->buf);
+}
+
+/*
+ * One sort of the points by group, block and level (n log n; the scan of
+ * every earlier point for each one was quadratic in runs), then each group
+ * in the order of its first point, each block in the order of its first
+ * point within the group.
+ */
 int memory_compute(struct memory_point *points, size_t n, struct memory *out)
 {
-	double *x = NULL, *y = NULL, *levels = NULL, *buf = NULL;
+	struct memory_work w = {0};
+	size_t ngroups;
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return err_set("no runs to analyse (check --corpus and --where; excluded runs "
 			       "are left out unless --include-excluded)");
-	x = malloc(2 * n * sizeof(*x));
-	y = malloc(n * sizeof(*y));
-	levels = malloc(n * sizeof(*levels));
-	buf = malloc(n * sizeof(*buf));
-	if (!x || !y || !levels || !buf)
+	w.order = malloc(n * sizeof(*w.order));
+	w.group = malloc(n * sizeof(*w.group));
+	w.groups = malloc(n * sizeof(*w.groups));
+	w.blocks = malloc(n * sizeof(*w.blocks));
+	w.x = malloc(n * sizeof(*w.x));
+	w.y = malloc(n * sizeof(*w.y));
+	w.buf = malloc(n * sizeof(*w.buf));
+	out->fits = calloc(n, sizeof(*out->fits));
+	out->endpoints = calloc(n, sizeof(*out->endpoints));
+	out->ratios = calloc(n, sizeof(*out->ratios));
+	if (!w.order || !w.group || !w.groups || !w.blocks || !w.x || !w.y || !w.buf ||
+	    !out->fits || !out->endpoints || !out->ratios)
 		rc = err_set("out of memory");
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = same(points[j].group, points[i].group);
-		if (seen)
-			continue;
-		rc = fit_group(out, points, n, points[i].group, x, y);
-		if (rc == 0)
-			rc = endpoints_of(out, points, n, points[i].group, levels, buf);
-		if (rc == 0)
-			rc = ratios_of(out, points, n, points[i].group, levels, buf);
+	if (rc == 0) {
+		for (size_t i = 0; i < n; i++)
+			w.order[i] = (struct entry){points[i].group, points[i].block,
+						    points[i].level, points[i].value, i};
+		qsort(w.order, n, sizeof(*w.order), by_group_block_level);
+		ngroups = spans_of(w.order, 0, n, same_group, w.groups);
+		for (size_t g = 0; rc == 0 && g < ngroups; g++)
+			rc = group_compute(out, points, &w, w.groups[g]);
 	}
-	free(x);
-	free(y);
-	free(levels);
-	free(buf);
+	work_release(&w);
 	if (rc)
 		memory_release(out);
 	return rc;

@@ -682,67 +682,96 @@ static double start_epoch(const char *started_at)
 	return end ? (double)timegm(&tm) : NAN;
 }
 
+/* Stops a scan at the first row with connections. */
+static int first_conn(size_t pos, const struct trace_row *row, void *arg)
+{
+	(void)pos;
+	(void)arg;
+	return isfinite(row->conn) && row->conn > 0;
+}
+
+/* The generator's window: the first and last rows whose epoch lies in [w0, w1]. */
+struct epoch_window {
+	double w0, w1;
+	bool any;
+	struct window *w;
+	double epoch_lo, epoch_hi;
+};
+
+static int in_epochs(size_t pos, const struct trace_row *row, void *arg)
+{
+	struct epoch_window *e = arg;
+	if (row->epoch < e->w0 || row->epoch > e->w1)
+		return 0;
+	if (!e->any) {
+		e->w->lo = pos;
+		e->w->lo_row_no = row->row_no;
+		e->epoch_lo = row->epoch;
+	}
+	e->w->hi = pos;
+	e->w->hi_row_no = row->row_no;
+	e->epoch_hi = row->epoch;
+	e->any = true;
+	return 0;
+}
+
 /*
  * The app's CPU seconds over the counted window from the run's trace: the
  * loaded plateau when the trace counts connections, else the generator's
  * window (started_at + warmup_s .. + duration_s); as cores x duration_s.
- * NaN when the run has no trace, no clk_tck or no such window.
+ * NaN when the run has no trace, no clk_tck or no such window. The trace
+ * is streamed from the database (window.h), never held: a scan for a row
+ * with connections (it stops there), then the window rule's passes or one
+ * pass over the epochs, then the figures' passes over the window.
  */
 static int trace_cpu(sqlite3 *db, const struct sel_run *run, double *out)
 {
 	char **x = run->extra;
 	double clk_tck = field_number(x[X_CLK_TCK]), dur = field_number(x[X_DURATION]);
-	struct trace_series t = {0};
+	struct trace_source src;
 	struct window w;
 	struct cpu_figures fig;
-	bool conn = false;
-	int rc;
+	int rc, conn;
 	*out = NAN;
 	if (!(clk_tck > 0) || !(dur > 0))
 		return 0;
-	rc = trace_series_load(db, run->run_id, "sample", &t);
+	rc = trace_source_open(db, run->run_id, "sample", &src);
 	if (rc < 0)
 		return rc;
-	if (rc > 0 || t.n < 2)
-		goto done;
-	for (size_t i = 0; i < t.n && !conn; i++)
-		conn = isfinite(t.rows[i].conn) && t.rows[i].conn > 0;
+	if (rc > 0 || src.n < 2)
+		return 0;
+	conn = trace_source_scan(&src, 0, 0, TRACE_COL_CONN, first_conn, NULL);
+	if (conn < 0)
+		return conn;
 	memset(&w, 0, sizeof(w));
 	if (conn) {
 		struct window_options opts;
 		window_options_init(&opts);
 		opts.keep_ramp = true; /* system.tsv's window, as this factor was defined */
-		if (window_select(&t, &opts, &w) != 0) {
+		if (window_select_source(&src, &opts, &w) != 0) {
 			err_clear();
-			goto done;
+			return 0;
 		}
 	} else {
-		double w0 = start_epoch(run->started_at) + field_number(x[X_WARMUP]);
-		double w1 = w0 + dur;
-		bool any = false;
-		if (!isfinite(w0))
-			goto done;
-		for (size_t i = 0; i < t.n; i++) {
-			if (t.rows[i].epoch < w0 || t.rows[i].epoch > w1)
-				continue;
-			if (!any)
-				w.lo = i;
-			w.hi = i;
-			any = true;
-		}
-		if (!any || w.hi <= w.lo)
-			goto done;
+		struct epoch_window e = {start_epoch(run->started_at) + field_number(x[X_WARMUP]),
+					 0, false, &w, NAN, NAN};
+		e.w1 = e.w0 + dur;
+		if (!isfinite(e.w0))
+			return 0;
+		rc = trace_source_scan(&src, 0, 0, TRACE_COL_EPOCH, in_epochs, &e);
+		if (rc < 0)
+			return rc;
+		if (!e.any || w.hi <= w.lo)
+			return 0;
 		w.rows = w.hi - w.lo + 1;
-		w.seconds = t.rows[w.hi].epoch - t.rows[w.lo].epoch;
+		w.seconds = e.epoch_hi - e.epoch_lo;
 	}
-	if (cpu_compute(&t, &w, clk_tck, NAN, WINDOW_TICK_MIN, &fig) != 0) {
+	if (cpu_compute_source(&src, &w, clk_tck, NAN, WINDOW_TICK_MIN, &fig) != 0) {
 		err_clear();
-		goto done;
+		return 0;
 	}
 	if (isfinite(fig.app_cores_wall))
 		*out = fig.app_cores_wall * dur;
-done:
-	trace_series_release(&t);
 	return 0;
 }
 

@@ -55,8 +55,7 @@ int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trac
 	if (rc)
 		return rc;
 	out->n = sum.rows;
-	out->conn_rows = sum.conn_rows;
-	out->conn_max = sum.conn_max;
+	out->identity = sum.identity;
 	return out->n == 0 ? 1 : 0;
 }
 
@@ -66,12 +65,6 @@ void trace_source_series(const struct trace_series *t, struct trace_source *out)
 	out->trace_id = -1;
 	out->series = t;
 	out->n = t->n;
-	out->conn_max = -INFINITY;
-	for (size_t i = 0; i < t->n; i++)
-		if (!isnan(t->rows[i].conn)) {
-			out->conn_rows++;
-			out->conn_max = fmax(out->conn_max, t->rows[i].conn);
-		}
 }
 
 static int changed(void)
@@ -136,133 +129,6 @@ int trace_source_row(const struct trace_source *src, size_t pos, int64_t row_no,
 	return 0;
 }
 
-/* ---- the exact median in passes ---- */
-
-#define MEDIAN_BUCKETS ((size_t)1 << 16)
-#define KEY_SIGN UINT64_C(0x8000000000000000)
-
-/* Keys in the doubles' order: negative values bit-flipped, positive ones with the sign set. */
-static uint64_t order_key(double v)
-{
-	uint64_t bits;
-	if (v == 0)
-		v = 0.0; /* -0 sorts as 0, as gsl_sort's comparisons have it */
-	memcpy(&bits, &v, sizeof(bits));
-	return bits & KEY_SIGN ? ~bits : bits | KEY_SIGN;
-}
-
-static double key_value(uint64_t key)
-{
-	uint64_t bits = key & KEY_SIGN ? key & ~KEY_SIGN : ~key;
-	double v;
-	memcpy(&v, &bits, sizeof(v));
-	return v;
-}
-
-static void median_clear(struct stream_median *m)
-{
-	memset(m->count, 0, MEDIAN_BUCKETS * sizeof(*m->count));
-	for (size_t b = 0; b < MEDIAN_BUCKETS; b++) {
-		m->min[b] = UINT64_MAX;
-		m->max[b] = 0;
-	}
-	m->seen = 0;
-}
-
-int stream_median_init(struct stream_median *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->hi = UINT64_MAX;
-	m->above = UINT64_MAX;
-	m->shift = 48;
-	m->value = NAN;
-	m->count = malloc(MEDIAN_BUCKETS * sizeof(*m->count));
-	m->min = malloc(MEDIAN_BUCKETS * sizeof(*m->min));
-	m->max = malloc(MEDIAN_BUCKETS * sizeof(*m->max));
-	if (!m->count || !m->min || !m->max) {
-		stream_median_release(m);
-		return err_set("out of memory");
-	}
-	median_clear(m);
-	return 0;
-}
-
-void stream_median_add(struct stream_median *m, double v)
-{
-	uint64_t key = order_key(v);
-	size_t b;
-	m->seen++;
-	if (key < m->lo || key > m->hi) {
-		if (key > m->hi && key < m->above)
-			m->above = key;
-		return;
-	}
-	b = (size_t)((key - m->lo) >> m->shift);
-	m->count[b]++;
-	if (key < m->min[b])
-		m->min[b] = key;
-	if (key > m->max[b])
-		m->max[b] = key;
-}
-
-bool stream_median_next(struct stream_median *m)
-{
-	size_t cum = 0, b;
-	if (m->done)
-		return true;
-	m->passes++;
-	if (m->passes == 1) {
-		m->n = m->seen;
-		m->rank = m->n ? (m->n - 1) / 2 : 0;
-	}
-	for (b = 0; b < MEDIAN_BUCKETS && cum + m->count[b] <= m->rank; b++)
-		cum += m->count[b];
-	if (m->n == 0 || b == MEDIAN_BUCKETS || m->seen != m->n) {
-		/* no values, or not the same values each pass: no median */
-		m->done = true;
-		m->value = NAN;
-		return true;
-	}
-	m->rank -= cum;
-	/* the smallest candidate above bucket b: the next non-empty bucket's least */
-	for (size_t nb = b + 1; nb < MEDIAN_BUCKETS; nb++)
-		if (m->count[nb]) {
-			if (m->min[nb] < m->above)
-				m->above = m->min[nb];
-			break;
-		}
-	m->lo = m->min[b];
-	m->hi = m->max[b];
-	if (m->lo == m->hi) {
-		double a = key_value(m->lo), second = a;
-		/* gsl_stats_median_from_sorted_data: (data[lhs] + data[rhs]) / 2.0 for an even n */
-		if (m->n % 2 == 0 && m->rank + 1 >= m->count[b])
-			second = key_value(m->above);
-		m->value = m->n % 2 ? a : (a + second) / 2.0;
-		m->done = true;
-		return true;
-	}
-	m->shift = 0;
-	while (((m->hi - m->lo) >> m->shift) >= MEDIAN_BUCKETS)
-		m->shift++;
-	median_clear(m);
-	return false;
-}
-
-double stream_median_value(const struct stream_median *m)
-{
-	return m->done ? m->value : NAN;
-}
-
-void stream_median_release(struct stream_median *m)
-{
-	free(m->count);
-	free(m->min);
-	free(m->max);
-	m->count = NULL;
-	m->min = m->max = NULL;
-}
-
 /* ---- the window ---- */
 
 void window_options_init(struct window_options *opts)
@@ -286,27 +152,139 @@ struct end_row {
 };
 
 /*
- * The first and last rows at or above the threshold, and the rows `trim`
- * inside each: the row trim after the first passes by later, and the row
- * trim before the last is in a ring of the last trim + 1 rows.
+ * The window's ends in one pass, with the largest conn not known before
+ * it (the threshold is frac x the largest): the first row at or above the
+ * threshold is a running maximum (every row before it is below the
+ * threshold, so below it), and the last row at or above it is the latest
+ * of the rows that were at or above frac x the running maximum when read.
+ * So two short lists of candidates suffice: the running maxima not yet
+ * below frac x the running maximum (`first`, in row order, rising), and
+ * the rows at or above it with no later row at least as high (`last`, a
+ * stack, falling). A new maximum drops the candidates below the new
+ * threshold; at the end the first of `first` and the top of `last` are
+ * the ends. Each candidate keeps its row and the row `trim` inside it (for
+ * `first` the row trim after, filled in as it passes by; for `last` the
+ * row trim before, from a ring of the last trim + 1 rows). With conn
+ * counted in whole connections the lists hold at most (1 - frac) x the
+ * maximum + 1 entries each; past ENDS_MAX_CANDIDATES the pass only
+ * finishes the maximum and a second pass finds the ends.
  */
+#define ENDS_MAX_CANDIDATES ((size_t)1 << 16)
+
+struct end_cand {
+	size_t pos;
+	double conn;
+	struct end_row row, trim; /* the candidate's row; the row trim inside the window */
+	bool has_trim;
+};
+
+struct cands {
+	struct end_cand *v;
+	size_t head, n, cap; /* entries head..n-1 */
+};
+
 struct ends {
-	double threshold;
+	double frac;
 	size_t trim, nring;
 	struct end_row *ring;
+	size_t rows, conn_rows;
+	double max; /* the largest conn so far (NaN: none yet) */
+	struct cands first, last;
+	bool overflow, oom;
+	/* the answer */
 	bool found;
 	size_t lo, hi;
 	struct end_row lo_row, hi_row, lo_trim, hi_trim;
 };
 
+static bool cand_push(struct ends *e, struct cands *c, struct end_cand cand)
+{
+	if (c->head > 0 && c->head == c->n)
+		c->head = c->n = 0;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct end_cand *grown;
+		if (c->n - c->head >= ENDS_MAX_CANDIDATES) {
+			e->overflow = true;
+			return false;
+		}
+		if (c->head > 0) { /* room at the front: move the live entries down */
+			memmove(c->v, c->v + c->head, (c->n - c->head) * sizeof(*c->v));
+			c->n -= c->head;
+			c->head = 0;
+		} else if (!(grown = realloc(c->v, cap * sizeof(*grown)))) {
+			e->oom = true;
+			return false;
+		} else {
+			c->v = grown;
+			c->cap = cap;
+		}
+	}
+	c->v[c->n++] = cand;
+	return true;
+}
+
+/* Drop the candidates below the threshold: the front of `first`, the top of `last`. */
+static void prune(struct ends *e, double threshold)
+{
+	while (e->first.head < e->first.n && e->first.v[e->first.head].conn < threshold)
+		e->first.head++;
+	while (e->last.n > 0 && e->last.v[e->last.n - 1].conn < threshold)
+		e->last.n--;
+}
+
 static int find_ends(size_t pos, const struct trace_row *row, void *arg)
 {
 	struct ends *e = arg;
 	struct end_row here = {row->row_no, row->epoch};
+	double conn = row->conn;
+	e->ring[pos % e->nring] = here;
+	e->rows++;
+	/* the row trim after each first-row candidate that is that far back */
+	for (size_t i = e->first.n; i > e->first.head; i--) {
+		struct end_cand *c = &e->first.v[i - 1];
+		if (c->pos + e->trim < pos)
+			break;
+		if (c->pos + e->trim == pos) {
+			c->trim = here;
+			c->has_trim = true;
+		}
+	}
+	if (isnan(conn))
+		return 0;
+	e->conn_rows++;
+	if (isnan(e->max) || conn > e->max) {
+		e->max = conn;
+		if (e->overflow)
+			return 0;
+		prune(e, e->frac * e->max);
+		if (!cand_push(e, &e->first, (struct end_cand){pos, conn, here, here, e->trim == 0}))
+			return e->oom ? err_set("out of memory") : 0;
+	}
+	if (!e->overflow && conn >= e->frac * e->max) {
+		struct end_cand c = {pos, conn, here, here, false};
+		while (e->last.n > e->last.head && e->last.v[e->last.n - 1].conn <= conn)
+			e->last.n--;
+		if (e->trim < e->nring && pos >= e->trim) {
+			c.trim = e->ring[(pos - e->trim) % e->nring];
+			c.has_trim = true;
+		}
+		if (!cand_push(e, &e->last, c))
+			return e->oom ? err_set("out of memory") : 0;
+	}
+	return 0;
+}
+
+/* The second pass when the candidates overflowed: the threshold is known now. */
+static int find_ends_at(size_t pos, const struct trace_row *row, void *arg)
+{
+	struct ends *e = arg;
+	struct end_row here = {row->row_no, row->epoch};
+	double threshold = e->frac * e->max;
 	e->ring[pos % e->nring] = here;
 	if (e->found && pos == e->lo + e->trim)
 		e->lo_trim = here;
-	if (row->conn >= e->threshold) {
+	if (row->conn >= threshold) {
 		if (!e->found) {
 			e->found = true;
 			e->lo = pos;
@@ -318,6 +296,36 @@ static int find_ends(size_t pos, const struct trace_row *row, void *arg)
 			e->hi_trim = e->ring[(pos - e->trim) % e->nring];
 	}
 	return 0;
+}
+
+/* The ends from the candidates (or the second pass) once the maximum is known. */
+static int ends_found(const struct trace_source *src, struct ends *e)
+{
+	const struct end_cand *lo, *hi;
+	if (e->overflow)
+		return trace_source_scan(src, 0, 0, TRACE_COL_CONN | TRACE_COL_EPOCH, find_ends_at,
+					 e);
+	prune(e, e->frac * e->max); /* a fraction above 1 leaves none */
+	if (e->first.head == e->first.n || e->last.n == 0)
+		return 0;
+	lo = &e->first.v[e->first.head];
+	hi = &e->last.v[e->last.n - 1];
+	e->found = true;
+	e->lo = lo->pos;
+	e->lo_row = lo->row;
+	e->lo_trim = lo->has_trim ? lo->trim : lo->row;
+	e->hi = hi->pos;
+	e->hi_row = hi->row;
+	if (hi->has_trim)
+		e->hi_trim = hi->trim;
+	return 0;
+}
+
+static void ends_release(struct ends *e)
+{
+	free(e->ring);
+	free(e->first.v);
+	free(e->last.v);
 }
 
 /*
@@ -415,6 +423,8 @@ static int window_passes(const struct trace_source *src, const struct window *w,
 			p->rss_open = p->mem.n && !p->mem.bad_at && !stream_median_next(&p->rss_m);
 		p->first = false;
 	}
+	if (rc == 0 && (p->conn_m.failed || p->rss_m.failed))
+		rc = err_set("out of memory");
 	if (rc == 0 && p->want_memory) {
 		p->mem.known = true;
 		p->mem.mean = (double)p->mean;
@@ -498,32 +508,39 @@ static int leave_out_ramp(const struct trace_source *src, struct window *w, cons
 	return 0;
 }
 
-int window_select_source(const struct trace_source *src, const struct window_options *opts,
+static int select_window(const struct trace_source *src, const struct window_options *opts,
 			 struct window *out)
 {
 	struct window_pass p = {.want_conn = true, .want_memory = true};
 	struct ramp ramp;
 	struct ends e = {0};
-	double mx = src->conn_max, plateau;
+	double mx, plateau;
 	char text[96];
 	int rc;
 	memset(out, 0, sizeof(*out));
-	if (src->conn_rows < src->n)
-		return err_set("the trace has no connection count (conn): the loaded "
-			       "plateau cannot be found");
-	if (src->n == 0 || !(mx > 0))
+	if (src->n == 0)
 		return err_set("the trace never has a connection: no loaded plateau");
-	e.threshold = opts->frac * mx;
+	e.frac = opts->frac;
 	e.trim = opts->trim;
+	e.max = NAN;
 	e.nring = opts->trim < src->n ? opts->trim + 1 : src->n;
 	if (!(e.ring = malloc(e.nring * sizeof(*e.ring))))
 		return err_set("out of memory");
+	/* the rows with a conn, its maximum and the window's ends: one pass */
 	rc = trace_source_scan(src, 0, 0, TRACE_COL_CONN | TRACE_COL_EPOCH, find_ends, &e);
-	free(e.ring);
+	mx = isnan(e.max) ? -INFINITY : e.max;
+	if (rc >= 0 && e.conn_rows < e.rows)
+		rc = err_set("the trace has no connection count (conn): the loaded "
+			     "plateau cannot be found");
+	else if (rc >= 0 && !(mx > 0))
+		rc = err_set("the trace never has a connection: no loaded plateau");
+	if (rc >= 0)
+		rc = ends_found(src, &e);
+	ends_release(&e);
 	if (rc < 0)
 		return rc;
 	if (!e.found) /* only a fraction above 1 can miss the maximum's own row */
-		return err_set("no row has conn >= %g (%g x the maximum %g)", e.threshold,
+		return err_set("no row has conn >= %g (%g x the maximum %g)", opts->frac * mx,
 			       opts->frac, mx);
 	if (e.hi - e.lo + 1 > 2 * opts->trim + 3) {
 		e.lo += opts->trim;
@@ -574,6 +591,51 @@ int window_select_source(const struct trace_source *src, const struct window_opt
 		add_warning(out, text);
 	}
 	return 0;
+}
+
+/*
+ * The windows last found in database traces, by trace, identity and
+ * options: a report asks for a run's window in its cores section and again
+ * for the run's trace plot (and a re-imported trace has another identity).
+ */
+#define WINDOW_MEMO 8
+
+static struct window_memo {
+	bool used;
+	sqlite3 *db;
+	int64_t trace_id;
+	uint64_t identity;
+	size_t n;
+	struct window_options opts;
+	struct window w;
+} memo[WINDOW_MEMO];
+static size_t memo_next;
+
+static bool memo_matches(const struct window_memo *m, const struct trace_source *src,
+			 const struct window_options *opts)
+{
+	return m->used && m->db == src->db && m->trace_id == src->trace_id &&
+	       m->identity == src->identity && m->n == src->n && m->opts.frac == opts->frac &&
+	       m->opts.trim == opts->trim && m->opts.min_rows == opts->min_rows &&
+	       m->opts.keep_ramp == opts->keep_ramp;
+}
+
+int window_select_source(const struct trace_source *src, const struct window_options *opts,
+			 struct window *out)
+{
+	int rc;
+	for (size_t i = 0; src->db && i < WINDOW_MEMO; i++)
+		if (memo_matches(&memo[i], src, opts)) {
+			*out = memo[i].w;
+			return 0;
+		}
+	rc = select_window(src, opts, out);
+	if (rc == 0 && src->db) {
+		struct window_memo *m = &memo[memo_next++ % WINDOW_MEMO];
+		*m = (struct window_memo){true,     src->db, src->trace_id, src->identity,
+					  src->n,   *opts,   *out};
+	}
+	return rc;
 }
 
 int window_select(const struct trace_series *t, const struct window_options *opts,

@@ -42,12 +42,14 @@
  * A counter that went backwards across the window, a missing column or a
  * zero time span is an error, not a number.
  *
- * Memory: nothing here holds a trace. A database source counts the rows
- * and takes the largest conn in SQL when it is opened; window_select_source
- * then reads conn and epoch once over the trace (the window's ends), then
- * over the window the conn, RSS and available memory once and the open
- * medians' columns again while they narrow (stream_median: one more pass
- * for integers below 2^20), then the leading ramp rows; cpu_compute_source reads the
+ * Memory: nothing here holds a trace. A database source takes its row
+ * count from traces.rows when it is opened (no pass); window_select_source
+ * then reads conn and epoch once over the trace (the largest conn and the
+ * window's ends in the same pass: find_ends in window.c), then over the
+ * window the conn, RSS and available memory once (and the open medians'
+ * columns again while they narrow, in a window of more than
+ * STREAM_MEDIAN_HOLD rows: stream_median), then the leading ramp rows;
+ * cpu_compute_source reads the
  * window's two end rows (and the memory passes itself only for a window
  * made by hand). The median is stats_median's, the mean gsl_stats_mean's
  * recurrence in row order, so the figures are the same bits as from an
@@ -62,6 +64,7 @@
 #include <stdint.h>
 
 #include "../schema/queries.h"
+#include "median.h"
 
 #define WINDOW_FRAC 0.8
 #define WINDOW_TRIM 1
@@ -99,12 +102,11 @@ struct trace_source {
 	sqlite3 *db; /* NULL: series */
 	int64_t trace_id;
 	const struct trace_series *series;
-	size_t n;         /* rows */
-	size_t conn_rows; /* rows with a conn */
-	double conn_max;  /* the largest conn (-inf: none) */
+	size_t n; /* rows (a database trace: traces.rows, the count its import stored) */
+	uint64_t identity; /* a database trace: trace_summary's identity */
 };
 
-/* The run's trace of `kind` in the database (rows and conn summary read); 1: none. */
+/* The run's trace of `kind` in the database (its stored row count read); 1: none. */
 int trace_source_open(sqlite3 *db, int64_t run_id, const char *kind, struct trace_source *out);
 /* A trace in memory (t must outlive the source). */
 void trace_source_series(const struct trace_series *t, struct trace_source *out);
@@ -124,42 +126,6 @@ int trace_source_scan(const struct trace_source *src, size_t pos, int64_t row_no
 /* The row at `pos` (row_no as for scan), every column. */
 int trace_source_row(const struct trace_source *src, size_t pos, int64_t row_no,
 		     struct trace_row *out);
-
-/*
- * An exact median in bounded memory, over values fed again on each pass
- * (the same values, in any order, each pass): radix selection on the
- * values' order (64-bit keys, 2^16 buckets a pass, each pass narrowing to
- * the bucket that holds the lower middle rank; at most 5 passes, 2 for
- * integers below 2^20 such as conn or an RSS in kB under 1 GiB), so a
- * median of 10,000,000 values needs no array of them. The
- * result equals stats_median() bit for bit: the middle value, or the two
- * middle values' (a + b) / 2 (-0 counts as 0). Values must be finite; the
- * first pass fixes how many there are (none: the median is NaN).
- *   stream_median_init(&m);
- *   do { for each value: stream_median_add(&m, v); } while (!stream_median_next(&m));
- *   stream_median_value(&m); stream_median_release(&m);
- */
-struct stream_median {
-	size_t n;        /* values per pass, from the first */
-	size_t seen;     /* values fed this pass */
-	size_t rank;     /* the lower middle rank among the candidates */
-	uint64_t lo, hi; /* candidate keys, inclusive */
-	uint64_t above;  /* the smallest key above hi seen (UINT64_MAX: none) */
-	unsigned int shift;
-	size_t *count; /* per bucket */
-	uint64_t *min, *max;
-	bool done;
-	double value;
-	size_t passes;
-};
-
-/* Out of memory is an error. */
-int stream_median_init(struct stream_median *m);
-void stream_median_add(struct stream_median *m, double v);
-/* End a pass: true when the median is known (no more passes). */
-bool stream_median_next(struct stream_median *m);
-double stream_median_value(const struct stream_median *m);
-void stream_median_release(struct stream_median *m);
 
 struct window_options {
 	double frac;
@@ -196,6 +162,11 @@ struct window {
 };
 
 void window_options_init(struct window_options *opts);
+/*
+ * A database trace's window is remembered (the last 8, by trace, its
+ * identity and the options): asked again in the same process, it is not
+ * read again.
+ */
 int window_select_source(const struct trace_source *src, const struct window_options *opts,
 			 struct window *out);
 /* window_select_source() over a trace in memory. */

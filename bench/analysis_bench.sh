@@ -160,7 +160,7 @@ cmd_argv() {
 	case $1 in
 	cp_runs) CMD=("$coreplan" --db "$db" runs --format tsv) ;;
 	# the peer pools the session counts into each GOMAXPROCS level: coreplan does it on
-	# purpose (--pool sessions; without it the sweep refuses, README.md "No silent pooling")
+	# purpose (--pool sessions; without it the sweep refuses, docs/analysis.md "No silent pooling")
 	cp_sweep) CMD=("$coreplan" --db "$db" sweep --by gomaxprocs --pool sessions --format tsv) ;;
 	cp_noise) CMD=("$coreplan" --db "$db" noise --by gomaxprocs --pool sessions --format tsv) ;;
 	sq_runs) CMD=(sqlite3 "$db" "$peer_runs_sql") ;;

@@ -11,7 +11,10 @@
 #                           cpu_idle_j app_j threads
 #
 #   awk -v dir=DIR [-v blocks=50] [-v sessions="50 100 200 400"] [-v reps=10]
-#       [-v rows=500] [-v seed=1] -f bench/gen_corpus.awk
+#       [-v rows=500] [-v seed=1] [-v set="clk_tck=100 nproc=8"] -f bench/gen_corpus.awk
+#
+# set: a manifest `set` line (the runs' clk_tck and nproc, so `cores` computes
+# every run's CPU figures over its plateau; without it they are unknown).
 #
 # Runs = 5 levels (gomaxprocs 1 2 4 8 16) x blocks x sessions x reps
 # (defaults: 5 x 50 x 4 x 10 = 10,000 runs; x 500 rows = 5,000,000 trace
@@ -55,6 +58,8 @@ BEGIN {
 	print "trace = samples/{tag}.tsv" > man
 	print "trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads" > man
 	print "require-trace = yes" > man
+	if (set != "")
+		print "set = " set > man
 	close(man)
 
 	res = dir "/results.tsv"

@@ -16,7 +16,11 @@
 # memory figure are computed, not skipped. It is imported, then each of
 #   cores --format json >/dev/null
 #   trace bench --format tsv >/dev/null
-#   report --out DIR              (one trace plot: gnuplot runs as a child)
+#   size ... --memory-from corpus=C   (the plateau's co-located memory)
+#   report --corpus C --out DIR   (one trace plot: gnuplot runs as a child)
+#   translate --from corpus=C --to corpus=other --format json
+#                                 (its cpu_time factor reads the run's trace;
+#                                 `other` is one run with a 300-row trace)
 # runs RUNS times (default 3), and the script prints its exit status, wall
 # time, CPU time and peak RSS (the least time and the largest RSS of the
 # runs). Peak RSS and CPU time are coreplan's alone: getrusage(RUSAGE_SELF)
@@ -152,28 +156,39 @@ measure() {
 			'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
 		[ "$kb" -gt "${rss[$name,$rows]}" ] && rss[$name,$rows]=$kb
 	done
-	printf '%-7s %10s rows  exit %d  wall %7.2f s  cpu %7.2f s  peak RSS %6.1f MB\n' "$name" \
+	printf '%-9s %10s rows  exit %d  wall %7.2f s  cpu %7.2f s  peak RSS %6.1f MB\n' "$name" \
 		"$rows" "$rc" "${secs[$name,$rows]}" "${cpu[$name,$rows]}" \
 		"$(awk -v k="${rss[$name,$rows]}" 'BEGIN { print k / 1024 }')"
 }
 
 bench_rows() {
 	local rows=$1 corpus=$work/corpus-$1 db=$work/db-$1.db t0
-	mkdir -p "$corpus/runs/bench"
-	printf 'run\ttput\tsessions\nbench\t100\t400\n' >"$corpus/results.tsv"
+	mkdir -p "$corpus/runs/bench" "$work/other/runs/small"
+	# duration_s, interactions, cpu_s: translate's cpu_time factor reads the run's trace
+	printf 'run\ttput\tsessions\tduration_s\tinteractions\tcpu_s\nbench\t100\t400\t90\t9000\t180\n' \
+		>"$corpus/results.tsv"
 	awk -v n="$rows" -f "$here/gen_trace.awk" >"$corpus/runs/bench/sample.tsv"
+	# the other side of `translate`: one run with a short trace, its own corpus
+	printf 'run\ttput\tsessions\tduration_s\tinteractions\tcpu_s\nsmall\t120\t400\t90\t10800\t170\n' \
+		>"$work/other/results.tsv"
+	awk -v n=300 -v seed=2 -f "$here/gen_trace.awk" >"$work/other/runs/small/sample.tsv"
 	rm -f "$db" "$db-wal" "$db-shm"
 	t0=$(now)
-	"$coreplan" --db "$db" import --quiet --manifest "$work/bench.manifest" "$corpus" >/dev/null
+	"$coreplan" --db "$db" import --quiet --manifest "$work/bench.manifest" "$corpus" "$work/other" >/dev/null
 	echo "$rows rows: $(wc -c <"$corpus/runs/bench/sample.tsv") bytes of trace, imported in" \
 		"$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s; load:" \
 		"$(cut -d' ' -f1-3 /proc/loadavg)"
-	rm -rf "$corpus"
+	rm -rf "$corpus" "$work/other"
 	measure cores "$rows" "$coreplan" --db "$db" cores --format json
 	measure trace "$rows" "$coreplan" --db "$db" trace bench --format tsv
+	measure size "$rows" "$coreplan" --db "$db" size --target 100 --sessions 400 \
+		--base-rate 100 --base-cpu gce-e2 --per-doubling 1.8 --mem-per-session 600 \
+		--mem-fixed 30000 --memory-from "corpus=corpus-$rows" --series e2 --format json
 	before='rm -rf "$work/report-$rows"' # a fresh folder each run
-	measure report "$rows" "$coreplan" --db "$db" report --out "$work/report-$rows"
+	measure report "$rows" "$coreplan" --db "$db" report --corpus "corpus-$rows" --out "$work/report-$rows"
 	before=""
+	measure translate "$rows" "$coreplan" --db "$db" translate --from "corpus=corpus-$rows" \
+		--to corpus=other --format json
 	for f in "$work/report-$rows"/plots/*.tsv; do
 		[ -e "$f" ] && echo "        report plot data $(basename "$f"): $(wc -c <"$f") bytes," \
 			"$(grep -vc '^#\|^$' "$f") points"
@@ -189,7 +204,7 @@ limit_kb=$((64 * 1024))
 max_ratio=$(awk -v s="$small" -v l="$large" 'BEGIN { printf "%.3f", 5.5 * (l / s) / 5 }')
 echo
 echo "time ratios $large / $small rows (CPU at most $max_ratio), peak RSS (under 64 MB):"
-for name in cores trace report; do
+for name in cores trace size report translate; do
 	ratio=$(awk -v a="${cpu[$name,$small]}" -v b="${cpu[$name,$large]}" \
 		'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
 	wall=$(awk -v a="${secs[$name,$small]}" -v b="${secs[$name,$large]}" \
@@ -205,7 +220,7 @@ for name in cores trace report; do
 			failed=1
 		fi
 	done
-	printf '%-7s cpu x%-6s wall x%-6s  peak RSS %6.1f MB -> %6.1f MB  %s\n' "$name" "$ratio" \
+	printf '%-9s cpu x%-6s wall x%-6s  peak RSS %6.1f MB -> %6.1f MB  %s\n' "$name" "$ratio" \
 		"$wall" "$(awk -v k="${rss[$name,$small]}" 'BEGIN { print k / 1024 }')" \
 		"$(awk -v k="${rss[$name,$large]}" 'BEGIN { print k / 1024 }')" "$verdict"
 done

@@ -3,7 +3,9 @@
 #include "common.h"
 #include "opt.h"
 
+#include "../analysis/benchstat.h"
 #include "../analysis/compare.h"
+#include "../analysis/comparepy.h"
 #include "../reports/builders.h"
 
 #include <string.h>
@@ -47,8 +49,9 @@ static const char details[] =
 	"--where, or pool on purpose with --pool (a field an arm's own condition names\n"
 	"with several values, --a gogc=100,400, is pooled on purpose).\n"
 	"\n"
-	"View benchstat (Go benchmarks: README.md, \"Importing tool outputs\"): per level\n"
-	"of --by (or for the two arms), as golang.org/x/perf/cmd/benchstat prints it:\n"
+	"View benchstat (Go benchmarks: docs/importing.md, \"Importing tool outputs\"):\n"
+	"per level of --by (or for the two arms), as golang.org/x/perf/cmd/benchstat\n"
+	"prints it:\n"
 	"each arm's median, a_ci_pct/b_ci_pct = the half-width of the distribution-free\n"
 	"95% interval of the median from order statistics (binomial; normal beyond 30\n"
 	"runs) in % of the median (empty: benchstat's ± inf, under 6 runs), delta_pct\n"
@@ -125,12 +128,49 @@ static const char details[] =
 	"  arm b's row holds the unpaired comparison of the same runs (ratio, its\n"
 	"  bootstrap interval, u, p, exact, min_p, verdict, runs_needed, reason).\n";
 
-static const char *const views[] = {"comparison", "arms", "levels", "pairs", "benchstat", NULL};
+static const char *const views[] = {"comparison", "arms",      "levels", "pairs",
+				    "benchstat",  "comparepy", NULL};
+
+/* --view benchstat without --by: benchstat's tables over every unit (reports/build_benchstat.c). */
+static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out)
+{
+	struct benchstat_request bs;
+	struct benchstat_result res;
+	int rc;
+	benchstat_request_init(&bs);
+	bs.filter = &a->filter;
+	bs.arm[0] = req.arm[0];
+	bs.arm[1] = req.arm[1];
+	bs.metric = a->metric;
+	if (req.opts.v.alpha > 0)
+		bs.alpha = req.opts.v.alpha; /* --alpha (the default is benchstat's too) */
+	rc = benchstat_run(db, &bs, &res);
+	if (rc == 0)
+		rc = build_benchstat(&bs, &res, out);
+	benchstat_tables_release(&res);
+	return rc;
+}
+
+/* --view comparepy: Google Benchmark's compare.py on the two arms (reports/build_comparepy.c). */
+static int run_comparepy(sqlite3 *db, struct cli_args *a, struct doc **out)
+{
+	struct comparepy_request cp = {&a->filter, {req.arm[0], req.arm[1]}};
+	struct comparepy_result res;
+	int rc = comparepy_run(db, &cp, &res);
+	if (rc == 0)
+		rc = build_comparepy(&cp, &res, out);
+	comparepy_release(&res);
+	return rc;
+}
 
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct compare_result res;
 	int rc;
+	if (a->view && !strcmp(a->view, "comparepy"))
+		return run_comparepy(db, a, out);
+	if (a->view && !strcmp(a->view, "benchstat") && !req.by && !req.pair_by)
+		return run_benchstat(db, a, out);
 	req.filter = &a->filter;
 	req.metric = a->metric;
 	rc = compare_run(db, &req, &res);

@@ -37,7 +37,8 @@ static int format_option(const struct opt_spec *spec, const char *value);
 
 static const struct opt_spec specs[] = {
 	OPT_CALL("format", "F", format_option, NULL,
-		 "output format: md, tsv, csv, json or html (default md); or the tool "
+		 "output format: text, md, tsv, csv, json or html (default: text on a terminal, "
+		 "else md); or the tool "
 		 "format each PATH is read as: gobench, hyperfine, gbench, wrk (default: detect); "
 		 "may be given "
 		 "once of each kind",
@@ -106,7 +107,7 @@ static const char details[] =
 	"--host and --instance are stored with the corpus: importing it again (or\n"
 	"with --replace) without them keeps them; a different one needs --replace.\n"
 	"\n"
-	"Tool outputs (README.md, \"Importing tool outputs\"): a file that is a\n"
+	"Tool outputs (docs/importing.md, \"Importing tool outputs\"): a file that is a\n"
 	"tool's output, or a folder without manifest whose every file is, is detected\n"
 	"from the content (the first 64 KiB; --format NAME says it instead: --format\n"
 	"takes an output format or a tool format, whose names differ). Each run\n"
@@ -163,7 +164,7 @@ static int format_option(const struct opt_spec *spec, const char *value)
 		return 0;
 	}
 	if (doc_format_parse(value, &f))
-		return err_usage("unknown format '%s' (output formats md, tsv, csv, json, "
+		return err_usage("unknown format '%s' (output formats text, md, tsv, csv, json, "
 				 "html; tool formats %s)",
 				 value, tool_names());
 	if (req.output_format)

@@ -17,8 +17,9 @@
 #include <string.h>
 
 static struct size_request req;
-static struct strvec catalogs, series; /* --catalog, --series; req points into them */
-static const char *plot;               /* --plot FILE */
+static struct strvec catalogs, series,
+	fleet;           /* --catalog, --series, --fleet; req points into them */
+static const char *plot; /* --plot FILE */
 static bool force, has_target;
 
 static int sessions_option(const struct opt_spec *spec, const char *value);
@@ -78,7 +79,7 @@ static const struct opt_spec specs[] = {
 	OPT_CALL("translate", "FAMILY=F", translate_option, NULL,
 		 "rate on FAMILY = base rate / F; F a number or from:WHERE,to:WHERE (the rate "
 		 "factor measured from those runs, as coreplan translate does); FAMILY a catalog "
-		 "family or instance name",
+		 "family or instance name, or a CPU platform (with --platform)",
 		 .repeatable = true),
 	OPT_STRING("measured-where", "WHERE", &req.measured_where,
 		   "extra conditions for the measured runs shown beside predictions"),
@@ -93,76 +94,132 @@ static const struct opt_spec specs[] = {
 	OPT_FLAG("force", &force,
 		 "--plot may replace the image, data and script an earlier coreplan wrote there "
 		 "(never a file coreplan did not write)"),
+	OPT_STRING("platform", "NAME", &req.platform,
+		   "the CPU platform to size for (a run's cpu_model, a catalog's cpu_platforms; "
+		   "default: the base runs')"),
+	OPT_STRING("store", "NAME", &req.store,
+		   "the session store to size for (a run's store; default: the base runs')"),
+	OPT_STRING("store-from", "WHERE", &req.store_from,
+		   "runs of one instance with the base runs' store and --store's: the store "
+		   "factor (and, without --sessions-from, the sessions factor)"),
+	OPT_STRING("sessions-from", "WHERE", &req.sessions_from,
+		   "runs of one instance at several session counts: throughput against sessions "
+		   "(the sessions factor)"),
+	OPT_LIST("fleet", "I1[,I2]", &fleet,
+		 "count fleets of these instances (view fleets, its default): N x instance for "
+		 "horizontal scale-out at each instance's share of the sessions",
+		 .noun = "a value"),
 	OPT_END,
 };
 
 static const char details[] =
 	"For each catalog instance, P = its sustained physical cores (vcpus x sustained\n"
 	"fraction / threads per core) and T = its threads per core:\n"
-	"  predicted  base x scale(P) x smt x (1 - headroom), where scale(P) =\n"
-	"             per_doubling ^ log2(P) for P >= 1 and P below one core, and\n"
-	"             smt = the SMT factor when T = 2, 1 when T = 1\n"
-	"  bounds     the base runs' range, per_doubling +- 1.96 SE, the SMT bounds\n"
+	"  predicted  base x scale(P) x smt x platform x store x sessions(S) x\n"
+	"             (1 - headroom): scale(P) = per_doubling ^ log2(P) for P >= 1 and\n"
+	"             P below one core; smt = the SMT factor when T = 2, 1 when T = 1;\n"
+	"             the last three carry the base runs' conditions to the target's\n"
+	"  bounds     the base runs' range, per_doubling +- 1.96 SE, the SMT bounds,\n"
+	"             each factor's bounds (the ranges' ends)\n"
 	"  scaling    --scaling-from fits only the levels that are physical cores on\n"
 	"             the runs' host (their topology_host: a topology recorded with\n"
 	"             coreplan topology); the SMT levels beyond are left out and\n"
 	"             counted, since the SMT factor counts a core's second thread once.\n"
 	"             Without a host every level is assumed physical, and the inputs\n"
 	"             say so\n"
+	"  smt        --smt-factor, --smt-from, else measured where --smt-from would\n"
+	"             find it (the pinned runs on the --scaling-from runs' platform),\n"
+	"             else assumed 1.0 and said in every row it touches\n"
+	"  platform   the base rate belongs to the CPU platform its runs were measured\n"
+	"             on (their cpu_model; a catalog's cpu_platforms lists each\n"
+	"             family's). --platform NAME sizes for another: it needs\n"
+	"             --translate NAME=from:WHERE,to:WHERE (or =F), else its rows are\n"
+	"             flagged `other platform` with the base's named. Default: the\n"
+	"             base runs' (assumed, said)\n"
+	"  store      --store NAME (a run's store; default the base runs', assumed):\n"
+	"             --store-from WHERE measures median(target store) / median(base\n"
+	"             store) on one instance's runs, at the base runs' session count\n"
+	"             or the nearest measured; without it, `other store`\n"
+	"  sessions   --sessions-from WHERE (default the --store-from runs): median\n"
+	"             at each session count / at the base's count, at the target's\n"
+	"             store; between two measured counts the lower median (no\n"
+	"             interpolation), beyond them the nearest end, flagged with how\n"
+	"             far. Without it throughput is taken as independent of sessions\n"
+	"             (said). A list or range is sized where the factor is lowest\n"
 	"  memory     app (fixed + per_session x the largest session count) +\n"
 	"             co-located processes (PostgreSQL: the median over the\n"
 	"             --memory-from runs of each run's plateau median of the trace's\n"
-	"             pg_rss_kb; 0 when the traces have none) + the OS reserve\n"
-	"             (--os-reserve-mib, default 512 MiB: between what the capacity\n"
-	"             corpus's idle banners show the guest holding beside the app and\n"
-	"             PostgreSQL, memory - MemAvailable - app RSS - pg RSS: median\n"
-	"             365 MiB on e2-small, 576 MiB on e2-medium), against the\n"
+	"             pg_rss_kb, streamed; 0 when the traces have none) + the OS\n"
+	"             reserve (--os-reserve-mib, default 512 MiB: between what the\n"
+	"             capacity corpus's idle banners show the guest holding beside the\n"
+	"             app and PostgreSQL, memory - MemAvailable - app RSS - pg RSS:\n"
+	"             median 365 MiB on e2-small, 576 MiB on e2-medium), against the\n"
 	"             instance's memory; each part is a column\n"
-	"  verdict    meets (the lower bound meets the target: predicted_low, or the\n"
+	"  measured   runs whose `instance` field names the instance, with\n"
+	"             --measured-where: per session count and value of each field\n"
+	"             that varies among them (cfg=mem and cfg=pg are kept apart, as\n"
+	"             the pooling rule names them; a block at only some session\n"
+	"             counts, a soak, is a cell of its own). A cell counts as the\n"
+	"             instance's capacity (eligible) only when its runs used the whole\n"
+	"             instance (the worker level, --scaling-by's field, unset or at\n"
+	"             least its vCPUs, times its processes; not pinned to fewer CPUs),\n"
+	"             at the target's store and platform (a cell that records none is\n"
+	"             taken as the target's, said), at the configuration the model's\n"
+	"             runs share (--scaling-from's, else --base-from's: gogc=800 is\n"
+	"             not gogc=default), not a block of its own, and at a session\n"
+	"             count asked for; every other cell is listed with each reason\n"
+	"             (left_out_because). The verdict rests on the eligible cells\n"
+	"             (verdict_basis measured): the worst decides\n"
+	"  calibrated the model's error, measured / predicted over the eligible\n"
+	"             cells, apart for dedicated and shared-core instances (n, median,\n"
+	"             range: facts calibration_*); each row's bounds widen by its\n"
+	"             group's (low x min(1, smallest ratio), high x max(1, largest));\n"
+	"             with no eligible cell the bounds are `uncalibrated`. Leave-one-\n"
+	"             out: each eligible cell against the bounds its group's OTHER\n"
+	"             instances calibrate (loo_low, loo_high, loo_check, loo_miss %)\n"
+	"  verdict    meets (the calibrated lower bound meets the target, or the\n"
 	"             measured minimum) | marginal (only the central value does) |\n"
 	"             short | memory-bound | unmeasured CPU (the instance's CPU family\n"
 	"             differs from the base's and no --translate factor is given);\n"
 	"             shortfall = target / predicted; the cheapest needs meets\n"
-	"  measured   runs whose `instance` field names the instance, at the\n"
-	"             --sessions counts, with --measured-where: per session count and\n"
-	"             value of each field that varies among them (cfg=mem and cfg=pg\n"
-	"             are kept apart, as the pooling rule names them; a block at only\n"
-	"             some session counts, a soak, is a cell of its own) the median,\n"
-	"             range, n, measured shortfall (target / median) and model_check:\n"
-	"             below (median / predicted_low) or above (median / predicted_high)\n"
-	"             the predicted bounds, or within. With --sessions, the verdict\n"
-	"             rests on them (verdict_basis measured): the worst cell decides,\n"
-	"             as capacity planning is conservative\n"
-	"  translate  --translate FAMILY=F divides the base rate by F for FAMILY's\n"
-	"             instances; --translate FAMILY=from:WHERE,to:WHERE measures F from\n"
-	"             paired runs as coreplan translate measures its rate factor\n"
-	"             (median metric from / to, seeded bootstrap 95% interval, seed 1;\n"
-	"             the to-runs on FAMILY, the from-runs on the base's family) and\n"
-	"             widens the rows' bounds by its interval (predicted_low from\n"
-	"             base_low / its high end, predicted_high from base_high / its low\n"
-	"             end); the inputs view's translation row says where it came from\n"
-	"  flags      extrapolated (P beyond the largest physical-core level fitted),\n"
-	"             translated, shared-core (sized on the sustained share; the burst\n"
+	"  fleets     --fleet I1[,I2] (view fleets): N x instance for horizontal\n"
+	"             scale-out, each at ceil(sessions / N) sessions and its sessions\n"
+	"             factor there: n, the smallest N whose lower bound meets the\n"
+	"             target, with n_central and n_optimistic; cost; the cheapest\n"
+	"             fleet. They assume shared-nothing scale-out, and say what the\n"
+	"             SMT runs measured of it (their sharded arm against the ceiling)\n"
+	"  flags      extrapolated (cores beyond the largest fitted, sessions beyond\n"
+	"             the largest measured, memory beyond the slope's range: each with\n"
+	"             how far), translated, other platform, other store, store factor,\n"
+	"             SMT assumed, uncalibrated, a cell outside its leave-one-out\n"
+	"             bounds, shared-core (sized on the sustained share; the burst\n"
 	"             figure is shown apart, never as the answer), measured below or\n"
 	"             above prediction, cheapest (the cheapest instance that meets)\n"
 	"Inputs come from the database (--base-from, --scaling-from, --smt-from,\n"
-	"--memory-from: each a WHERE like --where, space-separated) or as numbers;\n"
-	"the inputs view lists each with its bounds, runs, levels, host, statistic\n"
-	"and where it came from. --base-cpu, --series and --translate are checked\n"
-	"against the catalogs (an unknown name is a usage error listing the known\n"
-	"ones; --list-families lists them; a catalog instance name stands for its\n"
-	"family; a base family no catalog has is accepted only with --translate\n"
-	"factors). Catalogs: the --catalog FILEs (for this run only), else the\n"
-	"catalogs stored with `coreplan catalog`, else the shipped ones; the fact\n"
-	"`catalogs` says which. Without a database file, size works on given\n"
-	"numbers alone.\n"
+	"--memory-from, --store-from, --sessions-from: each a WHERE like --where,\n"
+	"space-separated) or as numbers; the inputs view lists each with its bounds,\n"
+	"runs, levels, host, statistic, where it came from and its basis (measured,\n"
+	"given, assumed, default). --base-cpu, --series, --platform and --translate\n"
+	"are checked against the catalogs and runs (an unknown name is a usage error\n"
+	"listing the known ones; --list-families lists the families; a catalog\n"
+	"instance name stands for its family; a base family no catalog has is\n"
+	"accepted only with --translate factors). Catalogs: the --catalog FILEs (for\n"
+	"this run only), else the catalogs stored with `coreplan catalog`, else the\n"
+	"shipped ones; the fact `catalogs` says which. Without a database file, size\n"
+	"works on given numbers alone. docs/sizing.md explains the model.\n"
 	"\n"
 	"examples:\n"
 	"  coreplan size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 \\\n"
 	"      --per-doubling 1.78 --smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000\n"
-	"  coreplan size --target 1000 --sessions 300,500 --base-from subcorpus=core \\\n"
+	"  coreplan size --target 1000 --sessions 300,500 --store postgres --base-from "
+	"subcorpus=core \\\n"
 	"      --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3' \\\n"
+	"      --store-from 'target=medium block=1,2,3' \\\n"
 	"      --memory-from 'target=medium cfg=pg block=1,2,3' --measured-where block=1,2,3\n"
+	"  coreplan size --target 1000 --sessions 500 --store postgres --base-from subcorpus=core "
+	"\\\n"
+	"      --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3' \\\n"
+	"      --store-from 'target=medium block=1,2,3' --fleet e2-standard-4\n"
 	"  coreplan size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 1.78 "
 	"\\\n"
 	"      --translate gce-e2=from:subcorpus=m1,to:subcorpus=core --series e2\n"
@@ -174,7 +231,7 @@ static const char details[] =
 	"symbolic link; --force replaces the ones an earlier coreplan wrote. Without\n"
 	"gnuplot the data and script are written and a warning says so.\n";
 
-static const char *const views[] = {"instances", "inputs", "measured", "families", NULL};
+static const char *const views[] = {"instances", "inputs", "measured", "fleets", "families", NULL};
 
 static int sessions_option(const struct opt_spec *spec, const char *value)
 {
@@ -227,6 +284,8 @@ static void bind_lists(void)
 	req.ncatalog_files = catalogs.n;
 	req.series = series.v;
 	req.nseries = series.n;
+	req.fleet = fleet.v;
+	req.nfleet = fleet.n;
 }
 
 static int check(struct cli_args *a)
@@ -268,6 +327,8 @@ static int check(struct cli_args *a)
 	if (req.has_base_rate && !req.base_cpu)
 		return err_usage(
 			"--base-rate needs --base-cpu FAMILY (the CPU it was measured on)");
+	if (req.nfleet && !a->view && (a->format == DOC_TSV || a->format == DOC_CSV))
+		a->view = "fleets";
 	req.filter = &a->filter;
 	req.metric = a->metric;
 	return 0;

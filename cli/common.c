@@ -14,18 +14,20 @@
 struct cli_args cli_parsed;
 
 const struct opt_choice cli_formats[] = {
-	{"md", DOC_MD},     {"tsv", DOC_TSV},     {"csv", DOC_CSV}, {"json", DOC_JSON},
-	{"html", DOC_HTML}, {"markdown", DOC_MD}, {NULL},
+	{"text", DOC_TERM}, {"md", DOC_MD},     {"tsv", DOC_TSV},     {"csv", DOC_CSV},
+	{"json", DOC_JSON}, {"html", DOC_HTML}, {"markdown", DOC_MD}, {NULL},
 };
 
+/* In field_metric_kinds' order (common/units.h); test_opt checks that they agree. */
 const struct opt_choice cli_metric_kinds[] = {
+	/* in field_metric_kinds' order (common/units.h) */
 	{"rate", FIELD_KIND_RATE},
 	{"time", FIELD_KIND_TIME},
-	{"fraction", FIELD_KIND_FRACTION},
-	{"memory", FIELD_KIND_MEMORY},
-	{"count", FIELD_KIND_COUNT},
-	{"cpu", FIELD_KIND_CPU},
 	{"latency", FIELD_KIND_LATENCY},
+	{"memory", FIELD_KIND_MEMORY},
+	{"cpu", FIELD_KIND_CPU},
+	{"count", FIELD_KIND_COUNT},
+	{"fraction", FIELD_KIND_FRACTION},
 	{"ratio", FIELD_KIND_RATIO},
 	{NULL},
 };
@@ -153,7 +155,8 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 	memset(a, 0, sizeof(*a));
 	memset(&p, 0, sizeof(p));
 	a->g = g;
-	a->format = DOC_MD;
+	/* a person at a terminal reads text; a pipe or a file gets Markdown unless --format says */
+	a->format = isatty(STDOUT_FILENO) ? DOC_TERM : DOC_MD;
 	a->db_mode = def->db;
 	rc = parse(def, a, argc, argv, &p);
 	if (rc == OPT_HELP_SHOWN) {

@@ -46,7 +46,7 @@ struct cli_args {
 };
 extern struct cli_args cli_parsed;
 
-/* md, tsv, csv, json, html (--format); the metric kinds (--metric-kind). */
+/* text, md, tsv, csv, json, html (--format); the metric kinds (--metric-kind). */
 extern const struct opt_choice cli_formats[];
 extern const struct opt_choice cli_metric_kinds[];
 
@@ -79,8 +79,8 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 	"with --where FIELD=V, split with --group FIELD (noise, memory), or pool on\n"             \
 	"purpose with --pool FIELD[,FIELD] (--pool block for block kinds); the output\n"           \
 	"then says what was pooled (the fact pooled and a note). A field that varies\n"            \
-	"only with another one (store with cfg) is covered by it. README.md, \"No silent\n"        \
-	"pooling\", has the rule.\n"
+	"only with another one (store with cfg) is covered by it. docs/analysis.md,\n"           \
+	"\"No silent pooling\", has the rule.\n"
 
 /* The shared blocks a command's table starts with (its own options follow). */
 #define CLI_SPEC_METRIC_HELP(help)                                                                 \
@@ -98,7 +98,7 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 		OPT_FLAG("include-excluded", &cli_parsed.filter.include_excluded,                  \
 			 "keep excluded runs (left out by default)")
 #define CLI_SPEC_FORMAT                                                                            \
-	OPT_CHOICE("format", "F", &cli_parsed.format, cli_formats, "output format (default md)")
+	OPT_CHOICE("format", "F", &cli_parsed.format, cli_formats, "output format (default: text on a terminal, else md)")
 #define CLI_SPEC_VIEW                                                                              \
 	OPT_STRING("view", "NAME", &cli_parsed.view,                                               \
 		   "one section: the table tsv/csv print (see views below)")

@@ -14,7 +14,7 @@
  *      compiled in, when that folder exists: a binary in the build tree
  *   4. else the path of 2 (or "fixtures/catalogs" when /proc/self/exe
  *      cannot be read), so the error names the place an install puts them
- * The man page (FILES, ENVIRONMENT) and README.md ("Install") say the same.
+ * The man page (FILES, ENVIRONMENT) and docs/development.md ("Install") say the same.
  */
 #ifndef COREPLAN_CLI_DATADIR_H
 #define COREPLAN_CLI_DATADIR_H

@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 #include "man.h"
+#include "mddoc.h"
 #include "opt.h"
 
 #include "../common/err.h"
@@ -143,6 +144,9 @@ static int run(int argc, char **argv, const char **cmd_name)
 	/* hidden: the man page, from the same tables (cli/man.h; CMake runs it) */
 	if (argc == 2 && strcmp(argv[1], "--man") == 0)
 		return man_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
+	/* hidden: docs/commands.md, from the same tables (cli/mddoc.h; a test compares) */
+	if (argc == 2 && strcmp(argv[1], "--commands-md") == 0)
+		return mddoc_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
 	rc = opt_parser_init(&p, &global, argc, argv);
 	if (rc)
 		goto done;
@@ -207,6 +211,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	/* GSL must report errors through return codes, never abort(). */
 	gsl_set_error_handler_off();
+	opt_command_description = cmd_description;
 
 	rc = run(argc, argv, &cmd_name);
 	strbuf_release(&global_text);

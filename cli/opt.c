@@ -1,8 +1,6 @@
 /* opt: see opt.h. */
 #include "opt.h"
 
-#include "cmd.h"
-
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
@@ -15,6 +13,7 @@
 #include <string.h>
 
 void (*opt_help_hook)(const struct opt_cmd *cmd);
+const char *(*opt_command_description)(const char *name);
 
 int opt_parser_init(struct opt_parser *p, const struct opt_cmd *cmd, int argc, char **argv)
 {
@@ -455,18 +454,56 @@ static const char *cmd_label(const struct opt_cmd *cmd)
 	return cmd->name && *cmd->name ? cmd->name : NULL;
 }
 
+/* Help is written for 80 columns: a word that would pass them starts a new line. */
+#define HELP_WIDTH 80
+
+/* Write word after *col columns (a blank before it), or on a new line indented. */
+static void put_word(FILE *fp, const char *word, size_t indent, size_t *col)
+{
+	size_t len = strlen(word);
+	if (*col > indent && *col + 1 + len > HELP_WIDTH) {
+		fprintf(fp, "\n%*s", (int)indent, "");
+		*col = indent;
+	} else if (*col != indent) { /* a fresh line starts at indent */
+		putc(' ', fp);
+		(*col)++;
+	}
+	fputs(word, fp);
+	*col += len;
+}
+
+/* text's words after *col columns, wrapped at HELP_WIDTH with indent blanks. */
+static void put_wrapped(FILE *fp, const char *text, size_t indent, size_t *col)
+{
+	char word[256];
+	while (*text) {
+		size_t n = strcspn(text, " ");
+		if (n) {
+			snprintf(word, sizeof(word), "%.*s", (int)n, text);
+			put_word(fp, word, indent, col);
+		}
+		text += n;
+		text += strspn(text, " ");
+	}
+}
+
 void opt_print_usage(FILE *fp, const struct opt_cmd *cmd)
 {
 	const char *label = cmd_label(cmd);
+	char word[160];
+	size_t col, indent;
 	fprintf(fp, "usage: coreplan%s%s", label ? " " : "", label ? label : "");
+	col = strlen("usage: coreplan") + (label ? 1 + strlen(label) : 0);
+	indent = col < 40 ? col + 1 : 8;
 	for (const struct opt_spec *s = cmd->specs; s->name; s++) {
 		if (s->hidden)
 			continue;
-		fprintf(fp, " [--%s%s%s]%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "",
-			s->repeatable ? "..." : "");
+		snprintf(word, sizeof(word), "[--%s%s%s]%s", s->name, s->arg ? " " : "",
+			 s->arg ? s->arg : "", s->repeatable ? "..." : "");
+		put_word(fp, word, indent, &col);
 	}
 	if (cmd->operands)
-		fprintf(fp, " %s", cmd->operands);
+		put_word(fp, cmd->operands, indent, &col);
 	putc('\n', fp);
 }
 
@@ -497,10 +534,13 @@ void opt_print_options(FILE *fp, const struct opt_spec *specs)
 	for (const struct opt_spec *s = specs; s->name; s++) {
 		if (s->hidden)
 			continue;
+		size_t col = 2 + width + 2;
 		option_label(label, sizeof(label), s);
 		strbuf_reset(&text);
 		opt_describe(s, &text);
-		fprintf(fp, "  %-*s  %s\n", (int)width, label, strbuf_str(&text));
+		fprintf(fp, "  %-*s  ", (int)width, label);
+		put_wrapped(fp, strbuf_str(&text), col, &col);
+		putc('\n', fp);
 	}
 	option_label(label, sizeof(label), &help);
 	fprintf(fp, "  %-*s  %s\n", (int)width, label, help.help);
@@ -510,9 +550,11 @@ void opt_print_options(FILE *fp, const struct opt_spec *specs)
 void opt_print_help(FILE *fp, const struct opt_cmd *cmd)
 {
 	const char *label = cmd_label(cmd);
+	const char *description =
+		label && opt_command_description ? opt_command_description(label) : NULL;
 	opt_print_usage(fp, cmd);
-	if (label && *cmd_description(label))
-		fprintf(fp, "\n%s\n", cmd_description(label));
+	if (description && *description)
+		fprintf(fp, "\n%s\n", description);
 	putc('\n', fp);
 	opt_print_options(fp, cmd->specs);
 	if (cmd->views && cmd->views[0]) {

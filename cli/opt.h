@@ -239,5 +239,11 @@ void opt_print_help(FILE *fp, const struct opt_cmd *cmd);
  * --help prints. NULL (the default): print.
  */
 extern void (*opt_help_hook)(const struct opt_cmd *cmd);
+/*
+ * A command's one-line description for help, by its name ("" or NULL:
+ * none). The command table is cli/main.c's, which sets this at start-up:
+ * the parser knows no command table of its own.
+ */
+extern const char *(*opt_command_description)(const char *name);
 
 #endif

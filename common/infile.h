@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Limits (README.md, "Files coreplan reads"). 0: none (a streamed trace, a hashed file). */
+/* Limits (docs/files.md, "Files coreplan reads"). 0: none (a streamed trace, a hashed file). */
 #define INFILE_NO_LIMIT 0
 #define INFILE_TEXT_MAX ((int64_t)16 << 20)   /* configs, run files, topology files */
 #define INFILE_TABLE_MAX ((int64_t)256 << 20) /* headed tables: results, catalogs, --apply */

@@ -174,18 +174,101 @@ int num_parse_go_duration(const char *text, double *seconds)
 	return 0;
 }
 
-const char *num_format_real(double value, char buf[32])
+/* The digits of v, without a sign, ending at end (exclusive); the first digit. */
+static char *digits_back(uint64_t v, char *end)
 {
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* v as printf("%" PRId64) prints it, into buf; its length. */
+size_t num_format_int(int64_t v, char buf[32])
+{
+	char tmp[24], *first;
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 0;
+	first = digits_back(mag, tmp + sizeof(tmp));
+	if (v < 0)
+		buf[n++] = '-';
+	memcpy(buf + n, first, (size_t)(tmp + sizeof(tmp) - first));
+	n += (size_t)(tmp + sizeof(tmp) - first);
+	buf[n] = '\0';
+	return n;
+}
+
+static const double pow10_exact[] = {1,   1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+				     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14};
+
+/*
+ * The %.15g text of value when that is m / 10^d for the fewest decimals d
+ * (1 to 14) with |m| < 10^15, and %.15g writes it without an exponent
+ * (1e-4 <= |value| < 1e15); else 0. Why it is %.15g's text: m and 10^d are
+ * exact doubles, so m / 10^d is the correctly rounded quotient, as strtod
+ * of the decimal is: the two are equal exactly when the decimal reads back
+ * as value. Then the decimal, of at most 15 significant digits, is the
+ * nearest 15-digit decimal to value (value is within half an ulp of it,
+ * far inside the 15-digit spacing), which is what %.15g prints; its last
+ * decimal is not 0 (else d - 1 decimals would do), as %g drops zeros.
+ */
+static size_t format_fixed(double value, char buf[32])
+{
+	double mag = fabs(value);
+	if (!(mag >= 1e-4 && mag < 1e15))
+		return 0;
+	for (int d = 1; d <= 14; d++) {
+		double scaled = mag * pow10_exact[d];
+		uint64_t m, unit, whole, frac;
+		char tmp[24], *p, *end = tmp + sizeof(tmp);
+		size_t n = 0;
+		if (scaled >= 1e15)
+			return 0;
+		m = (uint64_t)llround(scaled);
+		if ((double)m / pow10_exact[d] != mag)
+			continue;
+		unit = (uint64_t)pow10_exact[d];
+		whole = m / unit;
+		frac = m % unit;
+		if (value < 0)
+			buf[n++] = '-';
+		p = digits_back(whole, end);
+		memcpy(buf + n, p, (size_t)(end - p));
+		n += (size_t)(end - p);
+		buf[n++] = '.';
+		for (int i = d - 1; i >= 0; i--) { /* leading zeros of the fraction kept */
+			buf[n + (size_t)i] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		n += (size_t)d;
+		buf[n] = '\0';
+		return n;
+	}
+	return 0;
+}
+
+size_t num_format_real_len(double value, char buf[32])
+{
+	size_t n;
+	int len = 0;
 	/* whole numbers below 2^53 print exactly as integers: no search needed */
 	if (value > -9007199254740992.0 && value < 9007199254740992.0 && value == floor(value) &&
-	    !(value == 0 && signbit(value))) {
-		snprintf(buf, 32, "%" PRId64, (int64_t)value);
-		return buf;
-	}
+	    !(value == 0 && signbit(value)))
+		return num_format_int((int64_t)value, buf);
+	/* a short decimal (a rate, a time in ms): exact integer arithmetic, no printf */
+	if ((n = format_fixed(value, buf)) != 0)
+		return n;
 	for (int precision = 15; precision <= 17; precision++) {
-		snprintf(buf, 32, "%.*g", precision, value);
+		len = snprintf(buf, 32, "%.*g", precision, value);
 		if (strtod(buf, NULL) == value)
 			break;
 	}
+	return len > 0 ? (size_t)len : 0;
+}
+
+const char *num_format_real(double value, char buf[32])
+{
+	num_format_real_len(value, buf);
 	return buf;
 }

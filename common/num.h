@@ -34,7 +34,14 @@ int num_parse_real_n(const char *text, size_t len, double *out);
 
 /*
  * Shortest decimal text that reads back as the same double (%.15g, %.16g
- * or %.17g, whichever is first exact). buf must hold 32 bytes.
+ * or %.17g, whichever is first exact). buf must hold 32 bytes. Whole
+ * numbers and short decimals (at most 15 significant digits, written
+ * without an exponent) are made by integer arithmetic, the same text
+ * printf gives, without printf or strtod.
  */
 const char *num_format_real(double value, char buf[32]);
+/* num_format_real() that returns the text's length. */
+size_t num_format_real_len(double value, char buf[32]);
+/* v as "%" PRId64 " writes it; returns its length. buf must hold 32 bytes. */
+size_t num_format_int(int64_t v, char buf[32]);
 #endif

@@ -106,12 +106,39 @@ enum field_kind units_kind_of_unit(const char *unit);
 double units_scale(const char *from, const char *to);
 
 /*
- * A display prefix for values around `typical` in `unit`: times in
- * seconds-based units step ns, µs, ms, s (SI); bytes step B, KiB, MiB,
- * GiB (binary, also B/s and B/op); counts and other units k, M, G (SI,
- * 1000). *mult is what a value is multiplied by; out gets the unit to
- * print ("µs", "KiB/op", "k allocs/op"). A unit it cannot scale, or a
- * typical value of 0 or NaN, keeps the unit with *mult 1.
+ * Display prefixes (common/units_display.c), as Go benchstat's benchunit
+ * (golang.org/x/perf/benchunit, CommonScale) chooses them: values shown
+ * together (a table column) share one prefix, chosen by their nonzero
+ * value closest to zero, so that it shows at least four significant
+ * digits (1 decimal from 99.995, 2 from 9.9995, 3 from 0.99995, more below
+ * the smallest prefix, up to 10). Times step s, ms, µs, ns (SI; ns, us, µs,
+ * ms, s, sec heads, also per operation: ns/op); bytes B, KiB, MiB, GiB, TiB
+ * (binary; B, kB = KiB as the corpora and /proc count, KiB, MiB, GiB; also
+ * B/s, B/op, kB/session); rates (a unit ending in /s) and counts per
+ * operation (/op) k, M, G, T (SI, never a fraction of a unit). Other units
+ * ("x", "%", "cores", MB) are not scaled.
+ *
+ * units_prefix_for: the prefix for values whose nonzero |value| closest to
+ * zero is min_abs (0: all zero or none) in `unit`; false (p untouched) when
+ * the unit is not one of the above. units_prefix_format: value on p ("12.46";
+ * a rounded -0 as 0); buf holds 48 bytes. p->unit is the unit to print
+ * ("ms", "MiB/session", "k int/s").
+ */
+struct units_prefix {
+	int from, to; /* exponents (of 10, or of 2 when binary) of the unit and the prefix */
+	bool binary;
+	int prec; /* decimals */
+	char unit[40];
+};
+bool units_prefix_for(double min_abs, const char *unit, struct units_prefix *p);
+const char *units_prefix_format(const struct units_prefix *p, double value, char buf[48]);
+/* The unit as a table prints it: "interactions/s" is "int/s" (the corpora's word). */
+const char *units_shown(const char *unit);
+/*
+ * The prefix for values around `typical` in `unit` (units_prefix_for):
+ * *mult is what a value is multiplied by, out gets the unit to print. A
+ * unit it cannot scale, or a typical value of 0 or NaN, keeps the unit with
+ * *mult 1.
  */
 void units_display(double typical, const char *unit, double *mult, char *out, size_t size);
 

@@ -504,6 +504,14 @@ void doc_status_headed(struct doc_section *s, const char *heading, enum doc_stat
 	va_end(ap);
 }
 
+void doc_preformatted(struct doc_section *s, const char *text)
+{
+	struct doc_part *p;
+	if (!s || !(p = new_part(s, DOC_PART_PRE)))
+		return;
+	p->text = dup_or_mark(s->doc, text);
+}
+
 const char *doc_status_name(enum doc_status status)
 {
 	static const char *const names[] = {"not measured", "left out", "plot not drawn"};

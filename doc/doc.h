@@ -28,7 +28,7 @@
  * Formats:
  *   md    "## title", the listed facts as "- label: value unit" bullets,
  *         each section as "### title", its text, its table (numbers
- *         right-aligned, rounded as the column says, columns empty in
+ *         right-aligned, rounded as the column says, columns missing in
  *         every row hidden when the table asks), its notes as bullets,
  *         the runs left out (the first DOC_LEFT_OUT_SHOWN named), and a
  *         footer with the provenance facts. Text from corpora is escaped:
@@ -47,8 +47,19 @@
  *   html  one self-contained page with the Markdown's content (doc_write_html below).
  *   tsv, csv  one table: the section named by the view (default: the
  *         command's first view); the view "facts" is the facts as rows of
- *         name, value, unit, label. Every digit; missing is NA in tsv and
- *         empty in csv (RFC 4180 via libcsv; "" is an empty string).
+ *         name, value, unit, label. Every digit; RFC 4180 csv via libcsv
+ *         ("" is an empty string).
+ *   text  what a person reads at a terminal (doc/write_term.c), the
+ *         default when standard output is one: the md content as plain
+ *         text wrapped to the terminal's width (no Markdown escapes, no
+ *         code-span backticks), tables laid out to fit it (wide text
+ *         columns wrapped or moved under their row, columns that still do
+ *         not fit in panels led by the first column), a unit line under
+ *         the column names, times, byte sizes and rates scaled as Go
+ *         benchstat does (doc/term.h). Controls from corpora as \xNN.
+ * A missing value is spelled one way in each format, and the same in all
+ * but JSON: NA (md, text and html cells and facts, tsv, csv; coreplan's
+ * importers read NA as missing too); null in JSON.
  *
  * Memory: a doc owns every string given to it (copied). Adding to a doc
  * never fails loudly: an allocation failure marks the doc, and the next
@@ -69,9 +80,9 @@
 #define DOC_PRINTF(a, b)
 #endif
 
-enum doc_format { DOC_MD, DOC_TSV, DOC_CSV, DOC_JSON, DOC_HTML };
+enum doc_format { DOC_MD, DOC_TSV, DOC_CSV, DOC_JSON, DOC_HTML, DOC_TERM };
 
-/* "md" (or "markdown"), "tsv", "csv", "json", "html"; -1 otherwise. */
+/* "md" (or "markdown"), "tsv", "csv", "json", "html", "text" (DOC_TERM); -1 otherwise. */
 int doc_format_parse(const char *name, enum doc_format *format);
 const char *doc_format_name(enum doc_format format);
 
@@ -223,6 +234,9 @@ bool doc_cell_missing(const struct doc_table *t, size_t row, size_t col);
  *                  table)
  *   doc_status     why the section (or a part) has no figures: "not
  *                  measured", "left out" or "plot not drawn", with the reason
+ *   doc_preformatted  a block shown as it is, line for line (a tool's own
+ *                  layout, such as benchstat's table): md a fenced block,
+ *                  html <pre>, text verbatim; json {"part": "pre"}
  */
 enum doc_status { DOC_STATUS_NOT_MEASURED, DOC_STATUS_LEFT_OUT, DOC_STATUS_NO_PLOT };
 void doc_embed(struct doc_section *s, const char *heading, struct doc *child);
@@ -234,6 +248,7 @@ void doc_status(struct doc_section *s, enum doc_status status, const char *fmt, 
 /* A status under its own heading (one level below s), as an embedded document would be. */
 void doc_status_headed(struct doc_section *s, const char *heading, enum doc_status status,
 		       const char *fmt, ...) DOC_PRINTF(4, 5);
+void doc_preformatted(struct doc_section *s, const char *text);
 /* "not measured", "left out", "plot not drawn". */
 const char *doc_status_name(enum doc_status status);
 /* A note that points at the heading whose anchor is `anchor` (Markdown: " ([section](#a))"). */
@@ -274,6 +289,14 @@ int doc_view_names(const struct doc *d, struct strbuf *sb);
  * ones. Flushes fp and reports a failed write as an error.
  */
 int doc_write(const struct doc *d, enum doc_format format, const char *view, FILE *fp);
+
+/*
+ * The terminal writer ("text", doc/write_term.c) for `width` columns (at
+ * least 40). doc_write's "text" takes the width from doc_term_width(fp):
+ * the terminal's (TIOCGWINSZ) when fp is one, else $COLUMNS, else 80.
+ */
+int doc_write_text(const struct doc *d, FILE *fp, const char *view, int width);
+int doc_term_width(FILE *fp);
 
 /*
  * Markdown with headings starting at `level` (1: "#"), for composing a

@@ -44,7 +44,7 @@ struct doc_table {
 };
 
 /* One part of a section after its notes (doc.h, "Composition"). */
-enum doc_part_kind { DOC_PART_DOC, DOC_PART_FIGURE, DOC_PART_TEXT, DOC_PART_STATUS };
+enum doc_part_kind { DOC_PART_DOC, DOC_PART_FIGURE, DOC_PART_TEXT, DOC_PART_STATUS, DOC_PART_PRE };
 struct doc_part {
 	enum doc_part_kind kind;
 	struct doc *doc;        /* DOC: owned */

@@ -14,8 +14,8 @@ int doc_format_parse(const char *name, enum doc_format *format)
 		const char *name;
 		enum doc_format format;
 	} names[] = {
-		{"md", DOC_MD},   {"markdown", DOC_MD}, {"tsv", DOC_TSV},
-		{"csv", DOC_CSV}, {"json", DOC_JSON},   {"html", DOC_HTML},
+		{"md", DOC_MD},     {"markdown", DOC_MD}, {"tsv", DOC_TSV},   {"csv", DOC_CSV},
+		{"json", DOC_JSON}, {"html", DOC_HTML},   {"text", DOC_TERM},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i].name)) {
@@ -27,7 +27,7 @@ int doc_format_parse(const char *name, enum doc_format *format)
 
 const char *doc_format_name(enum doc_format format)
 {
-	static const char *const names[] = {"md", "tsv", "csv", "json", "html"};
+	static const char *const names[] = {"md", "tsv", "csv", "json", "html", "text"};
 	return (size_t)format < sizeof(names) / sizeof(names[0]) ? names[format] : "?";
 }
 
@@ -37,7 +37,8 @@ int doc_write(const struct doc *d, enum doc_format format, const char *view, FIL
 	if (rc)
 		return rc;
 	if (view && !doc_has_view(d, view) &&
-	    !((format == DOC_MD || format == DOC_JSON || format == DOC_HTML) &&
+	    !((format == DOC_MD || format == DOC_JSON || format == DOC_HTML ||
+	       format == DOC_TERM) &&
 	      doc_find_section(d, view))) {
 		struct strbuf names = STRBUF_INIT;
 		rc = doc_view_names(d, &names);
@@ -64,6 +65,10 @@ int doc_write(const struct doc *d, enum doc_format format, const char *view, FIL
 		break;
 	case DOC_HTML:
 		rc = doc_write_html(d, fp, view && strcmp(view, "facts") ? view : NULL);
+		break;
+	case DOC_TERM:
+		rc = doc_write_text(d, fp, view && strcmp(view, "facts") ? view : NULL,
+				    doc_term_width(fp));
 		break;
 	default:
 		return err_set("unknown output format %d", (int)format);

@@ -60,14 +60,16 @@ static void tsv_put(FILE *fp, const char *s)
 /*
  * RFC 4180 quotes a field with a comma, quote or line break; we also quote
  * blanks at either end (readers trim them) and the empty string, so that
- * a present-but-empty cell ("") stays distinct from a missing one.
+ * a present-but-empty cell ("") stays distinct from a missing one (NA).
  */
 static void csv_put(FILE *fp, const char *s)
 {
 	char *copy;
 	size_t len;
-	if (!s)
+	if (!s) {
+		fputs("NA", fp); /* missing, as in tsv (an empty string is "") */
 		return;
+	}
 	/* line breaks stay (quoted); other controls as \xNN */
 	s = term_safe(s, "\n\r", &copy);
 	len = strlen(s);
@@ -77,6 +79,78 @@ static void csv_put(FILE *fp, const char *s)
 	else
 		fputs(s, fp);
 	free(copy);
+}
+
+/*
+ * A TSV field into a row buffer: plain printable ASCII as it is (most
+ * cells), the rest as tsv_put writes it.
+ */
+static int tsv_add(struct strbuf *row, const char *s)
+{
+	char *copy;
+	const unsigned char *p;
+	int bad = 0;
+	if (!s)
+		return strbuf_add(row, "NA", 2);
+	for (p = (const unsigned char *)s; *p >= 0x20 && *p < 0x7f; p++)
+		;
+	if (!*p)
+		return strbuf_add(row, s, (size_t)(p - (const unsigned char *)s));
+	for (s = term_safe(s, "\t\n\r", &copy); *s; s++)
+		bad |= strbuf_add(row, *s == '\t' || *s == '\n' || *s == '\r' ? " " : s, 1);
+	free(copy);
+	return bad;
+}
+
+/* Room for n more bytes in the row buffer (its length unchanged). */
+static int row_room(struct strbuf *row, size_t n)
+{
+	size_t len = row->len;
+	char pad[64] = {0};
+	int bad = 0;
+	while (row->alloc < len + n + 1 && !bad)
+		bad = strbuf_add(row, pad, sizeof(pad));
+	row->len = len;
+	if (row->buf)
+		row->buf[len] = '\0';
+	return bad;
+}
+
+/* A cell's machine text into the row buffer: numbers formatted once, in place. */
+static int tsv_cell(struct strbuf *row, const struct doc_col *col, const struct cell *c)
+{
+	char buf[32];
+	if (c->set && (col->type == DOC_INT || col->type == DOC_REAL)) {
+		if (row_room(row, 32))
+			return -1;
+		row->len += col->type == DOC_INT ? num_format_int(c->v.i, row->buf + row->len)
+						 : num_format_real_len(c->v.real, row->buf + row->len);
+		return 0;
+	}
+	return tsv_add(row, machine_value(col, c, buf));
+}
+
+struct tsv_rows {
+	FILE *fp;
+	struct strbuf row; /* one row, written with one fwrite */
+};
+
+static int tsv_row(const struct doc_table *t, const struct cell *cells, void *arg)
+{
+	struct tsv_rows *w = arg;
+	int bad = 0;
+	strbuf_reset(&w->row);
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c)
+			bad |= strbuf_add(&w->row, "\t", 1);
+		bad |= tsv_cell(&w->row, &t->cols[c], &cells[c]);
+	}
+	bad |= strbuf_add(&w->row, "\n", 1);
+	if (bad)
+		return err_set("out of memory");
+	if (fwrite(w->row.buf, 1, w->row.len, w->fp) != w->row.len || ferror(w->fp))
+		return doc_write_failed();
+	return 0;
 }
 
 typedef void (*put_fn)(FILE *, const char *);
@@ -104,12 +178,19 @@ static int delimited_table(const struct doc_table *t, FILE *fp, put_fn put, int 
 {
 	struct delimited d = {fp, put, sep};
 	size_t rows;
+	int rc;
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c)
 			putc(sep, fp);
 		put(fp, t->cols[c].name);
 	}
 	putc('\n', fp);
+	if (put == tsv_put) { /* a trace can be millions of rows: one buffer a row */
+		struct tsv_rows w = {fp, STRBUF_INIT};
+		rc = doc_each_row(t, tsv_row, &w, &rows);
+		strbuf_release(&w.row);
+		return rc;
+	}
 	return doc_each_row(t, delimited_row, &d, &rows);
 }
 

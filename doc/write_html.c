@@ -40,6 +40,8 @@ static const char page_css[] =
 	"h1,h2,h3,h4,h5,h6,p,li{overflow-wrap:break-word}\n"
 	"p,ul{margin:.4rem 0 .8rem}\n"
 	"ul{padding-left:1.4rem}\n"
+	"pre{font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;font-size:13px;"
+	"background:#f6f6f6;padding:.5rem;margin:.4rem 0 1rem}\n"
 	"code{font-family:\"DejaVu Sans Mono\",Menlo,Consolas,monospace;font-size:.9em;"
 	"background:#f2f2f2;padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}\n"
 	"a{color:#0b57a8}\n"
@@ -69,6 +71,7 @@ static const char page_css[] =
 	"nav.toc ol{margin:.1rem 0 .3rem;padding-left:1.4rem}\n"
 	"nav.toc ol ol{font-size:.92em;columns:2 24rem}\n"
 	"details.table{margin:.4rem 0 1rem}\n"
+	"div.scroll{overflow-x:auto;max-width:100%}\n"
 	"details.table>summary{cursor:pointer;color:#0b57a8}\n"
 	"figcaption{font-size:.92em;color:#333;max-width:75rem}\n"
 	"@media (max-width:1100px){td.num{white-space:normal}}\n"
@@ -112,6 +115,18 @@ static int put_text(struct strbuf *sb, const char *text)
 	int bad = doc_term_escape(&safe, text ? text : "", NULL);
 	for (const char *p = strbuf_str(&safe); !bad && *p; p++)
 		bad |= put_char(sb, (unsigned char)*p);
+	strbuf_release(&safe);
+	return bad;
+}
+
+/* A preformatted block: its lines kept, escaped (controls but line breaks and tabs as \xNN). */
+static int put_pre(struct strbuf *sb, const char *text)
+{
+	struct strbuf safe = STRBUF_INIT;
+	int bad = doc_term_escape(&safe, text ? text : "", "\n\t");
+	for (const char *p = strbuf_str(&safe); !bad && *p; p++)
+		bad |= *p == '\n' || *p == '\t' ? strbuf_add(sb, p, 1)
+						: put_char(sb, (unsigned char)*p);
 	strbuf_release(&safe);
 	return bad;
 }
@@ -409,6 +424,9 @@ static int html_table(struct page *pg, const struct doc_table *t, const char *na
 		pg->bad |= strbuf_addf(sb, ": %zu row%s, %zu columns</summary>\n", rows,
 				       rows == 1 ? "" : "s", tp->nvisible);
 	}
+	/* what still does not fit (many numeric columns) scrolls inside its box, not the page */
+	if (tp->nvisible >= WIDE_COLS)
+		pg->bad |= strbuf_adds(sb, "<div class=\"scroll\">\n");
 	pg->bad |= strbuf_adds(sb, tp->naside ? "<table class=\"wide\">\n<thead><tr>"
 					      : "<table>\n<thead><tr>");
 	for (size_t c = 0; c < tp->ncols; c++) {
@@ -423,6 +441,8 @@ static int html_table(struct page *pg, const struct doc_table *t, const char *na
 	if (rc == 0)
 		rc = doc_each_row(t, table_row, tp, &rows);
 	pg->bad |= strbuf_adds(sb, tp->naside ? "</table>\n" : "</tbody>\n</table>\n");
+	if (tp->nvisible >= WIDE_COLS)
+		pg->bad |= strbuf_adds(sb, "</div>\n");
 	if (fold)
 		pg->bad |= strbuf_adds(sb, "</details>\n");
 done:
@@ -549,6 +569,11 @@ static int html_section(struct page *pg, const struct doc_section *s, int level)
 			if (p->heading)
 				heading(pg, level + 1, p->heading, true);
 			html_status(pg, p);
+			break;
+		case DOC_PART_PRE:
+			pg->bad |= strbuf_adds(&pg->out, "<div class=\"scroll\"><pre>");
+			pg->bad |= put_pre(&pg->out, p->text);
+			pg->bad |= strbuf_adds(&pg->out, "</pre></div>\n");
 			break;
 		}
 	}

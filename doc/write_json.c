@@ -164,6 +164,11 @@ static int json_part(const struct doc_part *p, FILE *fp)
 		json_beside(fp, p->files ? p->image : NULL, ".gp");
 		fputs("}", fp);
 		break;
+	case DOC_PART_PRE:
+		fputs("{\"part\": \"pre\", \"text\": ", fp);
+		doc_json_string(fp, p->text);
+		fputs("}", fp);
+		break;
 	case DOC_PART_TEXT:
 		fputs("{\"part\": \"text\", \"text\": ", fp);
 		doc_json_string(fp, p->text);

@@ -55,7 +55,7 @@ static int md_row(const struct doc_table *t, const struct cell *row, void *arg)
 		char buf[32];
 		const char *v = doc_cell_shown(&t->cols[c], &row[c], buf);
 		const char *cell;
-		if (v && doc_md_escape(&sb, v, true)) {
+		if (doc_md_escape(&sb, v ? v : "NA", true)) { /* missing: NA, as in tsv and csv */
 			rc = err_set("out of memory");
 		} else if (!p->visible) {
 			p->set[c] |= row[c].set;
@@ -205,6 +205,28 @@ static void md_status(const struct doc_part *p, FILE *fp)
 	fputs("\n\n", fp);
 }
 
+/* A fenced block longer than any run of backticks inside it, so the text cannot close it. */
+static void md_pre(const struct doc_part *p, FILE *fp)
+{
+	size_t run = 0, longest = 0, len;
+	struct strbuf safe = STRBUF_INIT;
+	doc_term_escape(&safe, p->text, "\n\t");
+	for (const char *c = strbuf_str(&safe); *c; c++) {
+		run = *c == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	put_repeat(fp, '`', longest < 3 ? 3 : longest + 1);
+	fputs("text\n", fp);
+	len = strlen(strbuf_str(&safe));
+	fputs(strbuf_str(&safe), fp);
+	if (len == 0 || strbuf_str(&safe)[len - 1] != '\n')
+		putc('\n', fp);
+	put_repeat(fp, '`', longest < 3 ? 3 : longest + 1);
+	fputs("\n\n", fp);
+	strbuf_release(&safe);
+}
+
 /* A section's parts after its notes (doc.h, "Composition"). */
 static int md_parts(const struct doc_section *s, FILE *fp, int level)
 {
@@ -229,6 +251,9 @@ static int md_parts(const struct doc_section *s, FILE *fp, int level)
 			if (p->heading)
 				heading(fp, level + 1, p->heading);
 			md_status(p, fp);
+			break;
+		case DOC_PART_PRE:
+			md_pre(p, fp);
 			break;
 		}
 	}

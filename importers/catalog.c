@@ -39,12 +39,19 @@ static const char *const column_names[NCOLUMNS] = {
 	"price_region", "price_source",     "price_date",
 };
 
-/* Where a row is, for messages: the file, its line, and the file's column of each field. */
+/* The optional column: the CPU platforms of the instance's family. */
+#define PLATFORMS_COLUMN "cpu_platforms"
+
+/*
+ * Where a row is, for messages: the file, its line, the file's column of
+ * each field, and of cpu_platforms (-1: the file has none).
+ */
 struct row {
 	const char *path;
 	long line;
 	const int *cols;
 	char *const *cells;
+	int platforms_col;
 };
 
 static int oom(const char *path)
@@ -173,6 +180,53 @@ static int parse_field(const struct row *r, enum column c, struct instance *in)
 	return err_set("internal error: catalog column %d", (int)c);
 }
 
+static bool is_platform_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '.' || ch == '_' || ch == '-' || ch == '+';
+}
+
+/*
+ * cpu_platforms: names separated by commas and/or spaces, each of letters,
+ * digits and . _ - +, none twice; kept ","-separated without spaces ("" for
+ * an empty cell or no column: the catalog does not say).
+ */
+static int parse_platforms(const struct row *r, struct instance *in)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = r->platforms_col >= 0 ? r->cells[r->platforms_col] : "";
+	long col = (long)r->platforms_col + 1;
+	int rc = 0;
+	while (rc == 0 && *s) {
+		size_t len;
+		s += strspn(s, ", \t");
+		len = strcspn(s, ", \t");
+		if (len == 0)
+			break;
+		for (size_t i = 0; i < len && rc == 0; i++)
+			if (!is_platform_char(s[i]))
+				rc = err_at(r->path, r->line, col,
+					    PLATFORMS_COLUMN
+					    " '%s': '%.*s' is not a platform name "
+					    "(letters, digits and . _ - +, separated by commas)",
+					    r->cells[r->platforms_col], (int)len, s);
+		for (const char *p = sb.buf ? strbuf_str(&sb) : ""; rc == 0 && *p;) {
+			size_t n = strcspn(p, ",");
+			if (n == len && !strncmp(p, s, len))
+				rc = err_at(r->path, r->line, col,
+					    PLATFORMS_COLUMN " lists '%.*s' twice", (int)len, s);
+			p += n + (p[n] == ',');
+		}
+		if (rc == 0 && strbuf_addf(&sb, "%s%.*s", sb.len ? "," : "", (int)len, s) != 0)
+			rc = oom(r->path);
+		s += len;
+	}
+	if (rc == 0 && !(in->cpu_platforms = sb.buf ? strbuf_detach(&sb) : strdup("")))
+		rc = oom(r->path);
+	strbuf_release(&sb);
+	return rc;
+}
+
 /*
  * Fields are checked left to right as they stand in the file, so the
  * error named is the first one a reader meets; then the rule between two
@@ -194,7 +248,7 @@ static int parse_row(const struct row *r, const enum column *order, struct insta
 	in->physical_cores = (double)in->vcpus / in->threads_per_core;
 	in->sustained_cores =
 		(double)in->vcpus * in->sustained_vcpu_fraction / in->threads_per_core;
-	return 0;
+	return parse_platforms(r, in);
 }
 
 /* Every required column's index in the file; all missing ones named at once. */
@@ -223,6 +277,8 @@ done:
 
 static bool is_catalog_column(const char *name)
 {
+	if (strcmp(name, PLATFORMS_COLUMN) == 0)
+		return true;
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		if (strcmp(name, column_names[c]) == 0)
 			return true;
@@ -317,7 +373,7 @@ int catalog_read(const char *path, struct catalog *out)
 {
 	struct table t;
 	struct infile in;
-	int cols[NCOLUMNS];
+	int cols[NCOLUMNS], platforms_col;
 	enum column order[NCOLUMNS];
 	int64_t size = 0;
 	int rc;
@@ -348,6 +404,7 @@ int catalog_read(const char *path, struct catalog *out)
 			order[j] = order[j - 1];
 		order[j] = (enum column)k;
 	}
+	platforms_col = table_col(&t, PLATFORMS_COLUMN);
 	out->path = strdup(path);
 	out->items = calloc(t.nrows, sizeof(*out->items));
 	if (!out->path || !out->items) {
@@ -355,7 +412,7 @@ int catalog_read(const char *path, struct catalog *out)
 		goto done;
 	}
 	for (size_t i = 0; i < t.nrows; i++) {
-		struct row r = {path, t.lines[i], cols, t.cells[i]};
+		struct row r = {path, t.lines[i], cols, t.cells[i], platforms_col};
 		out->n = i + 1; /* counted first, so a half-read row is freed too */
 		rc = parse_row(&r, order, &out->items[i]);
 		if (rc)

@@ -20,6 +20,14 @@
  *   price_region             where that price applies
  *   price_source             where the price was taken from
  *   price_date               when (YYYY-MM-DD)
+ * and optionally
+ *   cpu_platforms            the CPU platforms the instance's family runs on,
+ *                            named as runs name them (a run's cpu_model
+ *                            field, e.g. intel-xeon-2.2ghz amd-epyc-7b12):
+ *                            names of letters, digits and . _ - +, separated
+ *                            by commas and/or spaces, none twice; an empty
+ *                            cell (or no column) says the catalog does not
+ *                            know; kept ","-separated
  * Physical cores are derived, never typed in:
  *   physical_cores  = vcpus / threads_per_core
  *   sustained_cores = vcpus * sustained_vcpu_fraction / threads_per_core

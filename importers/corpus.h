@@ -16,7 +16,7 @@
  * names them). Detection reads the first TOOL_SNIFF_BYTES of each file;
  * the runs are converted from the bytes hashed, as any table.
  *
- * Reading is confined to the corpus folder (README.md, "Files coreplan
+ * Reading is confined to the corpus folder (docs/files.md, "Files coreplan
  * reads"): the folder is opened once and every file is opened below that
  * descriptor with common/infile.h's infile_open_in(), so a symbolic link
  * anywhere below it, a FIFO or a device is never read (the walk warns

@@ -1,6 +1,6 @@
 /*
  * manifest: how a corpus folder is laid out, in a small text format the
- * user can write (documented in README.md, "Corpus manifests"). The two
+ * user can write (documented in docs/importing.md, "Corpus layouts and manifests"). The two
  * real layouts are built-in manifests in the same format (profiles.c).
  *
  *   # comment

@@ -46,6 +46,19 @@ int mapping_apply(sqlite3 *db, sqlite3_stmt *update, sqlite3_stmt *origin, int64
 		  const char *manifest_origin, mapping_path_fn path_of, void *path_arg);
 
 /*
+ * The same, bound to any statement: every canonical field of the run to
+ * parameters first .. first + field_canonical_count - 1 (NULL where the
+ * run has none), not stepped; `origin` (NULL: none) is called for each
+ * field bound with the attribute it came from (corpus_tool.c records
+ * those of shared attributes once per attribute set).
+ */
+typedef int (*mapping_origin_fn)(const char *field, const struct attr *a, void *arg);
+int mapping_bind(sqlite3 *db, sqlite3_stmt *stmt, int first, const struct attr_list *attrs,
+		 const struct manifest_table *table, const char *manifest_origin,
+		 mapping_path_fn path_of, void *path_arg, mapping_origin_fn origin,
+		 void *origin_arg);
+
+/*
  * Exclude (reason `impossible-value`) every run of the corpus whose
  * generator record breaks the range rule of a field the mapping reads from
  * it (a count or time below 0, an error or patch rate outside 0..1); the

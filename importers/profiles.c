@@ -28,8 +28,9 @@ static const char gomaxprocs_text[] =
 	"window = {run-dir}/window.tsv\n"
 	"require-trace = yes\n"
 	"text = {run-dir}/goroutine.txt\n"
-	"# the app box FORMATS.md names: 4 cores x 2 threads (its catalog entry)\n"
-	"set = instance=e2-standard-8\n";
+	"# the app box FORMATS.md names: a GCE e2-standard-8 (its catalog entry: 4\n"
+	"# cores x 2 threads), an AMD EPYC 7B12\n"
+	"set = instance=e2-standard-8 cpu_family=gce-e2 cpu_model=amd-epyc-7b12\n";
 
 static const char capacity_text[] =
 	"# Sky x86 capacity corpus (FORMATS.md, corpus 2) with its M1 and\n"
@@ -124,6 +125,6 @@ const char *profile_detect(const char *dir, const char **why)
 		return "sky-gomaxprocs";
 	*why = "it has no coreplan.manifest and matches no built-in layout (sky-gomaxprocs: "
 	       "results.tsv + runs/; sky-capacity: results.tsv + system.tsv + samples/): "
-	       "write a manifest (README.md, \"Corpus manifests\") and pass --manifest";
+	       "write a manifest (docs/importing.md, \"Corpus layouts and manifests\") and pass --manifest";
 	return NULL;
 }

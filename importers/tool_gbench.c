@@ -1,78 +1,256 @@
-/* tool_gbench: Google Benchmark --benchmark_format=json into runs (tool_json.h). */
+/*
+ * tool_gbench: Google Benchmark --benchmark_format=json into runs
+ * (tool_json.h), read in one pass: each row of `benchmarks` is collected
+ * (its keys and scalar values: a row is small) and written as a run when
+ * its object closes. The `context` facts and the count of aggregate rows
+ * are the file's constants, written at the end (the context may come
+ * before or after the rows).
+ */
 #include "tool_json.h"
-
-#include "table.h"
-#include "tools.h"
 
 #include "../common/err.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool gbench_detect(const char *bytes, size_t n)
-{
-	return tj_looks_like(bytes, n, "\"benchmarks\"") && tj_looks_like(bytes, n, "\"context\"");
-}
-
-static int oom(const struct tj *j)
-{
-	return err_set("out of memory reading '%s'", j->display);
-}
-
-/* Keys of a row that are read or deliberately left out (everything else numeric is a counter). */
-static const char *const known_keys[] = {"name",
+/*
+ * Keys of a row that are read or deliberately left out (everything else
+ * numeric is a counter), in byte order: looked up by bisection.
+ */
+static const char *const known_keys[] = {"aggregate_name",
+					 "aggregate_unit",
+					 "big_o",
+					 "cpu_time",
+					 "error_message",
+					 "error_occurred",
 					 "family_index",
+					 "iterations",
+					 "label",
+					 "name",
 					 "per_family_instance_index",
+					 "real_time",
+					 "repetition_index",
+					 "repetitions",
+					 "rms",
 					 "run_name",
 					 "run_type",
-					 "repetitions",
-					 "repetition_index",
 					 "threads",
-					 "iterations",
-					 "real_time",
-					 "cpu_time",
 					 "time_unit",
-					 "aggregate_name",
-					 "aggregate_unit",
-					 "error_occurred",
-					 "error_message",
-					 "label",
-					 "big_o",
-					 "rms",
 					 NULL};
+#define NKNOWN 19
 
-/* Columns the converter writes: a counter may not take one of these names. */
-static const char *const own_cols[] = {"tag",
-				       "id",
-				       "name",
-				       "threads",
-				       "repetition",
-				       "iterations",
-				       "real_time_ns",
-				       "cpu_time_ns",
-				       "valid",
-				       "error_message",
-				       "label",
-				       "num_cpus",
-				       "mhz_per_cpu",
-				       "cpu_scaling_enabled",
-				       "host_name",
-				       "executable",
-				       "library_build_type",
-				       "context_date",
+/* Columns the converter writes, in byte order: a counter may not take one of these names. */
+static const char *const own_cols[] = {"aggregate_rows",
 				       "caches",
-				       "aggregate_rows",
+				       "context_date",
+				       "cpu_scaling_enabled",
+				       "cpu_time_ns",
+				       "error_message",
+				       "executable",
 				       "file",
+				       "host_name",
+				       "id",
+				       "iterations",
+				       "label",
+				       "library_build_type",
+				       "mhz_per_cpu",
+				       "name",
+				       "num_cpus",
+				       "real_time_ns",
+				       "repetition",
+				       "tag",
+				       "threads",
+				       "time_unit",
+				       "valid",
 				       NULL};
+
+static int compare_key(const void *key, const void *entry)
+{
+	return strcmp(key, *(const char *const *)entry);
+}
+
+/* The index of key in a sorted NULL-terminated list, or -1. */
+static int index_of(const char *key, const char *const *list)
+{
+	size_t n = 0;
+	const char *const *hit;
+	while (list[n])
+		n++;
+	hit = bsearch(key, list, n, sizeof(*list), compare_key);
+	return hit ? (int)(hit - list) : -1;
+}
 
 static bool listed(const char *key, const char *const *list)
 {
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(key, list[i]))
-			return true;
-	return false;
+	return index_of(key, list) >= 0;
+}
+
+/* One key of a row: its type and, for a scalar, its text and value. */
+struct field {
+	const char *key;
+	enum tj_type type;
+	const char *text; /* NULL but for a string or number */
+	double num;
+	bool is_int;
+	int64_t i;
+	long line, col;
+	size_t key_off, text_off; /* into the row's text, while it grows */
+};
+
+/* A row's keys; their text in one buffer, reused from row to row. */
+struct row {
+	struct field *f;
+	size_t n, cap;
+	char *text;
+	size_t len, text_cap;
+	const struct field *known[NKNOWN]; /* by index in known_keys */
+};
+
+struct gb {
+	struct tj j;
+	struct tool_emit *out;
+	size_t index;  /* of the row in $.benchmarks */
+	long row_line; /* where its object opens */
+	size_t runs, aggregates;
+	bool seen_rows;
+	/* the context's facts, as (column, text): constants at the end */
+	struct fact {
+		const char *col;
+		char *text;
+	} facts[8];
+	size_t nfacts;
+};
+
+static int oom(struct gb *g)
+{
+	return err_set("out of memory reading '%s'", g->j.display);
+}
+
+static void row_release(struct row *r)
+{
+	free(r->f);
+	free(r->text);
+	memset(r, 0, sizeof(*r));
+}
+
+static const struct field *get(const struct row *r, const char *key)
+{
+	int k = index_of(key, known_keys);
+	if (k >= 0)
+		return r->known[k];
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->f[i].key, key))
+			return &r->f[i];
+	return NULL;
+}
+
+static int row_text(struct gb *g, struct row *r, const char *s, size_t *off)
+{
+	size_t n = strlen(s) + 1;
+	if (r->len + n > r->text_cap) {
+		size_t cap = r->text_cap ? r->text_cap : 1024;
+		char *grown;
+		while (cap < r->len + n)
+			cap *= 2;
+		if (!(grown = realloc(r->text, cap)))
+			return oom(g);
+		r->text = grown;
+		r->text_cap = cap;
+	}
+	memcpy(r->text + r->len, s, n);
+	*off = r->len;
+	r->len += n;
+	return 0;
+}
+
+/* Read an object's keys into r (emptied first); its structures are passed over. */
+static int collect(struct gb *g, struct row *r)
+{
+	const char *key;
+	enum tj_type t;
+	int more;
+	r->n = 0;
+	r->len = 0;
+	memset(r->known, 0, sizeof(r->known));
+	while ((more = tj_key(&g->j, &key)) == 1) {
+		struct field *f;
+		if (r->n == r->cap) {
+			size_t cap = r->cap ? 2 * r->cap : 16;
+			struct field *grown = realloc(r->f, cap * sizeof(*grown));
+			if (!grown)
+				return oom(g);
+			r->f = grown;
+			r->cap = cap;
+		}
+		f = &r->f[r->n];
+		memset(f, 0, sizeof(*f));
+		if (row_text(g, r, key, &f->key_off))
+			return -1;
+		r->n++;
+		if (tj_value(&g->j, &t))
+			return -1;
+		f->type = t;
+		f->line = g->j.tok_line;
+		f->col = g->j.tok_col;
+		f->text_off = SIZE_MAX;
+		if (t == TJ_OBJECT || t == TJ_ARRAY) {
+			if (tj_skip(&g->j, t))
+				return -1;
+			continue;
+		}
+		f->num = g->j.num;
+		f->is_int = g->j.is_int;
+		f->i = g->j.i;
+		if ((t == TJ_STRING || t == TJ_NUMBER) && row_text(g, r, g->j.text, &f->text_off))
+			return -1;
+	}
+	if (more < 0)
+		return -1;
+	for (size_t i = 0; i < r->n; i++) {
+		struct field *f = &r->f[i];
+		int k;
+		f->key = r->text + f->key_off;
+		f->text = f->text_off == SIZE_MAX ? NULL : r->text + f->text_off;
+		if ((k = index_of(f->key, known_keys)) >= 0 && !r->known[k])
+			r->known[k] = f;
+	}
+	return 0;
+}
+
+/* A message at a field of the row: its line and column, and its path. */
+static int at(struct gb *g, const struct field *f, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int at(struct gb *g, const struct field *f, const char *key, const char *fmt, ...)
+{
+	char what[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return err_at(g->j.display, f ? f->line : 0, f ? f->col : 0, "$.benchmarks[%zu].%.100s: %s",
+		      g->index, key, what);
+}
+
+/* A number at KEY: an integer when asked, `min` or more; missing only when allowed. */
+static int number(struct gb *g, const struct row *r, const char *key, bool need, double min,
+		  bool integer, const struct field **out)
+{
+	const struct field *f = get(r, key);
+	*out = f;
+	if (!f)
+		return need ? at(g, NULL, key, "%s", "missing") : 0;
+	if (f->type != TJ_NUMBER)
+		return at(g, f, key, "%s, expected a number", tj_type_name(f->type));
+	if (integer && !f->is_int)
+		return at(g, f, key, "%s is not a 64-bit integer", f->text);
+	if (f->num < min)
+		return at(g, f, key, "%s is below %g%s", f->text, min,
+			  min == 0 ? ": a time or count cannot be negative" : "");
+	return 0;
 }
 
 static int unit_scale(const char *unit, double *ns)
@@ -103,183 +281,202 @@ static void strip_threads(const char *name, char *out, size_t size)
 	snprintf(out, size, "%.*s%s", (int)k, name, p);
 }
 
-/* A number at $.benchmarks[b].KEY: finite, `min` or more. */
-static int number(struct tj *j, size_t b, const char *key, const struct tj_val *v, double min,
-		  bool integer)
+static int set(struct gb *g, const char *name, const char *value, bool shared)
 {
-	if (!tj_is_number(v))
-		return err_at(j->display, 0, 0, "$.benchmarks[%zu].%.100s: %s", b, key,
-			      strcmp(v->type, "integer") && strcmp(v->type, "real")
-				      ? "not a number"
-				      : "not a finite number");
-	if (integer && (!v->is_int64 || strcmp(v->type, "integer")))
-		return err_at(j->display, 0, 0,
-			      "$.benchmarks[%zu].%.100s: %s is not a 64-bit integer", b, key,
-			      v->text);
-	if (v->num < min)
-		return err_at(j->display, 0, 0, "$.benchmarks[%zu].%.100s: %s is below %g", b, key,
-			      v->text, min);
+	int rc = shared ? tool_emit_shared(g->out, name, value, 0, 0)
+			: tool_emit_set(g->out, name, value, 0);
+	return rc > 0 ? at(g, NULL, name, "%s", "given twice") : rc;
+}
+
+static int counters(struct gb *g, const struct row *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct field *f = &r->f[i];
+		int rc;
+		if (listed(f->key, known_keys) || f->type != TJ_NUMBER)
+			continue; /* a string or structure the tool may add: not a metric */
+		if (!f->key[0] || listed(f->key, own_cols))
+			return at(g, f, f->key, "%s",
+				  "a counter named like a column the import writes");
+		if ((rc = tool_emit_set_num(g->out, f->key, strlen(f->key), f->text,
+					    strlen(f->text), f->num, 0)) != 0)
+			return rc > 0 ? at(g, f, f->key, "%s", "given twice") : rc;
+	}
 	return 0;
 }
 
-static int get_num(struct tj *j, const char *row, size_t b, const char *key, bool need, double min,
-		   bool integer, struct tj_val *v)
+static int one_row(struct gb *g, const struct row *r)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "$.%s", key);
-	if (tj_get(j, row, path, v))
-		return -1;
-	if (!v->type[0])
-		return need ? err_at(j->display, 0, 0, "$.benchmarks[%zu].%s: missing", b, key) : 0;
-	return number(j, b, key, v, min, integer);
-}
-
-/* The context's facts, as (column, text) pairs added to every run. */
-struct fact {
-	const char *col;
-	char *text;
-};
-
-static int one_row(struct tj *j, struct tool_rows *tb, size_t b, const char *row,
-		   size_t *aggregates, const struct fact *facts, size_t nfacts)
-{
-	struct tj_val name = {0}, rtype = {0}, threads = {0}, rep = {0}, iters = {0}, real = {0},
-		      cpu = {0}, unit = {0}, err = {0}, msg = {0}, label = {0};
-	sqlite3_stmt *st = NULL;
+	const struct field *name = get(r, "name"), *rtype = get(r, "run_type");
+	const struct field *err = get(r, "error_occurred"), *msg = get(r, "error_message");
+	const struct field *label = get(r, "label"), *unit = get(r, "time_unit");
+	const struct field *threads, *rep, *iters, *real, *cpu;
 	char buf[64], base[512], tag[600];
 	double scale = 1;
 	bool failed;
-	int rc = 0, step;
-
-	if ((rc = tj_get(j, row, "$.name", &name)) || (rc = tj_get(j, row, "$.run_type", &rtype)))
-		goto done;
-	if (strcmp(name.type, "text") || !name.text[0]) {
-		rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].name: %s", b,
-			    !name.type[0]               ? "missing"
-			    : strcmp(name.type, "text") ? "not a string"
-							: "empty");
-		goto done;
+	int rc;
+	if (!name || name->type != TJ_STRING || !name->text[0])
+		return at(g, name, "name", "%s",
+			  !name                     ? "missing"
+			  : name->type != TJ_STRING ? "not a string"
+						    : "empty");
+	if (rtype && rtype->type != TJ_STRING)
+		return at(g, rtype, "run_type", "%s", "not a string");
+	if (rtype && !strcmp(rtype->text, "aggregate")) {
+		g->aggregates++; /* mean/median/stddev/cv of the repetitions: not a run */
+		return 0;
 	}
-	if (rtype.type[0] && strcmp(rtype.type, "text")) {
-		rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].run_type: not a string", b);
-		goto done;
-	}
-	if (rtype.type[0] && !strcmp(rtype.text, "aggregate")) {
-		++*aggregates; /* mean/median/stddev/cv of the repetitions: not a run */
-		goto done;
-	}
-	if (rtype.type[0] && strcmp(rtype.text, "iteration")) {
-		rc = err_at(j->display, 0, 0,
-			    "$.benchmarks[%zu].run_type: '%.100s', expected iteration or aggregate",
-			    b, rtype.text);
-		goto done;
-	}
-	if ((rc = tj_get(j, row, "$.error_occurred", &err)) ||
-	    (rc = tj_get(j, row, "$.error_message", &msg)) ||
-	    (rc = tj_get(j, row, "$.label", &label)))
-		goto done;
-	if (err.type[0] && strcmp(err.type, "true") && strcmp(err.type, "false")) {
-		rc = err_at(j->display, 0, 0, "$.benchmarks[%zu].error_occurred: not true or false",
-			    b);
-		goto done;
-	}
-	failed = !strcmp(err.type, "true");
-	if ((rc = get_num(j, row, b, "threads", false, 1, true, &threads)) ||
-	    (rc = get_num(j, row, b, "repetition_index", false, 0, true, &rep)) ||
-	    (rc = get_num(j, row, b, "iterations", !failed, 0, true, &iters)) ||
-	    (rc = get_num(j, row, b, "real_time", !failed, 0, false, &real)) ||
-	    (rc = get_num(j, row, b, "cpu_time", !failed, 0, false, &cpu)) ||
-	    (rc = tj_get(j, row, "$.time_unit", &unit)))
-		goto done;
-	if (unit.type[0] && (strcmp(unit.type, "text") || unit_scale(unit.text, &scale))) {
-		rc = err_at(j->display, 0, 0,
-			    "$.benchmarks[%zu].time_unit: '%.40s', expected ns, us, ms or s", b,
-			    unit.text ? unit.text : unit.type);
-		goto done;
-	}
-	if (tool_rows_new(tb, 0)) {
-		rc = oom(j);
-		goto done;
-	}
-	strip_threads(name.text, base, sizeof(base));
-	if (rep.type[0])
-		snprintf(tag, sizeof(tag), "%.500s/rep:%lld", name.text, (long long)rep.i);
+	if (rtype && strcmp(rtype->text, "iteration"))
+		return at(g, rtype, "run_type", "'%.100s', expected iteration or aggregate",
+			  rtype->text);
+	if (err && err->type != TJ_TRUE && err->type != TJ_FALSE)
+		return at(g, err, "error_occurred", "%s", "not true or false");
+	failed = err && err->type == TJ_TRUE;
+	if ((rc = number(g, r, "threads", false, 1, true, &threads)) ||
+	    (rc = number(g, r, "repetition_index", false, 0, true, &rep)) ||
+	    (rc = number(g, r, "iterations", !failed, 0, true, &iters)) ||
+	    (rc = number(g, r, "real_time", !failed, 0, false, &real)) ||
+	    (rc = number(g, r, "cpu_time", !failed, 0, false, &cpu)))
+		return rc;
+	if (unit && (unit->type != TJ_STRING || unit_scale(unit->text, &scale)))
+		return at(g, unit, "time_unit", "'%.40s', expected ns, us, ms or s",
+			  unit->text ? unit->text : tj_type_name(unit->type));
+	if ((rc = tool_emit_row(g->out, g->row_line)))
+		return rc;
+	strip_threads(name->text, base, sizeof(base));
+	if (rep)
+		snprintf(tag, sizeof(tag), "%.500s/rep:%lld", name->text, (long long)rep->i);
 	else
-		snprintf(tag, sizeof(tag), "%.500s/row:%zu", name.text, b);
-	snprintf(buf, sizeof(buf), "%lld", threads.type[0] ? (long long)threads.i : 1LL);
-	if (tool_rows_set(tb, "id", tag) || tool_rows_set(tb, "name", base) ||
-	    tool_rows_set(tb, "threads", buf)) {
-		rc = oom(j);
-		goto done;
-	}
-	snprintf(buf, sizeof(buf), "%lld", (long long)rep.i);
-	if (rep.type[0] && tool_rows_set(tb, "repetition", buf))
-		rc = oom(j);
-	if (rc == 0 && iters.type[0] && tool_rows_set(tb, "iterations", iters.text))
-		rc = oom(j);
-	for (int w = 0; rc == 0 && w < 2; w++) {
-		const struct tj_val *v = w ? &cpu : &real;
-		if (!v->type[0] || failed)
+		snprintf(tag, sizeof(tag), "%.500s/row:%zu", name->text, g->index);
+	snprintf(buf, sizeof(buf), "%lld", threads ? (long long)threads->i : 1LL);
+	if ((rc = set(g, "id", tag, false)) || (rc = set(g, "name", base, true)) ||
+	    (rc = set(g, "threads", buf, true)))
+		return rc;
+	snprintf(buf, sizeof(buf), "%lld", rep ? (long long)rep->i : 0LL);
+	if (rep && (rc = set(g, "repetition", buf, false)))
+		return rc;
+	/* repetitions run the same iteration count: shared, as valid (stored once per set) */
+	if (iters && (rc = set(g, "iterations", iters->text, true)))
+		return rc;
+	for (int w = 0; w < 2; w++) {
+		const struct field *v = w ? cpu : real;
+		double ns;
+		if (!v || failed)
 			continue;
-		tj_fmt(v->num * scale, buf, sizeof(buf));
-		if (tool_rows_set(tb, w ? "cpu_time_ns" : "real_time_ns", buf))
-			rc = oom(j);
-	}
-	if (rc == 0 && tool_rows_set(tb, "valid", failed ? "0" : "1"))
-		rc = oom(j);
-	if (rc == 0 && !strcmp(msg.type, "text") && tool_rows_set(tb, "error_message", msg.text))
-		rc = oom(j);
-	if (rc == 0 && !strcmp(label.type, "text") && tool_rows_set(tb, "label", label.text))
-		rc = oom(j);
-	if (rc)
-		goto done;
-	/* items_per_second, bytes_per_second and user counters: every other numeric key */
-	if ((rc = tj_each(j, row, &st)))
-		goto done;
-	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(st, 0);
-		const char *type = (const char *)sqlite3_column_text(st, 1);
-		double x = sqlite3_column_double(st, 2);
-		if (listed(key, known_keys))
-			continue;
-		if (strcmp(type, "integer") && strcmp(type, "real"))
-			continue; /* a string or structure the tool may add: not a metric */
-		if (!key[0] || listed(key, own_cols))
-			rc = err_at(j->display, 0, 0,
-				    "$.benchmarks[%zu].%.100s: a counter named like a column the"
-				    " import writes",
-				    b, key);
-		else if (!isfinite(x))
-			rc = err_at(j->display, 0, 0,
-				    "$.benchmarks[%zu].%.100s: not a finite number", b, key);
-		else {
-			tj_fmt(x, buf, sizeof(buf));
-			if ((rc = tool_rows_set(tb, key, buf)) > 0)
-				rc = err_at(j->display, 0, 0,
-					    "$.benchmarks[%zu].%.100s: given twice", b, key);
+		ns = v->num * scale;
+		if (!isfinite(ns))
+			return at(g, v, w ? "cpu_time" : "real_time",
+				  "%s: in ns it is beyond a double's range", v->text);
+		if (scale != 1) /* converted: the shortest text of the product */
+			tj_fmt(ns, buf, sizeof(buf));
+		{
+			const char *col = w ? "cpu_time_ns" : "real_time_ns";
+			const char *text = scale != 1 ? buf : v->text;
+			rc = tool_emit_set_num(g->out, col, strlen(col), text, strlen(text), ns, 0);
+			if (rc)
+				return rc > 0 ? at(g, v, col, "%s", "given twice") : rc;
 		}
 	}
-	/* the corpus facts, the same on every run */
-	for (size_t f = 0; rc == 0 && f < nfacts; f++)
-		if (tool_rows_set(tb, facts[f].col, facts[f].text))
-			rc = oom(j);
-done:
-	sqlite3_finalize(st);
-	tj_val_release(&name);
-	tj_val_release(&rtype);
-	tj_val_release(&threads);
-	tj_val_release(&rep);
-	tj_val_release(&iters);
-	tj_val_release(&real);
-	tj_val_release(&cpu);
-	tj_val_release(&unit);
-	tj_val_release(&err);
-	tj_val_release(&msg);
-	tj_val_release(&label);
+	if ((rc = set(g, "valid", failed ? "0" : "1", true)))
+		return rc;
+	if (msg && msg->type == TJ_STRING && (rc = set(g, "error_message", msg->text, false)))
+		return rc;
+	/* the unit the file wrote its times in: compare.py prints them in it */
+	if ((rc = set(g, "time_unit", unit ? unit->text : "ns", true)))
+		return rc;
+	if (label && label->type == TJ_STRING && (rc = set(g, "label", label->text, true)))
+		return rc;
+	if ((rc = counters(g, r)))
+		return rc;
+	g->runs++;
+	return tool_emit_done(g->out);
+}
+
+static int rows(struct gb *g)
+{
+	enum tj_type t;
+	int more;
+	struct row r = {0};
+	g->seen_rows = true;
+	while ((more = tj_more(&g->j)) == 1) {
+		int rc = tj_value(&g->j, &t);
+		g->row_line = g->j.tok_line;
+		if (rc == 0 && t != TJ_OBJECT)
+			rc = tj_error(&g->j, "%s, expected a benchmark object", tj_type_name(t));
+		if (rc == 0)
+			rc = collect(g, &r);
+		if (rc == 0)
+			rc = one_row(g, &r);
+		if (rc) {
+			row_release(&r);
+			return rc;
+		}
+		g->index++;
+	}
+	row_release(&r);
+	return more;
+}
+
+/* ---- the context ---- */
+
+static int fact(struct gb *g, const char *col, const char *text)
+{
+	if (g->nfacts == sizeof(g->facts) / sizeof(g->facts[0]))
+		return 0;
+	g->facts[g->nfacts].col = col;
+	if (!(g->facts[g->nfacts].text = strdup(text)))
+		return oom(g);
+	g->nfacts++;
+	return 0;
+}
+
+/* "L1 Data 48 KiB (x1), L1 Instruction 32 KiB (x1), ...". */
+static int caches(struct gb *g)
+{
+	struct strbuf_lite {
+		char *s;
+		size_t n;
+	} sum = {0};
+	enum tj_type t;
+	int more, rc = 0;
+	while (rc == 0 && (more = tj_more(&g->j)) == 1) {
+		struct row r = {0};
+		const struct field *ty, *lv, *sz, *sh;
+		char item[160];
+		rc = tj_value(&g->j, &t);
+		if (rc == 0 && t != TJ_OBJECT)
+			rc = tj_error(&g->j, "%s, expected a cache object", tj_type_name(t));
+		if (rc == 0)
+			rc = collect(g, &r);
+		ty = get(&r, "type"), lv = get(&r, "level"), sz = get(&r, "size"),
+		sh = get(&r, "num_sharing");
+		if (rc == 0 && (!ty || ty->type != TJ_STRING || !lv || lv->type != TJ_NUMBER ||
+				!sz || sz->type != TJ_NUMBER))
+			rc = tj_error(&g->j, "expected type, level and size");
+		if (rc == 0) {
+			char *grown;
+			int k = snprintf(item, sizeof(item), "%sL%.0f %.40s %.0f KiB (x%.0f)",
+					 sum.n ? ", " : "", lv->num, ty->text, sz->num / 1024,
+					 sh && sh->type == TJ_NUMBER ? sh->num : 1);
+			if (k < 0 || !(grown = realloc(sum.s, sum.n + (size_t)k + 1)))
+				rc = oom(g);
+			else {
+				memcpy(grown + sum.n, item, (size_t)k + 1);
+				sum.s = grown;
+				sum.n += (size_t)k;
+			}
+		}
+		row_release(&r);
+	}
+	if (rc == 0 && more < 0)
+		rc = -1;
+	if (rc == 0 && sum.s)
+		rc = fact(g, "caches", sum.s);
+	free(sum.s);
 	return rc;
 }
 
-static int context_facts(struct tj *j, struct fact *facts, size_t *nfacts)
+static int context(struct gb *g)
 {
 	static const struct {
 		const char *key, *col;
@@ -291,176 +488,86 @@ static int context_facts(struct tj *j, struct fact *facts, size_t *nfacts)
 		    {"executable", "executable", false},
 		    {"library_build_type", "library_build_type", false},
 		    {"date", "context_date", false}};
-	struct tj_val ctx = {0}, caches = {0};
-	sqlite3_stmt *st = NULL;
-	struct strbuf_lite {
-		char *s;
-		size_t n;
-	} sum = {0};
-	int rc = 0, step;
-	*nfacts = 0;
-	if ((rc = tj_get(j, NULL, "$.context", &ctx)))
-		return rc;
-	if (!ctx.type[0])
-		return 0;
-	if (strcmp(ctx.type, "object")) {
-		tj_val_release(&ctx);
-		return err_at(j->display, 0, 0, "$.context: not an object");
-	}
-	for (size_t i = 0; rc == 0 && i < sizeof(keys) / sizeof(keys[0]); i++) {
-		struct tj_val v;
-		char path[64];
-		snprintf(path, sizeof(path), "$.%s", keys[i].key);
-		if ((rc = tj_get(j, ctx.text, path, &v)))
-			break;
-		if (!v.type[0] || !strcmp(v.type, "null")) {
-			tj_val_release(&v);
+	const char *key;
+	enum tj_type t;
+	int more;
+	while ((more = tj_key(&g->j, &key)) == 1) {
+		size_t k = 0;
+		int rc = tj_value(&g->j, &t);
+		if (rc)
+			return rc;
+		if (!strcmp(key, "caches") && t == TJ_ARRAY) {
+			if (caches(g))
+				return -1;
 			continue;
 		}
-		if (keys[i].number && !tj_is_number(&v))
-			rc = err_at(j->display, 0, 0, "$.context.%s: not a number", keys[i].key);
-		else if (!keys[i].number && !strcmp(v.type, "true"))
-			facts[*nfacts].text = strdup("1");
-		else if (!keys[i].number && !strcmp(v.type, "false"))
-			facts[*nfacts].text = strdup("0");
-		else if (!keys[i].number && strcmp(v.type, "text"))
-			rc = err_at(j->display, 0, 0, "$.context.%s: not a string", keys[i].key);
-		else
-			facts[*nfacts].text = v.text, v.text = NULL;
-		if (rc == 0 && !facts[*nfacts].text)
-			rc = oom(j);
-		if (rc == 0)
-			facts[(*nfacts)++].col = keys[i].col;
-		tj_val_release(&v);
-	}
-	/* caches: "L1 Data 48 KiB (x1), L1 Instruction 32 KiB (x1), ..." */
-	if (rc == 0 && (rc = tj_get(j, ctx.text, "$.caches", &caches)) == 0 &&
-	    !strcmp(caches.type, "array") && (rc = tj_each(j, caches.text, &st)) == 0) {
-		while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-			struct tj_val ty = {0}, lv = {0}, sz = {0}, sh = {0};
-			const char *c = (const char *)sqlite3_column_text(st, 3);
-			char item[160];
-			if (strcmp((const char *)sqlite3_column_text(st, 1), "object")) {
-				rc = err_at(j->display, 0, 0, "$.context.caches[%d]: not an object",
-					    sqlite3_column_int(st, 0));
-				break;
-			}
-			if (tj_get(j, c, "$.type", &ty) || tj_get(j, c, "$.level", &lv) ||
-			    tj_get(j, c, "$.size", &sz) || tj_get(j, c, "$.num_sharing", &sh))
-				rc = -1;
-			else if (!tj_is_number(&lv) || !tj_is_number(&sz) ||
-				 strcmp(ty.type, "text"))
-				rc = err_at(j->display, 0, 0,
-					    "$.context.caches[%d]: expected type, level and size",
-					    sqlite3_column_int(st, 0));
-			else {
-				char *grown;
-				int k = snprintf(item, sizeof(item),
-						 "%sL%.0f %.40s %.0f KiB (x%.0f)",
-						 sum.n ? ", " : "", lv.num, ty.text, sz.num / 1024,
-						 tj_is_number(&sh) ? sh.num : 1);
-				if (k < 0 || !(grown = realloc(sum.s, sum.n + (size_t)k + 1)))
-					rc = oom(j);
-				else {
-					memcpy(grown + sum.n, item, (size_t)k + 1);
-					sum.s = grown;
-					sum.n += (size_t)k;
-				}
-			}
-			tj_val_release(&ty);
-			tj_val_release(&lv);
-			tj_val_release(&sz);
-			tj_val_release(&sh);
+		while (k < sizeof(keys) / sizeof(keys[0]) && strcmp(keys[k].key, key))
+			k++;
+		if (k == sizeof(keys) / sizeof(keys[0]) || t == TJ_NULL) {
+			if (tj_skip(&g->j, t))
+				return -1;
+			continue;
 		}
-		if (rc == 0 && sum.s) {
-			facts[*nfacts].col = "caches";
-			facts[(*nfacts)++].text = sum.s;
-			sum.s = NULL;
-		}
+		if (keys[k].number && t != TJ_NUMBER)
+			return tj_error(&g->j, "%s, expected a number", tj_type_name(t));
+		if (!keys[k].number && t != TJ_STRING && t != TJ_TRUE && t != TJ_FALSE)
+			return tj_error(&g->j, "%s, expected a string", tj_type_name(t));
+		if (fact(g, keys[k].col, t == TJ_TRUE ? "1" : t == TJ_FALSE ? "0" : g->j.text))
+			return -1;
 	}
-	sqlite3_finalize(st);
-	free(sum.s);
-	tj_val_release(&caches);
-	tj_val_release(&ctx);
-	return rc;
+	return more;
 }
 
-/* How many rows say run_type "aggregate": written as the fact aggregate_rows. */
-static int count_aggregates(struct tj *j, const char *rows, char *buf, size_t size)
+int gbench_convert(struct tool_src *src, struct tool_emit *out)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = 0;
-	if (sqlite3_prepare_v2(j->db,
-			       "SELECT count(*) FROM json_each(?1) WHERE type = 'object' AND"
-			       " json_extract(value, '$.run_type') = 'aggregate'",
-			       -1, &st, NULL) != SQLITE_OK)
-		return err_set("cannot read '%s': %s", j->display, sqlite3_errmsg(j->db));
-	sqlite3_bind_text(st, 1, rows, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		snprintf(buf, size, "%lld", (long long)sqlite3_column_int64(st, 0));
-	else
-		rc = err_set("cannot read '%s': %s", j->display, sqlite3_errmsg(j->db));
-	sqlite3_finalize(st);
-	return rc;
-}
-
-int gbench_convert(const char *bytes, size_t n, const char *display_path, struct table *out)
-{
-	struct tj j;
-	struct tj_val rows = {0};
-	struct tool_rows tb = {0};
-	struct fact facts[9] = {{0}};
-	size_t nfacts = 0, b = 0, aggregates = 0;
-	sqlite3_stmt *st = NULL;
+	struct gb g = {.out = out};
+	const char *key;
+	enum tj_type t;
 	char buf[32];
-	int rc, step;
-
-	memset(out, 0, sizeof(*out));
-	if ((rc = tj_open(&j, bytes, n, display_path, "Google Benchmark")))
-		return rc;
-	if ((rc = tj_get(&j, NULL, "$.benchmarks", &rows)))
-		goto done;
-	if (strcmp(rows.type, "array")) {
-		rc = err_at(
-			display_path, 0, 0,
-			"$.benchmarks: %s (not a Google Benchmark --benchmark_format=json file)",
-			rows.type[0] ? "not an array" : "missing");
-		goto done;
+	int rc = tj_open(&g.j, src), more = 0;
+	if (rc == 0)
+		rc = tj_value(&g.j, &t);
+	if (rc == 0 && t != TJ_OBJECT)
+		rc = tj_error(&g.j, "%s, expected a JSON object (Google Benchmark JSON)",
+			      tj_type_name(t));
+	while (rc == 0 && (more = tj_key(&g.j, &key)) == 1) {
+		rc = tj_value(&g.j, &t);
+		if (rc)
+			break;
+		if (!strcmp(key, "benchmarks")) {
+			if (t != TJ_ARRAY)
+				rc = tj_error(&g.j, "%s, expected an array of benchmark rows",
+					      tj_type_name(t));
+			else
+				rc = rows(&g) < 0 ? -1 : 0;
+		} else if (!strcmp(key, "context") && t == TJ_OBJECT) {
+			rc = context(&g) < 0 ? -1 : 0;
+		} else if (!strcmp(key, "context") && t != TJ_NULL) {
+			rc = tj_error(&g.j, "%s, expected an object", tj_type_name(t));
+		} else {
+			rc = tj_skip(&g.j, t);
+		}
 	}
-	if ((rc = context_facts(&j, facts, &nfacts)) ||
-	    (rc = count_aggregates(&j, rows.text, buf, sizeof(buf))))
-		goto done;
-	facts[nfacts].col = "aggregate_rows";
-	if (!(facts[nfacts++].text = strdup(buf))) {
-		rc = oom(&j);
-		goto done;
-	}
-	if ((rc = tj_each(&j, rows.text, &st)))
-		goto done;
-	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (strcmp((const char *)sqlite3_column_text(st, 1), "object"))
-			rc = err_at(display_path, 0, 0, "$.benchmarks[%zu]: not an object", b);
-		else
-			rc = one_row(&j, &tb, b, (const char *)sqlite3_column_text(st, 3),
-				     &aggregates, facts, nfacts);
-		b++;
-	}
-	if (rc)
-		goto done;
-	if (tb.nrows == 0) {
-		rc = err_at(display_path, 0, 0, "$.benchmarks: %s",
-			    aggregates ? "only aggregate rows (mean, median,"
-					 " stddev): run without --benchmark_report_aggregates_only"
-				       : "empty: no benchmark ran");
-		goto done;
-	}
-	rc = tool_rows_finish(&tb, display_path, out);
-done:
-	sqlite3_finalize(st);
-	for (size_t f = 0; f < nfacts; f++)
-		free(facts[f].text);
-	tj_val_release(&rows);
-	tool_rows_release(&tb);
-	tj_close(&j);
+	if (rc == 0 && more < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = tj_finish(&g.j);
+	if (rc == 0 && !g.seen_rows)
+		rc = err_at(src->display, 0, 0,
+			    "$.benchmarks: missing (not a Google Benchmark --benchmark_format=json"
+			    " file)");
+	if (rc == 0 && g.runs == 0)
+		rc = err_at(src->display, 0, 0, "$.benchmarks: %s",
+			    g.aggregates ? "only aggregate rows (mean, median, stddev): run"
+					   " without --benchmark_report_aggregates_only"
+					 : "empty: no benchmark ran");
+	for (size_t f = 0; rc == 0 && f < g.nfacts; f++)
+		rc = tool_emit_constant(out, g.facts[f].col, g.facts[f].text);
+	snprintf(buf, sizeof(buf), "%zu", g.aggregates);
+	if (rc == 0)
+		rc = tool_emit_constant(out, "aggregate_rows", buf);
+	for (size_t f = 0; f < g.nfacts; f++)
+		free(g.facts[f].text);
+	tj_close(&g.j);
 	return rc;
 }

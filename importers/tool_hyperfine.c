@@ -1,8 +1,10 @@
-/* tool_hyperfine: hyperfine --export-json into runs (tool_json.h). */
+/*
+ * tool_hyperfine: hyperfine --export-json into runs (tool_json.h), read in
+ * one pass: each result's scalars and arrays are kept (the timings as
+ * doubles, 8 bytes each), and its runs are written when the result's
+ * object closes (its parameters may follow its times).
+ */
 #include "tool_json.h"
-
-#include "table.h"
-#include "tools.h"
 
 #include "../common/err.h"
 
@@ -17,66 +19,201 @@ static const char *const own_cols[] = {
 	"valid",    "time_s", "user_mean_s", "system_mean_s", "user_s",
 	"system_s", "file",   NULL};
 
-bool hyperfine_detect(const char *bytes, size_t n)
+struct numbers {
+	double *v;
+	int64_t *i; /* exit codes */
+	size_t n, cap;
+};
+
+struct param {
+	char *name, *value;
+};
+
+struct result {
+	size_t index; /* 0-based */
+	char *command;
+	bool has_times, has_codes;
+	struct numbers times, codes, user_runs, system_runs;
+	bool user_mean, system_mean; /* a number, not an array */
+	double user, system;
+	bool user_array, system_array;
+	struct param *params;
+	size_t nparams;
+};
+
+struct hf {
+	struct tj j;
+	struct tool_emit *out;
+	size_t nresults;
+	char *template; /* the parameter scan's command template, while every result agrees */
+	bool templates_agree;
+	bool any_params;
+};
+
+static int oom(struct hf *h)
 {
-	return tj_looks_like(bytes, n, "\"results\"") && tj_looks_like(bytes, n, "\"times\"") &&
-	       tj_looks_like(bytes, n, "\"command\"");
+	return err_set("out of memory reading '%s'", h->j.display);
 }
 
-static int oom(const struct tj *j)
+static int push_number(struct hf *h, struct numbers *a, double v, int64_t i)
 {
-	return err_set("out of memory reading '%s'", j->display);
-}
-
-/* A time in seconds at `path`: a finite number, not negative. */
-static int seconds(struct tj *j, const struct tj_val *v, const char *path, char *buf, size_t size)
-{
-	if (!tj_is_number(v))
-		return err_at(j->display, 0, 0, "%s: %s", path,
-			      strcmp(v->type, "integer") && strcmp(v->type, "real")
-				      ? "not a number"
-				      : "not a finite number");
-	if (v->num < 0)
-		return err_at(j->display, 0, 0, "%s: %s is negative: not a time", path, v->text);
-	tj_fmt(v->num, buf, size);
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 64;
+		double *v2 = realloc(a->v, cap * sizeof(*v2));
+		int64_t *i2;
+		if (!v2)
+			return oom(h);
+		a->v = v2;
+		if (!(i2 = realloc(a->i, cap * sizeof(*i2))))
+			return oom(h);
+		a->i = i2;
+		a->cap = cap;
+	}
+	a->v[a->n] = v;
+	a->i[a->n] = i;
+	a->n++;
 	return 0;
 }
 
-/* user/system of result `r`: a number (a mean: NAME_mean_s) or an array of one per run. */
-static int cpu_times(struct tj *j, const char *res, size_t r, const char *key, size_t nruns,
-		     struct tj_val *v)
+static void result_release(struct result *r)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "$.%s", key);
-	if (tj_get(j, res, path, v))
-		return -1;
-	if (!v->type[0] || !strcmp(v->type, "null"))
-		return 0;
-	if (!strcmp(v->type, "array")) {
-		struct tj_val n;
-		snprintf(path, sizeof(path), "$.%s[%zu]", key, nruns - 1);
-		if (tj_get(j, res, path, &n))
+	struct numbers *arrays[] = {&r->times, &r->codes, &r->user_runs, &r->system_runs};
+	free(r->command);
+	for (size_t k = 0; k < 4; k++) {
+		free(arrays[k]->v);
+		free(arrays[k]->i);
+	}
+	for (size_t p = 0; p < r->nparams; p++) {
+		free(r->params[p].name);
+		free(r->params[p].value);
+	}
+	free(r->params);
+	memset(r, 0, sizeof(*r));
+}
+
+/* A time in seconds: a finite number, not negative. */
+static int seconds(struct hf *h, enum tj_type t)
+{
+	if (t != TJ_NUMBER)
+		return tj_error(&h->j, "%s, expected a time in seconds", tj_type_name(t));
+	if (h->j.num < 0)
+		return tj_error(&h->j, "%s is negative: not a time", h->j.text);
+	return 0;
+}
+
+/* times, user or system as an array of seconds; exit_codes as integers. */
+static int number_array(struct hf *h, struct numbers *a, bool codes)
+{
+	enum tj_type t;
+	int more;
+	while ((more = tj_more(&h->j)) == 1) {
+		if (tj_value(&h->j, &t))
 			return -1;
-		snprintf(path, sizeof(path), "$.%s[%zu]", key, nruns);
-		{
-			struct tj_val extra;
-			int bad = tj_get(j, res, path, &extra);
-			if (!bad && (!n.type[0] || extra.type[0]))
-				bad = err_at(j->display, 0, 0,
-					     "$.results[%zu].%s: %s entries for %zu times", r, key,
-					     extra.type[0] ? "more" : "fewer", nruns);
-			tj_val_release(&extra);
-			tj_val_release(&n);
-			return bad;
+		if (codes && (t != TJ_NUMBER || !h->j.is_int))
+			return tj_error(&h->j, "%s, expected an integer exit code",
+					t == TJ_NUMBER ? h->j.text : tj_type_name(t));
+		if (!codes && seconds(h, t))
+			return -1;
+		if (push_number(h, a, h->j.num, codes ? h->j.i : 0))
+			return -1;
+	}
+	return more;
+}
+
+static int parameters(struct hf *h, struct result *r)
+{
+	const char *key;
+	enum tj_type t;
+	int more;
+	while ((more = tj_key(&h->j, &key)) == 1) {
+		struct param *grown;
+		if (!key[0])
+			return tj_error(&h->j, "a parameter with an empty name");
+		for (size_t o = 0; own_cols[o]; o++)
+			if (!strcasecmp(key, own_cols[o]))
+				return tj_error(&h->j, "the name of a column the import writes");
+		if (tj_value(&h->j, &t))
+			return -1;
+		if (t != TJ_STRING && t != TJ_NUMBER)
+			return tj_error(&h->j, "%s, expected a string or number", tj_type_name(t));
+		if (!(grown = realloc(r->params, (r->nparams + 1) * sizeof(*grown))))
+			return oom(h);
+		r->params = grown;
+		grown[r->nparams].name = strdup(key);
+		grown[r->nparams].value = strdup(h->j.text);
+		r->nparams++;
+		if (!grown[r->nparams - 1].name || !grown[r->nparams - 1].value)
+			return oom(h);
+	}
+	return more;
+}
+
+/* user / system: one mean, or one entry per run. */
+static int cpu_time(struct hf *h, enum tj_type t, bool *mean, double *value, bool *array,
+		    struct numbers *runs)
+{
+	if (t == TJ_NULL)
+		return 0;
+	if (t == TJ_ARRAY) {
+		*array = true;
+		return number_array(h, runs, false) < 0 ? -1 : 0;
+	}
+	if (seconds(h, t))
+		return -1;
+	*mean = true;
+	*value = h->j.num;
+	return 0;
+}
+
+static int read_result(struct hf *h, struct result *r)
+{
+	const char *key;
+	enum tj_type t;
+	int more;
+	while ((more = tj_key(&h->j, &key)) == 1) {
+		if (tj_value(&h->j, &t))
+			return -1;
+		if (!strcmp(key, "command")) {
+			if (t != TJ_STRING)
+				return tj_error(&h->j, "%s, expected a string", tj_type_name(t));
+			if (!(r->command = strdup(h->j.text)))
+				return oom(h);
+		} else if (!strcmp(key, "times")) {
+			if (t != TJ_ARRAY)
+				return tj_error(&h->j, "%s, expected an array", tj_type_name(t));
+			r->has_times = true;
+			if (number_array(h, &r->times, false) < 0)
+				return -1;
+		} else if (!strcmp(key, "exit_codes")) {
+			if (t == TJ_NULL)
+				continue;
+			if (t != TJ_ARRAY)
+				return tj_error(&h->j, "%s, expected an array", tj_type_name(t));
+			r->has_codes = true;
+			if (number_array(h, &r->codes, true) < 0)
+				return -1;
+		} else if (!strcmp(key, "parameters")) {
+			if (t == TJ_NULL)
+				continue;
+			if (t != TJ_OBJECT)
+				return tj_error(&h->j, "%s, expected an object", tj_type_name(t));
+			if (parameters(h, r) < 0)
+				return -1;
+		} else if (!strcmp(key, "user")) {
+			if (cpu_time(h, t, &r->user_mean, &r->user, &r->user_array, &r->user_runs))
+				return -1;
+		} else if (!strcmp(key, "system")) {
+			if (cpu_time(h, t, &r->system_mean, &r->system, &r->system_array,
+				     &r->system_runs))
+				return -1;
+		} else if (tj_skip(&h->j, t)) {
+			return -1;
 		}
 	}
-	if (!tj_is_number(v))
-		return err_at(j->display, 0, 0, "$.results[%zu].%s: not a number", r, key);
-	return 0;
+	return more;
 }
 
-/* `text` with every occurrence of `from` replaced by `to` (malloc'd), or NULL when out of memory.
- */
+/* `text` with every occurrence of `from` replaced by `to` (malloc'd), or NULL. */
 static char *replace_all(const char *text, const char *from, const char *to)
 {
 	size_t nf = strlen(from), nt = strlen(to), n = 0;
@@ -103,294 +240,171 @@ static char *replace_all(const char *text, const char *from, const char *to)
 
 /*
  * A parameter scan substitutes the parameter into the command, so the
- * commands differ with the level: each run's command with its parameters'
- * values put back as {NAME} is the scan's template. When every run gives
- * the same template, it is the command (the concrete command follows from
- * it and the parameter columns); else the commands stay as written.
+ * commands differ with the level: the command with its parameters' values
+ * put back as {NAME} is the scan's template. When every result gives the
+ * same one, it is every run's command (the end of hyperfine_convert).
  */
-static int command_template(struct tool_rows *tb)
+static int agree_template(struct hf *h, const struct result *r)
 {
-	long cmd = -1;
-	char *tmpl = NULL;
-	bool same = true;
-	for (size_t c = 0; c < tb->ncolumns; c++)
-		if (!strcmp(tb->columns[c], "command"))
-			cmd = (long)c;
-	if (cmd < 0)
+	char *t = strdup(r->command);
+	for (size_t p = 0; t && p < r->nparams; p++) {
+		char name[300], *next;
+		if (!r->params[p].value[0])
+			continue;
+		snprintf(name, sizeof(name), "{%.290s}", r->params[p].name);
+		next = replace_all(t, r->params[p].value, name);
+		free(t);
+		t = next;
+	}
+	if (!t)
+		return oom(h);
+	if (r->nparams)
+		h->any_params = true;
+	if (!h->template) {
+		h->template = t;
 		return 0;
-	for (size_t r = 0; same && r < tb->nrows; r++) {
-		const struct tool_row *row = &tb->rows[r];
-		char *t = strdup((size_t)cmd < row->nvalues && row->values[cmd] ? row->values[cmd]
-										: "");
-		for (size_t c = 0; t && c < row->nvalues; c++) {
-			const char *v = row->values[c];
-			char name[300], *next;
-			bool own = false;
-			for (size_t o = 0; own_cols[o]; o++)
-				own = own || !strcmp(tb->columns[c], own_cols[o]);
-			if (own || !v || !v[0])
-				continue;
-			snprintf(name, sizeof(name), "{%.290s}", tb->columns[c]);
-			next = replace_all(t, v, name);
-			free(t);
-			t = next;
-		}
-		if (!t) {
-			free(tmpl);
-			return -1;
-		}
-		if (!tmpl)
-			tmpl = t;
-		else {
-			same = !strcmp(tmpl, t);
-			free(t);
-		}
 	}
-	for (size_t r = 0; same && tmpl && r < tb->nrows; r++) {
-		char *copy = strdup(tmpl);
-		if (!copy) {
-			free(tmpl);
-			return -1;
-		}
-		free(tb->rows[r].values[cmd]);
-		tb->rows[r].values[cmd] = copy;
-	}
-	free(tmpl);
+	if (strcmp(h->template, t))
+		h->templates_agree = false;
+	free(t);
 	return 0;
 }
 
-static int one_result(struct tj *j, struct tool_rows *tb, size_t r, const char *res)
+static int counts_match(struct hf *h, const struct result *r, const char *key, size_t n)
 {
-	struct tj_val cmd = {0}, times = {0}, codes = {0}, params = {0}, user = {0}, sys = {0};
-	sqlite3_stmt *st = NULL;
-	char path[128], buf[64];
-	size_t nruns = 0;
-	int rc = 0, step;
-
-	if (tj_get(j, res, "$.command", &cmd) || tj_get(j, res, "$.times", &times) ||
-	    tj_get(j, res, "$.exit_codes", &codes) || tj_get(j, res, "$.parameters", &params)) {
-		rc = -1;
-		goto done;
-	}
-	if (strcmp(cmd.type, "text")) {
-		rc = err_at(j->display, 0, 0, "$.results[%zu].command: %s", r,
-			    cmd.type[0] ? "not a string" : "missing");
-		goto done;
-	}
-	if (strcmp(times.type, "array")) {
-		rc = err_at(j->display, 0, 0, "$.results[%zu].times: %s", r,
-			    times.type[0] ? "not an array" : "missing");
-		goto done;
-	}
-	if (codes.type[0] && strcmp(codes.type, "array") && strcmp(codes.type, "null")) {
-		rc = err_at(j->display, 0, 0, "$.results[%zu].exit_codes: not an array", r);
-		goto done;
-	}
-	if (params.type[0] && strcmp(params.type, "object") && strcmp(params.type, "null")) {
-		rc = err_at(j->display, 0, 0, "$.results[%zu].parameters: not an object", r);
-		goto done;
-	}
-	/* count the runs first: the cpu-time arrays and exit codes must match */
-	if ((rc = tj_each(j, times.text, &st)))
-		goto done;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		nruns++;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (nruns == 0) {
-		rc = err_at(j->display, 0, 0, "$.results[%zu].times: empty: no runs", r);
-		goto done;
-	}
-	if ((rc = cpu_times(j, res, r, "user", nruns, &user)) ||
-	    (rc = cpu_times(j, res, r, "system", nruns, &sys)))
-		goto done;
-	if (!strcmp(codes.type, "array")) {
-		size_t k = 0;
-		if ((rc = tj_each(j, codes.text, &st)))
-			goto done;
-		while ((step = sqlite3_step(st)) == SQLITE_ROW)
-			k++;
-		sqlite3_finalize(st);
-		st = NULL;
-		if (k != nruns) {
-			rc = err_at(j->display, 0, 0,
-				    "$.results[%zu].exit_codes: %zu entries for %zu times", r, k,
-				    nruns);
-			goto done;
-		}
-	}
-	for (size_t i = 0; i < nruns; i++) {
-		struct tj_val t = {0}, c = {0};
-		char tag[64];
-		if (tool_rows_new(tb, 0)) {
-			rc = oom(j);
-			break;
-		}
-		snprintf(tag, sizeof(tag), "c%zu-r%zu", r + 1, i + 1);
-		snprintf(buf, sizeof(buf), "%zu", i + 1);
-		if (tool_rows_set(tb, "id", tag) || tool_rows_set(tb, "command", cmd.text)) {
-			rc = oom(j);
-			break;
-		}
-		/* the parameters, in their order */
-		if (!strcmp(params.type, "object")) {
-			if ((rc = tj_each(j, params.text, &st)))
-				break;
-			while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-				const char *key = (const char *)sqlite3_column_text(st, 0);
-				const char *type = (const char *)sqlite3_column_text(st, 1);
-				const char *val = (const char *)sqlite3_column_text(st, 2);
-				if (!key || !key[0])
-					rc = err_at(j->display, 0, 0,
-						    "$.results[%zu].parameters: an empty name", r);
-				else if (strcmp(type, "text") && strcmp(type, "integer") &&
-					 strcmp(type, "real"))
-					rc = err_at(j->display, 0, 0,
-						    "$.results[%zu].parameters.%.100s: %s, expected"
-						    " a string or number",
-						    r, key, type);
-				else
-					for (size_t o = 0; rc == 0 && own_cols[o]; o++)
-						if (!strcasecmp(key, own_cols[o]))
-							rc = err_at(
-								j->display, 0, 0,
-								"$.results[%zu].parameters.%.100s:"
-								" the name of a column the import"
-								" writes",
-								r, key);
-				if (rc == 0 && (rc = tool_rows_set(tb, key, val ? val : "")) > 0)
-					rc = err_at(j->display, 0, 0,
-						    "$.results[%zu].parameters.%.100s: given twice",
-						    r, key);
-			}
-			sqlite3_finalize(st);
-			st = NULL;
-			if (rc)
-				break;
-		}
-		if (tool_rows_set(tb, "run", buf)) {
-			rc = oom(j);
-			break;
-		}
-		snprintf(path, sizeof(path), "$[%zu]", i);
-		if ((rc = tj_get(j, times.text, path, &t)))
-			break;
-		snprintf(path, sizeof(path), "$.results[%zu].times[%zu]", r, i);
-		rc = seconds(j, &t, path, buf, sizeof(buf));
-		tj_val_release(&t);
-		if (rc)
-			break;
-		{
-			char tbuf[64];
-			snprintf(tbuf, sizeof(tbuf), "%s", buf);
-			if (!strcmp(codes.type, "array")) {
-				snprintf(path, sizeof(path), "$[%zu]", i);
-				if ((rc = tj_get(j, codes.text, path, &c)))
-					break;
-				if (!c.is_int64 || strcmp(c.type, "integer")) {
-					tj_val_release(&c);
-					rc = err_at(
-						j->display, 0, 0,
-						"$.results[%zu].exit_codes[%zu]: not an integer", r,
-						i);
-					break;
-				}
-				snprintf(buf, sizeof(buf), "%lld", (long long)c.i);
-				tj_val_release(&c);
-				if (tool_rows_set(tb, "exit_code", buf) ||
-				    tool_rows_set(tb, "valid", strcmp(buf, "0") ? "0" : "1")) {
-					rc = oom(j);
-					break;
-				}
-			} else if (tool_rows_set(tb, "exit_code", "") ||
-				   tool_rows_set(tb, "valid", "1")) {
-				rc = oom(j);
-				break;
-			}
-			if (tool_rows_set(tb, "time_s", tbuf)) {
-				rc = oom(j);
-				break;
-			}
-		}
-		for (int w = 0; w < 2; w++) {
-			const struct tj_val *v = w ? &sys : &user;
-			const char *key = w ? "system" : "user";
-			char col[32];
-			if (!v->type[0] || !strcmp(v->type, "null"))
-				continue;
-			if (!strcmp(v->type, "array")) {
-				struct tj_val e;
-				snprintf(path, sizeof(path), "$[%zu]", i);
-				if ((rc = tj_get(j, v->text, path, &e)))
-					break;
-				snprintf(path, sizeof(path), "$.results[%zu].%s[%zu]", r, key, i);
-				rc = seconds(j, &e, path, buf, sizeof(buf));
-				tj_val_release(&e);
-				snprintf(col, sizeof(col), "%s_s", key);
-			} else {
-				snprintf(path, sizeof(path), "$.results[%zu].%s", r, key);
-				rc = seconds(j, v, path, buf, sizeof(buf));
-				snprintf(col, sizeof(col), "%s_mean_s", key);
-			}
-			if (rc == 0 && tool_rows_set(tb, col, buf))
-				rc = oom(j);
-			if (rc)
-				break;
-		}
-		if (rc)
-			break;
-	}
-done:
-	sqlite3_finalize(st);
-	tj_val_release(&cmd);
-	tj_val_release(&times);
-	tj_val_release(&codes);
-	tj_val_release(&params);
-	tj_val_release(&user);
-	tj_val_release(&sys);
-	return rc;
+	if (n == r->times.n)
+		return 0;
+	return err_at(h->j.display, 0, 0, "$.results[%zu].%s: %zu entries for %zu times", r->index,
+		      key, n, r->times.n);
 }
 
-int hyperfine_convert(const char *bytes, size_t n, const char *display_path, struct table *out)
+static int emit_result(struct hf *h, const struct result *r)
 {
-	struct tj j;
-	struct tj_val results = {0};
-	struct tool_rows tb = {0};
-	sqlite3_stmt *st = NULL;
-	size_t r = 0;
-	int rc, step;
+	struct tool_emit *o = h->out;
+	char buf[64], tag[64], code[32];
+	if (!r->command)
+		return err_at(h->j.display, 0, 0, "$.results[%zu].command: missing", r->index);
+	if (!r->has_times)
+		return err_at(h->j.display, 0, 0, "$.results[%zu].times: missing", r->index);
+	if (r->times.n == 0)
+		return err_at(h->j.display, 0, 0, "$.results[%zu].times: empty: no runs", r->index);
+	if ((r->has_codes && counts_match(h, r, "exit_codes", r->codes.n)) ||
+	    (r->user_array && counts_match(h, r, "user", r->user_runs.n)) ||
+	    (r->system_array && counts_match(h, r, "system", r->system_runs.n)))
+		return -1;
+	if (agree_template(h, r))
+		return -1;
+	for (size_t i = 0; i < r->times.n; i++) {
+		int rc = tool_emit_row(o, 0);
+		snprintf(tag, sizeof(tag), "c%zu-r%zu", r->index + 1, i + 1);
+		snprintf(buf, sizeof(buf), "%zu", i + 1);
+		if (rc == 0)
+			rc = tool_emit_set(o, "id", tag, 0);
+		if (rc == 0)
+			rc = tool_emit_shared(o, "command", r->command, 0, 0);
+		for (size_t p = 0; rc == 0 && p < r->nparams; p++)
+			if ((rc = tool_emit_shared(o, r->params[p].name, r->params[p].value, 0,
+						   0)) > 0)
+				rc = err_at(h->j.display, 0, 0,
+					    "$.results[%zu].parameters.%.100s: given twice",
+					    r->index, r->params[p].name);
+		if (rc == 0)
+			rc = tool_emit_set(o, "run", buf, 0);
+		if (rc == 0 && r->has_codes) {
+			snprintf(code, sizeof(code), "%lld", (long long)r->codes.i[i]);
+			rc = tool_emit_set(o, "exit_code", code, 0);
+			if (rc == 0)
+				rc = tool_emit_set(o, "valid", r->codes.i[i] ? "0" : "1", 0);
+		} else if (rc == 0) {
+			rc = tool_emit_set(o, "exit_code", "", 0);
+			if (rc == 0)
+				rc = tool_emit_set(o, "valid", "1", 0);
+		}
+		tj_fmt(r->times.v[i], buf, sizeof(buf));
+		if (rc == 0)
+			rc = tool_emit_set(o, "time_s", buf, 0);
+		if (rc == 0 && r->user_mean) {
+			tj_fmt(r->user, buf, sizeof(buf));
+			rc = tool_emit_shared(o, "user_mean_s", buf, 0, 0);
+		}
+		if (rc == 0 && r->user_array) {
+			tj_fmt(r->user_runs.v[i], buf, sizeof(buf));
+			rc = tool_emit_set(o, "user_s", buf, 0);
+		}
+		if (rc == 0 && r->system_mean) {
+			tj_fmt(r->system, buf, sizeof(buf));
+			rc = tool_emit_shared(o, "system_mean_s", buf, 0, 0);
+		}
+		if (rc == 0 && r->system_array) {
+			tj_fmt(r->system_runs.v[i], buf, sizeof(buf));
+			rc = tool_emit_set(o, "system_s", buf, 0);
+		}
+		if (rc == 0)
+			rc = tool_emit_done(o);
+		if (rc)
+			return rc < 0 ? rc : oom(h);
+	}
+	return 0;
+}
 
-	memset(out, 0, sizeof(*out));
-	if ((rc = tj_open(&j, bytes, n, display_path, "hyperfine")))
-		return rc;
-	if ((rc = tj_get(&j, NULL, "$.results", &results)))
-		goto done;
-	if (strcmp(results.type, "array")) {
-		rc = err_at(display_path, 0, 0,
-			    "$.results: %s (not a hyperfine --export-json file)",
-			    results.type[0] ? "not an array" : "missing");
-		goto done;
+static int results(struct hf *h)
+{
+	enum tj_type t;
+	int more;
+	while ((more = tj_more(&h->j)) == 1) {
+		struct result r = {.index = h->nresults};
+		int rc = tj_value(&h->j, &t);
+		if (rc == 0 && t != TJ_OBJECT)
+			rc = tj_error(&h->j, "%s, expected a result object", tj_type_name(t));
+		if (rc == 0)
+			rc = read_result(h, &r) < 0 ? -1 : 0;
+		if (rc == 0)
+			rc = emit_result(h, &r);
+		result_release(&r);
+		if (rc)
+			return rc;
+		h->nresults++;
 	}
-	if ((rc = tj_each(&j, results.text, &st)))
-		goto done;
-	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *type = (const char *)sqlite3_column_text(st, 1);
-		if (strcmp(type, "object"))
-			rc = err_at(display_path, 0, 0, "$.results[%zu]: not an object", r);
-		else
-			rc = one_result(&j, &tb, r, (const char *)sqlite3_column_text(st, 3));
-		r++;
-	}
-	if (rc == 0 && r == 0)
-		rc = err_at(display_path, 0, 0, "$.results: empty: no commands were timed");
-	if (rc == 0 && command_template(&tb))
-		rc = oom(&j);
+	return more;
+}
+
+int hyperfine_convert(struct tool_src *src, struct tool_emit *out)
+{
+	struct hf h = {.out = out, .templates_agree = true};
+	bool seen = false;
+	const char *key;
+	enum tj_type t;
+	int rc = tj_open(&h.j, src), more = 0;
 	if (rc == 0)
-		rc = tool_rows_finish(&tb, display_path, out);
-done:
-	sqlite3_finalize(st);
-	tj_val_release(&results);
-	tool_rows_release(&tb);
-	tj_close(&j);
+		rc = tj_value(&h.j, &t);
+	if (rc == 0 && t != TJ_OBJECT)
+		rc = tj_error(&h.j, "%s, expected a JSON object (hyperfine --export-json)",
+			      tj_type_name(t));
+	while (rc == 0 && (more = tj_key(&h.j, &key)) == 1) {
+		rc = tj_value(&h.j, &t);
+		if (rc == 0 && !strcmp(key, "results")) {
+			seen = true;
+			if (t != TJ_ARRAY)
+				rc = tj_error(&h.j, "%s, expected an array of results",
+					      tj_type_name(t));
+			else
+				rc = results(&h) < 0 ? -1 : 0;
+		} else if (rc == 0) {
+			rc = tj_skip(&h.j, t);
+		}
+	}
+	if (rc == 0 && more < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = tj_finish(&h.j);
+	if (rc == 0 && !seen)
+		rc = err_at(src->display, 0, 0,
+			    "$.results: missing (not a hyperfine --export-json file)");
+	if (rc == 0 && h.nresults == 0)
+		rc = err_at(src->display, 0, 0, "$.results: empty: no commands were timed");
+	if (rc == 0 && h.any_params && h.templates_agree)
+		rc = tool_emit_constant(out, "command", h.template);
+	free(h.template);
+	tj_close(&h.j);
 	return rc;
 }

@@ -1,109 +1,108 @@
 /*
- * tool_json: converters of two benchmark tools' JSON outputs into a runs
- * table (importers/table.h), and the small pieces they share.
+ * tool_json: a streaming JSON reader for the tool converters (hyperfine,
+ * Google Benchmark), and the formats' columns.
  *
- * hyperfine `--export-json` (1.15): one run per entry of each result's
- * `times`; columns (README "Importing tool outputs"):
+ * SQLite's JSON functions need the whole text in memory, so a 200,000-row
+ * Google Benchmark file would be held whole (and read once per row); this
+ * reader walks the bytes of a tool_src once, in constant memory but for
+ * what the caller keeps: values come one at a time, in document order.
+ * It follows RFC 8259 and refuses, with "file:line:col: $.path: message":
+ * invalid JSON (located where it goes wrong), a key given twice in one
+ * object (RFC 8259 leaves that undefined: a reader could keep either), an
+ * escaped NUL (\u0000, which would cut the string), a lone surrogate, a
+ * number that overflows a double ("1e999" is infinity), nesting deeper
+ * than TJ_DEPTH_MAX, a string longer than TOOL_LINE_MAX and anything but
+ * blanks after the top value. A UTF-8 byte-order mark is skipped.
+ *
+ * Use: tj_open(); tj_value() reads the next value's start: a scalar whole
+ * (j->text: a string's decoded bytes or a number's text; j->num), or the
+ * opening of an object or array, which the caller walks with tj_key()
+ * (each key, then its value with tj_value) or tj_more() (each element),
+ * or passes over with tj_skip(). tj_close() after tj_finish().
+ *
+ * hyperfine `--export-json` (1.15; tool_hyperfine.c): one run per entry of
+ * each result's `times`; columns (README "Importing tool outputs"):
  *   id             "c<result>-r<run>", 1-based (the run's tag is FILE:ROW)
- *   command        the result's command
- *   <parameter>    one column per key of `parameters` (--parameter-scan,
- *                  --parameter-list), its value as written
+ *   command        the result's command (a parameter scan's template)
+ *   <parameter>    one column per key of `parameters`, its value as written
  *   run            1-based index of the timing in `times`
  *   exit_code      the entry of `exit_codes` (empty when absent)
  *   valid          0 when exit_code is not 0 (the run is excluded), else 1
  *   time_s         the wall-clock time in seconds (lower is better)
- *   user_mean_s, system_mean_s
- *                  the result's `user`/`system`: hyperfine 1.15 writes one
- *                  mean per command, so every run of a command has the same
- *                  value; when a file has per-run arrays, user_s / system_s
- *                  hold the run's own value instead
- *
- * Google Benchmark `--benchmark_format=json` (1.7): one run per row with
- * run_type "iteration" (or none); rows with run_type "aggregate" (mean,
- * median, stddev, cv, BigO, RMS) are not runs: their count is the constant
- * field aggregate_rows. Columns:
- *   id             the row's name, "/rep:<repetition_index>" appended
- *   name           the name without its "/threads:N" part
- *   threads        the thread count (the sweep level)
- *   repetition     repetition_index (0-based, as the tool writes it)
- *   iterations     iterations
- *   real_time_ns, cpu_time_ns
- *                  real_time / cpu_time converted from time_unit to ns
- *   items_per_second, bytes_per_second
- *                  when a row has them (higher is better)
- *   <counter>      every other numeric key of a row (user counters)
- *   valid          0 for a row with error_occurred (excluded), else 1
- *   error_message  the row's error_message, if any row has one
- *   num_cpus, mhz_per_cpu, cpu_scaling_enabled, host_name, executable,
- *   library_build_type, context_date, caches
- *                  the `context` object, the same on every run (corpus
- *                  facts stored as constant fields); caches is a summary
- *                  "L1 Data 48 KiB (x1), ..."
- *
- * Rows are built with importers/tools.h's tool_rows. Contracts of both
- * converters (the registry's interface, importers/tools.h):
- * `bytes` is the whole file (n bytes, not necessarily NUL-terminated), read
- * through common/infile.h by the caller; `out` is filled on success (the
- * caller calls table_release); on failure err_at() names the file and the
- * JSON path ("F: $.results[0].times[3]: not a number"), out is released
- * and a negative code returned. Detection looks at the content only.
+ *   user_mean_s, system_mean_s   the result's `user`/`system` means; with
+ *                  per-run arrays, user_s / system_s hold the run's own
+ * Google Benchmark `--benchmark_format=json` (1.7; tool_gbench.c): one run
+ * per row with run_type "iteration" (or none); aggregate rows are counted
+ * (aggregate_rows). Columns: id, name, threads, repetition, iterations,
+ * real_time_ns, cpu_time_ns, items_per_second, bytes_per_second, every
+ * other numeric key (counters), valid, error_message, label and the
+ * context facts num_cpus, mhz_per_cpu, cpu_scaling_enabled, host_name,
+ * executable, library_build_type, context_date, caches.
  */
 #ifndef COREPLAN_TOOL_JSON_H
 #define COREPLAN_TOOL_JSON_H
 
+#include "tools.h"
+
 #include <stdbool.h>
 #include <stddef.h>
-
-struct table;
-
-bool hyperfine_detect(const char *bytes, size_t n);
-int hyperfine_convert(const char *bytes, size_t n, const char *display_path, struct table *out);
-
-bool gbench_detect(const char *bytes, size_t n);
-int gbench_convert(const char *bytes, size_t n, const char *display_path, struct table *out);
-
-/* ---- shared by the two converters ---- */
-
-/* Does the text start (after blanks and a UTF-8 BOM) with '{' and hold `needle`? */
-bool tj_looks_like(const char *bytes, size_t n, const char *needle);
-
-#endif
-
-/* ---- reading the JSON through SQLite's JSON functions ---- */
-
-#include <sqlite3.h>
 #include <stdint.h>
 
+#define TJ_DEPTH_MAX 2000
+
+enum tj_type { TJ_NONE, TJ_OBJECT, TJ_ARRAY, TJ_STRING, TJ_NUMBER, TJ_TRUE, TJ_FALSE, TJ_NULL };
+
+struct tj_frame {
+	bool object;
+	size_t index;      /* arrays: elements begun; objects: keys read */
+	size_t key;        /* offset of the current key in keys */
+	size_t keys_start; /* this frame's keys begin here in keys */
+	/* the keys seen, for duplicates: open addressing of offsets + 1 */
+	size_t *slots;
+	size_t nslots, nkeys;
+	bool first; /* nothing read inside yet */
+};
+
 struct tj {
-	sqlite3 *db; /* a private in-memory connection */
+	struct tool_src *src;
 	const char *display;
-	char *doc; /* the text, NUL-terminated, without a UTF-8 BOM */
-	size_t len;
-	sqlite3_stmt *get;
+	long line, col;         /* of the last byte read */
+	long tok_line, tok_col; /* where the value or key being read starts */
+	bool io_error;
+	struct tj_frame *stack;
+	size_t depth, stack_cap;
+	char *keys; /* every open object's keys, NUL-separated */
+	size_t keys_len, keys_cap;
+	/* the last scalar */
+	enum tj_type type;
+	char *text;
+	size_t text_len, text_cap;
+	double num;      /* TJ_NUMBER: the value (finite) */
+	bool is_int;     /* TJ_NUMBER: integer syntax that fits int64 */
+	int64_t i;       /* when is_int */
+	char path[1024]; /* tj_path's buffer */
 };
 
-/* One value: type is SQLite's json_type() word, "" when the path is absent. */
-struct tj_val {
-	char type[8];
-	char *text; /* the string, number text or container JSON (owned; NULL when absent) */
-	double num;
-	int64_t i;
-	bool is_int64;
-};
-
-/*
- * Check that the bytes are a JSON object (no NUL byte, valid JSON located
- * by line:col when not) and open the connection; `top` names the tool in
- * messages. On failure everything is released.
- */
-int tj_open(struct tj *j, const char *bytes, size_t n, const char *display, const char *top);
+int tj_open(struct tj *j, struct tool_src *src);
 void tj_close(struct tj *j);
-/* The value at `path` (SQLite JSON path) inside `json` (NULL: the document). */
-int tj_get(struct tj *j, const char *json, const char *path, struct tj_val *v);
-void tj_val_release(struct tj_val *v);
-/* A statement over json_each(json): columns key, type, atom, value; the caller finalizes. */
-int tj_each(struct tj *j, const char *json, sqlite3_stmt **st);
-/* Is the value a finite JSON number? */
-bool tj_is_number(const struct tj_val *v);
+/* Read the next value (at the top, after a key, or as an array element). */
+int tj_value(struct tj *j, enum tj_type *type);
+/* In an object: 1 and *key (valid until the next tj_key at this level), 0 at its end. */
+int tj_key(struct tj *j, const char **key);
+/* In an array: 1 when an element follows (read it with tj_value), 0 at its end. */
+int tj_more(struct tj *j);
+/* Pass over the rest of a value tj_value began (a scalar: nothing to do). */
+int tj_skip(struct tj *j, enum tj_type type);
+/* After the top value: only blanks may follow. */
+int tj_finish(struct tj *j);
+/* "$.results[0].times[3]": where the reader is. */
+const char *tj_path(struct tj *j);
+/* err_at the value being read, its path first. */
+int tj_error(struct tj *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "a string", "an object", ...: for messages. */
+const char *tj_type_name(enum tj_type type);
+
 /* Format a double as the shortest text that reads back the same. */
 void tj_fmt(double x, char *buf, size_t size);
+
+#endif

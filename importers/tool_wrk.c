@@ -80,31 +80,61 @@ struct tok {
 
 struct parser {
 	const char *path;
-	const char *p, *end;
+	struct tool_src *src;
 	long line;
-	const char *text; /* current line, without its end */
+	const char *text; /* current line, without its end (the source's buffer) */
 	size_t len;
 	struct tok t[MAX_TOKENS];
 	size_t ntok;
 	char cells[NCOLS][CELL_MAX];
-	const char *url; /* into the input */
-	size_t url_len;
+	char *url; /* copied from the Running line */
+	/* what a Lua script printed (before Running, during the run, after Transfer/sec) */
+	size_t script_lines;
+	char *script;
+	size_t script_len;
+	bool script_cut;
 };
 
-/* Next line into ps->text/len; false at the end of input. */
-static bool next_line(struct parser *ps)
+/* Next line into ps->text/len; 0 at the end of input, <0 on a read error. */
+static int next_line(struct parser *ps)
 {
-	const char *nl;
-	if (ps->p >= ps->end)
-		return false;
-	nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
-	ps->text = ps->p;
-	ps->len = (size_t)((nl ? nl : ps->end) - ps->p);
-	ps->p = nl ? nl + 1 : ps->end;
-	ps->line++;
+	bool newline;
+	int got = tool_src_line(ps->src, &ps->text, &ps->len, &newline);
+	if (got <= 0)
+		return got;
+	ps->line = ps->src->line_no;
+	if (memchr(ps->text, '\0', ps->len)) {
+		const char *z = memchr(ps->text, '\0', ps->len);
+		return err_at(ps->path, ps->line, (long)(z - ps->text) + 1,
+			      "NUL byte in wrk output (binary data)");
+	}
 	if (ps->len && ps->text[ps->len - 1] == '\r')
 		ps->len--;
-	return true;
+	return 1;
+}
+
+#define SCRIPT_MAX ((size_t)64 << 10)
+
+/* A line wrk does not print: the script's output, kept (the first 64 KiB of it). */
+static int script_line(struct parser *ps)
+{
+	ps->script_lines++;
+	if (ps->script_len + ps->len + 1 > SCRIPT_MAX) {
+		ps->script_cut = true;
+		return 0;
+	}
+	{
+		char *grown = realloc(ps->script, ps->script_len + ps->len + 2);
+		if (!grown)
+			return err_set("out of memory reading '%s'", ps->path);
+		ps->script = grown;
+	}
+	if (ps->script_len)
+		ps->script[ps->script_len++] = '\n';
+	memcpy(ps->script + ps->script_len, ps->text, ps->len);
+	ps->script_len += ps->len;
+	ps->script[ps->script_len] = '\0';
+	return 0;
 }
 
 static int tokenize(struct parser *ps)
@@ -258,16 +288,64 @@ static int need_tokens(struct parser *ps, size_t n, const char *what)
 /* Read the next line, tokenized; an error names `what` if input ended. */
 static int line_of(struct parser *ps, const char *what)
 {
-	if (!next_line(ps))
+	int got = next_line(ps);
+	if (got < 0)
+		return ERR_DATA;
+	if (got == 0)
 		return err_at(ps->path, ps->line + 1, 0, "wrk output ends before %s", what);
 	return tokenize(ps);
+}
+
+/* Does the line start, after blanks, with `word`? */
+static bool starts(const struct parser *ps, const char *word)
+{
+	size_t i = 0, k = strlen(word);
+	while (i < ps->len && (ps->text[i] == ' ' || ps->text[i] == '\t'))
+		i++;
+	return ps->len - i >= k && !memcmp(ps->text + i, word, k);
+}
+
+/* The next line that starts with `word`; the lines before it are the script's. */
+static int line_after_script(struct parser *ps, const char *word, const char *what)
+{
+	long first = 0;
+	char seen[64] = "";
+	for (;;) {
+		int got = next_line(ps);
+		if (got < 0)
+			return ERR_DATA;
+		if (got == 0 && ps->line == 0)
+			return err_at(ps->path, 1, 0, "empty file, not wrk output");
+		if (got == 0 && first)
+			return err_at(
+				ps->path, first, 1,
+				"'%s' is not wrk's, and %s never follows (the file ends at line "
+				"%ld)",
+				seen, what, ps->line);
+		if (got == 0)
+			return err_at(ps->path, ps->line + 1, 0, "wrk output ends before %s", what);
+		if (starts(ps, word))
+			return tokenize(ps);
+		if (!first) { /* the first line that is not wrk's, for the message if nothing
+				 follows */
+			size_t k = 0;
+			first = ps->line;
+			for (size_t i = 0; i < ps->len && k + 5 < sizeof(seen); i++) {
+				unsigned char c = (unsigned char)ps->text[i];
+				k += (size_t)snprintf(seen + k, sizeof(seen) - k,
+						      c < 0x20 || c == 0x7f ? "\\x%02x" : "%c", c);
+			}
+		}
+		if (script_line(ps))
+			return ERR_DATA;
+	}
 }
 
 static int parse_header(struct parser *ps)
 {
 	double v;
-	/* Running 10s test @ http://host/ */
-	if (line_of(ps, "the Running line") != 0)
+	/* Running 10s test @ http://host/ (a script's setup may print before it) */
+	if (line_after_script(ps, "Running ", "the Running line") != 0)
 		return ERR_DATA;
 	if (want(ps, 0, "Running", "wrk's first line") || need_tokens(ps, 5, "the Running line"))
 		return ERR_DATA;
@@ -276,8 +354,8 @@ static int parse_header(struct parser *ps)
 	set_real(ps, C_DURATION, v);
 	if (want(ps, 2, "test", "the Running line") || want(ps, 3, "@", "the Running line"))
 		return ERR_DATA;
-	ps->url = ps->t[4].s;
-	ps->url_len = ps->t[4].len;
+	if (!(ps->url = strndup(ps->t[4].s, ps->t[4].len)))
+		return err_set("out of memory reading '%s'", ps->path);
 	/* 2 threads and 50 connections */
 	if (line_of(ps, "the threads line") != 0)
 		return ERR_DATA;
@@ -291,8 +369,8 @@ static int parse_header(struct parser *ps)
 		return err_at(ps->path, ps->line,
 			      ps->t[strcmp(ps->cells[C_THREADS], "0") ? 3 : 0].col,
 			      "wrk runs at least one thread and one connection");
-	/* Thread Stats   Avg      Stdev     Max   +/- Stdev */
-	if (line_of(ps, "the Thread Stats line") != 0)
+	/* Thread Stats   Avg      Stdev     Max   +/- Stdev (a script may print during the run) */
+	if (line_after_script(ps, "Thread Stats", "the Thread Stats line") != 0)
 		return ERR_DATA;
 	if (need_tokens(ps, 7, "the Thread Stats line") ||
 	    want(ps, 0, "Thread", "the Thread Stats line") ||
@@ -417,93 +495,73 @@ static int parse_summary(struct parser *ps, bool *seen_dist)
 	    need_tokens(ps, 2, "the Transfer/sec line") ||
 	    value(ps, &ps->t[1], 0, binary_mb, "a transfer rate", C_TRANSFER))
 		return ERR_DATA;
-	while (next_line(ps)) {
-		if (tokenize(ps) != 0)
+	/* what a script's done() prints (blank lines at the end are no one's) */
+	for (int got; (got = next_line(ps)) != 0;) {
+		size_t blank = 0;
+		if (got < 0)
 			return ERR_DATA;
-		if (ps->ntok)
-			return err_at(ps->path, ps->line, ps->t[0].col,
-				      "unexpected text after wrk's Transfer/sec line "
-				      "(output of a Lua script is not read)");
+		while (blank < ps->len && (ps->text[blank] == ' ' || ps->text[blank] == '\t'))
+			blank++;
+		if (blank < ps->len && script_line(ps))
+			return ERR_DATA;
 	}
 	return 0;
 }
 
-/* One packed block: ncols pointers, then the strings (table.c's layout). */
-static char **pack(const char *const *strs, size_t n)
-{
-	size_t bytes = n * sizeof(char *);
-	char **row, *p;
-	for (size_t i = 0; i < n; i++)
-		bytes += strlen(strs[i]) + 1;
-	row = malloc(bytes);
-	if (!row)
-		return NULL;
-	p = (char *)(row + n);
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(strs[i]) + 1;
-		memcpy(p, strs[i], len);
-		row[i] = p;
-		p += len;
-	}
-	return row;
-}
-
-/* Whether `needle` occurs in the n bytes at `hay`. */
-static bool contains(const char *hay, size_t n, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; i + k <= n; i++)
-		if (!memcmp(hay + i, needle, k))
-			return true;
-	return false;
-}
-
-bool tool_wrk_detect(const char *bytes, size_t n)
+bool tool_wrk_detect_lines(const char *first, size_t n1, const char *second, size_t n2)
 {
 	static const char lead[] = "Running ";
-	const char *nl, *second, *end2;
-	if (n < sizeof(lead) - 1 || memcmp(bytes, lead, sizeof(lead) - 1) != 0)
+	size_t k = sizeof(lead) - 1;
+	bool test = false, threads = false;
+	if (n1 < k || memcmp(first, lead, k) != 0)
 		return false;
-	nl = memchr(bytes, '\n', n);
-	if (!nl || !contains(bytes, (size_t)(nl - bytes), " test @ "))
-		return false;
-	second = nl + 1;
-	end2 = memchr(second, '\n', n - (size_t)(second - bytes));
-	if (!end2)
-		end2 = bytes + n;
-	return contains(second, (size_t)(end2 - second), " threads and ");
+	for (size_t i = 0; i + 8 <= n1 && !test; i++)
+		test = !memcmp(first + i, " test @ ", 8);
+	for (size_t i = 0; i + 13 <= n2 && !threads; i++)
+		threads = !memcmp(second + i, " threads and ", 13);
+	return test && threads;
 }
 
-int tool_wrk_convert(const char *bytes, size_t n, const char *display_path, struct table *out)
+static int emit(struct parser *ps, struct tool_emit *out)
+{
+	char count[32];
+	int rc = tool_emit_row(out, 1);
+	for (size_t i = 0; rc == 0 && i < NCOLS; i++)
+		rc = tool_emit_set(out, col_names[i], i == C_URL ? ps->url : ps->cells[i], 0);
+	snprintf(count, sizeof(count), "%zu", ps->script_lines);
+	if (rc == 0 && ps->script_lines) {
+		rc = tool_emit_set(out, "script_lines", count, 0);
+		if (rc == 0 && ps->script_cut) {
+			char *grown = realloc(ps->script, ps->script_len + 64);
+			if (!grown)
+				return err_set("out of memory reading '%s'", ps->path);
+			ps->script = grown;
+			snprintf(ps->script + ps->script_len, 64, "\n... (cut at 64 KiB)");
+		}
+		if (rc == 0)
+			rc = tool_emit_set(out, "script_output", ps->script ? ps->script : "", 0);
+	}
+	if (rc > 0)
+		rc = err_set("%s: a wrk column twice", ps->path);
+	return rc ? rc : tool_emit_done(out);
+}
+
+int tool_wrk_convert(struct tool_src *src, struct tool_emit *out)
 {
 	struct parser ps;
-	const char *row[NCOLS];
-	char *url = NULL;
 	bool dist;
 	int rc = ERR_DATA;
 
-	memset(out, 0, sizeof(*out));
 	memset(&ps, 0, sizeof(ps));
-	ps.path = display_path;
-	ps.p = bytes;
-	ps.end = bytes + n;
-	if (memchr(bytes, '\0', n)) {
-		const char *z = memchr(bytes, '\0', n);
-		long line = 1, col = 1;
-		for (const char *c = bytes; c < z; c++, col++)
-			if (*c == '\n')
-				line++, col = 0;
-		return err_at(display_path, line, col, "NUL byte in wrk output (binary data)");
-	}
-	if (n == 0)
-		return err_at(display_path, 0, 0, "empty file, not wrk output");
+	ps.path = src->display;
+	ps.src = src;
 	strcpy(ps.cells[C_SE_CONNECT], "0");
 	strcpy(ps.cells[C_SE_READ], "0");
 	strcpy(ps.cells[C_SE_WRITE], "0");
 	strcpy(ps.cells[C_SE_TIMEOUT], "0");
 	strcpy(ps.cells[C_NON2XX], "0");
 	if (parse_header(&ps) != 0 || parse_summary(&ps, &dist) != 0)
-		return ERR_DATA;
+		goto done;
 	if (!strcmp(ps.cells[C_REQUESTS], "0")) {
 		/* wrk prints zeros for statistics over no samples */
 		static const enum col undefined[] = {
@@ -512,33 +570,9 @@ int tool_wrk_convert(const char *bytes, size_t n, const char *display_path, stru
 		for (size_t i = 0; i < sizeof(undefined) / sizeof(undefined[0]); i++)
 			ps.cells[undefined[i]][0] = '\0';
 	}
-	url = strndup(ps.url, ps.url_len);
-	if (!url)
-		return err_set("out of memory reading '%s'", display_path);
-	for (size_t i = 0; i < NCOLS; i++)
-		row[i] = ps.cells[i];
-	row[C_URL] = url;
-	out->display_path = strdup(display_path);
-	out->header = pack(col_names, NCOLS);
-	out->cells = malloc(sizeof(*out->cells));
-	out->lines = malloc(sizeof(*out->lines));
-	if (out->cells)
-		out->cells[0] = pack(row, NCOLS);
-	if (!out->display_path || !out->header || !out->cells || !out->lines || !out->cells[0]) {
-		if (out->cells && out->cells[0])
-			free(out->cells[0]);
-		free(out->cells);
-		out->cells = NULL;
-		table_release(out);
-		err_set("out of memory reading '%s'", display_path);
-		goto done;
-	}
-	out->delimiter = '\t';
-	out->ncols = NCOLS;
-	out->nrows = 1;
-	out->lines[0] = 1;
-	rc = 0;
+	rc = emit(&ps, out);
 done:
-	free(url);
+	free(ps.url);
+	free(ps.script);
 	return rc;
 }

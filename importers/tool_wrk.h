@@ -2,8 +2,8 @@
  * tool_wrk: the text wrk 4.1 prints for one run, as a one-row table.
  *
  * One file is one run (a folder of wrk outputs is a corpus, one run per
- * file). The converter gets the bytes the importer read through
- * common/infile.h; it never opens a file.
+ * file). The converter reads the lines of a tool_src (importers/tools.h);
+ * it never opens a file.
  *
  * Accepted, in this order (wrk.c's print_stats_header/print_stats and
  * main): "Running DUR test @ URL", "  T threads and C connections", the
@@ -12,10 +12,14 @@
  * (--latency), "  N requests in TIME, SIZE read", optionally "Socket
  * errors: connect a, read b, write c, timeout d" and "Non-2xx or 3xx
  * responses: n", then "Requests/sec: R" and "Transfer/sec: SIZE". Blank
- * lines at the end and CRLF line ends are accepted. Anything else (a line
- * out of place, a missing line, a number wrk cannot print, an unknown
- * unit, a NUL byte, output of a Lua script) is refused with
- * "path:line:col: message" (err_at).
+ * lines at the end and CRLF line ends are accepted. What a Lua script
+ * (wrk -s) prints is kept: lines before "Running" (setup, init), between
+ * the threads line and "Thread Stats" (response) and after "Transfer/sec"
+ * (done) are the script's, counted in script_lines and kept in
+ * script_output (its first 64 KiB, lines joined by newlines). Anything
+ * else (a line out of place, a missing line, a number wrk cannot print,
+ * an unknown unit, a NUL byte) is refused with "path:line:col: message"
+ * (err_at).
  *
  * Units are normalised (wrk's units.c): times us/ms/s/m/h to ms, counts
  * with k/M/G/T/P (x1000), sizes B/KB/MB/GB/TB/PB (x1024) to MB (wrk's MB:
@@ -32,22 +36,21 @@
  * latency_p90_ms, latency_p99_ms, requests_total, elapsed_s, read_MB,
  * socket_connect_errors_count, socket_read_errors_count,
  * socket_write_errors_count, socket_timeout_errors_count,
- * non_2xx_errors_count, requests_per_s, transfer_MB_per_s.
+ * non_2xx_errors_count, requests_per_s, transfer_MB_per_s; script_lines and
+ * script_output when a script printed anything.
  */
 #ifndef COREPLAN_TOOL_WRK_H
 #define COREPLAN_TOOL_WRK_H
 
+#include "tools.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-struct table;
-
-/* Whether `bytes` start like wrk's output (the Running and threads lines). */
-bool tool_wrk_detect(const char *bytes, size_t n);
 /*
- * Convert one wrk output into `out` (one row; out->lines[0] is 1, the
- * Running line). 0, or ERR_DATA with the message set; `out` is then empty.
+ * Whether the first two lines of a file (after any script output) read
+ * like wrk's: "Running ... test @ ..." and "... threads and ...".
  */
-int tool_wrk_convert(const char *bytes, size_t n, const char *display_path, struct table *out);
+bool tool_wrk_detect_lines(const char *first, size_t n1, const char *second, size_t n2);
 
 #endif

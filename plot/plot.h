@@ -42,11 +42,10 @@
 #include <stdio.h>
 
 #include "../common/strbuf.h"
+#include "render.h"
 
 enum plot_format { PLOT_SVG, PLOT_PNG };
 
-/* Returned by plot_render when there is no gnuplot to run. */
-#define PLOT_NOT_INSTALLED 3
 
 /* Append text as a gnuplot string expression made of single-quoted pieces. */
 int plot_quote(struct strbuf *sb, const char *text);
@@ -60,14 +59,6 @@ void plot_data_text(FILE *fp, const char *text);
 int plot_begin(struct strbuf *script, enum plot_format format, const char *image,
 	       const char *title, const char *xlabel, const char *ylabel);
 
-/*
- * Run gnuplot on script (fed on its standard input) in folder DIR and
- * check that it drew DIR/IMAGE_NAME, which must not exist before (DIR is a
- * fresh stage: gnuplot never draws over a file). what: the name messages
- * give the plot. 0, PLOT_NOT_INSTALLED, or ERR_DATA with gnuplot's message
- * (a half-drawn image removed).
- */
-int plot_render(const char *script, const char *dir, const char *what, const char *image_name);
 
 /* "svg" or "png". */
 const char *plot_extension(enum plot_format format);
@@ -103,11 +94,15 @@ bool plot_series_drawable(const struct plot_series *ps);
 /* The series' points with both x and y numbers. */
 size_t plot_series_points(const struct plot_series *ps);
 
+struct plot_session;
+
 /* How a plot's files are written (plot_draw; plot/plots.h, plot/sizing_plot.h). */
 struct plot_output {
 	const char *display_dir; /* how messages spell the folder (NULL: dir) */
 	bool force;              /* replace the image, data and script coreplan wrote there */
 	bool data_without_image; /* without gnuplot, still write the data and the script */
+	/* the gnuplot that draws it (plot/session.h: a report's), NULL: one of its own */
+	struct plot_session *session;
 };
 
 struct plot_spec {

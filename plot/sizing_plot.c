@@ -31,10 +31,15 @@ static char *beside(const char *path, const char *ext)
 	return strbuf_detach(&sb);
 }
 
-/* Is the cell drawn (a measurement at the session counts asked for, or any without them)? */
+/*
+ * Is the cell drawn? Only a cell that counts as its instance's capacity
+ * (eligible: whole instance, the target's conditions, a session count
+ * asked for): a GOMAXPROCS=1 run beside the prediction would mislead.
+ */
 static bool drawn(const struct size_result *res, const struct size_cell *c)
 {
-	return c->n > 0 && (c->at_target || !res->sessions.given);
+	(void)res;
+	return c->n > 0 && c->eligible;
 }
 
 int sizing_plot_draw(const struct size_result *res, const char *path, const struct plot_output *o,
@@ -141,8 +146,10 @@ int sizing_plot_draw(const struct size_result *res, const char *path, const stru
 				    "(median with min-max bars: %zu cell%s, %zu runs, %s) against the "
 				    "target %g (dashed red line).",
 				    res->metric, m, m == 1 ? "" : "s", k, k == 1 ? "" : "s", runs,
-				    res->sessions.given ? "at the session counts asked for"
-							: "every measured cell",
+				    res->sessions.given
+					    ? "the whole-instance cells at the target's conditions and "
+					      "session counts"
+					    : "the whole-instance cells at the target's conditions",
 				    in->target);
 			if (k == 0)
 				strbuf_adds(&cap, " No instance has a measured cell to draw: only "

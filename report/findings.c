@@ -2,6 +2,7 @@
 #include "findings.h"
 
 #include "../common/err.h"
+#include "../common/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -146,6 +147,54 @@ int findings_target_sweep(struct findings *f, const struct sweep *sw, double tar
 	return 0;
 }
 
+/* What the verdict of row r rests on, the calibration and the caveats, into x (words). */
+static void size_words(const struct size_result *res, const struct size_row *r, struct finding *x)
+{
+	const struct size_calibration *k = &res->calibration[r->group];
+	const char *group = size_group_name(r->group);
+	struct strbuf sb = STRBUF_INIT;
+	if (r->worst < res->ncells) {
+		const struct size_cell *c = &res->cells[r->worst];
+		snprintf(x->word, sizeof(x->word), "measured");
+		snprintf(x->steps, sizeof(x->steps),
+			 "its own whole-instance runs (the worst cell, %s%s%g sessions: median "
+			 "%.1f, n = %zu)",
+			 c->group, c->group[0] ? " at " : "", c->sessions, c->s.median, c->n);
+	} else {
+		snprintf(x->word, sizeof(x->word), "predicted");
+		snprintf(x->steps, sizeof(x->steps),
+			 "the model alone (no whole-instance run of it at the target's "
+			 "conditions)");
+	}
+	if (k->n)
+		snprintf(x->within, sizeof(x->within),
+			 "calibrated on %zu measured cell%s of %zu %s instance%s: measured / "
+			 "predicted %.2f (%.2f-%.2f)",
+			 k->n, k->n == 1 ? "" : "s", k->instances, group,
+			 k->instances == 1 ? "" : "s", k->median, k->min, k->max);
+	else
+		snprintf(x->within, sizeof(x->within),
+			 "uncalibrated: no eligible measured cell of a %s instance", group);
+	if (r->extrapolated)
+		strbuf_addf(&sb, "; %.2fx the physical cores fitted", r->cores_beyond);
+	if (r->sessions_beyond > 1)
+		strbuf_addf(&sb, "; %.2fx the sessions measured", r->sessions_beyond);
+	if (r->memory_beyond > 1)
+		strbuf_addf(&sb, "; memory %.2fx past the slope's sessions", r->memory_beyond);
+	if (r->other_platform)
+		strbuf_addf(&sb, "; other platform (base %s)", res->in.base_platform);
+	if (r->other_store)
+		strbuf_addf(&sb, "; other store (base %s)", res->in.base_store);
+	if (r->translated)
+		strbuf_adds(&sb, "; translated from another CPU");
+	snprintf(x->method, sizeof(x->method),
+		 "coreplan size: base rate x per-doubling^log2(physical cores) (x SMT) x the "
+		 "platform, store and sessions factors, the cheapest whose calibrated lower "
+		 "bound (or worst measured minimum) meets the target%s",
+		 sb.buf ? strbuf_str(&sb) : "");
+	strbuf_release(&sb);
+}
+
 int findings_size(struct findings *f, const struct size_result *res, const char *section)
 {
 	struct finding *x;
@@ -153,8 +202,8 @@ int findings_size(struct findings *f, const struct size_result *res, const char 
 	if (res->cheapest >= res->cat.n) {
 		char why[768];
 		snprintf(why, sizeof(why),
-			 "no instance of the %zu in the catalogs is predicted to meet %g at %s "
-			 "sessions",
+			 "no instance of the %zu in the catalogs meets %g at %s sessions on its "
+			 "calibrated lower bound or its measured runs",
 			 res->cat.n, res->in.target,
 			 res->sessions.given ? res->sessions.text : "any");
 		return findings_unsupported(f, FINDING_PREDICTED, "", section, why);
@@ -163,17 +212,13 @@ int findings_size(struct findings *f, const struct size_result *res, const char 
 	if (!(x = findings_add(f, FINDING_PREDICTED, r->inst->instance, section)))
 		return err_set("out of memory");
 	x->value = r->predicted;
-	x->lo = r->predicted_lo;
-	x->hi = r->predicted_hi;
+	x->lo = r->calibrated_lo;
+	x->hi = r->calibrated_hi;
 	x->met = true;
-	x->n = r->ncells;
+	x->n = r->eligible_cells;
 	x->level = r->cost_per_1k;
-	snprintf(x->word, sizeof(x->word), "%s", r->basis ? r->basis : "predicted");
 	snprintf(x->unit, sizeof(x->unit), "%s", res->metric ? res->metric : "tput");
-	snprintf(x->method, sizeof(x->method),
-		 "coreplan size: base rate x per-doubling^log2(physical cores) (x SMT), the "
-		 "cheapest whose lower bound meets the target%s",
-		 r->translated ? "; translated from another CPU family" : "");
+	size_words(res, r, x);
 	return 0;
 }
 

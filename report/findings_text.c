@@ -24,7 +24,7 @@ static const char *label_of(const struct finding *x)
 		[FINDING_CPU] = "CPU accounting",
 		[FINDING_MEMORY] = "Memory per session",
 		[FINDING_TARGET] = "Target",
-		[FINDING_PREDICTED] = "Cheapest predicted instance",
+		[FINDING_PREDICTED] = "Cheapest instance that meets the target",
 		[FINDING_TRANSLATE] = "Translated",
 	};
 	return labels[x->kind];
@@ -110,9 +110,9 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 		break;
 	case FINDING_PREDICTED:
 		strbuf_addf(out,
-			    "predicted %.1f (interval %.1f-%.1f) meets the target, basis %s, "
-			    "%zu measured cells; %s.",
-			    x->value, x->lo, x->hi, x->word, x->n, x->method);
+			    "meets the target: predicted %.1f, calibrated interval "
+			    "%.1f-%.1f, resting on %s; %s; %s.",
+			    x->value, x->lo, x->hi, x->steps, x->within, x->method);
 		break;
 	case FINDING_TRANSLATE:
 		if (isnan(x->lo))

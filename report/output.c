@@ -4,6 +4,7 @@
 #include "../common/err.h"
 #include "../common/outfile.h"
 #include "../common/strbuf.h"
+#include "../plot/session.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -68,6 +69,8 @@ int report_output_open(struct report_output *o, const char *out_dir)
 		else if (mkdir(o->plots_dir, 0777) != 0)
 			rc = err_set("cannot create '%s': %s", o->plots_shown, strerror(errno));
 	}
+	if (rc == 0)
+		rc = plot_session_open(o->plots_dir, &o->gnuplot);
 	return rc;
 }
 
@@ -109,7 +112,11 @@ int report_output_close(struct report_output *o, FILE *fp, const char *name)
  */
 int report_output_install(struct report_output *o)
 {
-	int rc = outdir_clear(o->od);
+	int rc;
+	/* every plot drawn: gnuplot ends before its folder moves */
+	plot_session_close(o->gnuplot);
+	o->gnuplot = NULL;
+	rc = outdir_clear(o->od);
 	if (rc == 0)
 		rc = outdir_commit(o->od, o->stage, "plots", false);
 	for (size_t i = 0; rc == 0 && i < o->nfiles; i++)
@@ -121,6 +128,7 @@ int report_output_install(struct report_output *o)
 
 void report_output_release(struct report_output *o)
 {
+	plot_session_close(o->gnuplot);
 	outdir_unstage(o->stage); /* what a failure left there; empty after install */
 	outdir_free(o->od);
 	free(o->stage);

@@ -17,7 +17,9 @@
  *                          created in, the marker saved
  *   report_output_release  unstage what a failure left, unlock, free
  * Plots are drawn into plots_dir (the stage's plots/) and named to users
- * as plots_shown (DIR/plots). A failure before install leaves DIR as it was.
+ * as plots_shown (DIR/plots), all by one gnuplot (gnuplot, a plot session
+ * in plots_dir: pass it in each plot's struct plot_output). A failure
+ * before install leaves DIR as it was.
  */
 #ifndef COREPLAN_REPORT_OUTPUT_H
 #define COREPLAN_REPORT_OUTPUT_H
@@ -26,6 +28,7 @@
 #include <stdio.h>
 
 struct outdir;
+struct plot_session;
 
 struct report_output {
 	const char *out_dir; /* as the user gave it (not owned) */
@@ -35,6 +38,8 @@ struct report_output {
 	char *plots_shown;   /* DIR/plots: what the report and its messages name */
 	char **files;        /* names created in the stage, to install */
 	size_t nfiles;
+	/* one gnuplot for every plot of the report (plot/session.h), ended by install */
+	struct plot_session *gnuplot;
 };
 
 int report_output_open(struct report_output *o, const char *out_dir);

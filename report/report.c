@@ -110,7 +110,7 @@ void report_plot(struct report_ctx *c, struct doc_section *s, const struct plot_
 				 name,
 				 c->req->plot_format,
 				 strbuf_str(&context),
-				 {c->out.plots_shown, false, true},
+				 {c->out.plots_shown, false, true, c->out.gnuplot},
 				 &caption};
 	rc = plots_draw(&t, preq, pres, &image);
 	if (rc == 0) {

@@ -130,7 +130,7 @@ static void groups_text(struct report_ctx *c, struct doc_section *s)
 		strbuf_addf(&line, "%s%s", i ? ", " : " (groups by ", c->plan.group[i]);
 	strbuf_adds(&line, c->plan.ngroup ? ")" : "");
 	strbuf_adds(&line, "; a block that holds only some of a group's levels is a group of its "
-			   "own (README.md, \"No silent pooling\"). The noise and fit sections use "
+			   "own (docs/analysis.md, \"No silent pooling\"). The noise and fit sections use "
 			   "the same groups.");
 	doc_text(s, "%s", strbuf_str(&line));
 	strbuf_release(&line);
@@ -541,7 +541,7 @@ static void sizing_figure(struct report_ctx *c, struct doc_section *s,
 			  const struct size_result *res)
 {
 	struct sizing_plot sp = {0};
-	struct plot_output o = {c->out.plots_shown, false, true};
+	struct plot_output o = {c->out.plots_shown, false, true, c->out.gnuplot};
 	struct strbuf path = STRBUF_INIT, image = STRBUF_INIT;
 	const char *ext = plot_extension(c->req->plot_format);
 	int drawn;

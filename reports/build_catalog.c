@@ -49,6 +49,7 @@ enum {
 	S_PHYSICAL,
 	S_SUSTAINED,
 	S_LINE,
+	S_PLATFORMS,
 	NSHOW_COLS
 };
 
@@ -71,6 +72,7 @@ static void instances_table(struct doc_section *s, const struct catalog *cat)
 		[S_PHYSICAL] = DOC_COL_REAL("physical_cores", "cores", 'g', 6),
 		[S_SUSTAINED] = DOC_COL_REAL("sustained_cores", "cores", 'g', 6),
 		[S_LINE] = DOC_COL_INT("line", NULL),
+		[S_PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
 	};
 	struct doc_table *t = doc_table(s, cols, NSHOW_COLS);
 	doc_table_empty_text(t, "no catalog stored");
@@ -93,10 +95,22 @@ static void instances_table(struct doc_section *s, const struct catalog *cat)
 		doc_set_real(t, S_PHYSICAL, in->physical_cores);
 		doc_set_real(t, S_SUSTAINED, in->sustained_cores);
 		doc_set_int(t, S_LINE, in->line);
+		if (in->cpu_platforms && in->cpu_platforms[0])
+			doc_set_text(t, S_PLATFORMS, in->cpu_platforms);
 	}
 }
 
-enum { F_FAMILY, F_SERIES, F_PROVIDER, F_N, F_VMIN, F_VMAX, F_INSTANCES, NFAMILY_COLS };
+enum {
+	F_FAMILY,
+	F_SERIES,
+	F_PROVIDER,
+	F_N,
+	F_VMIN,
+	F_VMAX,
+	F_INSTANCES,
+	F_PLATFORMS,
+	NFAMILY_COLS
+};
 
 static void families_table(struct doc_section *s, const struct catalog_result *res)
 {
@@ -108,6 +122,7 @@ static void families_table(struct doc_section *s, const struct catalog_result *r
 		[F_VMIN] = DOC_COL_INT("vcpus_min", "vCPUs"),
 		[F_VMAX] = DOC_COL_INT("vcpus_max", "vCPUs"),
 		[F_INSTANCES] = DOC_COL_TEXT("instances"),
+		[F_PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
 	};
 	struct doc_table *t = doc_table(s, cols, NFAMILY_COLS);
 	doc_table_empty_text(t, "no catalog stored");
@@ -121,6 +136,8 @@ static void families_table(struct doc_section *s, const struct catalog_result *r
 		doc_set_int(t, F_VMIN, f->vcpus_min);
 		doc_set_int(t, F_VMAX, f->vcpus_max);
 		doc_set_text(t, F_INSTANCES, f->instances);
+		if (f->platforms[0])
+			doc_set_text(t, F_PLATFORMS, f->platforms);
 	}
 }
 

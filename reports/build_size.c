@@ -1,15 +1,17 @@
 /* build_size: the document of `coreplan size` (builders.h). */
-#include "builders.h"
+#include "build_size_parts.h"
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
 #include "../schema/fields.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const char *unit_of(const char *field)
+const char *size_doc_unit(const char *field)
 {
 	const struct field_info *f = field_find(field);
 	return f ? f->unit : "";
@@ -26,6 +28,14 @@ enum {
 	I_PREDICTED,
 	I_PREDICTED_LOW,
 	I_PREDICTED_HIGH,
+	I_CALIBRATED_LOW,
+	I_CALIBRATED_HIGH,
+	I_CALIBRATION,
+	I_SESSIONS_FACTOR,
+	I_SESSIONS_AT,
+	I_CORES_BEYOND,
+	I_SESSIONS_BEYOND,
+	I_MEMORY_BEYOND,
 	I_VERDICT,
 	I_BASIS,
 	I_SHORTFALL,
@@ -49,35 +59,96 @@ enum {
 	NINSTANCE_COLS
 };
 
-/* "CHEAPEST; extrapolated; translated (factor F); shared-core: ...; measured ...", or NULL. */
-static const char *flags_text(const struct size_row *r, char *buf, size_t len)
+/* "dedicated: 3 cells of 1 instance, measured / predicted 0.916 (0.90-0.93)" or "uncalibrated:
+ * ...". */
+static void calibration_text(const struct size_result *res, const struct size_row *r, char *buf,
+			     size_t len)
 {
-	size_t used = 0;
-	buf[0] = '\0';
+	const struct size_calibration *k = &res->calibration[r->group];
+	if (k->n == 0)
+		snprintf(buf, len, "uncalibrated: no eligible measured cell of a %s instance",
+			 size_group_name(r->group));
+	else
+		snprintf(buf, len,
+			 "%s: %zu cell%s of %zu instance%s, measured / predicted %.3f (%.3f-%.3f)",
+			 size_group_name(r->group), k->n, k->n == 1 ? "" : "s", k->instances,
+			 k->instances == 1 ? "" : "s", k->median, k->min, k->max);
+}
+
+/* Append one flag ("; "-separated) to the flags text. */
+static void flag(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void flag(struct strbuf *sb, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	strbuf_addf(sb, "%s%s", sb->len ? "; " : "", text);
+}
+
+/* The extrapolations: cores, sessions, memory, each with how far. */
+static void beyond_flags(const struct size_result *res, const struct size_row *r, struct strbuf *sb)
+{
+	const struct size_inputs *in = &res->in;
+	if (r->extrapolated)
+		flag(sb, "extrapolated: %g physical cores, %.2fx the largest fitted (%g)",
+		     r->inst->sustained_cores, r->cores_beyond, in->max_measured_cores);
+	if (r->sessions_beyond > 1)
+		flag(sb, "sessions extrapolated: %g, %.2fx the largest measured (%g)",
+		     in->asked->largest, r->sessions_beyond,
+		     in->curve.n ? in->curve.sessions[in->curve.n - 1] : in->cpu_sessions_max);
+	else if (r->sessions_beyond > 0)
+		flag(sb, "sessions below the measured range: %.2fx its smallest count",
+		     r->sessions_beyond);
+	if (r->memory_beyond > 1)
+		flag(sb,
+		     "memory extrapolated: %g sessions, %.2fx the largest the slope was fitted at "
+		     "(%g)",
+		     in->asked->largest, r->memory_beyond, in->mem_sessions_max);
+}
+
+/* "CHEAPEST; extrapolated ...; translated (factor F); shared-core: ...; measured ...", or NULL. */
+static char *flags_text(const struct size_result *res, const struct size_row *r)
+{
+	const struct size_inputs *in = &res->in;
+	const struct size_translation *t = r->translation;
+	struct strbuf sb = STRBUF_INIT;
 	if (r->cheapest)
-		used += (size_t)snprintf(buf + used, len - used, "CHEAPEST; ");
-	if (r->extrapolated && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "extrapolated; ");
-	if (r->translated && r->translation && r->translation->measured && used < len)
-		used += (size_t)snprintf(buf + used, len - used,
-					 "translated (factor %.4f, 95%% interval %.4f-%.4f, measured "
-					 "from %s to %s); ",
-					 r->translation_factor, r->translation->lo, r->translation->hi,
-					 r->translation->from_name, r->translation->to_name);
-	else if (r->translated && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "translated (factor %g); ",
-					 r->translation_factor);
-	if (r->shared_core && used < len)
-		used += (size_t)snprintf(buf + used, len - used,
-					 "shared-core: sustained share; burst %.0f not sustained; ",
-					 r->burst);
-	if (r->measured_below && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "measured below prediction; ");
-	if (r->measured_above && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "measured above prediction; ");
-	if (used >= 2 && used < len)
-		buf[used - 2] = '\0';
-	return buf[0] ? buf : NULL;
+		flag(&sb, "CHEAPEST");
+	beyond_flags(res, r, &sb);
+	if (r->translated && t && t->measured)
+		flag(&sb,
+		     "translated%s (factor %.4f, 95%% interval %.4f-%.4f, measured from %s to %s)",
+		     r->platform_translated ? " to another platform" : "", r->translation_factor,
+		     t->lo, t->hi, t->from_name, t->to_name);
+	else if (r->translated)
+		flag(&sb, "translated%s (factor %g)",
+		     r->platform_translated ? " to another platform" : "", r->translation_factor);
+	if (r->shared_core)
+		flag(&sb, "shared-core: sustained share; burst %.0f not sustained", r->burst);
+	if (r->other_platform)
+		flag(&sb,
+		     "other platform: sized for %s (%s), the base rate measured on %s, no factor",
+		     in->platform, size_basis_name(in->platform_basis), in->base_platform);
+	if (r->other_store)
+		flag(&sb,
+		     "other store: sized for %s (%s), the base rate measured with %s, no factor",
+		     in->store, size_basis_name(in->store_basis), in->base_store);
+	if (r->store_factored)
+		flag(&sb, "store factor %.3f (%s over %s)", in->store_factor.value, in->store,
+		     in->base_store);
+	if (r->predicted_ok && r->inst->threads_per_core == 2 && in->smt_basis == SIZE_ASSUMED)
+		flag(&sb, "SMT assumed 1.0 (not measured)");
+	if (r->predicted_ok && !r->calibrated)
+		flag(&sb, "uncalibrated");
+	if (r->loo_miss)
+		flag(&sb, "a measured cell outside its leave-one-out bounds");
+	if (r->measured_below)
+		flag(&sb, "measured below prediction");
+	if (r->measured_above)
+		flag(&sb, "measured above prediction");
+	return sb.buf ? strbuf_detach(&sb) : NULL;
 }
 
 /* "cfg=pg at 500 sessions" */
@@ -88,7 +159,7 @@ static void cell_where(const struct size_cell *c, char *buf, size_t len)
 
 static void instances_table(struct doc_section *s, const struct size_result *res)
 {
-	const char *mu = unit_of(res->metric);
+	const char *mu = size_doc_unit(res->metric);
 	const struct doc_col cols[NINSTANCE_COLS] = {
 		[I_INSTANCE] = DOC_COL_TEXT("instance"),
 		[I_VCPUS] = DOC_COL_INT("vcpus", "vCPUs"),
@@ -98,6 +169,14 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		[I_PREDICTED] = DOC_COL_REAL("predicted", mu, 'f', 0),
 		[I_PREDICTED_LOW] = DOC_COL_REAL("predicted_low", mu, 'f', 0),
 		[I_PREDICTED_HIGH] = DOC_COL_REAL("predicted_high", mu, 'f', 0),
+		[I_CALIBRATED_LOW] = DOC_COL_REAL("calibrated_low", mu, 'f', 0),
+		[I_CALIBRATED_HIGH] = DOC_COL_REAL("calibrated_high", mu, 'f', 0),
+		[I_CALIBRATION] = DOC_COL_TEXT("calibration"),
+		[I_SESSIONS_FACTOR] = DOC_COL_REAL("sessions_factor", "x", 'f', 3),
+		[I_SESSIONS_AT] = DOC_COL_REAL("sessions_factor_at", "sessions", 'g', 6),
+		[I_CORES_BEYOND] = DOC_COL_REAL("cores_beyond", "x", 'f', 2),
+		[I_SESSIONS_BEYOND] = DOC_COL_REAL("sessions_beyond", "x", 'f', 2),
+		[I_MEMORY_BEYOND] = DOC_COL_REAL("memory_beyond", "x", 'f', 2),
 		[I_VERDICT] = DOC_COL_TEXT("verdict"),
 		[I_BASIS] = DOC_COL_TEXT("verdict_basis"),
 		[I_SHORTFALL] = DOC_COL_REAL("shortfall", "x", 'f', 2),
@@ -120,7 +199,7 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		[I_PRICE_DATE] = DOC_COL_TEXT("price_date"),
 	};
 	struct doc_table *t = doc_table(s, cols, NINSTANCE_COLS);
-	char flags[320], where[160];
+	char *flags, where[320];
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, res->listing
 					? "--list-families: nothing sized"
@@ -137,6 +216,22 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		doc_set_real(t, I_PREDICTED, r->predicted);
 		doc_set_real(t, I_PREDICTED_LOW, r->predicted_lo);
 		doc_set_real(t, I_PREDICTED_HIGH, r->predicted_hi);
+		doc_set_real(t, I_CALIBRATED_LOW, r->calibrated_lo);
+		doc_set_real(t, I_CALIBRATED_HIGH, r->calibrated_hi);
+		if (r->predicted_ok) {
+			calibration_text(res, r, where, sizeof(where));
+			doc_set_text(t, I_CALIBRATION, where);
+		}
+		if (r->predicted_ok && res->in.curve.n) {
+			doc_set_real(t, I_SESSIONS_FACTOR, r->sessions_at.factor);
+			doc_set_real(t, I_SESSIONS_AT, r->sessions_at.at);
+		}
+		if (r->cores_beyond > 0)
+			doc_set_real(t, I_CORES_BEYOND, r->cores_beyond);
+		if (r->sessions_beyond > 0)
+			doc_set_real(t, I_SESSIONS_BEYOND, r->sessions_beyond);
+		if (r->memory_beyond > 0)
+			doc_set_real(t, I_MEMORY_BEYOND, r->memory_beyond);
 		doc_set_text(t, I_VERDICT, r->verdict);
 		doc_set_text(t, I_BASIS, r->basis);
 		doc_set_real(t, I_SHORTFALL, r->shortfall);
@@ -160,10 +255,160 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		doc_set_real(t, I_MEMORY, in->memory_gib);
 		doc_set_real(t, I_PRICE, in->price_per_hour);
 		doc_set_real(t, I_COST, r->cost_per_1k);
-		if (flags_text(r, flags, sizeof(flags)))
+		if ((flags = flags_text(res, r)) != NULL)
 			doc_set_text(t, I_FLAGS, flags);
+		free(flags);
 		doc_set_text(t, I_PRICE_DATE, in->price_date);
 	}
+}
+
+/* ---- the fleets view: N x instance for horizontal scale-out ---- */
+
+enum {
+	L_INSTANCE,
+	L_N,
+	L_N_CENTRAL,
+	L_N_OPTIMISTIC,
+	L_SESSIONS_EACH,
+	L_SESSIONS_FACTOR,
+	L_SESSIONS_AT,
+	L_CAPACITY,
+	L_CAPACITY_LOW,
+	L_CAPACITY_HIGH,
+	L_TOTAL_LOW,
+	L_MEMORY_EACH,
+	L_MEMORY,
+	L_PRICE,
+	L_COST,
+	L_COST_CENTRAL,
+	L_CHEAPEST,
+	L_WHY,
+	L_FLAGS,
+	NFLEET_COLS
+};
+
+static void fleets_table(struct doc_section *s, const struct size_result *res)
+{
+	const char *mu = size_doc_unit(res->metric);
+	const struct doc_col cols[NFLEET_COLS] = {
+		[L_INSTANCE] = DOC_COL_TEXT("instance"),
+		[L_N] = DOC_COL_INT("n", "instances"),
+		[L_N_CENTRAL] = DOC_COL_INT("n_central", "instances"),
+		[L_N_OPTIMISTIC] = DOC_COL_INT("n_optimistic", "instances"),
+		[L_SESSIONS_EACH] = DOC_COL_REAL("sessions_each", "sessions", 'g', 10),
+		[L_SESSIONS_FACTOR] = DOC_COL_REAL("sessions_factor", "x", 'f', 3),
+		[L_SESSIONS_AT] = DOC_COL_REAL("sessions_factor_at", "sessions", 'g', 6),
+		[L_CAPACITY] = DOC_COL_REAL("capacity_each", mu, 'f', 0),
+		[L_CAPACITY_LOW] = DOC_COL_REAL("capacity_each_low", mu, 'f', 0),
+		[L_CAPACITY_HIGH] = DOC_COL_REAL("capacity_each_high", mu, 'f', 0),
+		[L_TOTAL_LOW] = DOC_COL_REAL("total_low", mu, 'f', 0),
+		[L_MEMORY_EACH] = DOC_COL_REAL("memory_each_gib", "GiB", 'f', 2),
+		[L_MEMORY] = DOC_COL_REAL("memory_gib", "GiB", 'g', 5),
+		[L_PRICE] = DOC_COL_REAL("price_per_hour", "USD/h", 'g', 6),
+		[L_COST] = DOC_COL_REAL("cost_per_hour", "USD/h", 'f', 4),
+		[L_COST_CENTRAL] = DOC_COL_REAL("cost_central", "USD/h", 'f', 4),
+		[L_CHEAPEST] = DOC_COL_BOOL("cheapest"),
+		[L_WHY] = DOC_COL_TEXT("why_none"),
+		[L_FLAGS] = DOC_COL_TEXT("flags"),
+	};
+	struct doc_table *t = doc_table(s, cols, NFLEET_COLS);
+	doc_table_hide_empty(t);
+	doc_table_empty_text(t, res->listing
+					? "--list-families: nothing sized"
+					: "no instance in the catalogs (of the series asked for)");
+	for (size_t i = 0; !res->listing && i < res->nfleets; i++) {
+		const struct size_fleet *f = &res->fleets[i];
+		const struct size_row *r = &res->rows[f->row];
+		struct strbuf sb = STRBUF_INIT;
+		doc_row(t);
+		doc_set_text(t, L_INSTANCE, r->inst->instance);
+		doc_set_real(t, L_MEMORY, r->inst->memory_gib);
+		doc_set_real(t, L_PRICE, r->inst->price_per_hour);
+		doc_set_bool(t, L_CHEAPEST, f->cheapest);
+		if (f->n_central)
+			doc_set_int(t, L_N_CENTRAL, (int64_t)f->n_central);
+		if (f->n_optimistic)
+			doc_set_int(t, L_N_OPTIMISTIC, (int64_t)f->n_optimistic);
+		doc_set_real(t, L_COST_CENTRAL, f->cost_central);
+		if (!f->n) {
+			doc_set_text(t, L_WHY, f->why);
+			continue;
+		}
+		doc_set_int(t, L_N, (int64_t)f->n);
+		doc_set_real(t, L_SESSIONS_EACH, f->sessions_each);
+		if (res->in.curve.n) {
+			doc_set_real(t, L_SESSIONS_FACTOR, f->sessions_at.factor);
+			doc_set_real(t, L_SESSIONS_AT, f->sessions_at.at);
+		}
+		doc_set_real(t, L_CAPACITY, f->capacity);
+		doc_set_real(t, L_CAPACITY_LOW, f->capacity_lo);
+		doc_set_real(t, L_CAPACITY_HIGH, f->capacity_hi);
+		doc_set_real(t, L_TOTAL_LOW, f->total_lo);
+		doc_set_real(t, L_MEMORY_EACH, f->memory_each_gib);
+		doc_set_real(t, L_COST, f->cost_per_hour);
+		if (f->cheapest)
+			flag(&sb, "CHEAPEST FLEET");
+		if (r->extrapolated)
+			flag(&sb, "extrapolated: %g physical cores, %.2fx the largest fitted",
+			     r->inst->sustained_cores, r->cores_beyond);
+		if (f->sessions_at.beyond > 1)
+			flag(&sb, "sessions each extrapolated: %.2fx the largest measured",
+			     f->sessions_at.beyond);
+		else if (f->sessions_at.beyond > 0)
+			flag(&sb, "sessions each below the measured range: taken at %g",
+			     f->sessions_at.at);
+		if (r->translated)
+			flag(&sb, "translated (factor %.4f)", r->translation_factor);
+		if (r->other_platform)
+			flag(&sb, "other platform (base: %s)", res->in.base_platform);
+		if (r->other_store)
+			flag(&sb, "other store (base: %s)", res->in.base_store);
+		if (!r->calibrated)
+			flag(&sb, "uncalibrated");
+		if (sb.len)
+			doc_set_text(t, L_FLAGS, strbuf_str(&sb));
+		strbuf_release(&sb);
+	}
+}
+
+/* The shared-nothing assumption, and what the corpus measured of it (a note and facts). */
+static void shared_nothing(struct doc *d, struct doc_section *s, const struct size_result *res)
+{
+	const struct size_sharding *x = &res->sharding;
+	const struct size_fleet *c =
+		res->cheapest_fleet < res->nfleets ? &res->fleets[res->cheapest_fleet] : NULL;
+	char text[1024];
+	if (x->known)
+		snprintf(text, sizeof(text),
+			 "fleets assume shared-nothing scale-out: N instances serve N x one "
+			 "instance's capacity at its share of the sessions (nothing shared between "
+			 "them: no common database, lock or cache). What the corpus measured of "
+			 "it: %s reached %.2fx one single-thread process (%.2f-%.2f, %zu runs, %s) "
+			 "against a hardware ceiling of %.2fx (physical cores x the SMT factor): "
+			 "%.0f%% of it, within one box",
+			 x->label, x->value, x->lo, x->hi, x->n, x->where, x->ceiling,
+			 100.0 * x->value / x->ceiling);
+	else
+		snprintf(text, sizeof(text),
+			 "fleets assume shared-nothing scale-out: N instances serve N x one "
+			 "instance's capacity at its share of the sessions (nothing shared between "
+			 "them); the runs the SMT factor rests on measure no sharded arm, so the "
+			 "assumption is not checked here");
+	doc_note(s, "%s", text);
+	doc_note(s, "n: the smallest count whose lower bound meets the target (as `meets` needs "
+		    "it); n_central and n_optimistic: with the central and the upper capacity; "
+		    "each instance sized at ceil(sessions / n), its sessions factor the lower "
+		    "neighbour between measured counts");
+	doc_fact_text(d, "shared_nothing", "the fleets' assumption, and what was measured of it",
+		      DOC_QUIET, text);
+	doc_fact_real(d, "sharded_over_ceiling", "the sharded arm's share of the ceiling",
+		      DOC_QUIET, x->known ? x->value / x->ceiling : NAN, "x", 'g', 6);
+	doc_fact_text(d, "cheapest_fleet", "the cheapest fleet that meets the target", DOC_LISTED,
+		      c ? res->rows[c->row].inst->instance : NULL);
+	doc_fact_int(d, "cheapest_fleet_n", "its instances (the lower bound meets)", DOC_LISTED,
+		     c ? (int64_t)c->n : 0, "instances");
+	doc_fact_real(d, "cheapest_fleet_cost", "its cost", DOC_LISTED, c ? c->cost_per_hour : NAN,
+		      "USD/h", 'f', 4);
 }
 
 /* ---- the measured view: one row per cell (instance, sessions, varying fields) ---- */
@@ -185,12 +430,27 @@ enum {
 	M_CHECK_RATIO,
 	M_VERDICT,
 	M_WORST,
+	M_ELIGIBLE,
+	M_DECIDES,
+	M_WHY_NOT,
+	M_ASSUMED,
+	M_PLATFORM,
+	M_STORE,
+	M_WORKERS,
+	M_CPUS,
+	M_MODEL,
+	M_RATIO,
+	M_LOO_LOW,
+	M_LOO_HIGH,
+	M_LOO_CHECK,
+	M_LOO_MISS,
+	M_LOO_N,
 	NMEASURED_COLS
 };
 
 static void measured_table(struct doc_section *s, const struct size_result *res)
 {
-	const char *mu = unit_of(res->metric);
+	const char *mu = size_doc_unit(res->metric);
 	const struct doc_col cols[NMEASURED_COLS] = {
 		[M_INSTANCE] = DOC_COL_TEXT("instance"),
 		[M_SESSIONS] = DOC_COL_REAL("sessions", "sessions", 'g', 6),
@@ -208,6 +468,21 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 		[M_CHECK_RATIO] = DOC_COL_REAL("model_ratio", "x", 'f', 3),
 		[M_VERDICT] = DOC_COL_TEXT("verdict"),
 		[M_WORST] = DOC_COL_BOOL("worst"),
+		[M_ELIGIBLE] = DOC_COL_BOOL("eligible"),
+		[M_DECIDES] = DOC_COL_BOOL("decides"),
+		[M_WHY_NOT] = DOC_COL_TEXT("left_out_because"),
+		[M_ASSUMED] = DOC_COL_TEXT("assumed"),
+		[M_PLATFORM] = DOC_COL_TEXT("platform"),
+		[M_STORE] = DOC_COL_TEXT("store"),
+		[M_WORKERS] = DOC_COL_REAL("workers", "threads", 'g', 6),
+		[M_CPUS] = DOC_COL_INT("pinned_cpus", "CPUs"),
+		[M_MODEL] = DOC_COL_REAL("model", mu, 'f', 0),
+		[M_RATIO] = DOC_COL_REAL("measured_over_model", "x", 'f', 3),
+		[M_LOO_LOW] = DOC_COL_REAL("loo_low", mu, 'f', 0),
+		[M_LOO_HIGH] = DOC_COL_REAL("loo_high", mu, 'f', 0),
+		[M_LOO_CHECK] = DOC_COL_TEXT("loo_check"),
+		[M_LOO_MISS] = DOC_COL_REAL("loo_miss", "%", 'f', 1),
+		[M_LOO_N] = DOC_COL_INT("loo_cells", "cells"),
 	};
 	struct doc_table *t = doc_table(s, cols, NMEASURED_COLS);
 	doc_table_empty_text(t, res->listing ? "--list-families: nothing sized"
@@ -237,280 +512,78 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 		if (c->verdict)
 			doc_set_text(t, M_VERDICT, c->verdict);
 		doc_set_bool(t, M_WORST, c->worst);
-	}
-}
-
-/* ---- the families view: the CPU families and series of the catalogs sized ---- */
-
-enum {
-	F_FAMILY,
-	F_SERIES,
-	F_PROVIDER,
-	F_N,
-	F_VMIN,
-	F_VMAX,
-	F_BASIS,
-	F_FACTOR,
-	F_INSTANCES,
-	NFAMILY_COLS
-};
-
-static void families_table(struct doc_section *s, const struct size_result *res)
-{
-	static const struct doc_col cols[NFAMILY_COLS] = {
-		[F_FAMILY] = DOC_COL_TEXT("cpu_family"),
-		[F_SERIES] = DOC_COL_TEXT("series"),
-		[F_PROVIDER] = DOC_COL_TEXT("provider"),
-		[F_N] = DOC_COL_INT("n", "instances"),
-		[F_VMIN] = DOC_COL_INT("vcpus_min", "vCPUs"),
-		[F_VMAX] = DOC_COL_INT("vcpus_max", "vCPUs"),
-		[F_BASIS] = DOC_COL_TEXT("rate_basis"),
-		[F_FACTOR] = DOC_COL_REAL("translation_factor", "x", 'g', 6),
-		[F_INSTANCES] = DOC_COL_TEXT("instances"),
-	};
-	struct doc_table *t = doc_table(s, cols, NFAMILY_COLS);
-	doc_table_hide_empty(t);
-	doc_table_empty_text(t, "no instance in the catalogs");
-	for (size_t i = 0; i < res->nfamilies; i++) {
-		const struct catalog_family *f = &res->families[i];
-		doc_row(t);
-		doc_set_text(t, F_FAMILY, f->cpu_family);
-		doc_set_text(t, F_SERIES, f->series);
-		doc_set_text(t, F_PROVIDER, f->provider);
-		doc_set_int(t, F_N, (int64_t)f->n);
-		doc_set_int(t, F_VMIN, f->vcpus_min);
-		doc_set_int(t, F_VMAX, f->vcpus_max);
-		doc_set_text(t, F_INSTANCES, f->instances);
-		if (res->listing)
-			continue;
-		if (!strcmp(f->cpu_family, res->in.base_family)) {
-			doc_set_text(t, F_BASIS, "base");
-			continue;
+		doc_set_bool(t, M_ELIGIBLE, c->eligible);
+		doc_set_bool(t, M_DECIDES, c->decides);
+		if (c->why_not)
+			doc_set_text(t, M_WHY_NOT, c->why_not);
+		if (c->assumed)
+			doc_set_text(t, M_ASSUMED, c->assumed);
+		if (c->platform)
+			doc_set_text(t, M_PLATFORM, c->platform);
+		if (c->store)
+			doc_set_text(t, M_STORE, c->store);
+		doc_set_real(t, M_WORKERS, c->workers);
+		if (c->cpus)
+			doc_set_int(t, M_CPUS, (int64_t)c->cpus);
+		doc_set_real(t, M_MODEL, c->model);
+		doc_set_real(t, M_RATIO, c->ratio);
+		if (c->loo_check) {
+			doc_set_real(t, M_LOO_LOW, c->loo_lo);
+			doc_set_real(t, M_LOO_HIGH, c->loo_hi);
+			doc_set_text(t, M_LOO_CHECK, c->loo_check);
+			doc_set_real(t, M_LOO_MISS, 100.0 * c->loo_miss);
+			doc_set_int(t, M_LOO_N, (int64_t)c->loo_n);
 		}
-		doc_set_text(t, F_BASIS, "unmeasured");
-		for (size_t k = 0; k < res->in.ntranslations; k++)
-			if (!strcmp(res->in.translations[k].family, f->cpu_family)) {
-				doc_set_text(t, F_BASIS, "translated");
-				doc_set_real(t, F_FACTOR, res->in.translations[k].factor);
-			}
 	}
 }
 
-/* ---- the inputs view: one row per input, with its provenance ---- */
-
-enum {
-	N_INPUT,
-	N_VALUE,
-	N_LO,
-	N_HI,
-	N_UNIT,
-	N_RUNS,
-	N_CPU_FAMILY,
-	N_WHERE,
-	N_HOST,
-	N_LEVELS,
-	N_LEFT_OUT,
-	N_STATISTIC,
-	N_SOURCE,
-	NINPUT_COLS
-};
-
-struct input_row {
-	const char *name;  /* the row's input and its facts' stem */
-	const char *label; /* the facts' label */
-	const struct size_value *v;
-	const char *unit;
-	const struct size_provenance *prov;
-	const char *cpu_family;
-	const char *missing; /* the source text when the input is not known */
-};
-
-static void fact_text2(struct doc *d, const char *stem, const char *suffix, const char *label,
-		       const char *what, const char *value)
+/* Per group: the eligible cells the model's error rests on, and that error (facts). */
+static void calibration_facts(struct doc *d, const struct size_result *res)
 {
-	char name[96], full[200];
-	snprintf(name, sizeof(name), "%s_%s", stem, suffix);
-	snprintf(full, sizeof(full), "%s, %s", label, what);
-	doc_fact_text(d, name, full, DOC_QUIET, value && *value ? value : NULL);
-}
-
-static void input_row(struct doc *d, struct doc_table *t, const struct input_row *r)
-{
-	char name[96], label[200];
-	const struct size_provenance *p = r->prov;
-	bool known = r->v->known;
-	double value = known ? r->v->value : NAN, lo = known ? r->v->lo : NAN,
-	       hi = known ? r->v->hi : NAN;
-	doc_row(t);
-	doc_set_text(t, N_INPUT, r->name);
-	doc_set_real(t, N_VALUE, value);
-	doc_set_real(t, N_LO, lo);
-	doc_set_real(t, N_HI, hi);
-	doc_set_text(t, N_UNIT, r->unit);
-	if (p && p->where) {
-		doc_set_int(t, N_RUNS, (int64_t)p->runs);
-		doc_set_text(t, N_WHERE, p->where);
+	static const char *const stem[SIZE_NGROUPS] = {"calibration_dedicated",
+						       "calibration_shared_core"};
+	for (int g = 0; g < SIZE_NGROUPS; g++) {
+		const struct size_calibration *k = &res->calibration[g];
+		char name[96], label[160];
+		snprintf(name, sizeof(name), "%s_cells", stem[g]);
+		snprintf(label, sizeof(label), "eligible measured cells of %s instances",
+			 size_group_name((enum size_group)g));
+		doc_fact_int(d, name, label, DOC_LISTED, (int64_t)k->n, "cells");
+		snprintf(name, sizeof(name), "%s_instances", stem[g]);
+		snprintf(label, sizeof(label), "%s instances they measured",
+			 size_group_name((enum size_group)g));
+		doc_fact_int(d, name, label, DOC_QUIET, (int64_t)k->instances, "instances");
+		snprintf(name, sizeof(name), "%s_median", stem[g]);
+		snprintf(label, sizeof(label), "%s model error: median of measured / predicted",
+			 size_group_name((enum size_group)g));
+		doc_fact_real(d, name, label, DOC_LISTED, k->median, "x", 'g', 6);
+		snprintf(name, sizeof(name), "%s_min", stem[g]);
+		snprintf(label, sizeof(label), "%s model error: the smallest ratio",
+			 size_group_name((enum size_group)g));
+		doc_fact_real(d, name, label, DOC_QUIET, k->min, "x", 'g', 6);
+		snprintf(name, sizeof(name), "%s_max", stem[g]);
+		snprintf(label, sizeof(label), "%s model error: the largest ratio",
+			 size_group_name((enum size_group)g));
+		doc_fact_real(d, name, label, DOC_QUIET, k->max, "x", 'g', 6);
 	}
-	if (p && p->host[0])
-		doc_set_text(t, N_HOST, p->host);
-	if (p && p->levels[0])
-		doc_set_text(t, N_LEVELS, p->levels);
-	if (p && p->left_out[0])
-		doc_set_text(t, N_LEFT_OUT, p->left_out);
-	if (p && p->statistic[0])
-		doc_set_text(t, N_STATISTIC, p->statistic);
-	if (r->cpu_family)
-		doc_set_text(t, N_CPU_FAMILY, r->cpu_family);
-	doc_set_text(t, N_SOURCE, known || !r->missing ? r->v->source : r->missing);
-	doc_fact_real(d, r->name, r->label, DOC_QUIET, value, r->unit, 'g', 6);
-	snprintf(name, sizeof(name), "%s_lo", r->name);
-	snprintf(label, sizeof(label), "%s, low bound", r->label);
-	doc_fact_real(d, name, label, DOC_QUIET, lo, r->unit, 'g', 6);
-	snprintf(name, sizeof(name), "%s_hi", r->name);
-	snprintf(label, sizeof(label), "%s, high bound", r->label);
-	doc_fact_real(d, name, label, DOC_QUIET, hi, r->unit, 'g', 6);
-	snprintf(name, sizeof(name), "%s_runs", r->name);
-	snprintf(label, sizeof(label), "%s, runs it rests on", r->label);
-	doc_fact_real(d, name, label, DOC_QUIET, p && p->where ? (double)p->runs : NAN, "runs", 'g',
-		      6);
-	fact_text2(d, r->name, "where", r->label, "the runs' WHERE", p ? p->where : NULL);
-	fact_text2(d, r->name, "statistic", r->label, "statistic", p ? p->statistic : NULL);
-	fact_text2(d, r->name, "source", r->label, "where it came from",
-		   known || !r->missing ? r->v->source : r->missing);
-}
-
-static void inputs_section(struct doc *d, struct doc_section *s, const struct size_result *res)
-{
-	static const struct doc_col cols[NINPUT_COLS] = {
-		[N_INPUT] = DOC_COL_TEXT("input"),
-		[N_VALUE] = DOC_COL_REAL("value", NULL, 'g', 6),
-		[N_LO] = DOC_COL_REAL("lo", NULL, 'g', 6),
-		[N_HI] = DOC_COL_REAL("hi", NULL, 'g', 6),
-		[N_UNIT] = DOC_COL_TEXT("unit"),
-		[N_RUNS] = DOC_COL_INT("runs", "runs"),
-		[N_CPU_FAMILY] = DOC_COL_TEXT("cpu_family"),
-		[N_WHERE] = DOC_COL_TEXT("where"),
-		[N_HOST] = DOC_COL_TEXT("host"),
-		[N_LEVELS] = DOC_COL_TEXT("levels"),
-		[N_LEFT_OUT] = DOC_COL_TEXT("left_out"),
-		[N_STATISTIC] = DOC_COL_TEXT("statistic"),
-		[N_SOURCE] = DOC_COL_TEXT("source"),
-	};
-	const struct size_inputs *in = &res->in;
-	const struct size_provenance *sp = &res->per_doubling_prov;
-	const char *mu = unit_of(res->metric);
-	struct size_value os = {true, in->os_reserve_mib, in->os_reserve_mib, in->os_reserve_mib,
-				""};
-	const char *no_memory = "not given (no memory verdict)";
-	const struct input_row rows[] = {
-		{"base_rate", "base rate per physical core", &in->base, mu, &res->base_prov,
-		 in->base_family, NULL},
-		{"per_doubling", "scaling across physical cores, per doubling", &in->per_doubling,
-		 "x", sp, NULL, NULL},
-		{"smt_factor", "SMT factor", &in->smt, "x", &res->smt_prov, NULL, NULL},
-		{"mem_per_session_kb", "memory per session", &in->mem_per_session_kb, "kB",
-		 &res->memory_prov, NULL, no_memory},
-		{"mem_fixed_kb", "fixed memory", &in->mem_fixed_kb, "kB", &res->memory_prov, NULL,
-		 no_memory},
-		{"colocated_kb", "co-located processes' memory (PostgreSQL)", &in->colocated_kb,
-		 "kB", &res->colocated_prov, NULL, NULL},
-		{"os_reserve_mib", "OS reserve", &os, "MiB", NULL, NULL, NULL},
-	};
-	struct doc_table *t = doc_table(s, cols, NINPUT_COLS);
-	doc_table_hide_empty(t);
-	doc_table_empty_text(t, "--list-families: nothing sized");
-	if (res->listing)
-		return;
-	snprintf(os.source, sizeof(os.source),
-		 "%s %g MiB for the kernel and the guest's own "
-		 "services, counted in every instance's memory",
-		 res->os_reserve_given ? "given:" : "default (size --help):", in->os_reserve_mib);
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		input_row(d, t, &rows[i]);
-	for (size_t i = 0; i < in->ntranslations; i++) {
-		const struct size_translation *x = &in->translations[i];
-		doc_row(t);
-		doc_set_text(t, N_INPUT, "translation");
-		doc_set_real(t, N_VALUE, x->factor);
-		doc_set_real(t, N_LO, x->measured ? x->lo : x->factor);
-		doc_set_real(t, N_HI, x->measured ? x->hi : x->factor);
-		doc_set_text(t, N_UNIT, "x");
-		doc_set_text(t, N_CPU_FAMILY, x->family);
-		if (x->measured) {
-			char where[600];
-			snprintf(where, sizeof(where), "from:%s,to:%s", x->from, x->to);
-			doc_set_int(t, N_RUNS, (int64_t)(x->from_runs + x->to_runs));
-			doc_set_text(t, N_WHERE, where);
-			doc_set_text(t, N_STATISTIC,
-				     "ratio of medians (from / to), seeded bootstrap 95% interval");
-		}
-		doc_set_text(t, N_SOURCE, x->source);
-	}
-	doc_fact_text(d, "base_cpu", "CPU family of the base rate", DOC_QUIET, in->base_family);
-	doc_fact_text(d, "base_cpu_note", "why the base family is accepted", DOC_QUIET,
-		      res->base_family_note[0] ? res->base_family_note : NULL);
-	doc_fact_real(d, "per_doubling_se", "standard error of the per-doubling factor", DOC_QUIET,
-		      sp->se, "x", 'g', 6);
-	doc_fact_real(d, "max_measured_cores", "largest physical-core level fitted", DOC_QUIET,
-		      in->max_measured_cores > 0 ? in->max_measured_cores : NAN, "cores", 'g', 6);
-	doc_fact_text(d, "scaling_levels", "levels the scaling was fitted over", DOC_QUIET,
-		      sp->levels[0] ? sp->levels : NULL);
-	doc_fact_text(d, "scaling_left_out", "levels left out of the scaling fit", DOC_QUIET,
-		      sp->left_out[0] ? sp->left_out : NULL);
-	doc_fact_int(d, "scaling_runs_left_out", "runs left out of the scaling fit", DOC_QUIET,
-		     (int64_t)sp->runs_left_out, "runs");
-	doc_fact_text(d, "scaling_host", "host the scaling levels were classified on", DOC_QUIET,
-		      sp->host[0] ? sp->host : NULL);
-	doc_fact_text(d, "scaling_level_kind", "what the fitted levels count", DOC_QUIET,
-		      !sp->where    ? NULL
-		      : sp->host[0] ? "physical cores (the host's topology)"
-				    : "assumed physical cores (no host topology)");
-	doc_fact_int(d, "translations", "translation factors given", DOC_QUIET,
-		     (int64_t)in->ntranslations, NULL);
-}
-
-/* "shipped: aws (/path/aws.tsv), gce (/path/gce.tsv)" */
-static void catalogs_fact(struct doc *d, const struct size_result *res)
-{
-	const struct catalogs_used *u = &res->catalogs;
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s: ", catalog_origin_name(u->origin));
-	for (size_t i = 0; i < u->n; i++)
-		strbuf_addf(&sb, "%s%s (%s)", i ? ", " : "", u->infos[i].name,
-			    u->infos[i].source_path);
-	if (u->n == 0)
-		strbuf_adds(&sb, "none");
-	doc_fact_text(d, "catalogs", "catalogs", DOC_LISTED, sb.buf ? strbuf_str(&sb) : NULL);
-	doc_fact_text(d, "catalog_origin", "where the catalogs came from", DOC_QUIET,
-		      catalog_origin_name(u->origin));
-	doc_fact_int(d, "instances", res->listing ? "instances" : "instances sized", DOC_LISTED,
-		     (int64_t)res->cat.n, NULL);
-	doc_fact_int(d, "families", "CPU family and series pairs", DOC_LISTED,
-		     (int64_t)res->nfamilies, NULL);
-	strbuf_release(&sb);
-}
-
-static void plot_facts(struct doc *d, const struct sizing_plot *plot)
-{
-	doc_fact_text(d, "plot", "plot image", DOC_QUIET, plot ? plot->image : NULL);
-	doc_fact_text(d, "plot_data", "plot data", DOC_QUIET, plot ? plot->data : NULL);
-	doc_fact_text(d, "plot_script", "plot script", DOC_QUIET, plot ? plot->script : NULL);
 }
 
 /* The rule the verdicts follow, in words (a fact). */
 #define VERDICT_RULE                                                                               \
-	"meets: the lower bound meets the target (predicted_low, or the measured minimum when "    \
+	"meets: the lower bound meets the target (calibrated_low: the predicted bounds widened "   \
+	"by "                                                                                      \
+	"the model's error on the group's eligible measured cells, or the measured minimum when "  \
 	"the verdict rests on measurement); marginal: the central value does (predicted, or the "  \
 	"measured median), the lower bound does not; short: neither; memory-bound: the memory "    \
-	"needed exceeds the instance's; unmeasured CPU: no rate for its CPU family. Measured "     \
-	"at the session counts asked for, the worst cell decides (the least favourable verdict, "  \
-	"then the lowest median): capacity planning is conservative"
+	"needed exceeds the instance's; unmeasured CPU: no rate for its CPU family. The eligible " \
+	"cells at the session counts asked for decide, the worst one (the least favourable "       \
+	"verdict, then the lowest median): capacity planning is conservative"
 
 int build_size(const struct size_request *req, const struct size_result *res,
 	       const struct sizing_plot *plot, struct doc **out)
 {
 	const struct size_inputs *in = &res->in;
-	const char *mu = unit_of(res->metric);
+	const char *mu = size_doc_unit(res->metric);
 	const char *target, *sessions, *headroom;
 	bool has_cheapest = res->cheapest < res->cat.n;
 	size_t nmeasured = 0;
@@ -522,15 +595,17 @@ int build_size(const struct size_request *req, const struct size_result *res,
 		return err_set("out of memory");
 	if (res->listing) {
 		doc_set_title(d, "CPU families and series of the catalogs");
-		catalogs_fact(d, res);
+		size_doc_catalogs(d, res);
 		s = doc_section(d, "inputs", "Inputs");
-		inputs_section(d, s, res);
+		size_doc_inputs(d, s, res);
 		s = doc_section(d, "instances", "Instances");
 		instances_table(s, res);
 		s = doc_section(d, "measured", "Measured beside predicted");
 		measured_table(s, res);
+		s = doc_section(d, "fleets", "Fleets: N x instance");
+		fleets_table(s, res);
 		s = doc_section(d, "families", "CPU families and series");
-		families_table(s, res);
+		size_doc_families(s, res);
 		doc_note(s, "--base-cpu, --translate FAMILY=F and --series take these names; a "
 			    "catalog instance name stands for its cpu_family");
 		goto done;
@@ -566,11 +641,12 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	doc_fact_int(d, "verdicts_measured", "instances whose verdict rests on measurement",
 		     DOC_LISTED, (int64_t)nmeasured, NULL);
 	doc_fact_text(d, "verdict_rule", "how the verdicts are reached", DOC_QUIET, VERDICT_RULE);
-	catalogs_fact(d, res);
-	plot_facts(d, plot);
+	calibration_facts(d, res);
+	size_doc_catalogs(d, res);
+	size_doc_plot(d, plot);
 
 	s = doc_section(d, "inputs", "Inputs");
-	inputs_section(d, s, res);
+	size_doc_inputs(d, s, res);
 	if (res->per_doubling_prov.where && !res->per_doubling_prov.host[0])
 		doc_note(s, "no host topology is known for the --scaling-from runs: their levels "
 			    "are assumed to count physical cores (tie the corpus to its host's "
@@ -581,9 +657,11 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	doc_note(s, "predictions are estimates from the inputs above, not measurements; "
 		    "verdict_basis says whether the verdict rests on them or on the runs that "
 		    "named the instance (measured_*: the worst cell of the measured view)");
-	doc_note(s, "meets needs the lower bound at the target; marginal: only the central value "
-		    "is; the worst measured cell decides where the corpus measured the instance: "
-		    "capacity planning is conservative");
+	doc_note(s, "meets needs the calibrated lower bound at the target (the predicted bounds "
+		    "widened by the model's error on the group's eligible measured cells, or "
+		    "`uncalibrated` when there are none); marginal: only the central value is; "
+		    "the worst eligible measured cell decides where the corpus measured the "
+		    "instance: capacity planning is conservative");
 	doc_note(s, "memory needed = app (fixed + per session x the largest session count) + "
 		    "co-located processes + the OS reserve");
 	doc_note(s, "prices: see price_date and the catalog's price_source; definitions: "
@@ -592,12 +670,22 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	s = doc_section(d, "measured", "Measured beside predicted");
 	measured_table(s, res);
 	doc_note(s, "one row per instance, session count and value of each field that varies "
-		    "among its runs (README.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
+		    "among its runs (docs/analysis.md, \"No silent pooling\"): cfg=mem and cfg=pg are "
 		    "never pooled; model_check: below (median / predicted_low), above (median / "
 		    "predicted_high) or within the predicted bounds");
+	doc_note(s, "eligible: the cell counts as the instance's capacity (its runs used the "
+		    "whole instance, at the target's store, platform and configuration, not a "
+		    "block of its own, at a session count asked for); left_out_because lists "
+		    "every reason it does not, assumed what was taken without a record; "
+		    "measured_over_model calibrates its group; loo_*: the bounds its group's "
+		    "other instances calibrate and by how much the median misses them (%%)");
+
+	s = doc_section(d, "fleets", "Fleets: N x instance");
+	fleets_table(s, res);
+	shared_nothing(d, s, res);
 
 	s = doc_section(d, "families", "CPU families and series");
-	families_table(s, res);
+	size_doc_families(s, res);
 	doc_note(s, "rate_basis: base (the base rate's family), translated (a --translate "
 		    "factor), unmeasured (no rate: `unmeasured CPU`)");
 done:

@@ -9,6 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The intervals' confidence level as a fact, so a note's "95%" is a number in every format. */
+static const char *confidence(struct doc *d)
+{
+	return doc_fact_int(d, "interval_confidence", "confidence level of the intervals",
+			    DOC_QUIET, 95, "%");
+}
+
 /* The unit of a field for column headers and facts ("" when unknown). */
 static const char *unit_of(const char *field)
 {
@@ -108,7 +115,7 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *sw)
 {
 	const struct doubling_fit *f = &sw->fit;
-	const char *factor, *se, *r2, *n, *lo, *hi, *df, *conf;
+	const char *factor, *se, *r2, *n, *lo, *hi, *df;
 	if (!sw->has_fit) {
 		doc_fact_real(d, "per_doubling", "whole-sweep per-doubling factor", DOC_QUIET, NAN,
 			      "x", 'f', 4);
@@ -137,13 +144,11 @@ static void fit_facts(struct doc *d, struct doc_section *s, const struct sweep *
 		doc_fact_text(d, "per_doubling_method", "method", DOC_QUIET,
 			      "least squares of ln(median) on log2(level) over the level medians; "
 			      "SE by the delta method");
-	conf = doc_fact_int(d, "interval_confidence", "confidence level of the intervals",
-			    DOC_QUIET, 95, "%");
 	doc_note(s,
 		 "whole-sweep per-doubling factor %s, %s%% interval [%s, %s] (Student's t, %s df; "
 		 "SE %s, R² %s; least squares of ln(median) on log2(level) over %s level "
 		 "medians%s%s)",
-		 factor, conf, lo, hi, df, se, r2, n,
+		 factor, confidence(d), lo, hi, df, se, r2, n,
 		 sw->metric.lower_is_better ? "; lower is better: exp(-slope), the speedup" : "",
 		 sw->nsmt + sw->nbeyond ? "; levels beyond the physical cores included: not the "
 					  "scaling over physical cores"
@@ -215,7 +220,7 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 {
 	const struct doubling_fit *f = &sw->physical_fit;
 	const char *factor = NULL, *se = NULL, *r2 = NULL, *n = NULL, *eff = NULL;
-	const char *lo = NULL, *hi = NULL, *df = NULL, *conf;
+	const char *lo = NULL, *hi = NULL, *df = NULL;
 	char level[32] = "";
 	if (!sw->classified || !sw->scaling_applies)
 		return;
@@ -256,14 +261,12 @@ static void physical_facts(struct doc *d, struct doc_section *s, const struct sw
 			 eff ? eff : "", eff ? " at level " : "", eff ? level : "");
 		return;
 	}
-	conf = doc_fact_int(d, "interval_confidence", "confidence level of the intervals",
-			    DOC_QUIET, 95, "%");
 	doc_note(s,
 		 "per-doubling factor over the physical cores %s, %s%% interval [%s, %s] "
 		 "(Student's t, %s df; SE %s, R² %s; the same least squares over the %s "
 		 "physical-core level medians)%s%s%s%s",
-		 factor, conf, lo, hi, df, se, r2, n, eff ? "; efficiency " : "", eff ? eff : "",
-		 eff ? " at level " : "", eff ? level : "");
+		 factor, confidence(d), lo, hi, df, se, r2, n, eff ? "; efficiency " : "",
+		 eff ? eff : "", eff ? " at level " : "", eff ? level : "");
 }
 
 /* Levels with more workers than the host has logical CPUs. */

@@ -146,6 +146,35 @@ int build_size(const struct size_request *req, const struct size_result *res,
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
 		  struct doc **out);
 
+/* ---- benchstat's view of compare (reports/build_benchstat.c, benchstat_text.c) ---- */
+#include "../analysis/benchstat.h"
+struct strbuf;
+/*
+ * Append benchstat's own text layout of r (every table, its configuration
+ * lines, rows, geomean row and footnotes), as benchstat prints it.
+ */
+int benchstat_text(const struct benchstat_result *r, struct strbuf *out);
+/* A cell as benchstat shows it ("1.718µ ± 1%": the row's scale), a geomean ("2.295µ"). */
+void benchstat_shown(const struct benchstat_table *t, const struct benchstat_trow *row, int col,
+		     char *buf, size_t size);
+void benchstat_geomean_shown(const struct benchstat_table *t, int col, char *buf, size_t size);
+/*
+ * compare --view benchstat (no --by): one section "benchstat" with a row
+ * per benchmark and table (configuration, unit, both arms' medians, their
+ * intervals, delta, p, n, benchstat's own cell text and footnotes) and the
+ * geomean rows; the facts say the arms, the method and the counts.
+ */
+int build_benchstat(const struct benchstat_request *req, const struct benchstat_result *res,
+		    struct doc **out);
+
+/* ---- compare.py's view of compare (reports/build_comparepy.c) ---- */
+#include "../analysis/comparepy.h"
+/* Append compare.py's text (`compare.py benchmarks OLD NEW`, no colour) of r. */
+int comparepy_text(const struct comparepy_result *r, struct strbuf *out);
+/* compare --view comparepy: section "comparepy", a row per paired run and per U test. */
+int build_comparepy(const struct comparepy_request *req, const struct comparepy_result *res,
+		    struct doc **out);
+
 /* ---- report ---- */
 /*
  * The corpus summary that opens a report: the corpora (only `corpus` when

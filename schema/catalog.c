@@ -12,8 +12,9 @@
 #include <time.h>
 
 /*
- * The TEMP tables: the columns of migration step 4 (schema/migrations.c),
- * which cannot be reused (a released step never changes; this text may).
+ * The TEMP tables: the columns of migration step 4 (schema/migrations.c)
+ * and the cpu_platforms column step 7 adds at the end, which cannot be
+ * reused (a released step never changes; this text may).
  * tests/test_catalog.c checks that both have the same columns.
  */
 static const char temp_tables[] =
@@ -45,6 +46,7 @@ static const char temp_tables[] =
 	"  physical_cores          REAL NOT NULL,\n"
 	"  sustained_cores         REAL NOT NULL,\n"
 	"  line                    INTEGER NOT NULL,\n"
+	"  cpu_platforms           TEXT NOT NULL DEFAULT '',\n"
 	"  UNIQUE (catalog_id, instance)\n"
 	") STRICT;\n";
 
@@ -54,6 +56,7 @@ static void instance_release(struct instance *in)
 	free(in->provider);
 	free(in->series);
 	free(in->cpu_family);
+	free(in->cpu_platforms);
 	free(in->price_region);
 	free(in->price_source);
 	free(in->price_date);
@@ -114,9 +117,9 @@ static int insert_instances(sqlite3 *db, const char *schema, int64_t catalog_id,
 			    "INSERT INTO \"%w\".instances (catalog_id, instance, provider, series,"
 			    " vcpus, threads_per_core, sustained_vcpu_fraction, memory_gib,"
 			    " cpu_family, price_per_hour, price_region, price_source, price_date,"
-			    " physical_cores, sustained_cores, line)"
+			    " physical_cores, sustained_cores, line, cpu_platforms)"
 			    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-			    " ?15, ?16)",
+			    " ?15, ?16, ?17)",
 			    schema, &stmt);
 	for (size_t i = 0; rc == 0 && i < c->n; i++) {
 		const struct instance *in = &c->items[i];
@@ -136,6 +139,8 @@ static int insert_instances(sqlite3 *db, const char *schema, int64_t catalog_id,
 		sqlite3_bind_double(stmt, 14, in->physical_cores);
 		sqlite3_bind_double(stmt, 15, in->sustained_cores);
 		sqlite3_bind_int64(stmt, 16, in->line);
+		sqlite3_bind_text(stmt, 17, in->cpu_platforms ? in->cpu_platforms : "", -1,
+				  SQLITE_STATIC);
 		if (sqlite3_step(stmt) != SQLITE_DONE)
 			rc = err_set("cannot store instance '%s' of catalog '%s': %s", in->instance,
 				     c->name, sqlite3_errmsg(db));
@@ -362,6 +367,7 @@ static int read_instance(sqlite3_stmt *stmt, struct instance *in)
 	in->physical_cores = sqlite3_column_double(stmt, 13);
 	in->sustained_cores = sqlite3_column_double(stmt, 14);
 	in->line = (long)sqlite3_column_int64(stmt, 15);
+	rc = rc ? rc : text_column(stmt, 16, &in->cpu_platforms);
 	return rc;
 }
 
@@ -372,11 +378,12 @@ int catalog_load(sqlite3 *db, const char *const *series, size_t nseries, struct 
 	size_t cap = 0;
 	int rc = 0, step = SQLITE_DONE, bad;
 	memset(out, 0, sizeof(*out));
-	bad = strbuf_adds(&sql, "SELECT c.name, i.instance, i.provider, i.series, i.vcpus,"
-				" i.threads_per_core, i.sustained_vcpu_fraction, i.memory_gib,"
-				" i.cpu_family, i.price_per_hour, i.price_region, i.price_source,"
-				" i.price_date, i.physical_cores, i.sustained_cores, i.line"
-				" FROM instances i JOIN catalogs c USING (catalog_id)");
+	bad = strbuf_adds(&sql,
+			  "SELECT c.name, i.instance, i.provider, i.series, i.vcpus,"
+			  " i.threads_per_core, i.sustained_vcpu_fraction, i.memory_gib,"
+			  " i.cpu_family, i.price_per_hour, i.price_region, i.price_source,"
+			  " i.price_date, i.physical_cores, i.sustained_cores, i.line,"
+			  " i.cpu_platforms FROM instances i JOIN catalogs c USING (catalog_id)");
 	for (size_t i = 0; i < nseries; i++)
 		bad |= strbuf_adds(&sql, i ? ", ?" : " WHERE i.series IN (?");
 	bad |= strbuf_adds(&sql, nseries ? ")" : "");
@@ -458,4 +465,18 @@ int catalog_list(sqlite3 *db, struct catalog_info **out, size_t *n)
 	*out = infos;
 	*n = count;
 	return 0;
+}
+
+bool instance_on_platform(const struct instance *in, const char *platform)
+{
+	const char *p = in->cpu_platforms;
+	size_t len = strlen(platform);
+	while (p && *p && len) {
+		size_t n = strcspn(p, ",");
+		if (n == len && !strncmp(p, platform, len))
+			return true;
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return false;
 }

@@ -4,7 +4,7 @@
  * A catalog lists instance types (one struct instance each) with their
  * shape, CPU family and price. importers/catalog.h reads one from a file
  * (the format is documented there); this module stores it in the tables
- * `catalogs` and `instances` (schema/README.md, schema version 4) and reads
+ * `catalogs` and `instances` (schema/README.md, schema versions 4 and 7) and reads
  * it back, so sizing reads instances through SQL whichever way they came.
  *
  * Three places a catalog can live on a connection:
@@ -43,6 +43,12 @@ struct instance {
 	double sustained_vcpu_fraction;
 	double memory_gib;
 	char *cpu_family;
+	/*
+	 * The CPU platforms its family runs on, named as runs name them (a run's
+	 * cpu_model field, e.g. intel-xeon-2.2ghz), ","-separated without
+	 * spaces; "" when the catalog does not say (never NULL once read).
+	 */
+	char *cpu_platforms;
 	double price_per_hour;
 	char *price_region;
 	char *price_source;
@@ -123,6 +129,9 @@ int catalog_load(sqlite3 *db, const char *const *series, size_t nseries, struct 
  */
 int catalog_instance_shape(sqlite3 *db, const char *instance, int *vcpus, int *threads_per_core,
 			   char *catalog, size_t size);
+
+/* Does the instance's cpu_platforms list name `platform`? */
+bool instance_on_platform(const struct instance *in, const char *platform);
 
 /* The catalogs of catalogs/instances (TEMP first) in catalog_id order. */
 int catalog_list(sqlite3 *db, struct catalog_info **out, size_t *n);

@@ -99,22 +99,31 @@ static int refuse_newer(const char *path, int version)
  * else belongs to another program: refused, naming what it holds, before
  * anything (the WAL switch, a migration) touches the file.
  */
-static int check_owner(sqlite3 *db, const char *path, int version)
+static int check_owner(sqlite3 *db, const char *path)
 {
 	sqlite3_stmt *stmt = NULL;
 	struct strbuf names = STRBUF_INIT;
 	int64_t tables = 0, objects = 0;
 	bool corpora = false;
+	int version = 0;
+	/*
+	 * The version and the schema in one statement, so one snapshot: an
+	 * import creating the schema beside us is seen either not at all or
+	 * whole (a separate PRAGMA could read the version before its commit and
+	 * the tables after).
+	 */
 	int rc = db_prepare(db,
-			    "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%'"
+			    "SELECT (SELECT user_version FROM pragma_user_version), type, name"
+			    " FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%'"
 			    " ESCAPE '\\' ORDER BY rowid",
 			    &stmt);
 	int step;
 	if (rc)
 		return rc;
 	while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *type = (const char *)sqlite3_column_text(stmt, 0);
-		const char *name = (const char *)sqlite3_column_text(stmt, 1);
+		const char *type = (const char *)sqlite3_column_text(stmt, 1);
+		const char *name = (const char *)sqlite3_column_text(stmt, 2);
+		version = sqlite3_column_int(stmt, 0);
 		objects++;
 		if (!type || strcmp(type, "table"))
 			continue;
@@ -162,7 +171,7 @@ static int migrate(sqlite3 *db, const char *path)
 		goto done;
 	}
 	/* another program may have created tables since the first look */
-	rc = check_owner(db, path, version);
+	rc = check_owner(db, path);
 	if (rc)
 		goto done;
 	for (int step = version + 1; step <= schema_latest_version(); step++) {
@@ -355,7 +364,7 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 		rc = refuse_newer(path, version);
 		goto fail;
 	}
-	rc = check_owner(db, path, version);
+	rc = check_owner(db, path);
 	if (rc)
 		goto fail;
 	if (!readonly && (rc = journal(db)) != 0) {

@@ -255,6 +255,113 @@ static const char *const steps[] = {
 	"  name   TEXT NOT NULL,\n"
 	"  PRIMARY KEY (run_id, field)\n"
 	") STRICT, WITHOUT ROWID;\n",
+
+	/*
+	 * version 6: runs of tool outputs stored compactly (a tool file of 200,000
+	 * results holds them in a few columns): the values runs share (a Go
+	 * configuration line, a benchmark's name, a command) once per attribute
+	 * set, each run's own values with interned names. run_attrs and
+	 * field_origins become views over the old tables and the new ones, so
+	 * every reader sees every value as before. A set attribute with line NULL
+	 * is on each run's own line (a benchmark's name on its result line); one
+	 * with a line was set there (a configuration line) or is the file's
+	 * (line 0: a constant). runs.attr_set and
+	 * run_values.name_id carry no foreign-key clause: checking one would scan
+	 * the runs (or run_values) for every set (or name) deleted; the importer
+	 * keeps them consistent (attr_sets cascade with their corpus).
+	 */
+	"DROP VIEW run_fields;\n"
+	"ALTER TABLE run_attrs RENAME TO attr_rows;\n"
+	"DROP INDEX run_attrs_by_name;\n"
+	"CREATE INDEX attr_rows_by_name ON attr_rows(name, run_id);\n"
+	"ALTER TABLE field_origins RENAME TO origin_rows;\n"
+	"CREATE TABLE attr_names (\n"
+	"  name_id INTEGER PRIMARY KEY,\n"
+	"  source  TEXT NOT NULL,\n"
+	"  name    TEXT NOT NULL,\n"
+	"  UNIQUE (source, name)\n"
+	") STRICT;\n"
+	"CREATE INDEX attr_names_by_name ON attr_names(name);\n"
+	"CREATE TABLE attr_sets (\n"
+	"  set_id    INTEGER PRIMARY KEY,\n"
+	"  corpus_id INTEGER NOT NULL REFERENCES corpora(corpus_id) ON DELETE CASCADE\n"
+	") STRICT;\n"
+	"CREATE INDEX attr_sets_by_corpus ON attr_sets(corpus_id);\n"
+	"CREATE TABLE set_attrs (\n"
+	"  set_id  INTEGER NOT NULL REFERENCES attr_sets(set_id) ON DELETE CASCADE,\n"
+	"  name_id INTEGER NOT NULL,\n"
+	"  file_id INTEGER,\n"
+	"  line    INTEGER,\n"
+	"  col     INTEGER,\n"
+	"  value   TEXT,\n"
+	"  num     REAL,\n"
+	"  PRIMARY KEY (set_id, name_id)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"CREATE TABLE set_origins (\n"
+	"  set_id INTEGER NOT NULL REFERENCES attr_sets(set_id) ON DELETE CASCADE,\n"
+	"  field  TEXT NOT NULL,\n"
+	"  source TEXT NOT NULL,\n"
+	"  name   TEXT NOT NULL,\n"
+	"  PRIMARY KEY (set_id, field)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"ALTER TABLE runs ADD COLUMN attr_set INTEGER;\n"
+	"CREATE TABLE run_values (\n"
+	"  run_id  INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,\n"
+	"  name_id INTEGER NOT NULL,\n"
+	"  col     INTEGER,\n"
+	"  value   ANY,\n"
+	"  num     REAL,\n"
+	"  PRIMARY KEY (run_id, name_id)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"CREATE VIEW run_attrs AS\n"
+	"  SELECT run_id, source, name, file_id, line, col, value, num FROM attr_rows\n"
+	"  UNION ALL\n"
+	"  SELECT v.run_id, n.source, n.name, r.results_file_id, r.results_line, v.col,\n"
+	"         CAST(v.value AS TEXT),\n"
+	"         CASE WHEN v.num IS NOT NULL THEN v.num\n"
+	"              WHEN typeof(v.value) = 'integer' THEN CAST(v.value AS REAL) END\n"
+	"    FROM run_values v JOIN attr_names n ON n.name_id = v.name_id\n"
+	"    JOIN runs r ON r.run_id = v.run_id\n"
+	"  UNION ALL\n"
+	"  SELECT r.run_id, n.source, n.name,\n"
+	"         CASE WHEN s.line IS NULL THEN r.results_file_id ELSE s.file_id END,\n"
+	"         coalesce(s.line, r.results_line), s.col, s.value, s.num\n"
+	"    FROM runs r JOIN set_attrs s ON s.set_id = r.attr_set\n"
+	"    JOIN attr_names n ON n.name_id = s.name_id;\n"
+	"CREATE VIEW run_fields AS\n"
+	"  SELECT run_id, source, name, value, num FROM run_attrs\n"
+	"  UNION ALL\n"
+	"  SELECT run_id, 'idle', key, value, num FROM idle_banners;\n"
+	"CREATE VIEW field_origins AS\n"
+	"  SELECT run_id, field, source, name FROM origin_rows\n"
+	"  UNION ALL\n"
+	"  SELECT r.run_id, o.field, o.source, o.name\n"
+	"    FROM runs r JOIN set_origins o ON o.set_id = r.attr_set\n"
+	"   WHERE NOT EXISTS (SELECT 1 FROM origin_rows x\n"
+	"                      WHERE x.run_id = r.run_id AND x.field = o.field);\n"
+	/* a row written to a view goes to the table of its own kind, as before */
+	"CREATE TRIGGER run_attrs_insert INSTEAD OF INSERT ON run_attrs BEGIN\n"
+	"  INSERT INTO attr_rows (run_id, source, name, file_id, line, col, value, num)\n"
+	"  VALUES (NEW.run_id, NEW.source, NEW.name, NEW.file_id, NEW.line, NEW.col,\n"
+	"          NEW.value, NEW.num);\n"
+	"END;\n"
+	"CREATE TRIGGER run_attrs_update INSTEAD OF UPDATE ON run_attrs BEGIN\n"
+	"  UPDATE attr_rows SET run_id = NEW.run_id, source = NEW.source, name = NEW.name,\n"
+	"         file_id = NEW.file_id, line = NEW.line, col = NEW.col, value = NEW.value,\n"
+	"         num = NEW.num\n"
+	"   WHERE run_id = OLD.run_id AND source = OLD.source AND name = OLD.name;\n"
+	"END;\n"
+	"CREATE TRIGGER run_attrs_delete INSTEAD OF DELETE ON run_attrs BEGIN\n"
+	"  DELETE FROM attr_rows\n"
+	"   WHERE run_id = OLD.run_id AND source = OLD.source AND name = OLD.name;\n"
+	"END;\n"
+	"CREATE TRIGGER field_origins_insert INSTEAD OF INSERT ON field_origins BEGIN\n"
+	"  INSERT INTO origin_rows (run_id, field, source, name)\n"
+	"  VALUES (NEW.run_id, NEW.field, NEW.source, NEW.name);\n"
+	"END;\n",
+
+	/* version 7: the CPU platforms of each catalog instance's family (sizing) */
+	"ALTER TABLE instances ADD COLUMN cpu_platforms TEXT NOT NULL DEFAULT '';\n",
 };
 
 int schema_latest_version(void)

@@ -505,40 +505,39 @@ int query_trace_find(sqlite3 *db, int64_t run_id, const char *kind, int64_t *tra
 		     struct trace_summary *out)
 {
 	sqlite3_stmt *stmt = NULL;
-	int step, rc = 0;
+	int step;
 	*trace_id = -1;
-	out->rows = out->conn_rows = 0;
-	out->conn_max = -INFINITY;
-	if (sqlite3_prepare_v2(db, "SELECT trace_id FROM traces WHERE run_id = ?1 AND kind = ?2",
+	out->rows = 0;
+	out->identity = 0;
+	/* the count the import stored: reading it costs no pass over the rows */
+	if (sqlite3_prepare_v2(db,
+			       "SELECT t.trace_id, t.rows, t.backsteps, t.columns, f.sha256,"
+			       " c.content_hash, c.imported_at, c.options, c.manifest"
+			       " FROM traces t JOIN files f ON f.file_id = t.file_id"
+			       " JOIN corpora c ON c.corpus_id = f.corpus_id"
+			       " WHERE t.run_id = ?1 AND t.kind = ?2",
 			       -1, &stmt, NULL) != SQLITE_OK)
 		return err_set("cannot read a trace: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(stmt, 1, run_id);
 	sqlite3_bind_text(stmt, 2, kind, -1, SQLITE_STATIC);
 	step = sqlite3_step(stmt);
-	if (step == SQLITE_ROW)
+	if (step == SQLITE_ROW) {
+		int64_t rows = sqlite3_column_int64(stmt, 1);
+		uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a over every column */
 		*trace_id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	stmt = NULL;
-	if (step != SQLITE_ROW)
-		return step == SQLITE_DONE ? 0
-					   : err_set("cannot read a trace: %s", sqlite3_errmsg(db));
-	/* one aggregate inside SQLite, on the primary key alone (a join would cost a third more) */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT count(*), count(conn), max(conn) FROM trace_samples"
-			       " WHERE trace_id = ?1",
-			       -1, &stmt, NULL) != SQLITE_OK)
-		return err_set("cannot read a trace: %s", sqlite3_errmsg(db));
-	sqlite3_bind_int64(stmt, 1, *trace_id);
-	if (sqlite3_step(stmt) == SQLITE_ROW) {
-		out->rows = (size_t)sqlite3_column_int64(stmt, 0);
-		out->conn_rows = (size_t)sqlite3_column_int64(stmt, 1);
-		if (sqlite3_column_type(stmt, 2) != SQLITE_NULL)
-			out->conn_max = sqlite3_column_double(stmt, 2);
-	} else {
-		rc = err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+		out->rows = rows > 0 ? (size_t)rows : 0;
+		for (int col = 0; col < sqlite3_column_count(stmt); col++) {
+			const unsigned char *text = sqlite3_column_text(stmt, col);
+			int len = sqlite3_column_bytes(stmt, col);
+			for (int i = 0; text && i <= len; i++) /* the NUL ends each column */
+				h = (h ^ (i < len ? text[i] : 0)) * UINT64_C(1099511628211);
+		}
+		out->identity = h;
 	}
 	sqlite3_finalize(stmt);
-	return rc;
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return err_set("cannot read a trace: %s", sqlite3_errmsg(db));
+	return 0;
 }
 
 /* The trace_samples columns in struct trace_row order after row_no, by TRACE_COL_* bit. */

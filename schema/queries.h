@@ -170,11 +170,15 @@ enum {
 	TRACE_COL_ALL = (1 << 8) - 1,
 };
 
-/* What a trace stores, counted in SQL (one pass inside SQLite). */
+/* What a trace stores: its row count as the import recorded it (traces.rows). */
 struct trace_summary {
-	size_t rows;      /* 0: the run has no such trace, or an empty one */
-	size_t conn_rows; /* rows with a conn */
-	double conn_max;  /* the largest conn; -inf when none */
+	size_t rows; /* 0: the run has no such trace, or an empty one */
+	/*
+	 * A hash of what the rows were made from (the trace's file hash and
+	 * columns, its corpus's content hash, options and import time): two
+	 * reads with the same identity read the same rows.
+	 */
+	uint64_t identity;
 };
 
 /* The run's trace of `kind` ("sample" or "window"): its trace_id (-1: none) and summary. */

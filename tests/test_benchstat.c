@@ -23,9 +23,15 @@
 
 #include "analysis/benchstat.h"
 #include "common/err.h"
+#include "common/strbuf.h"
+#include "importers/table.h"
+#include "importers/tools.h"
+#include "reports/builders.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const double json_old[] = {1726, 1723, 1707, 1707, 1713, 1729, 1736, 1707, 1705, 1774};
 static const double json_new[] = {1423, 1416, 1411, 1413, 1412, 1426, 1422, 1424, 1447, 1425};
@@ -158,6 +164,149 @@ static void test_errors(void **state)
 	err_clear();
 }
 
+/* ---- benchstat's tables against its own goldens (fixtures/tools/benchstat/README.md) ---- */
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+static const char *cell_of(const struct table *t, size_t row, const char *col)
+{
+	int c = table_col(t, col);
+	return c < 0 ? "" : t->cells[row][c];
+}
+
+/*
+ * The runs of a Go file, read by the gobench converter, as observations:
+ * the column by the file (col_for_file >= 0) or by arm_field's value
+ * (a_value: 0, b_value: 1; the field is then no part of the configuration,
+ * as benchstat -col leaves it out of .config).
+ */
+static void feed(struct benchstat_result *r, const char *file, int col_for_file,
+		 const char *arm_field, const char *a_value, const char *b_value)
+{
+	static const char *const keys[] = {"goos", "goarch", "pkg", "cpu", "note", NULL};
+	char path[512], row[256];
+	struct table t;
+	size_t n;
+	char *text;
+	snprintf(path, sizeof(path), "%s/tools/benchstat/%s", FIXTURES_DIR, file);
+	text = slurp(path, &n);
+	assert_int_equal(tool_convert_table(tool_find("gobench"), text, n, file, file, &t), 0);
+	for (size_t i = 0; i < t.nrows; i++) {
+		const char *config[16];
+		size_t k = 0;
+		int col = col_for_file;
+		struct benchstat_obs o;
+		for (size_t j = 0; keys[j]; j++) {
+			const char *v = cell_of(&t, i, keys[j]);
+			if (arm_field && !strcmp(arm_field, keys[j])) {
+				col = !strcmp(v, a_value) ? 0 : !strcmp(v, b_value) ? 1 : -1;
+				continue;
+			}
+			if (*v) {
+				config[k++] = keys[j];
+				config[k++] = v;
+			}
+		}
+		config[k] = NULL;
+		if (col < 0)
+			continue;
+		benchstat_row_name(cell_of(&t, i, "name"), cell_of(&t, i, "gomaxprocs"), row,
+				   sizeof(row));
+		o = (struct benchstat_obs){
+			row, col, config, "ns/op", strtod(cell_of(&t, i, "ns_per_op"), NULL), file};
+		assert_int_equal(benchstat_tables_add(r, &o), 0);
+	}
+	table_release(&t);
+	free(text);
+}
+
+static void expect_golden(struct benchstat_result *r, const char *golden)
+{
+	char path[512];
+	struct strbuf out = STRBUF_INIT;
+	size_t n;
+	char *want;
+	snprintf(path, sizeof(path), "%s/tools/benchstat/%s", FIXTURES_DIR, golden);
+	want = slurp(path, &n);
+	assert_int_equal(benchstat_tables_finish(r), 0);
+	assert_int_equal(benchstat_text(r, &out), 0);
+	if (strcmp(out.buf ? out.buf : "", want))
+		fail_msg("%s differs:\n--- benchstat\n%s--- coreplan\n%s", golden, want, out.buf);
+	strbuf_release(&out);
+	free(want);
+	benchstat_tables_release(r);
+}
+
+/* `benchstat old.txt new.txt` (main.go's doc comment, checked there by doc_test.go). */
+static void test_golden_old_new(void **state)
+{
+	struct benchstat_result r;
+	(void)state;
+	assert_int_equal(benchstat_tables_init(&r, "old.txt", "new.txt", 0.95, 0.05), 0);
+	feed(&r, "old.txt", 0, NULL, NULL, NULL);
+	feed(&r, "new.txt", 1, NULL, NULL, NULL);
+	expect_golden(&r, "oldnew.golden");
+}
+
+/* `benchstat -col note X.txt` (main_test.go: TestSmallSample, TestIssue19565, TestIssue19634). */
+static void test_golden_col_note(void **state)
+{
+	static const char *const cases[] = {"smallSample", "issue19565", "issue19634"};
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct benchstat_result r;
+		char in[64], out[64];
+		snprintf(in, sizeof(in), "%s.txt", cases[i]);
+		snprintf(out, sizeof(out), "%s.stdout", cases[i]);
+		assert_int_equal(benchstat_tables_init(&r, "before", "after", 0.95, 0.05), 0);
+		feed(&r, in, -1, "note", "before", "after");
+		expect_golden(&r, out);
+	}
+}
+
+static void test_units_and_names(void **state)
+{
+	struct benchstat_unit u;
+	char buf[64];
+	(void)state;
+	benchstat_tidy_unit("ns/op", &u);
+	assert_string_equal(u.name, "sec/op");
+	assert_true(u.factor == 1e-9 && !u.binary);
+	benchstat_tidy_unit("MB/s", &u);
+	assert_string_equal(u.name, "B/s");
+	assert_true(u.factor == 1e6 && u.binary);
+	benchstat_tidy_unit("B/op", &u);
+	assert_true(u.factor == 1 && u.binary);
+	benchstat_tidy_unit("allocs/op", &u);
+	assert_true(u.factor == 1 && !u.binary);
+	benchstat_tidy_unit("ns/MB", &u); /* the denominator is left alone */
+	assert_string_equal(u.name, "sec/MB");
+	benchstat_row_name("BenchmarkEncode/format=json", "48", buf, sizeof(buf));
+	assert_string_equal(buf, "Encode/format=json-48");
+	benchstat_row_name("BenchmarkX", "1", buf, sizeof(buf));
+	assert_string_equal(buf, "X");
+	benchstat_go_unit("bytes_per_join", buf, sizeof(buf));
+	assert_string_equal(buf, "bytes/join");
+	assert_int_equal(benchstat_ci_samples(0.95), 6);
+	assert_int_equal(benchstat_utest_samples(0.05), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +314,9 @@ int main(void)
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_utest_against_scipy),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_golden_old_new),
+		cmocka_unit_test(test_golden_col_note),
+		cmocka_unit_test(test_units_and_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

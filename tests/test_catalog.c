@@ -683,10 +683,11 @@ static void store_refuses_duplicates(void **state)
 	assert_int_equal(db_begin(db), 0);
 	assert_int_equal(catalog_store(db, &aws, NULL), ERR_DATA);
 	db_rollback(db);
-	assert_string_equal(err_msg(),
-			    "instance 'm6i.large' is in catalog 'aws' (line 2) and in catalog 'copy' "
-			    "(line 2): an instance type may be listed once (store a catalog under "
-			    "the same name to replace it)");
+	assert_string_equal(
+		err_msg(),
+		"instance 'm6i.large' is in catalog 'aws' (line 2) and in catalog 'copy' "
+		"(line 2): an instance type may be listed once (store a catalog under "
+		"the same name to replace it)");
 	/* one shared name among new ones: the clash is named */
 	assert_int_equal(db_begin(db), 0);
 	assert_int_equal(catalog_store(db, &one, NULL), ERR_DATA);
@@ -698,6 +699,74 @@ static void store_refuses_duplicates(void **state)
 	catalog_release(&aws);
 	catalog_release(&one);
 	db_close(db);
+}
+
+/*
+ * cpu_platforms: optional (no column, or an empty cell, reads ""); names
+ * split on commas and spaces and kept ","-separated; a name twice or a
+ * character outside letters, digits and . _ - + is an error at its cell;
+ * stored and read back; instance_on_platform matches whole names only.
+ * The shipped gce-e2 rows list the two platforms the sky corpora measured
+ * e2 on (capacity core/env.txt: Intel Xeon @ 2.20GHz; FORMATS.md: AMD EPYC
+ * 7B12) and Milan (fixtures/catalogs/README.md).
+ */
+static void cpu_platforms_column(void **state)
+{
+	static const char head[] = "instance\tprovider\tseries\tvcpus\tthreads_per_core\t"
+				   "sustained_vcpu_fraction\tmemory_gib\tcpu_family\t"
+				   "cpu_platforms\tprice_per_hour\tprice_region\tprice_source\t"
+				   "price_date\n";
+	static const char row[] = "\tgce-e2\t%s\t0.134\tus-central1\tk\t2026-11-29\n";
+	char text[2048], cell[3][128];
+	struct catalog c, gce, back;
+	const char *p;
+	sqlite3 *db;
+	(void)state;
+	snprintf(cell[0], sizeof(cell[0]), row, "intel-xeon-2.2ghz, amd-epyc-7b12");
+	snprintf(cell[1], sizeof(cell[1]), row, "");
+	snprintf(cell[2], sizeof(cell[2]), row, " amd-epyc-7b12 ");
+	snprintf(text, sizeof(text),
+		 "%se2-standard-4\tgce\te2\t4\t2\t1\t16%se2-standard-2\tgce\te2\t2\t2\t1\t8%s"
+		 "e2-standard-8\tgce\te2\t8\t2\t1\t32%s",
+		 head, cell[0], cell[1], cell[2]);
+	read_ok(put("platforms.tsv", text), &c);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.items[0].cpu_platforms, "intel-xeon-2.2ghz,amd-epyc-7b12");
+	assert_string_equal(c.items[1].cpu_platforms, "");
+	assert_string_equal(c.items[2].cpu_platforms, "amd-epyc-7b12");
+	assert_true(instance_on_platform(&c.items[0], "amd-epyc-7b12"));
+	assert_true(instance_on_platform(&c.items[0], "intel-xeon-2.2ghz"));
+	assert_false(instance_on_platform(&c.items[0], "amd-epyc"));
+	assert_false(instance_on_platform(&c.items[0], "amd-epyc-7b1"));
+	assert_false(instance_on_platform(&c.items[1], "amd-epyc-7b12"));
+	assert_int_equal(warn_count(), 0);
+	/* stored and read back */
+	db = memory_db();
+	store_ok(db, &c, NULL);
+	assert_int_equal(catalog_load(db, NULL, 0, &back), 0);
+	assert_int_equal(back.n, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(back.items[i].cpu_platforms, c.items[i].cpu_platforms);
+	catalog_release(&back);
+	db_close(db);
+	catalog_release(&c);
+	/* errors name the cell: column 9 of line 2 */
+	snprintf(cell[0], sizeof(cell[0]), row, "amd-epyc-7b12,amd-epyc-7b12");
+	snprintf(text, sizeof(text), "%se2-standard-4\tgce\te2\t4\t2\t1\t16%s", head, cell[0]);
+	p = put("platforms-twice.tsv", text);
+	expect_error(p, "2:9: cpu_platforms lists 'amd-epyc-7b12' twice");
+	snprintf(cell[0], sizeof(cell[0]), row, "intel;xeon");
+	snprintf(text, sizeof(text), "%se2-standard-4\tgce\te2\t4\t2\t1\t16%s", head, cell[0]);
+	p = put("platforms-bad.tsv", text);
+	expect_error(p, "2:9: cpu_platforms 'intel;xeon': 'intel;xeon' is not a platform name "
+			"(letters, digits and . _ - +, separated by commas)");
+	/* the shipped catalogs: the measured e2 platforms, an empty n2 */
+	read_ok(GCE, &gce);
+	assert_string_equal(find(&gce, "e2-medium")->cpu_platforms,
+			    "intel-xeon-2.2ghz,amd-epyc-7b12,amd-epyc-7b13");
+	assert_string_equal(find(&gce, "n2-standard-8")->cpu_platforms, "");
+	assert_string_equal(find(&gce, "t2d-standard-4")->cpu_platforms, "amd-epyc-7b13");
+	catalog_release(&gce);
 }
 
 /* The column list of table `name` in `schema`, as "name type notnull pk; ...". */
@@ -853,6 +922,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_refuses_duplicates, clear_messages,
 						clear_messages),
 		cmocka_unit_test_setup_teardown(temp_tables, clear_messages, clear_messages),
+		cmocka_unit_test_setup_teardown(cpu_platforms_column, clear_messages,
+						clear_messages),
 		cmocka_unit_test_setup_teardown(temp_tables_read_only, clear_messages,
 						clear_messages),
 	};

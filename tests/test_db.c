@@ -108,7 +108,7 @@ static void migrates_forward(void **state)
 
 /*
  * A version-3 database (steps 1-3 as released) gains step 4's catalogs and
- * instances on a writing open, keeping its corpora and hosts; a read-only
+ * instances (and step 7's cpu_platforms) on a writing open, keeping its corpora and hosts; a read-only
  * open refuses it and leaves it at version 3.
  */
 static void migrates_3_to_4(void **state)
@@ -142,23 +142,23 @@ static void migrates_3_to_4(void **state)
 	/* the new tables' rules: a unique name, one instance per catalog, cascade */
 	assert_int_equal(db_exec(db, "INSERT INTO catalogs VALUES (1, 'gce', '/g.tsv', 's', 't');"
 				     "INSERT INTO instances VALUES (1, 'e2-small', 'gce', 'e2', 2, 2,"
-				     " 0.25, 2, 'gce-e2', 0.01675, 'r', 's', '2026-11-29', 1, 0.25, 3);"),
+				     " 0.25, 2, 'gce-e2', 0.01675, 'r', 's', '2026-11-29', 1, 0.25, 3, '');"),
 			 0);
 	assert_int_equal(db_exec(db, "INSERT INTO catalogs VALUES (2, 'gce', '/h.tsv', 's', 't')"),
 			 ERR_DATA);
 	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'e2-small', 'gce', 'e2', 2,"
 				     " 2, 0.25, 2, 'gce-e2', 0.01675, 'r', 's', '2026-11-29', 1,"
-				     " 0.25, 4)"),
+				     " 0.25, 4, '')"),
 			 ERR_DATA);
 	/* threads_per_core 3 and a fraction above 1 are refused; text in vcpus too (STRICT) */
 	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'x', 'gce', 'e2', 2, 3,"
-				     " 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5)"),
+				     " 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5, '')"),
 			 ERR_DATA);
 	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'x', 'gce', 'e2', 2, 2,"
-				     " 1.5, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5)"),
+				     " 1.5, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5, '')"),
 			 ERR_DATA);
 	assert_int_equal(db_exec(db, "INSERT INTO instances VALUES (1, 'x', 'gce', 'e2', 'two',"
-				     " 2, 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5)"),
+				     " 2, 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5, '')"),
 			 ERR_DATA);
 	assert_int_equal(db_exec(db, "DELETE FROM catalogs"), 0);
 	assert_int_equal(pragma_int(db, "SELECT count(*) FROM instances"), 0);

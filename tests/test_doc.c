@@ -75,14 +75,14 @@ static void md_rounds_and_lays_out(void **state)
 	struct doc *d = sample();
 	int rc;
 	char *out = render(d, DOC_MD, NULL, &rc);
-	/* hand-written: 'g' 6 digits, 'f' 2 decimals, the `|` escaped, the missing cell empty */
+	/* hand-written: 'g' 6 digits, 'f' 2 decimals, the `|` escaped, the missing cell NA */
 	const char *expected = "## Sweep of tput by gomaxprocs\n\n"
 			       "- runs: 6\n\n"
 			       "### Levels\n\n"
 			       "| level | n   | median  | range_pct | note |\n"
 			       "|------:|----:|--------:|----------:|:-----|\n"
-			       "|     1 |   3 | 481.441 |      2.08 |      |\n"
-			       "|     2 |   3 | 865.468 |           | a\\|b |\n"
+			       "|     1 |   3 | 481.441 |      2.08 | NA   |\n"
+			       "|     2 |   3 | 865.468 |        NA | a\\|b |\n"
 			       "\n"
 			       "- per doubling 1.7781\n"
 			       "\n"
@@ -266,7 +266,7 @@ static void empty_table_says_none(void **state)
 	doc_free(d);
 }
 
-/* An empty string is not a missing value in csv; blanks at the ends need quotes. */
+/* An empty string is not a missing value (NA) in csv; blanks at the ends need quotes. */
 static void csv_quoting_edges(void **state)
 {
 	static const struct doc_col cols[] = {DOC_COL_TEXT("a"), DOC_COL_TEXT("b"),
@@ -281,7 +281,7 @@ static void csv_quoting_edges(void **state)
 	doc_set_text(t, 1, " lead");
 	doc_set_text(t, 2, "say \"hi\", then");
 	out = render(d, DOC_CSV, NULL, &rc);
-	assert_string_equal(out, "a,b,c,d\n\"\",\" lead\",\"say \"\"hi\"\", then\",\n");
+	assert_string_equal(out, "a,b,c,d\n\"\",\" lead\",\"say \"\"hi\"\", then\",NA\n");
 	free(out);
 	doc_free(d);
 }
@@ -321,7 +321,7 @@ static void md_hides_empty_and_counts_characters(void **state)
 	doc_row(t);
 	doc_set_text(t, 0, "abcd");
 	out = render(d, DOC_MD, NULL, &rc);
-	assert_non_null(strstr(out, "| a    | b   |\n|:-----|----:|\n| \xc2\xb5s   |   1 |\n| abcd |     |\n"));
+	assert_non_null(strstr(out, "| a    | b   |\n|:-----|----:|\n| \xc2\xb5s   |   1 |\n| abcd |  NA |\n"));
 	free(out);
 	out = render(d, DOC_TSV, NULL, &rc);
 	assert_string_equal(out, "a\tgone\tb\n\xc2\xb5s\tNA\t1\nabcd\tNA\tNA\n");
@@ -404,10 +404,10 @@ static struct doc *stream_doc(size_t rows, bool streamed, struct stream_arg **ar
 
 static void streamed_table_prints_as_stored(void **state)
 {
-	static const enum doc_format formats[] = {DOC_MD, DOC_JSON, DOC_TSV, DOC_CSV};
+	static const enum doc_format formats[] = {DOC_MD, DOC_JSON, DOC_TSV, DOC_CSV, DOC_TERM};
 	(void)state;
 	for (size_t rows = 0; rows <= 3; rows += 3)
-		for (size_t f = 0; f < 4; f++) {
+		for (size_t f = 0; f < 5; f++) {
 			struct stream_arg *arg = NULL;
 			struct doc *stored = stream_doc(rows, false, NULL);
 			struct doc *streamed = stream_doc(rows, true, &arg);
@@ -417,16 +417,22 @@ static void streamed_table_prints_as_stored(void **state)
 			assert_int_equal(rc1, 0);
 			assert_int_equal(rc2, 0);
 			assert_string_equal(b, a);
-			/* Markdown measures, then prints (an empty table: only measured) */
-			assert_int_equal(arg->calls, formats[f] == DOC_MD && rows ? 2 : 1);
+			/*
+			 * Markdown measures, then prints; text finds the scales, measures,
+			 * then prints (an empty table: only the first reading)
+			 */
+			assert_int_equal(arg->calls, !rows		      ? 1
+						     : formats[f] == DOC_MD   ? 2
+						     : formats[f] == DOC_TERM ? 3
+									      : 1);
 			assert_int_equal(doc_table_rows(doc_section_table(
 						 doc_find_section(streamed, "rows"))),
 					 rows);
 			if (rows && formats[f] == DOC_MD)
 				assert_non_null(
 					strstr(b, "| i   | name  | x   |\n|----:|:------|----:|\n"
-						  "|   1 | a\\|b  | 0.3 |\n|   2 | plain |     |\n"
-						  "|   3 |       | 0.8 |\n\n- a note\n"));
+						  "|   1 | a\\|b  | 0.3 |\n|   2 | plain |  NA |\n"
+						  "|   3 | NA    | 0.8 |\n\n- a note\n"));
 			if (!rows && formats[f] == DOC_MD)
 				assert_non_null(strstr(b, "no rows\n"));
 			if (rows && formats[f] == DOC_TSV)

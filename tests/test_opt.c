@@ -12,20 +12,13 @@
 
 #include <cmocka.h>
 
+#include "cli/common.h"
 #include "cli/opt.h"
 #include "common/err.h"
 #include "common/strbuf.h"
 #include "common/strvec.h"
 
 #include <string.h>
-
-/* opt.c prints a command's description from main.c's table; none here. */
-const char *cmd_description(const char *name);
-const char *cmd_description(const char *name)
-{
-	(void)name;
-	return "";
-}
 
 static const char *name;
 static bool quiet, has_frac;
@@ -240,12 +233,38 @@ static void test_help_and_stop(void **state)
 	opt_parser_release(&p);
 }
 
+/*
+ * The shared choice tables agree with the parsers they stand for: each
+ * --metric-kind name is the kind common/units parses it to, in the order of
+ * field_metric_kinds (the list the kinds' documentation gives), and each
+ * --format name is the format doc_format_parse gives.
+ */
+static void test_shared_choices(void **state)
+{
+	struct strbuf names = STRBUF_INIT;
+	(void)state;
+	for (size_t i = 0; cli_metric_kinds[i].name; i++) {
+		enum field_kind kind;
+		assert_int_equal(field_kind_parse(cli_metric_kinds[i].name, &kind), 0);
+		assert_int_equal(kind, cli_metric_kinds[i].value);
+		strbuf_addf(&names, "%s%s", i ? ", " : "", cli_metric_kinds[i].name);
+	}
+	assert_string_equal(strbuf_str(&names), field_metric_kinds);
+	for (size_t i = 0; cli_formats[i].name; i++) {
+		enum doc_format parsed;
+		assert_int_equal(doc_format_parse(cli_formats[i].name, &parsed), 0);
+		assert_int_equal(parsed, cli_formats[i].value);
+	}
+	strbuf_release(&names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_targets),      cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_usage_errors), cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_apply),        cmocka_unit_test(test_help_and_stop),
+		cmocka_unit_test(test_shared_choices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,132 +23,7 @@
  *     -> (50000 + 600 * 500) / 1048576 = 350000 / 1048576
  *        = 0.33378601074218750 GiB for every instance
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <cmocka.h>
-
-#include "analysis/size.h"
-#include "common/err.h"
-#include "importers/catalog.h"
-#include "schema/catalog.h"
-#include "schema/db.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#ifndef FIXTURES_DIR
-#define FIXTURES_DIR "fixtures"
-#endif
-
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-#define REL 1e-12
-#define MEM_GIB (350000.0 / 1048576.0)
-
-static int clear_messages(void **state)
-{
-	(void)state;
-	err_clear();
-	return 0;
-}
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
-}
-
-/* One hand-built instance; the derived cores are typed in from the header's rule. */
-#define INST(name, fam, v, t, frac, mem, price)                                                   \
-	{                                                                                          \
-		.instance = (char *)(name), .provider = (char *)"test", .series = (char *)"t",     \
-		.vcpus = (v), .threads_per_core = (t), .sustained_vcpu_fraction = (frac),          \
-		.memory_gib = (mem), .cpu_family = (char *)(fam), .price_per_hour = (price),       \
-		.price_region = (char *)"here", .price_source = (char *)"hand",                    \
-		.price_date = (char *)"2026-01-01", .physical_cores = (double)(v) / (t),           \
-		.sustained_cores = (double)(v) * (frac) / (t), .line = 0                           \
-	}
-
-enum {
-	I_SHARED,   /* 2 vCPU, 2/core, 0.25 each: P = 0.25, shared-core */
-	I_ONE,      /* 2 vCPU, 2/core: P = 1 */
-	I_TWO,      /* 4 vCPU, 2/core: P = 2 */
-	I_FOUR_1T,  /* 4 vCPU, 1/core: P = 4, no SMT */
-	I_THREE,    /* 6 vCPU, 2/core: P = 3 */
-	I_EIGHT,    /* 16 vCPU, 2/core: P = 8, beyond the measured 4 */
-	I_OTHER,    /* another CPU family, P = 1 */
-	I_TINY_MEM, /* P = 2 but 0.25 GiB of memory */
-	I_HALF_BIG, /* 8 vCPU, 2/core, 0.5 each: P = 2, shared-core */
-	NINST
-};
-
-static struct instance items[NINST] = {
-	[I_SHARED] = INST("shared", "gce-e2", 2, 2, 0.25, 2, 0.01675),
-	[I_ONE] = INST("one", "gce-e2", 2, 2, 1, 8, 0.06701),
-	[I_TWO] = INST("two", "gce-e2", 4, 2, 1, 16, 0.13402),
-	[I_FOUR_1T] = INST("four-1t", "gce-e2", 4, 1, 1, 16, 0.12),
-	[I_THREE] = INST("three", "gce-e2", 6, 2, 1, 24, 0.2),
-	[I_EIGHT] = INST("eight", "gce-e2", 16, 2, 1, 64, 0.53609),
-	[I_OTHER] = INST("other", "aws-m7i", 2, 2, 1, 8, 0.1008),
-	[I_TINY_MEM] = INST("tiny-mem", "gce-e2", 4, 2, 1, 0.25, 0.01),
-	[I_HALF_BIG] = INST("half-big", "gce-e2", 8, 2, 0.5, 32, 0.15),
-};
-
-static struct catalog hand_catalog(void)
-{
-	struct catalog c = {items, NINST, (char *)"hand"};
-	return c;
-}
-
-static struct size_inputs std_inputs(void)
-{
-	struct size_inputs in;
-	memset(&in, 0, sizeof(in));
-	in.target = 1000;
-	in.has_sessions = true;
-	in.sessions = 500;
-	in.headroom_pct = 0;
-	in.base = (struct size_value){true, 480, 470, 490, "given"};
-	snprintf(in.base_family, sizeof(in.base_family), "gce-e2");
-	in.per_doubling = (struct size_value){true, 1.8, 1.7, 1.9, "given"};
-	in.max_measured_cores = 4;
-	in.smt = (struct size_value){true, 1.25, 1.2, 1.3, "given"};
-	in.mem_per_session_kb = (struct size_value){true, 600, 600, 600, "given"};
-	in.mem_fixed_kb = (struct size_value){true, 50000, 50000, 50000, "given"};
-	return in;
-}
-
-static struct size_row *compute(const struct size_inputs *in)
-{
-	struct catalog cat = hand_catalog();
-	struct size_row *rows = NULL;
-	int rc = size_compute(&cat, in, &rows);
-	if (rc != 0)
-		fail_msg("size_compute failed (%d): %s", rc, err_msg());
-	assert_non_null(rows);
-	for (size_t i = 0; i < NINST; i++)
-		assert_ptr_equal(rows[i].inst, &items[i]);
-	return rows;
-}
-
-static size_t count_cheapest(const struct size_row *rows, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		k += rows[i].cheapest;
-	return k;
-}
+#include "size_fixture.h"
 
 /* ------------------------------------------------------------ arithmetic */
 
@@ -188,7 +63,7 @@ static void dedicated_power_of_two(void **state)
 	check_close(rows[I_FOUR_1T].predicted_lo, 1358.3, REL, "four-1t: low");
 	check_close(rows[I_FOUR_1T].predicted_hi, 1768.9, REL, "four-1t: high");
 	assert_string_equal(rows[I_FOUR_1T].verdict, "meets"); /* low 1358.3 >= 1000 */
-	assert_false(rows[I_FOUR_1T].extrapolated); /* 4 = the largest measured */
+	assert_false(rows[I_FOUR_1T].extrapolated);            /* 4 = the largest measured */
 
 	/* eight: P = 8: 480 * 1.8^3 * 1.25 = 480 * 5.832 * 1.25 = 3499.2, beyond 4 cores */
 	check_close(rows[I_EIGHT].predicted, 3499.2, REL, "eight: predicted");
@@ -386,7 +261,8 @@ static void memory(void **state)
 	assert_false(rows[I_TINY_MEM].cheapest); /* cheapest price, but does not meet */
 	free(rows);
 
-	/* 2000 sessions: (50000 + 1200000) / 1048576 = 1.1920928955078125 GiB: shared (2 GiB) fits */
+	/* 2000 sessions: (50000 + 1200000) / 1048576 = 1.1920928955078125 GiB: shared (2 GiB) fits
+	 */
 	in.sessions = 2000;
 	rows = compute(&in);
 	check_close(rows[I_SHARED].memory_needed_gib, 1.1920928955078125, REL, "2000 sessions");
@@ -642,221 +518,6 @@ static void memory_parts(void **state)
 
 /* ------------------------------------------------------- measured cells */
 
-static struct size_cell cell(size_t row, double sessions, char *group, bool at_target, size_t n,
-			     double median, double min, double max)
-{
-	struct size_cell c;
-	memset(&c, 0, sizeof(c));
-	c.row = row;
-	c.sessions = sessions;
-	c.group = group;
-	c.at_target = at_target;
-	c.n = n;
-	c.s.n = n;
-	c.s.median = median;
-	c.s.min = min;
-	c.s.max = max;
-	return c;
-}
-
-static void judge_measured(void **state)
-{
-	struct size_inputs in = std_inputs();
-	struct size_row *rows;
-	/*
-	 * shared (predicted 150, bounds 141-159.25): two stores at 500, one
-	 * at 300 not asked for; two (1080, 958.8-1210.3): one cell within;
-	 * four-1t (1555.2, 1358.3-1768.9): measured 1200 (min 1100) at the
-	 * target; eight: a listed count without runs
-	 */
-	struct size_cell cells[] = {
-		cell(I_SHARED, 300, (char *)"cfg=mem", false, 3, 40, 30, 50),
-		cell(I_SHARED, 500, (char *)"cfg=mem", true, 3, 170, 160, 180),
-		cell(I_SHARED, 500, (char *)"cfg=pg", true, 3, 100, 90, 110),
-		cell(I_TWO, 500, (char *)"", true, 3, 1050, 990, 1100),
-		cell(I_FOUR_1T, 500, (char *)"", true, 3, 1200, 1100, 1300),
-		cell(I_EIGHT, 500, (char *)"", true, 0, 0, 0, 0),
-	};
-	(void)state;
-	rows = compute(&in);
-	assert_true(rows[I_FOUR_1T].cheapest); /* predicted: four-1t meets, the cheapest */
-	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
-
-	/* shared: cfg=mem 170 > 159.25: above, 170 / 159.25 */
-	assert_string_equal(cells[1].check, "above");
-	check_close(cells[1].check_ratio, 170 / 159.25, REL, "above ratio");
-	/* cfg=pg 100 < 141: below, 100 / 141; shortfall 1000 / 100 = 10 */
-	assert_string_equal(cells[2].check, "below");
-	check_close(cells[2].check_ratio, 100.0 / 141, REL, "below ratio");
-	check_close(cells[2].shortfall, 10, REL, "measured shortfall");
-	/* the worst at the target is cfg=pg (both short, lower median); 300 is not asked for */
-	assert_true(cells[2].worst);
-	assert_false(cells[0].worst);
-	assert_false(cells[1].worst);
-	assert_int_equal(rows[I_SHARED].worst, 2);
-	assert_int_equal(rows[I_SHARED].first_cell, 0);
-	assert_int_equal(rows[I_SHARED].ncells, 3);
-	assert_string_equal(rows[I_SHARED].verdict, "short");
-	assert_string_equal(rows[I_SHARED].basis, "measured");
-	assert_true(rows[I_SHARED].measured_below);
-	assert_true(rows[I_SHARED].measured_above);
-
-	/* two: 1050 within 958.8-1210.3; min 990 < 1000 <= 1050: marginal, on measurement */
-	assert_string_equal(cells[3].check, "within");
-	assert_true(isnan(cells[3].check_ratio));
-	assert_string_equal(rows[I_TWO].verdict, "marginal");
-	assert_string_equal(rows[I_TWO].basis, "measured");
-	assert_false(rows[I_TWO].measured_below || rows[I_TWO].measured_above);
-
-	/* four-1t: 1200 below its low bound 1358.3; min 1100 >= 1000: meets, measured */
-	assert_string_equal(cells[4].check, "below");
-	assert_string_equal(rows[I_FOUR_1T].verdict, "meets");
-	assert_string_equal(rows[I_FOUR_1T].basis, "measured");
-	assert_true(rows[I_FOUR_1T].cheapest);
-
-	/* eight: a count without runs decides nothing: still predicted */
-	assert_null(cells[5].verdict);
-	assert_null(cells[5].check);
-	assert_int_equal(rows[I_EIGHT].worst, SIZE_MAX);
-	assert_string_equal(rows[I_EIGHT].basis, "predicted");
-	assert_string_equal(rows[I_EIGHT].verdict, "meets");
-	/* rows without cells keep their prediction */
-	assert_string_equal(rows[I_ONE].basis, "predicted");
-	assert_int_equal(rows[I_ONE].ncells, 0);
-	assert_int_equal(count_cheapest(rows, NINST), 1);
-	free(rows);
-}
-
-/* Measurement moves the cheapest mark; memory-bound still wins; no prediction, measured. */
-static void judge_cheapest_memory_unmeasured(void **state)
-{
-	struct size_inputs in = std_inputs();
-	struct size_row *rows;
-	struct size_cell cells[] = {
-		/* four-1t predicted meets but measured short: loses the mark to three (0.2) */
-		cell(I_FOUR_1T, 500, (char *)"", true, 2, 900, 800, 1000),
-		/* other (aws-m7i, no factor): measured 1500 min 1200: meets on measurement */
-		cell(I_OTHER, 500, (char *)"", true, 3, 1500, 1200, 1600),
-		/* tiny-mem: measured well, but 0.334 GiB > 0.25 GiB */
-		cell(I_TINY_MEM, 500, (char *)"", true, 3, 5000, 4000, 6000),
-	};
-	(void)state;
-	rows = compute(&in);
-	assert_string_equal(rows[I_OTHER].verdict, "unmeasured CPU");
-	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
-	assert_string_equal(rows[I_FOUR_1T].verdict, "short");
-	assert_string_equal(rows[I_FOUR_1T].basis, "measured");
-	assert_false(rows[I_FOUR_1T].cheapest);
-	/* other: no prediction, so no check; the verdict rests on measurement: meets (0.1008) */
-	assert_null(cells[1].check);
-	assert_string_equal(rows[I_OTHER].verdict, "meets");
-	assert_string_equal(rows[I_OTHER].basis, "measured");
-	/* tiny-mem: memory-bound, the memory model's word */
-	assert_string_equal(rows[I_TINY_MEM].verdict, "memory-bound");
-	assert_string_equal(rows[I_TINY_MEM].basis, "predicted");
-	/* meets now: other 0.1008, three 0.2, eight 0.53609: other is the cheapest */
-	assert_true(rows[I_OTHER].cheapest);
-	assert_int_equal(count_cheapest(rows, NINST), 1);
-	free(rows);
-
-	/* cells of one row apart from each other are refused */
-	{
-		struct size_cell apart[] = {cell(I_ONE, 500, (char *)"", true, 1, 1, 1, 1),
-					    cell(I_TWO, 500, (char *)"", true, 1, 1, 1, 1),
-					    cell(I_ONE, 300, (char *)"", true, 1, 1, 1, 1)};
-		rows = compute(&in);
-		assert_int_not_equal(size_judge(&in, rows, NINST, apart, ARRAY_LEN(apart)), 0);
-		check_contains(err_msg(), "'one'", "cells apart");
-		free(rows);
-	}
-}
-
-/* The least favourable verdict decides before the lowest median. */
-static void judge_worst_verdict_first(void **state)
-{
-	struct size_inputs in = std_inputs();
-	struct size_row *rows;
-	struct size_cell cells[] = {
-		/* median 1100 but min 950: marginal */
-		cell(I_EIGHT, 300, (char *)"", true, 3, 1100, 950, 1200),
-		/* median 1050, min 1010: meets, with the lower median */
-		cell(I_EIGHT, 500, (char *)"", true, 3, 1050, 1010, 1100),
-	};
-	(void)state;
-	rows = compute(&in);
-	assert_int_equal(size_judge(&in, rows, NINST, cells, ARRAY_LEN(cells)), 0);
-	assert_true(cells[0].worst);
-	assert_string_equal(rows[I_EIGHT].verdict, "marginal");
-	free(rows);
-}
-
-/* ------------------------------------------------------------ --sessions */
-
-static void sessions_parse(void **state)
-{
-	struct size_sessions s;
-	(void)state;
-	assert_int_equal(size_sessions_parse("500", &s), 0);
-	assert_true(s.given);
-	assert_false(s.range);
-	assert_int_equal(s.n, 1);
-	check_close(s.largest, 500, REL, "one count");
-	assert_string_equal(s.text, "500");
-	assert_true(size_sessions_has(&s, 500));
-	assert_false(size_sessions_has(&s, 300));
-
-	/* a list, sorted */
-	assert_int_equal(size_sessions_parse("500,300", &s), 0);
-	assert_int_equal(s.n, 2);
-	check_close(s.counts[0], 300, REL, "sorted");
-	check_close(s.largest, 500, REL, "list: largest");
-	assert_string_equal(s.text, "300, 500");
-	assert_true(size_sessions_has(&s, 300));
-	assert_false(size_sessions_has(&s, 400));
-
-	/* a range: every count from 300 to 500 */
-	assert_int_equal(size_sessions_parse("300-500", &s), 0);
-	assert_true(s.range);
-	check_close(s.largest, 500, REL, "range: largest");
-	assert_string_equal(s.text, "300-500");
-	assert_true(size_sessions_has(&s, 300));
-	assert_true(size_sessions_has(&s, 400));
-	assert_true(size_sessions_has(&s, 500));
-	assert_false(size_sessions_has(&s, 100));
-	assert_false(size_sessions_has(&s, 501));
-
-	/* not given: nothing is at the target */
-	memset(&s, 0, sizeof(s));
-	assert_false(size_sessions_has(&s, 500));
-
-	{
-		/* counts are whole, from 1 to 1e9: 1.5 sessions, a 25-digit count are refused */
-		static const char *const bad[] = {"",
-						  "0",
-						  "x",
-						  "500-300",
-						  "300-300",
-						  "300,300",
-						  "-5",
-						  "1,,2",
-						  "300-",
-						  "100-200-300",
-						  "1,2-3",
-						  "5,",
-						  "1.5",
-						  "100,2.5",
-						  "1e3",
-						  "1000000001",
-						  "1234567890123456789012345"};
-		for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
-			err_clear();
-			if (size_sessions_parse(bad[i], &s) != ERR_USAGE)
-				fail_msg("--sessions '%s' accepted", bad[i]);
-			check_contains(err_msg(), "--sessions", bad[i]);
-		}
-	}
-}
-
 /* ------------------------------------------------------------ size_run */
 
 static struct size_request given_request(void)
@@ -987,9 +648,13 @@ static void run_validates_names(void **state)
 	req.translations = tr;
 	req.ntranslations = 1;
 	assert_int_equal(size_run(db, &req, &res), ERR_USAGE);
-	check_contains(err_msg(), "unknown CPU family 'bogus' for --translate",
+	check_contains(err_msg(), "unknown CPU family or platform 'bogus' for --translate",
 		       "--translate bogus");
 	check_contains(err_msg(), "gce-n2", "lists the families");
+	/* the shipped catalogs' platforms (fixtures/catalogs/gce.tsv, aws.tsv), sorted */
+	check_contains(err_msg(),
+		       "platforms the catalogs and runs name: amd-epyc-7b12,amd-epyc-7b13,",
+		       "lists the platforms");
 
 	/* n2-standard-4 stands for gce-n2: 480 / 2 * 1.8 * 1.25 = 540 on n2-standard-4 (P = 2) */
 	snprintf(tr[0].family, sizeof(tr[0].family), "n2-standard-4");
@@ -1083,10 +748,6 @@ int main(void)
 		cmocka_unit_test_setup(run_where_without_runs, clear_messages),
 		cmocka_unit_test_setup(verdict_words, clear_messages),
 		cmocka_unit_test_setup(memory_parts, clear_messages),
-		cmocka_unit_test_setup(judge_measured, clear_messages),
-		cmocka_unit_test_setup(judge_cheapest_memory_unmeasured, clear_messages),
-		cmocka_unit_test_setup(judge_worst_verdict_first, clear_messages),
-		cmocka_unit_test_setup(sessions_parse, clear_messages),
 		cmocka_unit_test_setup(run_validates_names, clear_messages),
 		cmocka_unit_test_setup(run_lists_families, clear_messages),
 	};

@@ -92,9 +92,32 @@ static double real(const struct table *t, const char *name)
 	return v;
 }
 
+/* The converters on bytes in memory (importers/tools.h: tool_convert_table, no file column). */
+static int convert_as(const char *format, const char *bytes, size_t n, const char *path,
+		      struct table *t)
+{
+	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
+}
+
+/* Does detection on structure (tool_classify) name this format? */
+static bool detects(const char *bytes, size_t n, const char *format)
+{
+	struct tool_src s;
+	struct tool_class c;
+	tool_src_mem(&s, bytes, n, "x");
+	assert_int_equal(tool_classify(&s, &c), 0);
+	tool_src_close(&s);
+	return c.kind == TOOL_KIND_TOOL && !strcmp(c.format->name, format);
+}
+
+static int wrk_mem(const char *b, size_t n, const char *p, struct table *t)
+{
+	return convert_as("wrk", b, n, p, t);
+}
+
 static void convert_ok(const char *text, struct table *t)
 {
-	int rc = tool_wrk_convert(text, strlen(text), "run.txt", t);
+	int rc = wrk_mem(text, strlen(text), "run.txt", t);
 	if (rc != 0)
 		fail_msg("convert: %s", err_msg());
 }
@@ -103,7 +126,7 @@ static void test_latency_run(void **state)
 {
 	struct table t;
 	(void)state;
-	assert_true(tool_wrk_detect(latency_run, strlen(latency_run)));
+	assert_true(detects(latency_run, strlen(latency_run), "wrk"));
 	convert_ok(latency_run, &t);
 	assert_int_equal(t.ncols, 26);
 	assert_int_equal(t.lines[0], 1);
@@ -230,7 +253,7 @@ static void expect_bad(const char *from, const char *to, const char *where, cons
 	assert_non_null(at);
 	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - latency_run), latency_run, to,
 		 at + strlen(from));
-	assert_int_equal(tool_wrk_convert(text, strlen(text), "run.txt", &t), ERR_DATA);
+	assert_int_equal(wrk_mem(text, strlen(text), "run.txt", &t), ERR_DATA);
 	if (strncmp(err_msg(), where, strlen(where)) != 0 || !strstr(err_msg(), msg))
 		fail_msg("message '%s', wanted '%s' ... '%s'", err_msg(), where, msg);
 	assert_int_equal(t.nrows, 0);
@@ -240,7 +263,10 @@ static void expect_bad(const char *from, const char *to, const char *where, cons
 static void test_malformed(void **state)
 {
 	(void)state;
-	expect_bad("Running 1s", "Runing 1s", "run.txt:1:1:", "expected wrk's first line");
+	/* a line before Running is a Lua script's setup output: with no Running after it, named */
+	expect_bad("Running 1s", "Runing 1s", "run.txt:1:1:",
+		   "'Runing 1s test @ http://127.0.0.1:18731/' is not wrk's, and the Running "
+		   "line never follows");
 	expect_bad("1 threads", "x threads", "run.txt:2:3:", "expected a thread count");
 	expect_bad("1 connections", "0 connections", "run.txt:2:17:", "at least one");
 	expect_bad("1.46ms", "1.46parsecs", "run.txt:4:31:", "unknown unit 'parsecs'");
@@ -254,9 +280,9 @@ static void test_malformed(void **state)
 		   "run.txt:12:1:", "expected the Requests/sec line");
 	expect_bad("Transfer/sec:    109.25KB\n", "", "run.txt:13: wrk output",
 		   "ends before the Transfer/sec");
-	expect_bad("109.25KB\n", "109.25KB\nhello from lua\n", "run.txt:14:1:", "Lua script");
 	expect_bad("1.87ms", "1.87ms extra", "run.txt:7:", "unexpected 'extra'");
-	expect_bad("Thread Stats", "Thread\x01Stats", "run.txt:3:9:", "control byte 0x01");
+	expect_bad("Thread Stats", "Thread\x01Stats", "run.txt:3:1:",
+		   "'  Thread\\x01Stats   Avg      Stdev     Max   +/- Stdev' is not wrk's");
 	expect_bad("Latency     1.75ms", "Latency     1.75e3ms",
 		   "run.txt:4:", "unknown unit 'e3ms'");
 	expect_bad("Requests/sec:    588.78", "Requests/sec:    nan",
@@ -268,20 +294,45 @@ static void test_nul_and_empty(void **state)
 	static const char text[] = "Running 1s test @ http://h/\n  1 thr\0eads";
 	struct table t;
 	(void)state;
-	assert_int_equal(tool_wrk_convert(text, sizeof(text) - 1, "run.txt", &t), ERR_DATA);
+	assert_int_equal(wrk_mem(text, sizeof(text) - 1, "run.txt", &t), ERR_DATA);
 	assert_string_equal(err_msg(), "run.txt:2:8: NUL byte in wrk output (binary data)");
-	assert_int_equal(tool_wrk_convert("", 0, "run.txt", &t), ERR_DATA);
+	assert_int_equal(wrk_mem("", 0, "run.txt", &t), ERR_DATA);
 	assert_non_null(strstr(err_msg(), "empty file"));
+}
+
+/*
+ * What a Lua script (wrk -s) prints is the script's: lines before
+ * "Running" (setup), during the run and after Transfer/sec (done, here
+ * the percentile lines of wrk's own scripts/report.lua) are kept, counted,
+ * and the run's figures are those of the plain run.
+ */
+static void test_lua_script(void **state)
+{
+	char text[4096];
+	struct table t;
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "thread 1 created\n%s------------------------------\n"
+		 "50%%,612\n99%%,4980\n",
+		 latency_run);
+	assert_true(detects(text, strlen(text), "wrk"));
+	convert_ok(text, &t);
+	assert_string_equal(cell(&t, "script_lines"), "4");
+	assert_string_equal(cell(&t, "script_output"),
+			    "thread 1 created\n------------------------------\n50%,612\n99%,4980");
+	assert_string_equal(cell(&t, "requests_per_s"), "588.78");
+	assert_string_equal(cell(&t, "wrk_threads"), "1");
+	table_release(&t);
 }
 
 static void test_detect(void **state)
 {
 	(void)state;
-	assert_true(tool_wrk_detect(plain_run, strlen(plain_run)));
-	assert_false(tool_wrk_detect("Running 1s test @ x\n", 20));
-	assert_false(tool_wrk_detect("block\trep\n1\t2\n", 14));
-	assert_false(tool_wrk_detect("goos: linux\n", 12));
-	assert_false(tool_wrk_detect("", 0));
+	assert_true(detects(plain_run, strlen(plain_run), "wrk"));
+	assert_false(detects("Running 1s test @ x\n", 20, "wrk"));
+	assert_false(detects("block\trep\n1\t2\n", 14, "wrk"));
+	assert_false(detects("goos: linux\n", 12, "wrk"));
+	assert_false(detects("", 0, "wrk"));
 }
 
 /* The column names give schema/fields' inference the kind and direction README states. */
@@ -318,11 +369,11 @@ static void test_column_meanings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_latency_run),     cmocka_unit_test(test_plain_run),
-		cmocka_unit_test(test_non2xx_run),      cmocka_unit_test(test_socket_errors_run),
-		cmocka_unit_test(test_units),           cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_nul_and_empty),   cmocka_unit_test(test_detect),
-		cmocka_unit_test(test_column_meanings),
+		cmocka_unit_test(test_latency_run),   cmocka_unit_test(test_plain_run),
+		cmocka_unit_test(test_non2xx_run),    cmocka_unit_test(test_socket_errors_run),
+		cmocka_unit_test(test_units),         cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_nul_and_empty), cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_lua_script),    cmocka_unit_test(test_column_meanings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

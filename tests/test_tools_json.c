@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "importers/table.h"
 #include "importers/tool_json.h"
+#include "importers/tools.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,34 @@
 #ifndef FIXTURES_DIR
 #define FIXTURES_DIR "fixtures"
 #endif
+
+/* The converters on bytes in memory (importers/tools.h: tool_convert_table, no file column). */
+static int convert_as(const char *format, const char *bytes, size_t n, const char *path,
+		      struct table *t)
+{
+	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
+}
+
+/* Does detection on structure (tool_classify) name this format? */
+static bool detects(const char *bytes, size_t n, const char *format)
+{
+	struct tool_src s;
+	struct tool_class c;
+	tool_src_mem(&s, bytes, n, "x");
+	assert_int_equal(tool_classify(&s, &c), 0);
+	tool_src_close(&s);
+	return c.kind == TOOL_KIND_TOOL && !strcmp(c.format->name, format);
+}
+
+static int hyperfine_mem(const char *b, size_t n, const char *p, struct table *t)
+{
+	return convert_as("hyperfine", b, n, p, t);
+}
+
+static int gbench_mem(const char *b, size_t n, const char *p, struct table *t)
+{
+	return convert_as("gbench", b, n, p, t);
+}
 
 static char *slurp(const char *path, size_t *n)
 {
@@ -86,9 +115,9 @@ static void test_hyperfine_sample(void **state)
 	char *text = slurp(FIXTURES_DIR "/tools/hyperfine/sleep_threads.json", &n);
 	struct table t;
 	(void)state;
-	assert_true(hyperfine_detect(text, n));
-	assert_false(gbench_detect(text, n));
-	assert_int_equal(hyperfine_convert(text, n, "sleep_threads.json", &t), 0);
+	assert_true(detects(text, n, "hyperfine"));
+	assert_false(detects(text, n, "gbench"));
+	assert_int_equal(hyperfine_mem(text, n, "sleep_threads.json", &t), 0);
 	/* python3 json: 4 results of 3 times each */
 	assert_int_equal(t.nrows, 12);
 	assert_string_equal(t.display_path, "sleep_threads.json");
@@ -119,7 +148,7 @@ static void test_hyperfine_shapes(void **state)
 	(void)state;
 	/* a failing run (hyperfine -i), per-run user/system arrays, two parameters, no exit codes
 	 */
-	assert_int_equal(conv(hyperfine_convert,
+	assert_int_equal(conv(hyperfine_mem,
 			      "{\"results\": [{\"command\": \"false\", \"times\": [0.5, 0.25],"
 			      " \"exit_codes\": [0, 1], \"user\": [0.1, 0.2], \"system\": 0.05,"
 			      " \"parameters\": {\"size\": 10, \"mode\": \"fast\"}},"
@@ -144,48 +173,50 @@ static void test_hyperfine_shapes(void **state)
 static void test_hyperfine_errors(void **state)
 {
 	(void)state;
-	expect_error(hyperfine_convert,
+	expect_error(hyperfine_mem,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [0.1, 0.2, 0.3, \"x\"]}]}",
-		     "x.json: $.results[0].times[3]: not a number");
-	expect_error(hyperfine_convert,
+		     "x.json:1:56: $.results[0].times[3]: a string, expected a time in seconds");
+	expect_error(hyperfine_mem,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [0.1]},"
 		     " {\"command\": \"b\", \"times\": [-0.1]}]}",
 		     "$.results[1].times[0]: -0.1 is negative");
-	expect_error(hyperfine_convert, "{\"results\": [{\"command\": \"a\", \"times\": [1e999]}]}",
-		     "$.results[0].times[0]: not a finite number");
+	expect_error(hyperfine_mem, "{\"results\": [{\"command\": \"a\", \"times\": [1e999]}]}",
+		     "x.json:1:41: $.results[0].times[0]: a number beyond a double's range");
 	expect_error(
-		hyperfine_convert,
+		hyperfine_mem,
 		"{\"results\": [{\"command\": \"a\", \"times\": [1, 2], \"exit_codes\": [0]}]}",
 		"$.results[0].exit_codes: 1 entries for 2 times");
-	expect_error(hyperfine_convert,
+	expect_error(hyperfine_mem,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1], \"exit_codes\": [0.5]}]}",
-		     "$.results[0].exit_codes[0]: not an integer");
-	expect_error(hyperfine_convert,
+		     "x.json:1:60: $.results[0].exit_codes[0]: 0.5, expected an integer exit code");
+	expect_error(hyperfine_mem,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1],"
 		     " \"parameters\": {\"time_s\": \"1\"}}]}",
 		     "$.results[0].parameters.time_s: the name of a column");
-	expect_error(hyperfine_convert,
+	expect_error(hyperfine_mem,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1],"
 		     " \"parameters\": {\"n\": \"1\", \"n\": \"2\"}}]}",
-		     "$.results[0].parameters.n: given twice");
-	expect_error(hyperfine_convert, "{\"results\": [{\"times\": [1]}]}",
+		     "x.json:1:70: $.results[0].parameters.n: key given twice in one object");
+	expect_error(hyperfine_mem, "{\"results\": [{\"times\": [1]}]}",
 		     "$.results[0].command: missing");
-	expect_error(hyperfine_convert, "{\"results\": [{\"command\": \"a\", \"times\": []}]}",
+	expect_error(hyperfine_mem, "{\"results\": [{\"command\": \"a\", \"times\": []}]}",
 		     "$.results[0].times: empty");
-	expect_error(hyperfine_convert, "{\"results\": []}", "$.results: empty");
-	expect_error(hyperfine_convert, "{\"result\": []}", "$.results: missing");
-	expect_error(hyperfine_convert, "[1, 2]", "x.json:1:1: $: expected a JSON object");
-	expect_error(hyperfine_convert, "{\"results\": [\n  {\"command\": \"a\" oops}]}",
+	expect_error(hyperfine_mem, "{\"results\": []}", "$.results: empty");
+	expect_error(hyperfine_mem, "{\"result\": []}", "$.results: missing");
+	expect_error(hyperfine_mem, "[1, 2]", "x.json:1:1: $: an array, expected a JSON object");
+	expect_error(hyperfine_mem, "{\"results\": [\n  {\"command\": \"a\" oops}]}",
 		     "x.json:2:19");
-	expect_error(hyperfine_convert,
+	expect_error(hyperfine_mem,
 		     "{\"results\": [{\"command\": \"a\", \"times\": [1], \"user\": [0.1, 0.2]}]}",
-		     "$.results[0].user: more entries for 1 times");
+		     "x.json: $.results[0].user: 2 entries for 1 times");
 	{
 		struct table t;
 		static const char nul[] = "{\"results\": [\n{\"command\": \"a\0\"}]}";
 		err_clear();
-		assert_true(hyperfine_convert(nul, sizeof(nul) - 1, "x.json", &t) < 0);
-		assert_non_null(strstr(err_msg(), "x.json:2:15: NUL byte"));
+		assert_true(hyperfine_mem(nul, sizeof(nul) - 1, "x.json", &t) < 0);
+		assert_non_null(
+			strstr(err_msg(),
+			       "x.json:2:15: $.results[0].command: a NUL byte inside a string"));
 	}
 }
 
@@ -195,9 +226,9 @@ static void test_gbench_sample(void **state)
 	char *text = slurp(FIXTURES_DIR "/tools/gbench/bm_sum.json", &n);
 	struct table t;
 	(void)state;
-	assert_true(gbench_detect(text, n));
-	assert_false(hyperfine_detect(text, n));
-	assert_int_equal(gbench_convert(text, n, "bm_sum.json", &t), 0);
+	assert_true(detects(text, n, "gbench"));
+	assert_false(detects(text, n, "hyperfine"));
+	assert_int_equal(gbench_mem(text, n, "bm_sum.json", &t), 0);
 	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2)
 	 */
 	assert_int_equal(t.nrows, 6);
@@ -233,7 +264,7 @@ static void test_gbench_shapes(void **state)
 	(void)state;
 	/* microseconds, a user counter, an errored row, no context, no run_type (old versions) */
 	assert_int_equal(
-		conv(gbench_convert,
+		conv(gbench_mem,
 		     "{\"context\": {}, \"benchmarks\": ["
 		     "{\"name\": \"BM_a/64/threads:4/real_time\", \"threads\": 4,"
 		     " \"iterations\": 10, \"real_time\": 1.5, \"cpu_time\": 2,"
@@ -256,7 +287,7 @@ static void test_gbench_shapes(void **state)
 	table_release(&t);
 	/* seconds */
 	assert_int_equal(
-		conv(gbench_convert,
+		conv(gbench_mem,
 		     "{\"context\": {}, \"benchmarks\": [{\"name\": \"s\", \"iterations\": 1,"
 		     " \"real_time\": 2.5, \"cpu_time\": 0.5, \"time_unit\": \"s\"}]}",
 		     &t),
@@ -271,48 +302,49 @@ static void test_gbench_shapes(void **state)
 static void test_gbench_errors(void **state)
 {
 	(void)state;
-	expect_error(gbench_convert,
+	expect_error(gbench_mem,
 		     GB(OKROW ", {\"name\": \"a\", \"iterations\": 1, \"real_time\": \"fast\","
 			      " \"cpu_time\": 1}"),
-		     "x.json: $.benchmarks[1].real_time: not a number");
+		     "x.json:1:152: $.benchmarks[1].real_time: a string, expected a number");
 	expect_error(
-		gbench_convert,
+		gbench_mem,
 		GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1, \"cpu_time\": 1e999}"),
-		"$.benchmarks[0].cpu_time: not a finite number");
-	expect_error(gbench_convert,
+		"x.json:1:104: $.benchmarks[0].cpu_time: a number beyond a double's range");
+	expect_error(gbench_mem,
 		     GB("{\"name\": \"a\", \"threads\": 0, \"iterations\": 1,"
 			" \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks[0].threads: 0 is below 1");
-	expect_error(gbench_convert,
+	expect_error(gbench_mem,
 		     GB("{\"name\": \"a\", \"threads\": 2.5, \"iterations\": 1,"
 			" \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks[0].threads: 2.5 is not a 64-bit integer");
-	expect_error(gbench_convert,
+	expect_error(gbench_mem,
 		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
 			" \"cpu_time\": 1, \"time_unit\": \"min\"}"),
 		     "$.benchmarks[0].time_unit: 'min', expected ns, us, ms or s");
-	expect_error(gbench_convert,
+	expect_error(gbench_mem,
 		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
 			" \"cpu_time\": 1, \"valid\": 1}"),
 		     "$.benchmarks[0].valid: a counter named like a column");
-	expect_error(gbench_convert,
+	expect_error(gbench_mem,
 		     GB("{\"name\": \"a_mean\", \"run_type\": \"aggregate\", \"iterations\": 3,"
 			" \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks: only aggregate rows");
-	expect_error(gbench_convert, GB(""), "$.benchmarks: empty");
-	expect_error(gbench_convert,
+	expect_error(gbench_mem, GB(""), "$.benchmarks: empty");
+	expect_error(gbench_mem,
 		     GB("{\"name\": \"a\", \"iterations\": 1, \"real_time\": 1,"
 			" \"cpu_time\": 1, \"hits\": 1, \"hits\": 2}"),
-		     "$.benchmarks[0].hits: given twice");
-	expect_error(gbench_convert, GB("{\"iterations\": 1}"), "$.benchmarks[0].name: missing");
-	expect_error(gbench_convert, GB("{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 1}"),
+		     "x.json:1:118: $.benchmarks[0].hits: key given twice in one object");
+	expect_error(gbench_mem, GB("{\"iterations\": 1}"), "$.benchmarks[0].name: missing");
+	expect_error(gbench_mem, GB("{\"name\": \"a\", \"real_time\": 1, \"cpu_time\": 1}"),
 		     "$.benchmarks[0].iterations: missing");
-	expect_error(gbench_convert, GB("3"), "$.benchmarks[0]: not an object");
-	expect_error(gbench_convert,
+	expect_error(gbench_mem, GB("3"),
+		     "x.json:1:45: $.benchmarks[0]: a number, expected a benchmark object");
+	expect_error(gbench_mem,
 		     "{\"context\": {\"num_cpus\": \"two\"}, \"benchmarks\": [" OKROW "]}",
-		     "$.context.num_cpus: not a number");
-	expect_error(gbench_convert, "{\"context\": {}}", "$.benchmarks: missing");
-	expect_error(gbench_convert, "{\"context\": {}, \"benchmarks\": [", "x.json:1:");
+		     "x.json:1:26: $.context.num_cpus: a string, expected a number");
+	expect_error(gbench_mem, "{\"context\": {}}", "$.benchmarks: missing");
+	expect_error(gbench_mem, "{\"context\": {}, \"benchmarks\": [", "x.json:1:");
 }
 
 int main(void)

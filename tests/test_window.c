@@ -1059,82 +1059,12 @@ static void test_window_errors(void **state)
 /* streaming: the exact median in passes, the database source          */
 /* ------------------------------------------------------------------ */
 
-static double median_in_passes(const double *v, size_t n, size_t *passes)
-{
-	struct stream_median m;
-	double value;
-	assert_int_equal(stream_median_init(&m), 0);
-	do {
-		for (size_t i = 0; i < n; i++)
-			stream_median_add(&m, v[i]);
-	} while (!stream_median_next(&m));
-	value = stream_median_value(&m);
-	*passes = m.passes;
-	stream_median_release(&m);
-	return value;
-}
-
 static void check_same_bits(double a, double b, const char *what)
 {
 	if (memcmp(&a, &b, sizeof(a)) != 0)
 		fail_msg("%s: %.17g and %.17g are not the same bits", what, a, b);
 }
 
-/*
- * By hand: {3, 1, 2} -> 2; {4, 1, 3, 2} -> (2 + 3) / 2 = 2.5; {7} -> 7;
- * {5, 5, 5, 5} -> 5; {-2, 10, -7, 3} -> (-2 + 3) / 2 = 0.5; {1e300, -1e-300}
- * -> (-1e-300 + 1e300) / 2 = 5e299; {0, 0, 9, 9} -> 4.5 (the middle pair
- * straddles two values); {2, 2, 2, 100} -> 2 (the pair is one value). Then
- * random sets against stats_median (GSL: sort, then the middle or the mean
- * of the middle two) to the bit: integers with many repeats (2 passes at
- * most), doubles over many magnitudes and both signs (5 at most), odd and
- * even counts.
- */
-static void test_stream_median(void **state)
-{
-	static const struct {
-		double v[4];
-		size_t n;
-		double median;
-	} hand[] = {{{3, 1, 2}, 3, 2},      {{4, 1, 3, 2}, 4, 2.5},    {{7}, 1, 7},
-		    {{5, 5, 5, 5}, 4, 5},   {{-2, 10, -7, 3}, 4, 0.5}, {{1e300, -1e-300}, 2, 5e299},
-		    {{0, 0, 9, 9}, 4, 4.5}, {{2, 2, 2, 100}, 4, 2}};
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	size_t passes, most_int = 0, most_real = 0;
-	double *v = malloc(20001 * sizeof(*v));
-	struct stream_median m;
-	(void)state;
-	assert_non_null(rng);
-	assert_non_null(v);
-	for (size_t i = 0; i < ARRAY_LEN(hand); i++)
-		check_same_bits(median_in_passes(hand[i].v, hand[i].n, &passes), hand[i].median,
-				"hand-worked median");
-	for (int round = 0; round < 40; round++) {
-		size_t n = 1 + gsl_rng_uniform_int(rng, 20001);
-		double want;
-		bool integers = round % 2 == 0;
-		for (size_t i = 0; i < n; i++)
-			v[i] = integers
-				       ? (double)gsl_rng_uniform_int(rng, 401) + 20000
-				       : (gsl_rng_uniform(rng) - 0.3) *
-						 pow(10, (double)gsl_rng_uniform_int(rng, 40) - 20);
-		assert_int_equal(stats_median(v, n, &want), 0);
-		check_same_bits(median_in_passes(v, n, &passes), want, "random median");
-		if (integers)
-			most_int = passes > most_int ? passes : most_int;
-		else
-			most_real = passes > most_real ? passes : most_real;
-	}
-	assert_true(most_int <= 2);
-	assert_true(most_real <= 5);
-	/* no values: no median */
-	assert_int_equal(stream_median_init(&m), 0);
-	assert_true(stream_median_next(&m));
-	assert_true(isnan(stream_median_value(&m)));
-	stream_median_release(&m);
-	free(v);
-	gsl_rng_free(rng);
-}
 
 /*
  * The RSS mean over a window is gsl_stats_mean of the window's values to
@@ -1234,6 +1164,34 @@ static void test_database_source_is_memory_source(void **state)
 	/* 47 + 6 capacity runs and 24 gomaxprocs runs have a plateau */
 	if (compared < 70)
 		fail_msg("only %zu runs compared", compared);
+}
+
+/*
+ * The remembered window is keyed by keep_ramp too: g1-n100-b1 read with the
+ * ramp left out, then kept (translate and size keep it), then left out
+ * again, gives each window its own rows (FORMATS.md's plateau: 7 ramp rows
+ * and their trim; see test_gomaxprocs_driver_window).
+ */
+static void test_remembered_window_follows_keep_ramp(void **state)
+{
+	struct trace_source src;
+	struct window_options o;
+	struct window out, kept, again;
+	(void)state;
+	assert_int_equal(
+		trace_source_open(db, run_id_of(GOMAXPROCS_NAME, "g1-n100-b1"), "sample", &src), 0);
+	window_options_init(&o);
+	assert_int_equal(window_select_source(&src, &o, &out), 0);
+	o.keep_ramp = true;
+	assert_int_equal(window_select_source(&src, &o, &kept), 0);
+	o.keep_ramp = false;
+	assert_int_equal(window_select_source(&src, &o, &again), 0);
+	assert_true(out.ramp_excluded > 0);
+	assert_int_equal(kept.ramp_excluded, 0);
+	assert_int_equal(kept.ramp_rows, out.ramp_excluded);
+	assert_true(kept.lo < out.lo);
+	assert_int_equal(again.lo, out.lo);
+	assert_int_equal(again.rows, out.rows);
 }
 
 /* A trace that loses rows between the passes is an error, never other figures. */
@@ -1445,10 +1403,11 @@ int main(void)
 		cmocka_unit_test(test_window_short_warning),
 		cmocka_unit_test(test_window_figures),
 		cmocka_unit_test(test_window_errors),
-		cmocka_unit_test(test_stream_median),
 		cmocka_unit_test(test_window_mean_is_gsl_mean),
 		cmocka_unit_test(test_database_source_is_memory_source),
 		cmocka_unit_test(test_trace_changed_while_read),
+		/* after it: this test leaves windows remembered that it would find */
+		cmocka_unit_test(test_remembered_window_follows_keep_ramp),
 		cmocka_unit_test(test_memory_points_are_system_tsv),
 		cmocka_unit_test(test_memory_medium_slopes),
 	};

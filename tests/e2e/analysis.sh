@@ -95,13 +95,14 @@ fi
 
 GMP_SEL=(--by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3)
 # the soak block holds one level of small/pg: a block kind, pooled on purpose
-# with the main blocks for the soak and burst views (README.md, "No silent pooling")
+# with the main blocks for the soak and burst views (docs/analysis.md, "No silent pooling")
 CAP_SEL=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3,soak --pool block)
 
 ###########################################################################
 # sweep
 ###########################################################################
 echo "# sweep"
+e2e_case sweep
 cpl sweep "${GMP_SEL[@]}" --format tsv
 expect_rc "sweep --by gomaxprocs --where block=1,2,3 --format tsv exits 0" 0
 check_eq "sweep: levels 1 2 4 8" "1 2 4 8" "$(tsvcol level | tr '\n' ' ' | sed 's/ $//')" "$OUT"
@@ -143,49 +144,14 @@ else
 fi
 cpl sweep "${GMP_SEL[@]}" --format json
 # the whole-sweep fit recomputed in python: least squares of ln(median) on log2(level)
-py_check "sweep json: whole-sweep per-doubling factor, SE and R2 match a python fit" '
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-f = d["facts"]
-rows = d["sections"]["levels"]["rows"]
-x = [math.log2(r["level"]) for r in rows]; y = [math.log(r["median"]) for r in rows]
-n = len(x); mx = sum(x) / n; my = sum(y) / n
-sxx = sum((a - mx) ** 2 for a in x); sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-b = sxy / sxx; a = my - b * mx
-sse = sum((yy - a - b * xx) ** 2 for xx, yy in zip(x, y)); sst = sum((yy - my) ** 2 for yy in y)
-se_b = math.sqrt(sse / (n - 2) / sxx)
-want = {"per_doubling": math.exp(b), "per_doubling_se": math.exp(b) * se_b, "per_doubling_r2": 1 - sse / sst}
-bad = ["%s: %r != %r" % (k, f[k]["value"], w) for k, w in want.items()
-       if not math.isclose(f[k]["value"], w, rel_tol=1e-9)]
-print("\n".join(bad) if bad else "ok")'
+py_file "sweep json: whole-sweep per-doubling factor, SE and R2 match a python fit" analysis_sweep_whole_sweep_per_doubling.py
 check_eq "sweep json: the whole-sweep factor rounds to 1.5697 (SE 0.1154)" "1.5697 0.1154" \
 	"$(jget '"%.4f %.4f" % (d["facts"]["per_doubling"]["value"], d["facts"]["per_doubling_se"]["value"])')"
 check_eq "sweep json: nothing left out with block=1,2,3" "0" "$(jget 'len(d["left_out"])')"
 
 # the medians, speedups and per-doubling factors recomputed from results.tsv
 cpl sweep "${GMP_SEL[@]}" --format tsv
-py_check "sweep: median, range_pct, speedup, efficiency, per_doubling match results.tsv" '
-import csv, math, statistics, sys
-out, results = sys.argv[1], sys.argv[2]
-by = {}
-for r in csv.DictReader(open(results), delimiter="\t"):
-    if r["block"] in ("1", "2", "3"):
-        by.setdefault(int(r["gomaxprocs"]), []).append(float(r["tput"]))
-rows = {int(float(r["level"])): r for r in csv.DictReader(open(out), delimiter="\t")}
-base = statistics.median(by[1])
-prev = None
-bad = []
-for lv in sorted(by):
-    v = by[lv]; m = statistics.median(v); r = rows[lv]
-    want = {"median": m, "range_pct": (max(v) - min(v)) / m * 100, "speedup": m / base,
-            "efficiency": m / base / lv, "per_unit": m / lv}
-    if prev:
-        want["per_doubling"] = (m / prev[1]) ** (1 / math.log2(lv / prev[0]))
-    for k, w in want.items():
-        if not math.isclose(float(r[k]), w, rel_tol=1e-12):
-            bad.append("level %d %s: got %s, python %r" % (lv, k, r[k], w))
-    prev = (lv, m)
-print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv"
+py_file "sweep: median, range_pct, speedup, efficiency, per_doubling match results.tsv" analysis_sweep_median_range_pct_speedup.py "$GMP/results.tsv"
 
 cpl sweep "${GMP_SEL[@]}" --stop-below 0.5 --format tsv
 check_eq "sweep --stop-below 0.5: no level stops" "" \
@@ -199,54 +165,19 @@ check_eq "sweep --base 2: speedup at 4 rounds to 1.778" "1.778" "$(printf '%.3f'
 
 cpl sweep "${GMP_SEL[@]}" --format json
 expect_rc "sweep --format json exits 0" 0
-py_check "sweep --format json parses: 4 rows with level and speedup" '
-import json, sys
-d = json.load(open(sys.argv[1]))["sections"]["levels"]["rows"]
-print("ok" if len(d) == 4 and all("speedup" in r and "level" in r for r in d) else repr(d)[:300])'
+py_file "sweep --format json parses: 4 rows with level and speedup" analysis_sweep_format_parses_4_rows.py
 
 cpl sweep "${GMP_SEL[@]}"
 expect_rc "sweep (md) exits 0" 0
 check_contains "sweep (md): definitions pointer" "$OUT" "coreplan sweep --help"
 
 # what applies to a metric and a level; zeros. Recomputed in python from results.tsv.
-SWEEP_KIND_PY='
-import csv, json, math, statistics, sys
-out, results, metric, key, want_left = sys.argv[1:6]
-where = dict(w.split("=") for w in sys.argv[6:])
-d = json.load(open(out))
-f = {k: v["value"] for k, v in d["facts"].items()}
-by = {}
-for r in csv.DictReader(open(results), delimiter="\t"):
-    if all(r[k] in v.split(",") for k, v in where.items()):
-        by.setdefault(int(r[key]), []).append(float(r[metric]))
-rows = {int(r["level"]): r for r in d["sections"]["levels"]["rows"]}
-lower = f["metric_direction"] == "lower"
-bad = []
-base = statistics.median(by[min(by)])
-prev = None
-for lv in sorted(by):
-    v = by[lv]; m = statistics.median(v); r = rows[lv]
-    want = {"median": m, "range_abs": max(v) - min(v), "range_pct": (max(v) - min(v)) / m * 100 if m else None}
-    scaling = "speedup" not in want_left
-    want["speedup"] = (base / m if lower else m / base) if scaling else None
-    want["per_unit"] = m / lv if "per_unit" not in want_left else None
-    if prev and scaling:
-        want["per_doubling"] = ((prev[1] / m) if lower else (m / prev[1])) ** (1 / math.log2(lv / prev[0]))
-    elif prev:
-        want["per_doubling"] = None
-    for k, w in want.items():
-        g = r[k]
-        if (w is None) != (g is None) or (w is not None and not math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-15)):
-            bad.append("level %d %s: got %r, python %r" % (lv, k, g, w))
-    prev = (lv, m)
-if f["columns_left_out"] != want_left:
-    bad.append("columns_left_out %r, expected %r" % (f["columns_left_out"], want_left))
-print("\n".join(bad) if bad else "ok")'
+# (SWEEP_KIND_PY: tests/e2e/py/analysis_sweep_kind.py)
 CAPSP=(--by sessions --corpus "$CAP_NAME" --where block=1,2,3 --where target=small --where cfg=pg)
 cpl sweep "${CAPSP[@]}" --metric err --format json
 expect_rc "sweep --metric err (e2-small pg) exits 0: a median of 0 is no error" 0
-py_check "sweep --metric err json: median, range_abs, range_pct (missing at a 0 median) match python; scaling columns left out" \
-	"$SWEEP_KIND_PY" "$CAP/results.tsv" err level "speedup,efficiency,per_doubling,per_unit,cpu_us_per_op" \
+py_file "sweep --metric err json: median, range_abs, range_pct (missing at a 0 median) match python; scaling columns left out" \
+	analysis_sweep_kind.py "$CAP/results.tsv" err level "speedup,efficiency,per_doubling,per_unit,cpu_us_per_op" \
 	block=1,2,3 target=small cfg=pg
 py_check "sweep --metric err json: the block filter matched blocks 1-3 only (9 runs)" \
 	'import json, sys; d = json.load(open(sys.argv[1])); print("ok" if d["facts"]["runs"]["value"] == 9 else d["facts"]["runs"])'
@@ -273,8 +204,8 @@ fi
 
 # a session sweep: more load, not more workers
 cpl sweep --by sessions --corpus "$CAP_NAME" --where block=1,2,3 --where target=medium --where cfg=pg --format json
-py_check "sweep --by sessions json: per_unit kept, speedup/efficiency/per_doubling missing, as python" \
-	"$SWEEP_KIND_PY" "$CAP/results.tsv" tput level "speedup,efficiency,per_doubling" \
+py_file "sweep --by sessions json: per_unit kept, speedup/efficiency/per_doubling missing, as python" \
+	analysis_sweep_kind.py "$CAP/results.tsv" tput level "speedup,efficiency,per_doubling" \
 	block=1,2,3 target=medium cfg=pg
 check_eq "sweep --by sessions: the levels table keeps its columns (speedup is null, not gone)" "True None" \
 	"$(jget '"%s %s" % ("speedup" in [c["name"] for c in d["sections"]["levels"]["columns"]], d["sections"]["levels"]["rows"][1]["speedup"])')"
@@ -283,8 +214,8 @@ check_contains "sweep --by sessions: columns_left_out_why names the level" \
 
 # a latency over GOMAXPROCS: a time, lower is better, speedup = base / median
 cpl sweep "${GMP_SEL[@]}" --metric p50_ms --format json
-py_check "sweep --metric p50_ms json: speedup = base / median, per_doubling inverted, per_unit left out" \
-	"$SWEEP_KIND_PY" "$GMP/results.tsv" p50 gomaxprocs "per_unit,cpu_us_per_op" block=1,2,3
+py_file "sweep --metric p50_ms json: speedup = base / median, per_doubling inverted, per_unit left out" \
+	analysis_sweep_kind.py "$GMP/results.tsv" p50 gomaxprocs "per_unit,cpu_us_per_op" block=1,2,3
 
 # an unknown metric name: its kind is assumed, and the document says so
 cpl sweep "${GMP_SEL[@]}" --metric threads_idle
@@ -296,12 +227,13 @@ check_eq "sweep --metric-kind count: the kind given, no assumption" "count --met
 cpl sweep "${GMP_SEL[@]}" --metric-kind speed
 expect_rc "sweep --metric-kind speed (not a kind) exits 2" 2
 check_contains "sweep --metric-kind speed: the message lists the kinds" "$ERR" \
-	"rate, time, fraction, memory, count, cpu, latency, ratio"
+	"rate, time, latency, memory, cpu, count, fraction, ratio"
 
 ###########################################################################
 # noise
 ###########################################################################
 echo "# noise"
+e2e_case noise
 cpl noise "${GMP_SEL[@]}" --view verdict --format tsv
 expect_rc "noise --view verdict --format tsv exits 0" 0
 check_eq "noise gomaxprocs: verdict resolved" "resolved" "$(tsvcol verdict)" "$OUT"
@@ -366,22 +298,11 @@ else
 	not_ok "noise soaks: soak ratio about 2.7" "ratio '$ratio'"$'\n'"$OUT"
 fi
 # python3: 183.50754720511367 / statistics.median(r2..r8 tput) = 2.67275559576317
-py_check "noise soaks: ratio and sustained median match json/<tag>.json" '
-import csv, json, math, statistics, sys
-out, cap = sys.argv[1], sys.argv[2]
-t = lambda r: json.load(open("%s/json/small-pg-n300-bsoakr%d.json" % (cap, r)))["interactions_per_sec"]
-rest = [t(r) for r in range(2, 9)]
-want = t(1) / statistics.median(rest)
-row = next(csv.DictReader(open(out), delimiter="\t"))
-got = float(row["ratio"]); med = float(row["sustained_median"])
-print("ok" if math.isclose(got, want, rel_tol=1e-12) and math.isclose(med, statistics.median(rest), rel_tol=1e-12)
-      else "ratio %r vs python %r, sustained median %r" % (got, want, med))' "$CAP"
+py_file "noise soaks: ratio and sustained median match json/<tag>.json" analysis_noise_soaks_ratio_sustained_median.py "$CAP"
 
 for view in levels steps cells drift order bursts soaks verdict; do
 	cpl noise "${CAP_SEL[@]}" --view "$view" --format json
-	res=$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print("%d %s" % (len(d["sections"][sys.argv[2]]["rows"]), ",".join(d["sections"])))' "$T/.out" "$view" 2>&1)
+	res=$(python3 "$E2E_PY_DIR/analysis_noise_view_rows.py" "$T/.out" "$view" 2>&1)
 	if [ "$RC" -eq 0 ] && [[ "$res" =~ ^[1-9][0-9]*" $view"$ ]]; then
 		ok "noise --view $view --format json parses (${res%% *} rows, only that section)"
 	else
@@ -402,100 +323,16 @@ check_eq "noise --format tsv without --view: the levels table (new columns at th
 # run; its ranges_disjoint is the range rule (|median difference| > the
 # spreads facing each other), evidence only; a level takes the worst of its
 # steps; a first run >= 1.5x the median of its level's later runs is a burst
-NOISE_PY='
-import calendar, csv, json, math, statistics, sys, time
-from stat_check import welch, t_two_sided_p
-def welch_p(A, B):
-    ln = all(x > 0 for x in A + B)
-    A, B = ([math.log(x) for x in A], [math.log(x) for x in B]) if ln else (A, B)
-    if len(set(A)) == 1 and len(set(B)) == 1:
-        return 0.0 if A[0] != B[0] else 1.0
-    dd, se, df = welch(A, B)
-    return t_two_sided_p(dd / se, df)
-out, cap, metric = sys.argv[1], sys.argv[2], sys.argv[3]
-blocks = sys.argv[4].split(",")
-d = json.load(open(out))
-f = {k: v["value"] for k, v in d["facts"].items()}
-groups = {}
-for r in csv.DictReader(open(cap + "/results.tsv"), delimiter="\t"):
-    if r["block"] not in blocks:
-        continue
-    tag = "%s-%s-n%s-b%sr%s" % (r["target"], r["cfg"], r["level"], r["block"], r["rep"])
-    t = calendar.timegm(time.strptime(json.load(open(cap + "/json/" + tag + ".json"))["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
-    groups.setdefault("target=%s, cfg=%s" % (r["target"], r["cfg"]), {}).setdefault(int(r["level"]), []).append((t, float(r[metric]), tag))
-rank = {"within-noise": 0, "unreplicated": 1, "single-level": 2, "resolved": 3}
-bad = []
-verdicts = {v["group"]: v for v in d["sections"]["verdict"]["rows"]}
-levels = {(v["group"], v["level"]): v for v in d["sections"]["levels"]["rows"]}
-steps = {(v["group"], v["from"]): v for v in d["sections"]["steps"]["rows"]}
-bursts = 0
-overall = "resolved"
-for g, by in groups.items():
-    lv = sorted(by)
-    vals = {l: [x[1] for x in by[l]] for l in lv}
-    sv, names = [], {"resolved": [], "within-noise": [], "unreplicated": []}
-    for a, b in zip(lv, lv[1:]):
-        A, B = vals[a], vals[b]
-        ma, mb = statistics.median(A), statistics.median(B)
-        gap = min(B) - max(A) if mb > ma else min(A) - max(B) if mb < ma else None
-        p = None
-        if len(A) < 2 or len(B) < 2:
-            v = "unreplicated"
-        else:
-            p = welch_p(A, B)
-            v = "resolved" if p < 0.05 else "within-noise"
-        sv.append(v)
-        names[v].append("%d→%d" % (a, b))
-        row = steps.get((g, a))
-        if (not row or row["to"] != b or row["verdict"] != v or not math.isclose(row["difference"], mb - ma, rel_tol=1e-12, abs_tol=1e-15)
-                or (gap is not None and not math.isclose(row["gap"], gap, rel_tol=1e-12, abs_tol=1e-15))
-                or row["ranges_disjoint"] != ("yes" if gap is not None and gap > 0 else "no")
-                or (p is not None and not math.isclose(row["p"], p, rel_tol=1e-8, abs_tol=1e-12))):
-            bad.append("step %s %s->%s: %r, python %s p %r gap %r" % (g, a, b, row, v, p, gap))
-    noisy = []
-    for i, l in enumerate(lv):
-        v = vals[l]
-        n, m = len(v), statistics.median(v)
-        cand = sv[max(0, i - 1):i] + sv[i:i + 1]
-        w = min(cand, key=rank.get) if cand else "single-level"
-        if n < 2:
-            w = "unreplicated"
-        if w == "within-noise":
-            noisy.append(l)
-        rp = (max(v) - min(v)) / m * 100 if m else None
-        row = levels.get((g, l))
-        if (not row or row["verdict"] != w or row["n"] != n or not math.isclose(row["range_abs"], max(v) - min(v), rel_tol=1e-12, abs_tol=1e-15)
-                or (rp is None) != (row["range_pct"] is None) or (rp is not None and not math.isclose(row["range_pct"], rp, rel_tol=1e-9))):
-            bad.append("level %s %s: %r, python %s %d %r" % (g, l, row, w, n, rp))
-        runs = sorted(by[l])
-        if len(runs) >= 2:
-            later = statistics.median([x[1] for x in runs[1:]])
-            bursts += later != 0 and runs[0][1] / later >= 1.5
-    want = min(sv, key=rank.get) if sv else "single-level"
-    overall = min(overall, want, key=rank.get)
-    v = verdicts.get(g)
-    if (not v or v["verdict"] != want or v["within_noise_levels"] != ",".join(map(str, noisy))
-            or v["steps_resolved"] != ", ".join(names["resolved"]) or v["steps_within_noise"] != ", ".join(names["within-noise"])):
-        bad.append("verdict %s: %r, python %s %r %r" % (g, v, want, noisy, names))
-want = {"runs": sum(len(x) for b in groups.values() for x in b.values()), "groups": len(groups),
-        "verdict": overall, "group": "target,cfg", "by": "sessions", "metric": metric,
-        "block": "block", "threshold_burst_factor": 1.5, "threshold_drift_pct": 1,
-        "steps_resolved": sum(len(v["steps_resolved"].split(", ")) for v in verdicts.values() if v["steps_resolved"])}
-if metric == "tput":
-    want["bursts"] = bursts
-bad += ["fact %s: %r, python %r" % (k, f.get(k), w) for k, w in want.items() if f.get(k) != w]
-if len(verdicts) != len(groups):
-    bad.append("%d verdict rows, python %d groups" % (len(verdicts), len(groups)))
-print("\n".join(bad) if bad else "ok")'
+# (NOISE_PY: tests/e2e/py/analysis_noise.py)
 cpl noise "${CAP_SEL[@]}" --format json
-py_check "noise json (blocks 1-3 and soak): steps, levels, verdicts, bursts and facts match python over results.tsv" \
-	"$NOISE_PY" "$CAP" tput 1,2,3,soak
+py_file "noise json (blocks 1-3 and soak): steps, levels, verdicts, bursts and facts match python over results.tsv" \
+	analysis_noise.py "$CAP" tput 1,2,3,soak
 check_eq "noise json capacity: within-noise, one burst, not counterbalanced" "within-noise 1 False" \
 	"$(jget '"%s %d %s" % (d["facts"]["verdict"]["value"], d["facts"]["bursts"]["value"], d["facts"]["counterbalanced"]["value"])')"
 CAP3=(--by sessions --corpus "$CAP_NAME" --group target,cfg --where block=1,2,3)
 cpl noise "${CAP3[@]}" --format json
-py_check "noise json (blocks 1-3): steps, levels, verdicts and facts match python over results.tsv" \
-	"$NOISE_PY" "$CAP" tput 1,2,3
+py_file "noise json (blocks 1-3): steps, levels, verdicts and facts match python over results.tsv" \
+	analysis_noise.py "$CAP" tput 1,2,3
 # issue 25: the 300 -> 500 step has disjoint ranges, but Welch p = 0.0928
 # (python3 tests/stat_check.py welch-ln): within noise, as compare says
 check_eq "noise capacity: e2-medium pg resolves 100 -> 300 (Welch p 0.0139), not 300 -> 500 (p 0.0928)" \
@@ -510,72 +347,9 @@ check_contains "noise capacity: the verdict_steps fact names the resolved steps"
 # the order of each factor recomputed in python from json/<tag>.json:
 # started_at and the measured window (duration), first run of each value
 # per block; runs whose windows overlap share a position
-ORDER_PY='
-import calendar, csv, json, re, sys, time
-out, cap = sys.argv[1], sys.argv[2]
-d = json.load(open(out))
-f = {k: v["value"] for k, v in d["facts"].items()}
-def secs(text):
-    m = re.fullmatch(r"(?:(\d+)m)?(?:(\d+)s)?", text)
-    return int(m.group(1) or 0) * 60 + int(m.group(2) or 0)
-runs = []
-for i, r in enumerate(csv.DictReader(open(cap + "/results.tsv"), delimiter="\t")):
-    if r["block"] not in ("1", "2", "3"):
-        continue
-    tag = "%s-%s-n%s-b%sr%s" % (r["target"], r["cfg"], r["level"], r["block"], r["rep"])
-    j = json.load(open(cap + "/json/" + tag + ".json"))
-    t = calendar.timegm(time.strptime(j["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
-    runs.append(dict(i=i, target=r["target"], cfg=r["cfg"], sessions=r["level"], block=r["block"], start=t, end=t + secs(j["duration"])))
-def orders(factor, strat):
-    res = {}
-    for s in sorted({strat(x) for x in runs}):
-        for b in ("1", "2", "3"):
-            seen, slots = [], []
-            for x in sorted((x for x in runs if strat(x) == s and x["block"] == b), key=lambda x: (x["start"], x["i"])):
-                if x[factor] in seen:
-                    continue
-                if slots and (x["start"] < slots[-1][1] or x["start"] == slots[-1][0]):
-                    slots[-1][2].append(x[factor]); slots[-1][1] = max(slots[-1][1], x["end"])
-                else:
-                    slots.append([x["start"], x["end"], [x[factor]]])
-                seen.append(x[factor])
-            res[(s, b)] = slots
-    return res
-def judge(res):
-    words = []
-    for s in sorted({k[0] for k in res}):
-        cons = [res[(s, b)] for b in ("1", "2", "3") if sum(len(sl[2]) for sl in res[(s, b)]) >= 2]
-        if not cons:
-            words.append("not-rotated"); continue
-        if all(len(o) == 1 for o in cons):
-            words.append("simultaneous"); continue
-        if len(cons) == 1:
-            words.append("one-block"); continue
-        pos = {}
-        for o in cons:
-            for p, sl in enumerate(o):
-                for v in sl[2]:
-                    pos.setdefault(v, []).append(p)
-        words.append("no" if any(len(p) >= 2 and len(set(p)) == 1 for p in pos.values()) else "yes")
-    for w in ("no", "one-block", "yes", "simultaneous", "not-rotated"):
-        if w in words:
-            return w
-text = lambda slots: ",".join("+".join(sl[2]) for sl in slots)
-bad = []
-rows = {(r["factor"], r["group"], r["block"]): r["levels_in_order"] for r in d["sections"]["order"]["rows"]}
-factors = {"sessions": lambda x: "target=%s, cfg=%s" % (x["target"], x["cfg"]),
-           "target": lambda x: "cfg=" + x["cfg"], "cfg": lambda x: "target=" + x["target"]}
-for name, strat in factors.items():
-    res = orders(name, strat)
-    for (s, b), slots in res.items():
-        if rows.get((name, s, b)) != text(slots):
-            bad.append("order %s %s block %s: %r, python %r" % (name, s, b, rows.get((name, s, b)), text(slots)))
-    w = judge(res)
-    if f.get("counterbalanced_" + name) != w:
-        bad.append("counterbalanced_%s: %r, python %r" % (name, f.get("counterbalanced_" + name), w))
-print("\n".join(bad) if bad else "ok")'
-py_check "noise json capacity: each factor's order and counterbalancing match python over the json start times" \
-	"$ORDER_PY" "$CAP"
+# (ORDER_PY: tests/e2e/py/analysis_order.py)
+py_file "noise json capacity: each factor's order and counterbalancing match python over the json start times" \
+	analysis_order.py "$CAP"
 check_eq "noise capacity: sessions not counterbalanced, target simultaneous, cfg counterbalanced (ABA)" \
 	"no simultaneous yes False" \
 	"$(jget '" ".join(str(d["facts"][k]["value"]) for k in ("counterbalanced_sessions", "counterbalanced_target", "counterbalanced_cfg", "counterbalanced"))')"
@@ -584,25 +358,7 @@ check_eq "noise capacity: cfg ran mem,pg / pg,mem / mem,pg on e2-medium" "mem,pg
 
 # GOMAXPROCS: the level order from runs/<tag>/load.json, in python
 cpl noise "${GMP_SEL[@]}" --format json
-py_check "noise json gomaxprocs: level orders 1,2,4,8 / 8,4,2,1 / 2,8,1,4 from load.json, counterbalanced" '
-import calendar, csv, json, sys, time
-out, gmp = sys.argv[1], sys.argv[2]
-d = json.load(open(out))
-runs = []
-for r in csv.DictReader(open(gmp + "/results.tsv"), delimiter="\t"):
-    if r["block"] in ("1", "2", "3"):
-        t = calendar.timegm(time.strptime(json.load(open(gmp + "/runs/" + r["tag"] + "/load.json"))["started_at"], "%Y-%m-%dT%H:%M:%SZ"))
-        runs.append((r["block"], t, r["gomaxprocs"]))
-want = {b: ",".join(x[2] for x in sorted(r for r in runs if r[0] == b)) for b in ("1", "2", "3")}
-got = {r["block"]: r["levels_in_order"] for r in d["sections"]["order"]["rows"]}
-pos = {}
-for b, o in want.items():
-    for i, v in enumerate(o.split(",")):
-        pos.setdefault(v, set()).add(i)
-balanced = all(len(p) > 1 for p in pos.values())
-ok = got == want and want == {"1": "1,2,4,8", "2": "8,4,2,1", "3": "2,8,1,4"} and balanced
-ok = ok and d["facts"]["counterbalanced_gomaxprocs"]["value"] == "yes" and d["facts"]["counterbalanced"]["value"] is True
-print("ok" if ok else "orders %r, python %r; facts %r" % (got, want, d["facts"]["counterbalanced_gomaxprocs"]))' "$GMP"
+py_file "noise json gomaxprocs: level orders 1,2,4,8 / 8,4,2,1 / 2,8,1,4 from load.json, counterbalanced" analysis_noise_gomaxprocs_level_orders_1.py "$GMP"
 
 # single-run levels: the GOGC arms at GOMAXPROCS 1 and 4 (blocks gg100, gg800)
 cpl noise --by gomaxprocs --corpus "$GMP_NAME" --group gogc --where block=gg100,gg800 --format json
@@ -614,8 +370,8 @@ check_eq "noise GOGC arms: every step and level unreplicated, verdict unreplicat
 # err: mostly 0 on e2-medium; absolute ranges, never an error
 cpl noise "${CAP3[@]}" --metric err --format json
 expect_rc "noise --metric err exits 0" 0
-py_check "noise --metric err json: steps, levels (range_abs; range_pct missing at a 0 median), verdicts match python" \
-	"$NOISE_PY" "$CAP" err 1,2,3
+py_file "noise --metric err json: steps, levels (range_abs; range_pct missing at a 0 median), verdicts match python" \
+	analysis_noise.py "$CAP" err 1,2,3
 check_eq "noise --metric err: a fraction, lower is better; 9 levels with a 0 median" "fraction lower 9" \
 	"$(jget '"%s %s %d" % (d["facts"]["metric_kind"]["value"], d["facts"]["metric_direction"]["value"], d["facts"]["zero_median_levels"]["value"])')"
 
@@ -642,6 +398,7 @@ check_contains "noise (md): the step rule is said" "$OUT" \
 # compare
 ###########################################################################
 echo "# compare"
+e2e_case compare
 # Welch p-values below are SciPy 1.10.1's (scipy.stats.ttest_ind(ln b, ln a,
 # equal_var=False), ttest_rel) on the corpus files, copied in; the rest is
 # recomputed here with python3's standard library.
@@ -659,65 +416,18 @@ check_eq "compare --view arms: arm b's row holds the verdict and min_p" "higher 
 
 cpl "${CMP[@]}" --format json
 expect_rc "compare --format json exits 0" 0
-py_check "compare --format json parses: arms a and b, one comparison row, verdict higher" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = d["sections"]["arms"]["rows"]
-cmp = d["sections"]["comparison"]["rows"]
-print("ok" if [r["arm"] for r in rows] == ["a", "b"] and rows[1]["verdict"] == "higher"
-      and len(cmp) == 1 and cmp[0]["verdict"] == "higher"
-      and d["facts"]["verdict"]["value"] == "higher" else repr(d)[:300])'
+py_file "compare --format json parses: arms a and b, one comparison row, verdict higher" analysis_compare_format_parses_arms_b.py
 # the facts recomputed in python from results.tsv: ratio of medians, U_a,
 # the exact p and min_p, the pooled cv, Welch t and df on ln values, the
 # ratio of geometric means, the medians' effect, and the runs needed
 # (pooled sd of ln, sized for the effect of the geometric means)
-COMPARE_PY='
-import csv, json, math, statistics, sys
-from statistics import NormalDist
-out, results, la, lb = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-f = {k: v["value"] for k, v in json.load(open(out))["facts"].items()}
-arm = lambda lv: [float(r["tput"]) for r in csv.DictReader(open(results), delimiter="\t")
-                  if r["block"] in ("1", "2", "3") and r["gomaxprocs"] == lv]
-a, b = arm(la), arm(lb)
-ratio = statistics.median(b) / statistics.median(a)
-u = sum(1.0 if x > y else 0.5 if x == y else 0.0 for x in a for y in b)
-min_p = 2 / math.comb(len(a) + len(b), len(a))
-cv = math.sqrt(sum((statistics.stdev(v) / statistics.mean(v)) ** 2 for v in (a, b)) / 2)
-ln_a, ln_b = [math.log(x) for x in a], [math.log(x) for x in b]
-qa, qb = statistics.variance(ln_a) / len(a), statistics.variance(ln_b) / len(b)
-t = (statistics.mean(ln_b) - statistics.mean(ln_a)) / math.sqrt(qa + qb)
-df = (qa + qb) ** 2 / (qa ** 2 / (len(a) - 1) + qb ** 2 / (len(b) - 1))
-sd = math.sqrt(((len(a) - 1) * statistics.variance(ln_a) + (len(b) - 1) * statistics.variance(ln_b))
-               / (len(a) + len(b) - 2))
-effect = (max(ratio, 1 / ratio) - 1) * 100
-gm = math.exp(statistics.mean(ln_b) - statistics.mean(ln_a))
-gm_effect = (max(gm, 1 / gm) - 1) * 100
-z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
-need = max(math.ceil(2 * z * z * (sd / math.log1p(gm_effect / 100)) ** 2), 3)
-want = {"ratio": ratio, "u": u, "min_p": min_p, "cv": cv, "effect_pct": gm_effect, "runs_needed": need,
-        "welch_t": t, "welch_df": df, "sd": sd, "gm_ratio": gm,
-        "observed_effect_pct": effect, "min_runs": 3,
-        "alpha": 0.05, "power": 0.8, "resamples": 10000, "seed": 1, "ratio_ci_pct": 95}
-bad = ["%s: %r, python %r" % (k, f.get(k), w) for k, w in want.items()
-       if not isinstance(f.get(k), (int, float)) or not math.isclose(f[k], w, rel_tol=1e-9)]
-if u == 0 or u == len(a) * len(b):  # fully separated, no ties: the exact p is min_p
-    if not math.isclose(f["p"], min_p, rel_tol=1e-12) or f["exact"] is not True:
-        bad.append("p %r exact %r, python %r" % (f["p"], f["exact"], min_p))
-if not f["ratio_lo"] <= f["ratio"] <= f["ratio_hi"]:
-    bad.append("interval [%r, %r] does not hold %r" % (f["ratio_lo"], f["ratio_hi"], f["ratio"]))
-if not f["gm_ratio_lo"] <= f["gm_ratio"] <= f["gm_ratio_hi"]:
-    bad.append("t interval [%r, %r] does not hold %r" % (f["gm_ratio_lo"], f["gm_ratio_hi"], f["gm_ratio"]))
-want_text = {"a_where": "gomaxprocs=" + la, "b_where": "gomaxprocs=" + lb, "metric": "tput",
-             "lower_is_better": False, "scale": "log", "design": "unpaired", "test": "welch",
-             "metric_kind": "rate", "verdict": "higher", "method": "Welch t on ln values"}
-bad += ["%s: %r" % (k, f.get(k)) for k, w in want_text.items() if f.get(k) != w]
-print("\n".join(bad) if bad else "ok")'
-py_check "compare json: ratio, U, p, min_p, cv, Welch t and df, effect, runs needed match python" \
-	"$COMPARE_PY" "$GMP/results.tsv" 1 2
+# (COMPARE_PY: tests/e2e/py/analysis_compare.py)
+py_file "compare json: ratio, U, p, min_p, cv, Welch t and df, effect, runs needed match python" \
+	analysis_compare.py "$GMP/results.tsv" 1 2
 check_contains "compare json: the reason names Welch, the p and alpha" \
 	"$(jget 'd["facts"]["reason"]["value"]')" "Welch t on ln values: p = 2.79e-06 < alpha 0.05"
 cpl compare --corpus "$GMP_NAME" --where block=1,2,3 --a gomaxprocs=2 --b gomaxprocs=4 --format json
-py_check "compare 2 vs 4 json: the facts match python" "$COMPARE_PY" "$GMP/results.tsv" 2 4
+py_file "compare 2 vs 4 json: the facts match python" analysis_compare.py "$GMP/results.tsv" 2 4
 check_eq "compare json: the table's b row holds the ratio fact" \
 	"$(jget 'd["facts"]["ratio"]["value"]')" "$(jget 'd["sections"]["arms"]["rows"][1]["ratio"]')"
 check_eq "compare json: the comparison row holds the Welch p fact" \
@@ -727,34 +437,9 @@ check_eq "compare json: the comparison row holds the Welch p fact" \
 CAP_PG300=(compare --corpus "$CAP_NAME" --where cfg=pg --where sessions=300 --where block=1,2,3
 	--a target=small --b target=medium)
 cpl "${CAP_PG300[@]}" --format json
-py_check "compare e2-small vs e2-medium (pg, 300 sessions): 4.0655x, Welch t 21.6625 df 2.2304 p 0.00122471, higher" '
-import csv, json, math, statistics, sys
-f = {k: v["value"] for k, v in json.load(open(sys.argv[1]))["facts"].items()}
-rows = [r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t")
-        if r["cfg"] == "pg" and r["level"] == "300" and r["block"] in ("1", "2", "3")]
-arm = lambda t: [float(r["tput"]) for r in rows if r["target"] == t]
-a, b = arm("small"), arm("medium")
-ratio = statistics.median(b) / statistics.median(a)
-bad = []
-if max(a) >= min(b): bad.append("ranges overlap")
-for k, w, tol in (("ratio", ratio, 1e-12), ("welch_t", 21.662549178758397, 1e-9),
-                  ("welch_df", 2.2303988629556724, 1e-9), ("welch_p", 0.0012247050963697312, 1e-9)):
-    if not math.isclose(f[k], w, rel_tol=tol): bad.append("%s %r, want %r" % (k, f[k], w))
-if (f["verdict"], f["method"]) != ("higher", "Welch t on ln values"): bad.append("%s %s" % (f["verdict"], f["method"]))
-print("\n".join(bad) if bad else "ok")' "$CAP/results.tsv"
+py_file "compare e2-small vs e2-medium (pg, 300 sessions): 4.0655x, Welch t 21.6625 df 2.2304 p 0.00122471, higher" analysis_compare_e2_small_vs_e2.py "$CAP/results.tsv"
 cpl compare --corpus "$CAP_NAME" --a subcorpus=core --b 'target=medium cfg=mem sessions=100 block=1,2,3' --format json
-py_check "compare x86 core vs e2-medium (memory, 100 sessions): 1.1526x [1.0762, 1.2550], Welch p 0.0370, higher" '
-import json, math, sys
-f = {k: v["value"] for k, v in json.load(open(sys.argv[1]))["facts"].items()}
-# python3: statistics.median(medium) / statistics.median(core) = 344.97474664499254 / 299.3;
-# the range-end ratios 322.54272034273805 / 299.7, 362.57432778567005 / 288.9 bound the bootstrap
-bad = []
-if not math.isclose(f["ratio"], 344.97474664499254 / 299.3, rel_tol=1e-12): bad.append("ratio %r" % f["ratio"])
-if not (322.54272034273805 / 299.7 - 1e-12 <= f["ratio_lo"] and f["ratio_hi"] <= 362.57432778567005 / 288.9 + 1e-12):
-    bad.append("interval [%r, %r]" % (f["ratio_lo"], f["ratio_hi"]))
-if not math.isclose(f["welch_p"], 0.03700453729196605, rel_tol=1e-9): bad.append("welch_p %r" % f["welch_p"])
-if (f["verdict"], f["method"]) != ("higher", "Welch t on ln values"): bad.append("%s %s" % (f["verdict"], f["method"]))
-print("\n".join(bad) if bad else "ok")'
+py_file "compare x86 core vs e2-medium (memory, 100 sessions): 1.1526x [1.0762, 1.2550], Welch p 0.0370, higher" analysis_compare_x86_core_vs_e2.py
 
 # the affinity table and a table shaped like the lock-contention A/B, in their own database
 MAIN_DB=$DB
@@ -764,66 +449,18 @@ printf 'tag\tvariant\trep\tqps\nc1\tcontrol\t1\t2500\nt1\ttreatment\t1\t2300\nc2
 cpl import -q "$SHARED/writeups/gomaxprocs-affinity/runs.tsv" "$T/lock-ab.tsv"
 expect_rc "import the affinity table and the lock-contention-shaped A/B" 0
 cpl compare --corpus runs --a 'arm=shard procs=1' --b 'arm=shard procs=8' --format json
-py_check "compare affinity 8 processes vs 1: 1.3272x, Welch t 39.7635 df 3.77352 p 4.32502e-06, higher" '
-import json, math, sys
-f = {k: v["value"] for k, v in json.load(open(sys.argv[1]))["facts"].items()}
-bad = []
-for k, w, tol in (("ratio", 2384.0 / 1796.2, 1e-12), ("welch_t", 39.76351262523003, 1e-9),
-                  ("welch_df", 3.7735188787072813, 1e-9), ("welch_p", 4.3250210080377405e-06, 1e-9)):
-    if not math.isclose(f[k], w, rel_tol=tol): bad.append("%s %r, want %r" % (k, f[k], w))
-if f["verdict"] != "higher": bad.append(f["verdict"])
-print("\n".join(bad) if bad else "ok")' "exit $RC; $ERR"
+py_file "compare affinity 8 processes vs 1: 1.3272x, Welch t 39.7635 df 3.77352 p 4.32502e-06, higher" analysis_compare_affinity_8_processes_vs.py "exit $RC; $ERR"
 cpl compare --corpus lock-ab --metric qps --a variant=control --b variant=treatment --effect-bound 4.7 --format json
 # by hand: spreads 3100 / 2500 - 1 = 24%, 3151 / 2300 - 1 = 37%; runs needed per arm
 # ceil(2 * 2.801585218112968^2 * (0.1352177664755961 / ln 1.047)^2) = ceil(136.06) = 137
-py_check "compare lock-contention-shaped A/B (3 vs 3, spreads 24% and 37%, bound 4.7%): within-noise, 137 runs per arm" '
-import json, math, sys
-f = {k: v["value"] for k, v in json.load(open(sys.argv[1]))["facts"].items()}
-bad = []
-if f["verdict"] != "within-noise" or f["method"] != "Welch t on ln values": bad.append("%s %s" % (f["verdict"], f["method"]))
-if f["runs_needed"] != 137: bad.append("runs_needed %r" % f["runs_needed"])
-for k, w in (("spread_over_bound_a", 24 / 4.7), ("spread_over_bound_b", 37 / 4.7), ("welch_p", 0.8562470641772728)):
-    if not math.isclose(f[k], w, rel_tol=1e-9): bad.append("%s %r, want %r" % (k, f[k], w))
-for part in ("p = 0.856 >= alpha 0.05", "is not inside 1 -+ 4.7%",
-             "runs needed per side to resolve a 4.7% effect: 137"):
-    if part not in f["reason"]: bad.append("reason lacks %r: %s" % (part, f["reason"]))
-print("\n".join(bad) if bad else "ok")' "exit $RC; $ERR"
+py_file "compare lock-contention-shaped A/B (3 vs 3, spreads 24% and 37%, bound 4.7%): within-noise, 137 runs per arm" analysis_compare_lock_contention_shaped_b.py "exit $RC; $ERR"
 DB=$MAIN_DB
 
 # --by: compare within each level, each keeping its verdict (the GOGC arms,
 # one run per arm per level); the summary: the count, and the geometric
 # mean with the t interval over the levels (tests/stat_check.py's paired t)
 cpl compare --corpus "$GMP_NAME" --by gomaxprocs --a gogc=100 --b gogc=800 --format json
-py_check "compare --by gomaxprocs (GOGC 100 vs 800): each level's gain, the count and their geometric mean from results.tsv" '
-import csv, json, math, statistics, sys
-from stat_check import paired, t_quantile
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-rows = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
-gain, a, b = {}, [], []
-for g in ("1", "4", "8"):
-    v = {r["gogc"]: float(r["tput"]) for r in rows if r["gomaxprocs"] == g and r["gogc"] in ("100", "800")}
-    gain[g] = v["800"] / v["100"]
-    a.append(math.log(v["100"])); b.append(math.log(v["800"]))
-levels = d["sections"]["levels"]["rows"]
-bad = []
-if [r["level"] for r in levels] != ["1", "4", "8"]: bad.append("levels %r" % [r["level"] for r in levels])
-for r in levels:
-    if not math.isclose(r["gm_ratio"], gain[r["level"]], rel_tol=1e-12): bad.append("level %s %r" % (r["level"], r["gm_ratio"]))
-    if r["a_n"] != 1 or r["b_n"] != 1 or r.get("gm_ratio_lo") is not None: bad.append("level %s n or interval" % r["level"])
-    if r["verdict"] != "unreplicated": bad.append("level %s verdict %r" % (r["level"], r["verdict"]))
-dd, se, df = paired(a, b)
-q = t_quantile(0.975, df)
-gm, lo, hi = math.exp(dd), math.exp(dd - q * se), math.exp(dd + q * se)
-for k, w in (("summary_ratio", gm), ("summary_ratio_lo", lo), ("summary_ratio_hi", hi), ("summary_df", 2)):
-    if not isinstance(f.get(k), (int, float)) or not math.isclose(f[k], w, rel_tol=1e-8): bad.append("%s %r, python %r" % (k, f.get(k), w))
-if (f["summary_method"], f["design"], f["by"], f["verdict"]) != ("across", "by", "gomaxprocs", "3 of 3 unreplicated"):
-    bad.append("method %r verdict %r" % (f["summary_method"], f["verdict"]))
-want = "%.4fx [%.4f, %.4f] higher" % (gm, lo, hi)
-if f["change"] != want: bad.append("change %r, python %r" % (f["change"], want))
-cmp = d["sections"]["comparison"]["rows"][0]
-if not math.isclose(cmp["gm_ratio"], gm, rel_tol=1e-12) or cmp["design"] != "by": bad.append("comparison row %r" % cmp)
-print("\n".join(bad) if bad else "ok")' "$GMP/results.tsv"
+py_file "compare --by gomaxprocs (GOGC 100 vs 800): each level's gain, the count and their geometric mean from results.tsv" analysis_compare_gomaxprocs_gogc_100_vs.py "$GMP/results.tsv"
 check_contains "compare --by (GOGC 800 against 100 on throughput): the issue's 1.344x [1.287, 1.405] higher (4 decimals)" \
 	"$(jget 'd["facts"]["change"]["value"]')" "1.3444x [1.2865, 1.4049] higher"
 cpl compare --corpus "$GMP_NAME" --by gomaxprocs --a gogc=100 --b gogc=400 --format json
@@ -834,46 +471,11 @@ cpl compare --corpus "$CAP_NAME" --by sessions --where cfg=pg --where block=1,2,
 # each level's Welch on ln values (tests/stat_check.py) from results.tsv; the
 # summary's interval from the levels' own standard errors (equal weights,
 # Welch-Satterthwaite df)
-py_check "compare --by sessions (capacity, pg): 3 of 3 higher, geometric mean 3.7871 [3.4932, 4.1058] from the levels' own se" '
-import csv, json, math, sys
-from stat_check import welch, t_quantile
-f = {k: v["value"] for k, v in json.load(open(sys.argv[1]))["facts"].items()}
-rows = [r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t") if r["cfg"] == "pg" and r["block"] in ("1", "2", "3")]
-ds, ses, dfs = [], [], []
-for lv in ("100", "300", "500"):
-    arm = lambda t: [math.log(float(r["tput"])) for r in rows if r["target"] == t and r["level"] == lv]
-    dd, se, df = welch(arm("small"), arm("medium"))
-    ds.append(dd); ses.append(se); dfs.append(df)
-ss = sum(x * x for x in ses)
-se, df = math.sqrt(ss) / 3, ss * ss / sum(x ** 4 / y for x, y in zip(ses, dfs))
-q = t_quantile(0.975, df)
-m = sum(ds) / 3
-bad = []
-for k, w in (("summary_ratio", math.exp(m)), ("summary_ratio_lo", math.exp(m - q * se)),
-             ("summary_ratio_hi", math.exp(m + q * se)), ("summary_df", df), ("levels", 3), ("levels_up", 3)):
-    if not isinstance(f.get(k), (int, float)) or not math.isclose(f[k], w, rel_tol=1e-8): bad.append("%s %r, want %r" % (k, f.get(k), w))
-if (f["summary_method"], f["verdict"]) != ("within", "3 of 3 higher"):
-    bad.append("%s %s" % (f["summary_method"], f["verdict"]))
-print("\n".join(bad) if bad else "ok")' "$CAP/results.tsv"
+py_file "compare --by sessions (capacity, pg): 3 of 3 higher, geometric mean 3.7871 [3.4932, 4.1058] from the levels' own se" analysis_compare_sessions_capacity_pg_3.py "$CAP/results.tsv"
 
 # --pair-by: paired methods (SciPy ttest_rel on ln values, paired by block)
 cpl compare --corpus "$CAP_NAME" --pair-by block --where cfg=pg --where sessions=300 --a target=small --b target=medium --format json
-py_check "compare --pair-by block (capacity, pg, 300): paired t 23.6778 df 2 p 0.00177893, 3 pairs, soak runs left out" '
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-bad = []
-for k, w in (("paired_t", 23.677765445309184), ("paired_df", 2), ("paired_p", 0.001778928526777874),
-             ("paired_ratio", 4.175629300385263), ("paired_ratio_lo", 3.220521496256526),
-             ("paired_ratio_hi", 5.413992756919357), ("pairs", 3)):
-    if not isinstance(f.get(k), (int, float)) or not math.isclose(f[k], w, rel_tol=1e-9): bad.append("%s %r, want %r" % (k, f.get(k), w))
-pairs = d["sections"]["pairs"]["rows"]
-if [(p["key"], p["a_tag"], p["b_tag"]) for p in pairs] != [(b, "small-pg-n300-b%sr1" % b, "medium-pg-n300-b%sr1" % b) for b in "123"]:
-    bad.append("pairs %r" % pairs)
-soak = [x for x in d["left_out"] if "bsoak" in x["tag"]]
-if len(soak) != 8 or any(x["reason"] != "no run of arm b has block=soak to pair with" for x in soak): bad.append("left out %r" % soak[:2])
-if (f["verdict"], f["method"], f["design"]) != ("higher", "paired t on ln differences", "paired"): bad.append("%s %s" % (f["verdict"], f["method"]))
-print("\n".join(bad) if bad else "ok")' "exit $RC; $ERR"
+py_file "compare --pair-by block (capacity, pg, 300): paired t 23.6778 df 2 p 0.00177893, 3 pairs, soak runs left out" analysis_compare_pair_block_capacity_pg.py "exit $RC; $ERR"
 cpl compare --corpus "$GMP_NAME" --pair-by gomaxprocs --a gogc=100 --b gogc=800 --format json
 check_eq "compare --pair-by gomaxprocs (GOGC 100 vs 800): higher, paired t p 0.00119 (SciPy 0.001193475589112227)" \
 	"higher 0.00119" "$(jget '"%s %.3g" % (d["facts"]["verdict"]["value"], d["facts"]["paired_p"]["value"])')" "exit $RC; $ERR"
@@ -895,25 +497,7 @@ expect_rc "compare --by with --pair-by exits 2" 2
 # metrics with zeros: the error rate (lower is better), compared on differences
 cpl "${CAP_PG300[@]}" --metric err --format json
 expect_rc "compare --metric err exits 0" 0
-py_check "compare --metric err: absolute scale, no ratio, differences of medians from results.tsv, lower is better" '
-import csv, json, math, statistics, sys
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-rows = [r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t")
-        if r["cfg"] == "pg" and r["level"] == "300" and r["block"] in ("1", "2", "3")]
-arm = lambda t: [float(r["err"]) for r in rows if r["target"] == t]
-a, b = arm("small"), arm("medium")
-bad = []
-if f["scale"] != "absolute" or f["lower_is_better"] is not True: bad.append("%r %r" % (f["scale"], f["lower_is_better"]))
-if f["ratio"] is not None or f["ratio_lo"] is not None: bad.append("ratio %r" % f["ratio"])
-if not math.isclose(f["diff"], statistics.median(b) - statistics.median(a), rel_tol=1e-12): bad.append("diff %r" % f["diff"])
-if not math.isclose(f["spread_a"], max(a) - min(a), rel_tol=1e-12): bad.append("spread_a %r" % f["spread_a"])
-# scipy.stats.ttest_ind(medium, small, equal_var=False): p = 0.26397486377741436
-if not math.isclose(f["welch_p"], 0.26397486377741436, rel_tol=1e-9): bad.append("welch_p %r" % f["welch_p"])
-if f["verdict"] != "within-noise": bad.append(f["verdict"])
-row = d["sections"]["comparison"]["rows"][0]
-if row["scale"] != "absolute" or row["ratio"] is not None or row["b_median"] != 0: bad.append("row %r" % row)
-print("\n".join(bad) if bad else "ok")' "$CAP/results.tsv"
+py_file "compare --metric err: absolute scale, no ratio, differences of medians from results.tsv, lower is better" analysis_compare_metric_err_absolute_scale.py "$CAP/results.tsv"
 
 # lower is better by the metric name (*_ms, err), unless told otherwise
 cpl "${CMP[@]}" --metric p99_ms --format json
@@ -969,18 +553,14 @@ cpl compare --corpus "$GMP_NAME" --pool gogc,sessions --a gomaxprocs=1 --b gomax
 check_eq "compare 7 vs 9 runs --effect-bound 4.7: still higher" "higher" \
 	"$(tsvget arm b verdict)" "exit $RC; $ERR"
 check_eq "compare --effect-bound 4.7: spread / bound of each arm (python: (max / min - 1) * 100 / 4.7)" \
-	"$(python3 -c '
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))  # the listed runs
-for g in ("1", "8"):
-    v = [float(r["tput"]) for r in rows if r["gomaxprocs"] == g]
-    print("%.6f" % ((max(v) / min(v) - 1) * 100 / 4.7))' "$GMP/results.tsv" | tr '\n' ' ')" \
+	"$(python3 "$E2E_PY_DIR/analysis_compare_effect_bound_4_7.py" "$GMP/results.tsv" | tr '\n' ' ')" \
 	"$(printf '%.6f %.6f ' "$(tsvget arm a spread_over_bound)" "$(tsvget arm b spread_over_bound)")"
 
 ###########################################################################
 # usage errors and clear messages
 ###########################################################################
 echo "# errors"
+e2e_case errors
 cpl sweep --corpus "$GMP_NAME"
 expect_rc "sweep without --by exits 2" 2
 check_contains "sweep without --by: message" "$ERR" "--by"
@@ -1028,6 +608,7 @@ check_contains "compare on empty arms: message names the arm" "$ERR" "arm a"
 # the left-out list
 ###########################################################################
 echo "# left out"
+e2e_case left-out
 # every run of the corpus: its GOGC arms, session counts and block kinds
 # pooled on purpose (without --pool the sweep refuses: "# pooling" below);
 # with the excluded runs, whose results rows are missing, also store and variant

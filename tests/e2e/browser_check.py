@@ -13,8 +13,9 @@ viewport of --width x 900 CSS px (device scale 1):
     link, iframe, object or embed element (the page is self-contained);
   - every <img> complete with a naturalWidth > 0, every inline <svg> with
     a non-zero size;
-  - the document no wider than the viewport, and no table, figure, svg or
-    img wider than it (its right edge inside the viewport);
+  - the document no wider than the viewport, and no table (or the scrolling
+    box it is in), figure, svg or img wider than it (its right edge inside
+    the viewport);
   - at least one heading; a page of more than three sections (h2) has a
     contents list (nav.toc) whose every link leads to a heading;
   - the width checks run with every collapsible table (<details>) open,
@@ -53,7 +54,8 @@ if (doc.scrollWidth > vw + 1)
   out.problems.push('the document is ' + doc.scrollWidth + ' px wide (viewport ' + vw + ')');
 const tables = document.querySelectorAll('table');
 tables.forEach((t, i) => {
-  const r = t.getBoundingClientRect();
+  // a table in a scrolling box (div.scroll) must have its box fit, not itself
+  const r = (t.closest('div.scroll') || t).getBoundingClientRect();
   if (r.right > vw + 1 || r.left < -1)
     out.problems.push('table ' + (i + 1) + ' after ' + where(t) + ' is ' + Math.round(r.width) +
                       ' px wide, right edge at ' + Math.round(r.right) + ' (viewport ' + vw + ')');

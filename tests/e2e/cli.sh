@@ -83,7 +83,7 @@ refused "--lower-is-beter: suggests --lower-is-better" \
 refused "--zzz: no suggestion" "coreplan: error: unknown option '--zzz'" sweep --by gomaxprocs --zzz
 refused "--dbb (global): suggests --db" "coreplan: error: unknown option '--dbb' (did you mean '--db'?)" --dbb x runs
 refused "--format jsn: suggests json" \
-	"coreplan: error: --format needs one of md, tsv, csv, json, html, got 'jsn' (did you mean 'json'?)" \
+	"coreplan: error: --format needs one of text, md, tsv, csv, json, html, got 'jsn' (did you mean 'json'?)" \
 	runs --format jsn
 refused "--model usl2: suggests usl" \
 	"coreplan: error: --model needs one of usl, amdahl, power, all, got 'usl2' (did you mean 'usl'?)" \
@@ -111,9 +111,11 @@ refused "compare --lower-is-better --higher-is-better: one or the other" \
 	"coreplan: error: give --lower-is-better or --higher-is-better, not both" \
 	compare --a gomaxprocs=1 --b gomaxprocs=2 --higher-is-better --lower-is-better
 cpl cores --help
+OUT=$(printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' ') # help wraps at 80 columns
 check_contains "cores --help states --frac's range" "$OUT" "(default 0.8; 1.0 = only rows at the maximum) [0 < F <= 1]"
 cpl sweep --help
-check_contains "sweep --help states --metric-kind's choices" "$OUT" "[rate|time|fraction|memory|count|cpu|latency|ratio]"
+OUT=$(printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' ')
+check_contains "sweep --help states --metric-kind's choices" "$OUT" "[rate|time|latency|memory|cpu|count|fraction|ratio]"
 
 ###########################################################################
 # bash completion
@@ -137,7 +139,7 @@ check_eq "bash: after --db=FILE" "sweep" "$(comp coreplan --db = x.db sw)"
 check_eq "bash: global options" "--db --help --version" "$(comp coreplan --)"
 check_eq "bash: sweep --fo" "--format" "$(comp coreplan sweep --fo)"
 check_eq "bash: sweep --format j" "json" "$(comp coreplan sweep --format j)"
-check_eq "bash: sweep --format=" "csv html json md tsv" "$(comp coreplan sweep --format =)"
+check_eq "bash: sweep --format=" "csv html json md text tsv" "$(comp coreplan sweep --format =)"
 check_eq "bash: sweep --format=j" "json" "$(comp coreplan sweep --format = j)"
 check_eq "bash: sweep --view (its views and facts)" "facts levels" "$(comp coreplan sweep --view '')"
 check_eq "bash: sweep --by gomaxp" "gomaxprocs" "$(comp coreplan sweep --by gomaxp)"
@@ -154,7 +156,7 @@ check_eq "bash: an unknown command completes nothing" "" "$(comp coreplan swep -
 # every command's options, as its --help usage line lists them
 bad=
 for c in $COMMANDS; do
-	want=$({ "$BIN" "$c" --help | head -1 | grep -o '\[--[a-z-]*' | tr -d '['; echo --help; } | sort | paste -sd' ')
+	want=$({ "$BIN" "$c" --help | sed '/^$/q' | grep -o '\[--[a-z-]*' | tr -d '['; echo --help; } | sort | paste -sd' ')
 	got=$(comp coreplan "$c" --)
 	[ "$want" == "$got" ] || bad+=$'\n'"$c: --help has '$want', completion '$got'"
 done

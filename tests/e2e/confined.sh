@@ -272,6 +272,7 @@ gdb_run() {
 mkdir -p "$T/cases"
 for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag <<<"$spec"
+	e2e_case "$CASE" || continue # run_case confined.sh:NAME
 	name="confined: $CASE"
 	CD=$T/cases/$CASE
 	mkdir -p "$CD"

@@ -24,6 +24,7 @@
 # large trace to 300,000 rows. Prints "ok - NAME" / "not ok - NAME:
 # DETAILS" per check, then "N passed, M failed"; exits 1 if any failed.
 
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -u
 set -o pipefail
 export LC_ALL=C
@@ -52,26 +53,9 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
-not_ok() {
-	local name=$1
-	shift
-	local details="$*"
-	local first=${details%%$'\n'*}
-	echo "not ok - $name: $first"
-	if [ "$first" != "$details" ]; then
-		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
-	fi
-	FAIL=$((FAIL + 1))
-}
-check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
-	if [ "$2" == "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
-	fi
-}
+# ok, skip, not_ok, check_eq; cases A, B and C (crash-safety, concurrency,
+# reader: each runs only when selected, `if e2e_case NAME; then ... fi`)
+source "$E2E_DIR/lib.sh"
 
 if ! command -v sqlite3 >/dev/null; then
 	echo "not ok - prerequisites: the sqlite3 shell is not installed"
@@ -168,6 +152,7 @@ rmdb "$REF"
 # A. kill -9 during the import
 ###########################################################################
 echo "# A. crash safety"
+if e2e_case crash-safety; then
 HAVE_GDB=0
 if command -v gdb >/dev/null && [ "$(uname -m)" = x86_64 ]; then
 	HAVE_GDB=1
@@ -278,11 +263,13 @@ else
 	skip "kill in the checkpoint" "needs gdb on x86-64"
 fi
 rmdb "$KDB"
+fi # crash-safety
 
 ###########################################################################
 # B. two imports into one fresh database at the same moment
 ###########################################################################
 echo "# B. concurrency"
+if e2e_case concurrency; then
 # conc_round LABEL DIR-A DIR-B: both imports started together on a fresh db
 conc_round() {
 	local label=$1 a=$2 b=$3 db=$T/conc.sqlite problems="" i rc el name n msg dir err
@@ -378,11 +365,13 @@ else
 	not_ok "import against a write lock held ${HOLD_S} s" "exit $(rcdesc $rc) after $el s (expected 1 after 5 s), stderr '$msg', database $before -> $after"$'\n'"reproduce: (echo 'BEGIN IMMEDIATE;'; sleep 8; echo 'COMMIT;') | sqlite3 DB & sleep 0.5; time $BIN --db DB import -q CORPUS"
 fi
 rmdb "$HDB"
+fi # concurrency
 
 ###########################################################################
 # C. a reader during an import
 ###########################################################################
 echo "# C. reader during an import"
+if e2e_case reader; then
 RDB=$T/r.sqlite
 cp "$DB0" "$RDB"
 "$BIN" --db "$RDB" import -q "$BIG" >/dev/null 2>"$T/imp.err" &
@@ -441,6 +430,7 @@ check_eq "an import under an open read transaction succeeds ($el s); the reader 
 r=$(q "$RDB" "PRAGMA integrity_check" 2>&1 | tr '\n' ' ')
 check_eq "integrity after the import under a reader" "ok " "$r"
 rmdb "$RDB"
+fi # reader
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -44,13 +44,14 @@ trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 2
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-not_ok() { echo "not ok - $1: $2" | head -n 20; FAIL=$((FAIL + 1)); }
+# ok, not_ok, cases (e2e_case: gmp, capacity, defaults)
+source "$E2E_DIR/lib.sh"
 
 # run NAME DB DIR ARGS...: report --format json into DIR; the JSON in DIR.json
 run() {
 	local name=$1 db=$2 dir=$3
 	shift 3
+	e2e_skipping && return 0
 	if "$BIN" --db "$db" report --format json "$@" --out "$dir" >"$dir.json" 2>"$dir.err" &&
 		[ -s "$dir/report.md" ]; then
 		ok "$name"
@@ -62,29 +63,8 @@ run() {
 # `md`, report.md's text) prints "ok" or the reason.
 check() {
 	local res
-	res=$("$PY" - "$2" "$3" <<'EOF' 2>&1
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-f = d["sections"]["findings"]["rows"]
-md = open(sys.argv[1][:-5] + "/report.md", encoding="utf-8").read()
-# each row's sentence: report.md's bullet in the same place of the list
-_b = [l for l in md.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0].split("\n") if l.startswith("- ")]
-assert len(_b) == len(f), "%d bullets, %d findings rows" % (len(_b), len(f))
-for _r, _l in zip(f, _b):
-    _r["text"] = _l
-def one(kind, subject_part=""):
-    m = [x for x in f if x["finding"] == kind and subject_part in x["subject"]]
-    assert len(m) >= 1, "no %s finding with %r: %r" % (kind, subject_part, [x["subject"] for x in f if x["finding"] == kind])
-    return m[0]
-def near(a, b, tol):
-    assert a is not None and abs(a - b) <= tol, "%r is not %r +- %r" % (a, b, tol)
-try:
-    exec(sys.argv[2])
-    print("ok")
-except AssertionError as e:
-    print(e)
-EOF
-)
+	e2e_skipping && return 0
+	res=$("$PY" "$E2E_PY_DIR/findings_check.py" "$2" "$3" 2>&1)
 	if [ "$res" == ok ]; then ok "$1"; else not_ok "$1" "$res"; fi
 }
 
@@ -92,6 +72,7 @@ EOF
 "$BIN" --db "$T/all.db" import -q "$GMP" "$CAP" "$SHARED"/writeups/*/*.tsv >/dev/null 2>"$T/imp.err" || not_ok "import all" "$(cat "$T/imp.err")"
 
 # ---- GOMAXPROCS, tied to e2-standard-8 (4 cores x 2 threads) ----
+e2e_case gmp
 run "gmp tied: report exits 0" "$T/tied.db" "$T/gmp" --corpus "$GMP_NAME"
 # results.tsv, blocks 1-3, sessions 100: level medians 484.135, 865.468,
 # 1538.80 (g1, g2, g4), 1796.20 (g8); scipy.stats.linregress(log2 level,
@@ -155,6 +136,7 @@ x = one("smt")
 assert not x["supported"] and "no topology is recorded" in x["text"] and "--host" in x["text"], x'
 
 # ---- capacity, --target 1000 --sessions 300-500 ----
+e2e_case capacity
 run "cap: report --target 1000 --sessions 300-500 exits 0" "$T/all.db" "$T/cap" --corpus "$CAP_NAME" --target 1000 --sessions 300-500
 # results.tsv, blocks 1-3, tput medians at 300/500 sessions: small pg 64.3201
 # / 65.7188, medium pg 261.493 / 245.188: 1000 / 64.3201 = 15.547,
@@ -214,6 +196,7 @@ x = one("target")
 assert not x["supported"] and "no target given: pass --target RATE --sessions N" in x["text"], x'
 
 # ---- default options on every real corpus and write-up table ----
+e2e_case defaults
 for c in "$GMP_NAME" "$CAP_NAME" scaling runs level1; do
 	run "report --corpus $c with default options exits 0" "$T/all.db" "$T/d-$c" --corpus "$c"
 done

@@ -77,31 +77,7 @@ fi
 
 # TSV reader (plain split: these files have no quoting), medians and the
 # least squares of ln(y) on log2(x) (slope b: factor exp(b), SE exp(b) * se(b)).
-PYLIB='
-import json, math, statistics, sys
-def rows(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    head = lines[0].split("\t")
-    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-def close(a, b, rel):
-    return abs(a - b) <= rel * abs(b)
-def doubling(levels, medians):
-    x = [math.log2(v) for v in levels]
-    y = [math.log(m) for m in medians]
-    n = len(x)
-    mx, my = sum(x) / n, sum(y) / n
-    sxx = sum((a - mx) ** 2 for a in x)
-    b = sum((a - mx) * (c - my) for a, c in zip(x, y)) / sxx
-    a0 = my - b * mx
-    sse = sum((c - a0 - b * a) ** 2 for a, c in zip(x, y))
-    se = math.sqrt(sse / (n - 2) / sxx)
-    return math.exp(b), math.exp(b) * se
-def fact(d, name):
-    return d["facts"][name]["value"]
-def level_rows(d, section="levels"):
-    return {r["level"]: r for r in d["sections"][section]["rows"]}
-'
+# (PYLIB: tests/e2e/py/hosts_lib.py)
 
 echo "# coreplan: $BIN"
 echo "# temp: $T"
@@ -110,6 +86,7 @@ DB=$T/hosts.db
 # UDB=1 cpl ...: the same on a second database, of runs not tied to any host
 UDB=
 cpl() {
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	local db=$DB
 	[ -n "$UDB" ] && db=$T/untied.db
 	"${TIMEOUT[@]}" "$BIN" --db "$db" "$@" >"$T/.out" 2>"$T/.err"
@@ -122,6 +99,7 @@ cpl() {
 # topology: a host known only by its shape
 ###########################################################################
 echo "# topology --cores"
+e2e_case topology-cores
 cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
 cpl topology --host yip --cores 6 --threads-per-core 2 --format tsv
@@ -147,6 +125,7 @@ expect_rc "topology --cores 0 is a usage error (exit 2)" 2
 # import --host: the GOMAXPROCS corpus on its box
 ###########################################################################
 echo "# import --host"
+e2e_case import-host topology-cores
 cpl import -q "$GMP" --host epic
 expect_rc "import --host epic (not recorded) is a usage error (exit 2)" 2
 check_contains "import --host epic: the message lists the recorded hosts" "$ERR" \
@@ -186,22 +165,13 @@ check_eq "import --replace without --host keeps the stored host (4 rows)" 4 "$((
 # the capacity corpus: instances give the topology
 ###########################################################################
 echo "# instances"
+e2e_case instances import-host
 cpl import -q "$CAP" --format tsv
 expect_rc "import $CAP_NAME exits 0" 0
 cp "$T/.out" "$T/cap-import.tsv"
 cpl topology --show --format tsv
 cp "$T/.out" "$T/hosts.tsv"
-py_check "the instances' hosts are gce.tsv's shapes: vcpus / threads_per_core cores, source catalog" "$PYLIB"'
-hosts = {r["host"]: r for r in rows(sys.argv[1])}
-cat = {r["instance"]: r for r in rows(sys.argv[2])}
-bad = []
-for name in ("e2-small", "e2-medium", "e2-standard-4"):
-    h, c = hosts.get(name), cat[name]
-    want = (int(c["vcpus"]), int(c["vcpus"]) // int(c["threads_per_core"]), int(c["threads_per_core"]))
-    got = h and (int(h["logical_cpus"]), int(h["physical_cores"]), int(h["threads_per_core"]))
-    if not h or got != want or h["source"] != "catalog":
-        bad.append("%s: %s, want %s from catalog" % (name, h, want))
-print("; ".join(bad) or "ok")' "$GCE"
+py_file "the instances' hosts are gce.tsv's shapes: vcpus / threads_per_core cores, source catalog" hosts_instances_hosts_gce_tsv_s.py "$GCE"
 check_eq "e2-small: 1 physical core of 2 threads (the shipped catalog: 2 vCPUs, 2 per core)" \
 	"1 2" "$(awk -F'\t' 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["host"]=="e2-small"{print $c["physical_cores"], $c["logical_cpus"]}' "$T/hosts.tsv")"
 cpl runs --corpus "$CAP_NAME" --include-excluded --format tsv
@@ -210,30 +180,8 @@ for h in e2-small e2-medium e2-standard-4; do
 	cpl runs --corpus "$CAP_NAME" --include-excluded --where "topology_host=$h" --format tsv
 	cp "$T/.out" "$T/cap-$h.tsv"
 done
-py_check "each capacity run is tied to e2-{target} (core: e2-standard-4, the profile's instance); m1 to none" "$PYLIB"'
-runs = rows(sys.argv[2])
-got = {}
-for h in ("e2-small", "e2-medium", "e2-standard-4"):
-    for r in rows(sys.argv[2].replace("cap-runs", "cap-" + h)):
-        got[r["tag"]] = h
-bad = []
-for r in runs:
-    want = None
-    if r["subcorpus"] == "core":
-        want = "e2-standard-4"
-    elif r["subcorpus"] == "" and r["target"] != "NA":
-        want = "e2-" + r["target"]
-    if got.get(r["tag"]) != want:
-        bad.append("%s: %s, want %s" % (r["tag"], got.get(r["tag"]), want))
-n = sum(1 for r in runs if r["subcorpus"] == "m1")
-if n != 3 or any(got.get(r["tag"]) for r in runs if r["subcorpus"] == "m1"):
-    bad.append("m1 runs: %d, some tied" % n)
-print("; ".join(bad[:5]) or "ok")' "$T/cap-runs.tsv"
-py_check "import's row: tied_runs and hosts are the runs tied above" "$PYLIB"'
-row = rows(sys.argv[2])[0]
-n = sum(len(rows(sys.argv[3].replace("cap-runs", "cap-" + h))) for h in ("e2-small", "e2-medium", "e2-standard-4"))
-ok = int(row["tied_runs"]) == n and row["hosts"] == "e2-medium, e2-small, e2-standard-4"
-print("ok" if ok else "%s %s, want %d" % (row["tied_runs"], row["hosts"], n))' "$T/cap-import.tsv" "$T/cap-runs.tsv"
+py_file "each capacity run is tied to e2-{target} (core: e2-standard-4, the profile's instance); m1 to none" hosts_each_capacity_run_tied_e2.py "$T/cap-runs.tsv"
+py_file "import's row: tied_runs and hosts are the runs tied above" hosts_import_s_row_tied_runs.py "$T/cap-import.tsv" "$T/cap-runs.tsv"
 
 # --instance on a table; an unknown instance; one no catalog lists
 cpl import -q "$YIP" --name yinst --instance e2-standard-8
@@ -283,46 +231,18 @@ check_eq "--host wins over the manifest's topology (host yip)" 2 "$(($(wc -l <"$
 # sweep in physical cores: the GOMAXPROCS corpus on epyc
 ###########################################################################
 echo "# sweep"
+e2e_case sweep instances
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 expect_rc "sweep --by gomaxprocs --where block=1,2,3 (tied) exits 0" 0
 cp "$T/.out" "$T/sweep.json"
-SWEEP_PY="$PYLIB"'
-d = json.load(open(sys.argv[1]))
-res = [r for r in rows(sys.argv[2]) if r["block"] in ("1", "2", "3")]
-med = {g: statistics.median(float(r["tput"]) for r in res if int(r["gomaxprocs"]) == g)
-       for g in (1, 2, 4, 8)}
-lv = level_rows(d)
-'
-py_check "sweep: levels 1, 2, 4 are physical, 8 smt (4 physical cores in lscpu.txt)" "$SWEEP_PY"'
-cores = len({(l.split(",")[2], l.split(",")[1]) for l in open(sys.argv[3]) if l[0].isdigit()})
-want = {g: ("physical" if g <= cores else "smt") for g in (1, 2, 4, 8)}
-got = {int(k): v["core_kind"] for k, v in lv.items()}
-print("ok" if cores == 4 and got == want else "cores %d: %s, want %s" % (cores, got, want))' \
+# (SWEEP_PY: tests/e2e/py/hosts_sweep.py)
+py_file "sweep: levels 1, 2, 4 are physical, 8 smt (4 physical cores in lscpu.txt)" hosts_sweep_levels_1_2_4.py \
 	"$GMP/results.tsv" "$AFF/lscpu.txt"
-py_check "sweep: level 8's step is median 8 / median 4 (1796.2 / 1538.8 = 1.1673), as a cell and a fact" "$SWEEP_PY"'
-want = med[8] / med[4]
-a, b = lv[8]["smt_step"], fact(d, "smt_step_at_8")
-print("ok" if close(a, want, 1e-12) and close(b, want, 1e-12) and round(want, 4) == 1.1673
-      else "%r %r, want %r" % (a, b, want))' "$GMP/results.tsv"
-py_check "sweep: no 'scaling stops' (level 8 is SMT, not an application limit); scaling continues" "$SWEEP_PY"'
-notes = [r["note"] for r in d["sections"]["levels"]["rows"]]
-ok = "scaling stops" not in notes and fact(d, "scaling") == "continues" and "stop_level" not in d["facts"]
-ok = ok and lv[8]["note"] == "SMT siblings"
-print("ok" if ok else "notes %s, scaling %s" % (notes, fact(d, "scaling")))' "$GMP/results.tsv"
-py_check "sweep: physical per-doubling = least squares over levels 1, 2, 4 (python3: about 1.78), with its SE" "$SWEEP_PY"'
-f, se = doubling([1, 2, 4], [med[1], med[2], med[4]])
-a, b = fact(d, "physical_per_doubling"), fact(d, "physical_per_doubling_se")
-ok = close(a, f, 1e-9) and close(b, se, 1e-6) and round(f, 2) == 1.78
-ok = ok and fact(d, "physical_per_doubling_levels") == 3
-print("ok" if ok else "%r (SE %r), want %r (SE %r)" % (a, b, f, se))' "$GMP/results.tsv"
-py_check "sweep: physical efficiency = speedup / level at level 4; host epyc, 4 physical cores" "$SWEEP_PY"'
-want = med[4] / med[1] / 4
-ok = close(fact(d, "physical_efficiency"), want, 1e-12) and fact(d, "physical_efficiency_level") == 4
-ok = ok and fact(d, "host") == "epyc" and fact(d, "physical_cores") == 4 and fact(d, "logical_cpus") == 8
-print("ok" if ok else "%r, want %r" % (fact(d, "physical_efficiency"), want))' "$GMP/results.tsv"
-py_check "sweep: the whole-sweep fit over 1, 2, 4, 8 stays (python3 least squares)" "$SWEEP_PY"'
-f, se = doubling([1, 2, 4, 8], [med[g] for g in (1, 2, 4, 8)])
-print("ok" if close(fact(d, "per_doubling"), f, 1e-9) else "%r, want %r" % (fact(d, "per_doubling"), f))' \
+py_file "sweep: level 8's step is median 8 / median 4 (1796.2 / 1538.8 = 1.1673), as a cell and a fact" hosts_sweep_level_8_s_step.py "$GMP/results.tsv"
+py_file "sweep: no 'scaling stops' (level 8 is SMT, not an application limit); scaling continues" hosts_sweep_no_scaling_stops_level.py "$GMP/results.tsv"
+py_file "sweep: physical per-doubling = least squares over levels 1, 2, 4 (python3: about 1.78), with its SE" hosts_sweep_physical_per_doubling_least.py "$GMP/results.tsv"
+py_file "sweep: physical efficiency = speedup / level at level 4; host epyc, 4 physical cores" hosts_sweep_physical_efficiency_speedup_level.py "$GMP/results.tsv"
+py_file "sweep: the whole-sweep fit over 1, 2, 4, 8 stays (python3 least squares)" hosts_sweep_whole_sweep_fit_1.py \
 	"$GMP/results.tsv"
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3
 check_contains "sweep md: level 8 is SMT, no factor measured yet" "$OUT" \
@@ -333,13 +253,7 @@ cpl import -q "$AFF/runs.tsv" --name gomaxprocs-affinity --host epyc
 expect_rc "import the affinity table --host epyc exits 0" 0
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 cp "$T/.out" "$T/sweep2.json"
-py_check "sweep: the SMT factor measured on epyc = median(0,4,1,5 pinned) / median(unpinned g2) of runs.tsv" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-r = rows(sys.argv[2])
-num = statistics.median(float(x["tput"]) for x in r if x["cpuset"] == "0,4,1,5")
-den = statistics.median(float(x["tput"]) for x in r if x["arm"] == "sweep" and x["threads_per_proc"] == "2")
-ok = close(fact(d, "smt_factor"), num / den, 1e-12) and fact(d, "smt_factor_corpus") == "gomaxprocs-affinity"
-print("ok" if ok else "%r, want %r" % (fact(d, "smt_factor"), num / den))' "$AFF/runs.tsv"
+py_file "sweep: the SMT factor measured on epyc = median(0,4,1,5 pinned) / median(unpinned g2) of runs.tsv" hosts_sweep_smt_factor_measured_epyc.py "$AFF/runs.tsv"
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3
 check_contains "sweep md: the step against the SMT factor measured on this host" "$OUT" \
 	"level 8 is SMT siblings of levels 1-4's physical cores: step 1.167 over level 4; an SMT factor of 1.268 was measured on this host (corpus gomaxprocs-affinity"
@@ -374,19 +288,10 @@ check_contains "sweep over two hosts: levels assumed physical, the hosts named" 
 # fit: physical-core levels by default
 ###########################################################################
 echo "# fit"
+e2e_case fit sweep
 cpl fit --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 expect_rc "fit --by gomaxprocs --where block=1,2,3 (tied) exits 0" 0
-py_check "fit: levels 1, 2 and 4 fitted, 8 left out; points counted from results.tsv" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-res = [r for r in rows(sys.argv[2]) if r["block"] in ("1", "2", "3")]
-n4 = sum(1 for r in res if int(r["gomaxprocs"]) <= 4)
-ok = fact(d, "levels_fitted") == "1, 2, 4" and fact(d, "levels_left_out") == "8"
-ok = ok and fact(d, "points_fitted") == n4 == 9 and fact(d, "points_left_out") == len(res) - n4
-for m in ("usl", "amdahl", "power"):
-    ok = ok and fact(d, m + "_n") == n4 and fact(d, m + "_levels") == 3
-pts = d["sections"]["points"]["rows"]
-ok = ok and all((p["level"] <= 4) == p["fitted"] and p["core_kind"] == ("smt" if p["level"] == 8 else "physical") for p in pts)
-print("ok" if ok else "levels %s / %s, points %s" % (fact(d, "levels_fitted"), fact(d, "levels_left_out"), fact(d, "points_fitted")))' \
+py_file "fit: levels 1, 2 and 4 fitted, 8 left out; points counted from results.tsv" hosts_fit_levels_1_2_4.py \
 	"$GMP/results.tsv"
 # scipy.optimize.curve_fit(a * N**b) over the 9 runs at gomaxprocs 1, 2, 4 (blocks 1-3 of
 # results.tsv): a = 483.88243934, b = 0.83643275, 2^b = 1.7856294776161965 (SciPy 1.10.1)
@@ -407,6 +312,7 @@ check_contains "fit untied: every level assumed physical and fitted, said so" "$
 # the yip table on a 6-core, 12-thread host
 ###########################################################################
 echo "# yip"
+e2e_case yip fit
 cpl import -q "$YIP" --name yip --host yip
 expect_rc "import level1.tsv --host yip exits 0" 0
 # N is no name known to count workers (hyperfine's parameter n is not one):
@@ -418,17 +324,7 @@ cpl sweep --corpus yip --by N --workers N --metric Gbps --format json
 expect_rc "sweep --by N --workers N --metric Gbps (yip) exits 0" 0
 check_eq "yip sweep --workers N: declared" "True declared with --workers" \
 	"$(jget '"%s %s" % (d["facts"]["level_counts_workers"]["value"], d["facts"]["level_counts_workers_from"]["value"])')"
-py_check "yip sweep: level 12 smt (6 cores), 1, 4, 6 physical; step 10.55 / 8.99; physical fit over 1, 4, 6" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-r = {int(x["N"]): float(x["Gbps"]) for x in rows(sys.argv[2])}
-lv = level_rows(d)
-kinds = {int(k): v["core_kind"] for k, v in lv.items()}
-f, se = doubling([1, 4, 6], [r[1], r[4], r[6]])
-ok = kinds == {1: "physical", 4: "physical", 6: "physical", 12: "smt"}
-ok = ok and close(fact(d, "smt_step_at_12"), r[12] / r[6], 1e-12)
-ok = ok and close(fact(d, "physical_per_doubling"), f, 1e-9) and close(fact(d, "physical_per_doubling_se"), se, 1e-6)
-ok = ok and close(fact(d, "physical_efficiency"), r[6] / r[1] / 6, 1e-12) and fact(d, "scaling") == "continues"
-print("ok" if ok else "%s, step %r, pd %r want %r" % (kinds, fact(d, "smt_step_at_12"), fact(d, "physical_per_doubling"), f))' "$YIP"
+py_file "yip sweep: level 12 smt (6 cores), 1, 4, 6 physical; step 10.55 / 8.99; physical fit over 1, 4, 6" hosts_yip_sweep_level_12_smt.py "$YIP"
 cpl fit --corpus yip --by N --workers N --metric Gbps --format json
 # scipy.optimize.curve_fit(a * N**b) over N = 1, 4, 6 (1.80, 6.50, 8.99): b = 0.87141091,
 # 2^b = 1.8294511719144064 (SciPy 1.10.1)
@@ -439,6 +335,7 @@ check_eq "yip fit: levels 1, 4, 6 fitted, 12 left out; power 2^b = 1.829451 (Sci
 # the scaling plot and the report
 ###########################################################################
 echo "# plot and report"
+e2e_case plot-report yip
 mkdir -p "$T/plots"
 cpl plot scaling --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --out "$T/plots/gmp.svg" --format json
 if [ "$RC" -eq 3 ] || grep -q "gnuplot is not installed" "$T/.err"; then
@@ -454,13 +351,7 @@ else
 	check_contains "plot scaling: the power law says it is over physical cores" "$GP" \
 		"title 'power law fitted over the physical-core levels'"
 	check_contains "plot scaling: the title names the host" "$GP" "set title 'tput by gomaxprocs on epyc (4 physical cores, 8 logical CPUs): "
-	py_check "plot scaling: the data's SMT block holds level 8's median (python3 from results.tsv)" "$PYLIB"'
-blocks = open(sys.argv[2]).read().split("\n\n\n")
-smt = [b for b in blocks if b.startswith("# SMT sibling levels")]
-res = [r for r in rows(sys.argv[3]) if r["block"] in ("1", "2", "3") and r["gomaxprocs"] == "8"]
-m = statistics.median(float(r["tput"]) for r in res)
-vals = [l.split("\t") for l in smt[0].split("\n")[1:] if l] if smt else []
-print("ok" if len(vals) == 1 and float(vals[0][0]) == 8 and close(float(vals[0][1]), m, 1e-15) else "%s" % vals)' \
+	py_file "plot scaling: the data's SMT block holds level 8's median (python3 from results.tsv)" hosts_plot_scaling_data_s_smt.py \
 		"$T/plots/gmp.svg.tsv" "$GMP/results.tsv"
 fi
 cpl report --corpus "$GMP_NAME" --where block=1,2,3 --out "$T/report"

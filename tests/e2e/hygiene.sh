@@ -85,6 +85,7 @@ run() {
 	local env=()
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); shift; done
 	shift
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	env "${env[@]}" "${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
@@ -117,6 +118,7 @@ fresh() { DB=$T/$1.db; cp "$BASE" "$DB"; }
 ###########################################################################
 # another program's database
 ###########################################################################
+e2e_case foreign-database
 DB=$T/foreign.db
 sqlite3 "$DB" "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE orders (id, user_id);
 	CREATE TABLE items (x); CREATE TABLE notes (y); INSERT INTO users VALUES (1, 'ann');"
@@ -137,6 +139,7 @@ refused "foreign database with a view and a user_version: topology" 1 "holds 1 s
 ###########################################################################
 # read-only storage (as nobody)
 ###########################################################################
+e2e_case read-only
 RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 ro_skip=""
 if [ "$(id -u)" != 0 ]; then
@@ -221,6 +224,7 @@ fi
 ###########################################################################
 # import >/dev/full
 ###########################################################################
+e2e_case dev-full
 fresh full
 mkdir -p "$T/c"
 cp -R "$EXAMPLE" "$T/c/second" && chmod -R u+w "$T/c/second"
@@ -238,6 +242,7 @@ check_eq "import after the failed writes: exit 0, 'second' stored" "0 1" "$RC $(
 ###########################################################################
 # long names
 ###########################################################################
+e2e_case long-names
 fresh names
 N300=$(printf 'n%.0s' $(seq 300))
 N255=$(printf 'n%.0s' $(seq 255))
@@ -262,6 +267,7 @@ check_eq "import --host of 600 bytes: the runs' topology_host is whole" "600" \
 ###########################################################################
 # typed inputs
 ###########################################################################
+e2e_case typed-inputs
 fresh typed
 before=$(dbstate "$DB")
 run -- memory --by variant --where gomaxprocs=1
@@ -325,6 +331,7 @@ check_eq "generator sessions_requested -5: sweep lists the run as left out" "1" 
 ###########################################################################
 # safe text
 ###########################################################################
+e2e_case safe-text
 fresh text
 mkdir -p "$T/t"
 # the tags, a block, a field and the corpus's own name carry ESC, HTML and Markdown
@@ -368,28 +375,13 @@ raw=$(grep -anE '<(script|b|i|/b|/i)>' "$MD" | grep -v '^[0-9]*:!\[' | head -3)
 check_eq "report.md: no raw HTML tag from the corpus" "" "$raw"
 check_contains "report.md: the left-out tag starting with a number is not a list" "$(cat "$MD")" '- 1\. bad\x1B\[0m: invalid: the generator marked the run invalid'
 check_contains "report.md: the tag's Markdown reads as itself in a table" "$(cat "$MD")" '# &lt;script>\*x\*\`y\`\|z\x1B\[31m'
-python3 - "$MD" >"$T/.py" 2>&1 <<'EOF'
-import re, sys
-# every table row has as many unescaped | as its header (a value's | cannot split a cell)
-bad = []
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-width = None
-for n, line in enumerate(lines, 1):
-    if not line.startswith("|"):
-        width = None
-        continue
-    cells = len(re.findall(r"(?<!\\)\|", line))
-    if width is None:
-        width = cells
-    elif cells != width:
-        bad.append("line %d: %d bars, header %d" % (n, cells, width))
-print("ok" if not bad else "; ".join(bad[:3]))
-EOF
+python3 "$E2E_PY_DIR/hygiene_md_safe_text.py" "$MD" >"$T/.py" 2>&1
 check_eq "report.md: every table row keeps its columns" ok "$(cat "$T/.py")"
 
 ###########################################################################
 # report with `by` twice in --config (a sanitizer build reports a leak)
 ###########################################################################
+e2e_case config-twice
 fresh twice
 printf 'by = gomaxprocs\nby = gomaxprocs\ngroup = block\ngroup = block\n' >"$T/twice.conf"
 run ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 -- report --config "$T/twice.conf" --out "$T/twice"
@@ -400,6 +392,7 @@ check_eq "report with by and group twice in --config: exit 0, report.md written"
 ###########################################################################
 # fuzz replays leave nothing in TMPDIR or /tmp
 ###########################################################################
+e2e_case fuzz-tmp
 if ! ls "$REPLAYS"/replay_* >/dev/null 2>&1; then
 	skip "fuzz replays leave nothing behind" "no replay programs in $REPLAYS"
 else

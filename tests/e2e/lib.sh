@@ -1,10 +1,59 @@
 # lib.sh: the check helpers the end-to-end scripts share. Source it after
 # setting PASS=0 and FAIL=0; each check prints "ok - NAME" or
 # "not ok - NAME: details" (TAP-like) and counts itself.
+#
+# Cases, run by name (as git's t/ --run): `e2e_case NAME [NEEDS...]` opens a
+# case (NAME: letters, digits, - _ .; unique in its script), which runs to
+# the next one; NEEDS name the earlier cases whose state it reads (run_case
+# runs them too).
+# E2E_RUN, a comma-separated list of names or globs, selects cases: in the
+# others the helpers below do nothing (cpl does not run the binary and
+# leaves RC 0 with no output, checks neither print nor count), so only the
+# selected cases' commands and checks run, and e2e_case returns 1 (a loop
+# over a table can `e2e_case "$name" || continue`). A case named setup*
+# always runs: it holds what later cases need (imports); code before the
+# first e2e_case always runs. Without E2E_RUN every case runs. A failed
+# check says how to rerun its case: tests/e2e/run_case SCRIPT:NAME (which
+# also lists the cases: run_case --list).
+E2E_CASE=
+E2E_SKIP=0
+E2E_SCRIPT=$(basename "$0")
+e2e_case() { # NAME [NEEDS...]
+	E2E_CASE=$1
+	E2E_SKIP=0
+	if [ -n "${E2E_RUN:-}" ] && ! e2e_selected "$1"; then
+		E2E_SKIP=1
+		return 1
+	fi
+	echo "# case $1"
+}
+e2e_selected() { # NAME: in E2E_RUN (or a setup case)?
+	local pat
+	local -a pats
+	case $1 in setup*) return 0 ;; esac
+	IFS=, read -ra pats <<<"${E2E_RUN:-}"
+	for pat in "${pats[@]}"; do
+		# shellcheck disable=SC2053 # a glob on purpose
+		[[ $1 == $pat ]] && return 0
+	done
+	return 1
+}
+# e2e_skipping: true inside a case E2E_RUN did not select (a script's own
+# helpers and loops can return early on it)
+e2e_skipping() { [ "$E2E_SKIP" = 1 ]; }
 
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); } # NAME WHY
+ok() {
+	e2e_skipping && return 0
+	echo "ok - $1"
+	PASS=$((PASS + 1))
+}
+skip() { # NAME WHY
+	e2e_skipping && return 0
+	echo "ok - $1 # skip $2"
+	PASS=$((PASS + 1))
+}
 not_ok() {
+	e2e_skipping && return 0
 	local name=$1
 	shift
 	local details="$*"
@@ -13,6 +62,7 @@ not_ok() {
 	if [ "$first" != "$details" ]; then
 		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
 	fi
+	[ -z "$E2E_CASE" ] || echo "#     rerun: tests/e2e/run_case $E2E_SCRIPT:$E2E_CASE"
 	FAIL=$((FAIL + 1))
 }
 check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
@@ -33,7 +83,14 @@ check_contains() { # NAME TEXT PART
 # The binary on $DB, as the scripts call it ($BIN, $DB, $T and TIMEOUT are
 # the calling script's).
 # cpl ARGS...: run the binary on $DB; sets RC, OUT and ERR.
+# In a case E2E_RUN did not select, cpl runs nothing (e2e_skip_cpl: RC 0, no
+# output); a script's own cpl starts with `e2e_skipping && { e2e_skip_cpl; return 0; }`.
+e2e_skip_cpl() {
+	RC=0 OUT= ERR=
+	: >"$T/.out" && : >"$T/.err"
+}
 cpl() {
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
@@ -58,7 +115,24 @@ py_check() {
 	local name=$1 script=$2
 	shift 2
 	local res
+	e2e_skipping && return 0
 	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	if [ "$res" == ok ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$res"
+	fi
+}
+# py_file NAME FILE [ARGS...]: the checker tests/e2e/py/FILE, run as
+# `python3 FILE $T/.out ARGS...`, must print "ok" (else what it prints is
+# the failure); the checkers live in files, not in bash strings.
+E2E_PY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/py
+py_file() {
+	local name=$1 file=$2
+	shift 2
+	local res
+	e2e_skipping && return 0
+	res=$(python3 "$E2E_PY_DIR/$file" "$T/.out" "$@" 2>&1)
 	if [ "$res" == ok ]; then
 		ok "$name"
 	else
@@ -68,6 +142,7 @@ py_check() {
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out
 # (e.g. jget 'd["facts"]["per_doubling"]["value"]'); prints the error on failure.
 jget() {
+	e2e_skipping && return 0
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
@@ -96,4 +171,29 @@ e2e_start() {
 	trap 'exit 130' INT TERM
 	PASS=0
 	FAIL=0
+}
+
+# schema_v5 DB: undo schema versions 7 (instances.cpu_platforms) and 6
+# (schema/migrations.c: tool runs stored compactly; run_attrs and
+# field_origins views) on a database with no tool
+# corpus, as a version-5 binary left it: the tests that build an older
+# database from a current one start from here.
+schema_v5() {
+	sqlite3 "$1" "
+ALTER TABLE instances DROP COLUMN cpu_platforms;
+DROP TRIGGER run_attrs_insert; DROP TRIGGER run_attrs_update; DROP TRIGGER run_attrs_delete;
+DROP TRIGGER field_origins_insert;
+DROP VIEW run_fields; DROP VIEW run_attrs; DROP VIEW field_origins;
+DROP TABLE run_values; DROP TABLE set_origins; DROP TABLE set_attrs; DROP TABLE attr_sets;
+DROP TABLE attr_names;
+ALTER TABLE runs DROP COLUMN attr_set;
+DROP INDEX attr_rows_by_name;
+ALTER TABLE attr_rows RENAME TO run_attrs;
+CREATE INDEX run_attrs_by_name ON run_attrs(name, run_id);
+ALTER TABLE origin_rows RENAME TO field_origins;
+CREATE VIEW run_fields AS
+  SELECT run_id, source, name, value, num FROM run_attrs
+  UNION ALL
+  SELECT run_id, 'idle', key, value, num FROM idle_banners;
+PRAGMA user_version = 5;"
 }

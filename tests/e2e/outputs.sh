@@ -20,6 +20,8 @@
 #     no gnuplot at all, leave an earlier image, data and script as they
 #     were; a report again clears its earlier plots (nothing stale stays)
 #     and says why each image is missing (not installed / gnuplot failed)
+#   - a report draws all its plots with one gnuplot (a gnuplot on PATH that
+#     counts its starts), the same files as otherwise
 # Every refusal: exit 1 or 2 with one "coreplan: error:" line naming the
 # path, nothing on stdout, and the database (SHA-256 of the file and of
 # its .dump) and every output folder involved (each entry's type, link
@@ -70,6 +72,7 @@ TAG=g1-n100-b1
 # CPL_PATH: the PATH the binary runs with (default: ours).
 CPL_PATH=$PATH
 cpl() {
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	"${TIMEOUT[@]}" env PATH="$CPL_PATH" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
@@ -153,12 +156,25 @@ fi
 ok "import the example corpus"
 dbstate >/dev/null # settle the WAL so that the states compare
 
-# the fake gnuplot: scribbles on the output its script names, then fails
+# the fake gnuplot: reads its input line by line as gnuplot does (a report
+# sends every plot to one gnuplot and waits for each), follows its `cd`,
+# scribbles on the first output its script names, then fails
 mkdir -p "$T/fakebin" "$T/nobin"
 cat >"$T/fakebin/gnuplot" <<'EOF'
 #!/bin/sh
-out=$(sed -n "s/^set output '\(.*\)'$/\1/p" | head -n 1)
-[ -n "$out" ] && printf 'scribbled' >"$out"
+while IFS= read -r line; do
+	case $line in
+	"cd '"*"'")
+		dir=${line#"cd '"}
+		cd "${dir%"'"}" || exit 1
+		;;
+	"set output '"*"'")
+		out=${line#"set output '"}
+		printf 'scribbled' >"${out%"'"}"
+		break
+		;;
+	esac
+done
 echo "fake gnuplot: failing on purpose" >&2
 exit 1
 EOF
@@ -173,6 +189,7 @@ SIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-
 # names that cannot collide with the image's siblings
 ###########################################################################
 echo "# names"
+e2e_case names
 RESULTS_SHA=$(sha "$CORP/results.tsv")
 TRACE_SHA=$(sha "$CORP/runs/$TAG/sample.tsv")
 RUNS_BEFORE=$(tree_state "$CORP/runs")
@@ -198,12 +215,13 @@ check_contains "size --help names the plot's data and script files" "$("$BIN" si
 	"DIR/NAME.svg.tsv and DIR/NAME.svg.gp"
 check_contains "report --help: a folder holding a corpus is refused" "$("$BIN" report --help 2>&1)" \
 	"A DIR that holds a corpus"
-check_contains "README: the plot files' names" "$(cat "$ROOT/README.md")" "NAME.svg.tsv"
+check_contains "docs/files.md: the plot files' names" "$(cat "$ROOT/docs/files.md")" "NAME.svg.tsv"
 
 ###########################################################################
 # plot and size --plot: refusals change nothing
 ###########################################################################
 echo "# plot refusals"
+e2e_case plot-refusals
 O=$T/o
 mkdir -p "$O"
 printf 'my own drawing\n' >"$O/mine.svg"
@@ -295,6 +313,7 @@ check_eq "no command ran for any pipe name" "" "$(pwned)"
 # failed plots leave the earlier plot as it was
 ###########################################################################
 echo "# failed plots"
+e2e_case failed-plots
 F=$T/failed
 mkdir -p "$F"
 cpl "${SCALING[@]}" --out "$F/p.svg"
@@ -320,6 +339,7 @@ check_eq "the failed plots left no temporary folder" "" "$(ls -A "$F" | grep '^\
 # report --out
 ###########################################################################
 echo "# report"
+e2e_case report
 refuse "report --out CORPUS exits 1: a folder holding a corpus is refused, the corpus untouched" 1 \
 	"cannot write a report into '$CORP': it holds a corpus" "$CORP" -- \
 	report --corpus ex --out "$CORP"
@@ -380,6 +400,17 @@ EOF
 cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size"
 expect_rc "report with a sizing section exits 0" 0
 check_eq "report with sizing: 4 images (scaling, blocks, trace, sizing)" 4 "$(grep -c '^!\[' "$T/r-size/report.md")"
+# one gnuplot for the whole report: a gnuplot on PATH that logs each start, then runs the real one
+mkdir -p "$T/countbin"
+printf '#!/bin/sh\necho start >>"%s"\nexec "%s" "$@"\n' "$T/gnuplot-starts" "$(command -v gnuplot)" \
+	>"$T/countbin/gnuplot"
+chmod 755 "$T/countbin/gnuplot"
+CPL_PATH=$T/countbin:$PATH
+cpl report --corpus ex --config "$T/size.conf" --out "$T/r-count"
+CPL_PATH=$PATH
+check_eq "report with 4 plots starts gnuplot once" "0 1" "$RC $(wc -l <"$T/gnuplot-starts" 2>/dev/null)"
+check_eq "report through one gnuplot: the same files as the report before" "" \
+	"$(diff -r "$T/r-size" "$T/r-count" 2>&1)"
 CPL_PATH=$FAKE_PATH
 cpl report --corpus ex --config "$T/size.conf" --out "$T/r-size"
 CPL_PATH=$PATH

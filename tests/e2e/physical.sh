@@ -80,16 +80,7 @@ round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
 # py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
 
 # TSV reader (plain split: the corpora have no quoting) and a closeness test.
-PYLIB='
-import json, math, statistics, sys
-def rows(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    head = lines[0].split("\t")
-    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-def close(a, b, rel):
-    return abs(a - b) <= rel * abs(b)
-'
+# (PYLIB: tests/e2e/py/physical_lib.py)
 
 echo "# coreplan: $BIN"
 echo "# temp: $T"
@@ -98,6 +89,7 @@ echo "# temp: $T"
 # topology on this machine
 ###########################################################################
 echo "# topology: this machine"
+e2e_case topology-here
 cpl topology --host here --format tsv
 expect_rc "topology (probe this machine) exits 0" 0
 NPROC=$(nproc)
@@ -139,6 +131,7 @@ fi
 # topology --from the affinity host's lscpu -p
 ###########################################################################
 echo "# topology: the affinity write-up's host"
+e2e_case topology-affinity topology-here
 cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
 check_eq "topology epyc: 8 logical CPUs" "8" "$(tsvget host epyc logical_cpus)"
@@ -150,38 +143,9 @@ check_eq "topology epyc: source lscpu -p" "lscpu -p" "$(tsvget host epyc source)
 
 cpl topology --show --format json
 expect_rc "topology --show --format json exits 0" 0
-py_check "topology --show --format json parses: epyc and here" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = d["sections"]["hosts"]["rows"]
-by = {r["host"]: r for r in rows}
-e = by.get("epyc", {})
-ok = ("here" in by and e.get("logical_cpus") == 8 and e.get("physical_cores") == 4
-      and e.get("threads_per_core") == 2 and e.get("sockets") == 1
-      and d["facts"]["hosts"]["value"] == len(rows) and d["facts"]["action"]["value"] == "shown")
-print("ok" if ok else repr(d)[:400])'
+py_file "topology --show --format json parses: epyc and here" physical_topology_show_format_parses_epyc.py
 # the lscpu.txt counted here: CPU lines, distinct (socket, core) pairs, each core's CPUs
-py_check "topology --show --format json: epyc's counts and cores list match python3 on lscpu.txt" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = {r["host"]: r for r in d["sections"]["hosts"]["rows"]}["epyc"]
-head, cpus = None, []
-for line in open(sys.argv[2]):
-    line = line.strip()
-    if line.startswith("# CPU"):
-        head = line[2:].split(",")
-    elif line and not line.startswith("#"):
-        cpus.append(dict(zip(head, line.split(","))))
-cores = {}
-for c in cpus:
-    cores.setdefault((c["Socket"], c["Core"]), []).append(int(c["CPU"]))
-order = sorted(cores.values(), key=min)
-want = {"logical_cpus": len(cpus), "physical_cores": len(cores),
-        "sockets": len({c["Socket"] for c in cpus}),
-        "threads_per_core": max(len(v) for v in cores.values()),
-        "cores": " ".join(",".join(str(x) for x in sorted(v)) for v in order)}
-bad = ["%s: %r, python %r" % (k, e.get(k), v) for k, v in want.items() if e.get(k) != v]
-print("\n".join(bad) if bad else "ok")' "$AFF/lscpu.txt"
+py_file "topology --show --format json: epyc's counts and cores list match python3 on lscpu.txt" physical_topology_show_format_epyc_s.py "$AFF/lscpu.txt"
 
 cpl topology --show --host epyc
 expect_rc "topology --show --host epyc exits 0" 0
@@ -220,6 +184,7 @@ DB=$DB_MAIN
 # smt on the affinity write-up
 ###########################################################################
 echo "# smt"
+e2e_case smt topology-affinity
 cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
 expect_rc "import gomaxprocs-affinity with its manifest" 0
 cpl smt --corpus gomaxprocs-affinity --format tsv
@@ -254,30 +219,7 @@ check_contains "smt sharded 8x1: note says 97% of the ceiling 5.07" \
 	"$(tsvget figure "sharded 8x1" note)" "97% of the ceiling 5.07"
 
 # Each figure against python3 medians of runs.tsv (values and range bounds).
-py_check "smt: every figure and its bounds match python3 medians of runs.tsv (1e-9)" "$PYLIB"'
-ours = {r["figure"]: r for r in rows(sys.argv[1])}
-R = rows(sys.argv[2])
-def arm(f): return [float(r["tput"]) for r in R if f(r)]
-def unpinned(t): return arm(lambda r: r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == str(t))
-sib = arm(lambda r: r["cpuset"] == "0,4,1,5"); dis = arm(lambda r: r["cpuset"] == "0,1,2,3")
-shard = lambda p, t: arm(lambda r: r["procs"] == str(p) and r["threads_per_proc"] == str(t))
-m = statistics.median
-want = {"shared_vs_distinct": (sib, dis), "smt_factor": (sib, unpinned(2)),
-        "smt_step": (unpinned(8), unpinned(4)), "sharded 8x1": (shard(8, 1), unpinned(1)),
-        "sharded 4x2": (shard(4, 2), unpinned(1)), "sharded 2x4": (shard(2, 4), unpinned(1))}
-bad = []
-for name, (a, b) in want.items():
-    o = ours.get(name)
-    if o is None:
-        bad.append(name + ": missing"); continue
-    for col, x in (("value", m(a) / m(b)), ("range_lo", min(a) / max(b)), ("range_hi", max(a) / min(b))):
-        if not close(float(o[col]), x, 1e-9):
-            bad.append("%s %s: coreplan %s, python %r" % (name, col, o[col], x))
-s, l, h = (x * 4 for x in (m(sib) / m(unpinned(2)), min(sib) / max(unpinned(2)), max(sib) / min(unpinned(2))))
-for col, x in (("value", s), ("range_lo", l), ("range_hi", h)):
-    if not close(float(ours["ceiling"][col]), x, 1e-9):
-        bad.append("ceiling %s: coreplan %s, python %r" % (col, ours["ceiling"][col], x))
-print("\n".join(bad) if bad else "ok")' "$AFF/runs.tsv"
+py_file "smt: every figure and its bounds match python3 medians of runs.tsv (1e-9)" physical_smt_every_figure_bounds_python3.py "$AFF/runs.tsv"
 
 cpl smt --corpus gomaxprocs-affinity
 expect_rc "smt (md) exits 0" 0
@@ -286,40 +228,10 @@ check_contains "smt md: the smt_factor row states the spreading assumption" "$OU
 
 cpl smt --corpus gomaxprocs-affinity --format json
 expect_rc "smt --format json exits 0" 0
-py_check "smt --format json parses: 7 figures, smt_factor 1.2675" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = d["sections"]["figures"]["rows"]
-by = {r["figure"]: r for r in rows}
-ok = len(rows) == 7 and abs(by["smt_factor"]["value"] - 1.2675219529905761) < 1e-9 and by["smt_step"]["num_n"] == 6
-print("ok" if ok else repr(d)[:400])'
+py_file "smt --format json parses: 7 figures, smt_factor 1.2675" physical_smt_format_parses_7_figures.py
 # every figure a fact with its bounds (name with _ for spaces), against python3
 # medians of runs.tsv; host, counts, runs and the placement assumption
-py_check "smt --format json facts: each figure, _lo and _hi match python3 medians of runs.tsv; host, logical_cpus, physical_cores, runs, placement" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-R = rows(sys.argv[2])
-def arm(p): return [float(r["tput"]) for r in R if p(r)]
-def unpinned(t): return arm(lambda r: r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == str(t))
-sib = arm(lambda r: r["cpuset"] == "0,4,1,5"); dis = arm(lambda r: r["cpuset"] == "0,1,2,3")
-shard = lambda p, t: arm(lambda r: r["procs"] == str(p) and r["threads_per_proc"] == str(t))
-m = statistics.median
-arms = {"shared_vs_distinct": (sib, dis), "smt_factor": (sib, unpinned(2)),
-        "smt_step": (unpinned(8), unpinned(4)), "sharded_8x1": (shard(8, 1), unpinned(1)),
-        "sharded_4x2": (shard(4, 2), unpinned(1)), "sharded_2x4": (shard(2, 4), unpinned(1))}
-want = {}
-for name, (a, b) in arms.items():
-    want[name], want[name + "_lo"], want[name + "_hi"] = m(a) / m(b), min(a) / max(b), max(a) / min(b)
-for k in ("", "_lo", "_hi"):
-    want["ceiling" + k] = 4 * want["smt_factor" + k]
-bad = ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()
-       if not isinstance(f.get(k), float) or not close(f[k], v, 1e-9)]
-exact = {"host": "gomaxprocs-affinity", "logical_cpus": 8, "physical_cores": 4, "threads_per_core": 2,
-         "runs": len(R), "metric": "tput"}
-bad += ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in exact.items() if f.get(k) != v]
-if "min(T, physical cores)" not in f.get("placement", ""):
-    bad.append("placement %r" % f.get("placement"))
-print("\n".join(bad) if bad else "ok")' "$AFF/runs.tsv"
+py_file "smt --format json facts: each figure, _lo and _hi match python3 medians of runs.tsv; host, logical_cpus, physical_cores, runs, placement" physical_smt_format_facts_each_figure.py "$AFF/runs.tsv"
 
 cpl smt --corpus gomaxprocs-affinity --host epyc --format tsv
 expect_rc "smt --host epyc (the same topology recorded by hand) exits 0" 0
@@ -373,6 +285,7 @@ DB=$DB_MAIN
 # translate: M1 -> x86 on the capacity corpus, one factor per kind
 ###########################################################################
 echo "# translate"
+e2e_case translate
 cpl import -q "$CAP"
 expect_rc "import gcp-x86-capacity-20260816" 0
 XL=(translate --from subcorpus=m1 --to subcorpus=core)
@@ -388,42 +301,7 @@ check_eq "translate: the median rate factor rounds to 3.00" "3.00" "$(round "${R
 # every kind's factor from the files: m1.tsv and core/results.tsv (python3 medians and means);
 # cpu_time: m1's cpu_s spans 3 + 3 + 45 = 51 s (FORMATS.md), its window's CPU lies between
 # cpu_s x 45/51 and cpu_s, the run's value their midpoint; core's cpu_s_win is the window's
-py_check "translate: every kind's factor, mean factor, range (and cpu_time's ends) match python3 (1e-9)" "$PYLIB"'
-out = {r["kind"]: r for r in rows(sys.argv[1])}
-m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
-col = lambda rs, k: [float(r[k]) for r in rs]
-m = statistics.median; mean = statistics.mean
-def ratio(a, b):  # b / a
-    return (m(b) / m(a), mean(b) / mean(a), min(b) / max(a), max(b) / min(a))
-a, b = col(m1, "tput"), col(x86, "ips")
-want = {"rate": (m(a) / m(b), mean(a) / mean(b), min(a) / max(b), max(a) / min(b)),
-        "idle_memory": ratio(col(m1, "idle_rss"), col(x86, "rss_idle_kb")),
-        "loaded_memory": ratio(col(m1, "load_rss"), col(x86, "rss_load_med_kb")),
-        "latency": ratio(col(m1, "p50"), col(x86, "p50_ms"))}
-hi = [float(r["cpu_s"]) * 1e6 / float(r["ints"]) for r in m1]
-lo = [h * 45 / 51 for h in hi]
-mid = [(x + y) / 2 for x, y in zip(lo, hi)]
-to = [float(r["cpu_s_win"]) * 1e6 / float(r["ints"]) for r in x86]
-want["cpu_time"] = (m(to) / m(mid), mean(to) / mean(mid), min(to) / max(hi), max(to) / min(lo))
-bad = []
-for kind, (f, fm, rlo, rhi) in want.items():
-    o = out[kind]
-    if o["status"] != "measured":
-        bad.append("%s: %s" % (kind, o["status"])); continue
-    for c, x in (("factor", f), ("mean_factor", fm), ("range_lo", rlo), ("range_hi", rhi)):
-        if not close(float(o[c]), x, 1e-9):
-            bad.append("%s %s: coreplan %s, python %r" % (kind, c, o[c], x))
-    if not float(o["ci_lo"]) <= float(o["factor"]) <= float(o["ci_hi"]):
-        bad.append("%s: factor outside its interval" % kind)
-c = out["cpu_time"]
-for k, x in (("end_lo", m(to) / m(hi)), ("end_hi", m(to) / m(lo))):
-    if not close(float(c[k]), x, 1e-9):
-        bad.append("cpu_time %s: coreplan %s, python %r" % (k, c[k], x))
-if not float(c["ci_lo"]) <= float(c["end_lo"]) < float(c["end_hi"]) <= float(c["ci_hi"]):
-    bad.append("cpu_time: the interval does not hold both ends: %r" % c)
-if out["session_slope"]["status"] != "not measured" or out["session_slope"]["factor"] != "NA":
-    bad.append("session_slope: %r" % out["session_slope"])
-print("\n".join(bad) if bad else "ok")' "$CAP"
+py_file "translate: every kind's factor, mean factor, range (and cpu_time's ends) match python3 (1e-9)" physical_translate_every_kind_s_factor.py "$CAP"
 check_contains "translate: cpu_time states how the windows were matched" \
 	"$(tsvget kind cpu_time method)" \
 	"windows mismatched, carried into the interval: apple-m1: cpu_s spans ramp 3 s + warm-up 3 s + window 45 s = 51 s, so its CPU per counted interaction lies between cpu_s x 45/51 (the window's share) and all of cpu_s; gce-e2: cpu_s covers the counted window"
@@ -436,23 +314,7 @@ check_contains "translate: latency says why it may be translated" "$(tsvget kind
 check_eq "translate: the latency factor is 103.254 / 30.021 (4 decimals)" \
 	"$(awk 'BEGIN { printf "%.4f", 103.254 / 30.021 }')" "$(round "$(tsvget kind latency factor)" 4)"
 
-py_check "translate: memory says x86 uses less than M1, 15-19% (rounded), idle 18.4 and loaded 14.8" '
-import re, sys
-lines = open(sys.argv[1]).read().split("\n")
-head = lines[0].split("\t")
-by = {}
-for l in lines[1:]:
-    if l:
-        r = dict(zip(head, l.split("\t"))); by[r["kind"]] = r
-bad = []
-for kind, pct, when in (("idle_memory", "18.4", "at idle"), ("loaded_memory", "14.8", "under load")):
-    w = by[kind]["in_words"]
-    g = re.fullmatch(r"gce-e2 uses ([0-9.]+)%% less than apple-m1 %s" % when, w)
-    if not g:
-        bad.append("%s: in_words %r" % (kind, w)); continue
-    if g.group(1) != pct or not 15 <= round(float(g.group(1))) <= 19:
-        bad.append("%s: %s%%, expected %s%% (the seed: 15-19%%)" % (kind, g.group(1), pct))
-print("\n".join(bad) if bad else "ok")' "$T/translate.tsv"
+py_file "translate: memory says x86 uses less than M1, 15-19% (rounded), idle 18.4 and loaded 14.8" physical_translate_memory_says_x86_uses.py "$T/translate.tsv"
 
 cpl "${XL[@]}"
 expect_rc "translate (md) exits 0" 0
@@ -467,31 +329,7 @@ fi
 
 cpl "${XL[@]}" --format json
 expect_rc "translate --format json exits 0" 0
-py_check "translate --format json facts: each kind's factor and interval (the table's), mixed bounds, arms" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-by = {r["kind"]: r for r in d["sections"]["factors"]["rows"]}
-m1 = rows(sys.argv[2] + "/m1/m1.tsv"); x86 = rows(sys.argv[2] + "/core/results.tsv")
-a = [float(r["tput"]) for r in m1]; b = [float(r["ips"]) for r in x86]
-m = statistics.median; mean = statistics.mean
-bad = []
-for kind, r in by.items():
-    for k in ("factor", "ci_lo", "ci_hi", "mean_factor"):
-        if f.get("%s_%s" % (kind, k)) != r[k]:
-            bad.append("%s_%s: %r, table %r" % (kind, k, f.get("%s_%s" % (kind, k)), r[k]))
-    if f.get(kind + "_measured") != (r["status"] == "measured"):
-        bad.append(kind + "_measured")
-want = {"rate_factor": m(a) / m(b), "mixed_lo": min(mean(a) / m(b), m(a) / mean(b)),
-        "mixed_hi": max(mean(a) / m(b), m(a) / mean(b))}
-bad += ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()
-        if not isinstance(f.get(k), float) or not close(f[k], v, 1e-9)]
-exact = {"from": "apple-m1", "to": "gce-e2", "from_where": "subcorpus=m1", "to_where": "subcorpus=core",
-         "from_runs": 3, "to_runs": 3, "metric": "tput", "seed": 1, "resamples": 10000,
-         "session_slope_factor": None, "check_runs": 0, "checks_inside": 0}
-bad += ["%s: %r, expected %r" % (k, f.get(k), v) for k, v in exact.items() if f.get(k) != v]
-if len(by) != 6 or d["sections"]["applied"]["rows"] != []:
-    bad.append("%d kinds, applied %r" % (len(by), d["sections"]["applied"]["rows"]))
-print("\n".join(bad) if bad else "ok")' "$CAP"
+py_file "translate --format json facts: each kind's factor and interval (the table's), mixed bounds, arms" physical_translate_format_facts_each_kind.py "$CAP"
 
 cpl "${XL[@]}" --seed 7 --format tsv
 cp "$T/.out" "$T/seed7a.tsv"
@@ -506,6 +344,7 @@ fi
 # translate --apply and --check
 ###########################################################################
 echo "# translate --apply"
+e2e_case translate-apply translate
 # the capacity write-up's M1 figures (seed 001), plus rates of other units
 printf 'name\tvalue\tunit\nthroughput\t897\tint/s\ncpu per interaction\t1199\t\xc2\xb5s\nidle rss\t34752\tkB\nloaded rss\t63328\tkB\nper-session slope\t585\tkB/session\np50 latency\t30\tms\npeak\t1200\tqps\nnet\t1.2\tGbps\ndisk\t50\tMB/s\n' \
 	>"$T/figures.tsv"
@@ -513,73 +352,16 @@ cpl "${XL[@]}" --apply "$T/figures.tsv" --check subcorpus=core --format tsv --vi
 expect_rc "translate --apply figures.tsv --check subcorpus=core --view applied exits 0" 0
 cp "$T/.out" "$T/applied.tsv"
 check_eq "apply: one row per figure" "9" "$(($(wc -l <"$T/applied.tsv") - 1))"
-py_check "apply: each figure with its own kind's factor and interval (rates divided, the rest multiplied)" '
-import sys
-def rows(path):
-    lines = open(path).read().split("\n"); head = lines[0].split("\t")
-    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-out = rows(sys.argv[1]); fac = {r["kind"]: r for r in rows(sys.argv[2])}
-kinds = {"throughput": "rate", "cpu per interaction": "cpu_time", "idle rss": "idle_memory",
-         "loaded rss": "loaded_memory", "per-session slope": "session_slope", "p50 latency": "latency",
-         "peak": "rate", "net": "rate", "disk": "rate"}
-bad = []
-for r in out:
-    k = kinds[r["name"]]
-    if r["kind"] != k:
-        bad.append("%s: kind %s, expected %s" % (r["name"], r["kind"], k)); continue
-    if k == "session_slope":
-        if r["status"] != "not translated" or r["translated"] != "NA" or "one session count" not in r["how"]:
-            bad.append("slope: %r" % r)
-        continue
-    v = float(r["value"]); f = fac[k]
-    F, lo, hi = float(f["factor"]), float(f["ci_lo"]), float(f["ci_hi"])
-    want = (v / F, v / hi, v / lo) if k == "rate" else (v * F, v * lo, v * hi)
-    got = (float(r["translated"]), float(r["translated_lo"]), float(r["translated_hi"]))
-    for g, w, c in zip(got, want, ("translated", "translated_lo", "translated_hi")):
-        if abs(g - w) > 1e-9 * abs(w):
-            bad.append("%s %s: coreplan %r, expected %r" % (r["name"], c, g, w))
-    if float(r["factor"]) != F:
-        bad.append("%s: factor %s, its kind %s" % (r["name"], r["factor"], F))
-    if r["status"] != "translated" or "with the %s factor" % k not in r["how"]:
-        bad.append("%s: not labelled: %r %r" % (r["name"], r["status"], r["how"]))
-print("\n".join(bad) if bad else "ok")' "$T/translate.tsv"
+py_file "apply: each figure with its own kind's factor and interval (rates divided, the rest multiplied)" physical_apply_each_figure_own_kind.py "$T/translate.tsv"
 # the corpus's x86 figures (core/results.tsv medians: ips 299.3, cpu_ms_per_int 3.3470,
 # rss_idle_kb 28272, rss_load_med_kb 53956, p50_ms 103.254) inside each translated interval
-py_check "apply: the x86 medians of core/results.tsv lie inside the translations of the M1 figures" "$PYLIB"'
-out = {r["name"]: r for r in rows(sys.argv[1])}
-x86 = rows(sys.argv[2] + "/core/results.tsv")
-m = statistics.median
-want = {"throughput": m(float(r["ips"]) for r in x86),
-        "cpu per interaction": m(float(r["cpu_ms_per_int"]) for r in x86) * 1000,
-        "idle rss": m(float(r["rss_idle_kb"]) for r in x86),
-        "loaded rss": m(float(r["rss_load_med_kb"]) for r in x86),
-        "p50 latency": m(float(r["p50_ms"]) for r in x86)}
-bad = []
-for name, x in want.items():
-    r = out[name]
-    if not float(r["translated_lo"]) <= x <= float(r["translated_hi"]):
-        bad.append("%s: %r outside [%s, %s]" % (name, x, r["translated_lo"], r["translated_hi"]))
-    if r["check"] != "inside" or not close(float(r["measured"]), x, 1e-3) or r["measured_n"] != "3":
-        bad.append("%s: check %r, measured %s (python %r)" % (name, r["check"], r["measured"], x))
-for name in ("net", "disk", "peak"):
-    if not out[name]["check"].startswith("not checked: the check runs measure"):
-        bad.append("%s: %r" % (name, out[name]["check"]))
-print("\n".join(bad) if bad else "ok")' "$CAP"
+py_file "apply: the x86 medians of core/results.tsv lie inside the translations of the M1 figures" physical_apply_x86_medians_core_results.py "$CAP"
 check_eq "apply: 30 ms p50 becomes 30 x 3.4394 = 103.18 ms (the latency factor, not the rate's 89.9)" \
 	"103.18" "$(round "$(tsvget name "p50 latency" translated)" 2)"
 
 cpl "${XL[@]}" --apply "$T/figures.tsv" --check subcorpus=core --format json
 expect_rc "apply --check --format json exits 0" 0
-py_check "apply --check --format json: 5 inside, 0 outside, the check runs are the to-arm's (note)" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-notes = " ".join(d["sections"]["applied"]["notes"])
-ok = (f["checks_inside"] == 5 and f["checks_outside"] == 0 and f["check_runs"] == 3 and f["check_is_to"] is True
-      and "by construction" in notes and len(d["sections"]["applied"]["rows"]) == 9
-      and all(r["status"] in ("translated", "not translated") for r in d["sections"]["applied"]["rows"])
-      and all((r["status"] == "translated") == isinstance(r["translated"], (int, float)) for r in d["sections"]["applied"]["rows"]))
-print("ok" if ok else repr(f)[:600])'
+py_file "apply --check --format json: 5 inside, 0 outside, the check runs are the to-arm's (note)" physical_apply_check_format_5_inside.py
 
 cpl "${XL[@]}" --apply-medians --check subcorpus=core --format tsv --view applied
 expect_rc "translate --apply-medians --check exits 0" 0
@@ -631,6 +413,7 @@ expect_rc "translate without --to is a usage error (exit 2)" 2
 # doc_check: every number the Markdown shows is a JSON number; tsv = JSON
 ###########################################################################
 echo "# doc_check"
+e2e_case doc-check smt translate-apply
 # doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
 doc_check() {
 	local name=$1 views=$2

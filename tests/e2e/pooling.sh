@@ -73,6 +73,7 @@ expect_rc "import both sky corpora and the emitter-lock table" 0
 
 ###########################################################################
 echo "# emitter-lock: variant"
+e2e_case emitter-lock
 ###########################################################################
 cpl sweep --corpus scaling --by cores --metric qps
 expect_rc "lock: sweep --by cores --metric qps without --where variant= exits 2" 2
@@ -85,27 +86,7 @@ cpl sweep --corpus scaling --by cores --metric qps --pool variant --format json
 expect_rc "lock: --pool variant exits 0" 0
 # python3 over scaling.tsv: level 4 holds 51000 (before) and 99000 (after):
 # median (51000 + 99000) / 2 = 75000, range_pct (99000 - 51000) / 75000 * 100 = 64
-py_check "lock --pool variant: level 4 pools 51000 and 99000 (range 64%); the document says so" '
-import csv, json, statistics, sys
-d = json.load(open(sys.argv[1]))
-rows = [r for r in csv.DictReader(open(sys.argv[2]), delimiter="\t") if r["cores"] == "4"]
-v = [float(r["qps"]) for r in rows]
-med = statistics.median(v)
-want_range = (max(v) - min(v)) / med * 100
-row = [r for r in d["sections"]["levels"]["rows"] if r["level"] == 4][0]
-bad = []
-if (row["n"], row["median"]) != (len(v), med) or abs(row["range_pct"] - want_range) > 1e-9:
-    bad.append("level 4: %r, python n %d median %r range %r" % (row, len(v), med, want_range))
-if round(want_range) != 64:
-    bad.append("python range %r" % want_range)
-pooled = d["facts"].get("pooled", {}).get("value")
-if pooled != "variant (before, after)":
-    bad.append("fact pooled %r" % pooled)
-if not any("pooled on purpose (--pool): variant (before, after)" in n for n in d["sections"]["levels"]["notes"]):
-    bad.append("no note: %r" % d["sections"]["levels"]["notes"])
-if "pooling variant" not in d["facts"]["filter"]["value"]:
-    bad.append("filter fact %r" % d["facts"]["filter"]["value"])
-print("\n".join(bad) if bad else "ok")' "$LOCK"
+py_file "lock --pool variant: level 4 pools 51000 and 99000 (range 64%); the document says so" pooling_lock_pool_variant_level_4.py "$LOCK"
 
 cpl sweep --corpus scaling --by cores --metric qps --where variant=before --format json
 expect_rc "lock: --where variant=before exits 0" 0
@@ -114,22 +95,11 @@ check_eq "lock --where variant=before: level 4 is 51000 alone, nothing pooled" "
 
 ###########################################################################
 echo "# GOMAXPROCS corpus"
+e2e_case gomaxprocs
 ###########################################################################
 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 expect_rc "gmp: sweep --by gomaxprocs --where block=1,2,3 exits 0" 0
-py_check "gmp --where block=1,2,3: 3 runs per level, medians as results.tsv's, nothing pooled" '
-import csv, json, statistics, sys
-d = json.load(open(sys.argv[1]))
-by = {}
-for r in csv.DictReader(open(sys.argv[2] + "/results.tsv"), delimiter="\t"):
-    if r["block"] in ("1", "2", "3"):
-        by.setdefault(int(r["gomaxprocs"]), []).append(float(r["tput"]))
-got = {r["level"]: (r["n"], r["median"]) for r in d["sections"]["levels"]["rows"]}
-want = {k: (len(v), statistics.median(v)) for k, v in by.items()}
-bad = [] if got == want else ["levels %r, python %r" % (got, want)]
-if "pooled" in d["facts"]:
-    bad.append("pooled %r" % d["facts"]["pooled"])
-print("\n".join(bad) if bad else "ok")' "$GMP"
+py_file "gmp --where block=1,2,3: 3 runs per level, medians as results.tsv's, nothing pooled" pooling_gmp_where_block_1_2.py "$GMP"
 
 for cmd in sweep noise fit; do
 	cpl "$cmd" --corpus "$GMP_NAME" --by gomaxprocs
@@ -152,6 +122,7 @@ check_eq "gmp --pool block: 4 runs at levels 1 and 8, the fact pooled names bloc
 
 ###########################################################################
 echo "# capacity corpus: block fs"
+e2e_case capacity-fs
 ###########################################################################
 cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg
 expect_rc "cap: sweep medium/pg with block fs (level 100 only) exits 2" 2
@@ -161,16 +132,7 @@ check_contains "cap: ... and says how to go on" "$ERR" \
 	"Keep the complete blocks with --where block=1,2,3, or pool on purpose with --pool block"
 cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg --pool block --format json
 expect_rc "cap: --pool block exits 0" 0
-py_check "cap --pool block: level 100 pools blocks 1-3 and fs (6 runs, results.tsv's median)" '
-import csv, json, statistics, sys
-d = json.load(open(sys.argv[1]))
-v = [float(r["tput"]) for r in csv.DictReader(open(sys.argv[2] + "/results.tsv"), delimiter="\t")
-     if r["target"] == "medium" and r["cfg"] == "pg" and r["level"] == "100"]
-row = [r for r in d["sections"]["levels"]["rows"] if r["level"] == 100][0]
-bad = [] if (row["n"], row["median"]) == (len(v), statistics.median(v)) and len(v) == 6 else ["%r vs %r" % (row, v)]
-if "fs (levels 100 of 100, 300, 500)" not in d["facts"]["pooled"]["value"]:
-    bad.append("pooled %r" % d["facts"]["pooled"]["value"])
-print("\n".join(bad) if bad else "ok")' "$CAP"
+py_file "cap --pool block: level 100 pools blocks 1-3 and fs (6 runs, results.tsv's median)" pooling_cap_pool_block_level_100.py "$CAP"
 cpl sweep --corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg --where block=1,2,3 --format tsv
 expect_rc "cap: --where block=1,2,3 is a clean sweep" 0
 check_eq "cap --where block=1,2,3: 3 runs per level" "3 3 3" "$(tsvcol n | paste -sd' ')"
@@ -191,6 +153,7 @@ check_contains "cap: noise names block soak in its group" "$ERR" \
 
 ###########################################################################
 echo "# report on the GOMAXPROCS corpus, default options"
+e2e_case report
 ###########################################################################
 cpl report --corpus "$GMP_NAME" --out "$T/gmp"
 expect_rc "gmp: report with default options exits 0" 0
@@ -222,29 +185,20 @@ check_contains "gmp report: memory per GOMAXPROCS (sessions 100 and 400 at 1 thr
 
 ###########################################################################
 echo "# field sources"
+e2e_case field-sources
 ###########################################################################
 # medians per sessions level of medium/pg blocks 1-3, from system.tsv and from results.tsv
-FIELD_PY='
-import csv, json, statistics, sys
-d = json.load(open(sys.argv[1]))
-cap, name, table = sys.argv[2], sys.argv[3], sys.argv[4]
-by = {}
-for r in csv.DictReader(open(cap + "/" + table), delimiter="\t"):
-    if r["target"] == "medium" and r["cfg"] == "pg" and r["block"] in ("1", "2", "3"):
-        by.setdefault(int(r["level"]), []).append(float(r[name]))
-want = {k: (len(v), statistics.median(v), min(v), max(v)) for k, v in by.items()}
-got = {r["level"]: (r["n"], r["median"], r["min"], r["max"]) for r in d["sections"]["levels"]["rows"]}
-print("ok" if got == want else "coreplan %r\npython (%s) %r" % (got, table, want))'
+# (FIELD_PY: tests/e2e/py/pooling_field.py)
 CSEL=(--corpus "$CAP_NAME" --by sessions --where target=medium --where cfg=pg --where block=1,2,3)
 for name in xact_per_s load_app_kb; do
 	cpl sweep "${CSEL[@]}" --metric "$name" --format json
 	expect_rc "cap: sweep --metric $name exits 0" 0
-	py_check "cap: $name reads system.tsv's values by default" "$FIELD_PY" "$CAP" "$name" system.tsv
+	py_file "cap: $name reads system.tsv's values by default" pooling_field.py "$CAP" "$name" system.tsv
 	cpl sweep "${CSEL[@]}" --metric "$name@join" --format json
-	py_check "cap: $name@join is system.tsv's" "$FIELD_PY" "$CAP" "$name" system.tsv
+	py_file "cap: $name@join is system.tsv's" pooling_field.py "$CAP" "$name" system.tsv
 	cpl sweep "${CSEL[@]}" --metric "$name@results" --format json
 	expect_rc "cap: sweep --metric $name@results exits 0" 0
-	py_check "cap: $name@results reads results.tsv's inline values" "$FIELD_PY" "$CAP" "$name" results.tsv
+	py_file "cap: $name@results reads results.tsv's inline values" pooling_field.py "$CAP" "$name" results.tsv
 done
 # the two differ: the inline figure is defective (FORMATS.md), so the test can fail
 cpl sweep "${CSEL[@]}" --metric xact_per_s@results --format tsv
@@ -268,28 +222,7 @@ check_eq "cap: --where xact_per_s=220.9 (system.tsv's) selects none" "" "$(tsvco
 
 cpl runs --fields --corpus "$CAP_NAME" --where subcorpus= --format json
 expect_rc "cap: runs --fields exits 0" 0
-py_check "cap runs --fields: the plain names read system.tsv where FORMATS.md calls results.tsv defective" '
-import json, sys
-d = json.load(open(sys.argv[1]))
-rows = {(r["field"], r["source"]): r for r in d["sections"]["fields"]["rows"]}
-bad = []
-for name in ("xact_per_s", "wal_rec_per_s", "load_app_kb", "load_pg_rss_kb", "backends_max"):
-    j, r = rows.get((name, "join")), rows.get((name, "results"))
-    if not j or not r or (j["read"], r["read"], j["runs"]) != (47, 0, 47) or "prefer" not in j["rule"]:
-        bad.append("%s: join %r results %r" % (name, j, r))
-    if r and r["select"] != name + "@results":
-        bad.append("%s select %r" % (name, r["select"]))
-lr = rows.get(("load_rss_kb", "join"))
-if not lr or (lr["column"], lr["read"]) != ("load_app_kb", 47) or not lr["rule"].startswith("canonical"):
-    bad.append("load_rss_kb %r" % lr)
-g = rows.get(("gomaxprocs", "generator"))
-if not g or g["read"] != 0:
-    bad.append("the generator record gomaxprocs is read: %r" % g)
-if d["sections"]["runs"]["rows"]:
-    bad.append("runs rows with --fields")
-if d["facts"]["runs"]["value"] != 47:
-    bad.append("runs %r" % d["facts"]["runs"])
-print("\n".join(bad) if bad else "ok")'
+py_file "cap runs --fields: the plain names read system.tsv where FORMATS.md calls results.tsv defective" pooling_cap_runs_fields_plain_names.py
 cpl runs --fields --corpus "$GMP_NAME" --format tsv
 check_eq "gmp runs --fields: app_cores is the canonical field filled from results.tsv (24 runs)" \
 	"results app_cores 24 24 app_cores@results" \
@@ -297,10 +230,12 @@ check_eq "gmp runs --fields: app_cores is the canonical field filled from result
 
 ###########################################################################
 echo "# a version-4 database (before field sources)"
+e2e_case v4-database
 ###########################################################################
 cp "$DB" "$T/v4.db"
 # (a version-4 binary imported the capacity corpus with the profile text before
 # its prefer lines: another content hash, so the corpus reads as changed)
+schema_v5 "$T/v4.db"
 sqlite3 "$T/v4.db" "DROP TABLE field_origins; DROP TABLE field_prefs; PRAGMA user_version = 4;
 	UPDATE corpora SET content_hash = 'imported-by-v4' WHERE name = '$CAP_NAME'"
 DB=$T/v4.db
@@ -309,7 +244,7 @@ expect_rc "v4: a reading command refuses the older schema" 1
 check_contains "v4: ... asking for a writing command" "$ERR" "schema version 4"
 cpl import -q "$LOCK"
 expect_rc "v4: a writing command (an unchanged import) migrates" 0
-check_eq "v4: now version 5, no preference stored yet" "5 0" \
+check_eq "v4: now the latest version (7), no preference stored yet" "7 0" \
 	"$(sqlite3 "$DB" 'PRAGMA user_version') $(sqlite3 "$DB" 'SELECT count(*) FROM field_prefs')"
 cpl sweep "${CSEL[@]}" --metric xact_per_s --format tsv
 check_eq "v4 migrated: without the stored preference the plain name reads the first source (results.tsv)" \

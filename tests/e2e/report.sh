@@ -64,25 +64,8 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-not_ok() {
-	local name=$1
-	shift
-	local details="$*"
-	local first=${details%%$'\n'*}
-	echo "not ok - $name: $first"
-	if [ "$first" != "$details" ]; then
-		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
-	fi
-	FAIL=$((FAIL + 1))
-}
-check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
-	if [ "$2" == "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
-	fi
-}
+# ok, not_ok, check_eq, check_contains, cpl, expect_rc, cases (e2e_case)
+source "$E2E_DIR/lib.sh"
 # check_same_text NAME EXPECTED ACTUAL: equal, else a unified diff.
 check_same_text() {
 	if [ "$2" == "$3" ]; then
@@ -99,13 +82,6 @@ check_no_plot_failures() {
 		ok "$1"
 	else
 		not_ok "$1" "$notes"
-	fi
-}
-check_contains() { # NAME TEXT PART
-	if [[ "$2" == *"$3"* ]]; then
-		ok "$1"
-	else
-		not_ok "$1" "'$3' not found in:"$'\n'"$2"
 	fi
 }
 finish() {
@@ -128,13 +104,6 @@ if ! command -v gnuplot >/dev/null; then
 fi
 
 DB=$T/report.db
-# cpl ARGS...: run the binary on $DB in $T; sets RC, OUT and ERR.
-cpl() {
-	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
 # cpl_env ENV... -- ARGS...: the same under env(1) settings.
 cpl_env() {
 	local envs=()
@@ -143,24 +112,18 @@ cpl_env() {
 		shift
 	done
 	shift
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	"${TIMEOUT[@]}" env "${envs[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
 	ERR=$(cat "$T/.err")
 }
-# expect_rc NAME WANT: RC must be WANT (details: stderr).
-expect_rc() {
-	if [ "$RC" -eq "$2" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
-	fi
-}
-# py NAME SCRIPT ARGS...: SCRIPT (a file in $T) prints "ok" or reasons.
+# py NAME SCRIPT ARGS...: tests/e2e/py/report_SCRIPT prints "ok" or reasons.
 py() {
 	local name=$1 script=$2 res
 	shift 2
-	res=$(python3 "$T/$script" "$@" 2>&1)
+	e2e_skipping && return 0
+	res=$(python3 "$E2E_PY_DIR/report_$script" "$@" 2>&1)
 	if [ "$res" == ok ]; then
 		ok "$name"
 	else
@@ -182,92 +145,12 @@ echo "# temp: $T"
 ###########################################################################
 
 # md_check.py REPORT.md: GFM tables well-formed.
-cat >"$T/md_check.py" <<'EOF'
-import re, sys
-path = sys.argv[1]
-lines = open(path, encoding="utf-8").read().split("\n")
-def pipes(line):
-    n = 0
-    for i, c in enumerate(line):
-        if c == "|" and (i == 0 or line[i - 1] != "\\"):
-            n += 1
-    return n
-align = re.compile(r"\|(\s*:?-+:?\s*\|)+")
-errors, tables, fence, i = [], 0, False, 0
-while i < len(lines):
-    line = lines[i]
-    if line.startswith("```"):
-        fence = not fence
-        i += 1
-        continue
-    if fence or not line.startswith("|"):
-        i += 1
-        continue
-    tables += 1
-    n = pipes(line)
-    if i + 1 >= len(lines) or not align.fullmatch(lines[i + 1].rstrip()):
-        errors.append("line %d: table header without an alignment row after it: %r"
-                      % (i + 1, line[:80]))
-    j = i + 1
-    while j < len(lines) and lines[j].startswith("|"):
-        row = lines[j].rstrip()
-        if pipes(row) != n:
-            errors.append("line %d: %d unescaped '|', the header (line %d) has %d: %r"
-                          % (j + 1, pipes(row), i + 1, n, row[:120]))
-        if not row.endswith("|") or row.endswith("\\|"):
-            errors.append("line %d: row does not end with an unescaped '|'" % (j + 1))
-        j += 1
-    if j < len(lines) and lines[j].strip() != "":
-        errors.append("line %d: table not followed by a blank line: %r" % (j + 1, lines[j][:80]))
-    i = j
-if fence:
-    errors.append("a ``` code fence is not closed")
-if tables == 0:
-    errors.append("no table at all")
-print("\n".join(errors[:30]) if errors else "ok")
-EOF
+# (md_check.py: tests/e2e/py/report_md_check.py)
 
 # images_check.py DIR [svg|png]: every image report.md references exists
 # and is a valid SVG or PNG (of the given kind); so do the data and
 # script files named beside them.
-cat >"$T/images_check.py" <<'EOF'
-import os, re, sys
-import xml.etree.ElementTree as ET
-d = sys.argv[1]
-want = sys.argv[2] if len(sys.argv) > 2 else None
-md = open(os.path.join(d, "report.md"), encoding="utf-8").read()
-errors, n = [], 0
-for ref in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md):
-    n += 1
-    p = os.path.join(d, ref)
-    ext = os.path.splitext(ref)[1]
-    if not os.path.isfile(p) or os.path.getsize(p) == 0:
-        errors.append("%s: missing or empty" % ref)
-        continue
-    if want and ext != "." + want:
-        errors.append("%s: not a .%s image" % (ref, want))
-    if ext == ".svg":
-        try:
-            root = ET.parse(p).getroot()
-            if not root.tag.endswith("svg"):
-                errors.append("%s: root element is %s, not svg" % (ref, root.tag))
-        except ET.ParseError as e:
-            errors.append("%s: not well-formed XML: %s" % (ref, e))
-    elif ext == ".png":
-        if open(p, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
-            errors.append("%s: no PNG signature" % ref)
-    else:
-        errors.append("%s: neither .svg nor .png" % ref)
-for ref in re.findall(r"\(data: `([^`]+)`, script: `([^`]+)`\)", md):
-    for f in ref:
-        if not os.path.isfile(os.path.join(d, f)):
-            errors.append("%s: named in report.md but missing" % f)
-if n == 0 and want != "none":
-    errors.append("report.md references no image")
-if want == "none" and n:
-    errors.append("report.md references %d images" % n)
-print("\n".join(errors) if errors else "ok")
-EOF
+# (images_check.py: tests/e2e/py/report_images_check.py)
 
 # segment_check.py REPORT.md START END CMD_STDOUT LEVEL: the report's text
 # after START up to END is the command's document as the report embeds it
@@ -276,69 +159,15 @@ EOF
 # (the report's sections sit under its own headings). START may be
 # "ANCHOR@@START" (START found after ANCHOR: a group's heading within one
 # section); END may be "E1@@E2" (whichever comes first).
-cat >"$T/segment_check.py" <<'EOF'
-import difflib, re, sys
-md = open(sys.argv[1], encoding="utf-8").read()
-start, end = sys.argv[2].replace("\\n", "\n"), sys.argv[3].replace("\\n", "\n")
-out = open(sys.argv[4], encoding="utf-8").read()
-level = int(sys.argv[5])
-a = 0
-if "@@" in start:
-    anchor, start = start.split("@@", 1)
-    a = md.find(anchor)
-    if a < 0:
-        print("%r not in the report" % anchor); sys.exit()
-a = md.find(start, a)
-if a < 0:
-    print("%r not in the report" % start); sys.exit()
-a += len(start)
-ends = [md.find(e, a) for e in end.split("@@")]
-b = min([x for x in ends if x >= 0], default=-1)
-if b < 0:
-    print("%r not after %r in the report" % (end, start)); sys.exit()
-seg = md[a:b]
-if out.strip() == "":
-    print("the command printed nothing"); sys.exit()
-lines = out.split("\n")
-if "---" in lines:
-    lines = lines[:len(lines) - 1 - lines[::-1].index("---")]
-if lines and lines[0].startswith("## "):
-    lines = lines[2:]  # the title and the blank line after it
-shift = level - 2
-lines = [("#" * shift + l) if re.match(r"#+ ", l) else l for l in lines]
-want = "\n".join(lines).strip("\n")
-got = seg.strip("\n")
-if got.startswith(want) and got[len(want):].strip() == "":
-    print("ok")
-else:
-    d = difflib.unified_diff(want.splitlines(), got.splitlines(), "command", "report.md", lineterm="")
-    print("the report's section differs from the command's document\n" + "\n".join(list(d)[:40]))
-EOF
+# (segment_check.py: tests/e2e/py/report_segment_check.py)
 
 # strip_plots.py REPORT.md: the text without plot lines (images, data
 # and script names, "Plot not drawn" notes), blank runs collapsed.
-cat >"$T/strip_plots.py" <<'EOF'
-import re, sys
-out = []
-for line in open(sys.argv[1], encoding="utf-8").read().split("\n"):
-    if line.startswith("![") or line.startswith("(data: `") or line.startswith("*Plot not drawn") or line.startswith("Figure: "):
-        continue
-    if line == "" and out and out[-1] == "":
-        continue
-    out.append(line)
-print("\n".join(out))
-EOF
+# (strip_plots.py: tests/e2e/py/report_strip_plots.py)
 
 # svg_text.py FILE TEXT...: each TEXT appears literally in the SVG's text
 # (entities decoded).
-cat >"$T/svg_text.py" <<'EOF'
-import sys
-import xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-text = "\n".join(t for t in root.itertext())
-missing = [w for w in sys.argv[2:] if w not in text]
-print("not drawn: " + "; ".join(repr(m) for m in missing) if missing else "ok")
-EOF
+# (svg_text.py: tests/e2e/py/report_svg_text.py)
 
 ###########################################################################
 # import
@@ -397,10 +226,11 @@ segment() {
 # the GOMAXPROCS corpus
 ###########################################################################
 echo "# report: $GMP_NAME"
+e2e_case gomaxprocs
 GSEL=(--corpus "$GMP_NAME" --where block=1,2,3)
 report "report $GMP_NAME --where block=1,2,3 exits 0 and writes report.md" "$T/gmp" "${GSEL[@]}"
 GMD=$T/gmp/report.md
-[ -s "$GMD" ] || { not_ok "gmp report.md present" "missing"; finish; }
+e2e_skipping || [ -s "$GMD" ] || { not_ok "gmp report.md present" "missing"; finish; }
 cp -r "$T/gmp" "$T/gmp.first"
 wait_next_second
 report "report $GMP_NAME: second run into the same folder replaces the first, exits 0" "$T/gmp" "${GSEL[@]}"
@@ -412,12 +242,7 @@ py "gmp report.md: Markdown tables well-formed" md_check.py "$GMD"
 check_no_plot_failures "gmp report: every plot drawn" "$GMD"
 # every image has its caption right under it: what it shows and which runs (n)
 check_eq "gmp report: a \"Figure: ... Runs: ... (n N).\" caption under every image" "ok" \
-	"$(python3 -c 'import re, sys
-lines = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if l]
-bad = [l for i, l in enumerate(lines) if l.startswith("![") and not (i + 1 < len(lines)
-       and lines[i + 1].startswith("Figure: ") and (re.search(r"Runs: .*\(n [0-9]+\)", lines[i + 1])
-       or "Trace of run" in lines[i + 1]))]
-print("ok" if not bad else "missing: %s" % bad)' "$GMD")"
+	"$(python3 "$E2E_PY_DIR/report_figure_captions.py" "$GMD")"
 py "gmp report.md: every image exists and is a valid SVG; data and scripts exist" \
 	images_check.py "$T/gmp" svg
 check_eq "gmp report: 3 plots (scaling, blocks, trace; no memory, no sizing)" "3" \
@@ -432,26 +257,7 @@ segment "gmp report: fit section = coreplan fit --by gomaxprocs ${GSEL[*]}" "$GM
 	'## Scaling models\n\n' '## Sizing' 2 fit --by gomaxprocs "${GSEL[@]}"
 
 # corpus summary against `coreplan corpora`
-cat >"$T/corpus_row.py" <<'EOF'
-import csv, sys
-md, tsv, name = sys.argv[1], sys.argv[2], sys.argv[3]
-rows = {r["name"]: r for r in csv.DictReader(open(tsv), delimiter="\t")}
-want = rows.get(name)
-text = open(md).read()
-corpora = text[text.find("### Corpora"):text.find("### Excluded runs")]
-line = [l for l in corpora.split("\n") if l.startswith("| " + name + " |")]
-if not want or len(line) != 1:
-    print("no single row for %s (corpora: %s; report rows: %d)" % (name, list(rows), len(line)))
-    sys.exit()
-cells = [c.strip() for c in line[0].strip("|").split("|")]
-got = dict(zip(["corpus", "layout", "runs", "listed", "unlisted", "excluded", "trace rows", "files"], cells))
-bad = []
-for k_md, k_tsv in [("layout", "layout"), ("runs", "runs"), ("listed", "listed"), ("unlisted", "unlisted"),
-                    ("excluded", "excluded"), ("trace rows", "trace_rows"), ("files", "files")]:
-    if got.get(k_md) != want.get(k_tsv):
-        bad.append("%s: report %s, corpora %s" % (k_md, got.get(k_md), want.get(k_tsv)))
-print("\n".join(bad) if bad else "ok")
-EOF
+# (corpus_row.py: tests/e2e/py/report_corpus_row.py)
 cpl corpora --format tsv
 cp "$T/.out" "$T/corpora.tsv"
 py "gmp report: corpus table agrees with coreplan corpora" corpus_row.py "$GMD" "$T/corpora.tsv" "$GMP_NAME"
@@ -479,10 +285,7 @@ check_contains "gmp report (tied): the SMT section names the host e2-standard-8"
 	"host e2-standard-8: 8 logical CPUs on 4 physical cores (2 per core)"
 check_contains "gmp report (tied): smt_factor not measured, and why" "$SMTB" \
 	"not measured: needs pinned runs of k threads on k/2 cores "
-SMT_STEP=$(python3 -c 'import csv, statistics, sys
-r = [x for x in csv.DictReader(open(sys.argv[1]), delimiter="\t") if x["block"] in ("1", "2", "3")]
-m = lambda g: statistics.median(float(x["tput"]) for x in r if x["gomaxprocs"] == g)
-print("%.3f" % (m("8") / m("4")))' "$GMP/results.tsv")
+SMT_STEP=$(python3 "$E2E_PY_DIR/report_smt_step.py" "$GMP/results.tsv")
 check_eq "gmp report (tied): smt_step 1.167 = median(g8) / median(g4) of results.tsv" "1.167 1.167" \
 	"$SMT_STEP $(awk -F'|' '$2 ~ /^ smt_step / { gsub(/ /, "", $3); print $3 }' <<<"$SMTB")"
 # untied (the same profile without its instance, on its own database): the
@@ -549,9 +352,7 @@ cpl plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/plot-gmp/scaling.svg" --
 cp "$T/.out" "$T/plot-gmp/scaling.json"
 check_eq "plot scaling json: facts kind, image, data, script; runs = the runs the filter lists ($nsel)" \
 	"scaling $T/plot-gmp/scaling.svg $T/plot-gmp/scaling.svg.tsv $T/plot-gmp/scaling.svg.gp $nsel" \
-	"$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(" ".join(str(d["facts"][k]["value"]) for k in ("kind", "image", "data", "script", "runs")))' "$T/.out" 2>&1)"
+	"$(python3 "$E2E_PY_DIR/report_plot_scaling_facts_kind_image.py" "$T/.out" 2>&1)"
 check_eq "plot scaling: the md and json documents agree (doc_check.py)" "ok" \
 	"$(python3 "$ROOT/tests/e2e/doc_check.py" "$T/plot-gmp/scaling.md" "$T/plot-gmp/scaling.json" 2>&1)"
 if python3 -c 'import sys, xml.etree.ElementTree as E; sys.exit(0 if E.parse(sys.argv[1]).getroot().tag.endswith("svg") else 1)' \
@@ -573,6 +374,7 @@ check_eq "plot blocks --out x.png: PNG signature" "89504e470d0a1a0a" \
 # the capacity corpus, with a config
 ###########################################################################
 echo "# report: $CAP_NAME"
+e2e_case capacity
 SCALE_FROM="corpus=$GMP_NAME block=1,2,3 gomaxprocs=1,2,4"
 MEM_FROM="corpus=$CAP_NAME target=medium cfg=pg block=1,2,3"
 cat >"$T/cap.conf" <<EOF
@@ -587,7 +389,7 @@ series = e2
 EOF
 report "report $CAP_NAME --config exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
 CMD_MD=$T/cap/report.md
-[ -s "$CMD_MD" ] || { not_ok "cap report.md present" "missing"; finish; }
+e2e_skipping || [ -s "$CMD_MD" ] || { not_ok "cap report.md present" "missing"; finish; }
 cp -r "$T/cap" "$T/cap.first"
 wait_next_second
 report "report $CAP_NAME --config: second run replaces the first, exits 0" "$T/cap" --corpus "$CAP_NAME" --config "$T/cap.conf"
@@ -603,7 +405,7 @@ check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](pl
 
 CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
 # the sweep groups: target x cfg, and small/pg's soak block (one level) a
-# group of its own beside that group's complete blocks (README.md, "No
+# group of its own beside that group's complete blocks (docs/analysis.md, "No
 # silent pooling"); noise and fit use the same groups
 groups=$(sed -n '/^## Sweep$/,/^## Noise$/s/^### Group //p' "$CMD_MD")
 check_eq "cap report: five sweep groups (the soak block on its own)" \
@@ -665,6 +467,7 @@ check_contains "cap report: no SMT section over sessions (left out, with the rea
 # the example corpus (README's main job)
 ###########################################################################
 echo "# report: example"
+e2e_case example
 report "report example exits 0" "$T/example" --corpus example
 report "report example again exits 0" "$T/example-b" --corpus example
 same_dirs "report example twice: byte-identical" "$T/example" "$T/example-b"
@@ -678,6 +481,7 @@ segment "example report: sweep table = coreplan sweep --by gomaxprocs --corpus e
 # without gnuplot
 ###########################################################################
 echo "# without gnuplot"
+e2e_case without-gnuplot gomaxprocs capacity
 NOPATH=/nonexistent
 cpl_env PATH="$NOPATH" -- report "${GSEL[@]}" --out "$T/nognu"
 expect_rc "no gnuplot: report exits 0" 0
@@ -688,11 +492,11 @@ check_eq "no gnuplot: one note per plot the normal report draws" "$(grep -c '^!\
 py "no gnuplot: report.md has no image reference" images_check.py "$T/nognu" none
 py "no gnuplot: Markdown tables well-formed" md_check.py "$T/nognu/report.md"
 check_same_text "no gnuplot: the same report apart from the plot lines" \
-	"$(python3 "$T/strip_plots.py" "$GMD")" "$(python3 "$T/strip_plots.py" "$T/nognu/report.md")"
+	"$(python3 "$E2E_PY_DIR/report_strip_plots.py" "$GMD")" "$(python3 "$E2E_PY_DIR/report_strip_plots.py" "$T/nognu/report.md")"
 cpl_env PATH="$NOPATH" -- report --corpus "$CAP_NAME" --config "$T/cap.conf" --out "$T/nognu-cap"
 expect_rc "no gnuplot: capacity report with sizing exits 0" 0
 check_same_text "no gnuplot: capacity report the same apart from the plot lines (sizing included)" \
-	"$(python3 "$T/strip_plots.py" "$CMD_MD")" "$(python3 "$T/strip_plots.py" "$T/nognu-cap/report.md")"
+	"$(python3 "$E2E_PY_DIR/report_strip_plots.py" "$CMD_MD")" "$(python3 "$E2E_PY_DIR/report_strip_plots.py" "$T/nognu-cap/report.md")"
 cpl_env PATH="$NOPATH" -- plot scaling --by gomaxprocs "${GSEL[@]}" --out "$T/nognu/x.svg"
 expect_rc "no gnuplot: plot exits 1" 1
 check_contains "no gnuplot: plot says gnuplot is not installed" "$ERR" "gnuplot is not installed"
@@ -702,6 +506,7 @@ check_eq "no gnuplot: plot prints nothing on stdout" "" "$OUT"
 # injection through corpus names, tags, block values and column names
 ###########################################################################
 echo "# injection"
+e2e_case injection
 # Strings that run a command if they escape their gnuplot quotes. Relative
 # touches land in the folder gnuplot runs in (inside $T), absolute ones in
 # $T: afterwards no file named pwned* may exist anywhere under $T.
@@ -709,35 +514,7 @@ EVIL_NAME="ev'il \`touch pwned1\` system(\"touch pwned2\") @m ; !touch pwned3"
 EVIL_COL="lev'el \`touch $T/pwned4\`"
 EVIL_DIR=$T/corpora/$EVIL_NAME
 mkdir -p "$EVIL_DIR/traces"
-python3 - "$EVIL_DIR" "$T" "$GMP/runs/g1-n100-b1/sample.tsv" <<'EOF'
-import shutil, sys
-d, t, trace = sys.argv[1], sys.argv[2], sys.argv[3]
-col = "lev'el `touch %s/pwned4`" % t
-blocks = ["b'1 `touch %s/pwned5`" % t,
-          'b2 system("touch %s/pwned6")' % t,
-          "b3 x'; !touch %s/pwned7" % t]
-rows = []
-i = 0
-for b, bl in enumerate(blocks):
-    for g in (1, 2, 4, 8):
-        i += 1
-        if i == 1:
-            tag = "r1'`touch pwned8` system(\"touch pwned9\")"
-        elif i % 2:
-            tag = "r%d'`touch pwned10`" % i
-        else:
-            tag = 'r%d system("touch pwned11") | x' % i
-        rows.append([tag, str(g), str(g), bl, "%.1f" % (100 * g ** 0.8 + b)])
-with open(d + "/runs.tsv", "w") as f:
-    f.write("\t".join(["tag", "gomaxprocs", col, "block", "tput"]) + "\n")
-    for r in rows:
-        f.write("\t".join(r) + "\n")
-shutil.copy(trace, d + "/traces/" + rows[0][0] + ".tsv")
-with open(d + "/coreplan.manifest", "w") as f:
-    f.write("layout = hostile\n[table main]\nfile = runs.tsv\ntag = {tag}\n"
-            "trace = traces/{tag}.tsv\nset = clk_tck=100 nproc=8\n"
-            "trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads\n")
-EOF
+python3 "$E2E_PY_DIR/report_evil_corpus.py" "$EVIL_DIR" "$T" "$GMP/runs/g1-n100-b1/sample.tsv"
 EVIL_TAG="r1'\`touch pwned8\` system(\"touch pwned9\")"
 EVIL_BLOCK1="b'1 \`touch $T/pwned5\`"
 EVIL_BLOCKS=("block $EVIL_BLOCK1" "block b2 system(\"touch $T/pwned6\")" "block b3 x'; !touch $T/pwned7")
@@ -763,9 +540,7 @@ cpl plot trace --tag "$EVIL_TAG" --corpus "$EVIL_NAME" --out "$T/evil-plots/trac
 expect_rc "hostile: plot trace --tag <hostile tag> exits 0" 0
 check_eq "hostile: plot trace json: kind trace, the tag literally, the image path" \
 	"trace|$EVIL_TAG|$T/evil-plots/trace.svg" \
-	"$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print("|".join(d["facts"][k]["value"] for k in ("kind", "tag", "image")))' "$T/.out" 2>&1)"
+	"$(python3 "$E2E_PY_DIR/report_hostile_plot_trace_kind_trace.py" "$T/.out" 2>&1)"
 py "hostile: plot trace shows the tag literally" svg_text.py "$T/evil-plots/trace.svg" "$EVIL_TAG"
 report "hostile: report exits 0" "$T/evil-report" --corpus "$EVIL_NAME"
 py "hostile: report images exist and are valid SVG" images_check.py "$T/evil-report" svg
@@ -841,6 +616,7 @@ check_eq "no injected command ran after every hostile plot (final check)" "" "$(
 # output folders that cannot be written
 ###########################################################################
 echo "# bad output folders"
+e2e_case bad-folders
 : >"$T/a-file"
 cpl report "${GSEL[@]}" --out "$T/a-file/sub"
 expect_rc "report --out under a regular file exits 1" 1

@@ -16,6 +16,7 @@
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
 
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -u
 set -o pipefail
 export LC_ALL=C
@@ -50,35 +51,10 @@ cd "$T" || exit 2
 
 PASS=0
 FAIL=0
-ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
-skip() { echo "ok - $1 # skip $2"; PASS=$((PASS + 1)); }
-# not_ok NAME DETAILS...: the first line of DETAILS on the result line, the
-# rest indented below it.
-not_ok() {
-	local name=$1
-	shift
-	local details="$*"
-	local first=${details%%$'\n'*}
-	echo "not ok - $name: $first"
-	if [ "$first" != "$details" ]; then
-		printf '%s\n' "${details#*$'\n'}" | head -n 40 | sed 's/^/#     /'
-	fi
-	FAIL=$((FAIL + 1))
-}
-check_eq() { # NAME EXPECTED ACTUAL [CONTEXT]
-	if [ "$2" == "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "expected '$2', got '$3'${4:+$'\n'$4}"
-	fi
-}
-check_contains() { # NAME TEXT PART
-	if [[ "$2" == *"$3"* ]]; then
-		ok "$1"
-	else
-		not_ok "$1" "'$3' not found in:"$'\n'"$2"
-	fi
-}
+# ok, skip, not_ok (the first line of its details on the result line, the
+# rest indented below), check_eq, check_contains, cases (e2e_case); the
+# helpers below replace lib.sh's cpl, tsvget and jget
+source "$E2E_DIR/lib.sh"
 
 TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 300)
@@ -92,6 +68,7 @@ fi
 
 # cpl ARGS...: run the binary; sets RC, OUT and ERR (file contents).
 cpl() {
+	e2e_skipping && { e2e_skip_cpl; return 0; }
 	"${TIMEOUT[@]}" "$BIN" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
@@ -132,9 +109,8 @@ tsvget() {
 }
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out.
 jget() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
+	e2e_skipping && return 0
+	python3 "$E2E_PY_DIR/run_jget.py" "$T/.out" "$1" 2>&1
 }
 copy_tree() { # SRC DEST: a writable copy
 	cp -R "$1" "$2" && chmod -R u+w "$2"
@@ -152,6 +128,7 @@ echo "# temp: $T"
 # A. Real corpora
 ###########################################################################
 echo "# A. real corpora"
+e2e_case setup-real # the database the A cases read
 DB=$T/real.db
 
 cpl --db "$DB" import -q --format json "$GMP" "$CAP"
@@ -181,6 +158,7 @@ if [ $HAVE_PY = 1 ]; then
 		"$(jget 'd["sections"]["imported"]["notes"][0]')"
 fi
 
+e2e_case corpora
 cpl --db "$DB" corpora --format tsv
 echo "$OUT" >"$T/corpora.tsv"
 names=$(tsvcol "$T/corpora.tsv" name | sort | tr '\n' ' ')
@@ -197,6 +175,7 @@ for pair in "$GMP_NAME 29" "$CAP_NAME 55"; do
 	check_eq "runs --include-excluded lists $2 runs of $1" "$2" "$n" "exit $RC; $ERR"
 done
 
+e2e_case files
 # every file of the folder is recorded
 for c in "$GMP" "$CAP"; do
 	name=$(basename "$c")
@@ -205,6 +184,7 @@ for c in "$GMP" "$CAP"; do
 	check_eq "files table has every file of $name" "$want" "$got"
 done
 
+e2e_case traces
 # traces: stored rows = wc -l of each file, and every trace file is a trace
 for c in "$GMP" "$CAP"; do
 	name=$(basename "$c")
@@ -235,6 +215,7 @@ for c in "$GMP" "$CAP"; do
 	check_eq "$name: every trace file is a trace" "$want" "$got"
 done
 
+e2e_case trace-contents
 # trace contents, value for value
 trace_dump() { # DB CORPUS PATH COLUMNS-SQL
 	q "$1" "SELECT $4 FROM trace_samples s JOIN traces t USING (trace_id) JOIN files f USING (file_id)
@@ -265,6 +246,7 @@ else
 	not_ok "$CAP_NAME $p: fractional epochs within 1 us" "$res"
 fi
 
+e2e_case run-attrs
 # every column of each results table is in run_attrs
 attr_check() { # CORPUS-NAME SUBCORPUS FILE EXPECTED-ROWS EXPECTED-COLS
 	local rc_=$(awk -F'\t' 'NR == 1 { c = NF } END { print NR - 1, c }' "$3")
@@ -282,6 +264,7 @@ attr_check $CAP_NAME "" "$CAP/results.tsv" 47 33
 attr_check $CAP_NAME m1 "$CAP/m1/m1.tsv" 3 14
 attr_check $CAP_NAME core "$CAP/core/results.tsv" 3 19
 
+e2e_case typed
 # typed spot checks
 check_eq "g1-n100-b1: tput REAL 475.2284019761499, gomaxprocs INTEGER 1" "real 1 integer 1" \
 	"$(q "$DB" "SELECT typeof(tput), tput = 475.2284019761499, typeof(gomaxprocs), gomaxprocs FROM runs WHERE tag = 'g1-n100-b1'" | tr '\t' ' ')"
@@ -302,6 +285,7 @@ done
 check_eq "core-mem-p5-n25-r2: tput from ips 288.9, cpu_s from cpu_s_win 45.16" "1 1" \
 	"$(q "$DB" "SELECT tput = 288.9, cpu_s = 45.16 FROM runs WHERE subcorpus = 'core' AND tag = 'core-mem-p5-n25-r2'" | tr '\t' ' ')"
 
+e2e_case exclusions
 # exclusions
 cpl --db "$DB" runs --excluded --format tsv
 echo "$OUT" >"$T/excluded.tsv"
@@ -342,6 +326,7 @@ cpl --db "$DB" runs --where clk_tck=100 --where gomaxprocs=8 --where block=1 --f
 echo "$OUT" >"$T/w.tsv"
 check_eq "runs --where clk_tck=100 (idle-banner key)" "g8-n100-b1" "$(tsvcol "$T/w.tsv" tag | tr '\n' ' ' | sed 's/ $//')" "exit $RC $ERR"
 
+e2e_case formats
 # formats
 cpl --db "$DB" runs --include-excluded --format tsv
 echo "$OUT" >"$T/all.tsv"
@@ -354,9 +339,7 @@ if [ $HAVE_PY = 1 ]; then
 	check_eq "runs --format json: the same columns as tsv" "True" "$res"
 	cpl --db "$DB" runs --include-excluded --format csv
 	printf '%s\n' "$OUT" >"$T/all.csv"
-	res=$(python3 -c 'import csv,sys
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-print(len(rows) - 1, "\t".join(rows[0]))' "$T/all.csv" 2>&1)
+	res=$(python3 "$E2E_PY_DIR/run_runs_format_same_columns_tsv.py" "$T/all.csv" 2>&1)
 	check_eq "runs --format csv parses, same header and rows as tsv" "$ntsv $(head -1 "$T/all.tsv")" "$res"
 	cpl --db "$DB" runs --excluded --format json
 	res=$(jget 'len(d["sections"]["runs"]["rows"]), all(r["reasons"] for r in d["sections"]["runs"]["rows"])')
@@ -387,6 +370,7 @@ else
 	skip "formats json/csv" "python3 is not installed"
 fi
 
+e2e_case reimport
 # re-import unchanged: nothing written
 dbstate "$DB" >/dev/null
 before=$(dbstate "$DB")
@@ -408,6 +392,7 @@ cpl --db "$DB" import -q "$GMP"
 check_eq "import -q: the summary on stdout, nothing on stderr" "1 " \
 	"$(grep -c "^- unchanged '$GMP_NAME': nothing to do$" "$T/.out") $ERR"
 
+e2e_case changed-content
 # changed content under the same name: refused, then --replace
 mkdir -p "$T/changed"
 copy_tree "$GMP" "$T/changed/$GMP_NAME"
@@ -432,6 +417,7 @@ cpl --db "$DB" runs --where tag=g1-n100-b1 --format tsv
 echo "$OUT" >"$T/w.tsv"
 check_eq "runs shows the replaced value" "500.25" "$(tsvcol "$T/w.tsv" tput)"
 
+e2e_case example
 # the example corpus
 EDB=$T/example.db
 cpl --db "$EDB" import "$EXAMPLE"
@@ -440,6 +426,7 @@ cpl --db "$EDB" corpora --format tsv
 echo "$OUT" >"$T/c.tsv"
 check_eq "example: 13 runs, 12 listed" "13 12" "$(tsvget "$T/c.tsv" name example runs) $(tsvget "$T/c.tsv" name example listed)"
 
+e2e_case source-path
 # corpora.source_path must be usable later: absolute even for a relative PATH
 mkdir -p "$T/rel"
 copy_tree "$EXAMPLE" "$T/rel/relcorpus"
@@ -448,6 +435,7 @@ sp=$(q "$T/rel.db" "SELECT source_path FROM corpora WHERE name = 'relcorpus'" 2>
 check_eq "corpora.source_path is absolute after 'import relcorpus' (relative PATH)" "$T/rel/relcorpus" "$sp" \
 	"command: cd $T/rel && $BIN --db $T/rel.db import relcorpus"
 
+e2e_case single-tables
 # single headed tables as corpora
 WDB=$T/writeups.db
 cpl --db "$WDB" import "$WRITEUPS/yip-sharding/level1.tsv" "$WRITEUPS/gomaxprocs-affinity/runs.tsv"
@@ -472,6 +460,7 @@ cpl --db "$WDB" runs --where arm=pin --format tsv
 check_eq "runs --where arm=pin selects 6 runs" 6 "$(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" "$ERR"
 cpl --db "$WDB" runs --where arm=pin,shard --format tsv
 check_eq "runs --where arm=pin,shard selects 18 runs" 18 "$(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" "$ERR"
+e2e_case where-any
 # The comma in --where means "any of": cpuset=0,4,1,5 asks for cpuset 0, 4,
 # 1 or 5, none of which exists, so the three runs whose cpuset is the text
 # "0,4,1,5" cannot be selected this way (there is no escape for a comma).
@@ -479,6 +468,7 @@ cpl --db "$WDB" runs --where cpuset=0,4,1,5 --format tsv
 check_eq "runs --where cpuset=0,4,1,5 means cpuset in {0,4,1,5}: 0 runs (documented)" "0 0" \
 	"$RC $(printf '%s\n' "$OUT" | tail -n +2 | grep -c .)" "$ERR"
 
+e2e_case usage-errors
 # usage errors and database errors
 cpl --bogus
 check_eq "unknown option exits 2" 2 "$RC" "$ERR"
@@ -488,6 +478,7 @@ cpl --db "$DB" runs --format xml
 check_eq "runs --format xml exits 2" 2 "$RC" "$ERR"
 cpl --db "$DB" runs --where nofieldsign
 check_eq "runs --where without = exits 2" 2 "$RC" "$ERR"
+e2e_case unknown-names
 # an unknown field or corpus: the one check every command uses (exit 2, a suggestion)
 for bad in "--where gomaxprocz=1" "--where nosuch=1" "--corpus nosuch"; do
 	cpl --db "$DB" runs $bad
@@ -511,6 +502,7 @@ if [ "$RC" -eq 1 ] && [[ "$ERR" == *"no database"* && "$ERR" == *nonexistent.db*
 else
 	not_ok "runs on a missing database" "exit $(rcdesc), stderr '$ERR', file created: $([ -e "$T/nonexistent.db" ] && echo yes || echo no)"
 fi
+e2e_case empty-database
 # a database without corpora (a failed import leaves the empty schema)
 cpl --db "$T/empty.db" import "$T/nonexistent-corpus"
 cpl --db "$T/empty.db" corpora
@@ -543,6 +535,7 @@ done
 # B. Bad-input catalogue
 ###########################################################################
 echo "# B. bad inputs"
+e2e_case setup-bad-inputs # each bad input is a case: bad-NAME (run_case run.sh:bad-NAME)
 BASEDB=$T/base.db
 "${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
 	not_ok "B: base database" "import of fixtures/example failed: $(cat "$T/.err")"
@@ -610,9 +603,7 @@ p_csv_quoted() {
 	[ "$r" = "$want" ] || { POST_MSG="values '$r', expected '$want'"; return 1; }
 	if [ $HAVE_PY = 1 ]; then
 		"$BIN" --db "$CDB" runs --corpus quoted --format csv >"$CD/q.csv" 2>/dev/null
-		r=$(python3 -c 'import csv,sys
-rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-print("#".join(r["tag"] + "|" + r["target"] for r in rows))' "$CD/q.csv" 2>&1)
+		r=$(python3 "$E2E_PY_DIR/run_csv_read_back.py" "$CD/q.csv" 2>&1)
 		[ "$r" = 'r1|a, b#r2|x"y' ] || { POST_MSG="runs --format csv read back as '$r'"; return 1; }
 	fi
 }
@@ -808,6 +799,7 @@ mkdir -p "$T/cases"
 chmod 755 "$T/cases"
 for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
+	e2e_case "bad-$CASE" || continue
 	name="bad input: $CASE"
 	CD=$T/cases/$CASE
 	mkdir -p "$CD"
@@ -861,6 +853,7 @@ done
 # C. A large trace in bounded memory
 ###########################################################################
 echo "# C. large trace"
+e2e_case large-trace
 LIMIT_KB=65536
 if [ "${COREPLAN_SKIP_LARGE:-0}" = 1 ]; then
 	skip "large trace" "COREPLAN_SKIP_LARGE=1"

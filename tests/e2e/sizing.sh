@@ -83,73 +83,13 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SDM=$ROOT/fixtures/usl/specsdm91.tsv
-GCE=$ROOT/fixtures/catalogs/gce.tsv
-AWS=$ROOT/fixtures/catalogs/aws.tsv
-AFF=$SHARED/writeups/gomaxprocs-affinity
-AFF_MANIFEST=$ROOT/fixtures/manifests/gomaxprocs-affinity.manifest
-CAP=$SHARED/sky/gcp-x86-capacity-20260816
-GMP=$SHARED/sky/gomaxprocs-scaling-20260816
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-sizing.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
-source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/sizing.db
-# round X PLACES
-round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
-
-# TSV reader (plain split: no quoting in these files), closeness, printed precision.
-PYLIB='
-import json, math, statistics, sys
-def rows(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    head = lines[0].split("\t")
-    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-def close(a, b, rel):
-    return abs(a - b) <= rel * abs(b)
-def printed(x, pub, decimals, slack=0.0):
-    return abs(x - pub) <= 0.5 * 10 ** -decimals + slack
-def num(s):
-    return float("nan") if s in ("NA", "", None) else float(s)
-'
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
+source "$E2E_DIR/sizing_lib.sh"
 
 ###########################################################################
 # fit: SPEC SDM91 against the published USL fit
 ###########################################################################
 echo "# fit: SPEC SDM91"
+e2e_case fit-sdm91
 cpl import -q "$SDM"
 expect_rc "import fixtures/usl/specsdm91.tsv" 0
 FIT=(fit --corpus specsdm91 --by load --metric throughput)
@@ -161,25 +101,7 @@ check_eq "fit usl params: header" "model	param	at_bound	value	se" "$(head -n 1 "
 # printed digit; lambda and its SE also 1e-8 relative, what double
 # precision can pin along the USL valley (the exact optimum, 89.99523310,
 # is itself 1.04e-7 from the published lambda; see tests/test_fit.c).
-py_check "fit usl: lambda, sigma, kappa and SEs match the published fit at its printed precision" "$PYLIB"'
-out = rows(sys.argv[1])
-by = {r["param"]: r for r in out}
-bad = []
-if len(out) != 3 or any(r["model"] != "usl" for r in out):
-    bad.append("expected 3 usl rows: %r" % out)
-want = {"lambda": (89.9952330, 14.2134894, 9e-7, 1.5e-7), "sigma": (0.0277285, 0.0091217, 0, 0),
-        "kappa": (0.0001044, 0.0000199, 0, 0)}
-for p, (v, se, sv, ss) in want.items():
-    r = by.get(p)
-    if r is None:
-        bad.append(p + ": missing"); continue
-    if r["at_bound"] != "no":
-        bad.append("%s at_bound %r" % (p, r["at_bound"]))
-    if not printed(float(r["value"]), v, 7, sv):
-        bad.append("%s: coreplan %s, published %.7f" % (p, r["value"], v))
-    if not printed(float(r["se"]), se, 7, ss):
-        bad.append("%s SE: coreplan %s, published %.7f" % (p, r["se"], se))
-print("\n".join(bad) if bad else "ok")'
+py_file "fit usl: lambda, sigma, kappa and SEs match the published fit at its printed precision" sizing_fit_usl_lambda_sigma_kappa.py
 
 cpl "${FIT[@]}" --model usl --format tsv --view summary
 expect_rc "fit --model usl --view summary exits 0" 0
@@ -192,54 +114,15 @@ check_eq "fit usl summary: X(N*) about 1884" "1884" "$(round "$(tsvget model usl
 check_eq "fit usl summary: Amdahl limit 3245.589" "3245.589" "$(round "$(tsvget model usl amdahl_ceiling)" 3)"
 check_eq "fit usl summary: one row (only usl asked for)" "2" "$(grep -c . "$T/.out")"
 # R^2 = 1 - SSE / SST, SSE = 4 x 82.845820027381892^2 (exact optimum, mpmath)
-py_check "fit usl summary: r2 = 1 - SSE/SST (python3, 1e-8)" "$PYLIB"'
-r = rows(sys.argv[1])[0]
-x = [float(d["throughput"]) for d in rows(sys.argv[2])]
-m = statistics.mean(x)
-sst = sum((v - m) ** 2 for v in x)
-want = 1 - 27453.719584037402 / sst
-print("ok" if close(float(r["r2"]), want, 1e-8) else "r2 %s, python %r" % (r["r2"], want))' "$SDM"
+py_file "fit usl summary: r2 = 1 - SSE/SST (python3, 1e-8)" sizing_fit_usl_summary_r2_1.py "$SDM"
 
 cpl "${FIT[@]}" --model usl --format tsv --view points
 expect_rc "fit --model usl --view points exits 0" 0
-py_check "fit usl points: fitted values 90 1078 1541 1850 1879 1822 1646 and residuals as published" "$PYLIB"'
-out = rows(sys.argv[1])
-fitted = [90, 1078, 1541, 1850, 1879, 1822, 1646]
-resid = [-25.10, -81.66, 111.09, 3.05, -49.99, -46.60, 56.00]
-bad = []
-if [float(r["level"]) for r in out] != [1, 18, 36, 72, 108, 144, 216]:
-    bad.append("levels %r" % [r["level"] for r in out])
-for r, f, e in zip(out, fitted, resid):
-    u, v = float(r["usl"]), float(r["value"])
-    if not printed(u, f, 0):
-        bad.append("level %s: fitted %s, published %d" % (r["level"], r["usl"], f))
-    if not printed(v - u, e, 2):
-        bad.append("level %s: residual %.4f, published %.2f" % (r["level"], v - u, e))
-print("\n".join(bad) if bad else "ok")'
+py_file "fit usl points: fitted values 90 1078 1541 1850 1879 1822 1646 and residuals as published" sizing_fit_usl_points_fitted_values.py
 
 cpl "${FIT[@]}" --model usl --format json
 expect_rc "fit --model usl --format json exits 0" 0
-py_check "fit usl json facts: the published summary (residual SE 82.85, N* 96.51956, X(N*) 1884, Amdahl 3245.589, 4 dof), r2 = 1 - SSE/SST" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-x = [float(r["throughput"]) for r in rows(sys.argv[2])]
-m = statistics.mean(x)
-sst = sum((v - m) ** 2 for v in x)
-bad = []
-for k, pub, dec in (("usl_residual_se", 82.85, 2), ("usl_peak_n", 96.51956, 5), ("usl_peak_x", 1884, 0),
-                    ("usl_amdahl_ceiling", 3245.589, 3)):
-    if not printed(f[k], pub, dec):
-        bad.append("%s: %r, published %r" % (k, f[k], pub))
-if not close(f["usl_r2"], 1 - 27453.719584037402 / sst, 1e-8):
-    bad.append("usl_r2 %r" % f["usl_r2"])
-want = {"usl_dof": 4, "usl_n": 7, "usl_levels": 7, "runs": 7, "models": "usl", "by": "load", "metric": "throughput"}
-bad += ["%s: %r, want %r" % (k, f.get(k), w) for k, w in want.items() if f.get(k) != w]
-bad += ["fact %s of a model not asked for" % k for k in f if k.startswith(("amdahl_", "power_"))]
-row = d["sections"]["summary"]["rows"][0]
-bad += ["summary %s %r != fact %r" % (c, row[c], f["usl_" + c]) for c in
-        ("n", "levels", "dof", "residual_se", "r2", "peak_n", "peak_x", "amdahl_ceiling", "iterations")
-        if row[c] != f["usl_" + c]]
-print("\n".join(bad) if bad else "ok")' "$SDM"
+py_file "fit usl json facts: the published summary (residual SE 82.85, N* 96.51956, X(N*) 1884, Amdahl 3245.589, 4 dof), r2 = 1 - SSE/SST" sizing_fit_usl_json_facts_the.py "$SDM"
 
 cpl "${FIT[@]}"
 expect_rc "fit (md, all models) exits 0" 0
@@ -287,62 +170,14 @@ print("\n".join(bad) if bad else "ok")'
 
 # the yip-sharding table (N, Gbps): the power law by Gauss-Newton in python,
 # and every summary fact consistent with the fitted parameters
-FIT_PY='
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-pts = [(r["level"], r["value"]) for r in d["sections"]["points"]["rows"]]
-want_pts = sorted((float(r[sys.argv[3]]), float(r[sys.argv[4]])) for r in rows(sys.argv[2])
-                  if all(r.get(k) in v.split(",") for k, v in (w.split("=") for w in sys.argv[5:])))
-bad = [] if sorted(pts) == want_pts else ["points %r, file %r" % (pts, want_pts)]
-# power law X = a N^b: Gauss-Newton from the log-log OLS
-lx = [math.log(n) for n, _ in pts]; ly = [math.log(x) for _, x in pts]
-mx, my = statistics.mean(lx), statistics.mean(ly)
-b = sum((u - mx) * (v - my) for u, v in zip(lx, ly)) / sum((u - mx) ** 2 for u in lx)
-a = math.exp(my - b * mx)
-for _ in range(200):
-    J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-    r = [x - a * n ** b for n, x in pts]
-    s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-    g0 = sum(j[0] * e for j, e in zip(J, r)); g1 = sum(j[1] * e for j, e in zip(J, r))
-    det = s00 * s11 - s01 * s01
-    a += (s11 * g0 - s01 * g1) / det; b += (s00 * g1 - s01 * g0) / det
-J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-sse = sum((x - a * n ** b) ** 2 for n, x in pts)
-se_b = math.sqrt(s00 / (s00 * s11 - s01 * s01) * sse / (len(pts) - 2))
-for k, v in (("power_per_doubling", 2 ** b), ("power_per_doubling_se", 2 ** b * math.log(2) * se_b)):
-    if not close(f[k], v, 1e-7):
-        bad.append("%s: coreplan %r, python %r" % (k, f[k], v))
-# usl and amdahl: the summary from the parameters
-par = {(r["model"], r["param"]): r["value"] for r in d["sections"]["params"]["rows"]}
-sst = sum((x - statistics.mean([x for _, x in pts])) ** 2 for _, x in pts)
-for m in ("usl", "amdahl", "power"):
-    if m == "power":
-        X = lambda n: par[("power", "a")] * n ** par[("power", "b")]
-    else:
-        lam, sig = par[(m, "lambda")], par[(m, "sigma")]
-        kap = par.get((m, "kappa"), 0.0)
-        X = lambda n: lam * n / (1 + sig * (n - 1) + kap * n * (n - 1))
-    e = sum((x - X(n)) ** 2 for n, x in pts)
-    dof = len(pts) - sum(1 for (mm, _), r in zip(par, d["sections"]["params"]["rows"]) if mm == m and r["at_bound"] == "no")
-    want = {"_dof": dof, "_n": len(pts), "_residual_se": math.sqrt(e / dof), "_r2": 1 - e / sst}
-    if m == "usl" and kap > 0:
-        want["_peak_n"] = math.sqrt((1 - sig) / kap); want["_peak_x"] = X(want["_peak_n"])
-    if m == "amdahl":
-        want["_amdahl_ceiling"] = lam / sig
-    for k, v in want.items():
-        if not close(f[m + k], v, 1e-9):
-            bad.append("%s%s: coreplan %r, from the parameters %r" % (m, k, f[m + k], v))
-    if m == "amdahl" and f["amdahl_peak_n"] is not None:
-        bad.append("amdahl_peak_n %r (no peak)" % f["amdahl_peak_n"])
-print("\n".join(bad) if bad else "ok")'
+# (FIT_PY: tests/e2e/py/sizing_fit.py)
 YIP=$SHARED/writeups/yip-sharding/level1.tsv
 cpl import -q "$YIP"
 expect_rc "import writeups/yip-sharding/level1.tsv" 0
 cpl fit --corpus level1 --by N --metric Gbps --format json
 expect_rc "fit --by N --metric Gbps on level1.tsv exits 0" 0
-py_check "fit level1.tsv json: power per doubling (python Gauss-Newton) and usl/amdahl summaries from their parameters" \
-	"$PYLIB$FIT_PY" "$YIP" N Gbps
+py_file "fit level1.tsv json: power per doubling (python Gauss-Newton) and usl/amdahl summaries from their parameters" \
+	sizing_fit_level1_tsv_power_per.py "$YIP" N Gbps
 check_eq "fit level1.tsv: usl peak N* about 11.1 (the write-up: past 12 shards, less)" "11.1" \
 	"$(round "$(jget 'd["facts"]["usl_peak_n"]["value"]')" 1)"
 
@@ -350,6 +185,7 @@ check_eq "fit level1.tsv: usl peak N* about 11.1 (the write-up: past 12 shards, 
 # size: the inputs
 ###########################################################################
 echo "# size"
+e2e_case size
 # The built-in profile ties this corpus to e2-standard-8 (FORMATS.md's app
 # box: 4 cores, 8 threads). The checks on this database (the USL fit over all
 # 12 runs, size without a host, doc_check over levels 1-8) were computed on the
@@ -378,12 +214,15 @@ cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs
 check_eq "fit usl sweep: dof = 12 - 2" "10" "$(tsvget model usl dof)"
 check_eq "fit usl sweep: residual SE 25.1230" "25.1230" "$(round "$(tsvget model usl residual_se)" 4)"
 cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --format json
-py_check "fit GOMAXPROCS sweep json: power per doubling (python Gauss-Newton), summaries from the parameters" \
-	"$PYLIB$FIT_PY" "$GMP/results.tsv" gomaxprocs tput block=1,2,3
+py_file "fit GOMAXPROCS sweep json: power per doubling (python Gauss-Newton), summaries from the parameters" \
+	sizing_fit_gomaxprocs_sweep_power_per.py "$GMP/results.tsv" gomaxprocs tput block=1,2,3
 check_eq "fit GOMAXPROCS sweep json: usl_dof 10, usl_residual_se 25.1230 (sigma at its bound)" "10 25.1230" \
 	"$(jget '"%d %.4f" % (d["facts"]["usl_dof"]["value"], d["facts"]["usl_residual_se"]["value"])')"
 
-SIZE=(size --target 1000 --sessions 500 --base-from 'subcorpus=core'
+# The target is the PostgreSQL store its memory runs measure (--store): the
+# pg cells are the instances' measured capacity; no store factor is given, so
+# the predictions say `other store`.
+SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
 	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
 	--smt-from 'corpus=gomaxprocs-affinity'
 	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
@@ -392,152 +231,21 @@ cpl "${SIZE[@]}" --format tsv
 expect_rc "size --target 1000 --sessions 500 ... --format tsv exits 0" 0
 cp "$T/.out" "$T/size.tsv"
 
-# Inputs recomputed from the corpus files: base, per doubling (+- 1.96 SE),
-# SMT (median ratio, range min/max and max/min), memory OLS.
-PYINPUTS='
-def inputs(shared):
-    cap = shared + "/sky/gcp-x86-capacity-20260816"
-    core = [float(r["ips"]) for r in rows(cap + "/core/results.tsv")]
-    base = (statistics.median(core), min(core), max(core))
-    pts = [(float(r["gomaxprocs"]), float(r["tput"])) for r in rows(shared + "/sky/gomaxprocs-scaling-20260816/results.tsv")
-           if r["block"] in ("1", "2", "3") and r["gomaxprocs"] in ("1", "2", "4")]
-    # power law X = a N^b by Gauss-Newton from the log-log OLS
-    lx = [math.log(n) for n, _ in pts]; ly = [math.log(x) for _, x in pts]
-    mx, my = statistics.mean(lx), statistics.mean(ly)
-    b = sum((u - mx) * (v - my) for u, v in zip(lx, ly)) / sum((u - mx) ** 2 for u in lx)
-    a = math.exp(my - b * mx)
-    for _ in range(100):
-        J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-        r = [x - a * n ** b for n, x in pts]
-        s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-        g0 = sum(j[0] * e for j, e in zip(J, r)); g1 = sum(j[1] * e for j, e in zip(J, r))
-        det = s00 * s11 - s01 * s01
-        a += (s11 * g0 - s01 * g1) / det; b += (s00 * g1 - s01 * g0) / det
-    J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-    sse = sum((x - a * n ** b) ** 2 for n, x in pts)
-    s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-    se_b = math.sqrt(s00 / (s00 * s11 - s01 * s01) * sse / (len(pts) - 2))
-    d = 2 ** b; dse = d * math.log(2) * se_b
-    pd = (d, d - 1.96 * dse, d + 1.96 * dse)
-    aff = rows(shared + "/writeups/gomaxprocs-affinity/runs.tsv")
-    sib = [float(r["tput"]) for r in aff if r["cpuset"] == "0,4,1,5"]
-    two = [float(r["tput"]) for r in aff if r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == "2"]
-    smt = (statistics.median(sib) / statistics.median(two), min(sib) / max(two), max(sib) / min(two))
-    sysr = [r for r in rows(cap + "/system.tsv") if r["target"] == "medium" and r["cfg"] == "pg" and r["block"] in ("1", "2", "3")]
-    xs = [float(r["level"]) for r in sysr]; ys = [float(r["load_app_kb"]) for r in sysr]
-    mx, my = statistics.mean(xs), statistics.mean(ys)
-    slope = sum((u - mx) * (v - my) for u, v in zip(xs, ys)) / sum((u - mx) ** 2 for u in xs)
-    app_gib = (my - slope * mx + slope * 500) / 1048576
-    # co-located PostgreSQL: per run, the median pg_tree_rss_kb (samples
-    # column 3) over the plateau of the system.tsv rule of FORMATS.md (conn >=
-    # 0.8 max, one row off each end when more than 5), statistics.median
-    # (the harness takes the upper median: load_pg_rss_kb of system.tsv
-    # differs on even windows); then the median over the runs
-    pg = [plateau_median(cap + "/samples/" + r["run"] + ".tsv", 2) for r in sysr]
-    mem_gib = app_gib + statistics.median(pg) / 1048576 + 512 / 1024
-    return base, pd, smt, mem_gib, len(pts), len(sysr)
-def plateau_median(path, col):
-    t = [[float(x) for x in l.split("\t")] for l in open(path).read().split("\n") if l]
-    mx = max(r[6] for r in t)
-    idx = [i for i, r in enumerate(t) if r[6] >= 0.8 * mx]
-    lo, hi = idx[0], idx[-1]
-    if hi - lo > 4:
-        lo, hi = lo + 1, hi - 1
-    return statistics.median(r[col] for r in t[lo:hi + 1])
-def scale(p, d):
-    return d ** math.log2(p) if p >= 1 else p
-def predict(inst, base, pd, smt, k):
-    p = float(inst["vcpus"]) * float(inst["sustained_vcpu_fraction"]) / float(inst["threads_per_core"])
-    s = smt[k] if inst["threads_per_core"] == "2" else 1.0
-    return base[k] * scale(p, pd[k] if p >= 1 else 1.0) * s
-'
 
-py_check "size: inputs from the corpus files (9 sweep runs, 9 memory runs; base 299.3, per doubling 1.7856, SMT 1.2675)" \
-	"$PYLIB$PYINPUTS"'
-base, pd, smt, mem, npts, nmem = inputs(sys.argv[2])
-ok = (npts == 9 and nmem == 9 and base[0] == 299.3 and round(pd[0], 4) == 1.7856 and round(smt[0], 4) == 1.2675)
-print("ok" if ok else "%r %r %r %r %d %d" % (base, pd, smt, mem, npts, nmem))' "$SHARED"
+py_file "size: inputs from the corpus files (9 sweep runs, 9 memory runs; base 299.3, per doubling 1.7856, SMT 1.2675)" \
+	sizing_size_inputs_from_the_corpus.py "$SHARED"
 
 check_eq "size e2-small: short" "short" "$(tsvget instance e2-small verdict)"
 check_eq "size e2-medium: short" "short" "$(tsvget instance e2-medium verdict)"
-py_check "size e2-small: shortfall > 8; e2-medium: shortfall > 4" "$PYLIB"'
-by = {r["instance"]: r for r in rows(sys.argv[1])}
-s, m = num(by["e2-small"]["shortfall"]), num(by["e2-medium"]["shortfall"])
-print("ok" if s > 8 and m > 4 else "e2-small %r, e2-medium %r" % (s, m))'
+py_file "size e2-small: shortfall > 8; e2-medium: shortfall > 4" sizing_size_e2_small_shortfall_8.py
 # Seed 001: e2-small short by ~15x, e2-medium ~250 int/s at 500 sessions:
 # the instances view shows the worst cell (the pg store) of each.
-py_check "size: measured medians of e2-small and e2-medium present, below 1000 (1000/median: > 10 and > 3) and equal to python medians of results.tsv at 500 sessions, blocks 1-3, pg store" "$PYLIB"'
-by = {r["instance"]: r for r in rows(sys.argv[1])}
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-bad = []
-for inst, target, least in (("e2-small", "small", 10), ("e2-medium", "medium", 3)):
-    r = by[inst]
-    v = [float(x["tput"]) for x in res if x["target"] == target and x["level"] == "500" and x["block"] in ("1", "2", "3") and x["cfg"] == "pg"]
-    if r["measured_at"] != "cfg=pg at 500 sessions" or r["verdict_basis"] != "measured":
-        bad.append("%s: measured_at %r, basis %r" % (inst, r["measured_at"], r["verdict_basis"]))
-    med = num(r["measured_median"])
-    if math.isnan(med):
-        bad.append(inst + ": no measured median"); continue
-    if not close(med, statistics.median(v), 1e-9) or r["measured_n"] != str(len(v)):
-        bad.append("%s: measured %s (n %s), python %r (n %d)" % (inst, r["measured_median"], r["measured_n"], statistics.median(v), len(v)))
-    if not 1000 / med > least:
-        bad.append("%s: 1000 / measured %s = %.2f, expected > %d" % (inst, r["measured_median"], 1000 / med, least))
-    if not close(num(r["measured_min"]), min(v), 1e-9) or not close(num(r["measured_max"]), max(v), 1e-9):
-        bad.append("%s: measured range %s-%s" % (inst, r["measured_min"], r["measured_max"]))
-print("\n".join(bad) if bad else "ok")' "$SHARED"
+py_file "size: measured medians of e2-small and e2-medium present, below 1000 (1000/median: > 10 and > 3) and equal to python medians of results.tsv at 500 sessions, blocks 1-3, pg store" sizing_size_measured_medians_of_e2.py "$SHARED"
 
-py_check "size: every gce-e2 prediction and its bounds recomputed from the corpus inputs and gce.tsv (1e-6)" \
-	"$PYLIB$PYINPUTS"'
-out = {r["instance"]: r for r in rows(sys.argv[1])}
-base, pd, smt, mem, _, _ = inputs(sys.argv[2])
-bad = []
-n = 0
-for inst in rows(sys.argv[3]):
-    if inst["cpu_family"] != "gce-e2":
-        continue
-    n += 1
-    o = out.get(inst["instance"])
-    if o is None:
-        bad.append(inst["instance"] + ": missing"); continue
-    for col, k in (("predicted", 0), ("predicted_low", 1), ("predicted_high", 2)):
-        want = predict(inst, base, pd, smt, k)
-        if not close(num(o[col]), want, 1e-6):
-            bad.append("%s %s: coreplan %s, python %r" % (inst["instance"], col, o[col], want))
-    want = 1000 / predict(inst, base, pd, smt, 0)
-    if not close(num(o["shortfall"]), want, 1e-6):
-        bad.append("%s shortfall: coreplan %s, python %r" % (inst["instance"], o["shortfall"], want))
-    want = float(inst["price_per_hour"]) * 1000 / predict(inst, base, pd, smt, 0)
-    if not close(num(o["cost_per_1k"]), want, 1e-6):
-        bad.append("%s cost_per_1k: coreplan %s, python %r" % (inst["instance"], o["cost_per_1k"], want))
-    if not close(num(o["memory_needed_gib"]), mem, 1e-6):
-        bad.append("%s memory_needed_gib: coreplan %s, python %r" % (inst["instance"], o["memory_needed_gib"], mem))
-if n != 8:
-    bad.append("%d gce-e2 rows in gce.tsv, expected 8" % n)
-print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE"
+py_file "size: every gce-e2 prediction and its bounds recomputed from the corpus inputs and gce.tsv (1e-6)" \
+	sizing_size_every_gce_e2_prediction.py "$SHARED" "$GCE"
 
-py_check "size: verdicts follow the printed predictions (lower bound: meets, central: marginal) or the measured cell, memory and target; other CPU families are unmeasured" "$PYLIB"'
-bad = []
-out = rows(sys.argv[1])
-for r in out:
-    p, lo = num(r["predicted"]), num(r["predicted_low"])
-    if num(r["memory_needed_gib"]) > num(r["memory_gib"]) and not math.isnan(p):
-        want = "memory-bound"
-    elif r["verdict_basis"] == "measured":
-        m, mn = num(r["measured_median"]), num(r["measured_min"])
-        want = "meets" if mn >= 1000 else "marginal" if m >= 1000 else "short"
-    elif math.isnan(p):
-        want = "unmeasured CPU"
-    else:
-        want = "meets" if lo >= 1000 else "marginal" if p >= 1000 else "short"
-    if r["verdict"] != want:
-        bad.append("%s: verdict %r, expected %r (predicted %s)" % (r["instance"], r["verdict"], want, r["predicted"]))
-fam = {i["instance"]: i["cpu_family"] for f in sys.argv[2:] for i in rows(f)}
-for r in out:
-    if (fam.get(r["instance"]) == "gce-e2") != (r["verdict"] != "unmeasured CPU"):
-        bad.append("%s (%s): verdict %r" % (r["instance"], fam.get(r["instance"]), r["verdict"]))
-if len(out) != len(fam):
-    bad.append("%d rows, the two catalogs list %d" % (len(out), len(fam)))
-print("\n".join(bad) if bad else "ok")' "$GCE" "$AWS"
+py_file "size: verdicts follow the printed predictions (lower bound: meets, central: marginal) or the measured cell, memory and target; other CPU families are unmeasured" sizing_size_verdicts_follow_the_printed.py "$GCE" "$AWS"
 
 # The cheapest meeting row, worked out here from the printed predictions and prices.
 EXPECT_CHEAPEST=$(python3 -c "$PYLIB"'
@@ -551,11 +259,6 @@ for r in rows(sys.argv[1]):
     if best is None or float(r["price_per_hour"]) < float(best["price_per_hour"]):
         best = r
 print(best["instance"] if best else "none")' "$T/.out")
-# cheapest_rows: the instances whose flags say CHEAPEST (column found by name)
-cheapest_rows() {
-	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "flags") f = i; next }
-		$f ~ /CHEAPEST/ { print $1 }' "$T/.out" | paste -sd, -
-}
 CHEAPEST=$(cheapest_rows)
 check_eq "size: CHEAPEST marks the cheapest printed 'meets' row ($EXPECT_CHEAPEST)" "$EXPECT_CHEAPEST" "$CHEAPEST"
 check_eq "size: the CHEAPEST row's verdict is meets" "meets" "$(tsvget instance "$EXPECT_CHEAPEST" verdict)"
@@ -571,43 +274,16 @@ else
 	not_ok "size: the cheapest meeting row has >= 4 physical cores" "physical_cores '$PC'"
 fi
 
-py_check "size: shared-core rows carry the shared-core flag and the burst figure (all vCPUs at full speed); no other row does" \
-	"$PYLIB$PYINPUTS"'
-out = {r["instance"]: r for r in rows(sys.argv[1])}
-base, pd, smt, _, _, _ = inputs(sys.argv[2])
-bad = []
-nshared = 0
-for inst in rows(sys.argv[3]):
-    o = out[inst["instance"]]
-    flags = o["flags"]
-    shared = float(inst["sustained_vcpu_fraction"]) < 1
-    if not shared or inst["cpu_family"] != "gce-e2":
-        if "shared-core" in flags:
-            bad.append("%s: %r" % (inst["instance"], flags))
-        continue
-    nshared += 1
-    phys = float(inst["vcpus"]) / float(inst["threads_per_core"])
-    burst = base[0] * scale(phys, pd[0]) * (smt[0] if inst["threads_per_core"] == "2" else 1)
-    want = "shared-core: sustained share; burst %.0f not sustained" % burst
-    if want not in flags:
-        bad.append("%s: flags %r, expected %r" % (inst["instance"], flags, want))
-    if num(o["predicted"]) >= burst:
-        bad.append("%s: predicted %s is not below the burst %r" % (inst["instance"], o["predicted"], burst))
-if nshared != 3:
-    bad.append("%d shared-core e2 rows, expected 3 (micro, small, medium)" % nshared)
-print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE"
+py_file "size: shared-core rows carry the shared-core flag and the burst figure (all vCPUs at full speed); no other row does" \
+	sizing_size_shared_core_rows_carry.py "$SHARED" "$GCE"
 
-py_check "size: predicted rows beyond 4 physical cores (the largest measured) are flagged extrapolated, the others not" "$PYLIB"'
-bad = []
-for r in rows(sys.argv[1]):
-    if math.isnan(num(r["predicted"])):
-        if "extrapolated" in r["flags"]:
-            bad.append("%s: unmeasured but %r" % (r["instance"], r["flags"]))
-        continue
-    if (float(r["sustained_cores"]) > 4) != ("extrapolated" in r["flags"]):
-        bad.append("%s: sustained %s, flags %r" % (r["instance"], r["sustained_cores"], r["flags"]))
-print("\n".join(bad) if bad else "ok")'
-check_contains "size: e2-standard-16 (8 cores) is extrapolated" "$(tsvget instance e2-standard-16 flags)" "extrapolated"
+py_file "size: predicted rows beyond 4 physical cores (the largest measured) are flagged extrapolated, the others not" sizing_size_predicted_rows_beyond_4.py
+check_contains "size: e2-standard-16 (8 cores) is extrapolated" "$(tsvget instance e2-standard-16 flags)" \
+	"extrapolated: 8 physical cores, 2.00x the largest fitted (4)"
+# No sessions factor: the CPU inputs' runs measured at most 100 sessions
+# (results.tsv of the GOMAXPROCS corpus, blocks 1-3, all at 100; core runs at 25):
+# 500 sessions is 5x beyond, on every predicted row; memory's slope spans 100-500.
+py_file "size: sessions 500 flagged 5x beyond the CPU inputs' largest count (python: max sessions of the base and sweep runs)" sizing_size_sessions_500_flagged_5x.py "$SHARED"
 check_eq "size: n2-standard-8 without --translate: unmeasured CPU" "unmeasured CPU" "$(tsvget instance n2-standard-8 verdict)"
 check_eq "size: n2-standard-8 without --translate: no prediction" "NA" "$(tsvget instance n2-standard-8 predicted)"
 check_eq "size: m7i.large without --translate: unmeasured CPU" "unmeasured CPU" "$(tsvget instance m7i.large verdict)"
@@ -615,98 +291,25 @@ check_eq "size: m7i.large without --translate: unmeasured CPU" "unmeasured CPU" 
 # --translate gce-n2=1.1: n2 rows = the e2 arithmetic on base / 1.1
 cpl "${SIZE[@]}" --format tsv --translate gce-n2=1.1
 expect_rc "size --translate gce-n2=1.1 exits 0" 0
-py_check "size --translate gce-n2=1.1: n2 rows translated, predicted = e2 arithmetic with base / 1.1; others unchanged" \
-	"$PYLIB$PYINPUTS"'
-out = {r["instance"]: r for r in rows(sys.argv[1])}
-base, pd, smt, _, _, _ = inputs(sys.argv[2])
-tb = tuple(b / 1.1 for b in base)
-bad = []
-for inst in rows(sys.argv[3]):
-    o = out[inst["instance"]]
-    fam = inst["cpu_family"]
-    if fam == "gce-n2":
-        want = predict(inst, tb, pd, smt, 0)
-        if not close(num(o["predicted"]), want, 1e-6):
-            bad.append("%s: predicted %s, python %r" % (inst["instance"], o["predicted"], want))
-        if "translated (factor 1.1)" not in o["flags"]:
-            bad.append("%s: flags %r" % (inst["instance"], o["flags"]))
-        if o["verdict"] == "unmeasured CPU":
-            bad.append("%s: still unmeasured" % inst["instance"])
-    elif fam == "gce-e2":
-        if "translated" in o["flags"]:
-            bad.append("%s: %r" % (inst["instance"], o["flags"]))
-    elif o["verdict"] != "unmeasured CPU":
-        bad.append("%s (%s): verdict %r" % (inst["instance"], fam, o["verdict"]))
-print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE"
+py_file "size --translate gce-n2=1.1: n2 rows translated, predicted = e2 arithmetic with base / 1.1; others unchanged" \
+	sizing_size_translate_gce_n2_1.py "$SHARED" "$GCE"
 # n2-standard-8 (0.3885) meets but costs more than e2-standard-8 (0.26805)
 check_eq "size --translate: the cheapest is still e2-standard-8" "e2-standard-8" "$(cheapest_rows)"
 
 cpl "${SIZE[@]}" --format json
 expect_rc "size --format json exits 0" 0
 cp "$T/.out" "$T/size.json"
-py_check "size --format json: the instances view has one row per tsv row, the same verdicts and cheapest" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-t = rows(sys.argv[2])
-bad = []
-sec = d.get("sections", {}).get("instances", {})
-j = sec.get("rows")
-if d.get("command") != "size" or not isinstance(j, list) or len(j) != len(t):
-    bad.append("no instances rows matching the tsv (%d rows): %r" % (len(t), str(d)[:200]))
-else:
-    if [c["name"] for c in sec["columns"]] != list(t[0].keys()):
-        bad.append("columns %r" % [c["name"] for c in sec["columns"]])
-    for r, x in zip(j, t):
-        if r["instance"] != x["instance"] or r["verdict"] != x["verdict"]:
-            bad.append("%s %s vs %s %s" % (r["instance"], r["verdict"], x["instance"], x["verdict"]))
-        if x["predicted"] != "NA" and not close(r["predicted"], float(x["predicted"]), 1e-12):
-            bad.append("%s predicted %r vs %s" % (r["instance"], r["predicted"], x["predicted"]))
-    ch = [r["instance"] for r in j if r.get("flags") and "CHEAPEST" in r["flags"]]
-    if ch != ["e2-standard-8"]:
-        bad.append("cheapest %r" % ch)
-    small = [r for r in j if r["instance"] == "e2-small"][0]
-    if small["measured_n"] != 3 or small["predicted"] is None:
-        bad.append("e2-small %r" % small)
-    if [r for r in j if r["instance"] == "m7i.large"][0]["predicted"] is not None:
-        bad.append("m7i.large has a prediction")
-print("\n".join(bad) if bad else "ok")' "$T/size.tsv"
+py_file "size --format json: the instances view has one row per tsv row, the same verdicts and cheapest" sizing_size_format_json_the_instances.py "$T/size.tsv"
 
 # The facts: the request, the cheapest and its capacity, every input with its
 # bounds recomputed from the corpus files, the catalogs used (shipped: the
 # database holds none).
-py_check "size json facts: target, sessions, headroom, cheapest, its prediction, each input's value/lo/hi (python), catalogs" \
-	"$PYLIB$PYINPUTS"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-base, pd, smt, mem, npts, nmem = inputs(sys.argv[2])
-inst = {i["instance"]: i for c in sys.argv[3:5] for i in rows(c)}
-bad = []
-want = {"target": 1000, "sessions": 500, "headroom": 0, "metric": "tput", "cheapest": "e2-standard-8",
-        "catalog_origin": "shipped", "instances": len(inst), "base_cpu": "gce-e2", "max_measured_cores": 4,
-        "translations": 0}
-for k, v in want.items():
-    if f.get(k) != v:
-        bad.append("%s: %r, expected %r" % (k, f.get(k), v))
-cp = predict(inst["e2-standard-8"], base, pd, smt, 0)
-if not close(f.get("cheapest_predicted") or 0, cp, 1e-6):
-    bad.append("cheapest_predicted %r, python %r" % (f.get("cheapest_predicted"), cp))
-for name, trio in (("base_rate", base), ("per_doubling", pd), ("smt_factor", smt)):
-    for suffix, v in zip(("", "_lo", "_hi"), trio):
-        if not close(f.get(name + suffix) or 0, v, 1e-6):
-            bad.append("%s%s %r, python %r" % (name, suffix, f.get(name + suffix), v))
-cat = f.get("catalogs") or ""
-for c in sys.argv[3:5]:
-    if c not in cat:
-        bad.append("catalogs %r does not name %s" % (cat, c))
-if not cat.startswith("shipped: aws ("):
-    bad.append("catalogs %r" % cat)
-for k in ("plot", "plot_data", "plot_script"):
-    if f.get(k, 1) is not None:
-        bad.append("%s %r without --plot" % (k, f.get(k)))
-print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE" "$AWS"
+py_file "size json facts: target, sessions, headroom, cheapest, its prediction, each input's value/lo/hi (python), catalogs" \
+	sizing_size_json_facts_target_sessions.py "$SHARED" "$GCE" "$AWS"
 
 cpl "${SIZE[@]}" --format tsv --view inputs
 expect_rc "size --view inputs exits 0" 0
-check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	where	host	levels	left_out	statistic	source" "$(head -n 1 "$T/.out")"
+check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	where	host	levels	left_out	statistic	source	basis	setting" "$(head -n 1 "$T/.out")"
 # the old Markdown line "- base rate per physical core: ...", its range from core/results.tsv
 BASE_LINE=$(python3 -c "$PYLIB$PYINPUTS"'
 base = inputs(sys.argv[1])[0]
@@ -718,19 +321,7 @@ check_contains "size inputs view: the scaling source line" "$(tsvget input per_d
 check_eq "size inputs view: 9 sweep runs" "9" "$(tsvget input per_doubling runs)"
 check_eq "size inputs view: 9 memory runs" "9" "$(tsvget input mem_per_session_kb runs)"
 check_contains "size inputs view: the SMT source line" "$(tsvget input smt_factor source)" "smt_factor of coreplan smt on corpus=gomaxprocs-affinity"
-py_check "size inputs view: value/lo/hi of each input recomputed from the corpus files (1e-6)" "$PYLIB$PYINPUTS"'
-by = {r["input"]: r for r in rows(sys.argv[1])}
-base, pd, smt, mem, _, _ = inputs(sys.argv[2])
-bad = []
-for name, trio in (("base_rate", base), ("per_doubling", pd), ("smt_factor", smt)):
-    got = tuple(num(by[name][c]) for c in ("value", "lo", "hi"))
-    if not all(close(g, w, 1e-6) for g, w in zip(got, trio)):
-        bad.append("%s %r, python %r" % (name, got, trio))
-per, fixed = num(by["mem_per_session_kb"]["value"]), num(by["mem_fixed_kb"]["value"])
-col, osr = num(by["colocated_kb"]["value"]), num(by["os_reserve_mib"]["value"])
-if not close((fixed + per * 500 + col) / 1048576 + osr / 1024, mem, 1e-9):
-    bad.append("memory %r + %r x 500 + %r kB + %r MiB, python %r GiB" % (fixed, per, col, osr, mem))
-print("\n".join(bad) if bad else "ok")' "$SHARED"
+py_file "size inputs view: value/lo/hi of each input recomputed from the corpus files (1e-6)" sizing_size_inputs_view_value_lo.py "$SHARED"
 
 cpl "${SIZE[@]}"
 expect_rc "size (md) exits 0" 0
@@ -744,607 +335,6 @@ py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
 	"import subprocess, sys; r = subprocess.run([sys.executable, sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]], capture_output=True, text=True); print(r.stdout.strip())" \
 	"$E2E_DIR/doc_check.py" "$T/size.md" "$T/size.json" "$T/size.tsv"
 
-###########################################################################
-# size on corpora tied to their host (issue 12): scaling over physical
-# cores, measured beside predicted, verdicts, memory parts, validation
-###########################################################################
-echo "# size: physical cores and measurement"
-SAVED_DB=$DB
-DB=$T/host.db
-# The GOMAXPROCS box is the affinity write-up's (lscpu.txt: 8 logical CPUs,
-# 4 physical cores, 2 per core). Its runs are tied to that host with a copy
-# of importers/profiles.c's sky-gomaxprocs profile plus `set =
-# topology_host=epyc` (README.md, manifests).
-cat >"$T/gmp-host.manifest" <<'EOF'
-layout = sky-gomaxprocs
-
-[table main]
-file = results.tsv
-tag = {tag}
-tag-parse = g{gomaxprocs}-n{sessions}-b{block} | prof-g{gomaxprocs}-n{sessions}
-run-dir = runs/{tag}
-discover = runs/*/
-generator = {run-dir}/load.json
-idle = {run-dir}/idle.txt
-trace = {run-dir}/sample.tsv
-trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
-window = {run-dir}/window.tsv
-require-trace = yes
-text = {run-dir}/goroutine.txt
-set = topology_host=epyc
-EOF
-cpl topology --from "$AFF/lscpu.txt" --host epyc
-expect_rc "host db: topology --from lscpu.txt --host epyc" 0
-cpl import -q "$GMP" --manifest "$T/gmp-host.manifest"
-expect_rc "host db: import the GOMAXPROCS corpus tied to host epyc" 0
-cpl import -q "$CAP"
-expect_rc "host db: import the capacity corpus" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "host db: import the affinity table with its manifest (host gomaxprocs-affinity)" 0
-
-CAPW="corpus=gcp-x86-capacity-20260816"
-REF=(size --target 1000 --sessions 500 --base-from "$CAPW subcorpus=core"
-	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3'
-	--smt-from 'corpus=gomaxprocs-affinity'
-	--memory-from "$CAPW target=medium cfg=pg block=1,2,3")
-cpl "${REF[@]}" --format tsv --view inputs
-expect_rc "size (the issue's command, GOMAXPROCS=8 left in) exits 0" 0
-cp "$T/.out" "$T/ref-inputs.tsv"
-check_eq "size with 8 left in: fitted over the physical-core levels 1, 2, 4" "1, 2, 4" "$(tsvget input per_doubling levels)"
-check_eq "size with 8 left in: level 8 left out as SMT (3 runs)" "8 (smt: 3 runs)" "$(tsvget input per_doubling left_out)"
-check_eq "size with 8 left in: the host named" "epyc" "$(tsvget input per_doubling host)"
-check_eq "size with 8 left in: 9 runs fitted" "9" "$(tsvget input per_doubling runs)"
-check_contains "size with 8 left in: the source says physical-core levels on host epyc" \
-	"$(tsvget input per_doubling source)" "the physical-core levels on host epyc (4 physical cores, 8 logical CPUs); left out: 8 (smt: 3 runs)"
-# python Gauss-Newton power law over gomaxprocs 1, 2, 4 (PYINPUTS): 2^b = 1.7856
-py_check "size with 8 left in: per doubling and its bounds = the python fit over gomaxprocs 1, 2, 4 of blocks 1-3 (1e-9)" \
-	"$PYLIB$PYINPUTS"'
-by = {r["input"]: r for r in rows(sys.argv[1])}
-pd = inputs(sys.argv[2])[1]
-got = tuple(num(by["per_doubling"][c]) for c in ("value", "lo", "hi"))
-print("ok" if all(close(g, w, 1e-9) for g, w in zip(got, pd)) and round(pd[0], 4) == 1.7856 else "%r python %r" % (got, pd))' "$SHARED"
-cpl "${REF[@]}" --format tsv
-cp "$T/.out" "$T/ref.tsv"
-REF_CHEAPEST=$(cheapest_rows)
-check_eq "size with 8 left in: the cheapest that meets is e2-standard-8" "e2-standard-8" "$REF_CHEAPEST"
-check_contains "size: e2-standard-16 (8 physical cores, 4 measured) is extrapolated" "$(tsvget instance e2-standard-16 flags)" "extrapolated"
-check_eq "size: e2-standard-8 (4 physical cores, as measured) is not extrapolated" "CHEAPEST" "$(tsvget instance e2-standard-8 flags)"
-# GOMAXPROCS=8 taken out: the same scaling input and the same cheapest
-OUT8=("${REF[@]}")
-OUT8[8]='corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
-cpl "${OUT8[@]}" --format tsv --view inputs
-expect_rc "size with GOMAXPROCS=8 taken out exits 0" 0
-check_eq "size: the scaling input (value, bounds, levels, runs) is the same with 8 taken out" \
-	"$(awk -F'\t' '$1 == "per_doubling" { print $2, $3, $4, $6, $10 }' "$T/ref-inputs.tsv")" \
-	"$(awk -F'\t' '$1 == "per_doubling" { print $2, $3, $4, $6, $10 }' "$T/.out")"
-check_eq "size with 8 taken out: nothing left out" "NA" "$(tsvget input per_doubling left_out)"
-cpl "${OUT8[@]}" --format tsv
-check_eq "size: the cheapest that meets is the same with 8 taken out" "$REF_CHEAPEST" "$(cheapest_rows)"
-check_eq "size: every row is the same with 8 taken out" "$(cat "$T/ref.tsv")" "$OUT"
-
-# a synthetic sweep on the same host: X = 100 N^0.8 at 1, 2, 4 (physical),
-# 8 (SMT) and 16 (beyond the 8 logical CPUs): only 1, 2, 4 are fitted, so
-# per doubling is 2^0.8 = 1.7411011265922482 (python: 2 ** 0.8)
-mkdir -p "$T/synth"
-cp "$AFF/lscpu.txt" "$T/synth/lscpu.txt"
-{
-	printf 'tag\tgomaxprocs\ttput\n'
-	for n in 1 2 4 8 16; do
-		printf 's%s\t%s\t%s\n' "$n" "$n" "$(python3 -c "print(repr(100 * $n ** 0.8))")"
-	done
-} >"$T/synth/sweep.tsv"
-printf 'layout = synthetic-sweep\n\n[table main]\nfile = sweep.tsv\ntag = {tag}\ntopology = lscpu.txt\n' >"$T/synth/coreplan.manifest"
-cpl import -q "$T/synth"
-expect_rc "host db: import a synthetic sweep tied to its lscpu.txt" 0
-cpl size --target 1000 --base-rate 299 --base-cpu gce-e2 --scaling-from 'corpus=synth' --format tsv --view inputs
-expect_rc "size --scaling-from the synthetic sweep exits 0" 0
-check_eq "size synthetic sweep: per doubling 2^0.8 over 1, 2, 4 only" "1.741101126592 1, 2, 4 3" \
-	"$(round "$(tsvget input per_doubling value)" 12) $(tsvget input per_doubling levels) $(tsvget input per_doubling runs)"
-check_eq "size synthetic sweep: 8 left out as SMT, 16 as beyond the logical CPUs" "8 (smt: 1 run), 16 (beyond: 1 run)" \
-	"$(tsvget input per_doubling left_out)"
-cpl size --target 1000 --base-rate 299 --base-cpu gce-e2 --scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=4,8'
-expect_rc "size --scaling-from one physical-core level is a usage error (exit 2)" 2
-check_contains "size --scaling-from one physical-core level: says which and what was left out" "$ERR" \
-	"hold 1 physical-core level of gomaxprocs on host 'epyc' (4; left out: 8 (smt: 3 runs))"
-cpl size --target 1000 --base-rate 299 --base-cpu gce-e2 --scaling-from 'corpus=gomaxprocs-scaling-20260816,synth gomaxprocs=1,2,4'
-expect_rc "size --scaling-from runs of two hosts is a usage error (exit 2)" 2
-check_contains "size --scaling-from two hosts: names both and says to narrow" "$ERR" "ran on different hosts ('epyc' on run"
-check_contains "size --scaling-from two hosts: names the synthetic host" "$ERR" "'synth' on run"
-
-# without a host: every level assumed physical, and the input says so
-DB=$SAVED_DB
-cpl "${REF[@]}" --format json
-expect_rc "size on the corpus with no host exits 0" 0
-check_eq "size without a host: levels 1, 2, 4, 8 fitted, assumed physical, no host" \
-	"1, 2, 4, 8|assumed physical cores (no host topology)|None|0" \
-	"$(jget '"%s|%s|%s|%s" % (d["facts"]["scaling_levels"]["value"], d["facts"]["scaling_level_kind"]["value"], d["facts"]["scaling_host"]["value"], d["facts"]["scaling_runs_left_out"]["value"])')"
-check_contains "size without a host: the source says the levels are assumed physical" \
-	"$(jget 'd["facts"]["per_doubling_source"]["value"]')" "so every level is assumed to count physical cores"
-check_contains "size without a host: a note says so" "$(jget 'd["sections"]["inputs"]["notes"]')" "assumed to count physical cores"
-DB=$T/host.db
-
-# the JSON: every input's provenance as facts and inputs-view cells
-cpl "${REF[@]}" --format json
-cp "$T/.out" "$T/ref.json"
-py_check "size json: provenance facts of each input (runs, WHERE, statistic, source; scaling levels, left out, host)" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-bad = []
-want = {"per_doubling_runs": 9, "per_doubling_where": "corpus=gomaxprocs-scaling-20260816 block=1,2,3",
-        "scaling_levels": "1, 2, 4", "scaling_left_out": "8 (smt: 3 runs)", "scaling_runs_left_out": 3,
-        "scaling_host": "epyc", "scaling_level_kind": "physical cores (the host\x27s topology)",
-        "max_measured_cores": 4, "base_rate_runs": 3, "smt_factor_runs": 30, "mem_per_session_kb_runs": 9,
-        "colocated_kb_runs": 9, "os_reserve_mib": 512, "base_cpu": "gce-e2", "verdicts_measured": 2,
-        "cheapest": "e2-standard-8", "cheapest_basis": "predicted", "sessions_asked": "500"}
-for k, v in want.items():
-    if f.get(k, "absent") != v:
-        bad.append("%s: %r, expected %r" % (k, f.get(k, "absent"), v))
-for k in ("base_rate", "per_doubling", "smt_factor", "mem_per_session_kb", "colocated_kb"):
-    if not f.get(k + "_statistic") or not f.get(k + "_source") or not f.get(k + "_where"):
-        bad.append("%s: statistic %r, source %r, where %r" % (k, f.get(k + "_statistic"), f.get(k + "_source"), f.get(k + "_where")))
-cols = [c["name"] for c in d["sections"]["inputs"]["columns"]]
-for c in ("runs", "where", "host", "levels", "left_out", "statistic", "source"):
-    if c not in cols:
-        bad.append("inputs view lacks %s" % c)
-print("\n".join(bad) if bad else "ok")'
-
-# measured beside predicted: e2-small and e2-medium at 500 sessions, each store apart
-cpl "${REF[@]}" --format tsv --view measured
-expect_rc "size --view measured exits 0" 0
-cp "$T/.out" "$T/ref-measured.tsv"
-check_eq "size measured: one row per instance and store at 500 sessions" \
-	"e2-small cfg=mem,e2-small cfg=pg,e2-medium cfg=mem,e2-medium cfg=pg" \
-	"$(awk -F'\t' 'NR > 1 { print $1, $3 }' "$T/.out" | paste -sd, -)"
-# results.tsv of the capacity corpus, tput at level 500, blocks 1-3, per target and cfg (python medians)
-py_check "size measured: median, range, n and shortfall of each store against python (results.tsv); pg: 65.7 and 245.2, mem: 84.2 and 305.0; 1000 / 65.7 = 15.2x, 1000 / 245.2 = 4.08x" "$PYLIB"'
-out = rows(sys.argv[1])
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-printed = {("e2-small", "pg"): (65.7, 15.22), ("e2-medium", "pg"): (245.2, 4.08),
-           ("e2-small", "mem"): (84.2, 11.87), ("e2-medium", "mem"): (305.0, 3.28)}
-bad = []
-for r in out:
-    inst, cfg = r["instance"], r["group"].split("=")[1]
-    v = [float(x["tput"]) for x in res if "e2-" + x["target"] == inst and x["cfg"] == cfg and x["level"] == "500" and x["block"] in ("1", "2", "3")]
-    med = statistics.median(v)
-    for col, want in (("median", med), ("min", min(v)), ("max", max(v)), ("shortfall", 1000 / med)):
-        if not close(num(r[col]), want, 1e-12):
-            bad.append("%s %s %s: coreplan %s, python %r" % (inst, cfg, col, r[col], want))
-    if r["n"] != str(len(v)) or r["at_target"] != "1":
-        bad.append("%s %s: n %s at_target %s" % (inst, cfg, r["n"], r["at_target"]))
-    pm, ps = printed[(inst, cfg)]
-    if round(num(r["median"]), 1) != pm or round(num(r["shortfall"]), 2) != ps:
-        bad.append("%s %s: %s, %s; the write-up %r, %r" % (inst, cfg, r["median"], r["shortfall"], pm, ps))
-print("\n".join(bad) if bad else "ok")' "$SHARED"
-py_check "size measured: the model disagrees (python bounds from the corpus inputs): e2-small below predicted_low, e2-medium above predicted_high, ratio = median / that bound; the model predicts about 95 and 190" \
-	"$PYLIB$PYINPUTS"'
-out = rows(sys.argv[1])
-base, pd, smt, _, _, _ = inputs(sys.argv[2])
-inst = {i["instance"]: i for i in rows(sys.argv[3])}
-bad = []
-for r in out:
-    i = inst[r["instance"]]
-    lo, p, hi = (predict(i, base, pd, smt, k) for k in (1, 0, 2))
-    m = num(r["median"])
-    want = ("below", m / lo) if m < lo else ("above", m / hi) if m > hi else ("within", None)
-    if r["model_check"] != want[0] or (want[1] and not close(num(r["model_ratio"]), want[1], 1e-9)):
-        bad.append("%s %s: %s %s, python %r (bounds %r-%r)" % (r["instance"], r["group"], r["model_check"], r["model_ratio"], want, lo, hi))
-    if round(p) != {"e2-small": 95, "e2-medium": 190}[r["instance"]]:
-        bad.append("%s predicted %r" % (r["instance"], p))
-    if (r["instance"] == "e2-small") != (want[0] == "below"):
-        bad.append("%s %s: %r" % (r["instance"], r["group"], want))
-print("\n".join(bad) if bad else "ok")' "$SHARED" "$GCE"
-check_eq "size measured: the worst cell of each is the pg store" "e2-small cfg=pg,e2-medium cfg=pg" \
-	"$(awk -F'\t' 'NR > 1 && $16 == "1" { print $1, $3 }' "$T/.out" | paste -sd, -)"
-cp "$T/ref.tsv" "$T/.out"
-for inst in e2-small e2-medium; do
-	check_eq "size $inst: the verdict rests on measurement" "measured" "$(tsvget instance $inst verdict_basis)"
-	check_eq "size $inst: short (on the pg store at 500 sessions)" "short cfg=pg at 500 sessions" \
-		"$(tsvget instance $inst verdict) $(tsvget instance $inst measured_at)"
-done
-check_eq "size e2-small: measured shortfall 15.22x (the write-up's ~15x)" "15.22" "$(round "$(tsvget instance e2-small measured_shortfall)" 2)"
-check_eq "size e2-medium: measured shortfall 4.08x (the write-up's ~4x)" "4.08" "$(round "$(tsvget instance e2-medium measured_shortfall)" 2)"
-check_contains "size e2-small: flagged measured below prediction" "$(tsvget instance e2-small flags)" "measured below prediction"
-check_contains "size e2-medium: flagged measured above prediction" "$(tsvget instance e2-medium flags)" "measured above prediction"
-check_eq "size e2-small: the model's shortfall is kept beside (10.54x)" "10.54" "$(round "$(tsvget instance e2-small shortfall)" 2)"
-check_eq "size: rows nobody measured rest on the prediction" "predicted" "$(tsvget instance e2-standard-8 verdict_basis)"
-
-# each verdict on the real corpora
-check_eq "size verdict meets: e2-standard-8 (predicted_low >= 1000)" "meets" "$(tsvget instance e2-standard-8 verdict)"
-check_eq "size verdict short: e2-standard-4 (predicted < 1000)" "short" "$(tsvget instance e2-standard-4 verdict)"
-check_eq "size verdict memory-bound: e2-micro (1 GiB)" "memory-bound" "$(tsvget instance e2-micro verdict)"
-check_eq "size verdict unmeasured CPU: n2-standard-8" "unmeasured CPU" "$(tsvget instance n2-standard-8 verdict)"
-# marginal: a target between e2-standard-8's lower bound and its prediction (python, from the corpus inputs)
-MARGINAL=$(python3 -c "$PYLIB$PYINPUTS"'
-base, pd, smt, _, _, _ = inputs(sys.argv[1])
-i = [r for r in rows(sys.argv[2]) if r["instance"] == "e2-standard-8"][0]
-lo, p = predict(i, base, pd, smt, 1), predict(i, base, pd, smt, 0)
-print(round((lo + p) / 2))' "$SHARED" "$GCE")
-M_REQ=("${REF[@]}")
-M_REQ[2]=$MARGINAL
-cpl "${M_REQ[@]}" --format tsv
-check_eq "size verdict marginal: e2-standard-8 at target $MARGINAL (between its lower bound and its prediction)" "marginal" "$(tsvget instance e2-standard-8 verdict)"
-check_eq "size at target $MARGINAL: the cheapest that meets is e2-standard-16 (marginal does not meet)" "e2-standard-16" "$(cheapest_rows)"
-# measured verdicts on e2-small at 500 sessions: pg min 63.45, median 65.72; mem min 75.38
-for tv in "60 meets" "65 marginal" "70 short"; do
-	set -- $tv
-	M_REQ[2]=$1
-	cpl "${M_REQ[@]}" --format tsv
-	check_eq "size --target $1: e2-small $2 on measurement (the pg store: min 63.45, median 65.72)" "$2 measured" \
-		"$(tsvget instance e2-small verdict) $(tsvget instance e2-small verdict_basis)"
-done
-check_eq "size --target 70: e2-small predicted 95 (low 89) would meet: measurement overrules it" "95" \
-	"$(round "$(tsvget instance e2-small predicted)" 0)"
-
-# memory: the app from the OLS, PostgreSQL from the pg runs' traces, the OS reserve
-cp "$T/ref-inputs.tsv" "$T/.out"
-py_check "size memory (pg runs, a pg_rss_kb trace column): co-located = median over the 9 runs of the plateau median of pg_rss_kb (python from samples/*.tsv)" \
-	"$PYLIB$PYINPUTS"'
-by = {r["input"]: r for r in rows(sys.argv[1])}
-cap = sys.argv[2] + "/sky/gcp-x86-capacity-20260816"
-runs = [r["run"] for r in rows(cap + "/system.tsv") if r["target"] == "medium" and r["cfg"] == "pg" and r["block"] in ("1", "2", "3")]
-pg = [plateau_median(cap + "/samples/" + t + ".tsv", 2) for t in runs]
-got = tuple(num(by["colocated_kb"][c]) for c in ("value", "lo", "hi"))
-want = (statistics.median(pg), min(pg), max(pg))
-bad = []
-if not all(close(g, w, 1e-12) for g, w in zip(got, want)) or by["colocated_kb"]["runs"] != "9":
-    bad.append("colocated %r (runs %s), python %r" % (got, by["colocated_kb"]["runs"], want))
-if num(by["os_reserve_mib"]["value"]) != 512:
-    bad.append("os reserve %r" % by["os_reserve_mib"]["value"])
-print("\n".join(bad) if bad else "ok")' "$SHARED"
-cp "$T/ref.tsv" "$T/.out"
-py_check "size memory: each part of e2-small's row (app OLS at 500, PostgreSQL, 512 MiB) and their sum (python)" "$PYLIB$PYINPUTS"'
-r = [x for x in rows(sys.argv[1]) if x["instance"] == "e2-small"][0]
-cap = sys.argv[2] + "/sky/gcp-x86-capacity-20260816"
-sysr = [x for x in rows(cap + "/system.tsv") if x["target"] == "medium" and x["cfg"] == "pg" and x["block"] in ("1", "2", "3")]
-xs = [float(x["level"]) for x in sysr]; ys = [float(x["load_app_kb"]) for x in sysr]
-mx, my = statistics.mean(xs), statistics.mean(ys)
-slope = sum((u - mx) * (v - my) for u, v in zip(xs, ys)) / sum((u - mx) ** 2 for u in xs)
-app = (my - slope * mx + slope * 500) / 1048576
-pg = statistics.median(plateau_median(cap + "/samples/" + x["run"] + ".tsv", 2) for x in sysr) / 1048576
-want = {"memory_app_gib": app, "memory_colocated_gib": pg, "memory_os_gib": 0.5, "memory_needed_gib": app + pg + 0.5}
-bad = ["%s %s, python %r" % (k, r[k], v) for k, v in want.items() if not close(num(r[k]), v, 1e-9)]
-print("\n".join(bad) if bad else "ok")' "$SHARED"
-MEM_REQ=("${REF[@]}")
-MEM_REQ[12]="$CAPW target=medium cfg=mem block=1,2,3"
-cpl "${MEM_REQ[@]}" --format tsv --view inputs
-expect_rc "size --memory-from the mem runs exits 0" 0
-check_eq "size memory (mem runs, pg_rss_kb 0 in the traces): nothing co-located" "0" "$(tsvget input colocated_kb value)"
-check_contains "size memory (mem runs): the source says the traces show no PostgreSQL" "$(tsvget input colocated_kb source)" "the traces show no PostgreSQL"
-MEM_REQ[12]='corpus=gomaxprocs-scaling-20260816 gomaxprocs=8 block=1,2,3,9'
-cpl "${MEM_REQ[@]}" --format tsv --view inputs
-expect_rc "size --memory-from the GOMAXPROCS runs (no pg_rss_kb column) exits 0" 0
-check_eq "size memory (GOMAXPROCS runs): nothing co-located" "0" "$(tsvget input colocated_kb value)"
-check_contains "size memory (GOMAXPROCS runs): the source says the traces have no pg_rss_kb column" "$(tsvget input colocated_kb source)" "no pg_rss_kb column"
-cpl "${REF[@]}" --os-reserve-mib 256 --format tsv
-check_eq "size --os-reserve-mib 256: the OS part 0.25 GiB" "0.25" "$(round "$(tsvget instance e2-small memory_os_gib)" 2)"
-check_eq "size --os-reserve-mib 256: e2-micro (1 GiB) still memory-bound (0.35 + 0.49 + 0.25)" "memory-bound" "$(tsvget instance e2-micro verdict)"
-cpl "${REF[@]}" --os-reserve-mib 0 --colocated-kb 0 --format tsv
-check_eq "size --os-reserve-mib 0 --colocated-kb 0: e2-micro fits its 1 GiB (the app alone, 0.35 GiB)" "short" "$(tsvget instance e2-micro verdict)"
-
-# a range and a list of session counts (blocks 1-3): measured at each, the worst decides, memory at the largest
-for sess in 300,500 300-500; do
-	S_REQ=("${REF[@]}")
-	S_REQ[4]=$sess
-	cpl "${S_REQ[@]}" --measured-where block=1,2,3 --format json
-	expect_rc "size --sessions $sess exits 0" 0
-	cp "$T/.out" "$T/sess.json"
-	py_check "size --sessions $sess: each session count listed per store, medians (python), the worst cell decides, memory at 500" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-meas = d["sections"]["measured"]["rows"]
-inst = {r["instance"]: r for r in d["sections"]["instances"]["rows"]}
-bad = []
-cells = {}
-for x in res:
-    if x["level"] in ("300", "500") and x["block"] in ("1", "2", "3"):
-        cells.setdefault(("e2-" + x["target"], int(x["level"]), "cfg=" + x["cfg"]), []).append(float(x["tput"]))
-got = {(r["instance"], r["sessions"], r["group"]): r for r in meas}
-if sorted(got) != sorted(cells):
-    bad.append("cells %r, python %r" % (sorted(got), sorted(cells)))
-for k, v in cells.items():
-    r = got.get(k)
-    if r and (not close(r["median"], statistics.median(v), 1e-12) or r["n"] != len(v)):
-        bad.append("%r: %r (n %r), python %r" % (k, r["median"], r["n"], statistics.median(v)))
-for name in ("e2-small", "e2-medium"):
-    mine = {k: statistics.median(v) for k, v in cells.items() if k[0] == name}
-    worst = min(mine, key=mine.get)
-    want_at = "%s at %d sessions" % (worst[2], worst[1])
-    r = inst[name]
-    if r["measured_at"] != want_at or not close(r["measured_median"], mine[worst], 1e-12) or r["verdict_basis"] != "measured":
-        bad.append("%s: %r %r %r, python worst %r %r" % (name, r["measured_at"], r["measured_median"], r["verdict_basis"], want_at, mine[worst]))
-    w = [m for m in meas if m["instance"] == name and m["worst"]]
-    if len(w) != 1 or (w[0]["sessions"], w[0]["group"]) != (worst[1], worst[2]):
-        bad.append("%s worst rows %r" % (name, w))
-f = {k: v["value"] for k, v in d["facts"].items()}
-if f["sessions"] != 500 or f["sessions_asked"] != sys.argv[3] or not close(inst["e2-small"]["memory_app_gib"], (f["mem_fixed_kb"] + 500 * f["mem_per_session_kb"]) / 1048576, 1e-12):
-    bad.append("sessions %r asked %r memory %r" % (f["sessions"], f["sessions_asked"], inst["e2-small"]["memory_app_gib"]))
-print("\n".join(bad) if bad else "ok")' "$SHARED" "${sess/,/, }"
-done
-check_contains "size --sessions 300-500: the title says the range" "$(jget 'd["title"]')" "at 300-500 sessions"
-# e2-small pg at 300 (blocks 1-3) has the lowest median: the verdict rests there
-check_eq "size --sessions 300-500: e2-small's worst cell is cfg=pg at 300 sessions" "cfg=pg at 300 sessions" \
-	"$(jget '[r for r in d["sections"]["instances"]["rows"] if r["instance"] == "e2-small"][0]["measured_at"]')"
-# without --measured-where, the soak block (300 sessions only) and the fsync block (100 only) are arms of their own
-S_REQ[4]=100-500
-cpl "${S_REQ[@]}" --format tsv --view measured
-py_check "size --sessions 100-500 without --measured-where: the soak and fsync blocks are cells of their own (python medians)" "$PYLIB"'
-out = {(r["instance"], r["sessions"], r["group"]): r for r in rows(sys.argv[1])}
-res = rows(sys.argv[2] + "/sky/gcp-x86-capacity-20260816/results.tsv")
-bad = []
-for inst, target, lvl, block in (("e2-small", "small", "300", "soak"), ("e2-medium", "medium", "100", "fs")):
-    v = [float(x["tput"]) for x in res if x["target"] == target and x["cfg"] == "pg" and x["block"] == block]
-    r = out.get((inst, lvl, "cfg=pg, block=" + block))
-    if r is None or not close(num(r["median"]), statistics.median(v), 1e-12) or r["n"] != str(len(v)):
-        bad.append("%s %s: %r, python %r (n %d)" % (inst, block, r, statistics.median(v), len(v)))
-    main = [float(x["tput"]) for x in res if x["target"] == target and x["cfg"] == "pg" and x["level"] == lvl and x["block"] in ("1", "2", "3")]
-    r = out.get((inst, lvl, "cfg=pg"))
-    if r is None or r["n"] != str(len(main)):
-        bad.append("%s %s main blocks: %r (n %d)" % (inst, lvl, r, len(main)))
-print("\n".join(bad) if bad else "ok")' "$SHARED"
-# a listed count without runs is listed with n 0 and decides nothing
-S_REQ[4]=400,500
-cpl "${S_REQ[@]}" --format tsv --view measured
-check_eq "size --sessions 400,500: the unmeasured 400 is listed per instance with n 0" "e2-small 0,e2-medium 0" \
-	"$(awk -F'\t' 'NR > 1 && $2 == 400 { print $1, $5 }' "$T/.out" | paste -sd, -)"
-
-# inputs validated against the catalogs (usage errors, exit 2, naming the valid ones)
-for bad in "--base-cpu xeon" "--base-cpu AMD_EPYC_7B12" "--base-cpu gce-e3"; do
-	set -- $bad
-	cpl size --target 1000 --base-rate 299 "$1" "$2" --per-doubling 1.78
-	expect_rc "size $bad is a usage error (exit 2)" 2
-	check_contains "size $bad: names it and lists the families" "$ERR" "unknown CPU family '$2' for --base-cpu (the catalogs' families: aws-c7g, aws-c7i, aws-m6i, aws-m7a, aws-m7g, aws-m7i, gce-c3, gce-c4, gce-c4-granite, gce-e2, gce-n2, gce-n2d, gce-t2a, gce-t2d;"
-done
-cpl size --target 1000 --base-rate 299 --base-cpu 'AMD EPYC 7B12' --per-doubling 1.78
-expect_rc "size --base-cpu 'AMD EPYC 7B12' is a usage error (exit 2)" 2
-cpl size --target 1000 --base-rate 299 --base-cpu e2-standard-4 --per-doubling 1.78 --format json
-expect_rc "size --base-cpu e2-standard-4 (an instance name) exits 0" 0
-check_eq "size --base-cpu e2-standard-4: stands for its family gce-e2" "gce-e2" "$(jget 'd["facts"]["base_cpu"]["value"]')"
-cpl "${REF[@]}" --translate bogus=2
-expect_rc "size --translate bogus=2 is a usage error (exit 2)" 2
-check_contains "size --translate bogus=2: names it and lists the families" "$ERR" "unknown CPU family 'bogus' for --translate (the catalogs' families: aws-c7g,"
-cpl "${REF[@]}" --translate n2-standard-8=1.1 --format tsv --view families
-expect_rc "size --translate n2-standard-8=1.1 (an instance name) exits 0" 0
-check_eq "size --translate n2-standard-8=1.1: gce-n2 translated by 1.1" "translated 1.1" \
-	"$(tsvget cpu_family gce-n2 rate_basis) $(tsvget cpu_family gce-n2 translation_factor)"
-check_eq "size families view: gce-e2 is the base" "base" "$(tsvget cpu_family gce-e2 rate_basis)"
-check_eq "size families view: aws-m7i is unmeasured" "unmeasured" "$(tsvget cpu_family aws-m7i rate_basis)"
-cpl "${REF[@]}" --translate gce-e2=1.1
-expect_rc "size --translate of the base's own family is a usage error (exit 2)" 2
-cpl "${REF[@]}" --series zz
-expect_rc "size --series zz is a usage error (exit 2)" 2
-check_contains "size --series zz: names it and lists the series" "$ERR" "unknown series 'zz' for --series (the catalogs' series: c3, c4, c7g, c7i, e2, m6i, m7a, m7g, m7i, n2, n2d, t2a, t2d)"
-cpl size --list-families --format tsv
-expect_rc "size --list-families (no --target) exits 0" 0
-py_check "size --list-families: each CPU family and series of the shipped catalogs (python groups)" "$PYLIB"'
-out = rows(sys.argv[1])
-groups = {}
-for path in sys.argv[2:]:
-    for r in rows(path):
-        groups.setdefault((r["cpu_family"], r["series"]), []).append(r["instance"])
-keys = sorted(groups, key=lambda k: (k[0].encode(), k[1].encode()))
-got = [(o["cpu_family"], o["series"]) for o in out]
-bad = [] if got == keys else ["groups %r" % got]
-bad += ["%r: %r" % (k, o["instances"]) for o, k in zip(out, keys) if o["instances"] != ", ".join(groups[k])]
-print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
-cpl size --list-families --view instances
-expect_rc "size --list-families --view instances is a usage error (exit 2)" 2
-# no topology for the SMT runs: the affinity table imported as a plain table (corpus runs)
-cpl import -q "$AFF/runs.tsv"
-expect_rc "host db: import runs.tsv alone (corpus runs, no host)" 0
-SMT_REQ=("${REF[@]}")
-SMT_REQ[10]='corpus=runs'
-cpl "${SMT_REQ[@]}"
-expect_rc "size --smt-from on runs with no host is a usage error (exit 2)" 2
-check_contains "size --smt-from with no host: says how to tie the runs to a host" "$ERR" "coreplan topology --from FILE --host NAME' and tie the runs to it"
-check_contains "size --smt-from with no host: offers --smt-factor" "$ERR" "or give --smt-factor F"
-if [[ "$ERR" == *"pass --host"* ]]; then
-	not_ok "size --smt-from with no host: suggests no --host option (size has none)" "$ERR"
-else
-	ok "size --smt-from with no host: suggests no --host option (size has none)"
-fi
-
-# the plot: measured points (median, min-max) beside the predictions
-mkdir -p "$T/plots"
-cpl "${REF[@]}" --series e2 --plot "$T/plots/measured.svg" --format json
-expect_rc "size --plot with measured instances exits 0" 0
-cp "$T/.out" "$T/plot.json"
-py_check "size --plot: a measured series with one point per measured cell (median, min, max) beside the predicted boxes" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-blocks = [b for b in open(sys.argv[2]).read().split("\n\n\n") if b.strip()]
-meas = [r for r in d["sections"]["measured"]["rows"] if r["at_target"]]
-bad = []
-if len(blocks) != 3:
-    bad.append("%d data blocks" % len(blocks))
-else:
-    pts = [l.split("\t") for l in blocks[2].split("\n") if l and not l.startswith("#")]
-    if len(pts) != len(meas) or len(meas) != 4:
-        bad.append("%d points, %d cells" % (len(pts), len(meas)))
-    for p, r in zip(pts, meas):
-        if not all(close(float(a), b, 1e-15) for a, b in zip(p[1:], (r["median"], r["min"], r["max"]))):
-            bad.append("%r vs %r" % (p, r))
-print("\n".join(bad) if bad else "ok")' "$T/plots/measured.svg.tsv"
-if command -v gnuplot >/dev/null; then
-	check_contains "size --plot: the SVG names the measured series" "$(cat "$T/plots/measured.svg")" "measured (median, min-max)"
-fi
-
-# doc_check: every view in md, json and tsv, for the request and a range
-for req in ref range; do
-	R=("${REF[@]}")
-	[ "$req" = range ] && R[4]=100-500
-	cpl "${R[@]}"
-	cp "$T/.out" "$T/dc-$req.md"
-	cpl "${R[@]}" --format json
-	cp "$T/.out" "$T/dc-$req.json"
-	for view in instances inputs measured families; do
-		cpl "${R[@]}" --format tsv --view $view
-		cp "$T/.out" "$T/dc-$req-$view.tsv"
-		py_check "doc_check size ($req, view $view): md, json and tsv agree" \
-			"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-			"$E2E_DIR/doc_check.py" "$T/dc-$req.md" "$T/dc-$req.json" "$T/dc-$req-$view.tsv"
-	done
-done
-DB=$SAVED_DB
-
-###########################################################################
-# size: numbers given on the command line, a catalog of one's own
-###########################################################################
-printf 'instance\tprovider\tseries\tvcpus\tthreads_per_core\tsustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\tprice_region\tprice_source\tprice_date\n' >"$T/mine.tsv"
-printf 'half\tx\tx\t2\t2\t0.5\t4\tfam-a\t0.03\tr\ts\t2026-01-01\n' >>"$T/mine.tsv"
-printf 'two\tx\tx\t4\t2\t1\t16\tfam-a\t0.13\tr\ts\t2026-01-01\n' >>"$T/mine.tsv"
-printf 'four\tx\tx\t4\t1\t1\t16\tfam-a\t0.2\tr\ts\t2026-01-01\n' >>"$T/mine.tsv"
-printf 'eight\tx\tx\t16\t2\t1\t64\tfam-a\t0.5\tr\ts\t2026-01-01\n' >>"$T/mine.tsv"
-GIVEN=(size --catalog "$T/mine.tsv" --target 1000 --base-rate 300 --base-cpu fam-a
-	--per-doubling 1.8 --smt-factor 1.25 --format tsv)
-cpl "${GIVEN[@]}"
-expect_rc "size with given numbers and --catalog exits 0" 0
-# half: 2 x 0.5 / 2 = 0.5 core: 300 x 0.5 x 1.25 = 187.5; burst 1 core: 300 x 1.25 = 375
-check_eq "size given: half = 300 x 0.5 x 1.25 = 187.5" "187.5" "$(round "$(tsvget instance half predicted)" 1)"
-check_contains "size given: half burst 375" "$(tsvget instance half flags)" "burst 375 not sustained"
-# two: 300 x 1.8 x 1.25 = 675, short; four: 300 x 1.8^2 = 972, short (1 thread per core)
-check_eq "size given: two = 300 x 1.8 x 1.25 = 675" "675.0" "$(round "$(tsvget instance two predicted)" 1)"
-check_eq "size given: four = 300 x 1.8^2 x 1 = 972" "972.0" "$(round "$(tsvget instance four predicted)" 1)"
-# eight: 300 x 1.8^3 x 1.25 = 2187, meets, the only one, CHEAPEST; no --scaling-from: not flagged extrapolated
-check_eq "size given: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
-check_eq "size given: eight is the cheapest (only) meeting row" "CHEAPEST" "$(tsvget instance eight flags)"
-# cost per 1k: 0.5 x 1000 / 2187 = 0.22862...
-check_eq "size given: eight cost per 1k = 0.5 x 1000 / 2187" "0.2286" "$(round "$(tsvget instance eight cost_per_1k)" 4)"
-check_eq "size given: no sessions, no memory figure" "NA" "$(tsvget instance eight memory_needed_gib)"
-cpl "${GIVEN[@]}" --headroom 60
-# 40% kept: eight 2187 x 0.4 = 874.8, short: nothing meets, nothing marked
-check_eq "size given --headroom 60: eight = 2187 x 0.4 = 874.8" "874.8" "$(round "$(tsvget instance eight predicted)" 1)"
-check_eq "size given --headroom 60: eight is short" "short" "$(tsvget instance eight verdict)"
-check_eq "size given --headroom 60: no CHEAPEST row" "0" "$(grep -c CHEAPEST "$T/.out")"
-cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
-# (1048576 + 30000 x 500) / 1048576 = 16048576 / 1048576 = 15.305 GiB of app,
-# + the default OS reserve 512 MiB = 0.5 GiB: 15.805; more than half's 4 GiB,
-# less than two's 16
-check_eq "size given: memory (1048576 + 30000 x 500) / 1048576 + 512 / 1024 = 15.81 GiB" "15.81" \
-	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
-check_eq "size given: the app part 15.31 GiB" "15.31" "$(round "$(tsvget instance two memory_app_gib)" 2)"
-check_eq "size given: the OS part 0.5 GiB" "0.50" "$(round "$(tsvget instance two memory_os_gib)" 2)"
-check_eq "size given: nothing co-located without --memory-from or --colocated-kb" "0.00" \
-	"$(round "$(tsvget instance two memory_colocated_gib)" 2)"
-# --os-reserve-mib 0 and --colocated-kb 1048576: 15.305 + 1 = 16.305 > 16: two is memory-bound
-cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576 --os-reserve-mib 0 \
-	--colocated-kb 1048576
-check_eq "size given --os-reserve-mib 0 --colocated-kb 1048576: 15.305 + 1 = 16.31 GiB" "16.31" \
-	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
-check_eq "size given --colocated-kb: two (16 GiB) is now memory-bound" "memory-bound" "$(tsvget instance two verdict)"
-cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
-check_eq "size given: half (4 GiB) is memory-bound" "memory-bound" "$(tsvget instance half verdict)"
-check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instance two verdict)"
-
-###########################################################################
-# size without a database: given numbers, the shipped catalogs, every cell
-###########################################################################
-echo "# size without a database"
-NODB=$T/none.db
-NOSIZE=(size --target 1000 --sessions 500 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
-	--smt-factor 1.27 --mem-per-session 637 --mem-fixed 40000)
-for fmt in md json tsv; do
-	"${TIMEOUT[@]}" "$BIN" --db "$NODB" "${NOSIZE[@]}" --format "$fmt" >"$T/nodb.$fmt" 2>"$T/.err"
-	RC=$?
-	ERR=$(cat "$T/.err")
-	expect_rc "size without a database --format $fmt exits 0" 0
-done
-"$BIN" --db "$NODB" "${NOSIZE[@]}" --format tsv --view inputs >"$T/nodb-inputs.tsv" 2>/dev/null
-check_eq "size without a database: no database file made" "no" "$([ -e "$NODB" ] && echo yes || echo no)"
-cp "$T/nodb.tsv" "$T/.out"
-# Every number and word of the instances view, recomputed from the catalog
-# files with the formulas of analysis/size.h and the given inputs (no WHERE:
-# bounds equal the values; no sweep: nothing is extrapolated).
-py_check "size without a database: every cell of the instances view recomputed from aws.tsv, gce.tsv and the given numbers (1e-12)" "$PYLIB"'
-base, pd, smt, per, fixed, sessions, target = 299.0, 1.78, 1.27, 637.0, 40000.0, 500, 1000.0
-cat = rows(sys.argv[2]) + rows(sys.argv[3])  # shipped: in name order, aws then gce
-out = rows(sys.argv[1])
-bad = []
-if [r["instance"] for r in out] != [i["instance"] for i in cat]:
-    bad.append("rows %r" % [r["instance"] for r in out][:5])
-def scale(p, d):
-    return d ** math.log2(p) if p >= 1 else p
-app = (fixed + per * sessions) / (1024.0 * 1024.0)
-mem = app + 0 + 512 / 1024.0  # nothing co-located; the default OS reserve, 512 MiB
-want_rows = []
-for i in cat:
-    v, t, f = int(i["vcpus"]), int(i["threads_per_core"]), float(i["sustained_vcpu_fraction"])
-    phys, sus = v / t, v * f / t
-    price, gib = float(i["price_per_hour"]), float(i["memory_gib"])
-    s = smt if t == 2 else 1.0
-    w = {"instance": i["instance"], "vcpus": v, "threads_per_core": t, "physical_cores": phys,
-         "sustained_cores": sus, "memory_needed_gib": mem, "memory_app_gib": app,
-         "memory_colocated_gib": 0.0, "memory_os_gib": 0.5, "memory_gib": gib,
-         "price_per_hour": price, "price_date": i["price_date"], "measured_n": None,
-         "measured_median": None, "measured_min": None, "measured_max": None,
-         "measured_at": None, "measured_shortfall": None, "model_check": None,
-         "model_ratio": None, "verdict_basis": "predicted"}
-    flags = []
-    if i["cpu_family"] != "gce-e2":
-        w.update(predicted=None, predicted_low=None, predicted_high=None, shortfall=None,
-                 cost_per_1k=None, verdict="unmeasured CPU")
-    else:
-        p = base * scale(sus, pd) * s
-        w.update(predicted=p, predicted_low=p, predicted_high=p, shortfall=target / p,
-                 cost_per_1k=price * 1000 / p,
-                 verdict="memory-bound" if mem > gib else "meets" if p >= target else "short")
-        if f < 1:
-            flags.append("shared-core: sustained share; burst %.0f not sustained" % (base * scale(phys, pd) * s))
-    w["flags"] = flags
-    want_rows.append(w)
-meets = [w for w in want_rows if w["verdict"] == "meets"]
-cheapest = min(meets, key=lambda w: w["price_per_hour"]) if meets else None
-for w in want_rows:
-    fl = (["CHEAPEST"] if w is cheapest else []) + w["flags"]
-    w["flags"] = "; ".join(fl) if fl else None
-for r, w in zip(out, want_rows):
-    if set(r) != set(w):
-        bad.append("columns %r" % sorted(set(r) ^ set(w))); break
-    for k, v in w.items():
-        got = r[k]
-        if v is None:
-            ok = got == "NA"
-        elif isinstance(v, str):
-            ok = got == v
-        elif isinstance(v, int):
-            ok = got == str(v)
-        elif v == 0:
-            ok = got == "0"
-        else:
-            ok = got != "NA" and close(float(got), v, 1e-12)
-        if not ok:
-            bad.append("%s %s: coreplan %r, python %r" % (w["instance"], k, got, v))
-if cheapest is None or cheapest["instance"] != "e2-standard-8":
-    bad.append("python cheapest %r" % (cheapest and cheapest["instance"]))
-print("\n".join(bad[:20]) if bad else "ok")' "$AWS" "$GCE"
-cp "$T/nodb.json" "$T/.out"
-py_check "size without a database: facts (target, sessions, headroom, cheapest and its capacity, inputs, catalogs shipped)" "$PYLIB"'
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-bad = []
-want = {"target": 1000, "sessions": 500, "headroom": 0, "cheapest": "e2-standard-8", "catalog_origin": "shipped",
-        "base_rate": 299, "base_rate_lo": 299, "base_rate_hi": 299, "per_doubling": 1.78, "per_doubling_lo": 1.78,
-        "per_doubling_hi": 1.78, "smt_factor": 1.27, "smt_factor_lo": 1.27, "smt_factor_hi": 1.27,
-        "mem_per_session_kb": 637, "mem_fixed_kb": 40000, "base_cpu": "gce-e2", "max_measured_cores": None,
-        "per_doubling_se": None, "corpora": "none"}
-for k, v in want.items():
-    if f.get(k, "absent") != v:
-        bad.append("%s: %r, expected %r" % (k, f.get(k, "absent"), v))
-# e2-standard-8: 4 sustained cores: 299 x 1.78^2 x 1.27
-if not close(f.get("cheapest_predicted") or 0, 299 * 1.78 ** 2 * 1.27, 1e-12):
-    bad.append("cheapest_predicted %r" % f.get("cheapest_predicted"))
-if not f.get("catalogs", "").startswith("shipped: aws (" + sys.argv[2] + "), gce (" + sys.argv[3] + ")"):
-    bad.append("catalogs %r" % f.get("catalogs"))
-print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
-cp "$T/nodb-inputs.tsv" "$T/.out"
-check_eq "size without a database, inputs view: the base rate as given" "given: base rate 299" "$(tsvget input base_rate source)"
-check_eq "size without a database, inputs view: no runs behind a given number" "NA" "$(tsvget input base_rate runs)"
-check_eq "size without a database, inputs view: fixed memory as given" "40000" "$(tsvget input mem_fixed_kb value)"
-for view in instances inputs; do
-	tsv=$T/nodb.tsv
-	[ "$view" = inputs ] && tsv=$T/nodb-inputs.tsv
-	py_check "doc_check size without a database (view $view): md, json and tsv agree" \
-		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-		"$E2E_DIR/doc_check.py" "$T/nodb.md" "$T/nodb.json" "$tsv"
-done
 
 # The same request on the capacity and GOMAXPROCS corpora imported together:
 # base, scaling and memory from runs; doc_check on each view.
@@ -1365,29 +355,16 @@ for tsv in "$T/dc.tsv" "$T/dc-inputs.tsv"; do
 done
 cp "$T/dc-inputs.tsv" "$T/.out"
 check_eq "size on the corpora: the sweep's 12 runs (blocks 1-3, gomaxprocs 1-8)" "12" "$(tsvget input per_doubling runs)"
-check_eq "size on the corpora: no SMT input: 1.0" "1" "$(tsvget input smt_factor value)"
+# no --smt-from: the SMT factor measured where --smt-from would have found it,
+# the affinity table's pinned runs on the sweep's platform (amd-epyc-7b12):
+# median pin-siblings / median 2-thread sweep (runs.tsv, python)
+py_file "size on the corpora without --smt-from: the SMT factor measured from the affinity table (python: median pin-siblings / median sweep g2), basis measured" sizing_size_on_the_corpora_without.py "$SHARED"
 
 # --plot: the picture, its data and script named in the document
 mkdir -p "$T/plots"
 cpl "${SIZE[@]}" --format json --plot "$T/plots/sizing.svg"
 expect_rc "size --plot exits 0" 0
-py_check "size --plot: facts plot, plot_data and plot_script name the files, which exist; one box per predicted instance" "$PYLIB"'
-import os
-d = json.load(open(sys.argv[1]))
-f = {k: v["value"] for k, v in d["facts"].items()}
-dirn = sys.argv[2]
-bad = []
-for k, name in (("plot", "sizing.svg"), ("plot_data", "sizing.svg.tsv"), ("plot_script", "sizing.svg.gp")):
-    if f.get(k) != dirn + "/" + name or not os.path.getsize(dirn + "/" + name):
-        bad.append("%s %r" % (k, f.get(k)))
-pred = [r for r in d["sections"]["instances"]["rows"] if r["predicted"] is not None]
-data = [l for l in open(dirn + "/sizing.svg.tsv").read().split("\n\n\n")[0].split("\n") if l and not l.startswith("#")]
-if len(data) != len(pred) or len(pred) != 8:
-    bad.append("%d boxes, %d predicted rows" % (len(data), len(pred)))
-for line, r in zip(data, pred):
-    if not close(float(line.split("\t")[1]), r["predicted"], 1e-15):
-        bad.append("box %r vs %s %r" % (line, r["instance"], r["predicted"]))
-print("\n".join(bad) if bad else "ok")' "$T/plots"
+py_file "size --plot: facts plot, plot_data and plot_script name the files, which exist; one box per predicted instance" sizing_size_plot_facts_plot_plot.py "$T/plots"
 if command -v gnuplot >/dev/null; then
 	check_eq "size --plot: an SVG" "1" "$(grep -c '<svg' "$T/plots/sizing.svg")"
 fi
@@ -1415,41 +392,9 @@ XSIZE=(size --target 1000 --sessions 25 --base-from subcorpus=m1 --per-doubling 
 	--translate gce-e2=from:subcorpus=m1,to:subcorpus=core)
 cpl "${XSIZE[@]}" --format tsv
 expect_rc "size --translate gce-e2=from:subcorpus=m1,to:subcorpus=core exits 0" 0
-py_check "size --translate measured: e2-standard-2 = M1 median / the factor, bounds widened by its interval" "$PYLIB"'
-out = {r["instance"]: r for r in rows(sys.argv[1])}
-xl = {r["kind"]: r for r in rows(sys.argv[2])}
-m1 = [float(r["tput"]) for r in rows(sys.argv[3] + "/sky/gcp-x86-capacity-20260816/m1/m1.tsv")]
-x86 = [float(r["ips"]) for r in rows(sys.argv[3] + "/sky/gcp-x86-capacity-20260816/core/results.tsv")]
-f = statistics.median(m1) / statistics.median(x86)
-lo, hi = float(xl["rate"]["ci_lo"]), float(xl["rate"]["ci_hi"])
-o = out["e2-standard-2"]
-bad = []
-if not close(float(xl["rate"]["factor"]), f, 1e-12):
-    bad.append("factor %s, python %r" % (xl["rate"]["factor"], f))
-for c, want in (("predicted", statistics.median(m1) / f), ("predicted_low", min(m1) / hi),
-                ("predicted_high", max(m1) / lo)):
-    if not close(float(o[c]), want, 1e-9):
-        bad.append("%s: %s, python %r" % (c, o[c], want))
-if "translated (factor 2.9973, 95% interval" not in o["flags"] or "measured from apple-m1 to gce-e2" not in o["flags"]:
-    bad.append("flags %r" % o["flags"])
-print("\n".join(bad) if bad else "ok")' "$T/xl.tsv" "$SHARED"
+py_file "size --translate measured: e2-standard-2 = M1 median / the factor, bounds widened by its interval" sizing_size_translate_measured_e2_standard.py "$T/xl.tsv" "$SHARED"
 cpl "${XSIZE[@]}" --format tsv --view inputs
-py_check "size --translate measured: the inputs view carries the factor, its interval and where it came from" "$PYLIB"'
-r = [r for r in rows(sys.argv[1]) if r["input"] == "translation"]
-xl = {x["kind"]: x for x in rows(sys.argv[2])}["rate"]
-bad = []
-if len(r) != 1:
-    bad.append("%d translation rows" % len(r))
-else:
-    r = r[0]
-    want = {"value": xl["factor"], "lo": xl["ci_lo"], "hi": xl["ci_hi"], "runs": "6", "cpu_family": "gce-e2",
-            "where": "from:subcorpus=m1,to:subcorpus=core"}
-    bad += ["%s: %r, expected %r" % (k, r[k], v) for k, v in want.items() if r[k] != v]
-    for part in ("measured (coreplan translate): median tput of from:subcorpus=m1 (3 runs, apple-m1) / to:subcorpus=core (3 runs, gce-e2)",
-                 "the bounds widened by the interval"):
-        if part not in r["source"]:
-            bad.append("source %r lacks %r" % (r["source"], part))
-print("\n".join(bad) if bad else "ok")' "$T/xl.tsv"
+py_file "size --translate measured: the inputs view carries the factor, its interval and where it came from" sizing_size_translate_measured_the_inputs.py "$T/xl.tsv"
 cpl size --target 1000 --base-from subcorpus=m1 --per-doubling 1.8 \
 	--translate gce-n2=from:subcorpus=m1,to:subcorpus=core
 expect_rc "size --translate gce-n2 measured on gce-e2 runs is a usage error (exit 2)" 2
@@ -1463,208 +408,6 @@ cpl size --target 1000 --base-from subcorpus=m1 --per-doubling 1.8 --translate g
 expect_rc "size --translate from: without ,to: is a usage error (exit 2)" 2
 check_contains "size --translate from: without ,to: names the form" "$ERR" "FAMILY=from:WHERE,to:WHERE"
 
-###########################################################################
-# catalog: instance catalogs in the database
-###########################################################################
-echo "# catalog"
-SAVED_DB=$DB
-DB=$T/catalog.db
-q() { sqlite3 -batch -noheader -separator $'\t' "$DB" "$@"; }
-cpl catalog --format json
-expect_rc "catalog (no file) on a new database exits 0" 0
-check_eq "catalog: stored the two shipped catalogs" "2 0 2 116" \
-	"$(jget 'd["facts"]["stored"]["value"], d["facts"]["replaced"]["value"], d["facts"]["catalogs"]["value"], d["facts"]["instances"]["value"]' | tr -d '(),')"
-check_eq "catalog: the catalogs table (name order: aws, gce; absolute paths; sha256 of the files)" \
-	"aws	$AWS	$(sha256sum "$AWS" | cut -d' ' -f1)
-gce	$GCE	$(sha256sum "$GCE" | cut -d' ' -f1)" "$(q 'SELECT name, source_path, sha256 FROM catalogs ORDER BY catalog_id')"
-py_check "catalog: every instance row equals its catalog file's line, with the derived cores" "$PYLIB"'
-import sqlite3
-db = sqlite3.connect(sys.argv[2])
-bad = []
-n = 0
-for name, path in (("aws", sys.argv[3]), ("gce", sys.argv[4])):
-    got = db.execute("SELECT i.* FROM instances i JOIN catalogs c USING (catalog_id) WHERE c.name = ? ORDER BY line", (name,))
-    cols = [c[0] for c in got.description]
-    got = [dict(zip(cols, r)) for r in got]
-    want = rows(path)
-    if len(got) != len(want):
-        bad.append("%s: %d rows, file %d" % (name, len(got), len(want)))
-    for line, (g, w) in enumerate(zip(got, want), start=2):
-        n += 1
-        for k in ("instance", "provider", "series", "cpu_family", "price_region", "price_source", "price_date"):
-            if g[k] != w[k]:
-                bad.append("%s %s %s %r %r" % (name, w["instance"], k, g[k], w[k]))
-        for k in ("vcpus", "threads_per_core"):
-            if g[k] != int(w[k]) or type(g[k]) is not int:
-                bad.append("%s %s %s %r" % (name, w["instance"], k, g[k]))
-        for k in ("sustained_vcpu_fraction", "memory_gib", "price_per_hour"):
-            if g[k] != float(w[k]):
-                bad.append("%s %s %s %r" % (name, w["instance"], k, g[k]))
-        v, t, f = int(w["vcpus"]), int(w["threads_per_core"]), float(w["sustained_vcpu_fraction"])
-        if g["physical_cores"] != v / t or not close(g["sustained_cores"], v * f / t, 1e-15) or g["line"] != line:
-            bad.append("%s %s derived %r %r line %r" % (name, w["instance"], g["physical_cores"], g["sustained_cores"], g["line"]))
-print("\n".join(bad[:20]) if bad or n != 116 else "ok")' "$DB" "$AWS" "$GCE"
-LOADED=$(q 'SELECT group_concat(loaded_at) FROM catalogs')
-cpl catalog --format json
-expect_rc "catalog again exits 0" 0
-check_eq "catalog again: the database already holds catalogs, none stored" "0 2" \
-	"$(jget 'd["facts"]["stored"]["value"], d["facts"]["catalogs"]["value"]' | tr -d '(),')"
-check_contains "catalog again: a note says so" "$(jget 'd["sections"]["catalogs"]["notes"]')" "already holds catalogs"
-check_eq "catalog again: nothing rewritten" "$LOADED" "$(q 'SELECT group_concat(loaded_at) FROM catalogs')"
-
-cpl catalog --show --format tsv
-expect_rc "catalog --show exits 0" 0
-check_eq "catalog --show: the instances view's header" \
-	"catalog	instance	provider	series	vcpus	threads_per_core	sustained_vcpu_fraction	memory_gib	cpu_family	price_per_hour	price_region	price_source	price_date	physical_cores	sustained_cores	line" \
-	"$(head -n 1 "$T/.out")"
-py_check "catalog --show: one row per file line (aws then gce), fields as in the files" "$PYLIB"'
-out = rows(sys.argv[1])
-want = [("aws", r) for r in rows(sys.argv[2])] + [("gce", r) for r in rows(sys.argv[3])]
-bad = []
-if len(out) != len(want):
-    bad.append("%d rows, files %d" % (len(out), len(want)))
-for o, (c, w) in zip(out, want):
-    if o["catalog"] != c or any(o[k] != w[k] for k in ("instance", "provider", "series", "vcpus", "cpu_family", "price_date")) \
-       or float(o["price_per_hour"]) != float(w["price_per_hour"]) or float(o["physical_cores"]) != int(w["vcpus"]) / int(w["threads_per_core"]):
-        bad.append("%r vs %r" % (o, w))
-print("\n".join(bad[:10]) if bad else "ok")' "$AWS" "$GCE"
-cpl catalog --show
-check_contains "catalog --show md: the instances section" "$OUT" "### Instances"
-check_eq "catalog --show md: only that section" "" "$(grep -E '^### (Catalogs|CPU families)' <<<"$OUT")"
-cpl catalog --show --format json
-cp "$T/.out" "$T/show.json"
-cpl catalog --show
-cp "$T/.out" "$T/show.md"
-cpl catalog --show --format tsv
-cp "$T/.out" "$T/show.tsv"
-py_check "doc_check catalog --show: md, json and tsv agree" \
-	"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-	"$E2E_DIR/doc_check.py" "$T/show.md" "$T/show.json" "$T/show.tsv"
-
-cpl catalog --families --format tsv
-expect_rc "catalog --families exits 0" 0
-py_check "catalog --families: each CPU family and series with its count, vCPU range and instances (python)" "$PYLIB"'
-out = rows(sys.argv[1])
-groups = {}
-for path in sys.argv[2:]:
-    for r in rows(path):
-        groups.setdefault((r["cpu_family"], r["series"]), []).append(r)
-bad = []
-keys = sorted(groups, key=lambda k: (k[0].encode(), k[1].encode()))
-if [(o["cpu_family"], o["series"]) for o in out] != keys:
-    bad.append("groups %r" % [(o["cpu_family"], o["series"]) for o in out])
-for o, k in zip(out, keys):
-    g = groups[k]
-    v = [int(r["vcpus"]) for r in g]
-    want = (g[0]["provider"], str(len(g)), str(min(v)), str(max(v)), ", ".join(r["instance"] for r in g))
-    if (o["provider"], o["n"], o["vcpus_min"], o["vcpus_max"], o["instances"]) != want:
-        bad.append("%r: %r" % (k, o))
-print("\n".join(bad) if bad else "ok")' "$AWS" "$GCE"
-check_eq "catalog --families: gce-e2 lists the eight e2 shapes" \
-	"e2-micro, e2-small, e2-medium, e2-standard-2, e2-standard-4, e2-standard-8, e2-standard-16, e2-standard-32" \
-	"$(tsvget cpu_family gce-e2 instances)"
-
-# size on the stored catalogs, then replacing gce with a catalog of one's own
-cpl "${NOSIZE[@]}" --format json
-expect_rc "size on the stored catalogs exits 0" 0
-check_eq "size on the stored catalogs: origin database" "database" "$(jget 'd["facts"]["catalog_origin"]["value"]')"
-check_eq "size on the stored catalogs: the same rows as on the shipped ones" \
-	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sections"]["instances"]["rows"])' "$T/nodb.json")" \
-	"$(jget 'd["sections"]["instances"]["rows"]')"
-cpl catalog --name gce "$T/mine.tsv" --format json
-expect_rc "catalog --name gce mine.tsv (replace) exits 0" 0
-check_eq "catalog replace: stored 1, replaced 1, still 2 catalogs, 54 + 4 instances" "1 1 2 58" \
-	"$(jget 'd["facts"]["stored"]["value"], d["facts"]["replaced"]["value"], d["facts"]["catalogs"]["value"], d["facts"]["instances"]["value"]' | tr -d '(),')"
-check_eq "catalog replace: the action column" "aws:None gce:replaced" \
-	"$(jget '" ".join("%s:%s" % (r["catalog"], r["action"]) for r in d["sections"]["catalogs"]["rows"])')"
-check_eq "catalog replace: gce keeps its place and now holds mine.tsv" "aws	54
-gce	4	$(realpath "$T/mine.tsv")" \
-	"$(q 'SELECT c.name, count(*), CASE c.name WHEN "gce" THEN c.source_path END FROM catalogs c JOIN instances USING (catalog_id) GROUP BY c.catalog_id ORDER BY c.catalog_id' | sed 's/\t$//')"
-cpl size --target 1000 --base-rate 300 --base-cpu fam-a --per-doubling 1.8 --smt-factor 1.25 --format tsv
-expect_rc "size on the replaced catalogs exits 0" 0
-check_eq "size on the replaced catalogs: 58 rows" "58" "$(($(grep -c . "$T/.out") - 1))"
-check_eq "size on the replaced catalogs: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
-# --catalog FILE wins over the stored ones, for that run only: the database does not change
-BEFORE=$(sha256sum "$DB" | cut -d' ' -f1)
-cpl size --catalog "$GCE" --target 1000 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78 --format json
-expect_rc "size --catalog on a database with catalogs exits 0" 0
-check_eq "size --catalog: origin given, catalog gce from the file" "given: gce ($GCE)" "$(jget 'd["facts"]["catalogs"]["value"]')"
-check_eq "size --catalog: the file's 62 instances" "62" "$(jget 'len(d["sections"]["instances"]["rows"])')"
-check_eq "size --catalog: the database is unchanged" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
-check_eq "size --catalog: the stored gce still holds mine.tsv" "4" "$(q "SELECT count(*) FROM instances JOIN catalogs USING (catalog_id) WHERE name = 'gce'")"
-mkdir -p "$T/other"
-cp "$GCE" "$T/other/gce.tsv"
-cpl size --catalog "$GCE" --catalog "$T/other/gce.tsv" --target 1000 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78
-expect_rc "size --catalog: two files of the same name are refused (exit 2)" 2
-check_contains "size --catalog: two files of the same name: says so" "$ERR" "are both catalog 'gce'"
-
-# refused catalogs leave the database byte for byte as it was
-head -n 2 "$T/mine.tsv" >"$T/badcat.tsv"
-printf 'broken\tx\tx\tmany\t2\t1\t8\tfam-a\t0.1\tr\ts\t2026-01-01\n' >>"$T/badcat.tsv"
-BEFORE=$(sha256sum "$DB" | cut -d' ' -f1)
-cpl catalog "$T/badcat.tsv"
-expect_rc "catalog with a malformed file exits 1" 1
-check_contains "catalog with a malformed file: names the file, line 3 and column 4" "$ERR" "badcat.tsv:3:4: vcpus 'many'"
-check_eq "catalog with a malformed file: the database is byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
-cpl catalog "$AWS" "$T/badcat.tsv"
-expect_rc "catalog with a good and a malformed file exits 1" 1
-check_eq "catalog good + malformed: nothing stored, byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
-cpl catalog --name copy "$AWS"
-expect_rc "catalog: an instance type already in another catalog exits 1" 1
-check_contains "catalog duplicate: names the instance and both catalogs" "$ERR" "instance 'm6i.large' is in catalog 'aws' (line 2) and in catalog 'copy' (line 2)"
-check_eq "catalog duplicate: the database is byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
-cpl catalog --name x "$AWS" "$GCE"
-expect_rc "catalog --name with two files is a usage error (exit 2)" 2
-cpl catalog --show "$AWS"
-expect_rc "catalog --show FILE is a usage error (exit 2)" 2
-cpl catalog --show --families
-expect_rc "catalog --show --families is a usage error (exit 2)" 2
-check_eq "catalog usage errors: the database is byte-identical" "$BEFORE" "$(sha256sum "$DB" | cut -d' ' -f1)"
-
-# a version-3 database (before catalogs): size refuses it read-only, catalog migrates it
-cp "$SAVED_DB" "$T/v3.db"
-DB=$T/v3.db
-q "DROP TABLE field_origins; DROP TABLE field_prefs; DROP TABLE instances; DROP TABLE catalogs; PRAGMA user_version = 3"
-cpl "${NOSIZE[@]}"
-expect_rc "size on a version-3 database exits 1" 1
-check_contains "size on a version-3 database: asks for a writing command" "$ERR" "schema version 3"
-cpl catalog --format json
-expect_rc "catalog on a version-3 database exits 0 (migrates)" 0
-check_eq "catalog on a version-3 database: now the latest version, the shipped catalogs stored, runs kept" \
-	"$(sqlite3 "$SAVED_DB" 'PRAGMA user_version') 2 116 $(sqlite3 "$SAVED_DB" 'SELECT count(*) FROM runs')" \
-	"$(q 'PRAGMA user_version') $(q 'SELECT count(*) FROM catalogs') $(q 'SELECT count(*) FROM instances') $(q 'SELECT count(*) FROM runs')"
-cpl "${SIZE[@]}" --format tsv
-expect_rc "size on the migrated database exits 0" 0
-check_eq "size on the migrated database: the same table as on the shipped catalogs" "$(cat "$T/size.tsv")" "$OUT"
-DB=$SAVED_DB
-
-###########################################################################
-# size: input errors
-###########################################################################
-printf 'instance\tprovider\tseries\tvcpus\tthreads_per_core\tsustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\tprice_region\tprice_source\tprice_date\n' >"$T/bad.tsv"
-printf 'fine\tx\tx\t2\t2\t1\t8\tfam-a\t0.1\tr\ts\t2026-01-01\n' >>"$T/bad.tsv"
-printf 'broken\tx\tx\tmany\t2\t1\t8\tfam-a\t0.1\tr\ts\t2026-01-01\n' >>"$T/bad.tsv"
-cpl size --catalog "$T/bad.tsv" --target 1000 --base-rate 300 --base-cpu fam-a --per-doubling 1.8
-expect_rc "size with a malformed --catalog exits 1" 1
-check_contains "size malformed catalog: names the file and line 3" "$ERR" "bad.tsv:3:"
-cpl size --catalog "$T/nosuch.tsv" --target 1000 --base-rate 300 --base-cpu fam-a --per-doubling 1.8
-expect_rc "size with a missing --catalog exits 1" 1
-check_contains "size missing catalog: names the file" "$ERR" "nosuch.tsv"
-cpl size --base-rate 300 --base-cpu fam-a --per-doubling 1.8
-expect_rc "size without --target is a usage error (exit 2)" 2
-check_contains "size without --target: says so" "$ERR" "--target"
-cpl size --target 1000 --base-rate 300 --per-doubling 1.8
-expect_rc "size --base-rate without --base-cpu is a usage error (exit 2)" 2
-check_contains "size --base-rate without --base-cpu: says so" "$ERR" "--base-cpu"
-cpl size --target 1000 --base-rate 300 --base-cpu gce-e2
-expect_rc "size without scaling is a usage error (exit 2)" 2
-check_contains "size without scaling: names --per-doubling" "$ERR" "--per-doubling"
-cpl size --target 1000 --per-doubling 1.8
-expect_rc "size without a base is a usage error (exit 2)" 2
-cpl size --target 1000 --base-rate 300 --base-cpu gce-e2 --per-doubling 1.8 --translate gce-n2
-expect_rc "size --translate without =F is a usage error (exit 2)" 2
-cpl size --target 1000 --base-rate 300 --base-cpu gce-e2 --per-doubling 1.8 --headroom 100
-expect_rc "size --headroom 100 is a usage error (exit 2)" 2
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -33,28 +33,10 @@ TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 120)
 
 py_medians() { # FILE KEY: "threads median" per thread count, iteration rows only (ns)
-	"$PY" -c '
-import json, statistics, sys
-d = json.load(open(sys.argv[1]))
-scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
-by = {}
-for b in d["benchmarks"]:
-    if b.get("run_type", "iteration") == "iteration":
-        by.setdefault(b["threads"], []).append(b[sys.argv[2]] * scale[b["time_unit"]])
-for t in sorted(by):
-    print(t, repr(statistics.median(by[t])))' "$1" "$2"
+	"$PY" "$E2E_PY_DIR/tools_gbench_medians.py" "$1" "$2"
 }
 py_range() { # FILE KEY: "threads range_pct" per thread count
-	"$PY" -c '
-import json, statistics, sys
-d = json.load(open(sys.argv[1]))
-by = {}
-for b in d["benchmarks"]:
-    if b.get("run_type", "iteration") == "iteration":
-        by.setdefault(b["threads"], []).append(b[sys.argv[2]])
-for t in sorted(by):
-    v = by[t]
-    print(t, repr((max(v) - min(v)) / statistics.median(v) * 100))' "$1" "$2"
+	"$PY" "$E2E_PY_DIR/tools_gbench_range.py" "$1" "$2"
 }
 sweep_medians() {
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "median") m = i }; next }
@@ -62,12 +44,7 @@ sweep_medians() {
 }
 same_numbers() { # NAME EXPECTED ACTUAL: "key value" lines, values equal to 1e-12 relative
 	local r
-	r=$("$PY" -c '
-import sys
-a = [l.split() for l in sys.argv[1].splitlines()]
-b = [l.split() for l in sys.argv[2].splitlines()]
-ok = len(a) == len(b) and len(a) > 0 and all(x[0] == y[0] and abs(float(x[1]) - float(y[1])) <= 1e-12 * abs(float(x[1])) for x, y in zip(a, b))
-print("ok" if ok else "differ")' "$2" "$3")
+	r=$("$PY" "$E2E_PY_DIR/tools_gbench_same_numbers.py" "$2" "$3")
 	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
 }
 
@@ -104,7 +81,10 @@ checks() { # FILE CORPUS [IMPORT-OPTIONS...]
 		"$(sweep_medians | awk '{ print $1 }')"
 }
 
-if command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then
+e2e_case real
+if e2e_skipping; then
+	: # built and run only for this case
+elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then
 	if g++ -O2 -o "$T/bm_sum" "$ROOT/fixtures/tools/gbench/bm_sum.cc" -lbenchmark -lpthread 2>"$T/cc.err"; then
 		"$T/bm_sum" --benchmark_repetitions=3 --benchmark_min_time=0.01 \
 			--benchmark_format=json >"$T/real.json" 2>"$T/bm.err"
@@ -115,6 +95,7 @@ if command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then
 else
 	skip "real Google Benchmark output" "g++ or libbenchmark-dev is not installed"
 fi
+e2e_case sample
 checks "$SAMPLE" sample --format gbench
 
 echo "$PASS passed, $FAIL failed"

@@ -104,6 +104,7 @@ check_corpus() {
 ###########################################################################
 echo "# committed sample fixtures/tools/wrk"
 ###########################################################################
+e2e_case sample
 cp -R "$SAMPLE" "$T/wrk-sample" && chmod -R u+w "$T/wrk-sample"
 cpl import -q "$T/wrk-sample"
 expect_rc "sample: import of the folder (detected as wrk)" 0
@@ -112,7 +113,10 @@ check_corpus sample "$T/wrk-sample" wrk-sample
 ###########################################################################
 echo "# real wrk output against a local server"
 ###########################################################################
-if ! command -v wrk >/dev/null || ! command -v python3 >/dev/null; then
+e2e_case real
+if e2e_skipping; then
+	: # wrk runs only for this case
+elif ! command -v wrk >/dev/null || ! command -v python3 >/dev/null; then
 	skip "real: wrk runs" "wrk or python3 is not installed"
 else
 	mkdir -p "$T/www" "$T/wrk-real"
@@ -158,6 +162,7 @@ fi
 ###########################################################################
 echo "# runs wrk reported errors for are kept with their counts"
 ###########################################################################
+e2e_case errors
 # fixtures/tools/wrk-errors: real wrk 4.1 runs, c8-404.txt against a missing
 # page (Non-2xx or 3xx responses: 598), c2-closed.txt against a responder
 # closing every connection (Socket errors: ... read 18806 ..., 0 requests)
@@ -186,6 +191,7 @@ check_eq "errors: level 8 median = awk's over the clean files" "$(awk_median "$T
 ###########################################################################
 echo "# one file with --format wrk"
 ###########################################################################
+e2e_case single-file
 cp "$SAMPLE/c4-run1.txt" "$T/one.out"
 cpl import -q --format wrk "$T/one.out"
 expect_rc "single file: import --format wrk" 0

@@ -1,7 +1,7 @@
 # untied_gmp.sh: sourced by the end-to-end scripts (lib.sh sources it).
 
 # untied_gmp_manifest FILE: write FILE, the built-in sky-gomaxprocs profile
-# WITHOUT its `set = instance=e2-standard-8` line, for checks of that corpus
+# WITHOUT its `instance=e2-standard-8` (its CPU family and model kept), for checks of that corpus
 # untied (`import --manifest FILE`: levels assumed physical, no host). The
 # binary cannot print a built-in profile: this is a copy of gomaxprocs_text in
 # importers/profiles.c (keep the two in step); each script checks the untied
@@ -24,5 +24,6 @@ trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j 
 window = {run-dir}/window.tsv
 require-trace = yes
 text = {run-dir}/goroutine.txt
+set = cpu_family=gce-e2 cpu_model=amd-epyc-7b12
 MANIFEST
 }

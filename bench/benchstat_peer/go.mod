@@ -1,0 +1,3 @@
+module benchstat_peer
+
+go 1.19
