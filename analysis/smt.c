@@ -322,7 +322,7 @@ static int whole(const char *text, const char *what, const char *tag, int *out)
  */
 static int smt_pooling(sqlite3 *db, const struct smt_request *q, struct selection *sel)
 {
-	const char *config[4] = {NULL};
+	const char *config[5] = {NULL};
 	const char *names[3] = {q->threads ? q->threads : "threads_per_proc", q->procs, q->cpuset};
 	struct select_spec spec = {.filter = q->filter, .metric = q->metric};
 	struct selection grouped;
@@ -334,7 +334,9 @@ static int smt_pooling(sqlite3 *db, const struct smt_request *q, struct selectio
 	for (int i = 0; i < 3; i++)
 		if (field_find(names[i]) || field_exists(db, names[i]))
 			config[n++] = names[i];
-	if (!q->threads && !field_exists(db, "threads_per_proc"))
+	/* without --threads a run's threads are threads_per_proc where it has it, else
+	 * gomaxprocs (a database may hold both kinds of corpus): both are the configuration */
+	if (!q->threads)
 		config[n++] = "gomaxprocs";
 	spec.group = config;
 	memset(&grouped, 0, sizeof(grouped));

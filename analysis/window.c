@@ -258,7 +258,8 @@ static int find_ends(size_t pos, const struct trace_row *row, void *arg)
 		if (e->overflow)
 			return 0;
 		prune(e, e->frac * e->max);
-		if (!cand_push(e, &e->first, (struct end_cand){pos, conn, here, here, e->trim == 0}))
+		if (!cand_push(e, &e->first,
+			       (struct end_cand){pos, conn, here, here, e->trim == 0}))
 			return e->oom ? err_set("out of memory") : 0;
 	}
 	if (!e->overflow && conn >= e->frac * e->max) {
@@ -632,8 +633,8 @@ int window_select_source(const struct trace_source *src, const struct window_opt
 	rc = select_window(src, opts, out);
 	if (rc == 0 && src->db) {
 		struct window_memo *m = &memo[memo_next++ % WINDOW_MEMO];
-		*m = (struct window_memo){true,     src->db, src->trace_id, src->identity,
-					  src->n,   *opts,   *out};
+		*m = (struct window_memo){true,   src->db, src->trace_id, src->identity,
+					  src->n, *opts,   *out};
 	}
 	return rc;
 }
