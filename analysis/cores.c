@@ -197,10 +197,22 @@ int cores_compute_source(sqlite3 *db, int64_t run_id, const struct trace_source 
 		if (!out->cpu.tick_ok) {
 			char text[160];
 			snprintf(text, sizeof(text),
-				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f Hz "
+				 "UNTRUSTWORTHY CPU attribution: /proc/stat ticked at %.1f of %.0f "
+				 "Hz "
 				 "(%.0f%%)",
 				 out->cpu.stat_tick_hz, out->cpu.owed_tick_hz,
 				 out->cpu.tick_ratio * 100);
+			note_add(out, text);
+		} else if (out->cpu.trust == CPU_DEGRADED) {
+			char text[200];
+			snprintf(
+				text, sizeof(text),
+				"degraded CPU accounting: /proc/stat ticked at %.0f%% of %.0f Hz%s",
+				out->cpu.tick_ratio * 100, out->cpu.owed_tick_hz,
+				out->cpu.app_cores_stat > out->nproc ||
+						out->cpu.app_cores_wall > out->nproc
+					? " and an app-cores figure exceeds the guest's CPUs"
+					: "");
 			note_add(out, text);
 		}
 		rc = driver_window(db, run_id, t, out);
@@ -218,11 +230,22 @@ int cores_run(sqlite3 *db, const struct cores_request *req, struct cores_result 
 	rc = select_runs(db, &spec, &out->sel);
 	if (rc == 0 && !(out->runs = calloc(out->sel.n ? out->sel.n : 1, sizeof(*out->runs))))
 		rc = err_set("out of memory");
+	for (int k = 0; k < 3; k++)
+		out->ratio_lo[k] = out->ratio_hi[k] = out->stat_max[k] = NAN;
 	for (size_t i = 0; rc == 0 && i < out->sel.n; i++) {
 		const struct run_cores *c = &out->runs[i];
+		int k;
 		rc = cores_compute(db, out->sel.runs[i].run_id, out->sel.runs[i].app_cores,
 				   &req->opts, &out->runs[i]);
-		out->untrustworthy += rc == 0 && c->ok && !c->cpu.tick_ok;
+		if (rc || !c->ok)
+			continue;
+		k = (int)c->cpu.trust;
+		out->untrustworthy += c->cpu.trust == CPU_UNTRUSTWORTHY;
+		out->degraded += c->cpu.trust == CPU_DEGRADED;
+		out->trusted += c->cpu.trust == CPU_TRUSTED;
+		out->ratio_lo[k] = fmin(out->ratio_lo[k], c->cpu.tick_ratio);
+		out->ratio_hi[k] = fmax(out->ratio_hi[k], c->cpu.tick_ratio);
+		out->stat_max[k] = fmax(out->stat_max[k], c->cpu.app_cores_stat);
 	}
 	if (rc)
 		cores_result_release(out);

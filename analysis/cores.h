@@ -45,13 +45,13 @@ struct run_cores {
 	struct window window;
 	struct cpu_figures cpu;
 	double clk_tck, nproc;
-	double driver_app_cores;   /* NaN when the driver reported none */
-	double driver_minus_wall;  /* driver - app_cores_wall */
+	double driver_app_cores;  /* NaN when the driver reported none */
+	double driver_minus_wall; /* driver - app_cores_wall */
 	bool has_driver_window;
 	size_t driver_lo, driver_hi; /* rows of the driver's window in the trace (0-based) */
-	double driver_recomputed;  /* app cores over the driver's rows, /proc/stat base */
-	char driver_window[160];   /* in words: which rows, and how they differ */
-	char note[320];            /* window warnings, untrustworthy ticks, errors */
+	double driver_recomputed;    /* app cores over the driver's rows, /proc/stat base */
+	char driver_window[160];     /* in words: which rows, and how they differ */
+	char note[320];              /* window warnings, untrustworthy ticks, errors */
 };
 
 void cores_options_init(struct cores_options *opts);
@@ -80,8 +80,12 @@ struct cores_request {
 /* Its answer: the runs read (with those left out) and one run_cores per run. */
 struct cores_result {
 	struct selection sel;
-	struct run_cores *runs; /* runs[i] is sel.runs[i]'s */
-	size_t untrustworthy;   /* runs with figures whose tick check failed */
+	struct run_cores *runs;   /* runs[i] is sel.runs[i]'s */
+	size_t untrustworthy;     /* runs with figures whose tick check failed */
+	size_t trusted, degraded; /* runs with figures at the other two trust levels */
+	/* the tick ratio range at each trust level (NaN when no run is at it) */
+	double ratio_lo[3], ratio_hi[3];
+	double stat_max[3]; /* the largest app_cores_stat at each level */
 };
 
 /* Select the runs (none is not an error) and compute each one's figures. */

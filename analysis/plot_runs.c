@@ -1,6 +1,8 @@
 /* plot_runs: see plot_runs.h. */
 #include "plot_runs.h"
 
+#include "pooling.h"
+
 #include "../common/err.h"
 
 #include <math.h>
@@ -133,7 +135,8 @@ int trace_plot_init(struct trace_plot *tp, size_t rows, size_t max_points,
 void trace_plot_add(struct trace_plot *tp, size_t pos, const struct trace_row *row)
 {
 	double dt = pos ? plots_interval_seconds(row->epoch - tp->prev.epoch,
-						 row->cpu_total_j - tp->prev.cpu_total_j, tp->tick_hz)
+						 row->cpu_total_j - tp->prev.cpu_total_j,
+						 tp->tick_hz)
 			: 0,
 	       sec;
 	if (pos == 0)
@@ -186,6 +189,9 @@ static int select_for(sqlite3 *db, const struct plot_request *req, const char *b
 	int rc = select_runs(db, &s, sel);
 	if (rc == 0 && sel->n == 0)
 		rc = err_set("no runs to plot (check --corpus and --where)");
+	/* no silent pooling: a level's points are replicates of one condition (pooling.h) */
+	if (rc == 0 && req->by)
+		rc = pooling_check(db, &s, sel, "plot", NULL);
 	return rc;
 }
 
@@ -237,7 +243,8 @@ static int scaling_run(sqlite3 *db, const struct plot_request *req, struct plot_
 		rc = sweep_compute(&out->sweep.sel, &opts, &out->sweep.sw);
 	if (rc == 0)
 		rc = sweep_smt_factor(db, &out->sweep.sw, out->sweep.sel.runs[0].corpus);
-	if (rc == 0)
+	/* a power law of workers only where scaling applies (not a session sweep) */
+	if (rc == 0 && out->sweep.sw.scaling_applies)
 		fit_power(&out->sweep.sel, &out->sweep.sw, out);
 	return rc;
 }
@@ -295,7 +302,8 @@ static int plot_trace_run(sqlite3 *db, const struct plot_request *req, struct pl
 		rc = trace_plot_init(&out->trace, src.n, PLOT_TRACE_POINTS, &out->cores);
 	if (rc == 0)
 		rc = trace_source_scan(&src, 0, 0,
-				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS | TRACE_COL_CPU_TOTAL,
+				       TRACE_COL_EPOCH | TRACE_COL_APP_J | TRACE_COL_APP_RSS |
+					       TRACE_COL_CPU_TOTAL,
 				       plot_trace_row, &out->trace);
 	if (rc == 0)
 		trace_plot_finish(&out->trace);

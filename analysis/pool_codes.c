@@ -11,6 +11,11 @@ const char *const pool_canonical_candidates[] = {"corpus",     "subcorpus", "tar
 						 "store",      "gogc",      "variant", "sessions",
 						 "gomaxprocs", NULL};
 
+bool pooling_is_candidate_field(const char *name)
+{
+	return pool_listed(pool_canonical_candidates, name);
+}
+
 bool pool_listed(const char *const *list, const char *name)
 {
 	for (size_t i = 0; list && list[i]; i++)

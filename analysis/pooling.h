@@ -115,6 +115,9 @@ struct pooling {
 int pooling_detect(const struct pool_input *in, struct pooling *out);
 void pooling_release(struct pooling *p);
 
+/* Is name one of the canonical candidates (corpus, subcorpus, the arm fields and counts)? */
+bool pooling_is_candidate_field(const char *name);
+
 /* Is anything pooled that nobody declared (a field or block kind not pooled on purpose)? */
 bool pooling_refuses(const struct pooling *p);
 /* Was anything pooled on purpose (--pool)? */

@@ -531,6 +531,7 @@ static int pg_plateau(sqlite3 *db, int64_t run_id, enum pg_state *state, double 
 	if (rc)
 		return rc;
 	window_options_init(&opts);
+	opts.keep_ramp = true; /* system.tsv's window, as the sizing inputs were defined */
 	if (window_select_source(&src, &opts, &w) != 0) {
 		err_clear();
 		*state = PG_NO_PLATEAU;

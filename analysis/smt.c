@@ -4,6 +4,7 @@
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../schema/fields.h"
+#include "pooling.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,9 +14,9 @@
 /* Where a run's threads sit, from its cpuset or the spreading assumption. */
 struct placement {
 	bool pinned;
-	size_t threads;   /* total over processes */
-	size_t cores;     /* physical cores used */
-	size_t per_core;  /* most threads on one core */
+	size_t threads;  /* total over processes */
+	size_t cores;    /* physical cores used */
+	size_t per_core; /* most threads on one core */
 };
 
 static int place(const struct smt_run *r, const struct topology *t, struct placement *p)
@@ -141,8 +142,9 @@ static int pinned_figures(struct smt_figures *out, const struct smt_run *runs,
 	if (!f)
 		return err_set("too many figures");
 	if (k == 0) {
-		snprintf(f->note, sizeof(f->note),
-			 "not measured: needs pinned runs of k threads on k/2 cores and on k cores");
+		snprintf(
+			f->note, sizeof(f->note),
+			"not measured: needs pinned runs of k threads on k/2 cores and on k cores");
 		f = next_figure(out, "smt_factor");
 		if (f)
 			snprintf(f->note, sizeof(f->note),
@@ -165,11 +167,12 @@ static int pinned_figures(struct smt_figures *out, const struct smt_run *runs,
 	snprintf(label, sizeof(label), "%zu threads pinned on %zu distinct cores", k / 2, k / 2);
 	rc = gather(runs, pl, n, pinned_distinct, k / 2, label, &f->den);
 	if (rc == 0 && f->den.s.n == 0) {
-		snprintf(label, sizeof(label), "%zu threads unpinned (assumed on %zu distinct cores)",
-			 k / 2, k / 2);
+		snprintf(label, sizeof(label),
+			 "%zu threads unpinned (assumed on %zu distinct cores)", k / 2, k / 2);
 		rc = gather(runs, pl, n, unpinned_threads, k / 2, label, &f->den);
 		snprintf(f->note, sizeof(f->note),
-			 "the denominator is unpinned: the scheduler is assumed to spread %zu threads "
+			 "the denominator is unpinned: the scheduler is assumed to spread %zu "
+			 "threads "
 			 "over %zu distinct cores",
 			 k / 2, k / 2);
 	}
@@ -192,7 +195,8 @@ static int step_figure(struct smt_figures *out, const struct smt_run *runs,
 		snprintf(f->note, sizeof(f->note), "not measured: the host has no SMT");
 		return 0;
 	}
-	snprintf(label, sizeof(label), "%zu threads unpinned (all logical CPUs)", out->logical_cpus);
+	snprintf(label, sizeof(label), "%zu threads unpinned (all logical CPUs)",
+		 out->logical_cpus);
 	rc = gather(runs, pl, n, unpinned_threads, out->logical_cpus, label, &f->num);
 	snprintf(label, sizeof(label), "%zu threads unpinned (one per physical core)",
 		 out->physical_cores);
@@ -307,13 +311,71 @@ static int whole(const char *text, const char *what, const char *tag, int *out)
 	return 0;
 }
 
+/*
+ * No silent pooling (pooling.h): the runs of one configuration (threads per
+ * process, processes, CPU set) must not differ in a condition: a canonical
+ * arm field or count (gogc, sessions, cfg, target, ...) that varies within
+ * a configuration is refused with how to go on. A results-table column
+ * that varies (an affinity table's `arm`, naming the experiment) is pooled
+ * and said so (the fact pooled), not refused: such tables name their arms
+ * by experiment, not by condition.
+ */
+static int smt_pooling(sqlite3 *db, const struct smt_request *q, struct selection *sel)
+{
+	const char *config[5] = {NULL};
+	const char *names[3] = {q->threads ? q->threads : "threads_per_proc", q->procs, q->cpuset};
+	struct select_spec spec = {.filter = q->filter, .metric = q->metric};
+	struct selection grouped;
+	struct pooling p;
+	struct strbuf words = STRBUF_INIT;
+	size_t n = 0;
+	bool auto_pooled = false;
+	int rc;
+	for (int i = 0; i < 3; i++)
+		if (field_find(names[i]) || field_exists(db, names[i]))
+			config[n++] = names[i];
+	/* without --threads a run's threads are threads_per_proc where it has it, else
+	 * gomaxprocs (a database may hold both kinds of corpus): both are the configuration */
+	if (!q->threads)
+		config[n++] = "gomaxprocs";
+	spec.group = config;
+	memset(&grouped, 0, sizeof(grouped));
+	rc = select_runs(db, &spec, &grouped);
+	if (rc == 0)
+		rc = pooling_load(db, &spec, &grouped, &p);
+	selection_release(&grouped);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < p.nfields; i++)
+		if (!pooling_is_candidate_field(p.fields[i].name) && !p.fields[i].pooled) {
+			p.fields[i].pooled = true;
+			auto_pooled = true;
+		}
+	if (pooling_refuses(&p))
+		rc = pooling_refusal(&p, "smt", NULL, NULL);
+	else if (pooling_pooled(&p) &&
+		 (rc = strbuf_adds(&words, auto_pooled ? "results-table columns smt pools (they "
+							 "name experiments, not conditions) and "
+							 "--pool fields: "
+						       : "")) == 0 &&
+		 pooling_describe(&p, &words) == 0 && words.buf) {
+		free(sel->pooled);
+		sel->pooled = strbuf_detach(&words);
+	}
+	if (rc > 0)
+		rc = err_set("out of memory");
+	strbuf_release(&words);
+	pooling_release(&p);
+	return rc;
+}
+
 static int to_runs(const struct selection *sel, const struct smt_request *a, struct smt_run *runs)
 {
 	for (size_t i = 0; i < sel->n; i++) {
 		const struct sel_run *r = &sel->runs[i];
 		bool fallback = !a->threads && !r->extra[0];
 		int rc = whole(fallback ? r->extra[4] : r->extra[0],
-			       fallback ? "gomaxprocs"
+			       fallback     ? "gomaxprocs"
 			       : a->threads ? a->threads
 					    : "threads_per_proc",
 			       r->tag, &runs[i].threads);
@@ -331,8 +393,7 @@ static int to_runs(const struct selection *sel, const struct smt_request *a, str
 }
 
 /* The host named by --host, else the one every selected run names in its `topology_host` field. */
-static int choose_host(const struct smt_request *a, const struct selection *sel,
-		       const char **host)
+static int choose_host(const struct smt_request *a, const struct selection *sel, const char **host)
 {
 	*host = a->host;
 	for (size_t i = 0; !*host && i < sel->n; i++)
@@ -367,21 +428,27 @@ int smt_measure(sqlite3 *db, const struct smt_request *req, struct smt_result *m
 		/* procs, cpuset and host may be absent from a corpus: they then read NULL */
 		/* without --threads: threads_per_proc where a run has it, else gomaxprocs */
 		const char *extra[] = {query.threads ? query.threads : "threads_per_proc",
-				       query.procs, query.cpuset, "topology_host", "gomaxprocs", NULL};
-		struct select_spec spec = {.filter = query.filter,
-					   .metric = query.metric,
-					   .extra = extra};
+				       query.procs,
+				       query.cpuset,
+				       "topology_host",
+				       "gomaxprocs",
+				       NULL};
+		struct select_spec spec = {
+			.filter = query.filter, .metric = query.metric, .extra = extra};
 		rc = select_runs(db, &spec, &m->sel);
 	}
 	if (rc == 0 && m->sel.n == 0)
 		rc = err_set("no runs to analyse (check --corpus and --where)");
 	if (rc == 0)
+		rc = smt_pooling(db, &query, &m->sel);
+	if (rc == 0)
 		rc = choose_host(&query, &m->sel, &host);
 	if (rc == 0) {
 		snprintf(m->host, sizeof(m->host), "%s", host);
 		if ((rc = topology_load(db, m->host, &m->topo)) == 1)
-			rc = err_set("no topology for host '%s' (coreplan topology --show lists them)",
-				     m->host);
+			rc = err_set(
+				"no topology for host '%s' (coreplan topology --show lists them)",
+				m->host);
 	}
 	if (rc == 0 && !(runs = calloc(m->sel.n, sizeof(*runs))))
 		rc = err_set("out of memory");

@@ -747,6 +747,7 @@ static int trace_cpu(sqlite3 *db, const struct sel_run *run, double *out)
 	if (conn) {
 		struct window_options opts;
 		window_options_init(&opts);
+		opts.keep_ramp = true; /* system.tsv's window, as this factor was defined */
 		if (window_select_source(&src, &opts, &w) != 0) {
 			err_clear();
 			return 0;

@@ -136,6 +136,7 @@ void window_options_init(struct window_options *opts)
 	opts->frac = WINDOW_FRAC;
 	opts->trim = WINDOW_TRIM;
 	opts->min_rows = WINDOW_MIN_ROWS;
+	opts->keep_ramp = false;
 }
 
 static void add_warning(struct window *w, const char *text)
@@ -257,7 +258,8 @@ static int find_ends(size_t pos, const struct trace_row *row, void *arg)
 		if (e->overflow)
 			return 0;
 		prune(e, e->frac * e->max);
-		if (!cand_push(e, &e->first, (struct end_cand){pos, conn, here, here, e->trim == 0}))
+		if (!cand_push(e, &e->first,
+			       (struct end_cand){pos, conn, here, here, e->trim == 0}))
 			return e->oom ? err_set("out of memory") : 0;
 	}
 	if (!e->overflow && conn >= e->frac * e->max) {
@@ -434,17 +436,34 @@ static int window_passes(const struct trace_source *src, const struct window *w,
 
 struct ramp {
 	size_t lo, hi, rows;
+	size_t trim; /* rows to drop after the ramp too: the new edge is trimmed like the old */
 	double plateau, prev;
+	bool ended; /* the ramp ended: rows after it are being trimmed */
+	size_t trimmed;
+	struct trace_row first; /* the first row kept after the ramp and the trim */
+	bool has_first;
 };
 
 static int ramp_row(size_t pos, const struct trace_row *row, void *arg)
 {
 	struct ramp *r = arg;
-	if (pos > r->hi || !(row->conn < r->plateau) || (pos > r->lo && row->conn <= r->prev))
+	if (!r->ended &&
+	    (pos > r->hi || !(row->conn < r->plateau) || (pos > r->lo && row->conn <= r->prev)))
+		r->ended = true;
+	if (!r->ended) {
+		r->rows++;
+		r->prev = row->conn;
+		return 0;
+	}
+	if (pos > r->hi)
 		return 1;
-	r->rows++;
-	r->prev = row->conn;
-	return 0;
+	if (r->rows && r->trimmed < r->trim) {
+		r->trimmed++;
+		return 0;
+	}
+	r->has_first = true;
+	r->first = *row;
+	return 1;
 }
 
 /*
@@ -452,13 +471,41 @@ static int ramp_row(size_t pos, const struct trace_row *row, void *arg)
  * window's median connection count (the plateau level; the maximum can be
  * a one-row spike, so it is not the reference).
  */
-static int count_ramp_rows(const struct trace_source *src, struct window *w, double plateau)
+static int count_ramp_rows(const struct trace_source *src, struct window *w, double plateau,
+			   size_t trim, struct ramp *r)
 {
-	struct ramp r = {.lo = w->lo, .hi = w->hi, .plateau = plateau};
-	int rc = trace_source_scan(src, w->lo, w->lo_row_no, TRACE_COL_CONN, ramp_row, &r);
+	int rc;
+	memset(r, 0, sizeof(*r));
+	r->lo = w->lo;
+	r->hi = w->hi;
+	r->trim = trim;
+	r->plateau = plateau;
+	rc = trace_source_scan(src, w->lo, w->lo_row_no, TRACE_COL_CONN | TRACE_COL_EPOCH, ramp_row,
+			       r);
 	if (rc < 0)
 		return rc;
-	w->ramp_rows = r.rows;
+	w->ramp_rows = r->rows;
+	return 0;
+}
+
+/* The window without its leading ramp rows: lo moves to the first row after them. */
+static int leave_out_ramp(const struct trace_source *src, struct window *w, const struct ramp *r,
+			  double hi_epoch)
+{
+	struct window_pass p = {.want_conn = false, .want_memory = true};
+	int rc;
+	w->ramp_excluded = w->ramp_rows;
+	w->ramp_rows = 0;
+	w->lo += w->ramp_excluded + r->trimmed;
+	w->lo_row_no = r->first.row_no;
+	w->rows -= w->ramp_excluded + r->trimmed;
+	w->seconds = hi_epoch - r->first.epoch;
+	rc = window_passes(src, w, &p);
+	window_pass_release(&p);
+	if (rc)
+		return rc;
+	w->idle_rows = p.idle;
+	w->memory = p.mem;
 	return 0;
 }
 
@@ -466,6 +513,7 @@ static int select_window(const struct trace_source *src, const struct window_opt
 			 struct window *out)
 {
 	struct window_pass p = {.want_conn = true, .want_memory = true};
+	struct ramp ramp;
 	struct ends e = {0};
 	double mx, plateau;
 	char text[96];
@@ -516,8 +564,18 @@ static int select_window(const struct trace_source *src, const struct window_opt
 		return rc;
 	out->idle_rows = p.idle;
 	out->memory = p.mem;
-	if ((rc = count_ramp_rows(src, out, isnan(plateau) ? INFINITY : plateau)) != 0)
+	if ((rc = count_ramp_rows(src, out, isnan(plateau) ? INFINITY : plateau, opts->trim,
+				  &ramp)) != 0)
 		return rc;
+	if (out->ramp_rows && !opts->keep_ramp && ramp.has_first &&
+	    out->rows - out->ramp_rows - ramp.trimmed >= WINDOW_MIN_KEPT &&
+	    (rc = leave_out_ramp(src, out, &ramp, e.hi_row.epoch)) != 0)
+		return rc;
+	if (out->ramp_excluded) {
+		snprintf(text, sizeof(text), "%zu ramp row%s left out (connections rising)",
+			 out->ramp_excluded, out->ramp_excluded == 1 ? "" : "s");
+		add_warning(out, text);
+	}
 	if (out->ramp_rows) {
 		snprintf(text, sizeof(text), "%zu ramp row%s inside (connections rising)",
 			 out->ramp_rows, out->ramp_rows == 1 ? "" : "s");
@@ -559,7 +617,8 @@ static bool memo_matches(const struct window_memo *m, const struct trace_source 
 {
 	return m->used && m->db == src->db && m->trace_id == src->trace_id &&
 	       m->identity == src->identity && m->n == src->n && m->opts.frac == opts->frac &&
-	       m->opts.trim == opts->trim && m->opts.min_rows == opts->min_rows;
+	       m->opts.trim == opts->trim && m->opts.min_rows == opts->min_rows &&
+	       m->opts.keep_ramp == opts->keep_ramp;
 }
 
 int window_select_source(const struct trace_source *src, const struct window_options *opts,
@@ -574,8 +633,8 @@ int window_select_source(const struct trace_source *src, const struct window_opt
 	rc = select_window(src, opts, out);
 	if (rc == 0 && src->db) {
 		struct window_memo *m = &memo[memo_next++ % WINDOW_MEMO];
-		*m = (struct window_memo){true,     src->db, src->trace_id, src->identity,
-					  src->n,   *opts,   *out};
+		*m = (struct window_memo){true,   src->db, src->trace_id, src->identity,
+					  src->n, *opts,   *out};
 	}
 	return rc;
 }
@@ -671,7 +730,27 @@ int cpu_compute_source(const struct trace_source *src, const struct window *w, d
 	out->owed_tick_hz = nproc * clk_tck;
 	out->tick_ratio = out->stat_tick_hz / out->owed_tick_hz;
 	out->tick_ok = out->tick_ratio >= tick_min;
+	if (!out->tick_ok)
+		out->trust = CPU_UNTRUSTWORTHY;
+	else if (out->tick_ratio < WINDOW_TICK_TRUSTED || out->app_cores_wall > nproc ||
+		 out->app_cores_stat > nproc)
+		out->trust = CPU_DEGRADED;
+	else
+		out->trust = CPU_TRUSTED;
 	return memory_figures(src, w, out);
+}
+
+const char *cpu_trust_name(enum cpu_trust trust)
+{
+	switch (trust) {
+	case CPU_TRUSTED:
+		return "trusted";
+	case CPU_DEGRADED:
+		return "degraded";
+	case CPU_UNTRUSTWORTHY:
+		return "untrustworthy";
+	}
+	return "?";
 }
 
 int cpu_compute(const struct trace_series *t, const struct window *w, double clk_tck, double nproc,

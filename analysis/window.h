@@ -9,8 +9,14 @@
  *   then, when the window has more than 2 * trim + 3 rows, `trim` rows are
  *   dropped at each end (frac 0.8, trim 1 is system.tsv's rule exactly;
  *   frac 1.0 keeps only rows at the maximum).
- * Warnings (window->warnings): ramp rows left inside (leading rows whose
- * conn is rising and below the window's median conn), idle rows inside (conn 0), a window
+ *   then the leading ramp rows (connections still rising and below the
+ *   window's median conn) are left out, and `trim` rows after them (the
+ *   new edge is trimmed as the old was), unless keep_ramp (the harness's
+ *   system.tsv rule keeps them; FORMATS.md's "plateau" and the GOMAXPROCS
+ *   write-up do not: GOMAXPROCS 1 reads 1.007 cores on the plateau, 0.959
+ *   with the ramp), when at least WINDOW_MIN_KEPT rows remain.
+ * Warnings (window->warnings): ramp rows left out, or left inside with
+ * keep_ramp, idle rows inside (conn 0), a window
  * shorter than min_rows (default WINDOW_MIN_ROWS) or spanning less than
  * WINDOW_MIN_SECONDS.
  *
@@ -24,6 +30,14 @@
  *                         tick_ok when stat_tick_hz / owed >= tick_min
  *                         (default WINDOW_TICK_MIN = 0.75): below it, CPU
  *                         attribution from this guest is untrustworthy
+ *   trust               the scale of CPU accounting (docs/statistics.md,
+ *                         "Trusting CPU accounting"): untrustworthy below
+ *                         tick_min; degraded below WINDOW_TICK_TRUSTED
+ *                         (0.95: the guest and wall clocks then disagree by
+ *                         more than the corpora's run-to-run spread, 2-3%)
+ *                         or when an app-cores figure exceeds nproc (an app
+ *                         cannot burn more cores than the guest has: the
+ *                         guest's clock runs slow); else trusted
  *   rss median/mean/peak and the minimum available memory over the window rows.
  * A counter that went backwards across the window, a missing column or a
  * zero time span is an error, not a number.
@@ -57,6 +71,9 @@
 #define WINDOW_MIN_ROWS 10
 #define WINDOW_MIN_SECONDS 10.0
 #define WINDOW_TICK_MIN 0.75
+#define WINDOW_TICK_TRUSTED 0.95
+/* the rows a window keeps at least when its ramp rows are left out */
+#define WINDOW_MIN_KEPT 3
 
 /*
  * A trace in memory (struct trace_row: schema/queries.h). Only the
@@ -114,6 +131,7 @@ struct window_options {
 	double frac;
 	size_t trim;
 	size_t min_rows;
+	bool keep_ramp; /* leave the leading ramp rows inside (system.tsv's rule); default false */
 };
 
 /*
@@ -136,7 +154,8 @@ struct window {
 	size_t rows;
 	double seconds;
 	double conn_max;
-	size_t ramp_rows;
+	size_t ramp_rows;     /* leading ramp rows inside the window (keep_ramp) */
+	size_t ramp_excluded; /* leading ramp rows left out of it (the default) */
 	size_t idle_rows;
 	char warnings[256]; /* "" when none */
 	struct window_memory memory;
@@ -154,6 +173,11 @@ int window_select_source(const struct trace_source *src, const struct window_opt
 int window_select(const struct trace_series *t, const struct window_options *opts,
 		  struct window *out);
 
+/* How far a run's CPU accounting can be trusted (trust above). */
+enum cpu_trust { CPU_TRUSTED, CPU_DEGRADED, CPU_UNTRUSTWORTHY };
+/* "trusted", "degraded", "untrustworthy". */
+const char *cpu_trust_name(enum cpu_trust trust);
+
 struct cpu_figures {
 	double app_cores_wall;
 	double app_cores_stat;
@@ -163,6 +187,7 @@ struct cpu_figures {
 	double owed_tick_hz;
 	double tick_ratio;
 	bool tick_ok;
+	enum cpu_trust trust;
 	double rss_median_kb, rss_mean_kb, rss_peak_kb;
 	double mem_avail_min_kb;
 };

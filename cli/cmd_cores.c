@@ -23,6 +23,9 @@ static const struct opt_spec specs[] = {
 	OPT_DOUBLE("tick-min", "R", &req.opts.tick_min,
 		   "stat_tick_hz / owed below R marks CPU attribution untrustworthy (default 0.75)",
 		   OPT_GT(0), OPT_LE(1)),
+	OPT_FLAG("keep-ramp", &req.opts.window.keep_ramp,
+		 "keep the leading ramp rows in the plateau (system.tsv's rule; by default they "
+		 "are left out)"),
 	OPT_END,
 };
 
@@ -30,8 +33,11 @@ static const char details[] =
 	"One row per run. The window is the run's loaded plateau, from its own trace:\n"
 	"rows whose connection count is at least --frac of the run's maximum (first\n"
 	"to last such row, dips kept), minus --trim rows at each end when more than\n"
-	"2 * trim + 3 rows remain (the defaults are system.tsv's rule). Deltas are\n"
-	"last window row minus first:\n"
+	"2 * trim + 3 rows remain (system.tsv's rule), then without the leading ramp\n"
+	"rows (connections still rising, below the window's median) and --trim rows\n"
+	"after them, unless --keep-ramp (system.tsv's rule keeps them: GOMAXPROCS 1\n"
+	"reads 1.007 cores on the plateau, 0.959 with the ramp). Deltas are last\n"
+	"window row minus first:\n"
 	"  app_cores_wall      d(app_j) / (d(epoch) * clk_tck)\n"
 	"  app_cores_stat      d(app_j) / (d(cpu_total_j) / nproc): the guest's own\n"
 	"                      /proc/stat jiffies as the clock\n"
@@ -40,14 +46,19 @@ static const char details[] =
 	"  stat_tick_hz        d(cpu_total_j) / d(epoch), against owed_tick_hz =\n"
 	"                      nproc * clk_tck; tick_ok = 0 (no) when the ratio is below\n"
 	"                      --tick-min: CPU attribution on that run is UNTRUSTWORTHY\n"
+	"  cpu_trust           trusted (tick ratio >= 0.95 and no app-cores figure above\n"
+	"                      nproc), degraded (0.75-0.95, or a figure above nproc: an\n"
+	"                      app cannot burn more cores than the guest has) or\n"
+	"                      untrustworthy (below --tick-min); docs/statistics.md\n"
 	"  rss_*_kb            median, mean and peak app RSS over the window rows\n"
 	"  driver_app_cores    the figure the run's driver reported (results or joined\n"
 	"                      table), driver_minus_wall its difference; driver_window\n"
 	"                      locates a driver window file (window.tsv) in the trace\n"
 	"clk_tck and nproc come from the run's idle banner or the manifest's `set`.\n"
 	"A run whose figures cannot be computed says why in `note`, with no numbers.\n"
-	"The facts untrustworthy_runs and tick_check count the runs that fail the\n"
-	"tick check (--view facts for tsv and csv).\n";
+	"The facts trusted_runs, degraded_runs, untrustworthy_runs and tick_check\n"
+	"count the runs at each trust level; a note per level gives its tick-ratio\n"
+	"range (--view facts for tsv and csv).\n";
 
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {

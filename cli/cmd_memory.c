@@ -25,6 +25,8 @@ static const struct opt_spec specs[] = {
 		   OPT_LE(1)),
 	OPT_INT("trim", "N", &req.cores.window.trim,
 		"plateau trim for trace-derived metrics (default 1)", OPT_LE(100000)),
+	OPT_FLAG("keep-ramp", &req.cores.window.keep_ramp,
+		 "trace-derived metrics: keep the leading ramp rows, as in coreplan cores"),
 	CLI_SPEC_POOL,
 	OPT_END,
 };

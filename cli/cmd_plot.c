@@ -44,6 +44,7 @@ static const struct opt_spec specs[] = {
 		   "scaling: FIELD counts workers (threads, cores, processes): speedup, efficiency "
 		   "and the SMT classification apply to it (fields known to count workers need no "
 		   "flag)"),
+	CLI_SPEC_POOL,
 	OPT_END,
 };
 

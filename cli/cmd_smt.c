@@ -20,6 +20,7 @@ static const struct opt_spec specs[] = {
 	OPT_STRING("procs", "FIELD", &req.procs, "processes per run (default procs; missing: 1)"),
 	OPT_STRING("cpuset", "FIELD", &req.cpuset,
 		   "the CPU set a run was pinned to (default cpuset)"),
+	CLI_SPEC_POOL,
 	OPT_END,
 };
 

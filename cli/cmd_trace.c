@@ -19,6 +19,8 @@ static const struct opt_spec specs[] = {
 		   "plateau fraction (default 0.8), as in coreplan cores", OPT_GT(0), OPT_LE(1)),
 	OPT_INT("trim", "N", &req.opts.window.trim,
 		"plateau trim (default 1), as in coreplan cores", OPT_LE(100000)),
+	OPT_FLAG("keep-ramp", &req.opts.window.keep_ramp,
+		 "keep the leading ramp rows in the plateau, as in coreplan cores"),
 	OPT_END,
 };
 

@@ -11,7 +11,7 @@
 
 const char *plots_unit(const char *field)
 {
-	const struct field_info *f = field_find(field);
+	const struct field_info *f = field_find_known(field);
 	if (f)
 		return f->unit;
 	if (strstr(field, "_kb"))
@@ -32,11 +32,18 @@ int plots_context(const struct run_filter *filter, struct strbuf *sb)
 	return bad ? err_set("out of memory") : 0;
 }
 
+/*
+ * "tput (interactions/s)"; the field alone when its unit is unknown or is
+ * the field's own name again (sessions, not "sessions (sessions)").
+ */
 static char *label(const char *field)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *unit = plots_unit(field);
-	strbuf_addf(&sb, "%s (%s)", field, *unit ? unit : "unit not recorded");
+	if (*unit && strcmp(unit, field))
+		strbuf_addf(&sb, "%s (%s)", field, unit);
+	else
+		strbuf_adds(&sb, field);
 	return strbuf_detach(&sb);
 }
 
@@ -90,7 +97,6 @@ static void caption_put(const struct plot_target *t, const struct strbuf *sb, in
 	if (t->caption && rc == 0)
 		strbuf_adds(t->caption, strbuf_str(sb));
 }
-
 
 /* The levels of one kind as an errorbar series (into the caller's arrays); n 0 when none. */
 static struct plot_series kind_series(const struct sweep *sw, bool (*want)(enum level_kind),
@@ -174,35 +180,43 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 			if (kind_physical(sw->levels[i].kind))
 				phys_hi = fmax(phys_hi, sw->levels[i].level);
 		if (split) {
-			series[nseries++] = kind_series(sw, kind_physical,
-							"physical-core levels: median, min-max", k,
-							k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
-			series[nseries++] = kind_series(sw, kind_smt,
-							"SMT sibling levels: median, min-max",
-							k + 4 * nl, k + 5 * nl, k + 6 * nl, k + 7 * nl,
-							WITH_SMT);
 			series[nseries++] = kind_series(
-				sw, kind_beyond, "beyond the logical CPUs: median, min-max", k + 8 * nl,
-				k + 9 * nl, k + 10 * nl, k + 11 * nl, WITH_BEYOND);
+				sw, kind_physical, "physical-core levels: median, min-max", k,
+				k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
+			series[nseries++] = kind_series(
+				sw, kind_smt, "SMT sibling levels: median, min-max", k + 4 * nl,
+				k + 5 * nl, k + 6 * nl, k + 7 * nl, WITH_SMT);
+			series[nseries++] = kind_series(
+				sw, kind_beyond, "beyond the logical CPUs: median, min-max",
+				k + 8 * nl, k + 9 * nl, k + 10 * nl, k + 11 * nl, WITH_BEYOND);
 		} else {
 			series[nseries++] =
 				kind_series(sw, kind_physical, "median, min-max of the runs", k,
 					    k + nl, k + 2 * nl, k + 3 * nl, WITH_PHYSICAL);
 		}
-		/* a straight line on linear axes is a curve on log2 x: sampled, not joined */
-		geometric(ix, NCURVE, lo, hi);
-		for (size_t i = 0; i < NCURVE; i++)
-			iy[i] = sw->levels[0].s.median * ix[i] / lo;
-		series[nseries++] = (struct plot_series){"ideal linear from the base level",
-							 PLOT_LINES,
-							 nl >= 2 ? NCURVE : 1,
-							 ix,
-							 iy,
-							 NULL,
-							 NULL,
-							 false,
-							 WITH_IDEAL};
-		if (power && nl >= 2) {
+		/*
+		 * the ideal line and the power law only where scaling applies (a rate
+		 * or a time over a level that counts workers: sweep.h); a time's ideal
+		 * halves when the workers double. A straight line on linear axes is a
+		 * curve on log2 x: sampled, not joined
+		 */
+		if (sw->scaling_applies) {
+			geometric(ix, NCURVE, lo, hi);
+			for (size_t i = 0; i < NCURVE; i++)
+				iy[i] = sw->metric.lower_is_better
+						? sw->levels[0].s.median * lo / ix[i]
+						: sw->levels[0].s.median * ix[i] / lo;
+			series[nseries++] = (struct plot_series){"ideal linear from the base level",
+								 PLOT_LINES,
+								 nl >= 2 ? NCURVE : 1,
+								 ix,
+								 iy,
+								 NULL,
+								 NULL,
+								 false,
+								 WITH_IDEAL};
+		}
+		if (power && nl >= 2 && sw->scaling_applies) {
 			/* solid over the levels it was fitted to, dashed where extrapolated */
 			geometric(cx, NCURVE, lo, extra ? phys_hi : hi);
 			for (size_t i = 0; i < NCURVE; i++)
@@ -248,31 +262,41 @@ int plots_scaling(const struct plot_target *t, const char *by, const char *metri
 		}
 		spec.log2_x = true;
 		spec.pad = true;
-		strbuf_addf(&cap,
-			    "The median %s per %s level with min-max bars (%zu level%s",
+		strbuf_addf(&cap, "The median %s per %s level with min-max bars (%zu level%s",
 			    metric, by, nl, nl == 1 ? "" : "s");
 		if (split)
-			strbuf_addf(&cap,
-				    ": %zu at physical cores, %zu SMT sibling, %zu beyond the logical "
-				    "CPUs of %s, %zu physical cores x %zu threads",
-				    sw->nphysical, sw->nsmt, sw->nbeyond, sw->host.name,
-				    sw->host.physical_cores, sw->host.threads_per_core);
+			strbuf_addf(
+				&cap,
+				": %zu at physical cores, %zu SMT sibling, %zu beyond the logical "
+				"CPUs of %s, %zu physical cores x %zu threads",
+				sw->nphysical, sw->nsmt, sw->nbeyond, sw->host.name,
+				sw->host.physical_cores, sw->host.threads_per_core);
 		else if (sw->classified)
 			strbuf_adds(&cap, ", all assumed physical cores: no host recorded");
-		strbuf_adds(&cap, "), the ideal linear line from the base level (dotted)");
-		if (power && nl >= 2)
-			strbuf_addf(&cap, " and the power law fitted to %zu runs%s (per doubling %.3f)",
-				    power->n,
-				    extra ? " at the physical-core levels, dashed where extrapolated"
-					  : "",
-				    power->per_doubling);
+		if (!sw->scaling_applies)
+			strbuf_addf(&cap, "); no ideal line and no power law: %s", sw->scaling_why);
+		else if (sw->metric.lower_is_better)
+			strbuf_adds(&cap, "), the ideal linear line from the base level (dotted: a "
+					  "time halves when the workers double)");
+		else
+			strbuf_adds(&cap, "), the ideal linear line from the base level (dotted)");
+		if (!sw->scaling_applies)
+			;
+		else if (power && nl >= 2)
+			strbuf_addf(
+				&cap, " and the power law fitted to %zu runs%s (per doubling %.3f)",
+				power->n,
+				extra ? " at the physical-core levels, dashed where extrapolated"
+				      : "",
+				power->per_doubling);
 		else
 			strbuf_adds(&cap, "; no power law (fewer than two physical-core levels, "
 					  "or the fit failed)");
 		strbuf_adds(&cap, ".");
 		if (extra)
-			strbuf_addf(&cap, " The dashed vertical line is the physical-core boundary; "
-					  "levels beyond it are shaded.");
+			strbuf_addf(&cap,
+				    " The dashed vertical line is the physical-core boundary; "
+				    "levels beyond it are shaded.");
 		caption_runs(&cap, t, res->sel.n);
 		caption_left_out(&cap, series, nseries);
 		rc = plot_draw(&spec, series, nseries, image);
@@ -330,8 +354,9 @@ int plots_blocks(const struct plot_target *t, const char *by, const char *metric
 		struct strbuf cap = STRBUF_INIT;
 		spec.log2_x = true;
 		spec.pad = true;
-		strbuf_addf(&cap, "Every run's %s at its %s level, one colour per block (%zu "
-				  "block%s).",
+		strbuf_addf(&cap,
+			    "Every run's %s at its %s level, one colour per block (%zu "
+			    "block%s).",
 			    metric, by, nblocks, nblocks == 1 ? "" : "s");
 		caption_runs(&cap, t, sel->n);
 		rc = plot_draw(&spec, series, nblocks, image);
@@ -399,21 +424,23 @@ int plots_trace(const struct plot_target *t, const char *tag, const struct trace
 			spec.shade_to = tp->shade_to;
 			spec.shade_label = "plateau window";
 		}
-		strbuf_addf(&cap,
-			    "Trace of run %s: its app cores per sampler interval (d(app_j) / "
-			    "(interval x clk_tck %g), left axis) and app RSS (MiB, right axis) over "
-			    "%zu rows",
-			    tag, c->clk_tck, tp->rows);
+		strbuf_addf(
+			&cap,
+			"Trace of run %s: its app cores per sampler interval (d(app_j) / "
+			"(interval x clk_tck %g), left axis) and app RSS (MiB, right axis) over "
+			"%zu rows",
+			tag, c->clk_tck, tp->rows);
 		if (c->ok)
-			strbuf_addf(&cap, "; the plateau window (rows %zu-%zu) shaded", c->window.lo,
-				    c->window.hi);
+			strbuf_addf(&cap, "; the plateau window (rows %zu-%zu) shaded",
+				    c->window.lo, c->window.hi);
 		if (tp->tick_hz > 0)
-			strbuf_addf(&cap,
-				    ". Each interval's length is the machine's tick counter's "
-				    "(d(cpu_total_j) / %.1f Hz, the run's tick rate over its window) "
-				    "when within a second of the whole-second epochs' step, else the "
-				    "epochs': a stamp that skips a second shows no false dip",
-				    tp->tick_hz);
+			strbuf_addf(
+				&cap,
+				". Each interval's length is the machine's tick counter's "
+				"(d(cpu_total_j) / %.1f Hz, the run's tick rate over its window) "
+				"when within a second of the whole-second epochs' step, else the "
+				"epochs': a stamp that skips a second shows no false dip",
+				tp->tick_hz);
 		else
 			strbuf_adds(&cap, ". Each interval's length is its epochs' step (whole "
 					  "seconds; the run's ticks are not trusted as a clock): a "
@@ -484,8 +511,10 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 				double tq = gsl_cdf_tdist_Pinv(0.975, (double)f->ols.n - 2.0);
 				const struct ols *o = &f->ols;
 				for (size_t i = 0; i < NLINE; i++) {
-					double xv = xmin + (xmax - xmin) * (double)i / (NLINE - 1.0);
-					/* se of the fitted mean: sqrt(cov00 + 2 x cov01 + x^2 cov11) */
+					double xv =
+						xmin + (xmax - xmin) * (double)i / (NLINE - 1.0);
+					/* se of the fitted mean: sqrt(cov00 + 2 x cov01 + x^2
+					 * cov11) */
 					double se = sqrt(o->cov00 + 2 * xv * o->cov01 +
 							 xv * xv * o->cov11);
 					lx[i] = xv;
@@ -496,7 +525,8 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			}
 			strbuf_addf(&sb, "%s: 95%% band of the line", name);
 			texts[6 * g] = strbuf_detach(&sb);
-			strbuf_addf(&sb, "filledcurves fs transparent solid 0.15 noborder lc rgb '%s'",
+			strbuf_addf(&sb,
+				    "filledcurves fs transparent solid 0.15 noborder lc rgb '%s'",
 				    color);
 			texts[6 * g + 1] = strbuf_detach(&sb);
 			strbuf_addf(&sb, "%s: OLS line", name);
@@ -505,7 +535,8 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			texts[6 * g + 3] = strbuf_detach(&sb);
 			strbuf_addf(&sb, "%s: runs", name);
 			texts[6 * g + 4] = strbuf_detach(&sb);
-			strbuf_addf(&sb, "points pt %d ps 1 lc rgb '%s'", 7 + 2 * (int)(g % 4), color);
+			strbuf_addf(&sb, "points pt %d ps 1 lc rgb '%s'", 7 + 2 * (int)(g % 4),
+				    color);
 			texts[6 * g + 5] = strbuf_detach(&sb);
 			for (size_t k = 0; k < 6; k++)
 				if (!texts[6 * g + k])
@@ -513,21 +544,28 @@ int plots_memory(const struct plot_target *t, const char *by, const char *metric
 			{
 				size_t nline = f->ok && f->ols.n > 2 ? NLINE : 0;
 				series[nseries++] = (struct plot_series){
-					texts[6 * g], PLOT_BAND, nline, lx, ly, lo, hi, false,
-					texts[6 * g + 1]};
-				series[nseries++] =
-					(struct plot_series){texts[6 * g + 2], PLOT_LINES, nline, lx,
-							     ly, NULL, NULL, false, texts[6 * g + 3]};
+					texts[6 * g], PLOT_BAND, nline,           lx, ly, lo,
+					hi,           false,     texts[6 * g + 1]};
+				series[nseries++] = (struct plot_series){texts[6 * g + 2],
+									 PLOT_LINES,
+									 nline,
+									 lx,
+									 ly,
+									 NULL,
+									 NULL,
+									 false,
+									 texts[6 * g + 3]};
 				series[nseries++] = (struct plot_series){
 					texts[6 * g + 4], PLOT_POINTS, used - start, px + start,
-					py + start, NULL, NULL, false, texts[6 * g + 5]};
+					py + start,       NULL,        NULL,         false,
+					texts[6 * g + 5]};
 			}
 			if (f->ok)
-				strbuf_addf(&cap, "; %s: n %zu, slope %.4g %s per %s", name, f->ols.n,
-					    f->ols.slope, plots_unit(metric), by);
+				strbuf_addf(&cap, "; %s: n %zu, slope %.4g %s per %s", name,
+					    f->ols.n, f->ols.slope, plots_unit(metric), by);
 			else
-				strbuf_addf(&cap, "; %s: %zu runs, no line (%s)", name, used - start,
-					    *f->note ? f->note : "no fit");
+				strbuf_addf(&cap, "; %s: %zu runs, no line (%s)", name,
+					    used - start, *f->note ? f->note : "no fit");
 		}
 		strbuf_adds(&cap, ".");
 		caption_runs(&cap, t, np);

@@ -340,11 +340,16 @@ int findings_cpu(struct findings *f, const struct cores_result *res, const char 
 	if (!(x = findings_add(f, FINDING_CPU, subject, section)))
 		return err_set("out of memory");
 	x->value = (double)res->untrustworthy;
+	x->degraded = res->degraded;
+	x->lo = res->ratio_lo[CPU_DEGRADED];
+	x->hi = res->ratio_hi[CPU_DEGRADED];
 	x->n = with;
 	snprintf(x->unit, sizeof(x->unit), "runs failing the tick check");
 	snprintf(x->method, sizeof(x->method),
 		 "tick check: /proc/stat's tick rate against nproc x clk_tck over each run's "
-		 "plateau");
+		 "plateau; trusted at a ratio of %.2f or more with no app-cores figure above the "
+		 "guest's CPUs, untrustworthy below %.2f, degraded between",
+		 WINDOW_TICK_TRUSTED, WINDOW_TICK_MIN);
 	return 0;
 }
 

@@ -47,7 +47,10 @@
  *               burst    a first run better than its level's later runs
  *               soak     a rested first run against the sustained median
  *   trust       noise    the group's noise verdict and steps
- *               cpu      the tick check per instance
+ *               cpu      the tick check per instance: runs whose accounting is
+ *                        untrustworthy (value), degraded (degraded; lo..hi their
+ *                        tick ratios), of the runs with CPU figures (n):
+ *                        window.h's trust scale
  *               little   Little's law over the closed-loop runs
  * The scaling, smt and cpu_per_op findings come from the sweep group with
  * the most runs (the report's primary group).
@@ -122,6 +125,7 @@ struct finding {
 	double value, lo, hi; /* NaN when none */
 	double eff, level;    /* scaling: efficiency; smt: the level; else NaN */
 	size_t n;
+	size_t degraded;  /* cpu: runs whose CPU accounting is degraded */
 	bool assumed;     /* scaling: levels assumed physical (no host) */
 	bool met;         /* target: the measured median reaches it */
 	char word[64];    /* noise: its verdict; target: "measured"; binder: its verdict */

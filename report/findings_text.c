@@ -249,12 +249,20 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 				out,
 				"CPU attribution is untrustworthy: %.0f of %zu runs fail the tick "
 				"check (the guest loses clock ticks), so its CPU figures are "
-				"indicative only.",
-				x->value, x->n);
+				"indicative only%s.",
+				x->value, x->n,
+				x->degraded ? "; the others' accounting is degraded" : "");
+		else if (x->degraded)
+			strbuf_addf(
+				out,
+				"CPU accounting is degraded: %zu of %zu runs tick at %.2f-%.2f of "
+				"their owed rate (the guest loses clock ticks), so CPU figures "
+				"from inside the guest are approximate.",
+				x->degraded, x->n, x->lo, x->hi);
 		else
 			strbuf_addf(out,
 				    "CPU accounting can be trusted: 0 of %zu runs fail the tick "
-				    "check.",
+				    "check and none is degraded.",
 				    x->n);
 		break;
 	case FINDING_MEMORY:
@@ -380,6 +388,7 @@ enum {
 	C_METHOD,
 	C_SECTION,
 	C_CONFIDENCE,
+	C_DEGRADED,
 	C_COUNT
 };
 
@@ -402,6 +411,7 @@ void findings_to_section(struct doc_section *s, const struct findings *f)
 		[C_EFF] = DOC_COL_REAL("efficiency", NULL, 'g', 6),
 		[C_LEVEL] = DOC_COL_REAL("level", NULL, 'g', 6),
 		[C_CONFIDENCE] = DOC_COL_INT("confidence", "%"),
+		[C_DEGRADED] = DOC_COL_INT("degraded_runs", NULL),
 	};
 	struct doc_table *t = doc_table(s, cols, C_COUNT);
 	/* the sentences are what a reader reads; the table is their figures, typed */
@@ -429,6 +439,8 @@ void findings_to_section(struct doc_section *s, const struct findings *f)
 		doc_set_real(t, C_LEVEL, x->level);
 		/* the sentences call their intervals 95% intervals: the level, as a number */
 		doc_set_int(t, C_CONFIDENCE, 95);
+		if (x->kind == FINDING_CPU && x->supported)
+			doc_set_int(t, C_DEGRADED, (int64_t)x->degraded);
 	}
 	sentences(s, f);
 }

@@ -364,29 +364,39 @@ int report_memory_section(struct report_ctx *c)
 
 /* ---- SMT ---- */
 
-/* The SMT figures of one host's runs (the report's filter and topology_host = host). */
-static int smt_host(struct report_ctx *c, struct doc_section *s, const char *host, bool bare)
+/*
+ * The SMT figures of one host's runs (the filter and topology_host = host):
+ * the plan's filter, or one sweep group's (g) when the runs fall in several
+ * groups, so that no part pools runs of different conditions (smt_measure
+ * refuses them, pooling.h).
+ */
+static int smt_part(struct report_ctx *c, struct doc_section *s, const struct run_filter *base,
+		    const struct report_group *g, const char *host, bool bare)
 {
 	struct run_filter filter;
 	struct smt_request req;
 	struct smt_result res;
 	struct doc *d = NULL;
-	char name[300], heading[300];
+	char name[700], heading[700];
 	const char *value[1] = {host};
-	int rc = run_filter_copy(&filter, &c->plan.filter);
-	snprintf(name, sizeof(name), "smt%s%s", bare ? "" : " host ", bare ? "" : host);
-	snprintf(heading, sizeof(heading), "Host %s", host);
+	bool grouped = g && *g->label;
+	int rc = run_filter_copy(&filter, base);
+	snprintf(name, sizeof(name), "smt%s%s%s%s", bare ? "" : " host ", bare ? "" : host,
+		 grouped ? " group " : "", grouped ? g->label : "");
+	snprintf(heading, sizeof(heading), "%s%s%s%s", bare ? "" : "Host ", bare ? "" : host,
+		 grouped ? (bare ? "Group " : ", group ") : "", grouped ? g->label : "");
 	if (rc == 0 && !c->req->host)
 		rc = run_filter_add(&filter, "topology_host", value, 1);
 	memset(&req, 0, sizeof(req));
 	req.filter = &filter;
 	req.host = host;
 	if (rc == 0) {
+		bool titled = !bare || grouped;
 		if (smt_measure(c->db, &req, &res) != 0)
-			report_failed(c, s, name, bare ? NULL : heading);
+			report_failed(c, s, name, titled ? heading : NULL);
 		else if ((rc = build_smt(&req, &res, &d)) == 0) {
 			char anchor[96];
-			report_embed(c, s, name, bare ? NULL : heading, d);
+			report_embed(c, s, name, titled ? heading : NULL, d);
 			report_anchor(SMT_TITLE, anchor);
 			rc = findings_smt_figures(&c->findings, &res, anchor);
 		}
@@ -426,6 +436,18 @@ static int pinned_untied(struct report_ctx *c)
 			"with `coreplan topology --from lscpu.txt --host NAME` and import the "
 			"runs with --host NAME (or --instance NAME) for the SMT factor, the "
 			"shared-vs-distinct ratio and the hardware ceiling");
+	return rc;
+}
+
+/* One host's SMT figures: one part per sweep group when there are several. */
+static int smt_host(struct report_ctx *c, struct doc_section *s, const char *host, bool bare)
+{
+	int rc = 0;
+	if (c->plan.ngroups <= 1)
+		return smt_part(c, s, c->plan.ngroups ? &c->plan.groups[0].filter : &c->plan.filter,
+				NULL, host, bare);
+	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
+		rc = smt_part(c, s, &c->plan.groups[i].filter, &c->plan.groups[i], host, bare);
 	return rc;
 }
 

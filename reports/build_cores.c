@@ -18,6 +18,7 @@ enum {
 	C_OWED_HZ,
 	C_TICK_RATIO,
 	C_TICK_OK,
+	C_TRUST,
 	C_DRIVER,
 	C_DRIVER_MINUS_WALL,
 	C_RSS_MEDIAN,
@@ -43,6 +44,7 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 		[C_OWED_HZ] = DOC_COL_REAL("owed_tick_hz", "Hz", 'f', 0),
 		[C_TICK_RATIO] = DOC_COL_REAL("tick_ratio", NULL, 'f', 3),
 		[C_TICK_OK] = DOC_COL_BOOL("tick_ok"),
+		[C_TRUST] = DOC_COL_TEXT("cpu_trust"),
 		[C_DRIVER] = DOC_COL_REAL("driver_app_cores", "cores", 'f', 3),
 		[C_DRIVER_MINUS_WALL] = DOC_COL_REAL("driver_minus_wall", "cores", 'f', 3),
 		[C_RSS_MEDIAN] = DOC_COL_REAL("rss_median_kb", "kB", 'f', 0),
@@ -70,6 +72,7 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 			doc_set_real(t, C_OWED_HZ, c->cpu.owed_tick_hz);
 			doc_set_real(t, C_TICK_RATIO, c->cpu.tick_ratio);
 			doc_set_bool(t, C_TICK_OK, c->cpu.tick_ok);
+			doc_set_text(t, C_TRUST, cpu_trust_name(c->cpu.trust));
 			doc_set_real(t, C_DRIVER_MINUS_WALL, c->driver_minus_wall);
 			doc_set_real(t, C_RSS_MEDIAN, c->cpu.rss_median_kb);
 			doc_set_real(t, C_RSS_MEAN, c->cpu.rss_mean_kb);
@@ -98,12 +101,18 @@ int build_cores(const struct cores_request *req, const struct cores_result *res,
 	untrusted =
 		doc_fact_int(d, "untrustworthy_runs", "runs whose CPU attribution is untrustworthy",
 			     DOC_QUIET, (int64_t)res->untrustworthy, "runs");
-	if (res->untrustworthy == 0)
+	doc_fact_int(d, "degraded_runs", "runs whose CPU accounting is degraded", DOC_QUIET,
+		     (int64_t)res->degraded, "runs");
+	doc_fact_int(d, "trusted_runs", "runs whose CPU accounting is trusted", DOC_QUIET,
+		     (int64_t)res->trusted, "runs");
+	if (res->untrustworthy == 0 && res->degraded == 0)
 		snprintf(verdict, sizeof(verdict), "all trusted");
 	else
-		snprintf(verdict, sizeof(verdict), "%s run%s untrustworthy", untrusted,
-			 res->untrustworthy == 1 ? "" : "s");
+		snprintf(verdict, sizeof(verdict), "%zu trusted, %zu degraded, %zu untrustworthy",
+			 res->trusted, res->degraded, res->untrustworthy);
 	doc_fact_text(d, "tick_check", "tick check", DOC_LISTED, verdict);
+	doc_fact_real(d, "tick_trusted", "trusted: stat_tick_hz / owed at least", DOC_QUIET,
+		      WINDOW_TICK_TRUSTED, NULL, 'f', 2);
 	frac = doc_fact_real(d, "window_frac",
 			     "plateau: conn at least this fraction of the maximum", DOC_QUIET,
 			     o->window.frac, NULL, 'f', 2);
@@ -117,9 +126,27 @@ int build_cores(const struct cores_request *req, const struct cores_result *res,
 	s = doc_section(d, "runs", "Runs");
 	runs_table(s, res);
 	doc_note(s,
-		 "window: conn >= %s x max, trim %s; tick check: stat_tick_hz / owed >= %s; "
+		 "window: conn >= %s x max, trim %s, %s; tick check: stat_tick_hz / owed >= %s; "
 		 "definitions: `coreplan cores --help`",
-		 frac, trim, tick_min);
+		 frac, trim,
+		 o->window.keep_ramp ? "the ramp rows kept (--keep-ramp)"
+				     : "the leading ramp rows left out",
+		 tick_min);
+	for (int k = 0; k < 3; k++) {
+		static const char *const scale[] = {"tick ratio at least 0.95, no app-cores figure "
+						    "above the guest's CPUs",
+						    "tick ratio 0.75-0.95, or an app-cores figure "
+						    "above the guest's CPUs",
+						    "tick ratio below 0.75"};
+		size_t n = k == 0 ? res->trusted : k == 1 ? res->degraded : res->untrustworthy;
+		if (n)
+			doc_note(s,
+				 "CPU accounting %s (%s): %zu run%s, tick ratio %.3f-%.3f, app "
+				 "cores "
+				 "on the guest's clock up to %.3f",
+				 cpu_trust_name((enum cpu_trust)k), scale[k], n, n == 1 ? "" : "s",
+				 res->ratio_lo[k], res->ratio_hi[k], res->stat_max[k]);
+	}
 	if (res->untrustworthy)
 		doc_note(s,
 			 "%s run%s with tick_ok = no: their CPU attribution is UNTRUSTWORTHY (the "

@@ -64,13 +64,8 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		MEDIAN_FROM,
 		MEDIAN_TO,
 		DIFF,
-		DIFF_PCT,
-		SPREAD_FROM,
-		SPREAD_TO,
-		SPREAD,
 		GAP,
 		DISJOINT,
-		CHANGE,
 		WORD,
 		EFFECT,
 		TEST,
@@ -95,13 +90,8 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		[MEDIAN_FROM] = DOC_COL_REAL("median_from", unit_of(metric), 'g', 6),
 		[MEDIAN_TO] = DOC_COL_REAL("median_to", unit_of(metric), 'g', 6),
 		[DIFF] = DOC_COL_REAL("difference", unit_of(metric), 'g', 6),
-		[DIFF_PCT] = DOC_COL_REAL("difference_pct", "%", 'f', 2),
-		[SPREAD_FROM] = DOC_COL_REAL("spread_from", unit_of(metric), 'g', 6),
-		[SPREAD_TO] = DOC_COL_REAL("spread_to", unit_of(metric), 'g', 6),
-		[SPREAD] = DOC_COL_REAL("spread", unit_of(metric), 'g', 6),
 		[GAP] = DOC_COL_REAL("gap", unit_of(metric), 'g', 6),
 		[DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
-		[CHANGE] = DOC_COL_TEXT("change"),
 		[WORD] = DOC_COL_TEXT("direction"),
 		[EFFECT] = DOC_COL_TEXT("effect"),
 		[TEST] = DOC_COL_TEXT("test"),
@@ -130,16 +120,11 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		doc_set_real(t, MEDIAN_FROM, x->median_from);
 		doc_set_real(t, MEDIAN_TO, x->median_to);
 		doc_set_real(t, DIFF, x->difference);
-		doc_set_real(t, DIFF_PCT, x->difference_pct);
-		doc_set_real(t, SPREAD_FROM, x->spread_from);
-		doc_set_real(t, SPREAD_TO, x->spread_to);
-		doc_set_real(t, SPREAD, x->spread);
 		doc_set_real(t, GAP, x->gap);
 		doc_set_text(t, DISJOINT, x->ranges_disjoint ? "yes" : "no");
-		doc_set_text(t, CHANGE, x->change);
 		doc_set_text(t, WORD, x->v.change);
 		doc_set_text(t, EFFECT, x->effect);
-		doc_set_text(t, TEST, x->v.test_words);
+		doc_set_text(t, TEST, x->v.test);
 		doc_set_real(t, P, x->v.p);
 		doc_set_real(t, x->v.log_scale ? RATIO : MEAN_DIFF, x->v.estimate);
 		doc_set_real(t, x->v.log_scale ? RATIO_LO : MEAN_DIFF_LO, x->v.lo);

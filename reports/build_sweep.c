@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
 /* The intervals' confidence level as a fact, so a note's "95%" is a number in every format. */
 static const char *confidence(struct doc *d)
 {
@@ -17,6 +16,7 @@ static const char *confidence(struct doc *d)
 			    DOC_QUIET, 95, "%");
 }
 
+/* The unit of a field for column headers and facts ("" when unknown). */
 static const char *unit_of(const char *field)
 {
 	const struct field_info *f = field_find(field);

@@ -1348,7 +1348,7 @@ static void test_plots_blocks_from_selection(void **state)
 		      "# block NA\n1\t11\n");
 	script = slurp(t.dir, "blk.svg.gp");
 	if (!strstr(script, "set title 'runs by block: c, x=1'") ||
-	    !strstr(script, "set xlabel 'lvl (unit not recorded)'") ||
+	    !strstr(script, "set xlabel 'lvl'") ||
 	    !strstr(script, "set ylabel 'tput (interactions/s)'"))
 		fail_msg("title or labels missing from the script:\n%s", script);
 	check_dir_holds(t.dir, files);

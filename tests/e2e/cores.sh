@@ -94,7 +94,10 @@ expect_rc "import the example corpus (its tags repeat the gomaxprocs ones)" 0
 ###########################################################################
 echo "# cores: capacity"
 e2e_case cores-capacity
-cpl cores --corpus "$CAP_NAME" --format tsv
+# system.tsv's window keeps the leading ramp rows (FORMATS.md): --keep-ramp
+# reproduces it; the default (the ramp left out) is checked on the
+# GOMAXPROCS corpus against FORMATS.md's plateau below
+cpl cores --corpus "$CAP_NAME" --keep-ramp --format tsv
 expect_rc "cores --corpus $CAP_NAME --format tsv exits 0" 0
 cp "$T/.out" "$T/cap_cores.tsv"
 
@@ -153,17 +156,17 @@ py_file "cores: every main run matches system.tsv (rows, seconds, cores to 3 dec
 # even count); system.tsv load_app_kb is the upper median (FORMATS.md)
 py_file "cores: rss_median_kb is the mean-of-middle median, load_app_kb the upper median, of the window rows" cores_cores_rss_median_kb_mean.py "$CAP/system.tsv" "$CAP"
 
-cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format tsv
+cpl cores --corpus "$CAP_NAME" --keep-ramp --tick-min 0.3 --format tsv
 check_eq "cores --tick-min 0.3: every run passes the tick check" "" \
 	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok") c = i; next }
 		$c == "0" { print $1 }' "$T/.out")" "exit $RC; $ERR"
-cpl cores --corpus "$CAP_NAME" --tick-min 0.3 --format json
-check_eq "cores --tick-min 0.3: facts tick_min 0.3, untrustworthy_runs 0, tick_check 'all trusted'" \
-	"0.3 0 all trusted" \
+cpl cores --corpus "$CAP_NAME" --keep-ramp --tick-min 0.3 --format json
+check_eq "cores --tick-min 0.3: facts tick_min 0.3, untrustworthy_runs 0, tick_check by the trust scale (python over system.tsv)" \
+	"$(python3 "$E2E_PY_DIR/cores_trust_counts.py" "$CAP/system.tsv" 0.3 "0.3 0 %(trusted)d trusted %(degraded)d degraded %(untrustworthy)d untrustworthy")" \
 	"$(jget 'd["facts"]["tick_min"]["value"], d["facts"]["untrustworthy_runs"]["value"], d["facts"]["tick_check"]["value"]' | tr -d "(),'")"
 
 # md: the untrustworthy runs are labelled in their rows and counted below the table
-cpl cores --corpus "$CAP_NAME"
+cpl cores --corpus "$CAP_NAME" --keep-ramp
 expect_rc "cores (md) exits 0" 0
 bad=""
 for tag in $SMALL; do
@@ -175,10 +178,12 @@ nuntrusted=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "tick_ok"
 	$c == "0"' "$T/cap_cores.tsv" | grep -c .)
 check_contains "cores (md): a note counts the $nuntrusted tick_ok = 0 runs as UNTRUSTWORTHY" "$OUT" \
 	"- $nuntrusted runs with tick_ok = no: their CPU attribution is UNTRUSTWORTHY"
-check_contains "cores (md): the tick check is listed under the title" "$OUT" \
-	"- tick check: $nuntrusted runs untrustworthy"
+check_contains "cores (md): the tick check is listed under the title: runs at each trust level (python over system.tsv)" "$OUT" \
+	"$(python3 "$E2E_PY_DIR/cores_trust_counts.py" "$CAP/system.tsv" 0.75 "- tick check: %(trusted)d trusted, %(degraded)d degraded, %(untrustworthy)d untrustworthy")"
 check_contains "cores (md): the window and tick thresholds in a note" "$OUT" \
-	"- window: conn >= 0.80 x max, trim 1; tick check: stat_tick_hz / owed >= 0.75"
+	"- window: conn >= 0.80 x max, trim 1, the ramp rows kept (--keep-ramp); tick check: stat_tick_hz / owed >= 0.75"
+check_contains "cores (md): a note per trust level with its runs and tick-ratio range" "$OUT" \
+	"- CPU accounting degraded (tick ratio 0.75-0.95, or an app-cores figure above the guest's CPUs): 9 runs"
 
 # runs that cannot have figures: a note, and no number (py_check reads $T/.out)
 cp "$T/cap_cores.tsv" "$T/.out"
@@ -201,7 +206,9 @@ header=$(grep -m 1 '^| tag' "$T/.out")
 check_contains "cores gomaxprocs (md): app_cores_wall column" "$header" "| app_cores_wall"
 check_contains "cores gomaxprocs (md): driver_app_cores column" "$header" "| driver_app_cores"
 check_contains "cores gomaxprocs (md): g1-n100-b1 note explains the ramp" \
-	"$(grep -F '| g1-n100-b1 ' "$T/.out")" "driver lower by 0.048 cores: its window starts 4 rows earlier, inside the ramp"
+	"$(grep -F '| g1-n100-b1 ' "$T/.out")" "driver lower by 0.096 cores: its window starts 7 rows earlier, inside the ramp"
+cpl cores --corpus "$GMP_NAME" --format tsv
+py_file "cores gomaxprocs default: the window is FORMATS.md's plateau on all 24 listed runs (g1-n100-b1: 1.007 cores)" cores_cores_gomaxprocs_default_plateau.py "$GMP/results.tsv" "$GMP"
 
 ###########################################################################
 # memory
@@ -255,7 +262,7 @@ expect_rc "memory rss_median_kb on the m1 runs only (no trace) exits 1" 1
 check_contains "memory rss_median_kb on m1: the message says what was left out and why" "$ERR" \
 	"no runs to analyse (3 runs matched but were left out, e.g. 'm1-r1': no trace)"
 
-cpl memory "${MEM_SEL[@]}" --metric rss_median_kb --format tsv
+cpl memory "${MEM_SEL[@]}" --metric rss_median_kb --keep-ramp --format tsv
 expect_rc "memory --metric rss_median_kb (trace-derived) exits 0" 0
 py_file "memory --metric rss_median_kb: slopes match python (system.tsv window, statistics.median, OLS)" cores_memory_metric_rss_median_kb.py "$CAP/system.tsv" "$CAP"
 
@@ -280,8 +287,10 @@ trace_out=$OUT
 cpl cores --corpus "$GMP_NAME" --where block=1 --format tsv
 check_eq "trace: plateau/both rows = cores window_rows" "$(tsvget tag g1-n100-b1 window_rows)" \
 	"$plateau_rows"
-# the driver's window starts 4 rows earlier, on the ramp (conn 118, 132, 146, 160 < 200)
-check_eq "trace: 4 rows only in the driver's window (ramp rows)" "4" "$driver_only"
+# the driver's window starts 7 rows earlier, on the ramp (conn 118, 132, 146,
+# 160, 174, 188 < 200, and the plateau's first row at 200, trimmed): python3
+# over sample.tsv and window.tsv with FORMATS.md's plateau
+check_eq "trace: 7 rows only in the driver's window (the ramp)" "7" "$driver_only"
 check_eq "trace: the first driver row is window.tsv's first line" \
 	"$(cut -f1 "$GMP/runs/g1-n100-b1/window.tsv" | head -n 1)" \
 	"$(printf '%s\n' "$trace_out" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "window") c = i; if ($i == "epoch") e = i }; next }
@@ -337,7 +346,7 @@ check_eq "cores: no number for that run" "NA NA NA NA" \
 ###########################################################################
 echo "# json"
 e2e_case json
-cpl cores --corpus "$CAP_NAME" --format json
+cpl cores --corpus "$CAP_NAME" --keep-ramp --format json
 expect_rc "cores --format json exits 0" 0
 py_file "cores --format json parses: 53 runs, numbers for medium, null for m1" cores_cores_format_parses_53_runs.py
 py_file "cores --format json facts: the window and tick options; untrustworthy_runs = system.tsv runs whose stat_tick_hz / 200 is below 0.75" cores_cores_format_facts_window_tick.py "$CAP/system.tsv"

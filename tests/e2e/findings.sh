@@ -150,10 +150,14 @@ assert "target=medium cfg=pg block=1,2,3 245.2 (4.1x short)" in x["text"], x["te
 near(x["value"], 1000 / 304.9978919177873, 0.001)'
 # system.tsv stat_tick_hz: e2-small 64.9..143.2 Hz over 26 runs, all below
 # 0.75 x 200 = 150 (WINDOW_TICK_MIN); e2-medium 159.5..200.7 Hz, none below
-check "cap: CPU attribution on e2-small untrustworthy (26 of 26 runs), e2-medium trusted" "$T/cap.json" '
+# and the trust scale (issue 25): e2-medium is degraded, not trusted, where
+# its guest loses ticks: awk over system.tsv, stat_tick_hz / 200 < 0.95 or
+# app_cores x 200 / stat_tick_hz > 2 (the guest's clock puts the app above
+# its 2 vCPUs): 9 of its 21 runs
+check "cap: CPU attribution on e2-small untrustworthy (26 of 26 runs), e2-medium degraded (9 of 21)" "$T/cap.json" '
 s = one("cpu", "e2-small"); m = one("cpu", "e2-medium")
 assert s["value"] == 26 and s["n"] == 26 and "untrustworthy" in s["text"], s
-assert m["value"] == 0 and m["n"] == 21 and "trusted" in m["text"], m'
+assert m["value"] == 0 and m["n"] == 21 and "CPU accounting is degraded: 9 of 21 runs" in m["text"], m'
 # system.tsv load_app_kb on sessions, medium pg blocks 1-3 (9 runs):
 # scipy.stats.linregress slope 636.607 kB/session, SE 7.2953, 95% t half
 # width 17.2507 (SciPy 1.10.1)

@@ -454,8 +454,15 @@ p_plot_tag() {
 	r=$(q "$CDB" "SELECT count(*) FROM runs_v WHERE corpus = $c AND tag IN ('r1' || char(10) || '\`touch X\`', 'r2 \`touch X\`', 'r3 \$(touch X)', 'r4 \$(touch X)')")
 	[ "$r" = 4 ] || msg+="$r of the 4 tags stored literally; "
 	mkdir -p "$CD/work" "$CD/plots"
-	# --by a numeric field: the hostile text is in tags and block labels
+	# --by a numeric field: the hostile text is in tags and block labels. The
+	# arms differ beyond the level: plot refuses to pool them (exit 2, naming
+	# arm), and --pool arm pools them on purpose.
 	(cd "$CD/work" && "${TIMEOUT[@]}" "$BIN" --db "$CDB" plot blocks --by gmp --corpus "$CASE" --out "$CD/plots/p.svg") >"$CD/p.out" 2>"$CD/p.err"
+	rc=$?
+	if [ $rc != 2 ] || ! grep -q "would pool runs that differ in more than the level (gmp): arm" "$CD/p.err"; then
+		msg+="plot blocks --by gmp without --pool: exit $(rcdesc $rc), expected 2 naming arm: $(head -c 300 "$CD/p.err"); "
+	fi
+	(cd "$CD/work" && "${TIMEOUT[@]}" "$BIN" --db "$CDB" plot blocks --by gmp --pool arm --corpus "$CASE" --out "$CD/plots/p.svg") >"$CD/p.out" 2>"$CD/p.err"
 	rc=$?
 	if [ $rc != 0 ]; then
 		msg+="plot blocks --by gmp: exit $(rcdesc $rc): $(head -c 300 "$CD/p.err"); "

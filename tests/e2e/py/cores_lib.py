@@ -19,6 +19,22 @@ def system_window(conn):
     if hi - lo > 4:
         lo, hi = lo + 1, hi - 1
     return lo, hi
+def plateau_window(conn):
+    # the plateau of FORMATS.md (the analysis script of the repository): rows
+    # at the maximum conn, first to last, minus the first and the last
+    mx = max(conn)
+    idx = [i for i, c in enumerate(conn) if c == mx]
+    return idx[0] + 1, idx[-1] - 1
+def trust_counts(sysrows, tick_min=0.75):
+    # the trust scale over system.tsv: ratio = stat_tick_hz / 200 (2 vCPUs),
+    # app cores on the clock of the guest = app_cores / ratio; untrustworthy below
+    # tick_min, degraded below 0.95 or above 2 cores, else trusted
+    n = {"trusted": 0, "degraded": 0, "untrustworthy": 0}
+    for s in sysrows:
+        ratio = float(s["stat_tick_hz"]) / 200
+        stat = float(s["app_cores"]) / ratio
+        n["untrustworthy" if ratio < tick_min else "degraded" if ratio < 0.95 or stat > 2 else "trusted"] += 1
+    return n
 def ols(pts):
     n = len(pts); mx = sum(x for x, _ in pts) / n; my = sum(y for _, y in pts) / n
     sxx = sum((x - mx) ** 2 for x, _ in pts)

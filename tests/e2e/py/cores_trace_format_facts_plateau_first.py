@@ -1,7 +1,8 @@
 # cores_trace_format_facts_plateau_first.py (tests/e2e/cores.sh): trace --format json facts: plateau_first, plateau_last, plateau_rows, plateau_seconds, app_cores_wall and the driver rows match python3
-# the plateau facts against the system.tsv rule on sample.tsv (conn column 4,
-# epoch 1, app_j 7) and clk_tck from the idle banner; the driver window is
-# window.tsv's first and last lines found in sample.tsv
+# the plateau facts against FORMATS.md's plateau on sample.tsv (conn column 4
+# at its maximum, minus the first and last row; epoch 1, app_j 7): the
+# default window leaves the ramp out; clk_tck from the idle banner; the
+# driver window is window.tsv's first and last lines found in sample.tsv
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 from cores_lib import *  # noqa: F401,F403 (the shared helpers)
 import re
@@ -10,7 +11,7 @@ f = {k: v["value"] for k, v in d["facts"].items()}
 t = raw(sys.argv[2] + "/sample.tsv")
 w = raw(sys.argv[2] + "/window.tsv")
 clk = float(re.search(r"clk_tck=(\d+)", open(sys.argv[2] + "/idle.txt").read()).group(1))
-lo, hi = system_window([float(r[3]) for r in t])
+lo, hi = plateau_window([float(r[3]) for r in t])
 secs = float(t[hi][0]) - float(t[lo][0])
 wall = (float(t[hi][6]) - float(t[lo][6])) / (secs * clk)
 want = {"plateau_first": lo + 1, "plateau_last": hi + 1, "plateau_rows": hi - lo + 1,
