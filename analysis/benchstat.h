@@ -197,6 +197,13 @@ struct benchstat_result {
 		char *tag, *reason;
 	} * left_out;
 	size_t nleft_out;
+	/*
+	 * benchstat_run met a run that is not a Go benchmark run before any Go
+	 * run: the arms hold one metric per run, which compare's own
+	 * benchstat rows cover (analysis/compare.h; cli/cmd_compare.c falls
+	 * back to them). A Go run beside others is an error either way.
+	 */
+	bool not_go;
 	/* building */
 	struct benchstat_build *build;
 };
@@ -237,7 +244,8 @@ struct benchstat_request {
 void benchstat_request_init(struct benchstat_request *req);
 /*
  * Read the arms' runs (benchstat_load.c: Go runs of gobench corpora only;
- * another run is a usage error saying so) and build the tables. An arm
+ * another run is a usage error saying so, with out->not_go set when no Go
+ * run came before it) and build the tables. An arm
  * with no run is an error. out is released on failure.
  */
 int benchstat_run(sqlite3 *db, const struct benchstat_request *req, struct benchstat_result *out);

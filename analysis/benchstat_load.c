@@ -281,6 +281,7 @@ static int arm_runs(struct loader *l, int a, const struct run_filter *f)
 		const char *layout = (const char *)sqlite3_column_text(st, 3);
 		struct set_info *s = NULL;
 		if (sqlite3_column_type(st, 1) == SQLITE_NULL || strcmp(layout, "gobench")) {
+			l->out->not_go = l->out->runs[0] + l->out->runs[1] == 0;
 			rc = err_usage(
 				"run '%s' (corpus '%s', layout %s) is not a Go benchmark run "
 				"imported by this coreplan (view benchstat reads every unit "
@@ -383,7 +384,10 @@ int benchstat_run(sqlite3 *db, const struct benchstat_request *req, struct bench
 		free(l.arm_fields[a]);
 		run_filter_release(&f[a]);
 	}
-	if (rc)
+	if (rc) {
+		bool not_go = out->not_go;
 		benchstat_tables_release(out);
+		out->not_go = not_go;
+	}
 	return rc;
 }

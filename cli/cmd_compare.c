@@ -6,6 +6,7 @@
 #include "../analysis/benchstat.h"
 #include "../analysis/compare.h"
 #include "../analysis/comparepy.h"
+#include "../common/err.h"
 #include "../reports/builders.h"
 
 #include <string.h>
@@ -54,7 +55,7 @@ static const char details[] =
 	"prints it:\n"
 	"each arm's median, a_ci_pct/b_ci_pct = the half-width of the distribution-free\n"
 	"95% interval of the median from order statistics (binomial; normal beyond 30\n"
-	"runs) in % of the median (empty: benchstat's ± inf, under 6 runs), delta_pct\n"
+	"runs) in % of the median (missing: benchstat's ± inf, under 6 runs), delta_pct\n"
 	"= median b / median a - 1 in % when the two-sided Mann-Whitney p <= 0.05, else\n"
 	"change ~; p is exact when no value ties and each arm has <= 50 runs, or exact\n"
 	"given the ties with <= 25 runs each, else the normal approximation (tie and\n"
@@ -128,8 +129,12 @@ static const char details[] =
 	"  arm b's row holds the unpaired comparison of the same runs (ratio, its\n"
 	"  bootstrap interval, u, p, exact, min_p, verdict, runs_needed, reason).\n";
 
-/* --view benchstat without --by: benchstat's tables over every unit (reports/build_benchstat.c). */
-static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out)
+/*
+ * --view benchstat without --by: benchstat's tables over every unit of Go
+ * runs (reports/build_benchstat.c). Runs of other corpora hold one metric
+ * each: *not_go is set and compare's own benchstat row answers instead.
+ */
+static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out, bool *not_go)
 {
 	struct benchstat_request bs;
 	struct benchstat_result res;
@@ -144,6 +149,8 @@ static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out)
 	rc = benchstat_run(db, &bs, &res);
 	if (rc == 0)
 		rc = build_benchstat(&bs, &res, out);
+	else if ((*not_go = res.not_go))
+		err_clear();
 	benchstat_tables_release(&res);
 	return rc;
 }
@@ -166,8 +173,11 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	int rc;
 	if (a->view && !strcmp(a->view, "comparepy"))
 		return run_comparepy(db, a, out);
-	if (a->view && !strcmp(a->view, "benchstat") && !req.by && !req.pair_by)
-		return run_benchstat(db, a, out);
+	if (a->view && !strcmp(a->view, "benchstat") && !req.by && !req.pair_by) {
+		bool not_go = false;
+		if ((rc = run_benchstat(db, a, out, &not_go)) == 0 || !not_go)
+			return rc;
+	}
 	req.filter = &a->filter;
 	req.metric = a->metric;
 	rc = compare_run(db, &req, &res);

@@ -371,7 +371,7 @@ int report_memory_section(struct report_ctx *c)
  * refuses them, pooling.h).
  */
 static int smt_part(struct report_ctx *c, struct doc_section *s, const struct run_filter *base,
-		    const struct report_group *g, const char *host, bool bare)
+		    const struct report_group *g, const char *host, bool bare, bool *refused)
 {
 	struct run_filter filter;
 	struct smt_request req;
@@ -392,8 +392,12 @@ static int smt_part(struct report_ctx *c, struct doc_section *s, const struct ru
 	req.host = host;
 	if (rc == 0) {
 		bool titled = !bare || grouped;
-		if (smt_measure(c->db, &req, &res) != 0)
-			report_failed(c, s, name, titled ? heading : NULL);
+		if (smt_measure(c->db, &req, &res) != 0) {
+			if (refused)
+				*refused = true, err_clear();
+			else
+				report_failed(c, s, name, titled ? heading : NULL);
+		}
 		else if ((rc = build_smt(&req, &res, &d)) == 0) {
 			char anchor[96];
 			report_embed(c, s, name, titled ? heading : NULL, d);
@@ -439,15 +443,23 @@ static int pinned_untied(struct report_ctx *c)
 	return rc;
 }
 
-/* One host's SMT figures: one part per sweep group when there are several. */
+/*
+ * One host's SMT figures. When the runs fall in several sweep groups, the
+ * runs whole first: smt compares across what splits an affinity table
+ * (its arm and cpuset columns) and says what it pooled; only when it
+ * refuses them (a varying condition, pooling.h) one part per group.
+ */
 static int smt_host(struct report_ctx *c, struct doc_section *s, const char *host, bool bare)
 {
+	bool refused = false;
 	int rc = 0;
 	if (c->plan.ngroups <= 1)
 		return smt_part(c, s, c->plan.ngroups ? &c->plan.groups[0].filter : &c->plan.filter,
-				NULL, host, bare);
+				NULL, host, bare, NULL);
+	if ((rc = smt_part(c, s, &c->plan.filter, NULL, host, bare, &refused)) != 0 || !refused)
+		return rc;
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
-		rc = smt_part(c, s, &c->plan.groups[i].filter, &c->plan.groups[i], host, bare);
+		rc = smt_part(c, s, &c->plan.groups[i].filter, &c->plan.groups[i], host, bare, NULL);
 	return rc;
 }
 

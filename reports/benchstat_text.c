@@ -423,7 +423,7 @@ static void data_row(struct ttab *t, struct notes *ns, const struct benchstat_re
 	for (int col = 0; col < 2; col++) {
 		const struct benchstat_cell *c = &row->c[col];
 		const char *msgs[4];
-		char buf[64], wbuf[128], pbuf[64];
+		char buf[128], wbuf[128], pbuf[32];
 		size_t n;
 		if (!row->has[col])
 			continue;

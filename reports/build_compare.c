@@ -436,7 +436,7 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 	}
 	(void)req;
 	if (infinite)
-		doc_note(s, "an empty ci_pct is benchstat's ± ∞: the interval reaches past the "
+		doc_note(s, "a missing ci_pct (NA) is benchstat's ± ∞: the interval reaches past the "
 			    "sample (fewer than 6 runs at 95%%) or crosses zero");
 }
 

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void check_rel(double got, double want, double tol, const char *what)
 {
@@ -116,20 +115,17 @@ static void test_memory_null_group_and_block(void **state)
 }
 
 /*
- * Cost budget: 200,000 runs in 20,000 blocks of 2 groups. Grouping by an
- * ordered pass takes well under a second of CPU (also under ASan); the
- * former scan of every earlier run per run took about 0.5 s at 10,000
- * runs and grows with the square: about 200 s here. The budget (20 s)
- * is two orders of magnitude from both.
+ * Shape at scale: 200,000 runs in 20,000 blocks of 2 groups. The result
+ * is checked, not the time (timings belong in bench/). The former scan of every
+ * earlier run per run would take about 200 s here, past the test's ctest
+ * timeout; the ordered pass takes well under a second.
  */
-static void test_memory_linear_budget(void **state)
+static void test_memory_at_scale(void **state)
 {
 	const size_t n = 200000;
 	struct memory_point *p = calloc(n, sizeof(*p));
-	char(*blocks)[16] = calloc(n / 10, sizeof(*blocks));
+	char(*blocks)[24] = calloc(n / 10, sizeof(*blocks));
 	struct memory m;
-	clock_t t0;
-	double cpu;
 	(void)state;
 	assert_non_null(p);
 	assert_non_null(blocks);
@@ -142,14 +138,10 @@ static void test_memory_linear_budget(void **state)
 		p[i].level = (double)(50 * (1 + (i / 2) % 5));
 		p[i].value = 1000 + 3 * p[i].level + (double)(i % 7);
 	}
-	t0 = clock();
 	assert_int_equal(memory_compute(p, n, &m), 0);
-	cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	assert_int_equal(m.nfits, 2);
 	assert_int_equal(m.nendpoints, 2 * (n / 10));
 	assert_int_equal(m.nratios, 10);
-	if (cpu > 20)
-		fail_msg("memory_compute on %zu runs took %.1f s of CPU (budget 20 s)", n, cpu);
 	memory_release(&m);
 	free(p);
 	free(blocks);
@@ -160,7 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memory_order_by_first_appearance),
 		cmocka_unit_test(test_memory_null_group_and_block),
-		cmocka_unit_test(test_memory_linear_budget),
+		cmocka_unit_test(test_memory_at_scale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

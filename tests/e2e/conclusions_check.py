@@ -89,14 +89,25 @@ def structure():
 
 # ---- the capacity corpus: FORMATS.md's system.tsv window over samples/<tag>.tsv ----
 
-def plateau(tag):
-    """app_cores, pg_cores as system.tsv derives them (FORMATS.md, "Window")."""
+def plateau(tag, keep_ramp=True):
+    """app_cores, pg_cores as system.tsv derives them (FORMATS.md, "Window"); without
+    keep_ramp, the leading ramp rows (connections rising, below the window's median) and
+    one row after them are left out, as the report's default window does (issue 25.7)."""
     t = [[float(v) for v in line.split("\t")] for line in open(os.path.join(CAP, "samples", tag + ".tsv"))]
     mx = max(r[6] for r in t)
     keep = [i for i, r in enumerate(t) if r[6] >= 0.8 * mx]
     lo, hi = keep[0], keep[-1]
     if hi - lo > 4:
         lo, hi = lo + 1, hi - 1
+    if not keep_ramp:
+        med = st.median(r[6] for r in t[lo:hi + 1])
+        k = lo
+        while k < hi and t[k][6] < med and t[k + 1][6] >= t[k][6]:
+            k += 1
+        if k > lo:
+            k += 1
+        if hi - k + 1 >= 5:
+            lo = k
     secs = t[hi][0] - t[lo][0]
     return (t[hi][9] - t[lo][9]) / 100 / secs, (t[hi][10] - t[lo][10]) / 100 / secs
 
@@ -123,9 +134,13 @@ def capacity():
         # postgres) across n = 100, 300 and 500 while throughput falls and latency rises";
         # "On e2-medium that is 81-83% of the whole 2-vCPU machine".
         _, s, _ = finding("binder", "target=medium cfg=pg block=1,2,3")
-        cores = [plateau(tag_of(r)) for r in cap_runs("medium", "pg")]
+        # The seed's figures are system.tsv's window, which keeps the ramp's tail; the
+        # report reads the plateau without it, 1.65-1.70 (tests/plateau_check.py agrees).
+        seed = [plateau(tag_of(r))[0] for r in cap_runs("medium", "pg")]
+        assert (f2(min(seed)), f2(max(seed))) == ("1.62", "1.65"), (min(seed), max(seed))
+        cores = [plateau(tag_of(r), keep_ramp=False) for r in cap_runs("medium", "pg")]
         app = [c[0] for c in cores]
-        assert (f2(min(app)), f2(max(app))) == ("1.62", "1.65"), (min(app), max(app))
+        assert (f2(min(app)), f2(max(app))) == ("1.65", "1.70"), (min(app), max(app))
         says(s, "app CPU, flat at %s-%s cores of 2 vCPUs, 1 physical core" % (f2(min(app)), f2(max(app))))
         says(s, "(%d-%d%%)" % (round(50 * min(app)), round(50 * max(app))))
         m = cap_medians("medium", "pg")
@@ -148,7 +163,7 @@ def capacity():
         assert (round(min(rss) / 1000), round(max(rss) / 1000)) == (364, 374) and avail > 3.0e6
         says(s, "app RSS {}-{} kB at 500 sessions".format(min(rss), max(rss)),
              "MemAvailable at least {} kB".format(avail))
-    check("binder e2-medium pg: app CPU flat at 1.62-1.65 of 2 vCPUs; PostgreSQL, connections, "
+    check("binder e2-medium pg: app CPU flat at 1.65-1.70 of 2 vCPUs (seed 1.62-1.65 with the ramp); PostgreSQL, connections, "
           "memory ranked with headroom (seed 001, What binds)", medium_pg)
 
     def small_untrusted():
