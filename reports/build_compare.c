@@ -445,7 +445,7 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 
 enum { Y_LEVEL, Y_UNIT, Y_A_MEAN, Y_B_MEAN, Y_CHANGE, Y_P, Y_A_N, Y_B_N, Y_TEST, YCOLS };
 
-static void comparepy_table(struct doc_section *s, const struct compare_result *res,
+static void comparepy_table(struct doc *d, struct doc_section *s, const struct compare_result *res,
 			    const char *metric)
 {
 	const char *u = unit_of(metric);
@@ -464,8 +464,9 @@ static void comparepy_table(struct doc_section *s, const struct compare_result *
 	bool unreliable = false;
 	doc_text(s, "Google Benchmark's tools/compare.py on the same runs: each arm's mean, the "
 		    "relative change (b - a) / |a| of the means, and the two-sided Mann-Whitney U "
-		    "test with SciPy's choice of method when each arm has %d runs or more.",
-		 COMPAREPY_UTEST_MIN);
+		    "test with SciPy's choice of method when each arm has %s runs or more.",
+		 doc_fact_int(d, "comparepy_utest_min", "compare.py U test from", DOC_QUIET,
+			      COMPAREPY_UTEST_MIN, "runs"));
 	doc_table_empty_text(t, "none: compare.py compares unpaired arms, or the levels of --by");
 	for (size_t i = 0; i < res->ncomparepy; i++) {
 		const struct compare_comparepy *c = &res->comparepy[i];
@@ -484,9 +485,10 @@ static void comparepy_table(struct doc_section *s, const struct compare_result *
 		unreliable |= c->utest && !c->optimal;
 	}
 	if (unreliable)
-		doc_note(s, "fewer than %d runs in an arm: compare.py calls such a U test's result "
+		doc_note(s, "fewer than %s runs in an arm: compare.py calls such a U test's result "
 			    "unreliable",
-			 COMPAREPY_UTEST_OPTIMAL);
+			 doc_fact_int(d, "comparepy_utest_optimal", "compare.py reliable from",
+				      DOC_QUIET, COMPAREPY_UTEST_OPTIMAL, "runs"));
 }
 
 /* ---- pairs (--pair-by) ---- */
@@ -915,7 +917,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	s = doc_section(d, "benchstat", "Benchstat");
 	benchstat_table(d, s, req, res, metric);
 	s = doc_section(d, "comparepy", "compare.py");
-	comparepy_table(s, res, metric);
+	comparepy_table(d, s, res, metric);
 
 	build_left_out(d, &res->sel[0]);
 	/* a run left out of both arms is listed once */
