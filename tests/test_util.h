@@ -1,0 +1,104 @@
+/*
+ * test_util: what the cmocka unit tests share, so that no test file carries
+ * its own copy (tests/CMakeLists.txt links test_util.c into every test).
+ *
+ *   - closeness and text checks that fail the running test with a message
+ *     naming what was checked (cmocka's fail_msg);
+ *   - a scratch folder per test program (tmp_dir_make as the group setup,
+ *     tmp_dir_remove as the group teardown) and files written into it;
+ *   - whole files read with plain stdio, independent of coreplan's readers;
+ *   - in-memory databases: statements that must succeed, one-value queries,
+ *     corpora imported in one transaction;
+ *   - the tool converters on bytes in memory;
+ *   - headed TSV files read with plain stdio (independent of
+ *     importers/table.c), for tests that compare against a corpus's own TSV.
+ *
+ * Every helper that returns memory says who frees it. A failed check ends
+ * the running test (cmocka longjmps out), so callers need no error paths.
+ */
+#ifndef COREPLAN_TESTS_TEST_UTIL_H
+#define COREPLAN_TESTS_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+struct table;
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- checks ---- */
+
+/* |actual - expected| <= rel * |expected| (<= rel itself when expected is 0). */
+void check_close(double actual, double expected, double rel, const char *what);
+/* |actual - expected| <= tol. */
+void check_abs(double actual, double expected, double tol, const char *what);
+/* text (NULL fails) contains part. */
+void check_contains(const char *text, const char *part, const char *what);
+/* The recorded error message (err_msg()) contains part. */
+void check_msg(const char *part);
+/* a and b are the same double to the bit. */
+void check_same_bits(double a, double b, const char *what);
+
+/* ---- files ---- */
+
+/* The whole file, NUL-terminated; its length in *len when len is not NULL (caller frees). */
+char *slurp(const char *path, size_t *len);
+/* The number of LF bytes in the file, counted independently of the importers. */
+int64_t count_lines(const char *path);
+
+/* ---- the scratch folder ---- */
+
+/* Group setup and teardown: make /tmp/coreplan-test-XXXXXX; remove what tmp_put wrote and it. */
+int tmp_dir_make(void **state);
+int tmp_dir_remove(void **state);
+/* The folder tmp_dir_make made. */
+const char *tmp_dir(void);
+/* Write len bytes to tmp_dir()/name; the full path (owned here, valid until tmp_dir_remove). */
+const char *tmp_put(const char *name, const char *data, size_t len);
+#define PUT(name, literal) tmp_put(name, literal, sizeof(literal) - 1)
+
+/* ---- databases ---- */
+
+/* Run sql; fail the test with the message when it fails. */
+void must_exec(sqlite3 *db, const char *sql);
+/* The first column of the first row of sql (-1 when there is no row). */
+int64_t db_scalar_int(sqlite3 *db, const char *sql);
+double db_scalar_real(sqlite3 *db, const char *sql);
+/* Import the corpus at path with the default options in one transaction (rolled back on error). */
+int import_corpus(sqlite3 *db, const char *path);
+/* In-memory database with every corpus of paths imported; NULL (message on stderr) on failure. */
+sqlite3 *db_of_corpora(const char *const *paths, size_t n);
+/* The run_id of the top-level run tag of the corpus named corpus (fails the test if absent). */
+int64_t run_id_of(sqlite3 *db, const char *corpus, const char *tag);
+
+/* ---- tool converters (importers/tools.h) ---- */
+
+/* Convert bytes in memory as format (tool_convert_table, no file column). */
+int convert_as(const char *format, const char *bytes, size_t n, const char *path,
+	       struct table *t);
+/* Does detection on structure (tool_classify) name this format? */
+bool detects(const char *bytes, size_t n, const char *format);
+
+/* ---- headed TSV with plain stdio ---- */
+
+#define TSV_MAX_FIELDS 32
+
+struct tsv {
+	char **lines;                    /* each line, tabs replaced by NULs */
+	char *(*fields)[TSV_MAX_FIELDS]; /* fields[i][j] points into lines[i] */
+	size_t *nfields;
+	size_t n;
+};
+
+/* Read path whole (fails the test on an unterminated or too long line). */
+void tsv_read(const char *path, struct tsv *t);
+void tsv_free(struct tsv *t);
+/* The number a whole field spells (fails the test otherwise). */
+double tsv_num(const char *s);
+/* The column of the header line named name (fails the test if absent). */
+int tsv_col(const struct tsv *t, const char *name);
+
+#endif
