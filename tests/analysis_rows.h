@@ -24,34 +24,14 @@
 #include "analysis/select.h"
 #include "common/err.h"
 #include "doc/doc.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
-
-/* |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
-static inline void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static inline void check_msg(const char *message)
-{
-	if (strstr(err_msg(), message) == NULL)
-		fail_msg("message '%s' does not contain '%s'", err_msg(), message);
-}
-
-static inline void check_contains(const char *text, const char *part, const char *what)
-{
-	if (!text || strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
-}
 
 struct row {
 	const char *tag;

@@ -61,6 +61,7 @@
 #include "common/err.h"
 #include "reports/builders.h"
 #include "doc/doc.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -68,7 +69,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define EXACT_REL 1e-8
 
 static const double sdm_n[] = {1, 18, 36, 72, 108, 144, 216};
@@ -89,13 +89,6 @@ static int clear_messages(void **state)
 	return 0;
 }
 
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
 /* |actual - printed| <= half a unit of the last printed decimal (+ slack) */
 static void check_printed(double actual, double printed, int decimals, double slack,
 			  const char *what)
@@ -104,12 +97,6 @@ static void check_printed(double actual, double printed, int decimals, double sl
 	if (!(fabs(actual - printed) <= tol))
 		fail_msg("%s: got %.17g, published %.*f (|diff| %.3g > %.3g)", what, actual,
 			 decimals, printed, fabs(actual - printed), tol);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
 }
 
 static const struct fit_param *param(const struct fit_result *r, const char *name)

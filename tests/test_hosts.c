@@ -35,6 +35,7 @@
 #include "schema/catalog.h"
 #include "schema/db.h"
 #include "schema/topology.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,25 +47,6 @@
 #define RUNS_TSV AFFINITY "/runs.tsv"
 #define YIP_TSV SHARED_CORPORA "/writeups/yip-sharding/level1.tsv"
 #define GCE_TSV FIXTURES_DIR "/catalogs/gce.tsv"
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_msg(const char *part)
-{
-	if (!strstr(err_msg(), part))
-		fail_msg("message '%s' does not contain '%s'", err_msg(), part);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (!text || !strstr(text, part))
-		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
-}
 
 /* A fresh in-memory database with the epyc host recorded from the real lscpu.txt. */
 static int setup(void **state)

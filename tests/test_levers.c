@@ -44,6 +44,7 @@
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,13 +54,6 @@
 #define GOMAXPROCS SHARED_CORPORA "/sky/gomaxprocs-scaling-20260816"
 #define CAPACITY SHARED_CORPORA "/sky/gcp-x86-capacity-20260816"
 #define REL 1e-12
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
 
 static const char *const fields_ab[] = {"arm", "other"};
 static const char *const follows_none[] = {NULL, NULL};

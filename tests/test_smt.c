@@ -25,6 +25,7 @@
 #include "analysis/smt.h"
 #include "common/err.h"
 #include "importers/topology.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -32,27 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
 #define LSCPU_TXT SHARED_CORPORA "/writeups/gomaxprocs-affinity/lscpu.txt"
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
-}
-
-static void check_msg(const char *message)
-{
-	check_contains(err_msg(), message, "error message");
-}
 
 /* round(x, places) == want, as a seed quotes it */
 static void check_rounded(double x, int places, double want, const char *what)

@@ -26,21 +26,13 @@
 
 #include "analysis/stats.h"
 #include "common/err.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-/* |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
 
 static void check_error(int rc, const char *message)
 {

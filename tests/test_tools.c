@@ -17,28 +17,11 @@
 #include "importers/tools.h"
 #include "doc/doc.h"
 #include "schema/fields.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The converters on bytes in memory (importers/tools.h: tool_convert_table, no file column). */
-static int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-		      struct table *t)
-{
-	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
-}
-
-/* Does detection on structure (tool_classify) name this format? */
-static bool detects(const char *bytes, size_t n, const char *format)
-{
-	struct tool_src s;
-	struct tool_class c;
-	tool_src_mem(&s, bytes, n, "x");
-	assert_int_equal(tool_classify(&s, &c), 0);
-	tool_src_close(&s);
-	return c.kind == TOOL_KIND_TOOL && !strcmp(c.format->name, format);
-}
 
 static const char *cell(const struct table *t, size_t row, const char *col)
 {

@@ -18,6 +18,7 @@
 #include "importers/table.h"
 #include "importers/tool_json.h"
 #include "importers/tools.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,24 +28,6 @@
 #define FIXTURES_DIR "fixtures"
 #endif
 
-/* The converters on bytes in memory (importers/tools.h: tool_convert_table, no file column). */
-static int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-		      struct table *t)
-{
-	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
-}
-
-/* Does detection on structure (tool_classify) name this format? */
-static bool detects(const char *bytes, size_t n, const char *format)
-{
-	struct tool_src s;
-	struct tool_class c;
-	tool_src_mem(&s, bytes, n, "x");
-	assert_int_equal(tool_classify(&s, &c), 0);
-	tool_src_close(&s);
-	return c.kind == TOOL_KIND_TOOL && !strcmp(c.format->name, format);
-}
-
 static int hyperfine_mem(const char *b, size_t n, const char *p, struct table *t)
 {
 	return convert_as("hyperfine", b, n, p, t);
@@ -53,23 +36,6 @@ static int hyperfine_mem(const char *b, size_t n, const char *p, struct table *t
 static int gbench_mem(const char *b, size_t n, const char *p, struct table *t)
 {
 	return convert_as("gbench", b, n, p, t);
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long len;
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
 }
 
 static const char *cell(const struct table *t, size_t row, const char *col)

@@ -32,6 +32,7 @@
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -39,24 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
 #define CAPACITY SHARED_CORPORA "/sky/gcp-x86-capacity-20260816"
 
 static sqlite3 *db;
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
-}
 
 static void check_inside(double lo, double value, double hi, const char *what)
 {
