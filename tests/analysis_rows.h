@@ -70,13 +70,9 @@ void build_cap36(struct selection *sel, bool err, const char *target, const char
 /* The Markdown of a whole doc (caller frees). */
 static inline char *md_of(const struct doc *d)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	assert_int_equal(doc_write(d, DOC_MD, NULL, fp), 0);
-	fclose(fp);
-	return buf;
+	struct memout m;
+	assert_int_equal(doc_write(d, DOC_MD, NULL, memout_open(&m)), 0);
+	return memout_text(&m);
 }
 
 static inline void check_fact_text(const struct doc *d, const char *name, const char *want)

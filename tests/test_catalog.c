@@ -861,28 +861,25 @@ static void temp_tables_read_only(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(shipped_catalogs_parse, clear_messages,
-						clear_messages),
-		cmocka_unit_test_setup_teardown(rows_per_series, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(gce_spot_checks, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(aws_spot_checks, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(missing_columns, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(malformed_values, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(duplicate_instance, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(empty_catalog, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(missing_file, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(csv_variant, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(names_and_hashes, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(store_gce_and_aws, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(store_replaces, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(store_refuses_duplicates, clear_messages,
-						clear_messages),
-		cmocka_unit_test_setup_teardown(temp_tables, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(cpu_platforms_column, clear_messages,
-						clear_messages),
-		cmocka_unit_test_setup_teardown(temp_tables_read_only, clear_messages,
-						clear_messages),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(shipped_catalogs_parse),
+		cmocka_unit_test(rows_per_series),
+		cmocka_unit_test(gce_spot_checks),
+		cmocka_unit_test(aws_spot_checks),
+		cmocka_unit_test(missing_columns),
+		cmocka_unit_test(malformed_values),
+		cmocka_unit_test(duplicate_instance),
+		cmocka_unit_test(empty_catalog),
+		cmocka_unit_test(missing_file),
+		cmocka_unit_test(csv_variant),
+		cmocka_unit_test(names_and_hashes),
+		cmocka_unit_test(store_gce_and_aws),
+		cmocka_unit_test(store_replaces),
+		cmocka_unit_test(store_refuses_duplicates),
+		cmocka_unit_test(temp_tables),
+		cmocka_unit_test(cpu_platforms_column),
+		cmocka_unit_test(temp_tables_read_only),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, clear_messages);
 	return cmocka_run_group_tests(tests, tmp_dir_make, tmp_dir_remove);
 }

@@ -299,10 +299,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(dir);
 }
 
 int main(void)

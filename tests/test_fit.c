@@ -737,23 +737,24 @@ static void fit_document(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(usl_specsdm91_published, clear_messages),
-		cmocka_unit_test_setup(usl_specsdm91_exact, clear_messages),
-		cmocka_unit_test_setup(usl_se_scaling, clear_messages),
-		cmocka_unit_test_setup(amdahl_specsdm91, clear_messages),
-		cmocka_unit_test_setup(power_specsdm91, clear_messages),
-		cmocka_unit_test_setup(usl_gomaxprocs_sigma_at_bound, clear_messages),
-		cmocka_unit_test_setup(usl_superlinear_both_at_bound, clear_messages),
-		cmocka_unit_test_setup(amdahl_gomaxprocs_inside, clear_messages),
-		cmocka_unit_test_setup(power_gomaxprocs, clear_messages),
-		cmocka_unit_test_setup(too_few_levels, clear_messages),
-		cmocka_unit_test_setup(bad_values, clear_messages),
-		cmocka_unit_test_setup(predict, clear_messages),
-		cmocka_unit_test_setup(model_names, clear_messages),
-		cmocka_unit_test_setup(order_invariant, clear_messages),
-		cmocka_unit_test_setup(fit_document, clear_messages),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(usl_specsdm91_published),
+		cmocka_unit_test(usl_specsdm91_exact),
+		cmocka_unit_test(usl_se_scaling),
+		cmocka_unit_test(amdahl_specsdm91),
+		cmocka_unit_test(power_specsdm91),
+		cmocka_unit_test(usl_gomaxprocs_sigma_at_bound),
+		cmocka_unit_test(usl_superlinear_both_at_bound),
+		cmocka_unit_test(amdahl_gomaxprocs_inside),
+		cmocka_unit_test(power_gomaxprocs),
+		cmocka_unit_test(too_few_levels),
+		cmocka_unit_test(bad_values),
+		cmocka_unit_test(predict),
+		cmocka_unit_test(model_names),
+		cmocka_unit_test(order_invariant),
+		cmocka_unit_test(fit_document),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, NULL);
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,30 +51,19 @@
 /* A fresh in-memory database with the epyc host recorded from the real lscpu.txt. */
 static int setup(void **state)
 {
-	sqlite3 *db = NULL;
 	struct topology t;
-	int rc = db_open(":memory:", false, &db);
+	int rc = db_state_open(state, NULL);
 	memset(&t, 0, sizeof(t));
 	if (rc == 0)
 		rc = topology_read_file(LSCPU_TXT, "lscpu.txt", &t);
 	if (rc == 0)
-		rc = topology_record(db, "epyc", &t);
+		rc = topology_record(*state, "epyc", &t);
 	topology_release(&t);
-	if (rc) {
+	if (rc && *state) {
 		fprintf(stderr, "setup: %s\n", err_msg());
-		db_close(db);
-		return -1;
+		db_state_close(state);
 	}
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	db_close(*state);
-	err_clear();
-	warn_clear();
-	return 0;
+	return rc ? -1 : 0;
 }
 
 /* Import one file as corpus `name`, tied with host/instance (NULL: not given). */
@@ -594,16 +583,16 @@ static void sweep_document_tied(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(level_kinds_on_epyc, setup, teardown),
-		cmocka_unit_test_setup_teardown(unknown_host_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(level_kinds_on_epyc, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(unknown_host_name, setup, db_state_close),
 		cmocka_unit_test(shape_six_by_two),
-		cmocka_unit_test_setup_teardown(import_host_tie, setup, teardown),
-		cmocka_unit_test_setup_teardown(import_instance_tie, setup, teardown),
-		cmocka_unit_test_setup_teardown(mixed_hosts, setup, teardown),
-		cmocka_unit_test_setup_teardown(host_smt_factor_affinity, setup, teardown),
-		cmocka_unit_test_setup_teardown(sweep_in_physical_cores, setup, teardown),
+		cmocka_unit_test_setup_teardown(import_host_tie, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(import_instance_tie, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(mixed_hosts, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(host_smt_factor_affinity, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(sweep_in_physical_cores, setup, db_state_close),
 		cmocka_unit_test(sweep_smt_and_beyond),
-		cmocka_unit_test_setup_teardown(sweep_document_tied, setup, teardown),
+		cmocka_unit_test_setup_teardown(sweep_document_tied, setup, db_state_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -169,11 +169,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
 	(void)state;
 	db_close(db);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(dir);
 }
 
 int main(void)

@@ -13,6 +13,7 @@
 
 #include "common/err.h"
 #include "common/infile.h"
+#include "test_util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -40,11 +41,9 @@ static int setup_dir(void **state)
 
 static int remove_dir(void **state)
 {
-	char cmd[400];
 	(void)state;
 	close(root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(tmpdir);
 }
 
 static const char *at(const char *relative)

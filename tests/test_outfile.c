@@ -19,6 +19,7 @@
 
 #include "common/err.h"
 #include "common/outfile.h"
+#include "test_util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -35,9 +36,7 @@ static char dir[64];
 
 static void rm_tree(const char *path)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	if (system(cmd) != 0)
+	if (remove_tree(path) != 0)
 		fprintf(stderr, "cannot remove '%s'\n", path);
 }
 
@@ -445,23 +444,21 @@ static void test_open_creates_and_names(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_names, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_create_new_and_marker, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_own_file_needs_force, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_foreign_file_refused_even_with_force, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_changed_file_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_never_followed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_marker_not_followed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_foreign_marker_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_refused_without_blocking, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_commit_never_replaces_a_newcomer, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_unstage_keeps_link_targets, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_folder_owned_and_removed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_creates_and_names, setup, teardown),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_create_new_and_marker),
+		cmocka_unit_test(test_own_file_needs_force),
+		cmocka_unit_test(test_foreign_file_refused_even_with_force),
+		cmocka_unit_test(test_changed_file_refused),
+		cmocka_unit_test(test_symlink_never_followed),
+		cmocka_unit_test(test_symlink_marker_not_followed),
+		cmocka_unit_test(test_foreign_marker_refused),
+		cmocka_unit_test(test_fifo_refused_without_blocking),
+		cmocka_unit_test(test_commit_never_replaces_a_newcomer),
+		cmocka_unit_test(test_unstage_keeps_link_targets),
+		cmocka_unit_test(test_folder_owned_and_removed),
+		cmocka_unit_test(test_open_creates_and_names),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), setup, teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,13 +208,9 @@ static void test_quote_well_formed(void **state)
 
 static char *data_text(const char *text)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	plot_data_text(fp, text);
-	assert_int_equal(fclose(fp), 0);
-	return buf;
+	struct memout m;
+	plot_data_text(memout_open(&m), text);
+	return memout_text(&m);
 }
 
 static void test_data_text(void **state)
@@ -789,31 +785,32 @@ static void test_draw_not_installed(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_quote_plain, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_quote, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_backquote, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_system, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_newline_command, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_cr, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_control_bytes, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_macro, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_bang, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_appends, plot_teardown),
-		cmocka_unit_test_teardown(test_quote_well_formed, plot_teardown),
-		cmocka_unit_test_teardown(test_data_text, plot_teardown),
-		cmocka_unit_test_teardown(test_begin_hostile, plot_teardown),
-		cmocka_unit_test_teardown(test_render_hostile_svg, plot_teardown),
-		cmocka_unit_test_teardown(test_render_hostile_png, plot_teardown),
-		cmocka_unit_test_teardown(test_render_hostile_boxes, plot_teardown),
-		cmocka_unit_test_teardown(test_render_leading_quote_svg, plot_teardown),
-		cmocka_unit_test_teardown(test_render_index_titles, plot_teardown),
-		cmocka_unit_test_teardown(test_render_empty_first_series, plot_teardown),
-		cmocka_unit_test_teardown(test_render_empty_middle_series, plot_teardown),
-		cmocka_unit_test_teardown(test_render_syntax_error, plot_teardown),
-		cmocka_unit_test_teardown(test_render_no_image, plot_teardown),
-		cmocka_unit_test_teardown(test_render_not_installed, plot_teardown),
-		cmocka_unit_test_teardown(test_draw_not_installed, plot_teardown),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quote_plain),
+		cmocka_unit_test(test_quote_quote),
+		cmocka_unit_test(test_quote_backquote),
+		cmocka_unit_test(test_quote_system),
+		cmocka_unit_test(test_quote_newline_command),
+		cmocka_unit_test(test_quote_cr),
+		cmocka_unit_test(test_quote_control_bytes),
+		cmocka_unit_test(test_quote_macro),
+		cmocka_unit_test(test_quote_bang),
+		cmocka_unit_test(test_quote_appends),
+		cmocka_unit_test(test_quote_well_formed),
+		cmocka_unit_test(test_data_text),
+		cmocka_unit_test(test_begin_hostile),
+		cmocka_unit_test(test_render_hostile_svg),
+		cmocka_unit_test(test_render_hostile_png),
+		cmocka_unit_test(test_render_hostile_boxes),
+		cmocka_unit_test(test_render_leading_quote_svg),
+		cmocka_unit_test(test_render_index_titles),
+		cmocka_unit_test(test_render_empty_first_series),
+		cmocka_unit_test(test_render_empty_middle_series),
+		cmocka_unit_test(test_render_syntax_error),
+		cmocka_unit_test(test_render_no_image),
+		cmocka_unit_test(test_render_not_installed),
+		cmocka_unit_test(test_draw_not_installed),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), NULL, plot_teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

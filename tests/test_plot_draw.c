@@ -290,12 +290,13 @@ static void test_draw_special_names(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_draw_names_beside_corpus_files, plot_teardown),
-		cmocka_unit_test_teardown(test_draw_refuses_foreign_files, plot_teardown),
-		cmocka_unit_test_teardown(test_draw_force_replaces_own, plot_teardown),
-		cmocka_unit_test_teardown(test_draw_failure_keeps_earlier_plot, plot_teardown),
-		cmocka_unit_test_teardown(test_draw_special_names, plot_teardown),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_draw_names_beside_corpus_files),
+		cmocka_unit_test(test_draw_refuses_foreign_files),
+		cmocka_unit_test(test_draw_force_replaces_own),
+		cmocka_unit_test(test_draw_failure_keeps_earlier_plot),
+		cmocka_unit_test(test_draw_special_names),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), NULL, plot_teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -455,15 +455,16 @@ static void test_plots_context(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_plots_blocks_from_selection, plot_teardown),
-		cmocka_unit_test_teardown(test_plots_trace_from_series, plot_teardown),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plots_blocks_from_selection),
+		cmocka_unit_test(test_plots_trace_from_series),
 		cmocka_unit_test(test_plot_reduce_min_max),
-		cmocka_unit_test_teardown(test_plots_trace_reduced, plot_teardown),
-		cmocka_unit_test_teardown(test_plots_memory_band, plot_teardown),
+		cmocka_unit_test(test_plots_trace_reduced),
+		cmocka_unit_test(test_plots_memory_band),
 		cmocka_unit_test(test_plots_interval_seconds),
-		cmocka_unit_test_teardown(test_plots_trace_skipped_second, plot_teardown),
-		cmocka_unit_test_teardown(test_plots_context, plot_teardown),
+		cmocka_unit_test(test_plots_trace_skipped_second),
+		cmocka_unit_test(test_plots_context),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), NULL, plot_teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -731,25 +731,26 @@ static void run_where_without_runs(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(dedicated_power_of_two, clear_messages),
-		cmocka_unit_test_setup(dedicated_between_powers, clear_messages),
-		cmocka_unit_test_setup(shared_core_share, clear_messages),
-		cmocka_unit_test_setup(translated_and_unmeasured, clear_messages),
-		cmocka_unit_test_setup(translated_with_interval, clear_messages),
-		cmocka_unit_test_setup(extrapolation, clear_messages),
-		cmocka_unit_test_setup(memory, clear_messages),
-		cmocka_unit_test_setup(cheapest, clear_messages),
-		cmocka_unit_test_setup(headroom, clear_messages),
-		cmocka_unit_test_setup(refusals, clear_messages),
-		cmocka_unit_test_setup(empty_catalog, clear_messages),
-		cmocka_unit_test_setup(gce_catalog_e2, clear_messages),
-		cmocka_unit_test_setup(run_shipped_then_stored_then_given, clear_messages),
-		cmocka_unit_test_setup(run_where_without_runs, clear_messages),
-		cmocka_unit_test_setup(verdict_words, clear_messages),
-		cmocka_unit_test_setup(memory_parts, clear_messages),
-		cmocka_unit_test_setup(run_validates_names, clear_messages),
-		cmocka_unit_test_setup(run_lists_families, clear_messages),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(dedicated_power_of_two),
+		cmocka_unit_test(dedicated_between_powers),
+		cmocka_unit_test(shared_core_share),
+		cmocka_unit_test(translated_and_unmeasured),
+		cmocka_unit_test(translated_with_interval),
+		cmocka_unit_test(extrapolation),
+		cmocka_unit_test(memory),
+		cmocka_unit_test(cheapest),
+		cmocka_unit_test(headroom),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(empty_catalog),
+		cmocka_unit_test(gce_catalog_e2),
+		cmocka_unit_test(run_shipped_then_stored_then_given),
+		cmocka_unit_test(run_where_without_runs),
+		cmocka_unit_test(verdict_words),
+		cmocka_unit_test(memory_parts),
+		cmocka_unit_test(run_validates_names),
+		cmocka_unit_test(run_lists_families),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

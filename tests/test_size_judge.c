@@ -438,14 +438,15 @@ static void fleets(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(judge_measured, clear_messages),
-		cmocka_unit_test_setup(judge_cheapest_memory_unmeasured, clear_messages),
-		cmocka_unit_test_setup(judge_worst_verdict_first, clear_messages),
-		cmocka_unit_test_setup(sessions_parse, clear_messages),
-		cmocka_unit_test_setup(calibration_and_loo, clear_messages),
-		cmocka_unit_test_setup(sessions_factor, clear_messages),
-		cmocka_unit_test_setup(fleets, clear_messages),
+	struct CMUnitTest tests[] = {
+		cmocka_unit_test(judge_measured),
+		cmocka_unit_test(judge_cheapest_memory_unmeasured),
+		cmocka_unit_test(judge_worst_verdict_first),
+		cmocka_unit_test(sessions_parse),
+		cmocka_unit_test(calibration_and_loo),
+		cmocka_unit_test(sessions_factor),
+		cmocka_unit_test(fleets),
 	};
+	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

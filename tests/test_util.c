@@ -55,6 +55,17 @@ void check_same_bits(double a, double b, const char *what)
 		fail_msg("%s: %.17g and %.17g are not the same bits", what, a, b);
 }
 
+/* ---- test lists ---- */
+
+void tests_with_fixture(struct CMUnitTest *tests, size_t n, int (*setup)(void **),
+			int (*teardown)(void **))
+{
+	for (size_t i = 0; i < n; i++) {
+		tests[i].setup_func = setup;
+		tests[i].teardown_func = teardown;
+	}
+}
+
 /* ---- files ---- */
 
 char *slurp(const char *path, size_t *len)
@@ -88,6 +99,29 @@ int64_t count_lines(const char *path)
 		n += c == '\n';
 	fclose(fp);
 	return n;
+}
+
+int remove_tree(const char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+FILE *memout_open(struct memout *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->fp = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->fp);
+	return m->fp;
+}
+
+char *memout_text(struct memout *m)
+{
+	assert_int_equal(fclose(m->fp), 0);
+	m->fp = NULL;
+	return m->buf;
 }
 
 /* ---- the scratch folder ---- */
@@ -137,6 +171,27 @@ void must_exec(sqlite3 *db, const char *sql)
 {
 	if (db_exec(db, sql) != 0)
 		fail_msg("%s: %s", sql, err_msg());
+}
+
+int db_state_open(void **state, const char *sql)
+{
+	sqlite3 *db = NULL;
+	if (db_open(":memory:", false, &db) != 0 || (sql && db_exec(db, sql) != 0)) {
+		fprintf(stderr, "fixture: %s\n", err_msg());
+		db_close(db);
+		return -1;
+	}
+	*state = db;
+	return 0;
+}
+
+int db_state_close(void **state)
+{
+	db_close(*state);
+	*state = NULL;
+	err_clear();
+	warn_clear();
+	return 0;
 }
 
 static sqlite3_stmt *first_row(sqlite3 *db, const char *sql)

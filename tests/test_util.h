@@ -24,8 +24,10 @@
 #include <stdint.h>
 
 #include <sqlite3.h>
+#include <stdio.h>
 
 struct table;
+struct CMUnitTest;
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -42,12 +44,29 @@ void check_msg(const char *part);
 /* a and b are the same double to the bit. */
 void check_same_bits(double a, double b, const char *what);
 
+/* ---- test lists ---- */
+
+/* Give each of tests[0..n) this per-test setup and teardown (either may be NULL). */
+void tests_with_fixture(struct CMUnitTest *tests, size_t n, int (*setup)(void **),
+			int (*teardown)(void **));
+
 /* ---- files ---- */
 
 /* The whole file, NUL-terminated; its length in *len when len is not NULL (caller frees). */
 char *slurp(const char *path, size_t *len);
 /* The number of LF bytes in the file, counted independently of the importers. */
 int64_t count_lines(const char *path);
+/* rm -rf dir: 0, or -1 when it fails. */
+int remove_tree(const char *dir);
+
+/* What a writer prints, in memory: memout_open's stream, then memout_text's text (caller frees). */
+struct memout {
+	char *buf;
+	size_t len;
+	FILE *fp;
+};
+FILE *memout_open(struct memout *m);
+char *memout_text(struct memout *m);
 
 /* ---- the scratch folder ---- */
 
@@ -64,6 +83,13 @@ const char *tmp_put(const char *name, const char *data, size_t len);
 
 /* Run sql; fail the test with the message when it fails. */
 void must_exec(sqlite3 *db, const char *sql);
+/*
+ * Setup and teardown for a test whose state is a database: a new
+ * in-memory database with sql (NULL: none) run in it, in *state; closed
+ * again (and the messages cleared) by db_state_close.
+ */
+int db_state_open(void **state, const char *sql);
+int db_state_close(void **state);
 /* The first column of the first row of sql (-1 when there is no row). */
 int64_t db_scalar_int(sqlite3 *db, const char *sql);
 double db_scalar_real(sqlite3 *db, const char *sql);
