@@ -859,27 +859,29 @@ static void temp_tables_read_only(void **state)
 	unlink(path);
 }
 
+/* every test starts and ends with no messages */
+#define TEST(f) cmocka_unit_test_setup_teardown(f, clear_messages, clear_messages)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(shipped_catalogs_parse),
-		cmocka_unit_test(rows_per_series),
-		cmocka_unit_test(gce_spot_checks),
-		cmocka_unit_test(aws_spot_checks),
-		cmocka_unit_test(missing_columns),
-		cmocka_unit_test(malformed_values),
-		cmocka_unit_test(duplicate_instance),
-		cmocka_unit_test(empty_catalog),
-		cmocka_unit_test(missing_file),
-		cmocka_unit_test(csv_variant),
-		cmocka_unit_test(names_and_hashes),
-		cmocka_unit_test(store_gce_and_aws),
-		cmocka_unit_test(store_replaces),
-		cmocka_unit_test(store_refuses_duplicates),
-		cmocka_unit_test(temp_tables),
-		cmocka_unit_test(cpu_platforms_column),
-		cmocka_unit_test(temp_tables_read_only),
+	const struct CMUnitTest tests[] = {
+		TEST(shipped_catalogs_parse),
+		TEST(rows_per_series),
+		TEST(gce_spot_checks),
+		TEST(aws_spot_checks),
+		TEST(missing_columns),
+		TEST(malformed_values),
+		TEST(duplicate_instance),
+		TEST(empty_catalog),
+		TEST(missing_file),
+		TEST(csv_variant),
+		TEST(names_and_hashes),
+		TEST(store_gce_and_aws),
+		TEST(store_replaces),
+		TEST(store_refuses_duplicates),
+		TEST(temp_tables),
+		TEST(cpu_platforms_column),
+		TEST(temp_tables_read_only),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, clear_messages);
 	return cmocka_run_group_tests(tests, tmp_dir_make, tmp_dir_remove);
 }

@@ -735,26 +735,28 @@ static void fit_document(void **state)
 	fit_release(&res.fits[FIT_POWER]);
 }
 
+/* every test starts with no messages */
+#define TEST(f) cmocka_unit_test_setup(f, clear_messages)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(usl_specsdm91_published),
-		cmocka_unit_test(usl_specsdm91_exact),
-		cmocka_unit_test(usl_se_scaling),
-		cmocka_unit_test(amdahl_specsdm91),
-		cmocka_unit_test(power_specsdm91),
-		cmocka_unit_test(usl_gomaxprocs_sigma_at_bound),
-		cmocka_unit_test(usl_superlinear_both_at_bound),
-		cmocka_unit_test(amdahl_gomaxprocs_inside),
-		cmocka_unit_test(power_gomaxprocs),
-		cmocka_unit_test(too_few_levels),
-		cmocka_unit_test(bad_values),
-		cmocka_unit_test(predict),
-		cmocka_unit_test(model_names),
-		cmocka_unit_test(order_invariant),
-		cmocka_unit_test(fit_document),
+	const struct CMUnitTest tests[] = {
+		TEST(usl_specsdm91_published),
+		TEST(usl_specsdm91_exact),
+		TEST(usl_se_scaling),
+		TEST(amdahl_specsdm91),
+		TEST(power_specsdm91),
+		TEST(usl_gomaxprocs_sigma_at_bound),
+		TEST(usl_superlinear_both_at_bound),
+		TEST(amdahl_gomaxprocs_inside),
+		TEST(power_gomaxprocs),
+		TEST(too_few_levels),
+		TEST(bad_values),
+		TEST(predict),
+		TEST(model_names),
+		TEST(order_invariant),
+		TEST(fit_document),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, NULL);
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

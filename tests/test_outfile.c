@@ -442,23 +442,25 @@ static void test_open_creates_and_names(void **state)
 	check_err("cannot write into 'M': No such file or directory");
 }
 
+/* every test in a fresh output folder, removed after it */
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_create_new_and_marker),
-		cmocka_unit_test(test_own_file_needs_force),
-		cmocka_unit_test(test_foreign_file_refused_even_with_force),
-		cmocka_unit_test(test_changed_file_refused),
-		cmocka_unit_test(test_symlink_never_followed),
-		cmocka_unit_test(test_symlink_marker_not_followed),
-		cmocka_unit_test(test_foreign_marker_refused),
-		cmocka_unit_test(test_fifo_refused_without_blocking),
-		cmocka_unit_test(test_commit_never_replaces_a_newcomer),
-		cmocka_unit_test(test_unstage_keeps_link_targets),
-		cmocka_unit_test(test_folder_owned_and_removed),
-		cmocka_unit_test(test_open_creates_and_names),
+	const struct CMUnitTest tests[] = {
+		TEST(test_names),
+		TEST(test_create_new_and_marker),
+		TEST(test_own_file_needs_force),
+		TEST(test_foreign_file_refused_even_with_force),
+		TEST(test_changed_file_refused),
+		TEST(test_symlink_never_followed),
+		TEST(test_symlink_marker_not_followed),
+		TEST(test_foreign_marker_refused),
+		TEST(test_fifo_refused_without_blocking),
+		TEST(test_commit_never_replaces_a_newcomer),
+		TEST(test_unstage_keeps_link_targets),
+		TEST(test_folder_owned_and_removed),
+		TEST(test_open_creates_and_names),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), setup, teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

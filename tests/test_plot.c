@@ -783,34 +783,36 @@ static void test_draw_not_installed(void **state)
 	tmp_remove(&t);
 }
 
+/* every test: its folder removed and PATH restored even when it fails */
+#define TEST(f) cmocka_unit_test_teardown(f, plot_teardown)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_quote_plain),
-		cmocka_unit_test(test_quote_quote),
-		cmocka_unit_test(test_quote_backquote),
-		cmocka_unit_test(test_quote_system),
-		cmocka_unit_test(test_quote_newline_command),
-		cmocka_unit_test(test_quote_cr),
-		cmocka_unit_test(test_quote_control_bytes),
-		cmocka_unit_test(test_quote_macro),
-		cmocka_unit_test(test_quote_bang),
-		cmocka_unit_test(test_quote_appends),
-		cmocka_unit_test(test_quote_well_formed),
-		cmocka_unit_test(test_data_text),
-		cmocka_unit_test(test_begin_hostile),
-		cmocka_unit_test(test_render_hostile_svg),
-		cmocka_unit_test(test_render_hostile_png),
-		cmocka_unit_test(test_render_hostile_boxes),
-		cmocka_unit_test(test_render_leading_quote_svg),
-		cmocka_unit_test(test_render_index_titles),
-		cmocka_unit_test(test_render_empty_first_series),
-		cmocka_unit_test(test_render_empty_middle_series),
-		cmocka_unit_test(test_render_syntax_error),
-		cmocka_unit_test(test_render_no_image),
-		cmocka_unit_test(test_render_not_installed),
-		cmocka_unit_test(test_draw_not_installed),
+	const struct CMUnitTest tests[] = {
+		TEST(test_quote_plain),
+		TEST(test_quote_quote),
+		TEST(test_quote_backquote),
+		TEST(test_quote_system),
+		TEST(test_quote_newline_command),
+		TEST(test_quote_cr),
+		TEST(test_quote_control_bytes),
+		TEST(test_quote_macro),
+		TEST(test_quote_bang),
+		TEST(test_quote_appends),
+		TEST(test_quote_well_formed),
+		TEST(test_data_text),
+		TEST(test_begin_hostile),
+		TEST(test_render_hostile_svg),
+		TEST(test_render_hostile_png),
+		TEST(test_render_hostile_boxes),
+		TEST(test_render_leading_quote_svg),
+		TEST(test_render_index_titles),
+		TEST(test_render_empty_first_series),
+		TEST(test_render_empty_middle_series),
+		TEST(test_render_syntax_error),
+		TEST(test_render_no_image),
+		TEST(test_render_not_installed),
+		TEST(test_draw_not_installed),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), NULL, plot_teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -288,15 +288,17 @@ static void test_draw_special_names(void **state)
 }
 
 
+/* every test: its folder removed and PATH restored even when it fails */
+#define TEST(f) cmocka_unit_test_teardown(f, plot_teardown)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_draw_names_beside_corpus_files),
-		cmocka_unit_test(test_draw_refuses_foreign_files),
-		cmocka_unit_test(test_draw_force_replaces_own),
-		cmocka_unit_test(test_draw_failure_keeps_earlier_plot),
-		cmocka_unit_test(test_draw_special_names),
+	const struct CMUnitTest tests[] = {
+		TEST(test_draw_names_beside_corpus_files),
+		TEST(test_draw_refuses_foreign_files),
+		TEST(test_draw_force_replaces_own),
+		TEST(test_draw_failure_keeps_earlier_plot),
+		TEST(test_draw_special_names),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), NULL, plot_teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -453,18 +453,20 @@ static void test_plots_context(void **state)
 }
 
 
+/* every test: its folder removed and PATH restored even when it fails */
+#define TEST(f) cmocka_unit_test_teardown(f, plot_teardown)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_plots_blocks_from_selection),
-		cmocka_unit_test(test_plots_trace_from_series),
-		cmocka_unit_test(test_plot_reduce_min_max),
-		cmocka_unit_test(test_plots_trace_reduced),
-		cmocka_unit_test(test_plots_memory_band),
-		cmocka_unit_test(test_plots_interval_seconds),
-		cmocka_unit_test(test_plots_trace_skipped_second),
-		cmocka_unit_test(test_plots_context),
+	const struct CMUnitTest tests[] = {
+		TEST(test_plots_blocks_from_selection),
+		TEST(test_plots_trace_from_series),
+		TEST(test_plot_reduce_min_max),
+		TEST(test_plots_trace_reduced),
+		TEST(test_plots_memory_band),
+		TEST(test_plots_interval_seconds),
+		TEST(test_plots_trace_skipped_second),
+		TEST(test_plots_context),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), NULL, plot_teardown);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -729,28 +729,30 @@ static void run_where_without_runs(void **state)
 	db_close(db);
 }
 
+/* every test starts with no messages */
+#define TEST(f) cmocka_unit_test_setup(f, clear_messages)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(dedicated_power_of_two),
-		cmocka_unit_test(dedicated_between_powers),
-		cmocka_unit_test(shared_core_share),
-		cmocka_unit_test(translated_and_unmeasured),
-		cmocka_unit_test(translated_with_interval),
-		cmocka_unit_test(extrapolation),
-		cmocka_unit_test(memory),
-		cmocka_unit_test(cheapest),
-		cmocka_unit_test(headroom),
-		cmocka_unit_test(refusals),
-		cmocka_unit_test(empty_catalog),
-		cmocka_unit_test(gce_catalog_e2),
-		cmocka_unit_test(run_shipped_then_stored_then_given),
-		cmocka_unit_test(run_where_without_runs),
-		cmocka_unit_test(verdict_words),
-		cmocka_unit_test(memory_parts),
-		cmocka_unit_test(run_validates_names),
-		cmocka_unit_test(run_lists_families),
+	const struct CMUnitTest tests[] = {
+		TEST(dedicated_power_of_two),
+		TEST(dedicated_between_powers),
+		TEST(shared_core_share),
+		TEST(translated_and_unmeasured),
+		TEST(translated_with_interval),
+		TEST(extrapolation),
+		TEST(memory),
+		TEST(cheapest),
+		TEST(headroom),
+		TEST(refusals),
+		TEST(empty_catalog),
+		TEST(gce_catalog_e2),
+		TEST(run_shipped_then_stored_then_given),
+		TEST(run_where_without_runs),
+		TEST(verdict_words),
+		TEST(memory_parts),
+		TEST(run_validates_names),
+		TEST(run_lists_families),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

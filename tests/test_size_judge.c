@@ -436,17 +436,19 @@ static void fleets(void **state)
 	free(rows);
 }
 
+/* every test starts with no messages */
+#define TEST(f) cmocka_unit_test_setup(f, clear_messages)
+
 int main(void)
 {
-	struct CMUnitTest tests[] = {
-		cmocka_unit_test(judge_measured),
-		cmocka_unit_test(judge_cheapest_memory_unmeasured),
-		cmocka_unit_test(judge_worst_verdict_first),
-		cmocka_unit_test(sessions_parse),
-		cmocka_unit_test(calibration_and_loo),
-		cmocka_unit_test(sessions_factor),
-		cmocka_unit_test(fleets),
+	const struct CMUnitTest tests[] = {
+		TEST(judge_measured),
+		TEST(judge_cheapest_memory_unmeasured),
+		TEST(judge_worst_verdict_first),
+		TEST(sessions_parse),
+		TEST(calibration_and_loo),
+		TEST(sessions_factor),
+		TEST(fleets),
 	};
-	tests_with_fixture(tests, ARRAY_LEN(tests), clear_messages, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

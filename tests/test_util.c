@@ -55,17 +55,6 @@ void check_same_bits(double a, double b, const char *what)
 		fail_msg("%s: %.17g and %.17g are not the same bits", what, a, b);
 }
 
-/* ---- test lists ---- */
-
-void tests_with_fixture(struct CMUnitTest *tests, size_t n, int (*setup)(void **),
-			int (*teardown)(void **))
-{
-	for (size_t i = 0; i < n; i++) {
-		tests[i].setup_func = setup;
-		tests[i].teardown_func = teardown;
-	}
-}
-
 /* ---- files ---- */
 
 char *slurp(const char *path, size_t *len)

@@ -27,7 +27,6 @@
 #include <stdio.h>
 
 struct table;
-struct CMUnitTest;
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -43,12 +42,6 @@ void check_contains(const char *text, const char *part, const char *what);
 void check_msg(const char *part);
 /* a and b are the same double to the bit. */
 void check_same_bits(double a, double b, const char *what);
-
-/* ---- test lists ---- */
-
-/* Give each of tests[0..n) this per-test setup and teardown (either may be NULL). */
-void tests_with_fixture(struct CMUnitTest *tests, size_t n, int (*setup)(void **),
-			int (*teardown)(void **));
 
 /* ---- files ---- */
 
