@@ -286,11 +286,7 @@ static int cap_teardown(void **state)
 
 static const struct binder_group *group_named(const struct binders *b, const char *name)
 {
-	for (size_t i = 0; i < b->ngroups; i++)
-		if (!strcmp(b->groups[i].group, name))
-			return &b->groups[i];
-	fail_msg("no group '%s'", name);
-	return NULL;
+	return FIND_NAMED(b->groups, b->ngroups, group, name);
 }
 
 static void capacity_corpus_binders(void **state)

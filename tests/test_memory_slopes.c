@@ -90,11 +90,7 @@ static void test_memory_points_are_system_tsv(void **state)
 
 static const struct memory_fit *fit_of(const struct memory *m, const char *group)
 {
-	for (size_t i = 0; i < m->nfits; i++)
-		if (!strcmp(m->fits[i].group, group))
-			return &m->fits[i];
-	fail_msg("no fit for '%s'", group);
-	return NULL;
+	return FIND_NAMED(m->fits, m->nfits, group, group);
 }
 
 static void test_memory_medium_slopes(void **state)

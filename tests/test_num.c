@@ -300,11 +300,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_real),
 		cmocka_unit_test(test_format_real_is_printf),
-		cmocka_unit_test(test_missing),      cmocka_unit_test(test_int_accepts),
-		cmocka_unit_test(test_int_refuses),  cmocka_unit_test(test_int_n),
-		cmocka_unit_test(test_real_accepts), cmocka_unit_test(test_real_negative_zero),
-		cmocka_unit_test(test_real_refuses), cmocka_unit_test(test_real_n),
-		cmocka_unit_test(test_bool),         cmocka_unit_test(test_go_duration),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_int_accepts),
+		cmocka_unit_test(test_int_refuses),
+		cmocka_unit_test(test_int_n),
+		cmocka_unit_test(test_real_accepts),
+		cmocka_unit_test(test_real_negative_zero),
+		cmocka_unit_test(test_real_refuses),
+		cmocka_unit_test(test_real_n),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_go_duration),
 	};
 	return cmocka_run_group_tests_name("num", tests, NULL, NULL);
 }

@@ -593,88 +593,62 @@ static void check_index_titles(const char *dir, const char *name, const struct p
 static const double nans[] = {NAN, NAN, NAN, NAN};
 static const double big[] = {5000, 6000, 7000, 8000};
 
-/* The trace plot's shape: app cores unknown (no clock tick rate), RSS known. */
-static void test_render_empty_first_series(void **state)
+/*
+ * Draw series s[0..n) as NAME.svg (y2label: NULL for none; what: the case,
+ * for the failure message), then check every block's title.
+ */
+static void draw_and_check_titles(const char *name, const char *title, const char *y2label,
+				  const struct plot_series *s, size_t n, const char *what)
 {
 	struct tmp t;
 	char *image = NULL;
-	struct plot_series s[2] = {{"app cores", PLOT_LINES, 4, xs, nans, NULL, NULL, false},
-				   {"app RSS", PLOT_LINES, 4, xs, big, NULL, NULL, true}};
 	struct plot_spec spec;
 	int rc;
-	(void)state;
 	if (!gnuplot_on_path())
 		fail_msg("gnuplot is not on PATH");
 	tmp_make(&t);
 	memset(&spec, 0, sizeof(spec));
 	spec.dir = t.dir;
-	spec.name = "first";
-	spec.title = "trace";
-	spec.xlabel = "s";
-	spec.ylabel = "cores";
-	spec.y2label = "MiB";
-	rc = plot_draw(&spec, s, 2, &image);
+	spec.name = name;
+	spec.title = title;
+	spec.xlabel = y2label ? "s" : "x";
+	spec.ylabel = y2label ? "cores" : "y";
+	spec.y2label = y2label;
+	rc = plot_draw(&spec, s, n, &image);
 	if (rc != 0)
-		fail_msg("plot_draw with an all-NaN first series returned %d: %s", rc, err_msg());
+		fail_msg("plot_draw%s returned %d: %s", what, rc, err_msg());
 	free(image);
-	check_index_titles(t.dir, "first", s, 2);
+	check_index_titles(t.dir, name, s, n);
 	tmp_remove(&t);
+}
+
+/* The trace plot's shape: app cores unknown (no clock tick rate), RSS known. */
+static void test_render_empty_first_series(void **state)
+{
+	const struct plot_series s[2] = {{"app cores", PLOT_LINES, 4, xs, nans, NULL, NULL, false},
+					 {"app RSS", PLOT_LINES, 4, xs, big, NULL, NULL, true}};
+	(void)state;
+	draw_and_check_titles("first", "trace", "MiB", s, 2, " with an all-NaN first series");
 }
 
 /* A block whose values are all missing, between two others. */
 static void test_render_empty_middle_series(void **state)
 {
-	struct tmp t;
-	char *image = NULL;
-	struct plot_series s[3] = {{"block 1", PLOT_POINTS, 4, xs, ys, NULL, NULL, false},
-				   {"block 2", PLOT_POINTS, 4, xs, nans, NULL, NULL, false},
-				   {"block 3", PLOT_POINTS, 4, xs, big, NULL, NULL, false}};
-	struct plot_spec spec;
-	int rc;
+	const struct plot_series s[3] = {{"block 1", PLOT_POINTS, 4, xs, ys, NULL, NULL, false},
+					 {"block 2", PLOT_POINTS, 4, xs, nans, NULL, NULL, false},
+					 {"block 3", PLOT_POINTS, 4, xs, big, NULL, NULL, false}};
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
-	memset(&spec, 0, sizeof(spec));
-	spec.dir = t.dir;
-	spec.name = "middle";
-	spec.title = "blocks";
-	spec.xlabel = "x";
-	spec.ylabel = "y";
-	rc = plot_draw(&spec, s, 3, &image);
-	if (rc != 0)
-		fail_msg("plot_draw with an all-NaN middle series returned %d: %s", rc, err_msg());
-	free(image);
-	check_index_titles(t.dir, "middle", s, 3);
-	tmp_remove(&t);
+	draw_and_check_titles("middle", "blocks", NULL, s, 3, " with an all-NaN middle series");
 }
 
 /* The ordinary case, for contrast: every series in its own block. */
 static void test_render_index_titles(void **state)
 {
-	struct tmp t;
-	char *image = NULL;
-	struct plot_series s[3] = {{"a", PLOT_ERRORBARS, 4, xs, ys, lo, hi, false},
-				   {"b", PLOT_LINES, 4, xs, big, NULL, NULL, false},
-				   {"c", PLOT_POINTS, 4, xs, hi, NULL, NULL, false}};
-	struct plot_spec spec;
-	int rc;
+	const struct plot_series s[3] = {{"a", PLOT_ERRORBARS, 4, xs, ys, lo, hi, false},
+					 {"b", PLOT_LINES, 4, xs, big, NULL, NULL, false},
+					 {"c", PLOT_POINTS, 4, xs, hi, NULL, NULL, false}};
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
-	memset(&spec, 0, sizeof(spec));
-	spec.dir = t.dir;
-	spec.name = "plain";
-	spec.title = "t";
-	spec.xlabel = "x";
-	spec.ylabel = "y";
-	rc = plot_draw(&spec, s, 3, &image);
-	if (rc != 0)
-		fail_msg("plot_draw returned %d: %s", rc, err_msg());
-	free(image);
-	check_index_titles(t.dir, "plain", s, 3);
-	tmp_remove(&t);
+	draw_and_check_titles("plain", "t", NULL, s, 3, "");
 }
 
 /* ---- plot_render failures ---- */

@@ -52,6 +52,17 @@ static int draw_simple(const char *dir, const char *name, bool force, bool data_
 	return plot_draw(&spec, &s, 1, image);
 }
 
+/* A new folder t with p.svg drawn in it. */
+static void draw_first(struct tmp *t)
+{
+	char *image = NULL;
+	if (!gnuplot_on_path())
+		fail_msg("gnuplot is not on PATH");
+	tmp_make(t);
+	assert_int_equal(draw_simple(t->dir, "p", false, false, &image), 0);
+	free(image);
+}
+
 static void put_text(const char *dir, const char *name, const char *text)
 {
 	char path[512];
@@ -156,12 +167,7 @@ static void test_draw_force_replaces_own(void **state)
 	struct tmp t;
 	char *image = NULL;
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
-	assert_int_equal(draw_simple(t.dir, "p", false, false, &image), 0);
-	free(image);
-	image = NULL;
+	draw_first(&t);
 	err_clear();
 	assert_int_equal(draw_simple(t.dir, "p", false, false, &image), ERR_DATA);
 	if (!strstr(err_msg(), "--force replaces it"))
@@ -213,12 +219,7 @@ static void test_draw_failure_keeps_earlier_plot(void **state)
 	struct tmp t;
 	char *image = NULL, *before, *after, bin[512];
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
-	assert_int_equal(draw_simple(t.dir, "p", false, false, &image), 0);
-	free(image);
-	image = NULL;
+	draw_first(&t);
 	before = plot_state(t.dir, "p");
 	/* gnuplot fails after writing to its output */
 	fake_failing_gnuplot(&t, bin, sizeof(bin));

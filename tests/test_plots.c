@@ -369,6 +369,18 @@ static void trace_plot_of(struct trace_plot *tp, const struct trace_row *rows, s
 }
 
 /* A trace whose 1 Hz sampler skipped a stamp: no false dip (rates by hand). */
+/* Draw tp as tr.svg in a new folder t (caption in cap); the data file's text (caller frees). */
+static char *trace_data(struct tmp *t, const struct trace_plot *tp, const struct run_cores *cores,
+			struct strbuf *cap, char **image)
+{
+	struct plot_target target = {NULL, "tr", PLOT_SVG, NULL, {NULL, false, false}, NULL};
+	tmp_make(t);
+	target.dir = t->dir;
+	target.caption = cap;
+	assert_int_equal(plots_trace(&target, "r1", tp, cores, image), 0);
+	return slurp_in(t->dir, "tr.svg.tsv");
+}
+
 static void test_plots_trace_skipped_second(void **state)
 {
 	/*
@@ -398,13 +410,7 @@ static void test_plots_trace_skipped_second(void **state)
 	cores.cpu.tick_ok = true;
 	cores.cpu.stat_tick_hz = 800;
 	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
-	tmp_make(&t);
-	{
-		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL, {NULL, false, false},
-					     &cap};
-		assert_int_equal(plots_trace(&target, "r1", &tp, &cores, &image), 0);
-	}
-	data = slurp_in(t.dir, "tr.svg.tsv");
+	data = trace_data(&t, &tp, &cores, &cap, &image);
 	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n"))
 		fail_msg("per-interval cores are not 1 at every row:\n%s", data);
 	if (!strstr(strbuf_str(&cap), "d(cpu_total_j) / 800.0 Hz"))
@@ -417,13 +423,7 @@ static void test_plots_trace_skipped_second(void **state)
 	cores.cpu.tick_ok = false;
 	trace_plot_release(&tp);
 	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
-	tmp_make(&t);
-	{
-		struct plot_target target = {t.dir, "tr", PLOT_SVG, NULL, {NULL, false, false},
-					     &cap};
-		assert_int_equal(plots_trace(&target, "r1", &tp, &cores, &image), 0);
-	}
-	data = slurp_in(t.dir, "tr.svg.tsv");
+	data = trace_data(&t, &tp, &cores, &cap, &image);
 	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n"))
 		fail_msg("epoch-based cores differ:\n%s", data);
 	if (!strstr(strbuf_str(&cap), "can show a dip"))

@@ -90,11 +90,7 @@ static void load_epyc(struct topology *t)
 
 static const struct smt_figure *figure(const struct smt_figures *r, const char *name)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->figures[i].name, name))
-			return &r->figures[i];
-	fail_msg("no figure '%s'", name);
-	return NULL;
+	return FIND_NAMED(r->figures, r->n, name, name);
 }
 
 static void check_figure(const struct smt_figure *f, double value, double lo, double hi,

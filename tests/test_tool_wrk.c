@@ -352,11 +352,16 @@ static void test_column_meanings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_latency_run),   cmocka_unit_test(test_plain_run),
-		cmocka_unit_test(test_non2xx_run),    cmocka_unit_test(test_socket_errors_run),
-		cmocka_unit_test(test_units),         cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_nul_and_empty), cmocka_unit_test(test_detect),
-		cmocka_unit_test(test_lua_script),    cmocka_unit_test(test_column_meanings),
+		cmocka_unit_test(test_latency_run),
+		cmocka_unit_test(test_plain_run),
+		cmocka_unit_test(test_non2xx_run),
+		cmocka_unit_test(test_socket_errors_run),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_nul_and_empty),
+		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_lua_script),
+		cmocka_unit_test(test_column_meanings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -201,9 +201,12 @@ static void test_sample(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry),     cmocka_unit_test(test_config_and_results),
-		cmocka_unit_test(test_unset_config), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_file_column),  cmocka_unit_test(test_unit_meanings),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_config_and_results),
+		cmocka_unit_test(test_unset_config),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_file_column),
+		cmocka_unit_test(test_unit_meanings),
 		cmocka_unit_test(test_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

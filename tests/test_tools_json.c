@@ -316,9 +316,12 @@ static void test_gbench_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hyperfine_sample), cmocka_unit_test(test_hyperfine_shapes),
-		cmocka_unit_test(test_hyperfine_errors), cmocka_unit_test(test_gbench_sample),
-		cmocka_unit_test(test_gbench_shapes),    cmocka_unit_test(test_gbench_errors),
+		cmocka_unit_test(test_hyperfine_sample),
+		cmocka_unit_test(test_hyperfine_shapes),
+		cmocka_unit_test(test_hyperfine_errors),
+		cmocka_unit_test(test_gbench_sample),
+		cmocka_unit_test(test_gbench_shapes),
+		cmocka_unit_test(test_gbench_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

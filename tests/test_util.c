@@ -55,6 +55,21 @@ void check_same_bits(double a, double b, const char *what)
 		fail_msg("%s: %.17g and %.17g are not the same bits", what, a, b);
 }
 
+/* ---- lookups ---- */
+
+size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
+		   const char *name, const char *what)
+{
+	const char *at = first;
+	for (size_t i = 0; i < n; i++, at += stride) {
+		const char *s = inline_chars ? at : *(const char *const *)(const void *)at;
+		if (s && !strcmp(s, name))
+			return i;
+	}
+	fail_msg("no %s '%s'", what, name);
+	return 0;
+}
+
 /* ---- files ---- */
 
 char *slurp(const char *path, size_t *len)

@@ -43,6 +43,22 @@ void check_msg(const char *part);
 /* a and b are the same double to the bit. */
 void check_same_bits(double a, double b, const char *what);
 
+/* ---- lookups ---- */
+
+/*
+ * &array[i] for the first i < n whose string member equals name (a
+ * pointer or an array of char), or a failed test naming the member.
+ */
+#define FIND_NAMED(array, n, member, name)                                                         \
+	(&(array)[index_named(&(array)[0].member, (n), sizeof((array)[0]),                         \
+			      MEMBER_IS_CHARS(&(array)[0].member), (name), #member)])
+/* Is *p (a pointer to a struct member) an array of char rather than a pointer to one? */
+#define MEMBER_IS_CHARS(p)                                                                         \
+	_Generic((p), char **: false, const char **: false, char *const *: false,                   \
+		 const char *const *: false, default: true)
+size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
+		   const char *name, const char *what);
+
 /* ---- files ---- */
 
 /* The whole file, NUL-terminated; its length in *len when len is not NULL (caller frees). */

@@ -324,10 +324,14 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pg_step),         cmocka_unit_test(test_gogc_paired),
-		cmocka_unit_test(test_words),           cmocka_unit_test(test_unreplicated),
-		cmocka_unit_test(test_exact_and_zeros), cmocka_unit_test(test_effect_bound),
-		cmocka_unit_test(test_tally),           cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_pg_step),
+		cmocka_unit_test(test_gogc_paired),
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_unreplicated),
+		cmocka_unit_test(test_exact_and_zeros),
+		cmocka_unit_test(test_effect_bound),
+		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_errors),
 	};
 	gsl_set_error_handler_off();
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,13 @@ static void select_with(const double *conn, size_t n, double frac, size_t trim, 
 	assert_int_equal(window_select(&t, &o, w), 0);
 }
 
+/* The window is rows lo..hi of the trace. */
+static void check_span(const struct window *w, size_t lo, size_t hi)
+{
+	assert_int_equal(w->lo, lo);
+	assert_int_equal(w->hi, hi);
+}
+
 static void test_window_defaults(void **state)
 {
 	struct window_options o;
@@ -84,14 +91,12 @@ static void test_window_frac(void **state)
 	static const double conn[] = {0, 50, 90, 100, 100, 95, 100, 100, 100, 100, 80, 0, 0};
 	struct window w;
 	select_with(conn, ARRAY_LEN(conn), 0.8, 1, &w);
-	assert_int_equal(w.lo, 3);
-	assert_int_equal(w.hi, 9);
+	check_span(&w, 3, 9);
 	assert_int_equal(w.rows, 7);
 	assert_true(w.seconds == 6);
 	assert_true(w.conn_max == 100);
 	select_with(conn, ARRAY_LEN(conn), 1.0, 1, &w);
-	assert_int_equal(w.lo, 4);
-	assert_int_equal(w.hi, 8);
+	check_span(&w, 4, 8);
 	assert_int_equal(w.rows, 5);
 }
 
@@ -105,25 +110,20 @@ static void test_window_trim_threshold(void **state)
 	struct window w;
 	/* trim 1: 5 rows = 2 * 1 + 3 stay, 6 rows lose one at each end */
 	select_with(five, ARRAY_LEN(five), 0.8, 1, &w);
-	assert_int_equal(w.lo, 1);
-	assert_int_equal(w.hi, 5);
+	check_span(&w, 1, 5);
 	assert_int_equal(w.rows, 5);
 	select_with(six, ARRAY_LEN(six), 0.8, 1, &w);
-	assert_int_equal(w.lo, 2);
-	assert_int_equal(w.hi, 5);
+	check_span(&w, 2, 5);
 	assert_int_equal(w.rows, 4);
 	/* trim 2: 7 rows stay, 8 rows lose two at each end */
 	select_with(seven, ARRAY_LEN(seven), 0.8, 2, &w);
-	assert_int_equal(w.lo, 1);
-	assert_int_equal(w.hi, 7);
+	check_span(&w, 1, 7);
 	select_with(eight, ARRAY_LEN(eight), 0.8, 2, &w);
-	assert_int_equal(w.lo, 3);
-	assert_int_equal(w.hi, 6);
+	check_span(&w, 3, 6);
 	assert_int_equal(w.rows, 4);
 	/* trim 0: never trimmed */
 	select_with(eight, ARRAY_LEN(eight), 0.8, 0, &w);
-	assert_int_equal(w.lo, 1);
-	assert_int_equal(w.hi, 8);
+	check_span(&w, 1, 8);
 }
 
 /* a dip inside the window is kept; a dip to zero is counted as idle */
@@ -133,13 +133,11 @@ static void test_window_dips_and_idle(void **state)
 	static const double idle[] = {0, 100, 100, 100, 0, 100, 100, 100, 0};
 	struct window w;
 	select_with(dip, ARRAY_LEN(dip), 0.8, 1, &w);
-	assert_int_equal(w.lo, 2);
-	assert_int_equal(w.hi, 6);
+	check_span(&w, 2, 6);
 	assert_int_equal(w.idle_rows, 0);
 	assert_null(strstr(w.warnings, "idle"));
 	select_with(idle, ARRAY_LEN(idle), 0.8, 1, &w);
-	assert_int_equal(w.lo, 2);
-	assert_int_equal(w.hi, 6);
+	check_span(&w, 2, 6);
 	assert_int_equal(w.idle_rows, 1);
 	assert_non_null(strstr(w.warnings, "1 idle row inside"));
 }
@@ -162,8 +160,7 @@ static void test_window_ramp_rows(void **state)
 		conn[i] = 100;
 	conn[19] = 0;
 	select_with(conn, ARRAY_LEN(conn), 0.5, 0, &w);
-	assert_int_equal(w.lo, 5);
-	assert_int_equal(w.hi, 18);
+	check_span(&w, 5, 18);
 	assert_int_equal(w.rows, 14);
 	assert_int_equal(w.ramp_rows, 0);
 	assert_int_equal(w.ramp_excluded, 3);
@@ -185,8 +182,7 @@ static void test_window_ramp_rows(void **state)
 	o.keep_ramp = false;
 	assert_int_equal(window_select(&t, &o, &w), 0);
 	assert_int_equal(w.ramp_excluded, 2);
-	assert_int_equal(w.lo, 6);
-	assert_int_equal(w.hi, 17);
+	check_span(&w, 6, 17);
 	/* frac 1.0 leaves no ramp row */
 	select_with(conn, ARRAY_LEN(conn), 1.0, 0, &w);
 	assert_int_equal(w.lo, 5);
@@ -238,8 +234,7 @@ static void test_window_figures(void **state)
 	make_trace(&t, conn, ARRAY_LEN(conn));
 	assert_int_equal(window_select(&t, &o, &w), 0);
 	/* rows 1..11 trimmed to 2..10: 9 rows over 8 s */
-	assert_int_equal(w.lo, 2);
-	assert_int_equal(w.hi, 10);
+	check_span(&w, 2, 10);
 	assert_int_equal(cpu_compute(&t, &w, 100, 2, WINDOW_TICK_MIN, &f), 0);
 	check_abs(f.app_cores_wall, 1.2, 1e-12, "app_cores_wall");
 	check_abs(f.app_cores_stat, 1.2, 1e-12, "app_cores_stat");
