@@ -278,10 +278,7 @@ static int cap_setup(void **state)
 static int cap_teardown(void **state)
 {
 	(void)state;
-	db_close(cap_db);
-	err_clear();
-	warn_clear();
-	return 0;
+	return db_release(&cap_db);
 }
 
 static const struct binder_group *group_named(const struct binders *b, const char *name)

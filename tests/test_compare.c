@@ -19,10 +19,8 @@
 /* The gomaxprocs tputs by level, blocks 1, 2, 3 (for compare). */
 static const double g1_tput[] = {475.2284019761499, 485.26070274273076, 484.13466860190584};
 static const double g2_tput[] = {853.212014958686, 881.2907259769522, 865.4682448787189};
-/* gcp-x86-capacity results.tsv: tput of target small and medium, cfg pg, 300 sessions, blocks 1-3
- */
-static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
-static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
+/* gcp-x86-capacity results.tsv: tput of target small and medium, cfg pg, 300 sessions, blocks 1-3 */
+#include "capacity_pg300.h"
 
 /* ---------------------------------------------------------------------- */
 /* compare                                                                 */

@@ -606,17 +606,17 @@ static void predict(void **state)
 
 static void model_names(void **state)
 {
+	static const struct {
+		enum fit_model model;
+		const char *name;
+	} names[] = {{FIT_USL, "usl"}, {FIT_AMDAHL, "amdahl"}, {FIT_POWER, "power"}};
 	enum fit_model m;
 	(void)state;
-	assert_string_equal(fit_model_name(FIT_USL), "usl");
-	assert_string_equal(fit_model_name(FIT_AMDAHL), "amdahl");
-	assert_string_equal(fit_model_name(FIT_POWER), "power");
-	assert_int_equal(fit_model_parse("usl", &m), 0);
-	assert_int_equal(m, FIT_USL);
-	assert_int_equal(fit_model_parse("amdahl", &m), 0);
-	assert_int_equal(m, FIT_AMDAHL);
-	assert_int_equal(fit_model_parse("power", &m), 0);
-	assert_int_equal(m, FIT_POWER);
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		assert_string_equal(fit_model_name(names[i].model), names[i].name);
+		assert_int_equal(fit_model_parse(names[i].name, &m), 0);
+		assert_int_equal(m, names[i].model);
+	}
 	assert_true(fit_model_parse("USL", &m) < 0);
 	assert_true(fit_model_parse("all", &m) < 0);
 	assert_true(fit_model_parse("", &m) < 0);

@@ -477,12 +477,7 @@ static void sweep_smt_and_beyond(void **state)
 	struct sweep sw;
 	char tags[4][8];
 	(void)state;
-	memset(&h, 0, sizeof(h));
-	h.known = true;
-	snprintf(h.name, sizeof(h.name), "two-by-two");
-	h.physical_cores = 2;
-	h.logical_cpus = 4;
-	h.threads_per_core = 2;
+	host_known(&h, "two-by-two", 2, 4, 2);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1)
 			medians[1] = 110;

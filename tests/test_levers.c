@@ -238,10 +238,7 @@ static int real_setup(void **state)
 static int real_teardown(void **state)
 {
 	(void)state;
-	db_close(db);
-	err_clear();
-	warn_clear();
-	return 0;
+	return db_release(&db);
 }
 
 static const struct lever_pair *pair_named(const struct levers *l, const char *field,

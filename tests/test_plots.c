@@ -411,10 +411,9 @@ static void test_plots_trace_skipped_second(void **state)
 	cores.cpu.stat_tick_hz = 800;
 	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
 	data = trace_data(&t, &tp, &cores, &cap, &image);
-	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n"))
-		fail_msg("per-interval cores are not 1 at every row:\n%s", data);
-	if (!strstr(strbuf_str(&cap), "d(cpu_total_j) / 800.0 Hz"))
-		fail_msg("caption does not name the tick clock: %s", strbuf_str(&cap));
+	check_contains(data, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n",
+		       "per-interval cores, 1 at every row");
+	check_contains(strbuf_str(&cap), "d(cpu_total_j) / 800.0 Hz", "caption naming the tick clock");
 	free(data);
 	free(image);
 	tmp_remove(&t);
@@ -424,10 +423,9 @@ static void test_plots_trace_skipped_second(void **state)
 	trace_plot_release(&tp);
 	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
 	data = trace_data(&t, &tp, &cores, &cap, &image);
-	if (!strstr(data, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n"))
-		fail_msg("epoch-based cores differ:\n%s", data);
-	if (!strstr(strbuf_str(&cap), "can show a dip"))
-		fail_msg("caption does not warn of the dip: %s", strbuf_str(&cap));
+	check_contains(data, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n",
+		       "epoch-based cores");
+	check_contains(strbuf_str(&cap), "can show a dip", "caption warning of the dip");
 	free(data);
 	free(image);
 	trace_plot_release(&tp);

@@ -510,8 +510,7 @@ static void test_runs_needed(void **state)
 /* ---- t tests, pooling, summaries with zeros ---- */
 
 /* capacity corpus, cfg pg, 300 sessions, blocks 1, 2, 3 (tput) */
-static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
-static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
+#include "capacity_pg300.h"
 
 #define T_REL 1e-9
 

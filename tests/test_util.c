@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/hosts.h"
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "importers/tools.h"
@@ -191,8 +192,15 @@ int db_state_open(void **state, const char *sql)
 
 int db_state_close(void **state)
 {
-	db_close(*state);
+	sqlite3 *db = *state;
 	*state = NULL;
+	return db_release(&db);
+}
+
+int db_release(sqlite3 **db)
+{
+	db_close(*db);
+	*db = NULL;
 	err_clear();
 	warn_clear();
 	return 0;
@@ -273,6 +281,17 @@ int64_t run_id_of(sqlite3 *db, const char *corpus, const char *tag)
 	if (id < 0)
 		fail_msg("run '%s' not in corpus '%s'", tag, corpus);
 	return id;
+}
+
+void host_known(struct run_host *h, const char *name, size_t physical_cores, size_t logical_cpus,
+		size_t threads_per_core)
+{
+	memset(h, 0, sizeof(*h));
+	h->known = true;
+	snprintf(h->name, sizeof(h->name), "%s", name);
+	h->physical_cores = physical_cores;
+	h->logical_cpus = logical_cpus;
+	h->threads_per_core = threads_per_core;
 }
 
 /* ---- tool converters ---- */

@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+struct run_host;
 struct table;
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -99,6 +100,8 @@ void must_exec(sqlite3 *db, const char *sql);
  */
 int db_state_open(void **state, const char *sql);
 int db_state_close(void **state);
+/* Close *db, set it NULL and clear the messages: a teardown's body (returns 0). */
+int db_release(sqlite3 **db);
 /* The first column of the first row of sql (-1 when there is no row). */
 int64_t db_scalar_int(sqlite3 *db, const char *sql);
 double db_scalar_real(sqlite3 *db, const char *sql);
@@ -108,6 +111,10 @@ int import_corpus(sqlite3 *db, const char *path);
 sqlite3 *db_of_corpora(const char *const *paths, size_t n);
 /* The run_id of the top-level run tag of the corpus named corpus (fails the test if absent). */
 int64_t run_id_of(sqlite3 *db, const char *corpus, const char *tag);
+
+/* A known host: name, physical cores, logical CPUs and threads per core, nothing else. */
+void host_known(struct run_host *h, const char *name, size_t physical_cores, size_t logical_cpus,
+		size_t threads_per_core);
 
 /* ---- tool converters (importers/tools.h) ---- */
 
