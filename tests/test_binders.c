@@ -249,11 +249,7 @@ static sqlite3 *cap_db;
 
 static int cap_setup(void **state)
 {
-	(void)state;
-	struct import_options opts;
-	struct import_result res;
-	char path[] = CAPACITY;
-	char *paths[1] = {path};
+	static const char *const paths[] = {CAPACITY};
 	struct catalog cat;
 	bool replaced;
 	if (db_open(":memory:", false, &cap_db) != 0)
@@ -266,13 +262,7 @@ static int cap_setup(void **state)
 		return -1;
 	}
 	catalog_release(&cat);
-	import_options_init(&opts);
-	memset(&res, 0, sizeof(res));
-	if (corpus_import_all(cap_db, paths, 1, &opts, &res, NULL, NULL) != 0) {
-		fprintf(stderr, "import: %s\n", err_msg());
-		return -1;
-	}
-	return 0;
+	return import_all(cap_db, paths, ARRAY_LEN(paths)) == 0 ? 0 : -1;
 }
 
 static int cap_teardown(void **state)

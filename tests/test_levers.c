@@ -217,29 +217,7 @@ static void a_follower_is_no_lever(void **state)
 
 static sqlite3 *db;
 
-static int real_setup(void **state)
-{
-	struct import_options opts;
-	struct import_result res[2];
-	char gmp[] = GOMAXPROCS, cap[] = CAPACITY;
-	char *paths[2] = {gmp, cap};
-	(void)state;
-	if (db_open(":memory:", false, &db) != 0)
-		return -1;
-	import_options_init(&opts);
-	memset(res, 0, sizeof(res));
-	if (corpus_import_all(db, paths, 2, &opts, res, NULL, NULL) != 0) {
-		fprintf(stderr, "import: %s\n", err_msg());
-		return -1;
-	}
-	return 0;
-}
-
-static int real_teardown(void **state)
-{
-	(void)state;
-	return db_release(&db);
-}
+CORPORA_FIXTURE(db, real_setup, real_teardown, GOMAXPROCS, CAPACITY)
 
 static const struct lever_pair *pair_named(const struct levers *l, const char *field,
 					   const char *context, const char *value)

@@ -543,35 +543,7 @@ static void apply_refusals(void **state)
 
 /* ------------------------------------------------ on the real corpus */
 
-static int setup(void **state)
-{
-	struct import_options opts;
-	struct import_result result;
-	(void)state;
-	gsl_set_error_handler_off();
-	if (db_open(":memory:", false, &db) != 0)
-		return -1;
-	import_options_init(&opts);
-	if (db_begin(db) != 0)
-		return -1;
-	if (corpus_import(db, CAPACITY, &opts, &result) != 0) {
-		fprintf(stderr, "import of '%s' failed: %s\n", CAPACITY, err_msg());
-		db_rollback(db);
-		return -1;
-	}
-	if (db_commit(db) != 0)
-		return -1;
-	warn_clear();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	db_close(db);
-	db = NULL;
-	return 0;
-}
+CORPORA_FIXTURE(db, setup, teardown, CAPACITY)
 
 static struct translate_request m1_to_core(const struct run_filter *filter)
 {

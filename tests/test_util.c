@@ -246,18 +246,39 @@ int import_corpus(sqlite3 *db, const char *path)
 	return db_commit(db);
 }
 
+int import_all(sqlite3 *db, const char *const *paths, size_t n)
+{
+	struct import_options opts;
+	struct import_result *results = calloc(n ? n : 1, sizeof(*results));
+	char **copies = calloc(n ? n : 1, sizeof(*copies));
+	int rc;
+	import_options_init(&opts);
+	assert_non_null(results);
+	assert_non_null(copies);
+	for (size_t i = 0; i < n; i++) {
+		copies[i] = strdup(paths[i]);
+		assert_non_null(copies[i]);
+	}
+	rc = corpus_import_all(db, copies, n, &opts, results, NULL, NULL);
+	if (rc != 0)
+		fprintf(stderr, "import: %s\n", err_msg());
+	for (size_t i = 0; i < n; i++)
+		free(copies[i]);
+	free(results);
+	free(copies);
+	return rc;
+}
+
 sqlite3 *db_of_corpora(const char *const *paths, size_t n)
 {
 	sqlite3 *db = NULL;
 	gsl_set_error_handler_off();
 	if (db_open(":memory:", false, &db) != 0)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (import_corpus(db, paths[i]) != 0) {
-			fprintf(stderr, "import of '%s' failed: %s\n", paths[i], err_msg());
-			db_close(db);
-			return NULL;
-		}
+	if (import_all(db, paths, n) != 0) {
+		db_close(db);
+		return NULL;
+	}
 	warn_clear();
 	return db;
 }

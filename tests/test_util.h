@@ -107,8 +107,27 @@ int64_t db_scalar_int(sqlite3 *db, const char *sql);
 double db_scalar_real(sqlite3 *db, const char *sql);
 /* Import the corpus at path with the default options in one transaction (rolled back on error). */
 int import_corpus(sqlite3 *db, const char *path);
+/* Import paths[0..n) with the default options in one transaction (corpus_import_all); the message on stderr on failure. */
+int import_all(sqlite3 *db, const char *const *paths, size_t n);
 /* In-memory database with every corpus of paths imported; NULL (message on stderr) on failure. */
 sqlite3 *db_of_corpora(const char *const *paths, size_t n);
+/*
+ * A group fixture over a file's static database: SETUP opens db with the
+ * corpora at the paths given (db_of_corpora), TEARDOWN closes it.
+ */
+#define CORPORA_FIXTURE(db, setup, teardown, ...)                                                 \
+	static int setup(void **state)                                                             \
+	{                                                                                          \
+		static const char *const corpora_[] = {__VA_ARGS__};                               \
+		(void)state;                                                                       \
+		db = db_of_corpora(corpora_, ARRAY_LEN(corpora_));                                 \
+		return db ? 0 : -1;                                                                \
+	}                                                                                          \
+	static int teardown(void **state)                                                          \
+	{                                                                                          \
+		(void)state;                                                                       \
+		return db_release(&db);                                                            \
+	}
 /* The run_id of the top-level run tag of the corpus named corpus (fails the test if absent). */
 int64_t run_id_of(sqlite3 *db, const char *corpus, const char *tag);
 

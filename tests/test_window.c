@@ -62,20 +62,7 @@ static void check_near(double actual, double expected, double tol, const char *w
 			 expected, tol);
 }
 
-static int setup(void **state)
-{
-	static const char *const paths[] = {CAPACITY, GOMAXPROCS};
-	db = db_of_corpora(paths, ARRAY_LEN(paths));
-	return db ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	db_close(db);
-	db = NULL;
-	return 0;
-}
-
+CORPORA_FIXTURE(db, setup, teardown, CAPACITY, GOMAXPROCS)
 
 /* ------------------------------------------------------------------ */
 /* capacity corpus against system.tsv                                   */
