@@ -939,6 +939,5 @@ int main(void)
 		cmocka_unit_test(test_compare_document_one_run),
 		cmocka_unit_test(test_compare_document_designs),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

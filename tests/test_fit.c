@@ -757,6 +757,5 @@ int main(void)
 		TEST(order_invariant),
 		TEST(fit_document),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

@@ -162,18 +162,30 @@ static void test_names(void **state)
 
 /* ---- creating ---- */
 
+/*
+ * Check, write and save OUT/a.txt (text; force replaces coreplan's own
+ * file), free d, then find text in it and manifest_rows after the marker's
+ * header.
+ */
+static void commit_a_txt(struct outdir *d, const char *text, bool force,
+			 const char *manifest_rows)
+{
+	char want[512];
+	assert_int_equal(outdir_check(d, "a.txt", force), 0);
+	assert_int_equal(write_one(d, "a.txt", text, force), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_free(d);
+	assert_string_equal(get(path_of("a.txt")), text);
+	snprintf(want, sizeof(want), "%s%s", OUTDIR_MANIFEST_HEADER, manifest_rows);
+	assert_string_equal(get(path_of(".coreplan-outputs")), want);
+}
+
 static void test_create_new_and_marker(void **state)
 {
 	struct outdir *d = NULL;
 	(void)state;
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
-	assert_int_equal(outdir_check(d, "a.txt", false), 0);
-	assert_int_equal(write_one(d, "a.txt", "hello\n", false), 0);
-	assert_int_equal(outdir_save(d), 0);
-	outdir_free(d);
-	assert_string_equal(get(path_of("a.txt")), "hello\n");
-	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\ta.txt\n");
+	commit_a_txt(d, "hello\n", false, "\nf\t6\t" HELLO_SHA "\ta.txt\n");
 	/* the folder holds the file and the marker: no stage, no temporary file */
 	assert_int_equal(entries(dir), 2);
 	/* the marker's mode follows the umask like any file (not mkstemp's 0600) */
@@ -208,13 +220,7 @@ static void test_own_file_needs_force(void **state)
 	assert_int_equal(write_one(d, "a.txt", "new\n", false), ERR_DATA);
 	check_err("OUT/a.txt");
 	assert_string_equal(get(path_of("a.txt")), "hello\n");
-	assert_int_equal(outdir_check(d, "a.txt", true), 0);
-	assert_int_equal(write_one(d, "a.txt", "new\n", true), 0);
-	assert_int_equal(outdir_save(d), 0);
-	outdir_free(d);
-	assert_string_equal(get(path_of("a.txt")), "new\n");
-	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nf\t4\t" NEW_SHA "\ta.txt\n");
+	commit_a_txt(d, "new\n", true, "\nf\t4\t" NEW_SHA "\ta.txt\n");
 }
 
 static void test_foreign_file_refused_even_with_force(void **state)

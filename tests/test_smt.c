@@ -371,6 +371,5 @@ int main(void)
 		cmocka_unit_test(cpu_not_on_host),
 		cmocka_unit_test(no_runs),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

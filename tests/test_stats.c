@@ -775,6 +775,5 @@ int main(void)
 		cmocka_unit_test(test_pairs_needed),
 		cmocka_unit_test(test_summary_any_zeros),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

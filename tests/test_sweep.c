@@ -555,6 +555,5 @@ int main(void)
 		cmocka_unit_test(test_sweep_session_level),
 		cmocka_unit_test(test_sweep_time_metric),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

@@ -60,6 +60,9 @@ void check_same_bits(double a, double b, const char *what);
 size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
 		   const char *name, const char *what);
 
+/* Group setup: GSL's abort-on-error handler off (coreplan checks GSL's return codes). */
+int gsl_errors_off(void **state);
+
 /* ---- files ---- */
 
 /* The whole file, NUL-terminated; its length in *len when len is not NULL (caller frees). */

@@ -333,6 +333,5 @@ int main(void)
 		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_errors),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

@@ -37,6 +37,7 @@
 #include "analysis/noise.h"
 #include "analysis/verdict.h"
 #include "common/err.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
@@ -295,6 +296,5 @@ int main(void)
 		cmocka_unit_test(test_null_sweeps),
 		cmocka_unit_test(test_power),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }
