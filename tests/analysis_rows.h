@@ -89,6 +89,19 @@ static inline void check_fact_shown(const struct doc *d, const char *name, const
 		fail_msg("fact %s shown '%s', expected '%s'", name, got ? got : "(none)", want);
 }
 
+/* Each of facts[] (NULL-terminated "name=text", split at the first '=') is a fact with that text. */
+static inline void check_fact_texts(const struct doc *d, const char *const *facts)
+{
+	for (size_t i = 0; facts[i]; i++) {
+		char name[64];
+		const char *eq = strchr(facts[i], '=');
+		assert_non_null(eq);
+		assert_true((size_t)(eq - facts[i]) < sizeof(name));
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - facts[i]), facts[i]);
+		check_fact_text(d, name, eq + 1);
+	}
+}
+
 /* The doc's sections, by name, in order: "a,b,c". */
 static inline void check_sections(const struct doc *d, const char *want)
 {

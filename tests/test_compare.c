@@ -730,15 +730,13 @@ static void test_compare_document(void **state)
 	assert_int_equal(build_compare(&req, &res, &d), 0);
 	/* the comparison first (the tsv default), every view a table */
 	check_sections(d, "comparison,arms,levels,pairs,benchstat");
-	check_fact_text(d, "verdict", "higher");
-	check_fact_text(d, "method", "Welch t on ln values");
-	check_fact_text(d, "metric_kind", "rate");
-	check_fact_text(d, "design", "unpaired");
-	check_fact_text(d, "scale", "log");
-	check_fact_text(d, "test", "welch");
-	check_fact_text(d, "a_where", "gomaxprocs=1");
-	check_fact_text(d, "b_where", "gomaxprocs=2");
-	check_fact_text(d, "metric", "tput");
+	{
+		static const char *const facts[] = {
+			"verdict=higher", "method=Welch t on ln values", "metric_kind=rate",
+			"design=unpaired", "scale=log", "test=welch", "a_where=gomaxprocs=1",
+			"b_where=gomaxprocs=2", "metric=tput", NULL};
+		check_fact_texts(d, facts);
+	}
 	check_fact_shown(d, "lower_is_better", "no");
 	check_fact_shown(d, "exact", "yes");
 	check_fact_shown(d, "separated", "yes");

@@ -31,6 +31,14 @@ static void cap_options(struct noise_options *o, const char *metric)
 	o->duration_extra = 2;
 }
 
+/* noise over the 36 capacity rows (build_cap36, all blocks) of tput, by sessions. */
+static void cap36_tput_noise(struct selection *sel, struct noise_options *o, struct noise *nz)
+{
+	build_cap36(sel, false, NULL, NULL);
+	cap_options(o, "tput");
+	assert_int_equal(noise_compute(sel, o, nz), 0);
+}
+
 /*
  * The step rule on the real sweeps: the verdict is Welch's t on ln values
  * (python3 tests/stat_check.py welch-ln over results.tsv's tput at blocks
@@ -46,9 +54,7 @@ static void test_noise_steps_capacity(void **state)
 	struct noise nz;
 	const struct noise_step *s;
 	(void)state;
-	build_cap36(&sel, false, NULL, NULL);
-	cap_options(&o, "tput");
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	cap36_tput_noise(&sel, &o, &nz);
 	assert_int_equal(nz.nverdicts, 4);
 	assert_int_equal(nz.nsteps, 8);
 
@@ -299,9 +305,7 @@ static void test_noise_order_capacity(void **state)
 	struct noise nz;
 	const struct noise_factor *f;
 	(void)state;
-	build_cap36(&sel, false, NULL, NULL);
-	cap_options(&o, "tput");
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	cap36_tput_noise(&sel, &o, &nz);
 	assert_int_equal(nz.nfactors, 3);
 	f = factor_of(&nz, "sessions");
 	assert_true(f->is_level);
@@ -564,18 +568,21 @@ static void test_noise_document_gomaxprocs(void **state)
 	check_sections(d, "verdict,steps,levels,cells,drift,order,bursts,soaks");
 	check_fact_text(d, "verdict", "resolved");
 	check_fact_shown(d, "counterbalanced", "yes");
-	check_fact_text(d, "by", "gomaxprocs");
-	check_fact_text(d, "metric", "tput");
-	check_fact_text(d, "block", "block");
-	check_fact_text(d, "group", "");
+	{
+		static const char *const facts[] = {"by=gomaxprocs", "metric=tput", "block=block",
+						    "group=", NULL};
+		check_fact_texts(d, facts);
+	}
 	check_close(doc_fact_number(d, "runs"), 12, 0, "runs");
 	check_close(doc_fact_number(d, "groups"), 1, 0, "groups");
 	check_close(doc_fact_number(d, "bursts"), 0, 0, "bursts");
 	check_fact_text(d, "step_rule", NOISE_STEP_RULE);
-	check_fact_text(d, "verdict_steps", "resolved: 1→2, 2→4, 4→8");
-	check_fact_text(d, "counterbalanced_gomaxprocs", "yes");
-	check_fact_text(d, "metric_kind", "rate");
-	check_fact_text(d, "metric_direction", "higher");
+	{
+		static const char *const facts[] = {"verdict_steps=resolved: 1→2, 2→4, 4→8",
+						    "counterbalanced_gomaxprocs=yes", "metric_kind=rate",
+						    "metric_direction=higher", NULL};
+		check_fact_texts(d, facts);
+	}
 	check_close(doc_fact_number(d, "steps_resolved"), 3, 0, "steps resolved");
 	assert_int_equal(rows_of(d, "steps"), 3);
 	/* python3: 853.212014958686 - 485.26070274273076 (min of 2 - max of 1) */
