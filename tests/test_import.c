@@ -125,8 +125,10 @@ static void write_file(const char *path, const char *text)
 
 static void bad_values_name_file_line_column(void **state)
 {
-	static const struct {
-		const char *text, *message;
+	/* a results table and the message importing it gives */
+	static const struct bad_table {
+		const char *text;
+		const char *message;
 	} bad[] = {
 		{"tag\ttput\nA\t10\nB\tNaN\n", "nan.tsv:3:2: 'NaN' for tput is not a finite number"},
 		{"tag\ttput\nA\t-3\n", "nan.tsv:2:2: tput is -3, must be zero or more"},

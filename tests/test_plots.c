@@ -28,33 +28,15 @@
 
 static void test_plots_blocks_from_selection(void **state)
 {
+	/* clang-format off: one run a line */
 	struct sel_run runs[] = {
-		{.tag = (char *)"r1",
-		 .level = 1,
-		 .level_numeric = true,
-		 .metric = 10,
-		 .block = (char *)"a"},
-		{.tag = (char *)"r2",
-		 .level = 2,
-		 .level_numeric = true,
-		 .metric = 19,
-		 .block = (char *)"b"},
-		{.tag = (char *)"r3",
-		 .level = 1,
-		 .level_numeric = true,
-		 .metric = 11,
-		 .block = NULL},
-		{.tag = (char *)"r4",
-		 .level = 2,
-		 .level_numeric = true,
-		 .metric = 20,
-		 .block = (char *)"a"},
-		{.tag = (char *)"r5",
-		 .level = 4,
-		 .level_numeric = true,
-		 .metric = 30,
-		 .block = (char *)"b"},
+		{.tag = (char *)"r1", .level = 1, .level_numeric = true, .metric = 10, .block = (char *)"a"},
+		{.tag = (char *)"r2", .level = 2, .level_numeric = true, .metric = 19, .block = (char *)"b"},
+		{.tag = (char *)"r3", .level = 1, .level_numeric = true, .metric = 11, .block = NULL},
+		{.tag = (char *)"r4", .level = 2, .level_numeric = true, .metric = 20, .block = (char *)"a"},
+		{.tag = (char *)"r5", .level = 4, .level_numeric = true, .metric = 30, .block = (char *)"b"},
 	};
+	/* clang-format on */
 	struct selection sel = {.runs = runs, .n = ARRAY_LEN(runs)};
 	static const char *const files[] = {"blk.svg.gp", "blk.svg.tsv", "blk.svg",
 					    ".coreplan-outputs", NULL};
@@ -369,16 +351,26 @@ static void trace_plot_of(struct trace_plot *tp, const struct trace_row *rows, s
 }
 
 /* A trace whose 1 Hz sampler skipped a stamp: no false dip (rates by hand). */
-/* Draw tp as tr.svg in a new folder t (caption in cap); the data file's text (caller frees). */
-static char *trace_data(struct tmp *t, const struct trace_plot *tp, const struct run_cores *cores,
-			struct strbuf *cap, char **image)
+/*
+ * Draw tp as tr.svg in a new folder (the caption appended to cap): the data
+ * file holds want_data and the caption want_caption; the folder is removed.
+ */
+static void check_trace_plot(const struct trace_plot *tp, const struct run_cores *cores,
+			     struct strbuf *cap, const char *want_data, const char *want_caption)
 {
 	struct plot_target target = {NULL, "tr", PLOT_SVG, NULL, {NULL, false, false}, NULL};
-	tmp_make(t);
-	target.dir = t->dir;
+	struct tmp t;
+	char *image = NULL, *data;
+	tmp_make(&t);
+	target.dir = t.dir;
 	target.caption = cap;
-	assert_int_equal(plots_trace(&target, "r1", tp, cores, image), 0);
-	return slurp_in(t->dir, "tr.svg.tsv");
+	assert_int_equal(plots_trace(&target, "r1", tp, cores, &image), 0);
+	data = slurp_in(t.dir, "tr.svg.tsv");
+	check_contains(data, want_data, "trace plot data");
+	check_contains(strbuf_str(cap), want_caption, "trace plot caption");
+	free(data);
+	free(image);
+	tmp_remove(&t);
 }
 
 static void test_plots_trace_skipped_second(void **state)
@@ -399,8 +391,6 @@ static void test_plots_trace_skipped_second(void **state)
 	struct trace_plot tp;
 	struct run_cores cores;
 	struct strbuf cap = STRBUF_INIT;
-	struct tmp t;
-	char *image = NULL, *data;
 	(void)state;
 	memset(&cores, 0, sizeof(cores));
 	cores.ok = true;
@@ -410,27 +400,18 @@ static void test_plots_trace_skipped_second(void **state)
 	cores.cpu.tick_ok = true;
 	cores.cpu.stat_tick_hz = 800;
 	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
-	data = trace_data(&t, &tp, &cores, &cap, &image);
-	check_contains(data, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n",
-		       "per-interval cores, 1 at every row");
-	check_contains(strbuf_str(&cap), "d(cpu_total_j) / 800.0 Hz", "caption naming the tick clock");
-	free(data);
-	free(image);
-	tmp_remove(&t);
+	check_trace_plot(&tp, &cores, &cap, "# app cores (per interval)\n1\t1\n3\t1\n4\t1\n6\t1\n\n",
+			 "d(cpu_total_j) / 800.0 Hz");
 	/* the same trace with untrusted ticks: the epochs, and the dip they give */
 	strbuf_reset(&cap);
 	cores.cpu.tick_ok = false;
 	trace_plot_release(&tp);
 	trace_plot_of(&tp, rows, ARRAY_LEN(rows), &cores);
-	data = trace_data(&t, &tp, &cores, &cap, &image);
-	check_contains(data, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n",
-		       "epoch-based cores");
-	check_contains(strbuf_str(&cap), "can show a dip", "caption warning of the dip");
-	free(data);
-	free(image);
+	/* the epoch-based cores, and the caption's warning of the dip */
+	check_trace_plot(&tp, &cores, &cap, "# app cores (per interval)\n1\t1\n3\t0.5\n4\t1\n6\t1\n\n",
+			 "can show a dip");
 	trace_plot_release(&tp);
 	strbuf_release(&cap);
-	tmp_remove(&t);
 }
 
 static void test_plots_context(void **state)

@@ -223,15 +223,17 @@ static void test_window_short_warning(void **state)
 	assert_non_null(strstr(w.warnings, "short window: 18 rows"));
 }
 
+/* Eleven rows at 100 connections between two idle ones. */
+static const double plateau11[] = {0, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 0};
+
 static void test_window_figures(void **state)
 {
-	static const double conn[] = {0, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 0};
 	struct trace_series t;
 	struct window_options o;
 	struct window w;
 	struct cpu_figures f;
 	window_options_init(&o);
-	make_trace(&t, conn, ARRAY_LEN(conn));
+	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
 	assert_int_equal(window_select(&t, &o, &w), 0);
 	/* rows 1..11 trimmed to 2..10: 9 rows over 8 s */
 	check_span(&w, 2, 10);
@@ -266,9 +268,18 @@ static void test_window_figures(void **state)
 	check_abs(f.app_cores_stat, 120.0 / (100.0 / 4), 1e-12, "app_cores_stat (4 CPUs)");
 }
 
+/* window_select refuses t, with a message containing part. */
+static void expect_no_window(const struct trace_series *t, const struct window_options *o,
+			     const char *part)
+{
+	struct window w;
+	err_clear();
+	assert_true(window_select(t, o, &w) < 0);
+	check_msg(part);
+}
+
 static void test_window_errors(void **state)
 {
-	static const double conn[] = {0, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 0};
 	static const double zeros[] = {0, 0, 0, 0, 0, 0};
 	struct trace_series t;
 	struct window_options o;
@@ -277,26 +288,21 @@ static void test_window_errors(void **state)
 	window_options_init(&o);
 
 	/* no conn column (NaN everywhere) */
-	make_trace(&t, conn, ARRAY_LEN(conn));
+	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
 	for (size_t i = 0; i < t.n; i++)
 		rows_buf[i].conn = NAN;
-	err_clear();
-	assert_true(window_select(&t, &o, &w) < 0);
-	check_msg("no connection count (conn)");
+	expect_no_window(&t, &o, "no connection count (conn)");
 
 	/* conn always 0 */
 	make_trace(&t, zeros, ARRAY_LEN(zeros));
-	err_clear();
-	assert_true(window_select(&t, &o, &w) < 0);
-	check_msg("never has a connection");
+	expect_no_window(&t, &o, "never has a connection");
 
 	/* an empty trace */
 	t.n = 0;
-	err_clear();
-	assert_true(window_select(&t, &o, &w) < 0);
+	expect_no_window(&t, &o, "");
 
 	/* a counter reset across the window: app_j lower at the last row */
-	make_trace(&t, conn, ARRAY_LEN(conn));
+	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
 	assert_int_equal(window_select(&t, &o, &w), 0);
 	rows_buf[w.hi].app_j = 50;
 	err_clear();
@@ -304,7 +310,7 @@ static void test_window_errors(void **state)
 	check_msg("app_j went backwards");
 
 	/* no app_j column */
-	make_trace(&t, conn, ARRAY_LEN(conn));
+	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
 	for (size_t i = 0; i < t.n; i++)
 		rows_buf[i].app_j = NAN;
 	err_clear();
@@ -312,7 +318,7 @@ static void test_window_errors(void **state)
 	check_msg("no app_j column");
 
 	/* zero time span: every row at the same epoch */
-	make_trace(&t, conn, ARRAY_LEN(conn));
+	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
 	for (size_t i = 0; i < t.n; i++)
 		rows_buf[i].epoch = 1000;
 	assert_int_equal(window_select(&t, &o, &w), 0);
