@@ -38,18 +38,9 @@ static int gbench_mem(const char *b, size_t n, const char *p, struct table *t)
 	return convert_as("gbench", b, n, p, t);
 }
 
-static const char *cell(const struct table *t, size_t row, const char *col)
-{
-	int c = table_col(t, col);
-	if (c < 0)
-		fail_msg("no column '%s'", col);
-	assert_true(row < t->nrows);
-	return t->cells[row][c];
-}
-
 static double num(const struct table *t, size_t row, const char *col)
 {
-	return strtod(cell(t, row, col), NULL);
+	return strtod(table_cell(t, row, col), NULL);
 }
 
 /* A converter on a string; returns its code, the message in err_msg(). */
@@ -87,13 +78,13 @@ static void test_hyperfine_sample(void **state)
 	/* python3 json: 4 results of 3 times each */
 	assert_int_equal(t.nrows, 12);
 	assert_string_equal(t.display_path, "sleep_threads.json");
-	assert_string_equal(cell(&t, 0, "id"), "c1-r1");
+	assert_string_equal(table_cell(&t, 0, "id"), "c1-r1");
 	/* the scan substitutes threads into the command: its template is the command */
-	assert_string_equal(cell(&t, 2, "command"), "sleep 0.0{threads}");
-	assert_string_equal(cell(&t, 11, "command"), "sleep 0.0{threads}");
-	assert_string_equal(cell(&t, 2, "threads"), "1");
-	assert_string_equal(cell(&t, 11, "threads"), "4");
-	assert_string_equal(cell(&t, 11, "run"), "3");
+	assert_string_equal(table_cell(&t, 2, "command"), "sleep 0.0{threads}");
+	assert_string_equal(table_cell(&t, 11, "command"), "sleep 0.0{threads}");
+	assert_string_equal(table_cell(&t, 2, "threads"), "1");
+	assert_string_equal(table_cell(&t, 11, "threads"), "4");
+	assert_string_equal(table_cell(&t, 11, "run"), "3");
 	/* python3: results[0].times[2] = 0.016183647940000004, results[3].times[2] = 0.03966656594
 	 */
 	assert_true(num(&t, 2, "time_s") == 0.016183647940000004);
@@ -101,8 +92,8 @@ static void test_hyperfine_sample(void **state)
 	/* python3: results[1].user = 0.00127312 (one mean per command in hyperfine 1.15) */
 	assert_true(num(&t, 3, "user_mean_s") == 0.00127312);
 	assert_true(num(&t, 5, "user_mean_s") == 0.00127312);
-	assert_string_equal(cell(&t, 4, "exit_code"), "0");
-	assert_string_equal(cell(&t, 4, "valid"), "1");
+	assert_string_equal(table_cell(&t, 4, "exit_code"), "0");
+	assert_string_equal(table_cell(&t, 4, "valid"), "1");
 	assert_int_equal(table_col(&t, "user_s"), -1);
 	table_release(&t);
 	free(text);
@@ -122,17 +113,15 @@ static void test_hyperfine_shapes(void **state)
 			      &t),
 			 0);
 	assert_int_equal(t.nrows, 3);
-	assert_string_equal(cell(&t, 1, "valid"), "0");
-	assert_string_equal(cell(&t, 1, "exit_code"), "1");
-	assert_string_equal(cell(&t, 1, "user_s"), "0.2");
-	assert_string_equal(cell(&t, 0, "system_mean_s"), "0.05");
-	assert_string_equal(cell(&t, 0, "size"), "10");
-	assert_string_equal(cell(&t, 1, "mode"), "fast");
-	assert_string_equal(cell(&t, 2, "time_s"), "0.001");
-	assert_string_equal(cell(&t, 2, "command"), "true"); /* different commands: as written */
-	assert_string_equal(cell(&t, 2, "exit_code"), "");
-	assert_string_equal(cell(&t, 2, "valid"), "1");
-	assert_string_equal(cell(&t, 2, "size"), ""); /* no parameters: empty, read as missing */
+	check_row(&t, 1, (const char *const[]){"valid=0", "exit_code=1", "user_s=0.2", NULL});
+	assert_string_equal(table_cell(&t, 0, "system_mean_s"), "0.05");
+	assert_string_equal(table_cell(&t, 0, "size"), "10");
+	assert_string_equal(table_cell(&t, 1, "mode"), "fast");
+	assert_string_equal(table_cell(&t, 2, "time_s"), "0.001");
+	assert_string_equal(table_cell(&t, 2, "command"), "true"); /* different commands: as written */
+	assert_string_equal(table_cell(&t, 2, "exit_code"), "");
+	assert_string_equal(table_cell(&t, 2, "valid"), "1");
+	assert_string_equal(table_cell(&t, 2, "size"), ""); /* no parameters: empty, read as missing */
 	table_release(&t);
 }
 
@@ -198,14 +187,14 @@ static void test_gbench_sample(void **state)
 	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2)
 	 */
 	assert_int_equal(t.nrows, 6);
-	assert_string_equal(cell(&t, 0, "aggregate_rows"), "8");
-	assert_string_equal(cell(&t, 0, "name"), "BM_Sum");
-	assert_string_equal(cell(&t, 3, "name"), "BM_Sum");
-	assert_string_equal(cell(&t, 3, "id"), "BM_Sum/threads:2/rep:0");
-	assert_string_equal(cell(&t, 0, "threads"), "1");
-	assert_string_equal(cell(&t, 5, "threads"), "2");
-	assert_string_equal(cell(&t, 5, "repetition"), "2");
-	assert_string_equal(cell(&t, 4, "iterations"), "36212");
+	assert_string_equal(table_cell(&t, 0, "aggregate_rows"), "8");
+	assert_string_equal(table_cell(&t, 0, "name"), "BM_Sum");
+	assert_string_equal(table_cell(&t, 3, "name"), "BM_Sum");
+	assert_string_equal(table_cell(&t, 3, "id"), "BM_Sum/threads:2/rep:0");
+	assert_string_equal(table_cell(&t, 0, "threads"), "1");
+	assert_string_equal(table_cell(&t, 5, "threads"), "2");
+	assert_string_equal(table_cell(&t, 5, "repetition"), "2");
+	assert_string_equal(table_cell(&t, 4, "iterations"), "36212");
 	/* python3: benchmarks[1].real_time = 369.44439971332594 ns, [9] cpu_time 381.0588755108804
 	 */
 	assert_true(num(&t, 1, "real_time_ns") == 369.44439971332594);
@@ -213,13 +202,13 @@ static void test_gbench_sample(void **state)
 	assert_true(num(&t, 2, "items_per_second") == 2645424600.7988663);
 	assert_int_equal(table_col(&t, "bytes_per_second") >= 0, 1);
 	/* python3: context num_cpus 2, mhz_per_cpu 2300, library_build_type debug */
-	assert_string_equal(cell(&t, 5, "num_cpus"), "2");
-	assert_string_equal(cell(&t, 5, "mhz_per_cpu"), "2300");
-	assert_string_equal(cell(&t, 0, "library_build_type"), "debug");
-	assert_string_equal(cell(&t, 0, "caches"),
+	assert_string_equal(table_cell(&t, 5, "num_cpus"), "2");
+	assert_string_equal(table_cell(&t, 5, "mhz_per_cpu"), "2300");
+	assert_string_equal(table_cell(&t, 0, "library_build_type"), "debug");
+	assert_string_equal(table_cell(&t, 0, "caches"),
 			    "L1 Data 48 KiB (x1), L1 Instruction 32 KiB (x1), L2 Unified 2048 KiB"
 			    " (x1), L3 Unified 266240 KiB (x2)");
-	assert_string_equal(cell(&t, 0, "cpu_scaling_enabled"), "0");
+	assert_string_equal(table_cell(&t, 0, "cpu_scaling_enabled"), "0");
 	table_release(&t);
 	free(text);
 }
@@ -240,16 +229,12 @@ static void test_gbench_shapes(void **state)
 		     &t),
 		0);
 	assert_int_equal(t.nrows, 2);
-	assert_string_equal(cell(&t, 0, "name"), "BM_a/64/real_time");
-	assert_string_equal(cell(&t, 0, "threads"), "4");
-	assert_string_equal(cell(&t, 0, "real_time_ns"), "1500");
-	assert_string_equal(cell(&t, 0, "cpu_time_ns"), "2000");
-	assert_string_equal(cell(&t, 0, "hits"), "7");
-	assert_string_equal(cell(&t, 0, "aggregate_rows"), "0");
-	assert_string_equal(cell(&t, 1, "valid"), "0");
-	assert_string_equal(cell(&t, 1, "threads"), "1");
-	assert_string_equal(cell(&t, 1, "error_message"), "boom");
-	assert_string_equal(cell(&t, 1, "real_time_ns"), "");
+	check_row(&t, 0,
+		  (const char *const[]){"name=BM_a/64/real_time", "threads=4", "real_time_ns=1500",
+					"cpu_time_ns=2000", "hits=7", "aggregate_rows=0", NULL});
+	check_row(&t, 1,
+		  (const char *const[]){"valid=0", "threads=1", "error_message=boom",
+					"real_time_ns=", NULL});
 	table_release(&t);
 	/* seconds */
 	assert_int_equal(
@@ -258,7 +243,7 @@ static void test_gbench_shapes(void **state)
 		     " \"real_time\": 2.5, \"cpu_time\": 0.5, \"time_unit\": \"s\"}]}",
 		     &t),
 		0);
-	assert_string_equal(cell(&t, 0, "real_time_ns"), "2500000000");
+	assert_string_equal(table_cell(&t, 0, "real_time_ns"), "2500000000");
 	table_release(&t);
 }
 

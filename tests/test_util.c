@@ -13,6 +13,7 @@
 #include "analysis/hosts.h"
 #include "common/err.h"
 #include "importers/corpus.h"
+#include "importers/table.h"
 #include "importers/tools.h"
 #include "schema/db.h"
 
@@ -320,6 +321,29 @@ void host_known(struct run_host *h, const char *name, size_t physical_cores, siz
 	h->physical_cores = physical_cores;
 	h->logical_cpus = logical_cpus;
 	h->threads_per_core = threads_per_core;
+}
+
+const char *table_cell(const struct table *t, size_t row, const char *col)
+{
+	int c = table_col(t, col);
+	if (c < 0)
+		fail_msg("no column '%s'", col);
+	assert_true(row < t->nrows);
+	return t->cells[row][c];
+}
+
+void check_row(const struct table *t, size_t row, const char *const *col_values)
+{
+	for (size_t i = 0; col_values[i]; i++) {
+		char col[128];
+		const char *eq = strchr(col_values[i], '=');
+		assert_non_null(eq);
+		assert_true((size_t)(eq - col_values[i]) < sizeof(col));
+		snprintf(col, sizeof(col), "%.*s", (int)(eq - col_values[i]), col_values[i]);
+		if (strcmp(table_cell(t, row, col), eq + 1) != 0)
+			fail_msg("row %zu, %s: '%s', expected '%s'", row, col, table_cell(t, row, col),
+				 eq + 1);
+	}
 }
 
 /* ---- tool converters ---- */
