@@ -94,11 +94,8 @@ static inline void check_fact_texts(const struct doc *d, const char *const *fact
 {
 	for (size_t i = 0; facts[i]; i++) {
 		char name[64];
-		const char *eq = strchr(facts[i], '=');
-		assert_non_null(eq);
-		assert_true((size_t)(eq - facts[i]) < sizeof(name));
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - facts[i]), facts[i]);
-		check_fact_text(d, name, eq + 1);
+		const char *want = split_name_value(facts[i], name, sizeof(name));
+		check_fact_text(d, name, want);
 	}
 }
 

@@ -80,11 +80,9 @@ static void test_hyperfine_sample(void **state)
 	assert_string_equal(t.display_path, "sleep_threads.json");
 	assert_string_equal(table_cell(&t, 0, "id"), "c1-r1");
 	/* the scan substitutes threads into the command: its template is the command */
-	assert_string_equal(table_cell(&t, 2, "command"), "sleep 0.0{threads}");
-	assert_string_equal(table_cell(&t, 11, "command"), "sleep 0.0{threads}");
-	assert_string_equal(table_cell(&t, 2, "threads"), "1");
-	assert_string_equal(table_cell(&t, 11, "threads"), "4");
-	assert_string_equal(table_cell(&t, 11, "run"), "3");
+	check_cells(&t, (const char *const[]){"2:command=sleep 0.0{threads}",
+					      "11:command=sleep 0.0{threads}", "2:threads=1",
+					      "11:threads=4", "11:run=3", NULL});
 	/* python3: results[0].times[2] = 0.016183647940000004, results[3].times[2] = 0.03966656594
 	 */
 	assert_true(num(&t, 2, "time_s") == 0.016183647940000004);
@@ -114,10 +112,8 @@ static void test_hyperfine_shapes(void **state)
 			 0);
 	assert_int_equal(t.nrows, 3);
 	check_row(&t, 1, (const char *const[]){"valid=0", "exit_code=1", "user_s=0.2", NULL});
-	assert_string_equal(table_cell(&t, 0, "system_mean_s"), "0.05");
-	assert_string_equal(table_cell(&t, 0, "size"), "10");
-	assert_string_equal(table_cell(&t, 1, "mode"), "fast");
-	assert_string_equal(table_cell(&t, 2, "time_s"), "0.001");
+	check_cells(&t, (const char *const[]){"0:system_mean_s=0.05", "0:size=10", "1:mode=fast",
+					      "2:time_s=0.001", NULL});
 	assert_string_equal(table_cell(&t, 2, "command"), "true"); /* different commands: as written */
 	assert_string_equal(table_cell(&t, 2, "exit_code"), "");
 	assert_string_equal(table_cell(&t, 2, "valid"), "1");
@@ -187,14 +183,10 @@ static void test_gbench_sample(void **state)
 	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2)
 	 */
 	assert_int_equal(t.nrows, 6);
-	assert_string_equal(table_cell(&t, 0, "aggregate_rows"), "8");
-	assert_string_equal(table_cell(&t, 0, "name"), "BM_Sum");
-	assert_string_equal(table_cell(&t, 3, "name"), "BM_Sum");
-	assert_string_equal(table_cell(&t, 3, "id"), "BM_Sum/threads:2/rep:0");
-	assert_string_equal(table_cell(&t, 0, "threads"), "1");
-	assert_string_equal(table_cell(&t, 5, "threads"), "2");
-	assert_string_equal(table_cell(&t, 5, "repetition"), "2");
-	assert_string_equal(table_cell(&t, 4, "iterations"), "36212");
+	check_cells(&t, (const char *const[]){"0:aggregate_rows=8", "0:name=BM_Sum",
+					      "3:name=BM_Sum", "3:id=BM_Sum/threads:2/rep:0",
+					      "0:threads=1", "5:threads=2", "5:repetition=2",
+					      "4:iterations=36212", NULL});
 	/* python3: benchmarks[1].real_time = 369.44439971332594 ns, [9] cpu_time 381.0588755108804
 	 */
 	assert_true(num(&t, 1, "real_time_ns") == 369.44439971332594);
@@ -202,9 +194,8 @@ static void test_gbench_sample(void **state)
 	assert_true(num(&t, 2, "items_per_second") == 2645424600.7988663);
 	assert_int_equal(table_col(&t, "bytes_per_second") >= 0, 1);
 	/* python3: context num_cpus 2, mhz_per_cpu 2300, library_build_type debug */
-	assert_string_equal(table_cell(&t, 5, "num_cpus"), "2");
-	assert_string_equal(table_cell(&t, 5, "mhz_per_cpu"), "2300");
-	assert_string_equal(table_cell(&t, 0, "library_build_type"), "debug");
+	check_cells(&t, (const char *const[]){"5:num_cpus=2", "5:mhz_per_cpu=2300",
+					      "0:library_build_type=debug", NULL});
 	assert_string_equal(table_cell(&t, 0, "caches"),
 			    "L1 Data 48 KiB (x1), L1 Instruction 32 KiB (x1), L2 Unified 2048 KiB"
 			    " (x1), L3 Unified 266240 KiB (x2)");

@@ -332,17 +332,35 @@ const char *table_cell(const struct table *t, size_t row, const char *col)
 	return t->cells[row][c];
 }
 
+const char *split_name_value(const char *pair, char *name, size_t size)
+{
+	const char *eq = strchr(pair, '=');
+	if (!eq || (size_t)(eq - pair) >= size)
+		fail_msg("'%s' is not name=value", pair);
+	snprintf(name, size, "%.*s", (int)(eq - pair), pair);
+	return eq + 1;
+}
+
 void check_row(const struct table *t, size_t row, const char *const *col_values)
 {
 	for (size_t i = 0; col_values[i]; i++) {
 		char col[128];
-		const char *eq = strchr(col_values[i], '=');
-		assert_non_null(eq);
-		assert_true((size_t)(eq - col_values[i]) < sizeof(col));
-		snprintf(col, sizeof(col), "%.*s", (int)(eq - col_values[i]), col_values[i]);
-		if (strcmp(table_cell(t, row, col), eq + 1) != 0)
+		const char *want = split_name_value(col_values[i], col, sizeof(col));
+		if (strcmp(table_cell(t, row, col), want) != 0)
 			fail_msg("row %zu, %s: '%s', expected '%s'", row, col, table_cell(t, row, col),
-				 eq + 1);
+				 want);
+	}
+}
+
+void check_cells(const struct table *t, const char *const *cells)
+{
+	for (size_t i = 0; cells[i]; i++) {
+		char *end;
+		unsigned long row = strtoul(cells[i], &end, 10);
+		const char *one[2] = {end + 1, NULL};
+		if (end == cells[i] || *end != ':')
+			fail_msg("'%s' is not row:column=text", cells[i]);
+		check_row(t, (size_t)row, one);
 	}
 }
 

@@ -138,10 +138,15 @@ int64_t run_id_of(sqlite3 *db, const char *corpus, const char *tag);
 void host_known(struct run_host *h, const char *name, size_t physical_cores, size_t logical_cpus,
 		size_t threads_per_core);
 
+/* "name=value" split at the first '=': name into name[0..size), the value returned. */
+const char *split_name_value(const char *pair, char *name, size_t size);
 /* The cell of table t at row, column col (fails the test when there is none). */
 const char *table_cell(const struct table *t, size_t row, const char *col);
 /* Each of col_values (NULL-terminated "column=text", split at the first '=') is row's cell. */
 void check_row(const struct table *t, size_t row, const char *const *col_values);
+
+/* Each of cells (NULL-terminated "row:column=text") is that cell of t. */
+void check_cells(const struct table *t, const char *const *cells);
 
 /* ---- tool converters (importers/tools.h) ---- */
 

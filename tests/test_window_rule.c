@@ -226,14 +226,20 @@ static void test_window_short_warning(void **state)
 /* Eleven rows at 100 connections between two idle ones. */
 static const double plateau11[] = {0, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 0};
 
+/* t = the plateau11 trace, o = the default options. */
+static void plateau_trace(struct trace_series *t, struct window_options *o)
+{
+	window_options_init(o);
+	make_trace(t, plateau11, ARRAY_LEN(plateau11));
+}
+
 static void test_window_figures(void **state)
 {
 	struct trace_series t;
 	struct window_options o;
 	struct window w;
 	struct cpu_figures f;
-	window_options_init(&o);
-	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
+	plateau_trace(&t, &o);
 	assert_int_equal(window_select(&t, &o, &w), 0);
 	/* rows 1..11 trimmed to 2..10: 9 rows over 8 s */
 	check_span(&w, 2, 10);
@@ -285,10 +291,9 @@ static void test_window_errors(void **state)
 	struct window_options o;
 	struct window w;
 	struct cpu_figures f;
-	window_options_init(&o);
 
 	/* no conn column (NaN everywhere) */
-	make_trace(&t, plateau11, ARRAY_LEN(plateau11));
+	plateau_trace(&t, &o);
 	for (size_t i = 0; i < t.n; i++)
 		rows_buf[i].conn = NAN;
 	expect_no_window(&t, &o, "no connection count (conn)");
