@@ -58,12 +58,10 @@ static void mem_points(struct memory_result *res, const char *group2)
 
 static void test_memory_document(void **state)
 {
-	struct memory_request req;
+	struct memory_request req = {.by = "sessions"};
 	struct memory_result res;
 	struct doc *d = NULL;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	req.by = "sessions";
 	mem_points(&res, NULL);
 	assert_int_equal(build_memory(&req, &res, &d), 0);
 	check_sections(d, "slopes,endpoints,ratios,residuals");

@@ -548,13 +548,11 @@ static void test_noise_burst_lower(void **state)
 
 static void test_noise_document_gomaxprocs(void **state)
 {
-	struct noise_request req;
+	struct noise_request req = {.by = "gomaxprocs"};
 	struct noise_result res;
 	struct doc *d = NULL;
 	char *md;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	req.by = "gomaxprocs";
 	noise_options_init(&req.opts);
 	req.opts.by = req.by; /* as noise_run sets it */
 	build(&res.sel, gmp_rows, ARRAY_LEN(gmp_rows));
@@ -617,13 +615,10 @@ static void test_noise_document_gomaxprocs(void **state)
 static void test_noise_document_capacity(void **state)
 {
 	static const char *const group[] = {"target", "cfg", NULL};
-	struct noise_request req;
+	struct noise_request req = {.by = "sessions", .group = group};
 	struct noise_result res;
 	struct doc *d = NULL;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	req.by = "sessions";
-	req.group = group;
 	noise_options_init(&req.opts);
 	build(&res.sel, cap_rows, ARRAY_LEN(cap_rows));
 	assert_int_equal(noise_compute(&res.sel, &req.opts, &res.nz), 0);

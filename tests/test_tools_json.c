@@ -66,15 +66,30 @@ static void expect_error(int (*f)(const char *, size_t, const char *, struct tab
 	assert_null(t.cells);
 }
 
+/*
+ * fixtures/tools/FORMAT/NAME, detected as format and not as other, then
+ * converted as format into t (its display path NAME); the file's bytes,
+ * freed by the caller after t.
+ */
+static char *convert_fixture(const char *format, const char *other, const char *name,
+			    struct table *t)
+{
+	char path[512];
+	size_t n;
+	char *text;
+	snprintf(path, sizeof(path), "%s/tools/%s/%s", FIXTURES_DIR, format, name);
+	text = slurp(path, &n);
+	assert_true(detects(text, n, format));
+	assert_false(detects(text, n, other));
+	assert_int_equal(convert_as(format, text, n, name, t), 0);
+	return text;
+}
+
 static void test_hyperfine_sample(void **state)
 {
-	size_t n;
-	char *text = slurp(FIXTURES_DIR "/tools/hyperfine/sleep_threads.json", &n);
 	struct table t;
+	char *text = convert_fixture("hyperfine", "gbench", "sleep_threads.json", &t);
 	(void)state;
-	assert_true(detects(text, n, "hyperfine"));
-	assert_false(detects(text, n, "gbench"));
-	assert_int_equal(hyperfine_mem(text, n, "sleep_threads.json", &t), 0);
 	/* python3 json: 4 results of 3 times each */
 	assert_int_equal(t.nrows, 12);
 	assert_string_equal(t.display_path, "sleep_threads.json");
@@ -173,13 +188,9 @@ static void test_hyperfine_errors(void **state)
 
 static void test_gbench_sample(void **state)
 {
-	size_t n;
-	char *text = slurp(FIXTURES_DIR "/tools/gbench/bm_sum.json", &n);
 	struct table t;
+	char *text = convert_fixture("gbench", "hyperfine", "bm_sum.json", &t);
 	(void)state;
-	assert_true(detects(text, n, "gbench"));
-	assert_false(detects(text, n, "hyperfine"));
-	assert_int_equal(gbench_mem(text, n, "bm_sum.json", &t), 0);
 	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2)
 	 */
 	assert_int_equal(t.nrows, 6);
