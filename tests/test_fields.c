@@ -10,6 +10,7 @@
 #include "common/strbuf.h"
 #include "schema/db.h"
 #include "schema/fields.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,24 +58,7 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	sqlite3 *db = NULL;
-	if (db_open(":memory:", false, &db) != 0) {
-		fprintf(stderr, "db_open: %s\n", err_msg());
-		return -1;
-	}
-	if (db_exec(db, fixture_sql) != 0) {
-		fprintf(stderr, "fixture: %s\n", err_msg());
-		db_close(db);
-		return -1;
-	}
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	db_close(*state);
-	return 0;
+	return db_state_open(state, fixture_sql);
 }
 
 /* The run_ids the filter selects, as "1,3" (ascending); caller frees. */
@@ -646,5 +630,5 @@ int main(void)
 		cmocka_unit_test(test_pool_list),
 		cmocka_unit_test(test_metric_meaning),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, db_state_close);
 }
