@@ -49,8 +49,10 @@ mkdir -p "$work"
 trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
 export COREPLAN CORPUS_DIR WORK PY
 COREPLAN=$coreplan CORPUS_DIR=$corpus WORK=$work PY=$py
+# shellcheck disable=SC2016 # expanded by the sh -c that runs it
 cp_side='rm -f "$WORK/s.db" && "$COREPLAN" --db "$WORK/s.db" import -q "$CORPUS_DIR" >/dev/null &&
 	"$COREPLAN" --db "$WORK/s.db" sweep --by gomaxprocs --where block=1,2,3 --format tsv'
+# shellcheck disable=SC2016
 pd_side='"$PY" "'"$here"'/pandas_sweep.py" "$CORPUS_DIR"'
 
 # the two sides agree: level and median columns

@@ -189,7 +189,6 @@ elif command -v hyperfine >/dev/null 2>&1; then
 			"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 				{ m[$1] = $c["median"]; s[$1] = $c["speedup"] }
 				END { w = m[1] / m[3]; d = s[3] - w; print ((d < 0 ? -d : d) <= 1e-9 * w) ? "ok" : "speedup " s[3] ", want " w }' "$T/.out")"
-		DB=$T/sky.db
 	else
 		not_ok "hyperfine --parameter-scan ran" "exit $?"
 	fi
