@@ -140,8 +140,11 @@ static int split_levels(struct selection *sel)
 		strbuf_addf(&sb, "%s, %s", r->level_text, r->group);
 		if (!sb.buf)
 			return err_set("out of memory");
-		free(r->level_text);
-		r->level_text = strbuf_detach(&sb);
+		/* the selection's texts live in its pool (select.h) */
+		r->level_text = strpool_intern(&sel->strings, strbuf_str(&sb));
+		strbuf_release(&sb);
+		if (!r->level_text)
+			return ERR_DATA;
 		r->level_numeric = false;
 	}
 	return 0;

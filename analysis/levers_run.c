@@ -106,8 +106,8 @@ int levers_run(sqlite3 *db, const struct levers_request *req, struct levers_resu
 		struct sel_run *s = &out->sel.runs[i];
 		/* a missing value is a value of its own (pooling.h shows it NA) */
 		for (size_t k = 0; k < out->nfields; k++)
-			if (!s->extra[k] && !(s->extra[k] = strdup("NA")))
-				rc = err_set("out of memory");
+			if (!s->extra[k] && !(s->extra[k] = strpool_intern(&out->sel.strings, "NA")))
+				rc = ERR_DATA; /* strpool_intern said why */
 		runs[i] = (struct lever_run){s->tag,
 					     req->by ? s->level : 0,
 					     s->metric,

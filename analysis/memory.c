@@ -18,6 +18,8 @@ struct entry {
 
 static int cmp_text(const char *a, const char *b)
 {
+	if (a == b)
+		return 0; /* the same text: a selection's texts are interned (select.h) */
 	if (!a || !b)
 		return (a != NULL) - (b != NULL); /* NULL first */
 	return strcmp(a, b);
@@ -55,11 +57,6 @@ static int by_level(const void *pa, const void *pb)
 	const struct entry *a = pa, *b = pb;
 	int c = cmp_level(a->level, b->level);
 	return c ? c : cmp_size(a->pos, b->pos);
-}
-
-static int by_pos(const void *pa, const void *pb)
-{
-	return cmp_size(((const struct entry *)pa)->pos, ((const struct entry *)pb)->pos);
 }
 
 /* A run [start, end) of the order and the first point (in point order) in it. */
@@ -191,38 +188,58 @@ static int ratios_of(struct memory *m, const struct entry *e, size_t count, doub
 
 /* memory_compute's work arrays, n elements each. */
 struct memory_work {
-	struct entry *order; /* by group, block, level */
-	struct entry *group; /* one group's points, by position, then by level */
+	struct entry *order;  /* by group, block, level */
+	struct entry *by_pos; /* each group's points in point order, where its span of order is */
+	struct entry *group;  /* one group's points by level */
+	size_t *group_at;     /* a point's group (its index in groups) */
 	struct span *groups, *blocks;
 	double *x, *y, *buf;
 };
+
+/*
+ * Fill w->by_pos from the points in point order (in): a counting sort by
+ * group, so no group needs sorting back into point order.
+ */
+static void group_by_pos(struct memory_work *w, const struct entry *in, size_t n,
+			 size_t ngroups)
+{
+	for (size_t g = 0; g < ngroups; g++) {
+		for (size_t i = w->groups[g].start; i < w->groups[g].end; i++)
+			w->group_at[w->order[i].pos] = g;
+		w->groups[g].first = w->groups[g].start; /* the next free place of the group */
+	}
+	for (size_t i = 0; i < n; i++)
+		w->by_pos[w->groups[w->group_at[i]].first++] = in[i];
+	for (size_t g = 0; g < ngroups; g++)
+		w->groups[g].first = w->by_pos[w->groups[g].start].pos;
+}
 
 /* One group g of the order: its fit, its blocks' endpoint slopes, its ratios. */
 static int group_compute(struct memory *out, struct memory_point *p, struct memory_work *w,
 			 struct span g)
 {
 	size_t count = g.end - g.start, nblocks, nlevels;
+	const struct entry *in_order = w->by_pos + g.start;
 	struct entry *e = w->group;
 	int rc;
-	memcpy(e, w->order + g.start, count * sizeof(*e));
+	memcpy(e, in_order, count * sizeof(*e));
 	qsort(e, count, sizeof(*e), by_level);
 	nlevels = distinct_levels(e, 0, count);
-	qsort(e, count, sizeof(*e), by_pos);
-	rc = fit_group(out, p, e, count, nlevels, w->x, w->y);
+	rc = fit_group(out, p, in_order, count, nlevels, w->x, w->y);
 	nblocks = spans_of(w->order, g.start, g.end, same_block, w->blocks);
 	for (size_t b = 0; rc == 0 && b < nblocks; b++)
 		rc = endpoint_of(out, w->order, w->blocks[b], w->buf);
-	if (rc == 0) {
-		qsort(e, count, sizeof(*e), by_level);
+	if (rc == 0)
 		rc = ratios_of(out, e, count, w->buf);
-	}
 	return rc;
 }
 
 static void work_release(struct memory_work *w)
 {
 	free(w->order);
+	free(w->by_pos);
 	free(w->group);
+	free(w->group_at);
 	free(w->groups);
 	free(w->blocks);
 	free(w->x);
@@ -246,7 +263,9 @@ int memory_compute(struct memory_point *points, size_t n, struct memory *out)
 		return err_set("no runs to analyse (check --corpus and --where; excluded runs "
 			       "are left out unless --include-excluded)");
 	w.order = malloc(n * sizeof(*w.order));
+	w.by_pos = malloc(n * sizeof(*w.by_pos));
 	w.group = malloc(n * sizeof(*w.group));
+	w.group_at = malloc(n * sizeof(*w.group_at));
 	w.groups = malloc(n * sizeof(*w.groups));
 	w.blocks = malloc(n * sizeof(*w.blocks));
 	w.x = malloc(n * sizeof(*w.x));
@@ -255,15 +274,18 @@ int memory_compute(struct memory_point *points, size_t n, struct memory *out)
 	out->fits = calloc(n, sizeof(*out->fits));
 	out->endpoints = calloc(n, sizeof(*out->endpoints));
 	out->ratios = calloc(n, sizeof(*out->ratios));
-	if (!w.order || !w.group || !w.groups || !w.blocks || !w.x || !w.y || !w.buf ||
+	if (!w.order || !w.by_pos || !w.group || !w.group_at || !w.groups || !w.blocks || !w.x || !w.y || !w.buf ||
 	    !out->fits || !out->endpoints || !out->ratios)
 		rc = err_set("out of memory");
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
 			w.order[i] = (struct entry){points[i].group, points[i].block,
 						    points[i].level, points[i].value, i};
+		memcpy(w.by_pos, w.order, n * sizeof(*w.order));
 		qsort(w.order, n, sizeof(*w.order), by_group_block_level);
 		ngroups = spans_of(w.order, 0, n, same_group, w.groups);
+		memcpy(w.group, w.by_pos, n * sizeof(*w.group)); /* the points in point order */
+		group_by_pos(&w, w.group, n, ngroups);
 		for (size_t g = 0; rc == 0 && g < ngroups; g++)
 			rc = group_compute(out, points, &w, w.groups[g]);
 	}

@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_column(sqlite3_stmt *stmt, int col)
+/* The column's text in the selection's pool; NULL for SQL NULL (and, with err_set, no memory). */
+static char *pool_column(struct selection *sel, sqlite3_stmt *stmt, int col)
 {
 	const unsigned char *text = sqlite3_column_text(stmt, col);
-	return text ? strdup((const char *)text) : NULL;
+	return text ? strpool_intern_n(&sel->strings, (const char *)text,
+				       (size_t)sqlite3_column_bytes(stmt, col))
+		    : NULL;
 }
 
 static int append_field(struct strbuf *sql, const char *name, bool numeric, char ***binds,
@@ -86,15 +89,25 @@ static int add_left_out(struct selection *sel, const char *tag, const char *reas
 	return 0;
 }
 
-static char *group_text(sqlite3_stmt *stmt, const struct select_spec *spec)
+/* "F1=v1, F2=v2" (NA for a missing value), or "", interned; sb is scratch space. */
+static char *group_text(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
+			struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; spec->group && spec->group[i]; i++) {
+	int rc = 0;
+	strbuf_reset(sb);
+	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++) {
 		const unsigned char *v = sqlite3_column_text(stmt, COL_GROUPS + (int)i);
-		strbuf_addf(&sb, "%s%s=%s", i ? ", " : "", spec->group[i],
-			    v ? (const char *)v : "NA");
+		if (i)
+			rc |= strbuf_adds(sb, ", ");
+		rc |= strbuf_adds(sb, spec->group[i]);
+		rc |= strbuf_adds(sb, "=");
+		rc |= strbuf_adds(sb, v ? (const char *)v : "NA");
 	}
-	return strbuf_detach(&sb);
+	if (rc) {
+		err_set("out of memory");
+		return NULL;
+	}
+	return strpool_intern(&sel->strings, strbuf_str(sb));
 }
 
 static size_t count_list(const char *const *list)
@@ -106,7 +119,8 @@ static size_t count_list(const char *const *list)
 }
 
 /* The extra fields follow the group fields in the result columns. */
-static int extra_values(sqlite3_stmt *stmt, const struct select_spec *spec, struct sel_run *run)
+static int extra_values(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
+			struct sel_run *run)
 {
 	size_t first = COL_GROUPS + count_list(spec->group), n = count_list(spec->extra);
 	if (n == 0)
@@ -115,12 +129,12 @@ static int extra_values(sqlite3_stmt *stmt, const struct select_spec *spec, stru
 	if (!run->extra)
 		return err_set("out of memory");
 	for (size_t i = 0; i < n; i++)
-		run->extra[i] = dup_column(stmt, (int)(first + i));
+		run->extra[i] = pool_column(sel, stmt, (int)(first + i));
 	return 0;
 }
 
 static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
-		    size_t *alloc)
+		    size_t *alloc, struct strbuf *scratch)
 {
 	struct sel_run *run;
 	char reason[256];
@@ -153,20 +167,22 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	run = &sel->runs[sel->n++];
 	memset(run, 0, sizeof(*run));
 	run->run_id = sqlite3_column_int64(stmt, 0);
-	run->corpus = dup_column(stmt, 1);
-	run->subcorpus = dup_column(stmt, 2);
-	run->tag = dup_column(stmt, 3);
+	run->corpus = pool_column(sel, stmt, 1);
+	run->subcorpus = pool_column(sel, stmt, 2);
+	/* a tag is unique within its corpus: copied, not interned */
+	run->tag = tag ? strpool_copy_n(&sel->strings, tag, (size_t)sqlite3_column_bytes(stmt, 3))
+		       : NULL;
 	run->seq = sqlite3_column_int64(stmt, 4);
-	run->started_at = dup_column(stmt, 5);
+	run->started_at = pool_column(sel, stmt, 5);
 	run->app_cores = sqlite3_column_type(stmt, 6) == SQLITE_NULL ? NAN
 								      : sqlite3_column_double(stmt, 6);
-	run->level_text = dup_column(stmt, COL_BY_TEXT);
+	run->level_text = pool_column(sel, stmt, COL_BY_TEXT);
 	run->level_numeric = sqlite3_column_type(stmt, COL_BY_NUM) != SQLITE_NULL;
 	run->level = run->level_numeric ? sqlite3_column_double(stmt, COL_BY_NUM) : NAN;
 	run->metric = sqlite3_column_double(stmt, COL_METRIC);
-	run->block = dup_column(stmt, COL_BLOCK);
-	run->group = group_text(stmt, spec);
-	rc = extra_values(stmt, spec, run);
+	run->block = pool_column(sel, stmt, COL_BLOCK);
+	run->group = group_text(sel, stmt, spec, scratch);
+	rc = run->group ? extra_values(sel, stmt, spec, run) : ERR_DATA;
 	/* the prefetch's columns follow the extra ones */
 	if (rc == 0 && sel->prefetch)
 		rc = pool_prefetch_row(
@@ -178,7 +194,7 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 		     struct selection *sel)
 {
-	struct strbuf sql = STRBUF_INIT;
+	struct strbuf sql = STRBUF_INIT, scratch = STRBUF_INIT;
 	char **binds = NULL;
 	size_t nbinds = 0, alloc = 0;
 	sqlite3_stmt *stmt = NULL, *why = NULL;
@@ -203,7 +219,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 						  (const char *)sqlite3_column_text(why, 0), true);
 			sqlite3_reset(why);
 		} else {
-			rc = take_row(sel, stmt, spec, &alloc);
+			rc = take_row(sel, stmt, spec, &alloc, &scratch);
 		}
 	}
 	if (rc == 0 && step != SQLITE_DONE)
@@ -212,6 +228,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 	sqlite3_finalize(why);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
+	strbuf_release(&scratch);
 	return rc;
 }
 
@@ -243,19 +260,10 @@ void selection_release(struct selection *sel)
 	/* its large arrays first: freed after the runs' strings they cost a heap consolidation */
 	pool_prefetch_free(sel->prefetch);
 	for (size_t i = 0; i < sel->n; i++) {
-		struct sel_run *r = &sel->runs[i];
-		free(r->corpus);
-		free(r->subcorpus);
-		free(r->tag);
-		free(r->level_text);
-		free(r->block);
-		free(r->group);
-		free(r->started_at);
-		for (size_t k = 0; r->extra && k < sel->nextra; k++)
-			free(r->extra[k]);
-		free(r->extra);
+		free(sel->runs[i].extra); /* its texts are in sel->strings */
 	}
 	free(sel->runs);
+	strpool_release(&sel->strings);
 	for (size_t i = 0; i < sel->nleft_out; i++) {
 		free(sel->left_out[i].tag);
 		free(sel->left_out[i].reason);

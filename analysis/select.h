@@ -14,7 +14,9 @@
  *
  * Fields are resolved by schema/fields.h (canonical column or any source
  * column by name). Ownership: a selection owns all its strings;
- * selection_release() frees them.
+ * selection_release() frees them. The runs' texts live in sel->strings
+ * (common/strpool.h): equal texts (a corpus, a block, a group) are one
+ * pointer, and no run's text is freed on its own.
  */
 #ifndef COREPLAN_SELECT_H
 #define COREPLAN_SELECT_H
@@ -24,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/strpool.h"
 #include "../schema/fields.h"
 
 struct pool_prefetch;
@@ -69,6 +72,8 @@ struct selection {
 	 * reads them instead of passing over the runs again.
 	 */
 	struct pool_prefetch *prefetch;
+	/* the runs' texts (corpus ... extra values), interned */
+	struct strpool strings;
 };
 
 struct select_spec {

@@ -577,7 +577,8 @@ static int where_sql(const struct field_where *w, struct strbuf *sql, char ***bi
 int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
 		   size_t *nbinds)
 {
-	const char *excluded = "EXISTS (SELECT 1 FROM exclusions x WHERE x.run_id = r.run_id)";
+	const char *not_excluded =
+		" AND NOT EXISTS (SELECT 1 FROM exclusions x WHERE x.run_id = r.run_id)";
 	int rc;
 	if (strbuf_adds(sql, "(1"))
 		return err_set("out of memory");
@@ -591,10 +592,12 @@ int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***
 			return rc;
 	}
 	if (filter->only_excluded) {
-		if (strbuf_addf(sql, " AND %s", excluded))
+		/* the same runs as EXISTS, but the planner reads them from exclusions
+		 * instead of testing every run (half of `memory` on 10,000 runs) */
+		if (strbuf_adds(sql, " AND r.run_id IN (SELECT run_id FROM exclusions)"))
 			return err_set("out of memory");
 	} else if (!filter->include_excluded) {
-		if (strbuf_addf(sql, " AND NOT %s", excluded))
+		if (strbuf_adds(sql, not_excluded))
 			return err_set("out of memory");
 	}
 	for (size_t i = 0; i < filter->nwhere; i++) {
