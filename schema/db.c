@@ -174,6 +174,19 @@ static int migrate(sqlite3 *db, const char *path)
 	rc = check_owner(db, path);
 	if (rc)
 		goto done;
+	if (version == 0 && schema_current_version() == schema_latest_version()) {
+		/* a new file (check_owner: no schema object): the current schema at once */
+		rc = db_exec(db, schema_current_sql());
+		if (rc) {
+			err_prefix("creating the schema (version %d)", schema_current_version());
+			goto done;
+		}
+		version = schema_latest_version();
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", version);
+		rc = db_exec(db, pragma);
+		if (rc)
+			goto done;
+	}
 	for (int step = version + 1; step <= schema_latest_version(); step++) {
 		rc = db_exec(db, schema_migration_sql(step));
 		if (rc) {

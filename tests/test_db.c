@@ -96,6 +96,65 @@ static void migrates_forward(void **state)
 	db_close(db);
 }
 
+/* Every schema object (type, name, table, SQL text) of db, one a line, by name. */
+static char *schema_text(sqlite3 *db)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t len = 0, size = 1;
+	char *text = calloc(1, 1);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT type || '|' || name || '|' || tbl_name || '|' ||"
+					    " coalesce(sql, 'NULL') FROM sqlite_schema ORDER BY name",
+					    -1, &stmt, NULL),
+			 SQLITE_OK);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		const char *line = (const char *)sqlite3_column_text(stmt, 0);
+		size_t n = strlen(line);
+		text = realloc(text, size += n + 1);
+		assert_non_null(text);
+		memcpy(text + len, line, n);
+		text[len + n] = '\n';
+		len += n + 1;
+		text[len] = '\0';
+	}
+	sqlite3_finalize(stmt);
+	return text;
+}
+
+/*
+ * A new database gets schema_current_sql() in one step; a version-1
+ * database migrates through steps 2-7. The independent source is the
+ * migrations themselves: both files must hold the same objects with the
+ * same SQL text (what `sqlite3 DB .schema` prints) and the same version.
+ */
+static void fresh_equals_migrated(void **state)
+{
+	sqlite3 *fresh = NULL, *old = NULL;
+	char fresh_path[256], old_path[256], *fresh_schema, *old_schema;
+	(void)state;
+	snprintf(fresh_path, sizeof(fresh_path), "%s/fresh.db", dir);
+	snprintf(old_path, sizeof(old_path), "%s/old-v1.db", dir);
+	assert_int_equal(sqlite3_open(old_path, &old), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(old, schema_migration_sql(1), NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(old, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(old);
+	old = NULL;
+	assert_int_equal(db_open(old_path, false, &old), 0);
+	assert_int_equal(db_open(fresh_path, false, &fresh), 0);
+	assert_int_equal(schema_current_version(), schema_latest_version());
+	assert_int_equal(db_scalar_int(fresh, "PRAGMA user_version"),
+			 db_scalar_int(old, "PRAGMA user_version"));
+	fresh_schema = schema_text(fresh);
+	old_schema = schema_text(old);
+	/* 45 objects on version 7 (37 with SQL text, 8 automatic indexes) */
+	assert_true(db_scalar_int(fresh, "SELECT count(*) FROM sqlite_schema") >= 45);
+	assert_string_equal(fresh_schema, old_schema);
+	free(fresh_schema);
+	free(old_schema);
+	db_close(fresh);
+	db_close(old);
+}
+
 /*
  * A version-3 database (steps 1-3 as released) gains step 4's catalogs and
  * instances (and step 7's cpu_platforms) on a writing open, keeping its corpora and hosts; a read-only
@@ -307,6 +366,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(creates_latest_schema),
+		cmocka_unit_test(fresh_equals_migrated),
 		cmocka_unit_test(refuses_newer_database),
 		cmocka_unit_test(readonly_refuses_missing_and_old),
 		cmocka_unit_test(migrates_forward),

@@ -233,6 +233,7 @@ echo "# a version-4 database (before field sources)"
 e2e_case v4-database
 ###########################################################################
 cp "$DB" "$T/v4.db"
+NEW_DB=$DB # created by this binary: the current schema in one step (schema_current.c)
 # (a version-4 binary imported the capacity corpus with the profile text before
 # its prefer lines: another content hash, so the corpus reads as changed)
 schema_v5 "$T/v4.db"
@@ -246,6 +247,8 @@ cpl import -q "$LOCK"
 expect_rc "v4: a writing command (an unchanged import) migrates" 0
 check_eq "v4: now the latest version (7), no preference stored yet" "7 0" \
 	"$(sqlite3 "$DB" 'PRAGMA user_version') $(sqlite3 "$DB" 'SELECT count(*) FROM field_prefs')"
+check_eq "v4 migrated step by step: the same schema text as a new database (sqlite3 .schema)" \
+	"$(sqlite3 "$NEW_DB" .schema)" "$(sqlite3 "$DB" .schema)"
 cpl sweep "${CSEL[@]}" --metric xact_per_s --format tsv
 check_eq "v4 migrated: without the stored preference the plain name reads the first source (results.tsv)" \
 	"220.9" "$(tsvget level 100 median)"
