@@ -174,7 +174,7 @@ static int migrate(sqlite3 *db, const char *path)
 	rc = check_owner(db, path);
 	if (rc)
 		goto done;
-	if (version == 0 && schema_current_version() == schema_latest_version()) {
+	if (version == 0) {
 		/* a new file (check_owner: no schema object): the current schema at once */
 		rc = db_exec(db, schema_current_sql());
 		if (rc) {

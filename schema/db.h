@@ -42,8 +42,8 @@ int schema_latest_version(void);
 const char *schema_migration_sql(int version);
 /*
  * The schema of a new database in one script, and the version it is
- * (schema_current.c, generated from the migrations by
- * scripts/gen_schema_current.py): running the seven steps on a new file
+ * (schema_current.c, generated from the migrations at build time by
+ * schema/gen_current.c): running the seven steps on a new file
  * re-parsed the schema after every statement, a tenth of an import of 110
  * files. An old database still migrates step by step; both end with the
  * same schema text (tests/test_db.c).

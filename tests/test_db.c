@@ -124,7 +124,8 @@ static char *schema_text(sqlite3 *db)
 /*
  * A new database gets schema_current_sql() in one step; a version-1
  * database migrates through steps 2-7. The independent source is the
- * migrations themselves: both files must hold the same objects with the
+ * migrations themselves (schema_current.c is generated from them, but by
+ * another path: one script on an empty file): both must hold the same objects with the
  * same SQL text (what `sqlite3 DB .schema` prints) and the same version.
  */
 static void fresh_equals_migrated(void **state)
