@@ -5,6 +5,7 @@
 #include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../schema/db.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -287,18 +288,18 @@ static int check_json(sqlite3 *db, const char *text, size_t len, const char *dis
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
 	int valid;
-	if (sqlite3_prepare_v2(db, "SELECT json_valid(?1)", -1, &stmt, NULL))
+	if (!(stmt = db_cached(db, "SELECT json_valid(?1)")))
 		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
 	valid = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_int(stmt, 0) == 1;
-	sqlite3_finalize(stmt);
+	db_cached_done(stmt);
 	if (!valid) {
 		long line, col;
 		const char *what;
 		json_locate_error(text, len, &line, &col, &what);
 		return err_at(display, line, col, "%s (not a valid generator record)", what);
 	}
-	if (sqlite3_prepare_v2(db, "SELECT json_type(?1)", -1, &stmt, NULL))
+	if (!(stmt = db_cached(db, "SELECT json_type(?1)")))
 		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
 	if (sqlite3_step(stmt) != SQLITE_ROW)
@@ -306,7 +307,7 @@ static int check_json(sqlite3 *db, const char *text, size_t len, const char *dis
 	else if (strcmp((const char *)sqlite3_column_text(stmt, 0), "object") != 0)
 		rc = err_at(display, 1, 1, "expected a JSON object, found %s",
 			    (const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
+	db_cached_done(stmt);
 	return rc;
 }
 
@@ -315,7 +316,7 @@ static int check_key_types(sqlite3 *db, const char *text, size_t len, const char
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
 	int step;
-	if (sqlite3_prepare_v2(db, "SELECT key, type, atom FROM json_each(?1)", -1, &stmt, NULL))
+	if (!(stmt = db_cached(db, "SELECT key, type, atom FROM json_each(?1)")))
 		return err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -345,7 +346,7 @@ static int check_key_types(sqlite3 *db, const char *text, size_t len, const char
 	}
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
-	sqlite3_finalize(stmt);
+	db_cached_done(stmt);
 	return rc;
 }
 
@@ -366,14 +367,14 @@ static int insert_record(sqlite3 *db, int64_t run_id, int64_t file_id, const cha
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
-	if (sqlite3_prepare_v2(db, insert_record_sql, -1, &stmt, NULL))
+	if (!(stmt = db_cached(db, insert_record_sql)))
 		return err_set("cannot store '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_int64(stmt, 1, run_id);
 	sqlite3_bind_int64(stmt, 2, file_id);
 	sqlite3_bind_text64(stmt, 3, text, len, SQLITE_STATIC, SQLITE_UTF8);
 	if (sqlite3_step(stmt) != SQLITE_DONE)
 		rc = err_set("cannot store '%s': %s", display, sqlite3_errmsg(db));
-	sqlite3_finalize(stmt);
+	db_cached_done(stmt);
 	return rc;
 }
 
@@ -398,12 +399,11 @@ static int collect_leaves(sqlite3 *db, const char *text, size_t len, int64_t fil
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
 	int step;
-	if (sqlite3_prepare_v2(db,
+	if (!(stmt = db_cached(db,
 			       /* fullkey quotes keys that are not plain identifiers */
 			       "SELECT replace(substr(fullkey, 3), '\"', ''), type, atom"
 			       " FROM json_tree(?1)"
-			       " WHERE type NOT IN ('object', 'array') AND fullkey <> '$'",
-			       -1, &stmt, NULL))
+			       " WHERE type NOT IN ('object', 'array') AND fullkey <> '$'")))
 		return err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -417,7 +417,7 @@ static int collect_leaves(sqlite3 *db, const char *text, size_t len, int64_t fil
 	}
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
-	sqlite3_finalize(stmt);
+	db_cached_done(stmt);
 	return rc;
 }
 

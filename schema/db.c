@@ -6,6 +6,7 @@
 #include "../common/strbuf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -37,6 +38,57 @@ int db_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **out)
 	if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, out, NULL) != SQLITE_OK)
 		return db_error(db, "cannot prepare statement");
 	return 0;
+}
+
+/* db_cached()'s statements, of every open connection */
+struct cached_stmt {
+	sqlite3 *db;
+	const char *sql;
+	sqlite3_stmt *stmt;
+};
+static struct cached_stmt *cached;
+static size_t ncached;
+
+sqlite3_stmt *db_cached(sqlite3 *db, const char *sql)
+{
+	struct cached_stmt *grown;
+	sqlite3_stmt *stmt = NULL;
+	for (size_t i = 0; i < ncached; i++)
+		if (cached[i].db == db && cached[i].sql == sql)
+			return cached[i].stmt;
+	if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+		return NULL;
+	grown = realloc(cached, (ncached + 1) * sizeof(*grown));
+	if (!grown) {
+		sqlite3_finalize(stmt);
+		return NULL;
+	}
+	cached = grown;
+	cached[ncached++] = (struct cached_stmt){db, sql, stmt};
+	return stmt;
+}
+
+void db_cached_done(sqlite3_stmt *stmt)
+{
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+}
+
+/* Finalize db's cached statements (before it closes: open statements keep it open). */
+static void uncache(sqlite3 *db)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < ncached; i++) {
+		if (cached[i].db == db)
+			sqlite3_finalize(cached[i].stmt);
+		else
+			cached[kept++] = cached[i];
+	}
+	ncached = kept;
+	if (ncached == 0) {
+		free(cached);
+		cached = NULL;
+	}
 }
 
 int db_step_done(sqlite3 *db, sqlite3_stmt *stmt)
@@ -405,5 +457,6 @@ fail:
 
 void db_close(sqlite3 *db)
 {
+	uncache(db);
 	sqlite3_close(db);
 }
