@@ -1,17 +1,17 @@
 /* analysis_rows: see analysis_rows.h. */
 #include "analysis_rows.h"
 
-char *dup_or_null(const char *s)
+char *dup_or_null(struct selection *sel, const char *s)
 {
 	char *d;
 	if (!s)
 		return NULL;
-	d = strdup(s);
+	d = strpool_intern(&sel->strings, s);
 	assert_non_null(d);
 	return d;
 }
 
-/* Every string is strdup'd, so selection_release() frees the result. */
+/* Every string is in sel->strings, so selection_release() frees the result. */
 void build(struct selection *sel, const struct row *rows, size_t n)
 {
 	memset(sel, 0, sizeof(*sel));
@@ -22,27 +22,27 @@ void build(struct selection *sel, const struct row *rows, size_t n)
 		struct sel_run *r = &sel->runs[i];
 		char buf[64];
 		r->run_id = (int64_t)i + 1;
-		r->corpus = dup_or_null("hand-built");
-		r->subcorpus = dup_or_null("");
-		r->tag = dup_or_null(rows[i].tag);
+		r->corpus = dup_or_null(sel, "hand-built");
+		r->subcorpus = dup_or_null(sel, "");
+		r->tag = dup_or_null(sel, rows[i].tag);
 		r->seq = rows[i].seq;
 		if (rows[i].level_text) {
 			char *end = NULL;
-			r->level_text = dup_or_null(rows[i].level_text);
+			r->level_text = dup_or_null(sel, rows[i].level_text);
 			r->level = strtod(rows[i].level_text, &end);
 			r->level_numeric = end != rows[i].level_text && *end == '\0';
 			if (!r->level_numeric)
 				r->level = NAN;
 		} else {
 			snprintf(buf, sizeof(buf), "%g", rows[i].level);
-			r->level_text = dup_or_null(buf);
+			r->level_text = dup_or_null(sel, buf);
 			r->level = rows[i].level;
 			r->level_numeric = true;
 		}
 		r->metric = rows[i].metric;
-		r->block = dup_or_null(rows[i].block);
-		r->group = dup_or_null(rows[i].group ? rows[i].group : "");
-		r->started_at = dup_or_null(rows[i].started_at);
+		r->block = dup_or_null(sel, rows[i].block);
+		r->group = dup_or_null(sel, rows[i].group ? rows[i].group : "");
+		r->started_at = dup_or_null(sel, rows[i].started_at);
 		r->app_cores = rows[i].app_cores;
 	}
 }
@@ -249,9 +249,9 @@ void build_cap36(struct selection *sel, bool err, const char *target, const char
 			continue;
 		sel->runs[k].extra = calloc(3, sizeof(char *));
 		assert_non_null(sel->runs[k].extra);
-		sel->runs[k].extra[0] = dup_or_null(c->target);
-		sel->runs[k].extra[1] = dup_or_null(c->cfg);
-		sel->runs[k].extra[2] = dup_or_null("90");
+		sel->runs[k].extra[0] = dup_or_null(sel, c->target);
+		sel->runs[k].extra[1] = dup_or_null(sel, c->cfg);
+		sel->runs[k].extra[2] = dup_or_null(sel, "90");
 		k++;
 	}
 }

@@ -45,9 +45,9 @@ struct row {
 	const char *level_text; /* NULL: "%g" of level, numeric */
 };
 
-/* strdup, NULL stays NULL (asserting memory) */
-char *dup_or_null(const char *s);
-/* Every string is strdup'd, so selection_release() frees the result. */
+/* s kept in sel's pool (select.h: a selection's texts), NULL stays NULL (asserting memory) */
+char *dup_or_null(struct selection *sel, const char *s);
+/* Every string is in sel->strings, as select_runs() keeps them: selection_release() frees them. */
 void build(struct selection *sel, const struct row *rows, size_t n);
 
 #define GMP_ROWS 12

@@ -412,8 +412,8 @@ static void test_noise_order_boundary(void **state)
 		for (size_t i = 0; i < cases[c].n; i++) {
 			sel.runs[i].extra = calloc(2, sizeof(char *));
 			assert_non_null(sel.runs[i].extra);
-			sel.runs[i].extra[0] = dup_or_null(in[i].cfg);
-			sel.runs[i].extra[1] = dup_or_null("60");
+			sel.runs[i].extra[0] = dup_or_null(&sel, in[i].cfg);
+			sel.runs[i].extra[1] = dup_or_null(&sel, "60");
 		}
 		noise_options_init(&o);
 		o.factors = fields;

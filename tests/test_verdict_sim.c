@@ -188,17 +188,17 @@ static void null_sweep(gsl_rng *r, size_t n, double cv, struct selection *sel)
 			struct sel_run *run = &sel->runs[l * n + k];
 			char text[64];
 			snprintf(text, sizeof(text), "l%g-r%zu", levels[l], k);
-			run->tag = strdup(text);
-			run->corpus = strdup("sim");
-			run->subcorpus = strdup("");
+			run->tag = strpool_intern(&sel->strings, text);
+			run->corpus = strpool_intern(&sel->strings, "sim");
+			run->subcorpus = strpool_intern(&sel->strings, "");
 			snprintf(text, sizeof(text), "%g", levels[l]);
-			run->level_text = strdup(text);
+			run->level_text = strpool_intern(&sel->strings, text);
 			run->level = levels[l];
 			run->level_numeric = true;
 			run->metric = v[k];
 			snprintf(text, sizeof(text), "%zu", k + 1);
-			run->block = strdup(text);
-			run->group = strdup("");
+			run->block = strpool_intern(&sel->strings, text);
+			run->group = strpool_intern(&sel->strings, ""); /* select.h: in the pool */
 			run->seq = (int64_t)(l * n + k + 1);
 			run->app_cores = NAN;
 			assert_non_null(run->tag);
