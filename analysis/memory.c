@@ -200,8 +200,7 @@ struct memory_work {
  * Fill w->by_pos from the points in point order (in): a counting sort by
  * group, so no group needs sorting back into point order.
  */
-static void group_by_pos(struct memory_work *w, const struct entry *in, size_t n,
-			 size_t ngroups)
+static void group_by_pos(struct memory_work *w, const struct entry *in, size_t n, size_t ngroups)
 {
 	for (size_t g = 0; g < ngroups; g++) {
 		for (size_t i = w->groups[g].start; i < w->groups[g].end; i++)
@@ -274,8 +273,8 @@ int memory_compute(struct memory_point *points, size_t n, struct memory *out)
 	out->fits = calloc(n, sizeof(*out->fits));
 	out->endpoints = calloc(n, sizeof(*out->endpoints));
 	out->ratios = calloc(n, sizeof(*out->ratios));
-	if (!w.order || !w.by_pos || !w.group || !w.group_at || !w.groups || !w.blocks || !w.x || !w.y || !w.buf ||
-	    !out->fits || !out->endpoints || !out->ratios)
+	if (!w.order || !w.by_pos || !w.group || !w.group_at || !w.groups || !w.blocks || !w.x ||
+	    !w.y || !w.buf || !out->fits || !out->endpoints || !out->ratios)
 		rc = err_set("out of memory");
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
