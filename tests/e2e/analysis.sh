@@ -20,66 +20,14 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-unset COREPLAN_DB
-: "$ROOT"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-analysis.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, tsvcol,
+# expect_rc, py_file
+source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 analysis "$@"
 # tests/stat_check.py: the t distribution in python's standard library (the
 # Welch and paired t tests the checkers below recompute)
 export PYTHONPATH=$ROOT/tests
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
-source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/an.db
-cmdline() { printf '%q ' coreplan --db "$DB" "$@"; }
-# tsvcol COL: every value of column COL of $T/.out.
-tsvcol() {
-	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-		c { print $c }' "$T/.out"
-}
-# expect_rc NAME WANT: RC must be WANT (details: command, stderr).
-expect_rc() {
-	if [ "$RC" -eq "$2" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
-	fi
-}
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out; prints "ok" or a reason.
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 ###########################################################################
 # import

@@ -26,54 +26,15 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-EXAMPLE=$ROOT/fixtures/example
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-cores.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc, py_file
 source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/cores.db
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
+e2e_start --cd --need python3 cores "$@"
 
 # Python helpers shared by the checks below: a TSV reader (plain split, the
 # corpora have no quoting), the system.tsv window rule, the upper median
 # of FORMATS.md and least squares, all from the standard library.
 # (PYLIB: tests/e2e/py/cores_lib.py)
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 ###########################################################################
 # import

@@ -32,58 +32,15 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-AFF=$SHARED/writeups/gomaxprocs-affinity
-AFF_MANIFEST=$ROOT/fixtures/manifests/gomaxprocs-affinity.manifest
-CAP=$SHARED/sky/gcp-x86-capacity-20260816
-SYSCPU=/sys/devices/system/cpu
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-physical.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, tsvget2,
+# round, expect_rc, py_file
 source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/physical.db
-# tsvget2 KEYCOL KEY KEYCOL2 KEY2 COL: like tsvget, the row matching two keys.
-tsvget2() {
-	awk -F'\t' -v kc="$1" -v key="$2" -v kc2="$3" -v key2="$4" -v vc="$5" '
-		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == kc2) k2 = i; if ($i == vc) v = i }; next }
-		k && k2 && v && $k == key && $k2 == key2 { print $v }' "$T/.out"
-}
-# round X PLACES
-round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
+e2e_start --cd --need python3 physical "$@"
+SYSCPU=/sys/devices/system/cpu
 
 # TSV reader (plain split: the corpora have no quoting) and a closeness test.
 # (PYLIB: tests/e2e/py/physical_lib.py)
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 ###########################################################################
 # topology on this machine

@@ -34,38 +34,12 @@
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-# untied_gmp_manifest FILE: the GOMAXPROCS profile without its instance
-source "$E2E_DIR/untied_gmp.sh"
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-EXAMPLE=$ROOT/fixtures/example
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-report.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# ok, not_ok, check_eq, check_contains, cpl, expect_rc, cases (e2e_case)
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, cpl_env, expect_rc,
+# cases (e2e_case), untied_gmp_manifest
 source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 --need gnuplot report "$@"
 # check_same_text NAME EXPECTED ACTUAL: equal, else a unified diff.
 check_same_text() {
 	if [ "$2" == "$3" ]; then
@@ -90,34 +64,6 @@ finish() {
 	exit $?
 }
 
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-if ! command -v gnuplot >/dev/null; then
-	echo "not ok - prerequisites: gnuplot is not installed (apt-get install gnuplot-nox)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/report.db
-# cpl_env ENV... -- ARGS...: the same under env(1) settings.
-cpl_env() {
-	local envs=()
-	while [ "$1" != -- ]; do
-		envs+=("$1")
-		shift
-	done
-	shift
-	e2e_skipping && { e2e_skip_cpl; return 0; }
-	"${TIMEOUT[@]}" env "${envs[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
 # py NAME SCRIPT ARGS...: tests/e2e/py/report_SCRIPT prints "ok" or reasons.
 py() {
 	local name=$1 script=$2 res
