@@ -32,14 +32,7 @@ export PYTHONPATH=$ROOT/tests
 ###########################################################################
 # import
 ###########################################################################
-cpl import -q "$GMP" "$CAP"
-if [ "$RC" -eq 0 ]; then
-	ok "import both sky corpora"
-else
-	not_ok "import both sky corpora" "exit $RC; stderr:"$'\n'"$ERR"
-	echo "$PASS passed, $FAIL failed"
-	exit 1
-fi
+cpl_import_or_exit "import both sky corpora" -q "$GMP" "$CAP"
 
 GMP_SEL=(--by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3)
 # the soak block holds one level of small/pg: a block kind, pooled on purpose

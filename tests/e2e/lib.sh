@@ -156,6 +156,18 @@ copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; } # SRC DEST: a writable cop
 now() { echo "${EPOCHREALTIME/,/.}"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; } # START END: seconds
 sanitized() { grep -aqE '__asan_init|__tsan_init|__msan_init|__ubsan_handle' "$BIN"; }
+# cpl_import_or_exit NAME IMPORT_ARGS...: `cpl import IMPORT_ARGS`, the
+# check NAME; failing, the later checks could only fail too: the counts and exit 1
+cpl_import_or_exit() {
+	cpl import "${@:2}"
+	if [ "$RC" -eq 0 ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC; stderr:"$'\n'"$ERR"
+		echo "$PASS passed, $FAIL failed"
+		exit 1
+	fi
+}
 # expect_rc NAME WANT: RC must be WANT (details: stderr).
 expect_rc() {
 	if [ "$RC" -eq "$2" ]; then
@@ -164,42 +176,69 @@ expect_rc() {
 		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
 	fi
 }
-# py_check NAME SCRIPT [ARGS...]: `python3 -c SCRIPT $T/.out ARGS...` must print "ok".
-py_check() {
-	local name=$1 script=$2
-	shift 2
-	local res
+# py_ok NAME PYTHON_ARGS...: `python3 PYTHON_ARGS...` must print "ok" (else
+# what it prints is the failure). E2E_PYTHON names another python3.
+py_ok() {
+	local name=$1 res
+	shift
 	e2e_skipping && return 0
-	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	res=$("${E2E_PYTHON:-python3}" "$@" 2>&1)
 	if [ "$res" == ok ]; then
 		ok "$name"
 	else
 		not_ok "$name" "$res"
 	fi
 }
+# py_check NAME SCRIPT [ARGS...]: `python3 -c SCRIPT $T/.out ARGS...` must print "ok".
+py_check() { py_ok "$1" -c "$2" "$T/.out" "${@:3}"; }
 # py_file NAME FILE [ARGS...]: the checker tests/e2e/py/FILE, run as
 # `python3 FILE $T/.out ARGS...`, must print "ok" (else what it prints is
 # the failure); the checkers live in files, not in bash strings.
 E2E_PY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/py
-py_file() {
-	local name=$1 file=$2
+py_file() { py_ok "$1" "$E2E_PY_DIR/$2" "$T/.out" "${@:3}"; }
+# doc_agree NAME MD JSON [TSV]: tests/e2e/doc_check.py on one command's
+# documents: every number the Markdown shows is a JSON number; tsv = JSON.
+E2E_LIB_DIR=$(dirname "$E2E_PY_DIR")
+doc_agree() { py_ok "$1" "$E2E_LIB_DIR/doc_check.py" "${@:2}"; }
+# doc_check NAME VIEWS ARGS...: md, json and each view's tsv (VIEWS and
+# facts) of `coreplan ARGS` (cpl), checked by doc_agree
+doc_check() {
+	local name=$1 views=$2 v failed=""
 	shift 2
-	local res
+	cpl "$@"
+	cp "$T/.out" "$T/dc.md"
+	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
+	cpl "$@" --format json
+	cp "$T/.out" "$T/dc.json"
+	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
+	for v in $views facts; do
+		cpl "$@" --format tsv --view "$v"
+		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
+			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
+			continue
+		fi
+		doc_agree "doc_check $name (view $v)" "$T/dc.md" "$T/dc.json" "$T/.out"
+	done
+}
+# report_json NAME DB DIR ARGS...: `report --format json ARGS --out DIR` on
+# DB, its document in DIR.json, its stderr in DIR.err; ok when it exits 0
+# and writes DIR/report.md
+report_json() {
+	local name=$1 db=$2 dir=$3
+	shift 3
 	e2e_skipping && return 0
-	res=$(python3 "$E2E_PY_DIR/$file" "$T/.out" "$@" 2>&1)
-	if [ "$res" == ok ]; then
+	if "${TIMEOUT[@]}" "$BIN" --db "$db" report --format json "$@" --out "$dir" >"$dir.json" 2>"$dir.err" &&
+		[ -s "$dir/report.md" ]; then
 		ok "$name"
 	else
-		not_ok "$name" "$res"
+		not_ok "$name" "$(cat "$dir.err")"
 	fi
 }
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out
 # (e.g. jget 'd["facts"]["per_doubling"]["value"]'); prints the error on failure.
 jget() {
 	e2e_skipping && return 0
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
+	python3 "$E2E_PY_DIR/jget.py" "$T/.out" "$1" 2>&1
 }
 
 # untied_gmp_manifest FILE (the GOMAXPROCS profile without its instance)

@@ -371,27 +371,7 @@ expect_rc "translate without --to is a usage error (exit 2)" 2
 ###########################################################################
 echo "# doc_check"
 e2e_case doc-check smt translate-apply
-# doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
-doc_check() {
-	local name=$1 views=$2
-	shift 2
-	local res failed=""
-	cpl "$@"
-	cp "$T/.out" "$T/dc.md"
-	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
-	cpl "$@" --format json
-	cp "$T/.out" "$T/dc.json"
-	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
-	for v in $views facts; do
-		cpl "$@" --format tsv --view "$v"
-		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
-			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
-			continue
-		fi
-		res=$(python3 "$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$T/.out" 2>&1)
-		check_eq "doc_check $name (view $v)" "ok" "$res"
-	done
-}
+# doc_check NAME VIEWS ARGS... (lib.sh)
 doc_check "topology --show" hosts topology --show
 doc_check "smt --corpus gomaxprocs-affinity" figures smt --corpus gomaxprocs-affinity
 doc_check "translate m1 -> core" "factors applied" "${XL[@]}"

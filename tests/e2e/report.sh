@@ -65,17 +65,7 @@ finish() {
 }
 
 # py NAME SCRIPT ARGS...: tests/e2e/py/report_SCRIPT prints "ok" or reasons.
-py() {
-	local name=$1 script=$2 res
-	shift 2
-	e2e_skipping && return 0
-	res=$(python3 "$E2E_PY_DIR/report_$script" "$@" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$name"
-	else
-		not_ok "$name" "$res"
-	fi
-}
+py() { py_ok "$1" "$E2E_PY_DIR/report_$2" "${@:3}"; }
 # wait_next_second: so that a timestamp in the output would differ.
 wait_next_second() {
 	local s

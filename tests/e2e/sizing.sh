@@ -331,9 +331,7 @@ check_contains "size md: the estimates caveat" "$OUT" "predictions are estimates
 check_contains "size md: the title" "$OUT" "## Sizing: target 1000 tput at 500 sessions, headroom 0%"
 check_contains "size md: the cheapest fact" "$OUT" "- cheapest instance that meets the target: e2-standard-8"
 cp "$T/.out" "$T/size.md"
-py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
-	"import subprocess, sys; r = subprocess.run([sys.executable, sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]], capture_output=True, text=True); print(r.stdout.strip())" \
-	"$E2E_DIR/doc_check.py" "$T/size.md" "$T/size.json" "$T/size.tsv"
+doc_agree "doc_check size (all inputs from corpora): md, json and tsv agree" "$T/size.md" "$T/size.json" "$T/size.tsv"
 
 
 # The same request on the capacity and GOMAXPROCS corpora imported together:
@@ -349,9 +347,7 @@ done
 cpl "${DCSIZE[@]}" --format tsv --view inputs
 cp "$T/.out" "$T/dc-inputs.tsv"
 for tsv in "$T/dc.tsv" "$T/dc-inputs.tsv"; do
-	py_check "doc_check size on the corpora ($(basename "$tsv")): md, json and tsv agree" \
-		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-		"$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$tsv"
+	doc_agree "doc_check size on the corpora ($(basename "$tsv")): md, json and tsv agree" "$T/dc.md" "$T/dc.json" "$tsv"
 done
 cp "$T/dc-inputs.tsv" "$T/.out"
 check_eq "size on the corpora: the sweep's 12 runs (blocks 1-3, gomaxprocs 1-8)" "12" "$(tsvget input per_doubling runs)"

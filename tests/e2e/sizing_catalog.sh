@@ -107,9 +107,7 @@ check_eq "size without a database, inputs view: fixed memory as given" "40000" "
 for view in instances inputs; do
 	tsv=$T/nodb.tsv
 	[ "$view" = inputs ] && tsv=$T/nodb-inputs.tsv
-	py_check "doc_check size without a database (view $view): md, json and tsv agree" \
-		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-		"$E2E_DIR/doc_check.py" "$T/nodb.md" "$T/nodb.json" "$tsv"
+	doc_agree "doc_check size without a database (view $view): md, json and tsv agree" "$T/nodb.md" "$T/nodb.json" "$tsv"
 done
 
 ###########################################################################
@@ -151,9 +149,7 @@ cpl catalog --show
 cp "$T/.out" "$T/show.md"
 cpl catalog --show --format tsv
 cp "$T/.out" "$T/show.tsv"
-py_check "doc_check catalog --show: md, json and tsv agree" \
-	"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-	"$E2E_DIR/doc_check.py" "$T/show.md" "$T/show.json" "$T/show.tsv"
+doc_agree "doc_check catalog --show: md, json and tsv agree" "$T/show.md" "$T/show.json" "$T/show.tsv"
 
 cpl catalog --families --format tsv
 expect_rc "catalog --families exits 0" 0

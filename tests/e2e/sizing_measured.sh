@@ -335,9 +335,7 @@ for req in ref range; do
 	for view in instances inputs measured fleets families; do
 		cpl "${R[@]}" --format tsv --view $view
 		cp "$T/.out" "$T/dc-$req-$view.tsv"
-		py_check "doc_check size ($req, view $view): md, json and tsv agree" \
-			"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-			"$E2E_DIR/doc_check.py" "$T/dc-$req.md" "$T/dc-$req.json" "$T/dc-$req-$view.tsv"
+		doc_agree "doc_check size ($req, view $view): md, json and tsv agree" "$T/dc-$req.md" "$T/dc-$req.json" "$T/dc-$req-$view.tsv"
 	done
 done
 DB=$SAVED_DB
