@@ -53,8 +53,8 @@ bench_workdir coreplan-bench
 driver=$work/trace_import_driver
 ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$repo" \
 	-o "$driver" "$here/trace_import_driver.c" "$repo/importers/trace.c" \
-	"$repo/common/err.c" "$repo/common/num.c" "$repo/common/strbuf.c" \
-	"$repo/schema/db.c" "$repo/schema/migrations.c" -lsqlite3 -lm
+	"$repo/common/err.c" "$repo/common/hash.c" "$repo/common/infile.c" "$repo/common/num.c" "$repo/common/strbuf.c" \
+	"$repo/schema/db.c" "$repo/schema/migrations.c" -lsqlite3 -lcrypto -lm
 
 bench_manifest "$work/bench.manifest"
 

@@ -214,12 +214,8 @@ cpl noise "${CAP_SEL[@]}" --view bursts --format tsv
 expect_rc "noise --by sessions --group target,cfg --view bursts exits 0" 0
 check_eq "noise bursts: small-mem-n100-b1r1 is a burst" "burst" \
 	"$(tsvget tag small-mem-n100-b1r1 burst)" "$OUT"
-ratio=$(tsvget tag small-mem-n100-b1r1 ratio)
-if awk -v r="$ratio" 'BEGIN { exit !(r >= 1.9 && r <= 2.1) }'; then
-	ok "noise bursts: small-mem-n100-b1r1 ratio $ratio is about 2 (1.9-2.1)"
-else
-	not_ok "noise bursts: small-mem-n100-b1r1 ratio about 2" "ratio '$ratio'"$'\n'"$OUT"
-fi
+check_between "noise bursts: small-mem-n100-b1r1 ratio is about 2 (1.9-2.1)" \
+	"$(tsvget tag small-mem-n100-b1r1 ratio)" 1.9 2.1 "$OUT"
 check_eq "noise bursts: it is the only burst" "small-mem-n100-b1r1" \
 	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "burst") b = i; if ($i == "tag") t = i }; next }
 		$b == "burst" { print $t }' "$T/.out")"
@@ -232,12 +228,8 @@ cpl noise "${CAP_SEL[@]}" --view soaks --format tsv
 expect_rc "noise --view soaks exits 0" 0
 check_eq "noise soaks: one soak, first run small-pg-n300-bsoakr1" "small-pg-n300-bsoakr1" \
 	"$(tsvcol first_tag)" "$OUT"
-ratio=$(tsvget first_tag small-pg-n300-bsoakr1 ratio)
-if awk -v r="$ratio" 'BEGIN { exit !(r >= 2.6 && r <= 2.8) }'; then
-	ok "noise soaks: soak ratio $ratio is about 2.7 (2.6-2.8)"
-else
-	not_ok "noise soaks: soak ratio about 2.7" "ratio '$ratio'"$'\n'"$OUT"
-fi
+check_between "noise soaks: soak ratio is about 2.7 (2.6-2.8)" \
+	"$(tsvget first_tag small-pg-n300-bsoakr1 ratio)" 2.6 2.8 "$OUT"
 # python3: 183.50754720511367 / statistics.median(r2..r8 tput) = 2.67275559576317
 py_file "noise soaks: ratio and sustained median match json/<tag>.json" analysis_noise_soaks_ratio_sustained_median.py "$CAP"
 

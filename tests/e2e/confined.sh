@@ -253,18 +253,7 @@ for spec in "${CASES[@]}"; do
 	how="command: $(cmdline --db "$CDB" "${CMD[@]}")${BREAK:+ (under gdb, stopped at $BREAK: $(tail -n +2 "$CD/mutate.sh" | tr '\n' ';'))}"$'\n'"stderr: $(head -c 1500 "$CD/stderr" 2>/dev/null)"
 	problems=""
 	[ "$STOPPED" = 1 ] || problems+="gdb never stopped at $BREAK (the binary does not call it: $(grep -E 'exited|Breakpoint|No symbol' "$CD/gdb.out" | head -3 | tr '\n' ' ')); "
-	[ "$RC" = "$want_rc" ] || problems+="exit $(rcdesc "$RC"), expected $want_rc; "
-	[ "$RC" -lt 124 ] || problems+="hung or crashed; "
-	if [[ "$frag" == re:* ]]; then
-		grep -aEq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks /${frag#re:}/; "
-	else
-		grep -aFq -- "$frag" "$CD/stderr" || problems+="stderr lacks '$frag'; "
-	fi
-	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
-	if [ "$RC" != 0 ]; then
-		grep -aq '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
-		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
-	fi
+	problems+=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$before" "$after")
 	if grep -aqF "$SECRET" "$CD/stdout" "$CD/stderr" 2>/dev/null; then
 		problems+="the secret file's text was printed; "
 	fi

@@ -168,6 +168,36 @@ cpl_import_or_exit() {
 		exit 1
 	fi
 }
+# case_problems WANT_RC FRAG STDERR BEFORE AFTER: what is wrong with a case's
+# run (RC, the file STDERR, the database states BEFORE and AFTER), as
+# "problem; " parts, nothing when all is well: an exit other than WANT_RC,
+# a crash or hang, FRAG (re:REGEX, or a fixed string; empty: none) missing
+# from stderr, a sanitizer or assertion report; a refusal (or any failure)
+# without a "coreplan: error:" line or with the database changed
+case_problems() {
+	local want_rc=$1 frag=$2 err=$3 before=$4 after=$5
+	[ "$RC" = "$want_rc" ] || printf 'exit %s, expected %s; ' "$(rcdesc "$RC")" "$want_rc"
+	[ "$RC" -lt 124 ] || printf 'hung or crashed; '
+	if [[ "$frag" == re:* ]]; then
+		grep -aEq -- "${frag#re:}" "$err" || printf 'stderr lacks /%s/; ' "${frag#re:}"
+	elif [ -n "$frag" ]; then
+		grep -aFq -- "$frag" "$err" || printf "stderr lacks '%s'; " "$frag"
+	fi
+	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$err" && printf 'sanitizer/assertion report on stderr; '
+	if [ "$RC" != 0 ] || [ "$want_rc" != 0 ]; then
+		grep -aq '^coreplan: error: ' "$err" || printf "no 'coreplan: error:' line; "
+		[ "$before" = "$after" ] || printf 'database changed (before %s, after %s); ' "$before" "$after"
+	fi
+	return 0
+}
+# check_between NAME VALUE LO HI [CONTEXT]: LO <= VALUE <= HI (awk's numbers)
+check_between() {
+	if awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'; then
+		ok "$1"
+	else
+		not_ok "$1" "'$2' is not within $3-$4${5:+$'\n'$5}"
+	fi
+}
 # expect_rc NAME WANT: RC must be WANT (details: stderr).
 expect_rc() {
 	if [ "$RC" -eq "$2" ]; then

@@ -340,6 +340,13 @@ check_contains "cap report: a sizing plot" "$(cat "$CMD_MD")" "![sizing plot](pl
 check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](plots/"
 
 CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
+# where_of GROUP: wh, a group heading's --where options ("k=v k2=v2"); an empty GROUP: false
+where_of() {
+	local kv
+	wh=()
+	[ -n "$1" ] || return 1
+	for kv in $1; do wh+=(--where "$kv"); done
+}
 # the sweep groups: target x cfg, and small/pg's soak block (one level) a
 # group of its own beside that group's complete blocks (docs/analysis.md, "No
 # silent pooling"); noise and fit use the same groups
@@ -348,9 +355,7 @@ check_eq "cap report: five sweep groups (the soak block on its own)" \
 	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3|target=small cfg=pg block=soak" \
 	"$(paste -sd'|' <<<"$groups")"
 while IFS= read -r g; do
-	[ -n "$g" ] || continue
-	wh=()
-	for kv in $g; do wh+=(--where "$kv"); done
+	where_of "$g" || continue
 	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
 		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
 	segment "cap report: group '$g' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
@@ -372,9 +377,7 @@ check_eq "cap report: four memory groups" \
 	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3" \
 	"$(paste -sd'|' <<<"$mgroups")"
 while IFS= read -r g; do
-	[ -n "$g" ] || continue
-	wh=()
-	for kv in $g; do wh+=(--where "$kv"); done
+	where_of "$g" || continue
 	segment "cap report: group '$g' memory = coreplan memory --by sessions ${CSEL[*]} ${wh[*]}" \
 		"$CMD_MD" "## Memory per session\n@@### Group $g\n\n" '![memory plot]' 3 \
 		memory --by sessions "${CSEL[@]}" "${wh[@]}"

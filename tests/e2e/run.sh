@@ -754,20 +754,8 @@ for spec in "${CASES[@]}"; do
 	ERR=$(cat "$CD/stderr")
 	after=$(dbstate "$CDB")
 	how="command: ${RUNAS[*]:+${RUNAS[*]} }$(cmdline --db "$CDB" "${IMPORT[@]}")"$'\n'"stderr: $ERR"
-	problems=""
-	[ "$RC" = "$want_rc" ] || problems+="exit $(rcdesc), expected $want_rc; "
-	if [ -n "$frag" ]; then
-		if [[ "$frag" == re:* ]]; then
-			grep -Eq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks /${frag#re:}/; "
-		else
-			grep -Fq -- "$frag" "$CD/stderr" || problems+="stderr lacks '$frag'; "
-		fi
-	fi
-	grep -Eq 'runtime error|Sanitizer|[Aa]ssertion' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
-	if [ "$want_rc" != 0 ]; then
-		grep -q '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
-		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
-	elif [ "$RC" = 0 ] && [ -n "$post" ]; then
+	problems=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$before" "$after")
+	if [ "$want_rc" = 0 ] && [ "$RC" = 0 ] && [ -n "$post" ]; then
 		$post || problems+="$POST_MSG; "
 	fi
 	if [ -z "$problems" ]; then

@@ -192,15 +192,7 @@ e2e_case size
 # corpus untied, so it is imported untied: the same profile without its
 # instance (lib.sh: untied_gmp_manifest). The tied corpus is the host database
 # below; the default tie itself is checked in hosts.sh and report.sh.
-untied_gmp_manifest "$T/gmp-untied.manifest"
-cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
-expect_rc "import gomaxprocs-scaling-20260816 untied (the profile without its instance)" 0
-check_eq "import untied: 29 runs, none tied" "29 0" \
-	"$(tsvget name gomaxprocs-scaling-20260816 runs) $(tsvget name gomaxprocs-scaling-20260816 tied_runs)"
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
+import_untied
 
 # the GOMAXPROCS sweep: sigma at its bound 0 (unconstrained optimum -0.022)
 cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --model usl --format tsv
@@ -222,11 +214,7 @@ check_eq "fit GOMAXPROCS sweep json: usl_dof 10, usl_residual_se 25.1230 (sigma 
 # The target is the PostgreSQL store its memory runs measure (--store): the
 # pg cells are the instances' measured capacity; no store factor is given, so
 # the predictions say `other store`.
-SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
-	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
-	--smt-from 'corpus=gomaxprocs-affinity'
-	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
-	--measured-where 'block=1,2,3')
+# SIZE: sizing_lib.sh
 cpl "${SIZE[@]}" --format tsv
 expect_rc "size --target 1000 --sessions 500 ... --format tsv exits 0" 0
 cp "$T/.out" "$T/size.tsv"

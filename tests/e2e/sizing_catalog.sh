@@ -11,18 +11,8 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
 source "$E2E_DIR/sizing_lib.sh"
 
 # a database with runs (the version-3 check copies it) and the request sizing.sh checks
-untied_gmp_manifest "$T/gmp-untied.manifest"
-cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest"
-expect_rc "import gomaxprocs-scaling-20260816 untied" 0
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
-SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
-	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
-	--smt-from 'corpus=gomaxprocs-affinity'
-	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
-	--measured-where 'block=1,2,3')
+import_untied
+# SIZE: sizing_lib.sh
 cpl "${SIZE[@]}" --format tsv
 expect_rc "size on the shipped catalogs exits 0" 0
 cp "$T/.out" "$T/size.tsv"

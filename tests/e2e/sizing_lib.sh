@@ -28,3 +28,29 @@ cheapest_rows() {
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "flags") f = i; next }
 		$f ~ /CHEAPEST/ { print $1 }' "$T/.out" | paste -sd, -
 }
+
+# import_cap_aff PREFIX: the capacity corpus and the affinity table with its
+# manifest into $DB (PREFIX starts the checks' names)
+import_cap_aff() {
+	cpl import -q "$CAP"
+	expect_rc "${1}import gcp-x86-capacity-20260816" 0
+	cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
+	expect_rc "${1}import gomaxprocs-affinity with its manifest" 0
+}
+# import_untied: the GOMAXPROCS sweep untied (the profile without its
+# instance, untied_gmp_manifest: 29 runs, none tied), then import_cap_aff
+import_untied() {
+	untied_gmp_manifest "$T/gmp-untied.manifest"
+	cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
+	expect_rc "import gomaxprocs-scaling-20260816 untied (the profile without its instance)" 0
+	check_eq "import untied: 29 runs, none tied" "29 0" \
+		"$(tsvget name "$GMP_NAME" runs) $(tsvget name "$GMP_NAME" tied_runs)"
+	import_cap_aff ""
+}
+# SIZE: the request sizing.sh and sizing_catalog.sh check (the PostgreSQL store
+# its memory runs measure; every input from the corpora)
+SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
+	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
+	--smt-from 'corpus=gomaxprocs-affinity'
+	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
+	--measured-where 'block=1,2,3')

@@ -12,15 +12,7 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
 source "$E2E_DIR/sizing_lib.sh"
 
 # the untied database (sizing.sh's): the size checks without a host use it
-untied_gmp_manifest "$T/gmp-untied.manifest"
-cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
-expect_rc "import gomaxprocs-scaling-20260816 untied (the profile without its instance)" 0
-check_eq "import untied: 29 runs, none tied" "29 0" \
-	"$(tsvget name gomaxprocs-scaling-20260816 runs) $(tsvget name gomaxprocs-scaling-20260816 tied_runs)"
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
+import_untied
 
 ###########################################################################
 # size on corpora tied to their host (issue 12): scaling over physical
@@ -34,32 +26,12 @@ DB=$T/host.db
 # 4 physical cores, 2 per core). Its runs are tied to that host with a copy
 # of importers/profiles.c's sky-gomaxprocs profile plus `set =
 # topology_host=epyc` (README.md, manifests).
-cat >"$T/gmp-host.manifest" <<'EOF'
-layout = sky-gomaxprocs
-
-[table main]
-file = results.tsv
-tag = {tag}
-tag-parse = g{gomaxprocs}-n{sessions}-b{block} | prof-g{gomaxprocs}-n{sessions}
-run-dir = runs/{tag}
-discover = runs/*/
-generator = {run-dir}/load.json
-idle = {run-dir}/idle.txt
-trace = {run-dir}/sample.tsv
-trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
-window = {run-dir}/window.tsv
-require-trace = yes
-text = {run-dir}/goroutine.txt
-set = topology_host=epyc
-EOF
+gmp_manifest "$T/gmp-host.manifest" topology_host=epyc
 cpl topology --from "$AFF/lscpu.txt" --host epyc
 expect_rc "host db: topology --from lscpu.txt --host epyc" 0
 cpl import -q "$GMP" --manifest "$T/gmp-host.manifest"
 expect_rc "host db: import the GOMAXPROCS corpus tied to host epyc" 0
-cpl import -q "$CAP"
-expect_rc "host db: import the capacity corpus" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "host db: import the affinity table with its manifest (host gomaxprocs-affinity)" 0
+import_cap_aff "host db: " # the affinity table: host gomaxprocs-affinity
 
 CAPW="corpus=gcp-x86-capacity-20260816"
 REF=(size --target 1000 --sessions 500 --base-from "$CAPW subcorpus=core"
