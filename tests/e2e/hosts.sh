@@ -57,10 +57,10 @@ cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
 cpl topology --host yip --cores 6 --threads-per-core 2 --format tsv
 expect_rc "topology --host yip --cores 6 --threads-per-core 2 exits 0" 0
-check_eq "topology yip: 12 logical CPUs" 12 "$(tsvget host yip logical_cpus)"
-check_eq "topology yip: 6 physical cores" 6 "$(tsvget host yip physical_cores)"
-check_eq "topology yip: 2 threads per core" 2 "$(tsvget host yip threads_per_core)"
-check_eq "topology yip: source given" given "$(tsvget host yip source)"
+check_cell "topology yip: 12 logical CPUs" 12 host yip logical_cpus
+check_cell "topology yip: 6 physical cores" 6 host yip physical_cores
+check_cell "topology yip: 2 threads per core" 2 host yip threads_per_core
+check_cell "topology yip: source given" given host yip source
 check_eq "topology yip: siblings i and i+6, as Linux numbers them (python3)" \
 	"$(python3 -c 'print(" ".join(",".join(str(c) for c in range(k, 12, 6)) for k in range(6)))')" \
 	"$(tsvget host yip cores)"
@@ -84,10 +84,10 @@ expect_rc "import --host epic (not recorded) is a usage error (exit 2)" 2
 check_contains "import --host epic: the message lists the recorded hosts" "$ERR" \
 	"--host 'epic' is not a recorded host (recorded: epyc, yip)"
 cpl corpora --format tsv
-check_eq "import --host epic stored nothing" "" "$(tsvget name "$GMP_NAME" runs)"
+check_cell "import --host epic stored nothing" "" name "$GMP_NAME" runs
 cpl import -q "$GMP" --host epyc --format tsv
 expect_rc "import $GMP_NAME --host epyc exits 0" 0
-check_eq "import --host epyc: status new" new "$(tsvget name "$GMP_NAME" status)"
+check_cell "import --host epyc: status new" new name "$GMP_NAME" status
 NRUNS=$(tsvget name "$GMP_NAME" runs)
 cpl runs --corpus "$GMP_NAME" --include-excluded --where topology_host=epyc --format tsv
 check_eq "import --host epyc: every run of the corpus names topology_host epyc" "$NRUNS" \

@@ -198,6 +198,14 @@ check_between() {
 		not_ok "$1" "'$2' is not within $3-$4${5:+$'\n'$5}"
 	fi
 }
+# check_cell NAME WANT KEYCOL KEY COL [PLACES]: tsvget KEYCOL KEY COL (rounded
+# to PLACES decimals when given) is WANT
+check_cell() {
+	local v
+	v=$(tsvget "$3" "$4" "$5")
+	[ -z "${6:-}" ] || v=$(round "$v" "$6")
+	check_eq "$1" "$2" "$v"
+}
 # expect_rc NAME WANT: RC must be WANT (details: stderr).
 expect_rc() {
 	if [ "$RC" -eq "$2" ]; then

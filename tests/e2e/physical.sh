@@ -50,7 +50,7 @@ e2e_case topology-here
 cpl topology --host here --format tsv
 expect_rc "topology (probe this machine) exits 0" 0
 NPROC=$(nproc)
-check_eq "topology: logical_cpus = nproc ($NPROC)" "$NPROC" "$(tsvget host here logical_cpus)"
+check_cell "topology: logical_cpus = nproc ($NPROC)" "$NPROC" host here logical_cpus
 # distinct (physical_package_id, core_id) pairs of the online CPUs
 PAIRS=$(for d in "$SYSCPU"/cpu[0-9]*; do
 	[ -r "$d/topology/core_id" ] || continue
@@ -58,7 +58,7 @@ PAIRS=$(for d in "$SYSCPU"/cpu[0-9]*; do
 done | sort -u | wc -l)
 check_eq "topology: physical_cores = distinct (package, core) pairs in $SYSCPU ($PAIRS)" \
 	"$PAIRS" "$(tsvget host here physical_cores)"
-check_eq "topology: source sysfs" "sysfs" "$(tsvget host here source)"
+check_cell "topology: source sysfs" "sysfs" host here source
 HERE_LOGICAL=$(tsvget host here logical_cpus)
 HERE_PHYSICAL=$(tsvget host here physical_cores)
 HERE_PER_CORE=$(tsvget host here threads_per_core)
@@ -91,12 +91,12 @@ echo "# topology: the affinity write-up's host"
 e2e_case topology-affinity topology-here
 cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
-check_eq "topology epyc: 8 logical CPUs" "8" "$(tsvget host epyc logical_cpus)"
-check_eq "topology epyc: 4 physical cores" "4" "$(tsvget host epyc physical_cores)"
-check_eq "topology epyc: 2 threads per core" "2" "$(tsvget host epyc threads_per_core)"
-check_eq "topology epyc: 1 socket" "1" "$(tsvget host epyc sockets)"
-check_eq "topology epyc: siblings 0/4 1/5 2/6 3/7" "0,4 1,5 2,6 3,7" "$(tsvget host epyc cores)"
-check_eq "topology epyc: source lscpu -p" "lscpu -p" "$(tsvget host epyc source)"
+check_cell "topology epyc: 8 logical CPUs" "8" host epyc logical_cpus
+check_cell "topology epyc: 4 physical cores" "4" host epyc physical_cores
+check_cell "topology epyc: 2 threads per core" "2" host epyc threads_per_core
+check_cell "topology epyc: 1 socket" "1" host epyc sockets
+check_cell "topology epyc: siblings 0/4 1/5 2/6 3/7" "0,4 1,5 2,6 3,7" host epyc cores
+check_cell "topology epyc: source lscpu -p" "lscpu -p" host epyc source
 
 cpl topology --show --format json
 expect_rc "topology --show --format json exits 0" 0
@@ -169,7 +169,7 @@ ceiling|5.07|2|3|3
 sharded 8x1|4.92|2|3|3
 EOF
 # the seed's "about 5x" ceiling: 4 physical cores x 1.27
-check_eq "smt ceiling is about 5 (4 x 1.27)" "5" "$(round "$(tsvget figure ceiling value)" 0)"
+check_cell "smt ceiling is about 5 (4 x 1.27)" "5" figure ceiling value 0
 check_contains "smt step: the 8-thread arm includes the shard-1x8 control runs" \
 	"$(tsvget figure smt_step num_runs)" "shard-1x8-r1"
 check_contains "smt sharded 8x1: note says 97% of the ceiling 5.07" \
@@ -333,7 +333,7 @@ cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv --view applied
 expect_rc "apply: a CSV without a name column, with a kind column, exits 0" 0
 check_eq "apply: 100 int/s from the CSV" "$(awk -v f="$RATE" 'BEGIN { printf "%.6f", 100 / f }')" \
 	"$(round "$(tsvget kind rate translated)" 6)"
-check_eq "apply: the kind column decides (20 ms as latency)" "kind column" "$(tsvget kind latency kind_from)"
+check_cell "apply: the kind column decides (20 ms as latency)" "kind column" kind latency kind_from
 
 # refusals: file:line:col, nothing on stdout
 refuse() { # NAME CONTENT WHERE MESSAGE

@@ -340,12 +340,16 @@ check_contains "cap report: a sizing plot" "$(cat "$CMD_MD")" "![sizing plot](pl
 check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](plots/"
 
 CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
-# where_of GROUP: wh, a group heading's --where options ("k=v k2=v2"); an empty GROUP: false
-where_of() {
-	local kv
-	wh=()
-	[ -n "$1" ] || return 1
-	for kv in $1; do wh+=(--where "$kv"); done
+# each_group GROUPS CHECK: `CHECK GROUP` for each group heading of GROUPS (one a
+# line, "k=v k2=v2"), with wh its --where options
+each_group() {
+	local g kv
+	while IFS= read -r g; do
+		[ -n "$g" ] || continue
+		wh=()
+		for kv in $g; do wh+=(--where "$kv"); done
+		"$2" "$g"
+	done <<<"$1"
 }
 # the sweep groups: target x cfg, and small/pg's soak block (one level) a
 # group of its own beside that group's complete blocks (docs/analysis.md, "No
@@ -354,14 +358,15 @@ groups=$(sed -n '/^## Sweep$/,/^## Noise$/s/^### Group //p' "$CMD_MD")
 check_eq "cap report: five sweep groups (the soak block on its own)" \
 	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3|target=small cfg=pg block=soak" \
 	"$(paste -sd'|' <<<"$groups")"
-while IFS= read -r g; do
-	where_of "$g" || continue
-	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
-	segment "cap report: group '$g' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "## Noise\n@@### Group $g\n\n" '\n### Group @@\n## What binds' 3 \
+# sweep_noise_of GROUP: the group's sweep and noise parts are the commands' own output
+sweep_noise_of() {
+	segment "cap report: group '$1' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "### Group $1\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
+	segment "cap report: group '$1' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "## Noise\n@@### Group $1\n\n" '\n### Group @@\n## What binds' 3 \
 		noise --by sessions "${CSEL[@]}" "${wh[@]}"
-done <<<"$groups"
+}
+each_group "$groups" sweep_noise_of
 # a sweep over sessions gets no core-scaling models: left out, with the reason
 body=$(awk '$0 == "## Scaling models" { on = 1; next } on && /^## / { exit } on' "$CMD_MD")
 check_contains "cap report: no scaling models over sessions (left out, with the reason)" "$body" \
@@ -376,12 +381,13 @@ mgroups=$(sed -n '/^## Memory per session$/,/^## SMT/s/^### Group //p' "$CMD_MD"
 check_eq "cap report: four memory groups" \
 	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3" \
 	"$(paste -sd'|' <<<"$mgroups")"
-while IFS= read -r g; do
-	where_of "$g" || continue
-	segment "cap report: group '$g' memory = coreplan memory --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "## Memory per session\n@@### Group $g\n\n" '![memory plot]' 3 \
+# memory_of GROUP: the group's memory part is `coreplan memory`'s own output
+memory_of() {
+	segment "cap report: group '$1' memory = coreplan memory --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "## Memory per session\n@@### Group $1\n\n" '![memory plot]' 3 \
 		memory --by sessions "${CSEL[@]}" "${wh[@]}"
-done <<<"$mgroups"
+}
+each_group "$mgroups" memory_of
 check_contains "cap report: the soak group's single session count is said" "$(cat "$CMD_MD")" \
 	"1 group with one session count has no slope and is left out."
 segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core --apply-medians --check subcorpus=core" \

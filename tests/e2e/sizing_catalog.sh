@@ -30,22 +30,22 @@ GIVEN=(size --catalog "$T/mine.tsv" --target 1000 --base-rate 300 --base-cpu fam
 cpl "${GIVEN[@]}"
 expect_rc "size with given numbers and --catalog exits 0" 0
 # half: 2 x 0.5 / 2 = 0.5 core: 300 x 0.5 x 1.25 = 187.5; burst 1 core: 300 x 1.25 = 375
-check_eq "size given: half = 300 x 0.5 x 1.25 = 187.5" "187.5" "$(round "$(tsvget instance half predicted)" 1)"
+check_cell "size given: half = 300 x 0.5 x 1.25 = 187.5" "187.5" instance half predicted 1
 check_contains "size given: half burst 375" "$(tsvget instance half flags)" "burst 375 not sustained"
 # two: 300 x 1.8 x 1.25 = 675, short; four: 300 x 1.8^2 = 972, short (1 thread per core)
-check_eq "size given: two = 300 x 1.8 x 1.25 = 675" "675.0" "$(round "$(tsvget instance two predicted)" 1)"
-check_eq "size given: four = 300 x 1.8^2 x 1 = 972" "972.0" "$(round "$(tsvget instance four predicted)" 1)"
+check_cell "size given: two = 300 x 1.8 x 1.25 = 675" "675.0" instance two predicted 1
+check_cell "size given: four = 300 x 1.8^2 x 1 = 972" "972.0" instance four predicted 1
 # eight: 300 x 1.8^3 x 1.25 = 2187, meets, the only one, CHEAPEST; no --scaling-from: not flagged extrapolated
-check_eq "size given: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
+check_cell "size given: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" instance eight predicted 1
 check_eq "size given: eight is the cheapest (only) meeting row, uncalibrated (no runs)" "CHEAPEST; uncalibrated" \
 	"$(tsvget instance eight flags)"
 # cost per 1k: 0.5 x 1000 / 2187 = 0.22862...
-check_eq "size given: eight cost per 1k = 0.5 x 1000 / 2187" "0.2286" "$(round "$(tsvget instance eight cost_per_1k)" 4)"
-check_eq "size given: no sessions, no memory figure" "NA" "$(tsvget instance eight memory_needed_gib)"
+check_cell "size given: eight cost per 1k = 0.5 x 1000 / 2187" "0.2286" instance eight cost_per_1k 4
+check_cell "size given: no sessions, no memory figure" "NA" instance eight memory_needed_gib
 cpl "${GIVEN[@]}" --headroom 60
 # 40% kept: eight 2187 x 0.4 = 874.8, short: nothing meets, nothing marked
-check_eq "size given --headroom 60: eight = 2187 x 0.4 = 874.8" "874.8" "$(round "$(tsvget instance eight predicted)" 1)"
-check_eq "size given --headroom 60: eight is short" "short" "$(tsvget instance eight verdict)"
+check_cell "size given --headroom 60: eight = 2187 x 0.4 = 874.8" "874.8" instance eight predicted 1
+check_cell "size given --headroom 60: eight is short" "short" instance eight verdict
 check_eq "size given --headroom 60: no CHEAPEST row" "0" "$(grep -c CHEAPEST "$T/.out")"
 cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
 # (1048576 + 30000 x 500) / 1048576 = 16048576 / 1048576 = 15.305 GiB of app,
@@ -53,8 +53,8 @@ cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
 # less than two's 16
 check_eq "size given: memory (1048576 + 30000 x 500) / 1048576 + 512 / 1024 = 15.81 GiB" "15.81" \
 	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
-check_eq "size given: the app part 15.31 GiB" "15.31" "$(round "$(tsvget instance two memory_app_gib)" 2)"
-check_eq "size given: the OS part 0.5 GiB" "0.50" "$(round "$(tsvget instance two memory_os_gib)" 2)"
+check_cell "size given: the app part 15.31 GiB" "15.31" instance two memory_app_gib 2
+check_cell "size given: the OS part 0.5 GiB" "0.50" instance two memory_os_gib 2
 check_eq "size given: nothing co-located without --memory-from or --colocated-kb" "0.00" \
 	"$(round "$(tsvget instance two memory_colocated_gib)" 2)"
 # --os-reserve-mib 0 and --colocated-kb 1048576: 15.305 + 1 = 16.305 > 16: two is memory-bound
@@ -62,10 +62,10 @@ cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576 --o
 	--colocated-kb 1048576
 check_eq "size given --os-reserve-mib 0 --colocated-kb 1048576: 15.305 + 1 = 16.31 GiB" "16.31" \
 	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
-check_eq "size given --colocated-kb: two (16 GiB) is now memory-bound" "memory-bound" "$(tsvget instance two verdict)"
+check_cell "size given --colocated-kb: two (16 GiB) is now memory-bound" "memory-bound" instance two verdict
 cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
-check_eq "size given: half (4 GiB) is memory-bound" "memory-bound" "$(tsvget instance half verdict)"
-check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instance two verdict)"
+check_cell "size given: half (4 GiB) is memory-bound" "memory-bound" instance half verdict
+check_cell "size given: two (16 GiB) is not memory-bound" "short" instance two verdict
 
 ###########################################################################
 # size without a database: given numbers, the shipped catalogs, every cell
@@ -91,9 +91,9 @@ py_file "size without a database: every cell of the instances view recomputed fr
 cp "$T/nodb.json" "$T/.out"
 py_file "size without a database: facts (target, sessions, headroom, cheapest and its capacity, inputs, catalogs shipped)" sizing_catalog_size_without_a_database_facts.py "$AWS" "$GCE"
 cp "$T/nodb-inputs.tsv" "$T/.out"
-check_eq "size without a database, inputs view: the base rate as given" "given: base rate 299" "$(tsvget input base_rate source)"
-check_eq "size without a database, inputs view: no runs behind a given number" "NA" "$(tsvget input base_rate runs)"
-check_eq "size without a database, inputs view: fixed memory as given" "40000" "$(tsvget input mem_fixed_kb value)"
+check_cell "size without a database, inputs view: the base rate as given" "given: base rate 299" input base_rate source
+check_cell "size without a database, inputs view: no runs behind a given number" "NA" input base_rate runs
+check_cell "size without a database, inputs view: fixed memory as given" "40000" input mem_fixed_kb value
 for view in instances inputs; do
 	tsv=$T/nodb.tsv
 	[ "$view" = inputs ] && tsv=$T/nodb-inputs.tsv
@@ -167,7 +167,7 @@ gce	4	$(realpath "$T/mine.tsv")" \
 cpl size --target 1000 --base-rate 300 --base-cpu fam-a --per-doubling 1.8 --smt-factor 1.25 --format tsv
 expect_rc "size on the replaced catalogs exits 0" 0
 check_eq "size on the replaced catalogs: 58 rows" "58" "$(($(grep -c . "$T/.out") - 1))"
-check_eq "size on the replaced catalogs: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
+check_cell "size on the replaced catalogs: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" instance eight predicted 1
 # --catalog FILE wins over the stored ones, for that run only: the database does not change
 BEFORE=$(sha256sum "$DB" | cut -d' ' -f1)
 cpl size --catalog "$GCE" --target 1000 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78 --format json
