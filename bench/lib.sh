@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034,SC2154 # globals set for and by the calling script
 # bench/lib.sh: what the bench scripts share. Source it after setting
 # `here` (this folder) and `repo` (the repository); messages name the
 # calling script ($BENCH).

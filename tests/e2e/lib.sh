@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh: the check helpers the end-to-end scripts share. Source it after
 # setting PASS=0 and FAIL=0; each check prints "ok - NAME" or
 # "not ok - NAME: details" (TAP-like) and counts itself.
@@ -337,6 +338,7 @@ e2e_exit() {
 }
 # e2e_paths: the inputs the scripts read, by name: the sky corpora (FORMATS.md),
 # the write-ups and the repository's fixtures
+# shellcheck disable=SC2034 # the scripts read them
 e2e_paths() {
 	SKY=$SHARED/sky
 	WRITEUPS=$SHARED/writeups
