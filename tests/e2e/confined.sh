@@ -224,10 +224,7 @@ for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag <<<"$spec"
 	e2e_case "$CASE" || continue # run_case confined.sh:NAME
 	name="confined: $CASE"
-	CD=$T/cases/$CASE
-	mkdir -p "$CD"
-	CDB=$CD/db.sqlite
-	cp "$BASEDB" "$CDB"
+	case_folder "$CASE"
 	CMD=()
 	BREAK=""
 	CORP=""

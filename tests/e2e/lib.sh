@@ -169,6 +169,14 @@ cpl_import_or_exit() {
 		exit 1
 	fi
 }
+# case_folder CASE: CD, $T/cases/CASE (made), and CDB, its copy of $BASEDB, for
+# a row of a script's table of cases
+case_folder() {
+	CD=$T/cases/$1
+	mkdir -p "$CD"
+	CDB=$CD/db.sqlite
+	cp "$BASEDB" "$CDB"
+}
 # case_problems WANT_RC FRAG STDERR BEFORE AFTER: what is wrong with a case's
 # run (RC, the file STDERR, the database states BEFORE and AFTER), as
 # "problem; " parts, nothing when all is well: an exit other than WANT_RC,

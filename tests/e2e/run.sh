@@ -732,10 +732,7 @@ for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
 	e2e_case "bad-$CASE" || continue
 	name="bad input: $CASE"
-	CD=$T/cases/$CASE
-	mkdir -p "$CD"
-	CDB=$CD/db.sqlite
-	cp "$BASEDB" "$CDB"
+	case_folder "$CASE"
 	IMPORT=()
 	RUNAS=()
 	SKIP=""
