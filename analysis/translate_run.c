@@ -555,9 +555,8 @@ static void check_measures(struct translate_result *r, struct arm_values *c, con
 	struct ols o;
 	char why[512];
 	struct translate_measure *m = r->measures;
-	const struct field_info *info = field_find(metric);
 	arm_cpu(c, c->all_trace);
-	measure_median(&m[TM_RATE], c->v[V_RATE], c->n, metric, info ? info->unit : "");
+	measure_median(&m[TM_RATE], c->v[V_RATE], c->n, metric, field_unit(metric));
 	measure_median(&m[TM_CPU], c->v[V_CPU_MID], c->n, "CPU us per counted interaction", "us");
 	measure_median(&m[TM_IDLE], c->v[V_IDLE], c->n, "idle_rss_kb", "kB");
 	measure_median(&m[TM_LOADED], c->v[V_LOAD], c->n, "load_rss_kb", "kB");

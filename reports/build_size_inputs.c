@@ -4,6 +4,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "../schema/fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -302,7 +303,7 @@ void size_doc_inputs(struct doc *d, struct doc_section *s, const struct size_res
 	};
 	const struct size_inputs *in = &res->in;
 	const struct size_provenance *sp = &res->per_doubling_prov;
-	const char *mu = size_doc_unit(res->metric);
+	const char *mu = field_unit(res->metric);
 	struct size_value os = {true, in->os_reserve_mib, in->os_reserve_mib, in->os_reserve_mib,
 				""};
 	const char *no_memory = "not given (no memory verdict)";
