@@ -314,11 +314,10 @@ int build_binders(const struct binders_request *req, const struct binders_result
 	const char *by = req->by ? req->by : "sessions";
 	const char *metric = req->metric ? req->metric : "tput";
 	const char *latency = req->latency ? req->latency : "p50_ms";
-	struct doc *d = doc_new("binders", "");
+	struct doc *d = build_doc(out, "binders", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "What binds %s by %s", metric, by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, by);
@@ -359,12 +358,7 @@ int build_binders(const struct binders_request *req, const struct binders_result
 		    "at or above t: half of p50, a twentieth of p95, a hundredth of p99) and the "
 		    "maximum latency");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_binders_views[] = {"groups",  "levels", "resources",

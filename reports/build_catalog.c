@@ -147,11 +147,10 @@ int build_catalog(const struct catalog_request *req, const struct catalog_result
 	static const char *const actions[] = {[CATALOG_STORE] = "store",
 					      [CATALOG_SHOW] = "show",
 					      [CATALOG_FAMILIES] = "families"};
-	struct doc *d = doc_new("catalog", "Instance catalogs");
+	struct doc *d = build_doc(out, "catalog", "Instance catalogs");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_fact_text(d, "action", "action", DOC_QUIET, actions[req->action]);
 	if (req->action == CATALOG_STORE) {
 		doc_fact_int(d, "stored", "catalogs stored now", DOC_LISTED, (int64_t)res->nstored,
@@ -179,12 +178,7 @@ int build_catalog(const struct catalog_request *req, const struct catalog_result
 
 	s = doc_section(d, "families", "CPU families and series");
 	families_table(s, res);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_catalog_views[] = {"catalogs", "instances", "families", NULL};

@@ -1,6 +1,27 @@
 /* build_common: the parts of documents every builder shares (builders.h). */
 #include "builders.h"
 
+#include "../common/err.h"
+
+struct doc *build_doc(struct doc **out, const char *command, const char *title)
+{
+	struct doc *d = doc_new(command, title);
+	*out = NULL;
+	if (!d)
+		err_set("out of memory");
+	return d;
+}
+
+int build_done(struct doc *d, struct doc **out)
+{
+	if (doc_error(d)) {
+		doc_free(d);
+		return ERR_DATA;
+	}
+	*out = d;
+	return 0;
+}
+
 void build_provenance(struct doc *d, const char *db_path, const char *corpora,
 		      const char *content_hash, const char *filter)
 {

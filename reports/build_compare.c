@@ -765,11 +765,10 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	const struct verdict *h =
 		res->headline || res->design == COMPARE_BY ? res->headline : &res->c.v;
 	const char *verdict = res->verdict ? res->verdict : h ? h->word : res->tally.text;
-	struct doc *d = doc_new("compare", "");
+	struct doc *d = build_doc(out, "compare", "");
 	struct doc_section *s, *arms;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Comparison of %s: arm b against arm a", metric);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "a_where", "arm a (the baseline)", DOC_LISTED, req->arm[0]);
@@ -872,12 +871,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 			doc_left_out(d, x->tag, x->reason);
 	}
 	build_left_out_count(d);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_compare_views[] = {"comparison", "arms",      "levels", "pairs",

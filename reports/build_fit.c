@@ -295,11 +295,10 @@ static void models_fact(struct doc *d, const struct fit_run_result *res)
 int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out)
 {
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("fit", "");
+	struct doc *d = build_doc(out, "fit", "");
 	struct doc_section *points, *summary;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Scaling models of %s by %s", metric, req->by);
 	doc_fact_int(d, "runs", "points (runs)", DOC_LISTED, (int64_t)res->n, NULL);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
@@ -314,12 +313,7 @@ int build_fit(const struct fit_request *req, const struct fit_run_result *res, s
 	points_table(points, res, req->by, metric);
 	doc_note(points, "method and definitions: `coreplan fit --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_fit_views[] = {"params", "summary", "points", NULL};

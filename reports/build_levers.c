@@ -199,12 +199,11 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
 {
 	const struct levers *l = &res->lv;
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("levers", "");
+	struct doc *d = build_doc(out, "levers", "");
 	struct doc_section *s;
 	struct strbuf sb = STRBUF_INIT;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	if (only)
 		doc_set_title(d, "Lever %s: %s%s%s", only, metric, req->by ? " by " : "",
 			      req->by ? req->by : "");
@@ -245,12 +244,7 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
 		 doc_fact_real(d, "confidence", "interval confidence", DOC_QUIET, 95, "%", 'g', 3));
 	strbuf_release(&sb);
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_levers_views[] = {"levers", "levels", NULL};

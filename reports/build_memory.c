@@ -213,11 +213,10 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 {
 	const struct memory *m = &res->mem;
 	const char *metric = req->metric ? req->metric : "load_rss_kb";
-	struct doc *d = doc_new("memory", "");
+	struct doc *d = build_doc(out, "memory", "");
 	struct doc_section *last;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Memory: %s against %s", metric, req->by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->npoints, NULL);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
@@ -239,12 +238,7 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 	residuals_table(last, res, metric, req->by);
 	doc_note(last, "definitions: `coreplan memory --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_memory_views[] = {"slopes", "endpoints", "ratios", "residuals", NULL};

@@ -440,11 +440,10 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 {
 	const struct noise *nz = &res->nz;
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("noise", "");
+	struct doc *d = build_doc(out, "noise", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Noise of %s by %s", metric, req->by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
@@ -469,12 +468,7 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 	soaks_table(d, doc_section(d, "soaks", "Soaks (repeated runs of one cell)"), nz, req->by,
 		    metric);
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_noise_views[] = {"levels", "steps", "cells",   "drift", "order",

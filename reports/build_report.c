@@ -84,17 +84,11 @@ static void missing_section(struct doc *d, const struct text_list *rows)
 int build_report_corpus(const struct corpus_listing *listing, const char *corpus,
 			struct text_list *exclusions, struct text_list *missing, struct doc **out)
 {
-	struct doc *d = doc_new("report", "Corpus");
-	*out = NULL;
+	struct doc *d = build_doc(out, "report", "Corpus");
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	corpora_section(d, listing, corpus);
 	excluded_section(d, exclusions);
 	missing_section(d, missing);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }

@@ -581,12 +581,11 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	const char *target, *sessions, *headroom;
 	bool has_cheapest = res->cheapest < res->cat.n;
 	size_t nmeasured = 0;
-	struct doc *d = doc_new("size", "");
+	struct doc *d = build_doc(out, "size", "");
 	struct doc_section *s;
 	(void)req;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	if (res->listing) {
 		doc_set_title(d, "CPU families and series of the catalogs");
 		size_doc_catalogs(d, res);
@@ -684,12 +683,7 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	doc_note(s, "rate_basis: base (the base rate's family), translated (a --translate "
 		    "factor), unmeasured (no rate: `unmeasured CPU`)");
 done:
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_size_views[] = {"instances", "inputs",   "measured",

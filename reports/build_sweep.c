@@ -441,11 +441,10 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 {
 	const struct sweep *sw = &res->sw;
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("sweep", "");
+	struct doc *d = build_doc(out, "sweep", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Sweep of %s by %s", metric, req->by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	doc_fact_int(d, "levels", "levels", DOC_LISTED, (int64_t)sw->nlevels, NULL);
@@ -471,12 +470,7 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 		}
 	doc_note(s, "definitions: `coreplan sweep --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_sweep_views[] = {"levels", NULL};

@@ -30,6 +30,15 @@
 #include "../schema/queries.h"
 
 /*
+ * A builder's start and end: build_doc() sets *out to NULL and makes the
+ * document (NULL: out of memory, the error set); build_done() hands it to
+ * *out, or frees it and returns ERR_DATA when adding to it ran out of
+ * memory (doc_error()).
+ */
+struct doc *build_doc(struct doc **out, const char *command, const char *title);
+int build_done(struct doc *d, struct doc **out);
+
+/*
  * The footer every document carries: the database as the user named it,
  * the corpora read, their SHA-256 content hash (every file's hash and the
  * options, as imported) and the run filter in words.
