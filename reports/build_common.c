@@ -53,3 +53,49 @@ void build_left_out_count(struct doc *d)
 	doc_fact_int(d, "runs_left_out", "runs left out", DOC_QUIET, (int64_t)doc_left_out_count(d),
 		     "runs");
 }
+
+struct doc_table *build_families_table(struct doc_section *s,
+				       const struct catalog_family *families, size_t n,
+				       const char *empty, build_family_basis_fn basis,
+				       const void *arg)
+{
+	enum { FAMILY, SERIES, PROVIDER, N, VMIN, VMAX, BASIS, FACTOR, INSTANCES, PLATFORMS, NCOLS };
+	static const struct doc_col all[NCOLS] = {
+		[FAMILY] = DOC_COL_TEXT("cpu_family"),
+		[SERIES] = DOC_COL_TEXT("series"),
+		[PROVIDER] = DOC_COL_TEXT("provider"),
+		[N] = DOC_COL_INT("n", "instances"),
+		[VMIN] = DOC_COL_INT("vcpus_min", "vCPUs"),
+		[VMAX] = DOC_COL_INT("vcpus_max", "vCPUs"),
+		[BASIS] = DOC_COL_TEXT("rate_basis"),
+		[FACTOR] = DOC_COL_REAL("translation_factor", "x", 'g', 6),
+		[INSTANCES] = DOC_COL_TEXT("instances"),
+		[PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
+	};
+	_Static_assert((int)BASIS == (int)BUILD_FAMILY_BASIS && (int)FACTOR == (int)BUILD_FAMILY_FACTOR,
+		       "the basis columns as builders.h numbers them");
+	/* without a basis the two basis columns are not in the table: the later ones move up */
+	size_t skip = basis ? 0 : FACTOR + 1 - BASIS;
+	struct doc_col cols[NCOLS];
+	for (size_t c = 0, k = 0; c < NCOLS; c++)
+		if (basis || c < BASIS || c > FACTOR)
+			cols[k++] = all[c];
+	struct doc_table *t = doc_table(s, cols, NCOLS - skip);
+	doc_table_empty_text(t, empty);
+	for (size_t i = 0; i < n; i++) {
+		const struct catalog_family *f = &families[i];
+		doc_row(t);
+		doc_set_text(t, FAMILY, f->cpu_family);
+		doc_set_text(t, SERIES, f->series);
+		doc_set_text(t, PROVIDER, f->provider);
+		doc_set_int(t, N, (int64_t)f->n);
+		doc_set_int(t, VMIN, f->vcpus_min);
+		doc_set_int(t, VMAX, f->vcpus_max);
+		doc_set_text(t, INSTANCES - skip, f->instances);
+		if (f->platforms[0])
+			doc_set_text(t, PLATFORMS - skip, f->platforms);
+		if (basis)
+			basis(t, f, arg);
+	}
+	return t;
+}

@@ -167,6 +167,22 @@ int build_size(const struct size_request *req, const struct size_result *res,
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
 		  struct doc **out);
 
+/*
+ * The CPU families of the catalogs as the table of s (catalog's families
+ * view, size's families view), one row a family: cpu_family, series,
+ * provider, n, vcpus_min, vcpus_max, instances, cpu_platforms; with
+ * `basis`, rate_basis and translation_factor after vcpus_max, which
+ * basis(t, family, arg) fills on each row (columns BUILD_FAMILY_BASIS and
+ * BUILD_FAMILY_FACTOR). `empty`: what a table without rows says.
+ */
+enum { BUILD_FAMILY_BASIS = 6, BUILD_FAMILY_FACTOR = 7 };
+typedef void (*build_family_basis_fn)(struct doc_table *t, const struct catalog_family *family,
+				      const void *arg);
+struct doc_table *build_families_table(struct doc_section *s,
+				       const struct catalog_family *families, size_t n,
+				       const char *empty, build_family_basis_fn basis,
+				       const void *arg);
+
 /* ---- benchstat's view of compare (reports/build_benchstat.c, benchstat_text.c) ---- */
 #include "../analysis/benchstat.h"
 struct strbuf;
