@@ -263,6 +263,32 @@ static int boot(const double *den, size_t nden, const double *num, size_t nnum, 
 	return rc;
 }
 
+/*
+ * The factor num / den of the two sides (to / from, or from / to for a
+ * rate): the ratio of the medians and of the means, of the ranges' ends,
+ * and its bootstrap interval; with bounds (wide), the interval's low end
+ * from num's low ends over den's high ends (and the high end the other way
+ * round), and the ratio of those ends' medians.
+ */
+static int ratio(struct translate_factor *out, const struct side *num, const struct summary *snum,
+		 const struct side *den, const struct summary *sden, bool wide, uint64_t seed)
+{
+	double unused;
+	int rc;
+	out->factor = center(snum, false) / center(sden, false);
+	out->mean_factor = center(snum, true) / center(sden, true);
+	out->range_lo = translate_min_of(num->lo, num->n) / translate_max_of(den->hi, den->n);
+	out->range_hi = translate_max_of(num->hi, num->n) / translate_min_of(den->lo, den->n);
+	if (!wide)
+		return boot(den->v, den->n, num->v, num->n, seed, &out->ci_lo, &out->ci_hi);
+	rc = boot(den->hi, den->n, num->lo, num->n, seed, &out->ci_lo, &unused);
+	if (rc == 0)
+		rc = boot(den->lo, den->n, num->hi, num->n, seed, &unused, &out->ci_hi);
+	out->end_lo = median_of(num->lo, num->n) / median_of(den->hi, den->n);
+	out->end_hi = median_of(num->hi, num->n) / median_of(den->lo, den->n);
+	return rc;
+}
+
 int translate_factor_compute(const struct translate_input *in, uint64_t seed,
 			     const char *from_name, const char *to_name,
 			     struct translate_factor *out)
@@ -299,38 +325,10 @@ int translate_factor_compute(const struct translate_input *in, uint64_t seed,
 	out->to_lo = translate_min_of(b.lo, b.n);
 	out->to_hi = translate_max_of(b.hi, b.n);
 	wide = bounded(&a) || bounded(&b);
-	if (out->to_over_from) {
-		out->factor = center(&out->to, false) / center(&out->from, false);
-		out->mean_factor = center(&out->to, true) / center(&out->from, true);
-		out->range_lo = out->to_lo / out->from_hi;
-		out->range_hi = out->to_hi / out->from_lo;
-		if (!wide)
-			rc = boot(a.v, a.n, b.v, b.n, seed, &out->ci_lo, &out->ci_hi);
-		else {
-			double unused;
-			/* the low end: the to-side's low ends over the from-side's high ends */
-			rc = boot(a.hi, a.n, b.lo, b.n, seed, &out->ci_lo, &unused);
-			if (rc == 0)
-				rc = boot(a.lo, a.n, b.hi, b.n, seed, &unused, &out->ci_hi);
-			out->end_lo = median_of(b.lo, b.n) / median_of(a.hi, a.n);
-			out->end_hi = median_of(b.hi, b.n) / median_of(a.lo, a.n);
-		}
-	} else {
-		out->factor = center(&out->from, false) / center(&out->to, false);
-		out->mean_factor = center(&out->from, true) / center(&out->to, true);
-		out->range_lo = out->from_lo / out->to_hi;
-		out->range_hi = out->from_hi / out->to_lo;
-		if (!wide)
-			rc = boot(b.v, b.n, a.v, a.n, seed, &out->ci_lo, &out->ci_hi);
-		else {
-			double unused;
-			rc = boot(b.hi, b.n, a.lo, a.n, seed, &out->ci_lo, &unused);
-			if (rc == 0)
-				rc = boot(b.lo, b.n, a.hi, a.n, seed, &unused, &out->ci_hi);
-			out->end_lo = median_of(a.lo, a.n) / median_of(b.hi, b.n);
-			out->end_hi = median_of(a.hi, a.n) / median_of(b.lo, b.n);
-		}
-	}
+	if (out->to_over_from)
+		rc = ratio(out, &b, &out->to, &a, &out->from, wide, seed);
+	else
+		rc = ratio(out, &a, &out->from, &b, &out->to, wide, seed);
 	if (rc)
 		goto done;
 	out->has_ci = true;
