@@ -69,6 +69,20 @@ enum {
 	RCOLS
 };
 
+/*
+ * The estimate and t-test columns the headline and the levels tables both
+ * carry, in this order from P_GM on (u: the metric's unit, for differences).
+ */
+#define ESTIMATE_COLS(P, u)                                                                        \
+	[P##_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),                                          \
+	[P##_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),                                    \
+	[P##_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),                                    \
+	[P##_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),                                    \
+	[P##_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),                              \
+	[P##_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),                              \
+	[P##_T] = DOC_COL_REAL("t", NULL, 'g', 4), [P##_DF] = DOC_COL_REAL("df", NULL, 'g', 3),    \
+	[P##_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3)
+
 /* The outcome's estimate columns: ratios on the log scale, differences on the absolute. */
 static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bool log_scale,
 			 const struct verdict *o)
@@ -103,15 +117,7 @@ static void comparison_table(struct doc_section *s, const struct compare_result 
 		[R_RATIO_HI] = DOC_COL_REAL("ratio_hi", "x", 'f', 4),
 		[R_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
 		[R_TEST] = DOC_COL_TEXT("test"),
-		[R_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
-		[R_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
-		[R_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[R_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),
-		[R_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),
-		[R_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),
-		[R_T] = DOC_COL_REAL("t", NULL, 'g', 4),
-		[R_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
-		[R_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		ESTIMATE_COLS(R, u),
 		[R_MW_U] = DOC_COL_REAL("mw_u", NULL, 'g', 6),
 		[R_MW_P] = DOC_COL_REAL("mw_p", NULL, 'g', 3),
 		[R_MIN_P] = DOC_COL_REAL("min_p", NULL, 'g', 3),
@@ -301,15 +307,7 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 		[L_B_SPREAD] = DOC_COL_REAL("b_spread_pct", "%", 'f', 1),
 		[L_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
 		[L_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
-		[L_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
-		[L_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
-		[L_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[L_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),
-		[L_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),
-		[L_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),
-		[L_T] = DOC_COL_REAL("t", NULL, 'g', 4),
-		[L_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
-		[L_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		ESTIMATE_COLS(L, u),
 		[L_DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
 		[L_VERDICT] = DOC_COL_TEXT("verdict"),
 		[L_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
