@@ -50,16 +50,19 @@ static char *key_of(const struct lever_input *in, const struct lever_run *r, siz
 
 static const struct work *sort_work;
 
-static int by_combo_block_level(const void *a, const void *b)
+/*
+ * The order of items a and b (indices into sort_work's items): by combo,
+ * block and level (with_block), or by context and level; then by index.
+ */
+static int compare_items(const void *a, const void *b, bool with_block)
 {
 	const struct item *x = &sort_work->items[*(const size_t *)a];
 	const struct item *y = &sort_work->items[*(const size_t *)b];
 	const struct lever_run *rx = &sort_work->in->runs[x->index];
 	const struct lever_run *ry = &sort_work->in->runs[y->index];
-	int c = strcmp(x->combo, y->combo);
-	if (c)
-		return c;
-	c = strcmp(rx->block ? rx->block : "", ry->block ? ry->block : "");
+	int c = with_block ? strcmp(x->combo, y->combo) : strcmp(x->context, y->context);
+	if (c == 0 && with_block)
+		c = strcmp(rx->block ? rx->block : "", ry->block ? ry->block : "");
 	if (c)
 		return c;
 	if (rx->level != ry->level)
@@ -67,18 +70,14 @@ static int by_combo_block_level(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+static int by_combo_block_level(const void *a, const void *b)
+{
+	return compare_items(a, b, true);
+}
+
 static int by_context_level(const void *a, const void *b)
 {
-	const struct item *x = &sort_work->items[*(const size_t *)a];
-	const struct item *y = &sort_work->items[*(const size_t *)b];
-	const struct lever_run *rx = &sort_work->in->runs[x->index];
-	const struct lever_run *ry = &sort_work->in->runs[y->index];
-	int c = strcmp(x->context, y->context);
-	if (c)
-		return c;
-	if (rx->level != ry->level)
-		return rx->level < ry->level ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
+	return compare_items(a, b, false);
 }
 
 /* Distinct levels among order[lo..hi) (sorted by level within). */
