@@ -2,6 +2,7 @@
 #include "builders.h"
 
 #include "../common/err.h"
+#include "../schema/fields.h"
 
 struct doc *build_doc(struct doc **out, const char *command, const char *title)
 {
@@ -29,6 +30,17 @@ void build_provenance(struct doc *d, const char *db_path, const char *corpora,
 	doc_fact_text(d, "corpora", "corpora", DOC_PROVENANCE, *corpora ? corpora : "none");
 	doc_fact_text(d, "content_sha256", "content sha256", DOC_PROVENANCE, content_hash);
 	doc_fact_text(d, "filter", "filter", DOC_PROVENANCE, filter);
+}
+
+void build_metric_facts(struct doc *d, const struct metric_meaning *m)
+{
+	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED, field_kind_name(m->kind));
+	doc_fact_text(d, "metric_kind_from", "metric kind from",
+		      m->kind_assumed ? DOC_LISTED : DOC_QUIET, m->kind_from);
+	doc_fact_text(d, "metric_direction", "better", DOC_LISTED,
+		      m->lower_is_better ? "lower" : "higher");
+	doc_fact_text(d, "metric_direction_from", "better from",
+		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
 }
 
 void build_left_out(struct doc *d, const struct selection *sel)

@@ -385,13 +385,7 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct swe
 			  const char *metric)
 {
 	const struct metric_meaning *m = &sw->metric;
-	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED, field_kind_name(m->kind));
-	doc_fact_text(d, "metric_kind_from", "metric kind from",
-		      m->kind_assumed ? DOC_LISTED : DOC_QUIET, m->kind_from);
-	doc_fact_text(d, "metric_direction", "better", DOC_LISTED,
-		      m->lower_is_better ? "lower" : "higher");
-	doc_fact_text(d, "metric_direction_from", "better from",
-		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
+	build_metric_facts(d, m);
 	doc_fact_bool(d, "level_counts_workers", "level counts threads, cores or workers",
 		      DOC_QUIET, sw->level_counts_workers);
 	if (sw->workers_from)

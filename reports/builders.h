@@ -47,6 +47,14 @@ void build_provenance(struct doc *d, const char *db_path, const char *corpora,
 		      const char *content_hash, const char *filter);
 
 /*
+ * The metric's kind and which way is better, and where each came from
+ * (listed when assumed): facts metric_kind, metric_kind_from,
+ * metric_direction ("lower", "higher"), metric_direction_from.
+ */
+struct metric_meaning;
+void build_metric_facts(struct doc *d, const struct metric_meaning *m);
+
+/*
  * The selection's left-out runs into the doc's left-out list; what the
  * analysis pooled on purpose (sel->pooled, --pool) as the fact `pooled`
  * and a note on the doc's first section.
