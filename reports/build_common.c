@@ -2,6 +2,7 @@
 #include "builders.h"
 
 #include "../common/err.h"
+#include "../common/strbuf.h"
 #include "../schema/fields.h"
 
 struct doc *build_doc(struct doc **out, const char *command, const char *title)
@@ -41,6 +42,15 @@ void build_metric_facts(struct doc *d, const struct metric_meaning *m)
 		      m->lower_is_better ? "lower" : "higher");
 	doc_fact_text(d, "metric_direction_from", "better from",
 		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
+}
+
+void build_group_fact(struct doc *d, const char *const *group)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; group && group[i]; i++)
+		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
+	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
+	strbuf_release(&sb);
 }
 
 void build_left_out(struct doc *d, const struct selection *sel)

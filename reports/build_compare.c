@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
 static const char *design_word(const struct compare_result *res)
 {
 	switch (res->design) {

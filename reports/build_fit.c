@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
 static void params_table(struct doc_section *s, const struct fit_run_result *res)
 {
 	enum { MODEL, PARAM, AT_BOUND, VALUE, SE, NCOLS };

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
 /* The slope's unit: the metric's per the level's ("kB/sessions"), or "" when one is unknown. */
 static void slope_unit(const char *metric, const char *by, char *buf, size_t size)
 {
@@ -198,16 +197,6 @@ static void residuals_table(struct doc_section *s, const struct memory_result *r
 	}
 }
 
-/* The group fields as given ("target,cfg"), or "" for none. */
-static void group_fact(struct doc *d, const char *const *group)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; group && group[i]; i++)
-		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
-	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
-	strbuf_release(&sb);
-}
-
 int build_memory(const struct memory_request *req, const struct memory_result *res,
 		 struct doc **out)
 {
@@ -224,7 +213,7 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 		      res->from_trace);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
 	doc_fact_text(d, "block", "block field", DOC_QUIET, req->block ? req->block : "block");
-	group_fact(d, req->group);
+	build_group_fact(d, req->group);
 	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)m->nfits, NULL);
 	slope_facts(d, m, metric, req->by);
 	slopes_table(doc_section(d, "slopes", "Per-level-unit slope (OLS over every run)"), m,

@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
 static void levels_table(struct doc_section *s, const struct noise *nz, const char *by,
 			 const char *metric)
 {
@@ -420,16 +419,6 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct noi
 			     "levels");
 }
 
-/* The group fields as given ("target,cfg"), or "" for none. */
-static void group_fact(struct doc *d, const char *const *group)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; group && group[i]; i++)
-		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
-	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
-	strbuf_release(&sb);
-}
-
 int build_noise(const struct noise_request *req, const struct noise_result *res, struct doc **out)
 {
 	const struct noise *nz = &res->nz;
@@ -443,7 +432,7 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "block", "block field", DOC_LISTED, req->block ? req->block : "block");
-	group_fact(d, req->group);
+	build_group_fact(d, req->group);
 	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)nz->nverdicts, NULL);
 	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, nz->verdict);
 	doc_fact_bool(d, "counterbalanced", "counterbalanced", DOC_LISTED, nz->counterbalanced);

@@ -16,7 +16,6 @@ static const char *confidence(struct doc *d)
 			    DOC_QUIET, 95, "%");
 }
 
-/* The unit of a field for column headers and facts ("" when unknown). */
 enum {
 	C_LEVEL,
 	C_N,

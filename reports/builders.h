@@ -53,6 +53,8 @@ void build_provenance(struct doc *d, const char *db_path, const char *corpora,
  */
 struct metric_meaning;
 void build_metric_facts(struct doc *d, const struct metric_meaning *m);
+/* The fact group: the group fields as given ("target,cfg"; NULL-terminated), quiet when none. */
+void build_group_fact(struct doc *d, const char *const *group);
 
 /*
  * The selection's left-out runs into the doc's left-out list; what the
