@@ -223,8 +223,6 @@ int build_benchstat(const struct benchstat_request *req, const struct benchstat_
 		doc_fact_text(d, "benchstat_text", "benchstat's text", DOC_QUIET,
 			      strbuf_str(&text));
 	strbuf_release(&text);
-	for (size_t i = 0; i < res->nleft_out; i++)
-		doc_left_out(d, res->left_out[i].tag, res->left_out[i].reason);
-	build_left_out_count(d);
+	build_left_out_list(d, res->left_out, res->nleft_out);
 	return build_done(d, out);
 }

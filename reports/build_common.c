@@ -55,9 +55,7 @@ void build_group_fact(struct doc *d, const char *const *group)
 
 void build_left_out(struct doc *d, const struct selection *sel)
 {
-	for (size_t i = 0; i < sel->nleft_out; i++)
-		doc_left_out(d, sel->left_out[i].tag, sel->left_out[i].reason);
-	build_left_out_count(d);
+	build_left_out_list(d, sel->left_out, sel->nleft_out);
 	/* what --pool pooled on purpose (analysis/pooling.h): a fact, and a note on the first table
 	 */
 	if (sel->pooled) {
@@ -68,6 +66,13 @@ void build_left_out(struct doc *d, const struct selection *sel)
 				 "one condition",
 				 sel->pooled);
 	}
+}
+
+void build_left_out_list(struct doc *d, const struct sel_left_out *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		doc_left_out(d, list[i].tag, list[i].reason);
+	build_left_out_count(d);
 }
 
 void build_left_out_count(struct doc *d)

@@ -174,8 +174,6 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
 		doc_fact_text(d, "comparepy_text", "compare.py's text", DOC_QUIET,
 			      strbuf_str(&text));
 	strbuf_release(&text);
-	for (size_t i = 0; i < res->nleft_out; i++)
-		doc_left_out(d, res->left_out[i].tag, res->left_out[i].reason);
-	build_left_out_count(d);
+	build_left_out_list(d, res->left_out, res->nleft_out);
 	return build_done(d, out);
 }

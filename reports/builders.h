@@ -62,6 +62,8 @@ void build_group_fact(struct doc *d, const char *const *group);
  * and a note on the doc's first section.
  */
 void build_left_out(struct doc *d, const struct selection *sel);
+/* A list of runs left out into the doc's left-out list, and the fact runs_left_out. */
+void build_left_out_list(struct doc *d, const struct sel_left_out *list, size_t n);
 
 int build_sweep(const struct sweep_request *req, const struct sweep_result *res, struct doc **out);
 
