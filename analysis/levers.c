@@ -80,6 +80,13 @@ static int by_context_level(const void *a, const void *b)
 	return compare_items(a, b, false);
 }
 
+/* The block of the run at w->order[k] ("" when it has none). */
+static const char *block_at(const struct work *w, size_t k)
+{
+	const char *block = w->in->runs[w->items[w->order[k]].index].block;
+	return block ? block : "";
+}
+
 /* Distinct levels among order[lo..hi) (sorted by level within). */
 static size_t distinct_levels(const struct work *w, const size_t *order, size_t lo, size_t hi)
 {
@@ -122,12 +129,8 @@ static void mark_kinds(struct work *w)
 		free(all);
 		for (size_t k = i; k < j;) {
 			size_t e = k;
-			const char *blk = w->in->runs[w->items[w->order[k]].index].block;
-			while (e < j &&
-			       !strcmp(w->in->runs[w->items[w->order[e]].index].block
-					       ? w->in->runs[w->items[w->order[e]].index].block
-					       : "",
-				       blk ? blk : ""))
+			const char *blk = block_at(w, k);
+			while (e < j && !strcmp(block_at(w, e), blk))
 				e++;
 			if (distinct_levels(w, w->order, k, e) > best)
 				best = distinct_levels(w, w->order, k, e);
@@ -135,13 +138,9 @@ static void mark_kinds(struct work *w)
 		}
 		for (size_t k = i; best == levels && levels > 1 && k < j;) {
 			size_t e = k;
-			const char *blk = w->in->runs[w->items[w->order[k]].index].block;
+			const char *blk = block_at(w, k);
 			bool kind;
-			while (e < j &&
-			       !strcmp(w->in->runs[w->items[w->order[e]].index].block
-					       ? w->in->runs[w->items[w->order[e]].index].block
-					       : "",
-				       blk ? blk : ""))
+			while (e < j && !strcmp(block_at(w, e), blk))
 				e++;
 			kind = distinct_levels(w, w->order, k, e) < levels;
 			for (size_t m = k; m < e; m++)
