@@ -158,18 +158,29 @@ static bool numeric(const char *v, double *x)
 	return v && num_parse_real(v, x) == 0;
 }
 
+/*
+ * Does arm `value` have a run among order[lo..hi) in a block that holds
+ * all of its combo's levels (kind false, mark_kinds)? Then its arm is such
+ * runs alone, and the runs of shorter blocks are left out.
+ */
+static bool has_plain(const struct work *w, size_t lo, size_t hi, const char *value)
+{
+	for (size_t i = lo; i < hi; i++)
+		if (!strcmp(w->items[w->order[i]].value, value) && !w->items[w->order[i]].kind)
+			return true;
+	return false;
+}
+
 /* The arm of `value` among order[lo..hi) (one context, one level). */
 static int arm_of(const struct work *w, size_t lo, size_t hi, const char *value, double *buf,
 		  struct lever_arm *arm)
 {
 	double *app = buf + (hi - lo);
-	size_t n = 0, napp = 0, kinds = 0, plain = 0;
+	size_t n = 0, napp = 0, kinds = 0;
+	bool plain = has_plain(w, lo, hi, value);
 	memset(arm, 0, sizeof(*arm));
 	arm->value = value;
 	arm->app_cores = NAN;
-	for (size_t i = lo; i < hi; i++)
-		if (!strcmp(w->items[w->order[i]].value, value))
-			plain += !w->items[w->order[i]].kind;
 	for (size_t i = lo; i < hi; i++) {
 		const struct item *it = &w->items[w->order[i]];
 		const struct lever_run *r = &w->in->runs[it->index];
@@ -198,10 +209,8 @@ static int arm_of(const struct work *w, size_t lo, size_t hi, const char *value,
 /* The values of arm `value` among order[lo..hi), as arm_of chose them. */
 static size_t values_of(const struct work *w, size_t lo, size_t hi, const char *value, double *v)
 {
-	size_t n = 0, plain = 0;
-	for (size_t i = lo; i < hi; i++)
-		if (!strcmp(w->items[w->order[i]].value, value))
-			plain += !w->items[w->order[i]].kind;
+	size_t n = 0;
+	bool plain = has_plain(w, lo, hi, value);
 	for (size_t i = lo; i < hi; i++) {
 		const struct item *it = &w->items[w->order[i]];
 		if (!strcmp(it->value, value) && !(plain && it->kind))
@@ -407,10 +416,7 @@ static struct lever_pair *pair_of(struct work *w, const char *context, const cha
 static const struct lever_run *first_of(const struct work *w, size_t lo, size_t hi,
 					const char *value)
 {
-	size_t plain = 0;
-	for (size_t i = lo; i < hi; i++)
-		if (!strcmp(w->items[w->order[i]].value, value))
-			plain += !w->items[w->order[i]].kind;
+	bool plain = has_plain(w, lo, hi, value);
 	for (size_t i = lo; i < hi; i++) {
 		const struct item *it = &w->items[w->order[i]];
 		if (!strcmp(it->value, value) && !(plain && it->kind))
