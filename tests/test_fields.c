@@ -225,6 +225,25 @@ static void test_canonical(void **state)
 	expect_where(db, NULL, false, false, WHERE("valid=no"), "2");
 }
 
+/*
+ * A field's unit for a column head: the units are the ones schema/README.md's
+ * field table lists (tput interactions/s, p50_ms ms; ns_per_op is a
+ * well-known Go field, no column of runs).
+ */
+static void test_field_unit(void **state)
+{
+	(void)state;
+	assert_string_equal(field_unit("tput"), "interactions/s");
+	assert_string_equal(field_unit("p50_ms"), "ms");
+	assert_string_equal(field_unit("ns_per_op"), "");
+	assert_string_equal(field_unit("no_such_field"), "");
+	assert_string_equal(field_unit(NULL), "");
+	assert_string_equal(field_known_unit("ns_per_op"), "ns/op");
+	assert_string_equal(field_known_unit("tput"), "interactions/s");
+	assert_string_equal(field_known_unit("iterations"), "");
+	assert_string_equal(field_known_unit(NULL), "");
+}
+
 static void test_attributes(void **state)
 {
 	sqlite3 *db = *state;
@@ -619,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_field_sql_value),
 		cmocka_unit_test(test_no_filter),
 		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_field_unit),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_multi_value_and_several),
 		cmocka_unit_test(test_corpus),
