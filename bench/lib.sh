@@ -57,8 +57,8 @@ bench_cleanup() {
 }
 
 # bench_timer: timer, a command `$timer OUT ERR CMD...` that runs CMD and
-# prints its wall time in ms (bench/timer.c built with ${CC:-cc}, else a
-# python3 helper, else empty), and clock, which one it is
+# prints its wall and CPU (user + system) times in ms (bench/timer.c built
+# with ${CC:-cc}, else a python3 helper, else empty), and clock, which one it is
 bench_timer() {
 	timer=""
 	clock="date +%s%N"
@@ -67,12 +67,15 @@ bench_timer() {
 		clock="CLOCK_MONOTONIC around fork/exec/wait (C helper)"
 	elif command -v python3 >/dev/null; then
 		cat >"$work/timer.py" <<'EOF_PY'
-import subprocess, sys, time
+import resource, subprocess, sys, time
 out, err = open(sys.argv[1], "wb"), open(sys.argv[2], "wb")
-a = time.monotonic_ns()
+def cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+a, ca = time.monotonic_ns(), cpu()
 rc = subprocess.run(sys.argv[3:], stdout=out, stderr=err).returncode
-b = time.monotonic_ns()
-print("%.3f" % ((b - a) / 1e6))
+b, cb = time.monotonic_ns(), cpu()
+print("%.3f %.3f" % ((b - a) / 1e6, (cb - ca) * 1e3))
 sys.exit(rc if rc >= 0 else 128)
 EOF_PY
 		timer="python3 $work/timer.py"
@@ -81,8 +84,9 @@ EOF_PY
 }
 
 # bench_timed NAME DIR CMD...: run CMD in DIR (stdout in $work/stdout,
-# stderr in $work/stderr), append "NAME ms" to $work/times; a failing
-# command stops the benchmark. Without a timer: `date +%s%N` around it.
+# stderr in $work/stderr), append "NAME WALL_MS CPU_MS" to $work/times; a
+# failing command stops the benchmark. Without a timer: `date +%s%N` around
+# it, and CPU NA.
 bench_timed() {
 	local name=$1 dir=$2 t0 t1 ms rc=0
 	shift 2
@@ -93,7 +97,7 @@ bench_timed() {
 		t0=$(date +%s%N)
 		(cd "$dir" && "$@") >"$work/stdout" 2>"$work/stderr" || rc=$?
 		t1=$(date +%s%N)
-		ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
+		ms="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }') NA"
 	fi
 	if [ $rc -ne 0 ]; then
 		echo "$BENCH: '$*' failed (exit $rc):" >&2
@@ -102,9 +106,13 @@ bench_timed() {
 	fi
 	echo "$name $ms" >>"$work/times"
 }
-# of NAME: NAME's times, one a line; all_of NAME: on one line, 0.1 ms
+# of NAME: NAME's wall times, one a line; all_of NAME: on one line, 0.1 ms
 of() { awk -v n="$1" '$1 == n { print $2 }' "$work/times"; }
 all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$work/times"; }
+# cpu_of NAME: the median CPU time (ms, user + system of the command), NA without a timer
+cpu_of() { awk -v n="$1" '$1 == n { print $3 }' "$work/times" | median; }
+# cpu_ratio A B: cpu_of A / cpu_of B
+cpu_ratio() { awk -v a="$(cpu_of "$1")" -v b="$(cpu_of "$2")" 'BEGIN { if (a == "NA" || b + 0 <= 0) print "NA"; else printf "%.2f", a / b }'; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 minimum() { sort -g | head -n 1; }
