@@ -174,7 +174,7 @@ static void test_create_new_and_marker(void **state)
 	outdir_free(d);
 	assert_string_equal(get(path_of("a.txt")), "hello\n");
 	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\ta.txt\n");
+			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\t-\ta.txt\n");
 	/* the folder holds the file and the marker: no stage, no temporary file */
 	assert_int_equal(entries(dir), 2);
 	/* the marker's mode follows the umask like any file (not mkstemp's 0600) */
@@ -208,7 +208,7 @@ static void test_own_file_needs_force(void **state)
 	outdir_free(d);
 	assert_string_equal(get(path_of("a.txt")), "new\n");
 	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nf\t4\t" NEW_SHA "\ta.txt\n");
+			    OUTDIR_MANIFEST_HEADER "\nf\t4\t" NEW_SHA "\t-\ta.txt\n");
 }
 
 static void test_foreign_file_refused_even_with_force(void **state)
@@ -299,7 +299,7 @@ static void test_foreign_marker_refused(void **state)
 	check_err("'OUT/.coreplan-outputs' is not coreplan's list of the files it wrote");
 	assert_string_equal(get(path_of(".coreplan-outputs")), "my own notes\n");
 	/* a forged line without a hash proves nothing */
-	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\tabc\ta.txt\n");
+	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\tabc\t-\ta.txt\n");
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), ERR_DATA);
 	check_err("without its size and sha256");
 }
@@ -310,7 +310,7 @@ static void test_fifo_refused_without_blocking(void **state)
 	(void)state;
 	assert_int_equal(mkfifo(path_of("p.svg"), 0600), 0);
 	/* listed as coreplan's file: still never opened (a FIFO is no regular file) */
-	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\tp.svg\n");
+	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\t-\tp.svg\n");
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
 	assert_int_equal(outdir_check(d, "p.svg", true), ERR_DATA);
 	check_err("cannot write 'OUT/p.svg': it changed since coreplan wrote it");
@@ -399,7 +399,7 @@ static void test_folder_owned_and_removed(void **state)
 	free(stage);
 	outdir_free(d);
 	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nd\t-\t-\tplots\n");
+			    OUTDIR_MANIFEST_HEADER "\nd\t-\t-\t-\tplots\n");
 	/* a file put in it by someone else: the folder is no longer all coreplan's */
 	put(path_of("plots/notes.txt"), "mine\n");
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
@@ -410,7 +410,7 @@ static void test_folder_owned_and_removed(void **state)
 			  "write it");
 		assert_false(empty);
 	}
-	assert_int_equal(outdir_clear(d), ERR_DATA);
+	assert_int_equal(outdir_clear(d, NULL), ERR_DATA);
 	err_clear();
 	outdir_free(d);
 	assert_string_equal(get(path_of("plots/notes.txt")), "mine\n");
@@ -418,7 +418,7 @@ static void test_folder_owned_and_removed(void **state)
 	/* without it: cleared, the folder and its marker gone */
 	assert_int_equal(unlink(path_of("plots/notes.txt")), 0);
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
-	assert_int_equal(outdir_clear(d), 0);
+	assert_int_equal(outdir_clear(d, NULL), 0);
 	assert_int_equal(outdir_save(d), 0);
 	outdir_free(d);
 	assert_int_equal(entries(dir), 1);
