@@ -45,9 +45,9 @@ static const char report_writer[] = "report";
 static const char *const report_names[] = {"plots", "report.md", "report.html", NULL};
 
 /*
- * No report into an imported corpus's tree (its own folder or any below
- * it): the importers would read it on the next import, and its files are
- * never touched.
+ * No report into an imported corpus's tree (any folder below the folder
+ * it was imported from): the importers would read it on the next import,
+ * and its files are never touched. A corpus of one file is that file.
  */
 static int refuse_corpus_tree(const char *out_dir, const char *abs_out,
 			      const struct corpus_listing *corpora)
@@ -56,10 +56,12 @@ static int refuse_corpus_tree(const char *out_dir, const char *abs_out,
 	for (size_t i = 0; rc == 0 && corpora && i < corpora->n; i++) {
 		const struct corpus_row *c = &corpora->rows[i];
 		char *root = NULL;
-		if (!c->source_path || !*c->source_path)
+		/* a corpus of one file (a table, a tool's output) is that file, not its folder */
+		if (!c->source_path || !*c->source_path || c->files <= 1)
 			continue;
 		rc = outpath_absolute(c->source_path, &root);
-		if (rc == 0 && outpath_within(abs_out, root))
+		/* the corpus's own folder: refuse_corpus names what is there */
+		if (rc == 0 && strcmp(abs_out, root) && outpath_within(abs_out, root))
 			rc = err_set("cannot write a report into '%s': it is inside corpus '%s', "
 				     "imported from '%s', whose files are never touched: choose a "
 				     "folder outside it",

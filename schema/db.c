@@ -18,6 +18,12 @@ int db_error(sqlite3 *db, const char *context)
 		return err_set("%s: database busy: another coreplan process held the lock for "
 			       "more than %d ms",
 			       context, DB_BUSY_TIMEOUT_MS);
+	/* "disk I/O error" alone hides a full disk: the system's reason is said too */
+	if (((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_FULL ||
+	     (code & 0xff) == SQLITE_CANTOPEN) &&
+	    sqlite3_system_errno(db) != 0)
+		return err_set("%s: %s: %s", context, sqlite3_errmsg(db),
+			       strerror(sqlite3_system_errno(db)));
 	return err_set("%s: %s", context, sqlite3_errmsg(db));
 }
 
