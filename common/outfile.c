@@ -700,9 +700,26 @@ void outdir_unstage(const char *stage)
 	rmdir(stage);
 }
 
-int outdir_commit(struct outdir *d, const char *stage, const char *name, bool replace)
+/* STAGE/NAME's kind, and a file's size and SHA-256; sfd is the stage, open. */
+static int staged(struct outdir *d, int sfd, const char *stage, const char *name, struct stat *st,
+		  char hex[HASH_HEX_LEN + 1], int64_t *size)
 {
 	struct strbuf src = STRBUF_INIT;
+	int rc = 0;
+	if (strbuf_addf(&src, "%s/%s", stage, name))
+		rc = err_set("out of memory");
+	if (rc == 0 && fstatat(sfd, name, st, AT_SYMLINK_NOFOLLOW) != 0)
+		rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
+	if (rc == 0 && S_ISREG(st->st_mode))
+		rc = hash_at(sfd, name, strbuf_str(&src), hex, size);
+	else if (rc == 0 && !S_ISDIR(st->st_mode))
+		rc = err_set("cannot write '%s/%s': not a regular file", d->display, name);
+	strbuf_release(&src);
+	return rc;
+}
+
+int outdir_commit(struct outdir *d, const char *stage, const char *name, bool replace)
+{
 	char hex[HASH_HEX_LEN + 1] = "-";
 	int64_t size = -1;
 	struct stat st;
@@ -711,14 +728,7 @@ int outdir_commit(struct outdir *d, const char *stage, const char *name, bool re
 	sfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd < 0)
 		return err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
-	if (strbuf_addf(&src, "%s/%s", stage, name))
-		rc = err_set("out of memory");
-	if (rc == 0 && fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
-	if (rc == 0 && S_ISREG(st.st_mode))
-		rc = hash_at(sfd, name, strbuf_str(&src), hex, &size);
-	else if (rc == 0 && !S_ISDIR(st.st_mode))
-		rc = err_set("cannot write '%s/%s': not a regular file", d->display, name);
+	rc = staged(d, sfd, stage, name, &st, hex, &size);
 	if (rc == 0) {
 		struct stat cur;
 		exists = fstatat(d->fd, name, &cur, AT_SYMLINK_NOFOLLOW) == 0;
@@ -748,7 +758,6 @@ int outdir_commit(struct outdir *d, const char *stage, const char *name, bool re
 		rc = add_entry(d, S_ISREG(st.st_mode) ? 'f' : 'd', size,
 			       S_ISREG(st.st_mode) ? hex : NULL, d->writer, name);
 	close(sfd);
-	strbuf_release(&src);
 	return rc;
 }
 
@@ -874,26 +883,19 @@ int outdir_clear(struct outdir *d, const char *const *legacy)
 
 int outdir_expect(struct outdir *d, const char *stage, const char *name)
 {
-	struct strbuf src = STRBUF_INIT;
 	char hex[HASH_HEX_LEN + 1] = "-";
 	int64_t size = -1;
 	struct stat st;
 	int sfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc = 0;
 	if (sfd < 0)
 		return err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
-	if (strbuf_addf(&src, "%s/%s", stage, name))
-		rc = err_set("out of memory");
-	if (rc == 0 && fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
-	if (rc == 0 && S_ISREG(st.st_mode))
-		rc = hash_at(sfd, name, strbuf_str(&src), hex, &size);
+	rc = staged(d, sfd, stage, name, &st, hex, &size);
 	if (rc == 0)
 		rc = add_entry(d, S_ISREG(st.st_mode) ? 'f' : 'd', size,
 			       S_ISREG(st.st_mode) ? hex : NULL, d->writer, name);
 	if (rc == 0)
 		find(d, name)->pending = true;
 	close(sfd);
-	strbuf_release(&src);
 	return rc;
 }
 

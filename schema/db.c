@@ -2,6 +2,7 @@
 #include "db.h"
 
 #include "../common/err.h"
+#include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 
@@ -264,20 +265,6 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
  * doing the same at that moment): retry the whole open until
  * DB_BUSY_TIMEOUT_MS has passed, then report the busy database.
  */
-/* What a path that is no database file is, for the refusal. */
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "a folder";
-	if (S_ISFIFO(mode))
-		return "a FIFO (named pipe)";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	if (S_ISCHR(mode) || S_ISBLK(mode))
-		return "a device";
-	return "not a regular file";
-}
-
 /*
  * A database is a regular file (or nothing yet): a FIFO would block SQLite's
  * open until a writer came, a folder reads as "disk I/O error".
@@ -289,7 +276,7 @@ static int refuse_non_file(const char *path)
 		return 0; /* absent (created or refused by the open) or a file */
 	return err_set("cannot open database '%s': it is %s, not a database file (--db names "
 		       "a regular file, created when missing)",
-		       path, file_kind(st.st_mode));
+		       path, infile_kind(st.st_mode));
 }
 
 int db_open(const char *path, bool readonly, sqlite3 **out)

@@ -443,6 +443,90 @@ static void test_open_creates_and_names(void **state)
 	check_err("cannot write into 'M': No such file or directory");
 }
 
+/* Writers: a version 1 marker reads with writer "-"; a clear removes only its writer's entries. */
+static void test_writers_and_old_marker(void **state)
+{
+	struct outdir *d = NULL;
+	const char *const legacy[] = {"report.md", NULL};
+	(void)state;
+	put(path_of("report.md"), "hello\n");
+	put(path_of("mine.svg"), "hello\n");
+	put(path_of(".coreplan-outputs"),
+	    "# coreplan outputs 1: kind, size, sha256, name of each file it wrote here\n"
+	    "f\t6\t" HELLO_SHA "\treport.md\nf\t6\t" HELLO_SHA "\tmine.svg\n");
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_set_writer(d, "report");
+	assert_int_equal(write_one(d, "new.md", "new\n", false), 0);
+	/* the old marker's report.md counts as the report's (legacy); mine.svg does not */
+	assert_int_equal(outdir_clear(d, legacy), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_free(d);
+	assert_int_equal(access(path_of("report.md"), F_OK), -1);
+	assert_int_equal(access(path_of("new.md"), F_OK), -1);
+	assert_string_equal(get(path_of("mine.svg")), "hello\n");
+	assert_string_equal(get(path_of(".coreplan-outputs")),
+			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\t-\tmine.svg\n");
+	/* another writer's entry stays through a clear */
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_set_writer(d, "plot");
+	assert_int_equal(write_one(d, "p.svg", "new\n", false), 0);
+	outdir_set_writer(d, "report");
+	assert_int_equal(outdir_clear(d, legacy), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_free(d);
+	assert_string_equal(get(path_of("p.svg")), "new\n");
+	assert_non_null(strstr(get(path_of(".coreplan-outputs")),
+			       "\nf\t4\t" NEW_SHA "\tplot\tp.svg\n"));
+}
+
+/* A stage a killed coreplan left is removed by the next open; a look-alike without the marker stays. */
+static void test_dead_stage_swept(void **state)
+{
+	struct outdir *d = NULL;
+	char *stage = NULL, file[700];
+	(void)state;
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	assert_int_equal(outdir_stage(d, &stage), 0);
+	snprintf(file, sizeof(file), "%s/half.svg", stage);
+	put(file, "hello\n");
+	outdir_free(d); /* killed: the stage stays */
+	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(mkdir(path_of(".coreplan-tmp-mine"), 0777), 0);
+	put(path_of(".coreplan-tmp-mine/notes"), "mine\n");
+	put(path_of(".coreplan-tmp-outputs-1-2-3"), OUTDIR_MANIFEST_HEADER "\n");
+	put(path_of(".coreplan-tmp-notes"), "mine\n");
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_free(d);
+	assert_int_equal(access(stage, F_OK), -1);
+	assert_int_equal(access(path_of(".coreplan-tmp-outputs-1-2-3"), F_OK), -1);
+	assert_string_equal(get(path_of(".coreplan-tmp-mine/notes")), "mine\n");
+	assert_string_equal(get(path_of(".coreplan-tmp-notes")), "mine\n");
+	free(stage);
+}
+
+/* outdir_expect: the marker lists a staged file before it moves in. */
+static void test_expect_lists_before_the_move(void **state)
+{
+	struct outdir *d = NULL;
+	char *stage = NULL, file[700];
+	(void)state;
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_set_writer(d, "report");
+	assert_int_equal(outdir_stage(d, &stage), 0);
+	snprintf(file, sizeof(file), "%s/a.txt", stage);
+	put(file, "hello\n");
+	assert_int_equal(outdir_expect(d, stage, "a.txt"), 0);
+	assert_int_equal(outdir_save(d), 0);
+	assert_string_equal(get(path_of(".coreplan-outputs")),
+			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\treport\ta.txt\n");
+	assert_int_equal(outdir_commit(d, stage, "a.txt", false), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_unstage(stage);
+	free(stage);
+	outdir_free(d);
+	assert_string_equal(get(path_of("a.txt")), "hello\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -462,6 +546,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unstage_keeps_link_targets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_folder_owned_and_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_creates_and_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writers_and_old_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dead_stage_swept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_expect_lists_before_the_move, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

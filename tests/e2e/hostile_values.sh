@@ -48,13 +48,13 @@ run() {
 # --db that is no regular file: refused at once (a FIFO hung `runs` before)
 if e2e_case db-not-a-file; then
 	mkfifo "$T/fifo.db" && mkdir "$T/folder.db"
-	run "--db FIFO, runs" 1 "cannot open database '$T/fifo.db': it is a FIFO (named pipe)" 10 64 "$T/fifo.db" runs
-	run "--db FIFO, import" 1 "it is a FIFO (named pipe), not a database file" 10 64 "$T/fifo.db" \
+	run "--db FIFO, runs" 1 "cannot open database '$T/fifo.db': it is a FIFO, not a database file" 10 64 "$T/fifo.db" runs
+	run "--db FIFO, import" 1 "it is a FIFO, not a database file" 10 64 "$T/fifo.db" \
 		import "$ROOT/fixtures/tools/gobench"
 	run "--db folder, runs" 1 "cannot open database '$T/folder.db': it is a folder" 10 64 "$T/folder.db" runs
 	run "--db folder, import" 1 "it is a folder, not a database file" 10 64 "$T/folder.db" \
 		import "$ROOT/fixtures/tools/gobench"
-	run "--db device" 1 "it is a device, not a database file" 10 64 /dev/null runs
+	run "--db device" 1 "it is a character device, not a database file" 10 64 /dev/null runs
 	[ -p "$T/fifo.db" ] && [ -d "$T/folder.db" ] && [ -z "$(ls -A "$T/folder.db")" ] &&
 		ok "the FIFO and the folder are left as they were" ||
 		not_ok "the FIFO and the folder are left as they were" "$(ls -la "$T")"
