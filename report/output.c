@@ -6,7 +6,7 @@
 #include "../common/outpath.h"
 #include "../common/strbuf.h"
 #include "../plot/session.h"
-#include "../schema/queries.h"
+#include "../schema/corpus_tree.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,33 +44,6 @@ static int refuse_corpus(const char *dir)
 static const char report_writer[] = "report";
 static const char *const report_names[] = {"plots", "report.md", "report.html", NULL};
 
-/*
- * No report into an imported corpus's tree (any folder below the folder
- * it was imported from): the importers would read it on the next import,
- * and its files are never touched. A corpus of one file is that file.
- */
-static int refuse_corpus_tree(const char *out_dir, const char *abs_out,
-			      const struct corpus_listing *corpora)
-{
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && corpora && i < corpora->n; i++) {
-		const struct corpus_row *c = &corpora->rows[i];
-		char *root = NULL;
-		/* a corpus of one file (a table, a tool's output) is that file, not its folder */
-		if (!c->source_path || !*c->source_path || c->files <= 1)
-			continue;
-		rc = outpath_absolute(c->source_path, &root);
-		/* the corpus's own folder: refuse_corpus names what is there */
-		if (rc == 0 && strcmp(abs_out, root) && outpath_within(abs_out, root))
-			rc = err_set("cannot write a report into '%s': it is inside corpus '%s', "
-				     "imported from '%s', whose files are never touched: choose a "
-				     "folder outside it",
-				     out_dir, c->name, c->source_path);
-		free(root);
-	}
-	return rc;
-}
-
 static char *joined(const char *dir, const char *name)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -81,17 +54,16 @@ static char *joined(const char *dir, const char *name)
 	return strbuf_detach(&path);
 }
 
-int report_output_open(struct report_output *o, const char *out_dir,
-		       const struct corpus_listing *corpora)
+int report_output_open(struct report_output *o, const char *out_dir, sqlite3 *db)
 {
 	char *abs_out = NULL;
 	int rc;
 	memset(o, 0, sizeof(*o));
 	o->out_dir = out_dir;
 	/* refused before anything is made: the places a report must not go */
-	rc = outpath_absolute(out_dir, &abs_out);
+	rc = corpus_tree_refuse(db, out_dir, "a report", false);
 	if (rc == 0)
-		rc = refuse_corpus_tree(out_dir, abs_out, corpora);
+		rc = outpath_absolute(out_dir, &abs_out);
 	if (rc == 0)
 		rc = outpath_refuse_nested(abs_out, out_dir);
 	free(abs_out);

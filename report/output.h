@@ -31,7 +31,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct corpus_listing;
+#include <sqlite3.h>
+
 struct outdir;
 struct plot_session;
 
@@ -47,9 +48,8 @@ struct report_output {
 	struct plot_session *gnuplot;
 };
 
-/* corpora: the imported corpora (schema/queries.h), whose folders are refused; may be NULL. */
-int report_output_open(struct report_output *o, const char *out_dir,
-		       const struct corpus_listing *corpora);
+/* db: the database whose imported corpora's folders are refused (schema/corpus_tree.h). */
+int report_output_open(struct report_output *o, const char *out_dir, sqlite3 *db);
 /* Create stage/NAME; *path_shown (optional, caller frees) is DIR/NAME. */
 int report_output_create(struct report_output *o, const char *name, FILE **fp, char **path_shown);
 int report_output_close(struct report_output *o, FILE *fp, const char *name);

@@ -276,17 +276,6 @@ static void summary_finish(struct report_ctx *c, const char *md_path, const char
 	c->doc = NULL;
 }
 
-/* The output folder, refused inside an imported corpus (the corpora's folders from the database). */
-static int open_output(struct report_ctx *c)
-{
-	struct corpus_listing corpora;
-	int rc = query_corpora(c->db, &corpora);
-	if (rc == 0)
-		rc = report_output_open(&c->out, c->req->out_dir, &corpora);
-	corpus_listing_release(&corpora);
-	return rc;
-}
-
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 {
 	struct report_ctx c;
@@ -310,7 +299,7 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	doc_set_title(c.doc, "Capacity report: %s", corpus ? corpus : "all corpora");
 	rc = report_plan_make(db, &preq, &c.plan);
 	if (rc == 0)
-		rc = open_output(&c);
+		rc = report_output_open(&c.out, req->out_dir, db);
 	if (rc == 0)
 		rc = compose(&c);
 	if (rc == 0)
