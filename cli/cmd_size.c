@@ -11,7 +11,6 @@
 #include "../importers/catalog.h"
 #include "../plot/sizing_plot.h"
 #include "../reports/builders.h"
-#include "../schema/corpus_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,13 +340,6 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	(void)a;
 	if (rc == 0 && plot && res.listing)
 		rc = err_usage("--list-families sizes nothing: no --plot");
-	if (rc == 0 && plot) {
-		const char *slash = strrchr(plot, '/');
-		char *pdir = slash ? strndup(plot, (size_t)(slash - plot)) : strdup(".");
-		rc = pdir ? corpus_tree_refuse(db, *pdir ? pdir : "/", "the plot", true)
-			  : err_set("out of memory");
-		free(pdir);
-	}
 	if (rc == 0 && plot) {
 		struct plot_output o = {NULL, force, true};
 		rc = sizing_plot_draw(&res, plot, &o, &drawn);

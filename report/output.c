@@ -61,7 +61,7 @@ int report_output_open(struct report_output *o, const char *out_dir, sqlite3 *db
 	memset(o, 0, sizeof(*o));
 	o->out_dir = out_dir;
 	/* refused before anything is made: the places a report must not go */
-	rc = corpus_tree_refuse(db, out_dir, "a report", false);
+	rc = corpus_tree_refuse(db, out_dir, "a report");
 	if (rc == 0)
 		rc = outpath_absolute(out_dir, &abs_out);
 	if (rc == 0)

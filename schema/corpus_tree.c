@@ -9,7 +9,7 @@
 #include <string.h>
 
 static int refuse_in(const struct corpus_listing *corpora, const char *out_dir,
-		     const char *abs_out, const char *what, bool root_too)
+		     const char *abs_out, const char *what)
 {
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < corpora->n; i++) {
@@ -19,7 +19,7 @@ static int refuse_in(const struct corpus_listing *corpora, const char *out_dir,
 		if (!c->source_path || !*c->source_path || c->files <= 1)
 			continue;
 		rc = outpath_absolute(c->source_path, &root);
-		if (rc == 0 && (root_too || strcmp(abs_out, root)) && outpath_within(abs_out, root))
+		if (rc == 0 && strcmp(abs_out, root) && outpath_within(abs_out, root))
 			rc = err_set("cannot write %s into '%s': it is inside corpus '%s', "
 				     "imported from '%s', whose files are never touched: choose a "
 				     "folder outside it",
@@ -29,7 +29,7 @@ static int refuse_in(const struct corpus_listing *corpora, const char *out_dir,
 	return rc;
 }
 
-int corpus_tree_refuse(sqlite3 *db, const char *out_dir, const char *what, bool root_too)
+int corpus_tree_refuse(sqlite3 *db, const char *out_dir, const char *what)
 {
 	struct corpus_listing corpora;
 	char *abs_out = NULL;
@@ -37,7 +37,7 @@ int corpus_tree_refuse(sqlite3 *db, const char *out_dir, const char *what, bool 
 	if (rc == 0)
 		rc = outpath_absolute(out_dir, &abs_out);
 	if (rc == 0)
-		rc = refuse_in(&corpora, out_dir, abs_out, what, root_too);
+		rc = refuse_in(&corpora, out_dir, abs_out, what);
 	free(abs_out);
 	corpus_listing_release(&corpora);
 	return rc;

@@ -8,15 +8,15 @@
 #define COREPLAN_CORPUS_TREE_H
 
 #include <sqlite3.h>
-#include <stdbool.h>
 
 /*
  * 0 when folder out_dir (existing or to be made) lies outside every
  * imported corpus's tree, else an error: "cannot write WHAT into 'DIR':
  * it is inside corpus 'NAME', imported from 'PATH', ...". The corpus's own
- * folder counts with root_too (without it, it is left to the caller: the
- * report names what makes it a corpus). what: "a report", "the plot".
+ * folder itself is left to the caller (the report names what makes it a
+ * corpus). what: "a report". (A plot is a file of a name that collides with
+ * nothing: docs/files.md lets it go into a corpus's folder.)
  */
-int corpus_tree_refuse(sqlite3 *db, const char *out_dir, const char *what, bool root_too);
+int corpus_tree_refuse(sqlite3 *db, const char *out_dir, const char *what);
 
 #endif
