@@ -512,7 +512,7 @@ static bool left_by_coreplan(int dirfd, const char *name, bool folder)
 	return ours;
 }
 
-static void remove_tree(int fd, int depth);
+static void remove_tree(int fd, int depth, const char *keep);
 
 /*
  * Remove the stages (and markers' temporary copies) a killed coreplan left
@@ -546,7 +546,7 @@ static void sweep_stages(struct outdir *d)
 		if (sub < 0)
 			continue;
 		if (left_by_coreplan(sub, NULL, true))
-			remove_tree(sub, 4);
+			remove_tree(sub, 4, NULL);
 		else
 			close(sub);
 		/* an empty one too (a stage killed between its last two removals) */
@@ -661,8 +661,8 @@ int outdir_stage(struct outdir *d, char **path)
 	return 0;
 }
 
-/* Remove folder fd's entries, folders at most depth deep, links not followed. */
-static void remove_tree(int fd, int depth)
+/* Remove folder fd's entries but `keep` (NULL: none), folders at most depth deep, links not followed. */
+static void remove_tree(int fd, int depth, const char *keep)
 {
 	DIR *dir = fdopendir(fd);
 	struct dirent *de;
@@ -672,7 +672,8 @@ static void remove_tree(int fd, int depth)
 	}
 	while ((de = readdir(dir)) != NULL) {
 		struct stat st;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    (keep && !strcmp(de->d_name, keep)))
 			continue;
 		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
@@ -680,7 +681,7 @@ static void remove_tree(int fd, int depth)
 			int sub = openat(dirfd(dir), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				remove_tree(sub, depth - 1);
+				remove_tree(sub, depth - 1, NULL);
 			unlinkat(dirfd(dir), de->d_name, AT_REMOVEDIR);
 		} else if (!S_ISDIR(st.st_mode)) {
 			unlinkat(dirfd(dir), de->d_name, 0);
@@ -695,8 +696,15 @@ void outdir_unstage(const char *stage)
 	if (!stage)
 		return;
 	fd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0)
-		remove_tree(fd, 4);
+	if (fd >= 0) {
+		/* its marker last: killed midway, the stage is still known as one */
+		int keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		remove_tree(fd, 4, STAGE_MARK);
+		if (keep >= 0) {
+			unlinkat(keep, STAGE_MARK, 0);
+			close(keep);
+		}
+	}
 	rmdir(stage);
 }
 
