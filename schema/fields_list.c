@@ -140,6 +140,18 @@ const struct field_info *field_find(const char *name)
 	return NULL;
 }
 
+const char *field_unit(const char *name)
+{
+	const struct field_info *f = name ? field_find(name) : NULL;
+	return f ? f->unit : "";
+}
+
+const char *field_known_unit(const char *name)
+{
+	const struct field_info *f = name ? field_find_known(name) : NULL;
+	return f ? f->unit : "";
+}
+
 /* Does the lowercased name end with suffix (or is it the suffix: "gbps")? */
 static bool ends(const char *name, const char *suffix)
 {

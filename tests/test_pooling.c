@@ -28,6 +28,7 @@
 #include "common/strbuf.h"
 #include "schema/db.h"
 #include "schema/fields.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,20 +437,7 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	sqlite3 *db = NULL;
-	if (db_open(":memory:", false, &db) != 0 || db_exec(db, fixture_sql) != 0) {
-		fprintf(stderr, "fixture: %s\n", err_msg());
-		db_close(db);
-		return -1;
-	}
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	db_close(*state);
-	return 0;
+	return db_state_open(state, fixture_sql);
 }
 
 static void test_load_and_check(void **state)
@@ -694,9 +682,9 @@ int main(void)
 		cmocka_unit_test(test_followers),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_missing_values),
-		cmocka_unit_test_setup_teardown(test_load_and_check, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_block_kind, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prefetch_matches_second_pass, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_and_check, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(test_load_block_kind, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(test_prefetch_matches_second_pass, setup, db_state_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
