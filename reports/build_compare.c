@@ -439,7 +439,7 @@ enum { Y_LEVEL, Y_UNIT, Y_A_MEAN, Y_B_MEAN, Y_CHANGE, Y_P, Y_A_N, Y_B_N, Y_TEST,
 static void comparepy_table(struct doc *d, struct doc_section *s, const struct compare_result *res,
 			    const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_known_unit(metric);
 	const struct doc_col cols[YCOLS] = {
 		[Y_LEVEL] = DOC_COL_TEXT("level"),
 		[Y_UNIT] = DOC_COL_TEXT("unit"),
