@@ -17,6 +17,7 @@
 #   cores --format json >/dev/null
 #   trace bench --format tsv >/dev/null
 #     and its peer: sqlite3 -tabs dumping the same rows' stored columns
+#   memory --corpus C --format json  (the plateau's memory per session)
 #   size ... --memory-from corpus=C   (the plateau's co-located memory)
 #   report --corpus C --out DIR   (one trace plot: gnuplot runs as a child)
 #   translate --from corpus=C --to corpus=other --format json
@@ -157,6 +158,7 @@ bench_rows() {
 	measure sqlite3 "$rows" sqlite3 -tabs "$db" "SELECT row_no, epoch, conn, app_rss_kb,
 		mem_avail_kb, cpu_total_j, cpu_idle_j, app_j, pg_j FROM trace_samples WHERE trace_id =
 		(SELECT trace_id FROM traces JOIN runs USING (run_id) WHERE runs.tag = 'bench') ORDER BY row_no"
+	measure memory "$rows" "$coreplan" --db "$db" memory --corpus "corpus-$rows" --metric rss_median_kb --by sessions --format json
 	measure size "$rows" "$coreplan" --db "$db" size --target 100 --sessions 400 \
 		--base-rate 100 --base-cpu gce-e2 --per-doubling 1.8 --mem-per-session 600 \
 		--mem-fixed 30000 --memory-from "corpus=corpus-$rows" --series e2 --format json
@@ -180,7 +182,7 @@ limit_kb=$((64 * 1024))
 max_ratio=$(awk -v s="$small" -v l="$large" 'BEGIN { printf "%.3f", 5.5 * (l / s) / 5 }')
 echo
 echo "time ratios $large / $small rows (CPU at most $max_ratio), peak RSS (under 64 MB):"
-for name in cores trace size report translate; do
+for name in cores trace memory size report translate; do
 	ratio=$(awk -v a="${cpu[$name,$small]}" -v b="${cpu[$name,$large]}" \
 		'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
 	wall=$(awk -v a="${secs[$name,$small]}" -v b="${secs[$name,$large]}" \

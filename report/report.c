@@ -299,7 +299,7 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	doc_set_title(c.doc, "Capacity report: %s", corpus ? corpus : "all corpora");
 	rc = report_plan_make(db, &preq, &c.plan);
 	if (rc == 0)
-		rc = report_output_open(&c.out, req->out_dir);
+		rc = report_output_open(&c.out, req->out_dir, db);
 	if (rc == 0)
 		rc = compose(&c);
 	if (rc == 0)
