@@ -145,6 +145,28 @@ static int write_then_commit(const struct cli_def *def, sqlite3 *db, const struc
 	return rc; /* a usage error stays one */
 }
 
+/*
+ * --metric not given on a command that takes it: a tool's runs read the
+ * tool's primary metric (schema/queries.h), other runs the command's
+ * default (tput).
+ */
+static int default_metric(const struct cli_def *def, sqlite3 *db, struct cli_args *a)
+{
+	bool takes = false;
+	if (a->metric || !db || def->metric_own_default)
+		return 0;
+	for (const struct opt_spec *s = def->cmd.specs; s->name && !takes; s++)
+		takes = s->value == &cli_parsed.metric;
+	if (!takes || run_filter_check(db, &a->filter) != 0) {
+		err_clear(); /* the command reports a bad filter itself */
+		return 0;
+	}
+	if (query_default_metric(db, &a->filter, &a->metric) != 0)
+		return ERR_DATA;
+	a->metric_defaulted = a->metric != NULL;
+	return 0;
+}
+
 int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g)
 {
 	struct cli_args *a = &cli_parsed;
@@ -167,6 +189,8 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 		a->view = def->cmd.views[0];
 	if (rc == 0)
 		rc = open_db(a->db_mode, g->db_path, &db);
+	if (rc == 0)
+		rc = default_metric(def, db, a);
 	if (rc == 0)
 		rc = def->run(db, a, &d);
 	if (rc == 0 && !d)

@@ -37,7 +37,13 @@ enum cli_db {
 struct cli_args {
 	const struct global_opts *g;
 	struct run_filter filter;
-	const char *metric; /* NULL when not given: the command chooses its default */
+	/*
+	 * NULL when not given: the command chooses its default. A command whose
+	 * --metric defaults to tput (CLI_SPEC_METRIC) gets, on a tool's runs,
+	 * the tool's primary metric instead (query_default_metric).
+	 */
+	const char *metric;
+	bool metric_defaulted; /* metric is the tool's default, not given */
 	enum doc_format format;
 	const char *view; /* NULL: the default */
 	char **operands;  /* the words that were not options (into argv) */
@@ -86,7 +92,9 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 #define CLI_SPEC_METRIC_HELP(help)                                                                 \
 	OPT_STRING("metric", "FIELD", &cli_parsed.metric, help, .nonempty = true,                  \
 		   .noun = "a field name")
-#define CLI_SPEC_METRIC CLI_SPEC_METRIC_HELP("the measured value (default tput)")
+#define CLI_SPEC_METRIC                                                                            \
+	CLI_SPEC_METRIC_HELP("the measured value (default tput; a tool's runs: its primary metric, "  \
+			     "e.g. Go's ns_per_op: docs/importing.md)")
 #define CLI_SPEC_CORPUS_HELP(help)                                                                 \
 	OPT_CALL("corpus", "NAME", cli_set_corpus, &cli_parsed.filter, help)
 #define CLI_SPECS_FILTER                                                                           \
@@ -136,6 +144,8 @@ struct cli_def {
 	int (*check)(struct cli_args *a);
 	int (*run)(sqlite3 *db, struct cli_args *a, struct doc **out);
 	int (*commit)(sqlite3 *db);
+	/* --metric has a default of the command's own (memory: load_rss_kb), not a tool's */
+	bool metric_own_default;
 };
 
 int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g);

@@ -10,13 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find_known(field);
-	return f ? f->unit : "";
-}
-
 static const char *design_word(const struct compare_result *res)
 {
 	switch (res->design) {
@@ -88,7 +81,7 @@ static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bo
 static void comparison_table(struct doc_section *s, const struct compare_result *res,
 			     const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_unit(metric);
 	const struct doc_col cols[RCOLS] = {
 		[R_DESIGN] = DOC_COL_TEXT("design"),
 		[R_SCALE] = DOC_COL_TEXT("scale"),
@@ -221,9 +214,9 @@ static void arms_table(struct doc_section *s, const struct compare_request *req,
 		[C_ARM] = DOC_COL_TEXT("arm"),
 		[C_WHERE] = DOC_COL_TEXT("where"),
 		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[C_MEDIAN] = DOC_COL_REAL("median", field_unit(metric), 'g', 6),
+		[C_MIN] = DOC_COL_REAL("min", field_unit(metric), 'g', 6),
+		[C_MAX] = DOC_COL_REAL("max", field_unit(metric), 'g', 6),
 		[C_SPREAD] = DOC_COL_REAL("spread_pct", "%", 'f', 1),
 		[C_OVER_BOUND] = DOC_COL_REAL("spread_over_bound", "x", 'f', 1),
 		[C_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
@@ -296,7 +289,7 @@ enum {
 static void levels_table(struct doc_section *s, const struct compare_result *res,
 			 const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_unit(metric);
 	const struct doc_col cols[LCOLS] = {
 		[L_LEVEL] = DOC_COL_TEXT("level"),
 		[L_A_N] = DOC_COL_INT("a_n", "runs"),
@@ -379,7 +372,7 @@ static void set_finite(struct doc_table *t, int col, double v)
 static void benchstat_table(struct doc *d, struct doc_section *s, const struct compare_request *req,
 			    const struct compare_result *res, const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_unit(metric);
 	const struct doc_col cols[BCOLS] = {
 		[B_LEVEL] = DOC_COL_TEXT("level"),
 		[B_UNIT] = DOC_COL_TEXT("unit"),
@@ -446,7 +439,7 @@ enum { P_KEY, P_A_TAG, P_B_TAG, P_A, P_B, P_RATIO, P_DIFF, P_AGREES, PCOLS };
 
 static void pairs_table(struct doc_section *s, const struct compare_result *res, const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_unit(metric);
 	const struct doc_col cols[PCOLS] = {
 		[P_KEY] = DOC_COL_TEXT("key"),
 		[P_A_TAG] = DOC_COL_TEXT("a_tag"),
@@ -524,7 +517,7 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 	seed = doc_fact_int(d, "seed", "bootstrap seed", DOC_QUIET, (int64_t)c->ratio.seed, NULL);
 	if (!c->log_scale) {
 		const char *diff = doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET,
-						 c->diff, unit_of(metric), 'g', 4);
+						 c->diff, field_unit(metric), 'g', 4);
 		doc_note(s,
 			 "metric %s, %s is better; a value is 0 or below, so the comparison is "
 			 "of differences in the metric's units and ratios are undefined; "
@@ -536,14 +529,14 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			 "interval: an arm has one run",
 			 metric, better, ratio);
 		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
-			      unit_of(metric), 'g', 4);
+			      field_unit(metric), 'g', 4);
 	} else {
 		doc_note(s,
 			 "metric %s, %s is better; ratio = median(b) / median(a) = %s, bootstrap "
 			 "%s%% interval [%s, %s] (%s resamples, seed %s)",
 			 metric, better, ratio, ci, lo, hi, resamples, seed);
 		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
-			      unit_of(metric), 'g', 4);
+			      field_unit(metric), 'g', 4);
 	}
 	/* Welch (the unpaired test of the runs used) */
 	wt = doc_fact_real(d, "welch_t", "Welch t of b against a", DOC_QUIET, c->v.t.t, NULL, 'g',
@@ -552,13 +545,13 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			    c->v.t.df, NULL, 'g', 3);
 	wp = doc_fact_real(d, "welch_p", "Welch two-sided p", DOC_QUIET, c->v.p, NULL, 'g', 3);
 	gm = scaled_fact(d, c->log_scale, "gm_ratio", "ratio of geometric means (Welch)", "x",
-			 "mean_diff", "mean(b) - mean(a) (Welch)", unit_of(metric), c->v.estimate,
+			 "mean_diff", "mean(b) - mean(a) (Welch)", field_unit(metric), c->v.estimate,
 			 'f', 4);
 	gmlo = scaled_fact(d, c->log_scale, "gm_ratio_lo", "its t interval, low end", "x",
-			   "mean_diff_lo", "its t interval, low end", unit_of(metric), c->v.lo, 'f',
+			   "mean_diff_lo", "its t interval, low end", field_unit(metric), c->v.lo, 'f',
 			   4);
 	gmhi = scaled_fact(d, c->log_scale, "gm_ratio_hi", "its t interval, high end", "x",
-			   "mean_diff_hi", "its t interval, high end", unit_of(metric), c->v.hi,
+			   "mean_diff_hi", "its t interval, high end", field_unit(metric), c->v.hi,
 			   'f', 4);
 	if (c->v.has_test && strcmp(c->v.test, "exact"))
 		doc_note(s, "Welch t on %s: t = %s, df = %s, p = %s; %s %s, %s%% interval [%s, %s]",
@@ -591,15 +584,15 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			scaled_fact(d, c->log_scale, "observed_effect_pct",
 				    "observed effect, larger median over smaller", "%",
 				    "observed_effect", "observed effect, |median(b) - median(a)|",
-				    unit_of(metric), c->observed_effect, 'g', 3);
+				    field_unit(metric), c->observed_effect, 'g', 3);
 		const char *sa = scaled_fact(d, c->log_scale, "spread_a_pct",
 					     "arm a's within-arm spread (max / min - 1)", "%",
 					     "spread_a", "arm a's within-arm spread (max - min)",
-					     unit_of(metric), c->spread_a, 'g', 3);
+					     field_unit(metric), c->spread_a, 'g', 3);
 		const char *sb = scaled_fact(d, c->log_scale, "spread_b_pct",
 					     "arm b's within-arm spread (max / min - 1)", "%",
 					     "spread_b", "arm b's within-arm spread (max - min)",
-					     unit_of(metric), c->spread_b, 'g', 3);
+					     field_unit(metric), c->spread_b, 'g', 3);
 		const char *ea = doc_fact_real(d, "effect_over_spread_a", "effect / a's spread",
 					       DOC_QUIET, c->effect_over_spread_a, "x", 'f', 2);
 		const char *eb = doc_fact_real(d, "effect_over_spread_b", "effect / b's spread",
@@ -656,7 +649,7 @@ static void runs_needed_note(struct doc *d, struct doc_section *s, const struct 
 	}
 	sd = doc_fact_real(
 		d, "sd", c->log_scale ? "sd runs_needed uses, of ln values" : "sd runs_needed uses",
-		DOC_QUIET, h->sd, c->log_scale ? NULL : unit_of(metric), 'g', 4);
+		DOC_QUIET, h->sd, c->log_scale ? NULL : field_unit(metric), 'g', 4);
 	effect = doc_fact_real(d, "effect_pct", "effect runs_needed resolves", DOC_QUIET,
 			       h->effect_pct, "%", 'g', 3);
 	needed = doc_fact_real(d, "runs_needed", what, DOC_QUIET, h->runs_needed, "runs", 'f', 0);
@@ -692,19 +685,19 @@ static void by_notes(struct doc *d, struct doc_section *s, const struct compare_
 	doc_fact_int(d, "levels_unreplicated", "levels unreplicated", DOC_QUIET,
 		     (int64_t)tl->unreplicated, NULL);
 	est = scaled_fact(d, log_scale, "summary_ratio", "geometric mean of the levels' ratios",
-			  "x", "summary_diff", "mean of the levels' differences", unit_of(metric),
+			  "x", "summary_diff", "mean of the levels' differences", field_unit(metric),
 			  tl->estimate, 'f', 4);
 	lo = scaled_fact(d, log_scale, "summary_ratio_lo", "its t interval, low end", "x",
-			 "summary_diff_lo", "its t interval, low end", unit_of(metric), tl->lo, 'f',
+			 "summary_diff_lo", "its t interval, low end", field_unit(metric), tl->lo, 'f',
 			 4);
 	hi = scaled_fact(d, log_scale, "summary_ratio_hi", "its t interval, high end", "x",
-			 "summary_diff_hi", "its t interval, high end", unit_of(metric), tl->hi,
+			 "summary_diff_hi", "its t interval, high end", field_unit(metric), tl->hi,
 			 'f', 4);
 	df = doc_fact_real(d, "summary_df", "its degrees of freedom", DOC_QUIET, tl->df, NULL, 'g',
 			   3);
 	doc_fact_text(d, "summary_method", "how the interval is made", DOC_QUIET, tl->method);
 	units_change_phrase(phrase, sizeof(phrase), res->metric.kind, log_scale, tl->estimate,
-			    tl->lo, tl->hi, log_scale ? "" : unit_of(metric));
+			    tl->lo, tl->hi, log_scale ? "" : field_unit(metric));
 	doc_fact_text(d, "change", "the change in words", DOC_LISTED, phrase);
 	if (!strcmp(tl->method, "within"))
 		doc_note(s,
@@ -740,12 +733,12 @@ static void paired_notes(struct doc *d, struct doc_section *s, const struct comp
 	bool log_scale = res->c.log_scale;
 	const char *est, *lo, *hi, *t, *df, *p, *pairs, *agree;
 	est = scaled_fact(d, log_scale, "paired_ratio", "ratio of geometric means", "x",
-			  "paired_diff", "difference", unit_of(metric), o->estimate, 'f', 4);
+			  "paired_diff", "difference", field_unit(metric), o->estimate, 'f', 4);
 	lo = scaled_fact(d, log_scale, "paired_ratio_lo", "its t interval, low end", "x",
-			 "paired_diff_lo", "its t interval, low end", unit_of(metric), o->lo, 'f',
+			 "paired_diff_lo", "its t interval, low end", field_unit(metric), o->lo, 'f',
 			 4);
 	hi = scaled_fact(d, log_scale, "paired_ratio_hi", "its t interval, high end", "x",
-			 "paired_diff_hi", "its t interval, high end", unit_of(metric), o->hi, 'f',
+			 "paired_diff_hi", "its t interval, high end", field_unit(metric), o->hi, 'f',
 			 4);
 	t = doc_fact_real(d, "paired_t", "t", DOC_QUIET, o->t.t, NULL, 'g', 4);
 	df = doc_fact_real(d, "paired_df", "degrees of freedom", DOC_QUIET, o->t.df, NULL, 'g', 3);
@@ -804,7 +797,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, verdict);
 	if (h) {
 		char sentence[320];
-		verdict_sentence(h, c->log_scale ? "" : unit_of(metric), sentence,
+		verdict_sentence(h, c->log_scale ? "" : field_unit(metric), sentence,
 				 sizeof(sentence));
 		doc_fact_text(d, "change", "the change in words", DOC_LISTED, sentence);
 		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,

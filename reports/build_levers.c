@@ -9,12 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field ? field : "");
-	return f ? f->unit : "";
-}
-
 static bool shown(const struct lever_pair *p, const char *only)
 {
 	return !only || !strcmp(p->field, only);
@@ -132,13 +126,13 @@ static void levels_table(struct doc_section *s, const struct levers *l, const ch
 		REASON,
 		NCOLS
 	};
-	const char *mu = unit_of(metric);
+	const char *mu = field_unit(metric);
 	const struct doc_col cols[NCOLS] = {
 		[LEVER] = DOC_COL_TEXT("lever"),
 		[CONTEXT] = DOC_COL_TEXT("context"),
 		[VALUE] = DOC_COL_TEXT("value"),
 		[BASE] = DOC_COL_TEXT("base"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
 		[A_N] = DOC_COL_INT("base_n", "runs"),
 		[A_MEDIAN] = DOC_COL_REAL("base_median", mu, 'g', 6),
 		[A_MIN] = DOC_COL_REAL("base_min", mu, 'g', 6),

@@ -16,13 +16,6 @@ static const char *confidence(struct doc *d)
 			    DOC_QUIET, 95, "%");
 }
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 enum {
 	C_LEVEL,
 	C_N,
@@ -50,11 +43,11 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 			 const char *metric)
 {
 	const struct doc_col cols[NCOLS] = {
-		[C_LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[C_LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
 		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[C_MEDIAN] = DOC_COL_REAL("median", field_unit(metric), 'g', 6),
+		[C_MIN] = DOC_COL_REAL("min", field_unit(metric), 'g', 6),
+		[C_MAX] = DOC_COL_REAL("max", field_unit(metric), 'g', 6),
 		[C_RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
 		[C_SPEEDUP] = DOC_COL_REAL("speedup", "x", 'f', 3),
 		[C_EFFICIENCY] = DOC_COL_REAL("efficiency", NULL, 'f', 3),
@@ -63,7 +56,7 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		[C_APP_CORES] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
 		[C_CPU_US] = DOC_COL_REAL("cpu_us_per_op", "us", 'f', 1),
 		[C_NOTE] = DOC_COL_TEXT("note"),
-		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
+		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", field_unit(metric), 'g', 6),
 		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
 		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
 		[C_MIXED_STEP] = DOC_COL_REAL("cores_and_smt_step", "x", 'f', 3),

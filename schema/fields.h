@@ -75,6 +75,18 @@ extern const struct field_info field_known[];
 extern const size_t field_known_count;
 /* A canonical field, else a well-known one (exact name), else NULL. */
 const struct field_info *field_find_known(const char *name);
+/* The unit of a canonical or well-known field ("ns/op", "s"), "" for any other name or NULL. */
+const char *field_unit(const char *name);
+
+/*
+ * The primary metric of a tool's runs, by its corpus layout (the tool
+ * format's name): gobench ns_per_op (Go's sec/op, in ns), hyperfine
+ * time_s, hyperfine-csv mean_s, gbench real_time_ns (cpu_time_ns beside
+ * it), wrk requests_per_s (latency_*_ms beside it); NULL for any other
+ * layout. Static storage. query_default_metric (schema/queries.h) applies
+ * it to a selection of runs.
+ */
+const char *tool_default_metric(const char *layout);
 
 /*
  * A metric's kind and direction, and where each came from:
