@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include "../common/err.h"
+#include "../importers/runfiles.h"
 #include "../reports/builders.h"
 #include "../schema/db.h"
 #include "../schema/queries.h"
@@ -43,6 +44,17 @@ int cli_set_corpus(const struct opt_spec *spec, const char *name)
 int cli_add_where(const struct opt_spec *spec, const char *text)
 {
 	return run_filter_add_where(spec->value, text);
+}
+
+int cli_add_where_file(const struct opt_spec *spec, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = runfile_slurp(path, path, &text, &len);
+	if (rc == 0)
+		rc = run_filter_add_where_lines(spec->value, text, path);
+	free(text);
+	return rc;
 }
 
 int cli_add_pool(const struct opt_spec *spec, const char *list)

@@ -140,6 +140,75 @@ static int count_excluded(sqlite3 *db, const struct run_filter *filter, int64_t 
 
 static int text_list_add(struct text_list *l, const char *text);
 
+/* Does the filter select some run? (stops at the first) */
+static int any_run(sqlite3 *db, const struct run_filter *filter, bool *any)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	int rc = strbuf_adds(&sql, "SELECT EXISTS (SELECT 1 FROM runs r WHERE ")
+			 ? err_set("out of memory")
+			 : 0;
+	*any = false;
+	if (rc == 0)
+		rc = run_filter_sql(filter, &sql, &binds, &nbinds);
+	if (rc == 0 && strbuf_adds(&sql, ")"))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = prepare_bound(db, sql.buf, binds, nbinds, &stmt);
+	if (rc == 0 && sqlite3_step(stmt) == SQLITE_ROW)
+		*any = sqlite3_column_int64(stmt, 0) != 0;
+	else if (rc == 0)
+		rc = db_error(db, "cannot look for runs");
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* "FIELD=V1,V2" as the user can give it again (values quoted when they need it). */
+static int add_condition(struct strbuf *sb, const struct field_where *w)
+{
+	int bad = strbuf_addf(sb, "%s=", w->field);
+	for (size_t v = 0; v < w->nvalues; v++)
+		bad |= strbuf_adds(sb, v ? "," : "") | where_value_quote(w->values[v], sb);
+	return bad;
+}
+
+int query_unmatched(sqlite3 *db, const struct run_filter *filter, struct strbuf *why)
+{
+	struct run_filter prefix = *filter; /* the same conditions, fewer of them */
+	struct text_list values = {0};
+	bool any = true, more = false;
+	size_t i = 0;
+	int rc = 0, bad = 0;
+	for (; rc == 0 && any && i < filter->nwhere; i++) {
+		prefix.nwhere = i + 1;
+		if (!filter->where[i].missing)
+			rc = any_run(db, &prefix, &any);
+	}
+	if (rc || any)
+		return rc;
+	prefix.nwhere = --i;
+	rc = query_distinct(db, &prefix, filter->where[i].field, QUERY_UNMATCHED_VALUES, &values,
+			    &more);
+	bad |= strbuf_adds(why, i ? "no run that the conditions before it keep has " : "no run has ");
+	bad |= add_condition(why, &filter->where[i]);
+	if (rc == 0 && values.n == 0)
+		bad |= strbuf_addf(why, "; none has a value of %s", filter->where[i].field);
+	else if (rc == 0)
+		bad |= strbuf_addf(why, "; %s takes ", filter->where[i].field);
+	for (size_t k = 0; rc == 0 && k < values.n; k++)
+		bad |= strbuf_adds(why, k ? ", " : "") | where_value_quote(values.items[k], why);
+	if (rc == 0 && more)
+		bad |= strbuf_adds(why, ", ...");
+	if (rc == 0 && values.n && i)
+		bad |= strbuf_adds(why, " there");
+	text_list_release(&values);
+	return rc ? rc : bad ? err_set("out of memory") : 0;
+}
+
 /* The listing's SELECT: identity, flags, the canonical fields, the extra ones, then the reasons. */
 static int runs_sql(const struct run_filter *filter, const char *const *extra, size_t nextra,
 		    struct strbuf *sql, char ***binds, size_t *nbinds)

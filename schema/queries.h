@@ -133,6 +133,17 @@ int query_distinct(sqlite3 *db, const struct run_filter *filter, const char *fie
 		   struct text_list *out, bool *more);
 
 /*
+ * Why a filter selects no run, for the "no runs to analyse" message:
+ * appends "no run has FIELD=V; FIELD takes a, b, c" for the first
+ * condition that leaves no run (at most QUERY_UNMATCHED_VALUES values,
+ * then "..."; quoted as --where takes them), or nothing when every
+ * condition matches some run (the conditions together match none) or the
+ * filter selects runs.
+ */
+#define QUERY_UNMATCHED_VALUES 12
+int query_unmatched(sqlite3 *db, const struct run_filter *filter, struct strbuf *why);
+
+/*
  * The combinations of the fields' values present in the selected runs
  * ("NA" for a missing value), each as nfields consecutive items, in
  * byte order of the values.

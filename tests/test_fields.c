@@ -6,6 +6,8 @@
 
 #include <cmocka.h>
 
+#include "db_fixture.h"
+
 #include "common/err.h"
 #include "common/strbuf.h"
 #include "schema/db.h"
@@ -57,24 +59,12 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	sqlite3 *db = NULL;
-	if (db_open(":memory:", false, &db) != 0) {
-		fprintf(stderr, "db_open: %s\n", err_msg());
-		return -1;
-	}
-	if (db_exec(db, fixture_sql) != 0) {
-		fprintf(stderr, "fixture: %s\n", err_msg());
-		db_close(db);
-		return -1;
-	}
-	*state = db;
-	return 0;
+	return db_fixture_setup(state, fixture_sql);
 }
 
 static int teardown(void **state)
 {
-	db_close(*state);
-	return 0;
+	return db_fixture_teardown(state);
 }
 
 /* The run_ids the filter selects, as "1,3" (ascending); caller frees. */
@@ -154,10 +144,13 @@ static void test_parse_where(void **state)
 	assert_string_equal(
 		err_msg(),
 		"malformed condition 'cfg=mem,target=small': the value 'target=small' "
-		"holds '=' (a comma separates values of cfg, not conditions); --where "
+		"holds '=' (a comma separates values of cfg, not conditions; quote a value that "
+		"holds '=': cfg=\"...\"); --where "
 		"FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "
 		"selects the empty string: --where subcorpus=); several --where are all "
-		"required (--where cfg=mem --where target=small)");
+		"required (--where cfg=mem --where target=small); a value holding spaces, ',' "
+		"or '=' goes in double quotes: --where 'name=\"BenchmarkSort/size=16\"' (\\\" "
+		"and \\\\ inside)");
 	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), ERR_USAGE);
 	assert_int_equal(filter.nwhere, 3); /* errors add nothing */
 	run_filter_release(&filter);

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include "db_fixture.h"
+
 #include "analysis/pooling.h"
 #include "analysis/select.h"
 #include "common/err.h"
@@ -436,20 +438,12 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	sqlite3 *db = NULL;
-	if (db_open(":memory:", false, &db) != 0 || db_exec(db, fixture_sql) != 0) {
-		fprintf(stderr, "fixture: %s\n", err_msg());
-		db_close(db);
-		return -1;
-	}
-	*state = db;
-	return 0;
+	return db_fixture_setup(state, fixture_sql);
 }
 
 static int teardown(void **state)
 {
-	db_close(*state);
-	return 0;
+	return db_fixture_teardown(state);
 }
 
 static void test_load_and_check(void **state)

@@ -19,7 +19,10 @@
 #              against cpu_time
 # and `sweep`/`noise`/`compare` without --metric read the tool's metric
 # (their facts say so); `runs` shows the tool's fields (the values the
-# tool printed, by awk or Python).
+# tool printed, by awk or Python). Case where: two hyperfine commands
+# holding a space selected by quoted values (--a 'command="sleep 0.01"'),
+# by --where-file, a value no run has listing the ones that exist, and the
+# report's comparison (levers over command) measured.
 #
 #   bash tests/e2e/tools_report.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
 set -u
@@ -42,6 +45,25 @@ tsv_column() {
 report_check() {
 	py_file "$1" tools_report_check.py "$2" "$3" "$4" "$5" "$6"
 }
+# available NAME WHY TEST...: true in a selected case when TEST... succeeds; else false, with a
+# skip line naming WHY
+available() {
+	local name=$1 why=$2
+	shift 2
+	e2e_skipping && return 1
+	"$@" >/dev/null 2>&1 && return 0
+	skip "$name" "$why"
+	return 1
+}
+# made LABEL ERRFILE CMD...: run a tool making an output (its standard output is the
+# caller's); false with a not-ok line showing its standard error when it fails
+made() {
+	local label=$1 err=$2
+	shift 2
+	"${TIMEOUT[@]}" "$@" 2>"$err" && return 0
+	not_ok "$label" "$(head -c 1000 "$err")"
+	return 1
+}
 # import_report CORPUS TOOL SOURCE LEVEL METRIC UNIT: import SOURCE into $T/CORPUS.db, report
 # on it with the default metric, and check the report against the tool's figures
 import_report() {
@@ -56,11 +78,9 @@ import_report() {
 }
 
 e2e_case hyperfine
-if e2e_skipping; then
-	:
-elif command -v hyperfine >/dev/null; then
-	if "${TIMEOUT[@]}" hyperfine -N --parameter-scan delay 1 3 --runs 5 --export-json "$T/hf.json" \
-		'sleep 0.00{delay}' >/dev/null 2>"$T/hf.err"; then
+if available "hyperfine report" "hyperfine is not installed" command -v hyperfine; then
+	if made "hyperfine ran" "$T/hf.err" hyperfine -N --parameter-scan delay 1 3 --runs 5 \
+		--export-json "$T/hf.json" 'sleep 0.00{delay}' >/dev/null; then
 		import_report hf hyperfine "$T/hf.json" delay time_s s
 		check_contains "hyperfine: report.md names the metric" "$(cat "$T/rep-hf/report.md")" \
 			"- metric: time_s"
@@ -68,17 +88,46 @@ elif command -v hyperfine >/dev/null; then
 		check_eq "hyperfine: runs shows time_s, hyperfine's times in order" \
 			"$("$PY" -c 'import json, sys; print(" ".join(repr(t) for r in json.load(open(sys.argv[1]))["results"] for t in r["times"]))' "$T/hf.json")" \
 			"$(tsv_column time_s)"
-	else
-		not_ok "hyperfine ran" "$(head -c 1000 "$T/hf.err")"
 	fi
-else
-	skip "hyperfine report" "hyperfine is not installed"
+fi
+
+# commands holding a space: the quoting rule, --where-file, the values listed (issue 22.3)
+e2e_case where
+if available "where: hyperfine commands with spaces" "hyperfine is not installed" command -v hyperfine; then
+	if made "hyperfine ran" "$T/two.err" hyperfine -N --runs 4 --export-json "$T/two.json" \
+		'sleep 0.01' 'sleep 0.02' >/dev/null; then
+		DB=$T/two.db
+		cpl import -q --name two "$T/two.json"
+		expect_rc "where: import two hyperfine commands" 0
+		cpl compare --a 'command="sleep 0.01"' --b 'command="sleep 0.02"' --format tsv --view arms
+		expect_rc "where: compare --a 'command=\"sleep 0.01\"' (a quoted value with a space)" 0
+		check_eq "where: the arms' n and medians = python's statistics.median of each command's times" \
+			"$("$PY" -c 'import json, statistics, sys
+for arm, r in zip("ab", json.load(open(sys.argv[1]))["results"]):
+    print(arm, len(r["times"]), repr(statistics.median(r["times"])))' "$T/two.json")" \
+			"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "n") n = i; if ($i == "median") m = i }; next } { print $1, $n, $m }' "$T/.out")"
+		printf '# the slower command, its value to the line end\ncommand=sleep 0.02\n' >"$T/where.txt"
+		cpl runs --where-file "$T/where.txt" --format tsv
+		expect_rc "where: runs --where-file" 0
+		check_eq "where: --where-file keeps the runs of 'sleep 0.02' (hyperfine's times, in order)" \
+			"$("$PY" -c 'import json, sys; print(" ".join(repr(t) for t in json.load(open(sys.argv[1]))["results"][1]["times"]))' "$T/two.json")" \
+			"$(tsv_column time_s)"
+		cpl sweep --by run --where 'command="sleep 0.03"'
+		expect_rc "where: a value no run has is an error" 1
+		check_contains "where: the error lists the values that exist, quoted" "$ERR" \
+			'no run has command="sleep 0.03"; command takes "sleep 0.01", "sleep 0.02"'
+		cpl sweep --by run --where 'command=sleep 0.01,x=1'
+		expect_rc "where: an unquoted '=' in a value is a usage error" 2
+		check_contains "where: the message says to quote it" "$ERR" "quote a value that holds '='"
+		cpl report --out "$T/rep-two" --format json
+		expect_rc "where: report on two commands" 0
+		check_eq "where: the report's comparison (levers over command) is measured" measured \
+			"$(jget '[r["status"] for r in d["sections"]["sections"]["rows"] if r["section"] == "levers command"][0]')"
+	fi
 fi
 
 e2e_case go
-if e2e_skipping; then
-	:
-elif command -v go >/dev/null; then
+if available "go report" "go is not installed" command -v go; then
 	M=$T/mod
 	mkdir -p "$M"
 	printf 'module example.com/bench\n\ngo 1.19\n' >"$M/go.mod"
@@ -108,8 +157,8 @@ func BenchmarkParallelSum(b *testing.B) {
 }
 GO
 	export GOPROXY=off GOFLAGS=-mod=mod GOCACHE=$T/gocache GOPATH=$T/gopath HOME=$T GOTOOLCHAIN=local
-	if (cd "$M" && "${TIMEOUT[@]}" go test -run '^$' -bench . -cpu 1,2,4 -count 3 -benchtime 2000x) \
-		>"$T/go.txt" 2>"$T/go.err"; then
+	if made "go test -bench ran" "$T/go.err" env -C "$M" go test -run '^$' -bench . -cpu 1,2,4 \
+		-count 3 -benchtime 2000x >"$T/go.txt"; then
 		import_report go go "$T/go.txt" gomaxprocs ns_per_op ns/op
 		cpl sweep --corpus go --by gomaxprocs --format json
 		expect_rc "go: sweep without --metric" 0
@@ -123,20 +172,16 @@ GO
 		check_eq "go: runs shows ns_per_op as go printed it" \
 			"$(awk '/^Benchmark/ { printf "%s%s", (n++ ? " " : ""), $3 }' "$T/go.txt")" \
 			"$(tsv_column ns_per_op)"
-	else
-		not_ok "go test -bench ran" "$(head -c 1000 "$T/go.err")"
 	fi
-else
-	skip "go report" "go is not installed"
 fi
 
 e2e_case gbench
-if e2e_skipping; then
-	:
-elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then
-	if g++ -O2 -o "$T/bm_sum" "$ROOT/fixtures/tools/gbench/bm_sum.cc" -lbenchmark -lpthread 2>"$T/cc.err" &&
-		"$T/bm_sum" --benchmark_repetitions=3 --benchmark_min_time=0.01 --benchmark_format=json \
-			>"$T/gb.json" 2>"$T/bm.err"; then
+if available "gbench report" "g++ or libbenchmark-dev is not installed" \
+	test -e /usr/include/benchmark/benchmark.h -a -n "$(command -v g++)"; then
+	if made "build bm_sum.cc" "$T/cc.err" g++ -O2 -o "$T/bm_sum" \
+		"$ROOT/fixtures/tools/gbench/bm_sum.cc" -lbenchmark -lpthread &&
+		made "run bm_sum" "$T/bm.err" "$T/bm_sum" --benchmark_repetitions=3 \
+			--benchmark_min_time=0.01 --benchmark_format=json >"$T/gb.json"; then
 		import_report gb gbench "$T/gb.json" threads real_time_ns ns
 		cpl report --corpus gb --out "$T/rep-gb-cpu" --metric cpu_time_ns --format json
 		expect_rc "gbench: report --metric cpu_time_ns" 0
@@ -151,11 +196,7 @@ elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; the
 		expect_rc "gbench: noise without --metric" 0
 		check_eq "gbench: noise's metric is real_time_ns by default" real_time_ns \
 			"$(jget 'd["facts"]["metric"]["value"]')"
-	else
-		not_ok "build and run bm_sum.cc" "$(cat "$T/cc.err" "$T/bm.err" 2>/dev/null | head -c 1000)"
 	fi
-else
-	skip "gbench report" "g++ or libbenchmark-dev is not installed"
 fi
 
 echo "$PASS passed, $FAIL failed"
