@@ -12,6 +12,11 @@
 #              own "median" of that result (= statistics.median of times)
 #   go         `go test -bench . -cpu 1,2,4 -count 3`: level gomaxprocs,
 #              metric ns_per_op (unit ns/op), medians of the text's ns/op
+#   wrk        `wrk -t1 -cC -d1s` for C in 1, 2, 4 (twice each) against a
+#              python3 http.server on 127.0.0.1 started and stopped here, one
+#              run with a Lua script (wrk -s) printing percentiles after
+#              wrk's own lines: level connections, metric requests_per_s,
+#              medians of the files' Requests/sec; the script's lines counted
 #   gbench     fixtures/tools/gbench/bm_sum.cc built with -lbenchmark, run
 #              with --benchmark_repetitions=3: level threads, metric
 #              real_time_ns, medians of the JSON's iteration real_time; then
@@ -172,6 +177,47 @@ GO
 		check_eq "go: runs shows ns_per_op as go printed it" \
 			"$(awk '/^Benchmark/ { printf "%s%s", (n++ ? " " : ""), $3 }' "$T/go.txt")" \
 			"$(tsv_column ns_per_op)"
+	fi
+fi
+
+# wrk -c 1,2,4 against a local python3 http.server, one run with a Lua script's lines (issue 22.4)
+e2e_case wrk
+if available "wrk report" "wrk is not installed" command -v wrk; then
+	mkdir -p "$T/www" "$T/wrk"
+	echo hello >"$T/www/index.html"
+	"$PY" -c 'import http.server, socketserver, sys
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+s = socketserver.ThreadingTCPServer(("127.0.0.1", 0), lambda *a: Quiet(*a, directory=sys.argv[1]))
+print(s.server_address[1], flush=True)
+s.serve_forever()' "$T/www" >"$T/port" 2>/dev/null &
+	SERVER=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/port" ] && break; sleep 0.2; done
+	URL=http://127.0.0.1:$(cat "$T/port")/
+	cat >"$T/report.lua" <<'LUA'
+done = function(summary, latency, requests)
+  io.write("------------------------------\n")
+  for _, p in pairs({ 50, 99 }) do
+    io.write(string.format("%g%%,%d\n", p, latency:percentile(p)))
+  end
+end
+LUA
+	ran=true
+	for c in 1 2 4; do
+		for r in 1 2; do
+			script=()
+			[ "$c$r" = 21 ] && script=(-s "$T/report.lua")
+			made "wrk -c $c ran" "$T/wrk.err" wrk -t1 -c"$c" -d1s "${script[@]}" "$URL" \
+				>"$T/wrk/c$c-run$r.txt" || ran=false
+		done
+	done
+	kill "$SERVER" 2>/dev/null
+	wait "$SERVER" 2>/dev/null
+	if $ran; then
+		import_report wrk wrk "$T/wrk" connections requests_per_s req/s
+		cpl runs --corpus wrk --where file=c2-run1.txt --format tsv
+		check_eq "wrk: the Lua script's lines are kept, counted (3 lines after Transfer/sec)" 3 \
+			"$(tsv_column script_lines)"
 	fi
 fi
 

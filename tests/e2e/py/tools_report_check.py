@@ -6,13 +6,15 @@
 #              and statistics.median of its "times", per parameter value
 #   go         statistics.median of the ns/op figures of the result lines,
 #              per -N suffix (GOMAXPROCS; no suffix is 1), by regex
+#   wrk        statistics.median of the "Requests/sec:" figures of the
+#              folder's files, per "C connections" of their second line
 #   gbench     statistics.median of real_time (cpu_time for the metric
 #              cpu_time_ns; in ns by time_unit) of the JSON's iteration
 #              rows, per threads
 # Checks: the sweep and noise sections were measured with METRIC named
 # (facts metric), the sweep's median column is in UNIT, and each level's
 # median equals the tool's to 1e-9 relative. Prints "ok" or what differs.
-import json, re, statistics, sys
+import glob, json, os, re, statistics, sys
 
 report, tool, src, level_field, metric, unit = sys.argv[1:7]
 NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -31,6 +33,14 @@ def expected():
             m = re.match(r"^Benchmark\S*?(?:-(\d+))?\s+\d+\s+([0-9.e+]+) ns/op", line)
             if m:
                 per.setdefault(float(m.group(1) or 1), []).append(float(m.group(2)))
+        out = {k: statistics.median(v) for k, v in per.items()}
+    elif tool == "wrk":
+        per = {}
+        for path in glob.glob(os.path.join(src, "*.txt")):
+            text = open(path).read()
+            conns = float(re.search(r"(\d+) threads and (\d+) connections", text).group(2))
+            rps = float(re.search(r"^Requests/sec:\s+([0-9.]+)$", text, re.M).group(1))
+            per.setdefault(conns, []).append(rps)
         out = {k: statistics.median(v) for k, v in per.items()}
     elif tool == "gbench":
         per = {}
