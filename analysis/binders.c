@@ -250,6 +250,12 @@ static int level_of(const struct order *o, size_t n, double *v, struct binder_le
 		l->cpu_checked += run->cpu_checked;
 		l->cpu_untrusted += run->cpu_checked && !run->cpu_trusted;
 		l->from_trace += run->from_trace;
+		if (run->from_trace && isfinite(run->driver_app_cores)) {
+			double d = run->driver_app_cores;
+			l->driver_app_min = l->driver_app_n ? fmin(l->driver_app_min, d) : d;
+			l->driver_app_max = l->driver_app_n ? fmax(l->driver_app_max, d) : d;
+			l->driver_app_n++;
+		}
 		l->gen_flagged += run->gen_flag_known && run->gen_saturated;
 		l->little_checked += run->little_checked;
 		l->little_fails += run->little_fails;

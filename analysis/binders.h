@@ -125,6 +125,7 @@ struct binder_run {
 	bool cpu_checked;      /* a tick check was possible */
 	bool cpu_trusted;      /* passed it (true when unchecked) */
 	bool from_trace;       /* CPU and memory recomputed from the trace */
+	double driver_app_cores; /* with from_trace: the run's own app_cores field (NaN none) */
 	bool gen_flag_known, gen_saturated;
 	/* Little's law (set by binders_compute) */
 	bool little_checked, little_fails;
@@ -155,6 +156,9 @@ struct binder_level {
 	double avail_min;             /* the lowest MemAvailable of its runs, kB; NaN none */
 	double vcpus, physical_cores; /* NaN unknown */
 	size_t cpu_checked, cpu_untrusted, from_trace;
+	/* the driver's app_cores of the runs recomputed from a trace (n 0: none) */
+	double driver_app_min, driver_app_max;
+	size_t driver_app_n;
 	size_t gen_flagged; /* runs whose generator flag is set */
 	size_t little_checked, little_fails;
 	double elasticity; /* of the step from the previous level; NaN for the first */

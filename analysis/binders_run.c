@@ -114,6 +114,7 @@ static void cpu_of(const struct sel_run *s, const struct run_cores *c, struct bi
 	double owed;
 	if (c->ok) {
 		r->from_trace = true;
+		r->driver_app_cores = s->app_cores;
 		r->use[BINDER_APP_CPU] = c->cpu.app_cores_wall;
 		r->use[BINDER_HOST_CPU] = c->cpu.machine_busy_cores;
 		r->use[BINDER_PG_CPU] = c->cpu.pg_cores;
@@ -185,7 +186,7 @@ static int fill(sqlite3 *db, const struct binders_request *req, const struct sel
 	int rc;
 	for (int k = 0; k < BINDER_NRES; k++)
 		r->use[k] = r->cap[k] = NAN;
-	r->app_rss_kb = r->avail_kb = NAN;
+	r->app_rss_kb = r->avail_kb = r->driver_app_cores = NAN;
 	r->tag = s->tag;
 	r->group = s->group ? s->group : "";
 	r->level = s->level;

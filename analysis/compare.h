@@ -151,6 +151,20 @@ struct compare_result {
 	 */
 	struct benchstat_row *benchstat;
 	size_t nbenchstat;
+	/*
+	 * Google Benchmark's compare.py (analysis/comparepy.h) on the same
+	 * values, rows as benchstat's: the arms' means, compare.py's relative
+	 * change of them, and its U test (SciPy's method) when each arm has
+	 * at least COMPAREPY_UTEST_MIN runs; optimal from COMPAREPY_UTEST_OPTIMAL.
+	 */
+	struct compare_comparepy {
+		double mean[2];
+		size_t n[2];
+		double change;
+		bool utest, optimal;
+		struct benchstat_utest test;
+	} * comparepy;
+	size_t ncomparepy;
 };
 
 void compare_options_init(struct compare_options *opts);

@@ -7,6 +7,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "comparepy.h"
 #include "pooling.h"
 
 #include <math.h>
@@ -414,6 +415,45 @@ static int run_pairs(struct compare_result *out, const struct compare_request *r
 	return rc;
 }
 
+static double mean_of(const double *x, size_t n)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return n ? sum / (double)n : NAN;
+}
+
+/* compare.py's rows (compare.h): the same rows as benchstat's. */
+static int comparepy_rows(struct compare_result *out)
+{
+	int rc = 0;
+	if (out->nbenchstat == 0)
+		return 0;
+	if (!(out->comparepy = calloc(out->nbenchstat, sizeof(*out->comparepy))))
+		return err_set("out of memory");
+	for (size_t i = 0; rc == 0 && i < out->nbenchstat; i++) {
+		struct compare_comparepy *c = &out->comparepy[i];
+		const double *v[2] = {out->values[0], out->values[1]};
+		size_t n[2] = {out->sel[0].n, out->sel[1].n};
+		if (out->design == COMPARE_BY) {
+			v[0] = out->levels[i].a, v[1] = out->levels[i].b;
+			n[0] = out->levels[i].c.a.n, n[1] = out->levels[i].c.b.n;
+		}
+		for (int a = 0; a < 2; a++) {
+			c->mean[a] = mean_of(v[a], n[a]);
+			c->n[a] = n[a];
+		}
+		c->change = comparepy_change(c->mean[0], c->mean[1]);
+		c->utest = n[0] >= COMPAREPY_UTEST_MIN && n[1] >= COMPAREPY_UTEST_MIN;
+		c->optimal = n[0] >= COMPAREPY_UTEST_OPTIMAL && n[1] >= COMPAREPY_UTEST_OPTIMAL;
+		if (c->utest)
+			rc = benchstat_utest_scipy(v[0], n[0], v[1], n[1], &c->test);
+		if (rc == 0)
+			out->ncomparepy++;
+	}
+	return rc;
+}
+
 /* benchstat's rows (compare.h): per level of --by, else of the unpaired arms. */
 static int benchstat_rows(struct compare_result *out)
 {
@@ -508,6 +548,8 @@ int compare_run(sqlite3 *db, const struct compare_request *req, struct compare_r
 		out->verdict = out->headline->word;
 	if (rc == 0)
 		rc = benchstat_rows(out);
+	if (rc == 0)
+		rc = comparepy_rows(out);
 	return rc;
 }
 
@@ -529,5 +571,6 @@ void compare_result_release(struct compare_result *r)
 		free(r->pairs[i].key);
 	free(r->pairs);
 	free(r->benchstat);
+	free(r->comparepy);
 	memset(r, 0, sizeof(*r));
 }

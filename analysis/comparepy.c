@@ -94,6 +94,7 @@ static int read_arm(sqlite3 *db, const struct comparepy_request *req, int a, str
 		const char *unit = (const char *)sqlite3_column_text(st, 4);
 		struct gb_run *r;
 		if (strcmp(layout, "gbench") || !id) {
+			out->not_gbench = out->runs[0] + out->runs[1] + arm->n == 0;
 			rc = err_usage(
 				"run '%s' (corpus '%s', layout %s) is not a Google Benchmark run "
 				"(view comparepy reads --benchmark_format=json output)",
@@ -246,8 +247,11 @@ int comparepy_run(sqlite3 *db, const struct comparepy_request *req, struct compa
 			free(arms[a].runs[k].name);
 		free(arms[a].runs);
 	}
-	if (rc)
+	if (rc) {
+		bool not_gbench = out->not_gbench;
 		comparepy_release(out);
+		out->not_gbench = not_gbench;
+	}
 	return rc;
 }
 

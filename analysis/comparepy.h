@@ -59,6 +59,13 @@ struct comparepy_result {
 		char *tag, *reason;
 	} * left_out;
 	size_t nleft_out;
+	/*
+	 * comparepy_run met a run that is not a Google Benchmark run before
+	 * any that is: the arms hold one metric per run, which compare's own
+	 * compare.py rows cover (analysis/compare.h; cli/cmd_compare.c falls
+	 * back to them).
+	 */
+	bool not_gbench;
 };
 
 /* compare.py's relative change. */

@@ -376,7 +376,7 @@ int size_judge(const struct size_inputs *in, struct size_row *rows, size_t nrows
  *                 are fitted, the SMT levels are left out and counted (the
  *                 SMT factor is applied once, apart); without a known host
  *                 every level is assumed physical, and the input says so.
- *                 A power law: per doubling 2^b with +-1.96 SE as bounds;
+ *                 A power law: per doubling 2^b with +- t SE as bounds (t at 0.975 with the fit's dof);
  *                 its largest fitted level is the largest measured core
  *                 count
  *   smt_from      runs for coreplan smt: its smt_factor; without it (and

@@ -6,6 +6,8 @@
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "fit.h"
+
+#include <gsl/gsl_cdf.h>
 #include "hosts.h"
 #include "smt.h"
 #include "window.h"
@@ -286,8 +288,10 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 		rc = fit_scaling(FIT_POWER, level, x, m, &fit);
 	if (rc == 0) {
 		double d = fit.per_doubling, se = fit.per_doubling_se;
+		/* t with the fit's degrees of freedom (issue 25.4), not the normal 1.96 */
+		double t = fit.dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)fit.dof) : INFINITY;
 		struct strbuf sb = STRBUF_INIT;
-		in->per_doubling = (struct size_value){true, d, d - 1.96 * se, d + 1.96 * se, ""};
+		in->per_doubling = (struct size_value){true, d, d - t * se, d + t * se, ""};
 		strbuf_addf(&sb, "power law fitted to %zu runs (%s) over %s %s: ", m,
 			    req->scaling_from, by, p->levels);
 		if (host.known)
@@ -311,8 +315,8 @@ static int scaling_from_db(sqlite3 *db, const struct size_request *req, struct s
 		p->se = se;
 		snprintf(p->statistic, sizeof(p->statistic),
 			 "power law X = a N^b fitted to %s by %s (Gauss-Newton); per doubling 2^b, "
-			 "bounds +-1.96 SE",
-			 res->metric, by);
+			 "bounds +- t(0.975, %zu dof) SE",
+			 res->metric, by, fit.dof);
 	}
 	fit_release(&fit);
 	free(level);

@@ -155,14 +155,20 @@ static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out, bool
 	return rc;
 }
 
-/* --view comparepy: Google Benchmark's compare.py on the two arms (reports/build_comparepy.c). */
-static int run_comparepy(sqlite3 *db, struct cli_args *a, struct doc **out)
+/*
+ * --view comparepy: Google Benchmark's compare.py on the two arms
+ * (reports/build_comparepy.c); on runs of other corpora *not_gbench is set
+ * and compare's own compare.py rows answer instead.
+ */
+static int run_comparepy(sqlite3 *db, struct cli_args *a, struct doc **out, bool *not_gbench)
 {
 	struct comparepy_request cp = {&a->filter, {req.arm[0], req.arm[1]}};
 	struct comparepy_result res;
 	int rc = comparepy_run(db, &cp, &res);
 	if (rc == 0)
 		rc = build_comparepy(&cp, &res, out);
+	else if ((*not_gbench = res.not_gbench))
+		err_clear();
 	comparepy_release(&res);
 	return rc;
 }
@@ -171,13 +177,13 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct compare_result res;
 	int rc;
-	if (a->view && !strcmp(a->view, "comparepy"))
-		return run_comparepy(db, a, out);
-	if (a->view && !strcmp(a->view, "benchstat") && !req.by && !req.pair_by) {
-		bool not_go = false;
-		if ((rc = run_benchstat(db, a, out, &not_go)) == 0 || !not_go)
-			return rc;
-	}
+	bool other = false; /* runs that are not the tool's: compare's own rows */
+	if (a->view && !strcmp(a->view, "comparepy") &&
+	    ((rc = run_comparepy(db, a, out, &other)) == 0 || !other))
+		return rc;
+	if (a->view && !strcmp(a->view, "benchstat") && !req.by && !req.pair_by &&
+	    ((rc = run_benchstat(db, a, out, &other)) == 0 || !other))
+		return rc;
 	req.filter = &a->filter;
 	req.metric = a->metric;
 	rc = compare_run(db, &req, &res);

@@ -46,6 +46,29 @@ static void use_range(const struct binder_group *g, int r, size_t from, double *
 		*lo = *hi = NAN;
 }
 
+/*
+ * The driver's own app_cores over the plateau levels, when every level's
+ * runs were recomputed from traces and carry one: the harness's window
+ * may differ from coreplan's (system.tsv keeps the ramp's tail), and a
+ * reader comparing with the driver's table should see both.
+ */
+static void driver_range(const struct binder_group *g, size_t from, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = from; i < g->nlevels; i++) {
+		const struct binder_level *l = &g->levels[i];
+		if (!l->driver_app_n) {
+			*lo = *hi = NAN;
+			return;
+		}
+		*lo = fmin(*lo, l->driver_app_min);
+		*hi = fmax(*hi, l->driver_app_max);
+	}
+	if (!isfinite(*lo))
+		*lo = *hi = NAN;
+}
+
 static void ratio_range(const struct binder_group *g, int r, size_t from, double *lo, double *hi)
 {
 	*lo = INFINITY;
@@ -148,6 +171,12 @@ static int binder_finding(struct findings *f, const struct binder_group *g, cons
 			    binder_resource_unit((enum binder_resource)g->binder));
 		finding_fig(x, "ratio_lo", 100 * rlo, "%");
 		finding_fig(x, "ratio_hi", 100 * rhi, "%");
+		if (g->binder == BINDER_APP_CPU) {
+			double dlo, dhi;
+			driver_range(g, from, &dlo, &dhi);
+			finding_fig(x, "driver_lo", dlo, "cores");
+			finding_fig(x, "driver_hi", dhi, "cores");
+		}
 		x->value = g->levels[g->nlevels - 1].res[g->binder].ratio;
 		x->lo = lo;
 		x->hi = hi;

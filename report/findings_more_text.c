@@ -199,6 +199,29 @@ static bool counters_disagree(const struct finding *x)
 	return app > machine;
 }
 
+/*
+ * The driver's own app_cores, when they read otherwise at two decimals:
+ * its window is the harness's (the capacity corpus's system.tsv keeps the
+ * ramp's tail), the plateau leaves the ramp out (analysis/window.h).
+ */
+static void driver_words(struct strbuf *out, const struct finding *x)
+{
+	double lo = finding_get(x, "driver_lo"), hi = finding_get(x, "driver_hi");
+	char a[32], b[32], c[32], d[32];
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	snprintf(a, sizeof(a), "%.2f", lo);
+	snprintf(b, sizeof(b), "%.2f", hi);
+	snprintf(c, sizeof(c), "%.2f", finding_get(x, "use_lo"));
+	snprintf(d, sizeof(d), "%.2f", finding_get(x, "use_hi"));
+	if (!strcmp(a, c) && !strcmp(b, d))
+		return;
+	strbuf_adds(out, "; the driver's own app_cores read ");
+	range(out, lo, hi, 3); /* as the driver states them */
+	strbuf_adds(out, " over its own window (the plateau leaves the ramp out; "
+			 "cores --keep-ramp keeps it)");
+}
+
 static void binder_sentence(const struct finding *x, struct strbuf *out)
 {
 	bool untrusted = !strcmp(x->word, BINDERS_UNTRUSTED);
@@ -208,6 +231,7 @@ static void binder_sentence(const struct finding *x, struct strbuf *out)
 		use_words(out, x, r, finding_get(x, "use_lo"), finding_get(x, "use_hi"), NAN,
 			  finding_get(x, "cap"), finding_get(x, "ratio_lo"),
 			  finding_get(x, "ratio_hi"));
+		driver_words(out, x);
 		strbuf_adds(out, " while ");
 		trend_words(out, x);
 		strbuf_adds(out, !strcmp(r, "generator")

@@ -2,6 +2,7 @@
 #include "builders.h"
 
 #include "../analysis/compare.h"
+#include "../analysis/comparepy.h"
 #include "../common/err.h"
 #include "../common/units.h"
 #include "../schema/fields.h"
@@ -433,6 +434,56 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 			    "sample (fewer than 6 runs at 95%%) or crosses zero");
 }
 
+/* ---- compare.py's view (analysis/comparepy.h) on one metric ---- */
+
+enum { Y_LEVEL, Y_UNIT, Y_A_MEAN, Y_B_MEAN, Y_CHANGE, Y_P, Y_A_N, Y_B_N, Y_TEST, YCOLS };
+
+static void comparepy_table(struct doc *d, struct doc_section *s, const struct compare_result *res,
+			    const char *metric)
+{
+	const char *u = field_unit(metric);
+	const struct doc_col cols[YCOLS] = {
+		[Y_LEVEL] = DOC_COL_TEXT("level"),
+		[Y_UNIT] = DOC_COL_TEXT("unit"),
+		[Y_A_MEAN] = DOC_COL_REAL("a_mean", u, 'g', 6),
+		[Y_B_MEAN] = DOC_COL_REAL("b_mean", u, 'g', 6),
+		[Y_CHANGE] = DOC_COL_REAL("change", NULL, 'f', 4),
+		[Y_P] = DOC_COL_REAL("utest_p", NULL, 'f', 4),
+		[Y_A_N] = DOC_COL_INT("a_n", "runs"),
+		[Y_B_N] = DOC_COL_INT("b_n", "runs"),
+		[Y_TEST] = DOC_COL_TEXT("test"),
+	};
+	struct doc_table *t = doc_table(s, cols, YCOLS);
+	bool unreliable = false;
+	doc_text(s, "Google Benchmark's tools/compare.py on the same runs: each arm's mean, the "
+		    "relative change (b - a) / |a| of the means, and the two-sided Mann-Whitney U "
+		    "test with SciPy's choice of method when each arm has %s runs or more.",
+		 doc_fact_int(d, "comparepy_utest_min", "compare.py U test from", DOC_QUIET,
+			      COMPAREPY_UTEST_MIN, "runs"));
+	doc_table_empty_text(t, "none: compare.py compares unpaired arms, or the levels of --by");
+	for (size_t i = 0; i < res->ncomparepy; i++) {
+		const struct compare_comparepy *c = &res->comparepy[i];
+		doc_row(t);
+		doc_set_text(t, Y_LEVEL, res->design == COMPARE_BY ? res->levels[i].level : "all");
+		doc_set_text(t, Y_UNIT, metric);
+		set_finite(t, Y_A_MEAN, c->mean[0]);
+		set_finite(t, Y_B_MEAN, c->mean[1]);
+		set_finite(t, Y_CHANGE, c->change);
+		if (c->utest)
+			doc_set_real(t, Y_P, c->test.p);
+		doc_set_int(t, Y_A_N, (int64_t)c->n[0]);
+		doc_set_int(t, Y_B_N, (int64_t)c->n[1]);
+		doc_set_text(t, Y_TEST,
+			     !c->utest ? "too few runs" : c->test.exact ? "exact" : "normal");
+		unreliable |= c->utest && !c->optimal;
+	}
+	if (unreliable)
+		doc_note(s, "fewer than %s runs in an arm: compare.py calls such a U test's result "
+			    "unreliable",
+			 doc_fact_int(d, "comparepy_utest_optimal", "compare.py reliable from",
+				      DOC_QUIET, COMPAREPY_UTEST_OPTIMAL, "runs"));
+}
+
 /* ---- pairs (--pair-by) ---- */
 
 enum { P_KEY, P_A_TAG, P_B_TAG, P_A, P_B, P_RATIO, P_DIFF, P_AGREES, PCOLS };
@@ -858,6 +909,8 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	pairs_table(s, res, metric);
 	s = doc_section(d, "benchstat", "Benchstat");
 	benchstat_table(d, s, req, res, metric);
+	s = doc_section(d, "comparepy", "compare.py");
+	comparepy_table(d, s, res, metric);
 
 	build_left_out(d, &res->sel[0]);
 	/* a run left out of both arms is listed once */

@@ -298,26 +298,33 @@ static const struct binder_group *group_named(const struct binders *b, const cha
 	return NULL;
 }
 
-static void capacity_corpus_binders(void **state)
+/* binders_run on the capacity corpus's main blocks 1-3, grouped by target and cfg. */
+static void capacity_binders(bool keep_ramp, struct run_filter *f, struct binders_result *res)
 {
 	const char *blocks[3] = {"1", "2", "3"}, *main_sub[1] = {""};
-	const char *const group[] = {"target", "cfg", NULL};
+	static const char *const group[] = {"target", "cfg", NULL};
 	struct binders_request req;
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(run_filter_add(f, "block", blocks, 3), 0);
+	assert_int_equal(run_filter_add(f, "subcorpus", main_sub, 1), 0);
+	memset(&req, 0, sizeof(req));
+	req.filter = f;
+	req.group = group;
+	binders_options_init(&req.opts);
+	cores_options_init(&req.cores);
+	req.cores.window.keep_ramp = keep_ramp;
+	if (binders_run(cap_db, &req, res) != 0)
+		fail_msg("binders_run: %s", err_msg());
+}
+
+static void capacity_corpus_binders(void **state)
+{
 	struct binders_result res;
 	struct run_filter f;
 	const struct binder_group *g;
 	double lo = INFINITY, hi = -INFINITY;
 	(void)state;
-	memset(&f, 0, sizeof(f));
-	assert_int_equal(run_filter_add(&f, "block", blocks, 3), 0);
-	assert_int_equal(run_filter_add(&f, "subcorpus", main_sub, 1), 0);
-	memset(&req, 0, sizeof(req));
-	req.filter = &f;
-	req.group = group;
-	binders_options_init(&req.opts);
-	cores_options_init(&req.cores);
-	if (binders_run(cap_db, &req, &res) != 0)
-		fail_msg("binders_run: %s", err_msg());
+	capacity_binders(false, &f, &res);
 	assert_int_equal(res.b.ngroups, 4);
 	/* e2-medium pg: app CPU binds, flat at 1.65-1.70 cores of 2 vCPUs (1 physical core) */
 	g = group_named(&res.b, "target=medium, cfg=pg");
@@ -368,25 +375,12 @@ static void capacity_corpus_binders(void **state)
  * seed's "flat at 1.62-1.65". */
 static void capacity_corpus_binders_keep_ramp(void **state)
 {
-	const char *blocks[3] = {"1", "2", "3"}, *main_sub[1] = {""};
-	const char *const group[] = {"target", "cfg", NULL};
-	struct binders_request req;
 	struct binders_result res;
 	struct run_filter f;
 	const struct binder_group *g;
 	double lo = INFINITY, hi = -INFINITY;
 	(void)state;
-	memset(&f, 0, sizeof(f));
-	assert_int_equal(run_filter_add(&f, "block", blocks, 3), 0);
-	assert_int_equal(run_filter_add(&f, "subcorpus", main_sub, 1), 0);
-	memset(&req, 0, sizeof(req));
-	req.filter = &f;
-	req.group = group;
-	binders_options_init(&req.opts);
-	cores_options_init(&req.cores);
-	req.cores.window.keep_ramp = true;
-	if (binders_run(cap_db, &req, &res) != 0)
-		fail_msg("binders_run: %s", err_msg());
+	capacity_binders(true, &f, &res);
 	g = group_named(&res.b, "target=medium, cfg=pg");
 	assert_int_equal(g->binder, BINDER_APP_CPU);
 	for (size_t i = 0; i < g->nlevels; i++) {

@@ -738,7 +738,7 @@ static void test_compare_document(void **state)
 	assert_int_equal(selection_leave_out(&res.sel[1], "prof-g2", "unlisted"), 0);
 	assert_int_equal(build_compare(&req, &res, &d), 0);
 	/* the comparison first (the tsv default), every view a table */
-	check_sections(d, "comparison,arms,levels,pairs,benchstat");
+	check_sections(d, "comparison,arms,levels,pairs,benchstat,comparepy");
 	check_fact_text(d, "verdict", "higher");
 	check_fact_text(d, "method", "Welch t on ln values");
 	check_fact_text(d, "metric_kind", "rate");
@@ -872,7 +872,7 @@ static void test_compare_document_designs(void **state)
 	res.headline = NULL;
 	res.verdict = res.tally.text;
 	assert_int_equal(build_compare(&req, &res, &d), 0);
-	check_sections(d, "comparison,arms,levels,pairs,benchstat");
+	check_sections(d, "comparison,arms,levels,pairs,benchstat,comparepy");
 	check_fact_text(d, "design", "by");
 	check_fact_text(d, "by", "gomaxprocs");
 	check_fact_text(d, "summary_method", "across");

@@ -52,7 +52,7 @@ PYLIB="import sys; sys.path.insert(0, \"$E2E_PY_DIR\")
 from sizing_lib import *
 "
 
-# Inputs recomputed from the corpus files: base, per doubling (+- 1.96 SE),
+# Inputs recomputed from the corpus files: base, per doubling (+- t SE),
 # SMT (median ratio, range min/max and max/min), memory OLS.
 # PYINPUTS: the import of tests/e2e/py/sizing_inputs.py, for the python3 -c checks
 PYINPUTS="import sys; sys.path.insert(0, \"$E2E_PY_DIR\")

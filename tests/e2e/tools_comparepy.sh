@@ -71,8 +71,15 @@ cpl compare --a file=old.json --b file=nosuch.json --view comparepy
 check_eq "an arm with no run is an error" 1 "$RC"
 DB=$T/reps.db
 cpl import -q "$ROOT/fixtures/tools/gobench"
-cpl compare --a file=old.txt --b file=new.txt --view comparepy
-check_eq "Go runs are not compare.py's: a usage error" 2 "$RC"
+# Go runs are not compare.py's: the view falls back to compare's compare.py
+# rows on one metric (a row per benchmark and GOMAXPROCS with --by name);
+# BenchmarkSum/size=1000 at GOMAXPROCS 1 reads a 415.3 766.0 799.6 against
+# b 673.3 695.6 4242 (fixtures/tools/gobench): U_a = 4 of 9, and the exact
+# 3-vs-3 distribution gives 2 P(U <= 4) = 2 x 10/20 = 1 by hand.
+cpl compare --a file=old.txt --b file=new.txt --view comparepy --metric ns_per_op --by name --format tsv
+check_eq "Go runs: --view comparepy gives compare's compare.py rows" 0 "$RC"
+check_eq "Go runs: the size=1000 row's U test p (by hand: 1)" 1 \
+	"$(tsvget level 'BenchmarkSum/size=1000, gomaxprocs=1' utest_p)"
 
 # a fresh pair, made here
 if command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then

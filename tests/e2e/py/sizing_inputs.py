@@ -1,8 +1,23 @@
 # sizing_inputs.py (tests/e2e/sizing.sh): PYINPUTS, shared by the checks that import or run it
-# Inputs recomputed from the corpus files: base, per doubling (+- 1.96 SE),
+# Inputs recomputed from the corpus files: base, per doubling (+- t SE, t the
+# 0.975 quantile of Student's t with the fit's dof: t_975 below, by Simpson's rule),
 # SMT (median ratio, range min/max and max/min), memory OLS.
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 from sizing_lib import *  # noqa: F401,F403 (the shared helpers; the script prefixed them)
+def t_975(dof):
+    """Student's t 0.975 quantile: bisection on the CDF, the density integrated by Simpson's rule."""
+    c = math.exp(math.lgamma((dof + 1) / 2) - math.lgamma(dof / 2)) / math.sqrt(dof * math.pi)
+    def cdf(t, m=4000):
+        h = t / m
+        f = lambda x: c * (1 + x * x / dof) ** (-(dof + 1) / 2)
+        return 0.5 + h / 3 * (f(0) + f(t) + sum((4 if k % 2 else 2) * f(k * h) for k in range(1, m)))
+    lo, hi = 0.0, 50.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < 0.975 else (lo, mid)
+    return (lo + hi) / 2
+
+
 def inputs(shared):
     cap = shared + "/sky/gcp-x86-capacity-20260816"
     core = [float(r["ips"]) for r in rows(cap + "/core/results.tsv")]
@@ -26,7 +41,8 @@ def inputs(shared):
     s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
     se_b = math.sqrt(s00 / (s00 * s11 - s01 * s01) * sse / (len(pts) - 2))
     d = 2 ** b; dse = d * math.log(2) * se_b
-    pd = (d, d - 1.96 * dse, d + 1.96 * dse)
+    t = t_975(len(pts) - 2)
+    pd = (d, d - t * dse, d + t * dse)
     aff = rows(shared + "/writeups/gomaxprocs-affinity/runs.tsv")
     sib = [float(r["tput"]) for r in aff if r["cpuset"] == "0,4,1,5"]
     two = [float(r["tput"]) for r in aff if r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == "2"]
