@@ -169,10 +169,9 @@ static int default_metric(const struct cli_def *def, sqlite3 *db, struct cli_arg
 		return 0;
 	for (const struct opt_spec *s = def->cmd.specs; s->name && !takes; s++)
 		takes = s->value == &cli_parsed.metric;
-	if (!takes || run_filter_check(db, &a->filter) != 0) {
-		err_clear(); /* the command reports a bad filter itself */
+	/* no filter check: a field no run has selects no run here, and the command says so */
+	if (!takes)
 		return 0;
-	}
 	if (query_default_metric(db, &a->filter, &a->metric) != 0)
 		return ERR_DATA;
 	a->metric_defaulted = a->metric != NULL;
