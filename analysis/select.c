@@ -71,20 +71,34 @@ static int build_sql(const struct select_spec *spec, const struct pool_prefetch 
 								       : 0;
 }
 
-static int add_left_out(struct selection *sel, const char *tag, const char *reason, bool excluded)
+int sel_left_out_add(struct sel_left_out **list, size_t *n, const char *tag, const char *reason,
+		     bool excluded)
 {
-	struct sel_left_out *grown =
-		realloc(sel->left_out, (sel->nleft_out + 1) * sizeof(*grown));
+	struct sel_left_out *grown = realloc(*list, (*n + 1) * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
-	sel->left_out = grown;
-	grown[sel->nleft_out].tag = strdup(tag ? tag : "");
-	grown[sel->nleft_out].reason = strdup(reason ? reason : "");
-	grown[sel->nleft_out].excluded = excluded;
-	sel->nleft_out++;
-	if (!grown[sel->nleft_out - 1].tag || !grown[sel->nleft_out - 1].reason)
+	*list = grown;
+	grown[*n].tag = strdup(tag ? tag : "");
+	grown[*n].reason = strdup(reason ? reason : "");
+	grown[*n].excluded = excluded;
+	(*n)++;
+	if (!grown[*n - 1].tag || !grown[*n - 1].reason)
 		return err_set("out of memory");
 	return 0;
+}
+
+void sel_left_out_free(struct sel_left_out *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(list[i].tag);
+		free(list[i].reason);
+	}
+	free(list);
+}
+
+static int add_left_out(struct selection *sel, const char *tag, const char *reason, bool excluded)
+{
+	return sel_left_out_add(&sel->left_out, &sel->nleft_out, tag, reason, excluded);
 }
 
 static char *group_text(sqlite3_stmt *stmt, const struct select_spec *spec)
@@ -270,11 +284,7 @@ void selection_release(struct selection *sel)
 		free(r->extra);
 	}
 	free(sel->runs);
-	for (size_t i = 0; i < sel->nleft_out; i++) {
-		free(sel->left_out[i].tag);
-		free(sel->left_out[i].reason);
-	}
-	free(sel->left_out);
+	sel_left_out_free(sel->left_out, sel->nleft_out);
 	free(sel->pooled);
 	free(sel->no_match);
 	memset(sel, 0, sizeof(*sel));

@@ -22,10 +22,21 @@
 #             over the non-excluded runs
 #      noise  coreplan noise --by gomaxprocs --pool sessions --format tsv
 #             peer: the same GROUP BY as for sweep
+#      memory coreplan memory --by sessions --metric tput --group gomaxprocs
+#             --format tsv (OLS slope per group, its t interval, endpoints)
+#             peer: sqlite3 computing the same OLS slopes per gomaxprocs from
+#             sums (n Sxy - Sx Sy) / (n Sxx - Sx^2) over the non-excluded runs
 #    and prints each median wall time (ms), the peer's median and the ratio
 #    of the medians coreplan/peer, against the target (<= 100 ms each).
 #    "Must not scan traces" is checked with strace: the bytes each command
 #    reads from the database file against the size of trace_samples.
+#    cores (CPU recomputed from every run's 500-row trace plateau; the corpus
+#    sets clk_tck and nproc so every figure is computed) runs CORES_REPS
+#    times (default 3): `coreplan cores --format tsv`; with BASELINE=BINARY
+#    (a coreplan built before issue 24, e.g. from commit 20eb2ff) the same
+#    command of that binary on its own import of the corpus (its schema) runs
+#    beside it, in turn, and the ratio baseline / coreplan is printed
+#    (issue 24: at least 2).
 # 3. compare: a single-table corpus (tag, arm, tput; 50 runs per arm)
 #    imported into its own database; `coreplan compare --a arm=x --b arm=y`
 #    with the default 10,000 bootstrap resamples (target <= 50 ms) against
@@ -89,14 +100,17 @@ cat >"$work/timer.c" <<'EOF_C'
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 /* timer OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR; print
- * its wall time in ms (CLOCK_MONOTONIC); exit with its exit status. */
+ * its wall time in ms (CLOCK_MONOTONIC) and its CPU time in ms (user +
+ * system, wait4's rusage); exit with its exit status. */
 int main(int argc, char **argv)
 {
 	struct timespec a, b;
+	struct rusage ru;
 	int status, out, err;
 	pid_t pid;
 	if (argc < 4)
@@ -113,10 +127,12 @@ int main(int argc, char **argv)
 		execvp(argv[3], argv + 3);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
 		return 2;
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.3f\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
+	printf("%.3f %.3f\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6,
+	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 EOF_C
@@ -137,7 +153,7 @@ timed() {
 		t0=$(now_ns)
 		"$@" >/dev/null 2>"$work/stderr" || rc=$?
 		t1=$(now_ns)
-		ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }')
+		ms="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }') NA"
 	fi
 	if [ $rc -ne 0 ]; then
 		echo "analysis_bench.sh: '$*' failed (exit $rc):" >&2
@@ -147,6 +163,10 @@ timed() {
 	echo "$name $ms" >>"$work/times"
 }
 med_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/times" | median; }
+# cpu_of NAME: the median CPU time (ms, user + system of the command), NA without the C timer
+cpu_of() { awk -v n="$1" '$1 == n { print $3 }' "$work/times" | median; }
+# cpu_ratio A B: cpu_of A / cpu_of B
+cpu_ratio() { awk -v a="$(cpu_of "$1")" -v b="$(cpu_of "$2")" 'BEGIN { if (a == "NA" || b + 0 <= 0) print "NA"; else printf "%.2f", a / b }'; }
 all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$work/times"; }
 
 db=$work/corpus.db
@@ -154,6 +174,10 @@ corpus=$work/corpus
 excluded_sql="EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)"
 peer_runs_sql="SELECT * FROM runs_v WHERE NOT excluded"
 peer_group_sql="SELECT gomaxprocs, count(*), min(tput), max(tput), avg(tput) FROM runs_v WHERE NOT excluded GROUP BY gomaxprocs ORDER BY gomaxprocs"
+peer_slope_sql="SELECT gomaxprocs, count(*), (count(*) * sum(sessions * tput) - sum(sessions) * sum(tput)) / (count(*) * sum(sessions * sessions) - sum(sessions) * sum(sessions)) FROM runs_v WHERE NOT excluded GROUP BY gomaxprocs ORDER BY gomaxprocs"
+baseline=${BASELINE:-}
+bdb=$work/baseline.db
+cores_reps=${CORES_REPS:-3}
 
 # cmd_argv NAME: set CMD to the command NAME, coreplan's or the peer's.
 cmd_argv() {
@@ -165,6 +189,10 @@ cmd_argv() {
 	cp_noise) CMD=("$coreplan" --db "$db" noise --by gomaxprocs --pool sessions --format tsv) ;;
 	sq_runs) CMD=(sqlite3 "$db" "$peer_runs_sql") ;;
 	sq_sweep | sq_noise) CMD=(sqlite3 "$db" "$peer_group_sql") ;;
+	cp_memory) CMD=("$coreplan" --db "$db" memory --by sessions --metric tput --group gomaxprocs --format tsv) ;;
+	sq_memory) CMD=(sqlite3 "$db" "$peer_slope_sql") ;;
+	cp_cores) CMD=("$coreplan" --db "$db" cores --format tsv) ;;
+	bl_cores) CMD=("$baseline" --db "$bdb" cores --format tsv) ;;
 	cp_cmp) CMD=("$coreplan" --db "$cdb" compare --a arm=x --b arm=y --format tsv) ;;
 	cp_cmp100) CMD=("$coreplan" --db "$cdb" compare --a arm=x --b arm=y --resamples 100 --format tsv) ;;
 	true) CMD=(/bin/true) ;;
@@ -180,7 +208,7 @@ echo
 # ---- 1. the corpus and its import ------------------------------------------
 mkdir -p "$corpus"
 t0=$(now_ns)
-awk -v dir="$corpus" -f "$here/gen_corpus.awk" >"$work/gen.out"
+awk -v dir="$corpus" -v set="clk_tck=100 nproc=8" -f "$here/gen_corpus.awk" >"$work/gen.out"
 t1=$(now_ns)
 echo "corpus: $(cat "$work/gen.out"), $(du -sm "$corpus" | cut -f1) MB; generated in $(( (t1 - t0) / 1000000 )) ms"
 t0=$(now_ns)
@@ -220,7 +248,7 @@ awk 'BEGIN {
 }
 
 # ---- 2 and 3: the timed rounds ---------------------------------------------
-names="true cp_runs sq_runs cp_sweep sq_sweep cp_noise sq_noise cp_cmp cp_cmp100"
+names="true cp_runs sq_runs cp_sweep sq_sweep cp_noise sq_noise cp_memory sq_memory cp_cmp cp_cmp100"
 for n in $names; do # warm-up: page cache, first-open costs
 	run_cmd "$n" >/dev/null 2>&1 || { echo "analysis_bench.sh: $n failed" >&2; run_cmd "$n" >/dev/null; exit 1; }
 done
@@ -241,23 +269,56 @@ echo
 if [ -n "$timer" ]; then how="CLOCK_MONOTONIC around fork/exec/wait"; else how="date +%s%N"; fi
 echo "timer: $how; spawn floor (/bin/true timed the same way): $(med_of true) ms"
 echo
-printf '%-8s %12s %10s %9s %9s  %s\n' command "coreplan ms" "peer ms" ratio target "coreplan runs (ms) | peer runs (ms)"
-for c in runs sweep noise; do
+printf '%-8s %12s %10s %9s %9s %9s  %s\n' command "coreplan ms" "peer ms" ratio "cpu ratio" target "coreplan runs (ms) | peer runs (ms)"
+for c in runs sweep noise memory; do
 	cp=$(med_of cp_$c)
 	sq=$(med_of sq_$c)
-	printf '%-8s %12.1f %10.1f %9.2f %9s  %s | %s   %s\n' "$c" "$cp" "$sq" \
-		"$(awk -v a="$cp" -v b="$sq" 'BEGIN { print a / b }')" "<=100" \
+	printf '%-8s %12.1f %10.1f %9.2f %9s %9s  %s | %s   %s\n' "$c" "$cp" "$sq" \
+		"$(awk -v a="$cp" -v b="$sq" 'BEGIN { print a / b }')" "$(cpu_ratio cp_$c sq_$c)" "<=100" \
 		"$(all_of cp_$c)" "$(all_of sq_$c)" "$(verdict "$cp" 100)"
 done
+echo "  (ratio: of the median wall times; cpu ratio: of the median CPU times (user + system),"
+echo "   which move much less with other load on the machine; issue 24: memory within 2x of its SQL)"
 cp=$(med_of cp_cmp)
 sq=$(med_of cp_cmp100)
-printf '%-8s %12.1f %10.1f %9.2f %9s  %s | %s   %s\n' compare "$cp" "$sq" \
-	"$(awk -v a="$cp" -v b="$sq" 'BEGIN { print a / b }')" "<=50" \
+printf '%-8s %12.1f %10.1f %9.2f %9s %9s  %s | %s   %s\n' compare "$cp" "$sq" \
+	"$(awk -v a="$cp" -v b="$sq" 'BEGIN { print a / b }')" "$(cpu_ratio cp_cmp cp_cmp100)" "<=50" \
 	"$(all_of cp_cmp)" "$(all_of cp_cmp100)" "$(verdict "$cp" 50)"
 echo "  (compare: coreplan = 10,000 resamples, peer = the same command with --resamples 100;"
 echo "   bootstrap share ~ $(awk -v a="$cp" -v b="$sq" 'BEGIN { printf "%.1f ms", a - b }'))"
 echo "  peers: runs = sqlite3 \"$peer_runs_sql\""
 echo "         sweep, noise = sqlite3 \"$peer_group_sql\""
+echo "         memory = sqlite3 \"$peer_slope_sql\""
+
+# ---- cores: every run's plateau, against the baseline binary ---------------
+cores_names=cp_cores
+if [ -n "$baseline" ]; then
+	"$baseline" --db "$bdb" import "$corpus" --quiet >/dev/null 2>"$work/import.err" || {
+		echo "analysis_bench.sh: the baseline's import failed:" >&2
+		cat "$work/import.err" >&2
+		exit 1
+	}
+	cores_names="cp_cores bl_cores"
+fi
+for i in $(seq 1 "$cores_reps"); do
+	order=$cores_names
+	if [ $((i % 2)) = 0 ]; then order=$(echo "$cores_names" | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'); fi
+	for n in $order; do
+		cmd_argv "$n"
+		timed "$n" "${CMD[@]}"
+	done
+done
+cp=$(med_of cp_cores)
+if [ -n "$baseline" ]; then
+	bl=$(med_of bl_cores)
+	printf '%-8s %12.1f %10.1f %9.2f %9s %9s  %s | %s   %s\n' cores "$cp" "$bl" \
+		"$(awk -v a="$bl" -v b="$cp" 'BEGIN { print a / b }')" "$(cpu_ratio bl_cores cp_cores)" ">=2" \
+		"$(all_of cp_cores)" "$(all_of bl_cores)" \
+		"$(awk -v a="$bl" -v b="$cp" 'BEGIN { print (a / b >= 2) ? "ok" : "MISSED" }')"
+	echo "  (cores: peer = the baseline binary $baseline on its own import; ratio = baseline / coreplan)"
+else
+	printf '%-8s %12.1f  (BASELINE=BINARY times a binary from before issue 24 beside it)\n' cores "$cp"
+fi
 
 # ---- must not scan traces: bytes read from the database file ---------------
 if command -v strace >/dev/null; then

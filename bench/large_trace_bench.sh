@@ -16,6 +16,7 @@
 # memory figure are computed, not skipped. It is imported, then each of
 #   cores --format json >/dev/null
 #   trace bench --format tsv >/dev/null
+#     and its peer: sqlite3 -tabs dumping the same rows' stored columns
 #   size ... --memory-from corpus=C   (the plateau's co-located memory)
 #   report --corpus C --out DIR   (one trace plot: gnuplot runs as a child)
 #   translate --from corpus=C --to corpus=other --format json
@@ -181,6 +182,10 @@ bench_rows() {
 	rm -rf "$corpus" "$work/other"
 	measure cores "$rows" "$coreplan" --db "$db" cores --format json
 	measure trace "$rows" "$coreplan" --db "$db" trace bench --format tsv
+	# the peer of trace: a plain sqlite3 -tabs dump of the same rows and stored columns
+	measure sqlite3 "$rows" sqlite3 -tabs "$db" "SELECT row_no, epoch, conn, app_rss_kb,
+		mem_avail_kb, cpu_total_j, cpu_idle_j, app_j, pg_j FROM trace_samples WHERE trace_id =
+		(SELECT trace_id FROM traces JOIN runs USING (run_id) WHERE runs.tag = 'bench') ORDER BY row_no"
 	measure size "$rows" "$coreplan" --db "$db" size --target 100 --sessions 400 \
 		--base-rate 100 --base-cpu gce-e2 --per-doubling 1.8 --mem-per-session 600 \
 		--mem-fixed 30000 --memory-from "corpus=corpus-$rows" --series e2 --format json
@@ -223,5 +228,13 @@ for name in cores trace size report translate; do
 	printf '%-9s cpu x%-6s wall x%-6s  peak RSS %6.1f MB -> %6.1f MB  %s\n' "$name" "$ratio" \
 		"$wall" "$(awk -v k="${rss[$name,$small]}" 'BEGIN { print k / 1024 }')" \
 		"$(awk -v k="${rss[$name,$large]}" 'BEGIN { print k / 1024 }')" "$verdict"
+done
+echo
+echo "trace --format tsv against sqlite3 -tabs of the same rows (issue 24: within 1.3x at 10,000,000 rows):"
+for rows in "$small" "$large"; do
+	awk -v r="$rows" -v tw="${secs[trace,$rows]}" -v sw="${secs[sqlite3,$rows]}" \
+		-v tc="${cpu[trace,$rows]}" -v sc="${cpu[sqlite3,$rows]}" 'BEGIN {
+		printf "%10s rows  wall %.2f s / %.2f s = %.2fx   cpu %.2f s / %.2f s = %.2fx   %s\n", r, tw, sw,
+			tw / sw, tc, sc, tc / sc, (tw / sw <= 1.3 || tc / sc <= 1.3) ? "within 1.3x" : "NOT within 1.3x" }'
 done
 exit $failed

@@ -27,7 +27,8 @@
 #    median and the minimum wall time of each (ms) and per case the target
 #    (report <= 1000 ms on this machine: met or NOT met), the ratio report /
 #    gnuplot, and coreplan's own share (report - gnuplot). Exit 1 when a
-#    case misses the target.
+#    case misses the target. The warm-up counts the gnuplot processes each
+#    report starts (a counting wrapper first on PATH; issue 24: one).
 #
 # Wall times: CLOCK_MONOTONIC around fork/exec/wait of each command (a
 # small C helper compiled into the work directory with ${CC:-cc}), else
@@ -223,10 +224,16 @@ t0=$(date +%s%N)
 t1=$(date +%s%N)
 echo "import: $(((t1 - t0) / 1000000)) ms (once)"
 
-# warm-up (untimed), the reference report, and a check that gnuplot re-draws its scripts
+# warm-up (untimed), the reference report, and a check that gnuplot re-draws
+# its scripts. The warm-up finds gnuplot through a wrapper first on PATH that
+# counts its starts (issue 24: one gnuplot process per report)
+mkdir -p "$work/count"
+printf '#!/bin/sh\necho x >>"%s/count/starts"\nexec "%s" "$@"\n' "$work" "$(command -v gnuplot)" >"$work/count/gnuplot"
+chmod +x "$work/count/gnuplot"
 for c in "${cases[@]}"; do
+	: >"$work/count/starts"
 	# shellcheck disable=SC2046
-	"$coreplan" --db "$db" report $(case_args "$c") "${html[@]}" --out "$work/$c" \
+	PATH=$work/count:$PATH "$coreplan" --db "$db" report $(case_args "$c") "${html[@]}" --out "$work/$c" \
 		>/dev/null 2>"$work/stderr" || {
 		echo "report_bench.sh: report $c failed:" >&2
 		cat "$work/stderr" >&2
@@ -239,7 +246,7 @@ for c in "${cases[@]}"; do
 	}
 	extra=""
 	[ -f "$work/$c/report.html" ] && extra=", report.html $(wc -c <"$work/$c/report.html") bytes"
-	echo "$c: report $(case_args "$c" | sed "s|$work/||"): $(wc -l <"$work/$c/report.md") lines of report.md$extra, $(find "$work/$c/plots" -name '*.gp' | wc -l) plots"
+	echo "$c: report $(case_args "$c" | sed "s|$work/||"): $(wc -l <"$work/$c/report.md") lines of report.md$extra, $(find "$work/$c/plots" -name '*.gp' | wc -l) plots drawn by $(wc -l <"$work/count/starts") gnuplot process(es)"
 done
 echo
 

@@ -239,6 +239,19 @@ static int load_manifest(struct outdir *d)
 	return rc;
 }
 
+/* An opened folder's end: its manifest read into d, then d to *out; on any error d freed. */
+static int hand_over(struct outdir *d, int rc, struct outdir **out)
+{
+	if (rc == 0)
+		rc = load_manifest(d);
+	if (rc) {
+		outdir_free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
 /* A folder opened without a lock, for checking or removing what coreplan wrote there. */
 static int open_sub(int dirfd, const char *name, const char *display, struct outdir **out)
 {
@@ -255,14 +268,7 @@ static int open_sub(int dirfd, const char *name, const char *display, struct out
 	d->fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d->fd < 0)
 		rc = err_set("cannot open '%s': %s", d->display, strerror(errno));
-	if (rc == 0)
-		rc = load_manifest(d);
-	if (rc) {
-		outdir_free(d);
-		return rc;
-	}
-	*out = d;
-	return 0;
+	return hand_over(d, rc, out);
 }
 
 /* ---- is it coreplan's? ---- */
@@ -451,14 +457,7 @@ int outdir_open(const char *path, const char *display, bool create, struct outdi
 	       errno != EINVAL)
 		if (errno != EINTR)
 			rc = err_set("cannot lock '%s': %s", d->display, strerror(errno));
-	if (rc == 0)
-		rc = load_manifest(d);
-	if (rc) {
-		outdir_free(d);
-		return rc;
-	}
-	*out = d;
-	return 0;
+	return hand_over(d, rc, out);
 }
 
 void outdir_free(struct outdir *d)

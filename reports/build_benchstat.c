@@ -7,6 +7,7 @@
 #include "builders.h"
 
 #include "../analysis/benchstat.h"
+#include "../common/err.h"
 #include "../common/strbuf.h"
 
 #include <math.h>
@@ -167,11 +168,13 @@ int build_benchstat(const struct benchstat_request *req, const struct benchstat_
 		[C_TEST] = DOC_COL_TEXT("test"),
 		[C_NOTES] = DOC_COL_TEXT("notes"),
 	};
-	struct doc *d = doc_new("compare", "benchstat");
+	struct doc *d = build_doc(out, "compare", "benchstat");
 	struct doc_section *s;
 	struct doc_table *t;
 	struct strbuf text = STRBUF_INIT;
 	size_t rows = 0;
+	if (!d)
+		return ERR_DATA;
 	doc_set_title(d, "benchstat: %s vs %s", res->label[0], res->label[1]);
 	doc_fact_text(d, "a", "arm a (the base)", DOC_LISTED, req->arm[0]);
 	doc_fact_text(d, "b", "arm b", DOC_LISTED, req->arm[1]);
@@ -223,13 +226,6 @@ int build_benchstat(const struct benchstat_request *req, const struct benchstat_
 	doc_note(s, "`coreplan compare --help` and docs/importing.md, \"Importing tool outputs\", "
 		    "say how the view reads Go runs");
 	strbuf_release(&text);
-	for (size_t i = 0; i < res->nleft_out; i++)
-		doc_left_out(d, res->left_out[i].tag, res->left_out[i].reason);
-	build_left_out_count(d);
-	if (doc_error(d)) {
-		doc_free(d);
-		return -1;
-	}
-	*out = d;
-	return 0;
+	build_left_out_list(d, res->left_out, res->nleft_out);
+	return build_done(d, out);
 }

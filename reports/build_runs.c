@@ -98,7 +98,7 @@ int build_runs_begin_with(bool with_reasons, bool fields, const char *const *ext
 		cols[NLEAD + i] = field_col(&field_canonical[i]);
 	for (size_t i = 0; i < nextra; i++) {
 		cols[NLEAD + field_canonical_count + i] = (struct doc_col)DOC_COL_TEXT(extra[i]);
-		cols[NLEAD + field_canonical_count + i].unit = field_unit(extra[i]);
+		cols[NLEAD + field_canonical_count + i].unit = field_known_unit(extra[i]);
 	}
 	if (with_reasons)
 		cols[ncols - 1] = (struct doc_col)DOC_COL_TEXT("reasons");

@@ -75,8 +75,13 @@ extern const struct field_info field_known[];
 extern const size_t field_known_count;
 /* A canonical field, else a well-known one (exact name), else NULL. */
 const struct field_info *field_find_known(const char *name);
-/* The unit of a canonical or well-known field ("ns/op", "s"), "" for any other name or NULL. */
+/*
+ * A field's unit for a column head: field_unit of a canonical field,
+ * field_known_unit of a canonical or well-known one; "" for NULL, a name
+ * that is no such field, or a field without a unit.
+ */
 const char *field_unit(const char *name);
+const char *field_known_unit(const char *name);
 
 /*
  * The primary metric of a tool's runs, by its corpus layout (the tool

@@ -152,18 +152,24 @@ const struct field_info *field_find_known(const char *name)
 	return NULL;
 }
 
-const char *field_unit(const char *name)
-{
-	const struct field_info *f = name ? field_find_known(name) : NULL;
-	return f ? f->unit : "";
-}
-
 const struct field_info *field_find(const char *name)
 {
 	for (size_t i = 0; i < field_canonical_count; i++)
 		if (strcmp(field_canonical[i].name, name) == 0)
 			return &field_canonical[i];
 	return NULL;
+}
+
+const char *field_unit(const char *name)
+{
+	const struct field_info *f = name ? field_find(name) : NULL;
+	return f ? f->unit : "";
+}
+
+const char *field_known_unit(const char *name)
+{
+	const struct field_info *f = name ? field_find_known(name) : NULL;
+	return f ? f->unit : "";
 }
 
 /* Does the lowercased name end with suffix (or is it the suffix: "gbps")? */

@@ -24,34 +24,14 @@
 #include "analysis/select.h"
 #include "common/err.h"
 #include "doc/doc.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
-
-/* |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
-static inline void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static inline void check_msg(const char *message)
-{
-	if (strstr(err_msg(), message) == NULL)
-		fail_msg("message '%s' does not contain '%s'", err_msg(), message);
-}
-
-static inline void check_contains(const char *text, const char *part, const char *what)
-{
-	if (!text || strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
-}
 
 struct row {
 	const char *tag;
@@ -90,13 +70,9 @@ void build_cap36(struct selection *sel, bool err, const char *target, const char
 /* The Markdown of a whole doc (caller frees). */
 static inline char *md_of(const struct doc *d)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	assert_int_equal(doc_write(d, DOC_MD, NULL, fp), 0);
-	fclose(fp);
-	return buf;
+	struct memout m;
+	assert_int_equal(doc_write(d, DOC_MD, NULL, memout_open(&m)), 0);
+	return memout_text(&m);
 }
 
 static inline void check_fact_text(const struct doc *d, const char *name, const char *want)
@@ -111,6 +87,16 @@ static inline void check_fact_shown(const struct doc *d, const char *name, const
 	const char *got = doc_fact_shown(d, name);
 	if (!got || strcmp(got, want))
 		fail_msg("fact %s shown '%s', expected '%s'", name, got ? got : "(none)", want);
+}
+
+/* Each of facts[] (NULL-terminated "name=text", split at the first '=') is a fact with that text. */
+static inline void check_fact_texts(const struct doc *d, const char *const *facts)
+{
+	for (size_t i = 0; facts[i]; i++) {
+		char name[64];
+		const char *want = split_name_value(facts[i], name, sizeof(name));
+		check_fact_text(d, name, want);
+	}
 }
 
 /* The doc's sections, by name, in order: "a,b,c". */

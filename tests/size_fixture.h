@@ -18,6 +18,7 @@
 #include "importers/catalog.h"
 #include "schema/catalog.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +29,6 @@
 #define FIXTURES_DIR "fixtures"
 #endif
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
 #define MEM_GIB (350000.0 / 1048576.0)
 
@@ -37,19 +37,6 @@ static inline int clear_messages(void **state)
 	(void)state;
 	err_clear();
 	return 0;
-}
-
-static inline void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static inline void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
 }
 
 /* One hand-built instance; the derived cores are typed in from the header's rule. */

@@ -27,6 +27,7 @@
 #include "importers/table.h"
 #include "importers/tools.h"
 #include "reports/builders.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -165,24 +166,6 @@ static void test_errors(void **state)
 }
 
 /* ---- benchstat's tables against its own goldens (fixtures/tools/benchstat/README.md) ---- */
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	buf[len] = '\0';
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
-}
 
 static const char *cell_of(const struct table *t, size_t row, const char *col)
 {

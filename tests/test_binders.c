@@ -36,6 +36,7 @@
 #include "importers/corpus.h"
 #include "schema/catalog.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,12 +45,6 @@
 
 #define CAPACITY SHARED_CORPORA "/sky/gcp-x86-capacity-20260816"
 #define GCE_TSV FIXTURES_DIR "/catalogs/gce.tsv"
-
-static void check_close(double actual, double expected, double tol, const char *what)
-{
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (+- %g)", what, actual, expected, tol);
-}
 
 /* A run at `level` with throughput x, latency p50 and every resource missing. */
 static struct binder_run run_at(const char *group, double level, double x, double p50)
@@ -116,7 +111,7 @@ static void saturated_app_cpu_is_the_binder(void **state)
 	/* the ranking: host CPU (0.87), app (0.82), generator (0.03) */
 	assert_int_equal(b.groups[0].nrank, 3);
 	assert_int_equal(b.groups[0].rank[2].r, BINDER_GENERATOR);
-	check_close(b.groups[0].rank[2].headroom, 0.97, 1e-12, "generator headroom");
+	check_abs(b.groups[0].rank[2].headroom, 0.97, 1e-12, "generator headroom");
 	assert_false(b.groups[0].has_knee);
 	binders_release(&b);
 }
@@ -148,7 +143,7 @@ static void rising_throughput_names_no_binder(void **state)
 	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
 	assert_string_equal(b.groups[0].verdict, BINDERS_RISING);
 	assert_int_equal(b.groups[0].plateau_from, 3);
-	check_close(b.levels[1].elasticity, log(290.0 / 100) / log(3.0), 1e-12, "elasticity");
+	check_abs(b.levels[1].elasticity, log(290.0 / 100) / log(3.0), 1e-12, "elasticity");
 	binders_release(&b);
 }
 
@@ -205,7 +200,7 @@ static void knee_is_the_first_level_with_errors(void **state)
 	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
 	assert_true(b.groups[0].has_knee);
 	assert_int_equal(b.groups[0].knee, 1);
-	check_close(b.levels[1].err.median, 0.001, 1e-15, "median err at 300");
+	check_abs(b.levels[1].err.median, 0.001, 1e-15, "median err at 300");
 	assert_int_equal(b.levels[1].err_runs, 2);
 	/* one erring run of three at 500 does not move the knee (median 0) */
 	binders_release(&b);
@@ -236,9 +231,9 @@ static void littles_law_flags_an_impossible_run(void **state)
 	binders_options_init(&o);
 	assert_int_equal(binders_compute(runs, 2, &o, &b), 0);
 	assert_true(runs[0].little_checked && !runs[0].little_fails);
-	check_close(runs[0].little_w_ms, 100000.0 / 300, 1e-9, "implied mean");
+	check_abs(runs[0].little_w_ms, 100000.0 / 300, 1e-9, "implied mean");
 	assert_true(runs[1].little_checked && runs[1].little_fails);
-	check_close(runs[1].little_lo_ms, 165, 1e-12, "Markov bound");
+	check_abs(runs[1].little_lo_ms, 165, 1e-12, "Markov bound");
 	assert_int_equal(b.little_fails, 1);
 	binders_release(&b);
 	/* no think time known: not checked */
@@ -254,11 +249,7 @@ static sqlite3 *cap_db;
 
 static int cap_setup(void **state)
 {
-	(void)state;
-	struct import_options opts;
-	struct import_result res;
-	char path[] = CAPACITY;
-	char *paths[1] = {path};
+	static const char *const paths[] = {CAPACITY};
 	struct catalog cat;
 	bool replaced;
 	if (db_open(":memory:", false, &cap_db) != 0)
@@ -271,34 +262,25 @@ static int cap_setup(void **state)
 		return -1;
 	}
 	catalog_release(&cat);
-	import_options_init(&opts);
-	memset(&res, 0, sizeof(res));
-	if (corpus_import_all(cap_db, paths, 1, &opts, &res, NULL, NULL) != 0) {
-		fprintf(stderr, "import: %s\n", err_msg());
-		return -1;
-	}
-	return 0;
+	return import_all(cap_db, paths, ARRAY_LEN(paths)) == 0 ? 0 : -1;
 }
 
 static int cap_teardown(void **state)
 {
 	(void)state;
-	db_close(cap_db);
-	err_clear();
-	warn_clear();
-	return 0;
+	return db_release(&cap_db);
 }
 
 static const struct binder_group *group_named(const struct binders *b, const char *name)
 {
-	for (size_t i = 0; i < b->ngroups; i++)
-		if (!strcmp(b->groups[i].group, name))
-			return &b->groups[i];
-	fail_msg("no group '%s'", name);
-	return NULL;
+	return FIND_NAMED(b->groups, b->ngroups, group, name);
 }
 
-/* binders_run on the capacity corpus's main blocks 1-3, grouped by target and cfg. */
+/*
+ * binders_run over the capacity corpus's main runs (subcorpus ""), blocks
+ * 1-3, by target and cfg, the ramp kept or left out; the caller releases
+ * res and the filter f.
+ */
 static void capacity_binders(bool keep_ramp, struct run_filter *f, struct binders_result *res)
 {
 	const char *blocks[3] = {"1", "2", "3"}, *main_sub[1] = {""};
@@ -335,23 +317,23 @@ static void capacity_corpus_binders(void **state)
 		const struct binder_use *u = &g->levels[i].res[BINDER_APP_CPU];
 		lo = u->min < lo ? u->min : lo;
 		hi = u->max > hi ? u->max : hi;
-		check_close(g->levels[i].vcpus, 2, 0, "vCPUs");
-		check_close(g->levels[i].physical_cores, 1, 0, "physical cores");
+		check_abs(g->levels[i].vcpus, 2, 0, "vCPUs");
+		check_abs(g->levels[i].physical_cores, 1, 0, "physical cores");
 		/* backends_max 7 of max_connections 56 at every level */
-		check_close(g->levels[i].res[BINDER_CONNECTIONS].median, 7, 0, "backends_max");
-		check_close(g->levels[i].res[BINDER_CONNECTIONS].cap, 56, 0, "max_connections");
+		check_abs(g->levels[i].res[BINDER_CONNECTIONS].median, 7, 0, "backends_max");
+		check_abs(g->levels[i].res[BINDER_CONNECTIONS].cap, 56, 0, "max_connections");
 	}
 	/* the plateau without the ramp (the default, issue 25.7), recomputed
 	 * by tests/plateau_check.py from samples/: 1.652-1.700 */
-	check_close(lo, 1.652, 0.0005, "app cores min, plateau");
-	check_close(hi, 1.700, 0.0005, "app cores max, plateau");
+	check_abs(lo, 1.652, 0.0005, "app cores min, plateau");
+	check_abs(hi, 1.700, 0.0005, "app cores max, plateau");
 	/* PostgreSQL 0.113-0.121 cores on the plateau (plateau_check.py; 0.110-0.118
 	 * in system.tsv); MemAvailable at 500: 3015292 kB at least */
-	check_close(g->levels[2].res[BINDER_PG_CPU].min, 0.113, 0.0005, "pg cores at 500");
-	check_close(g->levels[0].res[BINDER_PG_CPU].max, 0.121, 0.0005, "pg cores at 100");
-	check_close(g->levels[2].avail_min, 3015292, 0, "MemAvailable at 500");
-	check_close(g->levels[2].app_rss.min, 363880, 0, "app RSS at 500, min");
-	check_close(g->levels[2].app_rss.max, 373928, 0, "app RSS at 500, max");
+	check_abs(g->levels[2].res[BINDER_PG_CPU].min, 0.113, 0.0005, "pg cores at 500");
+	check_abs(g->levels[0].res[BINDER_PG_CPU].max, 0.121, 0.0005, "pg cores at 100");
+	check_abs(g->levels[2].avail_min, 3015292, 0, "MemAvailable at 500");
+	check_abs(g->levels[2].app_rss.min, 363880, 0, "app RSS at 500, min");
+	check_abs(g->levels[2].app_rss.max, 373928, 0, "app RSS at 500, max");
 	assert_false(g->has_knee); /* no error up to 500 sessions: the knee is above */
 	/* e2-small: every run fails the tick check, so no CPU binder */
 	g = group_named(&res.b, "target=small, cfg=pg");
@@ -359,11 +341,11 @@ static void capacity_corpus_binders(void **state)
 	assert_int_equal(g->cpu_untrusted_runs, 9);
 	/* the knee: err 0 in 3 of 3 runs at 100, > 0 in 3 of 3 at 300 */
 	assert_true(g->has_knee);
-	check_close(g->levels[g->knee].level, 300, 0, "small pg knee");
+	check_abs(g->levels[g->knee].level, 300, 0, "small pg knee");
 	assert_int_equal(g->levels[g->knee].err_runs, 3);
 	g = group_named(&res.b, "target=small, cfg=mem");
 	assert_true(g->has_knee);
-	check_close(g->levels[g->knee].level, 500, 0, "small mem knee (2 of 3 runs err)");
+	check_abs(g->levels[g->knee].level, 500, 0, "small mem knee (2 of 3 runs err)");
 	assert_int_equal(res.b.little_fails, 0);
 	assert_int_equal(res.b.little_checked, 36);
 	binders_result_release(&res);
@@ -388,8 +370,8 @@ static void capacity_corpus_binders_keep_ramp(void **state)
 		lo = u->min < lo ? u->min : lo;
 		hi = u->max > hi ? u->max : hi;
 	}
-	check_close(lo, 1.615, 0.0005, "app cores min, system.tsv");
-	check_close(hi, 1.646, 0.0005, "app cores max, system.tsv");
+	check_abs(lo, 1.615, 0.0005, "app cores min, system.tsv");
+	check_abs(hi, 1.646, 0.0005, "app cores max, system.tsv");
 	binders_result_release(&res);
 	run_filter_release(&f);
 }

@@ -20,6 +20,7 @@
 #include "importers/catalog.h"
 #include "schema/catalog.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,27 +34,9 @@
 #define GCE FIXTURES_DIR "/catalogs/gce.tsv"
 #define AWS FIXTURES_DIR "/catalogs/aws.tsv"
 
-static char tmpdir[] = "/tmp/coreplan-test-catalog-XXXXXX";
-static char paths[64][300];
-static size_t npaths;
-
 static const char header[] = "instance\tprovider\tseries\tvcpus\tthreads_per_core\t"
 			     "sustained_vcpu_fraction\tmemory_gib\tcpu_family\tprice_per_hour\t"
 			     "price_region\tprice_source\tprice_date\n";
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	(void)state;
-	for (size_t i = 0; i < npaths; i++)
-		unlink(paths[i]);
-	return rmdir(tmpdir);
-}
 
 static int clear_messages(void **state)
 {
@@ -63,19 +46,10 @@ static int clear_messages(void **state)
 	return 0;
 }
 
-/* Write text to tmpdir/name and return the full path. */
+/* Write text to the scratch folder as name; the full path. */
 static const char *put(const char *name, const char *text)
 {
-	char *path;
-	FILE *fp;
-	assert_true(npaths < sizeof(paths) / sizeof(paths[0]));
-	path = paths[npaths++];
-	snprintf(path, sizeof(paths[0]), "%s/%s", tmpdir, name);
-	fp = fopen(path, "wb");
-	assert_non_null(fp);
-	assert_int_equal(fputs(text, fp) >= 0, 1);
-	assert_int_equal(fclose(fp), 0);
-	return path;
+	return tmp_put(name, text, strlen(text));
 }
 
 /* A TSV catalog: the standard header, then `rows`. */
@@ -842,23 +816,6 @@ static void temp_tables(void **state)
 	db_close(db);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long size;
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	size = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)size + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
-	fclose(fp);
-	*len = (size_t)size;
-	return buf;
-}
-
 /* A read-only connection can load TEMP tables; the file does not change. */
 static void temp_tables_read_only(void **state)
 {
@@ -868,7 +825,7 @@ static void temp_tables_read_only(void **state)
 	size_t nbefore, nafter;
 	sqlite3 *db = NULL;
 	(void)state;
-	snprintf(path, sizeof(path), "%s/ro.db", tmpdir);
+	snprintf(path, sizeof(path), "%s/ro.db", tmp_dir());
 	read_ok(GCE, &gce);
 	read_ok(AWS, &aws);
 	assert_int_equal(db_open(path, false, &db), 0);
@@ -902,30 +859,29 @@ static void temp_tables_read_only(void **state)
 	unlink(path);
 }
 
+/* every test starts and ends with no messages */
+#define TEST(f) cmocka_unit_test_setup_teardown(f, clear_messages, clear_messages)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(shipped_catalogs_parse, clear_messages,
-						clear_messages),
-		cmocka_unit_test_setup_teardown(rows_per_series, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(gce_spot_checks, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(aws_spot_checks, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(missing_columns, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(malformed_values, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(duplicate_instance, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(empty_catalog, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(missing_file, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(csv_variant, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(names_and_hashes, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(store_gce_and_aws, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(store_replaces, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(store_refuses_duplicates, clear_messages,
-						clear_messages),
-		cmocka_unit_test_setup_teardown(temp_tables, clear_messages, clear_messages),
-		cmocka_unit_test_setup_teardown(cpu_platforms_column, clear_messages,
-						clear_messages),
-		cmocka_unit_test_setup_teardown(temp_tables_read_only, clear_messages,
-						clear_messages),
+		TEST(shipped_catalogs_parse),
+		TEST(rows_per_series),
+		TEST(gce_spot_checks),
+		TEST(aws_spot_checks),
+		TEST(missing_columns),
+		TEST(malformed_values),
+		TEST(duplicate_instance),
+		TEST(empty_catalog),
+		TEST(missing_file),
+		TEST(csv_variant),
+		TEST(names_and_hashes),
+		TEST(store_gce_and_aws),
+		TEST(store_replaces),
+		TEST(store_refuses_duplicates),
+		TEST(temp_tables),
+		TEST(cpu_platforms_column),
+		TEST(temp_tables_read_only),
 	};
-	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
+	return cmocka_run_group_tests(tests, tmp_dir_make, tmp_dir_remove);
 }

@@ -19,10 +19,8 @@
 /* The gomaxprocs tputs by level, blocks 1, 2, 3 (for compare). */
 static const double g1_tput[] = {475.2284019761499, 485.26070274273076, 484.13466860190584};
 static const double g2_tput[] = {853.212014958686, 881.2907259769522, 865.4682448787189};
-/* gcp-x86-capacity results.tsv: tput of target small and medium, cfg pg, 300 sessions, blocks 1-3
- */
-static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
-static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
+/* arms copied from the real corpora (corpus_arms.h names each source) */
+#include "corpus_arms.h"
 
 /* ---------------------------------------------------------------------- */
 /* compare                                                                 */
@@ -231,13 +229,6 @@ static void test_compare_effect_bound(void **state)
  */
 static void test_compare_clear_cases(void **state)
 {
-	/* capacity corpus: subcorpus core and e2-medium cfg mem, 100 sessions, blocks 1-3 */
-	static const double core[] = {299.3, 288.9, 299.7};
-	static const double medium_mem100[] = {362.57432778567005, 322.54272034273805,
-					       344.97474664499254};
-	/* gomaxprocs-affinity runs.tsv, arm shard, procs 1 and 8 */
-	static const double procs1[] = {1796.2, 1785.1, 1819.7};
-	static const double procs8[] = {2415.3, 2384.0, 2383.2};
 	struct compare_options o;
 	struct compare c;
 	(void)state;
@@ -254,14 +245,14 @@ static void test_compare_clear_cases(void **state)
 	check_contains(c.v.reason, "p = 0.00122 < alpha 0.05 (t = 21.66, df = 2.23)", "reason 1");
 	/* affinity, 8 processes vs 1: 2384 / 1796.2 = 1.3272, t 39.76351262523003,
 	 * df 3.7735188787072813, p 4.3250210080377405e-06 */
-	assert_int_equal(compare_arms(procs1, 3, procs8, 3, &o, &c), 0);
+	assert_int_equal(compare_arms(affinity_procs1, 3, affinity_procs8, 3, &o, &c), 0);
 	check_close(c.ratio.ratio, 2384.0 / 1796.2, 1e-12, "ratio 2");
 	check_close(c.v.t.t, 39.76351262523003, T_REL, "t 2");
 	assert_string_equal(c.v.word, "higher");
 	/* x86 core vs e2-medium (memory, 100 sessions): b/a 344.97474664499254 / 299.3
 	 * = 1.1526, bootstrap within the range-end ratios [1.0762, 1.2550], p 0.03700453729196605;
 	 * effect 15.3% > spreads 3.74% and 12.4% */
-	assert_int_equal(compare_arms(core, 3, medium_mem100, 3, &o, &c), 0);
+	assert_int_equal(compare_arms(cap_core100, 3, cap_medium_mem100, 3, &o, &c), 0);
 	check_close(c.ratio.ratio, 344.97474664499254 / 299.3, 1e-12, "ratio 3");
 	assert_true(c.ratio.lo >= 322.54272034273805 / 299.7 - 1e-12);
 	assert_true(c.ratio.hi <= 362.57432778567005 / 288.9 + 1e-12);
@@ -270,7 +261,7 @@ static void test_compare_clear_cases(void **state)
 	assert_string_equal(c.v.word, "higher");
 	/* at alpha 0.01 the same data are not enough: within-noise, with runs needed */
 	o.v.alpha = 0.01;
-	assert_int_equal(compare_arms(core, 3, medium_mem100, 3, &o, &c), 0);
+	assert_int_equal(compare_arms(cap_core100, 3, cap_medium_mem100, 3, &o, &c), 0);
 	assert_string_equal(c.v.word, "within-noise");
 	check_contains(c.v.reason, "p = 0.037 >= alpha 0.01", "reason at 0.01");
 }
@@ -739,15 +730,13 @@ static void test_compare_document(void **state)
 	assert_int_equal(build_compare(&req, &res, &d), 0);
 	/* the comparison first (the tsv default), every view a table */
 	check_sections(d, "comparison,arms,levels,pairs,benchstat,comparepy");
-	check_fact_text(d, "verdict", "higher");
-	check_fact_text(d, "method", "Welch t on ln values");
-	check_fact_text(d, "metric_kind", "rate");
-	check_fact_text(d, "design", "unpaired");
-	check_fact_text(d, "scale", "log");
-	check_fact_text(d, "test", "welch");
-	check_fact_text(d, "a_where", "gomaxprocs=1");
-	check_fact_text(d, "b_where", "gomaxprocs=2");
-	check_fact_text(d, "metric", "tput");
+	{
+		static const char *const facts[] = {
+			"verdict=higher", "method=Welch t on ln values", "metric_kind=rate",
+			"design=unpaired", "scale=log", "test=welch", "a_where=gomaxprocs=1",
+			"b_where=gomaxprocs=2", "metric=tput", NULL};
+		check_fact_texts(d, facts);
+	}
 	check_fact_shown(d, "lower_is_better", "no");
 	check_fact_shown(d, "exact", "yes");
 	check_fact_shown(d, "separated", "yes");
@@ -948,6 +937,5 @@ int main(void)
 		cmocka_unit_test(test_compare_document_one_run),
 		cmocka_unit_test(test_compare_document_designs),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

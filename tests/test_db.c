@@ -16,19 +16,9 @@
 
 #include "common/err.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/coreplan-test-db-XXXXXX";
-
-static int pragma_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	int value = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		value = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
-	return value;
-}
 
 static void creates_latest_schema(void **state)
 {
@@ -37,13 +27,13 @@ static void creates_latest_schema(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/new.db", dir);
 	assert_int_equal(db_open(path, false, &db), 0);
-	assert_int_equal(pragma_int(db, "PRAGMA user_version"), schema_latest_version());
-	assert_int_equal(pragma_int(db, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(db_scalar_int(db, "PRAGMA user_version"), schema_latest_version());
+	assert_int_equal(db_scalar_int(db, "PRAGMA foreign_keys"), 1);
 	/* synchronous NORMAL = 1 keeps commits across an application crash */
-	assert_int_equal(pragma_int(db, "PRAGMA synchronous"), 1);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 					" AND sql LIKE '%STRICT%'"),
-			 pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"));
+			 db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"));
 	db_close(db);
 	/* reopening is a no-op */
 	assert_int_equal(db_open(path, true, &db), 0);
@@ -100,9 +90,9 @@ static void migrates_forward(void **state)
 	/* read-only commands refuse to migrate */
 	assert_int_equal(db_open(path, true, &db), ERR_DATA);
 	assert_int_equal(db_open(path, false, &db), 0);
-	assert_int_equal(pragma_int(db, "PRAGMA user_version"), schema_latest_version());
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_in_order'"), 1);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM corpora"), 1);
+	assert_int_equal(db_scalar_int(db, "PRAGMA user_version"), schema_latest_version());
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'runs_in_order'"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM corpora"), 1);
 	db_close(db);
 }
 
@@ -132,13 +122,13 @@ static void migrates_3_to_4(void **state)
 	assert_non_null(strstr(err_msg(), "schema version 3; this coreplan needs"));
 	assert_int_equal(db_open(path, false, &db), 0);
 	assert_true(schema_latest_version() >= 4);
-	assert_int_equal(pragma_int(db, "PRAGMA user_version"), schema_latest_version());
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+	assert_int_equal(db_scalar_int(db, "PRAGMA user_version"), schema_latest_version());
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 					" AND name IN ('catalogs', 'instances') AND sql LIKE '%STRICT%'"),
 			 2);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM corpora"), 1);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM hosts"), 1);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM catalogs"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM corpora"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM hosts"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM catalogs"), 0);
 	/* the new tables' rules: a unique name, one instance per catalog, cascade */
 	assert_int_equal(db_exec(db, "INSERT INTO catalogs VALUES (1, 'gce', '/g.tsv', 's', 't');"
 				     "INSERT INTO instances VALUES (1, 'e2-small', 'gce', 'e2', 2, 2,"
@@ -161,7 +151,7 @@ static void migrates_3_to_4(void **state)
 				     " 2, 1, 2, 'gce-e2', 0.1, 'r', 's', 'd', 1, 1, 5, '')"),
 			 ERR_DATA);
 	assert_int_equal(db_exec(db, "DELETE FROM catalogs"), 0);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM instances"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM instances"), 0);
 	db_close(db);
 	/* reopening read-only now works: no migration left */
 	assert_int_equal(db_open(path, true, &db), 0);
@@ -178,8 +168,8 @@ static void foreign_keys_cascade(void **state)
 				     "INSERT INTO exclusions VALUES (1, 'why', 'because');"
 				     "DELETE FROM corpora;"),
 			 0);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM runs"), 0);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM exclusions"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM runs"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM exclusions"), 0);
 	/* STRICT: text in an INTEGER column is refused */
 	assert_int_equal(db_exec(db, "INSERT INTO corpora VALUES ('x', 'c', '/x', 'h', 't', 'l', 'm', '{}')"),
 			 ERR_DATA);
@@ -247,11 +237,11 @@ static void refuses_foreign_database(void **state)
 		assert_int_not_equal(access(wal, F_OK), 0);
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 		/* journal_mode 'delete', not 'wal'; no coreplan table */
-		assert_int_equal(pragma_int(db, "SELECT count(*) FROM pragma_journal_mode"
+		assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM pragma_journal_mode"
 						" WHERE journal_mode = 'wal'"),
 				 0);
 		assert_int_equal(
-			pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'corpora'"),
+			db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'corpora'"),
 			0);
 		sqlite3_close(db);
 		free(before);
@@ -271,7 +261,7 @@ static void empty_file_is_new(void **state)
 	assert_non_null(fp);
 	fclose(fp);
 	assert_int_equal(db_open(path, false, &db), 0);
-	assert_int_equal(pragma_int(db, "SELECT count(*) FROM pragma_journal_mode"
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM pragma_journal_mode"
 					" WHERE journal_mode = 'wal'"),
 			 1);
 	db_close(db);
@@ -309,10 +299,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(dir);
 }
 
 int main(void)

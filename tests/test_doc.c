@@ -21,16 +21,13 @@
 #include "common/strbuf.h"
 #include "doc/doc.h"
 #include "report/report_html.h"
+#include "test_util.h"
 
 static char *render(const struct doc *d, enum doc_format f, const char *view, int *rc)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	*rc = doc_write(d, f, view, fp);
-	fclose(fp);
-	return buf;
+	struct memout m;
+	*rc = doc_write(d, f, view, memout_open(&m));
+	return memout_text(&m);
 }
 
 /* A small sweep-like doc: two levels, one missing cell, a note quoting a fact. */

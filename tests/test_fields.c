@@ -6,12 +6,11 @@
 
 #include <cmocka.h>
 
-#include "db_fixture.h"
-
 #include "common/err.h"
 #include "common/strbuf.h"
 #include "schema/db.h"
 #include "schema/fields.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +58,7 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	return db_fixture_setup(state, fixture_sql);
-}
-
-static int teardown(void **state)
-{
-	return db_fixture_teardown(state);
+	return db_state_open(state, fixture_sql);
 }
 
 /* The run_ids the filter selects, as "1,3" (ascending); caller frees. */
@@ -232,6 +226,25 @@ static void test_canonical(void **state)
 	expect_where(db, NULL, false, false, WHERE("valid=true"), "1,3");
 	expect_where(db, NULL, false, false, WHERE("valid=1"), "1,3");
 	expect_where(db, NULL, false, false, WHERE("valid=no"), "2");
+}
+
+/*
+ * A field's unit for a column head: the units are the ones schema/README.md's
+ * field table lists (tput interactions/s, p50_ms ms; ns_per_op is a
+ * well-known Go field, no column of runs).
+ */
+static void test_field_unit(void **state)
+{
+	(void)state;
+	assert_string_equal(field_unit("tput"), "interactions/s");
+	assert_string_equal(field_unit("p50_ms"), "ms");
+	assert_string_equal(field_unit("ns_per_op"), "");
+	assert_string_equal(field_unit("no_such_field"), "");
+	assert_string_equal(field_unit(NULL), "");
+	assert_string_equal(field_known_unit("ns_per_op"), "ns/op");
+	assert_string_equal(field_known_unit("tput"), "interactions/s");
+	assert_string_equal(field_known_unit("iterations"), "");
+	assert_string_equal(field_known_unit(NULL), "");
 }
 
 static void test_attributes(void **state)
@@ -628,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_field_sql_value),
 		cmocka_unit_test(test_no_filter),
 		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_field_unit),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_multi_value_and_several),
 		cmocka_unit_test(test_corpus),
@@ -639,5 +653,5 @@ int main(void)
 		cmocka_unit_test(test_pool_list),
 		cmocka_unit_test(test_metric_meaning),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, db_state_close);
 }

@@ -61,6 +61,7 @@
 #include "common/err.h"
 #include "reports/builders.h"
 #include "doc/doc.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -68,7 +69,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define EXACT_REL 1e-8
 
 static const double sdm_n[] = {1, 18, 36, 72, 108, 144, 216};
@@ -89,13 +89,6 @@ static int clear_messages(void **state)
 	return 0;
 }
 
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
 /* |actual - printed| <= half a unit of the last printed decimal (+ slack) */
 static void check_printed(double actual, double printed, int decimals, double slack,
 			  const char *what)
@@ -104,12 +97,6 @@ static void check_printed(double actual, double printed, int decimals, double sl
 	if (!(fabs(actual - printed) <= tol))
 		fail_msg("%s: got %.17g, published %.*f (|diff| %.3g > %.3g)", what, actual,
 			 decimals, printed, fabs(actual - printed), tol);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
 }
 
 static const struct fit_param *param(const struct fit_result *r, const char *name)
@@ -619,17 +606,17 @@ static void predict(void **state)
 
 static void model_names(void **state)
 {
+	static const struct {
+		enum fit_model model;
+		const char *name;
+	} names[] = {{FIT_USL, "usl"}, {FIT_AMDAHL, "amdahl"}, {FIT_POWER, "power"}};
 	enum fit_model m;
 	(void)state;
-	assert_string_equal(fit_model_name(FIT_USL), "usl");
-	assert_string_equal(fit_model_name(FIT_AMDAHL), "amdahl");
-	assert_string_equal(fit_model_name(FIT_POWER), "power");
-	assert_int_equal(fit_model_parse("usl", &m), 0);
-	assert_int_equal(m, FIT_USL);
-	assert_int_equal(fit_model_parse("amdahl", &m), 0);
-	assert_int_equal(m, FIT_AMDAHL);
-	assert_int_equal(fit_model_parse("power", &m), 0);
-	assert_int_equal(m, FIT_POWER);
+	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+		assert_string_equal(fit_model_name(names[i].model), names[i].name);
+		assert_int_equal(fit_model_parse(names[i].name, &m), 0);
+		assert_int_equal(m, names[i].model);
+	}
 	assert_true(fit_model_parse("USL", &m) < 0);
 	assert_true(fit_model_parse("all", &m) < 0);
 	assert_true(fit_model_parse("", &m) < 0);
@@ -748,25 +735,27 @@ static void fit_document(void **state)
 	fit_release(&res.fits[FIT_POWER]);
 }
 
+/* every test starts with no messages */
+#define TEST(f) cmocka_unit_test_setup(f, clear_messages)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(usl_specsdm91_published, clear_messages),
-		cmocka_unit_test_setup(usl_specsdm91_exact, clear_messages),
-		cmocka_unit_test_setup(usl_se_scaling, clear_messages),
-		cmocka_unit_test_setup(amdahl_specsdm91, clear_messages),
-		cmocka_unit_test_setup(power_specsdm91, clear_messages),
-		cmocka_unit_test_setup(usl_gomaxprocs_sigma_at_bound, clear_messages),
-		cmocka_unit_test_setup(usl_superlinear_both_at_bound, clear_messages),
-		cmocka_unit_test_setup(amdahl_gomaxprocs_inside, clear_messages),
-		cmocka_unit_test_setup(power_gomaxprocs, clear_messages),
-		cmocka_unit_test_setup(too_few_levels, clear_messages),
-		cmocka_unit_test_setup(bad_values, clear_messages),
-		cmocka_unit_test_setup(predict, clear_messages),
-		cmocka_unit_test_setup(model_names, clear_messages),
-		cmocka_unit_test_setup(order_invariant, clear_messages),
-		cmocka_unit_test_setup(fit_document, clear_messages),
+		TEST(usl_specsdm91_published),
+		TEST(usl_specsdm91_exact),
+		TEST(usl_se_scaling),
+		TEST(amdahl_specsdm91),
+		TEST(power_specsdm91),
+		TEST(usl_gomaxprocs_sigma_at_bound),
+		TEST(usl_superlinear_both_at_bound),
+		TEST(amdahl_gomaxprocs_inside),
+		TEST(power_gomaxprocs),
+		TEST(too_few_levels),
+		TEST(bad_values),
+		TEST(predict),
+		TEST(model_names),
+		TEST(order_invariant),
+		TEST(fit_document),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

@@ -35,6 +35,7 @@
 #include "schema/catalog.h"
 #include "schema/db.h"
 #include "schema/topology.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,52 +48,22 @@
 #define YIP_TSV SHARED_CORPORA "/writeups/yip-sharding/level1.tsv"
 #define GCE_TSV FIXTURES_DIR "/catalogs/gce.tsv"
 
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_msg(const char *part)
-{
-	if (!strstr(err_msg(), part))
-		fail_msg("message '%s' does not contain '%s'", err_msg(), part);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (!text || !strstr(text, part))
-		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
-}
-
 /* A fresh in-memory database with the epyc host recorded from the real lscpu.txt. */
 static int setup(void **state)
 {
-	sqlite3 *db = NULL;
 	struct topology t;
-	int rc = db_open(":memory:", false, &db);
+	int rc = db_state_open(state, NULL);
 	memset(&t, 0, sizeof(t));
 	if (rc == 0)
 		rc = topology_read_file(LSCPU_TXT, "lscpu.txt", &t);
 	if (rc == 0)
-		rc = topology_record(db, "epyc", &t);
+		rc = topology_record(*state, "epyc", &t);
 	topology_release(&t);
-	if (rc) {
+	if (rc && *state) {
 		fprintf(stderr, "setup: %s\n", err_msg());
-		db_close(db);
-		return -1;
+		db_state_close(state);
 	}
-	*state = db;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	db_close(*state);
-	err_clear();
-	warn_clear();
-	return 0;
+	return rc ? -1 : 0;
 }
 
 /* Import one file as corpus `name`, tied with host/instance (NULL: not given). */
@@ -506,12 +477,7 @@ static void sweep_smt_and_beyond(void **state)
 	struct sweep sw;
 	char tags[4][8];
 	(void)state;
-	memset(&h, 0, sizeof(h));
-	h.known = true;
-	snprintf(h.name, sizeof(h.name), "two-by-two");
-	h.physical_cores = 2;
-	h.logical_cpus = 4;
-	h.threads_per_core = 2;
+	host_known(&h, "two-by-two", 2, 4, 2);
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1)
 			medians[1] = 110;
@@ -612,16 +578,16 @@ static void sweep_document_tied(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(level_kinds_on_epyc, setup, teardown),
-		cmocka_unit_test_setup_teardown(unknown_host_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(level_kinds_on_epyc, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(unknown_host_name, setup, db_state_close),
 		cmocka_unit_test(shape_six_by_two),
-		cmocka_unit_test_setup_teardown(import_host_tie, setup, teardown),
-		cmocka_unit_test_setup_teardown(import_instance_tie, setup, teardown),
-		cmocka_unit_test_setup_teardown(mixed_hosts, setup, teardown),
-		cmocka_unit_test_setup_teardown(host_smt_factor_affinity, setup, teardown),
-		cmocka_unit_test_setup_teardown(sweep_in_physical_cores, setup, teardown),
+		cmocka_unit_test_setup_teardown(import_host_tie, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(import_instance_tie, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(mixed_hosts, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(host_smt_factor_affinity, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(sweep_in_physical_cores, setup, db_state_close),
 		cmocka_unit_test(sweep_smt_and_beyond),
-		cmocka_unit_test_setup_teardown(sweep_document_tied, setup, teardown),
+		cmocka_unit_test_setup_teardown(sweep_document_tied, setup, db_state_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

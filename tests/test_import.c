@@ -22,34 +22,13 @@
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #define GOMAXPROCS SHARED_CORPORA "/sky/gomaxprocs-scaling-20260816"
 #define CAPACITY SHARED_CORPORA "/sky/gcp-x86-capacity-20260816"
 
 static sqlite3 *db;
 static char dir[] = "/tmp/coreplan-test-import-XXXXXX";
-
-static int64_t scalar(const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	int64_t value = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		value = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return value;
-}
-
-static double scalar_real(const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	double value = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		value = sqlite3_column_double(stmt, 0);
-	sqlite3_finalize(stmt);
-	return value;
-}
 
 static int import(const char *path, struct import_result *result)
 {
@@ -65,18 +44,6 @@ static int import(const char *path, struct import_result *result)
 	return rc;
 }
 
-static int64_t count_lines(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	int64_t lines = 0;
-	int c;
-	assert_non_null(fp);
-	while ((c = fgetc(fp)) != EOF)
-		lines += c == '\n';
-	fclose(fp);
-	return lines;
-}
-
 static void gomaxprocs_corpus(void **state)
 {
 	struct import_result r;
@@ -87,33 +54,33 @@ static void gomaxprocs_corpus(void **state)
 	assert_int_equal(r.listed, 24);
 	assert_int_equal(r.unlisted, 5);
 	/* 24 rows x 25 columns of results.tsv, every one kept */
-	assert_int_equal(scalar("SELECT count(*) FROM run_attrs WHERE source = 'results'"), 600);
-	assert_true(scalar_real("SELECT tput FROM runs WHERE tag = 'g4-n100-b2'") ==
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_attrs WHERE source = 'results'"), 600);
+	assert_true(db_scalar_real(db, "SELECT tput FROM runs WHERE tag = 'g4-n100-b2'") ==
 		    1538.8011664466776);
-	assert_int_equal(scalar("SELECT gomaxprocs FROM runs WHERE tag = 'g4-n100-b2'"), 4);
+	assert_int_equal(db_scalar_int(db, "SELECT gomaxprocs FROM runs WHERE tag = 'g4-n100-b2'"), 4);
 	/* the generator record's gomaxprocs is the generator's (8), never the app's */
-	assert_int_equal(scalar("SELECT gomaxprocs FROM runs WHERE tag = 'g1-n100-b1'"), 1);
-	assert_true(scalar_real("SELECT app_cores FROM runs WHERE tag = 'g4-n100-b2'") == 3.512);
+	assert_int_equal(db_scalar_int(db, "SELECT gomaxprocs FROM runs WHERE tag = 'g1-n100-b1'"), 1);
+	assert_true(db_scalar_real(db, "SELECT app_cores FROM runs WHERE tag = 'g4-n100-b2'") == 3.512);
 	/* unlisted runs take fields from their generator record and tag */
-	assert_true(scalar_real("SELECT tput FROM runs WHERE tag = 'g8-n100-b0-trial'") ==
+	assert_true(db_scalar_real(db, "SELECT tput FROM runs WHERE tag = 'g8-n100-b0-trial'") ==
 		    1782.483575745034);
-	assert_int_equal(scalar("SELECT gomaxprocs FROM runs WHERE tag = 'prof-g4-n100'"), 4);
-	assert_int_equal(scalar("SELECT count(*) FROM exclusions WHERE reason = 'unlisted'"), 5);
+	assert_int_equal(db_scalar_int(db, "SELECT gomaxprocs FROM runs WHERE tag = 'prof-g4-n100'"), 4);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM exclusions WHERE reason = 'unlisted'"), 5);
 	/* g1 trial has no window.tsv; prof runs have neither idle.txt nor window.tsv */
-	assert_int_equal(scalar("SELECT count(*) FROM missing_files"), 7);
-	assert_int_equal(scalar("SELECT rows FROM traces t JOIN runs r USING (run_id)"
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM missing_files"), 7);
+	assert_int_equal(db_scalar_int(db, "SELECT rows FROM traces t JOIN runs r USING (run_id)"
 				" WHERE r.tag = 'g1-n100-b1' AND t.kind = 'sample'"),
 			 count_lines(GOMAXPROCS "/runs/g1-n100-b1/sample.tsv"));
-	assert_int_equal(scalar("SELECT count(*) FROM trace_rows WHERE tag = 'g8-n100-b3'"
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM trace_rows WHERE tag = 'g8-n100-b3'"
 				" AND kind = 'window'"),
 			 count_lines(GOMAXPROCS "/runs/g8-n100-b3/window.tsv"));
-	assert_int_equal(scalar("SELECT count(*) FROM idle_banners b JOIN runs r USING (run_id)"
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM idle_banners b JOIN runs r USING (run_id)"
 				" WHERE r.tag = 'g1-n100-b1'"),
 			 13);
 	/* unchanged corpus: nothing to do */
 	assert_int_equal(import(GOMAXPROCS, &r), 0);
 	assert_int_equal(r.status, IMPORT_UNCHANGED);
-	assert_int_equal(scalar("SELECT count(*) FROM corpora"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM corpora"), 1);
 }
 
 static void capacity_corpus(void **state)
@@ -124,28 +91,28 @@ static void capacity_corpus(void **state)
 	assert_int_equal(r.runs, 55); /* 47 + 3 m1 + 3 core + rejected + superseded trial */
 	assert_int_equal(r.listed, 53);
 	/* load RSS comes from system.tsv (92928), not results.tsv's defective 94936 */
-	assert_true(scalar_real("SELECT load_rss_kb FROM runs WHERE tag = 'small-mem-n100-b1r1'") ==
+	assert_true(db_scalar_real(db, "SELECT load_rss_kb FROM runs WHERE tag = 'small-mem-n100-b1r1'") ==
 		    92928.0);
-	assert_int_equal(scalar("SELECT sessions FROM runs WHERE tag = 'small-mem-n100-b1r1'"), 100);
-	assert_true(scalar_real("SELECT tput FROM runs WHERE tag = 'm1-r2' AND subcorpus = 'm1'") ==
+	assert_int_equal(db_scalar_int(db, "SELECT sessions FROM runs WHERE tag = 'small-mem-n100-b1r1'"), 100);
+	assert_true(db_scalar_real(db, "SELECT tput FROM runs WHERE tag = 'm1-r2' AND subcorpus = 'm1'") ==
 		    858.8742965751081);
-	assert_true(scalar_real("SELECT tput FROM runs WHERE tag = 'core-mem-p5-n25-r1'") == 299.3);
-	assert_true(scalar_real("SELECT cpu_s FROM runs WHERE tag = 'm1-r1'") == 48.41);
-	assert_int_equal(scalar("SELECT count(*) FROM exclusions e JOIN runs r USING (run_id)"
+	assert_true(db_scalar_real(db, "SELECT tput FROM runs WHERE tag = 'core-mem-p5-n25-r1'") == 299.3);
+	assert_true(db_scalar_real(db, "SELECT cpu_s FROM runs WHERE tag = 'm1-r1'") == 48.41);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM exclusions e JOIN runs r USING (run_id)"
 				" WHERE r.tag = 'medium-pgnofsync-n100-bfsr1' AND e.reason = 'rejected'"
 				" AND e.detail LIKE 'FAIL pgnofsync arm:%'"),
 			 1);
-	assert_int_equal(scalar("SELECT count(*) FROM run_attrs a JOIN runs r USING (run_id)"
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_attrs a JOIN runs r USING (run_id)"
 				" JOIN corpora c USING (corpus_id) WHERE a.source = 'results'"
 				" AND r.subcorpus = '' AND c.name = 'gcp-x86-capacity-20260816'"),
 			 47 * 33);
-	assert_int_equal(scalar("SELECT count(*) FROM run_attrs a JOIN runs r USING (run_id)"
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_attrs a JOIN runs r USING (run_id)"
 				" WHERE a.source = 'join'"),
 			 47 * 18);
-	assert_int_equal(scalar("SELECT rows FROM traces t JOIN runs r USING (run_id)"
+	assert_int_equal(db_scalar_int(db, "SELECT rows FROM traces t JOIN runs r USING (run_id)"
 				" WHERE r.tag = 'small-pg-n300-bsoakr5'"),
 			 count_lines(CAPACITY "/samples/small-pg-n300-bsoakr5.tsv"));
-	assert_int_equal(scalar("SELECT count(*) FROM files WHERE kind = 'other'"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM files WHERE kind = 'other'"), 0);
 }
 
 static void write_file(const char *path, const char *text)
@@ -158,23 +125,26 @@ static void write_file(const char *path, const char *text)
 
 static void bad_values_name_file_line_column(void **state)
 {
+	/* a results table and the message importing it gives */
+	static const struct bad_table {
+		const char *text;
+		const char *message;
+	} bad[] = {
+		{"tag\ttput\nA\t10\nB\tNaN\n", "nan.tsv:3:2: 'NaN' for tput is not a finite number"},
+		{"tag\ttput\nA\t-3\n", "nan.tsv:2:2: tput is -3, must be zero or more"},
+		{"tag\tgomaxprocs\nA\t1.5\n", "nan.tsv:2:2: '1.5' for gomaxprocs is not an integer"},
+		{"tag\ttput\nA\t1\nA\t2\n", "nan.tsv:3: duplicate run tag 'A' (also line 2)"},
+	};
 	struct import_result r;
 	char path[300];
 	(void)state;
 	snprintf(path, sizeof(path), "%s/nan.tsv", dir);
-	write_file(path, "tag\ttput\nA\t10\nB\tNaN\n");
-	assert_int_equal(import(path, &r), ERR_DATA);
-	assert_non_null(strstr(err_msg(), "nan.tsv:3:2: 'NaN' for tput is not a finite number"));
-	write_file(path, "tag\ttput\nA\t-3\n");
-	assert_int_equal(import(path, &r), ERR_DATA);
-	assert_non_null(strstr(err_msg(), "nan.tsv:2:2: tput is -3, must be zero or more"));
-	write_file(path, "tag\tgomaxprocs\nA\t1.5\n");
-	assert_int_equal(import(path, &r), ERR_DATA);
-	assert_non_null(strstr(err_msg(), "nan.tsv:2:2: '1.5' for gomaxprocs is not an integer"));
-	write_file(path, "tag\ttput\nA\t1\nA\t2\n");
-	assert_int_equal(import(path, &r), ERR_DATA);
-	assert_non_null(strstr(err_msg(), "nan.tsv:3: duplicate run tag 'A' (also line 2)"));
-	assert_int_equal(scalar("SELECT count(*) FROM corpora WHERE name = 'nan'"), 0);
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		write_file(path, bad[i].text);
+		assert_int_equal(import(path, &r), ERR_DATA);
+		check_msg(bad[i].message);
+	}
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM corpora WHERE name = 'nan'"), 0);
 }
 
 static void single_table_is_a_corpus(void **state)
@@ -185,11 +155,11 @@ static void single_table_is_a_corpus(void **state)
 	assert_int_equal(r.runs, 4);
 	assert_string_equal(r.layout, "table");
 	/* no tag column: rows are row1..row4; N and Gbps stay attributes by name */
-	assert_true(scalar_real("SELECT num FROM run_attrs a JOIN runs r USING (run_id)"
+	assert_true(db_scalar_real(db, "SELECT num FROM run_attrs a JOIN runs r USING (run_id)"
 				" WHERE r.tag = 'row4' AND a.name = 'Gbps'") == 10.55);
 	assert_int_equal(import(SHARED_CORPORA "/writeups/gomaxprocs-affinity/runs.tsv", &r), 0);
-	assert_true(scalar_real("SELECT tput FROM runs WHERE tag = 'pin-siblings-r2'") == 1102.0);
-	assert_int_equal(scalar("SELECT sessions FROM runs WHERE tag = 'shard-8x1-r1'"), 96);
+	assert_true(db_scalar_real(db, "SELECT tput FROM runs WHERE tag = 'pin-siblings-r2'") == 1102.0);
+	assert_int_equal(db_scalar_int(db, "SELECT sessions FROM runs WHERE tag = 'shard-8x1-r1'"), 96);
 }
 
 static int setup(void **state)
@@ -202,11 +172,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
 	(void)state;
 	db_close(db);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(dir);
 }
 
 int main(void)

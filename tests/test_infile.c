@@ -13,6 +13,7 @@
 
 #include "common/err.h"
 #include "common/infile.h"
+#include "test_util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -40,11 +41,9 @@ static int setup_dir(void **state)
 
 static int remove_dir(void **state)
 {
-	char cmd[400];
 	(void)state;
 	close(root_fd);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(tmpdir);
 }
 
 static const char *at(const char *relative)
@@ -56,12 +55,18 @@ static const char *at(const char *relative)
 	return p;
 }
 
-static void put(const char *relative, const char *text)
+/* Write (mode "wb") or append ("ab") text to the file at relative. */
+static void put_mode(const char *relative, const char *text, const char *mode)
 {
-	FILE *fp = fopen(at(relative), "wb");
+	FILE *fp = fopen(at(relative), mode);
 	assert_non_null(fp);
 	assert_int_equal(fputs(text, fp) >= 0, 1);
 	assert_int_equal(fclose(fp), 0);
+}
+
+static void put(const char *relative, const char *text)
+{
+	put_mode(relative, text, "wb");
 }
 
 static void expect_msg_contains(const char *part)
@@ -158,14 +163,10 @@ static void test_limit_while_reading(void **state)
 	struct infile f;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *fp;
 	(void)state;
 	put("grow.txt", "abc");
 	assert_int_equal(infile_open(&f, at("grow.txt"), "grow.txt", 8), 0);
-	fp = fopen(at("grow.txt"), "ab");
-	assert_non_null(fp);
-	fputs("defghijk", fp);
-	fclose(fp);
+	put_mode("grow.txt", "defghijk", "ab");
 	assert_int_equal(infile_slurp(&f, &text, &len), ERR_DATA);
 	assert_string_equal(err_msg(), "grow.txt: larger than 8 bytes (the limit for this file)");
 	assert_null(text);
@@ -244,14 +245,10 @@ static void test_changed_while_read(void **state)
 {
 	struct infile f;
 	char hex[HASH_HEX_LEN + 1];
-	FILE *fp;
 	(void)state;
 	put("rows.tsv", "1\t2\n3\t4\n");
 	assert_int_equal(infile_open(&f, at("rows.tsv"), "rows.tsv", 0), 0);
-	fp = fopen(at("rows.tsv"), "ab");
-	assert_non_null(fp);
-	fputs("5\t6\n", fp);
-	fclose(fp);
+	put_mode("rows.tsv", "5\t6\n", "ab");
 	assert_int_equal(infile_end(&f, hex, NULL), ERR_DATA);
 	assert_string_equal(err_msg(), "'rows.tsv' changed while it was read (8 bytes at the open, "
 				       "12 read, 12 now): nothing stored");

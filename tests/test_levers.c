@@ -44,6 +44,7 @@
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,13 +54,6 @@
 #define GOMAXPROCS SHARED_CORPORA "/sky/gomaxprocs-scaling-20260816"
 #define CAPACITY SHARED_CORPORA "/sky/gcp-x86-capacity-20260816"
 #define REL 1e-12
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
 
 static const char *const fields_ab[] = {"arm", "other"};
 static const char *const follows_none[] = {NULL, NULL};
@@ -223,32 +217,7 @@ static void a_follower_is_no_lever(void **state)
 
 static sqlite3 *db;
 
-static int real_setup(void **state)
-{
-	struct import_options opts;
-	struct import_result res[2];
-	char gmp[] = GOMAXPROCS, cap[] = CAPACITY;
-	char *paths[2] = {gmp, cap};
-	(void)state;
-	if (db_open(":memory:", false, &db) != 0)
-		return -1;
-	import_options_init(&opts);
-	memset(res, 0, sizeof(res));
-	if (corpus_import_all(db, paths, 2, &opts, res, NULL, NULL) != 0) {
-		fprintf(stderr, "import: %s\n", err_msg());
-		return -1;
-	}
-	return 0;
-}
-
-static int real_teardown(void **state)
-{
-	(void)state;
-	db_close(db);
-	err_clear();
-	warn_clear();
-	return 0;
-}
+CORPORA_FIXTURE(db, real_setup, real_teardown, GOMAXPROCS, CAPACITY)
 
 static const struct lever_pair *pair_named(const struct levers *l, const char *field,
 					   const char *context, const char *value)

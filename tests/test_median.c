@@ -15,13 +15,13 @@
 
 #include "analysis/median.h"
 #include "analysis/stats.h"
+#include "test_util.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 static double median_in_passes_hold(const double *v, size_t n, size_t hold, size_t *passes)
 {
@@ -43,12 +43,6 @@ static double median_in_passes_hold(const double *v, size_t n, size_t hold, size
 static double median_in_passes(const double *v, size_t n, size_t *passes)
 {
 	return median_in_passes_hold(v, n, 0, passes);
-}
-
-static void check_same_bits(double a, double b, const char *what)
-{
-	if (memcmp(&a, &b, sizeof(a)) != 0)
-		fail_msg("%s: %.17g and %.17g are not the same bits", what, a, b);
 }
 
 /*

@@ -58,12 +58,10 @@ static void mem_points(struct memory_result *res, const char *group2)
 
 static void test_memory_document(void **state)
 {
-	struct memory_request req;
+	struct memory_request req = {.by = "sessions"};
 	struct memory_result res;
 	struct doc *d = NULL;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	req.by = "sessions";
 	mem_points(&res, NULL);
 	assert_int_equal(build_memory(&req, &res, &d), 0);
 	check_sections(d, "slopes,endpoints,ratios,residuals");
@@ -104,6 +102,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memory_document),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

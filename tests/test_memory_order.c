@@ -15,17 +15,12 @@
 #include <cmocka.h>
 
 #include "analysis/memory.h"
+#include "test_util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void check_rel(double got, double want, double tol, const char *what)
-{
-	if (!(fabs(got - want) <= tol * fabs(want)))
-		fail_msg("%s: got %.17g, want %.17g", what, got, want);
-}
 
 /*
  * Group B comes first (point 0), A second. In A the first block is b2
@@ -57,38 +52,38 @@ static void test_memory_order_by_first_appearance(void **state)
 	 * Sxx = 2 * 120^2 + 3 * 80^2 = 48000; Sxy = 120 * 32.8 + 120 * 22.8 +
 	 * 80 * (7.2 + 37.2 + 11.2) = 11120; slope 11120 / 48000, intercept
 	 * 42.8 - slope * 220 */
-	check_rel(m.fits[1].ols.slope, 11120.0 / 48000.0, 1e-12, "A slope");
-	check_rel(m.fits[1].ols.intercept, 42.8 - 11120.0 / 48000.0 * 220, 1e-12, "A intercept");
+	check_close(m.fits[1].ols.slope, 11120.0 / 48000.0, 1e-12, "A slope");
+	check_close(m.fits[1].ols.intercept, 42.8 - 11120.0 / 48000.0 * 220, 1e-12, "A intercept");
 
 	/* endpoints: B/b1, then A/b2 (A's first block), then A/b1 */
 	assert_int_equal(m.nendpoints, 3);
 	assert_string_equal(m.endpoints[0].group, "B");
 	assert_string_equal(m.endpoints[0].block, "b1");
-	check_rel(m.endpoints[0].slope, (25.0 - 5.0) / 200.0, 1e-15, "B/b1 slope");
+	check_close(m.endpoints[0].slope, (25.0 - 5.0) / 200.0, 1e-15, "B/b1 slope");
 	assert_string_equal(m.endpoints[1].group, "A");
 	assert_string_equal(m.endpoints[1].block, "b2");
 	/* b2 at 300: median of 50 and 54 = 52 */
-	check_rel(m.endpoints[1].value_hi, 52, 1e-15, "A/b2 value at 300");
-	check_rel(m.endpoints[1].slope, (52.0 - 10.0) / 200.0, 1e-15, "A/b2 slope");
+	check_close(m.endpoints[1].value_hi, 52, 1e-15, "A/b2 value at 300");
+	check_close(m.endpoints[1].slope, (52.0 - 10.0) / 200.0, 1e-15, "A/b2 slope");
 	assert_string_equal(m.endpoints[2].block, "b1");
-	check_rel(m.endpoints[2].slope, (80.0 - 20.0) / 200.0, 1e-15, "A/b1 slope");
+	check_close(m.endpoints[2].slope, (80.0 - 20.0) / 200.0, 1e-15, "A/b1 slope");
 	assert_true(m.endpoints[2].level_lo == 100 && m.endpoints[2].level_hi == 300);
 
 	/* ratios: per group in group order, per level ascending */
 	assert_int_equal(m.nratios, 4);
 	assert_string_equal(m.ratios[0].group, "B");
 	assert_true(m.ratios[0].level == 100 && m.ratios[0].n == 1);
-	check_rel(m.ratios[1].ratio, 25.0 / 300.0, 1e-15, "B ratio at 300");
+	check_close(m.ratios[1].ratio, 25.0 / 300.0, 1e-15, "B ratio at 300");
 	assert_string_equal(m.ratios[2].group, "A");
 	/* A at 100: median(10, 20) = 15; at 300: median(50, 80, 54) = 54 */
 	assert_true(m.ratios[2].level == 100 && m.ratios[2].n == 2);
-	check_rel(m.ratios[2].median, 15, 1e-15, "A median at 100");
+	check_close(m.ratios[2].median, 15, 1e-15, "A median at 100");
 	assert_true(m.ratios[3].level == 300 && m.ratios[3].n == 3);
-	check_rel(m.ratios[3].median, 54, 1e-15, "A median at 300");
+	check_close(m.ratios[3].median, 54, 1e-15, "A median at 300");
 
 	/* residuals: A's from its fit, B's NaN (no fit) */
 	assert_true(isnan(interleaved[0].residual) && isnan(interleaved[5].residual));
-	check_rel(interleaved[4].residual,
+	check_close(interleaved[4].residual,
 		  80 - (m.fits[1].ols.intercept + m.fits[1].ols.slope * 300), 1e-12, "t4 residual");
 	memory_release(&m);
 }
@@ -110,7 +105,7 @@ static void test_memory_null_group_and_block(void **state)
 	assert_int_equal(m.nendpoints, 1);
 	assert_null(m.endpoints[0].block);
 	/* (median(14, 16) - 10) / (3 - 1) = 2.5 */
-	check_rel(m.endpoints[0].slope, 2.5, 1e-15, "slope");
+	check_close(m.endpoints[0].slope, 2.5, 1e-15, "slope");
 	memory_release(&m);
 }
 

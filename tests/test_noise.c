@@ -12,6 +12,7 @@
 #include "noise_lookups.h"
 
 #include "reports/builders.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 
@@ -581,6 +582,5 @@ int main(void)
 		cmocka_unit_test(test_noise_capacity_soak),
 		cmocka_unit_test(test_noise_refuses),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

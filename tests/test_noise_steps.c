@@ -12,6 +12,7 @@
 #include "noise_lookups.h"
 
 #include "reports/builders.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 
@@ -30,6 +31,14 @@ static void cap_options(struct noise_options *o, const char *metric)
 	o->duration_extra = 2;
 }
 
+/* noise over the 36 capacity rows (build_cap36, all blocks) of tput, by sessions. */
+static void cap36_tput_noise(struct selection *sel, struct noise_options *o, struct noise *nz)
+{
+	build_cap36(sel, false, NULL, NULL);
+	cap_options(o, "tput");
+	assert_int_equal(noise_compute(sel, o, nz), 0);
+}
+
 /*
  * The step rule on the real sweeps: the verdict is Welch's t on ln values
  * (python3 tests/stat_check.py welch-ln over results.tsv's tput at blocks
@@ -45,9 +54,7 @@ static void test_noise_steps_capacity(void **state)
 	struct noise nz;
 	const struct noise_step *s;
 	(void)state;
-	build_cap36(&sel, false, NULL, NULL);
-	cap_options(&o, "tput");
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	cap36_tput_noise(&sel, &o, &nz);
 	assert_int_equal(nz.nverdicts, 4);
 	assert_int_equal(nz.nsteps, 8);
 
@@ -298,9 +305,7 @@ static void test_noise_order_capacity(void **state)
 	struct noise nz;
 	const struct noise_factor *f;
 	(void)state;
-	build_cap36(&sel, false, NULL, NULL);
-	cap_options(&o, "tput");
-	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
+	cap36_tput_noise(&sel, &o, &nz);
 	assert_int_equal(nz.nfactors, 3);
 	f = factor_of(&nz, "sessions");
 	assert_true(f->is_level);
@@ -543,13 +548,11 @@ static void test_noise_burst_lower(void **state)
 
 static void test_noise_document_gomaxprocs(void **state)
 {
-	struct noise_request req;
+	struct noise_request req = {.by = "gomaxprocs"};
 	struct noise_result res;
 	struct doc *d = NULL;
 	char *md;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	req.by = "gomaxprocs";
 	noise_options_init(&req.opts);
 	req.opts.by = req.by; /* as noise_run sets it */
 	build(&res.sel, gmp_rows, ARRAY_LEN(gmp_rows));
@@ -563,18 +566,21 @@ static void test_noise_document_gomaxprocs(void **state)
 	check_sections(d, "verdict,steps,levels,cells,drift,order,bursts,soaks");
 	check_fact_text(d, "verdict", "resolved");
 	check_fact_shown(d, "counterbalanced", "yes");
-	check_fact_text(d, "by", "gomaxprocs");
-	check_fact_text(d, "metric", "tput");
-	check_fact_text(d, "block", "block");
-	check_fact_text(d, "group", "");
+	{
+		static const char *const facts[] = {"by=gomaxprocs", "metric=tput", "block=block",
+						    "group=", NULL};
+		check_fact_texts(d, facts);
+	}
 	check_close(doc_fact_number(d, "runs"), 12, 0, "runs");
 	check_close(doc_fact_number(d, "groups"), 1, 0, "groups");
 	check_close(doc_fact_number(d, "bursts"), 0, 0, "bursts");
 	check_fact_text(d, "step_rule", NOISE_STEP_RULE);
-	check_fact_text(d, "verdict_steps", "resolved: 1→2, 2→4, 4→8");
-	check_fact_text(d, "counterbalanced_gomaxprocs", "yes");
-	check_fact_text(d, "metric_kind", "rate");
-	check_fact_text(d, "metric_direction", "higher");
+	{
+		static const char *const facts[] = {"verdict_steps=resolved: 1→2, 2→4, 4→8",
+						    "counterbalanced_gomaxprocs=yes", "metric_kind=rate",
+						    "metric_direction=higher", NULL};
+		check_fact_texts(d, facts);
+	}
 	check_close(doc_fact_number(d, "steps_resolved"), 3, 0, "steps resolved");
 	assert_int_equal(rows_of(d, "steps"), 3);
 	/* python3: 853.212014958686 - 485.26070274273076 (min of 2 - max of 1) */
@@ -609,13 +615,10 @@ static void test_noise_document_gomaxprocs(void **state)
 static void test_noise_document_capacity(void **state)
 {
 	static const char *const group[] = {"target", "cfg", NULL};
-	struct noise_request req;
+	struct noise_request req = {.by = "sessions", .group = group};
 	struct noise_result res;
 	struct doc *d = NULL;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	req.by = "sessions";
-	req.group = group;
 	noise_options_init(&req.opts);
 	build(&res.sel, cap_rows, ARRAY_LEN(cap_rows));
 	assert_int_equal(noise_compute(&res.sel, &req.opts, &res.nz), 0);
@@ -653,6 +656,5 @@ int main(void)
 		cmocka_unit_test(test_noise_document_gomaxprocs),
 		cmocka_unit_test(test_noise_document_capacity),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

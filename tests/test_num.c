@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "common/num.h"
+#include "test_util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -164,20 +165,18 @@ static void test_real_n(void **state)
 
 static void test_bool(void **state)
 {
-	bool b = false;
+	static const struct {
+		const char *text;
+		bool value;
+	} ok[] = {{"true", true}, {"FALSE", false}, {"1", true},
+		  {"0", false},   {"Yes", true},    {"no", false}};
+	bool b;
 	(void)state;
-	assert_int_equal(num_parse_bool("true", &b), 0);
-	assert_true(b);
-	assert_int_equal(num_parse_bool("FALSE", &b), 0);
-	assert_false(b);
-	assert_int_equal(num_parse_bool("1", &b), 0);
-	assert_true(b);
-	assert_int_equal(num_parse_bool("0", &b), 0);
-	assert_false(b);
-	assert_int_equal(num_parse_bool("Yes", &b), 0);
-	assert_true(b);
-	assert_int_equal(num_parse_bool("no", &b), 0);
-	assert_false(b);
+	for (size_t i = 0; i < ARRAY_LEN(ok); i++) {
+		b = !ok[i].value;
+		assert_int_equal(num_parse_bool(ok[i].text, &b), 0);
+		assert_int_equal(b, ok[i].value);
+	}
 	assert_int_equal(num_parse_bool("?", &b), -1);
 	assert_int_equal(num_parse_bool("truee", &b), -1);
 	assert_int_equal(num_parse_bool("", &b), -1);
@@ -300,11 +299,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_real),
 		cmocka_unit_test(test_format_real_is_printf),
-		cmocka_unit_test(test_missing),      cmocka_unit_test(test_int_accepts),
-		cmocka_unit_test(test_int_refuses),  cmocka_unit_test(test_int_n),
-		cmocka_unit_test(test_real_accepts), cmocka_unit_test(test_real_negative_zero),
-		cmocka_unit_test(test_real_refuses), cmocka_unit_test(test_real_n),
-		cmocka_unit_test(test_bool),         cmocka_unit_test(test_go_duration),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_int_accepts),
+		cmocka_unit_test(test_int_refuses),
+		cmocka_unit_test(test_int_n),
+		cmocka_unit_test(test_real_accepts),
+		cmocka_unit_test(test_real_negative_zero),
+		cmocka_unit_test(test_real_refuses),
+		cmocka_unit_test(test_real_n),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_go_duration),
 	};
 	return cmocka_run_group_tests_name("num", tests, NULL, NULL);
 }

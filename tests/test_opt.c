@@ -261,9 +261,12 @@ static void test_shared_choices(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_targets),      cmocka_unit_test(test_ranges),
-		cmocka_unit_test(test_usage_errors), cmocka_unit_test(test_describe),
-		cmocka_unit_test(test_apply),        cmocka_unit_test(test_help_and_stop),
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_help_and_stop),
 		cmocka_unit_test(test_shared_choices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

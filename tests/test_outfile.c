@@ -19,6 +19,7 @@
 
 #include "common/err.h"
 #include "common/outfile.h"
+#include "test_util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -35,9 +36,7 @@ static char dir[64];
 
 static void rm_tree(const char *path)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
-	if (system(cmd) != 0)
+	if (remove_tree(path) != 0)
 		fprintf(stderr, "cannot remove '%s'\n", path);
 }
 
@@ -163,18 +162,30 @@ static void test_names(void **state)
 
 /* ---- creating ---- */
 
+/*
+ * Check, write and save OUT/a.txt (text; force replaces coreplan's own
+ * file), free d, then find text in it and manifest_rows after the marker's
+ * header.
+ */
+static void commit_a_txt(struct outdir *d, const char *text, bool force,
+			 const char *manifest_rows)
+{
+	char want[512];
+	assert_int_equal(outdir_check(d, "a.txt", force), 0);
+	assert_int_equal(write_one(d, "a.txt", text, force), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_free(d);
+	assert_string_equal(get(path_of("a.txt")), text);
+	snprintf(want, sizeof(want), "%s%s", OUTDIR_MANIFEST_HEADER, manifest_rows);
+	assert_string_equal(get(path_of(".coreplan-outputs")), want);
+}
+
 static void test_create_new_and_marker(void **state)
 {
 	struct outdir *d = NULL;
 	(void)state;
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
-	assert_int_equal(outdir_check(d, "a.txt", false), 0);
-	assert_int_equal(write_one(d, "a.txt", "hello\n", false), 0);
-	assert_int_equal(outdir_save(d), 0);
-	outdir_free(d);
-	assert_string_equal(get(path_of("a.txt")), "hello\n");
-	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\ta.txt\n");
+	commit_a_txt(d, "hello\n", false, "\nf\t6\t" HELLO_SHA "\ta.txt\n");
 	/* the folder holds the file and the marker: no stage, no temporary file */
 	assert_int_equal(entries(dir), 2);
 	/* the marker's mode follows the umask like any file (not mkstemp's 0600) */
@@ -187,14 +198,21 @@ static void test_create_new_and_marker(void **state)
 	}
 }
 
-static void test_own_file_needs_force(void **state)
+/* A first run: OUT/a.txt written ("hello\n") and the folder saved. */
+static void save_hello(void)
 {
 	struct outdir *d = NULL;
-	(void)state;
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
 	assert_int_equal(write_one(d, "a.txt", "hello\n", false), 0);
 	assert_int_equal(outdir_save(d), 0);
 	outdir_free(d);
+}
+
+static void test_own_file_needs_force(void **state)
+{
+	struct outdir *d = NULL;
+	(void)state;
+	save_hello();
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
 	assert_int_equal(outdir_check(d, "a.txt", false), ERR_DATA);
 	check_err("cannot write 'OUT/a.txt': it exists (coreplan wrote it; --force replaces it)");
@@ -202,13 +220,7 @@ static void test_own_file_needs_force(void **state)
 	assert_int_equal(write_one(d, "a.txt", "new\n", false), ERR_DATA);
 	check_err("OUT/a.txt");
 	assert_string_equal(get(path_of("a.txt")), "hello\n");
-	assert_int_equal(outdir_check(d, "a.txt", true), 0);
-	assert_int_equal(write_one(d, "a.txt", "new\n", true), 0);
-	assert_int_equal(outdir_save(d), 0);
-	outdir_free(d);
-	assert_string_equal(get(path_of("a.txt")), "new\n");
-	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nf\t4\t" NEW_SHA "\ta.txt\n");
+	commit_a_txt(d, "new\n", true, "\nf\t4\t" NEW_SHA "\ta.txt\n");
 }
 
 static void test_foreign_file_refused_even_with_force(void **state)
@@ -234,10 +246,7 @@ static void test_changed_file_refused(void **state)
 {
 	struct outdir *d = NULL;
 	(void)state;
-	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
-	assert_int_equal(write_one(d, "a.txt", "hello\n", false), 0);
-	assert_int_equal(outdir_save(d), 0);
-	outdir_free(d);
+	save_hello();
 	put(path_of("a.txt"), "HELLO\n"); /* the same size, other bytes: the hash tells */
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
 	assert_int_equal(outdir_check(d, "a.txt", true), ERR_DATA);
@@ -443,25 +452,25 @@ static void test_open_creates_and_names(void **state)
 	check_err("cannot write into 'M': No such file or directory");
 }
 
+/* every test in a fresh output folder, removed after it */
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_names, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_create_new_and_marker, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_own_file_needs_force, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_foreign_file_refused_even_with_force, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_changed_file_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_never_followed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink_marker_not_followed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_foreign_marker_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fifo_refused_without_blocking, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_commit_never_replaces_a_newcomer, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_unstage_keeps_link_targets, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_folder_owned_and_removed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_creates_and_names, setup, teardown),
+		TEST(test_names),
+		TEST(test_create_new_and_marker),
+		TEST(test_own_file_needs_force),
+		TEST(test_foreign_file_refused_even_with_force),
+		TEST(test_changed_file_refused),
+		TEST(test_symlink_never_followed),
+		TEST(test_symlink_marker_not_followed),
+		TEST(test_foreign_marker_refused),
+		TEST(test_fifo_refused_without_blocking),
+		TEST(test_commit_never_replaces_a_newcomer),
+		TEST(test_unstage_keeps_link_targets),
+		TEST(test_folder_owned_and_removed),
+		TEST(test_open_creates_and_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

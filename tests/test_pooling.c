@@ -22,14 +22,13 @@
 
 #include <cmocka.h>
 
-#include "db_fixture.h"
-
 #include "analysis/pooling.h"
 #include "analysis/select.h"
 #include "common/err.h"
 #include "common/strbuf.h"
 #include "schema/db.h"
 #include "schema/fields.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,12 +437,7 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	return db_fixture_setup(state, fixture_sql);
-}
-
-static int teardown(void **state)
-{
-	return db_fixture_teardown(state);
+	return db_state_open(state, fixture_sql);
 }
 
 static void test_load_and_check(void **state)
@@ -688,9 +682,9 @@ int main(void)
 		cmocka_unit_test(test_followers),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_missing_values),
-		cmocka_unit_test_setup_teardown(test_load_and_check, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_load_block_kind, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_prefetch_matches_second_pass, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_and_check, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(test_load_block_kind, setup, db_state_close),
+		cmocka_unit_test_setup_teardown(test_prefetch_matches_second_pass, setup, db_state_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include "common/err.h"
 #include "plot/plot.h"
 #include "plot/session.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,9 +110,7 @@ static void make_dir(char *tmpl)
 
 static void remove_dir(const char *dir)
 {
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(remove_tree(dir), 0);
 }
 
 static void test_session_same_images(void **state)

@@ -729,27 +729,30 @@ static void run_where_without_runs(void **state)
 	db_close(db);
 }
 
+/* every test starts with no messages */
+#define TEST(f) cmocka_unit_test_setup(f, clear_messages)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(dedicated_power_of_two, clear_messages),
-		cmocka_unit_test_setup(dedicated_between_powers, clear_messages),
-		cmocka_unit_test_setup(shared_core_share, clear_messages),
-		cmocka_unit_test_setup(translated_and_unmeasured, clear_messages),
-		cmocka_unit_test_setup(translated_with_interval, clear_messages),
-		cmocka_unit_test_setup(extrapolation, clear_messages),
-		cmocka_unit_test_setup(memory, clear_messages),
-		cmocka_unit_test_setup(cheapest, clear_messages),
-		cmocka_unit_test_setup(headroom, clear_messages),
-		cmocka_unit_test_setup(refusals, clear_messages),
-		cmocka_unit_test_setup(empty_catalog, clear_messages),
-		cmocka_unit_test_setup(gce_catalog_e2, clear_messages),
-		cmocka_unit_test_setup(run_shipped_then_stored_then_given, clear_messages),
-		cmocka_unit_test_setup(run_where_without_runs, clear_messages),
-		cmocka_unit_test_setup(verdict_words, clear_messages),
-		cmocka_unit_test_setup(memory_parts, clear_messages),
-		cmocka_unit_test_setup(run_validates_names, clear_messages),
-		cmocka_unit_test_setup(run_lists_families, clear_messages),
+		TEST(dedicated_power_of_two),
+		TEST(dedicated_between_powers),
+		TEST(shared_core_share),
+		TEST(translated_and_unmeasured),
+		TEST(translated_with_interval),
+		TEST(extrapolation),
+		TEST(memory),
+		TEST(cheapest),
+		TEST(headroom),
+		TEST(refusals),
+		TEST(empty_catalog),
+		TEST(gce_catalog_e2),
+		TEST(run_shipped_then_stored_then_given),
+		TEST(run_where_without_runs),
+		TEST(verdict_words),
+		TEST(memory_parts),
+		TEST(run_validates_names),
+		TEST(run_lists_families),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -436,16 +436,19 @@ static void fleets(void **state)
 	free(rows);
 }
 
+/* every test starts with no messages */
+#define TEST(f) cmocka_unit_test_setup(f, clear_messages)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(judge_measured, clear_messages),
-		cmocka_unit_test_setup(judge_cheapest_memory_unmeasured, clear_messages),
-		cmocka_unit_test_setup(judge_worst_verdict_first, clear_messages),
-		cmocka_unit_test_setup(sessions_parse, clear_messages),
-		cmocka_unit_test_setup(calibration_and_loo, clear_messages),
-		cmocka_unit_test_setup(sessions_factor, clear_messages),
-		cmocka_unit_test_setup(fleets, clear_messages),
+		TEST(judge_measured),
+		TEST(judge_cheapest_memory_unmeasured),
+		TEST(judge_worst_verdict_first),
+		TEST(sessions_parse),
+		TEST(calibration_and_loo),
+		TEST(sessions_factor),
+		TEST(fleets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include "analysis/smt.h"
 #include "common/err.h"
 #include "importers/topology.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -32,27 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
 #define LSCPU_TXT SHARED_CORPORA "/writeups/gomaxprocs-affinity/lscpu.txt"
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
-}
-
-static void check_msg(const char *message)
-{
-	check_contains(err_msg(), message, "error message");
-}
 
 /* round(x, places) == want, as a seed quotes it */
 static void check_rounded(double x, int places, double want, const char *what)
@@ -108,11 +90,7 @@ static void load_epyc(struct topology *t)
 
 static const struct smt_figure *figure(const struct smt_figures *r, const char *name)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->figures[i].name, name))
-			return &r->figures[i];
-	fail_msg("no figure '%s'", name);
-	return NULL;
+	return FIND_NAMED(r->figures, r->n, name, name);
 }
 
 static void check_figure(const struct smt_figure *f, double value, double lo, double hi,
@@ -129,6 +107,16 @@ static void check_figure(const struct smt_figure *f, double value, double lo, do
 	check_close(f->lo, f->num.s.min / f->den.s.max, REL, f->name);
 	check_close(f->hi, f->num.s.max / f->den.s.min, REL, f->name);
 	assert_true(f->lo <= f->value && f->value <= f->hi);
+}
+
+/* A sharded figure (3 runs over 3) that names no ceiling: none was measured. */
+static void check_sharded_without_ceiling(const struct smt_figures *r, const char *name,
+					  double value, double lo, double hi)
+{
+	const struct smt_figure *f = figure(r, name);
+	check_figure(f, value, lo, hi, 3, 3);
+	if (strstr(f->note, "ceiling"))
+		fail_msg("%s refers to a ceiling that was not measured: %s", name, f->note);
 }
 
 static void check_not_measured(const struct smt_figures *r, const char *name)
@@ -261,7 +249,6 @@ static void host_without_smt(void **state)
 	struct smt_figures r;
 	struct smt_run runs[16];
 	size_t n = 0;
-	const struct smt_figure *f;
 	static const char nosmt[] = "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n";
 	(void)state;
 	assert_int_equal(topology_parse(nosmt, strlen(nosmt), "nosmt", &t), 0);
@@ -283,11 +270,8 @@ static void host_without_smt(void **state)
 	check_not_measured(&r, "shared_vs_distinct");
 	check_not_measured(&r, "smt_factor");
 	check_not_measured(&r, "ceiling");
-	f = figure(&r, "sharded 2x4");
-	check_figure(f, 2092.1 / 484.13466860190584, 2077.0 / 485.26070274273076,
-		     2093.1 / 475.2284019761499, 3, 3);
-	if (strstr(f->note, "ceiling"))
-		fail_msg("sharded 2x4 refers to a ceiling that was not measured: %s", f->note);
+	check_sharded_without_ceiling(&r, "sharded 2x4", 2092.1 / 484.13466860190584,
+				      2077.0 / 485.26070274273076, 2093.1 / 475.2284019761499);
 	topology_release(&t);
 }
 
@@ -298,7 +282,6 @@ static void no_pinned_runs(void **state)
 	struct smt_figures r;
 	struct smt_run runs[ARRAY_LEN(affinity_runs)];
 	size_t n = 0;
-	const struct smt_figure *f;
 	(void)state;
 	load_epyc(&t);
 	for (size_t i = 0; i < ARRAY_LEN(affinity_runs); i++)
@@ -312,11 +295,8 @@ static void no_pinned_runs(void **state)
 	/* the unpinned figures do not depend on the pinned runs */
 	check_figure(figure(&r, "smt_step"), 1796.1993522387324 / 1538.8011664466776,
 		     1785.1 / 1553.4903348492956, 1819.7 / 1534.0434497238257, 6, 3);
-	f = figure(&r, "sharded 8x1");
-	check_figure(f, 2384.0 / 484.13466860190584, 2383.2 / 485.26070274273076,
-		     2415.3 / 475.2284019761499, 3, 3);
-	if (strstr(f->note, "ceiling"))
-		fail_msg("sharded 8x1 refers to a ceiling that was not measured: %s", f->note);
+	check_sharded_without_ceiling(&r, "sharded 8x1", 2384.0 / 484.13466860190584,
+				      2383.2 / 485.26070274273076, 2415.3 / 475.2284019761499);
 	topology_release(&t);
 }
 
@@ -393,6 +373,5 @@ int main(void)
 		cmocka_unit_test(cpu_not_on_host),
 		cmocka_unit_test(no_runs),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

@@ -26,21 +26,13 @@
 
 #include "analysis/stats.h"
 #include "common/err.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-/* |actual - expected| <= rel * |expected| (or <= rel when expected is 0). */
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
 
 static void check_error(int rc, const char *message)
 {
@@ -517,9 +509,8 @@ static void test_runs_needed(void **state)
 
 /* ---- t tests, pooling, summaries with zeros ---- */
 
-/* capacity corpus, cfg pg, 300 sessions, blocks 1, 2, 3 (tput) */
-static const double cap_small300[] = {69.0378764094059, 64.32009579045246, 55.525064605616755};
-static const double cap_medium300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
+/* arms copied from the real corpora (corpus_arms.h names each source) */
+#include "corpus_arms.h"
 
 #define T_REL 1e-9
 
@@ -549,20 +540,12 @@ static void test_welch_ln_capacity(void **state)
 
 static void test_welch_ln_core_and_affinity(void **state)
 {
-	/* capacity corpus: subcorpus core (x86 dedicated core, memory store) and
-	 * e2-medium cfg mem at 100 sessions, blocks 1-3 */
-	static const double core[] = {299.3, 288.9, 299.7};
-	static const double medium_mem100[] = {362.57432778567005, 322.54272034273805,
-					       344.97474664499254};
-	/* gomaxprocs-affinity runs.tsv, arm shard, procs 1 and 8 */
-	static const double procs1[] = {1796.2, 1785.1, 1819.7};
-	static const double procs8[] = {2415.3, 2384.0, 2383.2};
 	struct t_test t;
 	(void)state;
 	/* scipy.stats.ttest_ind(ln b, ln a, equal_var=False): t = 4.102306568843705,
 	 * p = 0.03700453729196605; df 2.4948913740370546; gm interval
 	 * [1.018966454215028, 1.3182380561926634] */
-	assert_int_equal(stats_welch_ln(core, 3, medium_mem100, 3, 0.95, &t), 0);
+	assert_int_equal(stats_welch_ln(cap_core100, 3, cap_medium_mem100, 3, 0.95, &t), 0);
 	check_close(t.t, 4.102306568843705, T_REL, "core t");
 	check_close(t.df, 2.4948913740370546, T_REL, "core df");
 	check_close(t.p, 0.03700453729196605, T_REL, "core p");
@@ -570,7 +553,7 @@ static void test_welch_ln_core_and_affinity(void **state)
 	check_close(exp(t.hi), 1.3182380561926634, T_REL, "core hi");
 	/* t = 39.76351262523003, p = 4.3250210080377405e-06, df 3.7735188787072813;
 	 * gm 1.3298630778950093 [1.303027930089937, 1.357250880897327] */
-	assert_int_equal(stats_welch_ln(procs1, 3, procs8, 3, 0.95, &t), 0);
+	assert_int_equal(stats_welch_ln(affinity_procs1, 3, affinity_procs8, 3, 0.95, &t), 0);
 	check_close(t.t, 39.76351262523003, T_REL, "affinity t");
 	check_close(t.df, 3.7735188787072813, T_REL, "affinity df");
 	check_close(t.p, 4.3250210080377405e-06, T_REL, "affinity p");
@@ -578,7 +561,7 @@ static void test_welch_ln_core_and_affinity(void **state)
 	check_close(exp(t.lo), 1.303027930089937, T_REL, "affinity lo");
 	check_close(exp(t.hi), 1.357250880897327, T_REL, "affinity hi");
 	/* swapping the arms flips t and the difference, not p or df */
-	assert_int_equal(stats_welch_ln(procs8, 3, procs1, 3, 0.95, &t), 0);
+	assert_int_equal(stats_welch_ln(affinity_procs8, 3, affinity_procs1, 3, 0.95, &t), 0);
 	check_close(t.t, -39.76351262523003, T_REL, "swapped t");
 	check_close(t.p, 4.3250210080377405e-06, T_REL, "swapped p");
 }
@@ -792,6 +775,5 @@ int main(void)
 		cmocka_unit_test(test_pairs_needed),
 		cmocka_unit_test(test_summary_any_zeros),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

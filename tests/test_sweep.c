@@ -510,12 +510,7 @@ static void test_sweep_skipped_cores(void **state)
 	for (size_t i = 0; i < GMP_ROWS; i++)
 		if (gmp_rows[i].level == 1 || gmp_rows[i].level == 8)
 			rows[n++] = gmp_rows[i];
-	memset(&host, 0, sizeof(host));
-	host.known = true;
-	snprintf(host.name, sizeof(host.name), "e2-standard-8");
-	host.physical_cores = 4;
-	host.logical_cpus = 8;
-	host.threads_per_core = 2;
+	host_known(&host, "e2-standard-8", 4, 8, 2);
 	build(&sel, rows, n);
 	sweep_options_init(&o);
 	sweep_options_fields(&o, "tput", "gomaxprocs", NULL, false);
@@ -560,6 +555,5 @@ int main(void)
 		cmocka_unit_test(test_sweep_session_level),
 		cmocka_unit_test(test_sweep_time_metric),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

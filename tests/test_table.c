@@ -12,6 +12,7 @@
 
 #include "common/err.h"
 #include "importers/table.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,42 +22,6 @@
 #ifndef SHARED_CORPORA
 #define SHARED_CORPORA "../shared/corpora"
 #endif
-
-static char tmpdir[] = "/tmp/coreplan-test-table-XXXXXX";
-static char paths[64][300];
-static size_t npaths;
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	(void)state;
-	for (size_t i = 0; i < npaths; i++)
-		unlink(paths[i]);
-	return rmdir(tmpdir);
-}
-
-/* Write `len` bytes to tmpdir/name and return the full path. */
-static const char *put(const char *name, const char *data, size_t len)
-{
-	char *path;
-	FILE *fp;
-	assert_true(npaths < sizeof(paths) / sizeof(paths[0]));
-	path = paths[npaths++];
-	snprintf(path, sizeof(paths[0]), "%s/%s", tmpdir, name);
-	fp = fopen(path, "wb");
-	assert_non_null(fp);
-	if (len)
-		assert_int_equal(fwrite(data, 1, len, fp), len);
-	assert_int_equal(fclose(fp), 0);
-	return path;
-}
-
-#define PUT(name, literal) put(name, literal, sizeof(literal) - 1)
 
 /* Read a file that must be refused, and check the whole message. */
 static void expect_error(const char *path, const char *display, const char *message)
@@ -257,7 +222,7 @@ static void test_refusals(void **state)
 	expect_error(PUT("afterquote.csv", "a,b\n\"x\"y,2\n"), "afterquote.csv",
 		     "afterquote.csv:2:1: malformed quoted field (a field with a quote must be "
 		     "quoted, and the quote doubled)");
-	expect_error(tmpdir, "folder.tsv",
+	expect_error(tmp_dir(), "folder.tsv",
 		     "'folder.tsv' is a folder, not a regular file: not read");
 }
 
@@ -266,7 +231,7 @@ static void test_missing_file(void **state)
 	struct table t;
 	char path[400];
 	(void)state;
-	snprintf(path, sizeof(path), "%s/does-not-exist.tsv", tmpdir);
+	snprintf(path, sizeof(path), "%s/does-not-exist.tsv", tmp_dir());
 	assert_int_equal(table_read(path, "runs/x.tsv", TABLE_SNIFF, &t), ERR_DATA);
 	assert_string_equal(err_msg(), "cannot open 'runs/x.tsv': No such file or directory");
 	table_release(&t);
@@ -284,14 +249,14 @@ static void test_field_cap(void **state)
 	memcpy(data, "h\n", 2);
 	memset(data + 2, 'x', cap);
 	data[2 + cap] = '\n';
-	path = put("atcap.tsv", data, cap + 3);
+	path = tmp_put("atcap.tsv", data, cap + 3);
 	assert_int_equal(table_read(path, "atcap.tsv", TABLE_SNIFF, &t), 0);
 	assert_int_equal(strlen(t.cells[0][0]), cap);
 	table_release(&t);
 
 	memset(data + 2, 'x', cap + 1);
 	data[3 + cap] = '\n';
-	path = put("overcap.tsv", data, cap + 4);
+	path = tmp_put("overcap.tsv", data, cap + 4);
 	expect_error(path, "overcap.tsv", "overcap.tsv:2:1: field longer than 16 MiB");
 	free(data);
 }
@@ -306,7 +271,7 @@ static void test_column_cap(void **state)
 	for (size_t i = 0; i < n; i++)
 		len += (size_t)sprintf(data + len, "%sc%zu", i ? "\t" : "", i);
 	data[len++] = '\n';
-	expect_error(put("wide.tsv", data, len), "wide.tsv",
+	expect_error(tmp_put("wide.tsv", data, len), "wide.tsv",
 		     "wide.tsv:1:100001: more than 100000 fields in a row");
 	/* 100,000 distinct columns are fine (and checked for duplicates fast) */
 	len = 0;
@@ -315,7 +280,7 @@ static void test_column_cap(void **state)
 	data[len++] = '\n';
 	{
 		struct table t;
-		const char *path = put("wide-ok.tsv", data, len);
+		const char *path = tmp_put("wide-ok.tsv", data, len);
 		assert_int_equal(table_read(path, "wide-ok.tsv", TABLE_SNIFF, &t), 0);
 		assert_int_equal(t.ncols, 100000);
 		assert_string_equal(t.header[99999], "c99999");
@@ -336,7 +301,7 @@ static void test_long_line(void **state)
 	memcpy(data, "a\tb\r\n", 5);
 	memset(data + 5, 'y', n);
 	memcpy(data + 5 + n, "\tz\r\n", 4);
-	path = put("long.tsv", data, n + 9);
+	path = tmp_put("long.tsv", data, n + 9);
 	assert_int_equal(table_read(path, "long.tsv", TABLE_SNIFF, &t), 0);
 	assert_int_equal(t.nrows, 1);
 	assert_int_equal(strlen(t.cells[0][0]), n);
@@ -398,5 +363,5 @@ int main(void)
 		cmocka_unit_test(test_real_gomaxprocs_results),
 		cmocka_unit_test(test_real_capacity_results),
 	};
-	return cmocka_run_group_tests_name("table", tests, setup_dir, remove_dir);
+	return cmocka_run_group_tests_name("table", tests, tmp_dir_make, tmp_dir_remove);
 }

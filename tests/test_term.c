@@ -25,16 +25,13 @@
 
 #include "doc/doc.h"
 #include "doc/term.h"
+#include "test_util.h"
 
 static char *text_of(const struct doc *d, const char *view, int width)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	assert_int_equal(doc_write_text(d, fp, view, width), 0);
-	fclose(fp);
-	return buf;
+	struct memout m;
+	assert_int_equal(doc_write_text(d, memout_open(&m), view, width), 0);
+	return memout_text(&m);
 }
 
 /* One value on its own scale, as "number unit". */

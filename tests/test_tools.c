@@ -17,35 +17,11 @@
 #include "importers/tools.h"
 #include "doc/doc.h"
 #include "schema/fields.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The converters on bytes in memory (importers/tools.h: tool_convert_table, no file column). */
-static int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-		      struct table *t)
-{
-	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
-}
-
-/* Does detection on structure (tool_classify) name this format? */
-static bool detects(const char *bytes, size_t n, const char *format)
-{
-	struct tool_src s;
-	struct tool_class c;
-	tool_src_mem(&s, bytes, n, "x");
-	assert_int_equal(tool_classify(&s, &c), 0);
-	tool_src_close(&s);
-	return c.kind == TOOL_KIND_TOOL && !strcmp(c.format->name, format);
-}
-
-static const char *cell(const struct table *t, size_t row, const char *col)
-{
-	int c = table_col(t, col);
-	assert_true(c >= 0);
-	return t->cells[row][c];
-}
 
 static int convert(const char *text, struct table *t)
 {
@@ -86,22 +62,17 @@ static void test_config_and_results(void **state)
 	(void)state;
 	assert_int_equal(convert(text, &t), 0);
 	assert_int_equal(t.nrows, 3);
-	assert_string_equal(cell(&t, 0, "name"), "BenchmarkSum/size=100");
-	assert_string_equal(cell(&t, 0, "gomaxprocs"), "2");
-	assert_string_equal(cell(&t, 1, "gomaxprocs"), "1"); /* no suffix: GOMAXPROCS=1 */
-	assert_string_equal(cell(&t, 2, "gomaxprocs"), "16");
-	assert_string_equal(cell(&t, 0, "size"), "100");
-	assert_string_equal(cell(&t, 2, "size"), "");
-	assert_string_equal(cell(&t, 0, "iterations"), "2000");
-	assert_string_equal(cell(&t, 0, "ns_per_op"), "117.5");
-	assert_string_equal(cell(&t, 0, "cpu"), "Intel(R) Xeon(R) Processor");
-	assert_string_equal(cell(&t, 0, "note"), "");
-	assert_string_equal(cell(&t, 1, "note"), "second"); /* CR stripped */
-	assert_string_equal(cell(&t, 2, "pkg"), "example.com/x");
-	assert_string_equal(cell(&t, 2, "bytes_per_join"), "16.00");
-	assert_string_equal(cell(&t, 2, "B_per_op"), "16");
-	assert_string_equal(cell(&t, 2, "allocs_per_op"), "1");
-	assert_string_equal(cell(&t, 2, "MB_per_s"), "3.5");
+	assert_string_equal(table_cell(&t, 0, "name"), "BenchmarkSum/size=100");
+	assert_string_equal(table_cell(&t, 0, "gomaxprocs"), "2");
+	assert_string_equal(table_cell(&t, 1, "gomaxprocs"), "1"); /* no suffix: GOMAXPROCS=1 */
+	check_cells(&t, (const char *const[]){"2:gomaxprocs=16", "0:size=100", "2:size=", NULL});
+	check_row(&t, 0,
+		  (const char *const[]){"iterations=2000", "ns_per_op=117.5",
+					"cpu=Intel(R) Xeon(R) Processor", "note=", NULL});
+	assert_string_equal(table_cell(&t, 1, "note"), "second"); /* CR stripped */
+	check_row(&t, 2,
+		  (const char *const[]){"pkg=example.com/x", "bytes_per_join=16.00", "B_per_op=16",
+					"allocs_per_op=1", "MB_per_s=3.5", NULL});
 	assert_int_equal(t.lines[0], 5);
 	assert_int_equal(t.lines[2], 8);
 	table_release(&t);
@@ -113,8 +84,8 @@ static void test_unset_config(void **state)
 	(void)state;
 	assert_int_equal(
 		convert("note: a\nBenchmarkA 1 2 ns/op\nnote:\nBenchmarkA 1 3 ns/op\n", &t), 0);
-	assert_string_equal(cell(&t, 0, "note"), "a");
-	assert_string_equal(cell(&t, 1, "note"), "");
+	assert_string_equal(table_cell(&t, 0, "note"), "a");
+	assert_string_equal(table_cell(&t, 1, "note"), "");
 	table_release(&t);
 }
 
@@ -164,8 +135,8 @@ static void test_file_column(void **state)
 	assert_int_equal(tool_convert_table(tool_find("gobench"), text, strlen(text), "d/old.txt",
 					    "old.txt", &t),
 			 0);
-	assert_string_equal(cell(&t, 0, "file"), "old.txt");
-	assert_string_equal(cell(&t, 0, "ns_per_op"), "2");
+	assert_string_equal(table_cell(&t, 0, "file"), "old.txt");
+	assert_string_equal(table_cell(&t, 0, "ns_per_op"), "2");
 	table_release(&t);
 	err_clear();
 	assert_int_not_equal(convert("file: x\nBenchmarkA 1 2 ns/op\n", &t), 0);
@@ -206,21 +177,23 @@ static void test_sample(void **state)
 	assert_true(detects(buf, n, "gobench"));
 	assert_int_equal(convert_as("gobench", buf, n, "old.txt", &t), 0);
 	assert_int_equal(t.nrows, 18);
-	assert_string_equal(cell(&t, 0, "name"), "BenchmarkSum/size=100");
-	assert_string_equal(cell(&t, 0, "ns_per_op"), "97.25");
-	assert_string_equal(cell(&t, 3, "gomaxprocs"), "2");
-	assert_string_equal(cell(&t, 17, "name"), "BenchmarkParallelJoin");
-	assert_string_equal(cell(&t, 17, "ns_per_op"), "116.8");
-	assert_string_equal(cell(&t, 17, "goos"), "linux");
+	check_cells(&t, (const char *const[]){"0:name=BenchmarkSum/size=100", "0:ns_per_op=97.25",
+					      "3:gomaxprocs=2", NULL});
+	check_row(&t, 17,
+		  (const char *const[]){"name=BenchmarkParallelJoin", "ns_per_op=116.8",
+					"goos=linux", NULL});
 	table_release(&t);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry),     cmocka_unit_test(test_config_and_results),
-		cmocka_unit_test(test_unset_config), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_file_column),  cmocka_unit_test(test_unit_meanings),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_config_and_results),
+		cmocka_unit_test(test_unset_config),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_file_column),
+		cmocka_unit_test(test_unit_meanings),
 		cmocka_unit_test(test_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

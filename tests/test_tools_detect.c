@@ -303,9 +303,12 @@ static void test_hyperfine_csv(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tools_by_structure),  cmocka_unit_test(test_long_first_field),
-		cmocka_unit_test(test_refused_and_unknown), cmocka_unit_test(test_json_reader),
-		cmocka_unit_test(test_json_path),           cmocka_unit_test(test_value_rules),
+		cmocka_unit_test(test_tools_by_structure),
+		cmocka_unit_test(test_long_first_field),
+		cmocka_unit_test(test_refused_and_unknown),
+		cmocka_unit_test(test_json_reader),
+		cmocka_unit_test(test_json_path),
+		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_hyperfine_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

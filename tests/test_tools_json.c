@@ -18,6 +18,7 @@
 #include "importers/table.h"
 #include "importers/tool_json.h"
 #include "importers/tools.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,24 +27,6 @@
 #ifndef FIXTURES_DIR
 #define FIXTURES_DIR "fixtures"
 #endif
-
-/* The converters on bytes in memory (importers/tools.h: tool_convert_table, no file column). */
-static int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-		      struct table *t)
-{
-	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
-}
-
-/* Does detection on structure (tool_classify) name this format? */
-static bool detects(const char *bytes, size_t n, const char *format)
-{
-	struct tool_src s;
-	struct tool_class c;
-	tool_src_mem(&s, bytes, n, "x");
-	assert_int_equal(tool_classify(&s, &c), 0);
-	tool_src_close(&s);
-	return c.kind == TOOL_KIND_TOOL && !strcmp(c.format->name, format);
-}
 
 static int hyperfine_mem(const char *b, size_t n, const char *p, struct table *t)
 {
@@ -55,35 +38,9 @@ static int gbench_mem(const char *b, size_t n, const char *p, struct table *t)
 	return convert_as("gbench", b, n, p, t);
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long len;
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
-}
-
-static const char *cell(const struct table *t, size_t row, const char *col)
-{
-	int c = table_col(t, col);
-	if (c < 0)
-		fail_msg("no column '%s'", col);
-	assert_true(row < t->nrows);
-	return t->cells[row][c];
-}
-
 static double num(const struct table *t, size_t row, const char *col)
 {
-	return strtod(cell(t, row, col), NULL);
+	return strtod(table_cell(t, row, col), NULL);
 }
 
 /* A converter on a string; returns its code, the message in err_msg(). */
@@ -109,25 +66,38 @@ static void expect_error(int (*f)(const char *, size_t, const char *, struct tab
 	assert_null(t.cells);
 }
 
+/*
+ * fixtures/tools/FORMAT/NAME, detected as format and not as other, then
+ * converted as format into t (its display path NAME); the file's bytes,
+ * freed by the caller after t.
+ */
+static char *convert_fixture(const char *format, const char *other, const char *name,
+			    struct table *t)
+{
+	char path[512];
+	size_t n;
+	char *text;
+	snprintf(path, sizeof(path), "%s/tools/%s/%s", FIXTURES_DIR, format, name);
+	text = slurp(path, &n);
+	assert_true(detects(text, n, format));
+	assert_false(detects(text, n, other));
+	assert_int_equal(convert_as(format, text, n, name, t), 0);
+	return text;
+}
+
 static void test_hyperfine_sample(void **state)
 {
-	size_t n;
-	char *text = slurp(FIXTURES_DIR "/tools/hyperfine/sleep_threads.json", &n);
 	struct table t;
+	char *text = convert_fixture("hyperfine", "gbench", "sleep_threads.json", &t);
 	(void)state;
-	assert_true(detects(text, n, "hyperfine"));
-	assert_false(detects(text, n, "gbench"));
-	assert_int_equal(hyperfine_mem(text, n, "sleep_threads.json", &t), 0);
 	/* python3 json: 4 results of 3 times each */
 	assert_int_equal(t.nrows, 12);
 	assert_string_equal(t.display_path, "sleep_threads.json");
-	assert_string_equal(cell(&t, 0, "id"), "c1-r1");
+	assert_string_equal(table_cell(&t, 0, "id"), "c1-r1");
 	/* the scan substitutes threads into the command: its template is the command */
-	assert_string_equal(cell(&t, 2, "command"), "sleep 0.0{threads}");
-	assert_string_equal(cell(&t, 11, "command"), "sleep 0.0{threads}");
-	assert_string_equal(cell(&t, 2, "threads"), "1");
-	assert_string_equal(cell(&t, 11, "threads"), "4");
-	assert_string_equal(cell(&t, 11, "run"), "3");
+	check_cells(&t, (const char *const[]){"2:command=sleep 0.0{threads}",
+					      "11:command=sleep 0.0{threads}", "2:threads=1",
+					      "11:threads=4", "11:run=3", NULL});
 	/* python3: results[0].times[2] = 0.016183647940000004, results[3].times[2] = 0.03966656594
 	 */
 	assert_true(num(&t, 2, "time_s") == 0.016183647940000004);
@@ -135,8 +105,8 @@ static void test_hyperfine_sample(void **state)
 	/* python3: results[1].user = 0.00127312 (one mean per command in hyperfine 1.15) */
 	assert_true(num(&t, 3, "user_mean_s") == 0.00127312);
 	assert_true(num(&t, 5, "user_mean_s") == 0.00127312);
-	assert_string_equal(cell(&t, 4, "exit_code"), "0");
-	assert_string_equal(cell(&t, 4, "valid"), "1");
+	assert_string_equal(table_cell(&t, 4, "exit_code"), "0");
+	assert_string_equal(table_cell(&t, 4, "valid"), "1");
 	assert_int_equal(table_col(&t, "user_s"), -1);
 	table_release(&t);
 	free(text);
@@ -156,17 +126,13 @@ static void test_hyperfine_shapes(void **state)
 			      &t),
 			 0);
 	assert_int_equal(t.nrows, 3);
-	assert_string_equal(cell(&t, 1, "valid"), "0");
-	assert_string_equal(cell(&t, 1, "exit_code"), "1");
-	assert_string_equal(cell(&t, 1, "user_s"), "0.2");
-	assert_string_equal(cell(&t, 0, "system_mean_s"), "0.05");
-	assert_string_equal(cell(&t, 0, "size"), "10");
-	assert_string_equal(cell(&t, 1, "mode"), "fast");
-	assert_string_equal(cell(&t, 2, "time_s"), "0.001");
-	assert_string_equal(cell(&t, 2, "command"), "true"); /* different commands: as written */
-	assert_string_equal(cell(&t, 2, "exit_code"), "");
-	assert_string_equal(cell(&t, 2, "valid"), "1");
-	assert_string_equal(cell(&t, 2, "size"), ""); /* no parameters: empty, read as missing */
+	check_row(&t, 1, (const char *const[]){"valid=0", "exit_code=1", "user_s=0.2", NULL});
+	check_cells(&t, (const char *const[]){"0:system_mean_s=0.05", "0:size=10", "1:mode=fast",
+					      "2:time_s=0.001", NULL});
+	assert_string_equal(table_cell(&t, 2, "command"), "true"); /* different commands: as written */
+	assert_string_equal(table_cell(&t, 2, "exit_code"), "");
+	assert_string_equal(table_cell(&t, 2, "valid"), "1");
+	assert_string_equal(table_cell(&t, 2, "size"), ""); /* no parameters: empty, read as missing */
 	table_release(&t);
 }
 
@@ -222,24 +188,16 @@ static void test_hyperfine_errors(void **state)
 
 static void test_gbench_sample(void **state)
 {
-	size_t n;
-	char *text = slurp(FIXTURES_DIR "/tools/gbench/bm_sum.json", &n);
 	struct table t;
+	char *text = convert_fixture("gbench", "hyperfine", "bm_sum.json", &t);
 	(void)state;
-	assert_true(detects(text, n, "gbench"));
-	assert_false(detects(text, n, "hyperfine"));
-	assert_int_equal(gbench_mem(text, n, "bm_sum.json", &t), 0);
 	/* python3 json: 6 rows with run_type iteration, 8 aggregates (mean, median, stddev, cv x 2)
 	 */
 	assert_int_equal(t.nrows, 6);
-	assert_string_equal(cell(&t, 0, "aggregate_rows"), "8");
-	assert_string_equal(cell(&t, 0, "name"), "BM_Sum");
-	assert_string_equal(cell(&t, 3, "name"), "BM_Sum");
-	assert_string_equal(cell(&t, 3, "id"), "BM_Sum/threads:2/rep:0");
-	assert_string_equal(cell(&t, 0, "threads"), "1");
-	assert_string_equal(cell(&t, 5, "threads"), "2");
-	assert_string_equal(cell(&t, 5, "repetition"), "2");
-	assert_string_equal(cell(&t, 4, "iterations"), "36212");
+	check_cells(&t, (const char *const[]){"0:aggregate_rows=8", "0:name=BM_Sum",
+					      "3:name=BM_Sum", "3:id=BM_Sum/threads:2/rep:0",
+					      "0:threads=1", "5:threads=2", "5:repetition=2",
+					      "4:iterations=36212", NULL});
 	/* python3: benchmarks[1].real_time = 369.44439971332594 ns, [9] cpu_time 381.0588755108804
 	 */
 	assert_true(num(&t, 1, "real_time_ns") == 369.44439971332594);
@@ -247,13 +205,12 @@ static void test_gbench_sample(void **state)
 	assert_true(num(&t, 2, "items_per_second") == 2645424600.7988663);
 	assert_int_equal(table_col(&t, "bytes_per_second") >= 0, 1);
 	/* python3: context num_cpus 2, mhz_per_cpu 2300, library_build_type debug */
-	assert_string_equal(cell(&t, 5, "num_cpus"), "2");
-	assert_string_equal(cell(&t, 5, "mhz_per_cpu"), "2300");
-	assert_string_equal(cell(&t, 0, "library_build_type"), "debug");
-	assert_string_equal(cell(&t, 0, "caches"),
+	check_cells(&t, (const char *const[]){"5:num_cpus=2", "5:mhz_per_cpu=2300",
+					      "0:library_build_type=debug", NULL});
+	assert_string_equal(table_cell(&t, 0, "caches"),
 			    "L1 Data 48 KiB (x1), L1 Instruction 32 KiB (x1), L2 Unified 2048 KiB"
 			    " (x1), L3 Unified 266240 KiB (x2)");
-	assert_string_equal(cell(&t, 0, "cpu_scaling_enabled"), "0");
+	assert_string_equal(table_cell(&t, 0, "cpu_scaling_enabled"), "0");
 	table_release(&t);
 	free(text);
 }
@@ -274,16 +231,12 @@ static void test_gbench_shapes(void **state)
 		     &t),
 		0);
 	assert_int_equal(t.nrows, 2);
-	assert_string_equal(cell(&t, 0, "name"), "BM_a/64/real_time");
-	assert_string_equal(cell(&t, 0, "threads"), "4");
-	assert_string_equal(cell(&t, 0, "real_time_ns"), "1500");
-	assert_string_equal(cell(&t, 0, "cpu_time_ns"), "2000");
-	assert_string_equal(cell(&t, 0, "hits"), "7");
-	assert_string_equal(cell(&t, 0, "aggregate_rows"), "0");
-	assert_string_equal(cell(&t, 1, "valid"), "0");
-	assert_string_equal(cell(&t, 1, "threads"), "1");
-	assert_string_equal(cell(&t, 1, "error_message"), "boom");
-	assert_string_equal(cell(&t, 1, "real_time_ns"), "");
+	check_row(&t, 0,
+		  (const char *const[]){"name=BM_a/64/real_time", "threads=4", "real_time_ns=1500",
+					"cpu_time_ns=2000", "hits=7", "aggregate_rows=0", NULL});
+	check_row(&t, 1,
+		  (const char *const[]){"valid=0", "threads=1", "error_message=boom",
+					"real_time_ns=", NULL});
 	table_release(&t);
 	/* seconds */
 	assert_int_equal(
@@ -292,7 +245,7 @@ static void test_gbench_shapes(void **state)
 		     " \"real_time\": 2.5, \"cpu_time\": 0.5, \"time_unit\": \"s\"}]}",
 		     &t),
 		0);
-	assert_string_equal(cell(&t, 0, "real_time_ns"), "2500000000");
+	assert_string_equal(table_cell(&t, 0, "real_time_ns"), "2500000000");
 	table_release(&t);
 }
 
@@ -350,9 +303,12 @@ static void test_gbench_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hyperfine_sample), cmocka_unit_test(test_hyperfine_shapes),
-		cmocka_unit_test(test_hyperfine_errors), cmocka_unit_test(test_gbench_sample),
-		cmocka_unit_test(test_gbench_shapes),    cmocka_unit_test(test_gbench_errors),
+		cmocka_unit_test(test_hyperfine_sample),
+		cmocka_unit_test(test_hyperfine_shapes),
+		cmocka_unit_test(test_hyperfine_errors),
+		cmocka_unit_test(test_gbench_sample),
+		cmocka_unit_test(test_gbench_shapes),
+		cmocka_unit_test(test_gbench_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,7 @@
 #include "importers/topology.h"
 #include "schema/db.h"
 #include "schema/topology.h"
+#include "test_util.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -40,12 +41,6 @@
 
 #define LSCPU_TXT SHARED_CORPORA "/writeups/gomaxprocs-affinity/lscpu.txt"
 #define SYSFS_CPU "/sys/devices/system/cpu"
-
-static void check_msg(const char *message)
-{
-	if (strstr(err_msg(), message) == NULL)
-		fail_msg("message '%s' does not contain '%s'", err_msg(), message);
-}
 
 /* The message starts with `prefix` ("t.txt:3:2: " and the like). */
 static void check_msg_prefix(const char *prefix)

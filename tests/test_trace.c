@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "importers/trace.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,35 +38,11 @@ static const struct trace_spec sample_spec = {8, sample_cols, '\t'};
 static const struct trace_spec capacity_spec = {13, capacity_cols, 0};
 static const struct trace_spec core_spec = {3, core_cols, '\t'};
 
-static char tmpdir[] = "/tmp/coreplan-test-trace-XXXXXX";
-static char paths[64][300];
-static size_t npaths;
-
 struct fixture {
 	sqlite3 *db;
 	struct trace_writer *w;
 	int64_t next_trace;
 };
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	(void)state;
-	for (size_t i = 0; i < npaths; i++)
-		unlink(paths[i]);
-	return rmdir(tmpdir);
-}
-
-static void must_exec(sqlite3 *db, const char *sql)
-{
-	if (db_exec(db, sql) != 0)
-		fail_msg("%s: %s", sql, err_msg());
-}
 
 /* A database with one corpus, file and run; each test adds traces to it. */
 static int setup_db(void **state)
@@ -114,36 +91,6 @@ static int64_t new_trace(struct fixture *f)
 	return id;
 }
 
-static const char *put(const char *name, const char *data, size_t len)
-{
-	char *path;
-	FILE *fp;
-	assert_true(npaths < sizeof(paths) / sizeof(paths[0]));
-	path = paths[npaths++];
-	snprintf(path, sizeof(paths[0]), "%s/%s", tmpdir, name);
-	fp = fopen(path, "wb");
-	assert_non_null(fp);
-	if (len)
-		assert_int_equal(fwrite(data, 1, len, fp), len);
-	assert_int_equal(fclose(fp), 0);
-	return path;
-}
-
-#define PUT(name, literal) put(name, literal, sizeof(literal) - 1)
-
-/* Counted independently of the importer: the number of LF bytes. */
-static int64_t count_lines(const char *path)
-{
-	FILE *fp = fopen(path, "rb");
-	int64_t n = 0;
-	int c;
-	assert_non_null(fp);
-	while ((c = getc(fp)) != EOF)
-		n += c == '\n';
-	fclose(fp);
-	return n;
-}
-
 static double query_real(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
@@ -180,7 +127,7 @@ static void expect_refused(struct fixture *f, const char *name, const char *data
 {
 	struct trace_stats stats = {7, 7};
 	int64_t id = new_trace(f);
-	const char *path = put(name, data, len);
+	const char *path = tmp_put(name, data, len);
 	assert_int_equal(import(f, id, path, name, spec, &stats), ERR_DATA);
 	assert_string_equal(err_msg(), message);
 	assert_int_equal(stats.rows, 0);
@@ -454,7 +401,7 @@ static void test_progress_callback(void **state)
 	assert_non_null(data);
 	for (size_t i = 0; i < n; i++)
 		len += (size_t)sprintf(data + len, "%zu\t%zu\n", i, i);
-	path = put("progress.tsv", data, len);
+	path = tmp_put("progress.tsv", data, len);
 	free(data);
 	nprogress = 0;
 	assert_int_equal(trace_writer_import(f->w, id, path, "progress.tsv", &spec, &stats,
@@ -566,14 +513,14 @@ static void test_long_line(void **state)
 	memcpy(data, "1\t2\t", 4);
 	memset(data + 4, '7', n - 4);
 	data[n] = '\n';
-	path = put("long.tsv", data, n + 1);
+	path = tmp_put("long.tsv", data, n + 1);
 	assert_int_equal(import(f, id, path, "long.tsv", &core_spec, &stats), ERR_DATA);
 	assert_string_equal(err_msg(), "long.tsv:1:3: line longer than 1048576 bytes");
 	/* the same with no LF at all, after a good line */
 	memcpy(data, "1\t2\t3\n", 6);
 	memset(data + 6, '7', n - 6);
 	id = new_trace(f);
-	path = put("long2.tsv", data, n);
+	path = tmp_put("long2.tsv", data, n);
 	assert_int_equal(import(f, id, path, "long2.tsv", &core_spec, &stats), ERR_DATA);
 	assert_string_equal(err_msg(), "long2.tsv:2:1: line longer than 1048576 bytes");
 	free(data);
@@ -632,5 +579,5 @@ int main(void)
 						teardown_db),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup_db, teardown_db),
 	};
-	return cmocka_run_group_tests_name("trace", tests, setup_dir, remove_dir);
+	return cmocka_run_group_tests_name("trace", tests, tmp_dir_make, tmp_dir_remove);
 }

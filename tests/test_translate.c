@@ -32,6 +32,7 @@
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "schema/db.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -39,24 +40,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-12
 #define CAPACITY SHARED_CORPORA "/sky/gcp-x86-capacity-20260816"
 
 static sqlite3 *db;
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (strstr(text, part) == NULL)
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
-}
 
 static void check_inside(double lo, double value, double hi, const char *what)
 {
@@ -390,6 +377,13 @@ static void unit_table(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(unknown); i++)
 		if (units_family(unknown[i]) != UNIT_UNKNOWN)
 			fail_msg("'%s' is not unknown", unknown[i]);
+	/* the families in words, as the messages of --apply say them (written by hand) */
+	assert_string_equal(units_family_words(UNIT_RATE), "a rate (int/s, qps, MB/s, ...)");
+	assert_string_equal(units_family_words(UNIT_TIME), "a time (ns, us, ms, s, ...)");
+	assert_string_equal(units_family_words(UNIT_MEMORY), "a memory size (kB, MiB, ...)");
+	assert_string_equal(units_family_words(UNIT_PER_SESSION),
+			    "a memory per session (kB/session, ...)");
+	assert_string_equal(units_family_words(UNIT_UNKNOWN), "no unit");
 }
 
 static enum translate_kind kind_of(const char *name, const char *unit, const char *word,
@@ -556,35 +550,7 @@ static void apply_refusals(void **state)
 
 /* ------------------------------------------------ on the real corpus */
 
-static int setup(void **state)
-{
-	struct import_options opts;
-	struct import_result result;
-	(void)state;
-	gsl_set_error_handler_off();
-	if (db_open(":memory:", false, &db) != 0)
-		return -1;
-	import_options_init(&opts);
-	if (db_begin(db) != 0)
-		return -1;
-	if (corpus_import(db, CAPACITY, &opts, &result) != 0) {
-		fprintf(stderr, "import of '%s' failed: %s\n", CAPACITY, err_msg());
-		db_rollback(db);
-		return -1;
-	}
-	if (db_commit(db) != 0)
-		return -1;
-	warn_clear();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	db_close(db);
-	db = NULL;
-	return 0;
-}
+CORPORA_FIXTURE(db, setup, teardown, CAPACITY)
 
 static struct translate_request m1_to_core(const struct run_filter *filter)
 {

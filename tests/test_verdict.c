@@ -21,27 +21,14 @@
 
 #include "analysis/verdict.h"
 #include "common/err.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define REL 1e-9
-
-static void check_close(double actual, double expected, double rel, const char *what)
-{
-	double tol = expected == 0 ? rel : rel * fabs(expected);
-	if (!(fabs(actual - expected) <= tol))
-		fail_msg("%s: got %.17g, expected %.17g (rel %g)", what, actual, expected, rel);
-}
-
-static void check_contains(const char *text, const char *part, const char *what)
-{
-	if (!strstr(text, part))
-		fail_msg("%s: '%s' does not contain '%s'", what, text, part);
-}
 
 /* capacity corpus, e2-medium pg, blocks 1-3: sessions 300 and 500 */
 static const double pg300[] = {269.0944551320535, 255.10822490597312, 261.4928259356003};
@@ -337,11 +324,14 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pg_step),         cmocka_unit_test(test_gogc_paired),
-		cmocka_unit_test(test_words),           cmocka_unit_test(test_unreplicated),
-		cmocka_unit_test(test_exact_and_zeros), cmocka_unit_test(test_effect_bound),
-		cmocka_unit_test(test_tally),           cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_pg_step),
+		cmocka_unit_test(test_gogc_paired),
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_unreplicated),
+		cmocka_unit_test(test_exact_and_zeros),
+		cmocka_unit_test(test_effect_bound),
+		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_errors),
 	};
-	gsl_set_error_handler_off();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

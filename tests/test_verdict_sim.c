@@ -37,6 +37,7 @@
 #include "analysis/noise.h"
 #include "analysis/verdict.h"
 #include "common/err.h"
+#include "test_util.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "db_fixture.h"
+#include "test_util.h"
 
 #include "common/err.h"
 #include "common/strbuf.h"
@@ -163,12 +163,7 @@ static const char fixture_sql[] =
 
 static int setup(void **state)
 {
-	return db_fixture_setup(state, fixture_sql);
-}
-
-static int teardown(void **state)
-{
-	return db_fixture_teardown(state);
+	return db_state_open(state, fixture_sql);
 }
 
 /* The why of a filter given as conditions text. */
@@ -243,5 +238,5 @@ int main(void)
 		cmocka_unit_test(test_unmatched),
 		cmocka_unit_test(test_default_metric),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, db_state_close);
 }
