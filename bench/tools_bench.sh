@@ -38,14 +38,9 @@ runs=${2:-3}
 }
 case $runs in '' | *[!0-9]* | 0) echo "tools_bench.sh: RUNS must be a positive number" >&2; exit 2 ;; esac
 timer=/usr/bin/time
-[ -x "$timer" ] || {
-	echo "tools_bench.sh: /usr/bin/time is needed (apt-get install time)" >&2
-	exit 2
-}
-command -v go >/dev/null || {
-	echo "tools_bench.sh: go is needed to build bench/benchstat_peer" >&2
-	exit 2
-}
+for need in "$timer:/usr/bin/time (apt-get install time)" "$(command -v go || echo none):go, to build bench/benchstat_peer"; do
+	[ -x "${need%%:*}" ] || { echo "tools_bench.sh: needs ${need#*:}" >&2; exit 2; }
+done
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-tbench.XXXXXX")}
 mkdir -p "$work"
 cleanup() { [ "${KEEP:-0}" = 1 ] || rm -rf "$work"; }
