@@ -6,6 +6,7 @@
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../schema/queries.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -229,6 +230,17 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 	return rc;
 }
 
+/* No run matched: the condition that left none, and the values its field has (schema/queries.h). */
+static int explain_no_match(sqlite3 *db, const struct run_filter *filter, struct selection *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc = query_unmatched(db, filter, &why);
+	if (rc == 0 && why.len && !(out->no_match = strbuf_detach(&why)))
+		rc = err_set("out of memory");
+	strbuf_release(&why);
+	return rc;
+}
+
 int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *out)
 {
 	const char *names[3] = {spec->by, spec->metric, spec->block};
@@ -247,6 +259,8 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 		rc = run_query(db, spec, false, out);
 	if (rc == 0 && !spec->filter->include_excluded)
 		rc = run_query(db, spec, true, out);
+	if (rc == 0 && out->n == 0 && out->nleft_out == 0)
+		rc = explain_no_match(db, spec->filter, out);
 	if (rc)
 		selection_release(out);
 	return rc;
@@ -272,6 +286,7 @@ void selection_release(struct selection *sel)
 	free(sel->runs);
 	sel_left_out_free(sel->left_out, sel->nleft_out);
 	free(sel->pooled);
+	free(sel->no_match);
 	memset(sel, 0, sizeof(*sel));
 }
 
@@ -293,6 +308,8 @@ int select_no_runs(const struct selection *sel, const struct run_filter *filter)
 {
 	const struct sel_left_out *first;
 	bool excluded = false;
+	if (sel->nleft_out == 0 && sel->no_match)
+		return err_set("no runs to analyse (the filter matched no run: %s)", sel->no_match);
 	if (sel->nleft_out == 0)
 		return err_set("no runs to analyse (the filter matched no run: check --corpus and "
 			       "--where)");

@@ -79,6 +79,8 @@ struct selection {
 	 * reads them instead of passing over the runs again.
 	 */
 	struct pool_prefetch *prefetch;
+	/* when the filter matched no run: which condition left none and the values there (or NULL) */
+	char *no_match;
 };
 
 struct select_spec {

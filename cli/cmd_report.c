@@ -17,7 +17,8 @@
 #include <string.h>
 
 /* What the options and the config give; the report request points into it. */
-static const char *out_dir, *by, *host, *config, *translate_from, *translate_to, *workers;
+static const char *out_dir, *by, *host, *config, *translate_from, *translate_to, *workers,
+	*metric;
 static struct strvec group;
 static bool models, png, html;
 static struct strbuf options_text;        /* size's options in words, for the footer hash */
@@ -33,6 +34,11 @@ static const struct opt_spec specs[] = {
 		"write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report, which "
 		"is replaced; see 'output folder')",
 		.required = true),
+	OPT_STRING("metric", "FIELD", &metric,
+		   "what the sections measure (default: tput, else a tool's primary metric such as "
+		   "Go's ns_per_op or hyperfine's time_s, else the first rate column; or `metric =` "
+		   "in the config)",
+		   .nonempty = true, .noun = "a field name"),
 	OPT_STRING("by", "FIELD", &by,
 		   "the sweep's level field (default: gomaxprocs, else sessions)"),
 	OPT_LIST("group", "F1[,F2]", &group,
@@ -244,6 +250,8 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	/* the filter and the options in words: what the footer hash covers */
 	rc = run_filter_describe(&a->filter, &words);
 	strbuf_addf(&words, "\nby %s\n", by ? by : "");
+	if (metric)
+		strbuf_addf(&words, "metric %s\n", metric);
 	for (size_t i = 0; i < group.n; i++)
 		strbuf_addf(&words, "group %s\n", group.v[i]);
 	strbuf_addf(&words, "host %s\nmodels %s\n", host ? host : "", models ? "yes" : "no");
@@ -256,6 +264,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	memset(&req, 0, sizeof(req));
 	req.filter = &a->filter;
 	req.by = by;
+	req.metric = metric;
 	req.group = strvec_list(&group);
 	req.translate_from = translate_from;
 	req.translate_to = translate_to;
@@ -279,7 +288,7 @@ int cmd_report(int argc, char **argv, const struct global_opts *g)
 	static const struct cli_def def = {
 		{"report", NULL, details, specs, report_views}, CLI_DB_READ, check, run};
 	int rc;
-	out_dir = by = host = config = translate_from = translate_to = workers = NULL;
+	out_dir = by = host = config = translate_from = translate_to = workers = metric = NULL;
 	models = png = html = false;
 	size_config_reset();
 	rc = cli_run(&def, argc, argv, g);

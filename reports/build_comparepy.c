@@ -132,9 +132,11 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
 		      "without ties when an arm has at most 8 runs, else normal with tie and "
 		      "continuity corrections); under 9 runs flagged unreliable");
 	s = doc_section(d, "comparepy", "compare.py");
-	doc_text(s, "One row per paired run (row = its place, from 1), then the benchmark's U "
-		    "test (row pvalue); times in the benchmark's time_unit.");
+	doc_text(s, "compare.py's own layout; json, tsv and csv carry its rows typed: one per "
+		    "paired run (row = its place, from 1), then the benchmark's U test (row "
+		    "pvalue); times in the benchmark's time_unit.");
 	t = doc_table(s, cols, NCOLS);
+	doc_table_quiet(t); /* the pages show compare.py's layout instead (below) */
 	for (size_t i = 0; i < res->nbenches; i++) {
 		const struct comparepy_bench *b = &res->benches[i];
 		char row[24];
@@ -170,9 +172,11 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
 					: "results unreliable: 9+ repetitions "
 					  "recommended");
 	}
-	if (comparepy_text(res, &text) == 0)
+	if (comparepy_text(res, &text) == 0) {
+		doc_preformatted(s, strbuf_str(&text));
 		doc_fact_text(d, "comparepy_text", "compare.py's text", DOC_QUIET,
 			      strbuf_str(&text));
+	}
 	strbuf_release(&text);
 	build_left_out_list(d, res->left_out, res->nleft_out);
 	return build_done(d, out);

@@ -93,15 +93,15 @@ static void summary_row(struct doc *d, struct doc_table *t, const struct fit_res
 	model_int(d, m, "n", "points", r->n);
 	model_int(d, m, "levels", "distinct levels", r->nlevels);
 	model_int(d, m, "dof", "degrees of freedom", r->dof);
-	model_real(d, m, "residual_se", "residual standard error", r->residual_se, field_unit(metric),
+	model_real(d, m, "residual_se", "residual standard error", r->residual_se, field_known_unit(metric),
 		   'g', 6);
 	model_real(d, m, "r2", "R²", r->r2, NULL, 'f', 4);
 	if (curve) {
-		model_real(d, m, "peak_n", "peak level N*", r->peak_n, field_unit(by), 'g', 7);
-		model_real(d, m, "peak_x", "metric at the peak", r->peak_x, field_unit(metric), 'g',
+		model_real(d, m, "peak_n", "peak level N*", r->peak_n, field_known_unit(by), 'g', 7);
+		model_real(d, m, "peak_x", "metric at the peak", r->peak_x, field_known_unit(metric), 'g',
 			   6);
 		model_real(d, m, "amdahl_ceiling", "Amdahl ceiling lambda / sigma",
-			   r->amdahl_ceiling, field_unit(metric), 'g', 7);
+			   r->amdahl_ceiling, field_known_unit(metric), 'g', 7);
 	} else {
 		model_real(d, m, "per_doubling", "per-doubling factor 2^b", r->per_doubling, "x",
 			   'f', 4);
@@ -119,11 +119,11 @@ static void summary_table(struct doc *d, struct doc_section *s, const struct fit
 		[S_N] = DOC_COL_INT("n", "points"),
 		[S_LEVELS] = DOC_COL_INT("levels", NULL),
 		[S_DOF] = DOC_COL_INT("dof", NULL),
-		[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_unit(metric), 'g', 6),
+		[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_known_unit(metric), 'g', 6),
 		[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
-		[S_PEAK_N] = DOC_COL_REAL("peak_n", field_unit(by), 'g', 7),
-		[S_PEAK_X] = DOC_COL_REAL("peak_x", field_unit(metric), 'g', 6),
-		[S_CEILING] = DOC_COL_REAL("amdahl_ceiling", field_unit(metric), 'g', 7),
+		[S_PEAK_N] = DOC_COL_REAL("peak_n", field_known_unit(by), 'g', 7),
+		[S_PEAK_X] = DOC_COL_REAL("peak_x", field_known_unit(metric), 'g', 6),
+		[S_CEILING] = DOC_COL_REAL("amdahl_ceiling", field_known_unit(metric), 'g', 7),
 		[S_PER_DOUBLING] = DOC_COL_REAL("per_doubling", "x", 'f', 4),
 		[S_PER_DOUBLING_SE] = DOC_COL_REAL("per_doubling_se", "x", 'f', 4),
 		[S_ITERATIONS] = DOC_COL_INT("iterations", NULL),
@@ -163,11 +163,11 @@ static void points_table(struct doc_section *s, const struct fit_run_result *res
 {
 	enum { LEVEL, VALUE, KIND = 2 + FIT_NMODELS, FITTED, NCOLS };
 	const struct doc_col cols[NCOLS] = {
-		[LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
-		[VALUE] = DOC_COL_REAL("value", field_unit(metric), 'g', 7),
-		[2 + FIT_USL] = DOC_COL_REAL("usl", field_unit(metric), 'g', 7),
-		[2 + FIT_AMDAHL] = DOC_COL_REAL("amdahl", field_unit(metric), 'g', 7),
-		[2 + FIT_POWER] = DOC_COL_REAL("power", field_unit(metric), 'g', 7),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'g', 7),
+		[2 + FIT_USL] = DOC_COL_REAL("usl", field_known_unit(metric), 'g', 7),
+		[2 + FIT_AMDAHL] = DOC_COL_REAL("amdahl", field_known_unit(metric), 'g', 7),
+		[2 + FIT_POWER] = DOC_COL_REAL("power", field_known_unit(metric), 'g', 7),
 		[KIND] = DOC_COL_TEXT("core_kind"),
 		[FITTED] = DOC_COL_BOOL("fitted"),
 	};

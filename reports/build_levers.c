@@ -126,13 +126,13 @@ static void levels_table(struct doc_section *s, const struct levers *l, const ch
 		REASON,
 		NCOLS
 	};
-	const char *mu = field_unit(metric);
+	const char *mu = field_known_unit(metric);
 	const struct doc_col cols[NCOLS] = {
 		[LEVER] = DOC_COL_TEXT("lever"),
 		[CONTEXT] = DOC_COL_TEXT("context"),
 		[VALUE] = DOC_COL_TEXT("value"),
 		[BASE] = DOC_COL_TEXT("base"),
-		[LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[A_N] = DOC_COL_INT("base_n", "runs"),
 		[A_MEDIAN] = DOC_COL_REAL("base_median", mu, 'g', 6),
 		[A_MIN] = DOC_COL_REAL("base_min", mu, 'g', 6),

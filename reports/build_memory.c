@@ -11,8 +11,8 @@
 /* The slope's unit: the metric's per the level's ("kB/sessions"), or "" when one is unknown. */
 static void slope_unit(const char *metric, const char *by, char *buf, size_t size)
 {
-	if (*field_unit(metric) && *field_unit(by))
-		snprintf(buf, size, "%s/%s", field_unit(metric), field_unit(by));
+	if (*field_known_unit(metric) && *field_known_unit(by))
+		snprintf(buf, size, "%s/%s", field_known_unit(metric), field_known_unit(by));
 	else
 		snprintf(buf, size, "%s", "");
 }
@@ -49,10 +49,10 @@ static void slopes_table(struct doc_section *s, const struct memory *m, const ch
 			[S_SLOPE_SE] = DOC_COL_REAL("slope_se", per, 'f', 2),
 			[S_SLOPE_LO] = DOC_COL_REAL("slope_lo", per, 'f', 2),
 			[S_SLOPE_HI] = DOC_COL_REAL("slope_hi", per, 'f', 2),
-			[S_INTERCEPT] = DOC_COL_REAL("intercept", field_unit(metric), 'f', 0),
-			[S_INTERCEPT_SE] = DOC_COL_REAL("intercept_se", field_unit(metric), 'f', 0),
+			[S_INTERCEPT] = DOC_COL_REAL("intercept", field_known_unit(metric), 'f', 0),
+			[S_INTERCEPT_SE] = DOC_COL_REAL("intercept_se", field_known_unit(metric), 'f', 0),
 			[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
-			[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_unit(metric), 'f', 0),
+			[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_known_unit(metric), 'f', 0),
 			[S_METHOD] = DOC_COL_TEXT("method"),
 			[S_NOTE] = DOC_COL_TEXT("note"),
 		};
@@ -96,12 +96,12 @@ static void slope_facts(struct doc *d, const struct memory *m, const char *metri
 	doc_fact_real(d, "slope_hi", "95% interval, high end", DOC_QUIET, x->ols.slope_hi, per, 'f',
 		      2);
 	doc_fact_real(d, "intercept", "intercept (the fixed cost)", DOC_LISTED, x->ols.intercept,
-		      field_unit(metric), 'f', 0);
+		      field_known_unit(metric), 'f', 0);
 	doc_fact_real(d, "intercept_se", "its standard error", DOC_QUIET, x->ols.intercept_se,
-		      field_unit(metric), 'f', 0);
+		      field_known_unit(metric), 'f', 0);
 	doc_fact_real(d, "r2", "R² of the fit", DOC_QUIET, x->ols.r2, NULL, 'f', 4);
 	doc_fact_real(d, "residual_se", "residual standard error", DOC_QUIET, x->ols.residual_se,
-		      field_unit(metric), 'f', 0);
+		      field_known_unit(metric), 'f', 0);
 	doc_fact_int(d, "slope_levels", "levels fitted", DOC_QUIET, (int64_t)x->nlevels, NULL);
 }
 
@@ -116,10 +116,10 @@ static void endpoints_table(struct doc_section *s, const struct memory *m, const
 		const struct doc_col cols[NCOLS] = {
 			[GROUP] = DOC_COL_TEXT("group"),
 			[BLOCK] = DOC_COL_TEXT("block"),
-			[LEVEL_LO] = DOC_COL_REAL("level_lo", field_unit(by), 'g', 6),
-			[LEVEL_HI] = DOC_COL_REAL("level_hi", field_unit(by), 'g', 6),
-			[VALUE_LO] = DOC_COL_REAL("value_lo", field_unit(metric), 'f', 0),
-			[VALUE_HI] = DOC_COL_REAL("value_hi", field_unit(metric), 'f', 0),
+			[LEVEL_LO] = DOC_COL_REAL("level_lo", field_known_unit(by), 'g', 6),
+			[LEVEL_HI] = DOC_COL_REAL("level_hi", field_known_unit(by), 'g', 6),
+			[VALUE_LO] = DOC_COL_REAL("value_lo", field_known_unit(metric), 'f', 0),
+			[VALUE_HI] = DOC_COL_REAL("value_hi", field_known_unit(metric), 'f', 0),
 			[SLOPE] = DOC_COL_REAL("slope", per, 'f', 2),
 		};
 		t = doc_table(s, cols, NCOLS);
@@ -149,9 +149,9 @@ static void ratios_table(struct doc_section *s, const struct memory *m, const ch
 	{
 		const struct doc_col cols[NCOLS] = {
 			[GROUP] = DOC_COL_TEXT("group"),
-			[LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
+			[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 			[N] = DOC_COL_INT("n", "runs"),
-			[MEDIAN] = DOC_COL_REAL("median", field_unit(metric), 'f', 0),
+			[MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'f', 0),
 			[RATIO] = DOC_COL_REAL("ratio", per, 'f', 2),
 			[LABEL] = DOC_COL_TEXT("label"),
 		};
@@ -178,9 +178,9 @@ static void residuals_table(struct doc_section *s, const struct memory_result *r
 		[GROUP] = DOC_COL_TEXT("group"),
 		[TAG] = DOC_COL_TEXT("tag"),
 		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
-		[VALUE] = DOC_COL_REAL("value", field_unit(metric), 'f', 0),
-		[RESIDUAL] = DOC_COL_REAL("residual", field_unit(metric), 'f', 0),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'f', 0),
+		[RESIDUAL] = DOC_COL_REAL("residual", field_known_unit(metric), 'f', 0),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);

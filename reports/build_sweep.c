@@ -43,11 +43,11 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 			 const char *metric)
 {
 	const struct doc_col cols[NCOLS] = {
-		[C_LEVEL] = DOC_COL_REAL("level", field_unit(by), 'g', 6),
+		[C_LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", field_unit(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", field_unit(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", field_unit(metric), 'g', 6),
+		[C_MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
+		[C_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
+		[C_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
 		[C_RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
 		[C_SPEEDUP] = DOC_COL_REAL("speedup", "x", 'f', 3),
 		[C_EFFICIENCY] = DOC_COL_REAL("efficiency", NULL, 'f', 3),
@@ -56,7 +56,7 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		[C_APP_CORES] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
 		[C_CPU_US] = DOC_COL_REAL("cpu_us_per_op", "us", 'f', 1),
 		[C_NOTE] = DOC_COL_TEXT("note"),
-		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", field_unit(metric), 'g', 6),
+		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", field_known_unit(metric), 'g', 6),
 		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
 		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
 		[C_MIXED_STEP] = DOC_COL_REAL("cores_and_smt_step", "x", 'f', 3),

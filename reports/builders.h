@@ -134,6 +134,9 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
  * left empty, else the other way round.
  */
 int build_runs_begin(bool with_reasons, bool fields, struct doc **out);
+/* build_runs_begin with a text column per extra field after the canonical ones (a tool's fields). */
+int build_runs_begin_with(bool with_reasons, bool fields, const char *const *extra, size_t nextra,
+			  struct doc **out);
 /* A run_row_fn (schema/queries.h): arg is the doc build_runs_begin made. */
 int build_runs_row(const struct run_row *row, void *doc);
 /* The facts and notes once every row is in (facts runs, excluded_not_shown). */

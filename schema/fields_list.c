@@ -79,6 +79,10 @@ const struct field_info field_known[] = {
 	{"system_s", FIELD_REAL, "s", "hyperfine: system CPU time", FIELD_KIND_TIME, LO},
 	{"user_mean_s", FIELD_REAL, "s", "hyperfine: mean user CPU time", FIELD_KIND_TIME, LO},
 	{"system_mean_s", FIELD_REAL, "s", "hyperfine: mean system CPU time", FIELD_KIND_TIME, LO},
+	{"mean_s", FIELD_REAL, "s", "hyperfine CSV: mean wall time of the command",
+	 FIELD_KIND_TIME, LO},
+	{"median_s", FIELD_REAL, "s", "hyperfine CSV: median wall time of the command",
+	 FIELD_KIND_TIME, LO},
 	/* Google Benchmark */
 	{"real_time_ns", FIELD_REAL, "ns", "Google Benchmark: wall time per iteration",
 	 FIELD_KIND_TIME, LO},
@@ -120,6 +124,22 @@ const struct field_info field_known[] = {
 #undef LO
 
 const size_t field_known_count = sizeof(field_known) / sizeof(field_known[0]);
+
+/* Each tool layout's primary metric (importers/tools.c's format names). */
+static const struct {
+	const char *layout, *metric;
+} tool_metrics[] = {
+	{"gobench", "ns_per_op"},  {"hyperfine", "time_s"},      {"hyperfine-csv", "mean_s"},
+	{"gbench", "real_time_ns"}, {"wrk", "requests_per_s"},
+};
+
+const char *tool_default_metric(const char *layout)
+{
+	for (size_t i = 0; layout && i < sizeof(tool_metrics) / sizeof(tool_metrics[0]); i++)
+		if (!strcmp(tool_metrics[i].layout, layout))
+			return tool_metrics[i].metric;
+	return NULL;
+}
 
 const struct field_info *field_find_known(const char *name)
 {

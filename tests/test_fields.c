@@ -138,10 +138,13 @@ static void test_parse_where(void **state)
 	assert_string_equal(
 		err_msg(),
 		"malformed condition 'cfg=mem,target=small': the value 'target=small' "
-		"holds '=' (a comma separates values of cfg, not conditions); --where "
+		"holds '=' (a comma separates values of cfg, not conditions; quote a value that "
+		"holds '=': cfg=\"...\"); --where "
 		"FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "
 		"selects the empty string: --where subcorpus=); several --where are all "
-		"required (--where cfg=mem --where target=small)");
+		"required (--where cfg=mem --where target=small); a value holding spaces, ',' "
+		"or '=' goes in double quotes: --where 'name=\"BenchmarkSort/size=16\"' (\\\" "
+		"and \\\\ inside)");
 	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), ERR_USAGE);
 	assert_int_equal(filter.nwhere, 3); /* errors add nothing */
 	run_filter_release(&filter);
