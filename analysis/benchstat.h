@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "select.h"
+
 #define BENCHSTAT_CONFIDENCE 0.95
 #define BENCHSTAT_ALPHA 0.05
 #define BENCHSTAT_EXACT_MAX 50
@@ -193,9 +195,7 @@ struct benchstat_result {
 	size_t nobs[2];
 	size_t runs[2]; /* runs read into each arm (benchstat_run) */
 	/* runs an arm's filter matched but left out (excluded), with the reason */
-	struct benchstat_left_out {
-		char *tag, *reason;
-	} * left_out;
+	struct sel_left_out *left_out;
 	size_t nleft_out;
 	/*
 	 * benchstat_run met a run that is not a Go benchmark run before any Go

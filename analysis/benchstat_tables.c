@@ -706,17 +706,7 @@ int benchstat_tables_finish(struct benchstat_result *r)
 
 int benchstat_leave_out(struct benchstat_result *r, const char *tag, const char *reason)
 {
-	struct benchstat_left_out *grown =
-		realloc(r->left_out, (r->nleft_out + 1) * sizeof(*grown));
-	if (!grown)
-		return err_set("out of memory");
-	r->left_out = grown;
-	grown[r->nleft_out].tag = strdup(tag ? tag : "");
-	grown[r->nleft_out].reason = strdup(reason ? reason : "");
-	r->nleft_out++;
-	return grown[r->nleft_out - 1].tag && grown[r->nleft_out - 1].reason
-		       ? 0
-		       : err_set("out of memory");
+	return sel_left_out_add(&r->left_out, &r->nleft_out, tag, reason, true);
 }
 
 void benchstat_tables_release(struct benchstat_result *r)
@@ -760,11 +750,7 @@ void benchstat_tables_release(struct benchstat_result *r)
 	for (size_t i = 0; i < r->nrows; i++)
 		free(r->rows[i]);
 	free(r->rows);
-	for (size_t i = 0; i < r->nleft_out; i++) {
-		free(r->left_out[i].tag);
-		free(r->left_out[i].reason);
-	}
-	free(r->left_out);
+	sel_left_out_free(r->left_out, r->nleft_out);
 	free(r->label[0]);
 	free(r->label[1]);
 	memset(r, 0, sizeof(*r));

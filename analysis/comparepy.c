@@ -104,17 +104,10 @@ static int read_arm(sqlite3 *db, const struct comparepy_request *req, int a, str
 		if (sqlite3_column_type(st, 5) == SQLITE_NULL ||
 		    sqlite3_column_type(st, 6) == SQLITE_NULL) {
 			/* a run with error_occurred has no times: compare.py cannot pair it */
-			struct comparepy_left_out *grown =
-				realloc(out->left_out, (out->nleft_out + 1) * sizeof(*grown));
-			if (!grown) {
-				rc = err_set("out of memory");
+			rc = sel_left_out_add(&out->left_out, &out->nleft_out, tag,
+					      "no real_time or cpu_time (an error run)", false);
+			if (rc)
 				break;
-			}
-			out->left_out = grown;
-			grown[out->nleft_out].tag = strdup(tag);
-			grown[out->nleft_out].reason =
-				strdup("no real_time or cpu_time (an error run)");
-			out->nleft_out++;
 			continue;
 		}
 		if (arm->n == arm->cap) {
@@ -262,11 +255,7 @@ void comparepy_release(struct comparepy_result *r)
 		free(r->benches[i].m);
 	}
 	free(r->benches);
-	for (size_t i = 0; i < r->nleft_out; i++) {
-		free(r->left_out[i].tag);
-		free(r->left_out[i].reason);
-	}
-	free(r->left_out);
+	sel_left_out_free(r->left_out, r->nleft_out);
 	free(r->label[0]);
 	free(r->label[1]);
 	memset(r, 0, sizeof(*r));

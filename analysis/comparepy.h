@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "select.h"
+
 #define COMPAREPY_UTEST_MIN 2
 #define COMPAREPY_UTEST_OPTIMAL 9
 
@@ -55,9 +57,7 @@ struct comparepy_result {
 	struct comparepy_bench *benches;
 	size_t nbenches;
 	size_t runs[2];
-	struct comparepy_left_out {
-		char *tag, *reason;
-	} * left_out;
+	struct sel_left_out *left_out; /* error runs, left out */
 	size_t nleft_out;
 	/*
 	 * comparepy_run met a run that is not a Google Benchmark run before

@@ -50,16 +50,19 @@ static char *key_of(const struct lever_input *in, const struct lever_run *r, siz
 
 static const struct work *sort_work;
 
-static int by_combo_block_level(const void *a, const void *b)
+/*
+ * The order of items a and b (indices into sort_work's items): by combo,
+ * block and level (with_block), or by context and level; then by index.
+ */
+static int compare_items(const void *a, const void *b, bool with_block)
 {
 	const struct item *x = &sort_work->items[*(const size_t *)a];
 	const struct item *y = &sort_work->items[*(const size_t *)b];
 	const struct lever_run *rx = &sort_work->in->runs[x->index];
 	const struct lever_run *ry = &sort_work->in->runs[y->index];
-	int c = strcmp(x->combo, y->combo);
-	if (c)
-		return c;
-	c = strcmp(rx->block ? rx->block : "", ry->block ? ry->block : "");
+	int c = with_block ? strcmp(x->combo, y->combo) : strcmp(x->context, y->context);
+	if (c == 0 && with_block)
+		c = strcmp(rx->block ? rx->block : "", ry->block ? ry->block : "");
 	if (c)
 		return c;
 	if (rx->level != ry->level)
@@ -67,18 +70,21 @@ static int by_combo_block_level(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
+static int by_combo_block_level(const void *a, const void *b)
+{
+	return compare_items(a, b, true);
+}
+
 static int by_context_level(const void *a, const void *b)
 {
-	const struct item *x = &sort_work->items[*(const size_t *)a];
-	const struct item *y = &sort_work->items[*(const size_t *)b];
-	const struct lever_run *rx = &sort_work->in->runs[x->index];
-	const struct lever_run *ry = &sort_work->in->runs[y->index];
-	int c = strcmp(x->context, y->context);
-	if (c)
-		return c;
-	if (rx->level != ry->level)
-		return rx->level < ry->level ? -1 : 1;
-	return (x->index > y->index) - (x->index < y->index);
+	return compare_items(a, b, false);
+}
+
+/* The block of the run at w->order[k] ("" when it has none). */
+static const char *block_at(const struct work *w, size_t k)
+{
+	const char *block = w->in->runs[w->items[w->order[k]].index].block;
+	return block ? block : "";
 }
 
 /* Distinct levels among order[lo..hi) (sorted by level within). */
@@ -123,12 +129,8 @@ static void mark_kinds(struct work *w)
 		free(all);
 		for (size_t k = i; k < j;) {
 			size_t e = k;
-			const char *blk = w->in->runs[w->items[w->order[k]].index].block;
-			while (e < j &&
-			       !strcmp(w->in->runs[w->items[w->order[e]].index].block
-					       ? w->in->runs[w->items[w->order[e]].index].block
-					       : "",
-				       blk ? blk : ""))
+			const char *blk = block_at(w, k);
+			while (e < j && !strcmp(block_at(w, e), blk))
 				e++;
 			if (distinct_levels(w, w->order, k, e) > best)
 				best = distinct_levels(w, w->order, k, e);
@@ -136,13 +138,9 @@ static void mark_kinds(struct work *w)
 		}
 		for (size_t k = i; best == levels && levels > 1 && k < j;) {
 			size_t e = k;
-			const char *blk = w->in->runs[w->items[w->order[k]].index].block;
+			const char *blk = block_at(w, k);
 			bool kind;
-			while (e < j &&
-			       !strcmp(w->in->runs[w->items[w->order[e]].index].block
-					       ? w->in->runs[w->items[w->order[e]].index].block
-					       : "",
-				       blk ? blk : ""))
+			while (e < j && !strcmp(block_at(w, e), blk))
 				e++;
 			kind = distinct_levels(w, w->order, k, e) < levels;
 			for (size_t m = k; m < e; m++)
@@ -160,18 +158,29 @@ static bool numeric(const char *v, double *x)
 	return v && num_parse_real(v, x) == 0;
 }
 
+/*
+ * Does arm `value` have a run among order[lo..hi) in a block that holds
+ * all of its combo's levels (kind false, mark_kinds)? Then its arm is such
+ * runs alone, and the runs of shorter blocks are left out.
+ */
+static bool has_plain(const struct work *w, size_t lo, size_t hi, const char *value)
+{
+	for (size_t i = lo; i < hi; i++)
+		if (!strcmp(w->items[w->order[i]].value, value) && !w->items[w->order[i]].kind)
+			return true;
+	return false;
+}
+
 /* The arm of `value` among order[lo..hi) (one context, one level). */
 static int arm_of(const struct work *w, size_t lo, size_t hi, const char *value, double *buf,
 		  struct lever_arm *arm)
 {
 	double *app = buf + (hi - lo);
-	size_t n = 0, napp = 0, kinds = 0, plain = 0;
+	size_t n = 0, napp = 0, kinds = 0;
+	bool plain = has_plain(w, lo, hi, value);
 	memset(arm, 0, sizeof(*arm));
 	arm->value = value;
 	arm->app_cores = NAN;
-	for (size_t i = lo; i < hi; i++)
-		if (!strcmp(w->items[w->order[i]].value, value))
-			plain += !w->items[w->order[i]].kind;
 	for (size_t i = lo; i < hi; i++) {
 		const struct item *it = &w->items[w->order[i]];
 		const struct lever_run *r = &w->in->runs[it->index];
@@ -200,10 +209,8 @@ static int arm_of(const struct work *w, size_t lo, size_t hi, const char *value,
 /* The values of arm `value` among order[lo..hi), as arm_of chose them. */
 static size_t values_of(const struct work *w, size_t lo, size_t hi, const char *value, double *v)
 {
-	size_t n = 0, plain = 0;
-	for (size_t i = lo; i < hi; i++)
-		if (!strcmp(w->items[w->order[i]].value, value))
-			plain += !w->items[w->order[i]].kind;
+	size_t n = 0;
+	bool plain = has_plain(w, lo, hi, value);
 	for (size_t i = lo; i < hi; i++) {
 		const struct item *it = &w->items[w->order[i]];
 		if (!strcmp(it->value, value) && !(plain && it->kind))
@@ -409,10 +416,7 @@ static struct lever_pair *pair_of(struct work *w, const char *context, const cha
 static const struct lever_run *first_of(const struct work *w, size_t lo, size_t hi,
 					const char *value)
 {
-	size_t plain = 0;
-	for (size_t i = lo; i < hi; i++)
-		if (!strcmp(w->items[w->order[i]].value, value))
-			plain += !w->items[w->order[i]].kind;
+	bool plain = has_plain(w, lo, hi, value);
 	for (size_t i = lo; i < hi; i++) {
 		const struct item *it = &w->items[w->order[i]];
 		if (!strcmp(it->value, value) && !(plain && it->kind))

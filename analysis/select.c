@@ -6,6 +6,7 @@
 #include "../common/err.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../schema/queries.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,20 +74,34 @@ static int build_sql(const struct select_spec *spec, const struct pool_prefetch 
 								       : 0;
 }
 
-static int add_left_out(struct selection *sel, const char *tag, const char *reason, bool excluded)
+int sel_left_out_add(struct sel_left_out **list, size_t *n, const char *tag, const char *reason,
+		     bool excluded)
 {
-	struct sel_left_out *grown =
-		realloc(sel->left_out, (sel->nleft_out + 1) * sizeof(*grown));
+	struct sel_left_out *grown = realloc(*list, (*n + 1) * sizeof(*grown));
 	if (!grown)
 		return err_set("out of memory");
-	sel->left_out = grown;
-	grown[sel->nleft_out].tag = strdup(tag ? tag : "");
-	grown[sel->nleft_out].reason = strdup(reason ? reason : "");
-	grown[sel->nleft_out].excluded = excluded;
-	sel->nleft_out++;
-	if (!grown[sel->nleft_out - 1].tag || !grown[sel->nleft_out - 1].reason)
+	*list = grown;
+	grown[*n].tag = strdup(tag ? tag : "");
+	grown[*n].reason = strdup(reason ? reason : "");
+	grown[*n].excluded = excluded;
+	(*n)++;
+	if (!grown[*n - 1].tag || !grown[*n - 1].reason)
 		return err_set("out of memory");
 	return 0;
+}
+
+void sel_left_out_free(struct sel_left_out *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(list[i].tag);
+		free(list[i].reason);
+	}
+	free(list);
+}
+
+static int add_left_out(struct selection *sel, const char *tag, const char *reason, bool excluded)
+{
+	return sel_left_out_add(&sel->left_out, &sel->nleft_out, tag, reason, excluded);
 }
 
 /* "F1=v1, F2=v2" (NA for a missing value), or "", interned; sb is scratch space. */
@@ -232,6 +247,17 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 	return rc;
 }
 
+/* No run matched: the condition that left none, and the values its field has (schema/queries.h). */
+static int explain_no_match(sqlite3 *db, const struct run_filter *filter, struct selection *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc = query_unmatched(db, filter, &why);
+	if (rc == 0 && why.len && !(out->no_match = strbuf_detach(&why)))
+		rc = err_set("out of memory");
+	strbuf_release(&why);
+	return rc;
+}
+
 int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *out)
 {
 	const char *names[3] = {spec->by, spec->metric, spec->block};
@@ -250,6 +276,8 @@ int select_runs(sqlite3 *db, const struct select_spec *spec, struct selection *o
 		rc = run_query(db, spec, false, out);
 	if (rc == 0 && !spec->filter->include_excluded)
 		rc = run_query(db, spec, true, out);
+	if (rc == 0 && out->n == 0 && out->nleft_out == 0)
+		rc = explain_no_match(db, spec->filter, out);
 	if (rc)
 		selection_release(out);
 	return rc;
@@ -264,12 +292,9 @@ void selection_release(struct selection *sel)
 	}
 	free(sel->runs);
 	strpool_release(&sel->strings);
-	for (size_t i = 0; i < sel->nleft_out; i++) {
-		free(sel->left_out[i].tag);
-		free(sel->left_out[i].reason);
-	}
-	free(sel->left_out);
+	sel_left_out_free(sel->left_out, sel->nleft_out);
 	free(sel->pooled);
+	free(sel->no_match);
 	memset(sel, 0, sizeof(*sel));
 }
 
@@ -291,6 +316,8 @@ int select_no_runs(const struct selection *sel, const struct run_filter *filter)
 {
 	const struct sel_left_out *first;
 	bool excluded = false;
+	if (sel->nleft_out == 0 && sel->no_match)
+		return err_set("no runs to analyse (the filter matched no run: %s)", sel->no_match);
 	if (sel->nleft_out == 0)
 		return err_set("no runs to analyse (the filter matched no run: check --corpus and "
 			       "--where)");

@@ -54,6 +54,16 @@ struct sel_left_out {
 	bool excluded; /* an excluded run (kept with --include-excluded) */
 };
 
+/*
+ * A list of runs left out, a selection's or an analysis's own (benchstat,
+ * comparepy): sel_left_out_add appends one (tag and reason copied, NULL as
+ * ""): 0, or out of memory (what was added stays listed). sel_left_out_free
+ * frees the list and its strings.
+ */
+int sel_left_out_add(struct sel_left_out **list, size_t *n, const char *tag, const char *reason,
+		     bool excluded);
+void sel_left_out_free(struct sel_left_out *list, size_t n);
+
 struct selection {
 	struct sel_run *runs;
 	size_t n;
@@ -72,6 +82,8 @@ struct selection {
 	 * reads them instead of passing over the runs again.
 	 */
 	struct pool_prefetch *prefetch;
+	/* when the filter matched no run: which condition left none and the values there (or NULL) */
+	char *no_match;
 	/* the runs' texts (corpus ... extra values), interned */
 	struct strpool strings;
 };

@@ -18,28 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Does any imported run have field `name`? (field_check without leaving an error.) */
-static bool field_exists(sqlite3 *db, const char *name)
-{
-	if (field_check(db, name) == 0)
-		return true;
-	err_clear();
-	return false;
-}
-
-const char *size_field_or_null(sqlite3 *db, const char *name)
-{
-	return field_exists(db, name) ? name : NULL;
-}
-
 /* The common filter, the instances named, --measured-where, and session counts (a list). */
 static int measured_filter(const struct size_request *req, const char *const *instances,
 			   size_t ninstances, struct run_filter *f)
 {
-	int rc = 0;
-	memset(f, 0, sizeof(*f));
-	if (req->filter)
-		rc = run_filter_copy(f, req->filter);
+	int rc = size_input_filter(req, NULL, NULL, f);
 	if (rc == 0)
 		rc = run_filter_add(f, "instance", instances, ninstances);
 	if (rc == 0 && req->measured_where)
@@ -407,7 +390,7 @@ static void fixed_fields(sqlite3 *db, const char *workers, const char **extra, s
 	for (int k = 0; k < NFIXED; k++) {
 		const char *name = k == FX_WORKERS ? workers : fixed[k];
 		at[k] = -1;
-		if (field_exists(db, name)) {
+		if (size_field_exists(db, name)) {
 			at[k] = (int)*n;
 			extra[(*n)++] = name;
 		}
@@ -602,7 +585,7 @@ int size_read_cells(sqlite3 *db, const struct size_request *req, struct size_res
 	bool *has = NULL;
 	size_t alloc = 0;
 	int rc = 0;
-	if (res->cat.n == 0 || !field_exists(db, "instance"))
+	if (res->cat.n == 0 || !size_field_exists(db, "instance"))
 		return 0;
 	if (!(names = malloc(res->cat.n * sizeof(char *))) ||
 	    !(has = calloc(res->cat.n, sizeof(bool))))

@@ -20,19 +20,6 @@
 
 /* ---- the inputs from the database ---- */
 
-/* The request's common filter plus the input's own conditions. */
-int size_input_filter(const struct size_request *req, const char *where, const char *option,
-		      struct run_filter *f)
-{
-	int rc = 0;
-	memset(f, 0, sizeof(*f));
-	if (req->filter)
-		rc = run_filter_copy(f, req->filter);
-	if (rc == 0 && where)
-		rc = run_filter_add_conditions(f, where, option);
-	return rc;
-}
-
 /* The runs an input WHERE selects (non-excluded unless the filter keeps them). */
 static int select_where(sqlite3 *db, const struct size_request *req, const char *where,
 			const char *option, const char *by, const char *metric,

@@ -1,7 +1,7 @@
 /*
  * size_internal: what the parts of `coreplan size` share among themselves
- * (analysis/size.c, size_model.c, size_inputs.c, size_cells.c); not part
- * of size.h's contract.
+ * (analysis/size.c, size_model.c, size_inputs.c, size_factors.c,
+ * size_cells.c, size_fleet.c, size_runs.c); not part of size.h's contract.
  */
 #ifndef COREPLAN_SIZE_INTERNAL_H
 #define COREPLAN_SIZE_INTERNAL_H
@@ -11,12 +11,14 @@
 /* qsort's comparison of two doubles, ascending. */
 int size_cmp_double(const void *a, const void *b);
 
-/* The request's common filter plus an input's own conditions (`where`, of `option`; NULL: none). */
+/* size_runs.c: the request's common filter plus an input's own conditions (`where`, of `option`; NULL: none). */
 int size_input_filter(const struct size_request *req, const char *where, const char *option,
 		      struct run_filter *f);
 
-/* `name` when some imported run has that field, else NULL (no error left). */
+/* size_runs.c: `name` when some imported run has that field, else NULL (no error left). */
 const char *size_field_or_null(sqlite3 *db, const char *name);
+/* size_runs.c: does some imported run have field `name`? (field_check, no error left) */
+bool size_field_exists(sqlite3 *db, const char *name);
 
 /*
  * The store factor (--store-from) and the sessions curve (--sessions-from,

@@ -56,118 +56,20 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 
-coreplan=${1:-}
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 reps=${2:-7}
-if [ -z "$coreplan" ]; then
-	for c in "$repo/build-f/coreplan" "$repo/build/coreplan"; do
-		if [ -x "$c" ]; then
-			coreplan=$c
-			break
-		fi
-	done
-fi
-case $reps in '' | *[!0-9]*) echo "analysis_bench.sh: REPS must be a number" >&2; exit 2 ;; esac
-if [ "$reps" -lt 3 ]; then
-	echo "analysis_bench.sh: REPS must be at least 3" >&2
-	exit 2
-fi
-if [ -z "$coreplan" ] || [ ! -x "$coreplan" ]; then
-	echo "analysis_bench.sh: no coreplan binary (build it, or pass its path as the first argument)" >&2
-	exit 2
-fi
-coreplan=$(cd "$(dirname "$coreplan")" && pwd)/$(basename "$coreplan")
-command -v sqlite3 >/dev/null || {
-	echo "analysis_bench.sh: the sqlite3 shell is missing (apt-get install sqlite3)" >&2
-	exit 2
-}
-
-work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-abench.XXXXXX")}
-mkdir -p "$work"
-cleanup() {
-	if [ "${KEEP:-0}" != 1 ]; then
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
-
+bench_coreplan "${1:-}" first build-f build
+bench_count REPS "$reps" 3
+bench_need sqlite3 sqlite3
+bench_workdir coreplan-abench
 now_ns() { date +%s%N; }
+bench_timer
 
-# The timer: a small C program (monotonic clock around fork/exec/wait) when
-# a C compiler is there, so the figures do not carry two extra `date`
-# spawns; else `date +%s%N` around the command.
-timer=""
-cat >"$work/timer.c" <<'EOF_C'
-#define _POSIX_C_SOURCE 200809L
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-/* timer OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR; print
- * its wall time in ms (CLOCK_MONOTONIC) and its CPU time in ms (user +
- * system, wait4's rusage); exit with its exit status. */
-int main(int argc, char **argv)
-{
-	struct timespec a, b;
-	struct rusage ru;
-	int status, out, err;
-	pid_t pid;
-	if (argc < 4)
-		return 2;
-	out = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	err = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (out < 0 || err < 0)
-		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	pid = fork();
-	if (pid == 0) {
-		dup2(out, 1);
-		dup2(err, 2);
-		execvp(argv[3], argv + 3);
-		_exit(127);
-	}
-	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
-		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.3f %.3f\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6,
-	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-EOF_C
-if ${CC:-cc} -O2 -o "$work/timer" "$work/timer.c" 2>/dev/null; then
-	timer=$work/timer
-fi
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-
-# timed NAME CMD...: run CMD (stdout and stderr discarded), append
-# "NAME ms" to $work/times; a failing command stops the benchmark.
-timed() {
-	local name=$1 t0 t1 ms rc=0
-	shift
-	if [ -n "$timer" ]; then
-		ms=$("$timer" /dev/null "$work/stderr" "$@") || rc=$?
-	else
-		t0=$(now_ns)
-		"$@" >/dev/null 2>"$work/stderr" || rc=$?
-		t1=$(now_ns)
-		ms="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e6 }') NA"
-	fi
-	if [ $rc -ne 0 ]; then
-		echo "analysis_bench.sh: '$*' failed (exit $rc):" >&2
-		head -n 5 "$work/stderr" >&2
-		exit 1
-	fi
-	echo "$name $ms" >>"$work/times"
-}
-med_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/times" | median; }
-# cpu_of NAME: the median CPU time (ms, user + system of the command), NA without the C timer
-cpu_of() { awk -v n="$1" '$1 == n { print $3 }' "$work/times" | median; }
-# cpu_ratio A B: cpu_of A / cpu_of B
-cpu_ratio() { awk -v a="$(cpu_of "$1")" -v b="$(cpu_of "$2")" 'BEGIN { if (a == "NA" || b + 0 <= 0) print "NA"; else printf "%.2f", a / b }'; }
-all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$work/times"; }
+# timed NAME CMD...: run CMD (its output kept in the work directory), append
+# "NAME wall-ms cpu-ms" to $work/times; a failing command stops the benchmark.
+timed() { bench_timed "$1" "$work" "${@:2}"; }
+med_of() { of "$1" | median; }
 
 db=$work/corpus.db
 corpus=$work/corpus
@@ -212,11 +114,7 @@ awk -v dir="$corpus" -v set="clk_tck=100 nproc=8" -f "$here/gen_corpus.awk" >"$w
 t1=$(now_ns)
 echo "corpus: $(cat "$work/gen.out"), $(du -sm "$corpus" | cut -f1) MB; generated in $(( (t1 - t0) / 1000000 )) ms"
 t0=$(now_ns)
-"$coreplan" --db "$db" import "$corpus" --quiet >"$work/import.out" 2>"$work/import.err" || {
-	echo "analysis_bench.sh: import failed:" >&2
-	cat "$work/import.err" >&2
-	exit 1
-}
+bench_or_die import "$coreplan" --db "$db" import "$corpus" --quiet
 t1=$(now_ns)
 import_ms=$(( (t1 - t0) / 1000000 ))
 echo "import: $import_ms ms (one run, cold database): $(sed -n "s/^- imported //p" "$work/import.out")"
@@ -241,11 +139,7 @@ awk 'BEGIN {
 		print "y" i, "y", sprintf("%.2f", 1030 * (1 + 0.02 * sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand())))
 	}
 }' >"$work/arms.tsv"
-"$coreplan" --db "$cdb" import "$work/arms.tsv" --quiet >/dev/null 2>"$work/import.err" || {
-	echo "analysis_bench.sh: import of arms.tsv failed:" >&2
-	cat "$work/import.err" >&2
-	exit 1
-}
+bench_or_die import-arms "$coreplan" --db "$cdb" import "$work/arms.tsv" --quiet
 
 # ---- 2 and 3: the timed rounds ---------------------------------------------
 names="true cp_runs sq_runs cp_sweep sq_sweep cp_noise sq_noise cp_memory sq_memory cp_cmp cp_cmp100"
@@ -266,8 +160,7 @@ done
 
 verdict() { awk -v t="$1" -v lim="$2" 'BEGIN { print (t <= lim) ? "ok" : "MISSED" }'; }
 echo
-if [ -n "$timer" ]; then how="CLOCK_MONOTONIC around fork/exec/wait"; else how="date +%s%N"; fi
-echo "timer: $how; spawn floor (/bin/true timed the same way): $(med_of true) ms"
+echo "timer: $clock; spawn floor (/bin/true timed the same way): $(med_of true) ms"
 echo
 printf '%-8s %12s %10s %9s %9s %9s  %s\n' command "coreplan ms" "peer ms" ratio "cpu ratio" target "coreplan runs (ms) | peer runs (ms)"
 for c in runs sweep noise memory; do
@@ -293,11 +186,7 @@ echo "         memory = sqlite3 \"$peer_slope_sql\""
 # ---- cores: every run's plateau, against the baseline binary ---------------
 cores_names=cp_cores
 if [ -n "$baseline" ]; then
-	"$baseline" --db "$bdb" import "$corpus" --quiet >/dev/null 2>"$work/import.err" || {
-		echo "analysis_bench.sh: the baseline's import failed:" >&2
-		cat "$work/import.err" >&2
-		exit 1
-	}
+	bench_or_die import-baseline "$baseline" --db "$bdb" import "$corpus" --quiet
 	cores_names="cp_cores bl_cores"
 fi
 for i in $(seq 1 "$cores_reps"); do

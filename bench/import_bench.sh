@@ -39,67 +39,26 @@ if [ "${1:-}" = "--scale" ]; then
 	shift
 fi
 n=${1:-2000000}
-coreplan=${2:-}
 runs=${3:-5}
-if [ -z "$coreplan" ]; then
-	for c in "$repo/build-a/coreplan" "$repo/build/coreplan"; do
-		if [ -x "$c" ]; then
-			coreplan=$c
-			break
-		fi
-	done
-fi
-case $n in '' | *[!0-9]*) echo "import_bench.sh: N must be a number of rows" >&2; exit 2 ;; esac
-case $runs in '' | *[!0-9]*) echo "import_bench.sh: RUNS must be a number" >&2; exit 2 ;; esac
-if [ "$runs" -lt 5 ]; then
-	echo "import_bench.sh: RUNS must be at least 5" >&2
-	exit 2
-fi
-if [ -z "$coreplan" ] || [ ! -x "$coreplan" ]; then
-	echo "import_bench.sh: no coreplan binary (build it, or pass its path as the second argument)" >&2
-	exit 2
-fi
-coreplan=$(cd "$(dirname "$coreplan")" && pwd)/$(basename "$coreplan")
-if [ ! -x /usr/bin/time ]; then
-	echo "import_bench.sh: /usr/bin/time is missing (apt-get install time)" >&2
-	exit 2
-fi
-command -v sqlite3 >/dev/null || {
-	echo "import_bench.sh: the sqlite3 shell is missing (apt-get install sqlite3)" >&2
-	exit 2
-}
-
-work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-bench.XXXXXX")}
-mkdir -p "$work"
-cleanup() {
-	if [ "${KEEP:-0}" != 1 ]; then
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+bench_count N "$n"
+bench_count RUNS "$runs" 5
+bench_coreplan "${2:-}" second build-a build
+bench_need /usr/bin/time time
+bench_need sqlite3 sqlite3
+bench_workdir coreplan-bench
 
 # The driver is built here, optimised, from the repository's sources.
 driver=$work/trace_import_driver
 ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I"$repo" \
 	-o "$driver" "$here/trace_import_driver.c" "$repo/importers/trace.c" \
-	"$repo/common/err.c" "$repo/common/num.c" "$repo/common/strbuf.c" \
-	"$repo/schema/db.c" "$repo/schema/migrations.c" -lsqlite3 -lm
+	"$repo/common/err.c" "$repo/common/hash.c" "$repo/common/infile.c" "$repo/common/num.c" "$repo/common/strbuf.c" \
+	"$repo/schema/db.c" "$repo/schema/migrations.c" -lsqlite3 -lcrypto -lm
 
-cat >"$work/bench.manifest" <<'EOF'
-layout = bench
-[table main]
-file = results.tsv
-tag = {run}
-run-dir = runs/{tag}
-trace = {run-dir}/sample.tsv
-trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
-EOF
+bench_manifest "$work/bench.manifest"
 
 declare -A last_t last_min last_rss base_t base_min base_rss
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-maximum() { sort -g | tail -n 1; }
-minimum() { sort -g | head -n 1; }
 
 # bench_rows ROWS: print one summary line per side; fill last_t/last_rss
 bench_rows() {

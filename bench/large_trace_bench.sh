@@ -17,6 +17,7 @@
 #   cores --format json >/dev/null
 #   trace bench --format tsv >/dev/null
 #     and its peer: sqlite3 -tabs dumping the same rows' stored columns
+#   memory --corpus C --format json  (the plateau's memory per session)
 #   size ... --memory-from corpus=C   (the plateau's co-located memory)
 #   report --corpus C --out DIR   (one trace plot: gnuplot runs as a child)
 #   translate --from corpus=C --to corpus=other --format json
@@ -46,40 +47,20 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 
-coreplan=${1:-}
 runs=${RUNS:-3}
 small=${2:-2000000}
 large=${3:-10000000}
-if [ -z "$coreplan" ]; then
-	for c in "$repo/build-a/coreplan" "$repo/build/coreplan"; do
-		if [ -x "$c" ]; then
-			coreplan=$c
-			break
-		fi
-	done
-fi
-for v in "$small" "$large"; do
-	case $v in '' | *[!0-9]*) echo "large_trace_bench.sh: SMALL and LARGE must be numbers of rows" >&2; exit 2 ;; esac
-done
-case $runs in '' | *[!0-9]* | 0) echo "large_trace_bench.sh: RUNS must be a positive number" >&2; exit 2 ;; esac
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+bench_count SMALL "$small"
+bench_count LARGE "$large"
+bench_count RUNS "$runs" 1
 if [ "$large" -le "$small" ]; then
 	echo "large_trace_bench.sh: LARGE must be more rows than SMALL" >&2
 	exit 2
 fi
-if [ -z "$coreplan" ] || [ ! -x "$coreplan" ]; then
-	echo "large_trace_bench.sh: no coreplan binary (build it, or pass its path as the first argument)" >&2
-	exit 2
-fi
-coreplan=$(cd "$(dirname "$coreplan")" && pwd)/$(basename "$coreplan")
-
-work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-large-trace.XXXXXX")}
-mkdir -p "$work"
-cleanup() {
-	if [ "${KEEP:-0}" != 1 ]; then
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
+bench_coreplan "${1:-}" first build-a build
+bench_workdir coreplan-large-trace
 
 # coreplan's own peak RSS, written at its exit; the library leaves the
 # environment before main, so no child inherits it
@@ -114,16 +95,7 @@ __attribute__((destructor)) static void rss_stop(void)
 EOF
 ${CC:-cc} -O2 -shared -fPIC -o "$work/rss_self.so" "$work/rss_self.c"
 
-cat >"$work/bench.manifest" <<'EOF'
-layout = bench
-[table main]
-file = results.tsv
-tag = {run}
-run-dir = runs/{tag}
-trace = {run-dir}/sample.tsv
-trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
-set = clk_tck=100 nproc=8
-EOF
+bench_manifest "$work/bench.manifest" "clk_tck=100 nproc=8"
 
 now() { date +%s.%N; }
 
@@ -186,6 +158,7 @@ bench_rows() {
 	measure sqlite3 "$rows" sqlite3 -tabs "$db" "SELECT row_no, epoch, conn, app_rss_kb,
 		mem_avail_kb, cpu_total_j, cpu_idle_j, app_j, pg_j FROM trace_samples WHERE trace_id =
 		(SELECT trace_id FROM traces JOIN runs USING (run_id) WHERE runs.tag = 'bench') ORDER BY row_no"
+	measure memory "$rows" "$coreplan" --db "$db" memory --corpus "corpus-$rows" --metric rss_median_kb --by sessions --format json
 	measure size "$rows" "$coreplan" --db "$db" size --target 100 --sessions 400 \
 		--base-rate 100 --base-cpu gce-e2 --per-doubling 1.8 --mem-per-session 600 \
 		--mem-fixed 30000 --memory-from "corpus=corpus-$rows" --series e2 --format json
@@ -209,7 +182,7 @@ limit_kb=$((64 * 1024))
 max_ratio=$(awk -v s="$small" -v l="$large" 'BEGIN { printf "%.3f", 5.5 * (l / s) / 5 }')
 echo
 echo "time ratios $large / $small rows (CPU at most $max_ratio), peak RSS (under 64 MB):"
-for name in cores trace size report translate; do
+for name in cores trace memory size report translate; do
 	ratio=$(awk -v a="${cpu[$name,$small]}" -v b="${cpu[$name,$large]}" \
 		'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
 	wall=$(awk -v a="${secs[$name,$small]}" -v b="${secs[$name,$large]}" \

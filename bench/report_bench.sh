@@ -43,30 +43,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 
-coreplan=${1:-}
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 reps=${2:-7}
-if [ -z "$coreplan" ]; then
-	for c in "$repo/build/coreplan" "$repo"/build*/coreplan; do
-		if [ -x "$c" ]; then
-			coreplan=$c
-			break
-		fi
-	done
-fi
-case $reps in '' | *[!0-9]*) echo "report_bench.sh: REPS must be a number" >&2; exit 2 ;; esac
-if [ "$reps" -lt 3 ]; then
-	echo "report_bench.sh: REPS must be at least 3" >&2
-	exit 2
-fi
-if [ -z "$coreplan" ] || [ ! -x "$coreplan" ]; then
-	echo "report_bench.sh: no coreplan binary (build it, or pass its path as the first argument)" >&2
-	exit 2
-fi
-coreplan=$(cd "$(dirname "$coreplan")" && pwd)/$(basename "$coreplan")
-command -v gnuplot >/dev/null || {
-	echo "report_bench.sh: gnuplot is missing (apt-get install gnuplot-nox)" >&2
-	exit 2
-}
+bench_coreplan "${1:-}" first build "build*"
+bench_count REPS "$reps" 3
+bench_need gnuplot gnuplot-nox
 gmp_name=gomaxprocs-scaling-20260816
 cap_name=gcp-x86-capacity-20260816
 shared=${SHARED_CORPORA:-$repo/../shared/corpora}
@@ -77,74 +59,12 @@ for c in "$gmp_name" "$cap_name"; do
 	fi
 done
 
-work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/coreplan-rbench.XXXXXX")}
-mkdir -p "$work"
-cleanup() {
-	if [ "${KEEP:-0}" != 1 ]; then
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
-
-# The timer: monotonic clock around fork/exec/wait.
-timer=""
-cat >"$work/timer.c" <<'EOF_C'
-#define _POSIX_C_SOURCE 200809L
-#include <fcntl.h>
-#include <stdio.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-/* timer OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR; print
- * its wall time in ms (CLOCK_MONOTONIC); exit with its exit status. */
-int main(int argc, char **argv)
-{
-	struct timespec a, b;
-	int status, out, err;
-	pid_t pid;
-	if (argc < 4)
-		return 2;
-	out = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	err = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (out < 0 || err < 0)
-		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	pid = fork();
-	if (pid == 0) {
-		dup2(out, 1);
-		dup2(err, 2);
-		execvp(argv[3], argv + 3);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
-		return 2;
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("%.3f\n", (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-EOF_C
-if ${CC:-cc} -O2 -o "$work/timer" "$work/timer.c" 2>/dev/null; then
-	timer=$work/timer
-	clock="CLOCK_MONOTONIC (C helper)"
-elif command -v python3 >/dev/null; then
-	cat >"$work/timer.py" <<'EOF_PY'
-import subprocess, sys, time
-out, err = open(sys.argv[1], "wb"), open(sys.argv[2], "wb")
-a = time.monotonic_ns()
-rc = subprocess.run(sys.argv[3:], stdout=out, stderr=err).returncode
-b = time.monotonic_ns()
-print("%.3f" % ((b - a) / 1e6))
-sys.exit(rc if rc >= 0 else 128)
-EOF_PY
-	timer="python3 $work/timer.py"
-	clock="time.monotonic_ns (python3)"
-else
-	echo "report_bench.sh: need a C compiler or python3 for a monotonic clock" >&2
+bench_workdir coreplan-rbench
+bench_timer
+if [ -z "$timer" ]; then
+	echo "$BENCH: need a C compiler or python3 for a monotonic clock" >&2
 	exit 2
 fi
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
-minimum() { sort -g | head -n 1; }
 
 db=$work/bench.db
 html=()
@@ -169,22 +89,7 @@ case_args() {
 	esac
 }
 
-# timed NAME DIR CMD...: run CMD in DIR (stdout and stderr kept in the work
-# directory), append "NAME ms" to $work/times; a failing command stops
-# the benchmark.
-timed() {
-	local name=$1 dir=$2 ms rc=0
-	shift 2
-	ms=$(cd "$dir" && $timer "$work/stdout" "$work/stderr" "$@") || rc=$?
-	if [ $rc -ne 0 ]; then
-		echo "report_bench.sh: '$*' failed (exit $rc):" >&2
-		head -n 5 "$work/stderr" >&2
-		exit 1
-	fi
-	echo "$name $ms" >>"$work/times"
-}
-of() { awk -v n="$1" '$1 == n { print $2 }' "$work/times"; }
-all_of() { awk -v n="$1" '$1 == n { printf "%s%.1f", sep, $2; sep = " " }' "$work/times"; }
+timed() { bench_timed "$@"; } # NAME DIR CMD...
 redraw='for f in *.gp; do gnuplot "$f" >/dev/null 2>&1 || exit 1; done'
 
 same_as_first() {
@@ -215,12 +120,7 @@ echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $(gnuplot -
 echo
 
 t0=$(date +%s%N)
-"$coreplan" --db "$db" import "$shared/sky/$gmp_name" "$shared/sky/$cap_name" --quiet \
-	>"$work/import.out" 2>"$work/import.err" || {
-	echo "report_bench.sh: import failed:" >&2
-	cat "$work/import.err" >&2
-	exit 1
-}
+bench_or_die import "$coreplan" --db "$db" import "$shared/sky/$gmp_name" "$shared/sky/$cap_name" --quiet
 t1=$(date +%s%N)
 echo "import: $(((t1 - t0) / 1000000)) ms (once)"
 

@@ -34,6 +34,8 @@ export LC_ALL=C
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
+# shellcheck source=lib.sh
+source "$here/lib.sh" # bench_manifest
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	echo "usage: $0 BEFORE AFTER [SHARED_CORPORA_DIR]" >&2
 	exit 2
@@ -86,16 +88,7 @@ EOF
 		mkdir -p "$W/long/runs/long"
 		printf 'run\ttput\tsessions\nlong\t100\t400\n' >"$W/long/results.tsv"
 		awk -v n="${LONG_ROWS:-1100000}" -f "$here/gen_trace.awk" >"$W/long/runs/long/sample.tsv"
-		cat >"$W/long.manifest" <<'EOF_M'
-layout = bench
-[table main]
-file = results.tsv
-tag = {run}
-run-dir = runs/{tag}
-trace = {run-dir}/sample.tsv
-trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
-set = clk_tck=100 nproc=8
-EOF_M
+		bench_manifest "$W/long.manifest" "clk_tck=100 nproc=8"
 	fi
 	printf 'name\tvalue\tunit\nips\t300\tinteractions/s\nrss\t90000\tkB\np95\t120\tms\nslope\t600\tkB/session\n' >"$W/apply.tsv"
 }

@@ -143,7 +143,7 @@ static int run_benchstat(sqlite3 *db, struct cli_args *a, struct doc **out, bool
 	bs.filter = &a->filter;
 	bs.arm[0] = req.arm[0];
 	bs.arm[1] = req.arm[1];
-	bs.metric = a->metric;
+	bs.metric = a->metric_defaulted ? NULL : a->metric; /* benchstat shows every unit */
 	if (req.opts.v.alpha > 0)
 		bs.alpha = req.opts.v.alpha; /* --alpha (the default is benchstat's too) */
 	rc = benchstat_run(db, &bs, &res);

@@ -65,7 +65,8 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_memory(int argc, char **argv, const struct global_opts *g)
 {
 	static const struct cli_def def = {
-		{"memory", NULL, details, specs, build_memory_views}, CLI_DB_READ, NULL, run};
+		{"memory", NULL, details, specs, build_memory_views}, CLI_DB_READ, NULL, run, NULL,
+		true};
 	memset(&req, 0, sizeof(req));
 	cores_options_init(&req.cores);
 	return cli_run(&def, argc, argv, g);

@@ -17,7 +17,8 @@
 #include <string.h>
 
 /* What the options and the config give; the report request points into it. */
-static const char *out_dir, *by, *host, *config, *translate_from, *translate_to, *workers;
+static const char *out_dir, *by, *host, *config, *translate_from, *translate_to, *workers,
+	*metric;
 static struct strvec group;
 static bool models, png, html;
 static struct strbuf options_text;        /* size's options in words, for the footer hash */
@@ -33,6 +34,11 @@ static const struct opt_spec specs[] = {
 		"write DIR/report.md and DIR/plots/ (DIR new, empty, or an earlier report, which "
 		"is replaced; see 'output folder')",
 		.required = true),
+	OPT_STRING("metric", "FIELD", &metric,
+		   "what the sections measure (default: tput, else a tool's primary metric such as "
+		   "Go's ns_per_op or hyperfine's time_s, else the first rate column; or `metric =` "
+		   "in the config)",
+		   .nonempty = true, .noun = "a field name"),
 	OPT_STRING("by", "FIELD", &by,
 		   "the sweep's level field (default: gomaxprocs, else sessions)"),
 	OPT_LIST("group", "F1[,F2]", &group,
@@ -119,14 +125,19 @@ static const char details[] =
 	"of what was written: the report's path and each section's outcome.\n"
 	"\n"
 	"output folder: --out DIR is created when missing. A DIR that holds a corpus\n"
-	"(a coreplan.manifest, results.tsv or .csv, system.tsv, runs/ or samples/) or\n"
-	"any file coreplan did not write is refused, naming it, and left as it was.\n"
+	"(a coreplan.manifest, results.tsv or .csv, system.tsv, runs/ or samples/),\n"
+	"lies inside an imported corpus's folder, lies inside a folder an earlier\n"
+	"coreplan wrote (OLD/plots of a report in OLD), or holds any file coreplan\n"
+	"did not write is refused, naming it, and left as it was.\n"
 	"DIR/.coreplan-outputs records what coreplan wrote there (names, sizes,\n"
-	"SHA-256). A DIR holding an earlier report has it replaced: the earlier\n"
-	"report's files (unchanged since coreplan wrote them: an edited one is\n"
-	"refused) are removed first, so no stale plot stays. The report is written in\n"
-	"a temporary folder inside DIR and moved into place when complete: a failed\n"
-	"report leaves DIR as it was. Each plot is plots/NN-KIND.svg (or .png) with\n"
+	"SHA-256, and which command: report, plot). A DIR holding an earlier report\n"
+	"has it replaced: the earlier report's files (unchanged since coreplan wrote\n"
+	"them: an edited one is refused) are removed first, so no stale plot stays;\n"
+	"plots that coreplan plot or size --plot drew into DIR stay (one drawn into\n"
+	"DIR/plots refuses the report, naming it). The report is written in a\n"
+	"temporary folder inside DIR and moved into place when complete: a failed\n"
+	"report leaves DIR as it was, and the temporary folder a killed report left\n"
+	"is removed by the next one. Each plot is plots/NN-KIND.svg (or .png) with\n"
 	"its data NN-KIND.svg.tsv and script NN-KIND.svg.gp; where an image is\n"
 	"missing, report.md says why (gnuplot not installed, gnuplot's error, or why\n"
 	"the runs give no such plot). Symbolic links are never followed.\n"
@@ -239,6 +250,8 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	/* the filter and the options in words: what the footer hash covers */
 	rc = run_filter_describe(&a->filter, &words);
 	strbuf_addf(&words, "\nby %s\n", by ? by : "");
+	if (metric)
+		strbuf_addf(&words, "metric %s\n", metric);
 	for (size_t i = 0; i < group.n; i++)
 		strbuf_addf(&words, "group %s\n", group.v[i]);
 	strbuf_addf(&words, "host %s\nmodels %s\n", host ? host : "", models ? "yes" : "no");
@@ -251,6 +264,7 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	memset(&req, 0, sizeof(req));
 	req.filter = &a->filter;
 	req.by = by;
+	req.metric = metric;
 	req.group = strvec_list(&group);
 	req.translate_from = translate_from;
 	req.translate_to = translate_to;
@@ -274,7 +288,7 @@ int cmd_report(int argc, char **argv, const struct global_opts *g)
 	static const struct cli_def def = {
 		{"report", NULL, details, specs, report_views}, CLI_DB_READ, check, run};
 	int rc;
-	out_dir = by = host = config = translate_from = translate_to = workers = NULL;
+	out_dir = by = host = config = translate_from = translate_to = workers = metric = NULL;
 	models = png = html = false;
 	size_config_reset();
 	rc = cli_run(&def, argc, argv, g);

@@ -25,7 +25,10 @@ static const struct opt_spec specs[] = {
 
 static const char details_text[] =
 	"Columns: corpus, subcorpus, tag, listed, excluded (0/1), then every canonical\n"
-	"field below; with --excluded, a last column `reasons`. md leaves out columns\n"
+	"field below; on a tool's runs (Go, hyperfine, Google Benchmark, wrk imports)\n"
+	"then the tool's fields, its primary metric first (ns_per_op, time_s,\n"
+	"real_time_ns, requests_per_s) and its other columns (name, command, ...);\n"
+	"with --excluded, a last column `reasons`. md leaves out columns\n"
 	"that are empty in every row; tsv, csv and json always print every column.\n"
 	"Without --include-excluded or --excluded, the fact excluded_not_shown counts\n"
 	"the excluded runs the filter matched and left out.\n"
@@ -76,17 +79,24 @@ static int check(struct cli_args *a)
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	int64_t hidden = 0, nruns = 0;
+	struct text_list tool = {0};
 	int rc = run_filter_check(db, &a->filter);
+	/* a tool's runs show its fields (ns_per_op, command, ...): its canonical ones are few */
+	if (rc == 0 && !fields)
+		rc = query_tool_fields(db, &a->filter, &tool);
 	if (rc == 0)
-		rc = build_runs_begin(a->filter.only_excluded, fields, out);
+		rc = build_runs_begin_with(a->filter.only_excluded, fields,
+					   (const char *const *)tool.items, tool.n, out);
 	if (rc == 0 && fields)
 		rc = field_sources_list(db, &a->filter, build_fields_row, *out, &nruns);
 	if (rc == 0 && fields)
 		rc = build_fields_end(*out, nruns);
 	if (rc == 0 && !fields)
-		rc = query_runs(db, &a->filter, build_runs_row, *out, &hidden);
+		rc = query_runs_with(db, &a->filter, (const char *const *)tool.items, tool.n,
+				     build_runs_row, *out, &hidden);
 	if (rc == 0 && !fields)
 		rc = build_runs_end(*out, hidden);
+	text_list_release(&tool);
 	return rc;
 }
 

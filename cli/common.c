@@ -2,6 +2,7 @@
 #include "common.h"
 
 #include "../common/err.h"
+#include "../importers/runfiles.h"
 #include "../reports/builders.h"
 #include "../schema/db.h"
 #include "../schema/queries.h"
@@ -43,6 +44,17 @@ int cli_set_corpus(const struct opt_spec *spec, const char *name)
 int cli_add_where(const struct opt_spec *spec, const char *text)
 {
 	return run_filter_add_where(spec->value, text);
+}
+
+int cli_add_where_file(const struct opt_spec *spec, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = runfile_slurp(path, path, &text, &len);
+	if (rc == 0)
+		rc = run_filter_add_where_lines(spec->value, text, path);
+	free(text);
+	return rc;
 }
 
 int cli_add_pool(const struct opt_spec *spec, const char *list)
@@ -145,6 +157,27 @@ static int write_then_commit(const struct cli_def *def, sqlite3 *db, const struc
 	return rc; /* a usage error stays one */
 }
 
+/*
+ * --metric not given on a command that takes it: a tool's runs read the
+ * tool's primary metric (schema/queries.h), other runs the command's
+ * default (tput).
+ */
+static int default_metric(const struct cli_def *def, sqlite3 *db, struct cli_args *a)
+{
+	bool takes = false;
+	if (a->metric || !db || def->metric_own_default)
+		return 0;
+	for (const struct opt_spec *s = def->cmd.specs; s->name && !takes; s++)
+		takes = s->value == &cli_parsed.metric;
+	/* no filter check: a field no run has selects no run here, and the command says so */
+	if (!takes)
+		return 0;
+	if (query_default_metric(db, &a->filter, &a->metric) != 0)
+		return ERR_DATA;
+	a->metric_defaulted = a->metric != NULL;
+	return 0;
+}
+
 int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g)
 {
 	struct cli_args *a = &cli_parsed;
@@ -167,6 +200,8 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 		a->view = def->cmd.views[0];
 	if (rc == 0)
 		rc = open_db(a->db_mode, g->db_path, &db);
+	if (rc == 0)
+		rc = default_metric(def, db, a);
 	if (rc == 0)
 		rc = def->run(db, a, &d);
 	if (rc == 0 && !d)

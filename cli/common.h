@@ -37,7 +37,13 @@ enum cli_db {
 struct cli_args {
 	const struct global_opts *g;
 	struct run_filter filter;
-	const char *metric; /* NULL when not given: the command chooses its default */
+	/*
+	 * NULL when not given: the command chooses its default. A command whose
+	 * --metric defaults to tput (CLI_SPEC_METRIC) gets, on a tool's runs,
+	 * the tool's primary metric instead (query_default_metric).
+	 */
+	const char *metric;
+	bool metric_defaulted; /* metric is the tool's default, not given */
 	enum doc_format format;
 	const char *view; /* NULL: the default */
 	char **operands;  /* the words that were not options (into argv) */
@@ -53,6 +59,8 @@ extern const struct opt_choice cli_metric_kinds[];
 /* OPT_CALL parsers: --corpus NAME, --where FIELD=V[,V], --pool F1[,F2] into a run_filter. */
 int cli_set_corpus(const struct opt_spec *spec, const char *name);
 int cli_add_where(const struct opt_spec *spec, const char *text);
+/* --where-file FILE: its lines as conditions (run_filter_add_where_lines). */
+int cli_add_where_file(const struct opt_spec *spec, const char *path);
 int cli_add_pool(const struct opt_spec *spec, const char *list);
 
 /*
@@ -86,14 +94,22 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 #define CLI_SPEC_METRIC_HELP(help)                                                                 \
 	OPT_STRING("metric", "FIELD", &cli_parsed.metric, help, .nonempty = true,                  \
 		   .noun = "a field name")
-#define CLI_SPEC_METRIC CLI_SPEC_METRIC_HELP("the measured value (default tput)")
+#define CLI_SPEC_METRIC                                                                            \
+	CLI_SPEC_METRIC_HELP("the measured value (default tput; a tool's runs: its primary metric, "  \
+			     "e.g. Go's ns_per_op: docs/importing.md)")
 #define CLI_SPEC_CORPUS_HELP(help)                                                                 \
 	OPT_CALL("corpus", "NAME", cli_set_corpus, &cli_parsed.filter, help)
 #define CLI_SPECS_FILTER                                                                           \
 	CLI_SPEC_CORPUS_HELP("only runs of corpus NAME"),                                          \
 		OPT_CALL("where", "FIELD=V[,V...]", cli_add_where, &cli_parsed.filter,             \
-			 "only runs whose FIELD is one of the values (empty: the empty string); "  \
-			 "several --where all apply",                                              \
+			 "only runs whose FIELD is one of the values (empty: the empty string; a " \
+			 "value holding spaces, ',' or '=' in double quotes, \\\" and \\\\ inside: "  \
+			 "--where 'command=\"sleep 0.01\"'); several --where all apply",            \
+			 .repeatable = true),                                                      \
+		OPT_CALL("where-file", "FILE", cli_add_where_file, &cli_parsed.filter,             \
+			 "conditions from FILE, one FIELD=VALUE a line, the value taken as it is " \
+			 "to the line's end (no quotes: long names); lines of one field are any "  \
+			 "of their values, '#' lines skipped; with --where, all apply",            \
 			 .repeatable = true),                                                      \
 		OPT_FLAG("include-excluded", &cli_parsed.filter.include_excluded,                  \
 			 "keep excluded runs (left out by default)")
@@ -109,7 +125,7 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 /* corpus, where, include-excluded, format, view */
 #define CLI_SPECS_FILTERED CLI_SPECS_FILTER, CLI_SPECS_OUTPUT
 /* How many entries CLI_SPECS_ANALYSIS has: a command's own options follow. */
-#define CLI_ANALYSIS_COUNT 6
+#define CLI_ANALYSIS_COUNT 7
 
 /*
  * One command: its option table and help (cmd), bound to the command's
@@ -136,6 +152,8 @@ struct cli_def {
 	int (*check)(struct cli_args *a);
 	int (*run)(sqlite3 *db, struct cli_args *a, struct doc **out);
 	int (*commit)(sqlite3 *db);
+	/* --metric has a default of the command's own (memory: load_rss_kb), not a tool's */
+	bool metric_own_default;
 };
 
 int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g);

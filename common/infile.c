@@ -194,6 +194,25 @@ static int open_parents(int dir_fd, char *relative, const char *display, int *pa
 	return 0;
 }
 
+/*
+ * open_parents() on a checked copy of relative (check_relative): *copy
+ * gets the copy (the caller frees it, NULL when none was made), which
+ * *last points into.
+ */
+static int open_parents_of(int dir_fd, const char *relative, const char *display, char **copy,
+			   int *parent, char **last, bool *missing)
+{
+	int rc = check_relative(relative, display);
+	*copy = NULL;
+	*missing = false;
+	if (rc)
+		return rc;
+	*copy = strdup(relative);
+	if (!*copy)
+		return err_set("out of memory");
+	return open_parents(dir_fd, *copy, display, parent, last, missing);
+}
+
 /* The open file's real path must lie below root (where /proc tells it). */
 static int check_inside(int fd, const char *root, const char *display)
 {
@@ -224,13 +243,7 @@ int infile_open_in(struct infile *f, int dir_fd, const char *root, const char *r
 	struct stat st;
 	int rc;
 	*f = closed;
-	rc = check_relative(relative, display);
-	if (rc)
-		return rc;
-	copy = strdup(relative);
-	if (!copy)
-		return err_set("out of memory");
-	rc = open_parents(dir_fd, copy, display, &parent, &last, &missing);
+	rc = open_parents_of(dir_fd, relative, display, &copy, &parent, &last, &missing);
 	if (rc)
 		goto done;
 	if (fstatat(parent, last, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -280,13 +293,7 @@ int infile_opendir_in(int dir_fd, const char *relative, const char *display, int
 		*out = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
 		return *out >= 0 ? 0 : err_set("cannot open '%s': %s", display, strerror(errno));
 	}
-	rc = check_relative(relative, display);
-	if (rc)
-		return rc;
-	copy = strdup(relative);
-	if (!copy)
-		return err_set("out of memory");
-	rc = open_parents(dir_fd, copy, display, &parent, &last, &missing);
+	rc = open_parents_of(dir_fd, relative, display, &copy, &parent, &last, &missing);
 	if (rc && missing) {
 		err_clear();
 		rc = 1;

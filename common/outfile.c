@@ -21,17 +21,28 @@
 /* How deep outdir_check looks into folders coreplan wrote (a report's plots/). */
 #define OWNED_DEPTH 4
 
+/* The marker before writers were recorded: its entries' writer is unknown ("-"). */
+#define MANIFEST_HEADER_V1                                                                         \
+	"# coreplan outputs 1: kind, size, sha256, name of each file it wrote here"
+/* A stage's own marker: a folder holding it is a stage a killed coreplan left. */
+#define STAGE_MARK ".coreplan-stage"
+#define STAGE_MARK_TEXT "coreplan's staging folder: removed by the next write into its folder\n"
+
 struct entry {
 	char kind; /* 'f' or 'd' */
 	int64_t size;
 	char hash[HASH_HEX_LEN + 1];
+	char writer[OUTDIR_WRITER_MAX + 1]; /* "-": written before writers were recorded */
+	bool pending;                       /* outdir_expect: recorded before it moves in */
 	char *name;
 };
 
 struct outdir {
 	int fd; /* the folder, locked */
+	bool locked;
 	char *path;
 	char *display;
+	char writer[OUTDIR_WRITER_MAX + 1]; /* recorded with what this coreplan commits */
 	struct entry *e;
 	size_t n, cap;
 };
@@ -97,7 +108,8 @@ static struct entry *find(struct outdir *d, const char *name)
 	return NULL;
 }
 
-static int add_entry(struct outdir *d, char kind, int64_t size, const char *hash, const char *name)
+static int add_entry(struct outdir *d, char kind, int64_t size, const char *hash,
+		     const char *writer, const char *name)
 {
 	struct entry *e = find(d, name);
 	if (!e) {
@@ -118,6 +130,8 @@ static int add_entry(struct outdir *d, char kind, int64_t size, const char *hash
 	e->kind = kind;
 	e->size = size;
 	snprintf(e->hash, sizeof(e->hash), "%s", hash ? hash : "-");
+	snprintf(e->writer, sizeof(e->writer), "%s", writer && *writer ? writer : "-");
+	e->pending = false;
 	return 0;
 }
 
@@ -176,20 +190,42 @@ static int read_small(int dirfd, const char *name, const char *display, size_t m
 	return 0;
 }
 
-/* Parse a marker's text into d's entries; a text that is not one is an error. */
+/* Split line at tabs into n fields; false when it has another count. */
+static bool split_fields(char *line, char **f, size_t n)
+{
+	char *p = line;
+	for (size_t k = 0; k < n; k++) {
+		f[k] = p;
+		p = strchr(p, '\t');
+		if (k + 1 < n && !p)
+			return false;
+		if (k + 1 < n)
+			*p++ = '\0';
+	}
+	return !p;
+}
+
+/*
+ * Parse a marker's text into d's entries; a text that is not one is an
+ * error. Version 2 lines are "kind, size, sha256, writer, name"; version
+ * 1's have no writer (recorded as "-").
+ */
 static int parse_manifest(struct outdir *d, char *text, const char *display)
 {
 	char *line = text, *next;
-	size_t hlen = strlen(OUTDIR_MANIFEST_HEADER);
-	if (strncmp(text, OUTDIR_MANIFEST_HEADER, hlen) != 0 || text[hlen] != '\n')
+	size_t hlen = strlen(OUTDIR_MANIFEST_HEADER), h1len = strlen(MANIFEST_HEADER_V1), nf = 5;
+	if (strncmp(text, MANIFEST_HEADER_V1, h1len) == 0 && text[h1len] == '\n') {
+		nf = 4;
+		hlen = h1len;
+	} else if (strncmp(text, OUTDIR_MANIFEST_HEADER, hlen) != 0 || text[hlen] != '\n')
 		return err_set(
 			"'%s' is not coreplan's list of the files it wrote (left alone: move "
 			"it away or choose another folder)",
 			display);
 	for (line = text + hlen + 1; *line; line = next) {
-		char *f[4], *p = line, *end;
+		char *f[5], *end;
+		const char *writer = "-", *name;
 		int64_t size = -1;
-		size_t k = 0;
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -197,16 +233,13 @@ static int parse_manifest(struct outdir *d, char *text, const char *display)
 			next = line + strlen(line);
 		if (!*line)
 			continue;
-		for (k = 0; k < 4; k++) {
-			f[k] = p;
-			p = strchr(p, '\t');
-			if (k < 3 && !p)
-				break;
-			if (k < 3)
-				*p++ = '\0';
-		}
-		if (k < 4 || (strcmp(f[0], "f") && strcmp(f[0], "d")) || !*f[3])
-			return err_set("'%s': a line is not 'kind, size, sha256, name'", display);
+		if (!split_fields(line, f, nf) || (strcmp(f[0], "f") && strcmp(f[0], "d")) ||
+		    !*f[nf - 1] || (nf == 5 && (!*f[3] || strlen(f[3]) > OUTDIR_WRITER_MAX)))
+			return err_set("'%s': a line is not 'kind, size, sha256,%s name'", display,
+				       nf == 5 ? " writer," : "");
+		if (nf == 5)
+			writer = f[3];
+		name = f[nf - 1];
 		if (f[0][0] == 'f') {
 			errno = 0;
 			size = (int64_t)strtoll(f[1], &end, 10);
@@ -214,7 +247,7 @@ static int parse_manifest(struct outdir *d, char *text, const char *display)
 				return err_set("'%s': a file line without its size and sha256",
 					       display);
 		}
-		if (add_entry(d, f[0][0], size, f[0][0] == 'f' ? f[2] : NULL, f[3]))
+		if (add_entry(d, f[0][0], size, f[0][0] == 'f' ? f[2] : NULL, writer, name))
 			return ERR_DATA;
 	}
 	return 0;
@@ -239,6 +272,19 @@ static int load_manifest(struct outdir *d)
 	return rc;
 }
 
+/* An opened folder's end: its manifest read into d, then d to *out; on any error d freed. */
+static int hand_over(struct outdir *d, int rc, struct outdir **out)
+{
+	if (rc == 0)
+		rc = load_manifest(d);
+	if (rc) {
+		outdir_free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
 /* A folder opened without a lock, for checking or removing what coreplan wrote there. */
 static int open_sub(int dirfd, const char *name, const char *display, struct outdir **out)
 {
@@ -255,14 +301,31 @@ static int open_sub(int dirfd, const char *name, const char *display, struct out
 	d->fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d->fd < 0)
 		rc = err_set("cannot open '%s': %s", d->display, strerror(errno));
-	if (rc == 0)
-		rc = load_manifest(d);
+	return hand_over(d, rc, out);
+}
+
+int outdir_lists(const char *dir, const char *name, bool *listed, char **writer)
+{
+	struct outdir *d = NULL;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+	const struct entry *e;
+	*listed = false;
+	*writer = NULL;
+	if (fd < 0)
+		return 0; /* no folder, no marker */
+	rc = open_sub(fd, ".", dir, &d);
+	close(fd);
 	if (rc) {
-		outdir_free(d);
-		return rc;
+		err_clear(); /* not a marker coreplan reads: it lists nothing */
+		return 0;
 	}
-	*out = d;
-	return 0;
+	if ((e = find(d, name)) != NULL) {
+		*listed = true;
+		if (!(*writer = strdup(e->writer)))
+			rc = err_set("out of memory");
+	}
+	outdir_free(d);
+	return rc;
 }
 
 /* ---- is it coreplan's? ---- */
@@ -430,6 +493,74 @@ static int make_dirs(const char *path)
 	return rc;
 }
 
+/* A stage's marker, or a marker's temporary copy: what a killed coreplan left. */
+static bool left_by_coreplan(int dirfd, const char *name, bool folder)
+{
+	char buf[sizeof(STAGE_MARK_TEXT) + sizeof(OUTDIR_MANIFEST_HEADER)];
+	const char *want = folder ? STAGE_MARK_TEXT : NULL;
+	int fd = openat(dirfd, folder ? STAGE_MARK : name,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t got;
+	struct stat st;
+	bool ours = false;
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (got = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[got] = '\0';
+		if (want)
+			ours = !strcmp(buf, want);
+		else
+			ours = !strncmp(buf, OUTDIR_MANIFEST_HEADER, strlen(OUTDIR_MANIFEST_HEADER)) ||
+			       !strncmp(buf, MANIFEST_HEADER_V1, strlen(MANIFEST_HEADER_V1));
+	}
+	close(fd);
+	return ours;
+}
+
+static void remove_tree(int fd, int depth, const char *keep);
+
+/*
+ * Remove the stages (and markers' temporary copies) a killed coreplan left
+ * in d: only those its marker shows to be coreplan's; anything else named
+ * like one stays, as the user's.
+ */
+static void sweep_stages(struct outdir *d)
+{
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		struct stat st;
+		int sub;
+		if (strncmp(de->d_name, OUTDIR_STAGE_PREFIX, strlen(OUTDIR_STAGE_PREFIX)) ||
+		    fstatat(d->fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			if (left_by_coreplan(d->fd, de->d_name, false))
+				unlinkat(d->fd, de->d_name, 0);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		sub = openat(d->fd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue;
+		if (left_by_coreplan(sub, NULL, true))
+			remove_tree(sub, 4, NULL);
+		else
+			close(sub);
+		/* an empty one too (a stage killed between its last two removals) */
+		unlinkat(d->fd, de->d_name, AT_REMOVEDIR);
+	}
+	closedir(dir);
+}
+
 int outdir_open(const char *path, const char *display, bool create, struct outdir **out)
 {
 	struct outdir *d = calloc(1, sizeof(*d));
@@ -438,6 +569,7 @@ int outdir_open(const char *path, const char *display, bool create, struct outdi
 	if (!d)
 		return err_set("out of memory");
 	d->fd = -1;
+	outdir_set_writer(d, NULL);
 	d->path = strdup(path);
 	d->display = strdup(display ? display : path);
 	if (!d->path || !d->display)
@@ -447,12 +579,19 @@ int outdir_open(const char *path, const char *display, bool create, struct outdi
 	if (rc == 0 && (d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		rc = err_set("cannot write into '%s': %s", d->display, strerror(errno));
 	/* a filesystem without locks (ENOLCK, EOPNOTSUPP): the folder is written unlocked */
-	while (rc == 0 && flock(d->fd, LOCK_EX) != 0 && errno != ENOLCK && errno != EOPNOTSUPP &&
-	       errno != EINVAL)
-		if (errno != EINTR)
+	while (rc == 0 && !d->locked) {
+		if (flock(d->fd, LOCK_EX) == 0)
+			d->locked = true;
+		else if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EINVAL)
+			break;
+		else if (errno != EINTR)
 			rc = err_set("cannot lock '%s': %s", d->display, strerror(errno));
+	}
 	if (rc == 0)
 		rc = load_manifest(d);
+	/* locked, no other coreplan writes here: every stage left is a dead one's */
+	if (rc == 0 && d->locked)
+		sweep_stages(d);
 	if (rc) {
 		outdir_free(d);
 		return rc;
@@ -480,6 +619,31 @@ const char *outdir_display(const struct outdir *d)
 	return d->display;
 }
 
+/* The stage's marker, so that a stage a killed coreplan left is known as one. */
+static int mark_stage(const char *stage)
+{
+	int dfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd = -1;
+	size_t len = strlen(STAGE_MARK_TEXT);
+	int rc = -1;
+	if (dfd >= 0)
+		fd = openat(dfd, STAGE_MARK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+	if (fd >= 0 && write(fd, STAGE_MARK_TEXT, len) == (ssize_t)len)
+		rc = 0;
+	if (fd >= 0 && close(fd) != 0)
+		rc = -1;
+	if (dfd >= 0)
+		close(dfd);
+	if (rc && errno == 0)
+		errno = ENOSPC; /* a short write */
+	return rc;
+}
+
+void outdir_set_writer(struct outdir *d, const char *writer)
+{
+	snprintf(d->writer, sizeof(d->writer), "%s", writer && *writer ? writer : "-");
+}
+
 int outdir_stage(struct outdir *d, char **path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -493,12 +657,18 @@ int outdir_stage(struct outdir *d, char **path)
 		free(p);
 		return err_set("cannot write into '%s': %s", d->display, strerror(e));
 	}
+	if (mark_stage(p) != 0) {
+		int e = errno;
+		outdir_unstage(p);
+		free(p);
+		return err_set("cannot write into '%s': %s", d->display, strerror(e));
+	}
 	*path = p;
 	return 0;
 }
 
-/* Remove folder fd's entries, folders at most depth deep, links not followed. */
-static void remove_tree(int fd, int depth)
+/* Remove folder fd's entries but `keep` (NULL: none), folders at most depth deep, links not followed. */
+static void remove_tree(int fd, int depth, const char *keep)
 {
 	DIR *dir = fdopendir(fd);
 	struct dirent *de;
@@ -508,7 +678,8 @@ static void remove_tree(int fd, int depth)
 	}
 	while ((de = readdir(dir)) != NULL) {
 		struct stat st;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    (keep && !strcmp(de->d_name, keep)))
 			continue;
 		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
@@ -516,7 +687,7 @@ static void remove_tree(int fd, int depth)
 			int sub = openat(dirfd(dir), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
-				remove_tree(sub, depth - 1);
+				remove_tree(sub, depth - 1, NULL);
 			unlinkat(dirfd(dir), de->d_name, AT_REMOVEDIR);
 		} else if (!S_ISDIR(st.st_mode)) {
 			unlinkat(dirfd(dir), de->d_name, 0);
@@ -531,14 +702,38 @@ void outdir_unstage(const char *stage)
 	if (!stage)
 		return;
 	fd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0)
-		remove_tree(fd, 4);
+	if (fd >= 0) {
+		/* its marker last: killed midway, the stage is still known as one */
+		int keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		remove_tree(fd, 4, STAGE_MARK);
+		if (keep >= 0) {
+			unlinkat(keep, STAGE_MARK, 0);
+			close(keep);
+		}
+	}
 	rmdir(stage);
+}
+
+/* STAGE/NAME's kind, and a file's size and SHA-256; sfd is the stage, open. */
+static int staged(struct outdir *d, int sfd, const char *stage, const char *name, struct stat *st,
+		  char hex[HASH_HEX_LEN + 1], int64_t *size)
+{
+	struct strbuf src = STRBUF_INIT;
+	int rc = 0;
+	if (strbuf_addf(&src, "%s/%s", stage, name))
+		rc = err_set("out of memory");
+	if (rc == 0 && fstatat(sfd, name, st, AT_SYMLINK_NOFOLLOW) != 0)
+		rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
+	if (rc == 0 && S_ISREG(st->st_mode))
+		rc = hash_at(sfd, name, strbuf_str(&src), hex, size);
+	else if (rc == 0 && !S_ISDIR(st->st_mode))
+		rc = err_set("cannot write '%s/%s': not a regular file", d->display, name);
+	strbuf_release(&src);
+	return rc;
 }
 
 int outdir_commit(struct outdir *d, const char *stage, const char *name, bool replace)
 {
-	struct strbuf src = STRBUF_INIT;
 	char hex[HASH_HEX_LEN + 1] = "-";
 	int64_t size = -1;
 	struct stat st;
@@ -547,14 +742,7 @@ int outdir_commit(struct outdir *d, const char *stage, const char *name, bool re
 	sfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (sfd < 0)
 		return err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
-	if (strbuf_addf(&src, "%s/%s", stage, name))
-		rc = err_set("out of memory");
-	if (rc == 0 && fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		rc = err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
-	if (rc == 0 && S_ISREG(st.st_mode))
-		rc = hash_at(sfd, name, strbuf_str(&src), hex, &size);
-	else if (rc == 0 && !S_ISDIR(st.st_mode))
-		rc = err_set("cannot write '%s/%s': not a regular file", d->display, name);
+	rc = staged(d, sfd, stage, name, &st, hex, &size);
 	if (rc == 0) {
 		struct stat cur;
 		exists = fstatat(d->fd, name, &cur, AT_SYMLINK_NOFOLLOW) == 0;
@@ -582,9 +770,8 @@ int outdir_commit(struct outdir *d, const char *stage, const char *name, bool re
 	}
 	if (rc == 0)
 		rc = add_entry(d, S_ISREG(st.st_mode) ? 'f' : 'd', size,
-			       S_ISREG(st.st_mode) ? hex : NULL, name);
+			       S_ISREG(st.st_mode) ? hex : NULL, d->writer, name);
 	close(sfd);
-	strbuf_release(&src);
 	return rc;
 }
 
@@ -629,13 +816,73 @@ int outdir_remove(struct outdir *d, const char *name)
 	return rc;
 }
 
-int outdir_clear(struct outdir *d)
+/* Is e d's writer's? A "-" entry (an old marker's) is when legacy lists its name. */
+static bool own_entry(const struct outdir *d, const struct entry *e, const char *const *legacy)
+{
+	if (!strcmp(e->writer, d->writer))
+		return true;
+	if (strcmp(e->writer, "-"))
+		return false;
+	for (size_t i = 0; legacy && legacy[i]; i++)
+		if (!strcmp(legacy[i], e->name))
+			return true;
+	return !legacy;
+}
+
+/* Does folder d (one of writer's) hold only writer's entries (or "-" ones)? */
+static int only_writer(struct outdir *d, const char *writer, int depth)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < d->n; i++) {
+		const struct entry *e = &d->e[i];
+		struct stat st;
+		if (fstatat(d->fd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (strcmp(e->writer, writer) && strcmp(e->writer, "-"))
+			rc = err_set("cannot replace '%s': '%s/%s' in it was written by 'coreplan "
+				     "%s', not by 'coreplan %s' (left untouched: move it out of "
+				     "'%s' first)",
+				     d->display, d->display, e->name, e->writer, writer,
+				     d->display);
+		else if (e->kind == 'd' && S_ISDIR(st.st_mode) && depth > 0) {
+			struct outdir *sub = NULL;
+			rc = open_sub(d->fd, e->name, d->display, &sub);
+			if (rc == 0)
+				rc = only_writer(sub, writer, depth - 1);
+			outdir_free(sub);
+		}
+	}
+	return rc;
+}
+
+int outdir_check_own(struct outdir *d, const char *const *legacy)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < d->n; i++) {
+		const struct entry *e = &d->e[i];
+		struct stat st;
+		if (!own_entry(d, e, legacy) ||
+		    fstatat(d->fd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		rc = outdir_check(d, e->name, true);
+		if (rc == 0 && e->kind == 'd' && S_ISDIR(st.st_mode)) {
+			struct outdir *sub = NULL;
+			rc = open_sub(d->fd, e->name, d->display, &sub);
+			if (rc == 0)
+				rc = only_writer(sub, d->writer, OWNED_DEPTH);
+			outdir_free(sub);
+		}
+	}
+	return rc;
+}
+
+int outdir_clear(struct outdir *d, const char *const *legacy)
 {
 	char **names = d->n ? calloc(d->n, sizeof(*names)) : NULL;
-	size_t n = d->n;
-	int rc = d->n && !names ? err_set("out of memory") : 0;
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (!(names[i] = strdup(d->e[i].name)))
+	size_t n = 0;
+	int rc = d->n && !names ? err_set("out of memory") : outdir_check_own(d, legacy);
+	for (size_t i = 0; rc == 0 && i < d->n; i++)
+		if (own_entry(d, &d->e[i], legacy) && !(names[n++] = strdup(d->e[i].name)))
 			rc = err_set("out of memory");
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		struct stat st;
@@ -648,6 +895,24 @@ int outdir_clear(struct outdir *d)
 	return rc;
 }
 
+int outdir_expect(struct outdir *d, const char *stage, const char *name)
+{
+	char hex[HASH_HEX_LEN + 1] = "-";
+	int64_t size = -1;
+	struct stat st;
+	int sfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), rc = 0;
+	if (sfd < 0)
+		return err_set("cannot write '%s/%s': %s", d->display, name, strerror(errno));
+	rc = staged(d, sfd, stage, name, &st, hex, &size);
+	if (rc == 0)
+		rc = add_entry(d, S_ISREG(st.st_mode) ? 'f' : 'd', size,
+			       S_ISREG(st.st_mode) ? hex : NULL, d->writer, name);
+	if (rc == 0)
+		find(d, name)->pending = true;
+	close(sfd);
+	return rc;
+}
+
 int outdir_save(struct outdir *d)
 {
 	struct strbuf tmp = STRBUF_INIT, text = STRBUF_INIT;
@@ -657,12 +922,13 @@ int outdir_save(struct outdir *d)
 	for (size_t i = 0; i < d->n; i++) {
 		const struct entry *e = &d->e[i];
 		struct stat st;
-		if (fstatat(d->fd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		if (!e->pending && fstatat(d->fd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue; /* gone: nothing to record */
 		if (e->kind == 'f')
-			strbuf_addf(&text, "f\t%" PRId64 "\t%s\t%s\n", e->size, e->hash, e->name);
+			strbuf_addf(&text, "f\t%" PRId64 "\t%s\t%s\t%s\n", e->size, e->hash,
+				    e->writer, e->name);
 		else
-			strbuf_addf(&text, "d\t-\t-\t%s\n", e->name);
+			strbuf_addf(&text, "d\t-\t-\t%s\t%s\n", e->writer, e->name);
 	}
 	/* a new file of a fresh name (O_EXCL), mode 0666 less the umask, renamed over the marker */
 	for (unsigned tries = 0; rc == 0 && fd < 0; tries++) {

@@ -28,8 +28,16 @@
  *
  * The marker, OUTDIR_MANIFEST (".coreplan-outputs") in the output folder,
  * lists every entry coreplan wrote there, one line each after the line
- * OUTDIR_MANIFEST_HEADER: "f<TAB>SIZE<TAB>SHA256<TAB>NAME" for a file,
- * "d<TAB>-<TAB>-<TAB>NAME" for a folder. An entry is coreplan's while it is
+ * OUTDIR_MANIFEST_HEADER: "f<TAB>SIZE<TAB>SHA256<TAB>WRITER<TAB>NAME" for a
+ * file, "d<TAB>-<TAB>-<TAB>WRITER<TAB>NAME" for a folder. WRITER is the
+ * command that wrote it (outdir_set_writer: "report", "plot"), so a report
+ * replaces its own files and keeps the plots `coreplan plot` drew beside
+ * them; a version 1 marker (no WRITER column) is read with writer "-".
+ *
+ * A stage holds its own marker (.coreplan-stage). Whoever next opens the
+ * folder with its lock held (so no other coreplan is writing there) removes
+ * the stages a killed coreplan left, and the marker's temporary copies;
+ * names like theirs without coreplan's marker stay. An entry is coreplan's while it is
  * what coreplan wrote: a regular file (not a link) of the listed size and
  * SHA-256, or a folder (not a link) whose own marker accounts for every
  * entry in it. Anything else at a name coreplan is asked to write (a file
@@ -53,8 +61,10 @@
 
 #define OUTDIR_MANIFEST ".coreplan-outputs"
 #define OUTDIR_MANIFEST_HEADER                                                                     \
-	"# coreplan outputs 1: kind, size, sha256, name of each file it wrote here"
+	"# coreplan outputs 2: kind, size, sha256, writer, name of each file it wrote here"
 #define OUTDIR_STAGE_PREFIX ".coreplan-tmp-"
+/* A writer's name is at most this long (no tab, no newline). */
+#define OUTDIR_WRITER_MAX 15
 
 struct outdir;
 
@@ -67,6 +77,9 @@ struct outdir;
 int outdir_open(const char *path, const char *display, bool create, struct outdir **out);
 /* Unlock and free; NULL is fine. */
 void outdir_free(struct outdir *d);
+
+/* What this coreplan's commits record as their writer (default "-"). */
+void outdir_set_writer(struct outdir *d, const char *writer);
 
 /* The folder as messages spell it. */
 const char *outdir_display(const struct outdir *d);
@@ -105,13 +118,35 @@ int outdir_commit(struct outdir *d, const char *stage, const char *name, bool re
 int outdir_remove(struct outdir *d, const char *name);
 
 /*
- * Remove every entry the marker records that is still there (each checked
- * to be coreplan's first: one that is not is an error and stays).
+ * Is every entry this writer wrote coreplan's still (outdir_check with
+ * force), and does each such folder hold only this writer's entries? A
+ * "-" entry counts as the writer's when `legacy` (NULL-terminated) lists
+ * its name; legacy NULL: every "-" entry. An error names what is not.
  */
-int outdir_clear(struct outdir *d);
+int outdir_check_own(struct outdir *d, const char *const *legacy);
+
+/*
+ * Remove every entry this writer wrote that is still there (legacy as in
+ * outdir_check_own, which runs first: on an error nothing is removed).
+ * Other writers' entries stay.
+ */
+int outdir_clear(struct outdir *d, const char *const *legacy);
+
+/*
+ * Record STAGE/NAME in the marker before it moves in (outdir_save then
+ * lists it while it is still absent), so that a coreplan killed between
+ * the moves leaves only entries the marker lists as its own.
+ */
+int outdir_expect(struct outdir *d, const char *stage, const char *name);
 
 /* Write the marker: the recorded entries that still exist. */
 int outdir_save(struct outdir *d);
+
+/*
+ * Does folder dir's marker list `name`? *writer (caller frees) gets who
+ * wrote it. No folder or no marker coreplan reads: not listed.
+ */
+int outdir_lists(const char *dir, const char *name, bool *listed, char **writer);
 
 /* Remove a stage and everything in it, links not followed. NULL is fine. */
 void outdir_unstage(const char *stage);

@@ -193,6 +193,18 @@ enum unit_family units_family(const char *unit)
 	return UNIT_UNKNOWN;
 }
 
+const char *units_family_words(enum unit_family family)
+{
+	static const char *const words[] = {
+		[UNIT_RATE] = "a rate (int/s, qps, MB/s, ...)",
+		[UNIT_TIME] = "a time (ns, us, ms, s, ...)",
+		[UNIT_MEMORY] = "a memory size (kB, MiB, ...)",
+		[UNIT_PER_SESSION] = "a memory per session (kB/session, ...)",
+		[UNIT_UNKNOWN] = "no unit",
+	};
+	return (unsigned)family <= UNIT_UNKNOWN ? words[family] : words[UNIT_UNKNOWN];
+}
+
 enum field_kind units_kind_of_unit(const char *unit)
 {
 	size_t len = unit ? strlen(unit) : 0;

@@ -85,6 +85,8 @@ void units_change_phrase(char *buf, size_t size, enum field_kind kind, bool rati
  */
 enum unit_family { UNIT_RATE, UNIT_TIME, UNIT_MEMORY, UNIT_PER_SESSION, UNIT_UNKNOWN };
 enum unit_family units_family(const char *unit);
+/* A family in words, for messages: "a rate (int/s, qps, MB/s, ...)", "no unit". */
+const char *units_family_words(enum unit_family family);
 /* The known units in words, for messages. */
 extern const char units_known[];
 

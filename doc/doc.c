@@ -391,32 +391,32 @@ static void link_last_note(struct doc_section *s, const char *anchor)
 	s->note_links[s->nnotes - 1] = anchor ? dup_or_mark(s->doc, anchor) : NULL;
 }
 
-void doc_note(struct doc_section *s, const char *fmt, ...)
+/* A note (linked to anchor, NULL: none). */
+static void add_note(struct doc_section *s, const char *anchor, const char *fmt, va_list ap)
 {
-	va_list ap;
 	size_t before;
 	if (!s)
 		return;
 	before = s->nnotes;
-	va_start(ap, fmt);
 	add_line(s, &s->notes, &s->nnotes, fmt, ap);
-	va_end(ap);
 	if (s->nnotes > before)
-		link_last_note(s, NULL);
+		link_last_note(s, anchor);
+}
+
+void doc_note(struct doc_section *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_note(s, NULL, fmt, ap);
+	va_end(ap);
 }
 
 void doc_note_link(struct doc_section *s, const char *anchor, const char *fmt, ...)
 {
 	va_list ap;
-	size_t before;
-	if (!s)
-		return;
-	before = s->nnotes;
 	va_start(ap, fmt);
-	add_line(s, &s->notes, &s->nnotes, fmt, ap);
+	add_note(s, anchor, fmt, ap);
 	va_end(ap);
-	if (s->nnotes > before)
-		link_last_note(s, anchor);
 }
 
 void doc_section_quiet(struct doc_section *s)
@@ -775,7 +775,9 @@ int doc_view_names(const struct doc *d, struct strbuf *sb)
 
 /* ---- rows, stored or streamed ---- */
 
-const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char buf[32])
+/* A cell's text, as shown (bool yes/no, reals in the column's style) or for machines (1/0, every digit). */
+static const char *cell_text(const struct doc_col *col, const struct cell *c, bool machine,
+			     char buf[32])
 {
 	if (!c->set)
 		return NULL;
@@ -786,11 +788,22 @@ const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char
 		snprintf(buf, 32, "%" PRId64, c->v.i);
 		return buf;
 	case DOC_BOOL:
-		return c->v.b ? "yes" : "no";
+		return machine ? (c->v.b ? "1" : "0") : c->v.b ? "yes" : "no";
 	case DOC_REAL:
-		return doc_format_real(c->v.real, col->style, col->precision, buf);
+		return machine ? num_format_real(c->v.real, buf)
+			       : doc_format_real(c->v.real, col->style, col->precision, buf);
 	}
 	return NULL;
+}
+
+const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char buf[32])
+{
+	return cell_text(col, c, false, buf);
+}
+
+const char *doc_cell_machine(const struct doc_col *col, const struct cell *c, char buf[32])
+{
+	return cell_text(col, c, true, buf);
 }
 
 int doc_write_failed(void)

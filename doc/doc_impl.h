@@ -105,6 +105,8 @@ void doc_stream_emit(struct doc_table *t);
 int doc_each_row(const struct doc_table *t, row_fn fn, void *arg, size_t *rows);
 /* A cell as Markdown (and HTML) shows it, or NULL when missing. buf holds 32 bytes. */
 const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char buf[32]);
+/* A cell for tsv, csv and JSON: bools 1/0, reals with every digit; NULL when missing. */
+const char *doc_cell_machine(const struct doc_col *col, const struct cell *c, char buf[32]);
 /* "cannot write output: ..." from errno. */
 int doc_write_failed(void);
 /* tsv (sep '\t') or csv (sep ','): one table, or the facts (doc.h, "Formats"). */

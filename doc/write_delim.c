@@ -10,25 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every digit: for tsv, csv (and JSON numbers). */
-static const char *machine_value(const struct doc_col *col, const struct cell *c, char buf[32])
-{
-	if (!c->set)
-		return NULL;
-	switch (col->type) {
-	case DOC_TEXT:
-		return c->v.text;
-	case DOC_INT:
-		snprintf(buf, 32, "%" PRId64, c->v.i);
-		return buf;
-	case DOC_BOOL:
-		return c->v.b ? "1" : "0";
-	case DOC_REAL:
-		return num_format_real(c->v.real, buf);
-	}
-	return NULL;
-}
-
 /* s, or (when a terminal must not get it as it is) a copy escaped for one in *copy. */
 static const char *term_safe(const char *s, const char *keep, char **copy)
 {
@@ -127,7 +108,7 @@ static int tsv_cell(struct strbuf *row, const struct doc_col *col, const struct 
 						 : num_format_real_len(c->v.real, row->buf + row->len);
 		return 0;
 	}
-	return tsv_add(row, machine_value(col, c, buf));
+	return tsv_add(row, doc_cell_machine(col, c, buf));
 }
 
 struct tsv_rows {
@@ -168,7 +149,7 @@ static int delimited_row(const struct doc_table *t, const struct cell *row, void
 		char buf[32];
 		if (c)
 			putc(d->sep, d->fp);
-		d->put(d->fp, machine_value(&t->cols[c], &row[c], buf));
+		d->put(d->fp, doc_cell_machine(&t->cols[c], &row[c], buf));
 	}
 	putc('\n', d->fp);
 	return ferror(d->fp) ? doc_write_failed() : 0;

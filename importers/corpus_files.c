@@ -61,6 +61,15 @@ static int add_file(struct importer *im, const char *relative)
  * recorded as warnings, never followed, even if one is swapped in for a
  * folder meanwhile.
  */
+/* A control character (newline, tab, escape...) in a name: no output could show it as it is. */
+static bool control_in(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
 static int walk(struct importer *im, int dir_fd, const char *relative, int depth)
 {
 	DIR *dir;
@@ -84,7 +93,12 @@ static int walk(struct importer *im, int dir_fd, const char *relative, int depth
 		if (!strcmp(entry->d_name, ".") || !strcmp(entry->d_name, ".."))
 			continue;
 		strbuf_addf(&child, "%s%s%s", relative, *relative ? "/" : "", entry->d_name);
-		if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (control_in(entry->d_name)) {
+			/* the message shows it escaped (err's writer): \x0A for a newline */
+			rc = err_set("'%s': a control character in its name: rename it (a run's "
+				     "tag or file would carry it into every table and plot)",
+				     strbuf_str(&child));
+		} else if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			rc = err_set("cannot stat '%s': %s", strbuf_str(&child), strerror(errno));
 		} else if (S_ISLNK(st.st_mode)) {
 			warn_add("'%s' is a symbolic link: not followed, not imported",

@@ -254,6 +254,9 @@ int plot_draw(const struct plot_spec *spec, const struct plot_series *series, si
 	/* nothing is written before all three names are known to be free (or coreplan's) */
 	if (rc == 0)
 		rc = outdir_open(spec->dir, spec->out.display_dir, false, &od);
+	/* a report's plots (drawn in its session) are its; the others are plot's */
+	if (rc == 0)
+		outdir_set_writer(od, spec->out.session ? "report" : "plot");
 	if (rc == 0)
 		rc = outdir_check(od, strbuf_str(&f.img), force);
 	if (rc == 0)

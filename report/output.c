@@ -3,8 +3,10 @@
 
 #include "../common/err.h"
 #include "../common/outfile.h"
+#include "../common/outpath.h"
 #include "../common/strbuf.h"
 #include "../plot/session.h"
+#include "../schema/corpus_tree.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +40,10 @@ static int refuse_corpus(const char *dir)
 	return rc;
 }
 
+/* The writer a report's entries are recorded with, and the names an old marker's entries count as its. */
+static const char report_writer[] = "report";
+static const char *const report_names[] = {"plots", "report.md", "report.html", NULL};
+
 static char *joined(const char *dir, const char *name)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -48,16 +54,30 @@ static char *joined(const char *dir, const char *name)
 	return strbuf_detach(&path);
 }
 
-int report_output_open(struct report_output *o, const char *out_dir)
+int report_output_open(struct report_output *o, const char *out_dir, sqlite3 *db)
 {
+	char *abs_out = NULL;
 	int rc;
 	memset(o, 0, sizeof(*o));
 	o->out_dir = out_dir;
-	rc = outdir_open(out_dir, NULL, true, &o->od);
+	/* refused before anything is made: the places a report must not go */
+	rc = corpus_tree_refuse(db, out_dir, "a report");
 	if (rc == 0)
+		rc = outpath_absolute(out_dir, &abs_out);
+	if (rc == 0)
+		rc = outpath_refuse_nested(abs_out, out_dir);
+	free(abs_out);
+	if (rc == 0)
+		rc = outdir_open(out_dir, NULL, true, &o->od);
+	if (rc == 0) {
+		outdir_set_writer(o->od, report_writer);
 		rc = refuse_corpus(out_dir);
-	/* everything there coreplan's (an earlier report), or an error naming what is not */
+	}
+	/* everything there coreplan's (an earlier report, plots), or an error naming what is not */
 	if (rc == 0 && (rc = outdir_check_all(o->od, true, NULL)) != 0)
+		err_prefix("cannot write a report into '%s'", out_dir);
+	/* the earlier report's folders hold nothing another command wrote */
+	if (rc == 0 && (rc = outdir_check_own(o->od, report_names)) != 0)
 		err_prefix("cannot write a report into '%s'", out_dir);
 	if (rc == 0)
 		rc = outdir_stage(o->od, &o->stage);
@@ -106,9 +126,12 @@ int report_output_close(struct report_output *o, FILE *fp, const char *name)
 }
 
 /*
- * The written report replaces the old: the earlier report's files (all
- * coreplan's, checked when the folder was opened) are removed, so nothing
- * stale stays beside the new ones, and the stage's plots/ and files move in.
+ * The written report replaces the old: the earlier report's files (the
+ * report's own, checked when the folder was opened) are removed, so
+ * nothing stale stays beside the new ones, while plots other commands drew
+ * there stay. The marker lists the new files before they move in, so a
+ * report killed between the moves leaves only files the next one knows
+ * as its own (and its stage, which the next one removes).
  */
 int report_output_install(struct report_output *o)
 {
@@ -116,7 +139,13 @@ int report_output_install(struct report_output *o)
 	/* every plot drawn: gnuplot ends before its folder moves */
 	plot_session_close(o->gnuplot);
 	o->gnuplot = NULL;
-	rc = outdir_clear(o->od);
+	rc = outdir_clear(o->od, report_names);
+	if (rc == 0)
+		rc = outdir_expect(o->od, o->stage, "plots");
+	for (size_t i = 0; rc == 0 && i < o->nfiles; i++)
+		rc = outdir_expect(o->od, o->stage, o->files[i]);
+	if (rc == 0)
+		rc = outdir_save(o->od);
 	if (rc == 0)
 		rc = outdir_commit(o->od, o->stage, "plots", false);
 	for (size_t i = 0; rc == 0 && i < o->nfiles; i++)

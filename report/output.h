@@ -3,11 +3,15 @@
  * stage its files are written in before they replace an earlier report.
  *
  * DIR (common/outfile.h) is created when missing; one that holds a corpus
- * (a coreplan.manifest, a results table, runs/ or samples/) or any file
- * coreplan did not write is refused, naming it, and left untouched. One
- * holding an earlier report has that report replaced whole: its files
- * (recorded in DIR/.coreplan-outputs and unchanged since) are removed
- * before the new ones move in, so no stale plot stays.
+ * (a coreplan.manifest, a results table, runs/ or samples/), lies inside an
+ * imported corpus's folder, lies inside a folder an earlier coreplan wrote
+ * (OLD/plots of a report in OLD), or holds any file coreplan did not write
+ * is refused, naming it, and left untouched. One holding an earlier report
+ * has that report replaced whole: its files (recorded in
+ * DIR/.coreplan-outputs as the report's and unchanged since) are removed
+ * before the new ones move in, so no stale plot stays; what `coreplan plot`
+ * or `size --plot` drew into DIR stays (one drawn into DIR/plots refuses
+ * the report, naming it). Stages a killed report left in DIR are removed.
  *
  * Call order:
  *   report_output_open     lock DIR, check it, make the stage and its plots/
@@ -27,6 +31,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <sqlite3.h>
+
 struct outdir;
 struct plot_session;
 
@@ -42,7 +48,8 @@ struct report_output {
 	struct plot_session *gnuplot;
 };
 
-int report_output_open(struct report_output *o, const char *out_dir);
+/* db: the database whose imported corpora's folders are refused (schema/corpus_tree.h). */
+int report_output_open(struct report_output *o, const char *out_dir, sqlite3 *db);
 /* Create stage/NAME; *path_shown (optional, caller frees) is DIR/NAME. */
 int report_output_create(struct report_output *o, const char *name, FILE **fp, char **path_shown);
 int report_output_close(struct report_output *o, FILE *fp, const char *name);

@@ -46,6 +46,40 @@ static bool counts_workers(const struct report_plan_request *req, const char *by
 	       req->models;
 }
 
+/*
+ * A hyperfine parameter scan: every run's command is the scan's template
+ * ("sleep {delay}", tool_hyperfine.c), whose first {NAME} with two or more
+ * values is the level.
+ */
+static int scan_parameter(sqlite3 *db, struct report_plan *p)
+{
+	struct text_list commands = {0};
+	bool more = false;
+	int rc = query_distinct(db, &p->filter, "command", 2, &commands, &more);
+	if (rc) {
+		err_clear(); /* no command: not a hyperfine import */
+		return 0;
+	}
+	for (const char *c = commands.n == 1 ? commands.items[0] : ""; rc == 0 && !p->by &&
+								       (c = strchr(c, '{'));
+	     c++) {
+		const char *end = strchr(c, '}');
+		char *name = end && end > c + 1 ? strndup(c + 1, (size_t)(end - c - 1)) : NULL;
+		size_t n = 0;
+		if (name && count_values(db, &p->filter, name, &n) != 0) {
+			err_clear(); /* braces that name no field */
+			n = 0;
+		}
+		if (n >= 2) {
+			p->by = name;
+			name = NULL;
+		}
+		free(name);
+	}
+	text_list_release(&commands);
+	return rc;
+}
+
 static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct report_plan *p)
 {
 	static const char *const candidates[] = {
@@ -54,7 +88,7 @@ static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct 
 		"vcpus",       "workers", "worker",    "shards",
 		"parallelism", "jobs",    "n",         "N",
 		"procs",       "nprocs",  "processes", "sessions",
-		NULL};
+		"connections", NULL};
 	size_t n;
 	int rc = 0;
 	if (req->by || req->workers) {
@@ -71,6 +105,8 @@ static int choose_by(sqlite3 *db, const struct report_plan_request *req, struct 
 		if (n >= 2 && !(p->by = strdup(candidates[i])))
 			rc = err_set("out of memory");
 	}
+	if (rc == 0 && !p->by)
+		rc = scan_parameter(db, p);
 	if (rc == 0 && p->by)
 		p->scaling = counts_workers(req, p->by);
 	return rc;
@@ -95,14 +131,23 @@ static int rate_column(const struct field_source_row *row, void *arg)
 	return 0;
 }
 
-/* tput when the runs have it, else the first rate column, else tput. */
-static int choose_metric(sqlite3 *db, struct report_plan *p)
+/* The one given, else tput when the runs have it, else the tool's, else the first rate column, else tput. */
+static int choose_metric(sqlite3 *db, const struct report_plan_request *req,
+			 struct report_plan *p)
 {
 	struct rate_arg a = {p->by, NULL};
+	const char *tool = NULL;
 	int64_t nruns = 0;
 	size_t n = 0;
-	int rc = count_values(db, &p->filter, "tput", &n);
+	int rc = 0;
+	if (req->metric)
+		return (p->metric = strdup(req->metric)) ? 0 : err_set("out of memory");
+	rc = count_values(db, &p->filter, "tput", &n);
 	if (rc == 0 && n == 0)
+		rc = query_default_metric(db, &p->filter, &tool);
+	if (rc == 0 && tool && !(a.found = strdup(tool)))
+		rc = err_set("out of memory");
+	if (rc == 0 && n == 0 && !a.found)
 		rc = field_sources_list(db, &p->filter, rate_column, &a, &nruns);
 	p->metric = a.found ? a.found : strdup("tput");
 	if (rc == 0 && !p->metric)
@@ -438,7 +483,7 @@ int report_plan_make(sqlite3 *db, const struct report_plan_request *req, struct 
 	if (rc == 0)
 		rc = choose_by(db, req, out);
 	if (rc == 0)
-		rc = choose_metric(db, out);
+		rc = choose_metric(db, req, out);
 	if (rc == 0)
 		rc = sweep_groups(db, req, out);
 	if (rc == 0)

@@ -11,10 +11,14 @@
  *             counting workers with two or more values (gomaxprocs,
  *             threads, threads_per_proc, cores, ..., n, procs), else
  *             sessions, else none
- *   metric    what the sections measure: tput when the runs have it, else
- *             the first results-table column whose name says it is a rate
- *             (qps, Gbps, ..._per_s: field_metric_meaning, not assumed),
- *             else tput (the sections then say the runs lack it)
+ *   metric    what the sections measure: the one given, else tput when
+ *             the runs have it, else a tool's primary metric when the runs
+ *             are a tool's (query_default_metric: Go's ns_per_op,
+ *             hyperfine's time_s, Google Benchmark's real_time_ns, wrk's
+ *             requests_per_s), else the first results-table column whose
+ *             name says it is a rate (qps, Gbps, ..._per_s:
+ *             field_metric_meaning, not assumed), else tput (the sections
+ *             then say the runs lack it)
  *   scaling   the level counts workers (or models were asked for): the
  *             core-scaling sections (scaling models, SMT) apply; a sweep
  *             over sessions gets none
@@ -55,6 +59,7 @@
 struct report_plan_request {
 	const struct run_filter *filter;           /* --corpus and --where */
 	const char *by;                            /* NULL: chosen */
+	const char *metric;                        /* NULL: chosen */
 	const char *const *group;                  /* NULL-terminated, or NULL: chosen */
 	const char *translate_from, *translate_to; /* conditions, or NULL: chosen */
 	const char *host; /* count levels on this host (smt, sweep, fit); NULL: the runs' own */

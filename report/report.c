@@ -279,9 +279,15 @@ static void summary_finish(struct report_ctx *c, const char *md_path, const char
 int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 {
 	struct report_ctx c;
-	struct report_plan_request preq = {req->filter,         req->by,           req->group,
-					   req->translate_from, req->translate_to, req->host,
-					   req->models,         req->workers};
+	struct report_plan_request preq = {.filter = req->filter,
+					   .by = req->by,
+					   .metric = req->metric,
+					   .group = req->group,
+					   .translate_from = req->translate_from,
+					   .translate_to = req->translate_to,
+					   .host = req->host,
+					   .models = req->models,
+					   .workers = req->workers};
 	const char *corpus = req->filter->corpus;
 	char *md_path = NULL, *html_path = NULL;
 	int rc;
@@ -299,7 +305,7 @@ int report_run(sqlite3 *db, const struct report_request *req, struct doc **out)
 	doc_set_title(c.doc, "Capacity report: %s", corpus ? corpus : "all corpora");
 	rc = report_plan_make(db, &preq, &c.plan);
 	if (rc == 0)
-		rc = report_output_open(&c.out, req->out_dir);
+		rc = report_output_open(&c.out, req->out_dir, db);
 	if (rc == 0)
 		rc = compose(&c);
 	if (rc == 0)

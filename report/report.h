@@ -51,6 +51,7 @@
 struct report_request {
 	const struct run_filter *filter; /* --corpus and --where */
 	const char *by;                  /* NULL: chosen (report_plan.h) */
+	const char *metric;              /* NULL: chosen (report_plan.h) */
 	const char *const *group;        /* NULL-terminated, or NULL: chosen */
 	const char *translate_from;      /* conditions, or NULL: chosen */
 	const char *translate_to;

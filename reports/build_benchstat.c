@@ -7,6 +7,7 @@
 #include "builders.h"
 
 #include "../analysis/benchstat.h"
+#include "../common/err.h"
 #include "../common/strbuf.h"
 
 #include <math.h>
@@ -167,11 +168,13 @@ int build_benchstat(const struct benchstat_request *req, const struct benchstat_
 		[C_TEST] = DOC_COL_TEXT("test"),
 		[C_NOTES] = DOC_COL_TEXT("notes"),
 	};
-	struct doc *d = doc_new("compare", "benchstat");
+	struct doc *d = build_doc(out, "compare", "benchstat");
 	struct doc_section *s;
 	struct doc_table *t;
 	struct strbuf text = STRBUF_INIT;
 	size_t rows = 0;
+	if (!d)
+		return ERR_DATA;
 	doc_set_title(d, "benchstat: %s vs %s", res->label[0], res->label[1]);
 	doc_fact_text(d, "a", "arm a (the base)", DOC_LISTED, req->arm[0]);
 	doc_fact_text(d, "b", "arm b", DOC_LISTED, req->arm[1]);
@@ -198,11 +201,12 @@ int build_benchstat(const struct benchstat_request *req, const struct benchstat_
 
 	s = doc_section(d, "benchstat", "Benchstat");
 	doc_text(s,
-		 "One table per configuration and unit, as benchstat prints them (units tidied: "
-		 "ns/op as sec/op, MB/s as B/s); a_median and b_median are in that unit, a and b "
-		 "benchstat's own cell text. Rows keep the order of the input, each benchmark's "
-		 "full name with its -N (GOMAXPROCS).");
+		 "benchstat's own layout: one table per configuration and unit (units tidied: "
+		 "ns/op as sec/op, MB/s as B/s), rows in the order of the input, each benchmark's "
+		 "full name with its -N (GOMAXPROCS). json, tsv and csv carry the same rows typed: "
+		 "a_median and b_median in the table's unit, a and b benchstat's own cell text.");
 	t = doc_table(s, cols, NCOLS);
+	doc_table_quiet(t); /* the pages show benchstat's layout instead (below) */
 	for (size_t i = 0; i < res->ntables; i++) {
 		const struct benchstat_table *tab = &res->tables[i];
 		struct strbuf config = STRBUF_INIT;
@@ -213,20 +217,15 @@ int build_benchstat(const struct benchstat_request *req, const struct benchstat_
 			geomean_row(t, tab, strbuf_str(&config));
 		strbuf_release(&config);
 	}
-	doc_note(s, "`coreplan compare --help` and README.md, \"Importing tool outputs\", say how "
-		    "the view reads Go runs");
-	/* benchstat's own layout, for a terminal and for comparing with benchstat's output */
-	if (benchstat_text(res, &text) == 0)
+	/* benchstat's own layout, for the pages and for comparing with benchstat's output */
+	if (benchstat_text(res, &text) == 0) {
+		doc_preformatted(s, strbuf_str(&text));
 		doc_fact_text(d, "benchstat_text", "benchstat's text", DOC_QUIET,
 			      strbuf_str(&text));
-	strbuf_release(&text);
-	for (size_t i = 0; i < res->nleft_out; i++)
-		doc_left_out(d, res->left_out[i].tag, res->left_out[i].reason);
-	build_left_out_count(d);
-	if (doc_error(d)) {
-		doc_free(d);
-		return -1;
 	}
-	*out = d;
-	return 0;
+	doc_note(s, "`coreplan compare --help` and docs/importing.md, \"Importing tool outputs\", "
+		    "say how the view reads Go runs");
+	strbuf_release(&text);
+	build_left_out_list(d, res->left_out, res->nleft_out);
+	return build_done(d, out);
 }

@@ -9,12 +9,6 @@
 #include <math.h>
 #include <stdio.h>
 
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 static double level_at(const struct binder_group *g, size_t i)
 {
 	return i < g->nlevels ? g->levels[i].level : NAN;
@@ -45,13 +39,13 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 		[RUNS] = DOC_COL_INT("runs", NULL),
 		[VERDICT] = DOC_COL_TEXT("verdict"),
 		[BINDER] = DOC_COL_TEXT("binder"),
-		[PLATEAU] = DOC_COL_REAL("plateau_from", unit_of(by), 'g', 6),
+		[PLATEAU] = DOC_COL_REAL("plateau_from", field_known_unit(by), 'g', 6),
 		[RATIO_FROM] = DOC_COL_REAL("binder_ratio_first", NULL, 'f', 3),
 		[RATIO_TO] = DOC_COL_REAL("binder_ratio_last", NULL, 'f', 3),
 		[LATENCY_RISES] = DOC_COL_BOOL("latency_rises"),
 		[CPU_UNTRUSTED] = DOC_COL_TEXT("cpu_untrusted_runs"),
-		[KNEE_FROM] = DOC_COL_REAL("knee_after", unit_of(by), 'g', 6),
-		[KNEE_AT] = DOC_COL_REAL("knee_at", unit_of(by), 'g', 6),
+		[KNEE_FROM] = DOC_COL_REAL("knee_after", field_known_unit(by), 'g', 6),
+		[KNEE_AT] = DOC_COL_REAL("knee_at", field_known_unit(by), 'g', 6),
 		[LITTLE_FAILS] = DOC_COL_INT("little_fails", "runs"),
 		[WHY] = DOC_COL_TEXT("why"),
 	};
@@ -113,14 +107,14 @@ static void levels_table(struct doc_section *s, const struct binders *b, const c
 	};
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[N] = DOC_COL_INT("n", "runs"),
-		[TPUT] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
-		[TPUT_MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
-		[TPUT_MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[TPUT] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
+		[TPUT_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
+		[TPUT_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
 		[ELASTICITY] = DOC_COL_REAL("elasticity", NULL, 'f', 3),
 		[STEP] = DOC_COL_TEXT("step"),
-		[LATENCY] = DOC_COL_REAL("latency_median", unit_of(latency), 'g', 6),
+		[LATENCY] = DOC_COL_REAL("latency_median", field_known_unit(latency), 'g', 6),
 		[ERR] = DOC_COL_REAL("err_median", "fraction", 'g', 4),
 		[ERR_RUNS] = DOC_COL_INT("err_runs", "runs"),
 		[VCPUS] = DOC_COL_REAL("vcpus", NULL, 'g', 4),
@@ -191,7 +185,7 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 	};
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[RESOURCE] = DOC_COL_TEXT("resource"),
 		[N] = DOC_COL_INT("n", "runs"),
 		[USE] = DOC_COL_REAL("use", NULL, 'g', 6),
@@ -268,7 +262,7 @@ static void little_table(struct doc_section *s, const struct binders_result *res
 	const struct doc_col cols[NCOLS] = {
 		[TAG] = DOC_COL_TEXT("tag"),
 		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[SESSIONS] = DOC_COL_REAL("sessions", NULL, 'g', 6),
 		[TPUT] = DOC_COL_REAL("throughput", NULL, 'g', 6),
 		[THINK] = DOC_COL_REAL("think_s", "s", 'g', 4),
@@ -320,11 +314,10 @@ int build_binders(const struct binders_request *req, const struct binders_result
 	const char *by = req->by ? req->by : "sessions";
 	const char *metric = req->metric ? req->metric : "tput";
 	const char *latency = req->latency ? req->latency : "p50_ms";
-	struct doc *d = doc_new("binders", "");
+	struct doc *d = build_doc(out, "binders", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "What binds %s by %s", metric, by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, by);
@@ -365,12 +358,7 @@ int build_binders(const struct binders_request *req, const struct binders_result
 		    "at or above t: half of p50, a twentieth of p95, a hundredth of p99) and the "
 		    "maximum latency");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_binders_views[] = {"groups",  "levels", "resources",

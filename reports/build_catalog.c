@@ -100,58 +100,16 @@ static void instances_table(struct doc_section *s, const struct catalog *cat)
 	}
 }
 
-enum {
-	F_FAMILY,
-	F_SERIES,
-	F_PROVIDER,
-	F_N,
-	F_VMIN,
-	F_VMAX,
-	F_INSTANCES,
-	F_PLATFORMS,
-	NFAMILY_COLS
-};
-
-static void families_table(struct doc_section *s, const struct catalog_result *res)
-{
-	static const struct doc_col cols[NFAMILY_COLS] = {
-		[F_FAMILY] = DOC_COL_TEXT("cpu_family"),
-		[F_SERIES] = DOC_COL_TEXT("series"),
-		[F_PROVIDER] = DOC_COL_TEXT("provider"),
-		[F_N] = DOC_COL_INT("n", "instances"),
-		[F_VMIN] = DOC_COL_INT("vcpus_min", "vCPUs"),
-		[F_VMAX] = DOC_COL_INT("vcpus_max", "vCPUs"),
-		[F_INSTANCES] = DOC_COL_TEXT("instances"),
-		[F_PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
-	};
-	struct doc_table *t = doc_table(s, cols, NFAMILY_COLS);
-	doc_table_empty_text(t, "no catalog stored");
-	for (size_t i = 0; i < res->nfamilies; i++) {
-		const struct catalog_family *f = &res->families[i];
-		doc_row(t);
-		doc_set_text(t, F_FAMILY, f->cpu_family);
-		doc_set_text(t, F_SERIES, f->series);
-		doc_set_text(t, F_PROVIDER, f->provider);
-		doc_set_int(t, F_N, (int64_t)f->n);
-		doc_set_int(t, F_VMIN, f->vcpus_min);
-		doc_set_int(t, F_VMAX, f->vcpus_max);
-		doc_set_text(t, F_INSTANCES, f->instances);
-		if (f->platforms[0])
-			doc_set_text(t, F_PLATFORMS, f->platforms);
-	}
-}
-
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
 		  struct doc **out)
 {
 	static const char *const actions[] = {[CATALOG_STORE] = "store",
 					      [CATALOG_SHOW] = "show",
 					      [CATALOG_FAMILIES] = "families"};
-	struct doc *d = doc_new("catalog", "Instance catalogs");
+	struct doc *d = build_doc(out, "catalog", "Instance catalogs");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_fact_text(d, "action", "action", DOC_QUIET, actions[req->action]);
 	if (req->action == CATALOG_STORE) {
 		doc_fact_int(d, "stored", "catalogs stored now", DOC_LISTED, (int64_t)res->nstored,
@@ -178,13 +136,8 @@ int build_catalog(const struct catalog_request *req, const struct catalog_result
 	instances_table(s, &res->cat);
 
 	s = doc_section(d, "families", "CPU families and series");
-	families_table(s, res);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	build_families_table(s, res->families, res->nfamilies, "no catalog stored", NULL, NULL);
+	return build_done(d, out);
 }
 
 const char *const build_catalog_views[] = {"catalogs", "instances", "families", NULL};

@@ -11,13 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find_known(field);
-	return f ? f->unit : "";
-}
-
 static const char *design_word(const struct compare_result *res)
 {
 	switch (res->design) {
@@ -76,6 +69,20 @@ enum {
 	RCOLS
 };
 
+/*
+ * The estimate and t-test columns the headline and the levels tables both
+ * carry, in this order from P_GM on (u: the metric's unit, for differences).
+ */
+#define ESTIMATE_COLS(P, u)                                                                        \
+	[P##_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),                                          \
+	[P##_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),                                    \
+	[P##_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),                                    \
+	[P##_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),                                    \
+	[P##_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),                              \
+	[P##_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),                              \
+	[P##_T] = DOC_COL_REAL("t", NULL, 'g', 4), [P##_DF] = DOC_COL_REAL("df", NULL, 'g', 3),    \
+	[P##_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3)
+
 /* The outcome's estimate columns: ratios on the log scale, differences on the absolute. */
 static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bool log_scale,
 			 const struct verdict *o)
@@ -89,7 +96,7 @@ static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bo
 static void comparison_table(struct doc_section *s, const struct compare_result *res,
 			     const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_known_unit(metric);
 	const struct doc_col cols[RCOLS] = {
 		[R_DESIGN] = DOC_COL_TEXT("design"),
 		[R_SCALE] = DOC_COL_TEXT("scale"),
@@ -110,15 +117,7 @@ static void comparison_table(struct doc_section *s, const struct compare_result 
 		[R_RATIO_HI] = DOC_COL_REAL("ratio_hi", "x", 'f', 4),
 		[R_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
 		[R_TEST] = DOC_COL_TEXT("test"),
-		[R_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
-		[R_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
-		[R_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[R_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),
-		[R_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),
-		[R_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),
-		[R_T] = DOC_COL_REAL("t", NULL, 'g', 4),
-		[R_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
-		[R_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		ESTIMATE_COLS(R, u),
 		[R_MW_U] = DOC_COL_REAL("mw_u", NULL, 'g', 6),
 		[R_MW_P] = DOC_COL_REAL("mw_p", NULL, 'g', 3),
 		[R_MIN_P] = DOC_COL_REAL("min_p", NULL, 'g', 3),
@@ -222,9 +221,9 @@ static void arms_table(struct doc_section *s, const struct compare_request *req,
 		[C_ARM] = DOC_COL_TEXT("arm"),
 		[C_WHERE] = DOC_COL_TEXT("where"),
 		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[C_MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
+		[C_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
+		[C_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
 		[C_SPREAD] = DOC_COL_REAL("spread_pct", "%", 'f', 1),
 		[C_OVER_BOUND] = DOC_COL_REAL("spread_over_bound", "x", 'f', 1),
 		[C_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
@@ -297,7 +296,7 @@ enum {
 static void levels_table(struct doc_section *s, const struct compare_result *res,
 			 const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_known_unit(metric);
 	const struct doc_col cols[LCOLS] = {
 		[L_LEVEL] = DOC_COL_TEXT("level"),
 		[L_A_N] = DOC_COL_INT("a_n", "runs"),
@@ -308,15 +307,7 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 		[L_B_SPREAD] = DOC_COL_REAL("b_spread_pct", "%", 'f', 1),
 		[L_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
 		[L_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
-		[L_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
-		[L_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
-		[L_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[L_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),
-		[L_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),
-		[L_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),
-		[L_T] = DOC_COL_REAL("t", NULL, 'g', 4),
-		[L_DF] = DOC_COL_REAL("df", NULL, 'g', 3),
-		[L_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3),
+		ESTIMATE_COLS(L, u),
 		[L_DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
 		[L_VERDICT] = DOC_COL_TEXT("verdict"),
 		[L_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
@@ -380,7 +371,7 @@ static void set_finite(struct doc_table *t, int col, double v)
 static void benchstat_table(struct doc *d, struct doc_section *s, const struct compare_request *req,
 			    const struct compare_result *res, const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_known_unit(metric);
 	const struct doc_col cols[BCOLS] = {
 		[B_LEVEL] = DOC_COL_TEXT("level"),
 		[B_UNIT] = DOC_COL_TEXT("unit"),
@@ -448,7 +439,7 @@ enum { Y_LEVEL, Y_UNIT, Y_A_MEAN, Y_B_MEAN, Y_CHANGE, Y_P, Y_A_N, Y_B_N, Y_TEST,
 static void comparepy_table(struct doc *d, struct doc_section *s, const struct compare_result *res,
 			    const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_known_unit(metric);
 	const struct doc_col cols[YCOLS] = {
 		[Y_LEVEL] = DOC_COL_TEXT("level"),
 		[Y_UNIT] = DOC_COL_TEXT("unit"),
@@ -497,7 +488,7 @@ enum { P_KEY, P_A_TAG, P_B_TAG, P_A, P_B, P_RATIO, P_DIFF, P_AGREES, PCOLS };
 
 static void pairs_table(struct doc_section *s, const struct compare_result *res, const char *metric)
 {
-	const char *u = unit_of(metric);
+	const char *u = field_known_unit(metric);
 	const struct doc_col cols[PCOLS] = {
 		[P_KEY] = DOC_COL_TEXT("key"),
 		[P_A_TAG] = DOC_COL_TEXT("a_tag"),
@@ -575,7 +566,7 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 	seed = doc_fact_int(d, "seed", "bootstrap seed", DOC_QUIET, (int64_t)c->ratio.seed, NULL);
 	if (!c->log_scale) {
 		const char *diff = doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET,
-						 c->diff, unit_of(metric), 'g', 4);
+						 c->diff, field_known_unit(metric), 'g', 4);
 		doc_note(s,
 			 "metric %s, %s is better; a value is 0 or below, so the comparison is "
 			 "of differences in the metric's units and ratios are undefined; "
@@ -587,14 +578,14 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			 "interval: an arm has one run",
 			 metric, better, ratio);
 		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
-			      unit_of(metric), 'g', 4);
+			      field_known_unit(metric), 'g', 4);
 	} else {
 		doc_note(s,
 			 "metric %s, %s is better; ratio = median(b) / median(a) = %s, bootstrap "
 			 "%s%% interval [%s, %s] (%s resamples, seed %s)",
 			 metric, better, ratio, ci, lo, hi, resamples, seed);
 		doc_fact_real(d, "diff", "median(b) - median(a)", DOC_QUIET, c->diff,
-			      unit_of(metric), 'g', 4);
+			      field_known_unit(metric), 'g', 4);
 	}
 	/* Welch (the unpaired test of the runs used) */
 	wt = doc_fact_real(d, "welch_t", "Welch t of b against a", DOC_QUIET, c->v.t.t, NULL, 'g',
@@ -603,13 +594,13 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			    c->v.t.df, NULL, 'g', 3);
 	wp = doc_fact_real(d, "welch_p", "Welch two-sided p", DOC_QUIET, c->v.p, NULL, 'g', 3);
 	gm = scaled_fact(d, c->log_scale, "gm_ratio", "ratio of geometric means (Welch)", "x",
-			 "mean_diff", "mean(b) - mean(a) (Welch)", unit_of(metric), c->v.estimate,
+			 "mean_diff", "mean(b) - mean(a) (Welch)", field_known_unit(metric), c->v.estimate,
 			 'f', 4);
 	gmlo = scaled_fact(d, c->log_scale, "gm_ratio_lo", "its t interval, low end", "x",
-			   "mean_diff_lo", "its t interval, low end", unit_of(metric), c->v.lo, 'f',
+			   "mean_diff_lo", "its t interval, low end", field_known_unit(metric), c->v.lo, 'f',
 			   4);
 	gmhi = scaled_fact(d, c->log_scale, "gm_ratio_hi", "its t interval, high end", "x",
-			   "mean_diff_hi", "its t interval, high end", unit_of(metric), c->v.hi,
+			   "mean_diff_hi", "its t interval, high end", field_known_unit(metric), c->v.hi,
 			   'f', 4);
 	if (c->v.has_test && strcmp(c->v.test, "exact"))
 		doc_note(s, "Welch t on %s: t = %s, df = %s, p = %s; %s %s, %s%% interval [%s, %s]",
@@ -642,15 +633,15 @@ static void unpaired_notes(struct doc *d, struct doc_section *s, const struct co
 			scaled_fact(d, c->log_scale, "observed_effect_pct",
 				    "observed effect, larger median over smaller", "%",
 				    "observed_effect", "observed effect, |median(b) - median(a)|",
-				    unit_of(metric), c->observed_effect, 'g', 3);
+				    field_known_unit(metric), c->observed_effect, 'g', 3);
 		const char *sa = scaled_fact(d, c->log_scale, "spread_a_pct",
 					     "arm a's within-arm spread (max / min - 1)", "%",
 					     "spread_a", "arm a's within-arm spread (max - min)",
-					     unit_of(metric), c->spread_a, 'g', 3);
+					     field_known_unit(metric), c->spread_a, 'g', 3);
 		const char *sb = scaled_fact(d, c->log_scale, "spread_b_pct",
 					     "arm b's within-arm spread (max / min - 1)", "%",
 					     "spread_b", "arm b's within-arm spread (max - min)",
-					     unit_of(metric), c->spread_b, 'g', 3);
+					     field_known_unit(metric), c->spread_b, 'g', 3);
 		const char *ea = doc_fact_real(d, "effect_over_spread_a", "effect / a's spread",
 					       DOC_QUIET, c->effect_over_spread_a, "x", 'f', 2);
 		const char *eb = doc_fact_real(d, "effect_over_spread_b", "effect / b's spread",
@@ -707,7 +698,7 @@ static void runs_needed_note(struct doc *d, struct doc_section *s, const struct 
 	}
 	sd = doc_fact_real(
 		d, "sd", c->log_scale ? "sd runs_needed uses, of ln values" : "sd runs_needed uses",
-		DOC_QUIET, h->sd, c->log_scale ? NULL : unit_of(metric), 'g', 4);
+		DOC_QUIET, h->sd, c->log_scale ? NULL : field_known_unit(metric), 'g', 4);
 	effect = doc_fact_real(d, "effect_pct", "effect runs_needed resolves", DOC_QUIET,
 			       h->effect_pct, "%", 'g', 3);
 	needed = doc_fact_real(d, "runs_needed", what, DOC_QUIET, h->runs_needed, "runs", 'f', 0);
@@ -743,19 +734,19 @@ static void by_notes(struct doc *d, struct doc_section *s, const struct compare_
 	doc_fact_int(d, "levels_unreplicated", "levels unreplicated", DOC_QUIET,
 		     (int64_t)tl->unreplicated, NULL);
 	est = scaled_fact(d, log_scale, "summary_ratio", "geometric mean of the levels' ratios",
-			  "x", "summary_diff", "mean of the levels' differences", unit_of(metric),
+			  "x", "summary_diff", "mean of the levels' differences", field_known_unit(metric),
 			  tl->estimate, 'f', 4);
 	lo = scaled_fact(d, log_scale, "summary_ratio_lo", "its t interval, low end", "x",
-			 "summary_diff_lo", "its t interval, low end", unit_of(metric), tl->lo, 'f',
+			 "summary_diff_lo", "its t interval, low end", field_known_unit(metric), tl->lo, 'f',
 			 4);
 	hi = scaled_fact(d, log_scale, "summary_ratio_hi", "its t interval, high end", "x",
-			 "summary_diff_hi", "its t interval, high end", unit_of(metric), tl->hi,
+			 "summary_diff_hi", "its t interval, high end", field_known_unit(metric), tl->hi,
 			 'f', 4);
 	df = doc_fact_real(d, "summary_df", "its degrees of freedom", DOC_QUIET, tl->df, NULL, 'g',
 			   3);
 	doc_fact_text(d, "summary_method", "how the interval is made", DOC_QUIET, tl->method);
 	units_change_phrase(phrase, sizeof(phrase), res->metric.kind, log_scale, tl->estimate,
-			    tl->lo, tl->hi, log_scale ? "" : unit_of(metric));
+			    tl->lo, tl->hi, log_scale ? "" : field_known_unit(metric));
 	doc_fact_text(d, "change", "the change in words", DOC_LISTED, phrase);
 	if (!strcmp(tl->method, "within"))
 		doc_note(s,
@@ -791,12 +782,12 @@ static void paired_notes(struct doc *d, struct doc_section *s, const struct comp
 	bool log_scale = res->c.log_scale;
 	const char *est, *lo, *hi, *t, *df, *p, *pairs, *agree;
 	est = scaled_fact(d, log_scale, "paired_ratio", "ratio of geometric means", "x",
-			  "paired_diff", "difference", unit_of(metric), o->estimate, 'f', 4);
+			  "paired_diff", "difference", field_known_unit(metric), o->estimate, 'f', 4);
 	lo = scaled_fact(d, log_scale, "paired_ratio_lo", "its t interval, low end", "x",
-			 "paired_diff_lo", "its t interval, low end", unit_of(metric), o->lo, 'f',
+			 "paired_diff_lo", "its t interval, low end", field_known_unit(metric), o->lo, 'f',
 			 4);
 	hi = scaled_fact(d, log_scale, "paired_ratio_hi", "its t interval, high end", "x",
-			 "paired_diff_hi", "its t interval, high end", unit_of(metric), o->hi, 'f',
+			 "paired_diff_hi", "its t interval, high end", field_known_unit(metric), o->hi, 'f',
 			 4);
 	t = doc_fact_real(d, "paired_t", "t", DOC_QUIET, o->t.t, NULL, 'g', 4);
 	df = doc_fact_real(d, "paired_df", "degrees of freedom", DOC_QUIET, o->t.df, NULL, 'g', 3);
@@ -822,11 +813,10 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	const struct verdict *h =
 		res->headline || res->design == COMPARE_BY ? res->headline : &res->c.v;
 	const char *verdict = res->verdict ? res->verdict : h ? h->word : res->tally.text;
-	struct doc *d = doc_new("compare", "");
+	struct doc *d = build_doc(out, "compare", "");
 	struct doc_section *s, *arms;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Comparison of %s: arm b against arm a", metric);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "a_where", "arm a (the baseline)", DOC_LISTED, req->arm[0]);
@@ -855,7 +845,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, verdict);
 	if (h) {
 		char sentence[320];
-		verdict_sentence(h, c->log_scale ? "" : unit_of(metric), sentence,
+		verdict_sentence(h, c->log_scale ? "" : field_known_unit(metric), sentence,
 				 sizeof(sentence));
 		doc_fact_text(d, "change", "the change in words", DOC_LISTED, sentence);
 		doc_fact_text(d, "effect", "better or worse, by the metric's direction", DOC_QUIET,
@@ -931,12 +921,7 @@ int build_compare(const struct compare_request *req, const struct compare_result
 			doc_left_out(d, x->tag, x->reason);
 	}
 	build_left_out_count(d);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_compare_views[] = {"comparison", "arms",      "levels", "pairs",

@@ -9,6 +9,7 @@
 #include "builders.h"
 
 #include "../analysis/comparepy.h"
+#include "../common/err.h"
 #include "../common/strbuf.h"
 
 #include <stdio.h>
@@ -111,10 +112,12 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
 		[C_TEST] = DOC_COL_TEXT("test"),
 		[C_NOTE] = DOC_COL_TEXT("note"),
 	};
-	struct doc *d = doc_new("compare", "compare.py");
+	struct doc *d = build_doc(out, "compare", "compare.py");
 	struct doc_section *s;
 	struct doc_table *t;
 	struct strbuf text = STRBUF_INIT;
+	if (!d)
+		return ERR_DATA;
 	doc_set_title(d, "compare.py: %s vs %s", res->label[0], res->label[1]);
 	doc_fact_text(d, "a", "arm a (the baseline)", DOC_LISTED, req->arm[0]);
 	doc_fact_text(d, "b", "arm b (the contender)", DOC_LISTED, req->arm[1]);
@@ -129,9 +132,11 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
 		      "without ties when an arm has at most 8 runs, else normal with tie and "
 		      "continuity corrections); under 9 runs flagged unreliable");
 	s = doc_section(d, "comparepy", "compare.py");
-	doc_text(s, "One row per paired run (row = its place, from 1), then the benchmark's U "
-		    "test (row pvalue); times in the benchmark's time_unit.");
+	doc_text(s, "compare.py's own layout; json, tsv and csv carry its rows typed: one per "
+		    "paired run (row = its place, from 1), then the benchmark's U test (row "
+		    "pvalue); times in the benchmark's time_unit.");
 	t = doc_table(s, cols, NCOLS);
+	doc_table_quiet(t); /* the pages show compare.py's layout instead (below) */
 	for (size_t i = 0; i < res->nbenches; i++) {
 		const struct comparepy_bench *b = &res->benches[i];
 		char row[24];
@@ -167,17 +172,12 @@ int build_comparepy(const struct comparepy_request *req, const struct comparepy_
 					: "results unreliable: 9+ repetitions "
 					  "recommended");
 	}
-	if (comparepy_text(res, &text) == 0)
+	if (comparepy_text(res, &text) == 0) {
+		doc_preformatted(s, strbuf_str(&text));
 		doc_fact_text(d, "comparepy_text", "compare.py's text", DOC_QUIET,
 			      strbuf_str(&text));
-	strbuf_release(&text);
-	for (size_t i = 0; i < res->nleft_out; i++)
-		doc_left_out(d, res->left_out[i].tag, res->left_out[i].reason);
-	build_left_out_count(d);
-	if (doc_error(d)) {
-		doc_free(d);
-		return -1;
 	}
-	*out = d;
-	return 0;
+	strbuf_release(&text);
+	build_left_out_list(d, res->left_out, res->nleft_out);
+	return build_done(d, out);
 }

@@ -90,13 +90,12 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 int build_cores(const struct cores_request *req, const struct cores_result *res, struct doc **out)
 {
 	const struct cores_options *o = &req->opts;
-	struct doc *d = doc_new("cores", "Cores recomputed from each run's trace plateau");
+	struct doc *d = build_doc(out, "cores", "Cores recomputed from each run's trace plateau");
 	struct doc_section *s;
 	const char *frac, *trim, *tick_min, *untrusted;
 	char verdict[64];
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	untrusted =
 		doc_fact_int(d, "untrustworthy_runs", "runs whose CPU attribution is untrustworthy",
@@ -153,12 +152,7 @@ int build_cores(const struct cores_request *req, const struct cores_result *res,
 			 "guest's /proc/stat under-ticks)",
 			 untrusted, res->untrustworthy == 1 ? "" : "s");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_cores_views[] = {"runs", NULL};

@@ -35,12 +35,11 @@ int build_corpora(const struct corpus_listing *l, struct doc **out)
 		[C_HASH] = DOC_COL_TEXT("content_hash"),
 		[C_SOURCE] = DOC_COL_TEXT("source_path"),
 	};
-	struct doc *d = doc_new("corpora", "Corpora");
+	struct doc *d = build_doc(out, "corpora", "Corpora");
 	struct doc_section *s;
 	struct doc_table *t;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	/* "corpora" is the provenance fact naming them */
 	doc_fact_int(d, "corpus_count", "corpora", DOC_LISTED, (int64_t)l->n, NULL);
 	s = doc_section(d, "corpora", "Corpora");
@@ -64,12 +63,7 @@ int build_corpora(const struct corpus_listing *l, struct doc **out)
 	}
 	if (l->n == 0)
 		doc_note(s, "no corpora in the database: run `coreplan import PATH` first");
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_corpora_views[] = {"corpora", NULL};

@@ -10,13 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 static void params_table(struct doc_section *s, const struct fit_run_result *res)
 {
 	enum { MODEL, PARAM, AT_BOUND, VALUE, SE, NCOLS };
@@ -100,15 +93,15 @@ static void summary_row(struct doc *d, struct doc_table *t, const struct fit_res
 	model_int(d, m, "n", "points", r->n);
 	model_int(d, m, "levels", "distinct levels", r->nlevels);
 	model_int(d, m, "dof", "degrees of freedom", r->dof);
-	model_real(d, m, "residual_se", "residual standard error", r->residual_se, unit_of(metric),
+	model_real(d, m, "residual_se", "residual standard error", r->residual_se, field_known_unit(metric),
 		   'g', 6);
 	model_real(d, m, "r2", "R²", r->r2, NULL, 'f', 4);
 	if (curve) {
-		model_real(d, m, "peak_n", "peak level N*", r->peak_n, unit_of(by), 'g', 7);
-		model_real(d, m, "peak_x", "metric at the peak", r->peak_x, unit_of(metric), 'g',
+		model_real(d, m, "peak_n", "peak level N*", r->peak_n, field_known_unit(by), 'g', 7);
+		model_real(d, m, "peak_x", "metric at the peak", r->peak_x, field_known_unit(metric), 'g',
 			   6);
 		model_real(d, m, "amdahl_ceiling", "Amdahl ceiling lambda / sigma",
-			   r->amdahl_ceiling, unit_of(metric), 'g', 7);
+			   r->amdahl_ceiling, field_known_unit(metric), 'g', 7);
 	} else {
 		model_real(d, m, "per_doubling", "per-doubling factor 2^b", r->per_doubling, "x",
 			   'f', 4);
@@ -126,11 +119,11 @@ static void summary_table(struct doc *d, struct doc_section *s, const struct fit
 		[S_N] = DOC_COL_INT("n", "points"),
 		[S_LEVELS] = DOC_COL_INT("levels", NULL),
 		[S_DOF] = DOC_COL_INT("dof", NULL),
-		[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", unit_of(metric), 'g', 6),
+		[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_known_unit(metric), 'g', 6),
 		[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
-		[S_PEAK_N] = DOC_COL_REAL("peak_n", unit_of(by), 'g', 7),
-		[S_PEAK_X] = DOC_COL_REAL("peak_x", unit_of(metric), 'g', 6),
-		[S_CEILING] = DOC_COL_REAL("amdahl_ceiling", unit_of(metric), 'g', 7),
+		[S_PEAK_N] = DOC_COL_REAL("peak_n", field_known_unit(by), 'g', 7),
+		[S_PEAK_X] = DOC_COL_REAL("peak_x", field_known_unit(metric), 'g', 6),
+		[S_CEILING] = DOC_COL_REAL("amdahl_ceiling", field_known_unit(metric), 'g', 7),
 		[S_PER_DOUBLING] = DOC_COL_REAL("per_doubling", "x", 'f', 4),
 		[S_PER_DOUBLING_SE] = DOC_COL_REAL("per_doubling_se", "x", 'f', 4),
 		[S_ITERATIONS] = DOC_COL_INT("iterations", NULL),
@@ -170,11 +163,11 @@ static void points_table(struct doc_section *s, const struct fit_run_result *res
 {
 	enum { LEVEL, VALUE, KIND = 2 + FIT_NMODELS, FITTED, NCOLS };
 	const struct doc_col cols[NCOLS] = {
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
-		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'g', 7),
-		[2 + FIT_USL] = DOC_COL_REAL("usl", unit_of(metric), 'g', 7),
-		[2 + FIT_AMDAHL] = DOC_COL_REAL("amdahl", unit_of(metric), 'g', 7),
-		[2 + FIT_POWER] = DOC_COL_REAL("power", unit_of(metric), 'g', 7),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'g', 7),
+		[2 + FIT_USL] = DOC_COL_REAL("usl", field_known_unit(metric), 'g', 7),
+		[2 + FIT_AMDAHL] = DOC_COL_REAL("amdahl", field_known_unit(metric), 'g', 7),
+		[2 + FIT_POWER] = DOC_COL_REAL("power", field_known_unit(metric), 'g', 7),
 		[KIND] = DOC_COL_TEXT("core_kind"),
 		[FITTED] = DOC_COL_BOOL("fitted"),
 	};
@@ -301,11 +294,10 @@ static void models_fact(struct doc *d, const struct fit_run_result *res)
 int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out)
 {
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("fit", "");
+	struct doc *d = build_doc(out, "fit", "");
 	struct doc_section *points, *summary;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Scaling models of %s by %s", metric, req->by);
 	doc_fact_int(d, "runs", "points (runs)", DOC_LISTED, (int64_t)res->n, NULL);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
@@ -320,12 +312,7 @@ int build_fit(const struct fit_request *req, const struct fit_run_result *res, s
 	points_table(points, res, req->by, metric);
 	doc_note(points, "method and definitions: `coreplan fit --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_fit_views[] = {"params", "summary", "points", NULL};

@@ -78,13 +78,12 @@ int build_import(const struct import_result *results, size_t n, struct doc **out
 		[C_TIED] = DOC_COL_INT("tied_runs", "runs"),
 		[C_HOSTS] = DOC_COL_TEXT("hosts"),
 	};
-	struct doc *d = doc_new("import", "Import");
+	struct doc *d = build_doc(out, "import", "Import");
 	struct doc_section *s;
 	struct doc_table *t;
 	int64_t runs = 0;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	for (size_t i = 0; i < n; i++)
 		if (results[i].status != IMPORT_UNCHANGED)
 			runs += results[i].runs;
@@ -113,12 +112,7 @@ int build_import(const struct import_result *results, size_t n, struct doc **out
 	}
 	for (size_t i = 0; i < n; i++)
 		summary_note(s, &results[i]);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_import_views[] = {"imported", NULL};

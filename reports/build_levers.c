@@ -9,12 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field ? field : "");
-	return f ? f->unit : "";
-}
-
 static bool shown(const struct lever_pair *p, const char *only)
 {
 	return !only || !strcmp(p->field, only);
@@ -132,13 +126,13 @@ static void levels_table(struct doc_section *s, const struct levers *l, const ch
 		REASON,
 		NCOLS
 	};
-	const char *mu = unit_of(metric);
+	const char *mu = field_known_unit(metric);
 	const struct doc_col cols[NCOLS] = {
 		[LEVER] = DOC_COL_TEXT("lever"),
 		[CONTEXT] = DOC_COL_TEXT("context"),
 		[VALUE] = DOC_COL_TEXT("value"),
 		[BASE] = DOC_COL_TEXT("base"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[A_N] = DOC_COL_INT("base_n", "runs"),
 		[A_MEDIAN] = DOC_COL_REAL("base_median", mu, 'g', 6),
 		[A_MIN] = DOC_COL_REAL("base_min", mu, 'g', 6),
@@ -205,12 +199,11 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
 {
 	const struct levers *l = &res->lv;
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("levers", "");
+	struct doc *d = build_doc(out, "levers", "");
 	struct doc_section *s;
 	struct strbuf sb = STRBUF_INIT;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	if (only)
 		doc_set_title(d, "Lever %s: %s%s%s", only, metric, req->by ? " by " : "",
 			      req->by ? req->by : "");
@@ -251,12 +244,7 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
 		 doc_fact_real(d, "confidence", "interval confidence", DOC_QUIET, 95, "%", 'g', 3));
 	strbuf_release(&sb);
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_levers_views[] = {"levers", "levels", NULL};

@@ -8,18 +8,11 @@
 
 #include <stdio.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 /* The slope's unit: the metric's per the level's ("kB/sessions"), or "" when one is unknown. */
 static void slope_unit(const char *metric, const char *by, char *buf, size_t size)
 {
-	if (*unit_of(metric) && *unit_of(by))
-		snprintf(buf, size, "%s/%s", unit_of(metric), unit_of(by));
+	if (*field_known_unit(metric) && *field_known_unit(by))
+		snprintf(buf, size, "%s/%s", field_known_unit(metric), field_known_unit(by));
 	else
 		snprintf(buf, size, "%s", "");
 }
@@ -56,10 +49,10 @@ static void slopes_table(struct doc_section *s, const struct memory *m, const ch
 			[S_SLOPE_SE] = DOC_COL_REAL("slope_se", per, 'f', 2),
 			[S_SLOPE_LO] = DOC_COL_REAL("slope_lo", per, 'f', 2),
 			[S_SLOPE_HI] = DOC_COL_REAL("slope_hi", per, 'f', 2),
-			[S_INTERCEPT] = DOC_COL_REAL("intercept", unit_of(metric), 'f', 0),
-			[S_INTERCEPT_SE] = DOC_COL_REAL("intercept_se", unit_of(metric), 'f', 0),
+			[S_INTERCEPT] = DOC_COL_REAL("intercept", field_known_unit(metric), 'f', 0),
+			[S_INTERCEPT_SE] = DOC_COL_REAL("intercept_se", field_known_unit(metric), 'f', 0),
 			[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
-			[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", unit_of(metric), 'f', 0),
+			[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_known_unit(metric), 'f', 0),
 			[S_METHOD] = DOC_COL_TEXT("method"),
 			[S_NOTE] = DOC_COL_TEXT("note"),
 		};
@@ -103,12 +96,12 @@ static void slope_facts(struct doc *d, const struct memory *m, const char *metri
 	doc_fact_real(d, "slope_hi", "95% interval, high end", DOC_QUIET, x->ols.slope_hi, per, 'f',
 		      2);
 	doc_fact_real(d, "intercept", "intercept (the fixed cost)", DOC_LISTED, x->ols.intercept,
-		      unit_of(metric), 'f', 0);
+		      field_known_unit(metric), 'f', 0);
 	doc_fact_real(d, "intercept_se", "its standard error", DOC_QUIET, x->ols.intercept_se,
-		      unit_of(metric), 'f', 0);
+		      field_known_unit(metric), 'f', 0);
 	doc_fact_real(d, "r2", "R² of the fit", DOC_QUIET, x->ols.r2, NULL, 'f', 4);
 	doc_fact_real(d, "residual_se", "residual standard error", DOC_QUIET, x->ols.residual_se,
-		      unit_of(metric), 'f', 0);
+		      field_known_unit(metric), 'f', 0);
 	doc_fact_int(d, "slope_levels", "levels fitted", DOC_QUIET, (int64_t)x->nlevels, NULL);
 }
 
@@ -123,10 +116,10 @@ static void endpoints_table(struct doc_section *s, const struct memory *m, const
 		const struct doc_col cols[NCOLS] = {
 			[GROUP] = DOC_COL_TEXT("group"),
 			[BLOCK] = DOC_COL_TEXT("block"),
-			[LEVEL_LO] = DOC_COL_REAL("level_lo", unit_of(by), 'g', 6),
-			[LEVEL_HI] = DOC_COL_REAL("level_hi", unit_of(by), 'g', 6),
-			[VALUE_LO] = DOC_COL_REAL("value_lo", unit_of(metric), 'f', 0),
-			[VALUE_HI] = DOC_COL_REAL("value_hi", unit_of(metric), 'f', 0),
+			[LEVEL_LO] = DOC_COL_REAL("level_lo", field_known_unit(by), 'g', 6),
+			[LEVEL_HI] = DOC_COL_REAL("level_hi", field_known_unit(by), 'g', 6),
+			[VALUE_LO] = DOC_COL_REAL("value_lo", field_known_unit(metric), 'f', 0),
+			[VALUE_HI] = DOC_COL_REAL("value_hi", field_known_unit(metric), 'f', 0),
 			[SLOPE] = DOC_COL_REAL("slope", per, 'f', 2),
 		};
 		t = doc_table(s, cols, NCOLS);
@@ -156,9 +149,9 @@ static void ratios_table(struct doc_section *s, const struct memory *m, const ch
 	{
 		const struct doc_col cols[NCOLS] = {
 			[GROUP] = DOC_COL_TEXT("group"),
-			[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+			[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 			[N] = DOC_COL_INT("n", "runs"),
-			[MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'f', 0),
+			[MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'f', 0),
 			[RATIO] = DOC_COL_REAL("ratio", per, 'f', 2),
 			[LABEL] = DOC_COL_TEXT("label"),
 		};
@@ -185,9 +178,9 @@ static void residuals_table(struct doc_section *s, const struct memory_result *r
 		[GROUP] = DOC_COL_TEXT("group"),
 		[TAG] = DOC_COL_TEXT("tag"),
 		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
-		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'f', 0),
-		[RESIDUAL] = DOC_COL_REAL("residual", unit_of(metric), 'f', 0),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'f', 0),
+		[RESIDUAL] = DOC_COL_REAL("residual", field_known_unit(metric), 'f', 0),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);
@@ -204,26 +197,15 @@ static void residuals_table(struct doc_section *s, const struct memory_result *r
 	}
 }
 
-/* The group fields as given ("target,cfg"), or "" for none. */
-static void group_fact(struct doc *d, const char *const *group)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; group && group[i]; i++)
-		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
-	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
-	strbuf_release(&sb);
-}
-
 int build_memory(const struct memory_request *req, const struct memory_result *res,
 		 struct doc **out)
 {
 	const struct memory *m = &res->mem;
 	const char *metric = req->metric ? req->metric : "load_rss_kb";
-	struct doc *d = doc_new("memory", "");
+	struct doc *d = build_doc(out, "memory", "");
 	struct doc_section *last;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Memory: %s against %s", metric, req->by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->npoints, NULL);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
@@ -231,7 +213,7 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 		      res->from_trace);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
 	doc_fact_text(d, "block", "block field", DOC_QUIET, req->block ? req->block : "block");
-	group_fact(d, req->group);
+	build_group_fact(d, req->group);
 	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)m->nfits, NULL);
 	slope_facts(d, m, metric, req->by);
 	slopes_table(doc_section(d, "slopes", "Per-level-unit slope (OLS over every run)"), m,
@@ -245,12 +227,7 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 	residuals_table(last, res, metric, req->by);
 	doc_note(last, "definitions: `coreplan memory --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_memory_views[] = {"slopes", "endpoints", "ratios", "residuals", NULL};

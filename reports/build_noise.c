@@ -8,13 +8,6 @@
 
 #include <stdio.h>
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 static void levels_table(struct doc_section *s, const struct noise *nz, const char *by,
 			 const char *metric)
 {
@@ -22,15 +15,15 @@ static void levels_table(struct doc_section *s, const struct noise *nz, const ch
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
 		[VERDICT] = DOC_COL_TEXT("verdict"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[N] = DOC_COL_INT("n", "runs"),
-		[MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
-		[MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
-		[MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
+		[MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
+		[MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
 		[RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
 		[DEV] = DOC_COL_REAL("max_block_dev_pct", "%", 'f', 2),
-		[RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
-		[DEV_ABS] = DOC_COL_REAL("max_block_dev_abs", unit_of(metric), 'g', 6),
+		[RANGE_ABS] = DOC_COL_REAL("range_abs", field_known_unit(metric), 'g', 6),
+		[DEV_ABS] = DOC_COL_REAL("max_block_dev_abs", field_known_unit(metric), 'g', 6),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);
@@ -82,15 +75,15 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 	};
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
-		[FROM] = DOC_COL_REAL("from", unit_of(by), 'g', 6),
-		[TO] = DOC_COL_REAL("to", unit_of(by), 'g', 6),
+		[FROM] = DOC_COL_REAL("from", field_known_unit(by), 'g', 6),
+		[TO] = DOC_COL_REAL("to", field_known_unit(by), 'g', 6),
 		[VERDICT] = DOC_COL_TEXT("verdict"),
 		[N_FROM] = DOC_COL_INT("n_from", "runs"),
 		[N_TO] = DOC_COL_INT("n_to", "runs"),
-		[MEDIAN_FROM] = DOC_COL_REAL("median_from", unit_of(metric), 'g', 6),
-		[MEDIAN_TO] = DOC_COL_REAL("median_to", unit_of(metric), 'g', 6),
-		[DIFF] = DOC_COL_REAL("difference", unit_of(metric), 'g', 6),
-		[GAP] = DOC_COL_REAL("gap", unit_of(metric), 'g', 6),
+		[MEDIAN_FROM] = DOC_COL_REAL("median_from", field_known_unit(metric), 'g', 6),
+		[MEDIAN_TO] = DOC_COL_REAL("median_to", field_known_unit(metric), 'g', 6),
+		[DIFF] = DOC_COL_REAL("difference", field_known_unit(metric), 'g', 6),
+		[GAP] = DOC_COL_REAL("gap", field_known_unit(metric), 'g', 6),
 		[DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
 		[WORD] = DOC_COL_TEXT("direction"),
 		[EFFECT] = DOC_COL_TEXT("effect"),
@@ -99,9 +92,9 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		[RATIO] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
 		[RATIO_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
 		[RATIO_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[MEAN_DIFF] = DOC_COL_REAL("mean_diff", unit_of(metric), 'g', 4),
-		[MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", unit_of(metric), 'g', 4),
-		[MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", unit_of(metric), 'g', 4),
+		[MEAN_DIFF] = DOC_COL_REAL("mean_diff", field_known_unit(metric), 'g', 4),
+		[MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", field_known_unit(metric), 'g', 4),
+		[MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", field_known_unit(metric), 'g', 4),
 		[RANK_P] = DOC_COL_REAL("rank_p", NULL, 'g', 3),
 		[RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
 	};
@@ -155,12 +148,12 @@ static void cells_table(struct doc_section *s, const struct noise *nz, const cha
 	const struct doc_col cols[NCOLS] = {
 		[GROUP] = DOC_COL_TEXT("group"),
 		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[N] = DOC_COL_INT("n", "runs"),
-		[VALUE] = DOC_COL_REAL("value", unit_of(metric), 'g', 6),
+		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'g', 6),
 		[DEV] = DOC_COL_REAL("deviation_pct", "%", 'f', 2),
 		[POSITION] = DOC_COL_INT("position", NULL),
-		[DEV_ABS] = DOC_COL_REAL("deviation_abs", unit_of(metric), 'g', 6),
+		[DEV_ABS] = DOC_COL_REAL("deviation_abs", field_known_unit(metric), 'g', 6),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
 	doc_table_hide_empty(t);
@@ -263,9 +256,9 @@ static void bursts_table(struct doc *d, struct doc_section *s, const struct nois
 		[GROUP] = DOC_COL_TEXT("group"),
 		[TAG] = DOC_COL_TEXT("tag"),
 		[BURST] = DOC_COL_TEXT("burst"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
-		[FIRST] = DOC_COL_REAL("first", unit_of(metric), 'g', 6),
-		[LATER] = DOC_COL_REAL("later_median", unit_of(metric), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[FIRST] = DOC_COL_REAL("first", field_known_unit(metric), 'g', 6),
+		[LATER] = DOC_COL_REAL("later_median", field_known_unit(metric), 'g', 6),
 		[LATER_N] = DOC_COL_INT("later_n", "runs"),
 		[RATIO] = DOC_COL_REAL("ratio", "x", 'f', 2),
 	};
@@ -298,13 +291,13 @@ static void soaks_table(struct doc *d, struct doc_section *s, const struct noise
 		[GROUP] = DOC_COL_TEXT("group"),
 		[BLOCK] = DOC_COL_TEXT("block"),
 		[FIRST_TAG] = DOC_COL_TEXT("first_tag"),
-		[LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[N] = DOC_COL_INT("n", "runs"),
-		[FIRST] = DOC_COL_REAL("first", unit_of(metric), 'g', 6),
-		[MEDIAN] = DOC_COL_REAL("sustained_median", unit_of(metric), 'g', 6),
+		[FIRST] = DOC_COL_REAL("first", field_known_unit(metric), 'g', 6),
+		[MEDIAN] = DOC_COL_REAL("sustained_median", field_known_unit(metric), 'g', 6),
 		[RATIO] = DOC_COL_REAL("ratio", "x", 'f', 2),
-		[MIN] = DOC_COL_REAL("sustained_min", unit_of(metric), 'g', 6),
-		[MAX] = DOC_COL_REAL("sustained_max", unit_of(metric), 'g', 6),
+		[MIN] = DOC_COL_REAL("sustained_min", field_known_unit(metric), 'g', 6),
+		[MAX] = DOC_COL_REAL("sustained_max", field_known_unit(metric), 'g', 6),
 		[RANGE] = DOC_COL_REAL("sustained_range_pct", "%", 'f', 2),
 	};
 	struct doc_table *t = doc_table(s, cols, NCOLS);
@@ -408,13 +401,7 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct noi
 			  const char *metric)
 {
 	const struct metric_meaning *m = &nz->opts.metric;
-	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED, field_kind_name(m->kind));
-	doc_fact_text(d, "metric_kind_from", "metric kind from",
-		      m->kind_assumed ? DOC_LISTED : DOC_QUIET, m->kind_from);
-	doc_fact_text(d, "metric_direction", "better", DOC_LISTED,
-		      m->lower_is_better ? "lower" : "higher");
-	doc_fact_text(d, "metric_direction_from", "better from",
-		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
+	build_metric_facts(d, m);
 	if (m->kind_assumed)
 		doc_note(s, "metric '%s' has no known kind: assumed a rate (pass --metric-kind)",
 			 metric);
@@ -432,31 +419,20 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct noi
 			     "levels");
 }
 
-/* The group fields as given ("target,cfg"), or "" for none. */
-static void group_fact(struct doc *d, const char *const *group)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; group && group[i]; i++)
-		strbuf_addf(&sb, "%s%s", i ? "," : "", group[i]);
-	doc_fact_text(d, "group", "group fields", sb.len ? DOC_LISTED : DOC_QUIET, strbuf_str(&sb));
-	strbuf_release(&sb);
-}
-
 int build_noise(const struct noise_request *req, const struct noise_result *res, struct doc **out)
 {
 	const struct noise *nz = &res->nz;
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("noise", "");
+	struct doc *d = build_doc(out, "noise", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Noise of %s by %s", metric, req->by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	doc_fact_text(d, "by", "level field", DOC_LISTED, req->by);
 	doc_fact_text(d, "metric", "metric", DOC_LISTED, metric);
 	doc_fact_text(d, "block", "block field", DOC_LISTED, req->block ? req->block : "block");
-	group_fact(d, req->group);
+	build_group_fact(d, req->group);
 	doc_fact_int(d, "groups", "groups", DOC_LISTED, (int64_t)nz->nverdicts, NULL);
 	doc_fact_text(d, "verdict", "verdict", DOC_LISTED, nz->verdict);
 	doc_fact_bool(d, "counterbalanced", "counterbalanced", DOC_LISTED, nz->counterbalanced);
@@ -475,12 +451,7 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 	soaks_table(d, doc_section(d, "soaks", "Soaks (repeated runs of one cell)"), nz, req->by,
 		    metric);
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_noise_views[] = {"levels", "steps", "cells",   "drift", "order",

@@ -75,10 +75,9 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
 	       const struct plot_written *files, struct doc **out)
 {
 	const struct selection *sel = plot_result_selection(res);
-	struct doc *d = doc_new("plot", "");
-	*out = NULL;
+	struct doc *d = build_doc(out, "plot", "");
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	set_title(d, req);
 	doc_fact_text(d, "kind", "kind", DOC_LISTED, plot_kind_name(req->kind));
 	if (file_fact(d, "image", "image", files->dir, files->image, NULL) ||
@@ -108,12 +107,7 @@ int build_plot(const struct plot_request *req, const struct plot_result *res,
 			     "runs");
 		build_left_out(d, sel);
 	}
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_plot_views[] = {NULL};

@@ -45,21 +45,31 @@ static void corpora_section(struct doc *d, const struct corpus_listing *listing,
 	}
 }
 
+/* A section whose table holds rows, each TAB-joined text fields (at most TEXT_COLS_MAX). */
+enum { TEXT_COLS_MAX = 8 };
+static void text_section(struct doc *d, const char *name, const char *title,
+			 const struct doc_col *cols, size_t ncols, const char *empty,
+			 const struct text_list *rows)
+{
+	struct doc_table *t = doc_table(doc_section(d, name, title), cols, ncols);
+	doc_table_empty_text(t, empty);
+	for (size_t i = 0; i < rows->n; i++) {
+		char *f[TEXT_COLS_MAX] = {NULL};
+		size_t n = fields(rows->items[i], f, ncols < TEXT_COLS_MAX ? ncols : TEXT_COLS_MAX);
+		doc_row(t);
+		for (size_t c = 0; c < n; c++)
+			doc_set_text(t, c, f[c]);
+	}
+}
+
 static void excluded_section(struct doc *d, const struct text_list *rows)
 {
 	static const struct doc_col cols[] = {
 		DOC_COL_TEXT("corpus"), DOC_COL_TEXT("subcorpus"), DOC_COL_TEXT("tag"),
 		DOC_COL_TEXT("reason"), DOC_COL_TEXT("detail"),
 	};
-	struct doc_table *t = doc_table(doc_section(d, "excluded", "Excluded runs"), cols, 5);
-	doc_table_empty_text(t, "none: every run the corpus lists is analysed");
-	for (size_t i = 0; i < rows->n; i++) {
-		char *f[5] = {NULL};
-		size_t n = fields(rows->items[i], f, 5);
-		doc_row(t);
-		for (size_t c = 0; c < n; c++)
-			doc_set_text(t, c, f[c]);
-	}
+	text_section(d, "excluded", "Excluded runs", cols, 5,
+		     "none: every run the corpus lists is analysed", rows);
 }
 
 static void missing_section(struct doc *d, const struct text_list *rows)
@@ -69,32 +79,18 @@ static void missing_section(struct doc *d, const struct text_list *rows)
 		DOC_COL_TEXT("kind"),
 		DOC_COL_TEXT("expected_path"),
 	};
-	struct doc_table *t =
-		doc_table(doc_section(d, "missing", "What the corpus does not contain"), cols, 3);
-	doc_table_empty_text(t, "no expected file is missing");
-	for (size_t i = 0; i < rows->n; i++) {
-		char *f[3] = {NULL};
-		size_t n = fields(rows->items[i], f, 3);
-		doc_row(t);
-		for (size_t c = 0; c < n; c++)
-			doc_set_text(t, c, f[c]);
-	}
+	text_section(d, "missing", "What the corpus does not contain", cols, 3,
+		     "no expected file is missing", rows);
 }
 
 int build_report_corpus(const struct corpus_listing *listing, const char *corpus,
 			struct text_list *exclusions, struct text_list *missing, struct doc **out)
 {
-	struct doc *d = doc_new("report", "Corpus");
-	*out = NULL;
+	struct doc *d = build_doc(out, "report", "Corpus");
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	corpora_section(d, listing, corpus);
 	excluded_section(d, exclusions);
 	missing_section(d, missing);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }

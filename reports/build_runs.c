@@ -71,7 +71,13 @@ static void fields_section(struct doc *d, bool filled)
 
 int build_runs_begin(bool with_reasons, bool fields, struct doc **out)
 {
-	size_t ncols = NLEAD + field_canonical_count + (with_reasons ? 1 : 0);
+	return build_runs_begin_with(with_reasons, fields, NULL, 0, out);
+}
+
+int build_runs_begin_with(bool with_reasons, bool fields, const char *const *extra, size_t nextra,
+			  struct doc **out)
+{
+	size_t ncols = NLEAD + field_canonical_count + nextra + (with_reasons ? 1 : 0);
 	struct doc_col *cols = calloc(ncols, sizeof(*cols));
 	struct doc *d = doc_new("runs", fields         ? "Field sources"
 					: with_reasons ? "Excluded runs"
@@ -90,6 +96,10 @@ int build_runs_begin(bool with_reasons, bool fields, struct doc **out)
 	cols[C_EXCLUDED] = (struct doc_col)DOC_COL_INT("excluded", NULL);
 	for (size_t i = 0; i < field_canonical_count; i++)
 		cols[NLEAD + i] = field_col(&field_canonical[i]);
+	for (size_t i = 0; i < nextra; i++) {
+		cols[NLEAD + field_canonical_count + i] = (struct doc_col)DOC_COL_TEXT(extra[i]);
+		cols[NLEAD + field_canonical_count + i].unit = field_known_unit(extra[i]);
+	}
 	if (with_reasons)
 		cols[ncols - 1] = (struct doc_col)DOC_COL_TEXT("reasons");
 	if (fields)
@@ -160,7 +170,10 @@ int build_runs_row(const struct run_row *row, void *doc)
 	doc_set_int(t, C_EXCLUDED, row->excluded);
 	for (size_t i = 0; i < field_canonical_count; i++)
 		set_value(t, NLEAD + i, doc_table_col(t, NLEAD + i)->type, &row->fields[i]);
-	if (ncols > NLEAD + field_canonical_count)
+	for (size_t i = 0; i < row->nextra; i++)
+		if (row->extra[i])
+			doc_set_text(t, NLEAD + field_canonical_count + i, row->extra[i]);
+	if (ncols > NLEAD + field_canonical_count + row->nextra)
 		doc_set_text(t, ncols - 1, row->reasons);
 	return doc_error(doc);
 }

@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *size_doc_unit(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 /* ---- the instances view: one row per catalog instance ---- */
 
 enum {
@@ -159,7 +153,7 @@ static void cell_where(const struct size_cell *c, char *buf, size_t len)
 
 static void instances_table(struct doc_section *s, const struct size_result *res)
 {
-	const char *mu = size_doc_unit(res->metric);
+	const char *mu = field_unit(res->metric);
 	const struct doc_col cols[NINSTANCE_COLS] = {
 		[I_INSTANCE] = DOC_COL_TEXT("instance"),
 		[I_VCPUS] = DOC_COL_INT("vcpus", "vCPUs"),
@@ -289,7 +283,7 @@ enum {
 
 static void fleets_table(struct doc_section *s, const struct size_result *res)
 {
-	const char *mu = size_doc_unit(res->metric);
+	const char *mu = field_unit(res->metric);
 	const struct doc_col cols[NFLEET_COLS] = {
 		[L_INSTANCE] = DOC_COL_TEXT("instance"),
 		[L_N] = DOC_COL_INT("n", "instances"),
@@ -450,7 +444,7 @@ enum {
 
 static void measured_table(struct doc_section *s, const struct size_result *res)
 {
-	const char *mu = size_doc_unit(res->metric);
+	const char *mu = field_unit(res->metric);
 	const struct doc_col cols[NMEASURED_COLS] = {
 		[M_INSTANCE] = DOC_COL_TEXT("instance"),
 		[M_SESSIONS] = DOC_COL_REAL("sessions", "sessions", 'g', 6),
@@ -583,16 +577,15 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	       const struct sizing_plot *plot, struct doc **out)
 {
 	const struct size_inputs *in = &res->in;
-	const char *mu = size_doc_unit(res->metric);
+	const char *mu = field_unit(res->metric);
 	const char *target, *sessions, *headroom;
 	bool has_cheapest = res->cheapest < res->cat.n;
 	size_t nmeasured = 0;
-	struct doc *d = doc_new("size", "");
+	struct doc *d = build_doc(out, "size", "");
 	struct doc_section *s;
 	(void)req;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	if (res->listing) {
 		doc_set_title(d, "CPU families and series of the catalogs");
 		size_doc_catalogs(d, res);
@@ -690,12 +683,7 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	doc_note(s, "rate_basis: base (the base rate's family), translated (a --translate "
 		    "factor), unmeasured (no rate: `unmeasured CPU`)");
 done:
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_size_views[] = {"instances", "inputs",   "measured",

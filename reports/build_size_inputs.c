@@ -4,6 +4,7 @@
 
 #include "../common/err.h"
 #include "../common/strbuf.h"
+#include "../schema/fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,62 +12,28 @@
 
 /* ---- the families view: the CPU families and series of the catalogs sized ---- */
 
-enum {
-	F_FAMILY,
-	F_SERIES,
-	F_PROVIDER,
-	F_N,
-	F_VMIN,
-	F_VMAX,
-	F_BASIS,
-	F_FACTOR,
-	F_INSTANCES,
-	F_PLATFORMS,
-	NFAMILY_COLS
-};
+/* A family's rate basis: the base family's own, translated (with its factor) or unmeasured. */
+static void family_basis(struct doc_table *t, const struct catalog_family *f, const void *arg)
+{
+	const struct size_result *res = arg;
+	if (res->listing)
+		return;
+	if (!strcmp(f->cpu_family, res->in.base_family)) {
+		doc_set_text(t, BUILD_FAMILY_BASIS, "base");
+		return;
+	}
+	doc_set_text(t, BUILD_FAMILY_BASIS, "unmeasured");
+	for (size_t k = 0; k < res->in.ntranslations; k++)
+		if (!strcmp(res->in.translations[k].family, f->cpu_family)) {
+			doc_set_text(t, BUILD_FAMILY_BASIS, "translated");
+			doc_set_real(t, BUILD_FAMILY_FACTOR, res->in.translations[k].factor);
+		}
+}
 
 void size_doc_families(struct doc_section *s, const struct size_result *res)
 {
-	static const struct doc_col cols[NFAMILY_COLS] = {
-		[F_FAMILY] = DOC_COL_TEXT("cpu_family"),
-		[F_SERIES] = DOC_COL_TEXT("series"),
-		[F_PROVIDER] = DOC_COL_TEXT("provider"),
-		[F_N] = DOC_COL_INT("n", "instances"),
-		[F_VMIN] = DOC_COL_INT("vcpus_min", "vCPUs"),
-		[F_VMAX] = DOC_COL_INT("vcpus_max", "vCPUs"),
-		[F_BASIS] = DOC_COL_TEXT("rate_basis"),
-		[F_FACTOR] = DOC_COL_REAL("translation_factor", "x", 'g', 6),
-		[F_INSTANCES] = DOC_COL_TEXT("instances"),
-		[F_PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
-	};
-	struct doc_table *t = doc_table(s, cols, NFAMILY_COLS);
-	doc_table_hide_empty(t);
-	doc_table_empty_text(t, "no instance in the catalogs");
-	for (size_t i = 0; i < res->nfamilies; i++) {
-		const struct catalog_family *f = &res->families[i];
-		doc_row(t);
-		doc_set_text(t, F_FAMILY, f->cpu_family);
-		doc_set_text(t, F_SERIES, f->series);
-		doc_set_text(t, F_PROVIDER, f->provider);
-		doc_set_int(t, F_N, (int64_t)f->n);
-		doc_set_int(t, F_VMIN, f->vcpus_min);
-		doc_set_int(t, F_VMAX, f->vcpus_max);
-		doc_set_text(t, F_INSTANCES, f->instances);
-		if (f->platforms[0])
-			doc_set_text(t, F_PLATFORMS, f->platforms);
-		if (res->listing)
-			continue;
-		if (!strcmp(f->cpu_family, res->in.base_family)) {
-			doc_set_text(t, F_BASIS, "base");
-			continue;
-		}
-		doc_set_text(t, F_BASIS, "unmeasured");
-		for (size_t k = 0; k < res->in.ntranslations; k++)
-			if (!strcmp(res->in.translations[k].family, f->cpu_family)) {
-				doc_set_text(t, F_BASIS, "translated");
-				doc_set_real(t, F_FACTOR, res->in.translations[k].factor);
-			}
-	}
+	doc_table_hide_empty(build_families_table(s, res->families, res->nfamilies,
+						  "no instance in the catalogs", family_basis, res));
 }
 
 /* ---- the inputs view: one row per input, with its provenance ---- */
@@ -302,7 +269,7 @@ void size_doc_inputs(struct doc *d, struct doc_section *s, const struct size_res
 	};
 	const struct size_inputs *in = &res->in;
 	const struct size_provenance *sp = &res->per_doubling_prov;
-	const char *mu = size_doc_unit(res->metric);
+	const char *mu = field_unit(res->metric);
 	struct size_value os = {true, in->os_reserve_mib, in->os_reserve_mib, in->os_reserve_mib,
 				""};
 	const char *no_memory = "not given (no memory verdict)";

@@ -7,8 +7,6 @@
 
 #include "builders.h"
 
-/* The unit of a field ("" when none). */
-const char *size_doc_unit(const char *field);
 /* The families view: the CPU families and series of the catalogs sized. */
 void size_doc_families(struct doc_section *s, const struct size_result *res);
 /* The inputs view and each input's facts. */

@@ -108,12 +108,11 @@ int build_smt(const struct smt_request *req, const struct smt_result *res, struc
 	const char *metric = req->metric ? req->metric : "tput";
 	const char *threads = req->threads ? req->threads : "threads_per_proc or gomaxprocs";
 	const struct field_info *mf = field_find(metric);
-	struct doc *d = doc_new("smt", "");
+	struct doc *d = build_doc(out, "smt", "");
 	struct doc_section *s;
 	const char *logical, *physical, *per_core, *runs;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "What a second hardware thread is worth on host %s", res->host);
 	doc_fact_text(d, "host", "host", DOC_QUIET, res->host);
 	logical = doc_fact_int(d, "logical_cpus", "logical CPUs", DOC_QUIET, (int64_t)res->topo.n,
@@ -136,12 +135,7 @@ int build_smt(const struct smt_request *req, const struct smt_result *res, struc
 	doc_note(s, "value: a ratio of the arms' medians; range_lo, range_hi: the ratios of the "
 		    "arms' range ends (min / max, max / min); definitions: `coreplan smt --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_smt_views[] = {"figures", NULL};

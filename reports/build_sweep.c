@@ -16,13 +16,6 @@ static const char *confidence(struct doc *d)
 			    DOC_QUIET, 95, "%");
 }
 
-/* The unit of a field for column headers and facts ("" when unknown). */
-static const char *unit_of(const char *field)
-{
-	const struct field_info *f = field_find(field);
-	return f ? f->unit : "";
-}
-
 enum {
 	C_LEVEL,
 	C_N,
@@ -50,11 +43,11 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 			 const char *metric)
 {
 	const struct doc_col cols[NCOLS] = {
-		[C_LEVEL] = DOC_COL_REAL("level", unit_of(by), 'g', 6),
+		[C_LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
 		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", unit_of(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", unit_of(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", unit_of(metric), 'g', 6),
+		[C_MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
+		[C_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
+		[C_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
 		[C_RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
 		[C_SPEEDUP] = DOC_COL_REAL("speedup", "x", 'f', 3),
 		[C_EFFICIENCY] = DOC_COL_REAL("efficiency", NULL, 'f', 3),
@@ -63,7 +56,7 @@ static void levels_table(struct doc_section *s, const struct sweep *sw, const ch
 		[C_APP_CORES] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
 		[C_CPU_US] = DOC_COL_REAL("cpu_us_per_op", "us", 'f', 1),
 		[C_NOTE] = DOC_COL_TEXT("note"),
-		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", unit_of(metric), 'g', 6),
+		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", field_known_unit(metric), 'g', 6),
 		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
 		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
 		[C_MIXED_STEP] = DOC_COL_REAL("cores_and_smt_step", "x", 'f', 3),
@@ -391,13 +384,7 @@ static void meaning_facts(struct doc *d, struct doc_section *s, const struct swe
 			  const char *metric)
 {
 	const struct metric_meaning *m = &sw->metric;
-	doc_fact_text(d, "metric_kind", "metric kind", DOC_LISTED, field_kind_name(m->kind));
-	doc_fact_text(d, "metric_kind_from", "metric kind from",
-		      m->kind_assumed ? DOC_LISTED : DOC_QUIET, m->kind_from);
-	doc_fact_text(d, "metric_direction", "better", DOC_LISTED,
-		      m->lower_is_better ? "lower" : "higher");
-	doc_fact_text(d, "metric_direction_from", "better from",
-		      m->direction_assumed ? DOC_LISTED : DOC_QUIET, m->direction_from);
+	build_metric_facts(d, m);
 	doc_fact_bool(d, "level_counts_workers", "level counts threads, cores or workers",
 		      DOC_QUIET, sw->level_counts_workers);
 	if (sw->workers_from)
@@ -447,11 +434,10 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 {
 	const struct sweep *sw = &res->sw;
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("sweep", "");
+	struct doc *d = build_doc(out, "sweep", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Sweep of %s by %s", metric, req->by);
 	doc_fact_int(d, "runs", "runs", DOC_LISTED, (int64_t)res->sel.n, NULL);
 	doc_fact_int(d, "levels", "levels", DOC_LISTED, (int64_t)sw->nlevels, NULL);
@@ -477,12 +463,7 @@ int build_sweep(const struct sweep_request *req, const struct sweep_result *res,
 		}
 	doc_note(s, "definitions: `coreplan sweep --help`");
 	build_left_out(d, &res->sel);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_sweep_views[] = {"levels", NULL};

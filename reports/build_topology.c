@@ -41,12 +41,11 @@ static int hosts_table(struct doc_section *s, const struct topology_hosts *hosts
 
 int build_topology(const struct topology_hosts *hosts, bool recorded, struct doc **out)
 {
-	struct doc *d = doc_new("topology", "");
+	struct doc *d = build_doc(out, "topology", "");
 	struct doc_section *s;
 	int rc;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	if (recorded && hosts->n == 1)
 		doc_set_title(d, "Topology of host %s, recorded", hosts->hosts[0].name);
 	else

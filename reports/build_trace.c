@@ -114,11 +114,10 @@ static void plateau_facts(struct doc *d, struct doc_section *s, const struct run
 
 int build_trace(const struct trace_request *req, const struct trace_result *res, struct doc **out)
 {
-	struct doc *d = doc_new("trace", "");
+	struct doc *d = build_doc(out, "trace", "");
 	struct doc_section *s;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Trace of %s", req->tag);
 	doc_fact_text(d, "tag", "run", DOC_LISTED, req->tag);
 	doc_fact_int(d, "rows", "trace rows", DOC_LISTED, (int64_t)res->rows, NULL);
@@ -133,12 +132,7 @@ int build_trace(const struct trace_request *req, const struct trace_result *res,
 	}
 	plateau_facts(d, s, &res->cores);
 	doc_note(s, "definitions: `coreplan trace --help`");
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_trace_views[] = {"rows", NULL};

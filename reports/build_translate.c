@@ -280,12 +280,11 @@ int build_translate(const struct translate_request *req, const struct translate_
 		    struct doc **out)
 {
 	const char *metric = req->metric ? req->metric : "tput";
-	struct doc *d = doc_new("translate", "");
+	struct doc *d = build_doc(out, "translate", "");
 	struct doc_section *s;
 	const char *seed;
-	*out = NULL;
 	if (!d)
-		return err_set("out of memory");
+		return ERR_DATA;
 	doc_set_title(d, "Translating figures from %s to %s", res->from.name, res->to.name);
 	seed = doc_fact_int(d, "seed", "bootstrap seed", DOC_LISTED, (int64_t)req->seed, NULL);
 	doc_fact_int(d, "resamples", "bootstrap resamples", DOC_LISTED, TRANSLATE_RESAMPLES, NULL);
@@ -331,12 +330,7 @@ int build_translate(const struct translate_request *req, const struct translate_
 	build_left_out(d, &res->to.sel);
 	if (res->has_check)
 		check_left_out(d, res);
-	if (doc_error(d)) {
-		doc_free(d);
-		return ERR_DATA;
-	}
-	*out = d;
-	return 0;
+	return build_done(d, out);
 }
 
 const char *const build_translate_views[] = {"factors", "applied", NULL};

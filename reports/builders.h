@@ -30,6 +30,15 @@
 #include "../schema/queries.h"
 
 /*
+ * A builder's start and end: build_doc() sets *out to NULL and makes the
+ * document (NULL: out of memory, the error set); build_done() hands it to
+ * *out, or frees it and returns ERR_DATA when adding to it ran out of
+ * memory (doc_error()).
+ */
+struct doc *build_doc(struct doc **out, const char *command, const char *title);
+int build_done(struct doc *d, struct doc **out);
+
+/*
  * The footer every document carries: the database as the user named it,
  * the corpora read, their SHA-256 content hash (every file's hash and the
  * options, as imported) and the run filter in words.
@@ -38,11 +47,23 @@ void build_provenance(struct doc *d, const char *db_path, const char *corpora,
 		      const char *content_hash, const char *filter);
 
 /*
+ * The metric's kind and which way is better, and where each came from
+ * (listed when assumed): facts metric_kind, metric_kind_from,
+ * metric_direction ("lower", "higher"), metric_direction_from.
+ */
+struct metric_meaning;
+void build_metric_facts(struct doc *d, const struct metric_meaning *m);
+/* The fact group: the group fields as given ("target,cfg"; NULL-terminated), quiet when none. */
+void build_group_fact(struct doc *d, const char *const *group);
+
+/*
  * The selection's left-out runs into the doc's left-out list; what the
  * analysis pooled on purpose (sel->pooled, --pool) as the fact `pooled`
  * and a note on the doc's first section.
  */
 void build_left_out(struct doc *d, const struct selection *sel);
+/* A list of runs left out into the doc's left-out list, and the fact runs_left_out. */
+void build_left_out_list(struct doc *d, const struct sel_left_out *list, size_t n);
 
 int build_sweep(const struct sweep_request *req, const struct sweep_result *res, struct doc **out);
 
@@ -113,6 +134,9 @@ int build_levers(const struct levers_request *req, const struct levers_result *r
  * left empty, else the other way round.
  */
 int build_runs_begin(bool with_reasons, bool fields, struct doc **out);
+/* build_runs_begin with a text column per extra field after the canonical ones (a tool's fields). */
+int build_runs_begin_with(bool with_reasons, bool fields, const char *const *extra, size_t nextra,
+			  struct doc **out);
 /* A run_row_fn (schema/queries.h): arg is the doc build_runs_begin made. */
 int build_runs_row(const struct run_row *row, void *doc);
 /* The facts and notes once every row is in (facts runs, excluded_not_shown). */
@@ -157,6 +181,22 @@ int build_size(const struct size_request *req, const struct size_result *res,
 	       const struct sizing_plot *plot, struct doc **out);
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,
 		  struct doc **out);
+
+/*
+ * The CPU families of the catalogs as the table of s (catalog's families
+ * view, size's families view), one row a family: cpu_family, series,
+ * provider, n, vcpus_min, vcpus_max, instances, cpu_platforms; with
+ * `basis`, rate_basis and translation_factor after vcpus_max, which
+ * basis(t, family, arg) fills on each row (columns BUILD_FAMILY_BASIS and
+ * BUILD_FAMILY_FACTOR). `empty`: what a table without rows says.
+ */
+enum { BUILD_FAMILY_BASIS = 6, BUILD_FAMILY_FACTOR = 7 };
+typedef void (*build_family_basis_fn)(struct doc_table *t, const struct catalog_family *family,
+				      const void *arg);
+struct doc_table *build_families_table(struct doc_section *s,
+				       const struct catalog_family *families, size_t n,
+				       const char *empty, build_family_basis_fn basis,
+				       const void *arg);
 
 /* ---- benchstat's view of compare (reports/build_benchstat.c, benchstat_text.c) ---- */
 #include "../analysis/benchstat.h"

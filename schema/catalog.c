@@ -245,37 +245,38 @@ int catalog_load_temp(sqlite3 *db, const struct catalog *cats, size_t n)
 	return rc ? rc : check_unique_in(db, "temp.");
 }
 
-int catalog_temp_active(sqlite3 *db, bool *active)
+/* The one number `sql` selects into *out (0 when there is none: an error). */
+static int count_of(sqlite3 *db, const char *sql, int64_t *out)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
-	*active = false;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'table' AND"
-			       " name IN ('catalogs', 'instances')",
-			       -1, &stmt, NULL) != SQLITE_OK)
+	*out = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
 		rc = db_error(db, "cannot read the catalogs");
 	else if (sqlite3_step(stmt) == SQLITE_ROW)
-		*active = sqlite3_column_int(stmt, 0) == 2;
+		*out = sqlite3_column_int64(stmt, 0);
 	else
 		rc = db_error(db, "cannot read the catalogs");
 	sqlite3_finalize(stmt);
 	return rc;
 }
 
+int catalog_temp_active(sqlite3 *db, bool *active)
+{
+	int64_t tables;
+	int rc = count_of(db,
+			  "SELECT count(*) FROM temp.sqlite_schema WHERE type = 'table' AND"
+			  " name IN ('catalogs', 'instances')",
+			  &tables);
+	*active = rc == 0 && tables == 2;
+	return rc;
+}
+
 int catalog_stored_count(sqlite3 *db, size_t *n)
 {
-	sqlite3_stmt *stmt = NULL;
-	int rc = 0;
-	*n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM main.catalogs", -1, &stmt, NULL) !=
-	    SQLITE_OK)
-		rc = db_error(db, "cannot read the catalogs");
-	else if (sqlite3_step(stmt) == SQLITE_ROW)
-		*n = (size_t)sqlite3_column_int64(stmt, 0);
-	else
-		rc = db_error(db, "cannot read the catalogs");
-	sqlite3_finalize(stmt);
+	int64_t count;
+	int rc = count_of(db, "SELECT count(*) FROM main.catalogs", &count);
+	*n = (size_t)count;
 	return rc;
 }
 

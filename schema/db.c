@@ -2,6 +2,7 @@
 #include "db.h"
 
 #include "../common/err.h"
+#include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 
@@ -19,6 +20,12 @@ int db_error(sqlite3 *db, const char *context)
 		return err_set("%s: database busy: another coreplan process held the lock for "
 			       "more than %d ms",
 			       context, DB_BUSY_TIMEOUT_MS);
+	/* "disk I/O error" alone hides a full disk: the system's reason is said too */
+	if (((code & 0xff) == SQLITE_IOERR || (code & 0xff) == SQLITE_FULL ||
+	     (code & 0xff) == SQLITE_CANTOPEN) &&
+	    sqlite3_system_errno(db) != 0)
+		return err_set("%s: %s: %s", context, sqlite3_errmsg(db),
+			       strerror(sqlite3_system_errno(db)));
 	return err_set("%s: %s", context, sqlite3_errmsg(db));
 }
 
@@ -323,10 +330,27 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
  * doing the same at that moment): retry the whole open until
  * DB_BUSY_TIMEOUT_MS has passed, then report the busy database.
  */
+/*
+ * A database is a regular file (or nothing yet): a FIFO would block SQLite's
+ * open until a writer came, a folder reads as "disk I/O error".
+ */
+static int refuse_non_file(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return 0; /* absent (created or refused by the open) or a file */
+	return err_set("cannot open database '%s': it is %s, not a database file (--db names "
+		       "a regular file, created when missing)",
+		       path, infile_kind(st.st_mode));
+}
+
 int db_open(const char *path, bool readonly, sqlite3 **out)
 {
 	struct timespec pause = {0, 50 * 1000 * 1000};
 	int waited_ms = 0;
+	*out = NULL;
+	if (refuse_non_file(path))
+		return ERR_DATA;
 	for (;;) {
 		bool busy = false;
 		int rc = open_once(path, readonly, out, &busy);

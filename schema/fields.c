@@ -109,12 +109,6 @@ int run_filter_add_pool(struct run_filter *filter, const char *list)
 	}
 }
 
-/* The grammar, for every message about a malformed --where. */
-#define WHERE_GRAMMAR                                                                              \
-	"--where FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "        \
-	"selects the empty string: --where subcorpus=); several --where are all required "      \
-	"(--where cfg=mem --where target=small)"
-
 int run_filter_add(struct run_filter *filter, const char *field, const char *const *values,
 		   size_t nvalues)
 {
@@ -141,64 +135,6 @@ int run_filter_add(struct run_filter *filter, const char *field, const char *con
 oom:
 	free_where(&w);
 	return err_set("out of memory");
-}
-
-int run_filter_add_where(struct run_filter *filter, const char *text)
-{
-	const char *eq = strchr(text, '=');
-	char *field = NULL, *list = NULL, **values = NULL;
-	size_t n = 1, k = 0;
-	int rc;
-	if (!eq || eq == text)
-		return err_usage("malformed condition '%s': " WHERE_GRAMMAR, text);
-	for (const char *p = eq + 1; *p; p++)
-		n += *p == ',';
-	field = strndup(text, (size_t)(eq - text));
-	list = strdup(eq + 1);
-	values = calloc(n, sizeof(*values));
-	if (!field || !list || !values) {
-		rc = err_set("out of memory");
-		goto done;
-	}
-	/* split on commas by hand: strtok would drop empty values */
-	for (char *p = list;; p++) {
-		char *end = strchr(p, ',');
-		if (end)
-			*end = '\0';
-		values[k++] = p;
-		if (!end)
-			break;
-		p = end;
-	}
-	for (size_t i = 0; i < k; i++)
-		if (strchr(values[i], '=')) {
-			rc = err_usage("malformed condition '%s': the value '%s' holds '=' (a comma "
-				       "separates values of %s, not conditions); " WHERE_GRAMMAR,
-				       text, values[i], field);
-			goto done;
-		}
-	rc = run_filter_add(filter, field, (const char *const *)values, k);
-done:
-	free(field);
-	free(list);
-	free(values);
-	return rc;
-}
-
-int run_filter_add_conditions(struct run_filter *filter, const char *text, const char *what)
-{
-	char *copy = strdup(text), *save = NULL;
-	size_t before = filter->nwhere;
-	int rc = 0;
-	if (!copy)
-		return err_set("out of memory");
-	for (char *tok = strtok_r(copy, " \t;", &save); rc == 0 && tok;
-	     tok = strtok_r(NULL, " \t;", &save))
-		rc = run_filter_add_where(filter, tok);
-	free(copy);
-	if (rc == 0 && filter->nwhere == before)
-		rc = err_usage("%s needs at least one FIELD=VALUE condition, got '%s'", what, text);
-	return rc;
 }
 
 int run_filter_add_missing(struct run_filter *filter, const char *field)
@@ -248,8 +184,10 @@ int run_filter_describe(const struct run_filter *filter, struct strbuf *sb)
 		bad |= strbuf_addf(sb, "%s%s=", i ? " " : ", ", w->field);
 		if (w->missing)
 			bad |= strbuf_adds(sb, "(none)");
-		for (size_t v = 0; v < w->nvalues; v++)
-			bad |= strbuf_addf(sb, "%s%s", v ? "," : "", w->values[v]);
+		for (size_t v = 0; v < w->nvalues; v++) {
+			bad |= strbuf_adds(sb, v ? "," : "");
+			bad |= where_value_quote(w->values[v], sb);
+		}
 	}
 	if (filter->only_excluded)
 		bad |= strbuf_adds(sb, ", excluded runs only");

@@ -75,6 +75,23 @@ extern const struct field_info field_known[];
 extern const size_t field_known_count;
 /* A canonical field, else a well-known one (exact name), else NULL. */
 const struct field_info *field_find_known(const char *name);
+/*
+ * A field's unit for a column head: field_unit of a canonical field,
+ * field_known_unit of a canonical or well-known one; "" for NULL, a name
+ * that is no such field, or a field without a unit.
+ */
+const char *field_unit(const char *name);
+const char *field_known_unit(const char *name);
+
+/*
+ * The primary metric of a tool's runs, by its corpus layout (the tool
+ * format's name): gobench ns_per_op (Go's sec/op, in ns), hyperfine
+ * time_s, hyperfine-csv mean_s, gbench real_time_ns (cpu_time_ns beside
+ * it), wrk requests_per_s (latency_*_ms beside it); NULL for any other
+ * layout. Static storage. query_default_metric (schema/queries.h) applies
+ * it to a selection of runs.
+ */
+const char *tool_default_metric(const char *layout);
 
 /*
  * A metric's kind and direction, and where each came from:
@@ -150,19 +167,34 @@ struct run_filter {
 };
 
 /*
- * Parse "FIELD=V1,V2" and append it to the filter. An empty value is the
- * empty string ("subcorpus=" selects the main sub-corpus; "a,,b" has three
- * values). A value holding '=' ("cfg=mem,target=small") is a usage error
+ * Parse "FIELD=V1,V2" and append it to the filter (schema/fields_where.c).
+ * An empty value is the empty string ("subcorpus=" selects the main
+ * sub-corpus; "a,,b" has three values). A value in double quotes is taken
+ * as it is, spaces, ',', '=' and ';' included, with \" a quote and \\ a
+ * backslash inside (command="sleep 0.01", name="BenchmarkSort/size=16").
+ * An unquoted value holding '=' ("cfg=mem,target=small") is a usage error
  * that explains the grammar: commas separate values, several --where are
- * ANDed.
+ * ANDed, quotes hold what a value cannot.
  */
 int run_filter_add_where(struct run_filter *filter, const char *text);
+/*
+ * --where-file: the text's lines are FIELD=VALUE conditions, the value
+ * taken literally to the line's end (no quotes, no commas; a CR before the
+ * newline dropped); empty lines and lines starting with '#' are skipped;
+ * lines naming one field make one condition whose values are any of them,
+ * and different fields all apply. A line without '=' (or with an empty
+ * FIELD) is an error at display:line:1; a file with no condition is one.
+ */
+int run_filter_add_where_lines(struct run_filter *filter, const char *text, const char *display);
+/* Append value as a condition reads it back: as it is, or in quotes when it needs them. */
+int where_value_quote(const char *value, struct strbuf *sb);
 /* Append FIELD is one of values[0..n) (n >= 1), typed: no text to parse. */
 int run_filter_add(struct run_filter *filter, const char *field, const char *const *values,
 		   size_t nvalues);
 /*
  * Append each whitespace- or ';'-separated FIELD=V[,V...] condition of
- * text ("gogc=800 gomaxprocs=8": an arm of compare, translate, size).
+ * text ("gogc=800 gomaxprocs=8": an arm of compare, translate, size);
+ * spaces and ';' inside a quoted value do not separate.
  * Text with no condition is a usage error naming `what` (e.g. "--a").
  */
 int run_filter_add_conditions(struct run_filter *filter, const char *text, const char *what);

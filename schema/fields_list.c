@@ -79,6 +79,10 @@ const struct field_info field_known[] = {
 	{"system_s", FIELD_REAL, "s", "hyperfine: system CPU time", FIELD_KIND_TIME, LO},
 	{"user_mean_s", FIELD_REAL, "s", "hyperfine: mean user CPU time", FIELD_KIND_TIME, LO},
 	{"system_mean_s", FIELD_REAL, "s", "hyperfine: mean system CPU time", FIELD_KIND_TIME, LO},
+	{"mean_s", FIELD_REAL, "s", "hyperfine CSV: mean wall time of the command",
+	 FIELD_KIND_TIME, LO},
+	{"median_s", FIELD_REAL, "s", "hyperfine CSV: median wall time of the command",
+	 FIELD_KIND_TIME, LO},
 	/* Google Benchmark */
 	{"real_time_ns", FIELD_REAL, "ns", "Google Benchmark: wall time per iteration",
 	 FIELD_KIND_TIME, LO},
@@ -121,6 +125,22 @@ const struct field_info field_known[] = {
 
 const size_t field_known_count = sizeof(field_known) / sizeof(field_known[0]);
 
+/* Each tool layout's primary metric (importers/tools.c's format names). */
+static const struct {
+	const char *layout, *metric;
+} tool_metrics[] = {
+	{"gobench", "ns_per_op"},  {"hyperfine", "time_s"},      {"hyperfine-csv", "mean_s"},
+	{"gbench", "real_time_ns"}, {"wrk", "requests_per_s"},
+};
+
+const char *tool_default_metric(const char *layout)
+{
+	for (size_t i = 0; layout && i < sizeof(tool_metrics) / sizeof(tool_metrics[0]); i++)
+		if (!strcmp(tool_metrics[i].layout, layout))
+			return tool_metrics[i].metric;
+	return NULL;
+}
+
 const struct field_info *field_find_known(const char *name)
 {
 	const struct field_info *f = field_find(name);
@@ -138,6 +158,18 @@ const struct field_info *field_find(const char *name)
 		if (strcmp(field_canonical[i].name, name) == 0)
 			return &field_canonical[i];
 	return NULL;
+}
+
+const char *field_unit(const char *name)
+{
+	const struct field_info *f = name ? field_find(name) : NULL;
+	return f ? f->unit : "";
+}
+
+const char *field_known_unit(const char *name)
+{
+	const struct field_info *f = name ? field_find_known(name) : NULL;
+	return f ? f->unit : "";
 }
 
 /* Does the lowercased name end with suffix (or is it the suffix: "gbps")? */

@@ -138,15 +138,91 @@ static int count_excluded(sqlite3 *db, const struct run_filter *filter, int64_t 
 	return rc;
 }
 
-/* The listing's SELECT: identity, flags, the canonical fields, then the reasons. */
-static int runs_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
-		    size_t *nbinds)
+static int text_list_add(struct text_list *l, const char *text);
+
+/* Does the filter select some run? (stops at the first) */
+static int any_run(sqlite3 *db, const struct run_filter *filter, bool *any)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	int rc = strbuf_adds(&sql, "SELECT EXISTS (SELECT 1 FROM runs r WHERE ")
+			 ? err_set("out of memory")
+			 : 0;
+	*any = false;
+	if (rc == 0)
+		rc = run_filter_sql(filter, &sql, &binds, &nbinds);
+	if (rc == 0 && strbuf_adds(&sql, ")"))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = prepare_bound(db, sql.buf, binds, nbinds, &stmt);
+	if (rc == 0 && sqlite3_step(stmt) == SQLITE_ROW)
+		*any = sqlite3_column_int64(stmt, 0) != 0;
+	else if (rc == 0)
+		rc = db_error(db, "cannot look for runs");
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+/* "FIELD=V1,V2" as the user can give it again (values quoted when they need it). */
+static int add_condition(struct strbuf *sb, const struct field_where *w)
+{
+	int bad = strbuf_addf(sb, "%s=", w->field);
+	for (size_t v = 0; v < w->nvalues; v++)
+		bad |= strbuf_adds(sb, v ? "," : "") | where_value_quote(w->values[v], sb);
+	return bad;
+}
+
+int query_unmatched(sqlite3 *db, const struct run_filter *filter, struct strbuf *why)
+{
+	struct run_filter prefix = *filter; /* the same conditions, fewer of them */
+	struct text_list values = {0};
+	bool any = true, more = false;
+	size_t i = 0;
+	int rc = 0, bad = 0;
+	for (; rc == 0 && any && i < filter->nwhere; i++) {
+		prefix.nwhere = i + 1;
+		if (!filter->where[i].missing)
+			rc = any_run(db, &prefix, &any);
+	}
+	if (rc || any)
+		return rc;
+	prefix.nwhere = --i;
+	rc = query_distinct(db, &prefix, filter->where[i].field, QUERY_UNMATCHED_VALUES, &values,
+			    &more);
+	bad |= strbuf_adds(why, i ? "no run that the conditions before it keep has " : "no run has ");
+	bad |= add_condition(why, &filter->where[i]);
+	if (rc == 0 && values.n == 0)
+		bad |= strbuf_addf(why, "; none has a value of %s", filter->where[i].field);
+	else if (rc == 0)
+		bad |= strbuf_addf(why, "; %s takes ", filter->where[i].field);
+	for (size_t k = 0; rc == 0 && k < values.n; k++)
+		bad |= strbuf_adds(why, k ? ", " : "") | where_value_quote(values.items[k], why);
+	if (rc == 0 && more)
+		bad |= strbuf_adds(why, ", ...");
+	if (rc == 0 && values.n && i)
+		bad |= strbuf_adds(why, " there");
+	text_list_release(&values);
+	return rc ? rc : bad ? err_set("out of memory") : 0;
+}
+
+/* The listing's SELECT: identity, flags, the canonical fields, the extra ones, then the reasons. */
+static int runs_sql(const struct run_filter *filter, const char *const *extra, size_t nextra,
+		    struct strbuf *sql, char ***binds, size_t *nbinds)
 {
 	int bad =
 		strbuf_adds(sql, "SELECT c.name, r.subcorpus, r.tag, r.listed,\n"
 				 "  EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)");
 	for (size_t i = 0; i < field_canonical_count; i++)
 		bad |= strbuf_addf(sql, ",\n  r.%s", field_canonical[i].name);
+	for (size_t i = 0; i < nextra; i++) {
+		bad |= strbuf_adds(sql, ",\n  ");
+		if (!bad && field_sql(extra[i], false, sql, binds, nbinds))
+			return ERR_DATA;
+	}
 	if (filter->only_excluded)
 		bad |= strbuf_adds(sql, ",\n  (SELECT group_concat(x, '; ') FROM\n"
 					"     (SELECT e.reason || ': ' || e.detail AS x FROM "
@@ -166,8 +242,10 @@ static int runs_sql(const struct run_filter *filter, struct strbuf *sql, char **
 #define RUN_LEAD 5 /* corpus, subcorpus, tag, listed, excluded */
 
 /* The row's values point into the statement: valid until its next step. */
-static void read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
+static void read_run(sqlite3_stmt *stmt, bool with_reasons, const char **extra, size_t nextra,
+		     struct run_row *row)
 {
+	int first_extra = (int)(RUN_LEAD + field_canonical_count);
 	row->corpus = (const char *)sqlite3_column_text(stmt, 0);
 	row->subcorpus = (const char *)sqlite3_column_text(stmt, 1);
 	row->tag = (const char *)sqlite3_column_text(stmt, 2);
@@ -190,29 +268,40 @@ static void read_run(sqlite3_stmt *stmt, bool with_reasons, struct run_row *row)
 			v->text = (const char *)sqlite3_column_text(stmt, col);
 		}
 	}
+	for (size_t i = 0; i < nextra; i++)
+		extra[i] = (const char *)sqlite3_column_text(stmt, first_extra + (int)i);
+	row->extra = extra;
+	row->nextra = nextra;
 	row->reasons = with_reasons ? (const char *)sqlite3_column_text(
-					      stmt, (int)(RUN_LEAD + field_canonical_count))
+					      stmt, first_extra + (int)nextra)
 				    : NULL;
 }
 
 int query_runs(sqlite3 *db, const struct run_filter *filter, run_row_fn fn, void *arg,
 	       int64_t *excluded_not_shown)
 {
+	return query_runs_with(db, filter, NULL, 0, fn, arg, excluded_not_shown);
+}
+
+int query_runs_with(sqlite3 *db, const struct run_filter *filter, const char *const *extra,
+		    size_t nextra, run_row_fn fn, void *arg, int64_t *excluded_not_shown)
+{
 	struct strbuf sql = STRBUF_INIT;
 	struct query_value *values = calloc(field_canonical_count, sizeof(*values));
+	const char **extra_values = calloc(nextra + 1, sizeof(*extra_values));
 	struct run_row row = {0};
 	sqlite3_stmt *stmt = NULL;
 	char **binds = NULL;
 	size_t nbinds = 0;
-	int rc = values ? 0 : err_set("out of memory"), step = SQLITE_DONE;
+	int rc = values && extra_values ? 0 : err_set("out of memory"), step = SQLITE_DONE;
 	*excluded_not_shown = 0;
 	row.fields = values;
 	if (rc == 0)
-		rc = runs_sql(filter, &sql, &binds, &nbinds);
+		rc = runs_sql(filter, extra, nextra, &sql, &binds, &nbinds);
 	if (rc == 0)
 		rc = prepare_bound(db, sql.buf, binds, nbinds, &stmt);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		read_run(stmt, filter->only_excluded, &row);
+		read_run(stmt, filter->only_excluded, extra_values, nextra, &row);
 		rc = fn(&row, arg);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
@@ -223,6 +312,33 @@ int query_runs(sqlite3 *db, const struct run_filter *filter, run_row_fn fn, void
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
 	free(values);
+	free(extra_values);
+	return rc;
+}
+
+/* The non-canonical results columns of a tool's runs (field_sources_list's rows). */
+static int tool_field(const struct field_source_row *row, void *arg)
+{
+	struct text_list *names = arg;
+	const char *metric = names->items[0];
+	if (row->canonical || row->read == 0 || strcmp(row->source, "results") != 0 ||
+	    !strcmp(row->field, metric))
+		return 0;
+	return text_list_add(names, row->field);
+}
+
+int query_tool_fields(sqlite3 *db, const struct run_filter *filter, struct text_list *out)
+{
+	const char *metric = NULL;
+	int64_t nruns = 0;
+	int rc = query_default_metric(db, filter, &metric);
+	memset(out, 0, sizeof(*out));
+	if (rc == 0 && metric)
+		rc = text_list_add(out, metric);
+	if (rc == 0 && metric)
+		rc = field_sources_list(db, filter, tool_field, out, &nruns);
+	if (rc)
+		text_list_release(out);
 	return rc;
 }
 
@@ -493,6 +609,41 @@ int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **
 		else if (step != SQLITE_ROW && step != SQLITE_DONE)
 			rc = db_error(db, "cannot find a traced run");
 	}
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	return rc;
+}
+
+int query_default_metric(sqlite3 *db, const struct run_filter *filter, const char **metric)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	sqlite3_stmt *stmt = NULL;
+	bool mixed = false;
+	int rc, step = SQLITE_DONE;
+	*metric = NULL;
+	/* per corpus, the first selected run answers: no pass over every run */
+	rc = strbuf_adds(&sql, "SELECT c.layout FROM corpora c WHERE EXISTS (SELECT 1 FROM runs r"
+			       " WHERE r.corpus_id = c.corpus_id AND ")
+		     ? err_set("out of memory")
+		     : 0;
+	if (rc == 0)
+		rc = run_filter_sql(filter, &sql, &binds, &nbinds);
+	if (rc == 0 && strbuf_adds(&sql, ") ORDER BY c.name"))
+		rc = err_set("out of memory");
+	if (rc == 0)
+		rc = prepare_bound(db, strbuf_str(&sql), binds, nbinds, &stmt);
+	while (rc == 0 && !mixed && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *m = tool_default_metric((const char *)sqlite3_column_text(stmt, 0));
+		mixed = !m || (*metric && strcmp(*metric, m));
+		*metric = m;
+	}
+	if (rc == 0 && !mixed && step != SQLITE_DONE)
+		rc = db_error(db, "cannot read the corpora's layouts");
+	if (rc || mixed)
+		*metric = NULL;
 	sqlite3_finalize(stmt);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);

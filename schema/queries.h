@@ -54,6 +54,8 @@ struct run_row {
 	const char *corpus, *subcorpus, *tag;
 	bool listed, excluded;
 	struct query_value *fields; /* field_canonical_count values */
+	const char *const *extra;   /* the extra fields' text values (NULL: missing) */
+	size_t nextra;
 	const char *reasons;        /* "reason: detail; ..." (only_excluded), or NULL */
 };
 
@@ -70,6 +72,17 @@ typedef int (*run_row_fn)(const struct run_row *row, void *arg);
  */
 int query_runs(sqlite3 *db, const struct run_filter *filter, run_row_fn fn, void *arg,
 	       int64_t *excluded_not_shown);
+struct text_list;
+/* query_runs with the text of each extra field too (extra: n field names, row->extra). */
+int query_runs_with(sqlite3 *db, const struct run_filter *filter, const char *const *extra,
+		    size_t nextra, run_row_fn fn, void *arg, int64_t *excluded_not_shown);
+/*
+ * The fields a tool's runs carry, for `coreplan runs`: when the filter's
+ * runs are a tool's (query_default_metric), its primary metric first, then
+ * every other results column the runs have (command, name, requests_per_s,
+ * ...) in byte order; else an empty list.
+ */
+int query_tool_fields(sqlite3 *db, const struct run_filter *filter, struct text_list *out);
 
 /* ---- coreplan corpora ---- */
 
@@ -120,6 +133,17 @@ int query_distinct(sqlite3 *db, const struct run_filter *filter, const char *fie
 		   struct text_list *out, bool *more);
 
 /*
+ * Why a filter selects no run, for the "no runs to analyse" message:
+ * appends "no run has FIELD=V; FIELD takes a, b, c" for the first
+ * condition that leaves no run (at most QUERY_UNMATCHED_VALUES values,
+ * then "..."; quoted as --where takes them), or nothing when every
+ * condition matches some run (the conditions together match none) or the
+ * filter selects runs.
+ */
+#define QUERY_UNMATCHED_VALUES 12
+int query_unmatched(sqlite3 *db, const struct run_filter *filter, struct strbuf *why);
+
+/*
  * The combinations of the fields' values present in the selected runs
  * ("NA" for a missing value), each as nfields consecutive items, in
  * byte order of the values.
@@ -141,6 +165,15 @@ int query_subcorpus_families(sqlite3 *db, const char *corpus, struct text_list *
  * *tag NULL (return 0) when there is none. Caller frees *tag.
  */
 int query_first_traced_run(sqlite3 *db, const struct run_filter *filter, char **tag);
+
+/*
+ * The default metric of the runs the filter selects, when they are a
+ * tool's: *metric gets tool_default_metric (schema/fields.h) of their
+ * corpora's layout when every corpus with a selected run has a tool layout
+ * and they name one metric; else NULL (the command's own default, tput).
+ * Static storage.
+ */
+int query_default_metric(sqlite3 *db, const struct run_filter *filter, const char **metric);
 
 /* ---- traces ---- */
 

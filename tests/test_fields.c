@@ -138,10 +138,13 @@ static void test_parse_where(void **state)
 	assert_string_equal(
 		err_msg(),
 		"malformed condition 'cfg=mem,target=small': the value 'target=small' "
-		"holds '=' (a comma separates values of cfg, not conditions); --where "
+		"holds '=' (a comma separates values of cfg, not conditions; quote a value that "
+		"holds '=': cfg=\"...\"); --where "
 		"FIELD=V1,V2 keeps runs whose FIELD is any of the values (an empty value "
 		"selects the empty string: --where subcorpus=); several --where are all "
-		"required (--where cfg=mem --where target=small)");
+		"required (--where cfg=mem --where target=small); a value holding spaces, ',' "
+		"or '=' goes in double quotes: --where 'name=\"BenchmarkSort/size=16\"' (\\\" "
+		"and \\\\ inside)");
 	assert_int_equal(run_filter_add_where(&filter, "outcomes.ok=a=b"), ERR_USAGE);
 	assert_int_equal(filter.nwhere, 3); /* errors add nothing */
 	run_filter_release(&filter);
@@ -223,6 +226,25 @@ static void test_canonical(void **state)
 	expect_where(db, NULL, false, false, WHERE("valid=true"), "1,3");
 	expect_where(db, NULL, false, false, WHERE("valid=1"), "1,3");
 	expect_where(db, NULL, false, false, WHERE("valid=no"), "2");
+}
+
+/*
+ * A field's unit for a column head: the units are the ones schema/README.md's
+ * field table lists (tput interactions/s, p50_ms ms; ns_per_op is a
+ * well-known Go field, no column of runs).
+ */
+static void test_field_unit(void **state)
+{
+	(void)state;
+	assert_string_equal(field_unit("tput"), "interactions/s");
+	assert_string_equal(field_unit("p50_ms"), "ms");
+	assert_string_equal(field_unit("ns_per_op"), "");
+	assert_string_equal(field_unit("no_such_field"), "");
+	assert_string_equal(field_unit(NULL), "");
+	assert_string_equal(field_known_unit("ns_per_op"), "ns/op");
+	assert_string_equal(field_known_unit("tput"), "interactions/s");
+	assert_string_equal(field_known_unit("iterations"), "");
+	assert_string_equal(field_known_unit(NULL), "");
 }
 
 static void test_attributes(void **state)
@@ -619,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_field_sql_value),
 		cmocka_unit_test(test_no_filter),
 		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_field_unit),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_multi_value_and_several),
 		cmocka_unit_test(test_corpus),

@@ -185,7 +185,7 @@ static void test_create_new_and_marker(void **state)
 	struct outdir *d = NULL;
 	(void)state;
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
-	commit_a_txt(d, "hello\n", false, "\nf\t6\t" HELLO_SHA "\ta.txt\n");
+	commit_a_txt(d, "hello\n", false, "\nf\t6\t" HELLO_SHA "\t-\ta.txt\n");
 	/* the folder holds the file and the marker: no stage, no temporary file */
 	assert_int_equal(entries(dir), 2);
 	/* the marker's mode follows the umask like any file (not mkstemp's 0600) */
@@ -220,7 +220,7 @@ static void test_own_file_needs_force(void **state)
 	assert_int_equal(write_one(d, "a.txt", "new\n", false), ERR_DATA);
 	check_err("OUT/a.txt");
 	assert_string_equal(get(path_of("a.txt")), "hello\n");
-	commit_a_txt(d, "new\n", true, "\nf\t4\t" NEW_SHA "\ta.txt\n");
+	commit_a_txt(d, "new\n", true, "\nf\t4\t" NEW_SHA "\t-\ta.txt\n");
 }
 
 static void test_foreign_file_refused_even_with_force(void **state)
@@ -308,7 +308,7 @@ static void test_foreign_marker_refused(void **state)
 	check_err("'OUT/.coreplan-outputs' is not coreplan's list of the files it wrote");
 	assert_string_equal(get(path_of(".coreplan-outputs")), "my own notes\n");
 	/* a forged line without a hash proves nothing */
-	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\tabc\ta.txt\n");
+	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\tabc\t-\ta.txt\n");
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), ERR_DATA);
 	check_err("without its size and sha256");
 }
@@ -319,7 +319,7 @@ static void test_fifo_refused_without_blocking(void **state)
 	(void)state;
 	assert_int_equal(mkfifo(path_of("p.svg"), 0600), 0);
 	/* listed as coreplan's file: still never opened (a FIFO is no regular file) */
-	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\tp.svg\n");
+	put(path_of(".coreplan-outputs"), OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\t-\tp.svg\n");
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
 	assert_int_equal(outdir_check(d, "p.svg", true), ERR_DATA);
 	check_err("cannot write 'OUT/p.svg': it changed since coreplan wrote it");
@@ -408,7 +408,7 @@ static void test_folder_owned_and_removed(void **state)
 	free(stage);
 	outdir_free(d);
 	assert_string_equal(get(path_of(".coreplan-outputs")),
-			    OUTDIR_MANIFEST_HEADER "\nd\t-\t-\tplots\n");
+			    OUTDIR_MANIFEST_HEADER "\nd\t-\t-\t-\tplots\n");
 	/* a file put in it by someone else: the folder is no longer all coreplan's */
 	put(path_of("plots/notes.txt"), "mine\n");
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
@@ -419,7 +419,7 @@ static void test_folder_owned_and_removed(void **state)
 			  "write it");
 		assert_false(empty);
 	}
-	assert_int_equal(outdir_clear(d), ERR_DATA);
+	assert_int_equal(outdir_clear(d, NULL), ERR_DATA);
 	err_clear();
 	outdir_free(d);
 	assert_string_equal(get(path_of("plots/notes.txt")), "mine\n");
@@ -427,7 +427,7 @@ static void test_folder_owned_and_removed(void **state)
 	/* without it: cleared, the folder and its marker gone */
 	assert_int_equal(unlink(path_of("plots/notes.txt")), 0);
 	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
-	assert_int_equal(outdir_clear(d), 0);
+	assert_int_equal(outdir_clear(d, NULL), 0);
 	assert_int_equal(outdir_save(d), 0);
 	outdir_free(d);
 	assert_int_equal(entries(dir), 1);
@@ -453,6 +453,90 @@ static void test_open_creates_and_names(void **state)
 }
 
 /* every test in a fresh output folder, removed after it */
+/* Writers: a version 1 marker reads with writer "-"; a clear removes only its writer's entries. */
+static void test_writers_and_old_marker(void **state)
+{
+	struct outdir *d = NULL;
+	const char *const legacy[] = {"report.md", NULL};
+	(void)state;
+	put(path_of("report.md"), "hello\n");
+	put(path_of("mine.svg"), "hello\n");
+	put(path_of(".coreplan-outputs"),
+	    "# coreplan outputs 1: kind, size, sha256, name of each file it wrote here\n"
+	    "f\t6\t" HELLO_SHA "\treport.md\nf\t6\t" HELLO_SHA "\tmine.svg\n");
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_set_writer(d, "report");
+	assert_int_equal(write_one(d, "new.md", "new\n", false), 0);
+	/* the old marker's report.md counts as the report's (legacy); mine.svg does not */
+	assert_int_equal(outdir_clear(d, legacy), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_free(d);
+	assert_int_equal(access(path_of("report.md"), F_OK), -1);
+	assert_int_equal(access(path_of("new.md"), F_OK), -1);
+	assert_string_equal(get(path_of("mine.svg")), "hello\n");
+	assert_string_equal(get(path_of(".coreplan-outputs")),
+			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\t-\tmine.svg\n");
+	/* another writer's entry stays through a clear */
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_set_writer(d, "plot");
+	assert_int_equal(write_one(d, "p.svg", "new\n", false), 0);
+	outdir_set_writer(d, "report");
+	assert_int_equal(outdir_clear(d, legacy), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_free(d);
+	assert_string_equal(get(path_of("p.svg")), "new\n");
+	assert_non_null(strstr(get(path_of(".coreplan-outputs")),
+			       "\nf\t4\t" NEW_SHA "\tplot\tp.svg\n"));
+}
+
+/* A stage a killed coreplan left is removed by the next open; a look-alike without the marker stays. */
+static void test_dead_stage_swept(void **state)
+{
+	struct outdir *d = NULL;
+	char *stage = NULL, file[700];
+	(void)state;
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	assert_int_equal(outdir_stage(d, &stage), 0);
+	snprintf(file, sizeof(file), "%s/half.svg", stage);
+	put(file, "hello\n");
+	outdir_free(d); /* killed: the stage stays */
+	assert_int_equal(access(file, F_OK), 0);
+	assert_int_equal(mkdir(path_of(".coreplan-tmp-mine"), 0777), 0);
+	put(path_of(".coreplan-tmp-mine/notes"), "mine\n");
+	put(path_of(".coreplan-tmp-outputs-1-2-3"), OUTDIR_MANIFEST_HEADER "\n");
+	put(path_of(".coreplan-tmp-notes"), "mine\n");
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_free(d);
+	assert_int_equal(access(stage, F_OK), -1);
+	assert_int_equal(access(path_of(".coreplan-tmp-outputs-1-2-3"), F_OK), -1);
+	assert_string_equal(get(path_of(".coreplan-tmp-mine/notes")), "mine\n");
+	assert_string_equal(get(path_of(".coreplan-tmp-notes")), "mine\n");
+	free(stage);
+}
+
+/* outdir_expect: the marker lists a staged file before it moves in. */
+static void test_expect_lists_before_the_move(void **state)
+{
+	struct outdir *d = NULL;
+	char *stage = NULL, file[700];
+	(void)state;
+	assert_int_equal(outdir_open(dir, "OUT", false, &d), 0);
+	outdir_set_writer(d, "report");
+	assert_int_equal(outdir_stage(d, &stage), 0);
+	snprintf(file, sizeof(file), "%s/a.txt", stage);
+	put(file, "hello\n");
+	assert_int_equal(outdir_expect(d, stage, "a.txt"), 0);
+	assert_int_equal(outdir_save(d), 0);
+	assert_string_equal(get(path_of(".coreplan-outputs")),
+			    OUTDIR_MANIFEST_HEADER "\nf\t6\t" HELLO_SHA "\treport\ta.txt\n");
+	assert_int_equal(outdir_commit(d, stage, "a.txt", false), 0);
+	assert_int_equal(outdir_save(d), 0);
+	outdir_unstage(stage);
+	free(stage);
+	outdir_free(d);
+	assert_string_equal(get(path_of("a.txt")), "hello\n");
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -471,6 +555,9 @@ int main(void)
 		TEST(test_unstage_keeps_link_targets),
 		TEST(test_folder_owned_and_removed),
 		TEST(test_open_creates_and_names),
+		TEST(test_writers_and_old_marker),
+		TEST(test_dead_stage_swept),
+		TEST(test_expect_lists_before_the_move),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

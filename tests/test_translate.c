@@ -377,6 +377,13 @@ static void unit_table(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(unknown); i++)
 		if (units_family(unknown[i]) != UNIT_UNKNOWN)
 			fail_msg("'%s' is not unknown", unknown[i]);
+	/* the families in words, as the messages of --apply say them (written by hand) */
+	assert_string_equal(units_family_words(UNIT_RATE), "a rate (int/s, qps, MB/s, ...)");
+	assert_string_equal(units_family_words(UNIT_TIME), "a time (ns, us, ms, s, ...)");
+	assert_string_equal(units_family_words(UNIT_MEMORY), "a memory size (kB, MiB, ...)");
+	assert_string_equal(units_family_words(UNIT_PER_SESSION),
+			    "a memory per session (kB/session, ...)");
+	assert_string_equal(units_family_words(UNIT_UNKNOWN), "no unit");
 }
 
 static enum translate_kind kind_of(const char *name, const char *unit, const char *word,

@@ -20,78 +20,19 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-unset COREPLAN_DB
-: "$ROOT"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-analysis.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, tsvcol,
+# expect_rc, py_file
+source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 analysis "$@"
 # tests/stat_check.py: the t distribution in python's standard library (the
 # Welch and paired t tests the checkers below recompute)
 export PYTHONPATH=$ROOT/tests
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
-source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/an.db
-cmdline() { printf '%q ' coreplan --db "$DB" "$@"; }
-# tsvcol COL: every value of column COL of $T/.out.
-tsvcol() {
-	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-		c { print $c }' "$T/.out"
-}
-# expect_rc NAME WANT: RC must be WANT (details: command, stderr).
-expect_rc() {
-	if [ "$RC" -eq "$2" ]; then
-		ok "$1"
-	else
-		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
-	fi
-}
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out; prints "ok" or a reason.
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 ###########################################################################
 # import
 ###########################################################################
-cpl import -q "$GMP" "$CAP"
-if [ "$RC" -eq 0 ]; then
-	ok "import both sky corpora"
-else
-	not_ok "import both sky corpora" "exit $RC; stderr:"$'\n'"$ERR"
-	echo "$PASS passed, $FAIL failed"
-	exit 1
-fi
+cpl_import_or_exit "import both sky corpora" -q "$GMP" "$CAP"
 
 GMP_SEL=(--by gomaxprocs --corpus "$GMP_NAME" --where block=1,2,3)
 # the soak block holds one level of small/pg: a block kind, pooled on purpose
@@ -273,12 +214,8 @@ cpl noise "${CAP_SEL[@]}" --view bursts --format tsv
 expect_rc "noise --by sessions --group target,cfg --view bursts exits 0" 0
 check_eq "noise bursts: small-mem-n100-b1r1 is a burst" "burst" \
 	"$(tsvget tag small-mem-n100-b1r1 burst)" "$OUT"
-ratio=$(tsvget tag small-mem-n100-b1r1 ratio)
-if awk -v r="$ratio" 'BEGIN { exit !(r >= 1.9 && r <= 2.1) }'; then
-	ok "noise bursts: small-mem-n100-b1r1 ratio $ratio is about 2 (1.9-2.1)"
-else
-	not_ok "noise bursts: small-mem-n100-b1r1 ratio about 2" "ratio '$ratio'"$'\n'"$OUT"
-fi
+check_between "noise bursts: small-mem-n100-b1r1 ratio is about 2 (1.9-2.1)" \
+	"$(tsvget tag small-mem-n100-b1r1 ratio)" 1.9 2.1 "$OUT"
 check_eq "noise bursts: it is the only burst" "small-mem-n100-b1r1" \
 	"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "burst") b = i; if ($i == "tag") t = i }; next }
 		$b == "burst" { print $t }' "$T/.out")"
@@ -291,12 +228,8 @@ cpl noise "${CAP_SEL[@]}" --view soaks --format tsv
 expect_rc "noise --view soaks exits 0" 0
 check_eq "noise soaks: one soak, first run small-pg-n300-bsoakr1" "small-pg-n300-bsoakr1" \
 	"$(tsvcol first_tag)" "$OUT"
-ratio=$(tsvget first_tag small-pg-n300-bsoakr1 ratio)
-if awk -v r="$ratio" 'BEGIN { exit !(r >= 2.6 && r <= 2.8) }'; then
-	ok "noise soaks: soak ratio $ratio is about 2.7 (2.6-2.8)"
-else
-	not_ok "noise soaks: soak ratio about 2.7" "ratio '$ratio'"$'\n'"$OUT"
-fi
+check_between "noise soaks: soak ratio is about 2.7 (2.6-2.8)" \
+	"$(tsvget first_tag small-pg-n300-bsoakr1 ratio)" 2.6 2.8 "$OUT"
 # python3: 183.50754720511367 / statistics.median(r2..r8 tput) = 2.67275559576317
 py_file "noise soaks: ratio and sustained median match json/<tag>.json" analysis_noise_soaks_ratio_sustained_median.py "$CAP"
 

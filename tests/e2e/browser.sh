@@ -24,23 +24,10 @@
 # and exits 0. Prints "ok - NAME" / "not ok - NAME: DETAILS" per check,
 # then "N passed, M failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-E2E_DIR=$(cd "$(dirname "$0")" && pwd)
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-unset COREPLAN_DB
-
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ok, not_ok, e2e_start (BIN, ROOT, SHARED, the corpora's paths, T)
+source "$E2E_DIR/lib.sh"
+e2e_start --cd browser "$@"
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 CHROMEDRIVER=${CHROMEDRIVER:-$(command -v chromedriver || true)}
 if [ -z "$CHROMIUM" ] || [ -z "$CHROMEDRIVER" ]; then
@@ -48,23 +35,10 @@ if [ -z "$CHROMIUM" ] || [ -z "$CHROMEDRIVER" ]; then
 	echo "0 passed, 0 failed"
 	exit 0
 fi
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
+e2e_need python3
 ART=${COREPLAN_ARTEFACTS:-$ROOT/build/tests/artefacts}/browser
 mkdir -p "$ART" || exit 2
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-browser.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-source "$E2E_DIR/lib.sh"
 DB=$T/sky.db
-echo "# coreplan: $BIN"
 echo "# chromium: $CHROMIUM ($("$CHROMIUM" --version 2>/dev/null | head -1))"
 echo "# screenshots: $ART"
 

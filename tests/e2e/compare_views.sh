@@ -7,13 +7,9 @@
 # enumeration, standard library only).
 #
 #   bash tests/e2e/compare_views.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
+# lib.sh: e2e_start (BIN, ROOT, SHARED, T, TIMEOUT), cpl, expect_rc, py_file, cases
 source "$(dirname "$0")/lib.sh"
 e2e_start compare-views "$@"
-SHARED=$(realpath "$3")
-TIMEOUT=(timeout 300)
 
 views_case() { # NAME TABLE METRIC ARM_A ARM_B [WHERE F=V...]
 	local name=$1 table=$2 metric=$3 a=$4 b=$5 view w

@@ -12,26 +12,12 @@
 # window rule over the samples), checks the Findings state it to the seed's
 # rounding, and names the seed sentence. fixtures/null (nothing saturates,
 # no lever moves anything, no errors) must claim no binder, lever or knee.
-set -u
-set -o pipefail
-export LC_ALL=C
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ok, not_ok, e2e_start (BIN, ROOT, SHARED, T)
+source "$E2E_DIR/lib.sh"
+e2e_start --cd conclusions "$@"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-unset COREPLAN_DB
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-conclusions.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-source "$E2E_DIR/lib.sh"
 
 # case NAME PATH [IMPORT ARGS...] -- [REPORT ARGS...]: a fresh database, report as json
 report_case() {
@@ -41,13 +27,11 @@ report_case() {
 	for a in "$@"; do
 		if [ "$a" == "--" ]; then seen=1; elif [ $seen -eq 0 ]; then imp+=("$a"); else rep+=("$a"); fi
 	done
-	if "$BIN" --db "$T/$name.db" import -q "${imp[@]}" "$path" >/dev/null 2>"$T/$name.err" &&
-		"$BIN" --db "$T/$name.db" report --format json "${rep[@]}" --out "$T/$name" \
-			>"$T/$name.json" 2>>"$T/$name.err"; then
-		ok "$name: import and report exit 0"
-	else
+	if ! "$BIN" --db "$T/$name.db" import -q "${imp[@]}" "$path" >/dev/null 2>"$T/$name.err"; then
 		not_ok "$name: import and report exit 0" "$(cat "$T/$name.err")"
+		return
 	fi
+	report_json "$name: import and report exit 0" "$T/$name.db" "$T/$name" ${rep[@]+"${rep[@]}"}
 }
 # check_case CASE NAME: the checker's lines for report NAME
 check_case() {
@@ -66,12 +50,8 @@ check_case gmp gmp
 report_case capacity "$SHARED/sky/gcp-x86-capacity-20260816"
 check_case capacity capacity
 "$BIN" --db "$T/cap-target.db" import -q "$SHARED/sky/gcp-x86-capacity-20260816" >/dev/null 2>&1
-if "$BIN" --db "$T/cap-target.db" report --format json --target 1000 --sessions 300-500 \
-	--out "$T/cap-target" >"$T/cap-target.json" 2>"$T/cap-target.err"; then
-	ok "capacity with the mandate's target: report exits 0"
-else
-	not_ok "capacity with the mandate's target: report exits 0" "$(cat "$T/cap-target.err")"
-fi
+report_json "capacity with the mandate's target: report exits 0" "$T/cap-target.db" "$T/cap-target" \
+	--target 1000 --sessions 300-500
 check_case capacity_target cap-target
 report_case affinity "$SHARED/writeups/gomaxprocs-affinity/runs.tsv"
 check_case affinity_alone affinity

@@ -68,6 +68,13 @@ def says(sentence, *parts):
         assert p in sentence, "%r not in: %s" % (p, sentence)
 
 
+def unsupported(kind, *parts):
+    """The first finding of kind claims nothing (not supported) and its sentence says why (parts)."""
+    r, s, _ = finding(kind)
+    assert not r["supported"], r
+    says(s, *parts)
+
+
 def table(path):
     return list(csv.DictReader(open(path), delimiter="\t"))
 
@@ -408,9 +415,7 @@ def affinity_tied():
 def affinity_alone():
     def why():
         # the table alone carries no topology: the corpus, as imported, cannot place a CPU set
-        r, s, _ = finding("ceiling")
-        assert not r["supported"], r
-        says(s, "no topology is recorded", "coreplan topology --from lscpu.txt")
+        unsupported("ceiling", "no topology is recorded", "coreplan topology --from lscpu.txt")
     check("ceiling not stated without a topology, and how to record one (seed 000's figures need "
           "lscpu.txt)", why)
 
@@ -443,9 +448,7 @@ def yip():
         # Seed 003's table (N 1, 4, 6, 12: efficiency 1.00, 0.90, 0.83, 0.49) is a worker sweep,
         # but the table alone does not say that N counts workers (coreplan's known worker fields
         # are named ones; N is not): the scaling finding says so instead of guessing
-        r, s, _ = finding("scaling")
-        assert not r["supported"], r
-        says(s, "the sweep is over N, which is not known to count workers")
+        unsupported("scaling", "the sweep is over N, which is not known to count workers")
     check("yip: no scaling claim over a level not known to count workers, and why (seed 003's "
           "efficiencies need N declared as workers)", why)
 

@@ -34,70 +34,23 @@
 # is only read. Prints "ok - NAME" / "not ok - NAME: DETAILS" per check,
 # then "N passed, M failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
-: "$SHARED"
-EXAMPLE=$ROOT/fixtures/example
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-confined.XXXXXX") || exit 2
+# ok, not_ok, check_eq, e2e_start (BIN, ROOT, SHARED: not read, the same
+# interface as run.sh, the corpora's paths, T), rcdesc, cmdline, dbstate,
+# copy_tree, now, elapsed
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PIDS=() # processes a killed gdb may have left stopped or blocked
-cleanup() {
+e2e_cleanup() {
 	for pid in "${PIDS[@]}"; do
 		kill -9 "$pid" 2>/dev/null
 	done
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shellcheck source=lib.sh
-. "$ROOT/tests/e2e/lib.sh"
-
+e2e_start --cd --need sqlite3 confined "$@"
 # 30 s: a refusal takes well under a second, even under the sanitizers
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout -k 5 30)
-if ! command -v sqlite3 >/dev/null; then
-	echo "not ok - prerequisites: the sqlite3 shell is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+e2e_timeout -k 5 30
 HAVE_GDB=0
 command -v gdb >/dev/null && HAVE_GDB=1
 
-rcdesc() { # RC
-	if [ "$1" -eq 124 ] || [ "$1" -eq 137 ]; then
-		echo "$1 (TIMEOUT: hang?)"
-	elif [ "$1" -gt 128 ]; then
-		echo "$1 (CRASH: signal $(($1 - 128)))"
-	else
-		echo "$1"
-	fi
-}
-cmdline() { printf '%q ' "$BIN" "$@"; }
-dbstate() { # DB: SHA-256 of the file and of its .dump
-	if [ -e "$1" ]; then
-		printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" \
-			"$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
-	else
-		echo absent
-	fi
-}
-copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; }
-now() { echo "${EPOCHREALTIME/,/.}"; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 # Let a reader blocked opening a FIFO go on (a binary that opens FIFOs
 # without O_NONBLOCK): open each for reading and writing, which never
 # blocks, and close it again.
@@ -107,9 +60,6 @@ unblock_fifos() {
 		timeout 2 bash -c 'exec 3<>"$1"; sleep 0.2; exec 3>&-' _ "$f" 2>/dev/null
 	done < <(find "$1" -type p 2>/dev/null)
 }
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 BASEDB=$T/base.db
 "${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
@@ -274,10 +224,7 @@ for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag <<<"$spec"
 	e2e_case "$CASE" || continue # run_case confined.sh:NAME
 	name="confined: $CASE"
-	CD=$T/cases/$CASE
-	mkdir -p "$CD"
-	CDB=$CD/db.sqlite
-	cp "$BASEDB" "$CDB"
+	case_folder "$CASE"
 	CMD=()
 	BREAK=""
 	CORP=""
@@ -303,18 +250,7 @@ for spec in "${CASES[@]}"; do
 	how="command: $(cmdline --db "$CDB" "${CMD[@]}")${BREAK:+ (under gdb, stopped at $BREAK: $(tail -n +2 "$CD/mutate.sh" | tr '\n' ';'))}"$'\n'"stderr: $(head -c 1500 "$CD/stderr" 2>/dev/null)"
 	problems=""
 	[ "$STOPPED" = 1 ] || problems+="gdb never stopped at $BREAK (the binary does not call it: $(grep -E 'exited|Breakpoint|No symbol' "$CD/gdb.out" | head -3 | tr '\n' ' ')); "
-	[ "$RC" = "$want_rc" ] || problems+="exit $(rcdesc "$RC"), expected $want_rc; "
-	[ "$RC" -lt 124 ] || problems+="hung or crashed; "
-	if [[ "$frag" == re:* ]]; then
-		grep -aEq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks /${frag#re:}/; "
-	else
-		grep -aFq -- "$frag" "$CD/stderr" || problems+="stderr lacks '$frag'; "
-	fi
-	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
-	if [ "$RC" != 0 ]; then
-		grep -aq '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
-		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
-	fi
+	problems+=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$before" "$after")
 	if grep -aqF "$SECRET" "$CD/stdout" "$CD/stderr" 2>/dev/null; then
 		problems+="the secret file's text was printed; "
 	fi

@@ -26,66 +26,20 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-EXAMPLE=$ROOT/fixtures/example
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-cores.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc, py_file
 source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/cores.db
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
+e2e_start --cd --need python3 cores "$@"
 
 # Python helpers shared by the checks below: a TSV reader (plain split, the
 # corpora have no quoting), the system.tsv window rule, the upper median
 # of FORMATS.md and least squares, all from the standard library.
 # (PYLIB: tests/e2e/py/cores_lib.py)
 
-echo "# coreplan: $BIN"
-echo "# temp: $T"
-
 ###########################################################################
 # import
 ###########################################################################
-cpl import -q "$GMP" "$CAP"
-if [ "$RC" -eq 0 ]; then
-	ok "import both sky corpora"
-else
-	not_ok "import both sky corpora" "exit $RC; stderr:"$'\n'"$ERR"
-	echo "$PASS passed, $FAIL failed"
-	exit 1
-fi
+cpl_import_or_exit "import both sky corpora" -q "$GMP" "$CAP"
 cpl import -q --name example "$EXAMPLE"
 expect_rc "import the example corpus (its tags repeat the gomaxprocs ones)" 0
 
@@ -112,18 +66,23 @@ MEDIUM=$(main_runs medium '1|2|3|fs')
 check_eq "cores: 18 small runs in blocks 1-3" "18" "$(printf '%s\n' "$SMALL" | grep -c .)"
 check_eq "cores: 21 medium runs (blocks 1-3 and fs)" "21" "$(printf '%s\n' "$MEDIUM" | grep -c .)"
 
-bad=""
-for tag in $SMALL; do
-	v=$(tsvget tag "$tag" tick_ok)
-	[ "$v" == 0 ] || bad+="$tag tick_ok=$v; "
-done
-check_eq "cores: tick_ok 0 on every small run of blocks 1-3" "" "$bad"
-bad=""
-for tag in $MEDIUM; do
-	v=$(tsvget tag "$tag" tick_ok)
-	[ "$v" == 1 ] || bad+="$tag tick_ok=$v; "
-done
-check_eq "cores: tick_ok 1 on every medium run" "" "$bad"
+# each_run NAME COL GLOB TAGS...: COL of every run TAG (tsvget tag) matches
+# the bash pattern GLOB (!GLOB: does not)
+each_run() {
+	local name=$1 col=$2 glob=$3 tag v bad=""
+	shift 3
+	for tag in "$@"; do
+		v=$(tsvget tag "$tag" "$col")
+		# shellcheck disable=SC2053 # a pattern on purpose
+		if [[ $glob == '!'* ]]; then [[ $v != ${glob#!} ]]; else [[ $v == $glob ]]; fi || bad+="$tag $col=$v; "
+	done
+	check_eq "$name" "" "$bad"
+}
+# shellcheck disable=SC2086 # the tag lists split on purpose
+{
+	each_run "cores: tick_ok 0 on every small run of blocks 1-3" tick_ok 0 $SMALL
+	each_run "cores: tick_ok 1 on every medium run" tick_ok 1 $MEDIUM
+}
 
 # The seeds' 64.9-94.1 Hz is the sustained e2-small figure. The one
 # block 1-3 run above it is small-mem-n100-b1r1, the e2-small instance's
@@ -139,16 +98,11 @@ check_eq "cores: stat_tick_hz of the sustained small runs of blocks 1-3 within 6
 check_eq "cores: the rested first small run small-mem-n100-b1r1 ticks at 143.2 Hz" "143.2" \
 	"$(printf '%.1f' "$(tsvget tag small-mem-n100-b1r1 stat_tick_hz)")"
 
-bad=""
-for tag in $SMALL; do
-	[[ "$(tsvget tag "$tag" note)" == *UNTRUSTWORTHY* ]] || bad+="$tag; "
-done
-check_eq "cores: the note says UNTRUSTWORTHY on every small run of blocks 1-3" "" "$bad"
-bad=""
-for tag in $MEDIUM; do
-	[[ "$(tsvget tag "$tag" note)" != *UNTRUSTWORTHY* ]] || bad+="$tag; "
-done
-check_eq "cores: no medium run is called UNTRUSTWORTHY" "" "$bad"
+# shellcheck disable=SC2086 # the tag lists split on purpose
+{
+	each_run "cores: the note says UNTRUSTWORTHY on every small run of blocks 1-3" note '*UNTRUSTWORTHY*' $SMALL
+	each_run "cores: no medium run is called UNTRUSTWORTHY" note '!*UNTRUSTWORTHY*' $MEDIUM
+}
 
 py_file "cores: every main run matches system.tsv (rows, seconds, cores to 3 decimals, Hz to 1, mem_avail exactly)" cores_cores_every_main_run_system.py "$CAP/system.tsv"
 
@@ -369,27 +323,7 @@ py_file "trace of a run without a plateau: plateau none, the plateau facts null,
 ###########################################################################
 echo "# doc_check"
 e2e_case doc-check
-# doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
-doc_check() {
-	local name=$1 views=$2
-	shift 2
-	local res failed=""
-	cpl "$@"
-	cp "$T/.out" "$T/dc.md"
-	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
-	cpl "$@" --format json
-	cp "$T/.out" "$T/dc.json"
-	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
-	for v in $views facts; do
-		cpl "$@" --format tsv --view "$v"
-		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
-			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
-			continue
-		fi
-		res=$(python3 "$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$T/.out" 2>&1)
-		check_eq "doc_check $name (view $v)" "ok" "$res"
-	done
-}
+# doc_check NAME VIEWS ARGS... (lib.sh)
 doc_check "cores $CAP_NAME" runs cores --corpus "$CAP_NAME"
 doc_check "cores $GMP_NAME block=1,2,3" runs cores --corpus "$GMP_NAME" --where block=1,2,3
 doc_check "trace medium-pg-n300-b1r1" rows trace medium-pg-n300-b1r1 --corpus "$CAP_NAME"

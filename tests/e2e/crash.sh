@@ -25,60 +25,19 @@
 # DETAILS" per check, then "N passed, M failed"; exits 1 if any failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
-: "$SHARED"
-EXAMPLE=$ROOT/fixtures/example
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-crash.XXXXXX") || exit 2
+# ok, skip, not_ok, check_eq; cases A, B and C (crash-safety, concurrency,
+# reader: each runs only when selected, `if e2e_case NAME; then ... fi`);
+# e2e_start (BIN, ROOT, SHARED: not read, the same interface as run.sh, T);
+# rcdesc, q, now, elapsed, sanitized, copy_tree
+source "$E2E_DIR/lib.sh"
 BGPIDS=()
-cleanup() {
+e2e_cleanup() {
 	local p
 	for p in "${BGPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
+e2e_start --cd --need sqlite3 crash "$@"
+e2e_timeout 120
 
-PASS=0
-FAIL=0
-# ok, skip, not_ok, check_eq; cases A, B and C (crash-safety, concurrency,
-# reader: each runs only when selected, `if e2e_case NAME; then ... fi`)
-source "$E2E_DIR/lib.sh"
-
-if ! command -v sqlite3 >/dev/null; then
-	echo "not ok - prerequisites: the sqlite3 shell is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
-
-rcdesc() {
-	if [ "$1" -eq 124 ]; then
-		echo "$1 (TIMEOUT: hang?)"
-	elif [ "$1" -gt 128 ]; then
-		echo "$1 (signal $(($1 - 128)))"
-	else
-		echo "$1"
-	fi
-}
-q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
-now() { echo "${EPOCHREALTIME/,/.}"; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-sanitized() { grep -aqE '__asan_init|__tsan_init|__msan_init|__ubsan_handle' "$BIN"; }
-copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; }
 rmdb() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 sanitizer_report() { grep -aqE 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$@" 2>/dev/null; }
 

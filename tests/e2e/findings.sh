@@ -20,53 +20,19 @@
 #     sessions;
 #   - `report --out DIR` with default options succeeds on every real corpus
 #     and each write-up table (writeups/*/*.tsv).
-set -u
-set -o pipefail
-export LC_ALL=C
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-# untied_gmp_manifest FILE: the GOMAXPROCS profile without its instance
-source "$E2E_DIR/untied_gmp.sh"
-SHARED=$(realpath "$3") || exit 2
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SHARED/sky/$GMP_NAME
-CAP=$SHARED/sky/$CAP_NAME
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-unset COREPLAN_DB
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-findings.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-# ok, not_ok, cases (e2e_case: gmp, capacity, defaults)
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ok, not_ok, cases (e2e_case: gmp, capacity, defaults), py_ok,
+# untied_gmp_manifest, e2e_start (BIN, ROOT, SHARED, the corpora's paths, T)
 source "$E2E_DIR/lib.sh"
+e2e_start --cd findings "$@"
+E2E_PYTHON=/usr/bin/python3
+[ -x "$E2E_PYTHON" ] || E2E_PYTHON=python3
 
-# run NAME DB DIR ARGS...: report --format json into DIR; the JSON in DIR.json
-run() {
-	local name=$1 db=$2 dir=$3
-	shift 3
-	e2e_skipping && return 0
-	if "$BIN" --db "$db" report --format json "$@" --out "$dir" >"$dir.json" 2>"$dir.err" &&
-		[ -s "$dir/report.md" ]; then
-		ok "$name"
-	else
-		not_ok "$name" "$(cat "$dir.err")"
-	fi
-}
+# run NAME DB DIR ARGS...: report --format json into DIR; the JSON in DIR.json (lib.sh)
+run() { report_json "$@"; }
 # check NAME JSON PYTHON: PYTHON (a body with `f`, the findings rows, and
 # `md`, report.md's text) prints "ok" or the reason.
-check() {
-	local res
-	e2e_skipping && return 0
-	res=$("$PY" "$E2E_PY_DIR/findings_check.py" "$2" "$3" 2>&1)
-	if [ "$res" == ok ]; then ok "$1"; else not_ok "$1" "$res"; fi
-}
+check() { py_ok "$1" "$E2E_PY_DIR/findings_check.py" "$2" "$3"; }
 
 "$BIN" --db "$T/tied.db" import -q "$GMP" --instance e2-standard-8 >/dev/null 2>"$T/imp.err" || not_ok "import gmp tied" "$(cat "$T/imp.err")"
 "$BIN" --db "$T/all.db" import -q "$GMP" "$CAP" "$SHARED"/writeups/*/*.tsv >/dev/null 2>"$T/imp.err" || not_ok "import all" "$(cat "$T/imp.err")"

@@ -22,32 +22,12 @@
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
 # "N passed, M failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-E2E_DIR=$(cd "$(dirname "$0")" && pwd)
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-formats.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-DB=$T/unused.db
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# ok, not_ok, cases (e2e_case), py_ok, doc_agree, e2e_start (BIN, ROOT,
+# SHARED, the corpora's paths, T)
 source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 formats "$@"
+e2e_timeout 120
 
 # import NAME PATH...: a database NAME.db with these corpora or tables
 import() {
@@ -89,21 +69,10 @@ check_case() {
 		return
 	fi
 	ok "$label: every format exits 0"
-	local res
-	res=$(python3 "$E2E_DIR/doc_check.py" "$base.md" "$base.json" "$base.tsv" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$label: json holds every md number; tsv equals json"
-	else
-		not_ok "$label: json holds every md number; tsv equals json" "$res"
-	fi
+	doc_agree "$label: json holds every md number; tsv equals json" "$base.md" "$base.json" "$base.tsv"
 	# html: well-formed (every element closed in order), no script, one table per md table
-	res=$(python3 "$E2E_PY_DIR/formats_html_check.py" "$base.md" "$base.html" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$label: html is well-formed with the md's tables"
-	else
-		not_ok "$label: html is well-formed with the md's tables" "$res"
-	fi
-	local view missing=""
+	py_ok "$label: html is well-formed with the md's tables" "$E2E_PY_DIR/formats_html_check.py" "$base.md" "$base.html"
+	local view res missing=""
 	while read -r view; do
 		[ -n "$view" ] || continue
 		if ! python3 "$E2E_PY_DIR/formats_json_has_view.py" "$base.json" "$view"; then
@@ -136,12 +105,6 @@ check_unknown_view() {
 	fi
 }
 
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-echo "# coreplan: $BIN"
 
 import gmp "$SKY/$GMP_NAME"
 import cap "$SKY/$CAP_NAME"
@@ -286,13 +249,8 @@ report_case() { # DB LABEL [--corpus NAME]
 		not_ok "$label: report.md is complete (footer written)" "$(tail -n 3 "$T/reports/$label/report.md" 2>&1)"
 	fi
 	# the report's document on standard output holds every number of report.md
-	local res
-	res=$(python3 "$E2E_DIR/doc_check.py" "$T/reports/$label/report.md" "$T/out/$label.json" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$label: report --format json holds every number of report.md"
-	else
-		not_ok "$label: report --format json holds every number of report.md" "$res"
-	fi
+	doc_agree "$label: report --format json holds every number of report.md" \
+		"$T/reports/$label/report.md" "$T/out/$label.json"
 }
 report_case "$G" gmp-report
 report_case "$C" cap-report

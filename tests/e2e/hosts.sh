@@ -36,64 +36,17 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-AFF=$SHARED/writeups/gomaxprocs-affinity
-YIP=$SHARED/writeups/yip-sharding/level1.tsv
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SHARED/sky/$GMP_NAME
-CAP=$SHARED/sky/$CAP_NAME
-GCE=$ROOT/fixtures/catalogs/gce.tsv
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-hosts.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc, py_check, jget
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc, py_check, jget
 source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+e2e_start --cd --need python3 hosts "$@"
+YIP=$WRITEUPS/yip-sharding/level1.tsv
+# DB=$UDB cpl ...: the same on a second database, of runs not tied to any host
+UDB=$T/untied.db
 
 # TSV reader (plain split: these files have no quoting), medians and the
 # least squares of ln(y) on log2(x) (slope b: factor exp(b), SE exp(b) * se(b)).
 # (PYLIB: tests/e2e/py/hosts_lib.py)
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
-
-DB=$T/hosts.db
-# UDB=1 cpl ...: the same on a second database, of runs not tied to any host
-UDB=
-cpl() {
-	e2e_skipping && { e2e_skip_cpl; return 0; }
-	local db=$DB
-	[ -n "$UDB" ] && db=$T/untied.db
-	"${TIMEOUT[@]}" "$BIN" --db "$db" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
 
 ###########################################################################
 # topology: a host known only by its shape
@@ -104,10 +57,10 @@ cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
 cpl topology --host yip --cores 6 --threads-per-core 2 --format tsv
 expect_rc "topology --host yip --cores 6 --threads-per-core 2 exits 0" 0
-check_eq "topology yip: 12 logical CPUs" 12 "$(tsvget host yip logical_cpus)"
-check_eq "topology yip: 6 physical cores" 6 "$(tsvget host yip physical_cores)"
-check_eq "topology yip: 2 threads per core" 2 "$(tsvget host yip threads_per_core)"
-check_eq "topology yip: source given" given "$(tsvget host yip source)"
+check_cell "topology yip: 12 logical CPUs" 12 host yip logical_cpus
+check_cell "topology yip: 6 physical cores" 6 host yip physical_cores
+check_cell "topology yip: 2 threads per core" 2 host yip threads_per_core
+check_cell "topology yip: source given" given host yip source
 check_eq "topology yip: siblings i and i+6, as Linux numbers them (python3)" \
 	"$(python3 -c 'print(" ".join(",".join(str(c) for c in range(k, 12, 6)) for k in range(6)))')" \
 	"$(tsvget host yip cores)"
@@ -131,10 +84,10 @@ expect_rc "import --host epic (not recorded) is a usage error (exit 2)" 2
 check_contains "import --host epic: the message lists the recorded hosts" "$ERR" \
 	"--host 'epic' is not a recorded host (recorded: epyc, yip)"
 cpl corpora --format tsv
-check_eq "import --host epic stored nothing" "" "$(tsvget name "$GMP_NAME" runs)"
+check_cell "import --host epic stored nothing" "" name "$GMP_NAME" runs
 cpl import -q "$GMP" --host epyc --format tsv
 expect_rc "import $GMP_NAME --host epyc exits 0" 0
-check_eq "import --host epyc: status new" new "$(tsvget name "$GMP_NAME" status)"
+check_cell "import --host epyc: status new" new name "$GMP_NAME" status
 NRUNS=$(tsvget name "$GMP_NAME" runs)
 cpl runs --corpus "$GMP_NAME" --include-excluded --where topology_host=epyc --format tsv
 check_eq "import --host epyc: every run of the corpus names topology_host epyc" "$NRUNS" \
@@ -262,18 +215,18 @@ check_contains "sweep md: the step against the SMT factor measured on this host"
 # to e2-standard-8 (FORMATS.md's app box); the untied case is the same profile
 # without that line (lib.sh: untied_gmp_manifest).
 untied_gmp_manifest "$T/gmp-untied.manifest"
-UDB=1 cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
+DB=$UDB cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
 check_eq "import --manifest (the profile untied): 29 runs, none tied" "29 0" \
 	"$(tsvget name "$GMP_NAME" runs) $(tsvget name "$GMP_NAME" tied_runs)"
-UDB=1 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3
+DB=$UDB cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3
 check_contains "sweep untied: levels are assumed physical, and the document says how to tie them" "$OUT" \
 	"levels are assumed to be physical cores (no topology recorded: coreplan import --host / a manifest's topology)"
-UDB=1 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
+DB=$UDB cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --format json
 check_eq "sweep untied: level 8 assumed physical, scaling stops there (as before)" \
 	"assumed physical stops 8" \
 	"$(jget '[r["core_kind"] for r in d["sections"]["levels"]["rows"]][3] + " " + d["facts"]["scaling"]["value"] + " %g" % d["facts"]["stop_level"]["value"]')"
-UDB=1 cpl topology --from "$AFF/lscpu.txt" --host epyc
-UDB=1 cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --host epyc --format json
+DB=$UDB cpl topology --from "$AFF/lscpu.txt" --host epyc
+DB=$UDB cpl sweep --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --host epyc --format json
 check_eq "sweep --host epyc on untied runs: level 8 smt, scaling continues" "smt continues" \
 	"$(jget '[r["core_kind"] for r in d["sections"]["levels"]["rows"]][3] + " " + d["facts"]["scaling"]["value"]')"
 
@@ -303,8 +256,8 @@ check_contains "fit md: the note names the levels left out and --all-levels" "$O
 cpl fit --corpus "$GMP_NAME" --by gomaxprocs --where block=1,2,3 --all-levels --format json
 check_eq "fit --all-levels: every level fitted, 12 points" "1, 2, 4, 8 12 True" \
 	"$(jget 'd["facts"]["levels_fitted"]["value"] + " %d " % d["facts"]["points_fitted"]["value"] + str(d["facts"]["all_levels"]["value"])')"
-UDB=1 cpl import -q "$GMP" --name gmp-bare --manifest "$T/gmp-untied.manifest"
-UDB=1 cpl fit --corpus gmp-bare --by gomaxprocs --where block=1,2,3
+DB=$UDB cpl import -q "$GMP" --name gmp-bare --manifest "$T/gmp-untied.manifest"
+DB=$UDB cpl fit --corpus gmp-bare --by gomaxprocs --where block=1,2,3
 check_contains "fit untied: every level assumed physical and fitted, said so" "$OUT" \
 	"levels are assumed to be physical cores and all fitted (no topology recorded"
 

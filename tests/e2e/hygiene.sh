@@ -35,62 +35,17 @@
 # "ok - NAME" / "not ok - NAME: DETAILS" per check, then "N passed, M
 # failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-EXAMPLE=$ROOT/fixtures/example
-CAP_NAME=gcp-x86-capacity-20260816
-CAP=$SHARED/sky/$CAP_NAME
-REPLAYS=${COREPLAN_REPLAY_DIR:-$(dirname "$BIN")/tests}
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-hygiene.XXXXXX") || exit 2
-cleanup() {
-	chmod -R u+rwX "$T" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-chmod 711 "$T" # the read-only cases run the binary as nobody inside $T
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
+# ok, not_ok, check_eq, check_contains, cpl_env, e2e_start (BIN, ROOT,
+# SHARED, the corpora's paths, T, TIMEOUT), q, dbstate
 # shellcheck source=lib.sh
-. "$ROOT/tests/e2e/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: the sqlite3 shell and python3 are needed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
-dbstate() { # DB: SHA-256 of the file and of its .dump
-	printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" "$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_start --cd --need sqlite3 --need python3 hygiene "$@"
+REPLAYS=${COREPLAN_REPLAY_DIR:-$(dirname "$BIN")/tests}
+chmod 711 "$T" # the read-only cases run the binary as nobody inside $T
 has_esc() { grep -q $'\x1b' "$@"; }
 
 # run [ENV...] -- ARGS...: the binary on $DB; sets RC, OUT, ERR (files $T/.out, $T/.err)
-run() {
-	local env=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do env+=("$1"); shift; done
-	shift
-	e2e_skipping && { e2e_skip_cpl; return 0; }
-	env "${env[@]}" "${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
+run() { cpl_env "$@"; }
 # no problems a sanitizer or a crash would show
 clean_exit() { # NAME
 	if [ "$RC" -ge 124 ]; then
@@ -108,7 +63,6 @@ refused() {
 	check_eq "$1: database byte-identical" "$4" "$(dbstate "$DB")"
 }
 
-echo "# coreplan: $BIN"
 BASE=$T/base.db
 "$BIN" --db "$BASE" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
 	{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }

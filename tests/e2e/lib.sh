@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh: the check helpers the end-to-end scripts share. Source it after
 # setting PASS=0 and FAIL=0; each check prints "ok - NAME" or
 # "not ok - NAME: details" (TAP-like) and counts itself.
@@ -89,9 +90,18 @@ e2e_skip_cpl() {
 	RC=0 OUT= ERR=
 	: >"$T/.out" && : >"$T/.err"
 }
-cpl() {
+cpl() { cpl_env -- "$@"; }
+# cpl_env ENV... -- ARGS...: cpl under env(1) settings (NAME=VALUE; timeout(1)
+# runs first, so a PATH without it still times out)
+cpl_env() {
+	local envs=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		envs+=("$1")
+		shift
+	done
+	shift
 	e2e_skipping && { e2e_skip_cpl; return 0; }
-	"${TIMEOUT[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
+	"${TIMEOUT[@]}" env ${envs[@]+"${envs[@]}"} "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
 	RC=$?
 	OUT=$(cat "$T/.out")
 	ERR=$(cat "$T/.err")
@@ -102,6 +112,109 @@ tsvget() {
 		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
 		k && v && $k == key { print $v }' "$T/.out"
 }
+# tsvcol COL: every value of column COL of $T/.out.
+tsvcol() {
+	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		c { print $c }' "$T/.out"
+}
+# tsvget2 KEYCOL KEY KEYCOL2 KEY2 COL: like tsvget, the row matching two keys.
+tsvget2() {
+	awk -F'\t' -v kc="$1" -v key="$2" -v kc2="$3" -v key2="$4" -v vc="$5" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == kc2) k2 = i; if ($i == vc) v = i }; next }
+		k && k2 && v && $k == key && $k2 == key2 { print $v }' "$T/.out"
+}
+# round X PLACES: X printed with PLACES decimals (awk's printf)
+round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
+# q DB SQL...: the sqlite3 shell, tab-separated, no header
+q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
+# sqlq TEXT: TEXT as an SQL string literal
+sqlq() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }
+# dbstate DB: SHA-256 of the file and of its .dump (or "absent")
+dbstate() {
+	if [ -e "$1" ]; then
+		printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" \
+			"$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
+	else
+		echo absent
+	fi
+}
+# rcdesc [RC]: RC (default $RC) plus a hint when the process hung or crashed
+# (124: timeout(1) stopped it; 137: killed, timeout -k after a hang or a crash)
+rcdesc() {
+	local rc=${1:-$RC}
+	if [ "$rc" -eq 124 ]; then
+		echo "$rc (TIMEOUT: hang?)"
+	elif [ "$rc" -eq 137 ]; then
+		echo "$rc (KILLED: timeout -k after a hang, or signal 9)"
+	elif [ "$rc" -gt 128 ]; then
+		echo "$rc (CRASH: signal $((rc - 128)))"
+	else
+		echo "$rc"
+	fi
+}
+cmdline() { printf '%q ' "$BIN" "$@"; }
+copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; } # SRC DEST: a writable copy
+now() { echo "${EPOCHREALTIME/,/.}"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; } # START END: seconds
+sanitized() { grep -aqE '__asan_init|__tsan_init|__msan_init|__ubsan_handle' "$BIN"; }
+# cpl_import_or_exit NAME IMPORT_ARGS...: `cpl import IMPORT_ARGS`, the
+# check NAME; failing, the later checks could only fail too: the counts and exit 1
+cpl_import_or_exit() {
+	cpl import "${@:2}"
+	if [ "$RC" -eq 0 ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $RC; stderr:"$'\n'"$ERR"
+		echo "$PASS passed, $FAIL failed"
+		exit 1
+	fi
+}
+# case_folder CASE: CD, $T/cases/CASE (made), and CDB, its copy of $BASEDB, for
+# a row of a script's table of cases
+case_folder() {
+	CD=$T/cases/$1
+	mkdir -p "$CD"
+	CDB=$CD/db.sqlite
+	cp "$BASEDB" "$CDB"
+}
+# case_problems WANT_RC FRAG STDERR BEFORE AFTER: what is wrong with a case's
+# run (RC, the file STDERR, the database states BEFORE and AFTER), as
+# "problem; " parts, nothing when all is well: an exit other than WANT_RC,
+# a crash or hang, FRAG (re:REGEX, or a fixed string; empty: none) missing
+# from stderr, a sanitizer or assertion report; a refusal (or any failure)
+# without a "coreplan: error:" line or with the database changed
+case_problems() {
+	local want_rc=$1 frag=$2 err=$3 before=$4 after=$5
+	[ "$RC" = "$want_rc" ] || printf 'exit %s, expected %s; ' "$(rcdesc "$RC")" "$want_rc"
+	[ "$RC" -lt 124 ] || printf 'hung or crashed; '
+	if [[ "$frag" == re:* ]]; then
+		grep -aEq -- "${frag#re:}" "$err" || printf 'stderr lacks /%s/; ' "${frag#re:}"
+	elif [ -n "$frag" ]; then
+		grep -aFq -- "$frag" "$err" || printf "stderr lacks '%s'; " "$frag"
+	fi
+	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$err" && printf 'sanitizer/assertion report on stderr; '
+	if [ "$RC" != 0 ] || [ "$want_rc" != 0 ]; then
+		grep -aq '^coreplan: error: ' "$err" || printf "no 'coreplan: error:' line; "
+		[ "$before" = "$after" ] || printf 'database changed (before %s, after %s); ' "$before" "$after"
+	fi
+	return 0
+}
+# check_between NAME VALUE LO HI [CONTEXT]: LO <= VALUE <= HI (awk's numbers)
+check_between() {
+	if awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'; then
+		ok "$1"
+	else
+		not_ok "$1" "'$2' is not within $3-$4${5:+$'\n'$5}"
+	fi
+}
+# check_cell NAME WANT KEYCOL KEY COL [PLACES]: tsvget KEYCOL KEY COL (rounded
+# to PLACES decimals when given) is WANT
+check_cell() {
+	local v
+	v=$(tsvget "$3" "$4" "$5")
+	[ -z "${6:-}" ] || v=$(round "$v" "$6")
+	check_eq "$1" "$2" "$v"
+}
 # expect_rc NAME WANT: RC must be WANT (details: stderr).
 expect_rc() {
 	if [ "$RC" -eq "$2" ]; then
@@ -110,69 +223,161 @@ expect_rc() {
 		not_ok "$1" "exit $RC, expected $2; stderr:"$'\n'"$ERR"
 	fi
 }
-# py_check NAME SCRIPT [ARGS...]: `python3 -c SCRIPT $T/.out ARGS...` must print "ok".
-py_check() {
-	local name=$1 script=$2
-	shift 2
-	local res
+# py_ok NAME PYTHON_ARGS...: `python3 PYTHON_ARGS...` must print "ok" (else
+# what it prints is the failure). E2E_PYTHON names another python3.
+py_ok() {
+	local name=$1 res
+	shift
 	e2e_skipping && return 0
-	res=$(python3 -c "$script" "$T/.out" "$@" 2>&1)
+	res=$("${E2E_PYTHON:-python3}" "$@" 2>&1)
 	if [ "$res" == ok ]; then
 		ok "$name"
 	else
 		not_ok "$name" "$res"
 	fi
 }
+# py_check NAME SCRIPT [ARGS...]: `python3 -c SCRIPT $T/.out ARGS...` must print "ok".
+py_check() { py_ok "$1" -c "$2" "$T/.out" "${@:3}"; }
 # py_file NAME FILE [ARGS...]: the checker tests/e2e/py/FILE, run as
 # `python3 FILE $T/.out ARGS...`, must print "ok" (else what it prints is
 # the failure); the checkers live in files, not in bash strings.
 E2E_PY_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/py
-py_file() {
-	local name=$1 file=$2
+py_file() { py_ok "$1" "$E2E_PY_DIR/$2" "$T/.out" "${@:3}"; }
+# doc_agree NAME MD JSON [TSV]: tests/e2e/doc_check.py on one command's
+# documents: every number the Markdown shows is a JSON number; tsv = JSON.
+E2E_LIB_DIR=$(dirname "$E2E_PY_DIR")
+doc_agree() { py_ok "$1" "$E2E_LIB_DIR/doc_check.py" "${@:2}"; }
+# doc_check NAME VIEWS ARGS...: md, json and each view's tsv (VIEWS and
+# facts) of `coreplan ARGS` (cpl), checked by doc_agree
+doc_check() {
+	local name=$1 views=$2 v failed=""
 	shift 2
-	local res
+	cpl "$@"
+	cp "$T/.out" "$T/dc.md"
+	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
+	cpl "$@" --format json
+	cp "$T/.out" "$T/dc.json"
+	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
+	for v in $views facts; do
+		cpl "$@" --format tsv --view "$v"
+		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
+			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
+			continue
+		fi
+		doc_agree "doc_check $name (view $v)" "$T/dc.md" "$T/dc.json" "$T/.out"
+	done
+}
+# report_json NAME DB DIR ARGS...: `report --format json ARGS --out DIR` on
+# DB, its document in DIR.json, its stderr in DIR.err; ok when it exits 0
+# and writes DIR/report.md
+report_json() {
+	local name=$1 db=$2 dir=$3
+	shift 3
 	e2e_skipping && return 0
-	res=$(python3 "$E2E_PY_DIR/$file" "$T/.out" "$@" 2>&1)
-	if [ "$res" == ok ]; then
+	if "${TIMEOUT[@]}" "$BIN" --db "$db" report --format json "$@" --out "$dir" >"$dir.json" 2>"$dir.err" &&
+		[ -s "$dir/report.md" ]; then
 		ok "$name"
 	else
-		not_ok "$name" "$res"
+		not_ok "$name" "$(cat "$dir.err")"
 	fi
 }
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out
 # (e.g. jget 'd["facts"]["per_doubling"]["value"]'); prints the error on failure.
 jget() {
 	e2e_skipping && return 0
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$T/.out" "$1" 2>&1
+	python3 "$E2E_PY_DIR/jget.py" "$T/.out" "$1" 2>&1
 }
 
 # untied_gmp_manifest FILE (the GOMAXPROCS profile without its instance)
 source "$(dirname "${BASH_SOURCE[0]}")/untied_gmp.sh"
 
-# e2e_start NAME "$@": the start every script shares: three arguments
-# (COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR, else usage and exit 2),
-# BIN and ROOT as real paths, COREPLAN_DB unset, T a fresh mktemp -d
-# folder (coreplan-NAME.XXXXXX) removed on exit, PASS and FAIL at 0.
+# e2e_start [--cd] [--need TOOL]... NAME "$@": the start every script
+# shares: set -u, pipefail and LC_ALL=C; three arguments (COREPLAN_BINARY
+# REPO_ROOT SHARED_CORPORA_DIR, else usage and exit 2), BIN, ROOT and SHARED
+# as real paths, the corpora's paths (e2e_paths), COREPLAN_DB unset, T a
+# fresh mktemp -d folder (coreplan-NAME.XXXXXX) removed on exit (after the
+# script's e2e_cleanup, when it defines one), DB=$T/NAME.db, PASS and FAIL
+# at 0, TIMEOUT (e2e_timeout 300), the "# coreplan:" and "# temp:" lines;
+# with --cd the script works in $T, with --need each TOOL must be installed
+# (e2e_need).
 e2e_start() {
-	local name=$1
+	local into_t=0 name
+	local -a need=()
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--cd) into_t=1 ;;
+		--need) need+=("$2") && shift ;;
+		*) break ;;
+		esac
+		shift
+	done
+	name=$1
 	shift
+	set -u
+	set -o pipefail
+	export LC_ALL=C
 	if [ $# -ne 3 ]; then
 		echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
 		exit 2
 	fi
 	BIN=$(realpath "$1") || exit 2
 	ROOT=$(realpath "$2") || exit 2
+	SHARED=$(realpath "$3") || exit 2
+	e2e_paths
 	unset COREPLAN_DB
 	T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-$name.XXXXXX") || exit 2
-	# shellcheck disable=SC2064 # T is fixed now
-	trap "rm -rf '$T'" EXIT
+	trap e2e_exit EXIT
 	trap 'exit 130' INT TERM
+	[ $into_t = 0 ] || cd "$T" || exit 2
+	DB=$T/$name.db
 	PASS=0
 	FAIL=0
+	e2e_timeout 300
+	echo "# coreplan: $BIN"
+	echo "# temp: $T"
+	e2e_need ${need[@]+"${need[@]}"}
 }
-
+# e2e_exit: the EXIT trap: the script's e2e_cleanup (background processes),
+# then $T, made writable first (cases chmod folders inside it)
+e2e_exit() {
+	declare -F e2e_cleanup >/dev/null && e2e_cleanup
+	chmod -R u+rwX "$T" 2>/dev/null
+	rm -rf "$T"
+}
+# e2e_paths: the inputs the scripts read, by name: the sky corpora (FORMATS.md),
+# the write-ups and the repository's fixtures
+# shellcheck disable=SC2034 # the scripts read them
+e2e_paths() {
+	SKY=$SHARED/sky
+	WRITEUPS=$SHARED/writeups
+	GMP_NAME=gomaxprocs-scaling-20260816
+	CAP_NAME=gcp-x86-capacity-20260816
+	GMP=$SKY/$GMP_NAME
+	CAP=$SKY/$CAP_NAME
+	AFF=$WRITEUPS/gomaxprocs-affinity
+	AFF_MANIFEST=$ROOT/fixtures/manifests/gomaxprocs-affinity.manifest
+	EXAMPLE=$ROOT/fixtures/example
+	GCE=$ROOT/fixtures/catalogs/gce.tsv
+}
+# e2e_timeout ARGS...: TIMEOUT=(timeout ARGS...) where timeout(1) exists, else ()
+e2e_timeout() {
+	TIMEOUT=()
+	if command -v timeout >/dev/null; then TIMEOUT=(timeout "$@"); fi
+}
+# e2e_need TOOL...: each TOOL on PATH, else one failed prerequisites check and exit 1
+e2e_need() {
+	local tool
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null && continue
+		case $tool in
+		gnuplot) echo "not ok - prerequisites: gnuplot is not installed (apt-get install gnuplot-nox)" ;;
+		sqlite3) echo "not ok - prerequisites: the sqlite3 shell is not installed" ;;
+		*) echo "not ok - prerequisites: $tool is not installed" ;;
+		esac
+		echo "0 passed, 1 failed"
+		exit 1
+	done
+}
 # schema_v5 DB: undo schema versions 7 (instances.cpu_platforms) and 6
 # (schema/migrations.c: tool runs stored compactly; run_attrs and
 # field_origins views) on a database with no tool

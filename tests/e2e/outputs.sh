@@ -30,39 +30,12 @@
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
 # "N passed, M failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
-: "$SHARED"
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-outputs.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
+# ok, not_ok, check_eq, check_contains, cpl_env, e2e_start (BIN, ROOT,
+# SHARED: not read, the same interface as run.sh, T, TIMEOUT), dbstate
 # shellcheck source=lib.sh
-. "$ROOT/tests/e2e/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 60)
-for tool in sqlite3 sha256sum gnuplot; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "not ok - prerequisites: $tool is not installed"
-		echo "0 passed, 1 failed"
-		exit 1
-	fi
-done
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_start --cd --need sqlite3 --need sha256sum --need gnuplot outputs "$@"
+e2e_timeout 60
 
 DB=$T/db.sqlite
 CORP=$T/corpora/ex # the example corpus, imported as "ex"
@@ -71,18 +44,8 @@ TAG=g1-n100-b1
 
 # CPL_PATH: the PATH the binary runs with (default: ours).
 CPL_PATH=$PATH
-cpl() {
-	e2e_skipping && { e2e_skip_cpl; return 0; }
-	"${TIMEOUT[@]}" env PATH="$CPL_PATH" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
+cpl() { cpl_env PATH="$CPL_PATH" -- "$@"; }
 
-dbstate() {
-	printf '%s %s\n' "$(sha256sum <"$DB" | cut -c1-64)" \
-		"$(sqlite3 -batch "$DB" .dump | sha256sum | cut -c1-64)"
-}
 # tree_state DIR: every entry under DIR with its type and link target, and
 # each regular file's SHA-256 (FIFOs are never read)
 tree_state() {
@@ -96,7 +59,7 @@ tree_state() {
 	done)
 }
 state() { # DIR...: the database and every folder
-	dbstate
+	dbstate "$DB"
 	local d
 	for d in "$@"; do
 		echo "== $d"
@@ -144,8 +107,6 @@ same_file() {
 }
 sha() { sha256sum <"$1" | cut -c1-64; }
 
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 cpl import -q "$CORP"
 if [ "$RC" -ne 0 ]; then
@@ -154,7 +115,7 @@ if [ "$RC" -ne 0 ]; then
 	exit 1
 fi
 ok "import the example corpus"
-dbstate >/dev/null # settle the WAL so that the states compare
+dbstate "$DB" >/dev/null # settle the WAL so that the states compare
 
 # the fake gnuplot: reads its input line by line as gnuplot does (a report
 # sends every plot to one gnuplot and waits for each), follows its `cd`,

@@ -32,58 +32,15 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-AFF=$SHARED/writeups/gomaxprocs-affinity
-AFF_MANIFEST=$ROOT/fixtures/manifests/gomaxprocs-affinity.manifest
-CAP=$SHARED/sky/gcp-x86-capacity-20260816
-SYSCPU=/sys/devices/system/cpu
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-physical.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, tsvget, tsvget2,
+# round, expect_rc, py_file
 source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/physical.db
-# tsvget2 KEYCOL KEY KEYCOL2 KEY2 COL: like tsvget, the row matching two keys.
-tsvget2() {
-	awk -F'\t' -v kc="$1" -v key="$2" -v kc2="$3" -v key2="$4" -v vc="$5" '
-		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == kc2) k2 = i; if ($i == vc) v = i }; next }
-		k && k2 && v && $k == key && $k2 == key2 { print $v }' "$T/.out"
-}
-# round X PLACES
-round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
-# py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
+e2e_start --cd --need python3 physical "$@"
+SYSCPU=/sys/devices/system/cpu
 
 # TSV reader (plain split: the corpora have no quoting) and a closeness test.
 # (PYLIB: tests/e2e/py/physical_lib.py)
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 ###########################################################################
 # topology on this machine
@@ -93,7 +50,7 @@ e2e_case topology-here
 cpl topology --host here --format tsv
 expect_rc "topology (probe this machine) exits 0" 0
 NPROC=$(nproc)
-check_eq "topology: logical_cpus = nproc ($NPROC)" "$NPROC" "$(tsvget host here logical_cpus)"
+check_cell "topology: logical_cpus = nproc ($NPROC)" "$NPROC" host here logical_cpus
 # distinct (physical_package_id, core_id) pairs of the online CPUs
 PAIRS=$(for d in "$SYSCPU"/cpu[0-9]*; do
 	[ -r "$d/topology/core_id" ] || continue
@@ -101,7 +58,7 @@ PAIRS=$(for d in "$SYSCPU"/cpu[0-9]*; do
 done | sort -u | wc -l)
 check_eq "topology: physical_cores = distinct (package, core) pairs in $SYSCPU ($PAIRS)" \
 	"$PAIRS" "$(tsvget host here physical_cores)"
-check_eq "topology: source sysfs" "sysfs" "$(tsvget host here source)"
+check_cell "topology: source sysfs" "sysfs" host here source
 HERE_LOGICAL=$(tsvget host here logical_cpus)
 HERE_PHYSICAL=$(tsvget host here physical_cores)
 HERE_PER_CORE=$(tsvget host here threads_per_core)
@@ -134,12 +91,12 @@ echo "# topology: the affinity write-up's host"
 e2e_case topology-affinity topology-here
 cpl topology --from "$AFF/lscpu.txt" --host epyc --format tsv
 expect_rc "topology --from lscpu.txt --host epyc exits 0" 0
-check_eq "topology epyc: 8 logical CPUs" "8" "$(tsvget host epyc logical_cpus)"
-check_eq "topology epyc: 4 physical cores" "4" "$(tsvget host epyc physical_cores)"
-check_eq "topology epyc: 2 threads per core" "2" "$(tsvget host epyc threads_per_core)"
-check_eq "topology epyc: 1 socket" "1" "$(tsvget host epyc sockets)"
-check_eq "topology epyc: siblings 0/4 1/5 2/6 3/7" "0,4 1,5 2,6 3,7" "$(tsvget host epyc cores)"
-check_eq "topology epyc: source lscpu -p" "lscpu -p" "$(tsvget host epyc source)"
+check_cell "topology epyc: 8 logical CPUs" "8" host epyc logical_cpus
+check_cell "topology epyc: 4 physical cores" "4" host epyc physical_cores
+check_cell "topology epyc: 2 threads per core" "2" host epyc threads_per_core
+check_cell "topology epyc: 1 socket" "1" host epyc sockets
+check_cell "topology epyc: siblings 0/4 1/5 2/6 3/7" "0,4 1,5 2,6 3,7" host epyc cores
+check_cell "topology epyc: source lscpu -p" "lscpu -p" host epyc source
 
 cpl topology --show --format json
 expect_rc "topology --show --format json exits 0" 0
@@ -212,7 +169,7 @@ ceiling|5.07|2|3|3
 sharded 8x1|4.92|2|3|3
 EOF
 # the seed's "about 5x" ceiling: 4 physical cores x 1.27
-check_eq "smt ceiling is about 5 (4 x 1.27)" "5" "$(round "$(tsvget figure ceiling value)" 0)"
+check_cell "smt ceiling is about 5 (4 x 1.27)" "5" figure ceiling value 0
 check_contains "smt step: the 8-thread arm includes the shard-1x8 control runs" \
 	"$(tsvget figure smt_step num_runs)" "shard-1x8-r1"
 check_contains "smt sharded 8x1: note says 97% of the ceiling 5.07" \
@@ -376,7 +333,7 @@ cpl "${XL[@]}" --apply "$T/figures.csv" --format tsv --view applied
 expect_rc "apply: a CSV without a name column, with a kind column, exits 0" 0
 check_eq "apply: 100 int/s from the CSV" "$(awk -v f="$RATE" 'BEGIN { printf "%.6f", 100 / f }')" \
 	"$(round "$(tsvget kind rate translated)" 6)"
-check_eq "apply: the kind column decides (20 ms as latency)" "kind column" "$(tsvget kind latency kind_from)"
+check_cell "apply: the kind column decides (20 ms as latency)" "kind column" kind latency kind_from
 
 # refusals: file:line:col, nothing on stdout
 refuse() { # NAME CONTENT WHERE MESSAGE
@@ -414,27 +371,7 @@ expect_rc "translate without --to is a usage error (exit 2)" 2
 ###########################################################################
 echo "# doc_check"
 e2e_case doc-check smt translate-apply
-# doc_check NAME VIEWS ARGS...: md, json and each view's tsv of `coreplan ARGS`
-doc_check() {
-	local name=$1 views=$2
-	shift 2
-	local res failed=""
-	cpl "$@"
-	cp "$T/.out" "$T/dc.md"
-	[ "$RC" -eq 0 ] || failed+="md exit $RC: $ERR; "
-	cpl "$@" --format json
-	cp "$T/.out" "$T/dc.json"
-	[ "$RC" -eq 0 ] || failed+="json exit $RC: $ERR; "
-	for v in $views facts; do
-		cpl "$@" --format tsv --view "$v"
-		if [ "$RC" -ne 0 ] || [ -n "$failed" ]; then
-			not_ok "doc_check $name (view $v)" "${failed}tsv exit $RC: $ERR"
-			continue
-		fi
-		res=$(python3 "$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$T/.out" 2>&1)
-		check_eq "doc_check $name (view $v)" "ok" "$res"
-	done
-}
+# doc_check NAME VIEWS ARGS... (lib.sh)
 doc_check "topology --show" hosts topology --show
 doc_check "smt --corpus gomaxprocs-affinity" figures smt --corpus gomaxprocs-affinity
 doc_check "translate m1 -> core" "factors applied" "${XL[@]}"

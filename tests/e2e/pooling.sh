@@ -28,45 +28,12 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-: "$ROOT"
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SHARED/sky/$GMP_NAME
-CAP=$SHARED/sky/$CAP_NAME
-LOCK=$SHARED/writeups/emitter-lock/scaling.tsv
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-pooling.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+# ok, not_ok, check_eq, check_contains, cpl, expect_rc, tsvcol, jget, py_file,
+# e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, TIMEOUT)
 source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 pooling "$@"
+LOCK=$WRITEUPS/emitter-lock/scaling.tsv
 DB=$T/p.db
-# tsvcol COL: every value of column COL of $T/.out.
-tsvcol() {
-	awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-		c { print $c }' "$T/.out"
-}
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-echo "# coreplan: $BIN"
 
 cpl import -q "$GMP" "$CAP" "$LOCK"
 expect_rc "import both sky corpora and the emitter-lock table" 0

@@ -34,38 +34,12 @@
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then the line
 # "N passed, M failed"; exits 1 if any check failed.
 
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
-# untied_gmp_manifest FILE: the GOMAXPROCS profile without its instance
-source "$E2E_DIR/untied_gmp.sh"
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-EXAMPLE=$ROOT/fixtures/example
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-report.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# ok, not_ok, check_eq, check_contains, cpl, expect_rc, cases (e2e_case)
+# shared helpers: e2e_start (BIN, ROOT, SHARED, the corpora's paths, T, DB,
+# TIMEOUT), ok, not_ok, check_eq, check_contains, cpl, cpl_env, expect_rc,
+# cases (e2e_case), untied_gmp_manifest
 source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 --need gnuplot report "$@"
 # check_same_text NAME EXPECTED ACTUAL: equal, else a unified diff.
 check_same_text() {
 	if [ "$2" == "$3" ]; then
@@ -90,46 +64,8 @@ finish() {
 	exit $?
 }
 
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-if ! command -v gnuplot >/dev/null; then
-	echo "not ok - prerequisites: gnuplot is not installed (apt-get install gnuplot-nox)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/report.db
-# cpl_env ENV... -- ARGS...: the same under env(1) settings.
-cpl_env() {
-	local envs=()
-	while [ "$1" != -- ]; do
-		envs+=("$1")
-		shift
-	done
-	shift
-	e2e_skipping && { e2e_skip_cpl; return 0; }
-	"${TIMEOUT[@]}" env "${envs[@]}" "$BIN" --db "$DB" "$@" >"$T/.out" 2>"$T/.err"
-	RC=$?
-	OUT=$(cat "$T/.out")
-	ERR=$(cat "$T/.err")
-}
 # py NAME SCRIPT ARGS...: tests/e2e/py/report_SCRIPT prints "ok" or reasons.
-py() {
-	local name=$1 script=$2 res
-	shift 2
-	e2e_skipping && return 0
-	res=$(python3 "$E2E_PY_DIR/report_$script" "$@" 2>&1)
-	if [ "$res" == ok ]; then
-		ok "$name"
-	else
-		not_ok "$name" "$res"
-	fi
-}
+py() { py_ok "$1" "$E2E_PY_DIR/report_$2" "${@:3}"; }
 # wait_next_second: so that a timestamp in the output would differ.
 wait_next_second() {
 	local s
@@ -404,6 +340,17 @@ check_contains "cap report: a sizing plot" "$(cat "$CMD_MD")" "![sizing plot](pl
 check_contains "cap report: a memory plot" "$(cat "$CMD_MD")" "![memory plot](plots/"
 
 CSEL=(--corpus "$CAP_NAME" --where block=1,2,3,soak)
+# each_group GROUPS CHECK: `CHECK GROUP` for each group heading of GROUPS (one a
+# line, "k=v k2=v2"), with wh its --where options
+each_group() {
+	local g kv
+	while IFS= read -r g; do
+		[ -n "$g" ] || continue
+		wh=()
+		for kv in $g; do wh+=(--where "$kv"); done
+		"$2" "$g"
+	done <<<"$1"
+}
 # the sweep groups: target x cfg, and small/pg's soak block (one level) a
 # group of its own beside that group's complete blocks (docs/analysis.md, "No
 # silent pooling"); noise and fit use the same groups
@@ -411,16 +358,15 @@ groups=$(sed -n '/^## Sweep$/,/^## Noise$/s/^### Group //p' "$CMD_MD")
 check_eq "cap report: five sweep groups (the soak block on its own)" \
 	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3|target=small cfg=pg block=soak" \
 	"$(paste -sd'|' <<<"$groups")"
-while IFS= read -r g; do
-	[ -n "$g" ] || continue
-	wh=()
-	for kv in $g; do wh+=(--where "$kv"); done
-	segment "cap report: group '$g' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "### Group $g\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
-	segment "cap report: group '$g' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "## Noise\n@@### Group $g\n\n" '\n### Group @@\n## What binds' 3 \
+# sweep_noise_of GROUP: the group's sweep and noise parts are the commands' own output
+sweep_noise_of() {
+	segment "cap report: group '$1' sweep = coreplan sweep --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "### Group $1\n\n" '![scaling plot]' 3 sweep --by sessions "${CSEL[@]}" "${wh[@]}"
+	segment "cap report: group '$1' noise = coreplan noise --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "## Noise\n@@### Group $1\n\n" '\n### Group @@\n## What binds' 3 \
 		noise --by sessions "${CSEL[@]}" "${wh[@]}"
-done <<<"$groups"
+}
+each_group "$groups" sweep_noise_of
 # a sweep over sessions gets no core-scaling models: left out, with the reason
 body=$(awk '$0 == "## Scaling models" { on = 1; next } on && /^## / { exit } on' "$CMD_MD")
 check_contains "cap report: no scaling models over sessions (left out, with the reason)" "$body" \
@@ -435,14 +381,13 @@ mgroups=$(sed -n '/^## Memory per session$/,/^## SMT/s/^### Group //p' "$CMD_MD"
 check_eq "cap report: four memory groups" \
 	"target=medium cfg=mem|target=medium cfg=pg|target=small cfg=mem|target=small cfg=pg block=1,2,3" \
 	"$(paste -sd'|' <<<"$mgroups")"
-while IFS= read -r g; do
-	[ -n "$g" ] || continue
-	wh=()
-	for kv in $g; do wh+=(--where "$kv"); done
-	segment "cap report: group '$g' memory = coreplan memory --by sessions ${CSEL[*]} ${wh[*]}" \
-		"$CMD_MD" "## Memory per session\n@@### Group $g\n\n" '![memory plot]' 3 \
+# memory_of GROUP: the group's memory part is `coreplan memory`'s own output
+memory_of() {
+	segment "cap report: group '$1' memory = coreplan memory --by sessions ${CSEL[*]} ${wh[*]}" \
+		"$CMD_MD" "## Memory per session\n@@### Group $1\n\n" '![memory plot]' 3 \
 		memory --by sessions "${CSEL[@]}" "${wh[@]}"
-done <<<"$mgroups"
+}
+each_group "$mgroups" memory_of
 check_contains "cap report: the soak group's single session count is said" "$(cat "$CMD_MD")" \
 	"1 group with one session count has no slope and is left out."
 segment "cap report: translation = coreplan translate --from subcorpus=m1 --to subcorpus=core --apply-medians --check subcorpus=core" \

@@ -17,54 +17,18 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-EXAMPLE=$ROOT/fixtures/example
+# ok, skip, not_ok (the first line of its details on the result line, the
+# rest indented below), check_eq, check_contains, cases (e2e_case), rcdesc,
+# cmdline, q, sqlq, dbstate, copy_tree; e2e_start (BIN, ROOT, SHARED, the
+# corpora's paths, T, TIMEOUT); the helpers below replace lib.sh's cpl,
+# tsvcol and tsvget
+source "$E2E_DIR/lib.sh"
+e2e_start --cd --need sqlite3 e2e "$@"
 BADFIX=$ROOT/fixtures/bad
-SKY=$SHARED/sky
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SKY/$GMP_NAME
-CAP=$SKY/$CAP_NAME
-WRITEUPS=$SHARED/writeups
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-e2e.XXXXXX") || exit 2
-cleanup() {
-	chmod -R u+rwX "$T" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 # the unreadable-file case runs the binary as nobody inside $T
 chmod 711 "$T"
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# ok, skip, not_ok (the first line of its details on the result line, the
-# rest indented below), check_eq, check_contains, cases (e2e_case); the
-# helpers below replace lib.sh's cpl, tsvget and jget
-source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
 HAVE_PY=1
 command -v python3 >/dev/null || HAVE_PY=0
-if ! command -v sqlite3 >/dev/null; then
-	echo "not ok - prerequisites: the sqlite3 shell is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
 
 # cpl ARGS...: run the binary; sets RC, OUT and ERR (file contents).
 cpl() {
@@ -73,28 +37,6 @@ cpl() {
 	RC=$?
 	OUT=$(cat "$T/.out")
 	ERR=$(cat "$T/.err")
-}
-# rcdesc: RC plus a hint when the process crashed or hung.
-rcdesc() {
-	if [ "$RC" -eq 124 ]; then
-		echo "$RC (TIMEOUT)"
-	elif [ "$RC" -gt 128 ]; then
-		echo "$RC (CRASH: signal $((RC - 128)))"
-	else
-		echo "$RC"
-	fi
-}
-cmdline() { printf '%q ' "$BIN" "$@"; }
-q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
-sqlq() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }
-# dbstate DB: SHA-256 of the file and of its .dump (or "absent").
-dbstate() {
-	if [ -e "$1" ]; then
-		printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" \
-			"$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
-	else
-		echo absent
-	fi
 }
 # tsvcol FILE NAME: the values of column NAME (header row) of a TSV file.
 tsvcol() {
@@ -107,22 +49,11 @@ tsvget() {
 		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
 		k && v && $k == key { print $v }' "$1"
 }
-# jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out.
-jget() {
-	e2e_skipping && return 0
-	python3 "$E2E_PY_DIR/run_jget.py" "$T/.out" "$1" 2>&1
-}
-copy_tree() { # SRC DEST: a writable copy
-	cp -R "$1" "$2" && chmod -R u+w "$2"
-}
 treesum() { # a hash of every file under the given folders (read-only check)
 	find "$@" -type f -print0 2>/dev/null | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64
 }
 
 SRC_SUM_BEFORE=$(treesum "$ROOT/fixtures" "$SKY" "$WRITEUPS")
-
-echo "# coreplan: $BIN"
-echo "# temp: $T"
 
 ###########################################################################
 # A. Real corpora
@@ -801,10 +732,7 @@ for spec in "${CASES[@]}"; do
 	IFS='|' read -r CASE setup want_rc frag post <<<"$spec"
 	e2e_case "bad-$CASE" || continue
 	name="bad input: $CASE"
-	CD=$T/cases/$CASE
-	mkdir -p "$CD"
-	CDB=$CD/db.sqlite
-	cp "$BASEDB" "$CDB"
+	case_folder "$CASE"
 	IMPORT=()
 	RUNAS=()
 	SKIP=""
@@ -823,20 +751,8 @@ for spec in "${CASES[@]}"; do
 	ERR=$(cat "$CD/stderr")
 	after=$(dbstate "$CDB")
 	how="command: ${RUNAS[*]:+${RUNAS[*]} }$(cmdline --db "$CDB" "${IMPORT[@]}")"$'\n'"stderr: $ERR"
-	problems=""
-	[ "$RC" = "$want_rc" ] || problems+="exit $(rcdesc), expected $want_rc; "
-	if [ -n "$frag" ]; then
-		if [[ "$frag" == re:* ]]; then
-			grep -Eq -- "${frag#re:}" "$CD/stderr" || problems+="stderr lacks /${frag#re:}/; "
-		else
-			grep -Fq -- "$frag" "$CD/stderr" || problems+="stderr lacks '$frag'; "
-		fi
-	fi
-	grep -Eq 'runtime error|Sanitizer|[Aa]ssertion' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
-	if [ "$want_rc" != 0 ]; then
-		grep -q '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
-		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
-	elif [ "$RC" = 0 ] && [ -n "$post" ]; then
+	problems=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$before" "$after")
+	if [ "$want_rc" = 0 ] && [ "$RC" = 0 ] && [ -n "$post" ]; then
 		$post || problems+="$POST_MSG; "
 	fi
 	if [ -z "$problems" ]; then

@@ -105,13 +105,13 @@ py_file "fit usl: lambda, sigma, kappa and SEs match the published fit at its pr
 
 cpl "${FIT[@]}" --model usl --format tsv --view summary
 expect_rc "fit --model usl --view summary exits 0" 0
-check_eq "fit usl summary: n 7" "7" "$(tsvget model usl n)"
-check_eq "fit usl summary: 7 levels" "7" "$(tsvget model usl levels)"
-check_eq "fit usl summary: 4 degrees of freedom" "4" "$(tsvget model usl dof)"
-check_eq "fit usl summary: residual SE 82.85" "82.85" "$(round "$(tsvget model usl residual_se)" 2)"
-check_eq "fit usl summary: peak N* 96.51956" "96.51956" "$(round "$(tsvget model usl peak_n)" 5)"
-check_eq "fit usl summary: X(N*) about 1884" "1884" "$(round "$(tsvget model usl peak_x)" 0)"
-check_eq "fit usl summary: Amdahl limit 3245.589" "3245.589" "$(round "$(tsvget model usl amdahl_ceiling)" 3)"
+check_cell "fit usl summary: n 7" "7" model usl n
+check_cell "fit usl summary: 7 levels" "7" model usl levels
+check_cell "fit usl summary: 4 degrees of freedom" "4" model usl dof
+check_cell "fit usl summary: residual SE 82.85" "82.85" model usl residual_se 2
+check_cell "fit usl summary: peak N* 96.51956" "96.51956" model usl peak_n 5
+check_cell "fit usl summary: X(N*) about 1884" "1884" model usl peak_x 0
+check_cell "fit usl summary: Amdahl limit 3245.589" "3245.589" model usl amdahl_ceiling 3
 check_eq "fit usl summary: one row (only usl asked for)" "2" "$(grep -c . "$T/.out")"
 # R^2 = 1 - SSE / SST, SSE = 4 x 82.845820027381892^2 (exact optimum, mpmath)
 py_file "fit usl summary: r2 = 1 - SSE/SST (python3, 1e-8)" sizing_fit_usl_summary_r2_1.py "$SDM"
@@ -192,27 +192,19 @@ e2e_case size
 # corpus untied, so it is imported untied: the same profile without its
 # instance (lib.sh: untied_gmp_manifest). The tied corpus is the host database
 # below; the default tie itself is checked in hosts.sh and report.sh.
-untied_gmp_manifest "$T/gmp-untied.manifest"
-cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
-expect_rc "import gomaxprocs-scaling-20260816 untied (the profile without its instance)" 0
-check_eq "import untied: 29 runs, none tied" "29 0" \
-	"$(tsvget name gomaxprocs-scaling-20260816 runs) $(tsvget name gomaxprocs-scaling-20260816 tied_runs)"
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
+import_untied
 
 # the GOMAXPROCS sweep: sigma at its bound 0 (unconstrained optimum -0.022)
 cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --model usl --format tsv
 expect_rc "fit usl on the GOMAXPROCS sweep exits 0" 0
-check_eq "fit usl sweep: sigma at bound" "at bound" "$(tsvget param sigma at_bound)"
-check_eq "fit usl sweep: sigma 0" "0" "$(tsvget param sigma value)"
-check_eq "fit usl sweep: sigma has no SE" "NA" "$(tsvget param sigma se)"
-check_eq "fit usl sweep: lambda 467.2934 (mpmath, sigma = 0)" "467.2934" "$(round "$(tsvget param lambda value)" 4)"
-check_eq "fit usl sweep: lambda SE 5.1030 (on 10 dof)" "5.1030" "$(round "$(tsvget param lambda se)" 4)"
+check_cell "fit usl sweep: sigma at bound" "at bound" param sigma at_bound
+check_cell "fit usl sweep: sigma 0" "0" param sigma value
+check_cell "fit usl sweep: sigma has no SE" "NA" param sigma se
+check_cell "fit usl sweep: lambda 467.2934 (mpmath, sigma = 0)" "467.2934" param lambda value 4
+check_cell "fit usl sweep: lambda SE 5.1030 (on 10 dof)" "5.1030" param lambda se 4
 cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --model usl --format tsv --view summary
-check_eq "fit usl sweep: dof = 12 - 2" "10" "$(tsvget model usl dof)"
-check_eq "fit usl sweep: residual SE 25.1230" "25.1230" "$(round "$(tsvget model usl residual_se)" 4)"
+check_cell "fit usl sweep: dof = 12 - 2" "10" model usl dof
+check_cell "fit usl sweep: residual SE 25.1230" "25.1230" model usl residual_se 4
 cpl fit --corpus gomaxprocs-scaling-20260816 --where block=1,2,3 --by gomaxprocs --format json
 py_file "fit GOMAXPROCS sweep json: power per doubling (python Gauss-Newton), summaries from the parameters" \
 	sizing_fit_gomaxprocs_sweep_power_per.py "$GMP/results.tsv" gomaxprocs tput block=1,2,3
@@ -222,11 +214,7 @@ check_eq "fit GOMAXPROCS sweep json: usl_dof 10, usl_residual_se 25.1230 (sigma 
 # The target is the PostgreSQL store its memory runs measure (--store): the
 # pg cells are the instances' measured capacity; no store factor is given, so
 # the predictions say `other store`.
-SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
-	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
-	--smt-from 'corpus=gomaxprocs-affinity'
-	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
-	--measured-where 'block=1,2,3')
+# SIZE: sizing_lib.sh
 cpl "${SIZE[@]}" --format tsv
 expect_rc "size --target 1000 --sessions 500 ... --format tsv exits 0" 0
 cp "$T/.out" "$T/size.tsv"
@@ -235,8 +223,8 @@ cp "$T/.out" "$T/size.tsv"
 py_file "size: inputs from the corpus files (9 sweep runs, 9 memory runs; base 299.3, per doubling 1.7856, SMT 1.2675)" \
 	sizing_size_inputs_from_the_corpus.py "$SHARED"
 
-check_eq "size e2-small: short" "short" "$(tsvget instance e2-small verdict)"
-check_eq "size e2-medium: short" "short" "$(tsvget instance e2-medium verdict)"
+check_cell "size e2-small: short" "short" instance e2-small verdict
+check_cell "size e2-medium: short" "short" instance e2-medium verdict
 py_file "size e2-small: shortfall > 8; e2-medium: shortfall > 4" sizing_size_e2_small_shortfall_8.py
 # Seed 001: e2-small short by ~15x, e2-medium ~250 int/s at 500 sessions:
 # the instances view shows the worst cell (the pg store) of each.
@@ -261,11 +249,11 @@ for r in rows(sys.argv[1]):
 print(best["instance"] if best else "none")' "$T/.out")
 CHEAPEST=$(cheapest_rows)
 check_eq "size: CHEAPEST marks the cheapest printed 'meets' row ($EXPECT_CHEAPEST)" "$EXPECT_CHEAPEST" "$CHEAPEST"
-check_eq "size: the CHEAPEST row's verdict is meets" "meets" "$(tsvget instance "$EXPECT_CHEAPEST" verdict)"
+check_cell "size: the CHEAPEST row's verdict is meets" "meets" instance "$EXPECT_CHEAPEST" verdict
 # e2-standard-4 (2 physical cores) is predicted below 1000, so the cheapest
 # meeting e2 row needs 4 physical cores (e2-standard-8): counted in cores,
 # not vCPUs.
-check_eq "size: e2-standard-4 (2 physical cores) is short" "short" "$(tsvget instance e2-standard-4 verdict)"
+check_cell "size: e2-standard-4 (2 physical cores) is short" "short" instance e2-standard-4 verdict
 check_eq "size: the cheapest meeting row is e2-standard-8" "e2-standard-8" "$EXPECT_CHEAPEST"
 PC=$(tsvget instance "$EXPECT_CHEAPEST" physical_cores)
 if awk -v p="${PC:-0}" 'BEGIN { exit !(p >= 4) }'; then
@@ -284,9 +272,9 @@ check_contains "size: e2-standard-16 (8 cores) is extrapolated" "$(tsvget instan
 # (results.tsv of the GOMAXPROCS corpus, blocks 1-3, all at 100; core runs at 25):
 # 500 sessions is 5x beyond, on every predicted row; memory's slope spans 100-500.
 py_file "size: sessions 500 flagged 5x beyond the CPU inputs' largest count (python: max sessions of the base and sweep runs)" sizing_size_sessions_500_flagged_5x.py "$SHARED"
-check_eq "size: n2-standard-8 without --translate: unmeasured CPU" "unmeasured CPU" "$(tsvget instance n2-standard-8 verdict)"
-check_eq "size: n2-standard-8 without --translate: no prediction" "NA" "$(tsvget instance n2-standard-8 predicted)"
-check_eq "size: m7i.large without --translate: unmeasured CPU" "unmeasured CPU" "$(tsvget instance m7i.large verdict)"
+check_cell "size: n2-standard-8 without --translate: unmeasured CPU" "unmeasured CPU" instance n2-standard-8 verdict
+check_cell "size: n2-standard-8 without --translate: no prediction" "NA" instance n2-standard-8 predicted
+check_cell "size: m7i.large without --translate: unmeasured CPU" "unmeasured CPU" instance m7i.large verdict
 
 # --translate gce-n2=1.1: n2 rows = the e2 arithmetic on base / 1.1
 cpl "${SIZE[@]}" --format tsv --translate gce-n2=1.1
@@ -314,12 +302,12 @@ check_eq "size inputs view: header" "input	value	lo	hi	unit	runs	cpu_family	wher
 BASE_LINE=$(python3 -c "$PYLIB$PYINPUTS"'
 base = inputs(sys.argv[1])[0]
 print("median tput of 3 runs (subcorpus=core), range %g-%g, on gce-e2" % (base[1], base[2]))' "$SHARED")
-check_eq "size inputs view: the base rate's source line" "$BASE_LINE" "$(tsvget input base_rate source)"
-check_eq "size inputs view: the base rate from 3 runs" "3" "$(tsvget input base_rate runs)"
-check_eq "size inputs view: the base rate's WHERE" "subcorpus=core" "$(tsvget input base_rate where)"
+check_cell "size inputs view: the base rate's source line" "$BASE_LINE" input base_rate source
+check_cell "size inputs view: the base rate from 3 runs" "3" input base_rate runs
+check_cell "size inputs view: the base rate's WHERE" "subcorpus=core" input base_rate where
 check_contains "size inputs view: the scaling source line" "$(tsvget input per_doubling source)" "per doubling 1.7856"
-check_eq "size inputs view: 9 sweep runs" "9" "$(tsvget input per_doubling runs)"
-check_eq "size inputs view: 9 memory runs" "9" "$(tsvget input mem_per_session_kb runs)"
+check_cell "size inputs view: 9 sweep runs" "9" input per_doubling runs
+check_cell "size inputs view: 9 memory runs" "9" input mem_per_session_kb runs
 check_contains "size inputs view: the SMT source line" "$(tsvget input smt_factor source)" "smt_factor of coreplan smt on corpus=gomaxprocs-affinity"
 py_file "size inputs view: value/lo/hi of each input recomputed from the corpus files (1e-6)" sizing_size_inputs_view_value_lo.py "$SHARED"
 
@@ -331,9 +319,7 @@ check_contains "size md: the estimates caveat" "$OUT" "predictions are estimates
 check_contains "size md: the title" "$OUT" "## Sizing: target 1000 tput at 500 sessions, headroom 0%"
 check_contains "size md: the cheapest fact" "$OUT" "- cheapest instance that meets the target: e2-standard-8"
 cp "$T/.out" "$T/size.md"
-py_check "doc_check size (all inputs from corpora): md, json and tsv agree" \
-	"import subprocess, sys; r = subprocess.run([sys.executable, sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]], capture_output=True, text=True); print(r.stdout.strip())" \
-	"$E2E_DIR/doc_check.py" "$T/size.md" "$T/size.json" "$T/size.tsv"
+doc_agree "doc_check size (all inputs from corpora): md, json and tsv agree" "$T/size.md" "$T/size.json" "$T/size.tsv"
 
 
 # The same request on the capacity and GOMAXPROCS corpora imported together:
@@ -349,12 +335,10 @@ done
 cpl "${DCSIZE[@]}" --format tsv --view inputs
 cp "$T/.out" "$T/dc-inputs.tsv"
 for tsv in "$T/dc.tsv" "$T/dc-inputs.tsv"; do
-	py_check "doc_check size on the corpora ($(basename "$tsv")): md, json and tsv agree" \
-		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-		"$E2E_DIR/doc_check.py" "$T/dc.md" "$T/dc.json" "$tsv"
+	doc_agree "doc_check size on the corpora ($(basename "$tsv")): md, json and tsv agree" "$T/dc.md" "$T/dc.json" "$tsv"
 done
 cp "$T/dc-inputs.tsv" "$T/.out"
-check_eq "size on the corpora: the sweep's 12 runs (blocks 1-3, gomaxprocs 1-8)" "12" "$(tsvget input per_doubling runs)"
+check_cell "size on the corpora: the sweep's 12 runs (blocks 1-3, gomaxprocs 1-8)" "12" input per_doubling runs
 # no --smt-from: the SMT factor measured where --smt-from would have found it,
 # the affinity table's pinned runs on the sweep's platform (amd-epyc-7b12):
 # median pin-siblings / median 2-thread sweep (runs.tsv, python)

@@ -11,18 +11,8 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
 source "$E2E_DIR/sizing_lib.sh"
 
 # a database with runs (the version-3 check copies it) and the request sizing.sh checks
-untied_gmp_manifest "$T/gmp-untied.manifest"
-cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest"
-expect_rc "import gomaxprocs-scaling-20260816 untied" 0
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
-SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
-	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
-	--smt-from 'corpus=gomaxprocs-affinity'
-	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
-	--measured-where 'block=1,2,3')
+import_untied
+# SIZE: sizing_lib.sh
 cpl "${SIZE[@]}" --format tsv
 expect_rc "size on the shipped catalogs exits 0" 0
 cp "$T/.out" "$T/size.tsv"
@@ -40,22 +30,22 @@ GIVEN=(size --catalog "$T/mine.tsv" --target 1000 --base-rate 300 --base-cpu fam
 cpl "${GIVEN[@]}"
 expect_rc "size with given numbers and --catalog exits 0" 0
 # half: 2 x 0.5 / 2 = 0.5 core: 300 x 0.5 x 1.25 = 187.5; burst 1 core: 300 x 1.25 = 375
-check_eq "size given: half = 300 x 0.5 x 1.25 = 187.5" "187.5" "$(round "$(tsvget instance half predicted)" 1)"
+check_cell "size given: half = 300 x 0.5 x 1.25 = 187.5" "187.5" instance half predicted 1
 check_contains "size given: half burst 375" "$(tsvget instance half flags)" "burst 375 not sustained"
 # two: 300 x 1.8 x 1.25 = 675, short; four: 300 x 1.8^2 = 972, short (1 thread per core)
-check_eq "size given: two = 300 x 1.8 x 1.25 = 675" "675.0" "$(round "$(tsvget instance two predicted)" 1)"
-check_eq "size given: four = 300 x 1.8^2 x 1 = 972" "972.0" "$(round "$(tsvget instance four predicted)" 1)"
+check_cell "size given: two = 300 x 1.8 x 1.25 = 675" "675.0" instance two predicted 1
+check_cell "size given: four = 300 x 1.8^2 x 1 = 972" "972.0" instance four predicted 1
 # eight: 300 x 1.8^3 x 1.25 = 2187, meets, the only one, CHEAPEST; no --scaling-from: not flagged extrapolated
-check_eq "size given: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
+check_cell "size given: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" instance eight predicted 1
 check_eq "size given: eight is the cheapest (only) meeting row, uncalibrated (no runs)" "CHEAPEST; uncalibrated" \
 	"$(tsvget instance eight flags)"
 # cost per 1k: 0.5 x 1000 / 2187 = 0.22862...
-check_eq "size given: eight cost per 1k = 0.5 x 1000 / 2187" "0.2286" "$(round "$(tsvget instance eight cost_per_1k)" 4)"
-check_eq "size given: no sessions, no memory figure" "NA" "$(tsvget instance eight memory_needed_gib)"
+check_cell "size given: eight cost per 1k = 0.5 x 1000 / 2187" "0.2286" instance eight cost_per_1k 4
+check_cell "size given: no sessions, no memory figure" "NA" instance eight memory_needed_gib
 cpl "${GIVEN[@]}" --headroom 60
 # 40% kept: eight 2187 x 0.4 = 874.8, short: nothing meets, nothing marked
-check_eq "size given --headroom 60: eight = 2187 x 0.4 = 874.8" "874.8" "$(round "$(tsvget instance eight predicted)" 1)"
-check_eq "size given --headroom 60: eight is short" "short" "$(tsvget instance eight verdict)"
+check_cell "size given --headroom 60: eight = 2187 x 0.4 = 874.8" "874.8" instance eight predicted 1
+check_cell "size given --headroom 60: eight is short" "short" instance eight verdict
 check_eq "size given --headroom 60: no CHEAPEST row" "0" "$(grep -c CHEAPEST "$T/.out")"
 cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
 # (1048576 + 30000 x 500) / 1048576 = 16048576 / 1048576 = 15.305 GiB of app,
@@ -63,8 +53,8 @@ cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
 # less than two's 16
 check_eq "size given: memory (1048576 + 30000 x 500) / 1048576 + 512 / 1024 = 15.81 GiB" "15.81" \
 	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
-check_eq "size given: the app part 15.31 GiB" "15.31" "$(round "$(tsvget instance two memory_app_gib)" 2)"
-check_eq "size given: the OS part 0.5 GiB" "0.50" "$(round "$(tsvget instance two memory_os_gib)" 2)"
+check_cell "size given: the app part 15.31 GiB" "15.31" instance two memory_app_gib 2
+check_cell "size given: the OS part 0.5 GiB" "0.50" instance two memory_os_gib 2
 check_eq "size given: nothing co-located without --memory-from or --colocated-kb" "0.00" \
 	"$(round "$(tsvget instance two memory_colocated_gib)" 2)"
 # --os-reserve-mib 0 and --colocated-kb 1048576: 15.305 + 1 = 16.305 > 16: two is memory-bound
@@ -72,10 +62,10 @@ cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576 --o
 	--colocated-kb 1048576
 check_eq "size given --os-reserve-mib 0 --colocated-kb 1048576: 15.305 + 1 = 16.31 GiB" "16.31" \
 	"$(round "$(tsvget instance two memory_needed_gib)" 2)"
-check_eq "size given --colocated-kb: two (16 GiB) is now memory-bound" "memory-bound" "$(tsvget instance two verdict)"
+check_cell "size given --colocated-kb: two (16 GiB) is now memory-bound" "memory-bound" instance two verdict
 cpl "${GIVEN[@]}" --sessions 500 --mem-per-session 30000 --mem-fixed 1048576
-check_eq "size given: half (4 GiB) is memory-bound" "memory-bound" "$(tsvget instance half verdict)"
-check_eq "size given: two (16 GiB) is not memory-bound" "short" "$(tsvget instance two verdict)"
+check_cell "size given: half (4 GiB) is memory-bound" "memory-bound" instance half verdict
+check_cell "size given: two (16 GiB) is not memory-bound" "short" instance two verdict
 
 ###########################################################################
 # size without a database: given numbers, the shipped catalogs, every cell
@@ -101,15 +91,13 @@ py_file "size without a database: every cell of the instances view recomputed fr
 cp "$T/nodb.json" "$T/.out"
 py_file "size without a database: facts (target, sessions, headroom, cheapest and its capacity, inputs, catalogs shipped)" sizing_catalog_size_without_a_database_facts.py "$AWS" "$GCE"
 cp "$T/nodb-inputs.tsv" "$T/.out"
-check_eq "size without a database, inputs view: the base rate as given" "given: base rate 299" "$(tsvget input base_rate source)"
-check_eq "size without a database, inputs view: no runs behind a given number" "NA" "$(tsvget input base_rate runs)"
-check_eq "size without a database, inputs view: fixed memory as given" "40000" "$(tsvget input mem_fixed_kb value)"
+check_cell "size without a database, inputs view: the base rate as given" "given: base rate 299" input base_rate source
+check_cell "size without a database, inputs view: no runs behind a given number" "NA" input base_rate runs
+check_cell "size without a database, inputs view: fixed memory as given" "40000" input mem_fixed_kb value
 for view in instances inputs; do
 	tsv=$T/nodb.tsv
 	[ "$view" = inputs ] && tsv=$T/nodb-inputs.tsv
-	py_check "doc_check size without a database (view $view): md, json and tsv agree" \
-		"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-		"$E2E_DIR/doc_check.py" "$T/nodb.md" "$T/nodb.json" "$tsv"
+	doc_agree "doc_check size without a database (view $view): md, json and tsv agree" "$T/nodb.md" "$T/nodb.json" "$tsv"
 done
 
 ###########################################################################
@@ -151,9 +139,7 @@ cpl catalog --show
 cp "$T/.out" "$T/show.md"
 cpl catalog --show --format tsv
 cp "$T/.out" "$T/show.tsv"
-py_check "doc_check catalog --show: md, json and tsv agree" \
-	"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-	"$E2E_DIR/doc_check.py" "$T/show.md" "$T/show.json" "$T/show.tsv"
+doc_agree "doc_check catalog --show: md, json and tsv agree" "$T/show.md" "$T/show.json" "$T/show.tsv"
 
 cpl catalog --families --format tsv
 expect_rc "catalog --families exits 0" 0
@@ -181,7 +167,7 @@ gce	4	$(realpath "$T/mine.tsv")" \
 cpl size --target 1000 --base-rate 300 --base-cpu fam-a --per-doubling 1.8 --smt-factor 1.25 --format tsv
 expect_rc "size on the replaced catalogs exits 0" 0
 check_eq "size on the replaced catalogs: 58 rows" "58" "$(($(grep -c . "$T/.out") - 1))"
-check_eq "size on the replaced catalogs: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" "$(round "$(tsvget instance eight predicted)" 1)"
+check_cell "size on the replaced catalogs: eight = 300 x 1.8^3 x 1.25 = 2187" "2187.0" instance eight predicted 1
 # --catalog FILE wins over the stored ones, for that run only: the database does not change
 BEFORE=$(sha256sum "$DB" | cut -d' ' -f1)
 cpl size --catalog "$GCE" --target 1000 --base-rate 299 --base-cpu gce-e2 --per-doubling 1.78 --format json

@@ -41,10 +41,7 @@ source "$E2E_DIR/sizing_lib.sh"
 
 cpl import -q "$GMP"
 expect_rc "import gomaxprocs-scaling-20260816 (its profile: e2-standard-8, amd-epyc-7b12)" 0
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
+import_cap_aff ""
 
 # The model from the corpus files: the inputs (PYINPUTS), the e2-medium
 # medians by store and session count (blocks 1-3), the store factor at

@@ -1,49 +1,13 @@
-# sizing_lib.sh: the start the sizing scripts share (sourced after E2E_DIR is set):
-# BIN, ROOT, SHARED and the corpus paths, T (removed on exit), PASS/FAIL, lib.sh's
-# helpers, TIMEOUT, DB, round and PYLIB (a TSV reader and closeness tests for py_check).
-
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-SDM=$ROOT/fixtures/usl/specsdm91.tsv
-GCE=$ROOT/fixtures/catalogs/gce.tsv
-AWS=$ROOT/fixtures/catalogs/aws.tsv
-AFF=$SHARED/writeups/gomaxprocs-affinity
-AFF_MANIFEST=$ROOT/fixtures/manifests/gomaxprocs-affinity.manifest
-CAP=$SHARED/sky/gcp-x86-capacity-20260816
-GMP=$SHARED/sky/gomaxprocs-scaling-20260816
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-sizing.XXXXXX") || exit 2
-cleanup() { rm -rf "$T"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# shared helpers: ok, not_ok, check_eq, check_contains, cpl, tsvget, expect_rc
+# sizing_lib.sh: the start the sizing scripts share (sourced after E2E_DIR is
+# set): lib.sh's e2e_start (BIN, ROOT, SHARED, the corpora's paths, T removed
+# on exit, DB, TIMEOUT, PASS/FAIL) and check helpers (round among them), the
+# usl and catalog fixtures, PYLIB (a TSV reader and closeness tests for
+# py_check) and PYINPUTS.
 source "$E2E_DIR/lib.sh"
+e2e_start --cd --need python3 sizing "$@"
+SDM=$ROOT/fixtures/usl/specsdm91.tsv
+AWS=$ROOT/fixtures/catalogs/aws.tsv
 
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-if ! command -v python3 >/dev/null; then
-	echo "not ok - prerequisites: python3 is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-
-DB=$T/sizing.db
-# round X PLACES
-round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
 # py_check NAME SCRIPT ARGS...: SCRIPT reads $T/.out (argv[1]); prints "ok" or a reason.
 
 # TSV reader (plain split: no quoting in these files), closeness, printed precision.
@@ -65,5 +29,28 @@ cheapest_rows() {
 		$f ~ /CHEAPEST/ { print $1 }' "$T/.out" | paste -sd, -
 }
 
-echo "# coreplan: $BIN"
-echo "# temp: $T"
+# import_cap_aff PREFIX: the capacity corpus and the affinity table with its
+# manifest into $DB (PREFIX starts the checks' names)
+import_cap_aff() {
+	cpl import -q "$CAP"
+	expect_rc "${1}import gcp-x86-capacity-20260816" 0
+	cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
+	expect_rc "${1}import gomaxprocs-affinity with its manifest" 0
+}
+# import_untied: the GOMAXPROCS sweep untied (the profile without its
+# instance, untied_gmp_manifest: 29 runs, none tied), then import_cap_aff
+import_untied() {
+	untied_gmp_manifest "$T/gmp-untied.manifest"
+	cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
+	expect_rc "import gomaxprocs-scaling-20260816 untied (the profile without its instance)" 0
+	check_eq "import untied: 29 runs, none tied" "29 0" \
+		"$(tsvget name "$GMP_NAME" runs) $(tsvget name "$GMP_NAME" tied_runs)"
+	import_cap_aff ""
+}
+# SIZE: the request sizing.sh and sizing_catalog.sh check (the PostgreSQL store
+# its memory runs measure; every input from the corpora)
+SIZE=(size --target 1000 --sessions 500 --store postgres --base-from 'subcorpus=core'
+	--scaling-from 'corpus=gomaxprocs-scaling-20260816 block=1,2,3 gomaxprocs=1,2,4'
+	--smt-from 'corpus=gomaxprocs-affinity'
+	--memory-from 'corpus=gcp-x86-capacity-20260816 target=medium cfg=pg block=1,2,3'
+	--measured-where 'block=1,2,3')

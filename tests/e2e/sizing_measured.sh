@@ -12,15 +12,7 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd) # before any cd
 source "$E2E_DIR/sizing_lib.sh"
 
 # the untied database (sizing.sh's): the size checks without a host use it
-untied_gmp_manifest "$T/gmp-untied.manifest"
-cpl import -q "$GMP" --manifest "$T/gmp-untied.manifest" --format tsv
-expect_rc "import gomaxprocs-scaling-20260816 untied (the profile without its instance)" 0
-check_eq "import untied: 29 runs, none tied" "29 0" \
-	"$(tsvget name gomaxprocs-scaling-20260816 runs) $(tsvget name gomaxprocs-scaling-20260816 tied_runs)"
-cpl import -q "$CAP"
-expect_rc "import gcp-x86-capacity-20260816" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "import gomaxprocs-affinity with its manifest" 0
+import_untied
 
 ###########################################################################
 # size on corpora tied to their host (issue 12): scaling over physical
@@ -34,32 +26,12 @@ DB=$T/host.db
 # 4 physical cores, 2 per core). Its runs are tied to that host with a copy
 # of importers/profiles.c's sky-gomaxprocs profile plus `set =
 # topology_host=epyc` (README.md, manifests).
-cat >"$T/gmp-host.manifest" <<'EOF'
-layout = sky-gomaxprocs
-
-[table main]
-file = results.tsv
-tag = {tag}
-tag-parse = g{gomaxprocs}-n{sessions}-b{block} | prof-g{gomaxprocs}-n{sessions}
-run-dir = runs/{tag}
-discover = runs/*/
-generator = {run-dir}/load.json
-idle = {run-dir}/idle.txt
-trace = {run-dir}/sample.tsv
-trace-columns = epoch app_rss_kb mem_avail_kb conn cpu_total_j cpu_idle_j app_j threads
-window = {run-dir}/window.tsv
-require-trace = yes
-text = {run-dir}/goroutine.txt
-set = topology_host=epyc
-EOF
+gmp_manifest "$T/gmp-host.manifest" topology_host=epyc
 cpl topology --from "$AFF/lscpu.txt" --host epyc
 expect_rc "host db: topology --from lscpu.txt --host epyc" 0
 cpl import -q "$GMP" --manifest "$T/gmp-host.manifest"
 expect_rc "host db: import the GOMAXPROCS corpus tied to host epyc" 0
-cpl import -q "$CAP"
-expect_rc "host db: import the capacity corpus" 0
-cpl import -q "$AFF" --manifest "$AFF_MANIFEST"
-expect_rc "host db: import the affinity table with its manifest (host gomaxprocs-affinity)" 0
+import_cap_aff "host db: " # the affinity table: host gomaxprocs-affinity
 
 CAPW="corpus=gcp-x86-capacity-20260816"
 REF=(size --target 1000 --sessions 500 --base-from "$CAPW subcorpus=core"
@@ -69,10 +41,10 @@ REF=(size --target 1000 --sessions 500 --base-from "$CAPW subcorpus=core"
 cpl "${REF[@]}" --format tsv --view inputs
 expect_rc "size (the issue's command, GOMAXPROCS=8 left in) exits 0" 0
 cp "$T/.out" "$T/ref-inputs.tsv"
-check_eq "size with 8 left in: fitted over the physical-core levels 1, 2, 4" "1, 2, 4" "$(tsvget input per_doubling levels)"
-check_eq "size with 8 left in: level 8 left out as SMT (3 runs)" "8 (smt: 3 runs)" "$(tsvget input per_doubling left_out)"
-check_eq "size with 8 left in: the host named" "epyc" "$(tsvget input per_doubling host)"
-check_eq "size with 8 left in: 9 runs fitted" "9" "$(tsvget input per_doubling runs)"
+check_cell "size with 8 left in: fitted over the physical-core levels 1, 2, 4" "1, 2, 4" input per_doubling levels
+check_cell "size with 8 left in: level 8 left out as SMT (3 runs)" "8 (smt: 3 runs)" input per_doubling left_out
+check_cell "size with 8 left in: the host named" "epyc" input per_doubling host
+check_cell "size with 8 left in: 9 runs fitted" "9" input per_doubling runs
 check_contains "size with 8 left in: the source says physical-core levels on host epyc" \
 	"$(tsvget input per_doubling source)" "the physical-core levels on host epyc (4 physical cores, 8 logical CPUs); left out: 8 (smt: 3 runs)"
 # python Gauss-Newton power law over gomaxprocs 1, 2, 4 (PYINPUTS): 2^b = 1.7856
@@ -94,7 +66,7 @@ expect_rc "size with GOMAXPROCS=8 taken out exits 0" 0
 check_eq "size: the scaling input (value, bounds, levels, runs) is the same with 8 taken out" \
 	"$(awk -F'\t' '$1 == "per_doubling" { print $2, $3, $4, $6, $10 }' "$T/ref-inputs.tsv")" \
 	"$(awk -F'\t' '$1 == "per_doubling" { print $2, $3, $4, $6, $10 }' "$T/.out")"
-check_eq "size with 8 taken out: nothing left out" "NA" "$(tsvget input per_doubling left_out)"
+check_cell "size with 8 taken out: nothing left out" "NA" input per_doubling left_out
 cpl "${OUT8[@]}" --format tsv
 check_eq "size: the cheapest that meets is the same with 8 taken out" "$REF_CHEAPEST" "$(cheapest_rows)"
 check_eq "size: every row is the same with 8 taken out" "$(cat "$T/ref.tsv")" "$OUT"
@@ -180,22 +152,22 @@ check_eq "size measured: the worst cell of each is the pg store" "e2-small cfg=p
 	"$(awk -F'\t' 'NR > 1 && $16 == "1" { print $1, $3 }' "$T/.out" | paste -sd, -)"
 cp "$T/ref.tsv" "$T/.out"
 for inst in e2-small e2-medium; do
-	check_eq "size $inst: the verdict rests on measurement" "measured" "$(tsvget instance $inst verdict_basis)"
+	check_cell "size $inst: the verdict rests on measurement" "measured" instance $inst verdict_basis
 	check_eq "size $inst: short (on the pg store at 500 sessions)" "short cfg=pg at 500 sessions" \
 		"$(tsvget instance $inst verdict) $(tsvget instance $inst measured_at)"
 done
-check_eq "size e2-small: measured shortfall 15.22x (the write-up's ~15x)" "15.22" "$(round "$(tsvget instance e2-small measured_shortfall)" 2)"
-check_eq "size e2-medium: measured shortfall 4.08x (the write-up's ~4x)" "4.08" "$(round "$(tsvget instance e2-medium measured_shortfall)" 2)"
+check_cell "size e2-small: measured shortfall 15.22x (the write-up's ~15x)" "15.22" instance e2-small measured_shortfall 2
+check_cell "size e2-medium: measured shortfall 4.08x (the write-up's ~4x)" "4.08" instance e2-medium measured_shortfall 2
 check_contains "size e2-small: flagged measured below prediction" "$(tsvget instance e2-small flags)" "measured below prediction"
 check_contains "size e2-medium: flagged measured above prediction" "$(tsvget instance e2-medium flags)" "measured above prediction"
-check_eq "size e2-small: the model's shortfall is kept beside (10.54x)" "10.54" "$(round "$(tsvget instance e2-small shortfall)" 2)"
-check_eq "size: rows nobody measured rest on the prediction" "predicted" "$(tsvget instance e2-standard-8 verdict_basis)"
+check_cell "size e2-small: the model's shortfall is kept beside (10.54x)" "10.54" instance e2-small shortfall 2
+check_cell "size: rows nobody measured rest on the prediction" "predicted" instance e2-standard-8 verdict_basis
 
 # each verdict on the real corpora
-check_eq "size verdict meets: e2-standard-8 (predicted_low >= 1000)" "meets" "$(tsvget instance e2-standard-8 verdict)"
-check_eq "size verdict short: e2-standard-4 (predicted < 1000)" "short" "$(tsvget instance e2-standard-4 verdict)"
-check_eq "size verdict memory-bound: e2-micro (1 GiB)" "memory-bound" "$(tsvget instance e2-micro verdict)"
-check_eq "size verdict unmeasured CPU: n2-standard-8" "unmeasured CPU" "$(tsvget instance n2-standard-8 verdict)"
+check_cell "size verdict meets: e2-standard-8 (predicted_low >= 1000)" "meets" instance e2-standard-8 verdict
+check_cell "size verdict short: e2-standard-4 (predicted < 1000)" "short" instance e2-standard-4 verdict
+check_cell "size verdict memory-bound: e2-micro (1 GiB)" "memory-bound" instance e2-micro verdict
+check_cell "size verdict unmeasured CPU: n2-standard-8" "unmeasured CPU" instance n2-standard-8 verdict
 # marginal: a target between e2-standard-8's lower bound and its prediction (python, from the corpus inputs)
 MARGINAL=$(python3 -c "$PYLIB$PYINPUTS"'
 base, pd, smt, _, _, _ = inputs(sys.argv[1])
@@ -205,7 +177,7 @@ print(round((lo + p) / 2))' "$SHARED" "$GCE")
 M_REQ=("${REF[@]}")
 M_REQ[2]=$MARGINAL
 cpl "${M_REQ[@]}" --format tsv
-check_eq "size verdict marginal: e2-standard-8 at target $MARGINAL (between its lower bound and its prediction)" "marginal" "$(tsvget instance e2-standard-8 verdict)"
+check_cell "size verdict marginal: e2-standard-8 at target $MARGINAL (between its lower bound and its prediction)" "marginal" instance e2-standard-8 verdict
 check_eq "size at target $MARGINAL: the cheapest that meets is e2-standard-16 (marginal does not meet)" "e2-standard-16" "$(cheapest_rows)"
 # measured verdicts on e2-small at 500 sessions: pg min 63.45, median 65.72; mem min 75.38
 for tv in "60 meets" "65 marginal" "70 short"; do
@@ -228,18 +200,18 @@ MEM_REQ=("${REF[@]}")
 MEM_REQ[12]="$CAPW target=medium cfg=mem block=1,2,3"
 cpl "${MEM_REQ[@]}" --format tsv --view inputs
 expect_rc "size --memory-from the mem runs exits 0" 0
-check_eq "size memory (mem runs, pg_rss_kb 0 in the traces): nothing co-located" "0" "$(tsvget input colocated_kb value)"
+check_cell "size memory (mem runs, pg_rss_kb 0 in the traces): nothing co-located" "0" input colocated_kb value
 check_contains "size memory (mem runs): the source says the traces show no PostgreSQL" "$(tsvget input colocated_kb source)" "the traces show no PostgreSQL"
 MEM_REQ[12]='corpus=gomaxprocs-scaling-20260816 gomaxprocs=8 block=1,2,3,9'
 cpl "${MEM_REQ[@]}" --format tsv --view inputs
 expect_rc "size --memory-from the GOMAXPROCS runs (no pg_rss_kb column) exits 0" 0
-check_eq "size memory (GOMAXPROCS runs): nothing co-located" "0" "$(tsvget input colocated_kb value)"
+check_cell "size memory (GOMAXPROCS runs): nothing co-located" "0" input colocated_kb value
 check_contains "size memory (GOMAXPROCS runs): the source says the traces have no pg_rss_kb column" "$(tsvget input colocated_kb source)" "no pg_rss_kb column"
 cpl "${REF[@]}" --os-reserve-mib 256 --format tsv
-check_eq "size --os-reserve-mib 256: the OS part 0.25 GiB" "0.25" "$(round "$(tsvget instance e2-small memory_os_gib)" 2)"
-check_eq "size --os-reserve-mib 256: e2-micro (1 GiB) still memory-bound (0.35 + 0.49 + 0.25)" "memory-bound" "$(tsvget instance e2-micro verdict)"
+check_cell "size --os-reserve-mib 256: the OS part 0.25 GiB" "0.25" instance e2-small memory_os_gib 2
+check_cell "size --os-reserve-mib 256: e2-micro (1 GiB) still memory-bound (0.35 + 0.49 + 0.25)" "memory-bound" instance e2-micro verdict
 cpl "${REF[@]}" --os-reserve-mib 0 --colocated-kb 0 --format tsv
-check_eq "size --os-reserve-mib 0 --colocated-kb 0: e2-micro fits its 1 GiB (the app alone, 0.35 GiB)" "short" "$(tsvget instance e2-micro verdict)"
+check_cell "size --os-reserve-mib 0 --colocated-kb 0: e2-micro fits its 1 GiB (the app alone, 0.35 GiB)" "short" instance e2-micro verdict
 
 # a range and a list of session counts (blocks 1-3): measured at each, the worst decides, memory at the largest
 for sess in 300,500 300-500; do
@@ -287,8 +259,8 @@ cpl "${REF[@]}" --translate n2-standard-8=1.1 --format tsv --view families
 expect_rc "size --translate n2-standard-8=1.1 (an instance name) exits 0" 0
 check_eq "size --translate n2-standard-8=1.1: gce-n2 translated by 1.1" "translated 1.1" \
 	"$(tsvget cpu_family gce-n2 rate_basis) $(tsvget cpu_family gce-n2 translation_factor)"
-check_eq "size families view: gce-e2 is the base" "base" "$(tsvget cpu_family gce-e2 rate_basis)"
-check_eq "size families view: aws-m7i is unmeasured" "unmeasured" "$(tsvget cpu_family aws-m7i rate_basis)"
+check_cell "size families view: gce-e2 is the base" "base" cpu_family gce-e2 rate_basis
+check_cell "size families view: aws-m7i is unmeasured" "unmeasured" cpu_family aws-m7i rate_basis
 cpl "${REF[@]}" --translate gce-e2=1.1
 expect_rc "size --translate of the base's own family is a usage error (exit 2)" 2
 cpl "${REF[@]}" --series zz
@@ -335,9 +307,7 @@ for req in ref range; do
 	for view in instances inputs measured fleets families; do
 		cpl "${R[@]}" --format tsv --view $view
 		cp "$T/.out" "$T/dc-$req-$view.tsv"
-		py_check "doc_check size ($req, view $view): md, json and tsv agree" \
-			"import subprocess, sys; r = subprocess.run([sys.executable] + sys.argv[2:], capture_output=True, text=True); print(r.stdout.strip())" \
-			"$E2E_DIR/doc_check.py" "$T/dc-$req.md" "$T/dc-$req.json" "$T/dc-$req-$view.tsv"
+		doc_agree "doc_check size ($req, view $view): md, json and tsv agree" "$T/dc-$req.md" "$T/dc-$req.json" "$T/dc-$req-$view.tsv"
 	done
 done
 DB=$SAVED_DB

@@ -26,21 +26,11 @@
 #
 # Prints "ok - NAME" / "not ok - NAME: DETAILS" per check, then
 # "N passed, M failed"; exits 1 if any check failed.
-set -u
-set -o pipefail
-export LC_ALL=C
+# lib.sh: e2e_start (BIN, ROOT, SHARED, the corpora's paths GMP, CAP, ..., T, TIMEOUT)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 e2e_start standard "$@"
-SHARED=$(realpath "$3") || exit 2
 export PYTHONPATH=$ROOT/tests
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-GMP_NAME=gomaxprocs-scaling-20260816
-CAP_NAME=gcp-x86-capacity-20260816
-GMP=$SHARED/sky/$GMP_NAME
-CAP=$SHARED/sky/$CAP_NAME
 DB=$T/sky.db
-echo "# coreplan: $BIN"
 
 e2e_case setup
 cpl import -q "$GMP" "$CAP"

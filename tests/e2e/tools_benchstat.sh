@@ -90,6 +90,11 @@ ok = ok and [r["name"] for r in b[:8]] == ["Join", "Join-2", "Sort/size=16", "So
     "Sort/size=1024", "Sort/size=1024-2", "ParallelMap", "ParallelMap-2"]
 ok = ok and d["facts"]["tables"]["value"] == 4 and all(r["a_n"] == 6 and r["b_n"] == 6 for r in b)
 print("ok" if ok else "units %s, %d rows, %d geomeans" % (units, len(b), len(g)))'
+cpl compare --a file=old.txt --b file=new.txt --view benchstat --format text
+py_check "real outputs: --format text shows the peer's text line for line" '
+import sys
+got, want = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+print("ok" if "\n" + want in got else "the peer text is not a block of the output")' "$REAL/benchstat-peer.golden"
 cpl compare --a file=old.txt --b file=new.txt --view benchstat --metric B_per_op --format json
 py_check "real outputs: --metric B_per_op keeps that unit only" '
 import json, sys

@@ -203,7 +203,7 @@ case_ gbench-200KiB-context-detected "$C/gb-long-context.json" 0 "" 10 64 p_one
 
 ###########################################################################
 # Scale (23.1, 23.5): linear in time and bounded in memory. Budgets by
-# orders of magnitude (the targets are 3 s and 64 MB: bench/tools_bench.sh)
+# orders of magnitude (the targets are 3 s and 64 MB: bench/tools_import_bench.sh)
 ###########################################################################
 "$PY" - "$C" <<'PY'
 import json, random, sys

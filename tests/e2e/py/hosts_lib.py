@@ -3,13 +3,7 @@
 # least squares of ln(y) on log2(x) (slope b: factor exp(b), SE exp(b) * se(b)).
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 import json, math, statistics, sys
-def rows(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    head = lines[0].split("\t")
-    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-def close(a, b, rel):
-    return abs(a - b) <= rel * abs(b)
+from tables import rows, close  # noqa: F401 (re-exported to the checkers)
 def doubling(levels, medians):
     x = [math.log2(v) for v in levels]
     y = [math.log(m) for m in medians]

@@ -6,17 +6,10 @@ from physical_lib import *  # noqa: F401,F403 (the shared helpers)
 d = json.load(open(sys.argv[1]))
 f = {k: v["value"] for k, v in d["facts"].items()}
 R = rows(sys.argv[2])
-def arm(p): return [float(r["tput"]) for r in R if p(r)]
-def unpinned(t): return arm(lambda r: r["cpuset"] == "" and r["procs"] == "1" and r["threads_per_proc"] == str(t))
-sib = arm(lambda r: r["cpuset"] == "0,4,1,5"); dis = arm(lambda r: r["cpuset"] == "0,1,2,3")
-shard = lambda p, t: arm(lambda r: r["procs"] == str(p) and r["threads_per_proc"] == str(t))
-m = statistics.median
-arms = {"shared_vs_distinct": (sib, dis), "smt_factor": (sib, unpinned(2)),
-        "smt_step": (unpinned(8), unpinned(4)), "sharded_8x1": (shard(8, 1), unpinned(1)),
-        "sharded_4x2": (shard(4, 2), unpinned(1)), "sharded_2x4": (shard(2, 4), unpinned(1))}
 want = {}
-for name, (a, b) in arms.items():
-    want[name], want[name + "_lo"], want[name + "_hi"] = m(a) / m(b), min(a) / max(b), max(a) / min(b)
+for name, (a, b) in smt_arms(sys.argv[2]).items():
+    name = name.replace(" ", "_")
+    want[name], want[name + "_lo"], want[name + "_hi"] = ratio_bounds(a, b)
 for k in ("", "_lo", "_hi"):
     want["ceiling" + k] = 4 * want["smt_factor" + k]
 bad = ["%s: %r, python %r" % (k, f.get(k), v) for k, v in want.items()

@@ -9,22 +9,7 @@ pts = [(r["level"], r["value"]) for r in d["sections"]["points"]["rows"]]
 want_pts = sorted((float(r[sys.argv[3]]), float(r[sys.argv[4]])) for r in rows(sys.argv[2])
                   if all(r.get(k) in v.split(",") for k, v in (w.split("=") for w in sys.argv[5:])))
 bad = [] if sorted(pts) == want_pts else ["points %r, file %r" % (pts, want_pts)]
-# power law X = a N^b: Gauss-Newton from the log-log OLS
-lx = [math.log(n) for n, _ in pts]; ly = [math.log(x) for _, x in pts]
-mx, my = statistics.mean(lx), statistics.mean(ly)
-b = sum((u - mx) * (v - my) for u, v in zip(lx, ly)) / sum((u - mx) ** 2 for u in lx)
-a = math.exp(my - b * mx)
-for _ in range(200):
-    J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-    r = [x - a * n ** b for n, x in pts]
-    s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-    g0 = sum(j[0] * e for j, e in zip(J, r)); g1 = sum(j[1] * e for j, e in zip(J, r))
-    det = s00 * s11 - s01 * s01
-    a += (s11 * g0 - s01 * g1) / det; b += (s00 * g1 - s01 * g0) / det
-J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-sse = sum((x - a * n ** b) ** 2 for n, x in pts)
-se_b = math.sqrt(s00 / (s00 * s11 - s01 * s01) * sse / (len(pts) - 2))
+a, b, se_b = power_law(pts)  # X = a N^b: Gauss-Newton from the log-log OLS
 for k, v in (("power_per_doubling", 2 ** b), ("power_per_doubling_se", 2 ** b * math.log(2) * se_b)):
     if not close(f[k], v, 1e-7):
         bad.append("%s: coreplan %r, python %r" % (k, f[k], v))

@@ -24,22 +24,7 @@ def inputs(shared):
     base = (statistics.median(core), min(core), max(core))
     pts = [(float(r["gomaxprocs"]), float(r["tput"])) for r in rows(shared + "/sky/gomaxprocs-scaling-20260816/results.tsv")
            if r["block"] in ("1", "2", "3") and r["gomaxprocs"] in ("1", "2", "4")]
-    # power law X = a N^b by Gauss-Newton from the log-log OLS
-    lx = [math.log(n) for n, _ in pts]; ly = [math.log(x) for _, x in pts]
-    mx, my = statistics.mean(lx), statistics.mean(ly)
-    b = sum((u - mx) * (v - my) for u, v in zip(lx, ly)) / sum((u - mx) ** 2 for u in lx)
-    a = math.exp(my - b * mx)
-    for _ in range(100):
-        J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-        r = [x - a * n ** b for n, x in pts]
-        s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-        g0 = sum(j[0] * e for j, e in zip(J, r)); g1 = sum(j[1] * e for j, e in zip(J, r))
-        det = s00 * s11 - s01 * s01
-        a += (s11 * g0 - s01 * g1) / det; b += (s00 * g1 - s01 * g0) / det
-    J = [(n ** b, a * n ** b * math.log(n)) for n, _ in pts]
-    sse = sum((x - a * n ** b) ** 2 for n, x in pts)
-    s00 = sum(j[0] * j[0] for j in J); s01 = sum(j[0] * j[1] for j in J); s11 = sum(j[1] * j[1] for j in J)
-    se_b = math.sqrt(s00 / (s00 * s11 - s01 * s01) * sse / (len(pts) - 2))
+    a, b, se_b = power_law(pts, 100)  # X = a N^b by Gauss-Newton from the log-log OLS
     d = 2 ** b; dse = d * math.log(2) * se_b
     t = t_975(len(pts) - 2)
     pd = (d, d - t * dse, d + t * dse)

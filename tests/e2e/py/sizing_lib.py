@@ -2,13 +2,7 @@
 # TSV reader (plain split: no quoting in these files), closeness, printed precision.
 # argv[1]: the command's output ($T/.out); the rest: as the script passes them
 import json, math, statistics, sys
-def rows(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    head = lines[0].split("\t")
-    return [dict(zip(head, l.split("\t"))) for l in lines[1:] if l]
-def close(a, b, rel):
-    return abs(a - b) <= rel * abs(b)
+from tables import rows, close, power_law  # noqa: F401 (re-exported to the checkers)
 def printed(x, pub, decimals, slack=0.0):
     return abs(x - pub) <= 0.5 * 10 ** -decimals + slack
 def num(s):

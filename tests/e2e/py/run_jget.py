@@ -1,4 +1,0 @@
-# run_jget.py (tests/e2e/run.sh): jget EXPR: the Python expression argv[2] over d, the JSON document argv[1]
-import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))
