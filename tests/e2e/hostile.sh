@@ -66,33 +66,10 @@ if ! command -v sqlite3 >/dev/null; then
 	exit 1
 fi
 
-rcdesc() { # RC
-	if [ "$1" -eq 124 ]; then
-		echo "$1 (TIMEOUT: hang?)"
-	elif [ "$1" -gt 128 ]; then
-		echo "$1 (CRASH: signal $(($1 - 128)))"
-	else
-		echo "$1"
-	fi
-}
-cmdline() { printf '%q ' "$BIN" "$@"; }
-q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
-sqlq() { local s=${1//\'/\'\'}; printf "'%s'" "$s"; }
-dbstate() { # DB: SHA-256 of the file and of its .dump
-	if [ -e "$1" ]; then
-		printf '%s %s\n' "$(sha256sum <"$1" | cut -c1-64)" \
-			"$(sqlite3 -batch "$1" .dump | sha256sum | cut -c1-64)"
-	else
-		echo absent
-	fi
-}
-copy_tree() { cp -R "$1" "$2" && chmod -R u+w "$2"; }
+# rcdesc, cmdline, q, sqlq, dbstate, copy_tree, now, elapsed, sanitized: lib.sh
 setcol() { # FILE LINE COLUMN VALUE
 	awk -v l="$2" -v c="$3" -v v="$4" 'BEGIN { FS = OFS = "\t" } NR == l { $c = v } 1' "$1" >"$1.new" && mv "$1.new" "$1"
 }
-now() { echo "${EPOCHREALTIME/,/.}"; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
-sanitized() { grep -aqE '__asan_init|__tsan_init|__msan_init|__ubsan_handle' "$BIN"; }
 
 NDIRS=100000
 if [ "${COREPLAN_SKIP_LARGE:-0}" = 1 ] || sanitized; then
