@@ -206,6 +206,10 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 		rc = def->run(db, a, &d);
 	if (rc == 0 && !d)
 		rc = err_set("%s produced no result", def->cmd.name);
+	if (rc == 0 && a->metric_defaulted)
+		doc_fact_text(d, "metric_default", "metric chosen", DOC_LISTED,
+			      "the tool's own primary metric (--metric not given; --metric names "
+			      "another)");
 	if (rc == 0)
 		rc = add_provenance(db, a, d);
 	if (rc == 0 && def->commit && db)

@@ -173,5 +173,17 @@ else
 	skip "real go test -bench output" "go is not installed"
 fi
 
+# --metric not given on Go runs: the tool's own metric, and the output says
+# it was chosen (a listed fact); given, the fact is absent (the null case)
+DB=$T/defaulted.db
+cpl import -q "$ROOT/fixtures/tools/gobench"
+cpl sweep --by gomaxprocs --where name=BenchmarkParallelJoin --where file=old.txt --format json
+check_eq "default metric: Go runs read ns_per_op" ns_per_op "$(jget 'd["facts"]["metric"]["value"]')"
+check_eq "default metric: the output says the metric was chosen" yes \
+	"$(jget '"yes" if "metric_default" in d["facts"] else "no"')"
+cpl sweep --by gomaxprocs --where name=BenchmarkParallelJoin --where file=old.txt --metric ns_per_op --format json
+check_eq "default metric: --metric given, no such note" no \
+	"$(jget '"yes" if "metric_default" in d["facts"] else "no"')"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
