@@ -392,12 +392,13 @@ static int smt_part(struct report_ctx *c, struct doc_section *s, const struct ru
 	req.host = host;
 	if (rc == 0) {
 		bool titled = !bare || grouped;
-		if (smt_measure(c->db, &req, &res) != 0) {
-			if (refused)
-				*refused = true, err_clear();
-			else
-				report_failed(c, s, name, titled ? heading : NULL);
-		}
+		int measured = smt_measure(c->db, &req, &res);
+		if (measured == ERR_USAGE && refused) {
+			/* the pooling refusal (pooling.h): the caller splits by group */
+			*refused = true;
+			err_clear();
+		} else if (measured != 0)
+			report_failed(c, s, name, titled ? heading : NULL);
 		else if ((rc = build_smt(&req, &res, &d)) == 0) {
 			char anchor[96];
 			report_embed(c, s, name, titled ? heading : NULL, d);
