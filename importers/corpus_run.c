@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,12 +391,27 @@ static int instance_host(struct importer *im, const char *instance, const char *
 /* The run's own value of a field: the first source (fields.h order) that has one, or NULL. */
 static const char *run_value(const struct attr_list *attrs, const char *name)
 {
-	for (size_t i = 0; field_sources[i]; i++) {
-		const struct attr *a = attr_list_find(attrs, field_sources[i], name);
-		if (a && a->value && *a->value && strcmp(a->value, "NA"))
-			return a->value;
+	/* one pass over the list (a run has many attributes, few of that name): of each
+	 * source its first attribute of that name counts, as attr_list_find would give */
+	uint64_t seen = 0;
+	size_t best = SIZE_MAX;
+	const char *value = NULL;
+	for (size_t k = 0; k < attrs->count; k++) {
+		const struct attr *a = &attrs->items[k];
+		size_t i = 0;
+		if (strcmp(a->name, name))
+			continue;
+		while (field_sources[i] && strcmp(field_sources[i], a->source))
+			i++;
+		if (!field_sources[i] || i >= 64 || (seen & ((uint64_t)1 << i)))
+			continue;
+		seen |= (uint64_t)1 << i;
+		if (i < best && a->value && *a->value && strcmp(a->value, "NA")) {
+			best = i;
+			value = a->value;
+		}
 	}
-	return NULL;
+	return value;
 }
 
 /* The field topology_host of one run: --host, the manifest's, else its instance's. */

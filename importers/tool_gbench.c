@@ -75,7 +75,7 @@ static int compare_key(const void *key, const void *entry)
 /* The index of key in a sorted NULL-terminated list, or -1. */
 static int index_of(const char *key, const char *const *list)
 {
-	size_t n = 0;
+	size_t n = list == known_keys ? NKNOWN : 0;
 	const char *const *hit;
 	while (list[n])
 		n++;
@@ -98,6 +98,7 @@ struct field {
 	int64_t i;
 	long line, col;
 	size_t key_off, text_off; /* into the row's text, while it grows */
+	bool known;               /* the key is one of known_keys */
 };
 
 /* A row's keys; their text in one buffer, reused from row to row. */
@@ -216,6 +217,7 @@ static int collect(struct gb *g, struct row *r)
 		f->text = f->text_off == SIZE_MAX ? NULL : r->text + f->text_off;
 		if ((k = index_of(f->key, known_keys)) >= 0 && !r->known[k])
 			r->known[k] = f;
+		f->known = k >= 0;
 	}
 	return 0;
 }
@@ -293,7 +295,7 @@ static int counters(struct gb *g, const struct row *r)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct field *f = &r->f[i];
 		int rc;
-		if (listed(f->key, known_keys) || f->type != TJ_NUMBER)
+		if (f->known || f->type != TJ_NUMBER)
 			continue; /* a string or structure the tool may add: not a metric */
 		if (!f->key[0] || listed(f->key, own_cols))
 			return at(g, f, f->key, "%s",

@@ -230,6 +230,40 @@ static int read_string(struct tj *j)
 	}
 }
 
+/*
+ * Append the run of digits that follows (a whole run inside the buffer at
+ * once, as read_string does): *any says whether there was one.
+ */
+static int take_digits(struct tj *j, bool *any)
+{
+	struct tool_src *s = j->src;
+	*any = false;
+	for (;;) {
+		size_t start, k;
+		if (peek_byte(j) < 0)
+			return j->io_error ? -1 : 0;
+		start = s->pos;
+		for (k = start; k < s->len && s->buf[k] >= '0' && s->buf[k] <= '9'; k++)
+			;
+		if (k == start)
+			return 0;
+		*any = true;
+		j->col += (long)(k - start);
+		s->pos = k;
+		if (text_put(j, (const char *)s->buf + start, k - start))
+			return -1;
+		if (k < s->len)
+			return 0;
+	}
+}
+
+/* Append the byte that follows (peeked already). */
+static int take(struct tj *j)
+{
+	char ch = (char)next_byte(j);
+	return text_put(j, &ch, 1);
+}
+
 /* A number, its first byte read: the text, then the value (finite). */
 static int read_number(struct tj *j, int first)
 {
@@ -239,51 +273,38 @@ static int read_number(struct tj *j, int first)
 	j->text_len = 0;
 	if (text_put(j, &c0, 1))
 		return -1;
-#define TAKE()                                                                                     \
-	do {                                                                                       \
-		char ch = (char)next_byte(j);                                                      \
-		if (text_put(j, &ch, 1))                                                           \
-			return -1;                                                                 \
-	} while (0)
 	if (first == '-') {
 		if ((c = peek_byte(j)) < '0' || c > '9')
 			return next_byte(j), unexpected(j, c, "a digit after '-'");
-		TAKE();
+		if (take(j))
+			return -1;
 	}
-	digits = true;
 	if (j->text[j->text_len - 1] == '0') {
 		if ((c = peek_byte(j)) >= '0' && c <= '9')
 			return next_byte(j),
 			       error_here(j, "a number with a leading zero (not JSON)");
-	} else {
-		while ((c = peek_byte(j)) >= '0' && c <= '9')
-			TAKE();
+	} else if (take_digits(j, &digits)) {
+		return -1;
 	}
 	if (peek_byte(j) == '.') {
 		integer = false;
-		TAKE();
-		digits = false;
-		while ((c = peek_byte(j)) >= '0' && c <= '9') {
-			TAKE();
-			digits = true;
-		}
+		if (take(j) || take_digits(j, &digits))
+			return -1;
 		if (!digits)
-			return next_byte(j), unexpected(j, c, "a digit after '.'");
+			return c = peek_byte(j), next_byte(j), unexpected(j, c, "a digit after '.'");
 	}
 	if ((c = peek_byte(j)) == 'e' || c == 'E') {
 		integer = false;
-		TAKE();
-		if ((c = peek_byte(j)) == '+' || c == '-')
-			TAKE();
-		digits = false;
-		while ((c = peek_byte(j)) >= '0' && c <= '9') {
-			TAKE();
-			digits = true;
-		}
+		if (take(j))
+			return -1;
+		if (((c = peek_byte(j)) == '+' || c == '-') && take(j))
+			return -1;
+		if (take_digits(j, &digits))
+			return -1;
 		if (!digits)
-			return next_byte(j), unexpected(j, c, "a digit of the exponent");
+			return c = peek_byte(j), next_byte(j),
+			       unexpected(j, c, "a digit of the exponent");
 	}
-#undef TAKE
 	if (num_parse_real(j->text, &j->num) != 0) {
 		errno = 0;
 		double v = strtod(j->text, NULL);
@@ -321,11 +342,24 @@ static int push(struct tj *j, bool object)
 		struct tj_frame *grown = realloc(j->stack, cap * sizeof(*grown));
 		if (!grown)
 			return err_set("out of memory reading '%s'", j->display);
+		memset(grown + j->stack_cap, 0, (cap - j->stack_cap) * sizeof(*grown));
 		j->stack = grown;
 		j->stack_cap = cap;
 	}
 	f = &j->stack[j->depth++];
-	memset(f, 0, sizeof(*f));
+	{ /* the frame's key slots stay allocated from object to object: emptied, not freed */
+		size_t *slots = f->slots, nslots = f->nslots;
+		if (nslots > 256) { /* a large object's: emptying it for every small one costs */
+			free(slots);
+			slots = NULL;
+			nslots = 0;
+		} else if (slots && f->nkeys) {
+			memset(slots, 0, nslots * sizeof(*slots));
+		}
+		memset(f, 0, sizeof(*f));
+		f->slots = slots;
+		f->nslots = nslots;
+	}
 	f->object = object;
 	f->first = true;
 	f->keys_start = j->keys_len;
@@ -337,7 +371,6 @@ static void pop(struct tj *j)
 {
 	struct tj_frame *f = &j->stack[--j->depth];
 	j->keys_len = f->keys_start;
-	free(f->slots);
 }
 
 int tj_open(struct tj *j, struct tool_src *src)
@@ -359,8 +392,8 @@ int tj_open(struct tj *j, struct tool_src *src)
 
 void tj_close(struct tj *j)
 {
-	while (j->depth)
-		pop(j);
+	for (size_t d = 0; d < j->stack_cap; d++)
+		free(j->stack[d].slots);
 	free(j->stack);
 	free(j->keys);
 	free(j->text);
