@@ -39,7 +39,12 @@
 #define SET_CACHE 65536  /* slots for attribute sets kept for reuse: a power of two */
 #define CACHE_BYTES ((size_t)16 << 20)
 #define PROGRESS_EVERY 1024
-#define VALUES_BATCH 8 /* a run's own values stored by one INSERT of up to this many rows */
+/*
+ * The runs' own values are stored by one INSERT of up to this many rows,
+ * across runs (a statement per run cost more than its rows): kept until
+ * then with their text copied, and stored before the table's import ends.
+ */
+#define VALUES_BATCH 32
 
 struct name_slot {
 	char *key; /* source, NUL, name */
@@ -53,6 +58,16 @@ struct set_slot {
 	size_t len;
 	int64_t id;
 	uint64_t origins; /* canonical fields whose origin is recorded for the set */
+};
+
+struct pending_value {
+	int64_t run_id, name_id;
+	long col;
+	bool is_int; /* the value as an integer (i), else text (offset in pending_text) */
+	int64_t i;
+	size_t text;
+	bool has_num; /* text with a number */
+	double num;
 };
 
 struct pending_origin {
@@ -83,6 +98,9 @@ struct store {
 	sqlite3_stmt *insert_run, *insert_set, *insert_set_attr, *insert_origin, *insert_set_origin,
 		*find_name, *insert_name, *constant;
 	sqlite3_stmt *insert_values[VALUES_BATCH];
+	struct pending_value pending[VALUES_BATCH];
+	size_t npending;
+	struct strbuf pending_text;
 };
 
 static const char *const statements[] = {
@@ -231,22 +249,24 @@ static bool canonical_int(const char *text, int64_t *out)
  * integer, else the text and its number (the converter's, when it parsed
  * it already).
  */
-static void bind_value(sqlite3_stmt *st, int value, int num, const struct tool_cell *c)
+static int pend_value(struct store *s, struct pending_value *v, const struct tool_cell *c)
 {
-	int64_t i;
 	double d;
-	if (canonical_int(c->value, &i)) {
-		sqlite3_bind_int64(st, value, i);
-		sqlite3_bind_null(st, num);
-		return;
+	v->is_int = canonical_int(c->value, &v->i);
+	v->has_num = false;
+	if (v->is_int)
+		return 0;
+	v->text = s->pending_text.len;
+	if (strbuf_add(&s->pending_text, c->value, strlen(c->value) + 1))
+		return err_set("out of memory");
+	if (c->has_num) {
+		v->has_num = true;
+		v->num = c->num == 0.0 ? 0.0 : c->num;
+	} else if (num_parse_real(c->value, &d) == 0) {
+		v->has_num = true;
+		v->num = d;
 	}
-	sqlite3_bind_text(st, value, c->value, -1, SQLITE_STATIC);
-	if (c->has_num)
-		sqlite3_bind_double(st, num, c->num == 0.0 ? 0.0 : c->num);
-	else if (num_parse_real(c->value, &d) == 0)
-		sqlite3_bind_double(st, num, d);
-	else
-		sqlite3_bind_null(st, num);
+	return 0;
 }
 
 static void bind_text_real(sqlite3_stmt *st, int value, int num, const char *text)
@@ -488,7 +508,7 @@ static int write_origins(struct store *s, int64_t run_id, struct set_slot *set)
 	return rc;
 }
 
-/* INSERT of n run_values rows at once (one statement per run, not per value). */
+/* INSERT of n run_values rows at once (prepared once for each n). */
 static int values_statement(struct store *s, size_t n, sqlite3_stmt **out)
 {
 	struct strbuf sql = STRBUF_INIT;
@@ -499,8 +519,8 @@ static int values_statement(struct store *s, size_t n, sqlite3_stmt **out)
 	}
 	strbuf_adds(&sql, "INSERT INTO run_values (run_id, name_id, col, value, num) VALUES ");
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&sql, "%s(?1, ?%zu, ?%zu, ?%zu, ?%zu)", i ? ", " : "", 4 * i + 2,
-			    4 * i + 3, 4 * i + 4, 4 * i + 5);
+		strbuf_addf(&sql, "%s(?%zu, ?%zu, ?%zu, ?%zu, ?%zu)", i ? ", " : "", 5 * i + 1,
+			    5 * i + 2, 5 * i + 3, 5 * i + 4, 5 * i + 5);
 	rc = sql.buf ? db_prepare(s->im->db, strbuf_str(&sql), &s->insert_values[n - 1])
 		     : err_set("out of memory");
 	strbuf_release(&sql);
@@ -508,34 +528,54 @@ static int values_statement(struct store *s, size_t n, sqlite3_stmt **out)
 	return rc;
 }
 
+/* Store the values kept (their runs are stored already). */
+static int flush_values(struct store *s)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (s->npending == 0)
+		return 0;
+	if ((rc = values_statement(s, s->npending, &st)))
+		return rc;
+	for (size_t k = 0; k < s->npending; k++) {
+		const struct pending_value *v = &s->pending[k];
+		int at = (int)(5 * k + 1);
+		sqlite3_bind_int64(st, at, v->run_id);
+		sqlite3_bind_int64(st, at + 1, v->name_id);
+		if (v->col)
+			sqlite3_bind_int64(st, at + 2, v->col);
+		else
+			sqlite3_bind_null(st, at + 2);
+		if (v->is_int)
+			sqlite3_bind_int64(st, at + 3, v->i);
+		else
+			sqlite3_bind_text(st, at + 3, s->pending_text.buf + v->text, -1,
+					  SQLITE_STATIC);
+		if (v->has_num)
+			sqlite3_bind_double(st, at + 4, v->num);
+		else
+			sqlite3_bind_null(st, at + 4);
+	}
+	rc = step(s, st, "cannot store a value");
+	s->npending = 0;
+	s->pending_text.len = 0;
+	return rc;
+}
+
 static int own_values(struct store *s, const struct tool_row *row, int64_t run_id)
 {
-	size_t i = 0;
 	int rc = 0;
-	while (rc == 0 && i < row->ncells) {
-		const struct tool_cell *batch[VALUES_BATCH];
-		sqlite3_stmt *st;
-		size_t n = 0;
-		for (; i < row->ncells && n < VALUES_BATCH; i++)
-			if (!row->cells[i].shared)
-				batch[n++] = &row->cells[i];
-		if (n == 0 || (rc = values_statement(s, n, &st)))
+	for (size_t i = 0; rc == 0 && i < row->ncells; i++) {
+		struct pending_value *v = &s->pending[s->npending];
+		if (row->cells[i].shared)
+			continue;
+		v->run_id = run_id;
+		v->col = row->cells[i].col;
+		if ((rc = name_id(s, "results", row->cells[i].name, &v->name_id)) ||
+		    (rc = pend_value(s, v, &row->cells[i])))
 			break;
-		sqlite3_bind_int64(st, 1, run_id);
-		for (size_t k = 0; rc == 0 && k < n; k++) {
-			int64_t id;
-			int at = (int)(4 * k + 2);
-			if ((rc = name_id(s, "results", batch[k]->name, &id)))
-				break;
-			sqlite3_bind_int64(st, at, id);
-			if (batch[k]->col)
-				sqlite3_bind_int64(st, at + 1, batch[k]->col);
-			else
-				sqlite3_bind_null(st, at + 1);
-			bind_value(st, at + 2, at + 3, batch[k]);
-		}
-		if (rc == 0)
-			rc = step(s, st, "cannot store a value");
+		if (++s->npending == VALUES_BATCH)
+			rc = flush_values(s);
 	}
 	return rc;
 }
@@ -546,6 +586,7 @@ static int insert_run(struct store *s, const char *tag, const struct tool_row *r
 	struct importer *im = s->im;
 	sqlite3_stmt *st = s->insert_run;
 	int rc;
+	sqlite3_clear_bindings(st); /* the fields this run has none of are NULL (mapping.h) */
 	sqlite3_bind_int64(st, 1, im->corpus_id);
 	sqlite3_bind_text(st, 2, s->subcorpus, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, tag, -1, SQLITE_STATIC);
@@ -654,6 +695,7 @@ static void store_release(struct store *s)
 	free(s->host);
 	free(s->attrs.items);
 	strbuf_release(&s->key);
+	strbuf_release(&s->pending_text);
 }
 
 /* What a tool table cannot have: each names files of runs, which a tool's output has not. */
@@ -720,6 +762,8 @@ int im_import_tool_table(struct importer *im, const struct manifest_table *spec)
 	tool_emit_init(&emit, &sink, s.f->path, base ? base + 1 : s.f->path);
 	if (rc == 0)
 		rc = fmt->convert(&src, &emit);
+	if (rc == 0)
+		rc = flush_values(&s);
 	tool_emit_release(&emit);
 	tool_src_close(&src);
 	rc = im_end_hashed(s.f, &in, rc);

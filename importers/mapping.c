@@ -426,10 +426,8 @@ int mapping_bind(sqlite3 *db, sqlite3_stmt *stmt, int first, const struct attr_l
 	for (size_t i = 0; i < field_canonical_count && rc == 0; i++) {
 		const struct field_info *f = &field_canonical[i];
 		const struct attr *a = best[i];
-		if (!a || impossible_generator_value(f, a)) {
-			sqlite3_bind_null(stmt, first + (int)i);
-			continue;
-		}
+		if (!a || impossible_generator_value(f, a))
+			continue; /* NULL: the caller cleared the bindings */
 		rc = bind_field(stmt, first + (int)i, f, a,
 				where_of(a, manifest_origin, path_of, path_arg));
 		if (rc > 0) /* an SQLite code from a bind call */

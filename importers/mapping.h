@@ -47,8 +47,11 @@ int mapping_apply(sqlite3 *db, sqlite3_stmt *update, sqlite3_stmt *origin, int64
 
 /*
  * The same, bound to any statement: every canonical field of the run to
- * parameters first .. first + field_canonical_count - 1 (NULL where the
- * run has none), not stepped; `origin` (NULL: none) is called for each
+ * parameters first .. first + field_canonical_count - 1, not stepped; a
+ * field the run has none of is left unbound (the caller clears the
+ * bindings first: sqlite3_clear_bindings, one call, where binding NULL to
+ * each of them cost more than the rest of a tool run's insert); `origin`
+ * (NULL: none) is called for each
  * field bound with the attribute it came from (corpus_tool.c records
  * those of shared attributes once per attribute set).
  */
