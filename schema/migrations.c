@@ -362,6 +362,34 @@ static const char *const steps[] = {
 
 	/* version 7: the CPU platforms of each catalog instance's family (sizing) */
 	"ALTER TABLE instances ADD COLUMN cpu_platforms TEXT NOT NULL DEFAULT '';\n",
+
+	/*
+	 * version 8: run_values without a foreign-key clause, deleted with their
+	 * run by a trigger instead. Checking the clause looked the run up again
+	 * for every value stored (five per Google Benchmark row: a fifth of a
+	 * tool import's database work); the importer writes a run's values just
+	 * after the run, and the trigger removes them with it as the cascade did
+	 * (also when a corpus is deleted: cascades fire triggers). The table is
+	 * rebuilt (SQLite cannot drop a clause); legacy_alter_table keeps the
+	 * rename from checking the views that name the old table meanwhile.
+	 */
+	"CREATE TABLE run_values_v8 (\n"
+	"  run_id  INTEGER NOT NULL,\n"
+	"  name_id INTEGER NOT NULL,\n"
+	"  col     INTEGER,\n"
+	"  value   ANY,\n"
+	"  num     REAL,\n"
+	"  PRIMARY KEY (run_id, name_id)\n"
+	") STRICT, WITHOUT ROWID;\n"
+	"INSERT INTO run_values_v8 (run_id, name_id, col, value, num)\n"
+	"  SELECT run_id, name_id, col, value, num FROM run_values;\n"
+	"PRAGMA legacy_alter_table = ON;\n"
+	"DROP TABLE run_values;\n"
+	"ALTER TABLE run_values_v8 RENAME TO run_values;\n"
+	"PRAGMA legacy_alter_table = OFF;\n"
+	"CREATE TRIGGER run_values_with_run AFTER DELETE ON runs BEGIN\n"
+	"  DELETE FROM run_values WHERE run_id = OLD.run_id;\n"
+	"END;\n",
 };
 
 int schema_latest_version(void)

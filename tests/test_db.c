@@ -123,7 +123,7 @@ static char *schema_text(sqlite3 *db)
 
 /*
  * A new database gets schema_current_sql() in one step; a version-1
- * database migrates through steps 2-7. The independent source is the
+ * database migrates through steps 2 onwards. The independent source is the
  * migrations themselves (schema_current.c is generated from them, but by
  * another path: one script on an empty file): both must hold the same objects with the
  * same SQL text (what `sqlite3 DB .schema` prints) and the same version.
@@ -233,6 +233,54 @@ static void foreign_keys_cascade(void **state)
 	/* STRICT: text in an INTEGER column is refused */
 	assert_int_equal(db_exec(db, "INSERT INTO corpora VALUES ('x', 'c', '/x', 'h', 't', 'l', 'm', '{}')"),
 			 ERR_DATA);
+	db_close(db);
+}
+
+/*
+ * A version-7 database holding a tool run's values migrates to version 8
+ * (run_values rebuilt without its foreign-key clause) keeping each value
+ * as it was, and deleting the corpus still removes them, now through the
+ * trigger: the counts are the rows inserted here, by hand.
+ */
+static void migrates_7_to_8_values(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v7.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	for (int v = 1; v <= 7; v++)
+		assert_int_equal(sqlite3_exec(db, schema_migration_sql(v), NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 7;"
+					  "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+					  "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r1', 1, 1);"
+					  "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r2', 2, 1);"
+					  "INSERT INTO attr_names VALUES (1, 'results', 'real_time_ns');"
+					  "INSERT INTO run_values VALUES (1, 1, NULL, '357.93436424411243', 357.9);"
+					  "INSERT INTO run_values VALUES (2, 1, 3, 12, NULL);",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	db = NULL;
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_true(schema_latest_version() >= 8);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'run_values'"
+					" AND sql NOT LIKE '%REFERENCES%'"),
+			 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_values WHERE run_id = 1 AND"
+					" value = '357.93436424411243' AND num = 357.9 AND col IS NULL"),
+			 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_values WHERE run_id = 2 AND"
+					" typeof(value) = 'integer' AND value = 12 AND col = 3"),
+			 1);
+	/* the view reads them as before */
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_attrs WHERE name = 'real_time_ns'"),
+			 2);
+	assert_int_equal(db_exec(db, "DELETE FROM runs WHERE tag = 'r2'"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_values"), 1);
+	assert_int_equal(db_exec(db, "DELETE FROM corpora"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_values"), 0);
 	db_close(db);
 }
 
@@ -372,6 +420,7 @@ int main(void)
 		cmocka_unit_test(readonly_refuses_missing_and_old),
 		cmocka_unit_test(migrates_forward),
 		cmocka_unit_test(migrates_3_to_4),
+		cmocka_unit_test(migrates_7_to_8_values),
 		cmocka_unit_test(foreign_keys_cascade),
 		cmocka_unit_test(refuses_foreign_database),
 		cmocka_unit_test(empty_file_is_new),

@@ -378,13 +378,15 @@ e2e_need() {
 		exit 1
 	done
 }
-# schema_v5 DB: undo schema versions 7 (instances.cpu_platforms) and 6
+# schema_v5 DB: undo schema versions 8 (run_values' trigger), 7
+# (instances.cpu_platforms) and 6
 # (schema/migrations.c: tool runs stored compactly; run_attrs and
 # field_origins views) on a database with no tool
 # corpus, as a version-5 binary left it: the tests that build an older
 # database from a current one start from here.
 schema_v5() {
 	sqlite3 "$1" "
+DROP TRIGGER run_values_with_run;
 ALTER TABLE instances DROP COLUMN cpu_platforms;
 DROP TRIGGER run_attrs_insert; DROP TRIGGER run_attrs_update; DROP TRIGGER run_attrs_delete;
 DROP TRIGGER field_origins_insert;
