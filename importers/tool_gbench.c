@@ -9,6 +9,7 @@
 #include "tool_json.h"
 
 #include "../common/err.h"
+#include "../common/num.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -267,20 +268,31 @@ static int unit_scale(const char *unit, double *ns)
 	return -1;
 }
 
-/* "BM_x/8/threads:2/real_time" without its "/threads:N" part. */
+/* Append at most n bytes of text to out (used of size, kept NUL-terminated). */
+static void put(char *out, size_t size, size_t *used, const char *text, size_t n)
+{
+	if (n > size - 1 - *used)
+		n = size - 1 - *used;
+	memcpy(out + *used, text, n);
+	*used += n;
+	out[*used] = '\0';
+}
+
+/* "BM_x/8/threads:2/real_time" without its "/threads:N" part (no printf: once a row). */
 static void strip_threads(const char *name, char *out, size_t size)
 {
 	const char *p = strstr(name, "/threads:");
-	size_t k;
+	size_t used = 0;
+	out[0] = '\0';
 	if (!p) {
-		snprintf(out, size, "%s", name);
+		put(out, size, &used, name, strlen(name));
 		return;
 	}
-	k = (size_t)(p - name);
+	put(out, size, &used, name, (size_t)(p - name));
 	p += strlen("/threads:");
 	while (*p >= '0' && *p <= '9')
 		p++;
-	snprintf(out, size, "%.*s%s", (int)k, name, p);
+	put(out, size, &used, p, strlen(p));
 }
 
 static int set(struct gb *g, const char *name, const char *value, bool shared)
@@ -346,15 +358,20 @@ static int one_row(struct gb *g, const struct row *r)
 	if ((rc = tool_emit_row(g->out, g->row_line)))
 		return rc;
 	strip_threads(name->text, base, sizeof(base));
-	if (rep)
-		snprintf(tag, sizeof(tag), "%.500s/rep:%lld", name->text, (long long)rep->i);
-	else
+	if (rep) { /* "%.500s/rep:%lld" */
+		size_t used = 0, n = strlen(name->text);
+		tag[0] = '\0';
+		put(tag, sizeof(tag), &used, name->text, n < 500 ? n : 500);
+		put(tag, sizeof(tag), &used, "/rep:", 5);
+		put(tag, sizeof(tag), &used, buf, num_format_int(rep->i, buf));
+	} else {
 		snprintf(tag, sizeof(tag), "%.500s/row:%zu", name->text, g->index);
-	snprintf(buf, sizeof(buf), "%lld", threads ? (long long)threads->i : 1LL);
+	}
+	num_format_int(threads ? threads->i : 1, buf);
 	if ((rc = set(g, "id", tag, false)) || (rc = set(g, "name", base, true)) ||
 	    (rc = set(g, "threads", buf, true)))
 		return rc;
-	snprintf(buf, sizeof(buf), "%lld", rep ? (long long)rep->i : 0LL);
+	num_format_int(rep ? rep->i : 0, buf);
 	if (rep && (rc = set(g, "repetition", buf, false)))
 		return rc;
 	/* repetitions run the same iteration count: shared, as valid (stored once per set) */
