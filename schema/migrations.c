@@ -10,6 +10,17 @@
 
 #include <stddef.h>
 
+/* run_values as steps 6 and 8 create it (`run_ref`: its run_id's foreign-key clause) */
+#define RUN_VALUES_TABLE(name, run_ref)                                                            \
+	"CREATE TABLE " name " (\n"                                                                \
+	"  run_id  INTEGER NOT NULL" run_ref ",\n"                                                 \
+	"  name_id INTEGER NOT NULL,\n"                                                            \
+	"  col     INTEGER,\n"                                                                     \
+	"  value   ANY,\n"                                                                         \
+	"  num     REAL,\n"                                                                        \
+	"  PRIMARY KEY (run_id, name_id)\n"                                                        \
+	") STRICT, WITHOUT ROWID;\n"
+
 static const char *const steps[] = {
 	/* version 1: corpora, files, runs and everything read from them */
 	"CREATE TABLE corpora (\n"
@@ -305,14 +316,7 @@ static const char *const steps[] = {
 	"  PRIMARY KEY (set_id, field)\n"
 	") STRICT, WITHOUT ROWID;\n"
 	"ALTER TABLE runs ADD COLUMN attr_set INTEGER;\n"
-	"CREATE TABLE run_values (\n"
-	"  run_id  INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,\n"
-	"  name_id INTEGER NOT NULL,\n"
-	"  col     INTEGER,\n"
-	"  value   ANY,\n"
-	"  num     REAL,\n"
-	"  PRIMARY KEY (run_id, name_id)\n"
-	") STRICT, WITHOUT ROWID;\n"
+	RUN_VALUES_TABLE("run_values", " REFERENCES runs(run_id) ON DELETE CASCADE")
 	"CREATE VIEW run_attrs AS\n"
 	"  SELECT run_id, source, name, file_id, line, col, value, num FROM attr_rows\n"
 	"  UNION ALL\n"
@@ -373,14 +377,7 @@ static const char *const steps[] = {
 	 * rebuilt (SQLite cannot drop a clause); legacy_alter_table keeps the
 	 * rename from checking the views that name the old table meanwhile.
 	 */
-	"CREATE TABLE run_values_v8 (\n"
-	"  run_id  INTEGER NOT NULL,\n"
-	"  name_id INTEGER NOT NULL,\n"
-	"  col     INTEGER,\n"
-	"  value   ANY,\n"
-	"  num     REAL,\n"
-	"  PRIMARY KEY (run_id, name_id)\n"
-	") STRICT, WITHOUT ROWID;\n"
+	RUN_VALUES_TABLE("run_values_v8", "")
 	"INSERT INTO run_values_v8 (run_id, name_id, col, value, num)\n"
 	"  SELECT run_id, name_id, col, value, num FROM run_values;\n"
 	"PRAGMA legacy_alter_table = ON;\n"

@@ -157,6 +157,27 @@ static void fresh_equals_migrated(void **state)
 }
 
 /*
+ * The path of database `name` in dir as a binary of that schema version
+ * left it: the released steps 1 .. version, its user_version, then `rows`.
+ */
+static const char *old_database(const char *name, int version, const char *rows)
+{
+	static char path[256];
+	char pragma[64];
+	sqlite3 *db = NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", version);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	for (int v = 1; v <= version; v++)
+		assert_int_equal(sqlite3_exec(db, schema_migration_sql(v), NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, rows, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	return path;
+}
+
+/*
  * A version-3 database (steps 1-3 as released) gains step 4's catalogs and
  * instances (and step 7's cpu_platforms) on a writing open, keeping its corpora and hosts; a read-only
  * open refuses it and leaves it at version 3.
@@ -164,20 +185,11 @@ static void fresh_equals_migrated(void **state)
 static void migrates_3_to_4(void **state)
 {
 	sqlite3 *db = NULL;
-	char path[256];
+	const char *path =
+		old_database("v3.db", 3,
+			     "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+			     "INSERT INTO hosts VALUES (1, 'h', 'sysfs', 8, 4, 1, 2, 't');");
 	(void)state;
-	snprintf(path, sizeof(path), "%s/v3.db", dir);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	for (int v = 1; v <= 3; v++)
-		assert_int_equal(sqlite3_exec(db, schema_migration_sql(v), NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 3;"
-					  "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
-					  "INSERT INTO hosts VALUES (1, 'h', 'sysfs', 8, 4, 1, 2, 't');",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(db);
-	db = NULL;
 	assert_int_equal(db_open(path, true, &db), ERR_DATA);
 	assert_non_null(strstr(err_msg(), "schema version 3; this coreplan needs"));
 	assert_int_equal(db_open(path, false, &db), 0);
@@ -245,24 +257,15 @@ static void foreign_keys_cascade(void **state)
 static void migrates_7_to_8_values(void **state)
 {
 	sqlite3 *db = NULL;
-	char path[256];
+	const char *path =
+		old_database("v7.db", 7,
+			     "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+			     "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r1', 1, 1);"
+			     "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r2', 2, 1);"
+			     "INSERT INTO attr_names VALUES (1, 'results', 'real_time_ns');"
+			     "INSERT INTO run_values VALUES (1, 1, NULL, '357.93436424411243', 357.9);"
+			     "INSERT INTO run_values VALUES (2, 1, 3, 12, NULL);");
 	(void)state;
-	snprintf(path, sizeof(path), "%s/v7.db", dir);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	for (int v = 1; v <= 7; v++)
-		assert_int_equal(sqlite3_exec(db, schema_migration_sql(v), NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 7;"
-					  "INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
-					  "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r1', 1, 1);"
-					  "INSERT INTO runs (corpus_id, tag, seq, listed) VALUES (1, 'r2', 2, 1);"
-					  "INSERT INTO attr_names VALUES (1, 'results', 'real_time_ns');"
-					  "INSERT INTO run_values VALUES (1, 1, NULL, '357.93436424411243', 357.9);"
-					  "INSERT INTO run_values VALUES (2, 1, 3, 12, NULL);",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(db);
-	db = NULL;
 	assert_int_equal(db_open(path, false, &db), 0);
 	assert_true(schema_latest_version() >= 8);
 	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'run_values'"
