@@ -42,6 +42,20 @@ static const char *const known_keys[] = {"aggregate_name",
 					 "time_unit",
 					 NULL};
 #define NKNOWN 19
+/* Their indexes, for the keys a row is read by (one_row: no lookup by name). */
+enum known_key {
+	K_CPU_TIME = 3,
+	K_ERROR_MESSAGE = 4,
+	K_ERROR_OCCURRED = 5,
+	K_ITERATIONS = 7,
+	K_LABEL = 8,
+	K_NAME = 9,
+	K_REAL_TIME = 11,
+	K_REPETITION_INDEX = 12,
+	K_RUN_TYPE = 16,
+	K_THREADS = 17,
+	K_TIME_UNIT = 18,
+};
 
 /* Columns the converter writes, in byte order: a counter may not take one of these names. */
 static const char *const own_cols[] = {"aggregate_rows",
@@ -238,11 +252,12 @@ static int at(struct gb *g, const struct field *f, const char *key, const char *
 		      g->index, key, what);
 }
 
-/* A number at KEY: an integer when asked, `min` or more; missing only when allowed. */
-static int number(struct gb *g, const struct row *r, const char *key, bool need, double min,
+/* The number at known key k: an integer when asked, `min` or more; missing only when allowed. */
+static int number(struct gb *g, const struct row *r, enum known_key k, bool need, double min,
 		  bool integer, const struct field **out)
 {
-	const struct field *f = get(r, key);
+	const char *key = known_keys[k];
+	const struct field *f = r->known[k];
 	*out = f;
 	if (!f)
 		return need ? at(g, NULL, key, "%s", "missing") : 0;
@@ -321,9 +336,9 @@ static int counters(struct gb *g, const struct row *r)
 
 static int one_row(struct gb *g, const struct row *r)
 {
-	const struct field *name = get(r, "name"), *rtype = get(r, "run_type");
-	const struct field *err = get(r, "error_occurred"), *msg = get(r, "error_message");
-	const struct field *label = get(r, "label"), *unit = get(r, "time_unit");
+	const struct field *name = r->known[K_NAME], *rtype = r->known[K_RUN_TYPE];
+	const struct field *err = r->known[K_ERROR_OCCURRED], *msg = r->known[K_ERROR_MESSAGE];
+	const struct field *label = r->known[K_LABEL], *unit = r->known[K_TIME_UNIT];
 	const struct field *threads, *rep, *iters, *real, *cpu;
 	char buf[64], base[512], tag[600];
 	double scale = 1;
@@ -346,11 +361,11 @@ static int one_row(struct gb *g, const struct row *r)
 	if (err && err->type != TJ_TRUE && err->type != TJ_FALSE)
 		return at(g, err, "error_occurred", "%s", "not true or false");
 	failed = err && err->type == TJ_TRUE;
-	if ((rc = number(g, r, "threads", false, 1, true, &threads)) ||
-	    (rc = number(g, r, "repetition_index", false, 0, true, &rep)) ||
-	    (rc = number(g, r, "iterations", !failed, 0, true, &iters)) ||
-	    (rc = number(g, r, "real_time", !failed, 0, false, &real)) ||
-	    (rc = number(g, r, "cpu_time", !failed, 0, false, &cpu)))
+	if ((rc = number(g, r, K_THREADS, false, 1, true, &threads)) ||
+	    (rc = number(g, r, K_REPETITION_INDEX, false, 0, true, &rep)) ||
+	    (rc = number(g, r, K_ITERATIONS, !failed, 0, true, &iters)) ||
+	    (rc = number(g, r, K_REAL_TIME, !failed, 0, false, &real)) ||
+	    (rc = number(g, r, K_CPU_TIME, !failed, 0, false, &cpu)))
 		return rc;
 	if (unit && (unit->type != TJ_STRING || unit_scale(unit->text, &scale)))
 		return at(g, unit, "time_unit", "'%.40s', expected ns, us, ms or s",

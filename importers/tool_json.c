@@ -305,6 +305,13 @@ static int read_number(struct tj *j, int first)
 			return c = peek_byte(j), next_byte(j),
 			       unexpected(j, c, "a digit of the exponent");
 	}
+	/* an integer that fits int64: its double is the one strtod gives (both round to
+	 * nearest), without strtod */
+	if (integer && num_parse_int(j->text, &j->i) == 0) {
+		j->is_int = true;
+		j->num = (double)j->i;
+		return 0;
+	}
 	if (num_parse_real(j->text, &j->num) != 0) {
 		errno = 0;
 		double v = strtod(j->text, NULL);
@@ -315,7 +322,7 @@ static int read_number(struct tj *j, int first)
 					j->text);
 		return tj_error(j, "'%s' is not a number", j->text);
 	}
-	j->is_int = integer && num_parse_int(j->text, &j->i) == 0;
+	j->is_int = false; /* integer syntax beyond int64 (or a real) */
 	return 0;
 }
 
