@@ -11,7 +11,9 @@
  * the runs sharing them all point to, found again through a bounded cache
  * keyed by their content (a set not in the cache is simply made again:
  * the cache saves space, it never changes what a run holds); the run's
- * own cells in run_values, under interned names. Where a canonical field
+ * own cells in run_values, under interned names, VALUES_BATCH rows per
+ * INSERT across runs (each after its run, all before the table's import
+ * ends: the import's one transaction keeps it whole). Where a canonical field
  * came from is recorded once per set when the set holds it, else per run.
  * The file is the one hashed (corpus_files.c: im_open_hashed, verified at
  * its end); the converter's error names its line and column.
