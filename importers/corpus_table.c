@@ -358,21 +358,32 @@ int im_import_table(struct importer *im, const struct manifest_table *spec)
 static const char *const exclusion_sql[] = {
 	"INSERT INTO exclusions SELECT x.run_id, 'rejected', x.reason FROM rejections x"
 	" JOIN runs r USING (run_id) WHERE r.corpus_id = ?1",
-	"INSERT INTO exclusions SELECT r.run_id, 'unlisted', 'run found in the corpus folder but"
-	" not listed in its results table' FROM runs r WHERE r.corpus_id = ?1 AND r.listed = 0"
-	" AND NOT EXISTS (SELECT 1 FROM rejections x WHERE x.run_id = r.run_id)",
-	"INSERT INTO exclusions SELECT run_id, 'invalid', 'the generator marked the run invalid'"
-	" FROM runs WHERE corpus_id = ?1 AND valid = 0",
-	"INSERT INTO exclusions SELECT run_id, 'patch-rate', 'patch_rate ' || patch_rate ||"
-	" ' is below the floor ' || ?2 FROM runs WHERE corpus_id = ?1 AND patch_rate < ?2",
-	"INSERT INTO exclusions SELECT run_id, 'generator-saturated', 'the generator reported"
-	" that it may have been saturated' FROM runs WHERE corpus_id = ?1 AND gen_saturated = 1",
+	/*
+	 * The rules on a run's own columns in one pass over the corpus's runs
+	 * (CROSS JOIN: the runs outside, each tested once against all five
+	 * before the reasons are tried), not one pass each: five index scans
+	 * with a table lookup per run were 7% of a 200,000-row tool import.
+	 * exclusions is keyed by (run_id, reason): the order rows come in
+	 * changes nothing stored.
+	 */
+	"INSERT INTO exclusions SELECT r.run_id, k.column1, CASE k.column1"
+	" WHEN 'unlisted' THEN 'run found in the corpus folder but not listed in its results table'"
+	" WHEN 'invalid' THEN 'the generator marked the run invalid'"
+	" WHEN 'patch-rate' THEN 'patch_rate ' || r.patch_rate || ' is below the floor ' || ?2"
+	" WHEN 'generator-saturated' THEN 'the generator reported that it may have been saturated'"
+	" ELSE r.established || ' of ' || r.sessions || ' requested sessions were established' END"
+	" FROM runs r CROSS JOIN (VALUES ('unlisted'), ('invalid'), ('patch-rate'),"
+	" ('generator-saturated'), ('sessions-short')) k WHERE r.corpus_id = ?1"
+	" AND (r.listed = 0 OR r.valid = 0 OR r.patch_rate < ?2 OR r.gen_saturated = 1"
+	" OR r.established < r.sessions) AND CASE k.column1"
+	" WHEN 'unlisted' THEN r.listed = 0"
+	" AND NOT EXISTS (SELECT 1 FROM rejections x WHERE x.run_id = r.run_id)"
+	" WHEN 'invalid' THEN r.valid = 0 WHEN 'patch-rate' THEN r.patch_rate < ?2"
+	" WHEN 'generator-saturated' THEN r.gen_saturated = 1"
+	" ELSE r.established < r.sessions END",
 	"INSERT INTO exclusions SELECT t.run_id, 'empty-trace', 'its trace file is empty'"
 	" FROM traces t JOIN runs r USING (run_id) WHERE r.corpus_id = ?1 AND t.kind = 'sample'"
 	" AND t.rows = 0",
-	"INSERT INTO exclusions SELECT run_id, 'sessions-short', established || ' of ' ||"
-	" sessions || ' requested sessions were established' FROM runs WHERE corpus_id = ?1"
-	" AND established < sessions",
 };
 
 int im_derive_exclusions(struct importer *im)

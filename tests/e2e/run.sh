@@ -257,6 +257,25 @@ cpl --db "$DB" runs --where clk_tck=100 --where gomaxprocs=8 --where block=1 --f
 echo "$OUT" >"$T/w.tsv"
 check_eq "runs --where clk_tck=100 (idle-banner key)" "g8-n100-b1" "$(tsvcol "$T/w.tsv" tag | tr '\n' ' ' | sed 's/ $//')" "exit $RC $ERR"
 
+e2e_case exclusion-rules
+# each rule on a run's own columns, one table of seven runs; the expected
+# rows are written by hand from the rules (schema/README.md, exclusions):
+# sessions-short when established < sessions, invalid when valid = 0,
+# patch-rate below --patch-floor, generator-saturated; r6 breaks all four,
+# r7 has none of the columns (NULL: no rule holds)
+mkdir -p "$T/rules"
+{
+	printf 'tag\tsessions\testablished\tvalid\tpatch_rate\tgen_saturated\ttput\n'
+	printf '%s\n' "r1	10	10	1	0.95	0	100" "r2	10	7	1	0.95	0	100" \
+		"r3	10	10	0	0.95	0	100" "r4	10	10	1	0.5	0	100" "r5	10	10	1	0.95	1	100" \
+		"r6	10	3	0	0.1	1	100" "r7						100"
+} >"$T/rules/results.tsv"
+cpl --db "$T/rules.db" import -q "$T/rules/results.tsv" --name rules --patch-floor 0.8
+check_eq "exclusion rules: import" 0 "$RC" "$ERR"
+check_eq "exclusion rules: one row per run and broken rule, with its detail" \
+	"r2|sessions-short|7 of 10 requested sessions were established;r3|invalid|the generator marked the run invalid;r4|patch-rate|patch_rate 0.5 is below the floor 0.8;r5|generator-saturated|the generator reported that it may have been saturated;r6|generator-saturated|the generator reported that it may have been saturated;r6|invalid|the generator marked the run invalid;r6|patch-rate|patch_rate 0.1 is below the floor 0.8;r6|sessions-short|3 of 10 requested sessions were established;" \
+	"$(q "$T/rules.db" "SELECT r.tag, e.reason, e.detail FROM exclusions e JOIN runs r USING (run_id) ORDER BY 1, 2" | tr '\t' '|' | tr '\n' ';')"
+
 e2e_case formats
 # formats
 cpl --db "$DB" runs --include-excluded --format tsv
