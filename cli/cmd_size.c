@@ -369,16 +369,14 @@ static void release(void)
 	reset();
 }
 
-int cmd_size(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"size", NULL, details, specs, build_size_views}, CLI_DB_OPTIONAL, check, run};
-	int rc;
-	reset();
-	rc = cli_run(&def, argc, argv, g);
-	release();
-	return rc;
-}
+const struct cli_def cli_size = {
+	.cmd = {"size", NULL, details, specs, build_size_views},
+	.db = CLI_DB_OPTIONAL,
+	.defaults = reset,
+	.check = check,
+	.run = run,
+	.release = release,
+};
 
 /* ---- size's options by name, for `report --config` (cmd.h) ---- */
 

@@ -60,14 +60,9 @@ static void esc(FILE *fp, const char *s, int line_start)
 	}
 }
 
-/* \fB--name\fR \fIARG\fR, with the short form first when there is one. */
-static void option_tag(FILE *fp, const struct opt_spec *s)
+/* \fB--name\fR \fIARG\fR (the synopsis and the option list). */
+static void long_tag(FILE *fp, const struct opt_spec *s)
 {
-	if (s->short_name) {
-		fputs("\\fB\\-", fp);
-		esc(fp, (char[]){s->short_name, '\0'}, 0);
-		fputs("\\fR, ", fp);
-	}
 	fputs("\\fB\\-\\-", fp);
 	esc(fp, s->name, 0);
 	fputs("\\fR", fp);
@@ -76,6 +71,17 @@ static void option_tag(FILE *fp, const struct opt_spec *s)
 		esc(fp, s->arg, 0);
 		fputs("\\fR", fp);
 	}
+}
+
+/* The long tag, with the short form first when there is one. */
+static void option_tag(FILE *fp, const struct opt_spec *s)
+{
+	if (s->short_name) {
+		fputs("\\fB\\-", fp);
+		esc(fp, (char[]){s->short_name, '\0'}, 0);
+		fputs("\\fR, ", fp);
+	}
+	long_tag(fp, s);
 }
 
 /* Each option with its help, as --help words it (opt_describe: range, choices, notes). */
@@ -111,14 +117,8 @@ static void synopsis(FILE *fp, const char *name, const struct opt_cmd *cmd)
 	for (const struct opt_spec *s = cmd->specs; s->name; s++) {
 		if (s->hidden)
 			continue;
-		fputs("[\\fB\\-\\-", fp);
-		esc(fp, s->name, 0);
-		fputs("\\fR", fp);
-		if (s->arg) {
-			fputs(" \\fI", fp);
-			esc(fp, s->arg, 0);
-			fputs("\\fR", fp);
-		}
+		putc('[', fp);
+		long_tag(fp, s);
 		fputs(s->repeatable ? "]...\n" : "]\n", fp);
 	}
 	if (cmd->operands) {
@@ -238,7 +238,7 @@ int cli_each_table(const struct cli_command *cmds, size_t n,
 		snprintf(name, sizeof(name), "%s", cmds[i].name);
 		each.command = &cmds[i];
 		each.called = false;
-		rc = cmds[i].fn(2, argv, &g);
+		rc = cli_command_run(&cmds[i], 2, argv, &g);
 		if (rc == 0 && !each.called)
 			rc = err_set("command '%s' showed no option table", cmds[i].name);
 	}
