@@ -115,3 +115,45 @@ char *str_trim(char *s)
 		*--end = '\0';
 	return s;
 }
+
+/* A name and its place in the list. */
+struct name_at {
+	const char *name;
+	size_t index;
+};
+
+/* By name, then place: a group's entries stand in list order. */
+static int cmp_name_at(const void *a, const void *b)
+{
+	const struct name_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int str_first_repeat(const char *const *names, size_t n, size_t *repeat, size_t *first)
+{
+	struct name_at *refs;
+	int found = 0;
+	if (n < 2)
+		return 0;
+	refs = malloc(n * sizeof(*refs));
+	if (!refs)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		refs[i] = (struct name_at){names[i], i};
+	qsort(refs, n, sizeof(*refs), cmp_name_at);
+	/* each group's second entry is its first repetition */
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && strcmp(refs[b].name, refs[a].name) == 0; b++)
+			;
+		if (b > a + 1 && (!found || refs[a + 1].index < *repeat)) {
+			*repeat = refs[a + 1].index;
+			*first = refs[a].index;
+			found = 1;
+		}
+	}
+	free(refs);
+	return found;
+}

@@ -3,6 +3,7 @@
 
 #include "../common/err.h"
 #include "../common/infile.h"
+#include "../common/strvec.h"
 
 #include <csv.h>
 #include <stdarg.h>
@@ -166,55 +167,20 @@ static char **pack_record(const struct reader *r)
 	return row;
 }
 
-struct name_ref {
-	const char *name;
-	size_t index;
-};
-
-static int cmp_name_ref(const void *a, const void *b)
-{
-	const struct name_ref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/*
- * Empty or duplicate names; the leftmost offending column is reported.
- * Sorting keeps this O(n log n) for the 100,000-column worst case.
- */
+/* Empty or duplicate names; the leftmost offending column is reported. */
 static int check_header(struct reader *r, char *const *names, size_t n)
 {
-	struct name_ref *refs = NULL;
-	size_t bad = SIZE_MAX, also = 0;
+	size_t bad = SIZE_MAX, repeat = 0, also = 0;
+	int repeats = str_first_repeat((const char *const *)names, n, &repeat, &also);
+	if (repeats < 0)
+		return oom(r);
 	for (size_t i = 0; i < n; i++)
 		if (names[i][0] == '\0') {
 			bad = i;
 			break;
 		}
-	if (n > 1) {
-		size_t first = 0;
-		refs = malloc(n * sizeof(*refs));
-		if (!refs)
-			return oom(r);
-		for (size_t i = 0; i < n; i++) {
-			refs[i].name = names[i];
-			refs[i].index = i;
-		}
-		qsort(refs, n, sizeof(*refs), cmp_name_ref);
-		for (size_t i = 1; i < n; i++) {
-			if (strcmp(refs[i].name, refs[first].name) != 0) {
-				first = i;
-				continue;
-			}
-			if (refs[i].name[0] && refs[i].index < bad) {
-				bad = refs[i].index;
-				also = refs[first].index;
-			}
-		}
-	}
-	free(refs);
+	if (repeats && repeat < bad)
+		bad = repeat;
 	if (bad == SIZE_MAX)
 		return 0;
 	if (names[bad][0] == '\0')
