@@ -60,6 +60,14 @@ static void esc(FILE *fp, const char *s, int line_start)
 	}
 }
 
+/* A name in bold. */
+static void put_bold(FILE *fp, const char *name)
+{
+	fputs("\\fB", fp);
+	esc(fp, name, 0);
+	fputs("\\fR", fp);
+}
+
 /* \fB--name\fR \fIARG\fR (the synopsis and the option list). */
 static void long_tag(FILE *fp, const struct opt_spec *s)
 {
@@ -197,13 +205,8 @@ static void command(FILE *fp, const struct cli_command *c, const struct opt_cmd 
 		      "print; "
 		      "md and json print every section unless one is named):\n",
 		      fp);
-		for (size_t i = 0; cmd->views[i]; i++) {
-			fputs(i ? ", " : "", fp);
-			fputs("\\fB", fp);
-			esc(fp, cmd->views[i], 0);
-			fputs(i ? "\\fR" : "\\fR (default)", fp);
-		}
-		fputs(", \\fBfacts\\fR (every named value: n, method, inputs, verdicts)\n", fp);
+		opt_print_view_list(fp, cmd->views, put_bold);
+		putc('\n', fp);
 	}
 	if (cmd->details)
 		verbatim(fp, cmd->details);
