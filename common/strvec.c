@@ -1,6 +1,8 @@
 /* strvec: see strvec.h. */
 #include "strvec.h"
 
+#include "grow.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +13,9 @@ static int push_owned(struct strvec *sv, char *s)
 {
 	if (!s)
 		return -1;
-	if (sv->n + 2 > sv->alloc) {
-		size_t want = sv->alloc ? 2 * sv->alloc : 8;
-		char **grown = realloc(sv->v, want * sizeof(*grown));
-		if (!grown) {
-			free(s);
-			return -1;
-		}
-		sv->v = grown;
-		sv->alloc = want;
+	if (GROW(sv->v, sv->alloc, sv->n + 2) != 0) { /* the string and the NULL after it */
+		free(s);
+		return -1;
 	}
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;

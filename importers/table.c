@@ -2,6 +2,7 @@
 #include "table.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/infile.h"
 #include "../common/strvec.h"
 
@@ -94,25 +95,6 @@ static int oom(struct reader *r)
 	return r->rc;
 }
 
-static int grow(void **ptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t want = *alloc ? *alloc : 16;
-	void *grown;
-	if (need <= *alloc)
-		return 0;
-	while (want < need) {
-		if (want > SIZE_MAX / 2 / elem)
-			return -1;
-		want *= 2;
-	}
-	grown = realloc(*ptr, want * elem);
-	if (!grown)
-		return -1;
-	*ptr = grown;
-	*alloc = want;
-	return 0;
-}
-
 /* Data after a blank line: refuse it (a blank line at the end is fine). */
 static int check_blank(struct reader *r)
 {
@@ -139,8 +121,8 @@ static void on_field(void *data, size_t len, void *arg)
 		     TABLE_MAX_COLS);
 		return;
 	}
-	if (grow((void **)&r->offsets, &r->offsets_alloc, r->nfields + 1, sizeof(size_t)) ||
-	    grow((void **)&r->bytes, &r->bytes_alloc, r->bytes_len + len + 1, 1)) {
+	if (GROW(r->offsets, r->offsets_alloc, r->nfields + 1) ||
+	    GROW(r->bytes, r->bytes_alloc, r->bytes_len + len + 1)) {
 		oom(r);
 		return;
 	}
