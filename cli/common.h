@@ -45,9 +45,9 @@ struct cli_args {
 	const char *metric;
 	bool metric_defaulted; /* metric is the tool's default, not given */
 	enum doc_format format;
-	const char *view; /* NULL: the default */
+	const char *view;    /* NULL: the default */
 	struct strvec group; /* --group (CLI_SPEC_GROUP) */
-	char **operands;  /* the words that were not options (into argv) */
+	char **operands;     /* the words that were not options (into argv) */
 	size_t noperands;
 	enum cli_db db_mode; /* from the cli_def; check() may change it (topology --show) */
 };
@@ -103,10 +103,11 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 #define CLI_SPECS_WORKERS(host, workers)                                                           \
 	OPT_STRING("host", "NAME", host,                                                           \
 		   "count levels on this recorded host (default: the runs' topology_host)"),       \
-		OPT_STRING("workers", "FIELD", workers,                                            \
-			   "FIELD counts workers (threads, cores, processes): speedup, efficiency " \
-			   "and the SMT classification apply to it (fields known to count workers " \
-			   "need no flag)")
+		OPT_STRING(                                                                        \
+			"workers", "FIELD", workers,                                               \
+			"FIELD counts workers (threads, cores, processes): speedup, efficiency "   \
+			"and the SMT classification apply to it (fields known to count workers "   \
+			"need no flag)")
 
 /* The shared blocks a command's table starts with (its own options follow). */
 #define CLI_SPEC_METRIC_HELP(help)                                                                 \
@@ -207,8 +208,8 @@ struct cli_def {
  * result whether or not either succeeded (the analyses leave a result that
  * is safe to release on failure).
  */
-#define CLI_ANALYSIS_RUN(fn, req, result_type, analyse, build, release)                           \
-	static int fn(sqlite3 *db, struct cli_args *a, struct doc **out)                          \
+#define CLI_ANALYSIS_RUN(fn, req, result_type, analyse, build, release)                            \
+	static int fn(sqlite3 *db, struct cli_args *a, struct doc **out)                           \
 	{                                                                                          \
 		result_type res;                                                                   \
 		int rc = analyse(db, &(req), &res);                                                \
