@@ -132,7 +132,6 @@ static int check(struct cli_args *a)
 		return err_usage("the trace plot needs --tag TAG");
 	req.group = strvec_list(&a->group);
 	req.filter = &a->filter;
-	req.metric = a->metric;
 	return split_out();
 }
 
@@ -180,6 +179,7 @@ const struct cli_def cli_plot = {
 	.cmd = {"plot", "KIND", details, specs, build_plot_views, kinds},
 	.db = CLI_DB_READ,
 	CLI_REQUEST(req),
+	.metric = &req.metric, /* filled after --metric's default (a tool's own) */
 	.defaults = defaults,
 	.check = check,
 	.run = run,

@@ -329,7 +329,6 @@ static int check(struct cli_args *a)
 	if (req.nfleet && !a->view && (a->format == DOC_TSV || a->format == DOC_CSV))
 		a->view = "fleets";
 	req.filter = &a->filter;
-	req.metric = a->metric;
 	return 0;
 }
 
@@ -372,6 +371,7 @@ static void release(void)
 const struct cli_def cli_size = {
 	.cmd = {"size", NULL, details, specs, build_size_views},
 	.db = CLI_DB_OPTIONAL,
+	.metric = &req.metric, /* filled after --metric's default (a tool's own) */
 	.defaults = reset,
 	.check = check,
 	.run = run,

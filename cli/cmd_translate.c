@@ -138,8 +138,7 @@ static int read_items(void)
 
 static int check(struct cli_args *a)
 {
-	req.filter = &a->filter;
-	req.metric = a->metric;
+	(void)a;
 	return apply ? read_items() : 0;
 }
 
@@ -166,6 +165,9 @@ const struct cli_def cli_translate = {
 	.cmd = {"translate", NULL, details, specs, build_translate_views},
 	.db = CLI_DB_READ,
 	CLI_REQUEST(req),
+	/* the runner fills these after --metric's default (a tool's own metric) is chosen */
+	.filter = &req.filter,
+	.metric = &req.metric,
 	.defaults = defaults,
 	.check = check,
 	.run = run,
