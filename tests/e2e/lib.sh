@@ -402,3 +402,106 @@ CREATE VIEW run_fields AS
   SELECT run_id, 'idle', key, value, num FROM idle_banners;
 PRAGMA user_version = 5;"
 }
+
+# ---- bad-input cases (run.sh part B, hostile.sh) ----
+# A row of a table of bad inputs names a setup function, run in the case
+# folder $CD with $CASE set (case_prepare): it builds the corpus ($CORP) and
+# may set IMPORT (the import arguments), RUNAS (a command prefix) or SKIP (why
+# the case cannot run here). Post functions (success cases) check $CDB and
+# set POST_MSG on failure. The setups below are the ones both tables hold.
+# shellcheck disable=SC2034 # S1 and J1 are read by the scripts' setups
+S1=runs/g1-n100-b1/sample.tsv # a trace of fixtures/example
+J1=runs/g1-n100-b1/load.json  # a run's load summary in fixtures/example
+example_copy() { # a copy of fixtures/example at $CD/$CASE; CORP is its path
+	CORP=$CD/$CASE
+	copy_tree "$EXAMPLE" "$CORP"
+}
+ex() { example_copy && IMPORT=(import -q "$CORP"); } # ... and its import
+# base_db: BASEDB, $T/base.db, with fixtures/example imported (the database
+# each case copies); failing, every case would fail too: the counts and exit 1
+base_db() {
+	BASEDB=$T/base.db
+	"${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
+		{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }
+	dbstate "$BASEDB" >/dev/null # settle the WAL so that the copies are stable
+}
+table() { # PRINTF-TEXT [EXT]: a single-table corpus $CD/$CASE.EXT (tsv)
+	CORP=$CD/$CASE.${2:-tsv}
+	# shellcheck disable=SC2059 # the text is a printf format on purpose
+	printf "$1" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+setcol() { # FILE LINE COLUMN VALUE: set a field of a TSV file
+	awk -v l="$2" -v c="$3" -v v="$4" 'BEGIN { FS = OFS = "\t" } NR == l { $c = v } 1' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+# the bad inputs both tables hold: results.tsv (missing, empty, a header
+# only, a row short or long of a field, a BOM, a repeated tag, tput not a
+# positive number), a load summary cut or with a stray character, a trace out
+# of order or with its counter reset, a tag that is SQL
+s_results_missing() { ex; rm "$CORP/results.tsv"; }
+s_results_empty() { ex; : >"$CORP/results.tsv"; }
+s_header_only() { ex; sed -i '2,$d' "$CORP/results.tsv"; }
+s_few_fields() { ex; sed -i '3s/\t[^\t]*$//' "$CORP/results.tsv"; }
+s_many_fields() { ex; sed -i '3s/$/\textra/' "$CORP/results.tsv"; }
+s_bom() { ex; sed -i '1s/^/\xef\xbb\xbf/' "$CORP/results.tsv"; }
+s_dup_tags() { ex; setcol "$CORP/results.tsv" 5 1 g1-n100-b1; }
+s_tput_abc() { ex; setcol "$CORP/results.tsv" 2 13 abc; }
+s_tput_nan() { ex; setcol "$CORP/results.tsv" 2 13 NaN; }
+s_tput_inf() { ex; setcol "$CORP/results.tsv" 2 13 inf; }
+s_tput_neg() { ex; setcol "$CORP/results.tsv" 2 13 -475.2; }
+s_json_truncated() { ex; truncate -s 300 "$CORP/$J1"; }
+s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
+s_trace_order() { ex; sed -i '10{h;d};11G' "$CORP/$S1"; }
+s_trace_reset() { ex; setcol "$CORP/$S1" 20 5 0; }
+s_sql_injection() { table "tag\ttput\n'; DROP TABLE runs; --\t5\nr2\t6\n"; }
+s_unreadable() { # root reads anything: run as nobody (setpriv) then
+	if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+		SKIP="running as root and setpriv is not installed"
+		return
+	fi
+	ex
+	chmod 777 "$CD"
+	chmod -R a+rX "$CORP"
+	chmod 000 "$CORP/$J1"
+	chmod 666 "$CDB"
+	[ "$(id -u)" = 0 ] || return 0
+	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	if ! "${RUNAS[@]}" "$BIN" --version >/dev/null 2>&1; then
+		SKIP="user nobody cannot run $BIN"
+	elif "${RUNAS[@]}" cat "$CORP/$J1" >/dev/null 2>&1; then
+		SKIP="user nobody can still read a chmod 000 file"
+	fi
+}
+s_spaces_quotes() {
+	mkdir -p "$CD/dir with spaces"
+	CORP="$CD/dir with spaces/my \"odd\" corpus's copy"
+	copy_tree "$EXAMPLE" "$CORP"
+	IMPORT=(import -q "$CORP")
+}
+# case_prepare SETUP NAME: IMPORT, RUNAS, SKIP, POST_MSG and CORP emptied, then
+# SETUP run in $CD; false, after a skip line for the check NAME, when SETUP
+# set SKIP
+# shellcheck disable=SC2034 # the scripts' post functions set POST_MSG
+case_prepare() {
+	IMPORT=()
+	RUNAS=()
+	SKIP=""
+	POST_MSG=""
+	CORP=""
+	pushd "$CD" >/dev/null || return 1
+	$1
+	popd >/dev/null || exit 2
+	[ -z "$SKIP" ] || { skip "$2" "$SKIP"; return 1; }
+}
+# case_import: the case's import (RUNAS, TIMEOUT) into $CDB, its output in
+# $CD/stdout and $CD/stderr; sets RC, BEFORE (the database's state before it)
+# and CASE_SECS (how long the import took)
+# shellcheck disable=SC2034 # the scripts read BEFORE and CASE_SECS
+case_import() {
+	local t0
+	BEFORE=$(dbstate "$CDB")
+	t0=$(now)
+	"${RUNAS[@]}" "${TIMEOUT[@]}" "$BIN" --db "$CDB" "${IMPORT[@]}" >"$CD/stdout" 2>"$CD/stderr"
+	RC=$?
+	CASE_SECS=$(elapsed "$t0" "$(now)")
+}

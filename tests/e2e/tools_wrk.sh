@@ -19,37 +19,13 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-: "$SHARED"
-SAMPLE=$ROOT/fixtures/tools/wrk
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-wrk.XXXXXX") || exit 2
-SERVER_PID=""
-cleanup() {
-	[ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+# shellcheck source=lib.sh
 source "$E2E_DIR/lib.sh"
+e2e_start --cd wrk "$@"
+SAMPLE=$ROOT/fixtures/tools/wrk
+SERVER_PID=""
+e2e_cleanup() { [ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null; }
 DB=$T/w.db
-echo "# coreplan: $BIN"
 
 # awk_median DIR CONNS: the median of the Requests/sec figures of DIR's
 # files whose "T threads and C connections" line says CONNS (read by awk
