@@ -123,6 +123,12 @@ tsvget2() {
 		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == kc2) k2 = i; if ($i == vc) v = i }; next }
 		k && k2 && v && $k == key && $k2 == key2 { print $v }' "$T/.out"
 }
+# tsvpairs KEYCOL COL: "key value" lines, columns KEYCOL and COL of $T/.out
+tsvpairs() {
+	awk -F'\t' -v kc="$1" -v vc="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
+		k && v { print $k, $v }' "$T/.out"
+}
 # round X PLACES: X printed with PLACES decimals (awk's printf)
 round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
 # q DB SQL...: the sqlite3 shell, tab-separated, no header
@@ -280,6 +286,42 @@ report_json() {
 	else
 		not_ok "$name" "$(cat "$dir.err")"
 	fi
+}
+# same_numbers NAME EXPECTED ACTUAL: "key value" lines, the same keys in
+# order and values equal to 1e-12 relative (py/same_numbers.py)
+same_numbers() {
+	local r
+	r=$(python3 "$E2E_PY_DIR/same_numbers.py" "$2" "$3")
+	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
+}
+# check_import_runs CORPUS FILE WANT WHAT [IMPORT-OPTIONS...]: DB=$T/CORPUS.db,
+# FILE imported as CORPUS (the check "CORPUS: import"), then its runs: WANT
+# of them (the check "CORPUS: WHAT", WANT counted by the oracle)
+check_import_runs() {
+	local corpus=$1 file=$2 want=$3 what=$4
+	shift 4
+	DB=$T/$corpus.db
+	cpl import -q --name "$corpus" "$@" "$file"
+	expect_rc "$corpus: import" 0
+	cpl runs --corpus "$corpus" --format tsv
+	check_eq "$corpus: $what" "$want" "$(($(wc -l <"$T/.out") - 1))"
+}
+# check_noise_levels CORPUS BY METRIC MEDIANS RANGES: `noise --by BY --metric
+# METRIC --view levels` on CORPUS; its levels' medians and range_pct are the
+# oracle's "level value" lines MEDIANS and RANGES ((max - min) / median * 100)
+check_noise_levels() {
+	cpl noise --corpus "$1" --by "$2" --metric "$3" --format tsv --view levels
+	expect_rc "$1: noise --by $2" 0
+	same_numbers "$1: noise level medians = python3" "$4" "$(tsvpairs level median)"
+	same_numbers "$1: noise range_pct = python3 (max - min) / median * 100" "$5" "$(tsvpairs level range_pct)"
+}
+# check_compare_arms CORPUS METRIC A B MEDIANS: `compare --a A --b B --metric
+# METRIC --view arms` on CORPUS; its arms' medians are the oracle's lines
+# MEDIANS ("a VALUE" and "b VALUE")
+check_compare_arms() {
+	cpl compare --corpus "$1" --metric "$2" --a "$3" --b "$4" --format tsv --view arms
+	expect_rc "$1: compare $3 vs ${4#*=}" 0
+	same_numbers "$1: compare arm medians = python3" "$5" "$(tsvpairs arm median)"
 }
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out
 # (e.g. jget 'd["facts"]["per_doubling"]["value"]'); prints the error on failure.

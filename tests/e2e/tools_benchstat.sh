@@ -15,12 +15,8 @@
 #     pair of outputs is made and compared too.
 #
 #   bash tests/e2e/tools_benchstat.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
 source "$(dirname "$0")/lib.sh"
 e2e_start tools-benchstat "$@"
-TIMEOUT=(timeout 300)
 FIX=$ROOT/fixtures/tools/benchstat
 REAL=$ROOT/fixtures/tools/gobench-benchmem
 
