@@ -379,16 +379,19 @@ static void no_runs(void **state)
 	check_not_measured(&r, "smt_step");
 }
 
+/* A test on the EPYC host topology (epyc_setup) */
+#define EPYC_TEST(f) cmocka_unit_test_setup_teardown(f, epyc_setup, epyc_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(affinity_figures, epyc_setup, epyc_teardown),
-		cmocka_unit_test_setup_teardown(affinity_seed_figures, epyc_setup, epyc_teardown),
+		EPYC_TEST(affinity_figures),
+		EPYC_TEST(affinity_seed_figures),
 		cmocka_unit_test(host_without_smt),
-		cmocka_unit_test_setup_teardown(no_pinned_runs, epyc_setup, epyc_teardown),
-		cmocka_unit_test_setup_teardown(pinned_denominator_preferred, epyc_setup, epyc_teardown),
-		cmocka_unit_test_setup_teardown(cpu_not_on_host, epyc_setup, epyc_teardown),
-		cmocka_unit_test_setup_teardown(no_runs, epyc_setup, epyc_teardown),
+		EPYC_TEST(no_pinned_runs),
+		EPYC_TEST(pinned_denominator_preferred),
+		EPYC_TEST(cpu_not_on_host),
+		EPYC_TEST(no_runs),
 	};
 	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }
