@@ -85,11 +85,7 @@ static void expect_refused(const char *text)
 
 static const struct topo_cpu *find_cpu(const struct topology *t, int cpu)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->cpus[i].cpu == cpu)
-			return &t->cpus[i];
-	fail_msg("CPU %d is not in the topology", cpu);
-	return NULL;
+	return FIND_WHERE(t->cpus, t->n, cpu, cpu);
 }
 
 /* Do two CPUs sit on the same physical core (same socket and core)? */

@@ -72,6 +72,32 @@ size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars
 	return 0;
 }
 
+double int_as_double(const void *p)
+{
+	return *(const int *)p;
+}
+
+double size_as_double(const void *p)
+{
+	return (double)*(const size_t *)p;
+}
+
+double double_as_double(const void *p)
+{
+	return *(const double *)p;
+}
+
+size_t index_where(const void *first, size_t n, size_t stride, double (*as_double)(const void *),
+		   double value, const char *what)
+{
+	const char *at = first;
+	for (size_t i = 0; i < n; i++, at += stride)
+		if (as_double(at) == value)
+			return i;
+	fail_msg("no %s %g", what, value);
+	return 0;
+}
+
 int gsl_errors_off(void **state)
 {
 	(void)state;

@@ -59,6 +59,23 @@ void check_same_bits(double a, double b, const char *what);
 		 const char *const *: false, default: true)
 size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
 		   const char *name, const char *what);
+/*
+ * &array[i] for the first i < n whose number member (int, size_t or double)
+ * equals value, or a failed test naming the member and the value.
+ */
+#define FIND_WHERE(array, n, member, value)                                                        \
+	(&(array)[index_where(&(array)[0].member, (n), sizeof((array)[0]),                         \
+			      MEMBER_AS_DOUBLE(&(array)[0].member), (double)(value), #member)])
+/* The reader of a number member, by its type. */
+#define MEMBER_AS_DOUBLE(p)                                                                        \
+	_Generic((p), int *: int_as_double, const int *: int_as_double, size_t *: size_as_double,   \
+		 const size_t *: size_as_double, double *: double_as_double,                        \
+		 const double *: double_as_double)
+double int_as_double(const void *p);
+double size_as_double(const void *p);
+double double_as_double(const void *p);
+size_t index_where(const void *first, size_t n, size_t stride, double (*as_double)(const void *),
+		   double value, const char *what);
 
 /* Group setup: GSL's abort-on-error handler off (coreplan checks GSL's return codes). */
 int gsl_errors_off(void **state);
