@@ -44,9 +44,17 @@ awk_median() {
 }
 num6() { awk -v x="$1" 'BEGIN { printf "%.6f\n", x }'; }
 
+# check_median NAME DIR CONNS KEYCOL KEY: the median of the row of $T/.out
+# whose KEYCOL is KEY equals awk_median DIR CONNS (6 decimals; the check
+# "NAME (VALUE)")
+check_median() {
+	local want
+	want=$(awk_median "$2" "$3")
+	check_eq "$1 ($want)" "$want" "$(num6 "$(tsvget "$4" "$5" median)")" "$OUT"
+}
 # check_corpus NAME DIR CORPUS: the checks every wrk folder gets
 check_corpus() {
-	local name=$1 dir=$2 corpus=$3 c want got
+	local name=$1 dir=$2 corpus=$3 c
 	cpl runs --corpus "$corpus" --format tsv
 	expect_rc "$name: runs" 0
 	check_eq "$name: 6 runs, one per file" 6 "$(($(wc -l <"$T/.out") - 1))"
@@ -54,27 +62,18 @@ check_corpus() {
 	expect_rc "$name: sweep --by connections --metric requests_per_s" 0
 	for c in 1 4 8; do
 		check_eq "$name: sweep level $c has 2 runs" 2 "$(tsvget level "$c" n)" "$OUT"
-		want=$(awk_median "$dir" "$c")
-		got=$(num6 "$(tsvget level "$c" median)")
-		check_eq "$name: sweep level $c median = awk's median of Requests/sec ($want)" \
-			"$want" "$got" "$OUT"
+		check_median "$name: sweep level $c median = awk's median of Requests/sec" "$dir" "$c" level "$c"
 	done
 	cpl noise --corpus "$corpus" --by connections --metric requests_per_s --format tsv
 	expect_rc "$name: noise --by connections" 0
 	for c in 1 8; do
-		want=$(awk_median "$dir" "$c")
-		got=$(num6 "$(tsvget level "$c" median)")
-		check_eq "$name: noise level $c median = awk's ($want)" "$want" "$got" "$OUT"
+		check_median "$name: noise level $c median = awk's" "$dir" "$c" level "$c"
 	done
 	cpl compare --corpus "$corpus" --metric requests_per_s --a connections=1 \
 		--b connections=8 --view arms --format tsv
 	expect_rc "$name: compare connections=1 vs 8" 0
-	want=$(awk_median "$dir" 1)
-	got=$(num6 "$(tsvget arm a median)")
-	check_eq "$name: compare arm a median = awk's ($want)" "$want" "$got" "$OUT"
-	want=$(awk_median "$dir" 8)
-	got=$(num6 "$(tsvget arm b median)")
-	check_eq "$name: compare arm b median = awk's ($want)" "$want" "$got" "$OUT"
+	check_median "$name: compare arm a median = awk's" "$dir" 1 arm a
+	check_median "$name: compare arm b median = awk's" "$dir" 8 arm b
 }
 
 ###########################################################################
