@@ -594,16 +594,11 @@ static void sweep_document_tied(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		DB_TEST(level_kinds_on_epyc),
-		DB_TEST(unknown_host_name),
-		cmocka_unit_test(shape_six_by_two),
-		DB_TEST(import_host_tie),
-		DB_TEST(import_instance_tie),
-		DB_TEST(mixed_hosts),
-		DB_TEST(host_smt_factor_affinity),
-		DB_TEST(sweep_in_physical_cores),
-		cmocka_unit_test(sweep_smt_and_beyond),
-		DB_TEST(sweep_document_tied),
+		DB_TEST(level_kinds_on_epyc),           DB_TEST(unknown_host_name),
+		cmocka_unit_test(shape_six_by_two),     DB_TEST(import_host_tie),
+		DB_TEST(import_instance_tie),           DB_TEST(mixed_hosts),
+		DB_TEST(host_smt_factor_affinity),      DB_TEST(sweep_in_physical_cores),
+		cmocka_unit_test(sweep_smt_and_beyond), DB_TEST(sweep_document_tied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

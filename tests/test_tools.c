@@ -13,9 +13,9 @@
 #include <cmocka.h>
 
 #include "common/err.h"
+#include "doc/doc.h"
 #include "importers/table.h"
 #include "importers/tools.h"
-#include "doc/doc.h"
 #include "schema/fields.h"
 #include "test_util.h"
 
@@ -121,7 +121,8 @@ static void test_errors(void **state)
 		struct table t;
 		assert_int_not_equal(convert(c->text, &t), 0);
 		if (!strstr(err_msg(), c->where) || !strstr(err_msg(), c->what))
-			fail_msg("case %zu: '%s' lacks '%s' or '%s'", i, err_msg(), c->where, c->what);
+			fail_msg("case %zu: '%s' lacks '%s' or '%s'", i, err_msg(), c->where,
+				 c->what);
 		assert_int_equal(t.nrows, 0);
 		table_release(&t);
 	}
@@ -195,12 +196,9 @@ static void test_sample(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry),
-		cmocka_unit_test(test_config_and_results),
-		cmocka_unit_test(test_unset_config),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_file_column),
-		cmocka_unit_test(test_unit_meanings),
+		cmocka_unit_test(test_registry),     cmocka_unit_test(test_config_and_results),
+		cmocka_unit_test(test_unset_config), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_file_column),  cmocka_unit_test(test_unit_meanings),
 		cmocka_unit_test(test_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

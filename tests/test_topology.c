@@ -799,8 +799,8 @@ static void cores_text_and_list(void **state)
 	(void)state;
 	assert_int_equal(db_open(":memory:", false, &db), 0);
 	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &epyc), 0);
-	assert_int_equal(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,0,1,1\n2,0,0,0\n3,0,1,1\n", &two),
-			 0);
+	assert_int_equal(
+		parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,0,1,1\n2,0,0,0\n3,0,1,1\n", &two), 0);
 	assert_int_equal(topology_cores_text(&epyc, &sb), 0);
 	assert_string_equal(strbuf_str(&sb), "0,4 1,5 2,6 3,7");
 	strbuf_release(&sb);

@@ -59,8 +59,8 @@ void check_same_bits(double a, double b, const char *what)
 
 /* ---- lookups ---- */
 
-size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
-		   const char *name, const char *what)
+size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars, const char *name,
+		   const char *what)
 {
 	const char *at = first;
 	for (size_t i = 0; i < n; i++, at += stride) {
@@ -373,8 +373,8 @@ void check_row(const struct table *t, size_t row, const char *const *col_values)
 		char col[128];
 		const char *want = split_name_value(col_values[i], col, sizeof(col));
 		if (strcmp(table_cell(t, row, col), want) != 0)
-			fail_msg("row %zu, %s: '%s', expected '%s'", row, col, table_cell(t, row, col),
-				 want);
+			fail_msg("row %zu, %s: '%s', expected '%s'", row, col,
+				 table_cell(t, row, col), want);
 	}
 }
 
@@ -392,8 +392,7 @@ void check_cells(const struct table *t, const char *const *cells)
 
 /* ---- tool converters ---- */
 
-int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-	       struct table *t)
+int convert_as(const char *format, const char *bytes, size_t n, const char *path, struct table *t)
 {
 	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
 }

@@ -57,8 +57,8 @@ void check_same_bits(double a, double b, const char *what);
 #define MEMBER_IS_CHARS(p)                                                                         \
 	_Generic((p), char **: false, const char **: false, char *const *: false,                   \
 		 const char *const *: false, default: true)
-size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
-		   const char *name, const char *what);
+size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars, const char *name,
+		   const char *what);
 /*
  * &array[i] for the first i < n whose number member (int, size_t or double)
  * equals value, or a failed test naming the member and the value.
@@ -127,7 +127,8 @@ int64_t db_scalar_int(sqlite3 *db, const char *sql);
 double db_scalar_real(sqlite3 *db, const char *sql);
 /* Import the corpus at path with the default options in one transaction (rolled back on error). */
 int import_corpus(sqlite3 *db, const char *path);
-/* Import paths[0..n) with the default options in one transaction (corpus_import_all); the message on stderr on failure. */
+/* Import paths[0..n) with the default options in one transaction (corpus_import_all); the message
+ * on stderr on failure. */
 int import_all(sqlite3 *db, const char *const *paths, size_t n);
 /* In-memory database with every corpus of paths imported; NULL (message on stderr) on failure. */
 sqlite3 *db_of_corpora(const char *const *paths, size_t n);
@@ -135,7 +136,7 @@ sqlite3 *db_of_corpora(const char *const *paths, size_t n);
  * A group fixture over a file's static database: SETUP opens db with the
  * corpora at the paths given (db_of_corpora), TEARDOWN closes it.
  */
-#define CORPORA_FIXTURE(db, setup, teardown, ...)                                                 \
+#define CORPORA_FIXTURE(db, setup, teardown, ...)                                                  \
 	static int setup(void **state)                                                             \
 	{                                                                                          \
 		static const char *const corpora_[] = {__VA_ARGS__};                               \
@@ -168,8 +169,7 @@ void check_cells(const struct table *t, const char *const *cells);
 /* ---- tool converters (importers/tools.h) ---- */
 
 /* Convert bytes in memory as format (tool_convert_table, no file column). */
-int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-	       struct table *t);
+int convert_as(const char *format, const char *bytes, size_t n, const char *path, struct table *t);
 /* Does detection on structure (tool_classify) name this format? */
 bool detects(const char *bytes, size_t n, const char *format);
 
