@@ -114,6 +114,9 @@ static void render_refused(const char *script, const char *dir, const char *gp, 
  * test test_quote_RULE runs them): the expected strings are written out by
  * hand from the rule above.
  */
+/* the joint plot_quote puts where a quote was: .sprintf('%c',39). */
+#define QJ ".sprintf('%c',39)."
+
 struct quote_case {
 	const char *rule;
 	const char *text;
@@ -125,19 +128,18 @@ static const struct quote_case quote_cases[] = {
 	{"plain", NULL, "''"},
 	{"plain", "tput (interactions/s)", "'tput (interactions/s)'"},
 	{"plain", "µs \xe2\x80\x94 UTF-8 kept", "'µs \xe2\x80\x94 UTF-8 kept'"},
-	{"quote", "'", "''.sprintf('%c',39).''"},
-	{"quote", "it's", "'it'.sprintf('%c',39).'s'"},
-	{"quote", "''", "''.sprintf('%c',39).''.sprintf('%c',39).''"},
-	{"quote", "a'b'c", "'a'.sprintf('%c',39).'b'.sprintf('%c',39).'c'"},
+	{"quote", "'", "''" QJ "''"},
+	{"quote", "it's", "'it'" QJ "'s'"},
+	{"quote", "''", "''" QJ "''" QJ "''"},
+	{"quote", "a'b'c", "'a'" QJ "'b'" QJ "'c'"},
 	{"backquote", "`touch X`", "'`touch X`'"},
 	{"backquote", "a `touch X` b", "'a `touch X` b'"},
 	{"backquote", "\"`touch X`\"", "'\"`touch X`\"'"},
 	{"system", "system(\"touch X\")", "'system(\"touch X\")'"},
-	{"system", "x' . system(\"touch X\") . '",
-	 "'x'.sprintf('%c',39).' . system(\"touch X\") . '.sprintf('%c',39).''"},
+	{"system", "x' . system(\"touch X\") . '", "'x'" QJ "' . system(\"touch X\") . '" QJ "''"},
 	{"newline_command", "\nsystem \"touch X\"", "'system \"touch X\"'"},
 	{"newline_command", "title\nsystem \"touch X\"\n", "'titlesystem \"touch X\"'"},
-	{"newline_command", "a'\n!touch X", "'a'.sprintf('%c',39).'!touch X'"},
+	{"newline_command", "a'\n!touch X", "'a'" QJ "'!touch X'"},
 	{"cr", "a\rb", "'ab'"},
 	{"cr", "a\r\nsystem \"touch X\"", "'asystem \"touch X\"'"},
 	{"control_bytes", "a\tb", "'ab'"},
@@ -148,10 +150,9 @@ static const struct quote_case quote_cases[] = {
 	{"control_bytes", "\x80\xff", "'\x80\xff'"},
 	{"macro", "@macro", "'@macro'"},
 	{"macro", "@m; @m", "'@m; @m'"},
-	{"bang", "'; !touch X", "''.sprintf('%c',39).'; !touch X'"},
-	{"bang", "'; system \"touch X\"; '",
-	 "''.sprintf('%c',39).'; system \"touch X\"; '.sprintf('%c',39).''"},
-	{"bang", "\\'", "'\\'.sprintf('%c',39).''"},
+	{"bang", "'; !touch X", "''" QJ "'; !touch X'"},
+	{"bang", "'; system \"touch X\"; '", "''" QJ "'; system \"touch X\"; '" QJ "''"},
+	{"bang", "\\'", "'\\'" QJ "''"},
 };
 
 /* The cases of RULE (quote_cases); a rule without any is a failed test. */
