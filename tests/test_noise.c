@@ -472,16 +472,11 @@ static void test_noise_capacity_bursts(void **state)
 static void test_noise_burst_boundary(void **state)
 {
 	/* by hand: 150 / median(100, 100) = 1.5 exactly */
-	static const struct row rows[] = {
-		{"first", 1, "1", 150, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
-		{"second", 1, "2", 100, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
-		{"third", 1, "3", 100, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
-	};
 	struct selection sel;
 	struct noise_options o;
 	struct noise nz;
 	(void)state;
-	build(&sel, rows, ARRAY_LEN(rows));
+	build_first_and_later(&sel, 150, 100, 100);
 	noise_options_init(&o);
 	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
 	assert_int_equal(nz.nbursts, 1);
