@@ -45,6 +45,14 @@ void check_contains(const char *text, const char *part, const char *what)
 		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
 }
 
+void check_contains_all(const char *text, const char *const *parts)
+{
+	for (size_t i = 0; parts[i]; i++)
+		if (!text || !strstr(text, parts[i]))
+			fail_msg("part %zu, [%s], is not in:\n%s", i, parts[i],
+				 text ? text : "(null)");
+}
+
 void check_msg(const char *part)
 {
 	if (strstr(err_msg(), part) == NULL)

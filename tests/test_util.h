@@ -39,6 +39,9 @@ void check_close(double actual, double expected, double rel, const char *what);
 void check_abs(double actual, double expected, double tol, const char *what);
 /* text (NULL fails) contains part. */
 void check_contains(const char *text, const char *part, const char *what);
+/* text (NULL fails) contains every one of parts (NULL-terminated); a failure names the first
+ * missing. */
+void check_contains_all(const char *text, const char *const *parts);
 /* The recorded error message (err_msg()) contains part. */
 void check_msg(const char *part);
 /* a and b are the same double to the bit. */
