@@ -183,15 +183,12 @@ static void a_follower_is_no_lever(void **state)
 	static const char *v2[][2] = {{"a", "p"}, {"b", "q"}};
 	struct lever_run runs[18];
 	size_t n = runs_of(runs, 1.3, NULL);
-	struct lever_input in = {.runs = runs,
-				 .n = n,
-				 .fields = fields_ab,
-				 .follows = follows,
-				 .nfields = 2,
-				 .kind = FIELD_KIND_RATE,
-				 .has_level = true};
+	struct lever_input in = arm_input(runs, n);
 	struct levers l;
 	(void)state;
+	/* both fields, "other" following "arm" */
+	in.follows = follows;
+	in.nfields = 2;
 	for (size_t i = 0; i < n; i++)
 		runs[i].values = v2[runs[i].values == vals[0] ? 0 : 1];
 	assert_int_equal(levers_compute(&in, &l), 0);
