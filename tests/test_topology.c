@@ -850,7 +850,7 @@ static int teardown(void **state)
 /* a test of the refusals table: its rows under the test's name */
 #define REFUSAL_TEST(name)                                                                         \
 	{                                                                                          \
-#name, test_refusals, NULL, NULL, (void *)#name                                    \
+		name, test_refusals, NULL, NULL, (void *)(name)                                    \
 	}
 
 int main(void)
@@ -866,16 +866,16 @@ int main(void)
 		cmocka_unit_test(sibling_lists),
 		cmocka_unit_test(sibling_ranges),
 		cmocka_unit_test(crlf),
-		REFUSAL_TEST(error_not_a_number),
-		REFUSAL_TEST(error_cpu_listed_twice),
-		REFUSAL_TEST(error_two_sibling_sets),
-		REFUSAL_TEST(error_two_sibling_sets_same_lowest),
-		REFUSAL_TEST(error_sibling_subset),
+		REFUSAL_TEST("error_not_a_number"),
+		REFUSAL_TEST("error_cpu_listed_twice"),
+		REFUSAL_TEST("error_two_sibling_sets"),
+		REFUSAL_TEST("error_two_sibling_sets_same_lowest"),
+		REFUSAL_TEST("error_sibling_subset"),
 		cmocka_unit_test(sibling_set_in_any_order),
-		REFUSAL_TEST(error_empty),
-		REFUSAL_TEST(error_header_without_core),
-		REFUSAL_TEST(error_header_without_cpu),
-		REFUSAL_TEST(error_header_without_core_one_row),
+		REFUSAL_TEST("error_empty"),
+		REFUSAL_TEST("error_header_without_core"),
+		REFUSAL_TEST("error_header_without_cpu"),
+		REFUSAL_TEST("error_header_without_core_one_row"),
 		cmocka_unit_test(probe_fake_tree),
 		cmocka_unit_test(probe_two_packages),
 		cmocka_unit_test(probe_errors),
