@@ -192,6 +192,40 @@ static void no_smt(void **state)
 	topology_release(&t);
 }
 
+/* A cpuset and what it uses, counted by hand from the topology's text. */
+struct cpuset_case {
+	const char *text;
+	size_t cpus; /* 0: not checked */
+	size_t cores;
+	int max_threads_per_core; /* -1: not checked */
+};
+
+static void check_cpusets_on(const struct topology *t, const struct cpuset_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cpuset_use u;
+		const struct cpuset_case *c = &cases[i];
+		if (topology_cpuset(t, c->text, &u) != 0)
+			fail_msg("cpuset '%s' refused: %s", c->text, err_msg());
+		if ((c->cpus && u.cpus != c->cpus) || u.cores != c->cores ||
+		    (c->max_threads_per_core >= 0 &&
+		     u.max_threads_per_core != (size_t)c->max_threads_per_core))
+			fail_msg("cpuset '%s': %zu CPUs on %zu cores, %zu per core; expected %zu "
+				 "on %zu, %d",
+				 c->text, u.cpus, u.cores, u.max_threads_per_core, c->cpus,
+				 c->cores, c->max_threads_per_core);
+	}
+}
+
+/* The cases on the EPYC host (lscpu.txt: CPUs 0-3 on cores 0-3, their siblings 4-7). */
+static void check_cpusets(const struct cpuset_case *cases, size_t n)
+{
+	struct topology t;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+	check_cpusets_on(&t, cases, n);
+	topology_release(&t);
+}
+
 /*
  * Two sockets x 4 cores x 2 threads = 16 CPUs, numbered the way Linux
  * enumerates them (socket 0's first threads, socket 1's, then the second
@@ -209,11 +243,17 @@ static void check_two_sockets(const struct topology *t)
 	assert_int_equal(find_cpu(t, 11)->socket, 0);
 }
 
+/* On two sockets: core 0 of socket 0 and core 0 of socket 1 are different cores. */
+static const struct cpuset_case two_socket_cpusets[] = {
+	{"0,4", 2, 2, 1},
+	{"0,8", 0, 1, 2},
+	{"0-15", 16, 8, 2},
+};
+
 /* Core ids restart on each socket (as core_id in sysfs does). */
 static void two_sockets_repeating_core_ids(void **state)
 {
 	struct topology t;
-	struct cpuset_use u;
 	(void)state;
 	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
 			       "0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n"
@@ -223,18 +263,7 @@ static void two_sockets_repeating_core_ids(void **state)
 			       &t),
 			 0);
 	check_two_sockets(&t);
-	/* core 0 of socket 0 and core 0 of socket 1 are different cores */
-	assert_int_equal(topology_cpuset(&t, "0,4", &u), 0);
-	assert_int_equal(u.cpus, 2);
-	assert_int_equal(u.cores, 2);
-	assert_int_equal(u.max_threads_per_core, 1);
-	assert_int_equal(topology_cpuset(&t, "0,8", &u), 0);
-	assert_int_equal(u.cores, 1);
-	assert_int_equal(u.max_threads_per_core, 2);
-	assert_int_equal(topology_cpuset(&t, "0-15", &u), 0);
-	assert_int_equal(u.cpus, 16);
-	assert_int_equal(u.cores, 8);
-	assert_int_equal(u.max_threads_per_core, 2);
+	check_cpusets_on(&t, two_socket_cpusets, ARRAY_LEN(two_socket_cpusets));
 	topology_release(&t);
 }
 
@@ -602,35 +631,6 @@ static void probe_this_machine(void **state)
 }
 
 /* ---------------------------------------------------------------- cpusets */
-
-/*
- * A cpuset on the EPYC host (lscpu.txt: CPUs 0-3 on cores 0-3, their
- * siblings 4-7) and what it uses, counted by hand from that file.
- */
-struct cpuset_case {
-	const char *text;
-	size_t cpus, cores;
-	int max_threads_per_core; /* -1: not checked */
-};
-
-static void check_cpusets(const struct cpuset_case *cases, size_t n)
-{
-	struct topology t;
-	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
-	for (size_t i = 0; i < n; i++) {
-		struct cpuset_use u;
-		if (topology_cpuset(&t, cases[i].text, &u) != 0)
-			fail_msg("cpuset '%s' refused: %s", cases[i].text, err_msg());
-		if (u.cpus != cases[i].cpus || u.cores != cases[i].cores ||
-		    (cases[i].max_threads_per_core >= 0 &&
-		     u.max_threads_per_core != (size_t)cases[i].max_threads_per_core))
-			fail_msg("cpuset '%s': %zu CPUs on %zu cores, %zu per core; expected %zu "
-				 "on %zu, %d",
-				 cases[i].text, u.cpus, u.cores, u.max_threads_per_core,
-				 cases[i].cpus, cases[i].cores, cases[i].max_threads_per_core);
-	}
-	topology_release(&t);
-}
 
 static const struct cpuset_case cpuset_cases[] = {
 	{"0,4,1,5", 4, 2, 2},
