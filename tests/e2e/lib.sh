@@ -291,7 +291,7 @@ report_json() {
 # order and values equal to 1e-12 relative (py/same_numbers.py)
 same_numbers() {
 	local r
-	r=$(python3 "$E2E_PY_DIR/same_numbers.py" "$2" "$3")
+	r=$("$PY" "$E2E_PY_DIR/same_numbers.py" "$2" "$3")
 	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
 }
 # check_import_runs CORPUS FILE WANT WHAT [IMPORT-OPTIONS...]: DB=$T/CORPUS.db,
@@ -305,6 +305,18 @@ check_import_runs() {
 	expect_rc "$corpus: import" 0
 	cpl runs --corpus "$corpus" --format tsv
 	check_eq "$corpus: $what" "$want" "$(($(wc -l <"$T/.out") - 1))"
+}
+# run_or_skip RUN SKIP_NAME SKIP_WHY PROBE...: the command RUN when the
+# command PROBE... succeeds (the tool RUN needs is installed), else the skip
+# line SKIP_NAME: SKIP_WHY (a case's body: `if e2e_case real; then ...`)
+run_or_skip() {
+	local run=$1 skip_name=$2 skip_why=$3
+	shift 3
+	if "$@" >/dev/null 2>&1; then
+		"$run"
+	else
+		skip "$skip_name" "$skip_why"
+	fi
 }
 # check_noise_levels CORPUS BY METRIC MEDIANS RANGES: `noise --by BY --metric
 # METRIC --view levels` on CORPUS; its levels' medians and range_pct are the
@@ -339,7 +351,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/untied_gmp.sh"
 # as real paths, the corpora's paths (e2e_paths), COREPLAN_DB unset, T a
 # fresh mktemp -d folder (coreplan-NAME.XXXXXX) removed on exit (after the
 # script's e2e_cleanup, when it defines one), DB=$T/NAME.db, PASS and FAIL
-# at 0, TIMEOUT (e2e_timeout 300), the "# coreplan:" and "# temp:" lines;
+# at 0, PY (the python3 the oracles run), TIMEOUT (e2e_timeout 300), the
+# "# coreplan:" and "# temp:" lines;
 # with --cd the script works in $T, with --need each TOOL must be installed
 # (e2e_need).
 e2e_start() {
@@ -374,6 +387,8 @@ e2e_start() {
 	DB=$T/$name.db
 	PASS=0
 	FAIL=0
+	PY=/usr/bin/python3 # the oracles' python3: the system's, else the one on PATH
+	[ -x "$PY" ] || PY=python3
 	e2e_timeout 300
 	echo "# coreplan: $BIN"
 	echo "# temp: $T"

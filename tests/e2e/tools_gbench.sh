@@ -24,8 +24,6 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$E2E_DIR/lib.sh"
 e2e_start gbench "$@"
 SAMPLE=$ROOT/fixtures/tools/gbench/bm_sum.json
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 e2e_timeout 120
 
 py_medians() { # FILE KEY: "threads median" per thread count, iteration rows only (ns)
@@ -57,10 +55,8 @@ checks() { # FILE CORPUS [IMPORT-OPTIONS...]
 		"$(tsvcol level)"
 }
 
-e2e_case real
-if e2e_skipping; then
-	: # built and run only for this case
-elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then
+# real: bm_sum.cc built and run here (only in this case), then checks
+real_output() {
 	if g++ -O2 -o "$T/bm_sum" "$ROOT/fixtures/tools/gbench/bm_sum.cc" -lbenchmark -lpthread 2>"$T/cc.err"; then
 		"$T/bm_sum" --benchmark_repetitions=3 --benchmark_min_time=0.01 \
 			--benchmark_format=json >"$T/real.json" 2>"$T/bm.err"
@@ -68,8 +64,11 @@ elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; the
 	else
 		not_ok "build bm_sum.cc" "$(cat "$T/cc.err")"
 	fi
-else
-	skip "real Google Benchmark output" "g++ or libbenchmark-dev is not installed"
+}
+have_gbench() { command -v g++ && [ -e /usr/include/benchmark/benchmark.h ]; }
+if e2e_case real; then
+	run_or_skip real_output "real Google Benchmark output" \
+		"g++ or libbenchmark-dev is not installed" have_gbench
 fi
 e2e_case sample
 checks "$SAMPLE" sample --format gbench

@@ -13,8 +13,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 e2e_start gobench "$@"
 e2e_timeout 120
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 
 # median_of FILE NAME PROCS UNIT: the median of UNIT over FILE's result lines of NAME at PROCS
 median_of() {

@@ -13,8 +13,6 @@
 # TOOLS_HOSTILE_ONLY=REGEX runs the cases whose name matches.
 source "$(dirname "$0")/lib.sh"
 e2e_start tools-hostile "$@"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 [ -x /usr/bin/time ] || { echo "1..0 # skip /usr/bin/time is missing"; exit 0; }
 e2e_timeout 120
 

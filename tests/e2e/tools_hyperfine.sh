@@ -23,8 +23,6 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$E2E_DIR/lib.sh"
 e2e_start hyperfine "$@"
 SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 e2e_timeout 120
 
 # per-level medians of a hyperfine file, "level median" lines (python3 reads the JSON)
@@ -55,10 +53,8 @@ checks() {
 	check_eq "$corpus: compare verdict (b sleeps 4x longer)" slower "$(tsvget arm b verdict)"
 }
 
-e2e_case real
-if e2e_skipping; then
-	: # hyperfine runs only for this case
-elif command -v hyperfine >/dev/null; then
+# real: a hyperfine parameter scan and a failing command run here (only in this case)
+real_output() {
 	(cd "$T" && hyperfine --style none --parameter-scan threads 1 4 --runs 3 \
 		--export-json "$T/scan.json" 'sleep 0.0{threads}' >/dev/null 2>"$T/hf.err")
 	if [ -s "$T/scan.json" ]; then
@@ -74,8 +70,9 @@ elif command -v hyperfine >/dev/null; then
 	else
 		not_ok "hyperfine output" "$(cat "$T/hf.err")"
 	fi
-else
-	skip "real hyperfine output" "hyperfine is not installed"
+}
+if e2e_case real; then
+	run_or_skip real_output "real hyperfine output" "hyperfine is not installed" command -v hyperfine
 fi
 e2e_case sample
 checks "$SAMPLE" sample --format hyperfine

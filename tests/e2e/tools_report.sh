@@ -34,8 +34,6 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$E2E_DIR/lib.sh"
 e2e_start tools-report "$@"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 
 # tsv_column NAME: the column NAME of the TSV in $T/.out, its values joined by spaces
 tsv_column() {
