@@ -255,6 +255,20 @@ static void test_per_doubling_errors(void **state)
 }
 
 /*
+ * stats_mann_whitney of A and B into MW, which must succeed; whether it was
+ * exact and saw ties, EXACT and TIES (1 or 0; -1: not checked).
+ */
+static void mw_of(const double *a, size_t na, const double *b, size_t nb, int exact, int ties,
+		  struct mann_whitney *mw)
+{
+	assert_int_equal(stats_mann_whitney(a, na, b, nb, mw), 0);
+	if (exact >= 0)
+		assert_int_equal(mw->exact, exact);
+	if (ties >= 0)
+		assert_int_equal(mw->ties, ties);
+}
+
+/*
  * A Mann-Whitney result against the reference (by hand or the python3
  * below): U exactly, p and min_p to their tolerances; NAN: not checked.
  */
@@ -296,15 +310,13 @@ static void test_mw_exact_tiny(void **state)
 	 * by hand: a has ranks 1 2 3, R_a = 6, U = 6 - 3*4/2 = 0; P(U <= 0) =
 	 * 1/C(6,3) = 1/20, p = 2/20 = 0.1; min_p = 2/20 = 0.1
 	 */
-	assert_int_equal(stats_mann_whitney(a, 3, b, 3, &mw), 0);
-	assert_true(mw.exact);
-	assert_false(mw.ties);
+	mw_of(a, 3, b, 3, 1, 0, &mw);
 	check_mw(&mw, 0, 0.1, 1e-12, 0.1, 1e-12, "3v3");
 	/* by hand: a above b, ranks 4 5 6, R_a = 15, U = 15 - 6 = 9 = na*nb; p = 0.1 */
-	assert_int_equal(stats_mann_whitney(b, 3, a, 3, &mw), 0);
+	mw_of(b, 3, a, 3, -1, -1, &mw);
 	check_mw(&mw, 9, 0.1, 1e-12, NAN, 0, "reversed");
 	/* by hand: one value each, C(2,1) = 2, min_p = 2/2 = 1, U = 0 -> p = min(1, 2 * 1/2) = 1 */
-	assert_int_equal(stats_mann_whitney(a, 1, b, 1, &mw), 0);
+	mw_of(a, 1, b, 1, -1, -1, &mw);
 	check_mw(&mw, NAN, 1, 0, 1, 0, "1v1");
 }
 
@@ -314,9 +326,7 @@ static void test_mw_exact_7v8(void **state)
 	const double b[] = {17.2, 14.9, 18.8, 13.9, 19.5, 16.4, 20.1, 15.8};
 	struct mann_whitney mw;
 	(void)state;
-	assert_int_equal(stats_mann_whitney(a, 7, b, 8, &mw), 0);
-	assert_true(mw.exact);
-	assert_false(mw.ties);
+	mw_of(a, 7, b, 8, 1, 0, &mw);
 	/*
 	 * python3 exact(a, b) over C(15, 7) = 6435 sets:
 	 * (6.0, 0.009324009324009324, 0.0003108003108003108)
@@ -358,15 +368,12 @@ static void test_mw_exact_normal_switch(void **state)
 	assert_int_equal(MW_EXACT_MAX, 40);
 	ranks_case(40, a, b, &nb);
 	assert_int_equal(nb, 37);
-	assert_int_equal(stats_mann_whitney(a, 3, b, nb, &mw), 0);
-	assert_true(mw.exact);
+	mw_of(a, 3, b, nb, 1, -1, &mw);
 	check_mw(&mw, 2, 0.0008097165991902834, 1e-12, 0.00020242914979757084, 1e-12, "40");
 
 	ranks_case(41, a, b, &nb);
 	assert_int_equal(nb, 38);
-	assert_int_equal(stats_mann_whitney(a, 3, b, nb, &mw), 0);
-	assert_false(mw.exact);
-	assert_false(mw.ties);
+	mw_of(a, 3, b, nb, 0, 0, &mw);
 	check_mw(&mw, 2, 0.006363994235016064, 1e-9, 0.004676116611387249, 1e-9, "41");
 }
 
@@ -376,9 +383,7 @@ static void test_mw_normal_ties(void **state)
 	const double b[] = {12, 14, 17, 18, 20, 20, 23, 25, 26, 27};
 	struct mann_whitney mw;
 	(void)state;
-	assert_int_equal(stats_mann_whitney(a, 9, b, 10, &mw), 0);
-	assert_false(mw.exact);
-	assert_true(mw.ties);
+	mw_of(a, 9, b, 10, 0, 1, &mw);
 	/*
 	 * by hand, mid-ranks of the 19 values: 10->1, 12 (x3)->3, 14->5,
 	 * 15->6, 17 (x4)->8.5, 18->10, 20 (x3)->12, 22->14, 23..27->15..19.
@@ -403,8 +408,7 @@ static void test_mw_all_tied(void **state)
 	struct mann_whitney mw;
 	(void)state;
 	/* by hand: every rank is 3, R_a = 9, U = 9 - 6 = 3 = na*nb/2; tie variance 0 -> p = 1 */
-	assert_int_equal(stats_mann_whitney(a, 3, b, 2, &mw), 0);
-	assert_true(mw.ties);
+	mw_of(a, 3, b, 2, -1, 1, &mw);
 	check_mw(&mw, 3, 1, 0, NAN, 0, "all tied");
 }
 
