@@ -170,5 +170,17 @@ cpl sweep --by gomaxprocs --where name=BenchmarkParallelJoin --where file=old.tx
 check_eq "default metric: --metric given, no such note" no \
 	"$(jget '"yes" if "metric_default" in d["facts"] else "no"')"
 
+# translate and plot take the same default (their requests were filled before
+# it was chosen: translate read tput and found no runs)
+cpl translate --from file=old.txt --to file=new.txt --format json
+expect_rc "default metric: translate --from file=old.txt --to file=new.txt" 0
+check_eq "default metric: translate reads ns_per_op" ns_per_op "$(jget 'd["facts"]["metric"]["value"]')"
+check_eq "default metric: translate's from side holds old.txt's result lines" \
+	"$(grep -c '^Benchmark' "$ROOT/fixtures/tools/gobench/old.txt")" "$(jget 'd["facts"]["from_runs"]["value"]')"
+cpl plot scaling --by gomaxprocs --where file=old.txt --where name=BenchmarkParallelJoin \
+	--out "$T/defaulted.svg" --format json
+expect_rc "default metric: plot scaling" 0
+check_eq "default metric: plot reads ns_per_op" ns_per_op "$(jget 'd["facts"]["metric"]["value"]')"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
