@@ -44,6 +44,9 @@ static int build_sql(const struct select_spec *spec, const struct pool_prefetch 
 	if (left_out) {
 		filter.only_excluded = true;
 		filter.include_excluded = false;
+	} else if (!filter.only_excluded) {
+		/* excluded runs are skipped by run_query (struct excluded_ids) */
+		filter.include_excluded = true;
 	}
 	if (strbuf_adds(sql, "SELECT r.run_id, c.name, r.subcorpus, r.tag, r.seq, r.started_at,"
 			     " r.app_cores"))
@@ -206,15 +209,72 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	return rc;
 }
 
+/*
+ * The excluded runs' ids, ascending: the chosen runs' query reads every run
+ * the filter matches and skips these, where a NOT EXISTS probe of
+ * exclusions on each run was a quarter of `memory` on 10,000 runs.
+ */
+struct excluded_ids {
+	int64_t *id;
+	size_t n;
+};
+
+static int excluded_ids_load(sqlite3 *db, struct excluded_ids *out)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t alloc = 0;
+	int rc = 0, step;
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT run_id FROM exclusions ORDER BY run_id", -1,
+			       &stmt, NULL) != SQLITE_OK)
+		return err_set("cannot read exclusions: %s", sqlite3_errmsg(db));
+	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (out->n == alloc) {
+			size_t want = alloc ? 2 * alloc : 64;
+			int64_t *grown = realloc(out->id, want * sizeof(*grown));
+			if (!grown) {
+				rc = err_set("out of memory");
+				break;
+			}
+			out->id = grown;
+			alloc = want;
+		}
+		out->id[out->n++] = sqlite3_column_int64(stmt, 0);
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = err_set("cannot read exclusions: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	return rc;
+}
+
+static bool excluded_has(const struct excluded_ids *ex, int64_t run_id)
+{
+	size_t lo = 0, hi = ex->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ex->id[mid] < run_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ex->n && ex->id[lo] == run_id;
+}
+
 static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 		     struct selection *sel)
 {
+	/* the chosen runs of a filter that leaves excluded runs out: skipped here */
+	bool skip_excluded = !left_out && !spec->filter->include_excluded &&
+			     !spec->filter->only_excluded;
+	struct excluded_ids excluded = {0};
 	struct strbuf sql = STRBUF_INIT, scratch = STRBUF_INIT;
 	char **binds = NULL;
 	size_t nbinds = 0, alloc = 0;
 	sqlite3_stmt *stmt = NULL, *why = NULL;
 	int rc = build_sql(spec, sel->prefetch, left_out, &sql, &binds, &nbinds);
 	int step;
+	if (rc == 0 && skip_excluded)
+		rc = excluded_ids_load(db, &excluded);
 	if (rc == 0 && left_out &&
 	    sqlite3_prepare_v2(db,
 			       "SELECT group_concat(reason || ': ' || detail, '; ')"
@@ -233,7 +293,8 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 				rc = add_left_out(sel, tag,
 						  (const char *)sqlite3_column_text(why, 0), true);
 			sqlite3_reset(why);
-		} else {
+		} else if (!skip_excluded ||
+			   !excluded_has(&excluded, sqlite3_column_int64(stmt, 0))) {
 			rc = take_row(sel, stmt, spec, &alloc, &scratch);
 		}
 	}
@@ -241,6 +302,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, bool left_out,
 		rc = err_set("cannot select runs: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(stmt);
 	sqlite3_finalize(why);
+	free(excluded.id);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
 	strbuf_release(&scratch);
