@@ -116,11 +116,71 @@ static int add_left_out(struct selection *sel, const char *tag, const char *reas
 	return sel_left_out_add(&sel->left_out, &sel->nleft_out, tag, reason, excluded);
 }
 
-/* "F1=v1, F2=v2" (NA for a missing value), or "", interned; sb is scratch space. */
-static char *group_text(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
-			struct strbuf *sb)
+static size_t count_list(const char *const *list)
 {
+	size_t n = 0;
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+/*
+ * What one query's rows share: scratch space, and the last row's level
+ * text and group text with the integers they were made from. Most runs
+ * repeat the previous run's level and group, and an integer column read
+ * as text is converted by SQLite and interned again on every row.
+ */
+#define MEMO_GROUPS 4
+struct int_memo {
+	bool valid;
+	int64_t value;
+};
+struct row_scratch {
+	struct strbuf sb;
+	struct int_memo level, groups[MEMO_GROUPS];
+	char *level_text, *group; /* for the memos' values (NULL: none yet) */
+};
+#define ROW_SCRATCH_INIT {STRBUF_INIT, {false, 0}, {{false, 0}}, NULL, NULL}
+
+/* Is col an integer equal to the memo's? The memo takes the column's value either way. */
+static bool memo_same(struct int_memo *m, sqlite3_stmt *stmt, int col)
+{
+	int64_t v;
+	bool same;
+	if (sqlite3_column_type(stmt, col) != SQLITE_INTEGER) {
+		m->valid = false;
+		return false;
+	}
+	v = sqlite3_column_int64(stmt, col);
+	same = m->valid && m->value == v;
+	m->valid = true;
+	m->value = v;
+	return same;
+}
+
+/* The level text: the last row's when its integer is the same. */
+static char *level_text(struct selection *sel, sqlite3_stmt *stmt, struct row_scratch *rs)
+{
+	if (memo_same(&rs->level, stmt, COL_BY_TEXT) && rs->level_text)
+		return rs->level_text;
+	return rs->level_text = pool_column(sel, stmt, COL_BY_TEXT);
+}
+
+/* "F1=v1, F2=v2" (NA for a missing value), or "", interned; the last row's when the same. */
+static char *group_text(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
+			struct row_scratch *rs)
+{
+	struct strbuf *sb = &rs->sb;
+	size_t ngroups = count_list(spec->group);
+	bool same = rs->group != NULL && ngroups <= MEMO_GROUPS;
 	int rc = 0;
+	for (size_t i = 0; same && i < ngroups; i++)
+		same = memo_same(&rs->groups[i], stmt, COL_GROUPS + (int)i);
+	if (same)
+		return rs->group;
+	for (size_t i = 0; i < ngroups && i < MEMO_GROUPS; i++)
+		memo_same(&rs->groups[i], stmt, COL_GROUPS + (int)i); /* every memo takes its value */
+	rs->group = NULL;
 	strbuf_reset(sb);
 	for (size_t i = 0; rc == 0 && spec->group && spec->group[i]; i++) {
 		const unsigned char *v = sqlite3_column_text(stmt, COL_GROUPS + (int)i);
@@ -134,15 +194,7 @@ static char *group_text(struct selection *sel, sqlite3_stmt *stmt, const struct 
 		err_set("out of memory");
 		return NULL;
 	}
-	return strpool_intern(&sel->strings, strbuf_str(sb));
-}
-
-static size_t count_list(const char *const *list)
-{
-	size_t n = 0;
-	while (list && list[n])
-		n++;
-	return n;
+	return rs->group = strpool_intern(&sel->strings, strbuf_str(sb));
 }
 
 /* The extra fields follow the group fields in the result columns. */
@@ -162,7 +214,7 @@ static int extra_values(struct selection *sel, sqlite3_stmt *stmt, const struct 
 
 /* corpus: the row's corpus name, interned (column 1 holds it or the corpus_id) */
 static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
-		    char *corpus, size_t *alloc, struct strbuf *scratch)
+		    char *corpus, size_t *alloc, struct row_scratch *scratch)
 {
 	struct sel_run *run;
 	char reason[256];
@@ -204,7 +256,7 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 	run->started_at = pool_column(sel, stmt, 5);
 	run->app_cores = sqlite3_column_type(stmt, 6) == SQLITE_NULL ? NAN
 								      : sqlite3_column_double(stmt, 6);
-	run->level_text = pool_column(sel, stmt, COL_BY_TEXT);
+	run->level_text = level_text(sel, stmt, scratch);
 	run->level_numeric = sqlite3_column_type(stmt, COL_BY_NUM) != SQLITE_NULL;
 	run->level = run->level_numeric ? sqlite3_column_double(stmt, COL_BY_NUM) : NAN;
 	run->metric = sqlite3_column_double(stmt, COL_METRIC);
@@ -365,7 +417,7 @@ static void scan_order_release(struct scan_order *o)
 /* One row of the chosen runs' query (mode Q_ORDERED or Q_SCAN). */
 static int chosen_row(struct selection *sel, sqlite3_stmt *stmt, const struct select_spec *spec,
 		      struct scan_order *order, const struct excluded_ids *excluded, size_t *alloc,
-		      struct strbuf *scratch)
+		      struct row_scratch *scratch)
 {
 	char *corpus = order ? scan_order_next(order, sel, stmt) : pool_column(sel, stmt, 1);
 	int rc;
@@ -391,7 +443,8 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, enum query_mod
 			     !spec->filter->only_excluded;
 	struct scan_order order = {0};
 	struct excluded_ids excluded = {0};
-	struct strbuf sql = STRBUF_INIT, scratch = STRBUF_INIT;
+	struct strbuf sql = STRBUF_INIT;
+	struct row_scratch scratch = ROW_SCRATCH_INIT;
 	char **binds = NULL;
 	size_t nbinds = 0, alloc = 0;
 	sqlite3_stmt *stmt = NULL, *why = NULL;
@@ -432,7 +485,7 @@ static int run_query(sqlite3 *db, const struct select_spec *spec, enum query_mod
 	scan_order_release(&order);
 	field_binds_free(binds, nbinds);
 	strbuf_release(&sql);
-	strbuf_release(&scratch);
+	strbuf_release(&scratch.sb);
 	return rc;
 }
 
