@@ -84,7 +84,8 @@ static void free_table(struct doc_table *t)
 {
 	if (!t)
 		return;
-	for (size_t r = 0; t->cells && r < t->nrows; r++)
+	/* a stored table's texts are in the doc's cell_texts; a streamed one's row is malloc'd */
+	for (size_t r = 0; t->fill && t->cells && r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++)
 			if (t->cols[c].type == DOC_TEXT && t->cells[r * t->ncols + c].set)
 				free(t->cells[r * t->ncols + c].v.text);
@@ -146,6 +147,7 @@ void doc_free(struct doc *d)
 		free(d->left_out[i].reason);
 	}
 	free(d->left_out);
+	strpool_release(&d->cell_texts);
 	free(d);
 }
 
@@ -638,8 +640,8 @@ static struct cell *current(struct doc_table *t, size_t col, enum doc_type want)
 	    !(want == DOC_INT && t->cols[col].type == DOC_REAL))
 		return NULL;
 	c = &t->cells[(t->nrows - 1) * t->ncols + col];
-	if (t->cols[col].type == DOC_TEXT && c->set)
-		free(c->v.text);
+	if (t->fill && t->cols[col].type == DOC_TEXT && c->set)
+		free(c->v.text); /* a stored table's stays in cell_texts until doc_free */
 	memset(c, 0, sizeof(*c));
 	return c;
 }
@@ -649,8 +651,11 @@ void doc_set_text(struct doc_table *t, size_t col, const char *text)
 	struct cell *c = current(t, col, DOC_TEXT);
 	if (!c || !text)
 		return;
-	c->v.text = dup_or_mark(t->doc, text);
+	/* a streamed table's row is freed when it is written: its own copy */
+	c->v.text = t->fill ? strdup(text) : strpool_copy_n(&t->doc->cell_texts, text, strlen(text));
 	c->set = c->v.text != NULL;
+	if (!c->set)
+		t->doc->oom = true;
 }
 
 void doc_set_real(struct doc_table *t, size_t col, double value)

@@ -191,7 +191,8 @@ void doc_set_int(struct doc_table *t, size_t col, int64_t value);
 void doc_set_bool(struct doc_table *t, size_t col, bool value);
 /*
  * A streamed table: its rows are not kept in the doc but made when a
- * writer reaches the table, by fill(t, arg), which adds them with doc_row
+ * writer reaches the table (doc_table_stream before its first row), by
+ * fill(t, arg), which adds them with doc_row
  * and doc_set_* as a builder would; each row goes to the writer when the
  * next one starts (or fill returns), so a table of any length holds one
  * row. Markdown calls fill twice (column widths and empty columns first,

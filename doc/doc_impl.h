@@ -8,10 +8,12 @@
 
 #include "doc.h"
 
+#include "../common/strpool.h"
+
 /* One cell: which member holds the value is the column's type (16 bytes, not 40). */
 struct cell {
 	union {
-		char *text; /* DOC_TEXT, owned */
+		char *text; /* DOC_TEXT: in the doc's cell_texts (a streamed table's: malloc'd) */
 		double real;
 		int64_t i;
 		bool b;
@@ -93,6 +95,11 @@ struct doc {
 	size_t nsections;
 	struct left_out *left_out;
 	size_t nleft_out;
+	/*
+	 * The text cells of its stored tables, freed at once by doc_free: a
+	 * malloc and a free per cell were a tenth of `memory` on 10,000 runs.
+	 */
+	struct strpool cell_texts;
 	bool oom;
 };
 

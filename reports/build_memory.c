@@ -7,6 +7,7 @@
 #include "../schema/fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The slope's unit: the metric's per the level's ("kB/sessions"), or "" when one is unknown. */
 static void slope_unit(const char *metric, const char *by, char *buf, size_t size)
@@ -170,34 +171,55 @@ static void ratios_table(struct doc_section *s, const struct memory *m, const ch
 	}
 }
 
-static void residuals_table(struct doc_section *s, const struct memory_result *res,
-			    const char *metric, const char *by)
+enum { R_GROUP, R_TAG, R_BLOCK, R_LEVEL, R_VALUE, R_RESIDUAL, R_NCOLS };
+
+/* The residuals' rows, made when a writer reaches the table (most formats and views never do). */
+static int fill_residuals(struct doc_table *t, void *arg)
 {
-	enum { GROUP, TAG, BLOCK, LEVEL, VALUE, RESIDUAL, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[TAG] = DOC_COL_TEXT("tag"),
-		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'f', 0),
-		[RESIDUAL] = DOC_COL_REAL("residual", field_known_unit(metric), 'f', 0),
-	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
-	doc_table_hide_empty(t);
-	for (size_t i = 0; i < res->npoints; i++) {
-		const struct memory_point *p = &res->points[i];
+	const struct memory_points *mp = arg;
+	for (size_t i = 0; i < mp->n && !doc_table_stopped(t); i++) {
+		const struct memory_point *p = &mp->points[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, p->group);
-		doc_set_text(t, TAG, p->tag);
+		doc_set_text(t, R_GROUP, p->group);
+		doc_set_text(t, R_TAG, p->tag);
 		if (p->block)
-			doc_set_text(t, BLOCK, p->block);
-		doc_set_real(t, LEVEL, p->level);
-		doc_set_real(t, VALUE, p->value);
-		doc_set_real(t, RESIDUAL, p->residual);
+			doc_set_text(t, R_BLOCK, p->block);
+		doc_set_real(t, R_LEVEL, p->level);
+		doc_set_real(t, R_VALUE, p->value);
+		doc_set_real(t, R_RESIDUAL, p->residual);
 	}
+	return 0;
 }
 
-int build_memory(const struct memory_request *req, const struct memory_result *res,
+static void free_residuals(void *arg)
+{
+	memory_points_release(arg);
+	free(arg);
+}
+
+/* The table owns the points from now on (memory_points_take). */
+static int residuals_table(struct doc_section *s, struct memory_result *res, const char *metric,
+			   const char *by)
+{
+	const struct doc_col cols[R_NCOLS] = {
+		[R_GROUP] = DOC_COL_TEXT("group"),
+		[R_TAG] = DOC_COL_TEXT("tag"),
+		[R_BLOCK] = DOC_COL_TEXT("block"),
+		[R_LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[R_VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'f', 0),
+		[R_RESIDUAL] = DOC_COL_REAL("residual", field_known_unit(metric), 'f', 0),
+	};
+	struct doc_table *t = doc_table(s, cols, R_NCOLS);
+	struct memory_points *mp = malloc(sizeof(*mp));
+	doc_table_hide_empty(t);
+	if (!mp)
+		return err_set("out of memory");
+	memory_points_take(res, mp);
+	doc_table_stream(t, fill_residuals, mp, free_residuals);
+	return 0;
+}
+
+int build_memory(const struct memory_request *req, struct memory_result *res,
 		 struct doc **out)
 {
 	const struct memory *m = &res->mem;
@@ -224,7 +246,10 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 				 "Single-level ratio (contrast only: includes the fixed cost)"),
 		     m, metric, req->by);
 	last = doc_section(d, "residuals", "Residuals");
-	residuals_table(last, res, metric, req->by);
+	if (residuals_table(last, res, metric, req->by) != 0) {
+		doc_free(d);
+		return ERR_DATA;
+	}
 	doc_note(last, "definitions: `coreplan memory --help`");
 	build_left_out(d, &res->sel);
 	return build_done(d, out);

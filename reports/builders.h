@@ -109,7 +109,7 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 int build_compare(const struct compare_request *req, const struct compare_result *res,
 		  struct doc **out);
 int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out);
-int build_memory(const struct memory_request *req, const struct memory_result *res,
+int build_memory(const struct memory_request *req, struct memory_result *res,
 		 struct doc **out);
 /*
  * binders: views groups (the default), levels, resources, ranking, little
