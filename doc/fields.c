@@ -1,0 +1,73 @@
+/* fields: tables whose columns are bound to the members of a struct (doc.h). */
+#include "doc_impl.h"
+
+#include <stdlib.h>
+
+struct doc_table *doc_table_of(struct doc_section *s, const struct doc_field *fields, size_t ncols)
+{
+	struct doc_col *cols;
+	struct doc_table *t;
+	if (!s)
+		return NULL;
+	cols = calloc(ncols ? ncols : 1, sizeof(*cols));
+	if (!cols) {
+		s->doc->oom = true;
+		return NULL;
+	}
+	for (size_t c = 0; c < ncols; c++)
+		cols[c] = fields[c].col;
+	t = doc_table(s, cols, ncols);
+	free(cols);
+	return t;
+}
+
+void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t from, size_t to,
+		    const void *row)
+{
+	for (size_t c = from; c < to; c++) {
+		const void *member = (const char *)row + fields[c].offset;
+		switch (fields[c].from) {
+		case DOC_FROM_NONE:
+			break;
+		case DOC_FROM_STR:
+			doc_set_text(t, c, *(const char *const *)member);
+			break;
+		case DOC_FROM_STR_SET:
+			member = *(const char *const *)member;
+			if (member && *(const char *)member)
+				doc_set_text(t, c, member);
+			break;
+		case DOC_FROM_CHARS:
+			if (*(const char *)member)
+				doc_set_text(t, c, member);
+			break;
+		case DOC_FROM_INT:
+			doc_set_int(t, c, *(const int *)member);
+			break;
+		case DOC_FROM_SIZE:
+			doc_set_int(t, c, (int64_t) * (const size_t *)member);
+			break;
+		case DOC_FROM_LONG:
+			doc_set_int(t, c, *(const long *)member);
+			break;
+		case DOC_FROM_LLONG:
+			doc_set_int(t, c, *(const long long *)member);
+			break;
+		case DOC_FROM_DOUBLE:
+			doc_set_real(t, c, *(const double *)member);
+			break;
+		case DOC_FROM_BOOL:
+			doc_set_bool(t, c, *(const bool *)member);
+			break;
+		}
+	}
+}
+
+void doc_rows_of(struct doc_table *t, const struct doc_field *fields, size_t ncols,
+		 const void *rows, size_t nrows, size_t size)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		doc_row(t);
+		doc_set_fields(t, fields, 0, ncols, (const char *)rows + i * size);
+	}
+}
