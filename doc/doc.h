@@ -199,8 +199,9 @@ void doc_set_bool(struct doc_table *t, size_t col, bool value);
  *   const char *  text (NULL: missing)      char[N]  text ("": missing)
  *   int, long, long long, size_t  an integer      double  a real (NaN: missing)
  *   bool          a bool
- * DOC_TEXT_SET_OF: a const char * where "" is missing too. DOC_FIELD_NONE(col)
- * is a column the builder sets itself (doc_set_*).
+ * DOC_TEXT_SET_OF: a const char * where "" is missing too. DOC_YES_NO_OF: a
+ * bool as the text "yes" or "no". DOC_FIELD_NONE(col) is a column the
+ * builder sets itself (doc_set_*).
  */
 enum doc_from {
 	DOC_FROM_NONE,
@@ -213,6 +214,7 @@ enum doc_from {
 	DOC_FROM_SIZE,
 	DOC_FROM_DOUBLE,
 	DOC_FROM_BOOL,
+	DOC_FROM_YES_NO,
 };
 struct doc_field {
 	struct doc_col col;
@@ -243,6 +245,12 @@ struct doc_field {
 	{                                                                                          \
 		DOC_COL_TEXT(name),                                                                \
 			DOC_FROM_STR_SET + 0 * sizeof(_Generic(&((type *)0)->member, char **: 1)), \
+			offsetof(type, member)                                                     \
+	}
+#define DOC_YES_NO_OF(name, type, member)                                                          \
+	{                                                                                          \
+		DOC_COL_TEXT(name),                                                                \
+			DOC_FROM_YES_NO + 0 * sizeof(_Generic(&((type *)0)->member, bool *: 1)),   \
 			offsetof(type, member)                                                     \
 	}
 #define DOC_FIELD_NONE(col)                                                                        \

@@ -59,6 +59,9 @@ void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t 
 		case DOC_FROM_BOOL:
 			doc_set_bool(t, c, *(const bool *)member);
 			break;
+		case DOC_FROM_YES_NO:
+			doc_set_text(t, c, *(const bool *)member ? "yes" : "no");
+			break;
 		}
 	}
 }

@@ -117,3 +117,12 @@ struct doc_table *build_families_table(struct doc_section *s,
 	}
 	return t;
 }
+
+void build_set_estimate(struct doc_table *t, size_t col_ratio, size_t col_diff, bool log_scale,
+			const struct verdict *v)
+{
+	size_t c = log_scale ? col_ratio : col_diff;
+	doc_set_real(t, c, v->estimate);
+	doc_set_real(t, c + 1, v->lo);
+	doc_set_real(t, c + 2, v->hi);
+}

@@ -83,16 +83,6 @@ enum {
 	[P##_T] = DOC_COL_REAL("t", NULL, 'g', 4), [P##_DF] = DOC_COL_REAL("df", NULL, 'g', 3),    \
 	[P##_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3)
 
-/* The outcome's estimate columns: ratios on the log scale, differences on the absolute. */
-static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bool log_scale,
-			 const struct verdict *o)
-{
-	size_t c = log_scale ? col_gm : col_diff;
-	doc_set_real(t, c, o->estimate);
-	doc_set_real(t, c + 1, o->lo);
-	doc_set_real(t, c + 2, o->hi);
-}
-
 static void comparison_table(struct doc_section *s, const struct compare_result *res,
 			     const char *metric)
 {
@@ -174,7 +164,7 @@ static void comparison_table(struct doc_section *s, const struct compare_result 
 		return;
 	}
 	doc_set_text(t, R_TEST, o->test);
-	set_estimate(t, R_GM, R_MEAN_DIFF, c->log_scale, o);
+	build_set_estimate(t, R_GM, R_MEAN_DIFF, c->log_scale, o);
 	doc_set_real(t, R_T, o->t.t);
 	doc_set_real(t, R_DF, o->t.df);
 	doc_set_real(t, R_T_P, o->p);
@@ -329,7 +319,7 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 		doc_set_real(t, L_RATIO, c->ratio.ratio);
 		if (!c->log_scale)
 			doc_set_real(t, L_DIFF, c->diff);
-		set_estimate(t, L_GM, L_MEAN_DIFF, c->log_scale, &c->v);
+		build_set_estimate(t, L_GM, L_MEAN_DIFF, c->log_scale, &c->v);
 		doc_set_real(t, L_T, c->v.t.t);
 		doc_set_real(t, L_DF, c->v.t.df);
 		doc_set_real(t, L_T_P, c->v.p);

@@ -96,6 +96,14 @@ int build_translate(const struct translate_request *req, const struct translate_
  * that adds runs with doc_left_out() itself calls this after them.
  */
 void build_left_out_count(struct doc *d);
+/*
+ * A verdict's estimate and its interval (three columns in a row: the
+ * value, low end, high end) in the current row: on the log scale in the
+ * ratio columns from col_ratio, else in the difference columns from col_diff.
+ */
+struct verdict;
+void build_set_estimate(struct doc_table *t, size_t col_ratio, size_t col_diff, bool log_scale,
+			const struct verdict *v);
 
 struct noise_request;
 struct noise_result;
