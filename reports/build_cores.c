@@ -30,19 +30,20 @@ enum {
 	NCOLS
 };
 
+/* Every cores figure is shown to 3 decimals, every memory figure in whole kB. */
+#define CORES_OF(name, member) DOC_REAL_OF(name, "cores", 'f', 3, struct run_cores, member)
+#define KB_OF(name, member) DOC_REAL_OF(name, "kB", 'f', 0, struct run_cores, member)
+
 static void runs_table(struct doc_section *s, const struct cores_result *res)
 {
 	static const struct doc_field cols[NCOLS] = {
 		[C_TAG] = DOC_FIELD_NONE(DOC_COL_TEXT("tag")),
 		[C_WINDOW_ROWS] = DOC_INT_OF("window_rows", "rows", struct run_cores, window.rows),
 		[C_WINDOW_S] = DOC_REAL_OF("window_s", "s", 'g', 6, struct run_cores, window.seconds),
-		[C_WALL] = DOC_REAL_OF("app_cores_wall", "cores", 'f', 3, struct run_cores,
-				       cpu.app_cores_wall),
-		[C_STAT] = DOC_REAL_OF("app_cores_stat", "cores", 'f', 3, struct run_cores,
-				       cpu.app_cores_stat),
-		[C_BUSY] = DOC_REAL_OF("machine_busy_cores", "cores", 'f', 3, struct run_cores,
-				       cpu.machine_busy_cores),
-		[C_PG] = DOC_REAL_OF("pg_cores", "cores", 'f', 3, struct run_cores, cpu.pg_cores),
+		[C_WALL] = CORES_OF("app_cores_wall", cpu.app_cores_wall),
+		[C_STAT] = CORES_OF("app_cores_stat", cpu.app_cores_stat),
+		[C_BUSY] = CORES_OF("machine_busy_cores", cpu.machine_busy_cores),
+		[C_PG] = CORES_OF("pg_cores", cpu.pg_cores),
 		[C_TICK_HZ] = DOC_REAL_OF("stat_tick_hz", "Hz", 'f', 1, struct run_cores,
 					  cpu.stat_tick_hz),
 		[C_OWED_HZ] = DOC_REAL_OF("owed_tick_hz", "Hz", 'f', 0, struct run_cores,
@@ -51,18 +52,12 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 					     cpu.tick_ratio),
 		[C_TICK_OK] = DOC_BOOL_OF("tick_ok", struct run_cores, cpu.tick_ok),
 		[C_TRUST] = DOC_FIELD_NONE(DOC_COL_TEXT("cpu_trust")),
-		[C_DRIVER] = DOC_REAL_OF("driver_app_cores", "cores", 'f', 3, struct run_cores,
-					 driver_app_cores),
-		[C_DRIVER_MINUS_WALL] = DOC_REAL_OF("driver_minus_wall", "cores", 'f', 3,
-						    struct run_cores, driver_minus_wall),
-		[C_RSS_MEDIAN] = DOC_REAL_OF("rss_median_kb", "kB", 'f', 0, struct run_cores,
-					     cpu.rss_median_kb),
-		[C_RSS_MEAN] = DOC_REAL_OF("rss_mean_kb", "kB", 'f', 0, struct run_cores,
-					   cpu.rss_mean_kb),
-		[C_RSS_PEAK] = DOC_REAL_OF("rss_peak_kb", "kB", 'f', 0, struct run_cores,
-					   cpu.rss_peak_kb),
-		[C_MEM_AVAIL_MIN] = DOC_REAL_OF("mem_avail_min_kb", "kB", 'f', 0, struct run_cores,
-						cpu.mem_avail_min_kb),
+		[C_DRIVER] = CORES_OF("driver_app_cores", driver_app_cores),
+		[C_DRIVER_MINUS_WALL] = CORES_OF("driver_minus_wall", driver_minus_wall),
+		[C_RSS_MEDIAN] = KB_OF("rss_median_kb", cpu.rss_median_kb),
+		[C_RSS_MEAN] = KB_OF("rss_mean_kb", cpu.rss_mean_kb),
+		[C_RSS_PEAK] = KB_OF("rss_peak_kb", cpu.rss_peak_kb),
+		[C_MEM_AVAIL_MIN] = KB_OF("mem_avail_min_kb", cpu.mem_avail_min_kb),
 		[C_DRIVER_WINDOW] = DOC_TEXT_OF("driver_window", struct run_cores, driver_window),
 		[C_NOTE] = DOC_TEXT_OF("note", struct run_cores, note),
 	};
