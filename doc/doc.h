@@ -196,17 +196,15 @@ void doc_set_bool(struct doc_table *t, size_t col, bool value);
  * macros take the column as DOC_COL_* does, then the struct type and the
  * member (a nested one too: cpu.tick_hz); how the member is read follows
  * from its C type, checked when compiling (another type does not compile):
- *   const char *  text (NULL: missing)      char[N]  text ("": missing)
- *   int, long, long long, size_t  an integer      double  a real (NaN: missing)
- *   bool          a bool
- * DOC_TEXT_SET_OF: a const char * where "" is missing too. DOC_YES_NO_OF: a
- * bool as the text "yes" or "no". DOC_FIELD_NONE(col) is a column the
- * builder sets itself (doc_set_*).
+ *   const char *, char[N]  text (NULL: missing)   double  a real (NaN: missing)
+ *   int, long, long long, size_t  an integer      bool    a bool
+ * DOC_TEXT_SET_OF: text where "" is missing too. DOC_YES_NO_OF: a bool as
+ * the text "yes" or "no". DOC_FIELD_NONE(col) is a column the builder sets
+ * itself (doc_set_*).
  */
 enum doc_from {
 	DOC_FROM_NONE,
 	DOC_FROM_STR,
-	DOC_FROM_STR_SET,
 	DOC_FROM_CHARS,
 	DOC_FROM_INT,
 	DOC_FROM_LONG,
@@ -220,6 +218,7 @@ struct doc_field {
 	struct doc_col col;
 	enum doc_from from;
 	size_t offset;
+	bool empty_missing; /* text: "" is missing */
 };
 #define DOC_FROM_MEMBER(type, member)                                                              \
 	_Generic(&((type *)0)->member,                                                             \
@@ -234,7 +233,7 @@ struct doc_field {
 		bool *: DOC_FROM_BOOL)
 #define DOC_FIELD(col, type, member)                                                               \
 	{                                                                                          \
-		col, DOC_FROM_MEMBER(type, member), offsetof(type, member)                         \
+		col, DOC_FROM_MEMBER(type, member), offsetof(type, member), false                  \
 	}
 #define DOC_TEXT_OF(name, type, member) DOC_FIELD(DOC_COL_TEXT(name), type, member)
 #define DOC_INT_OF(name, unit, type, member) DOC_FIELD(DOC_COL_INT(name, unit), type, member)
@@ -243,24 +242,21 @@ struct doc_field {
 	DOC_FIELD(DOC_COL_REAL(name, unit, style, precision), type, member)
 #define DOC_TEXT_SET_OF(name, type, member)                                                        \
 	{                                                                                          \
-		DOC_COL_TEXT(name),                                                                \
-			DOC_FROM_STR_SET + 0 * sizeof(_Generic(&((type *)0)->member, char **: 1)), \
-			offsetof(type, member)                                                     \
+		DOC_COL_TEXT(name), DOC_FROM_MEMBER(type, member), offsetof(type, member), true    \
 	}
 #define DOC_YES_NO_OF(name, type, member)                                                          \
 	{                                                                                          \
 		DOC_COL_TEXT(name),                                                                \
-			DOC_FROM_YES_NO + 0 * sizeof(_Generic(&((type *)0)->member, bool *: 1)),   \
-			offsetof(type, member)                                                     \
+			DOC_FROM_YES_NO + 0 * sizeof(_Generic(&((type *)0)->member, bool * : 1)),  \
+			offsetof(type, member), false                                              \
 	}
 #define DOC_FIELD_NONE(col)                                                                        \
 	{                                                                                          \
-		col, DOC_FROM_NONE, 0                                                              \
+		col, DOC_FROM_NONE, 0, false                                                       \
 	}
 #define DOC_NFIELDS(fields) (sizeof(fields) / sizeof((fields)[0]))
 /* The section's table of these columns (as doc_table). */
-struct doc_table *doc_table_of(struct doc_section *s, const struct doc_field *fields,
-			       size_t ncols);
+struct doc_table *doc_table_of(struct doc_section *s, const struct doc_field *fields, size_t ncols);
 /* In the current row, the cells of the bound columns from..to-1 (indexes into fields) from *row. */
 void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t from, size_t to,
 		    const void *row);

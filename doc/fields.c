@@ -21,6 +21,12 @@ struct doc_table *doc_table_of(struct doc_section *s, const struct doc_field *fi
 	return t;
 }
 
+static void set_text(struct doc_table *t, size_t col, const char *text, bool empty_missing)
+{
+	if (text && (*text || !empty_missing))
+		doc_set_text(t, col, text);
+}
+
 void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t from, size_t to,
 		    const void *row)
 {
@@ -30,16 +36,10 @@ void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t 
 		case DOC_FROM_NONE:
 			break;
 		case DOC_FROM_STR:
-			doc_set_text(t, c, *(const char *const *)member);
-			break;
-		case DOC_FROM_STR_SET:
-			member = *(const char *const *)member;
-			if (member && *(const char *)member)
-				doc_set_text(t, c, member);
+			set_text(t, c, *(const char *const *)member, fields[c].empty_missing);
 			break;
 		case DOC_FROM_CHARS:
-			if (*(const char *)member)
-				doc_set_text(t, c, member);
+			set_text(t, c, member, fields[c].empty_missing);
 			break;
 		case DOC_FROM_INT:
 			doc_set_int(t, c, *(const int *)member);

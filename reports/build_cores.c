@@ -39,7 +39,8 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 	static const struct doc_field cols[NCOLS] = {
 		[C_TAG] = DOC_FIELD_NONE(DOC_COL_TEXT("tag")),
 		[C_WINDOW_ROWS] = DOC_INT_OF("window_rows", "rows", struct run_cores, window.rows),
-		[C_WINDOW_S] = DOC_REAL_OF("window_s", "s", 'g', 6, struct run_cores, window.seconds),
+		[C_WINDOW_S] =
+			DOC_REAL_OF("window_s", "s", 'g', 6, struct run_cores, window.seconds),
 		[C_WALL] = CORES_OF("app_cores_wall", cpu.app_cores_wall),
 		[C_STAT] = CORES_OF("app_cores_stat", cpu.app_cores_stat),
 		[C_BUSY] = CORES_OF("machine_busy_cores", cpu.machine_busy_cores),
@@ -48,8 +49,8 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 					  cpu.stat_tick_hz),
 		[C_OWED_HZ] = DOC_REAL_OF("owed_tick_hz", "Hz", 'f', 0, struct run_cores,
 					  cpu.owed_tick_hz),
-		[C_TICK_RATIO] = DOC_REAL_OF("tick_ratio", NULL, 'f', 3, struct run_cores,
-					     cpu.tick_ratio),
+		[C_TICK_RATIO] =
+			DOC_REAL_OF("tick_ratio", NULL, 'f', 3, struct run_cores, cpu.tick_ratio),
 		[C_TICK_OK] = DOC_BOOL_OF("tick_ok", struct run_cores, cpu.tick_ok),
 		[C_TRUST] = DOC_FIELD_NONE(DOC_COL_TEXT("cpu_trust")),
 		[C_DRIVER] = CORES_OF("driver_app_cores", driver_app_cores),
@@ -58,8 +59,9 @@ static void runs_table(struct doc_section *s, const struct cores_result *res)
 		[C_RSS_MEAN] = KB_OF("rss_mean_kb", cpu.rss_mean_kb),
 		[C_RSS_PEAK] = KB_OF("rss_peak_kb", cpu.rss_peak_kb),
 		[C_MEM_AVAIL_MIN] = KB_OF("mem_avail_min_kb", cpu.mem_avail_min_kb),
-		[C_DRIVER_WINDOW] = DOC_TEXT_OF("driver_window", struct run_cores, driver_window),
-		[C_NOTE] = DOC_TEXT_OF("note", struct run_cores, note),
+		[C_DRIVER_WINDOW] =
+			DOC_TEXT_SET_OF("driver_window", struct run_cores, driver_window),
+		[C_NOTE] = DOC_TEXT_SET_OF("note", struct run_cores, note),
 	};
 	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "no runs (check --corpus and --where)");

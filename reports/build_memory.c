@@ -45,17 +45,21 @@ static void slopes_table(struct doc_section *s, const struct memory *m, const ch
 		[S_N] = DOC_INT_OF("n", "runs", struct memory_fit, ols.n),
 		[S_LEVELS] = DOC_INT_OF("levels", NULL, struct memory_fit, nlevels),
 		[S_SLOPE] = DOC_REAL_OF("slope", per, 'f', 2, struct memory_fit, ols.slope),
-		[S_SLOPE_SE] = DOC_REAL_OF("slope_se", per, 'f', 2, struct memory_fit, ols.slope_se),
-		[S_SLOPE_LO] = DOC_REAL_OF("slope_lo", per, 'f', 2, struct memory_fit, ols.slope_lo),
-		[S_SLOPE_HI] = DOC_REAL_OF("slope_hi", per, 'f', 2, struct memory_fit, ols.slope_hi),
-		[S_INTERCEPT] = DOC_REAL_OF("intercept", u, 'f', 0, struct memory_fit, ols.intercept),
-		[S_INTERCEPT_SE] = DOC_REAL_OF("intercept_se", u, 'f', 0, struct memory_fit,
-					       ols.intercept_se),
+		[S_SLOPE_SE] =
+			DOC_REAL_OF("slope_se", per, 'f', 2, struct memory_fit, ols.slope_se),
+		[S_SLOPE_LO] =
+			DOC_REAL_OF("slope_lo", per, 'f', 2, struct memory_fit, ols.slope_lo),
+		[S_SLOPE_HI] =
+			DOC_REAL_OF("slope_hi", per, 'f', 2, struct memory_fit, ols.slope_hi),
+		[S_INTERCEPT] =
+			DOC_REAL_OF("intercept", u, 'f', 0, struct memory_fit, ols.intercept),
+		[S_INTERCEPT_SE] =
+			DOC_REAL_OF("intercept_se", u, 'f', 0, struct memory_fit, ols.intercept_se),
 		[S_R2] = DOC_REAL_OF("r2", NULL, 'f', 4, struct memory_fit, ols.r2),
-		[S_RESIDUAL_SE] = DOC_REAL_OF("residual_se", u, 'f', 0, struct memory_fit,
-					      ols.residual_se),
+		[S_RESIDUAL_SE] =
+			DOC_REAL_OF("residual_se", u, 'f', 0, struct memory_fit, ols.residual_se),
 		[S_METHOD] = DOC_FIELD_NONE(DOC_COL_TEXT("method")),
-		[S_NOTE] = DOC_TEXT_OF("note", struct memory_fit, note),
+		[S_NOTE] = DOC_TEXT_SET_OF("note", struct memory_fit, note),
 	};
 	struct doc_table *t = doc_table_of(s, cols, S_NCOLS);
 	doc_table_hide_empty(t);

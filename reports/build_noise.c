@@ -67,7 +67,8 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		[VERDICT] = DOC_TEXT_OF("verdict", struct noise_step, verdict),
 		[N_FROM] = DOC_INT_OF("n_from", "runs", struct noise_step, n_from),
 		[N_TO] = DOC_INT_OF("n_to", "runs", struct noise_step, n_to),
-		[MEDIAN_FROM] = DOC_REAL_OF("median_from", u, 'g', 6, struct noise_step, median_from),
+		[MEDIAN_FROM] =
+			DOC_REAL_OF("median_from", u, 'g', 6, struct noise_step, median_from),
 		[MEDIAN_TO] = DOC_REAL_OF("median_to", u, 'g', 6, struct noise_step, median_to),
 		[DIFF] = DOC_REAL_OF("difference", u, 'g', 6, struct noise_step, difference),
 		[GAP] = DOC_REAL_OF("gap", u, 'g', 6, struct noise_step, gap),
@@ -162,7 +163,8 @@ static void order_table(struct doc *d, struct doc_section *s, const struct noise
 	for (size_t i = 0; i < nz->norders; i++) {
 		doc_row(t);
 		doc_set_fields(t, cols, 0, NCOLS, &nz->orders[i]);
-		doc_set_text(t, ORDERED_BY, nz->orders[i].timed ? "start time" : "results-table row");
+		doc_set_text(t, ORDERED_BY,
+			     nz->orders[i].timed ? "start time" : "results-table row");
 	}
 	doc_text(s,
 		 "Each factor's values in the order their first run started in the block (the "
@@ -260,7 +262,8 @@ static void verdict_table(struct doc *d, struct doc_section *s, const struct noi
 		DOC_TEXT_OF("order_note", struct noise_verdict, counterbalance_note),
 		DOC_INT_OF("bursts", NULL, struct noise_verdict, nbursts),
 		DOC_REAL_OF("max_range_pct", "%", 'f', 2, struct noise_verdict, max_range_pct),
-		DOC_REAL_OF("max_block_dev_pct", "%", 'f', 2, struct noise_verdict, max_abs_dev_pct),
+		DOC_REAL_OF("max_block_dev_pct", "%", 'f', 2, struct noise_verdict,
+			    max_abs_dev_pct),
 		DOC_TEXT_OF("steps", struct noise_verdict, steps_text),
 		DOC_TEXT_OF("steps_resolved", struct noise_verdict, steps_resolved),
 		DOC_TEXT_OF("steps_within_noise", struct noise_verdict, steps_within_noise),

@@ -97,6 +97,18 @@ int build_translate(const struct translate_request *req, const struct translate_
  */
 void build_left_out_count(struct doc *d);
 /*
+ * The columns of a corpus's counts, the same in the tables of corpora and
+ * import: for a struct `type` with these int64_t members (BUILD_CORPUS_NCOUNTS columns).
+ */
+#define BUILD_CORPUS_NCOUNTS 7
+#define BUILD_CORPUS_COUNT_COLS(type)                                                              \
+	DOC_INT_OF("runs", "runs", type, runs), DOC_INT_OF("listed", "runs", type, listed),        \
+		DOC_INT_OF("unlisted", "runs", type, unlisted),                                    \
+		DOC_INT_OF("excluded", "runs", type, excluded),                                    \
+		DOC_INT_OF("trace_rows", "rows", type, trace_rows),                                \
+		DOC_INT_OF("files", "files", type, files),                                         \
+		DOC_INT_OF("missing_files", "files", type, missing_files)
+/*
  * A verdict's estimate and its interval (three columns in a row: the
  * value, low end, high end) in the current row: on the log scale in the
  * ratio columns from col_ratio, else in the difference columns from col_diff.
