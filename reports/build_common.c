@@ -118,11 +118,9 @@ struct doc_table *build_families_table(struct doc_section *s,
 	return t;
 }
 
-void build_set_estimate(struct doc_table *t, size_t col_ratio, size_t col_diff, bool log_scale,
-			const struct verdict *v)
+void build_set_interval(struct doc_table *t, size_t col, double value, double lo, double hi)
 {
-	size_t c = log_scale ? col_ratio : col_diff;
-	doc_set_real(t, c, v->estimate);
-	doc_set_real(t, c + 1, v->lo);
-	doc_set_real(t, c + 2, v->hi);
+	doc_set_real(t, col, value);
+	doc_set_real(t, col + 1, lo);
+	doc_set_real(t, col + 2, hi);
 }

@@ -93,7 +93,8 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		const struct noise_step *x = &nz->steps[i];
 		doc_row(t);
 		doc_set_fields(t, cols, 0, NCOLS, x);
-		build_set_estimate(t, RATIO, MEAN_DIFF, x->v.log_scale, &x->v);
+		build_set_interval(t, x->v.log_scale ? RATIO : MEAN_DIFF, x->v.estimate, x->v.lo,
+				   x->v.hi);
 		if (!verdict_real(&x->v))
 			doc_set_real(t, RUNS_NEEDED, x->v.runs_needed);
 	}

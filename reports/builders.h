@@ -108,14 +108,9 @@ void build_left_out_count(struct doc *d);
 		DOC_INT_OF("trace_rows", "rows", type, trace_rows),                                \
 		DOC_INT_OF("files", "files", type, files),                                         \
 		DOC_INT_OF("missing_files", "files", type, missing_files)
-/*
- * A verdict's estimate and its interval (three columns in a row: the
- * value, low end, high end) in the current row: on the log scale in the
- * ratio columns from col_ratio, else in the difference columns from col_diff.
+/* A value and its interval in three columns from col (value, low end, high end) of the current row.
  */
-struct verdict;
-void build_set_estimate(struct doc_table *t, size_t col_ratio, size_t col_diff, bool log_scale,
-			const struct verdict *v);
+void build_set_interval(struct doc_table *t, size_t col, double value, double lo, double hi);
 
 struct noise_request;
 struct noise_result;
