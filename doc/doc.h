@@ -197,7 +197,7 @@ void doc_set_bool(struct doc_table *t, size_t col, bool value);
  * member (a nested one too: cpu.tick_hz); how the member is read follows
  * from its C type, checked when compiling (another type does not compile):
  *   const char *, char[N]  text (NULL: missing)   double  a real (NaN: missing)
- *   int, long, long long, size_t  an integer      bool    a bool
+ *   int, long, long long, size_t  an integer      bool    a bool (0 or 1 in an int column)
  * DOC_TEXT_SET_OF: text where "" is missing too. DOC_YES_NO_OF: a bool as
  * the text "yes" or "no". DOC_FIELD_NONE(col) is a column the builder sets
  * itself (doc_set_*).

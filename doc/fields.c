@@ -57,7 +57,10 @@ void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t 
 			doc_set_real(t, c, *(const double *)member);
 			break;
 		case DOC_FROM_BOOL:
-			doc_set_bool(t, c, *(const bool *)member);
+			if (fields[c].col.type == DOC_BOOL)
+				doc_set_bool(t, c, *(const bool *)member);
+			else
+				doc_set_int(t, c, *(const bool *)member);
 			break;
 		case DOC_FROM_YES_NO:
 			doc_set_text(t, c, *(const bool *)member ? "yes" : "no");
