@@ -394,26 +394,26 @@ enum {
 
 void findings_to_section(struct doc_section *s, const struct findings *f)
 {
-	static const struct doc_col cols[C_COUNT] = {
-		[C_ID] = DOC_COL_TEXT("id"),
-		[C_FINDING] = DOC_COL_TEXT("finding"),
-		[C_CATEGORY] = DOC_COL_TEXT("category"),
-		[C_SUBJECT] = DOC_COL_TEXT("subject"),
-		[C_SUPPORTED] = DOC_COL_BOOL("supported"),
-		[C_WORD] = DOC_COL_TEXT("word"),
-		[C_VALUE] = DOC_COL_REAL("value", NULL, 'g', 6),
-		[C_LO] = DOC_COL_REAL("lo", NULL, 'g', 6),
-		[C_HI] = DOC_COL_REAL("hi", NULL, 'g', 6),
-		[C_N] = DOC_COL_INT("n", NULL),
-		[C_UNIT] = DOC_COL_TEXT("unit"),
-		[C_METHOD] = DOC_COL_TEXT("method"),
-		[C_SECTION] = DOC_COL_TEXT("section"),
-		[C_EFF] = DOC_COL_REAL("efficiency", NULL, 'g', 6),
-		[C_LEVEL] = DOC_COL_REAL("level", NULL, 'g', 6),
-		[C_CONFIDENCE] = DOC_COL_INT("confidence", "%"),
-		[C_DEGRADED] = DOC_COL_INT("degraded_runs", NULL),
+	static const struct doc_field cols[C_COUNT] = {
+		[C_ID] = DOC_TEXT_OF("id", struct finding, id),
+		[C_FINDING] = DOC_FIELD_NONE(DOC_COL_TEXT("finding")),
+		[C_CATEGORY] = DOC_FIELD_NONE(DOC_COL_TEXT("category")),
+		[C_SUBJECT] = DOC_TEXT_OF("subject", struct finding, subject),
+		[C_SUPPORTED] = DOC_BOOL_OF("supported", struct finding, supported),
+		[C_WORD] = DOC_TEXT_OF("word", struct finding, word),
+		[C_VALUE] = DOC_REAL_OF("value", NULL, 'g', 6, struct finding, value),
+		[C_LO] = DOC_REAL_OF("lo", NULL, 'g', 6, struct finding, lo),
+		[C_HI] = DOC_REAL_OF("hi", NULL, 'g', 6, struct finding, hi),
+		[C_N] = DOC_FIELD_NONE(DOC_COL_INT("n", NULL)),
+		[C_UNIT] = DOC_TEXT_OF("unit", struct finding, unit),
+		[C_METHOD] = DOC_FIELD_NONE(DOC_COL_TEXT("method")),
+		[C_SECTION] = DOC_TEXT_OF("section", struct finding, section),
+		[C_EFF] = DOC_FIELD_NONE(DOC_COL_REAL("efficiency", NULL, 'g', 6)),
+		[C_LEVEL] = DOC_REAL_OF("level", NULL, 'g', 6, struct finding, level),
+		[C_CONFIDENCE] = DOC_FIELD_NONE(DOC_COL_INT("confidence", "%")),
+		[C_DEGRADED] = DOC_FIELD_NONE(DOC_COL_INT("degraded_runs", NULL)),
 	};
-	struct doc_table *t = doc_table(s, cols, C_COUNT);
+	struct doc_table *t = doc_table_of(s, cols, C_COUNT);
 	/* the sentences are what a reader reads; the table is their figures, typed */
 	doc_table_quiet(t);
 	if (f->n == 0)
@@ -421,22 +421,14 @@ void findings_to_section(struct doc_section *s, const struct findings *f)
 	for (size_t i = 0; t && i < f->n; i++) {
 		const struct finding *x = &f->items[i];
 		doc_row(t);
-		doc_set_text(t, C_ID, x->id);
+		doc_set_fields(t, cols, 0, C_COUNT, x);
 		doc_set_text(t, C_FINDING, finding_kind_name(x->kind));
 		doc_set_text(t, C_CATEGORY, finding_category_title(finding_category_of(x->kind)));
-		doc_set_text(t, C_SUBJECT, x->subject);
-		doc_set_bool(t, C_SUPPORTED, x->supported);
-		doc_set_text(t, C_WORD, x->word);
-		doc_set_real(t, C_VALUE, x->value);
-		doc_set_real(t, C_LO, x->lo);
-		doc_set_real(t, C_HI, x->hi);
 		if (x->supported)
 			doc_set_int(t, C_N, (int64_t)x->n);
-		doc_set_text(t, C_UNIT, x->unit);
 		doc_set_text(t, C_METHOD, x->supported ? x->method : x->why);
-		doc_set_text(t, C_SECTION, x->section);
-		doc_set_real(t, C_EFF, x->kind == FINDING_SCALING ? x->eff : NAN);
-		doc_set_real(t, C_LEVEL, x->level);
+		if (x->kind == FINDING_SCALING)
+			doc_set_real(t, C_EFF, x->eff);
 		/* the sentences call their intervals 95% intervals: the level, as a number */
 		doc_set_int(t, C_CONFIDENCE, 95);
 		if (x->kind == FINDING_CPU && x->supported)
