@@ -757,6 +757,13 @@ size_t doc_left_out_count(const struct doc *d)
 	return d->nleft_out;
 }
 
+struct left_out_title doc_left_out_title(const struct doc *d)
+{
+	struct left_out_title title;
+	snprintf(title.text, sizeof(title.text), "Runs left out (%zu)", d->nleft_out);
+	return title;
+}
+
 bool doc_has_view(const struct doc *d, const char *view)
 {
 	const struct doc_section *s = doc_find_section(d, view);
