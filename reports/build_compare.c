@@ -302,6 +302,18 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 
 /* ---- benchstat's view (analysis/benchstat.h) ---- */
 
+/*
+ * The first two columns of a row of benchstat's or compare.py's view: its
+ * level (--by's, else "all") and the metric, its unit.
+ */
+enum { LEVEL_COL, UNIT_COL };
+static void level_and_unit(struct doc_table *t, const struct compare_result *res, size_t i,
+			   const char *metric)
+{
+	doc_set_text(t, LEVEL_COL, res->design == COMPARE_BY ? res->levels[i].level : "all");
+	doc_set_text(t, UNIT_COL, metric);
+}
+
 enum {
 	B_LEVEL,
 	B_UNIT,
@@ -360,9 +372,8 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 	for (size_t i = 0; i < res->nbenchstat; i++) {
 		const struct benchstat_row *r = &res->benchstat[i];
 		doc_row(t);
-		doc_set_text(t, B_LEVEL, res->design == COMPARE_BY ? res->levels[i].level : "all");
-		doc_set_text(t, B_UNIT, metric);
 		doc_set_fields(t, cols, 0, BCOLS, r);
+		level_and_unit(t, res, i, metric);
 		if (r->significant)
 			doc_set_real(t, B_DELTA, r->delta_pct);
 		doc_set_text(t, B_CHANGE, r->significant ? "changed" : "~");
@@ -380,6 +391,9 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 /* ---- compare.py's view (analysis/comparepy.h) on one metric ---- */
 
 enum { Y_LEVEL, Y_UNIT, Y_A_MEAN, Y_B_MEAN, Y_CHANGE, Y_P, Y_A_N, Y_B_N, Y_TEST, YCOLS };
+_Static_assert((int)B_LEVEL == LEVEL_COL && (int)B_UNIT == UNIT_COL && (int)Y_LEVEL == LEVEL_COL &&
+		       (int)Y_UNIT == UNIT_COL,
+	       "both views start with the columns level_and_unit sets");
 
 static void comparepy_table(struct doc *d, struct doc_section *s, const struct compare_result *res,
 			    const char *metric)
@@ -407,9 +421,8 @@ static void comparepy_table(struct doc *d, struct doc_section *s, const struct c
 	for (size_t i = 0; i < res->ncomparepy; i++) {
 		const struct compare_comparepy *c = &res->comparepy[i];
 		doc_row(t);
-		doc_set_text(t, Y_LEVEL, res->design == COMPARE_BY ? res->levels[i].level : "all");
-		doc_set_text(t, Y_UNIT, metric);
 		doc_set_fields(t, cols, 0, YCOLS, c);
+		level_and_unit(t, res, i, metric);
 		if (c->utest)
 			doc_set_real(t, Y_P, c->test.p);
 		doc_set_text(t, Y_TEST,
