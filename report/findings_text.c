@@ -4,51 +4,47 @@
 #include <math.h>
 #include <string.h>
 
+/* Each kind's name (ids, the table), the label its sentence starts with, and its category. */
+struct kind_info {
+	const char *name, *label;
+	enum finding_category category;
+};
+
+static const struct kind_info *kind_info(enum finding_kind kind)
+{
+	static const struct kind_info kinds[FINDING_NKINDS] = {
+		[FINDING_TARGET] = {"target", "Target", FINDINGS_VERDICT},
+		[FINDING_PREDICTED] = {"predicted", "Cheapest instance that meets the target",
+				       FINDINGS_VERDICT},
+		[FINDING_BINDER] = {"binder", "Binder", FINDINGS_BINDS},
+		[FINDING_LEVER] = {"lever", "Lever", FINDINGS_LEVERS},
+		[FINDING_SCALING] = {"scaling", "Scaling over physical cores", FINDINGS_CEILING},
+		[FINDING_SMT] = {"smt", "SMT", FINDINGS_CEILING},
+		[FINDING_CEILING] = {"ceiling", "Hardware ceiling", FINDINGS_CEILING},
+		[FINDING_CPU_PER_OP] = {"cpu_per_op", "CPU per operation", FINDINGS_CEILING},
+		[FINDING_MEMORY] = {"memory", "Memory per session", FINDINGS_CEILING},
+		[FINDING_TRANSLATE] = {"translate", "Translated", FINDINGS_CEILING},
+		[FINDING_MEMORY_FACTORS] = {"memory_factors", "Memory across CPUs",
+					    FINDINGS_CEILING},
+		[FINDING_KNEE] = {"knee", "Errors", FINDINGS_BREAKS},
+		[FINDING_BURST] = {"burst", "First-run burst", FINDINGS_BREAKS},
+		[FINDING_SOAK] = {"soak", "Soak", FINDINGS_BREAKS},
+		[FINDING_NOISE] = {"noise", "Noise", FINDINGS_TRUST},
+		[FINDING_CPU] = {"cpu", "CPU accounting", FINDINGS_TRUST},
+		[FINDING_LITTLE] = {"little", "Little's law", FINDINGS_TRUST},
+	};
+	static const struct kind_info unknown = {"?", "?", FINDINGS_CEILING};
+	return (unsigned)kind < FINDING_NKINDS ? &kinds[kind] : &unknown;
+}
+
 const char *finding_kind_name(enum finding_kind kind)
 {
-	static const char *const names[FINDING_NKINDS] = {
-		[FINDING_TARGET] = "target",
-		[FINDING_PREDICTED] = "predicted",
-		[FINDING_BINDER] = "binder",
-		[FINDING_LEVER] = "lever",
-		[FINDING_SCALING] = "scaling",
-		[FINDING_SMT] = "smt",
-		[FINDING_CEILING] = "ceiling",
-		[FINDING_CPU_PER_OP] = "cpu_per_op",
-		[FINDING_MEMORY] = "memory",
-		[FINDING_TRANSLATE] = "translate",
-		[FINDING_MEMORY_FACTORS] = "memory_factors",
-		[FINDING_KNEE] = "knee",
-		[FINDING_BURST] = "burst",
-		[FINDING_SOAK] = "soak",
-		[FINDING_NOISE] = "noise",
-		[FINDING_CPU] = "cpu",
-		[FINDING_LITTLE] = "little",
-	};
-	return (unsigned)kind < FINDING_NKINDS ? names[kind] : "?";
+	return kind_info(kind)->name;
 }
 
 enum finding_category finding_category_of(enum finding_kind kind)
 {
-	switch (kind) {
-	case FINDING_TARGET:
-	case FINDING_PREDICTED:
-		return FINDINGS_VERDICT;
-	case FINDING_BINDER:
-		return FINDINGS_BINDS;
-	case FINDING_LEVER:
-		return FINDINGS_LEVERS;
-	case FINDING_KNEE:
-	case FINDING_BURST:
-	case FINDING_SOAK:
-		return FINDINGS_BREAKS;
-	case FINDING_NOISE:
-	case FINDING_CPU:
-	case FINDING_LITTLE:
-		return FINDINGS_TRUST;
-	default:
-		return FINDINGS_CEILING;
-	}
+	return kind_info(kind)->category;
 }
 
 /* Titles unlike any section's, so that the sections' anchors stay theirs. */
@@ -67,30 +63,11 @@ const char *finding_category_title(enum finding_category c)
 
 static const char *label_of(const struct finding *x)
 {
-	static const char *const labels[FINDING_NKINDS] = {
-		[FINDING_TARGET] = "Target",
-		[FINDING_PREDICTED] = "Cheapest instance that meets the target",
-		[FINDING_BINDER] = "Binder",
-		[FINDING_LEVER] = "Lever",
-		[FINDING_SCALING] = "Scaling over physical cores",
-		[FINDING_SMT] = "SMT",
-		[FINDING_CEILING] = "Hardware ceiling",
-		[FINDING_CPU_PER_OP] = "CPU per operation",
-		[FINDING_MEMORY] = "Memory per session",
-		[FINDING_TRANSLATE] = "Translated",
-		[FINDING_MEMORY_FACTORS] = "Memory across CPUs",
-		[FINDING_KNEE] = "Errors",
-		[FINDING_BURST] = "First-run burst",
-		[FINDING_SOAK] = "Soak",
-		[FINDING_NOISE] = "Noise",
-		[FINDING_CPU] = "CPU accounting",
-		[FINDING_LITTLE] = "Little's law",
-	};
 	if (x->kind == FINDING_LEVER && !strcmp(finding_text(x, "field"), "sessions"))
 		return "Sensitivity to sessions";
 	if (x->kind == FINDING_LEVER && !strcmp(x->word, "none"))
 		return "Levers";
-	return (unsigned)x->kind < FINDING_NKINDS ? labels[x->kind] : "?";
+	return kind_info(x->kind)->label;
 }
 
 void findings_number(struct strbuf *out, double x, int decimals)
