@@ -4,6 +4,9 @@
 #include "../common/err.h"
 
 enum { C_NAME, C_LAYOUT, C_STATUS, C_RUNS, C_TIED = C_RUNS + BUILD_CORPUS_NCOUNTS, C_HOSTS, NCOLS };
+_Static_assert(sizeof((struct doc_field[]){BUILD_CORPUS_COUNT_COLS(struct import_result)}) ==
+		       BUILD_CORPUS_NCOUNTS * sizeof(struct doc_field),
+	       "the count columns end where tied_runs starts");
 
 static const char *status_word(enum import_status status)
 {
