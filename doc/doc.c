@@ -102,21 +102,23 @@ static void free_table(struct doc_table *t)
 	free(t);
 }
 
+/* n owned strings, and their array. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void free_section(struct doc_section *s)
 {
 	if (!s)
 		return;
 	free(s->name);
 	free(s->title);
-	for (size_t i = 0; i < s->ntext; i++)
-		free(s->text[i]);
-	free(s->text);
-	for (size_t i = 0; i < s->nnotes; i++) {
-		free(s->notes[i]);
-		free(s->note_links ? s->note_links[i] : NULL);
-	}
-	free(s->notes);
-	free(s->note_links);
+	free_strings(s->text, s->ntext);
+	free_strings(s->notes, s->nnotes);
+	free_strings(s->note_links, s->note_links ? s->nnotes : 0);
 	free_table(s->table);
 	for (size_t i = 0; i < s->nparts; i++) {
 		doc_free(s->parts[i].doc);
