@@ -103,21 +103,23 @@ static void free_table(struct doc_table *t)
 	free(t);
 }
 
+/* n owned strings, and their array. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void free_section(struct doc_section *s)
 {
 	if (!s)
 		return;
 	free(s->name);
 	free(s->title);
-	for (size_t i = 0; i < s->ntext; i++)
-		free(s->text[i]);
-	free(s->text);
-	for (size_t i = 0; i < s->nnotes; i++) {
-		free(s->notes[i]);
-		free(s->note_links ? s->note_links[i] : NULL);
-	}
-	free(s->notes);
-	free(s->note_links);
+	free_strings(s->text, s->ntext);
+	free_strings(s->notes, s->nnotes);
+	free_strings(s->note_links, s->note_links ? s->nnotes : 0);
 	free_table(s->table);
 	for (size_t i = 0; i < s->nparts; i++) {
 		doc_free(s->parts[i].doc);
@@ -760,6 +762,13 @@ void doc_left_out(struct doc *d, const char *tag, const char *reason)
 size_t doc_left_out_count(const struct doc *d)
 {
 	return d->nleft_out;
+}
+
+struct left_out_title doc_left_out_title(const struct doc *d)
+{
+	struct left_out_title title;
+	snprintf(title.text, sizeof(title.text), "Runs left out (%zu)", d->nleft_out);
+	return title;
 }
 
 bool doc_has_view(const struct doc *d, const char *view)

@@ -114,6 +114,11 @@ int doc_each_row(const struct doc_table *t, row_fn fn, void *arg, size_t *rows);
 const char *doc_cell_shown(const struct doc_col *col, const struct cell *c, char buf[32]);
 /* A cell for tsv, csv and JSON: bools 1/0, reals with every digit; NULL when missing. */
 const char *doc_cell_machine(const struct doc_col *col, const struct cell *c, char buf[32]);
+/* The heading every writer gives the runs left out: "Runs left out (N)". */
+struct left_out_title {
+	char text[64];
+};
+struct left_out_title doc_left_out_title(const struct doc *d);
 /* "cannot write output: ..." from errno. */
 int doc_write_failed(void);
 /* tsv (sep '\t') or csv (sep ','): one table, or the facts (doc.h, "Formats"). */
