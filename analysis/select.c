@@ -4,6 +4,7 @@
 #include "pool_prefetch.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../schema/queries.h"
@@ -236,14 +237,8 @@ static int take_row(struct selection *sel, sqlite3_stmt *stmt, const struct sele
 		snprintf(reason, sizeof(reason), "no numeric value for --metric %s", spec->metric);
 		return add_left_out(sel, tag, reason, false);
 	}
-	if (sel->n == *alloc) {
-		size_t want = *alloc ? 2 * *alloc : 64;
-		struct sel_run *grown = realloc(sel->runs, want * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		sel->runs = grown;
-		*alloc = want;
-	}
+	if (GROW(sel->runs, *alloc, sel->n + 1) != 0)
+		return err_set("out of memory");
 	run = &sel->runs[sel->n++];
 	memset(run, 0, sizeof(*run));
 	run->run_id = sqlite3_column_int64(stmt, 0);
