@@ -243,6 +243,15 @@ static int prepare(struct loader *l)
 	return rc;
 }
 
+/* The name id of a set-only field arm a's conditions named, else 0 (arms name the same). */
+static int64_t known_set_field(const struct loader *l, const char *field)
+{
+	for (size_t i = 0; i < l->set_where[0].nwhere; i++)
+		if (!strcmp(l->set_where[0].where[i].field, field))
+			return l->set_name_id[0][i];
+	return 0;
+}
+
 /*
  * The arm's conditions on set-only fields move out of its filter: the
  * filter would read the field once per run through run_fields (most of
@@ -259,8 +268,9 @@ static int take_set_conditions(struct loader *l, int a, struct run_filter *f)
 	if (!set->where || !l->set_name_id[a])
 		return err_set("out of memory");
 	for (size_t i = 0; i < f->nwhere; i++) {
-		int64_t name_id = 0;
-		if (rc == 0 && !f->where[i].missing)
+		bool missing = f->where[i].missing;
+		int64_t name_id = a && !missing ? known_set_field(l, f->where[i].field) : 0;
+		if (rc == 0 && !name_id && !missing)
 			rc = field_set_only(l->db, f->where[i].field, &name_id);
 		if (name_id > 0) {
 			l->set_name_id[a][set->nwhere] = name_id;
