@@ -468,8 +468,8 @@ static int value_sql(const char *field, bool per_set, bool numeric, struct strbu
  * One --where: the field's text is one of the values, or the field is a
  * number equal to one of the values that are numbers.
  */
-static int where_sql(const struct field_where *w, bool per_set, struct strbuf *sql,
-		     char ***binds, size_t *nbinds)
+static int where_sql(const struct field_where *w, bool per_set, struct strbuf *sql, char ***binds,
+		     size_t *nbinds)
 {
 	const struct field_info *info = field_find(w->field);
 	size_t nnumeric = 0;
@@ -607,16 +607,15 @@ int field_set_only(sqlite3 *db, const char *name, int64_t *name_id)
 	if (rc || id < 0)
 		return rc;
 	per_run = one_int(db,
-			       "SELECT EXISTS (SELECT 1 FROM attr_rows WHERE name = ?1)"
-			       " OR EXISTS (SELECT 1 FROM idle_banners WHERE key = ?1)"
-			       " OR EXISTS (SELECT 1 FROM run_values WHERE name_id = ?2)",
+			  "SELECT EXISTS (SELECT 1 FROM attr_rows WHERE name = ?1)"
+			  " OR EXISTS (SELECT 1 FROM idle_banners WHERE key = ?1)"
+			  " OR EXISTS (SELECT 1 FROM run_values WHERE name_id = ?2)",
 			  name, id, &rc);
-	held = rc || per_run != 0
-		       ? 0
-		       : one_int(db,
-				 "SELECT EXISTS (SELECT 1 FROM set_attrs s JOIN runs r"
-				 " ON r.attr_set = s.set_id WHERE s.name_id = ?2)",
-				 name, id, &rc);
+	held = rc || per_run != 0 ? 0
+				  : one_int(db,
+					    "SELECT EXISTS (SELECT 1 FROM set_attrs s JOIN runs r"
+					    " ON r.attr_set = s.set_id WHERE s.name_id = ?2)",
+					    name, id, &rc);
 	if (rc == 0 && held == 1)
 		*name_id = id;
 	return rc;
@@ -628,9 +627,10 @@ int field_set_where_sql(const struct field_where *w, int64_t name_id, struct str
 	int rc;
 	if (w->missing)
 		return err_set("internal: a missing-field condition has no set form");
-	if (strbuf_addf(sql,
-			"r.attr_set IN (SELECT s.set_id FROM set_attrs s WHERE s.name_id = %lld AND ",
-			(long long)name_id))
+	if (strbuf_addf(
+		    sql,
+		    "r.attr_set IN (SELECT s.set_id FROM set_attrs s WHERE s.name_id = %lld AND ",
+		    (long long)name_id))
 		return err_set("out of memory");
 	rc = where_sql(w, true, sql, binds, nbinds);
 	return rc ? rc : oom_if(strbuf_adds(sql, ")"));

@@ -661,8 +661,8 @@ static char *selected_per_set(sqlite3 *db, const char *where, int64_t name_id)
 	char **binds = NULL;
 	size_t nbinds = 0;
 	assert_int_equal(run_filter_add_where(&f, where), 0);
-	assert_int_equal(strbuf_adds(&sql, "SELECT r.run_id FROM runs r WHERE r.corpus_id = 3 AND "),
-			 0);
+	assert_int_equal(
+		strbuf_adds(&sql, "SELECT r.run_id FROM runs r WHERE r.corpus_id = 3 AND "), 0);
 	assert_int_equal(field_set_where_sql(&f.where[0], name_id, &sql, &binds, &nbinds), 0);
 	assert_int_equal(strbuf_adds(&sql, " ORDER BY r.run_id"), 0);
 	if (db_prepare(db, sql.buf, &stmt) != 0)
@@ -691,8 +691,8 @@ static void expect_per_set(sqlite3 *db, const char *where, int64_t name_id, cons
 static void test_set_only(void **state)
 {
 	sqlite3 *db = *state;
-	const char *not_set_only[] = {"mixed", "orphan", "mode", "heap", "tput", "file@results",
-				      "corpus", "nosuch"};
+	const char *not_set_only[] = {"mixed", "orphan",       "mode",   "heap",
+				      "tput",  "file@results", "corpus", "nosuch"};
 	int64_t id = -1;
 	assert_int_equal(db_exec(db, sets_sql), 0);
 	assert_int_equal(field_set_only(db, "file", &id), 0);
