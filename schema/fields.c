@@ -465,6 +465,39 @@ static int value_sql(const char *field, bool per_set, bool numeric, struct strbu
 }
 
 /*
+ * One side of a --where, each value bound: the field's text is one of the
+ * values (CAST(f AS TEXT) IN (?, ?)), or, with numbers, the field's number
+ * is one of the values that are numbers (f IN (CAST(? AS REAL), ...)). How
+ * many values are numbers goes to *nnumeric. The field's value is
+ * value_sql's (per_set: a set_attrs row's).
+ */
+static int field_in(const struct field_where *w, const struct field_info *info, bool per_set,
+		    bool numbers, struct strbuf *sql, char ***binds, size_t *nbinds,
+		    size_t *nnumeric)
+{
+	const char *item = numbers ? "CAST(? AS REAL)" : "?";
+	size_t listed = 0;
+	int rc = oom_if(strbuf_adds(sql, numbers ? "" : "CAST("));
+	if (rc == 0)
+		rc = value_sql(w->field, per_set, numbers, sql, binds, nbinds);
+	if (rc == 0)
+		rc = oom_if(strbuf_adds(sql, numbers ? " IN (" : " AS TEXT) IN ("));
+	*nnumeric = 0;
+	for (size_t i = 0; rc == 0 && i < w->nvalues; i++) {
+		const char *v = where_value(info, w->values[i]);
+		double d;
+		bool number = num_parse_real(v, &d) == 0;
+		*nnumeric += number;
+		if (numbers && !number)
+			continue;
+		rc = oom_if(strbuf_addf(sql, "%s%s", listed++ ? ", " : "", item));
+		if (rc == 0)
+			rc = add_bind(binds, nbinds, v);
+	}
+	return rc ? rc : oom_if(strbuf_adds(sql, ")"));
+}
+
+/*
  * One --where: the field's text is one of the values, or the field is a
  * number equal to one of the values that are numbers.
  */
@@ -473,56 +506,20 @@ static int where_sql(const struct field_where *w, bool per_set, struct strbuf *s
 {
 	const struct field_info *info = field_find(w->field);
 	size_t nnumeric = 0;
-	double d;
-	int rc;
-	if (w->missing) {
-		if (strbuf_adds(sql, "("))
-			return err_set("out of memory");
+	int rc = oom_if(strbuf_adds(sql, "("));
+	if (rc == 0 && w->missing) {
 		rc = value_sql(w->field, per_set, false, sql, binds, nbinds);
 		return rc ? rc : oom_if(strbuf_adds(sql, " IS NULL)"));
 	}
-	if (strbuf_adds(sql, "(CAST("))
-		return err_set("out of memory");
-	rc = value_sql(w->field, per_set, false, sql, binds, nbinds);
-	if (rc)
-		return rc;
-	if (strbuf_adds(sql, " AS TEXT) IN ("))
-		return err_set("out of memory");
-	for (size_t i = 0; i < w->nvalues; i++) {
-		if (strbuf_adds(sql, i ? ", ?" : "?"))
-			return err_set("out of memory");
-		rc = add_bind(binds, nbinds, where_value(info, w->values[i]));
-		if (rc)
-			return rc;
-		if (num_parse_real(where_value(info, w->values[i]), &d) == 0)
-			nnumeric++;
-	}
-	if (strbuf_adds(sql, ")"))
-		return err_set("out of memory");
+	if (rc == 0)
+		rc = field_in(w, info, per_set, false, sql, binds, nbinds, &nnumeric);
 	/* A TEXT column holds text only (STRICT), so only the text test applies. */
-	if (nnumeric > 0 && !(info && info->type == FIELD_TEXT)) {
-		size_t done = 0;
-		if (strbuf_adds(sql, " OR "))
-			return err_set("out of memory");
-		rc = value_sql(w->field, per_set, true, sql, binds, nbinds);
-		if (rc)
-			return rc;
-		if (strbuf_adds(sql, " IN ("))
-			return err_set("out of memory");
-		for (size_t i = 0; i < w->nvalues; i++) {
-			const char *v = where_value(info, w->values[i]);
-			if (num_parse_real(v, &d) != 0)
-				continue;
-			if (strbuf_adds(sql, done++ ? ", CAST(? AS REAL)" : "CAST(? AS REAL)"))
-				return err_set("out of memory");
-			rc = add_bind(binds, nbinds, v);
-			if (rc)
-				return rc;
-		}
-		if (strbuf_adds(sql, ")"))
-			return err_set("out of memory");
+	if (rc == 0 && nnumeric > 0 && !(info && info->type == FIELD_TEXT)) {
+		rc = oom_if(strbuf_adds(sql, " OR "));
+		if (rc == 0)
+			rc = field_in(w, info, per_set, true, sql, binds, nbinds, &nnumeric);
 	}
-	return oom_if(strbuf_adds(sql, ")"));
+	return rc ? rc : oom_if(strbuf_adds(sql, ")"));
 }
 
 int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,

@@ -286,17 +286,6 @@ static void test_corpus(void **state)
 	expect_where(db, "nope", true, false, NULL, "");
 }
 
-static long long count_runs(sqlite3 *db)
-{
-	sqlite3_stmt *stmt = NULL;
-	long long n;
-	assert_int_equal(db_prepare(db, "SELECT count(*) FROM runs", &stmt), 0);
-	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-	n = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return n;
-}
-
 static void test_injection_is_harmless(void **state)
 {
 	sqlite3 *db = *state;
@@ -310,7 +299,7 @@ static void test_injection_is_harmless(void **state)
 	expect_where(db, NULL, false, false, WHERE(where), "");
 	expect_where(db, evil, true, false, NULL, ""); /* as a corpus name */
 	expect_where(db, "c1' OR '1'='1", true, false, NULL, "");
-	assert_int_equal(count_runs(db), 5);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM runs"), 5);
 }
 
 /* The one field check: known names pass, a typo names its neighbour, exit code 2 everywhere. */

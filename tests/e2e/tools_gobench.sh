@@ -9,25 +9,10 @@
 # lines, independent of the converter).
 #
 #   bash tests/e2e/tools_gobench.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-E2E_DIR=$ROOT/tests/e2e
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-gobench.XXXXXX") || exit 2
-trap 'chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
-TIMEOUT=(timeout 120)
-PASS=0
-FAIL=0
-source "$E2E_DIR/lib.sh"
-unset COREPLAN_DB
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_start gobench "$@"
+e2e_timeout 120
 
 # median_of FILE NAME PROCS UNIT: the median of UNIT over FILE's result lines of NAME at PROCS
 median_of() {
