@@ -75,6 +75,13 @@ d = json.load(open(sys.argv[1]))
 print("ok" if {r["unit"] for r in d["sections"]["benchstat"]["rows"]} == {"B/op"} else "units")'
 cpl compare --a file=old.txt --b file=nosuch.txt --view benchstat
 check_eq "an arm with no run is an error" 1 "$RC"
+# arms with no benchmark in common: each cell of one arm is wider than its
+# column in the other (it hung, padding by a negative width, until 2 Dec)
+cpl compare --a "file=old.txt gomaxprocs=1" --b "file=new.txt gomaxprocs=2" --view benchstat \
+	--format text
+expect_rc "arms sharing no benchmark (GOMAXPROCS 1 against 2)" 0
+py_file "arms sharing no benchmark: every row of either arm once, the geomean footnote" \
+	tools_benchstat_disjoint.py "$REAL/old.txt" "$REAL/new.txt"
 
 if command -v go >/dev/null 2>&1; then
 	export GOPROXY=off GOFLAGS=-mod=mod GOCACHE=$T/gocache GOPATH=$T/gopath HOME=$T GOTOOLCHAIN=local
