@@ -127,24 +127,36 @@ static int compare_tagged(const void *x, const void *y)
  */
 static int exact_cdf(const long *rank2, size_t n, size_t na, long umin2, double *out)
 {
-	long total = 0;
 	double *cnt, all = 0, le = 0;
-	size_t width;
-	for (size_t i = 0; i < n; i++)
-		total += rank2[i];
-	width = (size_t)total + 1;
-	cnt = calloc((na + 1) * width, sizeof(*cnt));
-	if (!cnt)
+	size_t width, *before = malloc((n + 1) * sizeof(*before));
+	if (!before)
 		return err_set("out of memory");
+	before[0] = 0; /* before[i]: the sum of rank2[0..i) */
+	for (size_t i = 0; i < n; i++)
+		before[i + 1] = before[i] + (size_t)rank2[i];
+	width = before[n] + 1;
+	cnt = calloc((na + 1) * width, sizeof(*cnt));
+	if (!cnt) {
+		free(before);
+		return err_set("out of memory");
+	}
 	cnt[0] = 1;
 	for (size_t i = 0; i < n; i++) {
-		size_t top = i + 1 < na ? i + 1 : na;
+		size_t top = i + 1 < na ? i + 1 : na, r = (size_t)rank2[i];
 		for (size_t k = top; k >= 1; k--) {
 			double *to = cnt + k * width, *from = cnt + (k - 1) * width;
-			for (size_t s = (size_t)rank2[i]; s < width; s++)
-				to[s] += from[s - (size_t)rank2[i]];
+			/*
+			 * k - 1 of the first i ranks (ascending: the caller's sorted
+			 * order) sum to at least the k - 1 smallest, at most the k - 1
+			 * largest: the other cells of `from` hold 0, and adding 0 to
+			 * a count changes nothing, so they are skipped.
+			 */
+			size_t lo = before[k - 1] + r, hi = before[i] - before[i - (k - 1)] + r;
+			for (size_t s = lo; s <= hi; s++)
+				to[s] += from[s - r];
 		}
 	}
+	free(before);
 	for (size_t s = 0; s < width; s++) {
 		double c = cnt[na * width + s];
 		long u2 = (long)s - (long)(na * (na + 1));

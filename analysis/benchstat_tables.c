@@ -10,6 +10,7 @@
 #include "benchstat.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -368,14 +369,8 @@ static int find_cell(struct benchstat_result *r, size_t config, size_t unit, siz
 		if (c->config == config && c->unit == unit && c->row == row && c->col == col)
 			return *out = c, 0;
 	}
-	if (b->ncells == b->cells_cap) {
-		size_t cap = b->cells_cap ? 2 * b->cells_cap : 256;
-		struct cell_acc *grown = realloc(b->cells, cap * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		b->cells = grown;
-		b->cells_cap = cap;
-	}
+	if (GROW(b->cells, b->cells_cap, b->ncells + 1) != 0)
+		return err_set("out of memory");
 	c = &b->cells[b->ncells];
 	memset(c, 0, sizeof(*c));
 	c->config = config;
@@ -416,14 +411,8 @@ int benchstat_tables_add(struct benchstat_result *r, const struct benchstat_obs 
 	    intern_row(r, obs->row, &row) || find_cell(r, config, unit, row, obs->col, &c))
 		return -1;
 	file = intern_file(r, obs->file);
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 8;
-		double *grown = realloc(c->v, cap * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		c->v = grown;
-		c->cap = cap;
-	}
+	if (GROW(c->v, c->cap, c->n + 1) != 0)
+		return err_set("out of memory");
 	if (c->n == 0)
 		c->file = file;
 	else if (file != c->file)

@@ -52,11 +52,10 @@ bool binder_resource_is_cpu(enum binder_resource r)
 
 void binders_options_init(struct binders_options *opts)
 {
-	memset(opts, 0, sizeof(*opts));
-	opts->near = BINDERS_NEAR;
-	opts->flat_pct = BINDERS_FLAT_PCT;
-	opts->rise_min = BINDERS_RISE_MIN;
-	opts->latency_rise_pct = BINDERS_LATENCY_RISE_PCT;
+	*opts = (struct binders_options){.near = BINDERS_NEAR,
+					 .flat_pct = BINDERS_FLAT_PCT,
+					 .rise_min = BINDERS_RISE_MIN,
+					 .latency_rise_pct = BINDERS_LATENCY_RISE_PCT};
 }
 
 /* ---- Little's law ---- */

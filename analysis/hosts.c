@@ -2,6 +2,7 @@
 #include "hosts.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/strbuf.h"
 #include "../schema/fields.h"
 #include "../schema/topology.h"
@@ -84,15 +85,9 @@ static int named_runs(sqlite3 *db, struct named_run **out, size_t *n)
 				rc = err_set("out of memory");
 			continue;
 		}
-		if (*n == alloc) {
-			size_t want = alloc ? 2 * alloc : 64;
-			struct named_run *grown = realloc(*out, want * sizeof(*grown));
-			if (!grown) {
-				rc = err_set("out of memory");
-				break;
-			}
-			*out = grown;
-			alloc = want;
+		if (GROW(*out, alloc, *n + 1) != 0) {
+			rc = err_set("out of memory");
+			break;
 		}
 		(*out)[*n].run_id = run_id;
 		if (!((*out)[*n].host = strdup(value ? value : "")))

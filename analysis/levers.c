@@ -2,6 +2,7 @@
 #include "levers.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../common/units.h"
@@ -387,14 +388,8 @@ static struct lever_pair *pair_of(struct work *w, const char *context, const cha
 		    !strcmp(p->base, base) && !strcmp(p->value, value))
 			return p;
 	}
-	if (l->npairs == w->alloc) {
-		size_t alloc = w->alloc ? 2 * w->alloc : 8;
-		struct lever_pair *grown = realloc(l->pairs, alloc * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		l->pairs = grown;
-		w->alloc = alloc;
-	}
+	if (GROW(l->pairs, w->alloc, l->npairs + 1) != 0)
+		return NULL;
 	p = &l->pairs[l->npairs];
 	memset(p, 0, sizeof(*p));
 	p->field = strdup(field);

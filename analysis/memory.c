@@ -5,13 +5,19 @@
 #include "pooling.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A point as the sort sees it: its keys and its position among the points. */
+/*
+ * A point as the sort sees it: its keys and its position among the points;
+ * key is its group's rank << 32 | its block's rank (struct text_ranks), so
+ * the sort compares integers where it compared texts.
+ */
 struct entry {
 	const char *group, *block;
+	uint64_t key;
 	double level, value;
 	size_t pos;
 };
@@ -36,6 +42,140 @@ static int cmp_level(double a, double b)
 }
 
 /*
+ * The distinct texts of one field of the points (their groups or blocks),
+ * each pointer once in an open-addressing table (a selection's equal texts
+ * are one pointer, but equal texts need not be), ranked in cmp_text order:
+ * equal texts have one rank.
+ */
+struct text_ranks {
+	const char **slot_text; /* the pointers; slot_used says which slots hold one */
+	bool *slot_used;
+	uint32_t *slot_rank;
+	size_t nslots, nused;
+};
+
+static size_t rank_slot(const struct text_ranks *r, const char *text)
+{
+	size_t i = (size_t)(((uintptr_t)text >> 3) * 0x9e3779b97f4a7c15u) & (r->nslots - 1);
+	while (r->slot_used[i] && r->slot_text[i] != text)
+		i = (i + 1) & (r->nslots - 1);
+	return i;
+}
+
+static void ranks_release(struct text_ranks *r)
+{
+	free(r->slot_text);
+	free(r->slot_used);
+	free(r->slot_rank);
+	memset(r, 0, sizeof(*r));
+}
+
+static int ranks_grow(struct text_ranks *r)
+{
+	struct text_ranks bigger = {0};
+	bigger.nslots = r->nslots ? 2 * r->nslots : 64;
+	bigger.slot_text = calloc(bigger.nslots, sizeof(*bigger.slot_text));
+	bigger.slot_used = calloc(bigger.nslots, sizeof(*bigger.slot_used));
+	bigger.slot_rank = calloc(bigger.nslots, sizeof(*bigger.slot_rank));
+	if (!bigger.slot_text || !bigger.slot_used || !bigger.slot_rank) {
+		ranks_release(&bigger);
+		return err_set("out of memory");
+	}
+	for (size_t i = 0; i < r->nslots; i++)
+		if (r->slot_used[i]) {
+			size_t j = rank_slot(&bigger, r->slot_text[i]);
+			bigger.slot_used[j] = true;
+			bigger.slot_text[j] = r->slot_text[i];
+		}
+	bigger.nused = r->nused;
+	ranks_release(r);
+	*r = bigger;
+	return 0;
+}
+
+static int by_text(const void *pa, const void *pb)
+{
+	return cmp_text(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* Rank the distinct texts of e[i].group (block false) or e[i].block. */
+static int ranks_build(struct text_ranks *r, const struct entry *e, size_t n, bool block)
+{
+	const char **texts;
+	size_t k = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const char *t = block ? e[i].block : e[i].group;
+		size_t j;
+		if (2 * (r->nused + 1) > r->nslots && (rc = ranks_grow(r)) != 0)
+			break;
+		j = rank_slot(r, t);
+		if (!r->slot_used[j]) {
+			r->slot_used[j] = true;
+			r->slot_text[j] = t;
+			r->nused++;
+		}
+	}
+	if (rc)
+		return rc;
+	if (!(texts = malloc((r->nused ? r->nused : 1) * sizeof(*texts))))
+		return err_set("out of memory");
+	for (size_t i = 0; i < r->nslots; i++)
+		if (r->slot_used[i])
+			texts[k++] = r->slot_text[i];
+	qsort(texts, k, sizeof(*texts), by_text);
+	for (size_t i = 0, rank = 0; i < k; i++) {
+		rank += i > 0 && cmp_text(texts[i - 1], texts[i]) != 0;
+		r->slot_rank[rank_slot(r, texts[i])] = (uint32_t)rank;
+	}
+	free(texts);
+	return 0;
+}
+
+static uint32_t rank_of(const struct text_ranks *r, const char *text)
+{
+	return r->slot_rank[rank_slot(r, text)];
+}
+
+/* Every entry's key from its group's and block's ranks; *ngroups, *nblocks: ranks of each. */
+static int entry_keys(struct entry *e, size_t n, size_t *ngroups, size_t *nblocks)
+{
+	struct text_ranks groups = {0}, blocks = {0};
+	int rc = ranks_build(&groups, e, n, false);
+	if (rc == 0)
+		rc = ranks_build(&blocks, e, n, true);
+	*ngroups = *nblocks = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		uint32_t g = rank_of(&groups, e[i].group), b = rank_of(&blocks, e[i].block);
+		e[i].key = (uint64_t)g << 32 | b;
+		if (g >= *ngroups)
+			*ngroups = (size_t)g + 1;
+		if (b >= *nblocks)
+			*nblocks = (size_t)b + 1;
+	}
+	ranks_release(&groups);
+	ranks_release(&blocks);
+	return rc;
+}
+
+/* Stable counting sort of in[0, n) into out by one part of the key (nranks values). */
+static int count_sort(const struct entry *in, struct entry *out, size_t n, size_t nranks,
+		      bool group)
+{
+	size_t *at = calloc(nranks + 1, sizeof(*at));
+	if (!at)
+		return err_set("out of memory");
+	for (size_t i = 0; i < n; i++)
+		at[(group ? in[i].key >> 32 : in[i].key & 0xffffffffu) + 1]++;
+	for (size_t r = 0; r < nranks; r++)
+		at[r + 1] += at[r];
+	for (size_t i = 0; i < n; i++)
+		out[at[group ? in[i].key >> 32 : in[i].key & 0xffffffffu]++] = in[i];
+	free(at);
+	return 0;
+}
+
+/*
  * The points sorted once by group, block, level, then position, so each
  * group, each of its blocks and each block's level is a run of the order,
  * and equal keys keep the points' order (a median's buffer, and so its
@@ -44,9 +184,7 @@ static int cmp_level(double a, double b)
 static int by_group_block_level(const void *pa, const void *pb)
 {
 	const struct entry *a = pa, *b = pb;
-	int c = cmp_text(a->group, b->group);
-	if (c == 0)
-		c = cmp_text(a->block, b->block);
+	int c = (a->key > b->key) - (a->key < b->key); /* group, then block (entry_keys) */
 	if (c == 0)
 		c = cmp_level(a->level, b->level);
 	return c ? c : cmp_size(a->pos, b->pos);
@@ -57,6 +195,36 @@ static int by_level(const void *pa, const void *pb)
 	const struct entry *a = pa, *b = pb;
 	int c = cmp_level(a->level, b->level);
 	return c ? c : cmp_size(a->pos, b->pos);
+}
+
+/*
+ * e (in point order) sorted as qsort by by_group_block_level sorts it: by
+ * block, then group, with two stable counting sorts (tmp: n entries of
+ * scratch), then each block's points by level and position (few: by
+ * insertion, a large block by qsort).
+ */
+static int order_points(struct entry *e, struct entry *tmp, size_t n, size_t ngroups,
+			size_t nblocks)
+{
+	int rc = count_sort(e, tmp, n, nblocks, false);
+	if (rc == 0)
+		rc = count_sort(tmp, e, n, ngroups, true);
+	for (size_t start = 0, end; rc == 0 && start < n; start = end) {
+		for (end = start + 1; end < n && e[end].key == e[start].key; end++)
+			;
+		if (end - start > 32) {
+			qsort(e + start, end - start, sizeof(*e), by_group_block_level);
+			continue;
+		}
+		for (size_t i = start + 1; i < end; i++) {
+			struct entry x = e[i];
+			size_t j = i;
+			for (; j > start && by_group_block_level(&e[j - 1], &x) > 0; j--)
+				e[j] = e[j - 1];
+			e[j] = x;
+		}
+	}
+	return rc;
 }
 
 /* A run [start, end) of the order and the first point (in point order) in it. */
@@ -72,12 +240,12 @@ static int by_first(const void *pa, const void *pb)
 
 static bool same_group(const struct entry *a, const struct entry *b)
 {
-	return cmp_text(a->group, b->group) == 0;
+	return a->key >> 32 == b->key >> 32;
 }
 
 static bool same_block(const struct entry *a, const struct entry *b)
 {
-	return same_group(a, b) && cmp_text(a->block, b->block) == 0;
+	return a->key == b->key;
 }
 
 /* Cut e[start, end) into runs of equal keys, in the order of their first points. */
@@ -255,7 +423,7 @@ static void work_release(struct memory_work *w)
 int memory_compute(struct memory_point *points, size_t n, struct memory *out)
 {
 	struct memory_work w = {0};
-	size_t ngroups;
+	size_t ngroups, ngroup_ranks = 0, nblock_ranks = 0;
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
@@ -278,10 +446,15 @@ int memory_compute(struct memory_point *points, size_t n, struct memory *out)
 		rc = err_set("out of memory");
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
-			w.order[i] = (struct entry){points[i].group, points[i].block,
+			w.order[i] = (struct entry){points[i].group, points[i].block, 0,
 						    points[i].level, points[i].value, i};
+		rc = entry_keys(w.order, n, &ngroup_ranks, &nblock_ranks);
+	}
+	if (rc == 0) {
 		memcpy(w.by_pos, w.order, n * sizeof(*w.order));
-		qsort(w.order, n, sizeof(*w.order), by_group_block_level);
+		rc = order_points(w.order, w.group, n, ngroup_ranks, nblock_ranks);
+	}
+	if (rc == 0) {
 		ngroups = spans_of(w.order, 0, n, same_group, w.groups);
 		memcpy(w.group, w.by_pos, n * sizeof(*w.group)); /* the points in point order */
 		group_by_pos(&w, w.group, n, ngroups);
@@ -395,4 +568,21 @@ void memory_result_release(struct memory_result *r)
 	free(r->points);
 	selection_release(&r->sel);
 	memset(r, 0, sizeof(*r));
+}
+
+void memory_points_take(struct memory_result *r, struct memory_points *out)
+{
+	out->points = r->points;
+	out->n = r->npoints;
+	out->texts = r->sel.strings;
+	r->points = NULL;
+	r->npoints = 0;
+	r->sel.strings = (struct strpool)STRPOOL_INIT;
+}
+
+void memory_points_release(struct memory_points *p)
+{
+	free(p->points);
+	strpool_release(&p->texts);
+	memset(p, 0, sizeof(*p));
 }

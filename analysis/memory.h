@@ -109,4 +109,19 @@ bool memory_trace_metric(const char *name);
 int memory_run(sqlite3 *db, const struct memory_request *req, struct memory_result *out);
 void memory_result_release(struct memory_result *r);
 
+/*
+ * A result's points and the texts they point into (its selection's pool),
+ * moved out of it: the document of `memory` keeps them for its residuals
+ * table, made only when a writer prints it. r keeps its fits, endpoints
+ * and ratios, whose group texts are in the moved pool: they are read only
+ * while the points live (until memory_points_release).
+ */
+struct memory_points {
+	struct memory_point *points;
+	size_t n;
+	struct strpool texts;
+};
+void memory_points_take(struct memory_result *r, struct memory_points *out);
+void memory_points_release(struct memory_points *p);
+
 #endif

@@ -10,7 +10,11 @@
  * lack the metric or the factor). When there is a factor, the first query
  * also reads the fields the pooling check needs (analysis/pooling.h,
  * pool_prefetch_new(): one run read ahead, a run read again by run_id only
- * when it holds a field most runs lack).
+ * when it holds a field most runs lack). The chosen runs come in
+ * runs_in_order order (corpus name, subcorpus, seq): without --corpus they
+ * are read from the table as stored, and again by the index when the
+ * stored order is not that one (select.c, scan_order); excluded runs are
+ * skipped by their ids, read once.
  *
  * Fields are resolved by schema/fields.h (canonical column or any source
  * column by name). Ownership: a selection owns all its strings;

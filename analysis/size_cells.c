@@ -6,6 +6,7 @@
 #include "size_internal.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "pooling.h"
@@ -56,14 +57,8 @@ static int cmp_cell_run(const void *a, const void *b)
 
 static int push_cell(struct size_result *res, size_t *alloc, const struct size_cell *c)
 {
-	if (res->ncells == *alloc) {
-		size_t want = *alloc ? 2 * *alloc : 16;
-		struct size_cell *grown = realloc(res->cells, want * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		res->cells = grown;
-		*alloc = want;
-	}
+	if (GROW(res->cells, *alloc, res->ncells + 1) != 0)
+		return err_set("out of memory");
 	res->cells[res->ncells++] = *c;
 	return 0;
 }

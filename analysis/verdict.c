@@ -12,11 +12,10 @@
 
 void verdict_options_init(struct verdict_options *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->alpha = VERDICT_ALPHA;
-	o->power = VERDICT_POWER;
-	o->kind = FIELD_KIND_RATE;
-	o->scale = VERDICT_SCALE_AUTO;
+	*o = (struct verdict_options){.alpha = VERDICT_ALPHA,
+				      .power = VERDICT_POWER,
+				      .kind = FIELD_KIND_RATE,
+				      .scale = VERDICT_SCALE_AUTO};
 }
 
 const char *verdict_call_name(enum verdict_call call)

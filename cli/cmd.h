@@ -15,16 +15,20 @@
  *      OPT_STRING/OPT_INT/OPT_DOUBLE/... of cli/opt.h naming its target,
  *      range and choices, so the parser fills and checks the request and
  *      --help, the man page and the completion state the rules), a views
- *      list (default first), a run callback (and check, for operands and
- *      rules across options) in a struct cli_def; `int cmd_foo(int argc,
- *      char **argv, const struct global_opts *g)` resets the request to
- *      its defaults and calls cli_run(), which parses, prints --help,
- *      opens the database, writes the document in the chosen format and
- *      returns 0 or the negative code of the failure (ERR_DATA,
- *      ERR_USAGE) with its message recorded once. main.c prints it and
- *      chooses the exit code. Warnings go through warn_add(); stdout
- *      carries only the document.
- *   4. Declare cmd_foo below and add {"foo", cmd_foo, "one-line
+ *      list (default first), a run callback (CLI_ANALYSIS_RUN when the
+ *      command is foo_run and build_foo) and, where needed, defaults and
+ *      check, in `const struct cli_def cli_foo` (declared below). The
+ *      runner (cli_run) zeroes the request, applies the defaults, parses,
+ *      prints --help, opens the database, hands the request the filter
+ *      and metric it names in the cli_def, runs, writes the document in
+ *      the chosen format and returns 0 or the negative code of the failure
+ *      (ERR_DATA, ERR_USAGE) with its message recorded once. main.c prints
+ *      it and chooses the exit code. Warnings go through warn_add();
+ *      stdout carries only the document. A command the runner does not
+ *      fit (help, completion; runs, whose help is built from the field
+ *      list) is `int cmd_foo(int argc, char **argv, const struct
+ *      global_opts *g)` instead.
+ *   4. Declare cli_foo below and add {"foo", NULL, &cli_foo, "one-line
  *      description"} to commands[] in cli/main.c (the description is what
  *      both `coreplan --help` and `coreplan foo --help` show).
  *   5. Add the files to CMakeLists.txt and cover the command in the
@@ -40,25 +44,14 @@ struct global_opts {
 
 typedef int (*cmd_fn)(int argc, char **argv, const struct global_opts *g);
 
-int cmd_import(int argc, char **argv, const struct global_opts *g);
-int cmd_corpora(int argc, char **argv, const struct global_opts *g);
-int cmd_plot(int argc, char **argv, const struct global_opts *g);
-int cmd_report(int argc, char **argv, const struct global_opts *g);
 int cmd_runs(int argc, char **argv, const struct global_opts *g);
-int cmd_compare(int argc, char **argv, const struct global_opts *g);
-int cmd_cores(int argc, char **argv, const struct global_opts *g);
-int cmd_fit(int argc, char **argv, const struct global_opts *g);
-int cmd_memory(int argc, char **argv, const struct global_opts *g);
-int cmd_noise(int argc, char **argv, const struct global_opts *g);
-int cmd_topology(int argc, char **argv, const struct global_opts *g);
-int cmd_translate(int argc, char **argv, const struct global_opts *g);
-int cmd_trace(int argc, char **argv, const struct global_opts *g);
-int cmd_size(int argc, char **argv, const struct global_opts *g);
-int cmd_catalog(int argc, char **argv, const struct global_opts *g);
-int cmd_smt(int argc, char **argv, const struct global_opts *g);
-int cmd_sweep(int argc, char **argv, const struct global_opts *g);
-int cmd_binders(int argc, char **argv, const struct global_opts *g);
-int cmd_levers(int argc, char **argv, const struct global_opts *g);
+
+/* The commands cli_run() runs from their definition alone (cli/common.h). */
+struct cli_def;
+extern const struct cli_def cli_import, cli_plot, cli_report, cli_size, cli_translate, cli_corpora,
+	cli_compare, cli_cores, cli_fit, cli_memory, cli_noise, cli_topology, cli_trace,
+	cli_catalog, cli_smt, cli_sweep, cli_binders, cli_levers;
+
 int cmd_help(int argc, char **argv, const struct global_opts *g);
 int cmd_completion(int argc, char **argv, const struct global_opts *g);
 

@@ -7,17 +7,12 @@
 #include "../common/err.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct binders_request req;
-static struct strvec group; /* --group; req.group points into it */
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	OPT_STRING("by", "FIELD", &req.by, "the level field (default sessions)"),
-	OPT_LIST("group", "F1[,F2...]", &group,
-		 "judge each combination of these fields separately (e.g. target,cfg)",
-		 .noun = "field names"),
+	CLI_SPEC_GROUP("judge each combination of these fields separately (e.g. target,cfg)"),
 	OPT_STRING("latency", "FIELD", &req.latency, "the latency that must rise (default p50_ms)"),
 	OPT_STRING("host", "NAME", &req.host,
 		   "count CPUs on this recorded host (default: the runs' topology_host)"),
@@ -75,26 +70,18 @@ static const char details[] =
 	"  coreplan binders --group target,cfg --where block=1,2,3\n"
 	"  coreplan binders --by gomaxprocs --where block=1,2,3\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+static void defaults(void)
 {
-	struct binders_result res;
-	int rc;
-	req.group = strvec_list(&group);
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = binders_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_binders(&req, &res, out);
-	binders_result_release(&res);
-	return rc;
-}
-
-int cmd_binders(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"binders", NULL, details, specs, build_binders_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
 	binders_options_init(&req.opts);
 	cores_options_init(&req.cores);
-	return cli_run(&def, argc, argv, g);
 }
+
+CLI_ANALYSIS_RUN(run, req, struct binders_result, binders_run, build_binders,
+		 binders_result_release)
+
+const struct cli_def cli_binders = {
+	.cmd = {"binders", NULL, details, specs, build_binders_views},
+	CLI_ANALYSIS(req, run),
+	.defaults = defaults,
+	.group = &req.group,
+};

@@ -9,8 +9,6 @@
 #include "../importers/catalog.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct catalog_request req;
 
 static const struct opt_spec specs[] = {
@@ -61,27 +59,20 @@ static int check(struct cli_args *a)
 	return 0;
 }
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
-{
-	struct catalog_result res;
-	int rc = catalog_run(db, &req, &res);
-	(void)a;
-	if (rc == 0)
-		rc = build_catalog(&req, &res, out);
-	catalog_result_release(&res);
-	return rc;
-}
+CLI_ANALYSIS_RUN(run, req, struct catalog_result, catalog_run, build_catalog,
+		 catalog_result_release)
 
-int cmd_catalog(int argc, char **argv, const struct global_opts *g)
+static void defaults(void)
 {
-	static const struct cli_def def = {
-		{"catalog", "[FILE...]", details, specs, build_catalog_views},
-		CLI_DB_WRITE,
-		check,
-		run};
-	memset(&req, 0, sizeof(req));
 	req.action = CATALOG_STORE;
 	req.shipped_dir = cli_catalog_dir();
 	req.reader = catalog_read;
-	return cli_run(&def, argc, argv, g);
 }
+
+const struct cli_def cli_catalog = {
+	.cmd = {"catalog", "[FILE...]", details, specs, build_catalog_views},
+	.db = CLI_DB_WRITE,
+	CLI_REQUEST(req),
+	.defaults = defaults,
+	.check = check,
+	.run = run};

@@ -173,9 +173,12 @@ static int run_comparepy(sqlite3 *db, struct cli_args *a, struct doc **out, bool
 	return rc;
 }
 
+CLI_ANALYSIS_RUN(run_compare, req, struct compare_result, compare_run, build_compare,
+		 compare_result_release)
+
+/* The views of the tools' own tables first, where the runs are the tool's. */
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
-	struct compare_result res;
 	int rc;
 	bool other = false; /* runs that are not the tool's: compare's own rows */
 	if (a->view && !strcmp(a->view, "comparepy") &&
@@ -184,20 +187,16 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	if (a->view && !strcmp(a->view, "benchstat") && !req.by && !req.pair_by &&
 	    ((rc = run_benchstat(db, a, out, &other)) == 0 || !other))
 		return rc;
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = compare_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_compare(&req, &res, out);
-	compare_result_release(&res);
-	return rc;
+	return run_compare(db, a, out);
 }
 
-int cmd_compare(int argc, char **argv, const struct global_opts *g)
+static void defaults(void)
 {
-	static const struct cli_def def = {
-		{"compare", NULL, details, specs, build_compare_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
 	compare_options_init(&req.opts);
-	return cli_run(&def, argc, argv, g);
 }
+
+const struct cli_def cli_compare = {
+	.cmd = {"compare", NULL, details, specs, build_compare_views},
+	CLI_ANALYSIS(req, run),
+	.defaults = defaults,
+};

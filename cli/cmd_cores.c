@@ -6,8 +6,6 @@
 #include "../analysis/cores.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct cores_request req;
 
 static const struct opt_spec specs[] = {
@@ -60,23 +58,18 @@ static const char details[] =
 	"count the runs at each trust level; a note per level gives its tick-ratio\n"
 	"range (--view facts for tsv and csv).\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+static void defaults(void)
 {
-	struct cores_result res;
-	int rc;
-	req.filter = &a->filter;
-	rc = cores_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_cores(&req, &res, out);
-	cores_result_release(&res);
-	return rc;
+	cores_options_init(&req.opts);
 }
 
-int cmd_cores(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"cores", NULL, details, specs, build_cores_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
-	cores_options_init(&req.opts);
-	return cli_run(&def, argc, argv, g);
-}
+CLI_ANALYSIS_RUN(run, req, struct cores_result, cores_run, build_cores, cores_result_release)
+
+const struct cli_def cli_cores = {
+	.cmd = {"cores", NULL, details, specs, build_cores_views},
+	.db = CLI_DB_READ,
+	CLI_REQUEST(req),
+	.defaults = defaults,
+	.run = run,
+	.filter = &req.filter,
+};

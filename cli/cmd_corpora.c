@@ -36,9 +36,8 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	return rc;
 }
 
-int cmd_corpora(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"corpora", NULL, details, specs, build_corpora_views}, CLI_DB_READ, NULL, run};
-	return cli_run(&def, argc, argv, g);
-}
+const struct cli_def cli_corpora = {
+	.cmd = {"corpora", NULL, details, specs, build_corpora_views},
+	.db = CLI_DB_READ,
+	.run = run,
+};

@@ -6,8 +6,6 @@
 #include "../analysis/fit.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct fit_request req;
 static int model; /* enum fit_model, or FIT_NMODELS: all */
 
@@ -22,11 +20,7 @@ static const struct opt_spec specs[] = {
 	OPT_CHOICE("model", "M", &model, models, "the model to fit (default all)"),
 	OPT_FLAG("all-levels", &req.all_levels,
 		 "fit SMT levels and levels beyond the logical CPUs too"),
-	OPT_STRING("host", "NAME", &req.host,
-		   "count levels on this recorded host (default: the runs' topology_host)"),
-	OPT_STRING("workers", "FIELD", &req.workers,
-		   "FIELD counts workers (threads, cores, processes): speedup, efficiency and the "
-		   "SMT classification apply to it (fields known to count workers need no flag)"),
+	CLI_SPECS_WORKERS(&req.host, &req.workers),
 	CLI_SPEC_POOL,
 	OPT_END,
 };
@@ -61,26 +55,25 @@ static const char details[] =
 	"  coreplan fit --by gomaxprocs --where block=1,2,3\n"
 	"  coreplan fit --by gomaxprocs --where block=1,2,3 --all-levels\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+static void defaults(void)
 {
-	struct fit_run_result res;
-	int rc;
-	for (int m = 0; m < FIT_NMODELS; m++)
-		req.models[m] = model == FIT_NMODELS || model == m;
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = fit_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_fit(&req, &res, out);
-	fit_run_result_release(&res);
-	return rc;
+	model = FIT_NMODELS;
 }
 
-int cmd_fit(int argc, char **argv, const struct global_opts *g)
+/* --model as the request's list of models to fit */
+static int check(struct cli_args *a)
 {
-	static const struct cli_def def = {
-		{"fit", NULL, details, specs, build_fit_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
-	model = FIT_NMODELS;
-	return cli_run(&def, argc, argv, g);
+	(void)a;
+	for (int m = 0; m < FIT_NMODELS; m++)
+		req.models[m] = model == FIT_NMODELS || model == m;
+	return 0;
 }
+
+CLI_ANALYSIS_RUN(run, req, struct fit_run_result, fit_run, build_fit, fit_run_result_release)
+
+const struct cli_def cli_fit = {
+	.cmd = {"fit", NULL, details, specs, build_fit_views},
+	CLI_ANALYSIS(req, run),
+	.defaults = defaults,
+	.check = check,
+};

@@ -41,7 +41,7 @@ int cmd_help(int argc, char **argv, const struct global_opts *g)
 		opt_print_help(stdout, cli_global());
 	if (rc == 0 && c) {
 		char *words[] = {p.operands[0], help, NULL};
-		rc = c->fn(2, words, g);
+		rc = cli_command_run(c, 2, words, g);
 	}
 	opt_parser_release(&p);
 	return rc == OPT_HELP_SHOWN ? 0 : rc;

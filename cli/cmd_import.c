@@ -21,7 +21,6 @@
 #include "../schema/db.h"
 
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 static struct {
@@ -248,15 +247,17 @@ static int commit(sqlite3 *db)
 		       why);
 }
 
-int cmd_import(int argc, char **argv, const struct global_opts *g)
+static void defaults(void)
 {
-	static const struct cli_def def = {
-		{"import", "PATH...", details, specs, build_import_views},
-		CLI_DB_WRITE,
-		check,
-		run,
-		commit};
-	memset(&req, 0, sizeof(req));
 	import_options_init(&req.opts);
-	return cli_run(&def, argc, argv, g);
 }
+
+const struct cli_def cli_import = {
+	.cmd = {"import", "PATH...", details, specs, build_import_views},
+	.db = CLI_DB_WRITE,
+	CLI_REQUEST(req),
+	.defaults = defaults,
+	.check = check,
+	.run = run,
+	.commit = commit,
+};

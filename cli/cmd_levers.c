@@ -7,8 +7,6 @@
 #include "../common/err.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct levers_request req;
 
 static const struct opt_spec specs[] = {
@@ -50,23 +48,15 @@ static const char details[] =
 	"  coreplan levers --by gomaxprocs --corpus gomaxprocs-scaling-20260816\n"
 	"  coreplan levers --by sessions --where subcorpus=\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+/* The document of every lever (build_levers' `only` is NULL). */
+static int build(const struct levers_request *r, const struct levers_result *res, struct doc **out)
 {
-	struct levers_result res;
-	int rc;
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = levers_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_levers(&req, &res, NULL, out);
-	levers_result_release(&res);
-	return rc;
+	return build_levers(r, res, NULL, out);
 }
 
-int cmd_levers(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"levers", NULL, details, specs, build_levers_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
-	return cli_run(&def, argc, argv, g);
-}
+CLI_ANALYSIS_RUN(run, req, struct levers_result, levers_run, build, levers_result_release)
+
+const struct cli_def cli_levers = {
+	.cmd = {"levers", NULL, details, specs, build_levers_views},
+	CLI_ANALYSIS(req, run),
+};

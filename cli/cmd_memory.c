@@ -6,10 +6,7 @@
 #include "../analysis/memory.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct memory_request req;
-static struct strvec group; /* --group; req.group points into it */
 
 static const struct opt_spec specs[] = {
 	CLI_SPEC_METRIC_HELP("the measured value (default load_rss_kb)"),
@@ -18,8 +15,7 @@ static const struct opt_spec specs[] = {
 	OPT_STRING("by", "FIELD", &req.by, "the level field, usually sessions", .required = true),
 	OPT_STRING("block", "FIELD", &req.block,
 		   "the block field for endpoint slopes (default block)"),
-	OPT_LIST("group", "F1[,F2...]", &group, "fit each combination of these fields apart",
-		 .noun = "field names"),
+	CLI_SPEC_GROUP("fit each combination of these fields apart"),
 	OPT_DOUBLE("frac", "F", &req.cores.window.frac,
 		   "plateau fraction for trace-derived metrics (default 0.8)", OPT_GT(0),
 		   OPT_LE(1)),
@@ -48,26 +44,17 @@ static const char details[] =
 	"example:\n"
 	"  coreplan memory --by sessions --group cfg --where target=medium --where block=1,2,3\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+static void defaults(void)
 {
-	struct memory_result res;
-	int rc;
-	req.group = strvec_list(&group);
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = memory_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_memory(&req, &res, out);
-	memory_result_release(&res);
-	return rc;
+	cores_options_init(&req.cores);
 }
 
-int cmd_memory(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"memory", NULL, details, specs, build_memory_views}, CLI_DB_READ, NULL, run, NULL,
-		true};
-	memset(&req, 0, sizeof(req));
-	cores_options_init(&req.cores);
-	return cli_run(&def, argc, argv, g);
-}
+CLI_ANALYSIS_RUN(run, req, struct memory_result, memory_run, build_memory, memory_result_release)
+
+const struct cli_def cli_memory = {
+	.cmd = {"memory", NULL, details, specs, build_memory_views},
+	CLI_ANALYSIS(req, run),
+	.defaults = defaults,
+	.group = &req.group,
+	.metric_own_default = true,
+};

@@ -6,19 +6,14 @@
 #include "../analysis/noise.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct noise_request req;
-static struct strvec group; /* --group; req.group points into it */
 
 static const struct opt_spec specs[] = {
 	CLI_SPECS_ANALYSIS,
 	OPT_STRING("by", "FIELD", &req.by, "the level field, e.g. gomaxprocs or sessions",
 		   .required = true),
 	OPT_STRING("block", "FIELD", &req.block, "the block field (default block)"),
-	OPT_LIST("group", "F1[,F2...]", &group,
-		 "analyse each combination of these fields separately (e.g. target,cfg)",
-		 .noun = "field names"),
+	CLI_SPEC_GROUP("analyse each combination of these fields separately (e.g. target,cfg)"),
 	/* "better by a factor" of 1 or less would call every first run a burst */
 	OPT_DOUBLE("burst-factor", "X", &req.opts.burst_factor,
 		   "a first run this many times better than the later runs' median is a burst "
@@ -107,25 +102,16 @@ static const char details[] =
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3,soak --pool block\n"
 	"  coreplan noise --by sessions --group target,cfg --where block=1,2,3 --metric err\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+static void defaults(void)
 {
-	struct noise_result res;
-	int rc;
-	req.group = strvec_list(&group);
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = noise_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_noise(&req, &res, out);
-	noise_result_release(&res);
-	return rc;
+	noise_options_init(&req.opts);
 }
 
-int cmd_noise(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"noise", NULL, details, specs, build_noise_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
-	noise_options_init(&req.opts);
-	return cli_run(&def, argc, argv, g);
-}
+CLI_ANALYSIS_RUN(run, req, struct noise_result, noise_run, build_noise, noise_result_release)
+
+const struct cli_def cli_noise = {
+	.cmd = {"noise", NULL, details, specs, build_noise_views},
+	CLI_ANALYSIS(req, run),
+	.defaults = defaults,
+	.group = &req.group,
+};

@@ -15,7 +15,6 @@
 #include <string.h>
 
 static struct plot_request req;
-static struct strvec group;  /* --group; req.group points into it */
 static const char *out_file; /* --out */
 static bool force;
 static char *dir, *name; /* of --out, owned */
@@ -29,10 +28,8 @@ static const struct opt_spec specs[] = {
 	OPT_STRING(
 		"host", "NAME", &req.host,
 		"scaling: count levels on this recorded host (default: the runs' topology_host)"),
-	OPT_LIST("group", "F1[,F2...]", &group,
-		 "memory: one line per combination of these fields, as `coreplan memory --group` "
-		 "fits them",
-		 .noun = "field names"),
+	CLI_SPEC_GROUP("memory: one line per combination of these fields, as `coreplan memory "
+		       "--group` fits them"),
 	OPT_STRING("out", "FILE", &out_file,
 		   "the image, FILE ending in .svg or .png; its data FILE.tsv and script FILE.gp "
 		   "are written beside it (e.g. x.svg, x.svg.tsv, x.svg.gp)",
@@ -133,9 +130,8 @@ static int check(struct cli_args *a)
 		return err_usage("the %s plot needs --by FIELD", kinds[k]);
 	if (req.kind == PLOT_KIND_TRACE && !req.tag)
 		return err_usage("the trace plot needs --tag TAG");
-	req.group = strvec_list(&group);
+	req.group = strvec_list(&a->group);
 	req.filter = &a->filter;
-	req.metric = a->metric;
 	return split_out();
 }
 
@@ -165,17 +161,27 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **doc)
 	return rc;
 }
 
-int cmd_plot(int argc, char **argv, const struct global_opts *g)
+static void defaults(void)
 {
-	static const struct cli_def def = {
-		{"plot", "KIND", details, specs, build_plot_views, kinds}, CLI_DB_READ, check, run};
-	int rc;
-	memset(&req, 0, sizeof(req));
 	out_file = NULL;
 	force = false;
-	rc = cli_run(&def, argc, argv, g);
+}
+
+/* --out's folder and name, split by check() */
+static void release(void)
+{
 	free(dir);
 	free(name);
 	dir = name = NULL;
-	return rc;
 }
+
+const struct cli_def cli_plot = {
+	.cmd = {"plot", "KIND", details, specs, build_plot_views, kinds},
+	.db = CLI_DB_READ,
+	CLI_REQUEST(req),
+	.metric = &req.metric, /* filled after --metric's default (a tool's own) */
+	.defaults = defaults,
+	.check = check,
+	.run = run,
+	.release = release,
+};

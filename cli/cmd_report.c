@@ -283,18 +283,27 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	return rc;
 }
 
-int cmd_report(int argc, char **argv, const struct global_opts *g)
+static void defaults(void)
 {
-	static const struct cli_def def = {
-		{"report", NULL, details, specs, report_views}, CLI_DB_READ, check, run};
-	int rc;
 	out_dir = by = host = config = translate_from = translate_to = workers = metric = NULL;
 	models = png = html = false;
 	size_config_reset();
-	rc = cli_run(&def, argc, argv, g);
+}
+
+/* size's request (the config's sizing), the footer's words and the config file */
+static void release(void)
+{
 	size_config_release();
 	strbuf_release(&options_text);
 	free(config_text);
 	config_text = NULL;
-	return rc;
 }
+
+const struct cli_def cli_report = {
+	.cmd = {"report", NULL, details, specs, report_views},
+	.db = CLI_DB_READ,
+	.defaults = defaults,
+	.check = check,
+	.run = run,
+	.release = release,
+};

@@ -103,7 +103,11 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 int cmd_runs(int argc, char **argv, const struct global_opts *g)
 {
 	struct cli_def def = {
-		{"runs", NULL, NULL, specs, build_runs_views}, CLI_DB_READ, check, run};
+		.cmd = {"runs", NULL, NULL, specs, build_runs_views},
+		.db = CLI_DB_READ,
+		.check = check,
+		.run = run,
+	};
 	struct strbuf details = STRBUF_INIT;
 	int rc = help_details(&details);
 	fields = false;

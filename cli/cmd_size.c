@@ -329,7 +329,6 @@ static int check(struct cli_args *a)
 	if (req.nfleet && !a->view && (a->format == DOC_TSV || a->format == DOC_CSV))
 		a->view = "fleets";
 	req.filter = &a->filter;
-	req.metric = a->metric;
 	return 0;
 }
 
@@ -369,16 +368,15 @@ static void release(void)
 	reset();
 }
 
-int cmd_size(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"size", NULL, details, specs, build_size_views}, CLI_DB_OPTIONAL, check, run};
-	int rc;
-	reset();
-	rc = cli_run(&def, argc, argv, g);
-	release();
-	return rc;
-}
+const struct cli_def cli_size = {
+	.cmd = {"size", NULL, details, specs, build_size_views},
+	.db = CLI_DB_OPTIONAL,
+	.metric = &req.metric, /* filled after --metric's default (a tool's own) */
+	.defaults = reset,
+	.check = check,
+	.run = run,
+	.release = release,
+};
 
 /* ---- size's options by name, for `report --config` (cmd.h) ---- */
 

@@ -6,8 +6,6 @@
 #include "../analysis/smt.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct smt_request req;
 
 static const struct opt_spec specs[] = {
@@ -44,23 +42,9 @@ static const char details[] =
 	"  coreplan topology --from lscpu.txt --host epyc\n"
 	"  coreplan smt --host epyc --corpus runs\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
-{
-	struct smt_result res;
-	int rc;
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = smt_measure(db, &req, &res);
-	if (rc == 0)
-		rc = build_smt(&req, &res, out);
-	smt_result_release(&res);
-	return rc;
-}
+CLI_ANALYSIS_RUN(run, req, struct smt_result, smt_measure, build_smt, smt_result_release)
 
-int cmd_smt(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"smt", NULL, details, specs, build_smt_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
-	return cli_run(&def, argc, argv, g);
-}
+const struct cli_def cli_smt = {
+	.cmd = {"smt", NULL, details, specs, build_smt_views},
+	CLI_ANALYSIS(req, run),
+};

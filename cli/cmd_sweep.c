@@ -6,8 +6,6 @@
 #include "../analysis/sweep.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct sweep_request req;
 
 static const struct opt_spec specs[] = {
@@ -24,11 +22,7 @@ static const struct opt_spec specs[] = {
 		   "what the metric is when its name does not say", .given = &req.has_kind),
 	OPT_FLAG("lower-is-better", &req.lower_is_better,
 		 "lower values of the metric are better (speedup = base / median)"),
-	OPT_STRING("host", "NAME", &req.host,
-		   "count levels on this recorded host (default: the runs' topology_host)"),
-	OPT_STRING("workers", "FIELD", &req.workers,
-		   "FIELD counts workers (threads, cores, processes): speedup, efficiency and the "
-		   "SMT classification apply to it (fields known to count workers need no flag)"),
+	CLI_SPECS_WORKERS(&req.host, &req.workers),
 	CLI_SPEC_POOL,
 	OPT_END,
 };
@@ -113,24 +107,15 @@ static const char details[] =
 	"      --where block=1,2,3\n"
 	"  coreplan sweep --by cores --metric ns_per_op --metric-kind time\n";
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+static void defaults(void)
 {
-	struct sweep_result res;
-	int rc;
-	req.filter = &a->filter;
-	req.metric = a->metric;
-	rc = sweep_run(db, &req, &res);
-	if (rc == 0)
-		rc = build_sweep(&req, &res, out);
-	sweep_result_release(&res);
-	return rc;
+	sweep_options_init(&req.opts);
 }
 
-int cmd_sweep(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"sweep", NULL, details, specs, build_sweep_views}, CLI_DB_READ, NULL, run};
-	memset(&req, 0, sizeof(req));
-	sweep_options_init(&req.opts);
-	return cli_run(&def, argc, argv, g);
-}
+CLI_ANALYSIS_RUN(run, req, struct sweep_result, sweep_run, build_sweep, sweep_result_release)
+
+const struct cli_def cli_sweep = {
+	.cmd = {"sweep", NULL, details, specs, build_sweep_views},
+	CLI_ANALYSIS(req, run),
+	.defaults = defaults,
+};

@@ -125,10 +125,9 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 	return rc;
 }
 
-int cmd_topology(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"topology", NULL, details, specs, build_topology_views}, CLI_DB_WRITE, check, run};
-	memset(&req, 0, sizeof(req));
-	return cli_run(&def, argc, argv, g);
-}
+const struct cli_def cli_topology = {
+	.cmd = {"topology", NULL, details, specs, build_topology_views},
+	.db = CLI_DB_WRITE,
+	CLI_REQUEST(req),
+	.check = check,
+	.run = run};

@@ -7,8 +7,6 @@
 #include "../common/err.h"
 #include "../reports/builders.h"
 
-#include <string.h>
-
 static struct trace_request req;
 
 static const struct opt_spec specs[] = {
@@ -46,22 +44,18 @@ static int check(struct cli_args *a)
 	return 0;
 }
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
+CLI_ANALYSIS_RUN(run, req, struct trace_result, trace_run, build_trace, trace_result_release)
+
+static void defaults(void)
 {
-	struct trace_result res;
-	int rc = trace_run(db, &req, &res);
-	(void)a;
-	if (rc == 0)
-		rc = build_trace(&req, &res, out);
-	trace_result_release(&res);
-	return rc;
+	cores_options_init(&req.opts);
 }
 
-int cmd_trace(int argc, char **argv, const struct global_opts *g)
-{
-	static const struct cli_def def = {
-		{"trace", "TAG", details, specs, build_trace_views}, CLI_DB_READ, check, run};
-	memset(&req, 0, sizeof(req));
-	cores_options_init(&req.opts);
-	return cli_run(&def, argc, argv, g);
-}
+const struct cli_def cli_trace = {
+	.cmd = {"trace", "TAG", details, specs, build_trace_views},
+	.db = CLI_DB_READ,
+	CLI_REQUEST(req),
+	.defaults = defaults,
+	.check = check,
+	.run = run,
+};

@@ -138,38 +138,37 @@ static int read_items(void)
 
 static int check(struct cli_args *a)
 {
-	req.filter = &a->filter;
-	req.metric = a->metric;
+	(void)a;
 	return apply ? read_items() : 0;
 }
 
-static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
-{
-	struct translate_result res;
-	int rc = translate_run(db, &req, &res);
-	(void)a;
-	if (rc == 0)
-		rc = build_translate(&req, &res, out);
-	translate_result_release(&res);
-	return rc;
-}
+CLI_ANALYSIS_RUN(run, req, struct translate_result, translate_run, build_translate,
+		 translate_result_release)
 
-int cmd_translate(int argc, char **argv, const struct global_opts *g)
+static void defaults(void)
 {
-	static const struct cli_def def = {
-		{"translate", NULL, details, specs, build_translate_views},
-		CLI_DB_READ,
-		check,
-		run};
-	int rc;
-	memset(&req, 0, sizeof(req));
 	memset(&in, 0, sizeof(in));
 	apply = NULL;
 	items = NULL;
 	req.seed = 1;
-	rc = cli_run(&def, argc, argv, g);
+}
+
+/* --apply's table and items are the command's own */
+static void release(void)
+{
 	free(items);
 	items = NULL;
 	table_release(&in);
-	return rc;
 }
+
+const struct cli_def cli_translate = {
+	.cmd = {"translate", NULL, details, specs, build_translate_views},
+	.db = CLI_DB_READ,
+	CLI_REQUEST(req),
+	/* the runner fills these after --metric's default (a tool's own metric) is chosen */
+	.filter = &req.filter,
+	.metric = &req.metric,
+	.defaults = defaults,
+	.check = check,
+	.run = run,
+	.release = release};

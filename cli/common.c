@@ -178,6 +178,17 @@ static int default_metric(const struct cli_def *def, sqlite3 *db, struct cli_arg
 	return 0;
 }
 
+/* The runner's filter, metric and --group list into the request's fields, where it has them. */
+static void fill_request(const struct cli_def *def, const struct cli_args *a)
+{
+	if (def->filter)
+		*def->filter = &a->filter;
+	if (def->metric)
+		*def->metric = a->metric;
+	if (def->group)
+		*def->group = strvec_list(&a->group);
+}
+
 int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g)
 {
 	struct cli_args *a = &cli_parsed;
@@ -191,6 +202,10 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 	/* a person at a terminal reads text; a pipe or a file gets Markdown unless --format says */
 	a->format = isatty(STDOUT_FILENO) ? DOC_TERM : DOC_MD;
 	a->db_mode = def->db;
+	if (def->request)
+		memset(def->request, 0, def->request_size);
+	if (def->defaults)
+		def->defaults();
 	rc = parse(def, a, argc, argv, &p);
 	if (rc == OPT_HELP_SHOWN) {
 		rc = 0;
@@ -202,8 +217,10 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 		rc = open_db(a->db_mode, g->db_path, &db);
 	if (rc == 0)
 		rc = default_metric(def, db, a);
-	if (rc == 0)
+	if (rc == 0) {
+		fill_request(def, a);
 		rc = def->run(db, a, &d);
+	}
 	if (rc == 0 && !d)
 		rc = err_set("%s produced no result", def->cmd.name);
 	if (rc == 0 && a->metric_defaulted)
@@ -224,5 +241,7 @@ done:
 	run_filter_release(&a->filter);
 	opt_release_targets(def->cmd.specs);
 	opt_parser_release(&p);
+	if (def->release)
+		def->release();
 	return rc;
 }

@@ -45,8 +45,9 @@ struct cli_args {
 	const char *metric;
 	bool metric_defaulted; /* metric is the tool's default, not given */
 	enum doc_format format;
-	const char *view; /* NULL: the default */
-	char **operands;  /* the words that were not options (into argv) */
+	const char *view;    /* NULL: the default */
+	struct strvec group; /* --group (CLI_SPEC_GROUP) */
+	char **operands;     /* the words that were not options (into argv) */
 	size_t noperands;
 	enum cli_db db_mode; /* from the cli_def; check() may change it (topology --show) */
 };
@@ -90,6 +91,24 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 	"only with another one (store with cfg) is covered by it. docs/analysis.md,\n"           \
 	"\"No silent pooling\", has the rule.\n"
 
+/* --group F1[,F2...]: the analyses that judge each combination of fields apart. */
+#define CLI_SPEC_GROUP(help)                                                                       \
+	OPT_LIST("group", "F1[,F2...]", &cli_parsed.group, help, .noun = "field names")
+
+/*
+ * --host NAME and --workers FIELD of the scaling analyses (sweep, fit):
+ * which host's topology the levels are counted on, and which field counts
+ * workers.
+ */
+#define CLI_SPECS_WORKERS(host, workers)                                                           \
+	OPT_STRING("host", "NAME", host,                                                           \
+		   "count levels on this recorded host (default: the runs' topology_host)"),       \
+		OPT_STRING(                                                                        \
+			"workers", "FIELD", workers,                                               \
+			"FIELD counts workers (threads, cores, processes): speedup, efficiency "   \
+			"and the SMT classification apply to it (fields known to count workers "   \
+			"need no flag)")
+
 /* The shared blocks a command's table starts with (its own options follow). */
 #define CLI_SPEC_METRIC_HELP(help)                                                                 \
 	OPT_STRING("metric", "FIELD", &cli_parsed.metric, help, .nonempty = true,                  \
@@ -130,31 +149,76 @@ int cli_add_pool(const struct opt_spec *spec, const char *list);
 /*
  * One command: its option table and help (cmd), bound to the command's
  * static request, and these steps:
+ *   defaults  NULL, or: the request's defaults, once the runner has
+ *           zeroed it (request, request_size) and before parsing
  *   check   after parsing: operands, required and conflicting options;
  *           NULL when there is nothing to check (operands are then refused)
  *   run     the analysis and the document: *out gets a new doc the
- *           runner writes and frees
+ *           runner writes and frees (CLI_ANALYSIS_RUN for most commands)
+ *   release NULL, or: what the command holds beyond its request and option
+ *           targets (a file it read, names it made), freed after the run
  *   commit  NULL, or: run() left a transaction open (import), and the
  *           runner commits it with this only once the document is
  *           written and standard output flushed without error; a failed
  *           write rolls it back (exit 1, nothing stored), so that a
  *           failure is never reported for data that was stored
- * The runner resets cli_parsed, parses (each option fills its target,
- * checked as its spec says), prints --help, refuses a missing required
- * option and an unknown --view (listing cmd.views), opens the database as
- * `db` says (or as check() set a->db_mode), runs, writes the document in
- * the chosen format and view (tsv and csv without --view: cmd.views[0]),
- * and releases everything, the table's lists among it.
+ * The runner resets cli_parsed and the request, parses (each option fills
+ * its target, checked as its spec says), prints --help, refuses a missing
+ * required option and an unknown --view (listing cmd.views), opens the
+ * database as `db` says (or as check() set a->db_mode), hands the request
+ * the run filter, the metric and the --group list where it has them
+ * (filter, metric, group), runs, writes the document in the chosen format
+ * and view (tsv and csv without --view: cmd.views[0]), and releases
+ * everything, the table's lists among it.
  */
 struct cli_def {
 	struct opt_cmd cmd;
 	enum cli_db db;
+	void *request; /* the command's static request, or NULL */
+	size_t request_size;
+	void (*defaults)(void);
 	int (*check)(struct cli_args *a);
 	int (*run)(sqlite3 *db, struct cli_args *a, struct doc **out);
 	int (*commit)(sqlite3 *db);
+	void (*release)(void);
 	/* --metric has a default of the command's own (memory: load_rss_kb), not a tool's */
 	bool metric_own_default;
+	/* the request's fields the runner fills before run (NULL: it has none) */
+	const struct run_filter **filter;
+	const char **metric;
+	const char *const **group;
 };
+
+/*
+ * The cli_def fields binding the command's static request r: the runner
+ * zeroes it before parsing (CLI_REQUEST); an analysis command (CLI_ANALYSIS)
+ * also reads the database, gets the run filter and the metric in r.filter
+ * and r.metric, and makes its document with run_fn.
+ */
+#define CLI_REQUEST(r) .request = &(r), .request_size = sizeof(r)
+#define CLI_ANALYSIS(r, run_fn)                                                                    \
+	.db = CLI_DB_READ, CLI_REQUEST(r), .run = (run_fn), .filter = &(r).filter,                 \
+	.metric = &(r).metric
+
+/*
+ * CLI_ANALYSIS_RUN(fn, req, result_type, analyse, build, release) defines
+ * `static int fn(db, a, out)`, the run of a command that is one analysis
+ * and its document: analyse(db, &req, &res) fills a result_type, then
+ * build(&req, &res, out) makes the document, and release(&res) frees the
+ * result whether or not either succeeded (the analyses leave a result that
+ * is safe to release on failure).
+ */
+#define CLI_ANALYSIS_RUN(fn, req, result_type, analyse, build, release)                            \
+	static int fn(sqlite3 *db, struct cli_args *a, struct doc **out)                           \
+	{                                                                                          \
+		result_type res;                                                                   \
+		int rc = analyse(db, &(req), &res);                                                \
+		(void)a;                                                                           \
+		if (rc == 0)                                                                       \
+			rc = build(&(req), &res, out);                                             \
+		release(&res);                                                                     \
+		return rc;                                                                         \
+	}
 
 int cli_run(const struct cli_def *def, int argc, char **argv, const struct global_opts *g);
 

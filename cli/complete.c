@@ -21,6 +21,23 @@ enum value_kind {
 	VALUE_WHERE,  /* FIELD= (the value is the user's) */
 };
 
+/*
+ * Each kind as the bash script's _coreplan_value takes it and as a zsh
+ * action; a list of words follows the bash spelling, and stands between
+ * the zsh one's parentheses.
+ */
+static const struct {
+	const char *bash, *zsh;
+} value_spelling[] = {
+	[VALUE_NONE] = {"none", " "},
+	[VALUE_WORDS] = {"words:", "("},
+	[VALUE_FILE] = {"file", "_files"},
+	[VALUE_DIR] = {"dir", "_files -/"},
+	[VALUE_FIELD] = {"field", "_coreplan_field"},
+	[VALUE_FIELDS] = {"fields", "_coreplan_fieldlist"},
+	[VALUE_WHERE] = {"where", "_coreplan_where"},
+};
+
 static enum value_kind value_kind(const struct opt_spec *s, const struct opt_cmd *cmd)
 {
 	const char *a = s->arg;
@@ -123,30 +140,10 @@ static const char bash_helpers[] =
 
 static void bash_value(FILE *fp, const struct opt_spec *s, const struct opt_cmd *cmd)
 {
-	switch (value_kind(s, cmd)) {
-	case VALUE_WORDS:
-		fputs("words:", fp);
+	enum value_kind kind = value_kind(s, cmd);
+	fputs(value_spelling[kind].bash, fp);
+	if (kind == VALUE_WORDS)
 		value_words(fp, s, cmd);
-		break;
-	case VALUE_FILE:
-		fputs("file", fp);
-		break;
-	case VALUE_DIR:
-		fputs("dir", fp);
-		break;
-	case VALUE_FIELD:
-		fputs("field", fp);
-		break;
-	case VALUE_FIELDS:
-		fputs("fields", fp);
-		break;
-	case VALUE_WHERE:
-		fputs("where", fp);
-		break;
-	case VALUE_NONE:
-		fputs("none", fp);
-		break;
-	}
 }
 
 /* `case $prev in` arms: one per option that takes a value. */
@@ -292,30 +289,11 @@ static void zsh_text(FILE *fp, const char *s, size_t max, bool message)
 
 static void zsh_action(FILE *fp, const struct opt_spec *s, const struct opt_cmd *cmd)
 {
-	switch (value_kind(s, cmd)) {
-	case VALUE_WORDS:
-		putc('(', fp);
+	enum value_kind kind = value_kind(s, cmd);
+	fputs(value_spelling[kind].zsh, fp);
+	if (kind == VALUE_WORDS) {
 		value_words(fp, s, cmd);
 		putc(')', fp);
-		break;
-	case VALUE_FILE:
-		fputs("_files", fp);
-		break;
-	case VALUE_DIR:
-		fputs("_files -/", fp);
-		break;
-	case VALUE_FIELD:
-		fputs("_coreplan_field", fp);
-		break;
-	case VALUE_FIELDS:
-		fputs("_coreplan_fieldlist", fp);
-		break;
-	case VALUE_WHERE:
-		fputs("_coreplan_where", fp);
-		break;
-	case VALUE_NONE:
-		putc(' ', fp);
-		break;
 	}
 }
 

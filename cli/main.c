@@ -4,6 +4,7 @@
  * error, 2 usage error).
  */
 #include "cmd.h"
+#include "common.h"
 #include "man.h"
 #include "mddoc.h"
 #include "opt.h"
@@ -28,29 +29,39 @@
 
 /* The command table: --help, dispatch and the man page (cli/man.h) all read it. */
 static const struct cli_command commands[] = {
-	{"import", cmd_import, "import corpus folders or run tables into the database"},
-	{"corpora", cmd_corpora, "list the imported corpora with their counts"},
-	{"plot", cmd_plot, "draw one plot: scaling, blocks, trace or memory (gnuplot)"},
-	{"report", cmd_report, "the whole write-up: report.md with tables, verdicts and plots"},
-	{"runs", cmd_runs, "list runs with their canonical fields, filtered"},
-	{"compare", cmd_compare, "two arms: ratio with interval, rank test, verdict, runs needed"},
-	{"cores", cmd_cores, "CPU cores recomputed from each run's trace plateau, tick-rate check"},
-	{"fit", cmd_fit, "scaling models: USL, Amdahl and power law with standard errors"},
-	{"memory", cmd_memory, "memory per session: OLS slope across levels, endpoints, contrast"},
-	{"noise", cmd_noise, "block agreement, run order, first-run bursts and a noise verdict"},
-	{"topology", cmd_topology, "record and show hosts' CPU topology (cores, SMT siblings)"},
-	{"translate", cmd_translate,
+	{"import", NULL, &cli_import, "import corpus folders or run tables into the database"},
+	{"corpora", NULL, &cli_corpora, "list the imported corpora with their counts"},
+	{"plot", NULL, &cli_plot, "draw one plot: scaling, blocks, trace or memory (gnuplot)"},
+	{"report", NULL, &cli_report,
+	 "the whole write-up: report.md with tables, verdicts and plots"},
+	{"runs", cmd_runs, NULL, "list runs with their canonical fields, filtered"},
+	{"compare", NULL, &cli_compare,
+	 "two arms: ratio with interval, rank test, verdict, runs needed"},
+	{"cores", NULL, &cli_cores,
+	 "CPU cores recomputed from each run's trace plateau, tick-rate check"},
+	{"fit", NULL, &cli_fit, "scaling models: USL, Amdahl and power law with standard errors"},
+	{"memory", NULL, &cli_memory,
+	 "memory per session: OLS slope across levels, endpoints, contrast"},
+	{"noise", NULL, &cli_noise,
+	 "block agreement, run order, first-run bursts and a noise verdict"},
+	{"topology", NULL, &cli_topology,
+	 "record and show hosts' CPU topology (cores, SMT siblings)"},
+	{"translate", NULL, &cli_translate,
 	 "carry figures between CPUs: per-core, CPU-time and memory factors"},
-	{"trace", cmd_trace, "one run's trace rows with the plateau and driver windows marked"},
-	{"size", cmd_size, "which instance meets a target, counted in physical cores"},
-	{"catalog", cmd_catalog,
+	{"trace", NULL, &cli_trace,
+	 "one run's trace rows with the plateau and driver windows marked"},
+	{"size", NULL, &cli_size, "which instance meets a target, counted in physical cores"},
+	{"catalog", NULL, &cli_catalog,
 	 "store instance catalogs in the database; list instances, families"},
-	{"smt", cmd_smt, "what a second hardware thread on a core is worth; the hardware ceiling"},
-	{"sweep", cmd_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
-	{"binders", cmd_binders, "what binds a load sweep: each resource against its capacity"},
-	{"levers", cmd_levers, "what each one-factor change is worth, level by level"},
-	{"help", cmd_help, "the commands, or one command's options (as COMMAND --help)"},
-	{"completion", cmd_completion, "bash or zsh completion, generated from the option tables"},
+	{"smt", NULL, &cli_smt,
+	 "what a second hardware thread on a core is worth; the hardware ceiling"},
+	{"sweep", NULL, &cli_sweep, "per-level medians, ranges, speedup and scaling of a sweep"},
+	{"binders", NULL, &cli_binders,
+	 "what binds a load sweep: each resource against its capacity"},
+	{"levers", NULL, &cli_levers, "what each one-factor change is worth, level by level"},
+	{"help", cmd_help, NULL, "the commands, or one command's options (as COMMAND --help)"},
+	{"completion", cmd_completion, NULL,
+	 "bash or zsh completion, generated from the option tables"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -59,6 +70,11 @@ const char *cmd_description(const char *name)
 {
 	const struct cli_command *c = name ? cli_find_command(name) : NULL;
 	return c ? c->description : "";
+}
+
+int cli_command_run(const struct cli_command *c, int argc, char **argv, const struct global_opts *g)
+{
+	return c->fn ? c->fn(argc, argv, g) : cli_run(c->def, argc, argv, g);
 }
 
 const struct cli_command *cli_commands(size_t *n)
@@ -179,7 +195,7 @@ static int run(int argc, char **argv, const char **cmd_name)
 		env = getenv("COREPLAN_DB");
 		g.db_path = env && *env ? env : DEFAULT_DB;
 	}
-	rc = cmd->fn(argc - p.next, argv + p.next, &g);
+	rc = cli_command_run(cmd, argc - p.next, argv + p.next, &g);
 	if (rc > 0) /* commands return 0 or a negative code; be safe */
 		rc = 0;
 done:

@@ -60,14 +60,17 @@ static void esc(FILE *fp, const char *s, int line_start)
 	}
 }
 
-/* \fB--name\fR \fIARG\fR, with the short form first when there is one. */
-static void option_tag(FILE *fp, const struct opt_spec *s)
+/* A name in bold. */
+static void put_bold(FILE *fp, const char *name)
 {
-	if (s->short_name) {
-		fputs("\\fB\\-", fp);
-		esc(fp, (char[]){s->short_name, '\0'}, 0);
-		fputs("\\fR, ", fp);
-	}
+	fputs("\\fB", fp);
+	esc(fp, name, 0);
+	fputs("\\fR", fp);
+}
+
+/* \fB--name\fR \fIARG\fR (the synopsis and the option list). */
+static void long_tag(FILE *fp, const struct opt_spec *s)
+{
 	fputs("\\fB\\-\\-", fp);
 	esc(fp, s->name, 0);
 	fputs("\\fR", fp);
@@ -76,6 +79,17 @@ static void option_tag(FILE *fp, const struct opt_spec *s)
 		esc(fp, s->arg, 0);
 		fputs("\\fR", fp);
 	}
+}
+
+/* The long tag, with the short form first when there is one. */
+static void option_tag(FILE *fp, const struct opt_spec *s)
+{
+	if (s->short_name) {
+		fputs("\\fB\\-", fp);
+		esc(fp, (char[]){s->short_name, '\0'}, 0);
+		fputs("\\fR, ", fp);
+	}
+	long_tag(fp, s);
 }
 
 /* Each option with its help, as --help words it (opt_describe: range, choices, notes). */
@@ -111,14 +125,8 @@ static void synopsis(FILE *fp, const char *name, const struct opt_cmd *cmd)
 	for (const struct opt_spec *s = cmd->specs; s->name; s++) {
 		if (s->hidden)
 			continue;
-		fputs("[\\fB\\-\\-", fp);
-		esc(fp, s->name, 0);
-		fputs("\\fR", fp);
-		if (s->arg) {
-			fputs(" \\fI", fp);
-			esc(fp, s->arg, 0);
-			fputs("\\fR", fp);
-		}
+		putc('[', fp);
+		long_tag(fp, s);
 		fputs(s->repeatable ? "]...\n" : "]\n", fp);
 	}
 	if (cmd->operands) {
@@ -197,13 +205,8 @@ static void command(FILE *fp, const struct cli_command *c, const struct opt_cmd 
 		      "print; "
 		      "md and json print every section unless one is named):\n",
 		      fp);
-		for (size_t i = 0; cmd->views[i]; i++) {
-			fputs(i ? ", " : "", fp);
-			fputs("\\fB", fp);
-			esc(fp, cmd->views[i], 0);
-			fputs(i ? "\\fR" : "\\fR (default)", fp);
-		}
-		fputs(", \\fBfacts\\fR (every named value: n, method, inputs, verdicts)\n", fp);
+		opt_print_view_list(fp, cmd->views, put_bold);
+		putc('\n', fp);
 	}
 	if (cmd->details)
 		verbatim(fp, cmd->details);
@@ -238,7 +241,7 @@ int cli_each_table(const struct cli_command *cmds, size_t n,
 		snprintf(name, sizeof(name), "%s", cmds[i].name);
 		each.command = &cmds[i];
 		each.called = false;
-		rc = cmds[i].fn(2, argv, &g);
+		rc = cli_command_run(&cmds[i], 2, argv, &g);
 		if (rc == 0 && !each.called)
 			rc = err_set("command '%s' showed no option table", cmds[i].name);
 	}

@@ -25,12 +25,17 @@
 /* The database when neither --db nor $COREPLAN_DB names one. */
 #define CLI_DEFAULT_DB "coreplan.db"
 
-/* One entry of main.c's command table. */
+/* One entry of main.c's command table: a function, or a definition cli_run() runs. */
 struct cli_command {
 	const char *name;
-	cmd_fn fn;
+	cmd_fn fn;                 /* NULL: def */
+	const struct cli_def *def; /* cli/common.h */
 	const char *description;
 };
+
+/* Run the command c names (its fn, else cli_run with its def). */
+int cli_command_run(const struct cli_command *c, int argc, char **argv,
+		    const struct global_opts *g);
 
 /* main.c's command table, one command of it (NULL: none), and its global options. */
 const struct cli_command *cli_commands(size_t *n);

@@ -19,6 +19,12 @@ static void cell(FILE *fp, const char *s)
 	}
 }
 
+/* A name as Markdown code. */
+static void put_code(FILE *fp, const char *name)
+{
+	fprintf(fp, "`%s`", name);
+}
+
 /* `--name ARG` (with `-x, ` first when there is a short form). */
 static void option_name(FILE *fp, const struct opt_spec *s)
 {
@@ -80,10 +86,8 @@ static void command(const struct cli_command *c, const struct opt_cmd *cmd, void
 		fputs("\nViews (`--view NAME`: the one table tsv and csv print; the other formats "
 		      "print every section unless one is named): ",
 		      fp);
-		for (size_t i = 0; cmd->views[i]; i++)
-			fprintf(fp, "%s`%s`%s", i ? ", " : "", cmd->views[i],
-				i ? "" : " (default)");
-		fputs(", `facts` (every named value: n, method, inputs, verdicts).\n", fp);
+		opt_print_view_list(fp, cmd->views, put_code);
+		fputs(".\n", fp);
 	}
 	if (cmd->details)
 		preformatted(fp, cmd->details);

@@ -547,6 +547,24 @@ void opt_print_options(FILE *fp, const struct opt_spec *specs)
 	strbuf_release(&text);
 }
 
+void opt_print_view_list(FILE *fp, const char *const *views,
+			 void (*put_name)(FILE *fp, const char *name))
+{
+	for (size_t i = 0; views[i]; i++) {
+		fputs(i ? ", " : "", fp);
+		put_name(fp, views[i]);
+		fputs(i ? "" : " (default)", fp);
+	}
+	fputs(", ", fp);
+	put_name(fp, "facts");
+	fputs(" (every named value: n, method, inputs, verdicts)", fp);
+}
+
+static void put_plain(FILE *fp, const char *name)
+{
+	fputs(name, fp);
+}
+
 void opt_print_help(FILE *fp, const struct opt_cmd *cmd)
 {
 	const char *label = cmd_label(cmd);
@@ -561,9 +579,8 @@ void opt_print_help(FILE *fp, const struct opt_cmd *cmd)
 		fputs("\nviews (--view NAME: the one table tsv and csv print; md and json print "
 		      "every section unless one is named):\n  ",
 		      fp);
-		for (size_t i = 0; cmd->views[i]; i++)
-			fprintf(fp, "%s%s%s", i ? ", " : "", cmd->views[i], i ? "" : " (default)");
-		fputs(", facts (every named value: n, method, inputs, verdicts)\n", fp);
+		opt_print_view_list(fp, cmd->views, put_plain);
+		putc('\n', fp);
 	}
 	if (cmd->details)
 		fprintf(fp, "\n%s", cmd->details);

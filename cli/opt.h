@@ -228,6 +228,13 @@ void opt_release_targets(const struct opt_spec *specs);
 void opt_print_usage(FILE *fp, const struct opt_cmd *cmd);
 /* The aligned option list (with -h, --help). */
 void opt_print_options(FILE *fp, const struct opt_spec *specs);
+/*
+ * The views of --help, the man page and docs/commands.md: "a (default), b,
+ * facts (every named value: ...)", each name written by put_name (plain,
+ * in roff bold, in Markdown code).
+ */
+void opt_print_view_list(FILE *fp, const char *const *views,
+			 void (*put_name)(FILE *fp, const char *name));
 /* Usage, the command's one-line description, options and details. */
 void opt_print_help(FILE *fp, const struct opt_cmd *cmd);
 

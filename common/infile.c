@@ -20,18 +20,17 @@ static const struct infile closed = {.fd = -1};
 
 const char *infile_kind(unsigned mode)
 {
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	if (S_ISDIR(mode))
-		return "a folder";
-	if (S_ISLNK(mode))
-		return "a symbolic link";
+	static const struct {
+		unsigned type; /* st_mode & S_IFMT */
+		const char *kind;
+	} kinds[] = {
+		{S_IFIFO, "a FIFO"},         {S_IFCHR, "a character device"},
+		{S_IFBLK, "a block device"}, {S_IFSOCK, "a socket"},
+		{S_IFDIR, "a folder"},       {S_IFLNK, "a symbolic link"},
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if ((mode & S_IFMT) == kinds[i].type)
+			return kinds[i].kind;
 	return "not a regular file";
 }
 

@@ -2,6 +2,7 @@
 #include "outfile.h"
 
 #include "err.h"
+#include "grow.h"
 #include "hash.h"
 #include "strbuf.h"
 
@@ -113,14 +114,8 @@ static int add_entry(struct outdir *d, char kind, int64_t size, const char *hash
 {
 	struct entry *e = find(d, name);
 	if (!e) {
-		if (d->n == d->cap) {
-			size_t cap = d->cap ? 2 * d->cap : 8;
-			struct entry *grown = realloc(d->e, cap * sizeof(*grown));
-			if (!grown)
-				return err_set("out of memory");
-			d->e = grown;
-			d->cap = cap;
-		}
+		if (GROW(d->e, d->cap, d->n + 1) != 0)
+			return err_set("out of memory");
 		e = &d->e[d->n];
 		memset(e, 0, sizeof(*e));
 		if (!(e->name = strdup(name)))

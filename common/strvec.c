@@ -1,6 +1,8 @@
 /* strvec: see strvec.h. */
 #include "strvec.h"
 
+#include "grow.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +13,9 @@ static int push_owned(struct strvec *sv, char *s)
 {
 	if (!s)
 		return -1;
-	if (sv->n + 2 > sv->alloc) {
-		size_t want = sv->alloc ? 2 * sv->alloc : 8;
-		char **grown = realloc(sv->v, want * sizeof(*grown));
-		if (!grown) {
-			free(s);
-			return -1;
-		}
-		sv->v = grown;
-		sv->alloc = want;
+	if (GROW(sv->v, sv->alloc, sv->n + 2) != 0) { /* the string and the NULL after it */
+		free(s);
+		return -1;
 	}
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;
@@ -114,4 +110,46 @@ char *str_trim(char *s)
 	while (end > s && (blank(end[-1]) || end[-1] == '\r'))
 		*--end = '\0';
 	return s;
+}
+
+/* A name and its place in the list. */
+struct name_at {
+	const char *name;
+	size_t index;
+};
+
+/* By name, then place: a group's entries stand in list order. */
+static int cmp_name_at(const void *a, const void *b)
+{
+	const struct name_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+int str_first_repeat(const char *const *names, size_t n, size_t *repeat, size_t *first)
+{
+	struct name_at *refs;
+	int found = 0;
+	if (n < 2)
+		return 0;
+	refs = malloc(n * sizeof(*refs));
+	if (!refs)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		refs[i] = (struct name_at){names[i], i};
+	qsort(refs, n, sizeof(*refs), cmp_name_at);
+	/* each group's second entry is its first repetition */
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && strcmp(refs[b].name, refs[a].name) == 0; b++)
+			;
+		if (b > a + 1 && (!found || refs[a + 1].index < *repeat)) {
+			*repeat = refs[a + 1].index;
+			*first = refs[a].index;
+			found = 1;
+		}
+	}
+	free(refs);
+	return found;
 }

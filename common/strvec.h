@@ -49,6 +49,15 @@ const char *const *strvec_list(const struct strvec *sv);
 void strvec_clear(struct strvec *sv);
 
 /*
+ * Among the n names, the one listed again earliest: *repeat the index of
+ * the first repetition (the smallest index that repeats an earlier name)
+ * and *first that earlier name's first index. 1 when a name repeats, 0
+ * when none does, -1 when out of memory. Sorting keeps it O(n log n) for
+ * the 100,000-column header of a table.
+ */
+int str_first_repeat(const char *const *names, size_t n, size_t *repeat, size_t *first);
+
+/*
  * s without the spaces and tabs (and a final \r) around it: the start
  * moves, the end is cut in place. Returns the new start.
  */

@@ -84,7 +84,8 @@ static void free_table(struct doc_table *t)
 {
 	if (!t)
 		return;
-	for (size_t r = 0; t->cells && r < t->nrows; r++)
+	/* a stored table's texts are in the doc's cell_texts; a streamed one's row is malloc'd */
+	for (size_t r = 0; t->fill && t->cells && r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++)
 			if (t->cols[c].type == DOC_TEXT && t->cells[r * t->ncols + c].set)
 				free(t->cells[r * t->ncols + c].v.text);
@@ -102,21 +103,23 @@ static void free_table(struct doc_table *t)
 	free(t);
 }
 
+/* n owned strings, and their array. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void free_section(struct doc_section *s)
 {
 	if (!s)
 		return;
 	free(s->name);
 	free(s->title);
-	for (size_t i = 0; i < s->ntext; i++)
-		free(s->text[i]);
-	free(s->text);
-	for (size_t i = 0; i < s->nnotes; i++) {
-		free(s->notes[i]);
-		free(s->note_links ? s->note_links[i] : NULL);
-	}
-	free(s->notes);
-	free(s->note_links);
+	free_strings(s->text, s->ntext);
+	free_strings(s->notes, s->nnotes);
+	free_strings(s->note_links, s->note_links ? s->nnotes : 0);
 	free_table(s->table);
 	for (size_t i = 0; i < s->nparts; i++) {
 		doc_free(s->parts[i].doc);
@@ -146,6 +149,7 @@ void doc_free(struct doc *d)
 		free(d->left_out[i].reason);
 	}
 	free(d->left_out);
+	strpool_release(&d->cell_texts);
 	free(d);
 }
 
@@ -638,8 +642,8 @@ static struct cell *current(struct doc_table *t, size_t col, enum doc_type want)
 	    !(want == DOC_INT && t->cols[col].type == DOC_REAL))
 		return NULL;
 	c = &t->cells[(t->nrows - 1) * t->ncols + col];
-	if (t->cols[col].type == DOC_TEXT && c->set)
-		free(c->v.text);
+	if (t->fill && t->cols[col].type == DOC_TEXT && c->set)
+		free(c->v.text); /* a stored table's stays in cell_texts until doc_free */
 	memset(c, 0, sizeof(*c));
 	return c;
 }
@@ -649,8 +653,11 @@ void doc_set_text(struct doc_table *t, size_t col, const char *text)
 	struct cell *c = current(t, col, DOC_TEXT);
 	if (!c || !text)
 		return;
-	c->v.text = dup_or_mark(t->doc, text);
+	/* a streamed table's row is freed when it is written: its own copy */
+	c->v.text = t->fill ? strdup(text) : strpool_copy_n(&t->doc->cell_texts, text, strlen(text));
 	c->set = c->v.text != NULL;
+	if (!c->set)
+		t->doc->oom = true;
 }
 
 void doc_set_real(struct doc_table *t, size_t col, double value)
@@ -755,6 +762,13 @@ void doc_left_out(struct doc *d, const char *tag, const char *reason)
 size_t doc_left_out_count(const struct doc *d)
 {
 	return d->nleft_out;
+}
+
+struct left_out_title doc_left_out_title(const struct doc *d)
+{
+	struct left_out_title title;
+	snprintf(title.text, sizeof(title.text), "Runs left out (%zu)", d->nleft_out);
+	return title;
 }
 
 bool doc_has_view(const struct doc *d, const char *view)

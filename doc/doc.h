@@ -190,8 +190,84 @@ void doc_set_real(struct doc_table *t, size_t col, double value); /* NaN: missin
 void doc_set_int(struct doc_table *t, size_t col, int64_t value);
 void doc_set_bool(struct doc_table *t, size_t col, bool value);
 /*
+ * A table whose rows are an array of structs, declared as data: each
+ * column (struct doc_field) names the member its cells come from, so a
+ * builder lists a column once and fills a row with one call. The DOC_*_OF
+ * macros take the column as DOC_COL_* does, then the struct type and the
+ * member (a nested one too: cpu.tick_hz); how the member is read follows
+ * from its C type, checked when compiling (another type does not compile):
+ *   const char *, char[N]  text (NULL: missing)   double  a real (NaN: missing)
+ *   int, long, long long, size_t  an integer      bool    a bool (0 or 1 in an int column)
+ * DOC_TEXT_SET_OF: text where "" is missing too. DOC_YES_NO_OF: a bool as
+ * the text "yes" or "no". DOC_FIELD_NONE(col) is a column the builder sets
+ * itself (doc_set_*).
+ */
+enum doc_from {
+	DOC_FROM_NONE,
+	DOC_FROM_STR,
+	DOC_FROM_CHARS,
+	DOC_FROM_INT,
+	DOC_FROM_LONG,
+	DOC_FROM_LLONG,
+	DOC_FROM_SIZE,
+	DOC_FROM_DOUBLE,
+	DOC_FROM_BOOL,
+	DOC_FROM_YES_NO,
+};
+struct doc_field {
+	struct doc_col col;
+	enum doc_from from;
+	size_t offset;
+	bool empty_missing; /* text: "" is missing */
+};
+#define DOC_FROM_MEMBER(type, member)                                                              \
+	_Generic(&((type *)0)->member,                                                             \
+		const char **: DOC_FROM_STR,                                                       \
+		char **: DOC_FROM_STR,                                                             \
+		char(*)[sizeof(((type *)0)->member)]: DOC_FROM_CHARS,                              \
+		int *: DOC_FROM_INT,                                                               \
+		long *: DOC_FROM_LONG,                                                             \
+		long long *: DOC_FROM_LLONG,                                                       \
+		size_t *: DOC_FROM_SIZE,                                                           \
+		double *: DOC_FROM_DOUBLE,                                                         \
+		bool *: DOC_FROM_BOOL)
+#define DOC_FIELD(col, type, member)                                                               \
+	{                                                                                          \
+		col, DOC_FROM_MEMBER(type, member), offsetof(type, member), false                  \
+	}
+#define DOC_TEXT_OF(name, type, member) DOC_FIELD(DOC_COL_TEXT(name), type, member)
+#define DOC_INT_OF(name, unit, type, member) DOC_FIELD(DOC_COL_INT(name, unit), type, member)
+#define DOC_BOOL_OF(name, type, member) DOC_FIELD(DOC_COL_BOOL(name), type, member)
+#define DOC_REAL_OF(name, unit, style, precision, type, member)                                    \
+	DOC_FIELD(DOC_COL_REAL(name, unit, style, precision), type, member)
+#define DOC_TEXT_SET_OF(name, type, member)                                                        \
+	{                                                                                          \
+		DOC_COL_TEXT(name), DOC_FROM_MEMBER(type, member), offsetof(type, member), true    \
+	}
+#define DOC_YES_NO_OF(name, type, member)                                                          \
+	{                                                                                          \
+		DOC_COL_TEXT(name),                                                                \
+			DOC_FROM_YES_NO + 0 * sizeof(_Generic(&((type *)0)->member, bool * : 1)),  \
+			offsetof(type, member), false                                              \
+	}
+#define DOC_FIELD_NONE(col)                                                                        \
+	{                                                                                          \
+		col, DOC_FROM_NONE, 0, false                                                       \
+	}
+#define DOC_NFIELDS(fields) (sizeof(fields) / sizeof((fields)[0]))
+/* The section's table of these columns (as doc_table). */
+struct doc_table *doc_table_of(struct doc_section *s, const struct doc_field *fields, size_t ncols);
+/* In the current row, the cells of the bound columns from..to-1 (indexes into fields) from *row. */
+void doc_set_fields(struct doc_table *t, const struct doc_field *fields, size_t from, size_t to,
+		    const void *row);
+/* A row for each of the nrows structs of `size` bytes at rows, every bound column set. */
+void doc_rows_of(struct doc_table *t, const struct doc_field *fields, size_t ncols,
+		 const void *rows, size_t nrows, size_t size);
+
+/*
  * A streamed table: its rows are not kept in the doc but made when a
- * writer reaches the table, by fill(t, arg), which adds them with doc_row
+ * writer reaches the table (doc_table_stream before its first row), by
+ * fill(t, arg), which adds them with doc_row
  * and doc_set_* as a builder would; each row goes to the writer when the
  * next one starts (or fill returns), so a table of any length holds one
  * row. Markdown calls fill twice (column widths and empty columns first,

@@ -582,11 +582,9 @@ static int html_section(struct page *pg, const struct doc_section *s, int level)
 
 static void html_left_out(struct page *pg, const struct doc *d, int level)
 {
-	char title[64];
 	if (d->nleft_out == 0)
 		return;
-	snprintf(title, sizeof(title), "Runs left out (%zu)", d->nleft_out);
-	heading(pg, level, title, false);
+	heading(pg, level, doc_left_out_title(d).text, false);
 	pg->bad |= strbuf_adds(&pg->out, "<ul>\n");
 	for (size_t i = 0; i < d->nleft_out && i < DOC_LEFT_OUT_SHOWN; i++) {
 		pg->bad |= strbuf_adds(&pg->out, "<li>");

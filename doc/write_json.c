@@ -107,6 +107,15 @@ static int json_table(const struct doc_table *t, FILE *fp)
 
 static int json_doc(const struct doc *d, const char *view, FILE *fp, bool top);
 
+/* A JSON string, or null for NULL (doc_json_string writes NULL as ""). */
+static void json_text_or_null(FILE *fp, const char *text)
+{
+	if (text)
+		doc_json_string(fp, text);
+	else
+		fputs("null", fp);
+}
+
 /* The note_links array, when any note points at a heading. */
 static void json_links(FILE *fp, const struct doc_section *s)
 {
@@ -115,10 +124,7 @@ static void json_links(FILE *fp, const struct doc_section *s)
 	fputs(",\n      \"links\": [", fp);
 	for (size_t i = 0; i < s->nnotes; i++) {
 		fputs(i ? ", " : "", fp);
-		if (s->note_links[i])
-			doc_json_string(fp, s->note_links[i]);
-		else
-			fputs("null", fp);
+		json_text_or_null(fp, s->note_links[i]);
 	}
 	fputs("]", fp);
 }
@@ -140,10 +146,7 @@ static int json_part(const struct doc_part *p, FILE *fp)
 	switch (p->kind) {
 	case DOC_PART_DOC:
 		fputs("{\"part\": \"document\", \"heading\": ", fp);
-		if (p->heading)
-			doc_json_string(fp, p->heading);
-		else
-			fputs("null", fp);
+		json_text_or_null(fp, p->heading);
 		fputs(", \"document\": ", fp);
 		rc = json_doc(p->doc, NULL, fp, false);
 		fputs("}", fp);
@@ -154,10 +157,7 @@ static int json_part(const struct doc_part *p, FILE *fp)
 		fputs(", \"alt\": ", fp);
 		doc_json_string(fp, p->alt);
 		fputs(", \"caption\": ", fp);
-		if (p->text)
-			doc_json_string(fp, p->text);
-		else
-			fputs("null", fp);
+		json_text_or_null(fp, p->text);
 		fputs(", \"data\": ", fp);
 		json_beside(fp, p->files ? p->image : NULL, ".tsv");
 		fputs(", \"script\": ", fp);
@@ -176,10 +176,7 @@ static int json_part(const struct doc_part *p, FILE *fp)
 		break;
 	case DOC_PART_STATUS:
 		fputs("{\"part\": \"status\", \"heading\": ", fp);
-		if (p->heading)
-			doc_json_string(fp, p->heading);
-		else
-			fputs("null", fp);
+		json_text_or_null(fp, p->heading);
 		fputs(", \"status\": ", fp);
 		doc_json_string(fp, doc_status_name(p->status));
 		fputs(", \"reason\": ", fp);

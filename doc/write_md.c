@@ -291,11 +291,9 @@ static int md_section(const struct doc_section *s, FILE *fp, int level)
 
 static void md_left_out(const struct doc *d, FILE *fp, int level)
 {
-	char title[64];
 	if (d->nleft_out == 0)
 		return;
-	snprintf(title, sizeof(title), "Runs left out (%zu)", d->nleft_out);
-	heading(fp, level, title);
+	heading(fp, level, doc_left_out_title(d).text);
 	for (size_t i = 0; i < d->nleft_out && i < DOC_LEFT_OUT_SHOWN; i++) {
 		const char *tag = d->left_out[i].tag ? d->left_out[i].tag : "";
 		fputs("- ", fp);

@@ -288,12 +288,10 @@ static int term_section(const struct doc_section *s, FILE *fp, size_t width)
 
 static int term_left_out(const struct doc *d, FILE *fp, size_t width)
 {
-	char title[64];
 	int rc;
 	if (d->nleft_out == 0)
 		return 0;
-	snprintf(title, sizeof(title), "Runs left out (%zu)", d->nleft_out);
-	rc = heading(fp, title, '-', width);
+	rc = heading(fp, doc_left_out_title(d).text, '-', width);
 	for (size_t i = 0; rc == 0 && i < d->nleft_out && i < DOC_LEFT_OUT_SHOWN; i++) {
 		struct strbuf line = STRBUF_INIT;
 		rc = strbuf_addf(&line, "%s: %s", d->left_out[i].tag ? d->left_out[i].tag : "",

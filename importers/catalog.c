@@ -6,6 +6,7 @@
 #include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
+#include "../common/strvec.h"
 #include "table.h"
 
 #include <stdbool.h>
@@ -306,59 +307,28 @@ static void warn_extra_columns(const struct table *t, const char *path)
 	strbuf_release(&extra);
 }
 
-/* An instance name and the line it was read from. */
-struct name_ref {
-	const char *name;
-	long line;
-};
-
-/* By name, then line: the first of a group is its earliest entry. */
-static int cmp_name_ref(const void *a, const void *b)
-{
-	const struct name_ref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->line > y->line) - (x->line < y->line);
-}
-
-/*
- * Among names listed more than once, the repeat (the second entry of its
- * group) with the smallest line, and its group's first entry. Sorting
- * keeps this O(n log n) for a catalog of every shape.
- */
-static void find_duplicate(struct name_ref *refs, size_t n, const struct name_ref **repeat,
-			   const struct name_ref **first)
-{
-	*repeat = *first = NULL;
-	qsort(refs, n, sizeof(*refs), cmp_name_ref);
-	for (size_t a = 0, b; a < n; a = b) {
-		for (b = a + 1; b < n && strcmp(refs[b].name, refs[a].name) == 0; b++)
-			;
-		if (b > a + 1 && (!*repeat || refs[a + 1].line < (*repeat)->line)) {
-			*repeat = &refs[a + 1];
-			*first = &refs[a];
-		}
-	}
-}
-
+/* An instance listed twice: the later line is the error, naming the earlier. */
 static int check_duplicates(const struct catalog *c, long instance_col)
 {
-	struct name_ref *refs;
-	const struct name_ref *repeat, *first;
-	int rc = 0;
+	const char **names;
+	size_t repeat, first;
+	int rc = 0, found;
 	if (c->n < 2)
 		return 0;
-	refs = malloc(c->n * sizeof(*refs));
-	if (!refs)
+	names = malloc(c->n * sizeof(*names));
+	if (!names)
 		return oom(c->path);
 	for (size_t i = 0; i < c->n; i++)
-		refs[i] = (struct name_ref){c->items[i].instance, c->items[i].line};
-	find_duplicate(refs, c->n, &repeat, &first);
-	if (repeat)
-		rc = err_at(c->path, repeat->line, instance_col,
-			    "duplicate instance '%s' (also line %ld)", repeat->name, first->line);
-	free(refs);
+		names[i] = c->items[i].instance;
+	/* the items are in line order, so the earliest repetition is the smallest line */
+	found = str_first_repeat(names, c->n, &repeat, &first);
+	if (found < 0)
+		rc = oom(c->path);
+	else if (found)
+		rc = err_at(c->path, c->items[repeat].line, instance_col,
+			    "duplicate instance '%s' (also line %ld)", names[repeat],
+			    c->items[first].line);
+	free(names);
 	return rc;
 }
 

@@ -3,6 +3,7 @@
 #include "corpus_int.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/hash.h"
 #include "../common/infile.h"
 #include "../common/num.h"
@@ -69,15 +70,9 @@ static int index_grow(struct table_ctx *tc)
 
 static int add_run(struct table_ctx *tc, char *tag, long line, size_t row)
 {
-	if (tc->nruns == tc->runs_alloc) {
-		size_t want = tc->runs_alloc ? 2 * tc->runs_alloc : 64;
-		struct run_entry *grown = realloc(tc->runs, want * sizeof(*grown));
-		if (!grown) {
-			free(tag);
-			return err_set("out of memory");
-		}
-		tc->runs = grown;
-		tc->runs_alloc = want;
+	if (GROW(tc->runs, tc->runs_alloc, tc->nruns + 1) != 0) {
+		free(tag);
+		return err_set("out of memory");
 	}
 	memset(&tc->runs[tc->nruns], 0, sizeof(tc->runs[0]));
 	tc->runs[tc->nruns].tag = tag;

@@ -2,6 +2,7 @@
 #include "runfiles.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/infile.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
@@ -20,14 +21,8 @@ int attr_list_add(struct attr_list *list, const char *source, const char *name, 
 		  int64_t file_id, long line, long col)
 {
 	struct attr *a;
-	if (list->count == list->alloc) {
-		size_t want = list->alloc ? 2 * list->alloc : 32;
-		struct attr *grown = realloc(list->items, want * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		list->items = grown;
-		list->alloc = want;
-	}
+	if (GROW(list->items, list->alloc, list->count + 1) != 0)
+		return err_set("out of memory");
 	a = &list->items[list->count];
 	a->source = strdup(source);
 	a->name = strdup(name);

@@ -2,7 +2,9 @@
 #include "table.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/infile.h"
+#include "../common/strvec.h"
 
 #include <csv.h>
 #include <stdarg.h>
@@ -93,25 +95,6 @@ static int oom(struct reader *r)
 	return r->rc;
 }
 
-static int grow(void **ptr, size_t *alloc, size_t need, size_t elem)
-{
-	size_t want = *alloc ? *alloc : 16;
-	void *grown;
-	if (need <= *alloc)
-		return 0;
-	while (want < need) {
-		if (want > SIZE_MAX / 2 / elem)
-			return -1;
-		want *= 2;
-	}
-	grown = realloc(*ptr, want * elem);
-	if (!grown)
-		return -1;
-	*ptr = grown;
-	*alloc = want;
-	return 0;
-}
-
 /* Data after a blank line: refuse it (a blank line at the end is fine). */
 static int check_blank(struct reader *r)
 {
@@ -138,8 +121,8 @@ static void on_field(void *data, size_t len, void *arg)
 		     TABLE_MAX_COLS);
 		return;
 	}
-	if (grow((void **)&r->offsets, &r->offsets_alloc, r->nfields + 1, sizeof(size_t)) ||
-	    grow((void **)&r->bytes, &r->bytes_alloc, r->bytes_len + len + 1, 1)) {
+	if (GROW(r->offsets, r->offsets_alloc, r->nfields + 1) ||
+	    GROW(r->bytes, r->bytes_alloc, r->bytes_len + len + 1)) {
 		oom(r);
 		return;
 	}
@@ -166,55 +149,20 @@ static char **pack_record(const struct reader *r)
 	return row;
 }
 
-struct name_ref {
-	const char *name;
-	size_t index;
-};
-
-static int cmp_name_ref(const void *a, const void *b)
-{
-	const struct name_ref *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/*
- * Empty or duplicate names; the leftmost offending column is reported.
- * Sorting keeps this O(n log n) for the 100,000-column worst case.
- */
+/* Empty or duplicate names; the leftmost offending column is reported. */
 static int check_header(struct reader *r, char *const *names, size_t n)
 {
-	struct name_ref *refs = NULL;
-	size_t bad = SIZE_MAX, also = 0;
+	size_t bad = SIZE_MAX, repeat = 0, also = 0;
+	int repeats = str_first_repeat((const char *const *)names, n, &repeat, &also);
+	if (repeats < 0)
+		return oom(r);
 	for (size_t i = 0; i < n; i++)
 		if (names[i][0] == '\0') {
 			bad = i;
 			break;
 		}
-	if (n > 1) {
-		size_t first = 0;
-		refs = malloc(n * sizeof(*refs));
-		if (!refs)
-			return oom(r);
-		for (size_t i = 0; i < n; i++) {
-			refs[i].name = names[i];
-			refs[i].index = i;
-		}
-		qsort(refs, n, sizeof(*refs), cmp_name_ref);
-		for (size_t i = 1; i < n; i++) {
-			if (strcmp(refs[i].name, refs[first].name) != 0) {
-				first = i;
-				continue;
-			}
-			if (refs[i].name[0] && refs[i].index < bad) {
-				bad = refs[i].index;
-				also = refs[first].index;
-			}
-		}
-	}
-	free(refs);
+	if (repeats && repeat < bad)
+		bad = repeat;
 	if (bad == SIZE_MAX)
 		return 0;
 	if (names[bad][0] == '\0')

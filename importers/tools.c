@@ -3,6 +3,7 @@
 #include "tools.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/infile.h"
 #include "table.h"
 #include "tool_json.h"
@@ -433,14 +434,8 @@ static int table_sink_row(void *arg, const struct tool_row *row)
 {
 	struct table_sink *t = arg;
 	struct sink_row *r;
-	if (t->nrows == t->rows_cap) {
-		size_t cap = t->rows_cap ? 2 * t->rows_cap : 16;
-		struct sink_row *grown = realloc(t->rows, cap * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		t->rows = grown;
-		t->rows_cap = cap;
-	}
+	if (GROW(t->rows, t->rows_cap, t->nrows + 1) != 0)
+		return err_set("out of memory");
 	r = &t->rows[t->nrows];
 	memset(r, 0, sizeof(*r));
 	r->line = row->line;

@@ -65,6 +65,13 @@ void report_not_measured(struct report_ctx *c, struct doc_section *s, const char
 			 const char *why);
 void report_left_out(struct report_ctx *c, struct doc_section *s, const char *name,
 		     const char *why);
+/*
+ * The runs cannot support the section: not measured (status_why), and the
+ * finding `kind` unsupported (finding_why) pointing at the section's title.
+ */
+int report_unsupported(struct report_ctx *c, struct doc_section *s, const char *name,
+		       const char *title, enum finding_kind kind, const char *finding_why,
+		       const char *status_why);
 /* The analysis failed: err_msg() is the reason (then cleared), under heading (NULL: none). */
 void report_failed(struct report_ctx *c, struct doc_section *s, const char *name,
 		   const char *heading);
@@ -73,13 +80,17 @@ void report_embed(struct report_ctx *c, struct doc_section *s, const char *name,
 		  const char *heading, struct doc *d);
 
 /*
- * A group's name in the summary ("sweep gogc=..."), and into heading the
- * heading its document is embedded under ("Group gogc=default" or "All
- * runs"); returns NULL (no heading) with `bare` when a section of one
- * group that is all the runs.
+ * A group's part of a section: its name in the summary ("sweep gogc=...")
+ * and the heading its document is embedded under ("Group gogc=default" or
+ * "All runs"); head is that heading, or NULL (no heading) with `bare` when
+ * a section of one group that is all the runs.
  */
-const char *report_group_heading(const struct report_group *g, const char *what, bool bare,
-				 char *name, size_t name_size, char *heading, size_t heading_size);
+struct report_part {
+	char name[600], heading[600];
+	const char *head;
+};
+void report_group_part(struct report_part *p, const struct report_group *g, const char *what,
+		       bool bare);
 /* "N groups; the first M are shown" when the plan capped them. */
 void report_capped(struct doc_section *s, size_t found, size_t shown);
 

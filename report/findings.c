@@ -510,6 +510,32 @@ int findings_bursts(struct findings *f, const struct noise *nz, const char *by, 
 	return 0;
 }
 
+/*
+ * A memory factor's figures: stem, stem_pct, stem_lo, stem_hi, stem_from, stem_to
+ * (NaN when not measured).
+ */
+static void memory_factor_figs(struct finding *x, const char *stem,
+			       const struct translate_factor *k)
+{
+	struct {
+		const char *suffix;
+		double value;
+		const char *unit;
+	} figs[] = {
+		{"", k->factor, "x"},
+		{"_pct", 100 * fabs(1 - k->factor), "%"},
+		{"_lo", k->has_ci ? k->ci_lo : NAN, "x"},
+		{"_hi", k->has_ci ? k->ci_hi : NAN, "x"},
+		{"_from", k->from.median, "kB"},
+		{"_to", k->to.median, "kB"},
+	};
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "%s%s", stem, figs[i].suffix);
+		finding_fig(x, name, k->measured ? figs[i].value : NAN, figs[i].unit);
+	}
+}
+
 int findings_memory_factors(struct findings *f, const struct translate_result *res,
 			    const char *subject, const char *section)
 {
@@ -528,18 +554,8 @@ int findings_memory_factors(struct findings *f, const struct translate_result *r
 		 loaded->measured ? "loaded" : "idle");
 	finding_label(x, "from", res->from.name);
 	finding_label(x, "to", res->to.name);
-	finding_fig(x, "idle", idle->measured ? idle->factor : NAN, "x");
-	finding_fig(x, "idle_pct", idle->measured ? 100 * fabs(1 - idle->factor) : NAN, "%");
-	finding_fig(x, "idle_lo", idle->measured && idle->has_ci ? idle->ci_lo : NAN, "x");
-	finding_fig(x, "idle_hi", idle->measured && idle->has_ci ? idle->ci_hi : NAN, "x");
-	finding_fig(x, "idle_from", idle->measured ? idle->from.median : NAN, "kB");
-	finding_fig(x, "idle_to", idle->measured ? idle->to.median : NAN, "kB");
-	finding_fig(x, "loaded", loaded->measured ? loaded->factor : NAN, "x");
-	finding_fig(x, "loaded_pct", loaded->measured ? 100 * fabs(1 - loaded->factor) : NAN, "%");
-	finding_fig(x, "loaded_lo", loaded->measured && loaded->has_ci ? loaded->ci_lo : NAN, "x");
-	finding_fig(x, "loaded_hi", loaded->measured && loaded->has_ci ? loaded->ci_hi : NAN, "x");
-	finding_fig(x, "loaded_from", loaded->measured ? loaded->from.median : NAN, "kB");
-	finding_fig(x, "loaded_to", loaded->measured ? loaded->to.median : NAN, "kB");
+	memory_factor_figs(x, "idle", idle);
+	memory_factor_figs(x, "loaded", loaded);
 	snprintf(x->method, sizeof(x->method),
 		 "ratio of the medians of idle_rss_kb and load_rss_kb, to / from, with a seeded "
 		 "bootstrap 95%% interval (translate: idle_memory, loaded_memory)");

@@ -4,51 +4,47 @@
 #include <math.h>
 #include <string.h>
 
+/* Each kind's name (ids, the table), the label its sentence starts with, and its category. */
+struct kind_info {
+	const char *name, *label;
+	enum finding_category category;
+};
+
+static const struct kind_info *kind_info(enum finding_kind kind)
+{
+	static const struct kind_info kinds[FINDING_NKINDS] = {
+		[FINDING_TARGET] = {"target", "Target", FINDINGS_VERDICT},
+		[FINDING_PREDICTED] = {"predicted", "Cheapest instance that meets the target",
+				       FINDINGS_VERDICT},
+		[FINDING_BINDER] = {"binder", "Binder", FINDINGS_BINDS},
+		[FINDING_LEVER] = {"lever", "Lever", FINDINGS_LEVERS},
+		[FINDING_SCALING] = {"scaling", "Scaling over physical cores", FINDINGS_CEILING},
+		[FINDING_SMT] = {"smt", "SMT", FINDINGS_CEILING},
+		[FINDING_CEILING] = {"ceiling", "Hardware ceiling", FINDINGS_CEILING},
+		[FINDING_CPU_PER_OP] = {"cpu_per_op", "CPU per operation", FINDINGS_CEILING},
+		[FINDING_MEMORY] = {"memory", "Memory per session", FINDINGS_CEILING},
+		[FINDING_TRANSLATE] = {"translate", "Translated", FINDINGS_CEILING},
+		[FINDING_MEMORY_FACTORS] = {"memory_factors", "Memory across CPUs",
+					    FINDINGS_CEILING},
+		[FINDING_KNEE] = {"knee", "Errors", FINDINGS_BREAKS},
+		[FINDING_BURST] = {"burst", "First-run burst", FINDINGS_BREAKS},
+		[FINDING_SOAK] = {"soak", "Soak", FINDINGS_BREAKS},
+		[FINDING_NOISE] = {"noise", "Noise", FINDINGS_TRUST},
+		[FINDING_CPU] = {"cpu", "CPU accounting", FINDINGS_TRUST},
+		[FINDING_LITTLE] = {"little", "Little's law", FINDINGS_TRUST},
+	};
+	static const struct kind_info unknown = {"?", "?", FINDINGS_CEILING};
+	return (unsigned)kind < FINDING_NKINDS ? &kinds[kind] : &unknown;
+}
+
 const char *finding_kind_name(enum finding_kind kind)
 {
-	static const char *const names[FINDING_NKINDS] = {
-		[FINDING_TARGET] = "target",
-		[FINDING_PREDICTED] = "predicted",
-		[FINDING_BINDER] = "binder",
-		[FINDING_LEVER] = "lever",
-		[FINDING_SCALING] = "scaling",
-		[FINDING_SMT] = "smt",
-		[FINDING_CEILING] = "ceiling",
-		[FINDING_CPU_PER_OP] = "cpu_per_op",
-		[FINDING_MEMORY] = "memory",
-		[FINDING_TRANSLATE] = "translate",
-		[FINDING_MEMORY_FACTORS] = "memory_factors",
-		[FINDING_KNEE] = "knee",
-		[FINDING_BURST] = "burst",
-		[FINDING_SOAK] = "soak",
-		[FINDING_NOISE] = "noise",
-		[FINDING_CPU] = "cpu",
-		[FINDING_LITTLE] = "little",
-	};
-	return (unsigned)kind < FINDING_NKINDS ? names[kind] : "?";
+	return kind_info(kind)->name;
 }
 
 enum finding_category finding_category_of(enum finding_kind kind)
 {
-	switch (kind) {
-	case FINDING_TARGET:
-	case FINDING_PREDICTED:
-		return FINDINGS_VERDICT;
-	case FINDING_BINDER:
-		return FINDINGS_BINDS;
-	case FINDING_LEVER:
-		return FINDINGS_LEVERS;
-	case FINDING_KNEE:
-	case FINDING_BURST:
-	case FINDING_SOAK:
-		return FINDINGS_BREAKS;
-	case FINDING_NOISE:
-	case FINDING_CPU:
-	case FINDING_LITTLE:
-		return FINDINGS_TRUST;
-	default:
-		return FINDINGS_CEILING;
-	}
+	return kind_info(kind)->category;
 }
 
 /* Titles unlike any section's, so that the sections' anchors stay theirs. */
@@ -67,30 +63,11 @@ const char *finding_category_title(enum finding_category c)
 
 static const char *label_of(const struct finding *x)
 {
-	static const char *const labels[FINDING_NKINDS] = {
-		[FINDING_TARGET] = "Target",
-		[FINDING_PREDICTED] = "Cheapest instance that meets the target",
-		[FINDING_BINDER] = "Binder",
-		[FINDING_LEVER] = "Lever",
-		[FINDING_SCALING] = "Scaling over physical cores",
-		[FINDING_SMT] = "SMT",
-		[FINDING_CEILING] = "Hardware ceiling",
-		[FINDING_CPU_PER_OP] = "CPU per operation",
-		[FINDING_MEMORY] = "Memory per session",
-		[FINDING_TRANSLATE] = "Translated",
-		[FINDING_MEMORY_FACTORS] = "Memory across CPUs",
-		[FINDING_KNEE] = "Errors",
-		[FINDING_BURST] = "First-run burst",
-		[FINDING_SOAK] = "Soak",
-		[FINDING_NOISE] = "Noise",
-		[FINDING_CPU] = "CPU accounting",
-		[FINDING_LITTLE] = "Little's law",
-	};
 	if (x->kind == FINDING_LEVER && !strcmp(finding_text(x, "field"), "sessions"))
 		return "Sensitivity to sessions";
 	if (x->kind == FINDING_LEVER && !strcmp(x->word, "none"))
 		return "Levers";
-	return (unsigned)x->kind < FINDING_NKINDS ? labels[x->kind] : "?";
+	return kind_info(x->kind)->label;
 }
 
 void findings_number(struct strbuf *out, double x, int decimals)
@@ -394,26 +371,26 @@ enum {
 
 void findings_to_section(struct doc_section *s, const struct findings *f)
 {
-	static const struct doc_col cols[C_COUNT] = {
-		[C_ID] = DOC_COL_TEXT("id"),
-		[C_FINDING] = DOC_COL_TEXT("finding"),
-		[C_CATEGORY] = DOC_COL_TEXT("category"),
-		[C_SUBJECT] = DOC_COL_TEXT("subject"),
-		[C_SUPPORTED] = DOC_COL_BOOL("supported"),
-		[C_WORD] = DOC_COL_TEXT("word"),
-		[C_VALUE] = DOC_COL_REAL("value", NULL, 'g', 6),
-		[C_LO] = DOC_COL_REAL("lo", NULL, 'g', 6),
-		[C_HI] = DOC_COL_REAL("hi", NULL, 'g', 6),
-		[C_N] = DOC_COL_INT("n", NULL),
-		[C_UNIT] = DOC_COL_TEXT("unit"),
-		[C_METHOD] = DOC_COL_TEXT("method"),
-		[C_SECTION] = DOC_COL_TEXT("section"),
-		[C_EFF] = DOC_COL_REAL("efficiency", NULL, 'g', 6),
-		[C_LEVEL] = DOC_COL_REAL("level", NULL, 'g', 6),
-		[C_CONFIDENCE] = DOC_COL_INT("confidence", "%"),
-		[C_DEGRADED] = DOC_COL_INT("degraded_runs", NULL),
+	static const struct doc_field cols[C_COUNT] = {
+		[C_ID] = DOC_TEXT_OF("id", struct finding, id),
+		[C_FINDING] = DOC_FIELD_NONE(DOC_COL_TEXT("finding")),
+		[C_CATEGORY] = DOC_FIELD_NONE(DOC_COL_TEXT("category")),
+		[C_SUBJECT] = DOC_TEXT_OF("subject", struct finding, subject),
+		[C_SUPPORTED] = DOC_BOOL_OF("supported", struct finding, supported),
+		[C_WORD] = DOC_TEXT_OF("word", struct finding, word),
+		[C_VALUE] = DOC_REAL_OF("value", NULL, 'g', 6, struct finding, value),
+		[C_LO] = DOC_REAL_OF("lo", NULL, 'g', 6, struct finding, lo),
+		[C_HI] = DOC_REAL_OF("hi", NULL, 'g', 6, struct finding, hi),
+		[C_N] = DOC_FIELD_NONE(DOC_COL_INT("n", NULL)),
+		[C_UNIT] = DOC_TEXT_OF("unit", struct finding, unit),
+		[C_METHOD] = DOC_FIELD_NONE(DOC_COL_TEXT("method")),
+		[C_SECTION] = DOC_TEXT_OF("section", struct finding, section),
+		[C_EFF] = DOC_FIELD_NONE(DOC_COL_REAL("efficiency", NULL, 'g', 6)),
+		[C_LEVEL] = DOC_REAL_OF("level", NULL, 'g', 6, struct finding, level),
+		[C_CONFIDENCE] = DOC_FIELD_NONE(DOC_COL_INT("confidence", "%")),
+		[C_DEGRADED] = DOC_FIELD_NONE(DOC_COL_INT("degraded_runs", NULL)),
 	};
-	struct doc_table *t = doc_table(s, cols, C_COUNT);
+	struct doc_table *t = doc_table_of(s, cols, C_COUNT);
 	/* the sentences are what a reader reads; the table is their figures, typed */
 	doc_table_quiet(t);
 	if (f->n == 0)
@@ -421,22 +398,14 @@ void findings_to_section(struct doc_section *s, const struct findings *f)
 	for (size_t i = 0; t && i < f->n; i++) {
 		const struct finding *x = &f->items[i];
 		doc_row(t);
-		doc_set_text(t, C_ID, x->id);
+		doc_set_fields(t, cols, 0, C_COUNT, x);
 		doc_set_text(t, C_FINDING, finding_kind_name(x->kind));
 		doc_set_text(t, C_CATEGORY, finding_category_title(finding_category_of(x->kind)));
-		doc_set_text(t, C_SUBJECT, x->subject);
-		doc_set_bool(t, C_SUPPORTED, x->supported);
-		doc_set_text(t, C_WORD, x->word);
-		doc_set_real(t, C_VALUE, x->value);
-		doc_set_real(t, C_LO, x->lo);
-		doc_set_real(t, C_HI, x->hi);
 		if (x->supported)
 			doc_set_int(t, C_N, (int64_t)x->n);
-		doc_set_text(t, C_UNIT, x->unit);
 		doc_set_text(t, C_METHOD, x->supported ? x->method : x->why);
-		doc_set_text(t, C_SECTION, x->section);
-		doc_set_real(t, C_EFF, x->kind == FINDING_SCALING ? x->eff : NAN);
-		doc_set_real(t, C_LEVEL, x->level);
+		if (x->kind == FINDING_SCALING)
+			doc_set_real(t, C_EFF, x->eff);
 		/* the sentences call their intervals 95% intervals: the level, as a number */
 		doc_set_int(t, C_CONFIDENCE, 95);
 		if (x->kind == FINDING_CPU && x->supported)

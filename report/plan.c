@@ -503,28 +503,34 @@ int report_plan_make(sqlite3 *db, const struct report_plan_request *req, struct 
 	return rc;
 }
 
+/* A list of n owned names, and the list. */
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* n groups (their labels and filters), and the list. */
+static void groups_free(struct report_group *groups, size_t n)
+{
+	for (size_t i = 0; groups && i < n; i++) {
+		free(groups[i].label);
+		run_filter_release(&groups[i].filter);
+	}
+	free(groups);
+}
+
 void report_plan_release(struct report_plan *p)
 {
 	if (!p)
 		return;
 	free(p->by);
 	free(p->metric);
-	for (size_t i = 0; i < p->ngroup; i++)
-		free(p->group[i]);
-	free(p->group);
-	for (size_t i = 0; p->groups && i < p->ngroups; i++) {
-		free(p->groups[i].label);
-		run_filter_release(&p->groups[i].filter);
-	}
-	free(p->groups);
-	for (size_t i = 0; i < p->nmemory_group; i++)
-		free(p->memory_group[i]);
-	free(p->memory_group);
-	for (size_t i = 0; p->memory_groups && i < p->nmemory_groups; i++) {
-		free(p->memory_groups[i].label);
-		run_filter_release(&p->memory_groups[i].filter);
-	}
-	free(p->memory_groups);
+	names_free(p->group, p->ngroup);
+	groups_free(p->groups, p->ngroups);
+	names_free(p->memory_group, p->nmemory_group);
+	groups_free(p->memory_groups, p->nmemory_groups);
 	free(p->translate_from);
 	free(p->translate_to);
 	free(p->trace_tag);

@@ -48,6 +48,16 @@ void report_not_measured(struct report_ctx *c, struct doc_section *s, const char
 	c->not_measured++;
 }
 
+int report_unsupported(struct report_ctx *c, struct doc_section *s, const char *name,
+		       const char *title, enum finding_kind kind, const char *finding_why,
+		       const char *status_why)
+{
+	char anchor[96];
+	report_anchor(title, anchor);
+	report_not_measured(c, s, name, status_why);
+	return findings_unsupported(&c->findings, kind, "", anchor, finding_why);
+}
+
 void report_left_out(struct report_ctx *c, struct doc_section *s, const char *name, const char *why)
 {
 	doc_status(s, DOC_STATUS_LEFT_OUT, "%s", why);
@@ -76,17 +86,15 @@ void report_embed(struct report_ctx *c, struct doc_section *s, const char *name,
 	c->measured++;
 }
 
-const char *report_group_heading(const struct report_group *g, const char *what, bool bare,
-				 char *name, size_t name_size, char *heading, size_t heading_size)
+void report_group_part(struct report_part *p, const struct report_group *g, const char *what,
+		       bool bare)
 {
-	snprintf(name, name_size, "%s%s%s", what, *g->label ? " " : "", g->label);
-	if (bare && !*g->label)
-		return NULL;
+	snprintf(p->name, sizeof(p->name), "%s%s%s", what, *g->label ? " " : "", g->label);
 	if (*g->label)
-		snprintf(heading, heading_size, "Group %s", g->label);
+		snprintf(p->heading, sizeof(p->heading), "Group %s", g->label);
 	else
-		snprintf(heading, heading_size, "All runs");
-	return heading;
+		snprintf(p->heading, sizeof(p->heading), "All runs");
+	p->head = bare && !*g->label ? NULL : p->heading;
 }
 
 void report_capped(struct doc_section *s, size_t found, size_t shown)

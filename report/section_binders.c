@@ -23,10 +23,10 @@ static int binders_group(struct report_ctx *c, struct doc_section *s, const stru
 	struct binders_request req;
 	struct binders_result res;
 	struct doc *d = NULL;
-	char name[600], heading[600], anchor[96];
-	const char *head = report_group_heading(g, "binders", bare, name, sizeof(name), heading,
-						sizeof(heading));
+	char anchor[96];
+	struct report_part part;
 	int rc = 0;
+	report_group_part(&part, g, "binders", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
@@ -36,12 +36,12 @@ static int binders_group(struct report_ctx *c, struct doc_section *s, const stru
 	cores_options_init(&req.cores);
 	report_anchor(BINDERS_TITLE, anchor);
 	if (binders_run(c->db, &req, &res) != 0) {
-		report_failed(c, s, name, head);
+		report_failed(c, s, part.name, part.head);
 		return 0;
 	}
 	if ((rc = build_binders(&req, &res, &d)) == 0) {
 		bool primary = c->primary_runs && index == c->primary_index;
-		report_embed(c, s, name, head, d);
+		report_embed(c, s, part.name, part.head, d);
 		rc = findings_binders(&c->findings, &res.b, c->plan.by, "p50_ms", g->label, anchor,
 				      anchor, primary);
 	}

@@ -91,10 +91,9 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 	struct plot_result pres;
 	struct sweep_request sreq;
 	struct doc *d = NULL;
-	char name[600], heading[600];
-	const char *head = report_group_heading(g, "sweep", false, name, sizeof(name), heading,
-						sizeof(heading));
+	struct report_part part;
 	int rc;
+	report_group_part(&part, g, "sweep", false);
 	memset(&sreq, 0, sizeof(sreq));
 	sreq.filter = &g->filter;
 	sreq.by = c->plan.by;
@@ -102,7 +101,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 	sweep_options_init(&sreq.opts);
 	/* the scaling plot's analysis is sweep_run's (default options): one result for both */
 	if (plot_run(c->db, &preq, &pres) != 0) {
-		report_failed(c, s, name, head);
+		report_failed(c, s, part.name, part.head);
 		plot_result_release(&pres);
 		return 0;
 	}
@@ -110,7 +109,7 @@ static int sweep_group(struct report_ctx *c, struct doc_section *s, const struct
 	sreq.workers = c->req->workers;
 	rc = build_sweep(&sreq, &pres.sweep, &d);
 	if (rc == 0)
-		report_embed(c, s, name, head, d);
+		report_embed(c, s, part.name, part.head, d);
 	if (rc == 0)
 		rc = sweep_findings(c, g, index, &pres.sweep);
 	if (rc == 0) {
@@ -145,16 +144,11 @@ int report_sweep_section(struct report_ctx *c)
 {
 	struct doc_section *s = report_section(c, "sweep", SWEEP_TITLE);
 	int rc = 0;
-	if (!c->plan.by) {
-		char anchor[96];
-		report_anchor(SWEEP_TITLE, anchor);
-		rc = findings_unsupported(&c->findings, FINDING_SCALING, "", anchor,
-					  "no field has two or more levels among the runs");
-		report_not_measured(c, s, "sweep",
-				    "no field has two or more levels among the runs (gomaxprocs, "
-				    "sessions); pass --by FIELD");
-		return rc;
-	}
+	if (!c->plan.by)
+		return report_unsupported(c, s, "sweep", SWEEP_TITLE, FINDING_SCALING,
+					  "no field has two or more levels among the runs",
+					  "no field has two or more levels among the runs "
+					  "(gomaxprocs, sessions); pass --by FIELD");
 	groups_text(c, s);
 	report_capped(s, c->plan.ngroups_found, c->plan.ngroups);
 	for (size_t i = 0; rc == 0 && i < c->plan.ngroups; i++)
@@ -170,20 +164,19 @@ static int noise_group(struct report_ctx *c, struct doc_section *s, const struct
 	struct noise_request req;
 	struct noise_result res;
 	struct doc *d = NULL;
-	char name[600], heading[600];
-	const char *head = report_group_heading(g, "noise", bare, name, sizeof(name), heading,
-						sizeof(heading));
+	struct report_part part;
 	int rc = 0;
 	bool measured = false;
+	report_group_part(&part, g, "noise", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
 	req.metric = c->plan.metric;
 	noise_options_init(&req.opts);
 	if (noise_run(c->db, &req, &res) != 0) {
-		report_failed(c, s, name, head);
+		report_failed(c, s, part.name, part.head);
 	} else if ((rc = build_noise(&req, &res, &d)) == 0) {
-		report_embed(c, s, name, head, d);
+		report_embed(c, s, part.name, part.head, d);
 		measured = true;
 	}
 	/*
@@ -304,21 +297,20 @@ static int memory_group(struct report_ctx *c, struct doc_section *s, const struc
 	struct memory_request req;
 	struct memory_result res;
 	struct doc *d = NULL;
-	char name[600], heading[600];
-	const char *head = report_group_heading(g, "memory", bare, name, sizeof(name), heading,
-						sizeof(heading));
+	struct report_part part;
 	int rc = 0;
+	report_group_part(&part, g, "memory", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = "sessions";
 	cores_options_init(&req.cores);
 	if (memory_run(c->db, &req, &res) != 0) {
-		report_failed(c, s, name, head);
+		report_failed(c, s, part.name, part.head);
 	} else if ((rc = build_memory(&req, &res, &d)) == 0) {
 		char anchor[96];
 		struct plot_request preq = {
 			PLOT_KIND_MEMORY, &g->filter, "sessions", NULL, NULL, NULL};
-		report_embed(c, s, name, head, d);
+		report_embed(c, s, part.name, part.head, d);
 		report_anchor(MEMORY_TITLE, anchor);
 		/* the default metric, load_rss_kb */
 		rc = findings_memory(&c->findings, &res.mem, "kB/session", g->label, anchor);
@@ -333,16 +325,12 @@ int report_memory_section(struct report_ctx *c)
 {
 	struct doc_section *s = report_section(c, "memory", MEMORY_TITLE);
 	int rc = 0;
-	if (!c->plan.memory) {
-		char anchor[96];
-		report_anchor(MEMORY_TITLE, anchor);
-		rc = findings_unsupported(&c->findings, FINDING_MEMORY, "", anchor,
-					  "the runs have fewer than two session counts");
-		report_not_measured(c, s, "memory",
-				    "the runs have fewer than two session counts, so no slope "
-				    "across sessions");
-		return rc;
-	}
+	if (!c->plan.memory)
+		return report_unsupported(
+			c, s, "memory", MEMORY_TITLE, FINDING_MEMORY,
+			"the runs have fewer than two session counts",
+			"the runs have fewer than two session counts, so no slope "
+			"across sessions");
 	if (c->plan.nmemory_found == 0) {
 		report_not_measured(c, s, "memory",
 				    "no group of runs that differ only in sessions has two or more "
@@ -557,10 +545,9 @@ static int fit_group(struct report_ctx *c, struct doc_section *s, const struct r
 	struct fit_request req;
 	struct fit_run_result res;
 	struct doc *d = NULL;
-	char name[600], heading[600];
-	const char *head =
-		report_group_heading(g, "fit", bare, name, sizeof(name), heading, sizeof(heading));
+	struct report_part part;
 	int rc = 0;
+	report_group_part(&part, g, "fit", bare);
 	memset(&req, 0, sizeof(req));
 	req.filter = &g->filter;
 	req.by = c->plan.by;
@@ -570,9 +557,9 @@ static int fit_group(struct report_ctx *c, struct doc_section *s, const struct r
 	for (int m = 0; m < FIT_NMODELS; m++)
 		req.models[m] = true;
 	if (fit_run(c->db, &req, &res) != 0)
-		report_failed(c, s, name, head);
+		report_failed(c, s, part.name, part.head);
 	else if ((rc = build_fit(&req, &res, &d)) == 0)
-		report_embed(c, s, name, head, d);
+		report_embed(c, s, part.name, part.head, d);
 	fit_run_result_release(&res);
 	return rc;
 }
@@ -638,14 +625,12 @@ int report_sizing_section(struct report_ctx *c)
 	char anchor[96];
 	int rc = 0;
 	report_anchor(SIZING_TITLE, anchor);
-	if (!c->req->size) {
-		report_not_measured(c, s, "sizing",
-				    "no target given (--target, or `target =` in --config)");
-		return findings_unsupported(&c->findings, FINDING_TARGET, "", anchor,
-					    "no target given: pass --target RATE --sessions N (or "
-					    "`target =` and `sessions =` in --config) to size the "
-					    "instances");
-	}
+	if (!c->req->size)
+		return report_unsupported(c, s, "sizing", SIZING_TITLE, FINDING_TARGET,
+					  "no target given: pass --target RATE --sessions N (or "
+					  "`target =` and `sessions =` in --config) to size the "
+					  "instances",
+					  "no target given (--target, or `target =` in --config)");
 	if (!c->req->size->sessions.given &&
 	    (rc = findings_unsupported(&c->findings, FINDING_TARGET, "", anchor,
 				       "no session counts given: pass --sessions N (or a range "

@@ -318,11 +318,13 @@ static int t_format(struct ttab *t, struct strbuf *out)
 			row++;
 			off = 0;
 		}
-		pad(out, offs[c->col] - off);
-		pad(out, lm[c->col] - runes(c->margin));
+		pad(out, offs[c->col] > off ? offs[c->col] - off : 0);
+		pad(out, lm[c->col] > runes(c->margin) ? lm[c->col] - runes(c->margin) : 0);
 		strbuf_adds(out, c->margin);
 		off = offs[c->col] + lm[c->col];
-		tw = offs[c->col + c->span] - offs[c->col] - lm[c->col];
+		/* a cell wider than its columns (no column of its span may grow) runs on: never a negative pad */
+		tw = offs[c->col + c->span] - offs[c->col];
+		tw = tw > lm[c->col] ? tw - lm[c->col] : 0;
 		w = runes(c->value);
 		if (c->align == RIGHT && w < tw)
 			pad(out, tw - w), off += tw - w;

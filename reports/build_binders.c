@@ -33,33 +33,32 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 		WHY,
 		NCOLS
 	};
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVELS] = DOC_COL_INT("levels", NULL),
-		[RUNS] = DOC_COL_INT("runs", NULL),
-		[VERDICT] = DOC_COL_TEXT("verdict"),
-		[BINDER] = DOC_COL_TEXT("binder"),
-		[PLATEAU] = DOC_COL_REAL("plateau_from", field_known_unit(by), 'g', 6),
-		[RATIO_FROM] = DOC_COL_REAL("binder_ratio_first", NULL, 'f', 3),
-		[RATIO_TO] = DOC_COL_REAL("binder_ratio_last", NULL, 'f', 3),
-		[LATENCY_RISES] = DOC_COL_BOOL("latency_rises"),
-		[CPU_UNTRUSTED] = DOC_COL_TEXT("cpu_untrusted_runs"),
-		[KNEE_FROM] = DOC_COL_REAL("knee_after", field_known_unit(by), 'g', 6),
-		[KNEE_AT] = DOC_COL_REAL("knee_at", field_known_unit(by), 'g', 6),
-		[LITTLE_FAILS] = DOC_COL_INT("little_fails", "runs"),
-		[WHY] = DOC_COL_TEXT("why"),
+	const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_TEXT_SET_OF("group", struct binder_group, group),
+		[LEVELS] = DOC_INT_OF("levels", NULL, struct binder_group, nlevels),
+		[RUNS] = DOC_INT_OF("runs", NULL, struct binder_group, nruns),
+		[VERDICT] = DOC_TEXT_OF("verdict", struct binder_group, verdict),
+		[BINDER] = DOC_FIELD_NONE(DOC_COL_TEXT("binder")),
+		[PLATEAU] =
+			DOC_FIELD_NONE(DOC_COL_REAL("plateau_from", field_known_unit(by), 'g', 6)),
+		[RATIO_FROM] = DOC_FIELD_NONE(DOC_COL_REAL("binder_ratio_first", NULL, 'f', 3)),
+		[RATIO_TO] = DOC_FIELD_NONE(DOC_COL_REAL("binder_ratio_last", NULL, 'f', 3)),
+		[LATENCY_RISES] = DOC_FIELD_NONE(DOC_COL_BOOL("latency_rises")),
+		[CPU_UNTRUSTED] = DOC_FIELD_NONE(DOC_COL_TEXT("cpu_untrusted_runs")),
+		[KNEE_FROM] =
+			DOC_FIELD_NONE(DOC_COL_REAL("knee_after", field_known_unit(by), 'g', 6)),
+		[KNEE_AT] = DOC_FIELD_NONE(DOC_COL_REAL("knee_at", field_known_unit(by), 'g', 6)),
+		[LITTLE_FAILS] =
+			DOC_INT_OF("little_fails", "runs", struct binder_group, little_fails),
+		[WHY] = DOC_TEXT_OF("why", struct binder_group, why),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	char text[64];
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct binder_group *g = &b->groups[i];
 		doc_row(t);
-		if (*g->group)
-			doc_set_text(t, GROUP, g->group);
-		doc_set_int(t, LEVELS, (int64_t)g->nlevels);
-		doc_set_int(t, RUNS, (int64_t)g->nruns);
-		doc_set_text(t, VERDICT, g->verdict);
+		doc_set_fields(t, cols, 0, NCOLS, g);
 		if (g->binder >= 0) {
 			doc_set_text(t, BINDER,
 				     binder_resource_name((enum binder_resource)g->binder));
@@ -77,8 +76,6 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 			doc_set_real(t, KNEE_AT, level_at(g, g->knee));
 			doc_set_real(t, KNEE_FROM, g->knee ? level_at(g, g->knee - 1) : NAN);
 		}
-		doc_set_int(t, LITTLE_FAILS, (int64_t)g->little_fails);
-		doc_set_text(t, WHY, g->why);
 	}
 }
 
@@ -105,54 +102,48 @@ static void levels_table(struct doc_section *s, const struct binders *b, const c
 		LITTLE,
 		NCOLS
 	};
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[N] = DOC_COL_INT("n", "runs"),
-		[TPUT] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
-		[TPUT_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
-		[TPUT_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
-		[ELASTICITY] = DOC_COL_REAL("elasticity", NULL, 'f', 3),
-		[STEP] = DOC_COL_TEXT("step"),
-		[LATENCY] = DOC_COL_REAL("latency_median", field_known_unit(latency), 'g', 6),
-		[ERR] = DOC_COL_REAL("err_median", "fraction", 'g', 4),
-		[ERR_RUNS] = DOC_COL_INT("err_runs", "runs"),
-		[VCPUS] = DOC_COL_REAL("vcpus", NULL, 'g', 4),
-		[PHYSICAL] = DOC_COL_REAL("physical_cores", NULL, 'g', 4),
-		[UNTRUSTED] = DOC_COL_INT("cpu_untrusted", "runs"),
-		[TRACE] = DOC_COL_INT("from_trace", "runs"),
-		[GEN_FLAG] = DOC_COL_INT("generator_flagged", "runs"),
-		[LITTLE] = DOC_COL_INT("little_fails", "runs"),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_TEXT_SET_OF("group", struct binder_level, group),
+		[LEVEL] = DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct binder_level,
+				      level),
+		[N] = DOC_INT_OF("n", "runs", struct binder_level, n),
+		[TPUT] = DOC_REAL_OF("median", u, 'g', 6, struct binder_level, tput.median),
+		[TPUT_MIN] = DOC_REAL_OF("min", u, 'g', 6, struct binder_level, tput.min),
+		[TPUT_MAX] = DOC_REAL_OF("max", u, 'g', 6, struct binder_level, tput.max),
+		[ELASTICITY] =
+			DOC_REAL_OF("elasticity", NULL, 'f', 3, struct binder_level, elasticity),
+		[STEP] = DOC_TEXT_OF("step", struct binder_level, step),
+		[LATENCY] = DOC_REAL_OF("latency_median", field_known_unit(latency), 'g', 6,
+					struct binder_level, latency.median),
+		[ERR] = DOC_REAL_OF("err_median", "fraction", 'g', 4, struct binder_level,
+				    err.median),
+		[ERR_RUNS] = DOC_INT_OF("err_runs", "runs", struct binder_level, err_runs),
+		[VCPUS] = DOC_REAL_OF("vcpus", NULL, 'g', 4, struct binder_level, vcpus),
+		[PHYSICAL] = DOC_REAL_OF("physical_cores", NULL, 'g', 4, struct binder_level,
+					 physical_cores),
+		[UNTRUSTED] =
+			DOC_INT_OF("cpu_untrusted", "runs", struct binder_level, cpu_untrusted),
+		[TRACE] = DOC_INT_OF("from_trace", "runs", struct binder_level, from_trace),
+		[GEN_FLAG] =
+			DOC_INT_OF("generator_flagged", "runs", struct binder_level, gen_flagged),
+		[LITTLE] = DOC_INT_OF("little_fails", "runs", struct binder_level, little_fails),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->nlevels; i++) {
 		const struct binder_level *l = &b->levels[i];
 		doc_row(t);
-		if (*l->group)
-			doc_set_text(t, GROUP, l->group);
-		doc_set_real(t, LEVEL, l->level);
-		doc_set_int(t, N, (int64_t)l->n);
-		if (l->tput.n) {
-			doc_set_real(t, TPUT, l->tput.median);
-			doc_set_real(t, TPUT_MIN, l->tput.min);
-			doc_set_real(t, TPUT_MAX, l->tput.max);
-		}
-		doc_set_real(t, ELASTICITY, l->elasticity);
-		if (l->step)
-			doc_set_text(t, STEP, l->step);
+		/* the throughput, latency and error columns only where the level has them */
+		doc_set_fields(t, cols, GROUP, TPUT, l);
+		if (l->tput.n)
+			doc_set_fields(t, cols, TPUT, ELASTICITY, l);
+		doc_set_fields(t, cols, ELASTICITY, LATENCY, l);
 		if (l->has_latency)
-			doc_set_real(t, LATENCY, l->latency.median);
-		if (l->has_err) {
-			doc_set_real(t, ERR, l->err.median);
-			doc_set_int(t, ERR_RUNS, (int64_t)l->err_runs);
-		}
-		doc_set_real(t, VCPUS, l->vcpus);
-		doc_set_real(t, PHYSICAL, l->physical_cores);
-		doc_set_int(t, UNTRUSTED, (int64_t)l->cpu_untrusted);
-		doc_set_int(t, TRACE, (int64_t)l->from_trace);
-		doc_set_int(t, GEN_FLAG, (int64_t)l->gen_flagged);
-		doc_set_int(t, LITTLE, (int64_t)l->little_fails);
+			doc_set_fields(t, cols, LATENCY, ERR, l);
+		if (l->has_err)
+			doc_set_fields(t, cols, ERR, VCPUS, l);
+		doc_set_fields(t, cols, VCPUS, NCOLS, l);
 	}
 }
 
@@ -183,22 +174,22 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 		BINDS,
 		NCOLS
 	};
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[RESOURCE] = DOC_COL_TEXT("resource"),
-		[N] = DOC_COL_INT("n", "runs"),
-		[USE] = DOC_COL_REAL("use", NULL, 'g', 6),
-		[USE_MIN] = DOC_COL_REAL("use_min", NULL, 'g', 6),
-		[USE_MAX] = DOC_COL_REAL("use_max", NULL, 'g', 6),
-		[UNIT] = DOC_COL_TEXT("unit"),
-		[CAP] = DOC_COL_REAL("capacity", NULL, 'g', 7),
-		[RATIO] = DOC_COL_REAL("ratio", NULL, 'f', 3),
-		[RATIO_MIN] = DOC_COL_REAL("ratio_min", NULL, 'f', 3),
-		[RATIO_MAX] = DOC_COL_REAL("ratio_max", NULL, 'f', 3),
-		[BINDS] = DOC_COL_BOOL("near_and_flat"),
+	const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_FIELD_NONE(DOC_COL_TEXT("group")),
+		[LEVEL] = DOC_FIELD_NONE(DOC_COL_REAL("level", field_known_unit(by), 'g', 6)),
+		[RESOURCE] = DOC_FIELD_NONE(DOC_COL_TEXT("resource")),
+		[N] = DOC_INT_OF("n", "runs", struct binder_use, n),
+		[USE] = DOC_REAL_OF("use", NULL, 'g', 6, struct binder_use, median),
+		[USE_MIN] = DOC_REAL_OF("use_min", NULL, 'g', 6, struct binder_use, min),
+		[USE_MAX] = DOC_REAL_OF("use_max", NULL, 'g', 6, struct binder_use, max),
+		[UNIT] = DOC_FIELD_NONE(DOC_COL_TEXT("unit")),
+		[CAP] = DOC_REAL_OF("capacity", NULL, 'g', 7, struct binder_use, cap),
+		[RATIO] = DOC_REAL_OF("ratio", NULL, 'f', 3, struct binder_use, ratio),
+		[RATIO_MIN] = DOC_REAL_OF("ratio_min", NULL, 'f', 3, struct binder_use, ratio_min),
+		[RATIO_MAX] = DOC_REAL_OF("ratio_max", NULL, 'f', 3, struct binder_use, ratio_max),
+		[BINDS] = DOC_FIELD_NONE(DOC_COL_BOOL("near_and_flat")),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->nlevels; i++) {
 		const struct binder_level *l = &b->levels[i];
@@ -213,15 +204,8 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 				doc_set_text(t, GROUP, l->group);
 			doc_set_real(t, LEVEL, l->level);
 			doc_set_text(t, RESOURCE, binder_resource_name((enum binder_resource)r));
-			doc_set_int(t, N, (int64_t)u->n);
-			doc_set_real(t, USE, u->median);
-			doc_set_real(t, USE_MIN, u->min);
-			doc_set_real(t, USE_MAX, u->max);
+			doc_set_fields(t, cols, 0, NCOLS, u);
 			doc_set_text(t, UNIT, binder_resource_unit((enum binder_resource)r));
-			doc_set_real(t, CAP, u->cap);
-			doc_set_real(t, RATIO, u->ratio);
-			doc_set_real(t, RATIO_MIN, u->ratio_min);
-			doc_set_real(t, RATIO_MAX, u->ratio_max);
 			if (plateau)
 				doc_set_bool(t, BINDS, g->binds[r]);
 		}
@@ -231,15 +215,15 @@ static void resources_table(struct doc_section *s, const struct binders *b, cons
 static void ranking_table(struct doc_section *s, const struct binders *b)
 {
 	enum { GROUP, RANK, RESOURCE, RATIO, HEADROOM, BINDER, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[RANK] = DOC_COL_INT("rank", NULL),
-		[RESOURCE] = DOC_COL_TEXT("resource"),
-		[RATIO] = DOC_COL_REAL("ratio", NULL, 'f', 3),
-		[HEADROOM] = DOC_COL_REAL("headroom", NULL, 'f', 3),
-		[BINDER] = DOC_COL_BOOL("binder"),
+	static const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_FIELD_NONE(DOC_COL_TEXT("group")),
+		[RANK] = DOC_FIELD_NONE(DOC_COL_INT("rank", NULL)),
+		[RESOURCE] = DOC_FIELD_NONE(DOC_COL_TEXT("resource")),
+		[RATIO] = DOC_REAL_OF("ratio", NULL, 'f', 3, struct binder_rank, ratio),
+		[HEADROOM] = DOC_REAL_OF("headroom", NULL, 'f', 3, struct binder_rank, headroom),
+		[BINDER] = DOC_FIELD_NONE(DOC_COL_BOOL("binder")),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct binder_group *g = &b->groups[i];
@@ -249,8 +233,7 @@ static void ranking_table(struct doc_section *s, const struct binders *b)
 				doc_set_text(t, GROUP, g->group);
 			doc_set_int(t, RANK, (int64_t)k + 1);
 			doc_set_text(t, RESOURCE, binder_resource_name(g->rank[k].r));
-			doc_set_real(t, RATIO, g->rank[k].ratio);
-			doc_set_real(t, HEADROOM, g->rank[k].headroom);
+			doc_set_fields(t, cols, 0, NCOLS, &g->rank[k]);
 			doc_set_bool(t, BINDER, (int)g->rank[k].r == g->binder);
 		}
 	}
@@ -259,19 +242,20 @@ static void ranking_table(struct doc_section *s, const struct binders *b)
 static void little_table(struct doc_section *s, const struct binders_result *res, const char *by)
 {
 	enum { TAG, GROUP, LEVEL, SESSIONS, TPUT, THINK, W, LO, HI, VERDICT, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[TAG] = DOC_COL_TEXT("tag"),
-		[GROUP] = DOC_COL_TEXT("group"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[SESSIONS] = DOC_COL_REAL("sessions", NULL, 'g', 6),
-		[TPUT] = DOC_COL_REAL("throughput", NULL, 'g', 6),
-		[THINK] = DOC_COL_REAL("think_s", "s", 'g', 4),
-		[W] = DOC_COL_REAL("implied_mean_ms", "ms", 'g', 5),
-		[LO] = DOC_COL_REAL("bound_lo_ms", "ms", 'g', 5),
-		[HI] = DOC_COL_REAL("bound_hi_ms", "ms", 'g', 5),
-		[VERDICT] = DOC_COL_TEXT("verdict"),
+	const struct doc_field cols[NCOLS] = {
+		[TAG] = DOC_TEXT_OF("tag", struct binder_run, tag),
+		[GROUP] = DOC_TEXT_SET_OF("group", struct binder_run, group),
+		[LEVEL] = DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct binder_run,
+				      level),
+		[SESSIONS] = DOC_REAL_OF("sessions", NULL, 'g', 6, struct binder_run, sessions),
+		[TPUT] = DOC_REAL_OF("throughput", NULL, 'g', 6, struct binder_run, tput),
+		[THINK] = DOC_REAL_OF("think_s", "s", 'g', 4, struct binder_run, think_s),
+		[W] = DOC_REAL_OF("implied_mean_ms", "ms", 'g', 5, struct binder_run, little_w_ms),
+		[LO] = DOC_REAL_OF("bound_lo_ms", "ms", 'g', 5, struct binder_run, little_lo_ms),
+		[HI] = DOC_REAL_OF("bound_hi_ms", "ms", 'g', 5, struct binder_run, little_hi_ms),
+		[VERDICT] = DOC_FIELD_NONE(DOC_COL_TEXT("verdict")),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "none: no run is a known closed loop (think_time) with a latency");
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < res->sel.n; i++) {
@@ -279,16 +263,7 @@ static void little_table(struct doc_section *s, const struct binders_result *res
 		if (!r->little_checked)
 			continue;
 		doc_row(t);
-		doc_set_text(t, TAG, r->tag);
-		if (*r->group)
-			doc_set_text(t, GROUP, r->group);
-		doc_set_real(t, LEVEL, r->level);
-		doc_set_real(t, SESSIONS, r->sessions);
-		doc_set_real(t, TPUT, r->tput);
-		doc_set_real(t, THINK, r->think_s);
-		doc_set_real(t, W, r->little_w_ms);
-		doc_set_real(t, LO, r->little_lo_ms);
-		doc_set_real(t, HI, isfinite(r->little_hi_ms) ? r->little_hi_ms : NAN);
+		doc_set_fields(t, cols, 0, NCOLS, r); /* an infinite bound is missing, as NaN */
 		doc_set_text(t, VERDICT, r->little_fails ? "fails" : "holds");
 	}
 }

@@ -9,95 +9,49 @@ enum { C_CATALOG, C_SOURCE, C_SHA256, C_LOADED, C_INSTANCES, C_ACTION, NCATALOG_
 
 static void catalogs_table(struct doc_section *s, const struct catalog_result *res)
 {
-	static const struct doc_col cols[NCATALOG_COLS] = {
-		[C_CATALOG] = DOC_COL_TEXT("catalog"),
-		[C_SOURCE] = DOC_COL_TEXT("source_path"),
-		[C_SHA256] = DOC_COL_TEXT("sha256"),
-		[C_LOADED] = DOC_COL_TEXT("loaded_at"),
-		[C_INSTANCES] = DOC_COL_INT("instances", NULL),
-		[C_ACTION] = DOC_COL_TEXT("action"),
+	static const struct doc_field cols[NCATALOG_COLS] = {
+		[C_CATALOG] = DOC_TEXT_OF("catalog", struct catalog_info, name),
+		[C_SOURCE] = DOC_TEXT_OF("source_path", struct catalog_info, source_path),
+		[C_SHA256] = DOC_TEXT_OF("sha256", struct catalog_info, sha256),
+		[C_LOADED] = DOC_TEXT_OF("loaded_at", struct catalog_info, loaded_at),
+		[C_INSTANCES] = DOC_INT_OF("instances", NULL, struct catalog_info, instances),
+		[C_ACTION] = DOC_FIELD_NONE(DOC_COL_TEXT("action")),
 	};
-	struct doc_table *t = doc_table(s, cols, NCATALOG_COLS);
+	struct doc_table *t = doc_table_of(s, cols, NCATALOG_COLS);
 	doc_table_empty_text(t, "no catalog stored");
 	for (size_t i = 0; i < res->ncatalogs; i++) {
-		const struct catalog_info *c = &res->catalogs[i];
 		doc_row(t);
-		doc_set_text(t, C_CATALOG, c->name);
-		doc_set_text(t, C_SOURCE, c->source_path);
-		doc_set_text(t, C_SHA256, c->sha256);
-		doc_set_text(t, C_LOADED, c->loaded_at);
-		doc_set_int(t, C_INSTANCES, (int64_t)c->instances);
+		doc_set_fields(t, cols, 0, NCATALOG_COLS, &res->catalogs[i]);
 		if (res->action[i])
 			doc_set_text(t, C_ACTION, res->action[i]);
 	}
 }
 
-enum {
-	S_CATALOG,
-	S_INSTANCE,
-	S_PROVIDER,
-	S_SERIES,
-	S_VCPUS,
-	S_THREADS,
-	S_FRACTION,
-	S_MEMORY,
-	S_CPU_FAMILY,
-	S_PRICE,
-	S_REGION,
-	S_PRICE_SOURCE,
-	S_DATE,
-	S_PHYSICAL,
-	S_SUSTAINED,
-	S_LINE,
-	S_PLATFORMS,
-	NSHOW_COLS
-};
-
 static void instances_table(struct doc_section *s, const struct catalog *cat)
 {
-	static const struct doc_col cols[NSHOW_COLS] = {
-		[S_CATALOG] = DOC_COL_TEXT("catalog"),
-		[S_INSTANCE] = DOC_COL_TEXT("instance"),
-		[S_PROVIDER] = DOC_COL_TEXT("provider"),
-		[S_SERIES] = DOC_COL_TEXT("series"),
-		[S_VCPUS] = DOC_COL_INT("vcpus", "vCPUs"),
-		[S_THREADS] = DOC_COL_INT("threads_per_core", "threads"),
-		[S_FRACTION] = DOC_COL_REAL("sustained_vcpu_fraction", NULL, 'g', 6),
-		[S_MEMORY] = DOC_COL_REAL("memory_gib", "GiB", 'g', 6),
-		[S_CPU_FAMILY] = DOC_COL_TEXT("cpu_family"),
-		[S_PRICE] = DOC_COL_REAL("price_per_hour", "USD/h", 'g', 6),
-		[S_REGION] = DOC_COL_TEXT("price_region"),
-		[S_PRICE_SOURCE] = DOC_COL_TEXT("price_source"),
-		[S_DATE] = DOC_COL_TEXT("price_date"),
-		[S_PHYSICAL] = DOC_COL_REAL("physical_cores", "cores", 'g', 6),
-		[S_SUSTAINED] = DOC_COL_REAL("sustained_cores", "cores", 'g', 6),
-		[S_LINE] = DOC_COL_INT("line", NULL),
-		[S_PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
+	static const struct doc_field cols[] = {
+		DOC_TEXT_OF("catalog", struct instance, catalog),
+		DOC_TEXT_OF("instance", struct instance, instance),
+		DOC_TEXT_OF("provider", struct instance, provider),
+		DOC_TEXT_OF("series", struct instance, series),
+		DOC_INT_OF("vcpus", "vCPUs", struct instance, vcpus),
+		DOC_INT_OF("threads_per_core", "threads", struct instance, threads_per_core),
+		DOC_REAL_OF("sustained_vcpu_fraction", NULL, 'g', 6, struct instance,
+			    sustained_vcpu_fraction),
+		DOC_REAL_OF("memory_gib", "GiB", 'g', 6, struct instance, memory_gib),
+		DOC_TEXT_OF("cpu_family", struct instance, cpu_family),
+		DOC_REAL_OF("price_per_hour", "USD/h", 'g', 6, struct instance, price_per_hour),
+		DOC_TEXT_OF("price_region", struct instance, price_region),
+		DOC_TEXT_OF("price_source", struct instance, price_source),
+		DOC_TEXT_OF("price_date", struct instance, price_date),
+		DOC_REAL_OF("physical_cores", "cores", 'g', 6, struct instance, physical_cores),
+		DOC_REAL_OF("sustained_cores", "cores", 'g', 6, struct instance, sustained_cores),
+		DOC_INT_OF("line", NULL, struct instance, line),
+		DOC_TEXT_SET_OF("cpu_platforms", struct instance, cpu_platforms),
 	};
-	struct doc_table *t = doc_table(s, cols, NSHOW_COLS);
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	doc_table_empty_text(t, "no catalog stored");
-	for (size_t i = 0; i < cat->n; i++) {
-		const struct instance *in = &cat->items[i];
-		doc_row(t);
-		doc_set_text(t, S_CATALOG, in->catalog);
-		doc_set_text(t, S_INSTANCE, in->instance);
-		doc_set_text(t, S_PROVIDER, in->provider);
-		doc_set_text(t, S_SERIES, in->series);
-		doc_set_int(t, S_VCPUS, in->vcpus);
-		doc_set_int(t, S_THREADS, in->threads_per_core);
-		doc_set_real(t, S_FRACTION, in->sustained_vcpu_fraction);
-		doc_set_real(t, S_MEMORY, in->memory_gib);
-		doc_set_text(t, S_CPU_FAMILY, in->cpu_family);
-		doc_set_real(t, S_PRICE, in->price_per_hour);
-		doc_set_text(t, S_REGION, in->price_region);
-		doc_set_text(t, S_PRICE_SOURCE, in->price_source);
-		doc_set_text(t, S_DATE, in->price_date);
-		doc_set_real(t, S_PHYSICAL, in->physical_cores);
-		doc_set_real(t, S_SUSTAINED, in->sustained_cores);
-		doc_set_int(t, S_LINE, in->line);
-		if (in->cpu_platforms && in->cpu_platforms[0])
-			doc_set_text(t, S_PLATFORMS, in->cpu_platforms);
-	}
+	doc_rows_of(t, cols, DOC_NFIELDS(cols), cat->items, cat->n, sizeof(cat->items[0]));
 }
 
 int build_catalog(const struct catalog_request *req, const struct catalog_result *res,

@@ -87,42 +87,40 @@ struct doc_table *build_families_table(struct doc_section *s,
 				       const void *arg)
 {
 	enum { FAMILY, SERIES, PROVIDER, N, VMIN, VMAX, BASIS, FACTOR, INSTANCES, PLATFORMS, NCOLS };
-	static const struct doc_col all[NCOLS] = {
-		[FAMILY] = DOC_COL_TEXT("cpu_family"),
-		[SERIES] = DOC_COL_TEXT("series"),
-		[PROVIDER] = DOC_COL_TEXT("provider"),
-		[N] = DOC_COL_INT("n", "instances"),
-		[VMIN] = DOC_COL_INT("vcpus_min", "vCPUs"),
-		[VMAX] = DOC_COL_INT("vcpus_max", "vCPUs"),
-		[BASIS] = DOC_COL_TEXT("rate_basis"),
-		[FACTOR] = DOC_COL_REAL("translation_factor", "x", 'g', 6),
-		[INSTANCES] = DOC_COL_TEXT("instances"),
-		[PLATFORMS] = DOC_COL_TEXT("cpu_platforms"),
+	static const struct doc_field all[NCOLS] = {
+		[FAMILY] = DOC_TEXT_OF("cpu_family", struct catalog_family, cpu_family),
+		[SERIES] = DOC_TEXT_OF("series", struct catalog_family, series),
+		[PROVIDER] = DOC_TEXT_OF("provider", struct catalog_family, provider),
+		[N] = DOC_INT_OF("n", "instances", struct catalog_family, n),
+		[VMIN] = DOC_INT_OF("vcpus_min", "vCPUs", struct catalog_family, vcpus_min),
+		[VMAX] = DOC_INT_OF("vcpus_max", "vCPUs", struct catalog_family, vcpus_max),
+		[BASIS] = DOC_FIELD_NONE(DOC_COL_TEXT("rate_basis")),
+		[FACTOR] = DOC_FIELD_NONE(DOC_COL_REAL("translation_factor", "x", 'g', 6)),
+		[INSTANCES] = DOC_TEXT_OF("instances", struct catalog_family, instances),
+		[PLATFORMS] = DOC_TEXT_SET_OF("cpu_platforms", struct catalog_family, platforms),
 	};
 	_Static_assert((int)BASIS == (int)BUILD_FAMILY_BASIS && (int)FACTOR == (int)BUILD_FAMILY_FACTOR,
 		       "the basis columns as builders.h numbers them");
 	/* without a basis the two basis columns are not in the table: the later ones move up */
-	size_t skip = basis ? 0 : FACTOR + 1 - BASIS;
-	struct doc_col cols[NCOLS];
-	for (size_t c = 0, k = 0; c < NCOLS; c++)
+	struct doc_field cols[NCOLS];
+	size_t ncols = 0;
+	for (size_t c = 0; c < NCOLS; c++)
 		if (basis || c < BASIS || c > FACTOR)
-			cols[k++] = all[c];
-	struct doc_table *t = doc_table(s, cols, NCOLS - skip);
+			cols[ncols++] = all[c];
+	struct doc_table *t = doc_table_of(s, cols, ncols);
 	doc_table_empty_text(t, empty);
 	for (size_t i = 0; i < n; i++) {
-		const struct catalog_family *f = &families[i];
 		doc_row(t);
-		doc_set_text(t, FAMILY, f->cpu_family);
-		doc_set_text(t, SERIES, f->series);
-		doc_set_text(t, PROVIDER, f->provider);
-		doc_set_int(t, N, (int64_t)f->n);
-		doc_set_int(t, VMIN, f->vcpus_min);
-		doc_set_int(t, VMAX, f->vcpus_max);
-		doc_set_text(t, INSTANCES - skip, f->instances);
-		if (f->platforms[0])
-			doc_set_text(t, PLATFORMS - skip, f->platforms);
+		doc_set_fields(t, cols, 0, ncols, &families[i]);
 		if (basis)
-			basis(t, f, arg);
+			basis(t, &families[i], arg);
 	}
 	return t;
+}
+
+void build_set_interval(struct doc_table *t, size_t col, double value, double lo, double hi)
+{
+	doc_set_real(t, col, value);
+	doc_set_real(t, col + 1, lo);
+	doc_set_real(t, col + 2, hi);
 }

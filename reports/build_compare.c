@@ -71,87 +71,81 @@ enum {
 
 /*
  * The estimate and t-test columns the headline and the levels tables both
- * carry, in this order from P_GM on (u: the metric's unit, for differences).
+ * carry, in this order from P_GM on (u: the metric's unit, for differences):
+ * the estimate in the ratio or the difference columns by the scale
+ * (build_set_interval), the t test from the struct verdict.
  */
 #define ESTIMATE_COLS(P, u)                                                                        \
-	[P##_GM] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),                                          \
-	[P##_GM_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),                                    \
-	[P##_GM_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),                                    \
-	[P##_MEAN_DIFF] = DOC_COL_REAL("mean_diff", u, 'g', 4),                                    \
-	[P##_MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", u, 'g', 4),                              \
-	[P##_MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", u, 'g', 4),                              \
-	[P##_T] = DOC_COL_REAL("t", NULL, 'g', 4), [P##_DF] = DOC_COL_REAL("df", NULL, 'g', 3),    \
-	[P##_T_P] = DOC_COL_REAL("t_p", NULL, 'g', 3)
+	[P##_GM] = DOC_FIELD_NONE(DOC_COL_REAL("gm_ratio", "x", 'f', 4)),                          \
+	[P##_GM_LO] = DOC_FIELD_NONE(DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4)),                    \
+	[P##_GM_HI] = DOC_FIELD_NONE(DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4)),                    \
+	[P##_MEAN_DIFF] = DOC_FIELD_NONE(DOC_COL_REAL("mean_diff", u, 'g', 4)),                    \
+	[P##_MEAN_DIFF_LO] = DOC_FIELD_NONE(DOC_COL_REAL("mean_diff_lo", u, 'g', 4)),              \
+	[P##_MEAN_DIFF_HI] = DOC_FIELD_NONE(DOC_COL_REAL("mean_diff_hi", u, 'g', 4)),              \
+	[P##_T] = DOC_REAL_OF("t", NULL, 'g', 4, struct verdict, t.t),                             \
+	[P##_DF] = DOC_REAL_OF("df", NULL, 'g', 3, struct verdict, t.df),                          \
+	[P##_T_P] = DOC_REAL_OF("t_p", NULL, 'g', 3, struct verdict, p)
 
-/* The outcome's estimate columns: ratios on the log scale, differences on the absolute. */
-static void set_estimate(struct doc_table *t, size_t col_gm, size_t col_diff, bool log_scale,
-			 const struct verdict *o)
-{
-	size_t c = log_scale ? col_gm : col_diff;
-	doc_set_real(t, c, o->estimate);
-	doc_set_real(t, c + 1, o->lo);
-	doc_set_real(t, c + 2, o->hi);
-}
+/* An arm's columns from its struct summary, named pre "n", pre "median", ... */
+#define SUMMARY_COLS(P, pre, u)                                                                    \
+	[P##_N] = DOC_INT_OF(pre "n", "runs", struct summary, n),                                  \
+	[P##_MEDIAN] = DOC_REAL_OF(pre "median", u, 'g', 6, struct summary, median),               \
+	[P##_MIN] = DOC_REAL_OF(pre "min", u, 'g', 6, struct summary, min),                        \
+	[P##_MAX] = DOC_REAL_OF(pre "max", u, 'g', 6, struct summary, max),                        \
+	[P##_SPREAD] = DOC_REAL_OF(pre "spread_pct", "%", 'f', 1, struct summary, spread_pct)
+
+/* A verdict's word, runs needed and reason, the arms' and the levels' last columns. */
+#define VERDICT_COLS(P)                                                                            \
+	[P##_VERDICT] = DOC_TEXT_OF("verdict", struct verdict, word),                              \
+	[P##_RUNS_NEEDED] =                                                                        \
+		DOC_REAL_OF("runs_needed", "runs", 'g', 6, struct verdict, runs_needed),           \
+	[P##_REASON] = DOC_TEXT_OF("reason", struct verdict, reason)
 
 static void comparison_table(struct doc_section *s, const struct compare_result *res,
 			     const char *metric)
 {
 	const char *u = field_known_unit(metric);
-	const struct doc_col cols[RCOLS] = {
-		[R_DESIGN] = DOC_COL_TEXT("design"),
-		[R_SCALE] = DOC_COL_TEXT("scale"),
-		[R_A_N] = DOC_COL_INT("a_n", "runs"),
-		[R_A_MEDIAN] = DOC_COL_REAL("a_median", u, 'g', 6),
-		[R_A_MIN] = DOC_COL_REAL("a_min", u, 'g', 6),
-		[R_A_MAX] = DOC_COL_REAL("a_max", u, 'g', 6),
-		[R_A_SPREAD] = DOC_COL_REAL("a_spread_pct", "%", 'f', 1),
-		[R_A_RANGE] = DOC_COL_REAL("a_range", u, 'g', 4),
-		[R_B_N] = DOC_COL_INT("b_n", "runs"),
-		[R_B_MEDIAN] = DOC_COL_REAL("b_median", u, 'g', 6),
-		[R_B_MIN] = DOC_COL_REAL("b_min", u, 'g', 6),
-		[R_B_MAX] = DOC_COL_REAL("b_max", u, 'g', 6),
-		[R_B_SPREAD] = DOC_COL_REAL("b_spread_pct", "%", 'f', 1),
-		[R_B_RANGE] = DOC_COL_REAL("b_range", u, 'g', 4),
-		[R_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
-		[R_RATIO_LO] = DOC_COL_REAL("ratio_lo", "x", 'f', 4),
-		[R_RATIO_HI] = DOC_COL_REAL("ratio_hi", "x", 'f', 4),
-		[R_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
-		[R_TEST] = DOC_COL_TEXT("test"),
+	const struct doc_field cols[RCOLS] = {
+		[R_DESIGN] = DOC_FIELD_NONE(DOC_COL_TEXT("design")),
+		[R_SCALE] = DOC_FIELD_NONE(DOC_COL_TEXT("scale")),
+		SUMMARY_COLS(R_A, "a_", u),
+		[R_A_RANGE] = DOC_FIELD_NONE(DOC_COL_REAL("a_range", u, 'g', 4)),
+		SUMMARY_COLS(R_B, "b_", u),
+		[R_B_RANGE] = DOC_FIELD_NONE(DOC_COL_REAL("b_range", u, 'g', 4)),
+		[R_RATIO] = DOC_FIELD_NONE(DOC_COL_REAL("ratio", "x", 'f', 4)),
+		[R_RATIO_LO] = DOC_FIELD_NONE(DOC_COL_REAL("ratio_lo", "x", 'f', 4)),
+		[R_RATIO_HI] = DOC_FIELD_NONE(DOC_COL_REAL("ratio_hi", "x", 'f', 4)),
+		[R_DIFF] = DOC_FIELD_NONE(DOC_COL_REAL("diff", u, 'g', 4)),
+		[R_TEST] = DOC_FIELD_NONE(DOC_COL_TEXT("test")),
 		ESTIMATE_COLS(R, u),
-		[R_MW_U] = DOC_COL_REAL("mw_u", NULL, 'g', 6),
-		[R_MW_P] = DOC_COL_REAL("mw_p", NULL, 'g', 3),
-		[R_MIN_P] = DOC_COL_REAL("min_p", NULL, 'g', 3),
-		[R_EFFECT_PCT] = DOC_COL_REAL("effect_pct", "%", 'g', 3),
-		[R_EFFECT] = DOC_COL_REAL("effect", u, 'g', 4),
-		[R_OVER_SPREAD_A] = DOC_COL_REAL("effect_over_spread_a", "x", 'f', 2),
-		[R_OVER_SPREAD_B] = DOC_COL_REAL("effect_over_spread_b", "x", 'f', 2),
-		[R_OVER_BOUND_A] = DOC_COL_REAL("spread_over_bound_a", "x", 'f', 1),
-		[R_OVER_BOUND_B] = DOC_COL_REAL("spread_over_bound_b", "x", 'f', 1),
-		[R_DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
-		[R_VERDICT] = DOC_COL_TEXT("verdict"),
-		[R_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
+		[R_MW_U] = DOC_FIELD_NONE(DOC_COL_REAL("mw_u", NULL, 'g', 6)),
+		[R_MW_P] = DOC_FIELD_NONE(DOC_COL_REAL("mw_p", NULL, 'g', 3)),
+		[R_MIN_P] = DOC_FIELD_NONE(DOC_COL_REAL("min_p", NULL, 'g', 3)),
+		[R_EFFECT_PCT] = DOC_FIELD_NONE(DOC_COL_REAL("effect_pct", "%", 'g', 3)),
+		[R_EFFECT] = DOC_FIELD_NONE(DOC_COL_REAL("effect", u, 'g', 4)),
+		[R_OVER_SPREAD_A] =
+			DOC_FIELD_NONE(DOC_COL_REAL("effect_over_spread_a", "x", 'f', 2)),
+		[R_OVER_SPREAD_B] =
+			DOC_FIELD_NONE(DOC_COL_REAL("effect_over_spread_b", "x", 'f', 2)),
+		[R_OVER_BOUND_A] = DOC_FIELD_NONE(DOC_COL_REAL("spread_over_bound_a", "x", 'f', 1)),
+		[R_OVER_BOUND_B] = DOC_FIELD_NONE(DOC_COL_REAL("spread_over_bound_b", "x", 'f', 1)),
+		[R_DISJOINT] = DOC_FIELD_NONE(DOC_COL_TEXT("ranges_disjoint")),
+		[R_VERDICT] = DOC_FIELD_NONE(DOC_COL_TEXT("verdict")),
+		[R_RUNS_NEEDED] = DOC_FIELD_NONE(DOC_COL_REAL("runs_needed", "runs", 'g', 6)),
 	};
 	const struct compare *c = &res->c;
 	const struct verdict *o = res->headline;
-	struct doc_table *t = doc_table(s, cols, RCOLS);
+	struct doc_table *t = doc_table_of(s, cols, RCOLS);
 	doc_table_hide_empty(t);
 	doc_row(t);
 	doc_set_text(t, R_DESIGN, design_word(res));
 	doc_set_text(t, R_SCALE, c->log_scale ? "log" : "absolute");
-	doc_set_int(t, R_A_N, (int64_t)c->a.n);
-	doc_set_real(t, R_A_MEDIAN, c->a.median);
-	doc_set_real(t, R_A_MIN, c->a.min);
-	doc_set_real(t, R_A_MAX, c->a.max);
-	doc_set_real(t, R_A_SPREAD, c->a.spread_pct);
-	if (!c->log_scale)
+	doc_set_fields(t, cols, R_A_N, R_A_SPREAD + 1, &c->a);
+	doc_set_fields(t, cols, R_B_N, R_B_SPREAD + 1, &c->b);
+	if (!c->log_scale) {
 		doc_set_real(t, R_A_RANGE, c->a.max - c->a.min);
-	doc_set_int(t, R_B_N, (int64_t)c->b.n);
-	doc_set_real(t, R_B_MEDIAN, c->b.median);
-	doc_set_real(t, R_B_MIN, c->b.min);
-	doc_set_real(t, R_B_MAX, c->b.max);
-	doc_set_real(t, R_B_SPREAD, c->b.spread_pct);
-	if (!c->log_scale)
 		doc_set_real(t, R_B_RANGE, c->b.max - c->b.min);
+	}
 	doc_set_real(t, R_RATIO, c->ratio.ratio);
 	if (res->design == COMPARE_UNPAIRED) {
 		doc_set_real(t, R_RATIO_LO, c->ratio.lo);
@@ -166,18 +160,15 @@ static void comparison_table(struct doc_section *s, const struct compare_result 
 	if (!o) { /* --by: the levels' summary (verdict_tally) */
 		const struct verdict_tally *tl = &res->tally;
 		doc_set_text(t, R_TEST, tl->method);
-		doc_set_real(t, c->log_scale ? R_GM : R_MEAN_DIFF, tl->estimate);
-		doc_set_real(t, c->log_scale ? R_GM_LO : R_MEAN_DIFF_LO, tl->lo);
-		doc_set_real(t, c->log_scale ? R_GM_HI : R_MEAN_DIFF_HI, tl->hi);
+		build_set_interval(t, c->log_scale ? R_GM : R_MEAN_DIFF, tl->estimate, tl->lo,
+				   tl->hi);
 		doc_set_real(t, R_DF, tl->df);
 		doc_set_text(t, R_VERDICT, tl->text);
 		return;
 	}
 	doc_set_text(t, R_TEST, o->test);
-	set_estimate(t, R_GM, R_MEAN_DIFF, c->log_scale, o);
-	doc_set_real(t, R_T, o->t.t);
-	doc_set_real(t, R_DF, o->t.df);
-	doc_set_real(t, R_T_P, o->p);
+	build_set_interval(t, c->log_scale ? R_GM : R_MEAN_DIFF, o->estimate, o->lo, o->hi);
+	doc_set_fields(t, cols, R_T, R_T_P + 1, o);
 	doc_set_real(t, c->log_scale ? R_EFFECT_PCT : R_EFFECT,
 		     c->log_scale ? o->observed_pct : fabs(o->estimate));
 	if (res->design == COMPARE_UNPAIRED) {
@@ -217,52 +208,33 @@ enum {
 static void arms_table(struct doc_section *s, const struct compare_request *req,
 		       const struct compare *c, const char *metric)
 {
-	const struct doc_col cols[NCOLS] = {
-		[C_ARM] = DOC_COL_TEXT("arm"),
-		[C_WHERE] = DOC_COL_TEXT("where"),
-		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
-		[C_SPREAD] = DOC_COL_REAL("spread_pct", "%", 'f', 1),
-		[C_OVER_BOUND] = DOC_COL_REAL("spread_over_bound", "x", 'f', 1),
-		[C_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
-		[C_RATIO_LO] = DOC_COL_REAL("ratio_lo", "x", 'f', 4),
-		[C_RATIO_HI] = DOC_COL_REAL("ratio_hi", "x", 'f', 4),
-		[C_U] = DOC_COL_REAL("u", NULL, 'g', 6),
-		[C_P] = DOC_COL_REAL("p", NULL, 'g', 4),
-		[C_EXACT] = DOC_COL_TEXT("exact"),
-		[C_MIN_P] = DOC_COL_REAL("min_p", NULL, 'g', 4),
-		[C_VERDICT] = DOC_COL_TEXT("verdict"),
-		[C_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
-		[C_REASON] = DOC_COL_TEXT("reason"),
+	const struct doc_field cols[NCOLS] = {
+		[C_ARM] = DOC_FIELD_NONE(DOC_COL_TEXT("arm")),
+		[C_WHERE] = DOC_FIELD_NONE(DOC_COL_TEXT("where")),
+		SUMMARY_COLS(C, "", field_known_unit(metric)),
+		[C_OVER_BOUND] = DOC_FIELD_NONE(DOC_COL_REAL("spread_over_bound", "x", 'f', 1)),
+		[C_RATIO] = DOC_REAL_OF("ratio", "x", 'f', 4, struct ratio_ci, ratio),
+		[C_RATIO_LO] = DOC_REAL_OF("ratio_lo", "x", 'f', 4, struct ratio_ci, lo),
+		[C_RATIO_HI] = DOC_REAL_OF("ratio_hi", "x", 'f', 4, struct ratio_ci, hi),
+		[C_U] = DOC_REAL_OF("u", NULL, 'g', 6, struct verdict, rank.u),
+		[C_P] = DOC_REAL_OF("p", NULL, 'g', 4, struct verdict, rank.p),
+		[C_EXACT] = DOC_FIELD_NONE(DOC_COL_TEXT("exact")),
+		[C_MIN_P] = DOC_REAL_OF("min_p", NULL, 'g', 4, struct verdict, rank.min_p),
+		VERDICT_COLS(C),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	for (int arm = 0; arm < 2; arm++) {
-		const struct summary *x = arm ? &c->b : &c->a;
 		doc_row(t);
 		doc_set_text(t, C_ARM, arm ? "b" : "a");
 		doc_set_text(t, C_WHERE, req->arm[arm]);
-		doc_set_int(t, C_N, (int64_t)x->n);
-		doc_set_real(t, C_MEDIAN, x->median);
-		doc_set_real(t, C_MIN, x->min);
-		doc_set_real(t, C_MAX, x->max);
-		doc_set_real(t, C_SPREAD, x->spread_pct);
+		doc_set_fields(t, cols, C_N, C_SPREAD + 1, arm ? &c->b : &c->a);
 		doc_set_real(t, C_OVER_BOUND,
 			     arm ? c->spread_over_bound_b : c->spread_over_bound_a);
-		if (arm == 0)
-			continue;
-		doc_set_real(t, C_RATIO, c->ratio.ratio);
-		doc_set_real(t, C_RATIO_LO, c->ratio.lo);
-		doc_set_real(t, C_RATIO_HI, c->ratio.hi);
-		doc_set_real(t, C_U, c->v.rank.u);
-		doc_set_real(t, C_P, c->v.rank.p);
-		doc_set_text(t, C_EXACT, c->v.rank.exact ? "exact" : "normal");
-		doc_set_real(t, C_MIN_P, c->v.rank.min_p);
-		doc_set_text(t, C_VERDICT, c->v.word);
-		doc_set_real(t, C_RUNS_NEEDED, c->v.runs_needed);
-		doc_set_text(t, C_REASON, c->v.reason);
 	}
+	/* the unpaired comparison on arm b's row */
+	doc_set_fields(t, cols, C_RATIO, C_RATIO_HI + 1, &c->ratio);
+	doc_set_fields(t, cols, C_U, NCOLS, &c->v);
+	doc_set_text(t, C_EXACT, c->v.rank.exact ? "exact" : "normal");
 }
 
 /* ---- levels (--by) ---- */
@@ -297,50 +269,50 @@ static void levels_table(struct doc_section *s, const struct compare_result *res
 			 const char *metric)
 {
 	const char *u = field_known_unit(metric);
-	const struct doc_col cols[LCOLS] = {
-		[L_LEVEL] = DOC_COL_TEXT("level"),
-		[L_A_N] = DOC_COL_INT("a_n", "runs"),
-		[L_B_N] = DOC_COL_INT("b_n", "runs"),
-		[L_A_MEDIAN] = DOC_COL_REAL("a_median", u, 'g', 6),
-		[L_B_MEDIAN] = DOC_COL_REAL("b_median", u, 'g', 6),
-		[L_A_SPREAD] = DOC_COL_REAL("a_spread_pct", "%", 'f', 1),
-		[L_B_SPREAD] = DOC_COL_REAL("b_spread_pct", "%", 'f', 1),
-		[L_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
-		[L_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
+	const struct doc_field cols[LCOLS] = {
+		[L_LEVEL] = DOC_TEXT_OF("level", struct compare_level, level),
+		[L_A_N] = DOC_INT_OF("a_n", "runs", struct compare_level, c.a.n),
+		[L_B_N] = DOC_INT_OF("b_n", "runs", struct compare_level, c.b.n),
+		[L_A_MEDIAN] = DOC_REAL_OF("a_median", u, 'g', 6, struct compare_level, c.a.median),
+		[L_B_MEDIAN] = DOC_REAL_OF("b_median", u, 'g', 6, struct compare_level, c.b.median),
+		[L_A_SPREAD] = DOC_REAL_OF("a_spread_pct", "%", 'f', 1, struct compare_level,
+					   c.a.spread_pct),
+		[L_B_SPREAD] = DOC_REAL_OF("b_spread_pct", "%", 'f', 1, struct compare_level,
+					   c.b.spread_pct),
+		[L_RATIO] = DOC_REAL_OF("ratio", "x", 'f', 4, struct compare_level, c.ratio.ratio),
+		[L_DIFF] = DOC_FIELD_NONE(DOC_COL_REAL("diff", u, 'g', 4)),
 		ESTIMATE_COLS(L, u),
-		[L_DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
-		[L_VERDICT] = DOC_COL_TEXT("verdict"),
-		[L_RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
-		[L_REASON] = DOC_COL_TEXT("reason"),
+		[L_DISJOINT] = DOC_YES_NO_OF("ranges_disjoint", struct verdict, ranges_disjoint),
+		VERDICT_COLS(L),
 	};
-	struct doc_table *t = doc_table(s, cols, LCOLS);
+	struct doc_table *t = doc_table_of(s, cols, LCOLS);
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "none: no --by FIELD");
 	for (size_t i = 0; i < res->nlevels; i++) {
 		const struct compare *c = &res->levels[i].c;
 		doc_row(t);
-		doc_set_text(t, L_LEVEL, res->levels[i].level);
-		doc_set_int(t, L_A_N, (int64_t)c->a.n);
-		doc_set_int(t, L_B_N, (int64_t)c->b.n);
-		doc_set_real(t, L_A_MEDIAN, c->a.median);
-		doc_set_real(t, L_B_MEDIAN, c->b.median);
-		doc_set_real(t, L_A_SPREAD, c->a.spread_pct);
-		doc_set_real(t, L_B_SPREAD, c->b.spread_pct);
-		doc_set_real(t, L_RATIO, c->ratio.ratio);
+		doc_set_fields(t, cols, L_LEVEL, L_RATIO + 1, &res->levels[i]);
 		if (!c->log_scale)
 			doc_set_real(t, L_DIFF, c->diff);
-		set_estimate(t, L_GM, L_MEAN_DIFF, c->log_scale, &c->v);
-		doc_set_real(t, L_T, c->v.t.t);
-		doc_set_real(t, L_DF, c->v.t.df);
-		doc_set_real(t, L_T_P, c->v.p);
-		doc_set_text(t, L_DISJOINT, c->v.ranges_disjoint ? "yes" : "no");
-		doc_set_text(t, L_VERDICT, c->v.word);
-		doc_set_real(t, L_RUNS_NEEDED, c->v.runs_needed);
-		doc_set_text(t, L_REASON, c->v.reason);
+		build_set_interval(t, c->log_scale ? L_GM : L_MEAN_DIFF, c->v.estimate, c->v.lo,
+				   c->v.hi);
+		doc_set_fields(t, cols, L_T, LCOLS, &c->v);
 	}
 }
 
 /* ---- benchstat's view (analysis/benchstat.h) ---- */
+
+/*
+ * The first two columns of a row of benchstat's or compare.py's view: its
+ * level (--by's, else "all") and the metric, its unit.
+ */
+enum { LEVEL_COL, UNIT_COL };
+static void level_and_unit(struct doc_table *t, const struct compare_result *res, size_t i,
+			   const char *metric)
+{
+	doc_set_text(t, LEVEL_COL, res->design == COMPARE_BY ? res->levels[i].level : "all");
+	doc_set_text(t, UNIT_COL, metric);
+}
 
 enum {
 	B_LEVEL,
@@ -362,35 +334,30 @@ enum {
 	BCOLS
 };
 
-static void set_finite(struct doc_table *t, int col, double v)
-{
-	if (isfinite(v))
-		doc_set_real(t, col, v);
-}
-
 static void benchstat_table(struct doc *d, struct doc_section *s, const struct compare_request *req,
 			    const struct compare_result *res, const char *metric)
 {
 	const char *u = field_known_unit(metric);
-	const struct doc_col cols[BCOLS] = {
-		[B_LEVEL] = DOC_COL_TEXT("level"),
-		[B_UNIT] = DOC_COL_TEXT("unit"),
-		[B_A_MEDIAN] = DOC_COL_REAL("a_median", u, 'g', 6),
-		[B_A_CI] = DOC_COL_REAL("a_ci_pct", "%", 'f', 0),
-		[B_B_MEDIAN] = DOC_COL_REAL("b_median", u, 'g', 6),
-		[B_B_CI] = DOC_COL_REAL("b_ci_pct", "%", 'f', 0),
-		[B_DELTA] = DOC_COL_REAL("delta_pct", "%", 'f', 2),
-		[B_CHANGE] = DOC_COL_TEXT("change"),
-		[B_P] = DOC_COL_REAL("p", NULL, 'f', 3),
-		[B_A_N] = DOC_COL_INT("a_n", "runs"),
-		[B_B_N] = DOC_COL_INT("b_n", "runs"),
-		[B_A_LO] = DOC_COL_REAL("a_lo", u, 'g', 6),
-		[B_A_HI] = DOC_COL_REAL("a_hi", u, 'g', 6),
-		[B_B_LO] = DOC_COL_REAL("b_lo", u, 'g', 6),
-		[B_B_HI] = DOC_COL_REAL("b_hi", u, 'g', 6),
-		[B_TEST] = DOC_COL_TEXT("test"),
+	/* an infinite interval (benchstat's ± ∞) is a missing cell, as NaN is */
+	const struct doc_field cols[BCOLS] = {
+		[B_LEVEL] = DOC_FIELD_NONE(DOC_COL_TEXT("level")),
+		[B_UNIT] = DOC_FIELD_NONE(DOC_COL_TEXT("unit")),
+		[B_A_MEDIAN] = DOC_REAL_OF("a_median", u, 'g', 6, struct benchstat_row, a.median),
+		[B_A_CI] = DOC_REAL_OF("a_ci_pct", "%", 'f', 0, struct benchstat_row, a.ci_pct),
+		[B_B_MEDIAN] = DOC_REAL_OF("b_median", u, 'g', 6, struct benchstat_row, b.median),
+		[B_B_CI] = DOC_REAL_OF("b_ci_pct", "%", 'f', 0, struct benchstat_row, b.ci_pct),
+		[B_DELTA] = DOC_FIELD_NONE(DOC_COL_REAL("delta_pct", "%", 'f', 2)),
+		[B_CHANGE] = DOC_FIELD_NONE(DOC_COL_TEXT("change")),
+		[B_P] = DOC_REAL_OF("p", NULL, 'f', 3, struct benchstat_row, test.p),
+		[B_A_N] = DOC_INT_OF("a_n", "runs", struct benchstat_row, a.n),
+		[B_B_N] = DOC_INT_OF("b_n", "runs", struct benchstat_row, b.n),
+		[B_A_LO] = DOC_REAL_OF("a_lo", u, 'g', 6, struct benchstat_row, a.lo),
+		[B_A_HI] = DOC_REAL_OF("a_hi", u, 'g', 6, struct benchstat_row, a.hi),
+		[B_B_LO] = DOC_REAL_OF("b_lo", u, 'g', 6, struct benchstat_row, b.lo),
+		[B_B_HI] = DOC_REAL_OF("b_hi", u, 'g', 6, struct benchstat_row, b.hi),
+		[B_TEST] = DOC_FIELD_NONE(DOC_COL_TEXT("test")),
 	};
-	struct doc_table *t = doc_table(s, cols, BCOLS);
+	struct doc_table *t = doc_table_of(s, cols, BCOLS);
 	bool infinite = false;
 	doc_text(s,
 		 "benchstat's columns (golang.org/x/perf/cmd/benchstat): each arm's median and "
@@ -405,22 +372,11 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 	for (size_t i = 0; i < res->nbenchstat; i++) {
 		const struct benchstat_row *r = &res->benchstat[i];
 		doc_row(t);
-		doc_set_text(t, B_LEVEL, res->design == COMPARE_BY ? res->levels[i].level : "all");
-		doc_set_text(t, B_UNIT, metric);
-		doc_set_real(t, B_A_MEDIAN, r->a.median);
-		set_finite(t, B_A_CI, r->a.ci_pct);
-		doc_set_real(t, B_B_MEDIAN, r->b.median);
-		set_finite(t, B_B_CI, r->b.ci_pct);
+		doc_set_fields(t, cols, 0, BCOLS, r);
+		level_and_unit(t, res, i, metric);
 		if (r->significant)
-			set_finite(t, B_DELTA, r->delta_pct);
+			doc_set_real(t, B_DELTA, r->delta_pct);
 		doc_set_text(t, B_CHANGE, r->significant ? "changed" : "~");
-		doc_set_real(t, B_P, r->test.p);
-		doc_set_int(t, B_A_N, (int64_t)r->a.n);
-		doc_set_int(t, B_B_N, (int64_t)r->b.n);
-		set_finite(t, B_A_LO, r->a.lo);
-		set_finite(t, B_A_HI, r->a.hi);
-		set_finite(t, B_B_LO, r->b.lo);
-		set_finite(t, B_B_HI, r->b.hi);
 		doc_set_text(t, B_TEST,
 			     r->test.exact ? (r->test.ties ? "exact given ties" : "exact")
 					   : "normal");
@@ -435,23 +391,26 @@ static void benchstat_table(struct doc *d, struct doc_section *s, const struct c
 /* ---- compare.py's view (analysis/comparepy.h) on one metric ---- */
 
 enum { Y_LEVEL, Y_UNIT, Y_A_MEAN, Y_B_MEAN, Y_CHANGE, Y_P, Y_A_N, Y_B_N, Y_TEST, YCOLS };
+_Static_assert((int)B_LEVEL == LEVEL_COL && (int)B_UNIT == UNIT_COL && (int)Y_LEVEL == LEVEL_COL &&
+		       (int)Y_UNIT == UNIT_COL,
+	       "both views start with the columns level_and_unit sets");
 
 static void comparepy_table(struct doc *d, struct doc_section *s, const struct compare_result *res,
 			    const char *metric)
 {
 	const char *u = field_known_unit(metric);
-	const struct doc_col cols[YCOLS] = {
-		[Y_LEVEL] = DOC_COL_TEXT("level"),
-		[Y_UNIT] = DOC_COL_TEXT("unit"),
-		[Y_A_MEAN] = DOC_COL_REAL("a_mean", u, 'g', 6),
-		[Y_B_MEAN] = DOC_COL_REAL("b_mean", u, 'g', 6),
-		[Y_CHANGE] = DOC_COL_REAL("change", NULL, 'f', 4),
-		[Y_P] = DOC_COL_REAL("utest_p", NULL, 'f', 4),
-		[Y_A_N] = DOC_COL_INT("a_n", "runs"),
-		[Y_B_N] = DOC_COL_INT("b_n", "runs"),
-		[Y_TEST] = DOC_COL_TEXT("test"),
+	const struct doc_field cols[YCOLS] = {
+		[Y_LEVEL] = DOC_FIELD_NONE(DOC_COL_TEXT("level")),
+		[Y_UNIT] = DOC_FIELD_NONE(DOC_COL_TEXT("unit")),
+		[Y_A_MEAN] = DOC_REAL_OF("a_mean", u, 'g', 6, struct compare_comparepy, mean[0]),
+		[Y_B_MEAN] = DOC_REAL_OF("b_mean", u, 'g', 6, struct compare_comparepy, mean[1]),
+		[Y_CHANGE] = DOC_REAL_OF("change", NULL, 'f', 4, struct compare_comparepy, change),
+		[Y_P] = DOC_FIELD_NONE(DOC_COL_REAL("utest_p", NULL, 'f', 4)),
+		[Y_A_N] = DOC_INT_OF("a_n", "runs", struct compare_comparepy, n[0]),
+		[Y_B_N] = DOC_INT_OF("b_n", "runs", struct compare_comparepy, n[1]),
+		[Y_TEST] = DOC_FIELD_NONE(DOC_COL_TEXT("test")),
 	};
-	struct doc_table *t = doc_table(s, cols, YCOLS);
+	struct doc_table *t = doc_table_of(s, cols, YCOLS);
 	bool unreliable = false;
 	doc_text(s, "Google Benchmark's tools/compare.py on the same runs: each arm's mean, the "
 		    "relative change (b - a) / |a| of the means, and the two-sided Mann-Whitney U "
@@ -462,15 +421,10 @@ static void comparepy_table(struct doc *d, struct doc_section *s, const struct c
 	for (size_t i = 0; i < res->ncomparepy; i++) {
 		const struct compare_comparepy *c = &res->comparepy[i];
 		doc_row(t);
-		doc_set_text(t, Y_LEVEL, res->design == COMPARE_BY ? res->levels[i].level : "all");
-		doc_set_text(t, Y_UNIT, metric);
-		set_finite(t, Y_A_MEAN, c->mean[0]);
-		set_finite(t, Y_B_MEAN, c->mean[1]);
-		set_finite(t, Y_CHANGE, c->change);
+		doc_set_fields(t, cols, 0, YCOLS, c);
+		level_and_unit(t, res, i, metric);
 		if (c->utest)
 			doc_set_real(t, Y_P, c->test.p);
-		doc_set_int(t, Y_A_N, (int64_t)c->n[0]);
-		doc_set_int(t, Y_B_N, (int64_t)c->n[1]);
 		doc_set_text(t, Y_TEST,
 			     !c->utest ? "too few runs" : c->test.exact ? "exact" : "normal");
 		unreliable |= c->utest && !c->optimal;
@@ -489,30 +443,26 @@ enum { P_KEY, P_A_TAG, P_B_TAG, P_A, P_B, P_RATIO, P_DIFF, P_AGREES, PCOLS };
 static void pairs_table(struct doc_section *s, const struct compare_result *res, const char *metric)
 {
 	const char *u = field_known_unit(metric);
-	const struct doc_col cols[PCOLS] = {
-		[P_KEY] = DOC_COL_TEXT("key"),
-		[P_A_TAG] = DOC_COL_TEXT("a_tag"),
-		[P_B_TAG] = DOC_COL_TEXT("b_tag"),
-		[P_A] = DOC_COL_REAL("a", u, 'g', 6),
-		[P_B] = DOC_COL_REAL("b", u, 'g', 6),
-		[P_RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
-		[P_DIFF] = DOC_COL_REAL("diff", u, 'g', 4),
-		[P_AGREES] = DOC_COL_BOOL("agrees"),
+	const struct doc_field cols[PCOLS] = {
+		[P_KEY] = DOC_TEXT_OF("key", struct compare_pair, key),
+		[P_A_TAG] = DOC_TEXT_OF("a_tag", struct compare_pair, tag_a),
+		[P_B_TAG] = DOC_TEXT_OF("b_tag", struct compare_pair, tag_b),
+		[P_A] = DOC_REAL_OF("a", u, 'g', 6, struct compare_pair, a),
+		[P_B] = DOC_REAL_OF("b", u, 'g', 6, struct compare_pair, b),
+		[P_RATIO] = DOC_FIELD_NONE(DOC_COL_REAL("ratio", "x", 'f', 4)),
+		[P_DIFF] = DOC_FIELD_NONE(DOC_COL_REAL("diff", u, 'g', 4)),
+		[P_AGREES] = DOC_FIELD_NONE(DOC_COL_BOOL("agrees")),
 	};
 	const struct verdict *o = &res->paired;
 	bool log_scale = res->c.log_scale;
 	double null = log_scale ? 1 : 0;
-	struct doc_table *t = doc_table(s, cols, PCOLS);
+	struct doc_table *t = doc_table_of(s, cols, PCOLS);
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "none: no --pair-by FIELD");
 	for (size_t i = 0; i < res->npairs; i++) {
 		const struct compare_pair *p = &res->pairs[i];
 		doc_row(t);
-		doc_set_text(t, P_KEY, p->key);
-		doc_set_text(t, P_A_TAG, p->tag_a);
-		doc_set_text(t, P_B_TAG, p->tag_b);
-		doc_set_real(t, P_A, p->a);
-		doc_set_real(t, P_B, p->b);
+		doc_set_fields(t, cols, 0, PCOLS, p);
 		doc_set_real(t, log_scale ? P_RATIO : P_DIFF, p->estimate);
 		doc_set_bool(t, P_AGREES,
 			     (p->estimate > null && o->estimate > null) ||

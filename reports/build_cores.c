@@ -30,60 +30,53 @@ enum {
 	NCOLS
 };
 
+/* Every cores figure is shown to 3 decimals, every memory figure in whole kB. */
+#define CORES_OF(name, member) DOC_REAL_OF(name, "cores", 'f', 3, struct run_cores, member)
+#define KB_OF(name, member) DOC_REAL_OF(name, "kB", 'f', 0, struct run_cores, member)
+
 static void runs_table(struct doc_section *s, const struct cores_result *res)
 {
-	const struct doc_col cols[NCOLS] = {
-		[C_TAG] = DOC_COL_TEXT("tag"),
-		[C_WINDOW_ROWS] = DOC_COL_INT("window_rows", "rows"),
-		[C_WINDOW_S] = DOC_COL_REAL("window_s", "s", 'g', 6),
-		[C_WALL] = DOC_COL_REAL("app_cores_wall", "cores", 'f', 3),
-		[C_STAT] = DOC_COL_REAL("app_cores_stat", "cores", 'f', 3),
-		[C_BUSY] = DOC_COL_REAL("machine_busy_cores", "cores", 'f', 3),
-		[C_PG] = DOC_COL_REAL("pg_cores", "cores", 'f', 3),
-		[C_TICK_HZ] = DOC_COL_REAL("stat_tick_hz", "Hz", 'f', 1),
-		[C_OWED_HZ] = DOC_COL_REAL("owed_tick_hz", "Hz", 'f', 0),
-		[C_TICK_RATIO] = DOC_COL_REAL("tick_ratio", NULL, 'f', 3),
-		[C_TICK_OK] = DOC_COL_BOOL("tick_ok"),
-		[C_TRUST] = DOC_COL_TEXT("cpu_trust"),
-		[C_DRIVER] = DOC_COL_REAL("driver_app_cores", "cores", 'f', 3),
-		[C_DRIVER_MINUS_WALL] = DOC_COL_REAL("driver_minus_wall", "cores", 'f', 3),
-		[C_RSS_MEDIAN] = DOC_COL_REAL("rss_median_kb", "kB", 'f', 0),
-		[C_RSS_MEAN] = DOC_COL_REAL("rss_mean_kb", "kB", 'f', 0),
-		[C_RSS_PEAK] = DOC_COL_REAL("rss_peak_kb", "kB", 'f', 0),
-		[C_MEM_AVAIL_MIN] = DOC_COL_REAL("mem_avail_min_kb", "kB", 'f', 0),
-		[C_DRIVER_WINDOW] = DOC_COL_TEXT("driver_window"),
-		[C_NOTE] = DOC_COL_TEXT("note"),
+	static const struct doc_field cols[NCOLS] = {
+		[C_TAG] = DOC_FIELD_NONE(DOC_COL_TEXT("tag")),
+		[C_WINDOW_ROWS] = DOC_INT_OF("window_rows", "rows", struct run_cores, window.rows),
+		[C_WINDOW_S] =
+			DOC_REAL_OF("window_s", "s", 'g', 6, struct run_cores, window.seconds),
+		[C_WALL] = CORES_OF("app_cores_wall", cpu.app_cores_wall),
+		[C_STAT] = CORES_OF("app_cores_stat", cpu.app_cores_stat),
+		[C_BUSY] = CORES_OF("machine_busy_cores", cpu.machine_busy_cores),
+		[C_PG] = CORES_OF("pg_cores", cpu.pg_cores),
+		[C_TICK_HZ] = DOC_REAL_OF("stat_tick_hz", "Hz", 'f', 1, struct run_cores,
+					  cpu.stat_tick_hz),
+		[C_OWED_HZ] = DOC_REAL_OF("owed_tick_hz", "Hz", 'f', 0, struct run_cores,
+					  cpu.owed_tick_hz),
+		[C_TICK_RATIO] =
+			DOC_REAL_OF("tick_ratio", NULL, 'f', 3, struct run_cores, cpu.tick_ratio),
+		[C_TICK_OK] = DOC_BOOL_OF("tick_ok", struct run_cores, cpu.tick_ok),
+		[C_TRUST] = DOC_FIELD_NONE(DOC_COL_TEXT("cpu_trust")),
+		[C_DRIVER] = CORES_OF("driver_app_cores", driver_app_cores),
+		[C_DRIVER_MINUS_WALL] = CORES_OF("driver_minus_wall", driver_minus_wall),
+		[C_RSS_MEDIAN] = KB_OF("rss_median_kb", cpu.rss_median_kb),
+		[C_RSS_MEAN] = KB_OF("rss_mean_kb", cpu.rss_mean_kb),
+		[C_RSS_PEAK] = KB_OF("rss_peak_kb", cpu.rss_peak_kb),
+		[C_MEM_AVAIL_MIN] = KB_OF("mem_avail_min_kb", cpu.mem_avail_min_kb),
+		[C_DRIVER_WINDOW] =
+			DOC_TEXT_SET_OF("driver_window", struct run_cores, driver_window),
+		[C_NOTE] = DOC_TEXT_SET_OF("note", struct run_cores, note),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "no runs (check --corpus and --where)");
 	for (size_t i = 0; i < res->sel.n; i++) {
 		const struct run_cores *c = &res->runs[i];
 		doc_row(t);
 		doc_set_text(t, C_TAG, res->sel.runs[i].tag);
-		/* a run without figures gets none, only the driver's own and the reason */
 		if (c->ok) {
-			doc_set_int(t, C_WINDOW_ROWS, (int64_t)c->window.rows);
-			doc_set_real(t, C_WINDOW_S, c->window.seconds);
-			doc_set_real(t, C_WALL, c->cpu.app_cores_wall);
-			doc_set_real(t, C_STAT, c->cpu.app_cores_stat);
-			doc_set_real(t, C_BUSY, c->cpu.machine_busy_cores);
-			doc_set_real(t, C_PG, c->cpu.pg_cores);
-			doc_set_real(t, C_TICK_HZ, c->cpu.stat_tick_hz);
-			doc_set_real(t, C_OWED_HZ, c->cpu.owed_tick_hz);
-			doc_set_real(t, C_TICK_RATIO, c->cpu.tick_ratio);
-			doc_set_bool(t, C_TICK_OK, c->cpu.tick_ok);
+			doc_set_fields(t, cols, 0, NCOLS, c);
 			doc_set_text(t, C_TRUST, cpu_trust_name(c->cpu.trust));
-			doc_set_real(t, C_DRIVER_MINUS_WALL, c->driver_minus_wall);
-			doc_set_real(t, C_RSS_MEDIAN, c->cpu.rss_median_kb);
-			doc_set_real(t, C_RSS_MEAN, c->cpu.rss_mean_kb);
-			doc_set_real(t, C_RSS_PEAK, c->cpu.rss_peak_kb);
-			doc_set_real(t, C_MEM_AVAIL_MIN, c->cpu.mem_avail_min_kb);
-			if (c->driver_window[0])
-				doc_set_text(t, C_DRIVER_WINDOW, c->driver_window);
+		} else {
+			/* a run without figures gets none, only the driver's own and the reason */
+			doc_set_fields(t, cols, C_DRIVER, C_DRIVER + 1, c);
+			doc_set_fields(t, cols, C_NOTE, NCOLS, c);
 		}
-		doc_set_real(t, C_DRIVER, c->driver_app_cores);
-		if (c->note[0])
-			doc_set_text(t, C_NOTE, c->note);
 	}
 }
 

@@ -13,24 +13,22 @@
 static void params_table(struct doc_section *s, const struct fit_run_result *res)
 {
 	enum { MODEL, PARAM, AT_BOUND, VALUE, SE, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[MODEL] = DOC_COL_TEXT("model"),
-		[PARAM] = DOC_COL_TEXT("param"),
-		[AT_BOUND] = DOC_COL_TEXT("at_bound"),
-		[VALUE] = DOC_COL_REAL("value", NULL, 'g', 6),
-		[SE] = DOC_COL_REAL("se", NULL, 'g', 6),
+	static const struct doc_field cols[NCOLS] = {
+		[MODEL] = DOC_FIELD_NONE(DOC_COL_TEXT("model")),
+		[PARAM] = DOC_TEXT_OF("param", struct fit_param, name),
+		[AT_BOUND] = DOC_FIELD_NONE(DOC_COL_TEXT("at_bound")),
+		[VALUE] = DOC_REAL_OF("value", NULL, 'g', 6, struct fit_param, value),
+		[SE] = DOC_REAL_OF("se", NULL, 'g', 6, struct fit_param, se),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "none: no model was fitted");
 	for (int m = 0; m < FIT_NMODELS; m++)
 		for (size_t j = 0; res->ok[m] && j < res->fits[m].nparams; j++) {
 			const struct fit_param *p = &res->fits[m].params[j];
 			doc_row(t);
+			doc_set_fields(t, cols, 0, NCOLS, p);
 			doc_set_text(t, MODEL, res->fits[m].model_name);
-			doc_set_text(t, PARAM, p->name);
 			doc_set_text(t, AT_BOUND, p->at_bound ? "at bound" : "no");
-			doc_set_real(t, VALUE, p->value);
-			doc_set_real(t, SE, p->se);
 		}
 }
 
@@ -72,22 +70,12 @@ static void model_int(struct doc *d, const char *model, const char *column, cons
 }
 
 /* The summary row of a fitted model, and the same figures as facts. */
-static void summary_row(struct doc *d, struct doc_table *t, const struct fit_result *r,
-			const char *by, const char *metric)
+static void summary_row(struct doc *d, struct doc_table *t, const struct doc_field *cols,
+			const struct fit_result *r, const char *by, const char *metric)
 {
 	const char *m = r->model_name;
 	bool curve = r->model != FIT_POWER;
-	doc_set_int(t, S_N, (int64_t)r->n);
-	doc_set_int(t, S_LEVELS, (int64_t)r->nlevels);
-	doc_set_int(t, S_DOF, (int64_t)r->dof);
-	doc_set_real(t, S_RESIDUAL_SE, r->residual_se);
-	doc_set_real(t, S_R2, r->r2);
-	doc_set_real(t, S_PEAK_N, r->peak_n);
-	doc_set_real(t, S_PEAK_X, r->peak_x);
-	doc_set_real(t, S_CEILING, r->amdahl_ceiling);
-	doc_set_real(t, S_PER_DOUBLING, r->per_doubling);
-	doc_set_real(t, S_PER_DOUBLING_SE, r->per_doubling_se);
-	doc_set_int(t, S_ITERATIONS, (int64_t)r->iterations);
+	doc_set_fields(t, cols, S_N, S_NOTE, r);
 	if (isinf(r->peak_n) && curve)
 		doc_set_text(t, S_NOTE, "no peak (kappa = 0)");
 	model_int(d, m, "n", "points", r->n);
@@ -114,22 +102,28 @@ static void summary_row(struct doc *d, struct doc_table *t, const struct fit_res
 static void summary_table(struct doc *d, struct doc_section *s, const struct fit_run_result *res,
 			  const char *by, const char *metric)
 {
-	const struct doc_col cols[S_NCOLS] = {
-		[S_MODEL] = DOC_COL_TEXT("model"),
-		[S_N] = DOC_COL_INT("n", "points"),
-		[S_LEVELS] = DOC_COL_INT("levels", NULL),
-		[S_DOF] = DOC_COL_INT("dof", NULL),
-		[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_known_unit(metric), 'g', 6),
-		[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
-		[S_PEAK_N] = DOC_COL_REAL("peak_n", field_known_unit(by), 'g', 7),
-		[S_PEAK_X] = DOC_COL_REAL("peak_x", field_known_unit(metric), 'g', 6),
-		[S_CEILING] = DOC_COL_REAL("amdahl_ceiling", field_known_unit(metric), 'g', 7),
-		[S_PER_DOUBLING] = DOC_COL_REAL("per_doubling", "x", 'f', 4),
-		[S_PER_DOUBLING_SE] = DOC_COL_REAL("per_doubling_se", "x", 'f', 4),
-		[S_ITERATIONS] = DOC_COL_INT("iterations", NULL),
-		[S_NOTE] = DOC_COL_TEXT("note"),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[S_NCOLS] = {
+		[S_MODEL] = DOC_FIELD_NONE(DOC_COL_TEXT("model")),
+		[S_N] = DOC_INT_OF("n", "points", struct fit_result, n),
+		[S_LEVELS] = DOC_INT_OF("levels", NULL, struct fit_result, nlevels),
+		[S_DOF] = DOC_INT_OF("dof", NULL, struct fit_result, dof),
+		[S_RESIDUAL_SE] =
+			DOC_REAL_OF("residual_se", u, 'g', 6, struct fit_result, residual_se),
+		[S_R2] = DOC_REAL_OF("r2", NULL, 'f', 4, struct fit_result, r2),
+		[S_PEAK_N] = DOC_REAL_OF("peak_n", field_known_unit(by), 'g', 7, struct fit_result,
+					 peak_n),
+		[S_PEAK_X] = DOC_REAL_OF("peak_x", u, 'g', 6, struct fit_result, peak_x),
+		[S_CEILING] =
+			DOC_REAL_OF("amdahl_ceiling", u, 'g', 7, struct fit_result, amdahl_ceiling),
+		[S_PER_DOUBLING] =
+			DOC_REAL_OF("per_doubling", "x", 'f', 4, struct fit_result, per_doubling),
+		[S_PER_DOUBLING_SE] = DOC_REAL_OF("per_doubling_se", "x", 'f', 4, struct fit_result,
+						  per_doubling_se),
+		[S_ITERATIONS] = DOC_INT_OF("iterations", NULL, struct fit_result, iterations),
+		[S_NOTE] = DOC_FIELD_NONE(DOC_COL_TEXT("note")),
 	};
-	struct doc_table *t = doc_table(s, cols, S_NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, S_NCOLS);
 	for (int m = 0; m < FIT_NMODELS; m++) {
 		const char *name = fit_model_name((enum fit_model)m);
 		if (!res->asked[m])
@@ -137,7 +131,7 @@ static void summary_table(struct doc *d, struct doc_section *s, const struct fit
 		doc_row(t);
 		doc_set_text(t, S_MODEL, name);
 		if (res->ok[m]) {
-			summary_row(d, t, &res->fits[m], by, metric);
+			summary_row(d, t, cols, &res->fits[m], by, metric);
 		} else {
 			char note[300], fact[64];
 			snprintf(note, sizeof(note), "not fitted: %s", res->error[m]);

@@ -3,21 +3,10 @@
 
 #include "../common/err.h"
 
-enum {
-	C_NAME,
-	C_LAYOUT,
-	C_STATUS,
-	C_RUNS,
-	C_LISTED,
-	C_UNLISTED,
-	C_EXCLUDED,
-	C_TRACE_ROWS,
-	C_FILES,
-	C_MISSING,
-	C_TIED,
-	C_HOSTS,
-	NCOLS
-};
+enum { C_NAME, C_LAYOUT, C_STATUS, C_RUNS, C_TIED = C_RUNS + BUILD_CORPUS_NCOUNTS, C_HOSTS, NCOLS };
+_Static_assert(sizeof((struct doc_field[]){BUILD_CORPUS_COUNT_COLS(struct import_result)}) ==
+		       BUILD_CORPUS_NCOUNTS * sizeof(struct doc_field),
+	       "the count columns end where tied_runs starts");
 
 static const char *status_word(enum import_status status)
 {
@@ -64,19 +53,13 @@ static void summary_note(struct doc_section *s, const struct import_result *r)
 
 int build_import(const struct import_result *results, size_t n, struct doc **out)
 {
-	static const struct doc_col cols[NCOLS] = {
-		[C_NAME] = DOC_COL_TEXT("name"),
-		[C_LAYOUT] = DOC_COL_TEXT("layout"),
-		[C_STATUS] = DOC_COL_TEXT("status"),
-		[C_RUNS] = DOC_COL_INT("runs", "runs"),
-		[C_LISTED] = DOC_COL_INT("listed", "runs"),
-		[C_UNLISTED] = DOC_COL_INT("unlisted", "runs"),
-		[C_EXCLUDED] = DOC_COL_INT("excluded", "runs"),
-		[C_TRACE_ROWS] = DOC_COL_INT("trace_rows", "rows"),
-		[C_FILES] = DOC_COL_INT("files", "files"),
-		[C_MISSING] = DOC_COL_INT("missing_files", "files"),
-		[C_TIED] = DOC_COL_INT("tied_runs", "runs"),
-		[C_HOSTS] = DOC_COL_TEXT("hosts"),
+	static const struct doc_field cols[NCOLS] = {
+		[C_NAME] = DOC_TEXT_OF("name", struct import_result, name),
+		[C_LAYOUT] = DOC_TEXT_OF("layout", struct import_result, layout),
+		[C_STATUS] = DOC_FIELD_NONE(DOC_COL_TEXT("status")),
+		BUILD_CORPUS_COUNT_COLS(struct import_result),
+		[C_TIED] = DOC_INT_OF("tied_runs", "runs", struct import_result, tied_runs),
+		[C_HOSTS] = DOC_TEXT_OF("hosts", struct import_result, hosts),
 	};
 	struct doc *d = build_doc(out, "import", "Import");
 	struct doc_section *s;
@@ -90,25 +73,14 @@ int build_import(const struct import_result *results, size_t n, struct doc **out
 	doc_fact_int(d, "corpus_count", "corpora", DOC_LISTED, (int64_t)n, NULL);
 	doc_fact_int(d, "runs_imported", "imported", DOC_LISTED, runs, "runs");
 	s = doc_section(d, "imported", "Imported");
-	t = doc_table(s, cols, NCOLS);
+	t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "no corpus named");
 	for (size_t i = 0; i < n; i++) {
-		const struct import_result *r = &results[i];
 		doc_row(t);
-		doc_set_text(t, C_NAME, r->name);
-		doc_set_text(t, C_LAYOUT, r->layout);
-		doc_set_text(t, C_STATUS, status_word(r->status));
-		if (r->status == IMPORT_UNCHANGED)
-			continue; /* nothing was read into the database */
-		doc_set_int(t, C_RUNS, r->runs);
-		doc_set_int(t, C_LISTED, r->listed);
-		doc_set_int(t, C_UNLISTED, r->unlisted);
-		doc_set_int(t, C_EXCLUDED, r->excluded);
-		doc_set_int(t, C_TRACE_ROWS, r->trace_rows);
-		doc_set_int(t, C_FILES, r->files);
-		doc_set_int(t, C_MISSING, r->missing_files);
-		doc_set_int(t, C_TIED, r->tied_runs);
-		doc_set_text(t, C_HOSTS, r->hosts);
+		doc_set_text(t, C_STATUS, status_word(results[i].status));
+		/* unchanged: nothing was read into the database, only its name and layout */
+		doc_set_fields(t, cols, 0, results[i].status == IMPORT_UNCHANGED ? C_RUNS : NCOLS,
+			       &results[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		summary_note(s, &results[i]);

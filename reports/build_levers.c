@@ -14,6 +14,20 @@ static bool shown(const struct lever_pair *p, const char *only)
 	return !only || !strcmp(p->field, only);
 }
 
+/* The lever and the two values it compares: both tables' first columns, from the lever_pair. */
+#define PAIR_COLS                                                                                  \
+	[LEVER] = DOC_TEXT_OF("lever", struct lever_pair, field),                                  \
+	[CONTEXT] = DOC_TEXT_OF("context", struct lever_pair, context),                            \
+	[VALUE] = DOC_TEXT_OF("value", struct lever_pair, value),                                  \
+	[BASE] = DOC_TEXT_OF("base", struct lever_pair, base)
+
+/* An arm's runs at one level, named pre "n", pre "median", ... */
+#define ARM_COLS(P, pre, unit)                                                                     \
+	[P##_N] = DOC_INT_OF(pre "n", "runs", struct lever_arm, n),                                \
+	[P##_MEDIAN] = DOC_REAL_OF(pre "median", unit, 'g', 6, struct lever_arm, s.median),        \
+	[P##_MIN] = DOC_REAL_OF(pre "min", unit, 'g', 6, struct lever_arm, s.min),                 \
+	[P##_MAX] = DOC_REAL_OF(pre "max", unit, 'g', 6, struct lever_arm, s.max)
+
 static void pairs_table(struct doc_section *s, const struct levers *l, const char *only)
 {
 	enum {
@@ -38,28 +52,27 @@ static void pairs_table(struct doc_section *s, const struct levers *l, const cha
 		APP_MAX,
 		NCOLS
 	};
-	const struct doc_col cols[NCOLS] = {
-		[LEVER] = DOC_COL_TEXT("lever"),
-		[CONTEXT] = DOC_COL_TEXT("context"),
-		[VALUE] = DOC_COL_TEXT("value"),
-		[BASE] = DOC_COL_TEXT("base"),
-		[FOLLOWS] = DOC_COL_TEXT("moves_with_it"),
-		[CONFOUNDED] = DOC_COL_TEXT("also_differs"),
-		[LEVELS] = DOC_COL_INT("levels", NULL),
-		[MIN] = DOC_COL_REAL("ratio_min", "x", 'f', 4),
-		[MAX] = DOC_COL_REAL("ratio_max", "x", 'f', 4),
-		[POOLED] = DOC_COL_REAL("pooled", "x", 'f', 4),
-		[LO] = DOC_COL_REAL("pooled_lo", "x", 'f', 4),
-		[HI] = DOC_COL_REAL("pooled_hi", "x", 'f', 4),
-		[INDEPENDENT] = DOC_COL_BOOL("level_independent"),
-		[EFFECT] = DOC_COL_BOOL("effect"),
-		[REAL] = DOC_COL_INT("levels_real", NULL),
-		[BEYOND] = DOC_COL_INT("levels_beyond_noise", NULL),
-		[BETTER] = DOC_COL_TEXT("better"),
-		[APP_MIN] = DOC_COL_REAL("app_cores_ratio_min", "x", 'f', 4),
-		[APP_MAX] = DOC_COL_REAL("app_cores_ratio_max", "x", 'f', 4),
+	static const struct doc_field cols[NCOLS] = {
+		PAIR_COLS,
+		[FOLLOWS] = DOC_TEXT_OF("moves_with_it", struct lever_pair, follows),
+		[CONFOUNDED] = DOC_TEXT_OF("also_differs", struct lever_pair, confounded),
+		[LEVELS] = DOC_INT_OF("levels", NULL, struct lever_pair, ncells),
+		[MIN] = DOC_REAL_OF("ratio_min", "x", 'f', 4, struct lever_pair, min_ratio),
+		[MAX] = DOC_REAL_OF("ratio_max", "x", 'f', 4, struct lever_pair, max_ratio),
+		[POOLED] = DOC_REAL_OF("pooled", "x", 'f', 4, struct lever_pair, pooled),
+		[LO] = DOC_REAL_OF("pooled_lo", "x", 'f', 4, struct lever_pair, pooled_lo),
+		[HI] = DOC_REAL_OF("pooled_hi", "x", 'f', 4, struct lever_pair, pooled_hi),
+		[INDEPENDENT] = DOC_BOOL_OF("level_independent", struct lever_pair, independent),
+		[EFFECT] = DOC_BOOL_OF("effect", struct lever_pair, effect),
+		[REAL] = DOC_INT_OF("levels_real", NULL, struct lever_pair, nreal),
+		[BEYOND] = DOC_INT_OF("levels_beyond_noise", NULL, struct lever_pair, nbeyond),
+		[BETTER] = DOC_FIELD_NONE(DOC_COL_TEXT("better")),
+		[APP_MIN] =
+			DOC_REAL_OF("app_cores_ratio_min", "x", 'f', 4, struct lever_pair, app_min),
+		[APP_MAX] =
+			DOC_REAL_OF("app_cores_ratio_max", "x", 'f', 4, struct lever_pair, app_max),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "none: no field takes two values while the runs agree on the rest");
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < l->npairs; i++) {
@@ -67,31 +80,12 @@ static void pairs_table(struct doc_section *s, const struct levers *l, const cha
 		if (!shown(p, only))
 			continue;
 		doc_row(t);
-		doc_set_text(t, LEVER, p->field);
-		doc_set_text(t, CONTEXT, p->context);
-		doc_set_text(t, VALUE, p->value);
-		doc_set_text(t, BASE, p->base);
-		if (p->follows)
-			doc_set_text(t, FOLLOWS, p->follows);
-		if (p->confounded)
-			doc_set_text(t, CONFOUNDED, p->confounded);
-		doc_set_int(t, LEVELS, (int64_t)p->ncells);
-		doc_set_real(t, MIN, p->min_ratio);
-		doc_set_real(t, MAX, p->max_ratio);
-		doc_set_real(t, POOLED, p->pooled);
-		doc_set_real(t, LO, p->pooled_lo);
-		doc_set_real(t, HI, p->pooled_hi);
-		doc_set_bool(t, INDEPENDENT, p->independent);
-		doc_set_bool(t, EFFECT, p->effect);
-		doc_set_int(t, REAL, (int64_t)p->nreal);
-		doc_set_int(t, BEYOND, (int64_t)p->nbeyond);
+		doc_set_fields(t, cols, 0, NCOLS, p);
 		if (p->effect)
 			doc_set_text(t, BETTER,
 				     p->direction == 0 ? "mixed"
 				     : p->better       ? p->value
 						       : p->base);
-		doc_set_real(t, APP_MIN, p->app_min);
-		doc_set_real(t, APP_MAX, p->app_max);
 	}
 }
 
@@ -127,34 +121,27 @@ static void levels_table(struct doc_section *s, const struct levers *l, const ch
 		NCOLS
 	};
 	const char *mu = field_known_unit(metric);
-	const struct doc_col cols[NCOLS] = {
-		[LEVER] = DOC_COL_TEXT("lever"),
-		[CONTEXT] = DOC_COL_TEXT("context"),
-		[VALUE] = DOC_COL_TEXT("value"),
-		[BASE] = DOC_COL_TEXT("base"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[A_N] = DOC_COL_INT("base_n", "runs"),
-		[A_MEDIAN] = DOC_COL_REAL("base_median", mu, 'g', 6),
-		[A_MIN] = DOC_COL_REAL("base_min", mu, 'g', 6),
-		[A_MAX] = DOC_COL_REAL("base_max", mu, 'g', 6),
-		[B_N] = DOC_COL_INT("n", "runs"),
-		[B_MEDIAN] = DOC_COL_REAL("median", mu, 'g', 6),
-		[B_MIN] = DOC_COL_REAL("min", mu, 'g', 6),
-		[B_MAX] = DOC_COL_REAL("max", mu, 'g', 6),
-		[RATIO] = DOC_COL_REAL("ratio", "x", 'f', 4),
-		[ESTIMATE] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
-		[LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
-		[HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[VERDICT] = DOC_COL_TEXT("verdict"),
-		[METHOD] = DOC_COL_TEXT("method"),
-		[NOISE] = DOC_COL_REAL("noise_pct", "%", 'f', 2),
-		[BEYOND] = DOC_COL_BOOL("beyond_noise"),
-		[A_APP] = DOC_COL_REAL("base_app_cores", "cores", 'f', 3),
-		[B_APP] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
-		[KINDS] = DOC_COL_INT("block_kind_runs_left_out", "runs"),
-		[REASON] = DOC_COL_TEXT("reason"),
+	const struct doc_field cols[NCOLS] = {
+		PAIR_COLS,
+		[LEVEL] = DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct lever_cell,
+				      level),
+		ARM_COLS(A, "base_", mu),
+		ARM_COLS(B, "", mu),
+		[RATIO] = DOC_REAL_OF("ratio", "x", 'f', 4, struct lever_cell, ratio),
+		[ESTIMATE] = DOC_REAL_OF("gm_ratio", "x", 'f', 4, struct lever_cell, estimate),
+		[LO] = DOC_REAL_OF("gm_ratio_lo", "x", 'f', 4, struct lever_cell, lo),
+		[HI] = DOC_REAL_OF("gm_ratio_hi", "x", 'f', 4, struct lever_cell, hi),
+		[VERDICT] = DOC_TEXT_OF("verdict", struct lever_cell, verdict),
+		[METHOD] = DOC_TEXT_OF("method", struct lever_cell, method),
+		[NOISE] = DOC_REAL_OF("noise_pct", "%", 'f', 2, struct lever_cell, noise_pct),
+		[BEYOND] = DOC_BOOL_OF("beyond_noise", struct lever_cell, beyond_noise),
+		[A_APP] = DOC_REAL_OF("base_app_cores", "cores", 'f', 3, struct lever_cell,
+				      a.app_cores),
+		[B_APP] = DOC_REAL_OF("app_cores", "cores", 'f', 3, struct lever_cell, b.app_cores),
+		[KINDS] = DOC_FIELD_NONE(DOC_COL_INT("block_kind_runs_left_out", "runs")),
+		[REASON] = DOC_TEXT_OF("reason", struct lever_cell, reason),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < l->npairs; i++) {
 		const struct lever_pair *p = &l->pairs[i];
@@ -163,33 +150,16 @@ static void levels_table(struct doc_section *s, const struct levers *l, const ch
 		for (size_t k = 0; k < p->ncells; k++) {
 			const struct lever_cell *c = &p->cells[k];
 			doc_row(t);
-			doc_set_text(t, LEVER, p->field);
-			doc_set_text(t, CONTEXT, p->context);
-			doc_set_text(t, VALUE, p->value);
-			doc_set_text(t, BASE, p->base);
+			doc_set_fields(t, cols, LEVER, BASE + 1, p);
 			if (by)
-				doc_set_real(t, LEVEL, c->level);
-			doc_set_int(t, A_N, (int64_t)c->a.n);
-			doc_set_real(t, A_MEDIAN, c->a.s.median);
-			doc_set_real(t, A_MIN, c->a.s.min);
-			doc_set_real(t, A_MAX, c->a.s.max);
-			doc_set_int(t, B_N, (int64_t)c->b.n);
-			doc_set_real(t, B_MEDIAN, c->b.s.median);
-			doc_set_real(t, B_MIN, c->b.s.min);
-			doc_set_real(t, B_MAX, c->b.s.max);
-			doc_set_real(t, RATIO, c->ratio);
-			doc_set_real(t, ESTIMATE, c->estimate);
-			doc_set_real(t, LO, c->lo);
-			doc_set_real(t, HI, c->hi);
-			doc_set_text(t, VERDICT, c->verdict);
-			doc_set_text(t, METHOD, c->method);
-			doc_set_real(t, NOISE, c->noise_pct);
-			if (c->unreplicated)
-				doc_set_bool(t, BEYOND, c->beyond_noise);
-			doc_set_real(t, A_APP, c->a.app_cores);
-			doc_set_real(t, B_APP, c->b.app_cores);
+				doc_set_fields(t, cols, LEVEL, LEVEL + 1, c);
+			doc_set_fields(t, cols, A_N, A_MAX + 1, &c->a);
+			doc_set_fields(t, cols, B_N, B_MAX + 1, &c->b);
+			/* beyond_noise is the borrowed-spread test's: only an unreplicated arm has
+			 * one */
+			doc_set_fields(t, cols, RATIO, c->unreplicated ? BEYOND + 1 : BEYOND, c);
+			doc_set_fields(t, cols, A_APP, NCOLS, c);
 			doc_set_int(t, KINDS, (int64_t)(c->a.kinds_left_out + c->b.kinds_left_out));
-			doc_set_text(t, REASON, c->reason);
 		}
 	}
 }

@@ -7,6 +7,7 @@
 #include "../schema/fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The slope's unit: the metric's per the level's ("kB/sessions"), or "" when one is unknown. */
 static void slope_unit(const char *metric, const char *by, char *buf, size_t size)
@@ -37,47 +38,44 @@ enum {
 static void slopes_table(struct doc_section *s, const struct memory *m, const char *metric,
 			 const char *by)
 {
+	const char *u = field_known_unit(metric);
 	char per[64];
-	struct doc_table *t;
 	slope_unit(metric, by, per, sizeof(per));
-	{
-		const struct doc_col cols[S_NCOLS] = {
-			[S_GROUP] = DOC_COL_TEXT("group"),
-			[S_N] = DOC_COL_INT("n", "runs"),
-			[S_LEVELS] = DOC_COL_INT("levels", NULL),
-			[S_SLOPE] = DOC_COL_REAL("slope", per, 'f', 2),
-			[S_SLOPE_SE] = DOC_COL_REAL("slope_se", per, 'f', 2),
-			[S_SLOPE_LO] = DOC_COL_REAL("slope_lo", per, 'f', 2),
-			[S_SLOPE_HI] = DOC_COL_REAL("slope_hi", per, 'f', 2),
-			[S_INTERCEPT] = DOC_COL_REAL("intercept", field_known_unit(metric), 'f', 0),
-			[S_INTERCEPT_SE] = DOC_COL_REAL("intercept_se", field_known_unit(metric), 'f', 0),
-			[S_R2] = DOC_COL_REAL("r2", NULL, 'f', 4),
-			[S_RESIDUAL_SE] = DOC_COL_REAL("residual_se", field_known_unit(metric), 'f', 0),
-			[S_METHOD] = DOC_COL_TEXT("method"),
-			[S_NOTE] = DOC_COL_TEXT("note"),
-		};
-		t = doc_table(s, cols, S_NCOLS);
-	}
+	const struct doc_field cols[S_NCOLS] = {
+		[S_GROUP] = DOC_TEXT_OF("group", struct memory_fit, group),
+		[S_N] = DOC_INT_OF("n", "runs", struct memory_fit, ols.n),
+		[S_LEVELS] = DOC_INT_OF("levels", NULL, struct memory_fit, nlevels),
+		[S_SLOPE] = DOC_REAL_OF("slope", per, 'f', 2, struct memory_fit, ols.slope),
+		[S_SLOPE_SE] =
+			DOC_REAL_OF("slope_se", per, 'f', 2, struct memory_fit, ols.slope_se),
+		[S_SLOPE_LO] =
+			DOC_REAL_OF("slope_lo", per, 'f', 2, struct memory_fit, ols.slope_lo),
+		[S_SLOPE_HI] =
+			DOC_REAL_OF("slope_hi", per, 'f', 2, struct memory_fit, ols.slope_hi),
+		[S_INTERCEPT] =
+			DOC_REAL_OF("intercept", u, 'f', 0, struct memory_fit, ols.intercept),
+		[S_INTERCEPT_SE] =
+			DOC_REAL_OF("intercept_se", u, 'f', 0, struct memory_fit, ols.intercept_se),
+		[S_R2] = DOC_REAL_OF("r2", NULL, 'f', 4, struct memory_fit, ols.r2),
+		[S_RESIDUAL_SE] =
+			DOC_REAL_OF("residual_se", u, 'f', 0, struct memory_fit, ols.residual_se),
+		[S_METHOD] = DOC_FIELD_NONE(DOC_COL_TEXT("method")),
+		[S_NOTE] = DOC_TEXT_SET_OF("note", struct memory_fit, note),
+	};
+	struct doc_table *t = doc_table_of(s, cols, S_NCOLS);
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < m->nfits; i++) {
 		const struct memory_fit *x = &m->fits[i];
 		doc_row(t);
-		doc_set_text(t, S_GROUP, x->group);
-		doc_set_int(t, S_LEVELS, (int64_t)x->nlevels);
 		if (x->ok) {
-			doc_set_int(t, S_N, (int64_t)x->ols.n);
-			doc_set_real(t, S_SLOPE, x->ols.slope);
-			doc_set_real(t, S_SLOPE_SE, x->ols.slope_se);
-			doc_set_real(t, S_SLOPE_LO, x->ols.slope_lo);
-			doc_set_real(t, S_SLOPE_HI, x->ols.slope_hi);
-			doc_set_real(t, S_INTERCEPT, x->ols.intercept);
-			doc_set_real(t, S_INTERCEPT_SE, x->ols.intercept_se);
-			doc_set_real(t, S_R2, x->ols.r2);
-			doc_set_real(t, S_RESIDUAL_SE, x->ols.residual_se);
+			doc_set_fields(t, cols, 0, S_NCOLS, x);
 			doc_set_text(t, S_METHOD, "OLS, 95% t interval");
+		} else {
+			/* no fit: its group, its levels and why */
+			doc_set_fields(t, cols, S_GROUP, S_GROUP + 1, x);
+			doc_set_fields(t, cols, S_LEVELS, S_LEVELS + 1, x);
+			doc_set_fields(t, cols, S_NOTE, S_NCOLS, x);
 		}
-		if (x->note[0])
-			doc_set_text(t, S_NOTE, x->note);
 	}
 }
 
@@ -108,35 +106,23 @@ static void slope_facts(struct doc *d, const struct memory *m, const char *metri
 static void endpoints_table(struct doc_section *s, const struct memory *m, const char *metric,
 			    const char *by)
 {
-	enum { GROUP, BLOCK, LEVEL_LO, LEVEL_HI, VALUE_LO, VALUE_HI, SLOPE, NCOLS };
+	const char *u = field_known_unit(metric), *by_u = field_known_unit(by);
 	char per[64];
-	struct doc_table *t;
 	slope_unit(metric, by, per, sizeof(per));
-	{
-		const struct doc_col cols[NCOLS] = {
-			[GROUP] = DOC_COL_TEXT("group"),
-			[BLOCK] = DOC_COL_TEXT("block"),
-			[LEVEL_LO] = DOC_COL_REAL("level_lo", field_known_unit(by), 'g', 6),
-			[LEVEL_HI] = DOC_COL_REAL("level_hi", field_known_unit(by), 'g', 6),
-			[VALUE_LO] = DOC_COL_REAL("value_lo", field_known_unit(metric), 'f', 0),
-			[VALUE_HI] = DOC_COL_REAL("value_hi", field_known_unit(metric), 'f', 0),
-			[SLOPE] = DOC_COL_REAL("slope", per, 'f', 2),
-		};
-		t = doc_table(s, cols, NCOLS);
-	}
+	const struct doc_field cols[] = {
+		DOC_TEXT_OF("group", struct memory_endpoint, group),
+		DOC_TEXT_OF("block", struct memory_endpoint, block),
+		DOC_REAL_OF("level_lo", by_u, 'g', 6, struct memory_endpoint, level_lo),
+		DOC_REAL_OF("level_hi", by_u, 'g', 6, struct memory_endpoint, level_hi),
+		DOC_REAL_OF("value_lo", u, 'f', 0, struct memory_endpoint, value_lo),
+		DOC_REAL_OF("value_hi", u, 'f', 0, struct memory_endpoint, value_hi),
+		DOC_REAL_OF("slope", per, 'f', 2, struct memory_endpoint, slope),
+	};
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "none: no block has runs at two or more levels");
-	for (size_t i = 0; i < m->nendpoints; i++) {
-		const struct memory_endpoint *e = &m->endpoints[i];
-		doc_row(t);
-		doc_set_text(t, GROUP, e->group);
-		doc_set_text(t, BLOCK, e->block);
-		doc_set_real(t, LEVEL_LO, e->level_lo);
-		doc_set_real(t, LEVEL_HI, e->level_hi);
-		doc_set_real(t, VALUE_LO, e->value_lo);
-		doc_set_real(t, VALUE_HI, e->value_hi);
-		doc_set_real(t, SLOPE, e->slope);
-	}
+	doc_rows_of(t, cols, DOC_NFIELDS(cols), m->endpoints, m->nendpoints,
+		    sizeof(m->endpoints[0]));
 }
 
 static void ratios_table(struct doc_section *s, const struct memory *m, const char *metric,
@@ -144,60 +130,75 @@ static void ratios_table(struct doc_section *s, const struct memory *m, const ch
 {
 	enum { GROUP, LEVEL, N, MEDIAN, RATIO, LABEL, NCOLS };
 	char per[64];
-	struct doc_table *t;
 	slope_unit(metric, by, per, sizeof(per));
-	{
-		const struct doc_col cols[NCOLS] = {
-			[GROUP] = DOC_COL_TEXT("group"),
-			[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-			[N] = DOC_COL_INT("n", "runs"),
-			[MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'f', 0),
-			[RATIO] = DOC_COL_REAL("ratio", per, 'f', 2),
-			[LABEL] = DOC_COL_TEXT("label"),
-		};
-		t = doc_table(s, cols, NCOLS);
-	}
+	const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_TEXT_OF("group", struct memory_ratio, group),
+		[LEVEL] = DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct memory_ratio,
+				      level),
+		[N] = DOC_INT_OF("n", "runs", struct memory_ratio, n),
+		[MEDIAN] = DOC_REAL_OF("median", field_known_unit(metric), 'f', 0,
+				       struct memory_ratio, median),
+		[RATIO] = DOC_REAL_OF("ratio", per, 'f', 2, struct memory_ratio, ratio),
+		[LABEL] = DOC_FIELD_NONE(DOC_COL_TEXT("label")),
+	};
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < m->nratios; i++) {
-		const struct memory_ratio *r = &m->ratios[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, r->group);
-		doc_set_real(t, LEVEL, r->level);
-		doc_set_int(t, N, (int64_t)r->n);
-		doc_set_real(t, MEDIAN, r->median);
-		doc_set_real(t, RATIO, r->ratio);
+		doc_set_fields(t, cols, 0, NCOLS, &m->ratios[i]);
 		doc_set_text(t, LABEL, "contrast: includes the fixed cost");
 	}
 }
 
-static void residuals_table(struct doc_section *s, const struct memory_result *res,
-			    const char *metric, const char *by)
+enum { R_GROUP, R_TAG, R_BLOCK, R_LEVEL, R_VALUE, R_RESIDUAL, R_NCOLS };
+
+/* The residuals' rows, made when a writer reaches the table (most formats and views never do). */
+static int fill_residuals(struct doc_table *t, void *arg)
 {
-	enum { GROUP, TAG, BLOCK, LEVEL, VALUE, RESIDUAL, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[TAG] = DOC_COL_TEXT("tag"),
-		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'f', 0),
-		[RESIDUAL] = DOC_COL_REAL("residual", field_known_unit(metric), 'f', 0),
-	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
-	doc_table_hide_empty(t);
-	for (size_t i = 0; i < res->npoints; i++) {
-		const struct memory_point *p = &res->points[i];
+	const struct memory_points *mp = arg;
+	for (size_t i = 0; i < mp->n && !doc_table_stopped(t); i++) {
+		const struct memory_point *p = &mp->points[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, p->group);
-		doc_set_text(t, TAG, p->tag);
+		doc_set_text(t, R_GROUP, p->group);
+		doc_set_text(t, R_TAG, p->tag);
 		if (p->block)
-			doc_set_text(t, BLOCK, p->block);
-		doc_set_real(t, LEVEL, p->level);
-		doc_set_real(t, VALUE, p->value);
-		doc_set_real(t, RESIDUAL, p->residual);
+			doc_set_text(t, R_BLOCK, p->block);
+		doc_set_real(t, R_LEVEL, p->level);
+		doc_set_real(t, R_VALUE, p->value);
+		doc_set_real(t, R_RESIDUAL, p->residual);
 	}
+	return 0;
 }
 
-int build_memory(const struct memory_request *req, const struct memory_result *res,
+static void free_residuals(void *arg)
+{
+	memory_points_release(arg);
+	free(arg);
+}
+
+/* The table owns the points from now on (memory_points_take). */
+static int residuals_table(struct doc_section *s, struct memory_result *res, const char *metric,
+			   const char *by)
+{
+	const struct doc_col cols[R_NCOLS] = {
+		[R_GROUP] = DOC_COL_TEXT("group"),
+		[R_TAG] = DOC_COL_TEXT("tag"),
+		[R_BLOCK] = DOC_COL_TEXT("block"),
+		[R_LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
+		[R_VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'f', 0),
+		[R_RESIDUAL] = DOC_COL_REAL("residual", field_known_unit(metric), 'f', 0),
+	};
+	struct doc_table *t = doc_table(s, cols, R_NCOLS);
+	struct memory_points *mp = malloc(sizeof(*mp));
+	doc_table_hide_empty(t);
+	if (!mp)
+		return err_set("out of memory");
+	memory_points_take(res, mp);
+	doc_table_stream(t, fill_residuals, mp, free_residuals);
+	return 0;
+}
+
+int build_memory(const struct memory_request *req, struct memory_result *res,
 		 struct doc **out)
 {
 	const struct memory *m = &res->mem;
@@ -224,7 +225,10 @@ int build_memory(const struct memory_request *req, const struct memory_result *r
 				 "Single-level ratio (contrast only: includes the fixed cost)"),
 		     m, metric, req->by);
 	last = doc_section(d, "residuals", "Residuals");
-	residuals_table(last, res, metric, req->by);
+	if (residuals_table(last, res, metric, req->by) != 0) {
+		doc_free(d);
+		return ERR_DATA;
+	}
 	doc_note(last, "definitions: `coreplan memory --help`");
 	build_left_out(d, &res->sel);
 	return build_done(d, out);

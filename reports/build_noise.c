@@ -11,37 +11,23 @@
 static void levels_table(struct doc_section *s, const struct noise *nz, const char *by,
 			 const char *metric)
 {
-	enum { GROUP, VERDICT, LEVEL, N, MEDIAN, MIN, MAX, RANGE, DEV, RANGE_ABS, DEV_ABS, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[VERDICT] = DOC_COL_TEXT("verdict"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[N] = DOC_COL_INT("n", "runs"),
-		[MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
-		[MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
-		[MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
-		[RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
-		[DEV] = DOC_COL_REAL("max_block_dev_pct", "%", 'f', 2),
-		[RANGE_ABS] = DOC_COL_REAL("range_abs", field_known_unit(metric), 'g', 6),
-		[DEV_ABS] = DOC_COL_REAL("max_block_dev_abs", field_known_unit(metric), 'g', 6),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[] = {
+		DOC_TEXT_OF("group", struct noise_level, group),
+		DOC_TEXT_OF("verdict", struct noise_level, verdict),
+		DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct noise_level, level),
+		DOC_INT_OF("n", "runs", struct noise_level, s.n),
+		DOC_REAL_OF("median", u, 'g', 6, struct noise_level, s.median),
+		DOC_REAL_OF("min", u, 'g', 6, struct noise_level, s.min),
+		DOC_REAL_OF("max", u, 'g', 6, struct noise_level, s.max),
+		DOC_REAL_OF("range_pct", "%", 'f', 2, struct noise_level, s.range_pct),
+		DOC_REAL_OF("max_block_dev_pct", "%", 'f', 2, struct noise_level, max_abs_dev_pct),
+		DOC_REAL_OF("range_abs", u, 'g', 6, struct noise_level, s.range_abs),
+		DOC_REAL_OF("max_block_dev_abs", u, 'g', 6, struct noise_level, max_abs_dev_abs),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	doc_table_hide_empty(t);
-	for (size_t i = 0; i < nz->nlevels; i++) {
-		const struct noise_level *lv = &nz->levels[i];
-		doc_row(t);
-		doc_set_text(t, GROUP, lv->group);
-		doc_set_text(t, VERDICT, lv->verdict);
-		doc_set_real(t, LEVEL, lv->level);
-		doc_set_int(t, N, (int64_t)lv->s.n);
-		doc_set_real(t, MEDIAN, lv->s.median);
-		doc_set_real(t, MIN, lv->s.min);
-		doc_set_real(t, MAX, lv->s.max);
-		doc_set_real(t, RANGE, lv->s.range_pct);
-		doc_set_real(t, DEV, lv->max_abs_dev_pct);
-		doc_set_real(t, RANGE_ABS, lv->s.range_abs);
-		doc_set_real(t, DEV_ABS, lv->max_abs_dev_abs);
-	}
+	doc_rows_of(t, cols, DOC_NFIELDS(cols), nz->levels, nz->nlevels, sizeof(nz->levels[0]));
 }
 
 static void steps_table(struct doc *d, struct doc_section *s, const struct noise *nz,
@@ -73,56 +59,42 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 		RUNS_NEEDED,
 		NCOLS
 	};
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[FROM] = DOC_COL_REAL("from", field_known_unit(by), 'g', 6),
-		[TO] = DOC_COL_REAL("to", field_known_unit(by), 'g', 6),
-		[VERDICT] = DOC_COL_TEXT("verdict"),
-		[N_FROM] = DOC_COL_INT("n_from", "runs"),
-		[N_TO] = DOC_COL_INT("n_to", "runs"),
-		[MEDIAN_FROM] = DOC_COL_REAL("median_from", field_known_unit(metric), 'g', 6),
-		[MEDIAN_TO] = DOC_COL_REAL("median_to", field_known_unit(metric), 'g', 6),
-		[DIFF] = DOC_COL_REAL("difference", field_known_unit(metric), 'g', 6),
-		[GAP] = DOC_COL_REAL("gap", field_known_unit(metric), 'g', 6),
-		[DISJOINT] = DOC_COL_TEXT("ranges_disjoint"),
-		[WORD] = DOC_COL_TEXT("direction"),
-		[EFFECT] = DOC_COL_TEXT("effect"),
-		[TEST] = DOC_COL_TEXT("test"),
-		[P] = DOC_COL_REAL("p", NULL, 'g', 3),
-		[RATIO] = DOC_COL_REAL("gm_ratio", "x", 'f', 4),
-		[RATIO_LO] = DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4),
-		[RATIO_HI] = DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4),
-		[MEAN_DIFF] = DOC_COL_REAL("mean_diff", field_known_unit(metric), 'g', 4),
-		[MEAN_DIFF_LO] = DOC_COL_REAL("mean_diff_lo", field_known_unit(metric), 'g', 4),
-		[MEAN_DIFF_HI] = DOC_COL_REAL("mean_diff_hi", field_known_unit(metric), 'g', 4),
-		[RANK_P] = DOC_COL_REAL("rank_p", NULL, 'g', 3),
-		[RUNS_NEEDED] = DOC_COL_REAL("runs_needed", "runs", 'g', 6),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_TEXT_OF("group", struct noise_step, group),
+		[FROM] = DOC_REAL_OF("from", field_known_unit(by), 'g', 6, struct noise_step, from),
+		[TO] = DOC_REAL_OF("to", field_known_unit(by), 'g', 6, struct noise_step, to),
+		[VERDICT] = DOC_TEXT_OF("verdict", struct noise_step, verdict),
+		[N_FROM] = DOC_INT_OF("n_from", "runs", struct noise_step, n_from),
+		[N_TO] = DOC_INT_OF("n_to", "runs", struct noise_step, n_to),
+		[MEDIAN_FROM] =
+			DOC_REAL_OF("median_from", u, 'g', 6, struct noise_step, median_from),
+		[MEDIAN_TO] = DOC_REAL_OF("median_to", u, 'g', 6, struct noise_step, median_to),
+		[DIFF] = DOC_REAL_OF("difference", u, 'g', 6, struct noise_step, difference),
+		[GAP] = DOC_REAL_OF("gap", u, 'g', 6, struct noise_step, gap),
+		[DISJOINT] = DOC_YES_NO_OF("ranges_disjoint", struct noise_step, ranges_disjoint),
+		[WORD] = DOC_TEXT_OF("direction", struct noise_step, v.change),
+		[EFFECT] = DOC_TEXT_OF("effect", struct noise_step, effect),
+		[TEST] = DOC_TEXT_OF("test", struct noise_step, v.test),
+		[P] = DOC_REAL_OF("p", NULL, 'g', 3, struct noise_step, v.p),
+		[RATIO] = DOC_FIELD_NONE(DOC_COL_REAL("gm_ratio", "x", 'f', 4)),
+		[RATIO_LO] = DOC_FIELD_NONE(DOC_COL_REAL("gm_ratio_lo", "x", 'f', 4)),
+		[RATIO_HI] = DOC_FIELD_NONE(DOC_COL_REAL("gm_ratio_hi", "x", 'f', 4)),
+		[MEAN_DIFF] = DOC_FIELD_NONE(DOC_COL_REAL("mean_diff", u, 'g', 4)),
+		[MEAN_DIFF_LO] = DOC_FIELD_NONE(DOC_COL_REAL("mean_diff_lo", u, 'g', 4)),
+		[MEAN_DIFF_HI] = DOC_FIELD_NONE(DOC_COL_REAL("mean_diff_hi", u, 'g', 4)),
+		[RANK_P] = DOC_REAL_OF("rank_p", NULL, 'g', 3, struct noise_step, v.rank.p),
+		[RUNS_NEEDED] = DOC_FIELD_NONE(DOC_COL_REAL("runs_needed", "runs", 'g', 6)),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "none: every group has one level");
 	for (size_t i = 0; i < nz->nsteps; i++) {
 		const struct noise_step *x = &nz->steps[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, x->group);
-		doc_set_real(t, FROM, x->from);
-		doc_set_real(t, TO, x->to);
-		doc_set_text(t, VERDICT, x->verdict);
-		doc_set_int(t, N_FROM, (int64_t)x->n_from);
-		doc_set_int(t, N_TO, (int64_t)x->n_to);
-		doc_set_real(t, MEDIAN_FROM, x->median_from);
-		doc_set_real(t, MEDIAN_TO, x->median_to);
-		doc_set_real(t, DIFF, x->difference);
-		doc_set_real(t, GAP, x->gap);
-		doc_set_text(t, DISJOINT, x->ranges_disjoint ? "yes" : "no");
-		doc_set_text(t, WORD, x->v.change);
-		doc_set_text(t, EFFECT, x->effect);
-		doc_set_text(t, TEST, x->v.test);
-		doc_set_real(t, P, x->v.p);
-		doc_set_real(t, x->v.log_scale ? RATIO : MEAN_DIFF, x->v.estimate);
-		doc_set_real(t, x->v.log_scale ? RATIO_LO : MEAN_DIFF_LO, x->v.lo);
-		doc_set_real(t, x->v.log_scale ? RATIO_HI : MEAN_DIFF_HI, x->v.hi);
-		doc_set_real(t, RANK_P, x->v.rank.p);
+		doc_set_fields(t, cols, 0, NCOLS, x);
+		build_set_interval(t, x->v.log_scale ? RATIO : MEAN_DIFF, x->v.estimate, x->v.lo,
+				   x->v.hi);
 		if (!verdict_real(&x->v))
 			doc_set_real(t, RUNS_NEEDED, x->v.runs_needed);
 	}
@@ -144,81 +116,56 @@ static void steps_table(struct doc *d, struct doc_section *s, const struct noise
 static void cells_table(struct doc_section *s, const struct noise *nz, const char *by,
 			const char *metric)
 {
-	enum { GROUP, BLOCK, LEVEL, N, VALUE, DEV, POSITION, DEV_ABS, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[N] = DOC_COL_INT("n", "runs"),
-		[VALUE] = DOC_COL_REAL("value", field_known_unit(metric), 'g', 6),
-		[DEV] = DOC_COL_REAL("deviation_pct", "%", 'f', 2),
-		[POSITION] = DOC_COL_INT("position", NULL),
-		[DEV_ABS] = DOC_COL_REAL("deviation_abs", field_known_unit(metric), 'g', 6),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[] = {
+		DOC_TEXT_OF("group", struct noise_cell, group),
+		DOC_TEXT_OF("block", struct noise_cell, block),
+		DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct noise_cell, level),
+		DOC_INT_OF("n", "runs", struct noise_cell, n),
+		DOC_REAL_OF("value", u, 'g', 6, struct noise_cell, value),
+		DOC_REAL_OF("deviation_pct", "%", 'f', 2, struct noise_cell, deviation_pct),
+		DOC_INT_OF("position", NULL, struct noise_cell, position),
+		DOC_REAL_OF("deviation_abs", u, 'g', 6, struct noise_cell, deviation_abs),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	doc_table_hide_empty(t);
-	for (size_t i = 0; i < nz->ncells; i++) {
-		const struct noise_cell *c = &nz->cells[i];
-		doc_row(t);
-		doc_set_text(t, GROUP, c->group);
-		doc_set_text(t, BLOCK, c->block);
-		doc_set_real(t, LEVEL, c->level);
-		doc_set_int(t, N, (int64_t)c->n);
-		doc_set_real(t, VALUE, c->value);
-		doc_set_real(t, DEV, c->deviation_pct);
-		doc_set_int(t, POSITION, (int64_t)c->position);
-		doc_set_real(t, DEV_ABS, c->deviation_abs);
-	}
+	doc_rows_of(t, cols, DOC_NFIELDS(cols), nz->cells, nz->ncells, sizeof(nz->cells[0]));
 }
 
 static void drift_table(struct doc_section *s, const struct noise *nz)
 {
-	enum { GROUP, BLOCK, DRIFT, LEVELS, MEAN, MIN, MAX, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[BLOCK] = DOC_COL_TEXT("block"),
-		[DRIFT] = DOC_COL_TEXT("drift"),
-		[LEVELS] = DOC_COL_INT("levels", NULL),
-		[MEAN] = DOC_COL_REAL("mean_dev_pct", "%", 'f', 2),
-		[MIN] = DOC_COL_REAL("min_dev_pct", "%", 'f', 2),
-		[MAX] = DOC_COL_REAL("max_dev_pct", "%", 'f', 2),
+	static const struct doc_field cols[] = {
+		DOC_TEXT_OF("group", struct noise_drift, group),
+		DOC_TEXT_OF("block", struct noise_drift, block),
+		DOC_TEXT_OF("drift", struct noise_drift, drift),
+		DOC_INT_OF("levels", NULL, struct noise_drift, nlevels),
+		DOC_REAL_OF("mean_dev_pct", "%", 'f', 2, struct noise_drift, mean_dev_pct),
+		DOC_REAL_OF("min_dev_pct", "%", 'f', 2, struct noise_drift, min_dev_pct),
+		DOC_REAL_OF("max_dev_pct", "%", 'f', 2, struct noise_drift, max_dev_pct),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	doc_table_hide_empty(t);
-	for (size_t i = 0; i < nz->ndrifts; i++) {
-		const struct noise_drift *d = &nz->drifts[i];
-		doc_row(t);
-		doc_set_text(t, GROUP, d->group);
-		doc_set_text(t, BLOCK, d->block);
-		doc_set_text(t, DRIFT, d->drift);
-		doc_set_int(t, LEVELS, (int64_t)d->nlevels);
-		doc_set_real(t, MEAN, d->mean_dev_pct);
-		doc_set_real(t, MIN, d->min_dev_pct);
-		doc_set_real(t, MAX, d->max_dev_pct);
-	}
+	doc_rows_of(t, cols, DOC_NFIELDS(cols), nz->drifts, nz->ndrifts, sizeof(nz->drifts[0]));
 }
 
 static void order_table(struct doc *d, struct doc_section *s, const struct noise *nz)
 {
 	enum { FACTOR, GROUP, BLOCK, LEVELS, ORDERED_BY, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[FACTOR] = DOC_COL_TEXT("factor"),
-		[GROUP] = DOC_COL_TEXT("group"),
-		[BLOCK] = DOC_COL_TEXT("block"),
-		[LEVELS] = DOC_COL_TEXT("levels_in_order"),
-		[ORDERED_BY] = DOC_COL_TEXT("ordered_by"),
+	static const struct doc_field cols[NCOLS] = {
+		[FACTOR] = DOC_TEXT_OF("factor", struct noise_order, factor),
+		[GROUP] = DOC_TEXT_OF("group", struct noise_order, group),
+		[BLOCK] = DOC_TEXT_OF("block", struct noise_order, block),
+		[LEVELS] = DOC_TEXT_OF("levels_in_order", struct noise_order, levels),
+		[ORDERED_BY] = DOC_FIELD_NONE(DOC_COL_TEXT("ordered_by")),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	struct strbuf names = STRBUF_INIT;
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < nz->norders; i++) {
-		const struct noise_order *o = &nz->orders[i];
 		doc_row(t);
-		doc_set_text(t, FACTOR, o->factor);
-		doc_set_text(t, GROUP, o->group);
-		doc_set_text(t, BLOCK, o->block);
-		doc_set_text(t, LEVELS, o->levels);
-		doc_set_text(t, ORDERED_BY, o->timed ? "start time" : "results-table row");
+		doc_set_fields(t, cols, 0, NCOLS, &nz->orders[i]);
+		doc_set_text(t, ORDERED_BY,
+			     nz->orders[i].timed ? "start time" : "results-table row");
 	}
 	doc_text(s,
 		 "Each factor's values in the order their first run started in the block (the "
@@ -252,17 +199,19 @@ static void bursts_table(struct doc *d, struct doc_section *s, const struct nois
 			 const char *by, const char *metric)
 {
 	enum { GROUP, TAG, BURST, LEVEL, FIRST, LATER, LATER_N, RATIO, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[TAG] = DOC_COL_TEXT("tag"),
-		[BURST] = DOC_COL_TEXT("burst"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[FIRST] = DOC_COL_REAL("first", field_known_unit(metric), 'g', 6),
-		[LATER] = DOC_COL_REAL("later_median", field_known_unit(metric), 'g', 6),
-		[LATER_N] = DOC_COL_INT("later_n", "runs"),
-		[RATIO] = DOC_COL_REAL("ratio", "x", 'f', 2),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[NCOLS] = {
+		[GROUP] = DOC_TEXT_OF("group", struct noise_burst, group),
+		[TAG] = DOC_TEXT_OF("tag", struct noise_burst, tag),
+		[BURST] = DOC_FIELD_NONE(DOC_COL_TEXT("burst")),
+		[LEVEL] = DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct noise_burst,
+				      level),
+		[FIRST] = DOC_REAL_OF("first", u, 'g', 6, struct noise_burst, value),
+		[LATER] = DOC_REAL_OF("later_median", u, 'g', 6, struct noise_burst, later_median),
+		[LATER_N] = DOC_INT_OF("later_n", "runs", struct noise_burst, later_n),
+		[RATIO] = DOC_REAL_OF("ratio", "x", 'f', 2, struct noise_burst, ratio),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	char empty[96];
 	doc_table_hide_empty(t);
 	snprintf(empty, sizeof(empty), "none: no level has %s or more runs",
@@ -270,113 +219,66 @@ static void bursts_table(struct doc *d, struct doc_section *s, const struct nois
 			      DOC_QUIET, NOISE_BURST_MIN_RUNS, "runs"));
 	doc_table_empty_text(t, empty);
 	for (size_t i = 0; i < nz->nbursts; i++) {
-		const struct noise_burst *x = &nz->bursts[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, x->group);
-		doc_set_text(t, TAG, x->tag);
-		doc_set_text(t, BURST, x->burst ? "burst" : "no");
-		doc_set_real(t, LEVEL, x->level);
-		doc_set_real(t, FIRST, x->value);
-		doc_set_real(t, LATER, x->later_median);
-		doc_set_int(t, LATER_N, (int64_t)x->later_n);
-		doc_set_real(t, RATIO, x->ratio);
+		doc_set_fields(t, cols, 0, NCOLS, &nz->bursts[i]);
+		doc_set_text(t, BURST, nz->bursts[i].burst ? "burst" : "no");
 	}
 }
 
 static void soaks_table(struct doc *d, struct doc_section *s, const struct noise *nz,
 			const char *by, const char *metric)
 {
-	enum { GROUP, BLOCK, FIRST_TAG, LEVEL, N, FIRST, MEDIAN, RATIO, MIN, MAX, RANGE, NCOLS };
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[BLOCK] = DOC_COL_TEXT("block"),
-		[FIRST_TAG] = DOC_COL_TEXT("first_tag"),
-		[LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[N] = DOC_COL_INT("n", "runs"),
-		[FIRST] = DOC_COL_REAL("first", field_known_unit(metric), 'g', 6),
-		[MEDIAN] = DOC_COL_REAL("sustained_median", field_known_unit(metric), 'g', 6),
-		[RATIO] = DOC_COL_REAL("ratio", "x", 'f', 2),
-		[MIN] = DOC_COL_REAL("sustained_min", field_known_unit(metric), 'g', 6),
-		[MAX] = DOC_COL_REAL("sustained_max", field_known_unit(metric), 'g', 6),
-		[RANGE] = DOC_COL_REAL("sustained_range_pct", "%", 'f', 2),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[] = {
+		DOC_TEXT_OF("group", struct noise_soak, group),
+		DOC_TEXT_OF("block", struct noise_soak, block),
+		DOC_TEXT_OF("first_tag", struct noise_soak, first_tag),
+		DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct noise_soak, level),
+		DOC_INT_OF("n", "runs", struct noise_soak, n),
+		DOC_REAL_OF("first", u, 'g', 6, struct noise_soak, first),
+		DOC_REAL_OF("sustained_median", u, 'g', 6, struct noise_soak, sustained.median),
+		DOC_REAL_OF("ratio", "x", 'f', 2, struct noise_soak, ratio),
+		DOC_REAL_OF("sustained_min", u, 'g', 6, struct noise_soak, sustained.min),
+		DOC_REAL_OF("sustained_max", u, 'g', 6, struct noise_soak, sustained.max),
+		DOC_REAL_OF("sustained_range_pct", "%", 'f', 2, struct noise_soak,
+			    sustained.range_pct),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	char empty[96];
 	doc_table_hide_empty(t);
 	snprintf(empty, sizeof(empty), "none: no level has %s or more runs in one block",
 		 doc_fact_int(d, "soak_min_runs", "runs one block needs at a level for a soak",
 			      DOC_QUIET, NOISE_SOAK_MIN_RUNS, "runs"));
 	doc_table_empty_text(t, empty);
-	for (size_t i = 0; i < nz->nsoaks; i++) {
-		const struct noise_soak *x = &nz->soaks[i];
-		doc_row(t);
-		doc_set_text(t, GROUP, x->group);
-		doc_set_text(t, BLOCK, x->block);
-		doc_set_text(t, FIRST_TAG, x->first_tag);
-		doc_set_real(t, LEVEL, x->level);
-		doc_set_int(t, N, (int64_t)x->n);
-		doc_set_real(t, FIRST, x->first);
-		doc_set_real(t, MEDIAN, x->sustained.median);
-		doc_set_real(t, RATIO, x->ratio);
-		doc_set_real(t, MIN, x->sustained.min);
-		doc_set_real(t, MAX, x->sustained.max);
-		doc_set_real(t, RANGE, x->sustained.range_pct);
-	}
+	doc_rows_of(t, cols, DOC_NFIELDS(cols), nz->soaks, nz->nsoaks, sizeof(nz->soaks[0]));
 }
 
 static void verdict_table(struct doc *d, struct doc_section *s, const struct noise *nz)
 {
-	enum {
-		GROUP,
-		VERDICT,
-		LEVELS,
-		BALANCED,
-		NOTE,
-		BURSTS,
-		RANGE,
-		DEV,
-		STEPS,
-		RESOLVED,
-		WITHIN,
-		UNREPLICATED,
-		BALANCE,
-		NCOLS
+	static const struct doc_field cols[] = {
+		DOC_TEXT_OF("group", struct noise_verdict, group),
+		DOC_TEXT_OF("verdict", struct noise_verdict, verdict),
+		DOC_TEXT_OF("within_noise_levels", struct noise_verdict, within_noise),
+		DOC_YES_NO_OF("counterbalanced", struct noise_verdict, counterbalanced),
+		DOC_TEXT_OF("order_note", struct noise_verdict, counterbalance_note),
+		DOC_INT_OF("bursts", NULL, struct noise_verdict, nbursts),
+		DOC_REAL_OF("max_range_pct", "%", 'f', 2, struct noise_verdict, max_range_pct),
+		DOC_REAL_OF("max_block_dev_pct", "%", 'f', 2, struct noise_verdict,
+			    max_abs_dev_pct),
+		DOC_TEXT_OF("steps", struct noise_verdict, steps_text),
+		DOC_TEXT_OF("steps_resolved", struct noise_verdict, steps_resolved),
+		DOC_TEXT_OF("steps_within_noise", struct noise_verdict, steps_within_noise),
+		DOC_TEXT_OF("steps_unreplicated", struct noise_verdict, steps_unreplicated),
+		DOC_TEXT_OF("level_order", struct noise_verdict, balance),
 	};
-	const struct doc_col cols[NCOLS] = {
-		[GROUP] = DOC_COL_TEXT("group"),
-		[VERDICT] = DOC_COL_TEXT("verdict"),
-		[LEVELS] = DOC_COL_TEXT("within_noise_levels"),
-		[BALANCED] = DOC_COL_TEXT("counterbalanced"),
-		[NOTE] = DOC_COL_TEXT("order_note"),
-		[BURSTS] = DOC_COL_INT("bursts", NULL),
-		[RANGE] = DOC_COL_REAL("max_range_pct", "%", 'f', 2),
-		[DEV] = DOC_COL_REAL("max_block_dev_pct", "%", 'f', 2),
-		[STEPS] = DOC_COL_TEXT("steps"),
-		[RESOLVED] = DOC_COL_TEXT("steps_resolved"),
-		[WITHIN] = DOC_COL_TEXT("steps_within_noise"),
-		[UNREPLICATED] = DOC_COL_TEXT("steps_unreplicated"),
-		[BALANCE] = DOC_COL_TEXT("level_order"),
-	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, DOC_NFIELDS(cols));
 	struct strbuf all = STRBUF_INIT;
 	const char *burst, *drift;
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < nz->nverdicts; i++) {
 		const struct noise_verdict *v = &nz->verdicts[i];
 		doc_row(t);
-		doc_set_text(t, GROUP, v->group);
-		doc_set_text(t, VERDICT, v->verdict);
-		doc_set_text(t, LEVELS, v->within_noise);
-		doc_set_text(t, BALANCED, v->counterbalanced ? "yes" : "no");
-		doc_set_text(t, NOTE, v->counterbalance_note);
-		doc_set_int(t, BURSTS, (int64_t)v->nbursts);
-		doc_set_real(t, RANGE, v->max_range_pct);
-		doc_set_real(t, DEV, v->max_abs_dev_pct);
-		doc_set_text(t, STEPS, v->steps_text);
-		doc_set_text(t, RESOLVED, v->steps_resolved);
-		doc_set_text(t, WITHIN, v->steps_within_noise);
-		doc_set_text(t, UNREPLICATED, v->steps_unreplicated);
-		doc_set_text(t, BALANCE, v->balance);
+		doc_set_fields(t, cols, 0, DOC_NFIELDS(cols), v);
 		if (nz->nverdicts > 1)
 			strbuf_addf(&all, "%s%s: %s", i ? " | " : "", v->group, v->steps_text);
 		else

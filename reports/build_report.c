@@ -22,26 +22,23 @@ static size_t fields(char *row, char **out, size_t n)
 
 static void corpora_section(struct doc *d, const struct corpus_listing *listing, const char *only)
 {
-	static const struct doc_col cols[] = {
-		DOC_COL_TEXT("corpus"),          DOC_COL_TEXT("layout"),
-		DOC_COL_INT("runs", NULL),       DOC_COL_INT("listed", NULL),
-		DOC_COL_INT("unlisted", NULL),   DOC_COL_INT("excluded", NULL),
-		DOC_COL_INT("trace_rows", NULL), DOC_COL_INT("files", NULL),
+	static const struct doc_field cols[] = {
+		DOC_TEXT_OF("corpus", struct corpus_row, name),
+		DOC_TEXT_OF("layout", struct corpus_row, layout),
+		DOC_INT_OF("runs", NULL, struct corpus_row, runs),
+		DOC_INT_OF("listed", NULL, struct corpus_row, listed),
+		DOC_INT_OF("unlisted", NULL, struct corpus_row, unlisted),
+		DOC_INT_OF("excluded", NULL, struct corpus_row, excluded),
+		DOC_INT_OF("trace_rows", NULL, struct corpus_row, trace_rows),
+		DOC_INT_OF("files", NULL, struct corpus_row, files),
 	};
-	struct doc_table *t = doc_table(doc_section(d, "corpora", "Corpora"), cols, 8);
+	struct doc_table *t =
+		doc_table_of(doc_section(d, "corpora", "Corpora"), cols, DOC_NFIELDS(cols));
 	for (size_t i = 0; i < listing->n; i++) {
-		const struct corpus_row *r = &listing->rows[i];
-		if (only && strcmp(only, r->name))
+		if (only && strcmp(only, listing->rows[i].name))
 			continue;
 		doc_row(t);
-		doc_set_text(t, 0, r->name);
-		doc_set_text(t, 1, r->layout);
-		doc_set_int(t, 2, r->runs);
-		doc_set_int(t, 3, r->listed);
-		doc_set_int(t, 4, r->unlisted);
-		doc_set_int(t, 5, r->excluded);
-		doc_set_int(t, 6, r->trace_rows);
-		doc_set_int(t, 7, r->files);
+		doc_set_fields(t, cols, 0, DOC_NFIELDS(cols), &listing->rows[i]);
 	}
 }
 

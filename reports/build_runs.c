@@ -10,6 +10,15 @@
 
 enum { C_CORPUS, C_SUBCORPUS, C_TAG, C_LISTED, C_EXCLUDED, NLEAD };
 
+/* A run's first columns; the canonical fields, extra fields and reasons follow. */
+static const struct doc_field lead_cols[NLEAD] = {
+	[C_CORPUS] = DOC_TEXT_OF("corpus", struct run_row, corpus),
+	[C_SUBCORPUS] = DOC_TEXT_OF("subcorpus", struct run_row, subcorpus),
+	[C_TAG] = DOC_TEXT_OF("tag", struct run_row, tag),
+	[C_LISTED] = DOC_INT_OF("listed", NULL, struct run_row, listed),
+	[C_EXCLUDED] = DOC_INT_OF("excluded", NULL, struct run_row, excluded),
+};
+
 /*
  * The column of a canonical field: its type and unit (booleans stay 0/1
  * numbers, as they always were). Markdown rounds reals to 6 significant
@@ -44,16 +53,21 @@ static void set_value(struct doc_table *t, size_t col, enum doc_type type,
 
 enum { F_FIELD, F_SOURCE, F_COLUMN, F_RUNS, F_READ, F_SELECT, F_RULE, NFIELDCOLS };
 
+static const struct doc_field field_cols[NFIELDCOLS] = {
+	[F_FIELD] = DOC_TEXT_OF("field", struct field_source_row, field),
+	[F_SOURCE] = DOC_TEXT_OF("source", struct field_source_row, source),
+	[F_COLUMN] = DOC_TEXT_OF("column", struct field_source_row, column),
+	[F_RUNS] = DOC_INT_OF("runs", "runs", struct field_source_row, runs),
+	[F_READ] = DOC_INT_OF("read", "runs", struct field_source_row, read),
+	[F_SELECT] = DOC_FIELD_NONE(DOC_COL_TEXT("select")),
+	[F_RULE] = DOC_FIELD_NONE(DOC_COL_TEXT("rule")),
+};
+
 /* The fields section: one row per (field, source) the listing gives. */
 static void fields_section(struct doc *d, bool filled)
 {
-	static const struct doc_col cols[NFIELDCOLS] = {
-		DOC_COL_TEXT("field"),       DOC_COL_TEXT("source"),      DOC_COL_TEXT("column"),
-		DOC_COL_INT("runs", "runs"), DOC_COL_INT("read", "runs"), DOC_COL_TEXT("select"),
-		DOC_COL_TEXT("rule"),
-	};
 	struct doc_section *s = doc_section(d, "fields", "Field sources");
-	struct doc_table *t = doc_table(s, cols, NFIELDCOLS);
+	struct doc_table *t = doc_table_of(s, field_cols, NFIELDCOLS);
 	if (!filled) {
 		doc_table_empty_text(t, "not listed: `coreplan runs --fields` lists each field's "
 					"sources and the one its plain name reads");
@@ -89,11 +103,8 @@ int build_runs_begin_with(bool with_reasons, bool fields, const char *const *ext
 		doc_free(d);
 		return err_set("out of memory");
 	}
-	cols[C_CORPUS] = (struct doc_col)DOC_COL_TEXT("corpus");
-	cols[C_SUBCORPUS] = (struct doc_col)DOC_COL_TEXT("subcorpus");
-	cols[C_TAG] = (struct doc_col)DOC_COL_TEXT("tag");
-	cols[C_LISTED] = (struct doc_col)DOC_COL_INT("listed", NULL);
-	cols[C_EXCLUDED] = (struct doc_col)DOC_COL_INT("excluded", NULL);
+	for (size_t i = 0; i < NLEAD; i++)
+		cols[i] = lead_cols[i].col;
 	for (size_t i = 0; i < field_canonical_count; i++)
 		cols[NLEAD + i] = field_col(&field_canonical[i]);
 	for (size_t i = 0; i < nextra; i++) {
@@ -134,11 +145,7 @@ int build_fields_row(const struct field_source_row *row, void *doc)
 	else
 		rule = "first source holding it";
 	doc_row(t);
-	doc_set_text(t, F_FIELD, row->field);
-	doc_set_text(t, F_SOURCE, row->source);
-	doc_set_text(t, F_COLUMN, row->column);
-	doc_set_int(t, F_RUNS, row->runs);
-	doc_set_int(t, F_READ, row->read);
+	doc_set_fields(t, field_cols, 0, NFIELDCOLS, row);
 	doc_set_text(t, F_SELECT, strbuf_str(&select));
 	doc_set_text(t, F_RULE, rule);
 	strbuf_release(&select);
@@ -163,11 +170,7 @@ int build_runs_row(const struct run_row *row, void *doc)
 	struct doc_table *t = doc_section_table(doc_find_section(doc, "runs"));
 	size_t ncols = doc_table_cols(t);
 	doc_row(t);
-	doc_set_text(t, C_CORPUS, row->corpus);
-	doc_set_text(t, C_SUBCORPUS, row->subcorpus);
-	doc_set_text(t, C_TAG, row->tag);
-	doc_set_int(t, C_LISTED, row->listed);
-	doc_set_int(t, C_EXCLUDED, row->excluded);
+	doc_set_fields(t, lead_cols, 0, NLEAD, row);
 	for (size_t i = 0; i < field_canonical_count; i++)
 		set_value(t, NLEAD + i, doc_table_col(t, NLEAD + i)->type, &row->fields[i]);
 	for (size_t i = 0; i < row->nextra; i++)

@@ -154,45 +154,64 @@ static void cell_where(const struct size_cell *c, char *buf, size_t len)
 static void instances_table(struct doc_section *s, const struct size_result *res)
 {
 	const char *mu = field_unit(res->metric);
-	const struct doc_col cols[NINSTANCE_COLS] = {
-		[I_INSTANCE] = DOC_COL_TEXT("instance"),
-		[I_VCPUS] = DOC_COL_INT("vcpus", "vCPUs"),
-		[I_THREADS] = DOC_COL_INT("threads_per_core", "threads"),
-		[I_PHYSICAL] = DOC_COL_REAL("physical_cores", "cores", 'g', 4),
-		[I_SUSTAINED] = DOC_COL_REAL("sustained_cores", "cores", 'g', 4),
-		[I_PREDICTED] = DOC_COL_REAL("predicted", mu, 'f', 0),
-		[I_PREDICTED_LOW] = DOC_COL_REAL("predicted_low", mu, 'f', 0),
-		[I_PREDICTED_HIGH] = DOC_COL_REAL("predicted_high", mu, 'f', 0),
-		[I_CALIBRATED_LOW] = DOC_COL_REAL("calibrated_low", mu, 'f', 0),
-		[I_CALIBRATED_HIGH] = DOC_COL_REAL("calibrated_high", mu, 'f', 0),
-		[I_CALIBRATION] = DOC_COL_TEXT("calibration"),
-		[I_SESSIONS_FACTOR] = DOC_COL_REAL("sessions_factor", "x", 'f', 3),
-		[I_SESSIONS_AT] = DOC_COL_REAL("sessions_factor_at", "sessions", 'g', 6),
-		[I_CORES_BEYOND] = DOC_COL_REAL("cores_beyond", "x", 'f', 2),
-		[I_SESSIONS_BEYOND] = DOC_COL_REAL("sessions_beyond", "x", 'f', 2),
-		[I_MEMORY_BEYOND] = DOC_COL_REAL("memory_beyond", "x", 'f', 2),
-		[I_VERDICT] = DOC_COL_TEXT("verdict"),
-		[I_BASIS] = DOC_COL_TEXT("verdict_basis"),
-		[I_SHORTFALL] = DOC_COL_REAL("shortfall", "x", 'f', 2),
-		[I_MEASURED_AT] = DOC_COL_TEXT("measured_at"),
-		[I_MEASURED_N] = DOC_COL_INT("measured_n", "runs"),
-		[I_MEASURED_MEDIAN] = DOC_COL_REAL("measured_median", mu, 'f', 1),
-		[I_MEASURED_MIN] = DOC_COL_REAL("measured_min", mu, 'f', 1),
-		[I_MEASURED_MAX] = DOC_COL_REAL("measured_max", mu, 'f', 1),
-		[I_MEASURED_SHORTFALL] = DOC_COL_REAL("measured_shortfall", "x", 'f', 2),
-		[I_CHECK] = DOC_COL_TEXT("model_check"),
-		[I_CHECK_RATIO] = DOC_COL_REAL("model_ratio", "x", 'f', 3),
-		[I_MEMORY_NEEDED] = DOC_COL_REAL("memory_needed_gib", "GiB", 'f', 2),
-		[I_MEMORY_APP] = DOC_COL_REAL("memory_app_gib", "GiB", 'f', 2),
-		[I_MEMORY_COLOCATED] = DOC_COL_REAL("memory_colocated_gib", "GiB", 'f', 2),
-		[I_MEMORY_OS] = DOC_COL_REAL("memory_os_gib", "GiB", 'f', 2),
-		[I_MEMORY] = DOC_COL_REAL("memory_gib", "GiB", 'g', 5),
-		[I_PRICE] = DOC_COL_REAL("price_per_hour", "USD/h", 'g', 6),
-		[I_COST] = DOC_COL_REAL("cost_per_1k", "USD/h", 'f', 4),
-		[I_FLAGS] = DOC_COL_TEXT("flags"),
-		[I_PRICE_DATE] = DOC_COL_TEXT("price_date"),
+	/* each column from the instance (in), its row (r) or the cell its verdict rests on (c) */
+	const struct doc_field cols[NINSTANCE_COLS] = {
+		[I_INSTANCE] = DOC_TEXT_OF("instance", struct instance, instance),
+		[I_VCPUS] = DOC_INT_OF("vcpus", "vCPUs", struct instance, vcpus),
+		[I_THREADS] = DOC_INT_OF("threads_per_core", "threads", struct instance,
+					 threads_per_core),
+		[I_PHYSICAL] = DOC_REAL_OF("physical_cores", "cores", 'g', 4, struct instance,
+					   physical_cores),
+		[I_SUSTAINED] = DOC_REAL_OF("sustained_cores", "cores", 'g', 4, struct instance,
+					    sustained_cores),
+		[I_PREDICTED] = DOC_REAL_OF("predicted", mu, 'f', 0, struct size_row, predicted),
+		[I_PREDICTED_LOW] =
+			DOC_REAL_OF("predicted_low", mu, 'f', 0, struct size_row, predicted_lo),
+		[I_PREDICTED_HIGH] =
+			DOC_REAL_OF("predicted_high", mu, 'f', 0, struct size_row, predicted_hi),
+		[I_CALIBRATED_LOW] =
+			DOC_REAL_OF("calibrated_low", mu, 'f', 0, struct size_row, calibrated_lo),
+		[I_CALIBRATED_HIGH] =
+			DOC_REAL_OF("calibrated_high", mu, 'f', 0, struct size_row, calibrated_hi),
+		[I_CALIBRATION] = DOC_FIELD_NONE(DOC_COL_TEXT("calibration")),
+		[I_SESSIONS_FACTOR] = DOC_REAL_OF("sessions_factor", "x", 'f', 3, struct size_row,
+						  sessions_at.factor),
+		[I_SESSIONS_AT] = DOC_REAL_OF("sessions_factor_at", "sessions", 'g', 6,
+					      struct size_row, sessions_at.at),
+		[I_CORES_BEYOND] = DOC_FIELD_NONE(DOC_COL_REAL("cores_beyond", "x", 'f', 2)),
+		[I_SESSIONS_BEYOND] = DOC_FIELD_NONE(DOC_COL_REAL("sessions_beyond", "x", 'f', 2)),
+		[I_MEMORY_BEYOND] = DOC_FIELD_NONE(DOC_COL_REAL("memory_beyond", "x", 'f', 2)),
+		[I_VERDICT] = DOC_TEXT_OF("verdict", struct size_row, verdict),
+		[I_BASIS] = DOC_TEXT_OF("verdict_basis", struct size_row, basis),
+		[I_SHORTFALL] = DOC_REAL_OF("shortfall", "x", 'f', 2, struct size_row, shortfall),
+		[I_MEASURED_AT] = DOC_FIELD_NONE(DOC_COL_TEXT("measured_at")),
+		[I_MEASURED_N] = DOC_INT_OF("measured_n", "runs", struct size_cell, n),
+		[I_MEASURED_MEDIAN] =
+			DOC_REAL_OF("measured_median", mu, 'f', 1, struct size_cell, s.median),
+		[I_MEASURED_MIN] = DOC_REAL_OF("measured_min", mu, 'f', 1, struct size_cell, s.min),
+		[I_MEASURED_MAX] = DOC_REAL_OF("measured_max", mu, 'f', 1, struct size_cell, s.max),
+		[I_MEASURED_SHORTFALL] =
+			DOC_REAL_OF("measured_shortfall", "x", 'f', 2, struct size_cell, shortfall),
+		[I_CHECK] = DOC_TEXT_OF("model_check", struct size_cell, check),
+		[I_CHECK_RATIO] =
+			DOC_REAL_OF("model_ratio", "x", 'f', 3, struct size_cell, check_ratio),
+		[I_MEMORY_NEEDED] = DOC_REAL_OF("memory_needed_gib", "GiB", 'f', 2, struct size_row,
+						memory_needed_gib),
+		[I_MEMORY_APP] = DOC_REAL_OF("memory_app_gib", "GiB", 'f', 2, struct size_row,
+					     memory_app_gib),
+		[I_MEMORY_COLOCATED] = DOC_REAL_OF("memory_colocated_gib", "GiB", 'f', 2,
+						   struct size_row, memory_colocated_gib),
+		[I_MEMORY_OS] =
+			DOC_REAL_OF("memory_os_gib", "GiB", 'f', 2, struct size_row, memory_os_gib),
+		[I_MEMORY] = DOC_REAL_OF("memory_gib", "GiB", 'g', 5, struct instance, memory_gib),
+		[I_PRICE] = DOC_REAL_OF("price_per_hour", "USD/h", 'g', 6, struct instance,
+					price_per_hour),
+		[I_COST] =
+			DOC_REAL_OF("cost_per_1k", "USD/h", 'f', 4, struct size_row, cost_per_1k),
+		[I_FLAGS] = DOC_FIELD_NONE(DOC_COL_TEXT("flags")),
+		[I_PRICE_DATE] = DOC_TEXT_OF("price_date", struct instance, price_date),
 	};
-	struct doc_table *t = doc_table(s, cols, NINSTANCE_COLS);
+	struct doc_table *t = doc_table_of(s, cols, NINSTANCE_COLS);
 	char *flags, where[320];
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, res->listing
@@ -202,57 +221,34 @@ static void instances_table(struct doc_section *s, const struct size_result *res
 		const struct size_row *r = &res->rows[i];
 		const struct instance *in = r->inst;
 		doc_row(t);
-		doc_set_text(t, I_INSTANCE, in->instance);
-		doc_set_int(t, I_VCPUS, in->vcpus);
-		doc_set_int(t, I_THREADS, in->threads_per_core);
-		doc_set_real(t, I_PHYSICAL, in->physical_cores);
-		doc_set_real(t, I_SUSTAINED, in->sustained_cores);
-		doc_set_real(t, I_PREDICTED, r->predicted);
-		doc_set_real(t, I_PREDICTED_LOW, r->predicted_lo);
-		doc_set_real(t, I_PREDICTED_HIGH, r->predicted_hi);
-		doc_set_real(t, I_CALIBRATED_LOW, r->calibrated_lo);
-		doc_set_real(t, I_CALIBRATED_HIGH, r->calibrated_hi);
+		doc_set_fields(t, cols, I_INSTANCE, I_PREDICTED, in);
+		doc_set_fields(t, cols, I_PREDICTED, I_CALIBRATION, r);
 		if (r->predicted_ok) {
 			calibration_text(res, r, where, sizeof(where));
 			doc_set_text(t, I_CALIBRATION, where);
 		}
-		if (r->predicted_ok && res->in.curve.n) {
-			doc_set_real(t, I_SESSIONS_FACTOR, r->sessions_at.factor);
-			doc_set_real(t, I_SESSIONS_AT, r->sessions_at.at);
-		}
+		if (r->predicted_ok && res->in.curve.n)
+			doc_set_fields(t, cols, I_SESSIONS_FACTOR, I_CORES_BEYOND, r);
 		if (r->cores_beyond > 0)
 			doc_set_real(t, I_CORES_BEYOND, r->cores_beyond);
 		if (r->sessions_beyond > 0)
 			doc_set_real(t, I_SESSIONS_BEYOND, r->sessions_beyond);
 		if (r->memory_beyond > 0)
 			doc_set_real(t, I_MEMORY_BEYOND, r->memory_beyond);
-		doc_set_text(t, I_VERDICT, r->verdict);
-		doc_set_text(t, I_BASIS, r->basis);
-		doc_set_real(t, I_SHORTFALL, r->shortfall);
+		doc_set_fields(t, cols, I_VERDICT, I_MEASURED_AT, r);
 		if (r->worst < res->ncells) {
 			const struct size_cell *c = &res->cells[r->worst];
 			cell_where(c, where, sizeof(where));
 			doc_set_text(t, I_MEASURED_AT, where);
-			doc_set_int(t, I_MEASURED_N, (int64_t)c->n);
-			doc_set_real(t, I_MEASURED_MEDIAN, c->s.median);
-			doc_set_real(t, I_MEASURED_MIN, c->s.min);
-			doc_set_real(t, I_MEASURED_MAX, c->s.max);
-			doc_set_real(t, I_MEASURED_SHORTFALL, c->shortfall);
-			if (c->check)
-				doc_set_text(t, I_CHECK, c->check);
-			doc_set_real(t, I_CHECK_RATIO, c->check_ratio);
+			doc_set_fields(t, cols, I_MEASURED_N, I_MEMORY_NEEDED, c);
 		}
-		doc_set_real(t, I_MEMORY_NEEDED, r->memory_needed_gib);
-		doc_set_real(t, I_MEMORY_APP, r->memory_app_gib);
-		doc_set_real(t, I_MEMORY_COLOCATED, r->memory_colocated_gib);
-		doc_set_real(t, I_MEMORY_OS, r->memory_os_gib);
-		doc_set_real(t, I_MEMORY, in->memory_gib);
-		doc_set_real(t, I_PRICE, in->price_per_hour);
-		doc_set_real(t, I_COST, r->cost_per_1k);
+		doc_set_fields(t, cols, I_MEMORY_NEEDED, I_MEMORY, r);
+		doc_set_fields(t, cols, I_MEMORY, I_COST, in);
+		doc_set_fields(t, cols, I_COST, I_FLAGS, r);
 		if ((flags = flags_text(res, r)) != NULL)
 			doc_set_text(t, I_FLAGS, flags);
 		free(flags);
-		doc_set_text(t, I_PRICE_DATE, in->price_date);
+		doc_set_fields(t, cols, I_PRICE_DATE, NINSTANCE_COLS, in);
 	}
 }
 
@@ -284,28 +280,39 @@ enum {
 static void fleets_table(struct doc_section *s, const struct size_result *res)
 {
 	const char *mu = field_unit(res->metric);
-	const struct doc_col cols[NFLEET_COLS] = {
-		[L_INSTANCE] = DOC_COL_TEXT("instance"),
-		[L_N] = DOC_COL_INT("n", "instances"),
-		[L_N_CENTRAL] = DOC_COL_INT("n_central", "instances"),
-		[L_N_OPTIMISTIC] = DOC_COL_INT("n_optimistic", "instances"),
-		[L_SESSIONS_EACH] = DOC_COL_REAL("sessions_each", "sessions", 'g', 10),
-		[L_SESSIONS_FACTOR] = DOC_COL_REAL("sessions_factor", "x", 'f', 3),
-		[L_SESSIONS_AT] = DOC_COL_REAL("sessions_factor_at", "sessions", 'g', 6),
-		[L_CAPACITY] = DOC_COL_REAL("capacity_each", mu, 'f', 0),
-		[L_CAPACITY_LOW] = DOC_COL_REAL("capacity_each_low", mu, 'f', 0),
-		[L_CAPACITY_HIGH] = DOC_COL_REAL("capacity_each_high", mu, 'f', 0),
-		[L_TOTAL_LOW] = DOC_COL_REAL("total_low", mu, 'f', 0),
-		[L_MEMORY_EACH] = DOC_COL_REAL("memory_each_gib", "GiB", 'f', 2),
-		[L_MEMORY] = DOC_COL_REAL("memory_gib", "GiB", 'g', 5),
-		[L_PRICE] = DOC_COL_REAL("price_per_hour", "USD/h", 'g', 6),
-		[L_COST] = DOC_COL_REAL("cost_per_hour", "USD/h", 'f', 4),
-		[L_COST_CENTRAL] = DOC_COL_REAL("cost_central", "USD/h", 'f', 4),
-		[L_CHEAPEST] = DOC_COL_BOOL("cheapest"),
-		[L_WHY] = DOC_COL_TEXT("why_none"),
-		[L_FLAGS] = DOC_COL_TEXT("flags"),
+	/* each column from the fleet (f) but the instance's own (r->inst) and the counts set */
+	const struct doc_field cols[NFLEET_COLS] = {
+		[L_INSTANCE] = DOC_TEXT_OF("instance", struct instance, instance),
+		[L_N] = DOC_FIELD_NONE(DOC_COL_INT("n", "instances")),
+		[L_N_CENTRAL] = DOC_FIELD_NONE(DOC_COL_INT("n_central", "instances")),
+		[L_N_OPTIMISTIC] = DOC_FIELD_NONE(DOC_COL_INT("n_optimistic", "instances")),
+		[L_SESSIONS_EACH] = DOC_REAL_OF("sessions_each", "sessions", 'g', 10,
+						struct size_fleet, sessions_each),
+		[L_SESSIONS_FACTOR] = DOC_REAL_OF("sessions_factor", "x", 'f', 3, struct size_fleet,
+						  sessions_at.factor),
+		[L_SESSIONS_AT] = DOC_REAL_OF("sessions_factor_at", "sessions", 'g', 6,
+					      struct size_fleet, sessions_at.at),
+		[L_CAPACITY] =
+			DOC_REAL_OF("capacity_each", mu, 'f', 0, struct size_fleet, capacity),
+		[L_CAPACITY_LOW] = DOC_REAL_OF("capacity_each_low", mu, 'f', 0, struct size_fleet,
+					       capacity_lo),
+		[L_CAPACITY_HIGH] = DOC_REAL_OF("capacity_each_high", mu, 'f', 0, struct size_fleet,
+						capacity_hi),
+		[L_TOTAL_LOW] = DOC_REAL_OF("total_low", mu, 'f', 0, struct size_fleet, total_lo),
+		[L_MEMORY_EACH] = DOC_REAL_OF("memory_each_gib", "GiB", 'f', 2, struct size_fleet,
+					      memory_each_gib),
+		[L_MEMORY] = DOC_REAL_OF("memory_gib", "GiB", 'g', 5, struct instance, memory_gib),
+		[L_PRICE] = DOC_REAL_OF("price_per_hour", "USD/h", 'g', 6, struct instance,
+					price_per_hour),
+		[L_COST] = DOC_REAL_OF("cost_per_hour", "USD/h", 'f', 4, struct size_fleet,
+				       cost_per_hour),
+		[L_COST_CENTRAL] = DOC_REAL_OF("cost_central", "USD/h", 'f', 4, struct size_fleet,
+					       cost_central),
+		[L_CHEAPEST] = DOC_BOOL_OF("cheapest", struct size_fleet, cheapest),
+		[L_WHY] = DOC_TEXT_OF("why_none", struct size_fleet, why),
+		[L_FLAGS] = DOC_FIELD_NONE(DOC_COL_TEXT("flags")),
 	};
-	struct doc_table *t = doc_table(s, cols, NFLEET_COLS);
+	struct doc_table *t = doc_table_of(s, cols, NFLEET_COLS);
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, res->listing
 					? "--list-families: nothing sized"
@@ -315,31 +322,21 @@ static void fleets_table(struct doc_section *s, const struct size_result *res)
 		const struct size_row *r = &res->rows[f->row];
 		struct strbuf sb = STRBUF_INIT;
 		doc_row(t);
-		doc_set_text(t, L_INSTANCE, r->inst->instance);
-		doc_set_real(t, L_MEMORY, r->inst->memory_gib);
-		doc_set_real(t, L_PRICE, r->inst->price_per_hour);
-		doc_set_bool(t, L_CHEAPEST, f->cheapest);
+		doc_set_fields(t, cols, L_INSTANCE, L_N, r->inst);
+		doc_set_fields(t, cols, L_MEMORY, L_COST, r->inst);
+		doc_set_fields(t, cols, L_COST_CENTRAL, L_FLAGS, f);
 		if (f->n_central)
 			doc_set_int(t, L_N_CENTRAL, (int64_t)f->n_central);
 		if (f->n_optimistic)
 			doc_set_int(t, L_N_OPTIMISTIC, (int64_t)f->n_optimistic);
-		doc_set_real(t, L_COST_CENTRAL, f->cost_central);
-		if (!f->n) {
-			doc_set_text(t, L_WHY, f->why);
+		if (!f->n)
 			continue;
-		}
 		doc_set_int(t, L_N, (int64_t)f->n);
-		doc_set_real(t, L_SESSIONS_EACH, f->sessions_each);
-		if (res->in.curve.n) {
-			doc_set_real(t, L_SESSIONS_FACTOR, f->sessions_at.factor);
-			doc_set_real(t, L_SESSIONS_AT, f->sessions_at.at);
-		}
-		doc_set_real(t, L_CAPACITY, f->capacity);
-		doc_set_real(t, L_CAPACITY_LOW, f->capacity_lo);
-		doc_set_real(t, L_CAPACITY_HIGH, f->capacity_hi);
-		doc_set_real(t, L_TOTAL_LOW, f->total_lo);
-		doc_set_real(t, L_MEMORY_EACH, f->memory_each_gib);
-		doc_set_real(t, L_COST, f->cost_per_hour);
+		doc_set_fields(t, cols, L_SESSIONS_EACH, L_SESSIONS_FACTOR, f);
+		if (res->in.curve.n)
+			doc_set_fields(t, cols, L_SESSIONS_FACTOR, L_CAPACITY, f);
+		doc_set_fields(t, cols, L_CAPACITY, L_MEMORY, f);
+		doc_set_fields(t, cols, L_COST, L_COST_CENTRAL, f);
 		if (f->cheapest)
 			flag(&sb, "CHEAPEST FLEET");
 		if (r->extrapolated)
@@ -445,40 +442,46 @@ enum {
 static void measured_table(struct doc_section *s, const struct size_result *res)
 {
 	const char *mu = field_unit(res->metric);
-	const struct doc_col cols[NMEASURED_COLS] = {
-		[M_INSTANCE] = DOC_COL_TEXT("instance"),
-		[M_SESSIONS] = DOC_COL_REAL("sessions", "sessions", 'g', 6),
-		[M_GROUP] = DOC_COL_TEXT("group"),
-		[M_AT_TARGET] = DOC_COL_BOOL("at_target"),
-		[M_N] = DOC_COL_INT("n", "runs"),
-		[M_MEDIAN] = DOC_COL_REAL("median", mu, 'f', 1),
-		[M_MIN] = DOC_COL_REAL("min", mu, 'f', 1),
-		[M_MAX] = DOC_COL_REAL("max", mu, 'f', 1),
-		[M_SHORTFALL] = DOC_COL_REAL("shortfall", "x", 'f', 2),
-		[M_PREDICTED_LOW] = DOC_COL_REAL("predicted_low", mu, 'f', 0),
-		[M_PREDICTED] = DOC_COL_REAL("predicted", mu, 'f', 0),
-		[M_PREDICTED_HIGH] = DOC_COL_REAL("predicted_high", mu, 'f', 0),
-		[M_CHECK] = DOC_COL_TEXT("model_check"),
-		[M_CHECK_RATIO] = DOC_COL_REAL("model_ratio", "x", 'f', 3),
-		[M_VERDICT] = DOC_COL_TEXT("verdict"),
-		[M_WORST] = DOC_COL_BOOL("worst"),
-		[M_ELIGIBLE] = DOC_COL_BOOL("eligible"),
-		[M_DECIDES] = DOC_COL_BOOL("decides"),
-		[M_WHY_NOT] = DOC_COL_TEXT("left_out_because"),
-		[M_ASSUMED] = DOC_COL_TEXT("assumed"),
-		[M_PLATFORM] = DOC_COL_TEXT("platform"),
-		[M_STORE] = DOC_COL_TEXT("store"),
-		[M_WORKERS] = DOC_COL_REAL("workers", "threads", 'g', 6),
-		[M_CPUS] = DOC_COL_INT("pinned_cpus", "CPUs"),
-		[M_MODEL] = DOC_COL_REAL("model", mu, 'f', 0),
-		[M_RATIO] = DOC_COL_REAL("measured_over_model", "x", 'f', 3),
-		[M_LOO_LOW] = DOC_COL_REAL("loo_low", mu, 'f', 0),
-		[M_LOO_HIGH] = DOC_COL_REAL("loo_high", mu, 'f', 0),
-		[M_LOO_CHECK] = DOC_COL_TEXT("loo_check"),
-		[M_LOO_MISS] = DOC_COL_REAL("loo_miss", "%", 'f', 1),
-		[M_LOO_N] = DOC_COL_INT("loo_cells", "cells"),
+	/* each column from the cell (c) but the predictions, its row's (r) */
+	const struct doc_field cols[NMEASURED_COLS] = {
+		[M_INSTANCE] = DOC_FIELD_NONE(DOC_COL_TEXT("instance")),
+		[M_SESSIONS] =
+			DOC_REAL_OF("sessions", "sessions", 'g', 6, struct size_cell, sessions),
+		[M_GROUP] = DOC_TEXT_OF("group", struct size_cell, group),
+		[M_AT_TARGET] = DOC_BOOL_OF("at_target", struct size_cell, at_target),
+		[M_N] = DOC_INT_OF("n", "runs", struct size_cell, n),
+		[M_MEDIAN] = DOC_REAL_OF("median", mu, 'f', 1, struct size_cell, s.median),
+		[M_MIN] = DOC_REAL_OF("min", mu, 'f', 1, struct size_cell, s.min),
+		[M_MAX] = DOC_REAL_OF("max", mu, 'f', 1, struct size_cell, s.max),
+		[M_SHORTFALL] = DOC_REAL_OF("shortfall", "x", 'f', 2, struct size_cell, shortfall),
+		[M_PREDICTED_LOW] =
+			DOC_REAL_OF("predicted_low", mu, 'f', 0, struct size_row, predicted_lo),
+		[M_PREDICTED] = DOC_REAL_OF("predicted", mu, 'f', 0, struct size_row, predicted),
+		[M_PREDICTED_HIGH] =
+			DOC_REAL_OF("predicted_high", mu, 'f', 0, struct size_row, predicted_hi),
+		[M_CHECK] = DOC_TEXT_OF("model_check", struct size_cell, check),
+		[M_CHECK_RATIO] =
+			DOC_REAL_OF("model_ratio", "x", 'f', 3, struct size_cell, check_ratio),
+		[M_VERDICT] = DOC_TEXT_OF("verdict", struct size_cell, verdict),
+		[M_WORST] = DOC_BOOL_OF("worst", struct size_cell, worst),
+		[M_ELIGIBLE] = DOC_BOOL_OF("eligible", struct size_cell, eligible),
+		[M_DECIDES] = DOC_BOOL_OF("decides", struct size_cell, decides),
+		[M_WHY_NOT] = DOC_TEXT_OF("left_out_because", struct size_cell, why_not),
+		[M_ASSUMED] = DOC_TEXT_OF("assumed", struct size_cell, assumed),
+		[M_PLATFORM] = DOC_TEXT_OF("platform", struct size_cell, platform),
+		[M_STORE] = DOC_TEXT_OF("store", struct size_cell, store),
+		[M_WORKERS] = DOC_REAL_OF("workers", "threads", 'g', 6, struct size_cell, workers),
+		[M_CPUS] = DOC_FIELD_NONE(DOC_COL_INT("pinned_cpus", "CPUs")),
+		[M_MODEL] = DOC_REAL_OF("model", mu, 'f', 0, struct size_cell, model),
+		[M_RATIO] =
+			DOC_REAL_OF("measured_over_model", "x", 'f', 3, struct size_cell, ratio),
+		[M_LOO_LOW] = DOC_REAL_OF("loo_low", mu, 'f', 0, struct size_cell, loo_lo),
+		[M_LOO_HIGH] = DOC_REAL_OF("loo_high", mu, 'f', 0, struct size_cell, loo_hi),
+		[M_LOO_CHECK] = DOC_TEXT_OF("loo_check", struct size_cell, loo_check),
+		[M_LOO_MISS] = DOC_FIELD_NONE(DOC_COL_REAL("loo_miss", "%", 'f', 1)),
+		[M_LOO_N] = DOC_INT_OF("loo_cells", "cells", struct size_cell, loo_n),
 	};
-	struct doc_table *t = doc_table(s, cols, NMEASURED_COLS);
+	struct doc_table *t = doc_table_of(s, cols, NMEASURED_COLS);
 	doc_table_empty_text(t, res->listing ? "--list-families: nothing sized"
 					     : "no run names a catalog instance (its `instance` "
 					       "field) at the session counts asked for");
@@ -487,46 +490,16 @@ static void measured_table(struct doc_section *s, const struct size_result *res)
 		const struct size_row *r = &res->rows[c->row];
 		doc_row(t);
 		doc_set_text(t, M_INSTANCE, r->inst->instance);
-		doc_set_real(t, M_SESSIONS, c->sessions);
-		doc_set_text(t, M_GROUP, c->group);
-		doc_set_bool(t, M_AT_TARGET, c->at_target);
-		doc_set_int(t, M_N, (int64_t)c->n);
-		if (c->n) {
-			doc_set_real(t, M_MEDIAN, c->s.median);
-			doc_set_real(t, M_MIN, c->s.min);
-			doc_set_real(t, M_MAX, c->s.max);
-		}
-		doc_set_real(t, M_SHORTFALL, c->shortfall);
-		doc_set_real(t, M_PREDICTED_LOW, r->predicted_lo);
-		doc_set_real(t, M_PREDICTED, r->predicted);
-		doc_set_real(t, M_PREDICTED_HIGH, r->predicted_hi);
-		if (c->check)
-			doc_set_text(t, M_CHECK, c->check);
-		doc_set_real(t, M_CHECK_RATIO, c->check_ratio);
-		if (c->verdict)
-			doc_set_text(t, M_VERDICT, c->verdict);
-		doc_set_bool(t, M_WORST, c->worst);
-		doc_set_bool(t, M_ELIGIBLE, c->eligible);
-		doc_set_bool(t, M_DECIDES, c->decides);
-		if (c->why_not)
-			doc_set_text(t, M_WHY_NOT, c->why_not);
-		if (c->assumed)
-			doc_set_text(t, M_ASSUMED, c->assumed);
-		if (c->platform)
-			doc_set_text(t, M_PLATFORM, c->platform);
-		if (c->store)
-			doc_set_text(t, M_STORE, c->store);
-		doc_set_real(t, M_WORKERS, c->workers);
+		/* no run at this count: no median, min or max */
+		doc_set_fields(t, cols, M_SESSIONS, c->n ? M_SHORTFALL : M_MEDIAN, c);
+		doc_set_fields(t, cols, M_SHORTFALL, M_PREDICTED_LOW, c);
+		doc_set_fields(t, cols, M_PREDICTED_LOW, M_CHECK, r);
+		doc_set_fields(t, cols, M_CHECK, M_LOO_LOW, c);
 		if (c->cpus)
 			doc_set_int(t, M_CPUS, (int64_t)c->cpus);
-		doc_set_real(t, M_MODEL, c->model);
-		doc_set_real(t, M_RATIO, c->ratio);
 		if (c->loo_check) {
-			doc_set_real(t, M_LOO_LOW, c->loo_lo);
-			doc_set_real(t, M_LOO_HIGH, c->loo_hi);
-			doc_set_text(t, M_LOO_CHECK, c->loo_check);
+			doc_set_fields(t, cols, M_LOO_LOW, NMEASURED_COLS, c);
 			doc_set_real(t, M_LOO_MISS, 100.0 * c->loo_miss);
-			doc_set_int(t, M_LOO_N, (int64_t)c->loo_n);
 		}
 	}
 }

@@ -27,58 +27,50 @@ enum {
 	NCOLS
 };
 
-/* An arm's label, n, median, min and max into the five columns from `first`. */
-static void arm_cells(struct doc_table *t, size_t first, const struct smt_arm *arm)
+/* An arm's columns (its label, n, median, min, max and runs), named pre "n", pre "median", ... */
+#define ARM_COLS(P, what, pre, unit)                                                               \
+	[P] = DOC_TEXT_OF(what, struct smt_arm, label),                                            \
+	[P##_N] = DOC_INT_OF(pre "n", "runs", struct smt_arm, s.n),                                \
+	[P##_MEDIAN] = DOC_REAL_OF(pre "median", unit, 'g', 6, struct smt_arm, s.median),          \
+	[P##_MIN] = DOC_REAL_OF(pre "min", unit, 'g', 6, struct smt_arm, s.min),                   \
+	[P##_MAX] = DOC_REAL_OF(pre "max", unit, 'g', 6, struct smt_arm, s.max),                   \
+	[P##_RUNS] = DOC_TEXT_OF(pre "runs", struct smt_arm, tags)
+
+/* An arm's label, n, median, min and max, the five columns from `first`: an empty arm's label and
+ * n. */
+static void arm_cells(struct doc_table *t, const struct doc_field *cols, size_t first,
+		      const struct smt_arm *arm)
 {
-	doc_set_text(t, first, arm->label);
-	doc_set_int(t, first + 1, (int64_t)arm->s.n);
-	if (arm->s.n == 0)
-		return;
-	doc_set_real(t, first + 2, arm->s.median);
-	doc_set_real(t, first + 3, arm->s.min);
-	doc_set_real(t, first + 4, arm->s.max);
+	doc_set_fields(t, cols, first, arm->s.n ? first + 5 : first + 2, arm);
 }
 
 static void figures_table(struct doc_section *s, const struct smt_figures *figs,
 			  const char *metric_unit)
 {
-	const struct doc_col cols[NCOLS] = {
-		[C_FIGURE] = DOC_COL_TEXT("figure"),
-		[C_VALUE] = DOC_COL_REAL("value", "x", 'f', 3),
-		[C_LO] = DOC_COL_REAL("range_lo", "x", 'f', 3),
-		[C_HI] = DOC_COL_REAL("range_hi", "x", 'f', 3),
-		[C_NUM] = DOC_COL_TEXT("numerator"),
-		[C_NUM_N] = DOC_COL_INT("num_n", "runs"),
-		[C_NUM_MEDIAN] = DOC_COL_REAL("num_median", metric_unit, 'g', 6),
-		[C_NUM_MIN] = DOC_COL_REAL("num_min", metric_unit, 'g', 6),
-		[C_NUM_MAX] = DOC_COL_REAL("num_max", metric_unit, 'g', 6),
-		[C_DEN] = DOC_COL_TEXT("denominator"),
-		[C_DEN_N] = DOC_COL_INT("den_n", "runs"),
-		[C_DEN_MEDIAN] = DOC_COL_REAL("den_median", metric_unit, 'g', 6),
-		[C_DEN_MIN] = DOC_COL_REAL("den_min", metric_unit, 'g', 6),
-		[C_DEN_MAX] = DOC_COL_REAL("den_max", metric_unit, 'g', 6),
-		[C_NOTE] = DOC_COL_TEXT("note"),
-		[C_NUM_RUNS] = DOC_COL_TEXT("num_runs"),
-		[C_DEN_RUNS] = DOC_COL_TEXT("den_runs"),
+	const struct doc_field cols[NCOLS] = {
+		[C_FIGURE] = DOC_TEXT_OF("figure", struct smt_figure, name),
+		[C_VALUE] = DOC_REAL_OF("value", "x", 'f', 3, struct smt_figure, value),
+		[C_LO] = DOC_REAL_OF("range_lo", "x", 'f', 3, struct smt_figure, lo),
+		[C_HI] = DOC_REAL_OF("range_hi", "x", 'f', 3, struct smt_figure, hi),
+		ARM_COLS(C_NUM, "numerator", "num_", metric_unit),
+		ARM_COLS(C_DEN, "denominator", "den_", metric_unit),
+		[C_NOTE] = DOC_TEXT_SET_OF("note", struct smt_figure, note),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	doc_table_empty_text(t, "no figures");
 	for (size_t i = 0; i < figs->n; i++) {
 		const struct smt_figure *f = &figs->figures[i];
 		doc_row(t);
-		doc_set_text(t, C_FIGURE, f->name);
+		doc_set_fields(t, cols, C_FIGURE, C_VALUE, f);
 		/* a figure not measured has only its name and why */
 		if (f->measured) {
-			doc_set_real(t, C_VALUE, f->value);
-			doc_set_real(t, C_LO, f->lo);
-			doc_set_real(t, C_HI, f->hi);
-			arm_cells(t, C_NUM, &f->num);
-			arm_cells(t, C_DEN, &f->den);
-			doc_set_text(t, C_NUM_RUNS, f->num.tags);
-			doc_set_text(t, C_DEN_RUNS, f->den.tags);
+			doc_set_fields(t, cols, C_VALUE, C_NUM, f);
+			arm_cells(t, cols, C_NUM, &f->num);
+			arm_cells(t, cols, C_DEN, &f->den);
+			doc_set_fields(t, cols, C_NUM_RUNS, C_NUM_RUNS + 1, &f->num);
+			doc_set_fields(t, cols, C_DEN_RUNS, C_DEN_RUNS + 1, &f->den);
 		}
-		if (f->note[0])
-			doc_set_text(t, C_NOTE, f->note);
+		doc_set_fields(t, cols, C_NOTE, C_NOTE + 1, f);
 	}
 }
 

@@ -42,50 +42,44 @@ enum {
 static void levels_table(struct doc_section *s, const struct sweep *sw, const char *by,
 			 const char *metric)
 {
-	const struct doc_col cols[NCOLS] = {
-		[C_LEVEL] = DOC_COL_REAL("level", field_known_unit(by), 'g', 6),
-		[C_N] = DOC_COL_INT("n", "runs"),
-		[C_MEDIAN] = DOC_COL_REAL("median", field_known_unit(metric), 'g', 6),
-		[C_MIN] = DOC_COL_REAL("min", field_known_unit(metric), 'g', 6),
-		[C_MAX] = DOC_COL_REAL("max", field_known_unit(metric), 'g', 6),
-		[C_RANGE] = DOC_COL_REAL("range_pct", "%", 'f', 2),
-		[C_SPEEDUP] = DOC_COL_REAL("speedup", "x", 'f', 3),
-		[C_EFFICIENCY] = DOC_COL_REAL("efficiency", NULL, 'f', 3),
-		[C_PER_DOUBLING] = DOC_COL_REAL("per_doubling", "x", 'f', 3),
-		[C_PER_UNIT] = DOC_COL_REAL("per_unit", NULL, 'g', 6),
-		[C_APP_CORES] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
-		[C_CPU_US] = DOC_COL_REAL("cpu_us_per_op", "us", 'f', 1),
-		[C_NOTE] = DOC_COL_TEXT("note"),
-		[C_RANGE_ABS] = DOC_COL_REAL("range_abs", field_known_unit(metric), 'g', 6),
-		[C_CORE_KIND] = DOC_COL_TEXT("core_kind"),
-		[C_SMT_STEP] = DOC_COL_REAL("smt_step", "x", 'f', 3),
-		[C_MIXED_STEP] = DOC_COL_REAL("cores_and_smt_step", "x", 'f', 3),
-		[C_STEP] = DOC_COL_TEXT("step"),
-		[C_STEP_P] = DOC_COL_REAL("step_p", NULL, 'g', 3),
+	const char *u = field_known_unit(metric);
+	const struct doc_field cols[NCOLS] = {
+		[C_LEVEL] = DOC_REAL_OF("level", field_known_unit(by), 'g', 6, struct sweep_level,
+					level),
+		[C_N] = DOC_INT_OF("n", "runs", struct sweep_level, s.n),
+		[C_MEDIAN] = DOC_REAL_OF("median", u, 'g', 6, struct sweep_level, s.median),
+		[C_MIN] = DOC_REAL_OF("min", u, 'g', 6, struct sweep_level, s.min),
+		[C_MAX] = DOC_REAL_OF("max", u, 'g', 6, struct sweep_level, s.max),
+		[C_RANGE] = DOC_REAL_OF("range_pct", "%", 'f', 2, struct sweep_level, s.range_pct),
+		[C_SPEEDUP] = DOC_REAL_OF("speedup", "x", 'f', 3, struct sweep_level, speedup),
+		[C_EFFICIENCY] =
+			DOC_REAL_OF("efficiency", NULL, 'f', 3, struct sweep_level, efficiency),
+		[C_PER_DOUBLING] =
+			DOC_REAL_OF("per_doubling", "x", 'f', 3, struct sweep_level, per_doubling),
+		[C_PER_UNIT] = DOC_REAL_OF("per_unit", NULL, 'g', 6, struct sweep_level, per_unit),
+		[C_APP_CORES] =
+			DOC_REAL_OF("app_cores", "cores", 'f', 3, struct sweep_level, app_cores),
+		[C_CPU_US] = DOC_REAL_OF("cpu_us_per_op", "us", 'f', 1, struct sweep_level,
+					 cpu_us_per_op),
+		[C_NOTE] = DOC_FIELD_NONE(DOC_COL_TEXT("note")),
+		[C_RANGE_ABS] =
+			DOC_REAL_OF("range_abs", u, 'g', 6, struct sweep_level, s.range_abs),
+		[C_CORE_KIND] = DOC_FIELD_NONE(DOC_COL_TEXT("core_kind")),
+		[C_SMT_STEP] = DOC_REAL_OF("smt_step", "x", 'f', 3, struct sweep_level, smt_step),
+		[C_MIXED_STEP] = DOC_REAL_OF("cores_and_smt_step", "x", 'f', 3, struct sweep_level,
+					     mixed_step),
+		[C_STEP] = DOC_FIELD_NONE(DOC_COL_TEXT("step")),
+		[C_STEP_P] = DOC_FIELD_NONE(DOC_COL_REAL("step_p", NULL, 'g', 3)),
 	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	/* figures that do not apply are missing cells: Markdown leaves their columns out */
 	doc_table_hide_empty(t);
 	for (size_t i = 0; i < sw->nlevels; i++) {
 		const struct sweep_level *lv = &sw->levels[i];
 		doc_row(t);
-		doc_set_real(t, C_LEVEL, lv->level);
-		doc_set_int(t, C_N, (int64_t)lv->s.n);
-		doc_set_real(t, C_MEDIAN, lv->s.median);
-		doc_set_real(t, C_MIN, lv->s.min);
-		doc_set_real(t, C_MAX, lv->s.max);
-		doc_set_real(t, C_RANGE, lv->s.range_pct);
-		doc_set_real(t, C_SPEEDUP, lv->speedup);
-		doc_set_real(t, C_EFFICIENCY, lv->efficiency);
-		doc_set_real(t, C_PER_DOUBLING, lv->per_doubling);
-		doc_set_real(t, C_PER_UNIT, lv->per_unit);
-		doc_set_real(t, C_APP_CORES, lv->app_cores);
-		doc_set_real(t, C_CPU_US, lv->cpu_us_per_op);
-		doc_set_real(t, C_RANGE_ABS, lv->s.range_abs);
+		doc_set_fields(t, cols, 0, NCOLS, lv);
 		if (sw->classified)
 			doc_set_text(t, C_CORE_KIND, level_kind_name(lv->kind));
-		doc_set_real(t, C_SMT_STEP, lv->smt_step);
-		doc_set_real(t, C_MIXED_STEP, lv->mixed_step);
 		if (lv->has_step) {
 			doc_set_text(t, C_STEP,
 				     verdict_real(&lv->step) ? "resolved"

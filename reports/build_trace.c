@@ -27,23 +27,30 @@ enum {
 	NCOLS
 };
 
+static const struct doc_field cols[NCOLS] = {
+	[C_ROW_NO] = DOC_INT_OF("row_no", NULL, struct trace_row, row_no),
+	[C_EPOCH] = DOC_REAL_OF("epoch", "s", 'f', 3, struct trace_row, epoch),
+	[C_CONN] = DOC_REAL_OF("conn", NULL, 'f', 0, struct trace_row, conn),
+	[C_RSS] = DOC_REAL_OF("app_rss_kb", "kB", 'f', 0, struct trace_row, app_rss_kb),
+	[C_MEM_AVAIL] = DOC_REAL_OF("mem_avail_kb", "kB", 'f', 0, struct trace_row, mem_avail_kb),
+	[C_CPU_TOTAL] =
+		DOC_REAL_OF("cpu_total_j", "jiffies", 'f', 0, struct trace_row, cpu_total_j),
+	[C_CPU_IDLE] = DOC_REAL_OF("cpu_idle_j", "jiffies", 'f', 0, struct trace_row, cpu_idle_j),
+	[C_APP_J] = DOC_REAL_OF("app_j", "jiffies", 'f', 0, struct trace_row, app_j),
+	[C_PG_J] = DOC_REAL_OF("pg_j", "jiffies", 'f', 0, struct trace_row, pg_j),
+	/* from the trace point, not its row */
+	[C_APP_CORES] = DOC_REAL_OF("app_cores", "cores", 'f', 3, struct trace_point, app_cores),
+	[C_WINDOW] = DOC_FIELD_NONE(DOC_COL_TEXT("window")),
+};
+
 static int row_cells(size_t pos, const struct trace_point *p, void *arg)
 {
 	struct doc_table *t = arg;
-	const struct trace_row *r = p->row;
 	const char *mark = trace_mark_name(p->mark);
 	(void)pos;
 	doc_row(t);
-	doc_set_int(t, C_ROW_NO, r->row_no);
-	doc_set_real(t, C_EPOCH, r->epoch);
-	doc_set_real(t, C_CONN, r->conn);
-	doc_set_real(t, C_RSS, r->app_rss_kb);
-	doc_set_real(t, C_MEM_AVAIL, r->mem_avail_kb);
-	doc_set_real(t, C_CPU_TOTAL, r->cpu_total_j);
-	doc_set_real(t, C_CPU_IDLE, r->cpu_idle_j);
-	doc_set_real(t, C_APP_J, r->app_j);
-	doc_set_real(t, C_PG_J, r->pg_j);
-	doc_set_real(t, C_APP_CORES, p->app_cores);
+	doc_set_fields(t, cols, C_ROW_NO, C_APP_CORES, p->row);
+	doc_set_fields(t, cols, C_APP_CORES, C_WINDOW, p);
 	if (mark)
 		doc_set_text(t, C_WINDOW, mark);
 	/* the writer failed (its output is gone): no need to read the rest */
@@ -59,20 +66,7 @@ static int fill_rows(struct doc_table *t, void *arg)
 
 static int rows_table(struct doc_section *s, const struct trace_result *res)
 {
-	static const struct doc_col cols[NCOLS] = {
-		[C_ROW_NO] = DOC_COL_INT("row_no", NULL),
-		[C_EPOCH] = DOC_COL_REAL("epoch", "s", 'f', 3),
-		[C_CONN] = DOC_COL_REAL("conn", NULL, 'f', 0),
-		[C_RSS] = DOC_COL_REAL("app_rss_kb", "kB", 'f', 0),
-		[C_MEM_AVAIL] = DOC_COL_REAL("mem_avail_kb", "kB", 'f', 0),
-		[C_CPU_TOTAL] = DOC_COL_REAL("cpu_total_j", "jiffies", 'f', 0),
-		[C_CPU_IDLE] = DOC_COL_REAL("cpu_idle_j", "jiffies", 'f', 0),
-		[C_APP_J] = DOC_COL_REAL("app_j", "jiffies", 'f', 0),
-		[C_PG_J] = DOC_COL_REAL("pg_j", "jiffies", 'f', 0),
-		[C_APP_CORES] = DOC_COL_REAL("app_cores", "cores", 'f', 3),
-		[C_WINDOW] = DOC_COL_TEXT("window"),
-	};
-	struct doc_table *t = doc_table(s, cols, NCOLS);
+	struct doc_table *t = doc_table_of(s, cols, NCOLS);
 	struct trace_result *copy = malloc(sizeof(*copy));
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "no trace rows");

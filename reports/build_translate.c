@@ -36,40 +36,46 @@ enum {
 
 static void factors_table(struct doc_section *s, const struct translate_result *res)
 {
-	static const struct doc_col cols[NF] = {
-		[F_KIND] = DOC_COL_TEXT("kind"),
-		[F_STATUS] = DOC_COL_TEXT("status"),
-		[F_MEASURE] = DOC_COL_TEXT("measure"),
-		[F_STATISTIC] = DOC_COL_TEXT("statistic"),
-		[F_FROM_N] = DOC_COL_INT("from_n", "runs"),
-		[F_FROM_VALUE] = DOC_COL_REAL("from_value", NULL, 'g', 6),
-		[F_FROM_LO] = DOC_COL_REAL("from_lo", NULL, 'g', 6),
-		[F_FROM_HI] = DOC_COL_REAL("from_hi", NULL, 'g', 6),
-		[F_TO_N] = DOC_COL_INT("to_n", "runs"),
-		[F_TO_VALUE] = DOC_COL_REAL("to_value", NULL, 'g', 6),
-		[F_TO_LO] = DOC_COL_REAL("to_lo", NULL, 'g', 6),
-		[F_TO_HI] = DOC_COL_REAL("to_hi", NULL, 'g', 6),
-		[F_FACTOR] = DOC_COL_REAL("factor", "x", 'f', 4),
-		[F_CI_LO] = DOC_COL_REAL("ci_lo", "x", 'f', 4),
-		[F_CI_HI] = DOC_COL_REAL("ci_hi", "x", 'f', 4),
-		[F_END_LO] = DOC_COL_REAL("end_lo", "x", 'f', 4),
-		[F_END_HI] = DOC_COL_REAL("end_hi", "x", 'f', 4),
-		[F_MEAN_FACTOR] = DOC_COL_REAL("mean_factor", "x", 'f', 4),
-		[F_RANGE_LO] = DOC_COL_REAL("range_lo", "x", 'f', 4),
-		[F_RANGE_HI] = DOC_COL_REAL("range_hi", "x", 'f', 4),
-		[F_METHOD] = DOC_COL_TEXT("method"),
-		[F_RULE] = DOC_COL_TEXT("rule"),
-		[F_IN_WORDS] = DOC_COL_TEXT("in_words"),
+	static const struct doc_field cols[NF] = {
+		[F_KIND] = DOC_FIELD_NONE(DOC_COL_TEXT("kind")),
+		[F_STATUS] = DOC_FIELD_NONE(DOC_COL_TEXT("status")),
+		[F_MEASURE] = DOC_TEXT_OF("measure", struct translate_factor, measure),
+		[F_STATISTIC] = DOC_TEXT_OF("statistic", struct translate_factor, statistic),
+		[F_FROM_N] = DOC_FIELD_NONE(DOC_COL_INT("from_n", "runs")),
+		[F_FROM_VALUE] = DOC_REAL_OF("from_value", NULL, 'g', 6, struct translate_factor,
+					     from.median),
+		[F_FROM_LO] =
+			DOC_REAL_OF("from_lo", NULL, 'g', 6, struct translate_factor, from_lo),
+		[F_FROM_HI] =
+			DOC_REAL_OF("from_hi", NULL, 'g', 6, struct translate_factor, from_hi),
+		[F_TO_N] = DOC_FIELD_NONE(DOC_COL_INT("to_n", "runs")),
+		[F_TO_VALUE] =
+			DOC_REAL_OF("to_value", NULL, 'g', 6, struct translate_factor, to.median),
+		[F_TO_LO] = DOC_REAL_OF("to_lo", NULL, 'g', 6, struct translate_factor, to_lo),
+		[F_TO_HI] = DOC_REAL_OF("to_hi", NULL, 'g', 6, struct translate_factor, to_hi),
+		[F_FACTOR] = DOC_REAL_OF("factor", "x", 'f', 4, struct translate_factor, factor),
+		[F_CI_LO] = DOC_REAL_OF("ci_lo", "x", 'f', 4, struct translate_factor, ci_lo),
+		[F_CI_HI] = DOC_REAL_OF("ci_hi", "x", 'f', 4, struct translate_factor, ci_hi),
+		[F_END_LO] = DOC_REAL_OF("end_lo", "x", 'f', 4, struct translate_factor, end_lo),
+		[F_END_HI] = DOC_REAL_OF("end_hi", "x", 'f', 4, struct translate_factor, end_hi),
+		[F_MEAN_FACTOR] = DOC_REAL_OF("mean_factor", "x", 'f', 4, struct translate_factor,
+					      mean_factor),
+		[F_RANGE_LO] =
+			DOC_REAL_OF("range_lo", "x", 'f', 4, struct translate_factor, range_lo),
+		[F_RANGE_HI] =
+			DOC_REAL_OF("range_hi", "x", 'f', 4, struct translate_factor, range_hi),
+		[F_METHOD] = DOC_TEXT_SET_OF("method", struct translate_factor, method),
+		[F_RULE] = DOC_TEXT_OF("rule", struct translate_factor, rule),
+		[F_IN_WORDS] = DOC_TEXT_OF("in_words", struct translate_factor, words),
 	};
-	struct doc_table *t = doc_table(s, cols, NF);
+	struct doc_table *t = doc_table_of(s, cols, NF);
 	for (int i = 0; i < TRANSLATE_NKINDS; i++) {
 		const struct translate_factor *x = &res->factors[i];
 		doc_row(t);
 		doc_set_text(t, F_KIND, translate_kind_name(x->kind));
 		doc_set_text(t, F_STATUS, x->measured ? "measured" : "not measured");
-		doc_set_text(t, F_MEASURE, x->measure);
-		doc_set_text(t, F_STATISTIC, x->statistic);
-		doc_set_text(t, F_IN_WORDS, x->words);
+		doc_set_fields(t, cols, F_MEASURE, F_FROM_N, x);
+		doc_set_fields(t, cols, F_IN_WORDS, NF, x);
 		/* not measured: the kind and why; the slope's sides when they exist */
 		if (x->from.n)
 			doc_set_int(t, F_FROM_N, (int64_t)x->from.n);
@@ -77,25 +83,9 @@ static void factors_table(struct doc_section *s, const struct translate_result *
 			doc_set_int(t, F_TO_N, (int64_t)x->to.n);
 		if (!x->measured)
 			continue;
-		doc_set_real(t, F_FROM_VALUE, x->from.median);
-		doc_set_real(t, F_FROM_LO, x->from_lo);
-		doc_set_real(t, F_FROM_HI, x->from_hi);
-		doc_set_real(t, F_TO_VALUE, x->to.median);
-		doc_set_real(t, F_TO_LO, x->to_lo);
-		doc_set_real(t, F_TO_HI, x->to_hi);
-		doc_set_real(t, F_FACTOR, x->factor);
-		if (x->has_ci) {
-			doc_set_real(t, F_CI_LO, x->ci_lo);
-			doc_set_real(t, F_CI_HI, x->ci_hi);
-		}
-		doc_set_real(t, F_END_LO, x->end_lo);
-		doc_set_real(t, F_END_HI, x->end_hi);
-		doc_set_real(t, F_MEAN_FACTOR, x->mean_factor);
-		doc_set_real(t, F_RANGE_LO, x->range_lo);
-		doc_set_real(t, F_RANGE_HI, x->range_hi);
-		if (x->method[0])
-			doc_set_text(t, F_METHOD, x->method);
-		doc_set_text(t, F_RULE, x->rule);
+		doc_set_fields(t, cols, F_FROM_VALUE, F_TO_N, x);
+		doc_set_fields(t, cols, F_TO_VALUE, x->has_ci ? F_END_LO : F_CI_LO, x);
+		doc_set_fields(t, cols, F_END_LO, F_IN_WORDS, x);
 	}
 }
 
@@ -122,25 +112,30 @@ enum {
 static void applied_table(struct doc_section *s, const struct translate_result *res,
 			  const char *seed)
 {
-	static const struct doc_col cols[NA] = {
-		[A_NAME] = DOC_COL_TEXT("name"),
-		[A_VALUE] = DOC_COL_REAL("value", NULL, 'g', 10),
-		[A_UNIT] = DOC_COL_TEXT("unit"),
-		[A_KIND] = DOC_COL_TEXT("kind"),
-		[A_KIND_FROM] = DOC_COL_TEXT("kind_from"),
-		[A_FACTOR] = DOC_COL_REAL("factor", "x", 'f', 4),
-		[A_FACTOR_LO] = DOC_COL_REAL("factor_lo", "x", 'f', 4),
-		[A_FACTOR_HI] = DOC_COL_REAL("factor_hi", "x", 'f', 4),
-		[A_MID] = DOC_COL_REAL("translated", NULL, 'g', 6),
-		[A_LO] = DOC_COL_REAL("translated_lo", NULL, 'g', 6),
-		[A_HI] = DOC_COL_REAL("translated_hi", NULL, 'g', 6),
-		[A_STATUS] = DOC_COL_TEXT("status"),
-		[A_HOW] = DOC_COL_TEXT("how"),
-		[A_MEASURED] = DOC_COL_REAL("measured", NULL, 'g', 6),
-		[A_MEASURED_N] = DOC_COL_INT("measured_n", "runs"),
-		[A_CHECK] = DOC_COL_TEXT("check"),
+	static const struct doc_field cols[NA] = {
+		[A_NAME] = DOC_TEXT_OF("name", struct translate_applied, name),
+		[A_VALUE] = DOC_REAL_OF("value", NULL, 'g', 10, struct translate_applied, value),
+		[A_UNIT] = DOC_TEXT_OF("unit", struct translate_applied, unit),
+		[A_KIND] = DOC_FIELD_NONE(DOC_COL_TEXT("kind")),
+		[A_KIND_FROM] = DOC_TEXT_OF("kind_from", struct translate_applied, kind_how),
+		[A_FACTOR] = DOC_REAL_OF("factor", "x", 'f', 4, struct translate_applied, factor),
+		[A_FACTOR_LO] =
+			DOC_REAL_OF("factor_lo", "x", 'f', 4, struct translate_applied, factor_lo),
+		[A_FACTOR_HI] =
+			DOC_REAL_OF("factor_hi", "x", 'f', 4, struct translate_applied, factor_hi),
+		[A_MID] = DOC_REAL_OF("translated", NULL, 'g', 6, struct translate_applied,
+				      translated_value),
+		[A_LO] = DOC_REAL_OF("translated_lo", NULL, 'g', 6, struct translate_applied, lo),
+		[A_HI] = DOC_REAL_OF("translated_hi", NULL, 'g', 6, struct translate_applied, hi),
+		[A_STATUS] = DOC_FIELD_NONE(DOC_COL_TEXT("status")),
+		[A_HOW] = DOC_FIELD_NONE(DOC_COL_TEXT("how")),
+		[A_MEASURED] =
+			DOC_REAL_OF("measured", NULL, 'g', 6, struct translate_applied, measured),
+		[A_MEASURED_N] =
+			DOC_INT_OF("measured_n", "runs", struct translate_applied, measured_n),
+		[A_CHECK] = DOC_TEXT_SET_OF("check", struct translate_applied, check),
 	};
-	struct doc_table *t = doc_table(s, cols, NA);
+	struct doc_table *t = doc_table_of(s, cols, NA);
 	doc_table_hide_empty(t);
 	doc_table_empty_text(t, "nothing to translate (--apply FILE, --apply-medians)");
 	for (size_t i = 0; i < res->napplied; i++) {
@@ -149,19 +144,10 @@ static void applied_table(struct doc_section *s, const struct translate_result *
 		const char *kind = translate_kind_name(a->kind);
 		char how[1024];
 		doc_row(t);
-		if (a->name)
-			doc_set_text(t, A_NAME, a->name);
-		doc_set_real(t, A_VALUE, a->value);
-		doc_set_text(t, A_UNIT, a->unit);
+		doc_set_fields(t, cols, A_NAME, A_FACTOR, a);
 		doc_set_text(t, A_KIND, kind);
-		doc_set_text(t, A_KIND_FROM, a->kind_how);
 		if (a->translated) {
-			doc_set_real(t, A_FACTOR, a->factor);
-			doc_set_real(t, A_FACTOR_LO, a->factor_lo);
-			doc_set_real(t, A_FACTOR_HI, a->factor_hi);
-			doc_set_real(t, A_MID, a->translated_value);
-			doc_set_real(t, A_LO, a->lo);
-			doc_set_real(t, A_HI, a->hi);
+			doc_set_fields(t, cols, A_FACTOR, A_STATUS, a);
 			doc_set_text(t, A_STATUS, "translated");
 			snprintf(how, sizeof(how),
 				 "translated from %s to %s with the %s factor (%s of %s, %s; "
@@ -174,12 +160,9 @@ static void applied_table(struct doc_section *s, const struct translate_result *
 			snprintf(how, sizeof(how), "no %s factor: %s", kind, f->words);
 		}
 		doc_set_text(t, A_HOW, how);
-		if (!isnan(a->measured)) {
-			doc_set_real(t, A_MEASURED, a->measured);
-			doc_set_int(t, A_MEASURED_N, (int64_t)a->measured_n);
-		}
-		if (a->check[0])
-			doc_set_text(t, A_CHECK, a->check);
+		if (!isnan(a->measured))
+			doc_set_fields(t, cols, A_MEASURED, A_CHECK, a);
+		doc_set_fields(t, cols, A_CHECK, NA, a);
 	}
 }
 

@@ -96,6 +96,21 @@ int build_translate(const struct translate_request *req, const struct translate_
  * that adds runs with doc_left_out() itself calls this after them.
  */
 void build_left_out_count(struct doc *d);
+/*
+ * The columns of a corpus's counts, the same in the tables of corpora and
+ * import: for a struct `type` with these int64_t members (BUILD_CORPUS_NCOUNTS columns).
+ */
+#define BUILD_CORPUS_NCOUNTS 7
+#define BUILD_CORPUS_COUNT_COLS(type)                                                              \
+	DOC_INT_OF("runs", "runs", type, runs), DOC_INT_OF("listed", "runs", type, listed),        \
+		DOC_INT_OF("unlisted", "runs", type, unlisted),                                    \
+		DOC_INT_OF("excluded", "runs", type, excluded),                                    \
+		DOC_INT_OF("trace_rows", "rows", type, trace_rows),                                \
+		DOC_INT_OF("files", "files", type, files),                                         \
+		DOC_INT_OF("missing_files", "files", type, missing_files)
+/* A value and its interval in three columns from col (value, low end, high end) of the current row.
+ */
+void build_set_interval(struct doc_table *t, size_t col, double value, double lo, double hi);
 
 struct noise_request;
 struct noise_result;
@@ -109,7 +124,7 @@ int build_noise(const struct noise_request *req, const struct noise_result *res,
 int build_compare(const struct compare_request *req, const struct compare_result *res,
 		  struct doc **out);
 int build_fit(const struct fit_request *req, const struct fit_run_result *res, struct doc **out);
-int build_memory(const struct memory_request *req, const struct memory_result *res,
+int build_memory(const struct memory_request *req, struct memory_result *res,
 		 struct doc **out);
 /*
  * binders: views groups (the default), levels, resources, ranking, little

@@ -453,63 +453,73 @@ static const char *where_value(const struct field_info *info, const char *value)
 }
 
 /*
+ * The value a condition tests: field_sql's, or per_set the value of a
+ * set_attrs row `s` (a set-only field: field_set_only).
+ */
+static int value_sql(const char *field, bool per_set, bool numeric, struct strbuf *sql,
+		     char ***binds, size_t *nbinds)
+{
+	if (per_set)
+		return oom_if(strbuf_adds(sql, numeric ? "s.num" : "s.value"));
+	return field_sql(field, numeric, sql, binds, nbinds);
+}
+
+/*
+ * One side of a --where, each value bound: the field's text is one of the
+ * values (CAST(f AS TEXT) IN (?, ?)), or, with numbers, the field's number
+ * is one of the values that are numbers (f IN (CAST(? AS REAL), ...)). How
+ * many values are numbers goes to *nnumeric. The field's value is
+ * value_sql's (per_set: a set_attrs row's).
+ */
+static int field_in(const struct field_where *w, const struct field_info *info, bool per_set,
+		    bool numbers, struct strbuf *sql, char ***binds, size_t *nbinds,
+		    size_t *nnumeric)
+{
+	const char *item = numbers ? "CAST(? AS REAL)" : "?";
+	size_t listed = 0;
+	int rc = oom_if(strbuf_adds(sql, numbers ? "" : "CAST("));
+	if (rc == 0)
+		rc = value_sql(w->field, per_set, numbers, sql, binds, nbinds);
+	if (rc == 0)
+		rc = oom_if(strbuf_adds(sql, numbers ? " IN (" : " AS TEXT) IN ("));
+	*nnumeric = 0;
+	for (size_t i = 0; rc == 0 && i < w->nvalues; i++) {
+		const char *v = where_value(info, w->values[i]);
+		double d;
+		bool number = num_parse_real(v, &d) == 0;
+		*nnumeric += number;
+		if (numbers && !number)
+			continue;
+		rc = oom_if(strbuf_addf(sql, "%s%s", listed++ ? ", " : "", item));
+		if (rc == 0)
+			rc = add_bind(binds, nbinds, v);
+	}
+	return rc ? rc : oom_if(strbuf_adds(sql, ")"));
+}
+
+/*
  * One --where: the field's text is one of the values, or the field is a
  * number equal to one of the values that are numbers.
  */
-static int where_sql(const struct field_where *w, struct strbuf *sql, char ***binds, size_t *nbinds)
+static int where_sql(const struct field_where *w, bool per_set, struct strbuf *sql, char ***binds,
+		     size_t *nbinds)
 {
 	const struct field_info *info = field_find(w->field);
 	size_t nnumeric = 0;
-	double d;
-	int rc;
-	if (w->missing) {
-		if (strbuf_adds(sql, "("))
-			return err_set("out of memory");
-		rc = field_sql(w->field, false, sql, binds, nbinds);
+	int rc = oom_if(strbuf_adds(sql, "("));
+	if (rc == 0 && w->missing) {
+		rc = value_sql(w->field, per_set, false, sql, binds, nbinds);
 		return rc ? rc : oom_if(strbuf_adds(sql, " IS NULL)"));
 	}
-	if (strbuf_adds(sql, "(CAST("))
-		return err_set("out of memory");
-	rc = field_sql(w->field, false, sql, binds, nbinds);
-	if (rc)
-		return rc;
-	if (strbuf_adds(sql, " AS TEXT) IN ("))
-		return err_set("out of memory");
-	for (size_t i = 0; i < w->nvalues; i++) {
-		if (strbuf_adds(sql, i ? ", ?" : "?"))
-			return err_set("out of memory");
-		rc = add_bind(binds, nbinds, where_value(info, w->values[i]));
-		if (rc)
-			return rc;
-		if (num_parse_real(where_value(info, w->values[i]), &d) == 0)
-			nnumeric++;
-	}
-	if (strbuf_adds(sql, ")"))
-		return err_set("out of memory");
+	if (rc == 0)
+		rc = field_in(w, info, per_set, false, sql, binds, nbinds, &nnumeric);
 	/* A TEXT column holds text only (STRICT), so only the text test applies. */
-	if (nnumeric > 0 && !(info && info->type == FIELD_TEXT)) {
-		size_t done = 0;
-		if (strbuf_adds(sql, " OR "))
-			return err_set("out of memory");
-		rc = field_sql(w->field, true, sql, binds, nbinds);
-		if (rc)
-			return rc;
-		if (strbuf_adds(sql, " IN ("))
-			return err_set("out of memory");
-		for (size_t i = 0; i < w->nvalues; i++) {
-			const char *v = where_value(info, w->values[i]);
-			if (num_parse_real(v, &d) != 0)
-				continue;
-			if (strbuf_adds(sql, done++ ? ", CAST(? AS REAL)" : "CAST(? AS REAL)"))
-				return err_set("out of memory");
-			rc = add_bind(binds, nbinds, v);
-			if (rc)
-				return rc;
-		}
-		if (strbuf_adds(sql, ")"))
-			return err_set("out of memory");
+	if (rc == 0 && nnumeric > 0 && !(info && info->type == FIELD_TEXT)) {
+		rc = oom_if(strbuf_adds(sql, " OR "));
+		if (rc == 0)
+			rc = field_in(w, info, per_set, true, sql, binds, nbinds, &nnumeric);
 	}
-	return oom_if(strbuf_adds(sql, ")"));
+	return rc ? rc : oom_if(strbuf_adds(sql, ")"));
 }
 
 int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***binds,
@@ -541,11 +551,86 @@ int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***
 	for (size_t i = 0; i < filter->nwhere; i++) {
 		if (strbuf_adds(sql, " AND "))
 			return err_set("out of memory");
-		rc = where_sql(&filter->where[i], sql, binds, nbinds);
+		rc = where_sql(&filter->where[i], false, sql, binds, nbinds);
 		if (rc)
 			return rc;
 	}
 	return oom_if(strbuf_adds(sql, ")"));
+}
+
+/* ---- fields only attribute sets hold ---- */
+
+/* The one integer `sql` gives for the bound name (and name_id), or -1 when it gives no row. */
+static int64_t one_int(sqlite3 *db, const char *sql, const char *name, int64_t name_id, int *rc)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t got = -1;
+	int step;
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		*rc = err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(stmt, 2, name_id);
+	step = sqlite3_step(stmt);
+	if (step == SQLITE_ROW)
+		got = sqlite3_column_int64(stmt, 0);
+	else if (step != SQLITE_DONE)
+		*rc = err_set("cannot look up field '%s': %s", name, sqlite3_errmsg(db));
+	sqlite3_finalize(stmt);
+	return got;
+}
+
+/*
+ * The branches of the run_fields view (schema/migrations.c): a run's own
+ * rows (attr_rows, run_values, idle_banners) and its set's (set_attrs).
+ * One attr_names name with set rows and none of the others: every run's
+ * value is its set's row (one per set: the primary key), and no source
+ * order or preference can pick another.
+ */
+int field_set_only(sqlite3 *db, const char *name, int64_t *name_id)
+{
+	size_t len;
+	int rc = 0;
+	int64_t id, per_run, held;
+	*name_id = 0;
+	if (field_source_of(name, &len) || field_find(name) || field_is_pseudo(name))
+		return 0;
+	/* the id of the one name, else -1 (none, or the name in several sources) */
+	id = one_int(db,
+		     "SELECT CASE count(*) WHEN 1 THEN max(name_id) ELSE -1 END FROM attr_names"
+		     " WHERE name = ?1",
+		     name, 0, &rc);
+	if (rc || id < 0)
+		return rc;
+	per_run = one_int(db,
+			  "SELECT EXISTS (SELECT 1 FROM attr_rows WHERE name = ?1)"
+			  " OR EXISTS (SELECT 1 FROM idle_banners WHERE key = ?1)"
+			  " OR EXISTS (SELECT 1 FROM run_values WHERE name_id = ?2)",
+			  name, id, &rc);
+	held = rc || per_run != 0 ? 0
+				  : one_int(db,
+					    "SELECT EXISTS (SELECT 1 FROM set_attrs s JOIN runs r"
+					    " ON r.attr_set = s.set_id WHERE s.name_id = ?2)",
+					    name, id, &rc);
+	if (rc == 0 && held == 1)
+		*name_id = id;
+	return rc;
+}
+
+int field_set_where_sql(const struct field_where *w, int64_t name_id, struct strbuf *sql,
+			char ***binds, size_t *nbinds)
+{
+	int rc;
+	if (w->missing)
+		return err_set("internal: a missing-field condition has no set form");
+	if (strbuf_addf(
+		    sql,
+		    "r.attr_set IN (SELECT s.set_id FROM set_attrs s WHERE s.name_id = %lld AND ",
+		    (long long)name_id))
+		return err_set("out of memory");
+	rc = where_sql(w, true, sql, binds, nbinds);
+	return rc ? rc : oom_if(strbuf_adds(sql, ")"));
 }
 
 int field_bind_all(sqlite3_stmt *stmt, int first, char **binds, size_t nbinds)

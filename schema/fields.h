@@ -232,6 +232,24 @@ int run_filter_sql(const struct run_filter *filter, struct strbuf *sql, char ***
 void field_binds_free(char **binds, size_t nbinds);
 
 /*
+ * A plain, non-canonical field that only attribute sets hold (set_attrs:
+ * Go runs' name, file, goos, ...; schema/README.md "Tool runs"): one
+ * attr_names name, rows in some run's set and in no run's own rows
+ * (attr_rows, run_values, idle_banners). Then *name_id is its id and a
+ * run's value of the field is its set's: a condition on it can be tested
+ * once per set (field_set_where_sql) instead of once per run, which is what
+ * field_sql's subquery costs. Else *name_id is 0 and nothing changes.
+ */
+int field_set_only(sqlite3 *db, const char *name, int64_t *name_id);
+/*
+ * Append the condition w (not a missing-field one) on a set-only field
+ * (name_id from field_set_only) as a boolean expression over run alias `r`,
+ * selecting the runs run_filter_sql would for it; binds as run_filter_sql.
+ */
+int field_set_where_sql(const struct field_where *w, int64_t name_id, struct strbuf *sql,
+			char ***binds, size_t *nbinds);
+
+/*
  * Append an SQL expression giving `name` for run alias `r`: the column
  * itself for a canonical field, otherwise a subquery on run_fields (the
  * numeric value when `numeric`, else the text) that reads the source the

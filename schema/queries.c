@@ -2,6 +2,7 @@
 #include "queries.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 
 #include "db.h"
 #include <stdio.h>
@@ -369,15 +370,9 @@ int query_corpora(sqlite3 *db, struct corpus_listing *out)
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
 		struct corpus_row *row;
 		bool bad = false;
-		if (out->n == alloc) {
-			size_t want = alloc ? 2 * alloc : 16;
-			struct corpus_row *grown = realloc(out->rows, want * sizeof(*grown));
-			if (!grown) {
-				rc = err_set("out of memory");
-				break;
-			}
-			out->rows = grown;
-			alloc = want;
+		if (GROW(out->rows, alloc, out->n + 1) != 0) {
+			rc = err_set("out of memory");
+			break;
 		}
 		row = &out->rows[out->n++];
 		row->name = column_dup(stmt, 0, &bad);

@@ -2,6 +2,7 @@
 #include "topology.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/num.h"
 #include "db.h"
 
@@ -22,14 +23,8 @@ int topology_add_cpu(struct topology *t, size_t *alloc, int cpu, int core, int s
 {
 	if (t->n >= TOPOLOGY_MAX_CPUS)
 		return err_set("more than %d CPUs", TOPOLOGY_MAX_CPUS);
-	if (t->n == *alloc) {
-		size_t want = *alloc ? 2 * *alloc : 64;
-		struct topo_cpu *grown = realloc(t->cpus, want * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		t->cpus = grown;
-		*alloc = want;
-	}
+	if (GROW(t->cpus, *alloc, t->n + 1) != 0)
+		return err_set("out of memory");
 	t->cpus[t->n++] = (struct topo_cpu){cpu, core, socket, node};
 	return 0;
 }
@@ -107,14 +102,8 @@ int topology_cpulist_parse(const char *text, size_t len, int **out, size_t *n)
 				return -1;
 		}
 		for (int64_t c = lo; c <= hi; c++) {
-			if (*n == alloc) {
-				size_t want = alloc ? 2 * alloc : 16;
-				int *grown = realloc(*out, want * sizeof(*grown));
-				if (!grown)
-					return -1;
-				*out = grown;
-				alloc = want;
-			}
+			if (GROW(*out, alloc, *n + 1) != 0)
+				return -1;
 			(*out)[(*n)++] = (int)c;
 		}
 		if (i < len)

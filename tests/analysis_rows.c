@@ -255,3 +255,13 @@ void build_cap36(struct selection *sel, bool err, const char *target, const char
 		k++;
 	}
 }
+
+void build_first_and_later(struct selection *sel, double first, double second, double third)
+{
+	const struct row rows[] = {
+		{"first", 1, "1", first, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
+		{"second", 1, "2", second, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
+		{"third", 1, "3", third, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
+	};
+	build(sel, rows, ARRAY_LEN(rows));
+}

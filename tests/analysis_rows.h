@@ -67,6 +67,13 @@ extern const struct row cap_rows[CAP_ROWS];
  */
 void build_cap36(struct selection *sel, bool err, const char *target, const char *cfg);
 
+/*
+ * Constructed: three runs at level 1 in blocks 1, 2, 3, a minute apart
+ * (tags first, second, third), whose metric is FIRST, SECOND and THIRD: a
+ * first run against the median of the later ones (noise's burst check).
+ */
+void build_first_and_later(struct selection *sel, double first, double second, double third);
+
 /* The Markdown of a whole doc (caller frees). */
 static inline char *md_of(const struct doc *d)
 {

@@ -94,15 +94,21 @@ static size_t sweep(struct binder_run *runs, double app, double x100, double x30
 	return n;
 }
 
+/* binders_compute over the N RUNS with the default options, which must succeed. */
+static void compute_default(struct binder_run *runs, size_t n, struct binders *b)
+{
+	struct binders_options o;
+	binders_options_init(&o);
+	assert_int_equal(binders_compute(runs, n, &o, b), 0);
+}
+
 static void saturated_app_cpu_is_the_binder(void **state)
 {
 	struct binder_run runs[9];
-	struct binders_options o;
 	struct binders b;
 	size_t n = sweep(runs, 1.64, 300, 290, 280);
 	(void)state;
-	binders_options_init(&o);
-	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
+	compute_default(runs, n, &b);
 	assert_int_equal(b.ngroups, 1);
 	assert_string_equal(b.groups[0].verdict, BINDERS_BINDER);
 	assert_int_equal(b.groups[0].binder, BINDER_APP_CPU);
@@ -120,12 +126,10 @@ static void saturated_app_cpu_is_the_binder(void **state)
 static void nothing_near_a_ceiling_is_no_binder(void **state)
 {
 	struct binder_run runs[9];
-	struct binders_options o;
 	struct binders b;
 	size_t n = sweep(runs, 0.4, 300, 290, 280);
 	(void)state;
-	binders_options_init(&o);
-	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
+	compute_default(runs, n, &b);
 	assert_string_equal(b.groups[0].verdict, BINDERS_NONE);
 	assert_int_equal(b.groups[0].binder, -1);
 	binders_release(&b);
@@ -135,12 +139,10 @@ static void nothing_near_a_ceiling_is_no_binder(void **state)
 static void rising_throughput_names_no_binder(void **state)
 {
 	struct binder_run runs[9];
-	struct binders_options o;
 	struct binders b;
 	size_t n = sweep(runs, 1.9, 100, 290, 480);
 	(void)state;
-	binders_options_init(&o);
-	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
+	compute_default(runs, n, &b);
 	assert_string_equal(b.groups[0].verdict, BINDERS_RISING);
 	assert_int_equal(b.groups[0].plateau_from, 3);
 	check_abs(b.levels[1].elasticity, log(290.0 / 100) / log(3.0), 1e-12, "elasticity");
@@ -151,7 +153,6 @@ static void rising_throughput_names_no_binder(void **state)
 static void untrustworthy_ticks_name_no_cpu_binder(void **state)
 {
 	struct binder_run runs[9];
-	struct binders_options o;
 	struct binders b;
 	size_t n = sweep(runs, 1.64, 300, 290, 280);
 	(void)state;
@@ -159,8 +160,7 @@ static void untrustworthy_ticks_name_no_cpu_binder(void **state)
 		runs[i].cpu_checked = true;
 		runs[i].cpu_trusted = false;
 	}
-	binders_options_init(&o);
-	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
+	compute_default(runs, n, &b);
 	assert_string_equal(b.groups[0].verdict, BINDERS_UNTRUSTED);
 	assert_int_equal(b.groups[0].binder, -1);
 	assert_int_equal(b.groups[0].cpu_untrusted_runs, 9);
@@ -171,13 +171,11 @@ static void untrustworthy_ticks_name_no_cpu_binder(void **state)
 static void saturated_generator_binds_first(void **state)
 {
 	struct binder_run runs[9];
-	struct binders_options o;
 	struct binders b;
 	size_t n = sweep(runs, 1.64, 300, 290, 280);
 	(void)state;
 	runs[8].gen_flag_known = runs[8].gen_saturated = true;
-	binders_options_init(&o);
-	assert_int_equal(binders_compute(runs, n, &o, &b), 0);
+	compute_default(runs, n, &b);
 	assert_string_equal(b.groups[0].verdict, BINDERS_BINDER);
 	assert_int_equal(b.groups[0].binder, BINDER_GENERATOR);
 	binders_release(&b);

@@ -478,17 +478,6 @@ static void store_ok(sqlite3 *db, const struct catalog *c, bool *replaced)
 	assert_int_equal(db_commit(db), 0);
 }
 
-static int count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	int n = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		n = sqlite3_column_int(stmt, 0);
-	sqlite3_finalize(stmt);
-	return n;
-}
-
 /* Every field of a as read from its file equals b's as read back from the database. */
 static void same_instance(const struct instance *a, const struct instance *b)
 {
@@ -615,13 +604,13 @@ static void store_replaces(void **state)
 	store_ok(db, &gce, NULL);
 	store_ok(db, &aws, &replaced); /* the same file again */
 	assert_true(replaced);
-	assert_int_equal(count(db, "SELECT count(*) FROM instances"), 54 + 62);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM instances"), 54 + 62);
 	/* another file under the name aws */
 	free(one.name);
 	one.name = strdup("aws");
 	store_ok(db, &one, &replaced);
 	assert_true(replaced);
-	assert_int_equal(count(db, "SELECT count(*) FROM catalogs"), 2);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM catalogs"), 2);
 	assert_int_equal(catalog_load(db, NULL, 0, &all), 0);
 	assert_int_equal(all.n, 2 + 62);
 	/* aws was stored first: its catalog_id, so its place, is kept */
@@ -629,8 +618,8 @@ static void store_replaces(void **state)
 	assert_string_equal(all.items[0].catalog, "aws");
 	assert_string_equal(all.items[2].instance, "e2-micro");
 	catalog_release(&all);
-	assert_int_equal(count(db, "SELECT count(*) FROM catalogs WHERE name = 'aws' AND"
-				   " source_path LIKE '%aws-2027.tsv'"),
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM catalogs WHERE name = 'aws' AND"
+					   " source_path LIKE '%aws-2027.tsv'"),
 			 1);
 	catalog_release(&aws);
 	catalog_release(&gce);
@@ -668,8 +657,8 @@ static void store_refuses_duplicates(void **state)
 	db_rollback(db);
 	assert_non_null(strstr(err_msg(), "instance 'm7i.large' is in catalog 'aws' (line 11) and "
 					  "in catalog 'one' (line 3)"));
-	assert_int_equal(count(db, "SELECT count(*) FROM catalogs"), 1);
-	assert_int_equal(count(db, "SELECT count(*) FROM instances"), 54);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM catalogs"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM instances"), 54);
 	catalog_release(&aws);
 	catalog_release(&one);
 	db_close(db);
@@ -798,7 +787,7 @@ static void temp_tables(void **state)
 	assert_int_equal(stored, 1);
 	/* loading again replaces the TEMP tables' content */
 	assert_int_equal(catalog_load_temp(db, &gce, 1), 0);
-	assert_int_equal(count(db, "SELECT count(*) FROM instances"), 62);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM instances"), 62);
 	/* the same catalog twice: a name clash */
 	twice[0] = gce;
 	twice[1] = gce;

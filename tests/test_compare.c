@@ -708,6 +708,17 @@ static void test_compare_bootstrap_seed(void **state)
 	assert_int_equal(c3.ratio.seed, 7);
 }
 
+/* A request to compare arm A with arm B (default options) and its empty result. */
+static void compare_request_of(struct compare_request *req, struct compare_result *res,
+			       const char *a, const char *b)
+{
+	memset(req, 0, sizeof(*req));
+	memset(res, 0, sizeof(*res));
+	req->arm[0] = a;
+	req->arm[1] = b;
+	compare_options_init(&req->opts);
+}
+
 static void test_compare_document(void **state)
 {
 	struct compare_request req;
@@ -715,11 +726,7 @@ static void test_compare_document(void **state)
 	struct doc *d = NULL;
 	char *md;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
-	req.arm[0] = "gomaxprocs=1";
-	req.arm[1] = "gomaxprocs=2";
-	compare_options_init(&req.opts);
+	compare_request_of(&req, &res, "gomaxprocs=1", "gomaxprocs=2");
 	field_metric_meaning("tput", NULL, false, &res.metric);
 	assert_int_equal(compare_arms(g1_tput, 3, g2_tput, 3, &req.opts, &res.c), 0);
 	res.headline = &res.c.v;
@@ -796,11 +803,7 @@ static void test_compare_document_one_run(void **state)
 	struct doc *d = NULL;
 	char *md;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
-	req.arm[0] = "gomaxprocs=1 gogc=100";
-	req.arm[1] = "gomaxprocs=1 gogc=800";
-	compare_options_init(&req.opts);
+	compare_request_of(&req, &res, "gomaxprocs=1 gogc=100", "gomaxprocs=1 gogc=800");
 	req.opts.resamples = 200;
 	/* gomaxprocs corpus: g1-n100-bgg100-gogc100, g1-n100-bgg800-gogc800 */
 	{
@@ -843,12 +846,8 @@ static void test_compare_document_designs(void **state)
 	struct doc *d = NULL;
 	char *md;
 	(void)state;
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
-	req.arm[0] = "gogc=100";
-	req.arm[1] = "gogc=800";
+	compare_request_of(&req, &res, "gogc=100", "gogc=800");
 	req.by = "gomaxprocs";
-	compare_options_init(&req.opts);
 	req.opts.resamples = 200;
 	res.levels = calloc(2, sizeof(*res.levels));
 	assert_non_null(res.levels);

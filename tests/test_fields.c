@@ -286,17 +286,6 @@ static void test_corpus(void **state)
 	expect_where(db, "nope", true, false, NULL, "");
 }
 
-static long long count_runs(sqlite3 *db)
-{
-	sqlite3_stmt *stmt = NULL;
-	long long n;
-	assert_int_equal(db_prepare(db, "SELECT count(*) FROM runs", &stmt), 0);
-	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-	n = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return n;
-}
-
 static void test_injection_is_harmless(void **state)
 {
 	sqlite3 *db = *state;
@@ -310,7 +299,7 @@ static void test_injection_is_harmless(void **state)
 	expect_where(db, NULL, false, false, WHERE(where), "");
 	expect_where(db, evil, true, false, NULL, ""); /* as a corpus name */
 	expect_where(db, "c1' OR '1'='1", true, false, NULL, "");
-	assert_int_equal(count_runs(db), 5);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM runs"), 5);
 }
 
 /* The one field check: known names pass, a typo names its neighbour, exit code 2 everywhere. */
@@ -629,6 +618,90 @@ static void test_metric_meaning(void **state)
 	assert_false(field_counts_workers("conversations"));
 }
 
+/*
+ * Fields only attribute sets hold (Go runs' file, note, ...): corpus 3's
+ * runs 6 and 7 share set 1, runs 8 and 9 set 2; `file` and `cnt` are set
+ * rows only, `mixed` is a set row and run 6's own value, `orphan` is held
+ * by set 3, which no run has. The runs each condition selects are listed
+ * by hand from these rows; the generic filter must select the same.
+ */
+static const char sets_sql[] =
+	"SAVEPOINT sets;"
+	"INSERT INTO corpora (corpus_id, name, source_path, content_hash, imported_at, layout,"
+	"  manifest, options) VALUES (3, 'go', '/x/go', 'dd', '2026-01-01T00:00:00Z', 'gobench',"
+	"  '', '');"
+	"INSERT INTO attr_sets (set_id, corpus_id) VALUES (1, 3), (2, 3), (3, 3);"
+	"INSERT INTO runs (run_id, corpus_id, subcorpus, tag, seq, listed, attr_set) VALUES"
+	"  (6, 3, '', 'g1', 1, 1, 1), (7, 3, '', 'g2', 2, 1, 1), (8, 3, '', 'g3', 3, 1, 2),"
+	"  (9, 3, '', 'g4', 4, 1, 2);"
+	"INSERT INTO attr_names (name_id, source, name) VALUES (101, 'results', 'file'),"
+	"  (102, 'results', 'mixed'), (103, 'results', 'cnt'), (104, 'results', 'orphan');"
+	"INSERT INTO set_attrs (set_id, name_id, value, num) VALUES"
+	"  (1, 101, 'old.txt', NULL), (2, 101, 'new.txt', NULL), (1, 102, 'x', NULL),"
+	"  (1, 103, '2', 2), (2, 103, '3', 3), (3, 104, 'o', NULL);"
+	"INSERT INTO run_values (run_id, name_id, value) VALUES (6, 102, 'y');";
+
+/* The runs of corpus 3 that `where` selects as a set condition, as "6,7". */
+static char *selected_per_set(sqlite3 *db, const char *where, int64_t name_id)
+{
+	struct run_filter f = {NULL, NULL, 0, true, false};
+	struct strbuf sql = STRBUF_INIT, ids = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	char **binds = NULL;
+	size_t nbinds = 0;
+	assert_int_equal(run_filter_add_where(&f, where), 0);
+	assert_int_equal(
+		strbuf_adds(&sql, "SELECT r.run_id FROM runs r WHERE r.corpus_id = 3 AND "), 0);
+	assert_int_equal(field_set_where_sql(&f.where[0], name_id, &sql, &binds, &nbinds), 0);
+	assert_int_equal(strbuf_adds(&sql, " ORDER BY r.run_id"), 0);
+	if (db_prepare(db, sql.buf, &stmt) != 0)
+		fail_msg("%s\n%s", err_msg(), sql.buf);
+	assert_int_equal(field_bind_all(stmt, 1, binds, nbinds), 0);
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+		strbuf_addf(&ids, "%s%lld", ids.len ? "," : "", sqlite3_column_int64(stmt, 0));
+	sqlite3_finalize(stmt);
+	field_binds_free(binds, nbinds);
+	strbuf_release(&sql);
+	run_filter_release(&f);
+	return strbuf_detach(&ids);
+}
+
+static void expect_per_set(sqlite3 *db, const char *where, int64_t name_id, const char *expected)
+{
+	char *got = selected_per_set(db, where, name_id);
+	char generic[64];
+	snprintf(generic, sizeof(generic), "corpus=go");
+	if (strcmp(got, expected) != 0)
+		fail_msg("%s per set: runs [%s], expected [%s]", where, got, expected);
+	free(got);
+	expect_where(db, NULL, true, false, WHERE(generic, where), expected);
+}
+
+static void test_set_only(void **state)
+{
+	sqlite3 *db = *state;
+	const char *not_set_only[] = {"mixed", "orphan",       "mode",   "heap",
+				      "tput",  "file@results", "corpus", "nosuch"};
+	int64_t id = -1;
+	assert_int_equal(db_exec(db, sets_sql), 0);
+	assert_int_equal(field_set_only(db, "file", &id), 0);
+	assert_int_equal(id, 101);
+	assert_int_equal(field_set_only(db, "cnt", &id), 0);
+	assert_int_equal(id, 103);
+	for (size_t i = 0; i < ARRAY_LEN(not_set_only); i++) {
+		assert_int_equal(field_set_only(db, not_set_only[i], &id), 0);
+		if (id != 0)
+			fail_msg("%s: name id %lld, expected 0 (not set-only)", not_set_only[i],
+				 (long long)id);
+	}
+	expect_per_set(db, "file=old.txt", 101, "6,7");
+	expect_per_set(db, "file=new.txt,old.txt", 101, "6,7,8,9");
+	expect_per_set(db, "file=nosuch.txt", 101, "");
+	expect_per_set(db, "cnt=2", 103, "6,7");   /* text '2' and number 2 */
+	expect_per_set(db, "cnt=3.0", 103, "8,9"); /* the number only */
+	assert_int_equal(db_exec(db, "ROLLBACK TO sets; RELEASE sets;"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -652,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_field_prefs),
 		cmocka_unit_test(test_pool_list),
 		cmocka_unit_test(test_metric_meaning),
+		cmocka_unit_test(test_set_only), /* last: it adds rows, then rolls them back */
 	};
 	return cmocka_run_group_tests(tests, setup, db_state_close);
 }

@@ -59,8 +59,8 @@
 
 #include "analysis/fit.h"
 #include "common/err.h"
-#include "reports/builders.h"
 #include "doc/doc.h"
+#include "reports/builders.h"
 #include "test_util.h"
 
 #include <gsl/gsl_errno.h>
@@ -77,9 +77,9 @@ static const double sdm_x[] = {64.9, 995.9, 1652.4, 1853.2, 1828.9, 1775.0, 1702
 /* results.tsv blocks 1-3, in file order: gomaxprocs, tput */
 static const double gmp_n[] = {1, 2, 4, 8, 8, 4, 2, 1, 2, 8, 1, 4};
 static const double gmp_x[] = {
-	475.2284019761499,  853.212014958686,   1534.0434497238257, 1796.1987044774646,
-	1792.770784680148,  1538.8011664466776, 881.2907259769522,  485.26070274273076,
-	865.4682448787189,  1808.6222662524697, 484.13466860190584, 1553.4903348492956,
+	475.2284019761499, 853.212014958686,   1534.0434497238257, 1796.1987044774646,
+	1792.770784680148, 1538.8011664466776, 881.2907259769522,  485.26070274273076,
+	865.4682448787189, 1808.6222662524697, 484.13466860190584, 1553.4903348492956,
 };
 
 static int clear_messages(void **state)
@@ -106,6 +106,25 @@ static const struct fit_param *param(const struct fit_result *r, const char *nam
 			return &r->params[j];
 	fail_msg("no parameter '%s' in the %s fit", name, r->model_name);
 	return NULL;
+}
+
+/* The fit of MODEL to the 7 SPEC SDM91 points: named NAME, NPARAMS parameters and DOF dof. */
+static void fit_sdm(enum fit_model model, const char *name, size_t nparams, size_t dof,
+		    struct fit_result *r)
+{
+	assert_int_equal(fit_scaling(model, sdm_n, sdm_x, 7, r), 0);
+	assert_string_equal(r->model_name, name);
+	assert_int_equal(r->nparams, nparams);
+	assert_int_equal(r->dof, dof);
+}
+
+/* R's parameter NAME: its value and SE as the reference gives them (EXACT_REL). */
+static void check_param(const struct fit_result *r, const char *name, double value, double se)
+{
+	char what[64];
+	check_close(param(r, name)->value, value, EXACT_REL, name);
+	snprintf(what, sizeof(what), "%s SE", name);
+	check_close(param(r, name)->se, se, EXACT_REL, what);
 }
 
 /* ------------------------------------------------- independent model code */
@@ -152,8 +171,8 @@ static double my_sse(enum fit_model m, const double th[3], const double *n, cons
 }
 
 /* g_j = sum_i (model_i - x_i) d model_i / d theta_j = (1/2) d SSE / d theta_j */
-static void my_half_gradient(enum fit_model m, const double th[3], const double *n,
-			     const double *x, size_t len, double g[3])
+static void my_half_gradient(enum fit_model m, const double th[3], const double *n, const double *x,
+			     size_t len, double g[3])
 {
 	g[0] = g[1] = g[2] = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -214,7 +233,8 @@ static void check_self_consistent(const struct fit_result *r, const double *n, c
 	theta_of(r, th);
 	sse = my_sse(r->model, th, n, x, len);
 	check_close(r->sse, sse, 1e-9, "sse recomputed from the parameters");
-	check_close(r->residual_se, sqrt(sse / (double)r->dof), 1e-9, "residual_se = sqrt(sse/dof)");
+	check_close(r->residual_se, sqrt(sse / (double)r->dof), 1e-9,
+		    "residual_se = sqrt(sse/dof)");
 	for (size_t i = 0; i < len; i++)
 		mean += x[i] / (double)len;
 	for (size_t i = 0; i < len; i++)
@@ -293,12 +313,9 @@ static void usl_specsdm91_exact(void **state)
 	struct fit_result r;
 	(void)state;
 	assert_int_equal(fit_scaling(FIT_USL, sdm_n, sdm_x, 7, &r), 0);
-	check_close(param(&r, "lambda")->value, 89.99523310433222, EXACT_REL, "lambda");
-	check_close(param(&r, "sigma")->value, 0.027728475618634389, EXACT_REL, "sigma");
-	check_close(param(&r, "kappa")->value, 0.00010436548384409088, EXACT_REL, "kappa");
-	check_close(param(&r, "lambda")->se, 14.213489422585051, EXACT_REL, "lambda SE");
-	check_close(param(&r, "sigma")->se, 0.0091217318082153985, EXACT_REL, "sigma SE");
-	check_close(param(&r, "kappa")->se, 1.9875270907268455e-5, EXACT_REL, "kappa SE");
+	check_param(&r, "lambda", 89.99523310433222, 14.213489422585051);
+	check_param(&r, "sigma", 0.027728475618634389, 0.0091217318082153985);
+	check_param(&r, "kappa", 0.00010436548384409088, 1.9875270907268455e-5);
 	check_close(r.sse, 27453.719584037402, 1e-12, "SSE");
 	check_close(r.residual_se, 82.845820027381892, 1e-12, "residual SE");
 	check_close(r.peak_n, 96.519560966609425, EXACT_REL, "N*");
@@ -330,14 +347,9 @@ static void amdahl_specsdm91(void **state)
 {
 	struct fit_result r;
 	(void)state;
-	assert_int_equal(fit_scaling(FIT_AMDAHL, sdm_n, sdm_x, 7, &r), 0);
-	assert_string_equal(r.model_name, "amdahl");
-	assert_int_equal(r.nparams, 2);
-	assert_int_equal(r.dof, 5);
-	check_close(param(&r, "lambda")->value, 146.21055173856106, EXACT_REL, "lambda");
-	check_close(param(&r, "sigma")->value, 0.073648162611030459, EXACT_REL, "sigma");
-	check_close(param(&r, "lambda")->se, 43.427927296563795, EXACT_REL, "lambda SE");
-	check_close(param(&r, "sigma")->se, 0.025652276044518592, EXACT_REL, "sigma SE");
+	fit_sdm(FIT_AMDAHL, "amdahl", 2, 5, &r);
+	check_param(&r, "lambda", 146.21055173856106, 43.427927296563795);
+	check_param(&r, "sigma", 0.073648162611030459, 0.025652276044518592);
 	check_close(r.sse, 131265.38903619417, 1e-10, "SSE");
 	check_close(r.residual_se, 162.02801550114361, 1e-10, "residual SE");
 	check_close(r.amdahl_ceiling, 1985.2572902703042, EXACT_REL, "lambda / sigma");
@@ -352,14 +364,9 @@ static void power_specsdm91(void **state)
 {
 	struct fit_result r;
 	(void)state;
-	assert_int_equal(fit_scaling(FIT_POWER, sdm_n, sdm_x, 7, &r), 0);
-	assert_string_equal(r.model_name, "power");
-	assert_int_equal(r.nparams, 2);
-	assert_int_equal(r.dof, 5);
-	check_close(param(&r, "a")->value, 512.23581710379071, EXACT_REL, "a");
-	check_close(param(&r, "b")->value, 0.25766391052643693, EXACT_REL, "b");
-	check_close(param(&r, "a")->se, 215.80636944046106, EXACT_REL, "a SE");
-	check_close(param(&r, "b")->se, 0.090847607377118764, EXACT_REL, "b SE");
+	fit_sdm(FIT_POWER, "power", 2, 5, &r);
+	check_param(&r, "a", 512.23581710379071, 215.80636944046106);
+	check_param(&r, "b", 0.25766391052643693, 0.090847607377118764);
 	check_close(r.residual_se, 338.33259966218459, 1e-10, "residual SE");
 	check_close(r.per_doubling, 1.1955412516749559, EXACT_REL, "per doubling 2^b");
 	check_close(r.per_doubling_se, 0.075284144713210269, 1e-7, "per doubling SE");
@@ -466,10 +473,8 @@ static void power_gomaxprocs(void **state)
 	struct fit_result r;
 	(void)state;
 	assert_int_equal(fit_scaling(FIT_POWER, gmp_n, gmp_x, 12, &r), 0);
-	check_close(param(&r, "a")->value, 617.09696328937571, EXACT_REL, "a");
-	check_close(param(&r, "b")->value, 0.54131248407746642, EXACT_REL, "b");
-	check_close(param(&r, "a")->se, 61.560874017673222, EXACT_REL, "a SE");
-	check_close(param(&r, "b")->se, 0.057932097502443405, EXACT_REL, "b SE");
+	check_param(&r, "a", 617.09696328937571, 61.560874017673222);
+	check_param(&r, "b", 0.54131248407746642, 0.057932097502443405);
 	check_close(r.per_doubling, 1.455295862883483, EXACT_REL, "per doubling");
 	check_self_consistent(&r, gmp_n, gmp_x, 12);
 	fit_release(&r);

@@ -215,6 +215,24 @@ static void corpus_host(sqlite3 *db, const char *corpus, struct run_host *h)
 	run_filter_release(&f);
 }
 
+/* Every run of the corpus names the host NAME. */
+static void check_host_name(sqlite3 *db, const char *corpus, const char *name)
+{
+	struct run_host h;
+	corpus_host(db, corpus, &h);
+	assert_string_equal(h.name, name);
+}
+
+/* Records the host yip, known by its shape: 6 cores x 2 threads (given). */
+static void record_yip(sqlite3 *db)
+{
+	struct topology t;
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(topology_shape(6, 2, "given", &t), 0);
+	assert_int_equal(topology_record(db, "yip", &t), 0);
+	topology_release(&t);
+}
+
 /*
  * import --host epyc ties all 30 runs of runs.tsv; the tie is stored in
  * corpora.options; importing again without --host keeps it (unchanged);
@@ -227,7 +245,6 @@ static void import_host_tie(void **state)
 	struct import_result res;
 	struct run_host h;
 	char options[256];
-	struct topology t;
 	assert_int_equal(import(db, RUNS_TSV, "affinity", "nope", NULL, false, &res), ERR_USAGE);
 	check_msg("--host 'nope' is not a recorded host (recorded: epyc)");
 	assert_int_equal(import(db, RUNS_TSV, "affinity", "epyc", NULL, false, &res), 0);
@@ -242,20 +259,28 @@ static void import_host_tie(void **state)
 	assert_int_equal(import(db, RUNS_TSV, "affinity", NULL, NULL, false, &res), 0);
 	assert_int_equal(res.status, IMPORT_UNCHANGED);
 	/* a different host changes the content */
-	memset(&t, 0, sizeof(t));
-	assert_int_equal(topology_shape(6, 2, "given", &t), 0);
-	assert_int_equal(topology_record(db, "yip", &t), 0);
-	topology_release(&t);
+	record_yip(db);
 	assert_true(import(db, RUNS_TSV, "affinity", "yip", NULL, false, &res) < 0);
 	check_msg("--host ties it to 'yip', it was tied to 'epyc'): pass --replace");
 	assert_int_equal(import(db, RUNS_TSV, "affinity", "yip", NULL, true, &res), 0);
 	assert_int_equal(res.status, IMPORT_REPLACED);
-	corpus_host(db, "affinity", &h);
-	assert_string_equal(h.name, "yip");
+	check_host_name(db, "affinity", "yip");
 	/* --replace without --host keeps it */
 	assert_int_equal(import(db, RUNS_TSV, "affinity", NULL, NULL, true, &res), 0);
-	corpus_host(db, "affinity", &h);
-	assert_string_equal(h.name, "yip");
+	check_host_name(db, "affinity", "yip");
+}
+
+/* Stores the shipped catalog gce.tsv in the database. */
+static void store_gce_catalog(sqlite3 *db)
+{
+	struct catalog cat;
+	bool replaced;
+	memset(&cat, 0, sizeof(cat));
+	assert_int_equal(catalog_read(GCE_TSV, &cat), 0);
+	assert_int_equal(db_begin(db), 0);
+	assert_int_equal(catalog_store(db, &cat, &replaced), 0);
+	assert_int_equal(db_commit(db), 0);
+	catalog_release(&cat);
 }
 
 /*
@@ -268,15 +293,8 @@ static void import_instance_tie(void **state)
 {
 	sqlite3 *db = *state;
 	struct import_result res;
-	struct catalog cat;
 	struct run_host h;
-	bool replaced;
-	memset(&cat, 0, sizeof(cat));
-	assert_int_equal(catalog_read(GCE_TSV, &cat), 0);
-	assert_int_equal(db_begin(db), 0);
-	assert_int_equal(catalog_store(db, &cat, &replaced), 0);
-	assert_int_equal(db_commit(db), 0);
-	catalog_release(&cat);
+	store_gce_catalog(db);
 	assert_int_equal(import(db, YIP_TSV, "yip", NULL, "e2-bogus-3", false, &res), ERR_USAGE);
 	check_msg("--instance 'e2-bogus-3': no catalog lists that instance");
 	assert_int_equal(import(db, YIP_TSV, "yip", NULL, "e2-standard-8", false, &res), 0);
@@ -297,8 +315,7 @@ static void import_instance_tie(void **state)
 	}
 	/* --host wins over the instance */
 	assert_int_equal(import(db, YIP_TSV, "yip", "epyc", NULL, true, &res), 0);
-	corpus_host(db, "yip", &h);
-	assert_string_equal(h.name, "epyc");
+	check_host_name(db, "yip", "epyc");
 }
 
 /*
@@ -314,11 +331,7 @@ static void mixed_hosts(void **state)
 	struct selection sel;
 	struct select_spec spec;
 	struct run_host h;
-	struct topology t;
-	memset(&t, 0, sizeof(t));
-	assert_int_equal(topology_shape(6, 2, "given", &t), 0);
-	assert_int_equal(topology_record(db, "yip", &t), 0);
-	topology_release(&t);
+	record_yip(db);
 	assert_int_equal(import(db, RUNS_TSV, "affinity", "epyc", NULL, false, &res), 0);
 	assert_int_equal(import(db, YIP_TSV, "yip", "yip", NULL, false, &res), 0);
 	memset(&f, 0, sizeof(f));
@@ -575,19 +588,17 @@ static void sweep_document_tied(void **state)
 	run_filter_release(&f);
 }
 
+/* A test on the fixture database (setup, db_state_close) */
+#define DB_TEST(f) cmocka_unit_test_setup_teardown(f, setup, db_state_close)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(level_kinds_on_epyc, setup, db_state_close),
-		cmocka_unit_test_setup_teardown(unknown_host_name, setup, db_state_close),
-		cmocka_unit_test(shape_six_by_two),
-		cmocka_unit_test_setup_teardown(import_host_tie, setup, db_state_close),
-		cmocka_unit_test_setup_teardown(import_instance_tie, setup, db_state_close),
-		cmocka_unit_test_setup_teardown(mixed_hosts, setup, db_state_close),
-		cmocka_unit_test_setup_teardown(host_smt_factor_affinity, setup, db_state_close),
-		cmocka_unit_test_setup_teardown(sweep_in_physical_cores, setup, db_state_close),
-		cmocka_unit_test(sweep_smt_and_beyond),
-		cmocka_unit_test_setup_teardown(sweep_document_tied, setup, db_state_close),
+		DB_TEST(level_kinds_on_epyc),           DB_TEST(unknown_host_name),
+		cmocka_unit_test(shape_six_by_two),     DB_TEST(import_host_tie),
+		DB_TEST(import_instance_tie),           DB_TEST(mixed_hosts),
+		DB_TEST(host_smt_factor_affinity),      DB_TEST(sweep_in_physical_cores),
+		cmocka_unit_test(sweep_smt_and_beyond), DB_TEST(sweep_document_tied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

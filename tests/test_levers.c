@@ -58,6 +58,18 @@
 static const char *const fields_ab[] = {"arm", "other"};
 static const char *const follows_none[] = {NULL, NULL};
 
+/* The lever "arm" (no field follows it) over N rate RUNS with a level. */
+static struct lever_input arm_input(struct lever_run *runs, size_t n)
+{
+	return (struct lever_input){.runs = runs,
+				    .n = n,
+				    .fields = fields_ab,
+				    .follows = follows_none,
+				    .nfields = 1,
+				    .kind = FIELD_KIND_RATE,
+				    .has_level = true};
+}
+
 /* values[i][0] = arm, values[i][1] = other */
 static const char *vals[][2] = {{"a", "x"}, {"b", "x"}, {"c", "x"}};
 
@@ -83,13 +95,7 @@ static size_t runs_of(struct lever_run *runs, double factor, const char *block_o
 static void replicated_effect_is_real_and_level_independent(void **state)
 {
 	struct lever_run runs[18];
-	struct lever_input in = {.runs = runs,
-				 .n = runs_of(runs, 1.3, NULL),
-				 .fields = fields_ab,
-				 .follows = follows_none,
-				 .nfields = 1,
-				 .kind = FIELD_KIND_RATE,
-				 .has_level = true};
+	struct lever_input in = arm_input(runs, runs_of(runs, 1.3, NULL));
 	struct levers l;
 	(void)state;
 	assert_int_equal(levers_compute(&in, &l), 0);
@@ -110,13 +116,7 @@ static void replicated_effect_is_real_and_level_independent(void **state)
 static void identical_arms_are_no_effect(void **state)
 {
 	struct lever_run runs[18];
-	struct lever_input in = {.runs = runs,
-				 .n = runs_of(runs, 1.0, NULL),
-				 .fields = fields_ab,
-				 .follows = follows_none,
-				 .nfields = 1,
-				 .kind = FIELD_KIND_RATE,
-				 .has_level = true};
+	struct lever_input in = arm_input(runs, runs_of(runs, 1.0, NULL));
 	struct levers l;
 	(void)state;
 	assert_int_equal(levers_compute(&in, &l), 0);
@@ -139,13 +139,7 @@ static void unreplicated_arm_is_tested_against_the_replicated_spread(void **stat
 		{"a3", 1, 99, NAN, "1", vals[0]},    {"c1", 1, 130, NAN, "1", vals[2]},
 		{"b1", 1, 100.5, NAN, "1", vals[1]},
 	};
-	struct lever_input in = {.runs = runs,
-				 .n = 5,
-				 .fields = fields_ab,
-				 .follows = follows_none,
-				 .nfields = 1,
-				 .kind = FIELD_KIND_RATE,
-				 .has_level = true};
+	struct lever_input in = arm_input(runs, 5);
 	struct levers l;
 	(void)state;
 	assert_int_equal(levers_compute(&in, &l), 0);
@@ -170,13 +164,7 @@ static void block_kind_is_left_out_of_an_arm_with_other_runs(void **state)
 {
 	struct lever_run runs[20];
 	size_t n = runs_of(runs, 1.3, NULL);
-	struct lever_input in = {.runs = runs,
-				 .n = n + 2,
-				 .fields = fields_ab,
-				 .follows = follows_none,
-				 .nfields = 1,
-				 .kind = FIELD_KIND_RATE,
-				 .has_level = true};
+	struct lever_input in = arm_input(runs, n + 2);
 	struct levers l;
 	(void)state;
 	runs[n] = (struct lever_run){"soak1", 2, 1000, NAN, "soak", vals[1]};
@@ -195,15 +183,12 @@ static void a_follower_is_no_lever(void **state)
 	static const char *v2[][2] = {{"a", "p"}, {"b", "q"}};
 	struct lever_run runs[18];
 	size_t n = runs_of(runs, 1.3, NULL);
-	struct lever_input in = {.runs = runs,
-				 .n = n,
-				 .fields = fields_ab,
-				 .follows = follows,
-				 .nfields = 2,
-				 .kind = FIELD_KIND_RATE,
-				 .has_level = true};
+	struct lever_input in = arm_input(runs, n);
 	struct levers l;
 	(void)state;
+	/* both fields, "other" following "arm" */
+	in.follows = follows;
+	in.nfields = 2;
 	for (size_t i = 0; i < n; i++)
 		runs[i].values = v2[runs[i].values == vals[0] ? 0 : 1];
 	assert_int_equal(levers_compute(&in, &l), 0);

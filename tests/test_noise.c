@@ -319,6 +319,34 @@ static void test_noise_overlap(void **state)
 	selection_release(&sel);
 }
 
+/*
+ * Constructed: blocks hi, mid and lo at the first NLEVELS of levels 1, 2, 4
+ * with base 100, 200, 400: mid = base, hi = base + base * PERMILLE / 1000,
+ * lo = base - base * PERMILLE / 1000 (exact in doubles for these values);
+ * tags BLOCK-LEVEL in results-table order (seq 1, 2, ...), no start times.
+ */
+static void build_blocks(struct selection *sel, int permille, size_t nlevels)
+{
+	static const char *const blocks[] = {"hi", "mid", "lo"};
+	static const int sign[] = {1, 0, -1};
+	static const double levels[] = {1, 2, 4};
+	struct row rows[9];
+	char tags[9][16];
+	size_t n = 0;
+	for (size_t b = 0; b < 3; b++)
+		for (size_t l = 0; l < nlevels; l++, n++) {
+			double base = 100 * levels[l];
+			snprintf(tags[n], sizeof(tags[n]), "%s-%g", blocks[b], levels[l]);
+			rows[n] = (struct row){.tag = tags[n],
+					       .level = levels[l],
+					       .block = blocks[b],
+					       .metric = base + sign[b] * base * permille / 1000,
+					       .seq = (int64_t)n + 1,
+					       .app_cores = NAN};
+		}
+	build(sel, rows, n);
+}
+
 /* Constructed: a block above (below) the level medians at every level drifts. */
 static void test_noise_drift(void **state)
 {
@@ -328,42 +356,13 @@ static void test_noise_drift(void **state)
 	 * deviations are +3, 0, -3 at every level (by hand). No start times:
 	 * results-table order.
 	 */
-	static const struct row rows[] = {
-		{"hi-1", 1, "hi", 103, NULL, 1, NAN, NULL, NULL},
-		{"hi-2", 2, "hi", 206, NULL, 2, NAN, NULL, NULL},
-		{"hi-4", 4, "hi", 412, NULL, 3, NAN, NULL, NULL},
-		{"mid-1", 1, "mid", 100, NULL, 4, NAN, NULL, NULL},
-		{"mid-2", 2, "mid", 200, NULL, 5, NAN, NULL, NULL},
-		{"mid-4", 4, "mid", 400, NULL, 6, NAN, NULL, NULL},
-		{"lo-1", 1, "lo", 97, NULL, 7, NAN, NULL, NULL},
-		{"lo-2", 2, "lo", 194, NULL, 8, NAN, NULL, NULL},
-		{"lo-4", 4, "lo", 388, NULL, 9, NAN, NULL, NULL},
-	};
-	/* the same with +-0.5%: 100.5 / 201 / 402 and 99.5 / 199 / 398 */
-	static const struct row small[] = {
-		{"hi-1", 1, "hi", 100.5, NULL, 1, NAN, NULL, NULL},
-		{"hi-2", 2, "hi", 201, NULL, 2, NAN, NULL, NULL},
-		{"hi-4", 4, "hi", 402, NULL, 3, NAN, NULL, NULL},
-		{"mid-1", 1, "mid", 100, NULL, 4, NAN, NULL, NULL},
-		{"mid-2", 2, "mid", 200, NULL, 5, NAN, NULL, NULL},
-		{"mid-4", 4, "mid", 400, NULL, 6, NAN, NULL, NULL},
-		{"lo-1", 1, "lo", 99.5, NULL, 7, NAN, NULL, NULL},
-		{"lo-2", 2, "lo", 199, NULL, 8, NAN, NULL, NULL},
-		{"lo-4", 4, "lo", 398, NULL, 9, NAN, NULL, NULL},
-	};
-	/* one level only: +3 / 0 / -3 but fewer than 2 deviations */
-	static const struct row one_level[] = {
-		{"hi-1", 1, "hi", 103, NULL, 1, NAN, NULL, NULL},
-		{"mid-1", 1, "mid", 100, NULL, 2, NAN, NULL, NULL},
-		{"lo-1", 1, "lo", 97, NULL, 3, NAN, NULL, NULL},
-	};
 	struct selection sel;
 	struct noise_options o;
 	struct noise nz;
 	(void)state;
 	noise_options_init(&o);
 
-	build(&sel, rows, ARRAY_LEN(rows));
+	build_blocks(&sel, 30, 3);
 	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
 	assert_int_equal(nz.ndrifts, 3);
 	assert_string_equal(drift_of(&nz, "hi")->drift, "high");
@@ -381,8 +380,11 @@ static void test_noise_drift(void **state)
 	noise_release(&nz);
 	selection_release(&sel);
 
-	/* +-0.5% is one-signed but within the default 1%: none; with 0.4%: high / low */
-	build(&sel, small, ARRAY_LEN(small));
+	/*
+	 * the same with +-0.5%: 100.5 / 201 / 402 and 99.5 / 199 / 398; one-signed
+	 * but within the default 1%: none; with 0.4%: high / low
+	 */
+	build_blocks(&sel, 5, 3);
 	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
 	check_close(drift_of(&nz, "hi")->mean_dev_pct, 0.5, 1e-9, "hi mean 0.5");
 	assert_string_equal(drift_of(&nz, "hi")->drift, "none");
@@ -396,7 +398,8 @@ static void test_noise_drift(void **state)
 	selection_release(&sel);
 	noise_options_init(&o);
 
-	build(&sel, one_level, ARRAY_LEN(one_level));
+	/* one level only: +3 / 0 / -3 but fewer than 2 deviations */
+	build_blocks(&sel, 30, 1);
 	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
 	assert_string_equal(drift_of(&nz, "hi")->drift, "none");
 	assert_string_equal(drift_of(&nz, "lo")->drift, "none");
@@ -472,16 +475,11 @@ static void test_noise_capacity_bursts(void **state)
 static void test_noise_burst_boundary(void **state)
 {
 	/* by hand: 150 / median(100, 100) = 1.5 exactly */
-	static const struct row rows[] = {
-		{"first", 1, "1", 150, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
-		{"second", 1, "2", 100, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
-		{"third", 1, "3", 100, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
-	};
 	struct selection sel;
 	struct noise_options o;
 	struct noise nz;
 	(void)state;
-	build(&sel, rows, ARRAY_LEN(rows));
+	build_first_and_later(&sel, 150, 100, 100);
 	noise_options_init(&o);
 	assert_int_equal(noise_compute(&sel, &o, &nz), 0);
 	assert_int_equal(nz.nbursts, 1);

@@ -519,16 +519,11 @@ static void test_noise_zero_median(void **state)
 static void test_noise_burst_lower(void **state)
 {
 	/* by hand: later median 150 = 1.5 * 100 exactly: a burst; 149 is not */
-	static const struct row rows[] = {
-		{"first", 1, "1", 100, "2026-01-01T00:00:00Z", 1, NAN, NULL, NULL},
-		{"second", 1, "2", 150, "2026-01-01T00:01:00Z", 2, NAN, NULL, NULL},
-		{"third", 1, "3", 150, "2026-01-01T00:02:00Z", 3, NAN, NULL, NULL},
-	};
 	struct selection sel;
 	struct noise_options o;
 	struct noise nz;
 	(void)state;
-	build(&sel, rows, ARRAY_LEN(rows));
+	build_first_and_later(&sel, 100, 150, 150);
 	noise_options_init(&o);
 	/* higher is better: 100 / 150 is no burst */
 	assert_int_equal(noise_compute(&sel, &o, &nz), 0);

@@ -86,90 +86,108 @@ static void check_well_formed(const char *q)
 	}
 }
 
+/* The render tests need gnuplot on PATH; T is a fresh folder. */
+static void gnuplot_folder(struct tmp *t)
+{
+	if (!gnuplot_on_path())
+		fail_msg("gnuplot is not on PATH: the render tests need it (apt-get install "
+			 "gnuplot-nox)");
+	tmp_make(t);
+}
+
+/* plot_render of SCRIPT into DIR fails with ERR_DATA and a message holding PART. */
+static void render_refused(const char *script, const char *dir, const char *gp, const char *image,
+			   const char *part)
+{
+	int rc;
+	err_clear();
+	rc = plot_render(script, dir, gp, image);
+	assert_int_equal(rc, ERR_DATA);
+	if (!strstr(err_msg(), part))
+		fail_msg("plot_render of %s: '%s' is not in [%s]", gp, part, err_msg());
+}
+
 /* ---- plot_quote ---- */
 
-static void test_quote_plain(void **state)
+/*
+ * plot_quote's cases, each under the rule or the injection it checks (the
+ * test test_quote_RULE runs them): the expected strings are written out by
+ * hand from the rule above.
+ */
+/* the joint plot_quote puts where a quote was: .sprintf('%c',39). */
+#define QJ ".sprintf('%c',39)."
+
+struct quote_case {
+	const char *rule;
+	const char *text;
+	const char *expected;
+};
+
+static const struct quote_case quote_cases[] = {
+	{"plain", "", "''"},
+	{"plain", NULL, "''"},
+	{"plain", "tput (interactions/s)", "'tput (interactions/s)'"},
+	{"plain", "µs \xe2\x80\x94 UTF-8 kept", "'µs \xe2\x80\x94 UTF-8 kept'"},
+	{"quote", "'", "''" QJ "''"},
+	{"quote", "it's", "'it'" QJ "'s'"},
+	{"quote", "''", "''" QJ "''" QJ "''"},
+	{"quote", "a'b'c", "'a'" QJ "'b'" QJ "'c'"},
+	{"backquote", "`touch X`", "'`touch X`'"},
+	{"backquote", "a `touch X` b", "'a `touch X` b'"},
+	{"backquote", "\"`touch X`\"", "'\"`touch X`\"'"},
+	{"system", "system(\"touch X\")", "'system(\"touch X\")'"},
+	{"system", "x' . system(\"touch X\") . '", "'x'" QJ "' . system(\"touch X\") . '" QJ "''"},
+	{"newline_command", "\nsystem \"touch X\"", "'system \"touch X\"'"},
+	{"newline_command", "title\nsystem \"touch X\"\n", "'titlesystem \"touch X\"'"},
+	{"newline_command", "a'\n!touch X", "'a'" QJ "'!touch X'"},
+	{"cr", "a\rb", "'ab'"},
+	{"cr", "a\r\nsystem \"touch X\"", "'asystem \"touch X\"'"},
+	{"control_bytes", "a\tb", "'ab'"},
+	{"control_bytes", "\x01\x02\x03\x04\x05\x06\x07\x08", "''"},
+	{"control_bytes", "esc\x1b[31mred", "'esc[31mred'"},
+	{"control_bytes", "del\x7f!", "'del!'"},
+	{"control_bytes", "\x0b\x0c\x0e\x0f\x10\x1f end", "' end'"},
+	{"control_bytes", "\x80\xff", "'\x80\xff'"},
+	{"macro", "@macro", "'@macro'"},
+	{"macro", "@m; @m", "'@m; @m'"},
+	{"bang", "'; !touch X", "''" QJ "'; !touch X'"},
+	{"bang", "'; system \"touch X\"; '", "''" QJ "'; system \"touch X\"; '" QJ "''"},
+	{"bang", "\\'", "'\\'" QJ "''"},
+};
+
+/* The cases of RULE (quote_cases); a rule without any is a failed test. */
+static void check_quote_rule(const char *rule)
 {
-	(void)state;
-	check_quote("", "''");
-	check_quote(NULL, "''");
-	check_quote("tput (interactions/s)", "'tput (interactions/s)'");
-	check_quote("µs \xe2\x80\x94 UTF-8 kept", "'µs \xe2\x80\x94 UTF-8 kept'");
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(quote_cases); i++) {
+		if (strcmp(quote_cases[i].rule, rule) != 0)
+			continue;
+		check_quote(quote_cases[i].text, quote_cases[i].expected);
+		n++;
+	}
+	if (n == 0)
+		fail_msg("no plot_quote case under the rule '%s'", rule);
 }
 
-static void test_quote_quote(void **state)
+/* test_quote_RULE: *state is RULE */
+static void test_quote_rule(void **state)
 {
-	(void)state;
-	check_quote("'", "''.sprintf('%c',39).''");
-	check_quote("it's", "'it'.sprintf('%c',39).'s'");
-	check_quote("''", "''.sprintf('%c',39).''.sprintf('%c',39).''");
-	check_quote("a'b'c", "'a'.sprintf('%c',39).'b'.sprintf('%c',39).'c'");
+	check_quote_rule(*state);
 }
 
-static void test_quote_backquote(void **state)
-{
-	(void)state;
-	check_quote("`touch X`", "'`touch X`'");
-	check_quote("a `touch X` b", "'a `touch X` b'");
-	check_quote("\"`touch X`\"", "'\"`touch X`\"'");
-}
-
-static void test_quote_system(void **state)
-{
-	(void)state;
-	check_quote("system(\"touch X\")", "'system(\"touch X\")'");
-	check_quote("x' . system(\"touch X\") . '", "'x'.sprintf('%c',39).' . system(\"touch X\") . '.sprintf('%c',39).''");
-}
-
-static void test_quote_newline_command(void **state)
-{
-	(void)state;
-	check_quote("\nsystem \"touch X\"", "'system \"touch X\"'");
-	check_quote("title\nsystem \"touch X\"\n", "'titlesystem \"touch X\"'");
-	check_quote("a'\n!touch X", "'a'.sprintf('%c',39).'!touch X'");
-}
-
-static void test_quote_cr(void **state)
-{
-	(void)state;
-	check_quote("a\rb", "'ab'");
-	check_quote("a\r\nsystem \"touch X\"", "'asystem \"touch X\"'");
-}
-
+/* Control bytes (the table's), and every byte from 0x01 to 0x1f then 0x7f at once. */
 static void test_quote_control_bytes(void **state)
 {
 	char all[40];
 	size_t n = 0;
 	(void)state;
-	check_quote("a\tb", "'ab'");
-	check_quote("\x01\x02\x03\x04\x05\x06\x07\x08", "''");
-	check_quote("esc\x1b[31mred", "'esc[31mred'");
-	check_quote("del\x7f!", "'del!'");
-	check_quote("\x0b\x0c\x0e\x0f\x10\x1f end", "' end'");
-	/* every byte from 0x01 to 0x1f, then 0x7f: all dropped */
+	check_quote_rule("control_bytes");
 	for (int c = 1; c < 0x20; c++)
 		all[n++] = (char)c;
 	all[n++] = 0x7f;
 	all[n++] = 'z';
 	all[n] = '\0';
 	check_quote(all, "'z'");
-	/* bytes from 0x80 up are UTF-8, kept */
-	check_quote("\x80\xff", "'\x80\xff'");
-}
-
-static void test_quote_macro(void **state)
-{
-	(void)state;
-	check_quote("@macro", "'@macro'");
-	check_quote("@m; @m", "'@m; @m'");
-}
-
-static void test_quote_bang(void **state)
-{
-	(void)state;
-	check_quote("'; !touch X", "''.sprintf('%c',39).'; !touch X'");
-	check_quote("'; system \"touch X\"; '", "''.sprintf('%c',39).'; system \"touch X\"; '.sprintf('%c',39).''");
-	check_quote("\\'", "'\\'.sprintf('%c',39).''");
 }
 
 static void test_quote_appends(void **state)
@@ -222,7 +240,9 @@ static void test_data_text(void **state)
 		{"a\tb", "a b"},
 		{"a\nb", "a b"},
 		{"a\r\nb", "a  b"},
-		{"a\x01\x1f\x7f" "b", "a   b"},
+		{"a\x01\x1f\x7f"
+		 "b",
+		 "a   b"},
 		{"esc\x1b[1m", "esc [1m"},
 		{"q\"uote", "q uote"},
 		{"it's `touch X`", "it's `touch X`"},
@@ -252,8 +272,8 @@ static void test_begin_hostile(void **state)
 	const char *s;
 	size_t lines = 0;
 	(void)state;
-	assert_int_equal(plot_begin(&sb, PLOT_SVG, "x.svg", "t'\nsystem \"touch X\"",
-				    "`touch X`", "'; !touch X"),
+	assert_int_equal(plot_begin(&sb, PLOT_SVG, "x.svg", "t'\nsystem \"touch X\"", "`touch X`",
+				    "'; !touch X"),
 			 0);
 	s = strbuf_str(&sb);
 	if (!strstr(s, "\nset output 'x.svg'\n"))
@@ -301,14 +321,12 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 	struct plot_spec spec;
 	int rc;
 
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH: the render tests need it (apt-get install gnuplot-nox)");
-	tmp_make(&t);
+	gnuplot_folder(&t);
 	hostile_strings(&t, h, quote_runs);
 	for (size_t i = 0; i < NHOSTILE; i++) {
-		static const enum plot_style styles[] = {PLOT_ERRORBARS, PLOT_LINES, PLOT_POINTS,
-							 PLOT_LINESPOINTS, PLOT_BAND, PLOT_LINES,
-							 PLOT_POINTS, PLOT_LINESPOINTS};
+		static const enum plot_style styles[] = {
+			PLOT_ERRORBARS, PLOT_LINES, PLOT_POINTS, PLOT_LINESPOINTS,
+			PLOT_BAND,      PLOT_LINES, PLOT_POINTS, PLOT_LINESPOINTS};
 		series[i] = (struct plot_series){h[i], styles[i], 4, xs, ys, lo, hi, i == 5};
 	}
 	memset(&spec, 0, sizeof(spec));
@@ -358,8 +376,8 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 			for (size_t i = 0; i < NHOSTILE; i++) {
 				char *want = drawn(h[i]);
 				if (!strstr(text, want))
-					fail_msg("string %zu not drawn literally in the SVG: [%s]", i,
-						 want);
+					fail_msg("string %zu not drawn literally in the SVG: [%s]",
+						 i, want);
 				free(want);
 			}
 			if (!strstr(text, "touch") || !strstr(text, "it's"))
@@ -377,12 +395,14 @@ static void render_hostile(enum plot_format format, bool quote_runs)
 			if (((unsigned char)*p < 0x20 && *p != '\n') || *p == 0x7f)
 				fail_msg("control byte 0x%02x in the script", (unsigned char)*p);
 		for (const char *line = script; *line;) {
-			static const char *const starts[] = {"set ", "plot ", "     ", "unset output", NULL};
+			static const char *const starts[] = {"set ", "plot ", "     ",
+							     "unset output", NULL};
 			bool ok = false;
 			for (size_t k = 0; starts[k]; k++)
 				ok |= !strncmp(line, starts[k], strlen(starts[k]));
 			if (!ok)
-				fail_msg("unexpected script line: [%.*s]", (int)strcspn(line, "\n"), line);
+				fail_msg("unexpected script line: [%.*s]", (int)strcspn(line, "\n"),
+					 line);
 			line = strchr(line, '\n');
 			if (!line)
 				break;
@@ -447,9 +467,7 @@ static void test_render_hostile_boxes(void **state)
 	char path[512];
 	int rc;
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
+	gnuplot_folder(&t);
 	hostile_strings(&t, h, false);
 	s = (struct plot_series){h[3], PLOT_BOXES, NHOSTILE, bx, by, NULL, NULL, false};
 	memset(&spec, 0, sizeof(spec));
@@ -511,8 +529,8 @@ static size_t block_rows(const char *data, size_t index, double *x, double *y, s
 				block++;
 			any = true;
 			blanks = 0;
-			if (block == index && sscanf(line, "%lf\t%lf", &a, &b) == 2 && isfinite(a) &&
-			    isfinite(b) && n < max) {
+			if (block == index && sscanf(line, "%lf\t%lf", &a, &b) == 2 &&
+			    isfinite(a) && isfinite(b) && n < max) {
 				x[n] = a;
 				y[n] = b;
 				n++;
@@ -559,8 +577,9 @@ static void check_index_titles(const char *dir, const char *name, const struct p
 			if (!strcmp(series[k].title, title))
 				s = &series[k];
 		if (!s) {
-			snprintf(problem, sizeof(problem), "the script plots index %zu as '%s', no such series",
-				 index, title);
+			snprintf(problem, sizeof(problem),
+				 "the script plots index %zu as '%s', no such series", index,
+				 title);
 			break;
 		}
 		n = block_rows(data, index, x, y, 64);
@@ -569,7 +588,8 @@ static void check_index_titles(const char *dir, const char *name, const struct p
 				continue;
 			if (want >= n || x[want] != s->x[i] || y[want] != s->y[i])
 				snprintf(problem, sizeof(problem),
-					 "index %zu is drawn as '%s' but holds other points (row %zu: %g %g, "
+					 "index %zu is drawn as '%s' but holds other points (row "
+					 "%zu: %g %g, "
 					 "series has %g %g)",
 					 index, title, want, want < n ? x[want] : NAN,
 					 want < n ? y[want] : NAN, s->x[i], s->y[i]);
@@ -577,7 +597,8 @@ static void check_index_titles(const char *dir, const char *name, const struct p
 		}
 		if (!problem[0] && n != want)
 			snprintf(problem, sizeof(problem),
-				 "index %zu is drawn as '%s': %zu points in the data file, the series "
+				 "index %zu is drawn as '%s': %zu points in the data file, the "
+				 "series "
 				 "has %zu",
 				 index, title, n, want);
 		plotted++;
@@ -604,9 +625,7 @@ static void draw_and_check_titles(const char *name, const char *title, const cha
 	char *image = NULL;
 	struct plot_spec spec;
 	int rc;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
+	gnuplot_folder(&t);
 	memset(&spec, 0, sizeof(spec));
 	spec.dir = t.dir;
 	spec.name = name;
@@ -660,17 +679,10 @@ static void test_render_syntax_error(void **state)
 			     "set output 'bad.svg'\n"
 			     "plot sin(x\n"
 			     "unset output\n";
-	int rc;
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
-	err_clear();
-	rc = plot_render(script, t.dir, "bad.gp", "bad.svg");
-	assert_int_equal(rc, ERR_DATA);
+	gnuplot_folder(&t);
 	/* gnuplot's own message, and which script */
-	if (!strstr(err_msg(), "')' expected"))
-		fail_msg("gnuplot's message missing from: [%s]", err_msg());
+	render_refused(script, t.dir, "bad.gp", "bad.svg", "')' expected");
 	if (!strstr(err_msg(), "bad.gp"))
 		fail_msg("the script is not named in: [%s]", err_msg());
 	if (strchr(err_msg(), '\n'))
@@ -685,29 +697,18 @@ static void test_render_no_image(void **state)
 	char stale[512];
 	FILE *fp;
 	char *kept;
-	int rc;
 	(void)state;
-	if (!gnuplot_on_path())
-		fail_msg("gnuplot is not on PATH");
-	tmp_make(&t);
+	gnuplot_folder(&t);
 	/* a script that draws nothing: an error naming the plot */
-	err_clear();
-	rc = plot_render("print 1\n", t.dir, "none.gp", "none.svg");
-	assert_int_equal(rc, ERR_DATA);
-	if (!strstr(err_msg(), "none.gp"))
-		fail_msg("the plot is not named in: [%s]", err_msg());
+	render_refused("print 1\n", t.dir, "none.gp", "none.svg", "none.gp");
 	/* a file of the image's name: gnuplot never draws over it, it stays as it was */
 	snprintf(stale, sizeof(stale), "%s/none.svg", t.dir);
 	fp = fopen(stale, "w");
 	assert_non_null(fp);
 	fputs("<svg>stale</svg>\n", fp);
 	fclose(fp);
-	err_clear();
-	rc = plot_render("set terminal svg\nset output './none.svg'\nplot x\n", t.dir, "none.gp",
-			 "none.svg");
-	assert_int_equal(rc, ERR_DATA);
-	if (!strstr(err_msg(), "none.svg"))
-		fail_msg("the image is not named in: [%s]", err_msg());
+	render_refused("set terminal svg\nset output './none.svg'\nplot x\n", t.dir, "none.gp",
+		       "none.svg", "none.svg");
 	kept = slurp(stale, NULL);
 	assert_string_equal(kept, "<svg>stale</svg>\n");
 	free(kept);
@@ -759,19 +760,24 @@ static void test_draw_not_installed(void **state)
 
 /* every test: its folder removed and PATH restored even when it fails */
 #define TEST(f) cmocka_unit_test_teardown(f, plot_teardown)
+/* test_quote_RULE: the table's cases of RULE */
+#define QUOTE_TEST(rule)                                                                           \
+	{                                                                                          \
+		"test_quote_" rule, test_quote_rule, NULL, plot_teardown, (void *)(rule)           \
+	}
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		TEST(test_quote_plain),
-		TEST(test_quote_quote),
-		TEST(test_quote_backquote),
-		TEST(test_quote_system),
-		TEST(test_quote_newline_command),
-		TEST(test_quote_cr),
+		QUOTE_TEST("plain"),
+		QUOTE_TEST("quote"),
+		QUOTE_TEST("backquote"),
+		QUOTE_TEST("system"),
+		QUOTE_TEST("newline_command"),
+		QUOTE_TEST("cr"),
 		TEST(test_quote_control_bytes),
-		TEST(test_quote_macro),
-		TEST(test_quote_bang),
+		QUOTE_TEST("macro"),
+		QUOTE_TEST("bang"),
 		TEST(test_quote_appends),
 		TEST(test_quote_well_formed),
 		TEST(test_data_text),

@@ -81,11 +81,21 @@ static const struct smt_run affinity_runs[] = {
 	{"shard-8x1-r3", 2383.2, 1, 8, NULL},
 };
 
-static void load_epyc(struct topology *t)
+/* Per-test setup: *state is the EPYC host's topology (lscpu.txt); the teardown releases it. */
+static int epyc_setup(void **state)
 {
-	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", t), 0);
-	assert_int_equal(t->n, 8);
-	assert_int_equal(t->physical_cores, 4);
+	static struct topology t;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+	assert_int_equal(t.n, 8);
+	assert_int_equal(t.physical_cores, 4);
+	*state = &t;
+	return 0;
+}
+
+static int epyc_teardown(void **state)
+{
+	topology_release(*state);
+	return 0;
 }
 
 static const struct smt_figure *figure(const struct smt_figures *r, const char *name)
@@ -127,6 +137,45 @@ static void check_not_measured(const struct smt_figures *r, const char *name)
 	check_contains(f->note, "not measured", name);
 }
 
+/* F's value and bounds are python3's (the program above affinity_figures). */
+static void check_python(const struct smt_figure *f, double value, double lo, double hi)
+{
+	char what[80];
+	snprintf(what, sizeof(what), "%s (python)", f->name);
+	check_close(f->value, value, REL, what);
+	snprintf(what, sizeof(what), "%s lo (python)", f->name);
+	check_close(f->lo, lo, REL, what);
+	snprintf(what, sizeof(what), "%s hi (python)", f->name);
+	check_close(f->hi, hi, REL, what);
+}
+
+/*
+ * smt_compute over the affinity runs KEEP accepts, on T, into R (which
+ * must succeed); the number of runs kept.
+ */
+static size_t compute_kept(bool (*keep)(const struct smt_run *), const struct topology *t,
+			   struct smt_figures *r)
+{
+	struct smt_run runs[ARRAY_LEN(affinity_runs)];
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(affinity_runs); i++)
+		if (keep(&affinity_runs[i]))
+			runs[n++] = affinity_runs[i];
+	assert_int_equal(smt_compute(runs, n, t, r), 0);
+	return n;
+}
+
+/*
+ * Without an SMT factor (no pinned sibling runs, or no SMT on the host)
+ * none of the figures built on it is measured.
+ */
+static void check_no_smt_factor(const struct smt_figures *r)
+{
+	check_not_measured(r, "shared_vs_distinct");
+	check_not_measured(r, "smt_factor");
+	check_not_measured(r, "ceiling");
+}
+
 /*
  * python3:
  *   rows = [l.split("\t") for l in open("runs.tsv").read().split("\n")[1:] if l]
@@ -138,12 +187,10 @@ static void check_not_measured(const struct smt_figures *r, const char *name)
  */
 static void affinity_figures(void **state)
 {
-	struct topology t;
+	const struct topology *t = *state;
 	struct smt_figures r;
 	const struct smt_figure *f;
-	(void)state;
-	load_epyc(&t);
-	assert_int_equal(smt_compute(affinity_runs, ARRAY_LEN(affinity_runs), &t, &r), 0);
+	assert_int_equal(smt_compute(affinity_runs, ARRAY_LEN(affinity_runs), t, &r), 0);
 	assert_int_equal(r.physical_cores, 4);
 	assert_int_equal(r.logical_cpus, 8);
 	assert_int_equal(r.n, 7);
@@ -151,9 +198,7 @@ static void affinity_figures(void **state)
 	/* 4 threads on 0,4,1,5 (median 1097.0) / 4 threads on 0,1,2,3 (median 1568.5) */
 	f = figure(&r, "shared_vs_distinct");
 	check_figure(f, 1097.0 / 1568.5, 1084.7 / 1582.5, 1102.0 / 1556.5, 3, 3);
-	check_close(f->value, 0.6993943257889703, REL, "shared_vs_distinct (python)");
-	check_close(f->lo, 0.685434439178515, REL, "shared_vs_distinct lo (python)");
-	check_close(f->hi, 0.7079987150658529, REL, "shared_vs_distinct hi (python)");
+	check_python(f, 0.6993943257889703, 0.685434439178515, 0.7079987150658529);
 	check_contains(f->num.tags, "pin-siblings-r1", "shared_vs_distinct num");
 	check_contains(f->den.tags, "pin-distinct-r3", "shared_vs_distinct den");
 
@@ -165,9 +210,7 @@ static void affinity_figures(void **state)
 	f = figure(&r, "smt_factor");
 	check_figure(f, 1097.0 / 865.4682448787189, 1084.7 / 881.2907259769522,
 		     1102.0 / 853.212014958686, 3, 3);
-	check_close(f->value, 1.2675219529905761, REL, "smt_factor (python)");
-	check_close(f->lo, 1.2308083678034387, REL, "smt_factor lo (python)");
-	check_close(f->hi, 1.2915898752941972, REL, "smt_factor hi (python)");
+	check_python(f, 1.2675219529905761, 1.2308083678034387, 1.2915898752941972);
 	check_contains(f->den.tags, "sweep-g2-b1", "smt_factor den");
 	check_contains(f->note, "assumed", "smt_factor note");
 
@@ -183,9 +226,7 @@ static void affinity_figures(void **state)
 	f = figure(&r, "smt_step");
 	check_figure(f, 1796.1993522387324 / 1538.8011664466776, 1785.1 / 1553.4903348492956,
 		     1819.7 / 1534.0434497238257, 6, 3);
-	check_close(f->value, 1.167271894124194, REL, "smt_step (python)");
-	check_close(f->lo, 1.1490898655466517, REL, "smt_step lo (python)");
-	check_close(f->hi, 1.186211512019168, REL, "smt_step hi (python)");
+	check_python(f, 1.167271894124194, 1.1490898655466517, 1.186211512019168);
 	check_contains(f->num.tags, "sweep-g8-b2", "smt_step num");
 	check_contains(f->num.tags, "shard-1x8-r3", "smt_step num");
 	check_contains(f->den.tags, "sweep-g4-b3", "smt_step den");
@@ -217,17 +258,14 @@ static void affinity_figures(void **state)
 	check_figure(f, 2250.7 / 484.13466860190584, 2198.3 / 485.26070274273076,
 		     2270.7 / 475.2284019761499, 3, 3);
 	check_close(f->value, 4.648913093746453, REL, "sharded 4x2 (python)");
-	topology_release(&t);
 }
 
 /* The seed's rounded figures. */
 static void affinity_seed_figures(void **state)
 {
-	struct topology t;
+	const struct topology *t = *state;
 	struct smt_figures r;
-	(void)state;
-	load_epyc(&t);
-	assert_int_equal(smt_compute(affinity_runs, ARRAY_LEN(affinity_runs), &t, &r), 0);
+	assert_int_equal(smt_compute(affinity_runs, ARRAY_LEN(affinity_runs), t, &r), 0);
 	/* "four threads on two physical cores deliver 70% of four threads on four" */
 	check_rounded(figure(&r, "shared_vs_distinct")->value, 2, 0.70, "shared_vs_distinct");
 	/* "the second SMT thread on each core is worth 1.27x" */
@@ -239,7 +277,19 @@ static void affinity_seed_figures(void **state)
 	check_close(figure(&r, "ceiling")->value, 4 * 1.27, 0.01, "ceiling against 4 x 1.27");
 	/* "eight independent single-threaded processes reach 4.92x" */
 	check_rounded(figure(&r, "sharded 8x1")->value, 2, 4.92, "sharded 8x1");
-	topology_release(&t);
+}
+
+/* 1, 2, 4 threads unpinned, pinned on 0,1,2,3, and sharded 2x4: what fits on 4 cores */
+static bool fits_4_cores(const struct smt_run *x)
+{
+	bool fits = !x->cpuset || !strcmp(x->cpuset, "0,1,2,3");
+	bool small = x->procs == 1 ? x->threads <= 4 : x->procs == 2;
+	return fits && small;
+}
+
+static bool unpinned(const struct smt_run *x)
+{
+	return !x->cpuset;
 }
 
 /* A host without SMT: 4 cores x 1 thread; only runs that fit on it. */
@@ -247,29 +297,16 @@ static void host_without_smt(void **state)
 {
 	struct topology t;
 	struct smt_figures r;
-	struct smt_run runs[16];
-	size_t n = 0;
 	static const char nosmt[] = "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n";
 	(void)state;
 	assert_int_equal(topology_parse(nosmt, strlen(nosmt), "nosmt", &t), 0);
 	assert_int_equal(t.threads_per_core, 1);
-	for (size_t i = 0; i < ARRAY_LEN(affinity_runs); i++) {
-		const struct smt_run *x = &affinity_runs[i];
-		/* 1, 2, 4 threads unpinned, pinned on 0,1,2,3, and sharded 2x4 */
-		bool fits = !x->cpuset || !strcmp(x->cpuset, "0,1,2,3");
-		bool small = x->procs == 1 ? x->threads <= 4 : x->procs == 2;
-		if (fits && small)
-			runs[n++] = *x;
-	}
-	assert_int_equal(n, 15);
-	assert_int_equal(smt_compute(runs, n, &t, &r), 0);
+	assert_int_equal(compute_kept(fits_4_cores, &t, &r), 15);
 	assert_int_equal(r.logical_cpus, 4);
 	assert_int_equal(r.physical_cores, 4);
 	check_not_measured(&r, "smt_step");
 	check_contains(figure(&r, "smt_step")->note, "no SMT", "smt_step note");
-	check_not_measured(&r, "shared_vs_distinct");
-	check_not_measured(&r, "smt_factor");
-	check_not_measured(&r, "ceiling");
+	check_no_smt_factor(&r);
 	check_sharded_without_ceiling(&r, "sharded 2x4", 2092.1 / 484.13466860190584,
 				      2077.0 / 485.26070274273076, 2093.1 / 475.2284019761499);
 	topology_release(&t);
@@ -278,26 +315,15 @@ static void host_without_smt(void **state)
 /* Without the pinned runs there is no SMT factor and so no ceiling. */
 static void no_pinned_runs(void **state)
 {
-	struct topology t;
+	const struct topology *t = *state;
 	struct smt_figures r;
-	struct smt_run runs[ARRAY_LEN(affinity_runs)];
-	size_t n = 0;
-	(void)state;
-	load_epyc(&t);
-	for (size_t i = 0; i < ARRAY_LEN(affinity_runs); i++)
-		if (!affinity_runs[i].cpuset)
-			runs[n++] = affinity_runs[i];
-	assert_int_equal(n, 24);
-	assert_int_equal(smt_compute(runs, n, &t, &r), 0);
-	check_not_measured(&r, "shared_vs_distinct");
-	check_not_measured(&r, "smt_factor");
-	check_not_measured(&r, "ceiling");
+	assert_int_equal(compute_kept(unpinned, t, &r), 24);
+	check_no_smt_factor(&r);
 	/* the unpinned figures do not depend on the pinned runs */
 	check_figure(figure(&r, "smt_step"), 1796.1993522387324 / 1538.8011664466776,
 		     1785.1 / 1553.4903348492956, 1819.7 / 1534.0434497238257, 6, 3);
 	check_sharded_without_ceiling(&r, "sharded 8x1", 2384.0 / 484.13466860190584,
 				      2383.2 / 485.26070274273076, 2415.3 / 475.2284019761499);
-	topology_release(&t);
 }
 
 /*
@@ -306,72 +332,66 @@ static void no_pinned_runs(void **state)
  */
 static void pinned_denominator_preferred(void **state)
 {
-	struct topology t;
+	const struct topology *t = *state;
 	struct smt_figures r;
 	struct smt_run runs[ARRAY_LEN(affinity_runs) + 3];
 	size_t n = ARRAY_LEN(affinity_runs);
 	const struct smt_figure *f;
-	(void)state;
-	load_epyc(&t);
 	memcpy(runs, affinity_runs, sizeof(affinity_runs));
 	runs[n++] = (struct smt_run){"pin-two-r1", 800.0, 2, 1, "0,1"};
 	runs[n++] = (struct smt_run){"pin-two-r2", 820.0, 2, 1, "2,3"};
 	runs[n++] = (struct smt_run){"pin-two-r3", 810.0, 2, 1, "1-2"};
-	assert_int_equal(smt_compute(runs, n, &t, &r), 0);
+	assert_int_equal(smt_compute(runs, n, t, &r), 0);
 	f = figure(&r, "smt_factor");
 	check_figure(f, 1097.0 / 810.0, 1084.7 / 820.0, 1102.0 / 800.0, 3, 3);
 	check_contains(f->den.tags, "pin-two-r1", "smt_factor den");
 	if (strstr(f->den.tags, "sweep-"))
 		fail_msg("smt_factor den mixes in unpinned runs: %s", f->den.tags);
 	check_close(figure(&r, "ceiling")->value, 4 * 1097.0 / 810.0, REL, "ceiling");
-	topology_release(&t);
 }
 
 static void cpu_not_on_host(void **state)
 {
-	struct topology t;
+	const struct topology *t = *state;
 	struct smt_figures r;
 	struct smt_run runs[ARRAY_LEN(affinity_runs)];
-	(void)state;
-	load_epyc(&t);
 	memcpy(runs, affinity_runs, sizeof(affinity_runs));
 	runs[14].cpuset = "0,1,2,9"; /* pin-distinct-r3 */
 	err_clear();
-	assert_true(smt_compute(runs, ARRAY_LEN(runs), &t, &r) < 0);
+	assert_true(smt_compute(runs, ARRAY_LEN(runs), t, &r) < 0);
 	check_msg("CPU 9");
 	check_msg("pin-distinct-r3");
 
 	runs[14].cpuset = "0,,1";
 	err_clear();
-	assert_true(smt_compute(runs, ARRAY_LEN(runs), &t, &r) < 0);
+	assert_true(smt_compute(runs, ARRAY_LEN(runs), t, &r) < 0);
 	check_msg("pin-distinct-r3");
-	topology_release(&t);
 }
 
 static void no_runs(void **state)
 {
-	struct topology t;
+	const struct topology *t = *state;
 	struct smt_figures r;
-	(void)state;
-	load_epyc(&t);
-	assert_int_equal(smt_compute(affinity_runs, 0, &t, &r), 0);
+	assert_int_equal(smt_compute(affinity_runs, 0, t, &r), 0);
 	for (size_t i = 0; i < r.n; i++)
 		if (r.figures[i].measured)
 			fail_msg("%s measured without runs", r.figures[i].name);
 	check_not_measured(&r, "smt_step");
-	topology_release(&t);
 }
+
+/* A test on the EPYC host topology (epyc_setup) */
+#define EPYC_TEST(f) cmocka_unit_test_setup_teardown(f, epyc_setup, epyc_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(affinity_figures),
-		cmocka_unit_test(affinity_seed_figures),
+		EPYC_TEST(affinity_figures),
+		EPYC_TEST(affinity_seed_figures),
 		cmocka_unit_test(host_without_smt),
-		cmocka_unit_test(no_pinned_runs),
-		cmocka_unit_test(pinned_denominator_preferred),
-		cmocka_unit_test(cpu_not_on_host),
-		cmocka_unit_test(no_runs),
+		EPYC_TEST(no_pinned_runs),
+		EPYC_TEST(pinned_denominator_preferred),
+		EPYC_TEST(cpu_not_on_host),
+		EPYC_TEST(no_runs),
 	};
 	return cmocka_run_group_tests(tests, gsl_errors_off, NULL);
 }

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static void check_error(int rc, const char *message)
 {
 	assert_int_equal(rc, ERR_DATA);
@@ -256,6 +255,42 @@ static void test_per_doubling_errors(void **state)
 }
 
 /*
+ * stats_mann_whitney of A and B into MW, which must succeed; whether it was
+ * exact and saw ties, EXACT and TIES (1 or 0; -1: not checked).
+ */
+static void mw_of(const double *a, size_t na, const double *b, size_t nb, int exact, int ties,
+		  struct mann_whitney *mw)
+{
+	assert_int_equal(stats_mann_whitney(a, na, b, nb, mw), 0);
+	if (exact >= 0)
+		assert_int_equal(mw->exact, exact);
+	if (ties >= 0)
+		assert_int_equal(mw->ties, ties);
+}
+
+/*
+ * A Mann-Whitney result against the reference (by hand or the python3
+ * below): U exactly, p and min_p to their tolerances; NAN: not checked.
+ */
+static void check_mw(const struct mann_whitney *mw, double u, double p, double p_tol, double min_p,
+		     double min_p_tol, const char *what)
+{
+	char label[64];
+	if (!isnan(u)) {
+		snprintf(label, sizeof(label), "u %s", what);
+		check_close(mw->u, u, 0, label);
+	}
+	if (!isnan(p)) {
+		snprintf(label, sizeof(label), "p %s", what);
+		check_close(mw->p, p, p_tol, label);
+	}
+	if (!isnan(min_p)) {
+		snprintf(label, sizeof(label), "min_p %s", what);
+		check_close(mw->min_p, min_p, min_p_tol, label);
+	}
+}
+
+/*
  * python3, exact two-sided p by enumerating every rank set of a:
  *   def exact(a, b):
  *       na, N = len(a), len(a) + len(b)
@@ -275,20 +310,14 @@ static void test_mw_exact_tiny(void **state)
 	 * by hand: a has ranks 1 2 3, R_a = 6, U = 6 - 3*4/2 = 0; P(U <= 0) =
 	 * 1/C(6,3) = 1/20, p = 2/20 = 0.1; min_p = 2/20 = 0.1
 	 */
-	assert_int_equal(stats_mann_whitney(a, 3, b, 3, &mw), 0);
-	assert_true(mw.exact);
-	assert_false(mw.ties);
-	check_close(mw.u, 0, 0, "u");
-	check_close(mw.p, 0.1, 1e-12, "p");
-	check_close(mw.min_p, 0.1, 1e-12, "min_p");
+	mw_of(a, 3, b, 3, 1, 0, &mw);
+	check_mw(&mw, 0, 0.1, 1e-12, 0.1, 1e-12, "3v3");
 	/* by hand: a above b, ranks 4 5 6, R_a = 15, U = 15 - 6 = 9 = na*nb; p = 0.1 */
-	assert_int_equal(stats_mann_whitney(b, 3, a, 3, &mw), 0);
-	check_close(mw.u, 9, 0, "u reversed");
-	check_close(mw.p, 0.1, 1e-12, "p reversed");
+	mw_of(b, 3, a, 3, -1, -1, &mw);
+	check_mw(&mw, 9, 0.1, 1e-12, NAN, 0, "reversed");
 	/* by hand: one value each, C(2,1) = 2, min_p = 2/2 = 1, U = 0 -> p = min(1, 2 * 1/2) = 1 */
-	assert_int_equal(stats_mann_whitney(a, 1, b, 1, &mw), 0);
-	check_close(mw.p, 1, 0, "p 1v1");
-	check_close(mw.min_p, 1, 0, "min_p 1v1");
+	mw_of(a, 1, b, 1, -1, -1, &mw);
+	check_mw(&mw, NAN, 1, 0, 1, 0, "1v1");
 }
 
 static void test_mw_exact_7v8(void **state)
@@ -297,16 +326,12 @@ static void test_mw_exact_7v8(void **state)
 	const double b[] = {17.2, 14.9, 18.8, 13.9, 19.5, 16.4, 20.1, 15.8};
 	struct mann_whitney mw;
 	(void)state;
-	assert_int_equal(stats_mann_whitney(a, 7, b, 8, &mw), 0);
-	assert_true(mw.exact);
-	assert_false(mw.ties);
+	mw_of(a, 7, b, 8, 1, 0, &mw);
 	/*
 	 * python3 exact(a, b) over C(15, 7) = 6435 sets:
 	 * (6.0, 0.009324009324009324, 0.0003108003108003108)
 	 */
-	check_close(mw.u, 6, 0, "u");
-	check_close(mw.p, 0.009324009324009324, 1e-12, "p");
-	check_close(mw.min_p, 0.0003108003108003108, 1e-12, "min_p");
+	check_mw(&mw, 6, 0.009324009324009324, 1e-12, 0.0003108003108003108, 1e-12, "7v8");
 }
 
 /*
@@ -343,20 +368,13 @@ static void test_mw_exact_normal_switch(void **state)
 	assert_int_equal(MW_EXACT_MAX, 40);
 	ranks_case(40, a, b, &nb);
 	assert_int_equal(nb, 37);
-	assert_int_equal(stats_mann_whitney(a, 3, b, nb, &mw), 0);
-	assert_true(mw.exact);
-	check_close(mw.u, 2, 0, "u 40");
-	check_close(mw.p, 0.0008097165991902834, 1e-12, "p 40");
-	check_close(mw.min_p, 0.00020242914979757084, 1e-12, "min_p 40");
+	mw_of(a, 3, b, nb, 1, -1, &mw);
+	check_mw(&mw, 2, 0.0008097165991902834, 1e-12, 0.00020242914979757084, 1e-12, "40");
 
 	ranks_case(41, a, b, &nb);
 	assert_int_equal(nb, 38);
-	assert_int_equal(stats_mann_whitney(a, 3, b, nb, &mw), 0);
-	assert_false(mw.exact);
-	assert_false(mw.ties);
-	check_close(mw.u, 2, 0, "u 41");
-	check_close(mw.p, 0.006363994235016064, 1e-9, "p 41");
-	check_close(mw.min_p, 0.004676116611387249, 1e-9, "min_p 41");
+	mw_of(a, 3, b, nb, 0, 0, &mw);
+	check_mw(&mw, 2, 0.006363994235016064, 1e-9, 0.004676116611387249, 1e-9, "41");
 }
 
 static void test_mw_normal_ties(void **state)
@@ -365,9 +383,7 @@ static void test_mw_normal_ties(void **state)
 	const double b[] = {12, 14, 17, 18, 20, 20, 23, 25, 26, 27};
 	struct mann_whitney mw;
 	(void)state;
-	assert_int_equal(stats_mann_whitney(a, 9, b, 10, &mw), 0);
-	assert_false(mw.exact);
-	assert_true(mw.ties);
+	mw_of(a, 9, b, 10, 0, 1, &mw);
 	/*
 	 * by hand, mid-ranks of the 19 values: 10->1, 12 (x3)->3, 14->5,
 	 * 15->6, 17 (x4)->8.5, 18->10, 20 (x3)->12, 22->14, 23..27->15..19.
@@ -380,10 +396,9 @@ static void test_mw_normal_ties(void **state)
 	 * (python3: without the continuity correction p would be 0.053101214402405894,
 	 *  without the tie correction 0.06038908130927025, so this test pins both)
 	 */
-	check_close(mw.u, 21.5, 0, "u");
-	check_close(mw.p, 0.058365063416765395, 1e-9, "p");
+	check_mw(&mw, 21.5, 0.058365063416765395, 1e-9, NAN, 0, "ties");
 	/* min_p for N = 19 <= 40 depends on sizes only: 2/C(19, 9) = 2/92378 (by hand) */
-	check_close(mw.min_p, 2.0 / 92378, 1e-12, "min_p");
+	check_mw(&mw, NAN, NAN, 0, 2.0 / 92378, 1e-12, "ties");
 }
 
 static void test_mw_all_tied(void **state)
@@ -393,10 +408,8 @@ static void test_mw_all_tied(void **state)
 	struct mann_whitney mw;
 	(void)state;
 	/* by hand: every rank is 3, R_a = 9, U = 9 - 6 = 3 = na*nb/2; tie variance 0 -> p = 1 */
-	assert_int_equal(stats_mann_whitney(a, 3, b, 2, &mw), 0);
-	assert_true(mw.ties);
-	check_close(mw.u, 3, 0, "u");
-	check_close(mw.p, 1, 0, "p");
+	mw_of(a, 3, b, 2, -1, 1, &mw);
+	check_mw(&mw, 3, 1, 0, NAN, 0, "all tied");
 }
 
 static void test_mw_errors(void **state)
@@ -514,6 +527,35 @@ static void test_runs_needed(void **state)
 
 #define T_REL 1e-9
 
+/*
+ * A t test's figures as the reference (scipy, numpy) gives them, each to
+ * T_REL; NAN: not checked. With LN the test ran on ln values, and diff, lo
+ * and hi are compared as exp() (the geometric-mean ratio and its interval).
+ */
+struct t_want {
+	double t, df, p, se, diff, lo, hi;
+};
+
+static void check_t_part(double got, double want, const char *what, const char *part)
+{
+	char label[64];
+	if (isnan(want))
+		return;
+	snprintf(label, sizeof(label), "%s %s", what, part);
+	check_close(got, want, T_REL, label);
+}
+
+static void check_t(const struct t_test *t, bool ln, struct t_want w, const char *what)
+{
+	check_t_part(t->t, w.t, what, "t");
+	check_t_part(t->df, w.df, what, "df");
+	check_t_part(t->p, w.p, what, "p");
+	check_t_part(t->se, w.se, what, "se");
+	check_t_part(ln ? exp(t->diff) : t->diff, w.diff, what, "diff");
+	check_t_part(ln ? exp(t->lo) : t->lo, w.lo, what, "lo");
+	check_t_part(ln ? exp(t->hi) : t->hi, w.hi, what, "hi");
+}
+
 static void test_welch_ln_capacity(void **state)
 {
 	struct t_test t;
@@ -526,13 +568,11 @@ static void test_welch_ln_capacity(void **state)
 	 * se = 0.06597861894189223; exp(d -+ scipy.stats.t.ppf(0.975, df) se)
 	 *   = [3.2275147101453605, 5.402261994167859], exp(d) = 4.175629300385269
 	 */
-	check_close(t.t, 21.662549178758397, T_REL, "t");
-	check_close(t.df, 2.2303988629556724, T_REL, "df");
-	check_close(t.p, 0.0012247050963697312, T_REL, "p");
-	check_close(t.se, 0.06597861894189223, T_REL, "se");
-	check_close(exp(t.diff), 4.175629300385269, T_REL, "gm ratio");
-	check_close(exp(t.lo), 3.2275147101453605, T_REL, "lo");
-	check_close(exp(t.hi), 5.402261994167859, T_REL, "hi");
+	check_t(&t, true,
+		(struct t_want){21.662549178758397, 2.2303988629556724, 0.0012247050963697312,
+				0.06597861894189223, 4.175629300385269, 3.2275147101453605,
+				5.402261994167859},
+		"capacity");
 	assert_int_equal(t.n_a, 3);
 	assert_int_equal(t.n_b, 3);
 	check_close(t.conf, 0.95, 0, "conf");
@@ -546,24 +586,23 @@ static void test_welch_ln_core_and_affinity(void **state)
 	 * p = 0.03700453729196605; df 2.4948913740370546; gm interval
 	 * [1.018966454215028, 1.3182380561926634] */
 	assert_int_equal(stats_welch_ln(cap_core100, 3, cap_medium_mem100, 3, 0.95, &t), 0);
-	check_close(t.t, 4.102306568843705, T_REL, "core t");
-	check_close(t.df, 2.4948913740370546, T_REL, "core df");
-	check_close(t.p, 0.03700453729196605, T_REL, "core p");
-	check_close(exp(t.lo), 1.018966454215028, T_REL, "core lo");
-	check_close(exp(t.hi), 1.3182380561926634, T_REL, "core hi");
+	check_t(&t, true,
+		(struct t_want){4.102306568843705, 2.4948913740370546, 0.03700453729196605, NAN,
+				NAN, 1.018966454215028, 1.3182380561926634},
+		"core");
 	/* t = 39.76351262523003, p = 4.3250210080377405e-06, df 3.7735188787072813;
 	 * gm 1.3298630778950093 [1.303027930089937, 1.357250880897327] */
 	assert_int_equal(stats_welch_ln(affinity_procs1, 3, affinity_procs8, 3, 0.95, &t), 0);
-	check_close(t.t, 39.76351262523003, T_REL, "affinity t");
-	check_close(t.df, 3.7735188787072813, T_REL, "affinity df");
-	check_close(t.p, 4.3250210080377405e-06, T_REL, "affinity p");
-	check_close(exp(t.diff), 1.3298630778950093, T_REL, "affinity gm");
-	check_close(exp(t.lo), 1.303027930089937, T_REL, "affinity lo");
-	check_close(exp(t.hi), 1.357250880897327, T_REL, "affinity hi");
+	check_t(&t, true,
+		(struct t_want){39.76351262523003, 3.7735188787072813, 4.3250210080377405e-06, NAN,
+				1.3298630778950093, 1.303027930089937, 1.357250880897327},
+		"affinity");
 	/* swapping the arms flips t and the difference, not p or df */
 	assert_int_equal(stats_welch_ln(affinity_procs8, 3, affinity_procs1, 3, 0.95, &t), 0);
-	check_close(t.t, -39.76351262523003, T_REL, "swapped t");
-	check_close(t.p, 4.3250210080377405e-06, T_REL, "swapped p");
+	check_t(&t, true,
+		(struct t_want){-39.76351262523003, NAN, 4.3250210080377405e-06, NAN, NAN, NAN,
+				NAN},
+		"swapped");
 }
 
 static void test_welch_values_and_errors(void **state)
@@ -576,12 +615,10 @@ static void test_welch_values_and_errors(void **state)
 	 * t = 35.156263706078526, p = 3.923324511623471e-06; df 3.998279419704827,
 	 * diff 198.9374897227173, interval [183.2238525653202, 214.6511268801144] */
 	assert_int_equal(stats_welch(cap_small300, 3, cap_medium300, 3, 0.95, &t), 0);
-	check_close(t.t, 35.156263706078526, T_REL, "t");
-	check_close(t.p, 3.923324511623471e-06, T_REL, "p");
-	check_close(t.df, 3.998279419704827, T_REL, "df");
-	check_close(t.diff, 198.9374897227173, T_REL, "diff");
-	check_close(t.lo, 183.2238525653202, T_REL, "lo");
-	check_close(t.hi, 214.6511268801144, T_REL, "hi");
+	check_t(&t, false,
+		(struct t_want){35.156263706078526, 3.998279419704827, 3.923324511623471e-06, NAN,
+				198.9374897227173, 183.2238525653202, 214.6511268801144},
+		"values");
 	/* one arm constant: se from the other arm alone, df = n - 1 = 2 (by hand) */
 	assert_int_equal(stats_welch(cap_small300, 3, same, 3, 0.95, &t), 0);
 	check_close(t.df, 2, 1e-12, "df with one constant arm");
@@ -602,20 +639,19 @@ static void test_paired_t(void **state)
 	 * d -+ t.ppf(0.975, 2) sd / sqrt 3) = [3.220521496256526, 5.413992756919357],
 	 * exp(mean d) = 4.175629300385263 */
 	assert_int_equal(stats_paired_t_ln(cap_small300, cap_medium300, 3, 0.95, &t), 0);
-	check_close(t.t, 23.677765445309184, T_REL, "t");
-	check_close(t.p, 0.001778928526777874, T_REL, "p");
+	check_t(&t, true,
+		(struct t_want){23.677765445309184, NAN, 0.001778928526777874, NAN,
+				4.175629300385263, 3.220521496256526, 5.413992756919357},
+		"paired ln");
 	check_close(t.df, 2, 0, "df");
-	check_close(exp(t.diff), 4.175629300385263, T_REL, "ratio");
-	check_close(exp(t.lo), 3.220521496256526, T_REL, "lo");
-	check_close(exp(t.hi), 5.413992756919357, T_REL, "hi");
 	/* on the values: ttest_rel(medium, small): t = 45.03331509503469,
 	 * p = 0.000492732359016402; mean 198.93748972271726,
 	 * [179.93025182715485, 217.94472761827967] */
 	assert_int_equal(stats_paired_t(cap_small300, cap_medium300, 3, 0.95, &t), 0);
-	check_close(t.t, 45.03331509503469, T_REL, "t values");
-	check_close(t.p, 0.000492732359016402, T_REL, "p values");
-	check_close(t.lo, 179.93025182715485, T_REL, "lo values");
-	check_close(t.hi, 217.94472761827967, T_REL, "hi values");
+	check_t(&t, false,
+		(struct t_want){45.03331509503469, NAN, 0.000492732359016402, NAN, NAN,
+				179.93025182715485, 217.94472761827967},
+		"paired values");
 	/* every pair differs by 1: no spread of the differences */
 	check_error(stats_paired_t(a, b, 3, 0.95, &t), "no variation");
 	check_error(stats_paired_t(a, b, 1, 0.95, &t), "at least 2 pairs");

@@ -18,11 +18,16 @@
 
 static const struct sweep_level *sweep_level_of(const struct sweep *sw, double level)
 {
-	for (size_t i = 0; i < sw->nlevels; i++)
-		if (sw->levels[i].level == level)
-			return &sw->levels[i];
-	fail_msg("sweep has no level %g", level);
-	return NULL;
+	return FIND_WHERE(sw->levels, sw->nlevels, level, level);
+}
+
+/* The whole-sweep fit: its factor (1e-10), the factor's SE (1e-9) and r2 (1e-10). */
+static void check_fit(const struct sweep *sw, double factor, double factor_se, double r2)
+{
+	assert_true(sw->has_fit);
+	check_close(sw->fit.factor, factor, 1e-10, "fit factor");
+	check_close(sw->fit.factor_se, factor_se, 1e-9, "fit factor SE");
+	check_close(sw->fit.r2, r2, 1e-10, "fit r2");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -139,11 +144,8 @@ static void test_sweep_gomaxprocs(void **state)
 	 *   factor_se = exp(b) * se = 0.1153979768103203
 	 *   r2 = 1 - res / sum((y - my)**2) = 0.9495097739180612
 	 */
-	assert_true(sw.has_fit);
+	check_fit(&sw, 1.5696744729671108, 0.1153979768103203, 0.9495097739180612);
 	assert_int_equal(sw.fit.n, 4);
-	check_close(sw.fit.factor, 1.5696744729671108, 1e-10, "fit factor");
-	check_close(sw.fit.factor_se, 0.1153979768103203, 1e-9, "fit factor SE");
-	check_close(sw.fit.r2, 0.9495097739180612, 1e-10, "fit r2");
 
 	sweep_release(&sw);
 	selection_release(&sel);
@@ -191,34 +193,26 @@ static void test_sweep_stop_threshold(void **state)
 	selection_release(&sel);
 }
 
+/* Constructed: a sweep (default options) of two runs, level 1 at 100 and LEVEL at VALUE. */
+static void sweep_two(struct selection *sel, struct sweep *sw, double level, double value)
+{
+	const struct row rows[] = {
+		{"r1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
+		{"r2", level, NULL, value, NULL, 2, NAN, NULL, NULL},
+	};
+	struct sweep_options o;
+	sweep_options_init(&o);
+	build(sel, rows, ARRAY_LEN(rows));
+	assert_int_equal(sweep_compute(sel, &o, sw), 0);
+}
+
 /* Constructed: per-doubling 1.19 stops at the default, 1.21 and exactly 1.2 do not. */
 static void test_sweep_stop_boundary(void **state)
 {
-	static const struct row below[] = {
-		{"a1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
-		{"a2", 2, NULL, 119, NULL, 2, NAN, NULL, NULL},
-	};
-	static const struct row above[] = {
-		{"b1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
-		{"b2", 2, NULL, 121, NULL, 2, NAN, NULL, NULL},
-	};
-	static const struct row equal[] = {
-		{"c1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
-		{"c2", 2, NULL, 120, NULL, 2, NAN, NULL, NULL},
-	};
-	/* levels 1 and 4: per_doubling = (144 / 100) ^ (1 / 2) = 1.2 (> 1.19, by hand) */
-	static const struct row skip[] = {
-		{"d1", 1, NULL, 100, NULL, 1, NAN, NULL, NULL},
-		{"d4", 4, NULL, 140, NULL, 2, NAN, NULL, NULL},
-	};
 	struct selection sel;
-	struct sweep_options o;
 	struct sweep sw;
 	(void)state;
-	sweep_options_init(&o);
-
-	build(&sel, below, ARRAY_LEN(below));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	sweep_two(&sel, &sw, 2, 119);
 	/* 119 / 100 = 1.19 < 1.2 */
 	check_close(sw.levels[1].per_doubling, 1.19, REL, "per_doubling 1.19");
 	assert_true(sw.levels[1].scaling_stops);
@@ -228,23 +222,23 @@ static void test_sweep_stop_boundary(void **state)
 	sweep_release(&sw);
 	selection_release(&sel);
 
-	build(&sel, above, ARRAY_LEN(above));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	sweep_two(&sel, &sw, 2, 121);
 	assert_false(sw.levels[1].scaling_stops);
 	assert_int_equal(sw.stop_index, 2);
 	sweep_release(&sw);
 	selection_release(&sel);
 
 	/* "falls below": exactly 2 * 0.6 = 1.2 does not stop */
-	build(&sel, equal, ARRAY_LEN(equal));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	sweep_two(&sel, &sw, 2, 120);
 	assert_false(sw.levels[1].scaling_stops);
 	sweep_release(&sw);
 	selection_release(&sel);
 
-	/* a two-doubling step is normalised: (140 / 100) ^ (1 / 2) = 1.1832159566199232 < 1.2 */
-	build(&sel, skip, ARRAY_LEN(skip));
-	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
+	/*
+	 * a two-doubling step (levels 1 and 4) is normalised: (140 / 100) ^ (1 / 2)
+	 * = 1.1832159566199232 < 1.2
+	 */
+	sweep_two(&sel, &sw, 4, 140);
 	/* python3: (140 / 100) ** 0.5 = 1.1832159566199232 */
 	check_close(sw.levels[1].per_doubling, 1.1832159566199232, REL, "per_doubling over 1->4");
 	assert_true(sw.levels[1].scaling_stops);
@@ -377,6 +371,15 @@ static void test_sweep_refuses(void **state)
 /* sweep: what applies to a metric and a level; zeros                      */
 /* ---------------------------------------------------------------------- */
 
+/* The capacity rows of TARGET on pg (build_cap36) and `--metric METRIC --by sessions`. */
+static void cap36_by_sessions(struct selection *sel, struct sweep_options *o, bool err,
+			      const char *target, const char *metric)
+{
+	build_cap36(sel, err, target, "pg");
+	sweep_options_init(o);
+	sweep_options_fields(o, metric, "sessions", NULL, false);
+}
+
 /* `sweep --metric err` (small pg, blocks 1-3): no error, no speedup, absolute ranges. */
 static void test_sweep_zero_median(void **state)
 {
@@ -384,9 +387,7 @@ static void test_sweep_zero_median(void **state)
 	struct sweep_options o;
 	struct sweep sw;
 	(void)state;
-	build_cap36(&sel, true, "small", "pg");
-	sweep_options_init(&o);
-	sweep_options_fields(&o, "err", "sessions", NULL, false);
+	cap36_by_sessions(&sel, &o, true, "small", "err");
 	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
 	assert_int_equal(sw.nlevels, 3);
 	assert_false(sw.scaling_applies);
@@ -420,9 +421,7 @@ static void test_sweep_session_level(void **state)
 	struct sweep_options o;
 	struct sweep sw;
 	(void)state;
-	build_cap36(&sel, false, "medium", "pg");
-	sweep_options_init(&o);
-	sweep_options_fields(&o, "tput", "sessions", NULL, false);
+	cap36_by_sessions(&sel, &o, false, "medium", "tput");
 	assert_false(o.level_counts_workers);
 	assert_int_equal(sweep_compute(&sel, &o, &sw), 0);
 	assert_false(sw.scaling_applies);
@@ -481,10 +480,7 @@ static void test_sweep_time_metric(void **state)
 	assert_int_equal(sw.stop_index, sw.nlevels); /* 1.44 >= 1.2 */
 	assert_true(isnan(sw.levels[0].per_unit));
 	assert_true(isnan(sw.levels[0].cpu_us_per_op));
-	assert_true(sw.has_fit);
-	check_close(sw.fit.factor, 1.9535102767403396, 1e-10, "fit factor");
-	check_close(sw.fit.factor_se, 0.14032558447358018, 1e-9, "fit SE");
-	check_close(sw.fit.r2, 0.9775030643121336, 1e-10, "fit r2");
+	check_fit(&sw, 1.9535102767403396, 0.14032558447358018, 0.9775030643121336);
 	sweep_release(&sw);
 	selection_release(&sel);
 }

@@ -36,14 +36,23 @@ static void expect_error(const char *path, const char *display, const char *mess
 	table_release(&t);
 }
 
+/* The literal text, written as NAME, reads (sniffed) into T; a refusal fails with its message. */
+#define READ_OK(name, literal, t) read_ok(PUT(name, literal), name, t)
+static void read_ok(const char *path, const char *display, struct table *t)
+{
+	if (table_read(path, display, TABLE_SNIFF, t) != 0)
+		fail_msg("%s refused: %s", display, err_msg());
+}
+
 static void test_simple_tsv(void **state)
 {
 	struct table t;
-	const char *path = PUT("simple.tsv", "run\ttput\n"
-					     "g1\t475.2\n"
-					     "g2\t853\n");
 	(void)state;
-	assert_int_equal(table_read(path, "simple.tsv", TABLE_SNIFF, &t), 0);
+	READ_OK("simple.tsv",
+		"run\ttput\n"
+		"g1\t475.2\n"
+		"g2\t853\n",
+		&t);
 	assert_int_equal(t.delimiter, '\t');
 	assert_int_equal(t.ncols, 2);
 	assert_int_equal(t.nrows, 2);
@@ -65,12 +74,13 @@ static void test_simple_tsv(void **state)
 static void test_bom_crlf(void **state)
 {
 	struct table t;
-	const char *path = PUT("bom.csv", "\xEF\xBB\xBF"
-					  "a,b\r\n"
-					  "1,2\r\n"
-					  "3,4\r\n");
 	(void)state;
-	assert_int_equal(table_read(path, "bom.csv", TABLE_SNIFF, &t), 0);
+	READ_OK("bom.csv",
+		"\xEF\xBB\xBF"
+		"a,b\r\n"
+		"1,2\r\n"
+		"3,4\r\n",
+		&t);
 	assert_int_equal(t.delimiter, ',');
 	assert_string_equal(t.header[0], "a"); /* BOM stripped */
 	assert_string_equal(t.header[1], "b"); /* no CR left */
@@ -83,9 +93,8 @@ static void test_bom_crlf(void **state)
 static void test_no_final_newline(void **state)
 {
 	struct table t;
-	const char *path = PUT("nofinal.tsv", "a\tb\n1\t2\n3\t4");
 	(void)state;
-	assert_int_equal(table_read(path, "nofinal.tsv", TABLE_SNIFF, &t), 0);
+	READ_OK("nofinal.tsv", "a\tb\n1\t2\n3\t4", &t);
 	assert_int_equal(t.nrows, 2);
 	assert_string_equal(t.cells[1][0], "3");
 	assert_string_equal(t.cells[1][1], "4");
@@ -95,12 +104,13 @@ static void test_no_final_newline(void **state)
 static void test_quoted_csv(void **state)
 {
 	struct table t;
-	const char *path = PUT("quoted.csv", "name,note,n\n"
-					     "\"tab\there\",\"two\nlines\",1\n"
-					     "\"say \"\"hi\"\"\",\"a,b\",2\n"
-					     "plain, spaced ,\"\"\n");
 	(void)state;
-	assert_int_equal(table_read(path, "quoted.csv", TABLE_SNIFF, &t), 0);
+	READ_OK("quoted.csv",
+		"name,note,n\n"
+		"\"tab\there\",\"two\nlines\",1\n"
+		"\"say \"\"hi\"\"\",\"a,b\",2\n"
+		"plain, spaced ,\"\"\n",
+		&t);
 	assert_int_equal(t.nrows, 3);
 	assert_string_equal(t.cells[0][0], "tab\there");
 	assert_string_equal(t.cells[0][1], "two\nlines");
@@ -116,10 +126,11 @@ static void test_quoted_csv(void **state)
 static void test_tsv_spaces_and_empty_cells(void **state)
 {
 	struct table t;
-	const char *path = PUT("spaces.tsv", "a\tb\tc\n"
-					     " x \t\t\n");
 	(void)state;
-	assert_int_equal(table_read(path, "spaces.tsv", TABLE_SNIFF, &t), 0);
+	READ_OK("spaces.tsv",
+		"a\tb\tc\n"
+		" x \t\t\n",
+		&t);
 	assert_int_equal(t.nrows, 1);
 	assert_string_equal(t.cells[0][0], " x ");
 	assert_string_equal(t.cells[0][1], "");
@@ -151,9 +162,8 @@ static void test_sniff_by_content(void **state)
 static void test_header_only(void **state)
 {
 	struct table t;
-	const char *path = PUT("header.tsv", "a\tb\n");
 	(void)state;
-	assert_int_equal(table_read(path, "header.tsv", TABLE_SNIFF, &t), 0);
+	READ_OK("header.tsv", "a\tb\n", &t);
 	assert_int_equal(t.ncols, 2);
 	assert_int_equal(t.nrows, 0);
 	table_release(&t);
@@ -162,9 +172,8 @@ static void test_header_only(void **state)
 static void test_trailing_blank_lines(void **state)
 {
 	struct table t;
-	const char *path = PUT("trailing.tsv", "a\tb\n1\t2\n\n\r\n\n");
 	(void)state;
-	assert_int_equal(table_read(path, "trailing.tsv", TABLE_SNIFF, &t), 0);
+	READ_OK("trailing.tsv", "a\tb\n1\t2\n\n\r\n\n", &t);
 	assert_int_equal(t.nrows, 1);
 	table_release(&t);
 }
@@ -172,56 +181,70 @@ static void test_trailing_blank_lines(void **state)
 static void test_blank_line_in_quoted_field(void **state)
 {
 	struct table t;
-	const char *path = PUT("blankq.csv", "a,b\n1,\"x\n\ny\"\n2,3\n");
 	(void)state;
-	assert_int_equal(table_read(path, "blankq.csv", TABLE_SNIFF, &t), 0);
+	READ_OK("blankq.csv", "a,b\n1,\"x\n\ny\"\n2,3\n", &t);
 	assert_int_equal(t.nrows, 2);
 	assert_string_equal(t.cells[0][1], "x\n\ny");
 	assert_int_equal(t.lines[1], 5);
 	table_release(&t);
 }
 
+/* Texts a table read refuses, each with its whole message (written by hand). */
+struct refusal {
+	const char *name; /* the file's name, also the display path */
+	const char *text;
+	size_t len;
+	const char *message;
+};
+#define REFUSAL(name, literal, message)                                                            \
+	{                                                                                          \
+		name, literal, sizeof(literal) - 1, message                                        \
+	}
+
+static const struct refusal refusals[] = {
+	REFUSAL("few.tsv", "a\tb\tc\n1\t2\t3\n4\t5\n",
+		"few.tsv:3:3: row has 2 fields, header has 3"),
+	REFUSAL("many.tsv", "a\tb\tc\n1\t2\t3\n4\t5\t6\t7\t8\n",
+		"many.tsv:3:4: row has 5 fields, header has 3"),
+	REFUSAL("one.tsv", "a\tb\tc\nx\n", "one.tsv:2:2: row has 1 field, header has 3"),
+	/* the line named is where the record starts, not where it ends */
+	REFUSAL("multi.csv", "a,b\n\"x\ny\",2,3\n",
+		"multi.csv:2:3: row has 3 fields, header has 2"),
+	REFUSAL("dup.tsv", "run\ttput\tp50\ttput\n",
+		"dup.tsv:1:4: duplicate column 'tput' in header (also column 2)"),
+	REFUSAL("dup3.tsv", "a\tb\ta\ta\n",
+		"dup3.tsv:1:3: duplicate column 'a' in header (also column 1)"),
+	REFUSAL("emptycol.tsv", "a\t\tc\n1\t2\t3\n",
+		"emptycol.tsv:1:2: empty column name in header"),
+	REFUSAL("emptycol2.csv", "a,b,\n", "emptycol2.csv:1:3: empty column name in header"),
+	/* a NUL is found before parsing, so col is its byte column: x, TAB, y, NUL = 4 */
+	REFUSAL("nul.tsv", "a\tb\n1\t2\nx\ty\0z\n",
+		"nul.tsv:3:4: NUL byte: binary data, not a text table"),
+	REFUSAL("empty.tsv", "", "empty.tsv: file is empty"),
+	REFUSAL("bomonly.csv", "\xEF\xBB\xBF", "bomonly.csv: file is empty"),
+	REFUSAL("blanks.tsv", "\n\n", "blanks.tsv: file is empty"),
+	REFUSAL("blank.tsv", "a\tb\n1\t2\n\n3\t4\n",
+		"blank.tsv:3: blank line in the middle of the table"),
+	REFUSAL("blankcrlf.csv", "a,b\r\n1,2\r\n\r\n3,4\r\n",
+		"blankcrlf.csv:3: blank line in the middle of the table"),
+	REFUSAL("lead.tsv", "\na\tb\n", "lead.tsv:1: blank line before the header"),
+	REFUSAL("unterm.csv", "a,b\n1,2\n3,\"open\nstill open\n",
+		"unterm.csv:3:2: unterminated quoted field"),
+	REFUSAL("badquote.csv", "a,b\n1,x\"y\n",
+		"badquote.csv:2:2: malformed quoted field (a field with a quote must be "
+		"quoted, and the quote doubled)"),
+	REFUSAL("afterquote.csv", "a,b\n\"x\"y,2\n",
+		"afterquote.csv:2:1: malformed quoted field (a field with a quote must be "
+		"quoted, and the quote doubled)"),
+};
+
 static void test_refusals(void **state)
 {
 	(void)state;
-	expect_error(PUT("few.tsv", "a\tb\tc\n1\t2\t3\n4\t5\n"), "few.tsv",
-		     "few.tsv:3:3: row has 2 fields, header has 3");
-	expect_error(PUT("many.tsv", "a\tb\tc\n1\t2\t3\n4\t5\t6\t7\t8\n"), "many.tsv",
-		     "many.tsv:3:4: row has 5 fields, header has 3");
-	expect_error(PUT("one.tsv", "a\tb\tc\nx\n"), "one.tsv",
-		     "one.tsv:2:2: row has 1 field, header has 3");
-	/* the line named is where the record starts, not where it ends */
-	expect_error(PUT("multi.csv", "a,b\n\"x\ny\",2,3\n"), "multi.csv",
-		     "multi.csv:2:3: row has 3 fields, header has 2");
-	expect_error(PUT("dup.tsv", "run\ttput\tp50\ttput\n"), "dup.tsv",
-		     "dup.tsv:1:4: duplicate column 'tput' in header (also column 2)");
-	expect_error(PUT("dup3.tsv", "a\tb\ta\ta\n"), "dup3.tsv",
-		     "dup3.tsv:1:3: duplicate column 'a' in header (also column 1)");
-	expect_error(PUT("emptycol.tsv", "a\t\tc\n1\t2\t3\n"), "emptycol.tsv",
-		     "emptycol.tsv:1:2: empty column name in header");
-	expect_error(PUT("emptycol2.csv", "a,b,\n"), "emptycol2.csv",
-		     "emptycol2.csv:1:3: empty column name in header");
-	/* a NUL is found before parsing, so col is its byte column: x, TAB, y, NUL = 4 */
-	expect_error(PUT("nul.tsv", "a\tb\n1\t2\nx\ty\0z\n"), "nul.tsv",
-		     "nul.tsv:3:4: NUL byte: binary data, not a text table");
-	expect_error(PUT("empty.tsv", ""), "empty.tsv", "empty.tsv: file is empty");
-	expect_error(PUT("bomonly.csv", "\xEF\xBB\xBF"), "bomonly.csv",
-		     "bomonly.csv: file is empty");
-	expect_error(PUT("blanks.tsv", "\n\n"), "blanks.tsv", "blanks.tsv: file is empty");
-	expect_error(PUT("blank.tsv", "a\tb\n1\t2\n\n3\t4\n"), "blank.tsv",
-		     "blank.tsv:3: blank line in the middle of the table");
-	expect_error(PUT("blankcrlf.csv", "a,b\r\n1,2\r\n\r\n3,4\r\n"), "blankcrlf.csv",
-		     "blankcrlf.csv:3: blank line in the middle of the table");
-	expect_error(PUT("lead.tsv", "\na\tb\n"), "lead.tsv",
-		     "lead.tsv:1: blank line before the header");
-	expect_error(PUT("unterm.csv", "a,b\n1,2\n3,\"open\nstill open\n"), "unterm.csv",
-		     "unterm.csv:3:2: unterminated quoted field");
-	expect_error(PUT("badquote.csv", "a,b\n1,x\"y\n"), "badquote.csv",
-		     "badquote.csv:2:2: malformed quoted field (a field with a quote must be "
-		     "quoted, and the quote doubled)");
-	expect_error(PUT("afterquote.csv", "a,b\n\"x\"y,2\n"), "afterquote.csv",
-		     "afterquote.csv:2:1: malformed quoted field (a field with a quote must be "
-		     "quoted, and the quote doubled)");
+	for (size_t i = 0; i < ARRAY_LEN(refusals); i++) {
+		const struct refusal *r = &refusals[i];
+		expect_error(tmp_put(r->name, r->text, r->len), r->name, r->message);
+	}
 	expect_error(tmp_dir(), "folder.tsv",
 		     "'folder.tsv' is a folder, not a regular file: not read");
 }

@@ -240,29 +240,39 @@ static size_t max_line_width(const char *text)
 	return widest;
 }
 
+/*
+ * D's text at WIDTH holds WANT (written by hand from the layout rules) and
+ * no line wider than WIDTH; frees D.
+ */
+static void check_layout(struct doc *d, int width, const char *want)
+{
+	char *out = text_of(d, NULL, width);
+	if (!strstr(out, want))
+		fail_msg("at %d columns, the text lacks:\n%s\ngot:\n%s", width, want, out);
+	assert_true(max_line_width(out) <= (size_t)width);
+	free(out);
+	doc_free(d);
+}
+
 /* A table of two text columns: a wide one wraps inside its column, on word boundaries. */
 static void wide_text_wraps_in_its_column(void **state)
 {
 	static const struct doc_col cols[] = {DOC_COL_TEXT("tag"), DOC_COL_TEXT("reason")};
 	struct doc *d = doc_new("runs", "Runs");
 	struct doc_table *t = doc_table(doc_section(d, "why", "Why"), cols, 2);
-	char *out;
 	(void)state;
 	doc_row(t);
 	doc_set_text(t, 0, "g1-n100-b0-trial");
 	doc_set_text(t, 1,
 		     "unlisted: run found in the corpus folder but not listed in its "
 		     "results table");
-	out = text_of(d, NULL, 50);
 	/* 16 + 2 blanks leave 32 columns to the reason */
-	assert_non_null(strstr(out, "tag               reason\n"
-				    "----------------  --------------------------------\n"
-				    "g1-n100-b0-trial  unlisted: run found in the\n"
-				    "                  corpus folder but not listed in\n"
-				    "                  its results table\n"));
-	assert_true(max_line_width(out) <= 50);
-	free(out);
-	doc_free(d);
+	check_layout(d, 50,
+		     "tag               reason\n"
+		     "----------------  --------------------------------\n"
+		     "g1-n100-b0-trial  unlisted: run found in the\n"
+		     "                  corpus folder but not listed in\n"
+		     "                  its results table\n");
 }
 
 /* When the numbers leave a text column less than 24 columns, it moves under its row. */
@@ -277,7 +287,6 @@ static void narrow_room_moves_text_under_the_row(void **state)
 	};
 	struct doc *d = doc_new("cores", "Cores");
 	struct doc_table *t = doc_table(doc_section(d, "runs", "Runs"), cols, 5);
-	char *out;
 	(void)state;
 	doc_row(t);
 	doc_set_text(t, 0, "medium-mem-n100-b1r1");
@@ -287,16 +296,13 @@ static void narrow_room_moves_text_under_the_row(void **state)
 	doc_set_text(t, 4,
 		     "4 ramp rows inside (connections rising); the reported app_cores "
 		     "equals the recomputed one");
-	out = text_of(d, NULL, 60);
-	assert_non_null(strstr(out, "tag                   window_s  app_cores  pg_cores\n"
-				    "                             s      cores     cores\n"
-				    "--------------------  --------  ---------  --------\n"
-				    "medium-mem-n100-b1r1     102.0      1.865     0.000\n"
-				    "    note: 4 ramp rows inside (connections rising); the\n"
-				    "      reported app_cores equals the recomputed one\n"));
-	assert_true(max_line_width(out) <= 60);
-	free(out);
-	doc_free(d);
+	check_layout(d, 60,
+		     "tag                   window_s  app_cores  pg_cores\n"
+		     "                             s      cores     cores\n"
+		     "--------------------  --------  ---------  --------\n"
+		     "medium-mem-n100-b1r1     102.0      1.865     0.000\n"
+		     "    note: 4 ramp rows inside (connections rising); the\n"
+		     "      reported app_cores equals the recomputed one\n");
 }
 
 /* Numbers that do not fit go into panels, each led by the first column. */
@@ -311,23 +317,20 @@ static void wide_numbers_go_into_panels(void **state)
 	};
 	struct doc *d = doc_new("x", "X");
 	struct doc_table *t = doc_table(doc_section(d, "t", "T"), cols, 5);
-	char *out;
 	(void)state;
 	doc_row(t);
 	for (size_t c = 0; c < 5; c++)
 		doc_set_real(t, c, (double)c);
 	doc_set_int(t, 0, 7);
 	/* 5 + 4 x 12 = 53 > 40: level + a + b (29), then level + c + d */
-	out = text_of(d, NULL, 40);
-	assert_non_null(strstr(out, "level  aaaaaaaaaa  bbbbbbbbbb\n"
-				    "-----  ----------  ----------\n"
-				    "    7         1.0         2.0\n"
-				    "\n"
-				    "level  cccccccccc  dddddddddd\n"
-				    "-----  ----------  ----------\n"
-				    "    7         3.0         4.0\n"));
-	free(out);
-	doc_free(d);
+	check_layout(d, 40,
+		     "level  aaaaaaaaaa  bbbbbbbbbb\n"
+		     "-----  ----------  ----------\n"
+		     "    7         1.0         2.0\n"
+		     "\n"
+		     "level  cccccccccc  dddddddddd\n"
+		     "-----  ----------  ----------\n"
+		     "    7         3.0         4.0\n");
 }
 
 /* Every line fits, whatever the width, for the sweep-like doc with a long note. */
@@ -362,10 +365,9 @@ static void controls_are_escaped(void **state)
 	out = text_of(d, NULL, 80);
 	assert_null(strchr(out, '\x1b'));
 	assert_null(strchr(out, '\x07'));
-	assert_non_null(strstr(out, "T\\x1B[31mitle\n"));
-	assert_non_null(strstr(out, "a\\x1B]0;x\\x07z"));
-	assert_non_null(strstr(out, "- bad \\x9B byte \\xFF\n"));
-	assert_non_null(strstr(out, "- a code span, a lone ` backtick\n"));
+	check_contains_all(out, (const char *const[]){"T\\x1B[31mitle\n", "a\\x1B]0;x\\x07z",
+						      "- bad \\x9B byte \\xFF\n",
+						      "- a code span, a lone ` backtick\n", NULL});
 	free(out);
 	doc_free(d);
 }

@@ -85,11 +85,7 @@ static void expect_refused(const char *text)
 
 static const struct topo_cpu *find_cpu(const struct topology *t, int cpu)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->cpus[i].cpu == cpu)
-			return &t->cpus[i];
-	fail_msg("CPU %d is not in the topology", cpu);
-	return NULL;
+	return FIND_WHERE(t->cpus, t->n, cpu, cpu);
 }
 
 /* Do two CPUs sit on the same physical core (same socket and core)? */
@@ -110,6 +106,35 @@ static void check_shape(const struct topology *t, size_t n, size_t cores, size_t
 	/* header: cpus sorted by cpu */
 	for (size_t i = 1; i < t->n; i++)
 		assert_true(t->cpus[i - 1].cpu < t->cpus[i].cpu);
+}
+
+/* TEXT parses (else the message fails the test) into T of that shape (check_shape). */
+static void check_parsed(const char *text, struct topology *t, size_t n, size_t cores,
+			 size_t sockets, size_t per_core, const char *source)
+{
+	if (parse(text, t) != 0)
+		fail_msg("refused: %s", err_msg());
+	check_shape(t, n, cores, sockets, per_core, source);
+}
+
+/* check_parsed, the topology released after. */
+static void check_shape_of(const char *text, size_t n, size_t cores, size_t sockets,
+			   size_t per_core, const char *source)
+{
+	struct topology t;
+	check_parsed(text, &t, n, cores, sockets, per_core, source);
+	topology_release(&t);
+}
+
+/* CPUs A0 and A1 share a core, B0 and B1 another: no CPU of one pair is on the other's core. */
+static void check_core_pairs(const struct topology *t, int a0, int a1, int b0, int b1)
+{
+	assert_true(same_core(t, a0, a1));
+	assert_true(same_core(t, b0, b1));
+	assert_false(same_core(t, a0, b0));
+	assert_false(same_core(t, a0, b1));
+	assert_false(same_core(t, a1, b0));
+	assert_false(same_core(t, a1, b1));
 }
 
 /* Siblings 0/4 1/5 2/6 3/7 and no other pairs. */
@@ -155,17 +180,49 @@ static void no_smt(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
-			       "0,0,0,0\n"
-			       "1,1,0,0\n"
-			       "2,2,0,0\n"
-			       "3,3,0,0\n",
-			       &t),
-			 0);
-	check_shape(&t, 4, 4, 1, 1, "lscpu -p");
+	check_parsed("# CPU,Core,Socket,Node\n"
+		     "0,0,0,0\n"
+		     "1,1,0,0\n"
+		     "2,2,0,0\n"
+		     "3,3,0,0\n",
+		     &t, 4, 4, 1, 1, "lscpu -p");
 	for (int a = 0; a < 4; a++)
 		for (int b = a + 1; b < 4; b++)
 			assert_false(same_core(&t, a, b));
+	topology_release(&t);
+}
+
+/* A cpuset and what it uses, counted by hand from the topology's text. */
+struct cpuset_case {
+	const char *text;
+	size_t cpus; /* 0: not checked */
+	size_t cores;
+	int max_threads_per_core; /* -1: not checked */
+};
+
+static void check_cpusets_on(const struct topology *t, const struct cpuset_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cpuset_use u;
+		const struct cpuset_case *c = &cases[i];
+		if (topology_cpuset(t, c->text, &u) != 0)
+			fail_msg("cpuset '%s' refused: %s", c->text, err_msg());
+		if ((c->cpus && u.cpus != c->cpus) || u.cores != c->cores ||
+		    (c->max_threads_per_core >= 0 &&
+		     u.max_threads_per_core != (size_t)c->max_threads_per_core))
+			fail_msg("cpuset '%s': %zu CPUs on %zu cores, %zu per core; expected %zu "
+				 "on %zu, %d",
+				 c->text, u.cpus, u.cores, u.max_threads_per_core, c->cpus,
+				 c->cores, c->max_threads_per_core);
+	}
+}
+
+/* The cases on the EPYC host (lscpu.txt: CPUs 0-3 on cores 0-3, their siblings 4-7). */
+static void check_cpusets(const struct cpuset_case *cases, size_t n)
+{
+	struct topology t;
+	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
+	check_cpusets_on(&t, cases, n);
 	topology_release(&t);
 }
 
@@ -186,11 +243,17 @@ static void check_two_sockets(const struct topology *t)
 	assert_int_equal(find_cpu(t, 11)->socket, 0);
 }
 
+/* On two sockets: core 0 of socket 0 and core 0 of socket 1 are different cores. */
+static const struct cpuset_case two_socket_cpusets[] = {
+	{"0,4", 2, 2, 1},
+	{"0,8", 0, 1, 2},
+	{"0-15", 16, 8, 2},
+};
+
 /* Core ids restart on each socket (as core_id in sysfs does). */
 static void two_sockets_repeating_core_ids(void **state)
 {
 	struct topology t;
-	struct cpuset_use u;
 	(void)state;
 	assert_int_equal(parse("# CPU,Core,Socket,Node\n"
 			       "0,0,0,0\n1,1,0,0\n2,2,0,0\n3,3,0,0\n"
@@ -200,18 +263,7 @@ static void two_sockets_repeating_core_ids(void **state)
 			       &t),
 			 0);
 	check_two_sockets(&t);
-	/* core 0 of socket 0 and core 0 of socket 1 are different cores */
-	assert_int_equal(topology_cpuset(&t, "0,4", &u), 0);
-	assert_int_equal(u.cpus, 2);
-	assert_int_equal(u.cores, 2);
-	assert_int_equal(u.max_threads_per_core, 1);
-	assert_int_equal(topology_cpuset(&t, "0,8", &u), 0);
-	assert_int_equal(u.cores, 1);
-	assert_int_equal(u.max_threads_per_core, 2);
-	assert_int_equal(topology_cpuset(&t, "0-15", &u), 0);
-	assert_int_equal(u.cpus, 16);
-	assert_int_equal(u.cores, 8);
-	assert_int_equal(u.max_threads_per_core, 2);
+	check_cpusets_on(&t, two_socket_cpusets, ARRAY_LEN(two_socket_cpusets));
 	topology_release(&t);
 }
 
@@ -236,21 +288,19 @@ static void default_cache_columns(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("# The following is the parsable format, which can be fed to other\n"
-			       "# programs. Each different item in every column has an unique ID\n"
-			       "# starting usually from zero.\n"
-			       "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n"
-			       "0,0,0,0,,0,0,0,0\n"
-			       "1,1,0,0,,1,1,1,0\n"
-			       "2,2,0,0,,2,2,2,0\n"
-			       "3,3,0,0,,3,3,3,0\n"
-			       "4,0,0,0,,0,0,0,0\n"
-			       "5,1,0,0,,1,1,1,0\n"
-			       "6,2,0,0,,2,2,2,0\n"
-			       "7,3,0,0,,3,3,3,0\n",
-			       &t),
-			 0);
-	check_shape(&t, 8, 4, 1, 2, "lscpu -p");
+	check_parsed("# The following is the parsable format, which can be fed to other\n"
+		     "# programs. Each different item in every column has an unique ID\n"
+		     "# starting usually from zero.\n"
+		     "# CPU,Core,Socket,Node,,L1d,L1i,L2,L3\n"
+		     "0,0,0,0,,0,0,0,0\n"
+		     "1,1,0,0,,1,1,1,0\n"
+		     "2,2,0,0,,2,2,2,0\n"
+		     "3,3,0,0,,3,3,3,0\n"
+		     "4,0,0,0,,0,0,0,0\n"
+		     "5,1,0,0,,1,1,1,0\n"
+		     "6,2,0,0,,2,2,2,0\n"
+		     "7,3,0,0,,3,3,3,0\n",
+		     &t, 8, 4, 1, 2, "lscpu -p");
 	check_epyc_siblings(&t);
 	topology_release(&t);
 }
@@ -260,11 +310,8 @@ static void columns_in_any_order(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("# Socket,Core,CPU\n0,0,0\n0,0,1\n0,1,2\n0,1,3\n", &t), 0);
-	check_shape(&t, 4, 2, 1, 2, "lscpu -p");
-	assert_true(same_core(&t, 0, 1));
-	assert_true(same_core(&t, 2, 3));
-	assert_false(same_core(&t, 1, 2));
+	check_parsed("# Socket,Core,CPU\n0,0,0\n0,0,1\n0,1,2\n0,1,3\n", &t, 4, 2, 1, 2, "lscpu -p");
+	check_core_pairs(&t, 0, 1, 2, 3);
 	topology_release(&t);
 }
 
@@ -273,126 +320,135 @@ static void sibling_lists(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("0,4\n1,5\n2,6\n3,7\n0,4\n1,5\n2,6\n3,7\n", &t), 0);
-	check_shape(&t, 8, 4, 0, 2, "thread_siblings_list");
+	check_parsed("0,4\n1,5\n2,6\n3,7\n0,4\n1,5\n2,6\n3,7\n", &t, 8, 4, 0, 2,
+		     "thread_siblings_list");
 	check_epyc_siblings(&t);
 	for (size_t i = 0; i < t.n; i++)
 		assert_int_equal(t.cpus[i].socket, -1);
 	topology_release(&t);
 
 	/* each set once is enough */
-	assert_int_equal(parse("0,4\n1,5\n2,6\n3,7\n", &t), 0);
-	check_shape(&t, 8, 4, 0, 2, "thread_siblings_list");
-	topology_release(&t);
+	check_shape_of("0,4\n1,5\n2,6\n3,7\n", 8, 4, 0, 2, "thread_siblings_list");
 }
 
 static void sibling_ranges(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("0-1\n2-3\n", &t), 0);
-	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
-	assert_true(same_core(&t, 0, 1));
-	assert_true(same_core(&t, 2, 3));
-	assert_false(same_core(&t, 1, 2));
+	check_parsed("0-1\n2-3\n", &t, 4, 2, 0, 2, "thread_siblings_list");
+	check_core_pairs(&t, 0, 1, 2, 3);
 	topology_release(&t);
 
-	assert_int_equal(parse("0-1\n0-1\n2-3\n2-3\n", &t), 0);
-	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
-	topology_release(&t);
+	check_shape_of("0-1\n0-1\n2-3\n2-3\n", 4, 2, 0, 2, "thread_siblings_list");
 
 	/* no SMT: every CPU its own set */
-	assert_int_equal(parse("0\n1\n2\n3\n", &t), 0);
-	check_shape(&t, 4, 4, 0, 1, "thread_siblings_list");
-	topology_release(&t);
+	check_shape_of("0\n1\n2\n3\n", 4, 4, 0, 1, "thread_siblings_list");
 }
 
 static void crlf(void **state)
 {
 	struct topology t;
 	(void)state;
-	assert_int_equal(parse("# CPU,Core,Socket,Node\r\n0,0,0,0\r\n1,1,0,0\r\n2,2,0,0\r\n"
-			       "3,3,0,0\r\n4,0,0,0\r\n5,1,0,0\r\n6,2,0,0\r\n7,3,0,0\r\n",
-			       &t),
-			 0);
-	check_shape(&t, 8, 4, 1, 2, "lscpu -p");
+	check_parsed("# CPU,Core,Socket,Node\r\n0,0,0,0\r\n1,1,0,0\r\n2,2,0,0\r\n"
+		     "3,3,0,0\r\n4,0,0,0\r\n5,1,0,0\r\n6,2,0,0\r\n7,3,0,0\r\n",
+		     &t, 8, 4, 1, 2, "lscpu -p");
 	check_epyc_siblings(&t);
 	assert_int_equal(find_cpu(&t, 7)->node, 0);
 	topology_release(&t);
 
-	assert_int_equal(parse("0,4\r\n1,5\r\n2,6\r\n3,7\r\n", &t), 0);
-	check_shape(&t, 8, 4, 0, 2, "thread_siblings_list");
+	check_parsed("0,4\r\n1,5\r\n2,6\r\n3,7\r\n", &t, 8, 4, 0, 2, "thread_siblings_list");
 	check_epyc_siblings(&t);
 	topology_release(&t);
 
 	/* no final newline */
-	assert_int_equal(parse("0-1\r\n2-3", &t), 0);
-	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
-	topology_release(&t);
+	check_shape_of("0-1\r\n2-3", 4, 2, 0, 2, "thread_siblings_list");
 }
 
 /* ----------------------------------------------------------------- errors */
 
-static void error_not_a_number(void **state)
-{
-	(void)state;
-	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1,x,0,0\n");
-	check_msg_prefix("t.txt:3:2: ");
-	check_msg("'x'");
+/*
+ * Texts topology_parse refuses, each under the test that checks it (the
+ * test of that name runs its own): the message starts with PREFIX, or
+ * names line LINE (t.txt:LINE:COLUMN: ), and holds each PART; NULL or 0:
+ * not checked.
+ */
+struct refusal {
+	const char *test;
+	const char *text;
+	const char *prefix;
+	long line;
+	const char *parts[2];
+};
 
-	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n-1,1,0,0\n");
-	check_msg_prefix("t.txt:3:1: ");
-
-	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,zero,0\n");
-	check_msg_prefix("t.txt:3:3: ");
-
+static const struct refusal refusals[] = {
+	{"error_not_a_number",
+	 "# CPU,Core,Socket,Node\n0,0,0,0\n1,x,0,0\n",
+	 "t.txt:3:2: ",
+	 0,
+	 {"'x'", NULL}},
+	{"error_not_a_number",
+	 "# CPU,Core,Socket,Node\n0,0,0,0\n-1,1,0,0\n",
+	 "t.txt:3:1: ",
+	 0,
+	 {NULL, NULL}},
+	{"error_not_a_number",
+	 "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,zero,0\n",
+	 "t.txt:3:3: ",
+	 0,
+	 {NULL, NULL}},
 	/* a row without its Core field */
-	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1\n");
-	check_msg_line(3);
-
-	expect_refused("0,4\n1,a\n");
-	check_msg_line(2);
-	check_msg("1,a");
-
-	expect_refused("0,4\n1-\n");
-	check_msg_line(2);
-}
-
-static void error_cpu_listed_twice(void **state)
-{
-	(void)state;
-	expect_refused("# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n1,0,0,0\n");
-	check_msg("CPU 1");
+	{"error_not_a_number", "# CPU,Core,Socket,Node\n0,0,0,0\n1\n", NULL, 3, {NULL, NULL}},
+	{"error_not_a_number", "0,4\n1,a\n", NULL, 2, {"1,a", NULL}},
+	{"error_not_a_number", "0,4\n1-\n", NULL, 2, {NULL, NULL}},
 	/* the second listing, line 4, names its place */
-	check_msg_line(4);
-}
-
-static void error_two_sibling_sets(void **state)
-{
-	(void)state;
+	{"error_cpu_listed_twice",
+	 "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0,0\n1,0,0,0\n",
+	 NULL,
+	 4,
+	 {"CPU 1", NULL}},
 	/* CPU 4 is with 0, then with 5 */
-	expect_refused("0,4\n1,5\n4,5\n");
-	check_msg("CPU 4");
-	check_msg("two different sibling sets");
-	check_msg_line(3);
-}
+	{"error_two_sibling_sets",
+	 "0,4\n1,5\n4,5\n",
+	 NULL,
+	 3,
+	 {"CPU 4", "two different sibling sets"}},
+	/* CPU 0 is with 4, then with 5: both sets have the same lowest CPU. */
+	{"error_two_sibling_sets_same_lowest", "0,4\n0,5\n", NULL, 2, {"CPU 0", NULL}},
+	/* CPU 0 is with 1, then alone. */
+	{"error_sibling_subset", "0-1\n0\n", NULL, 2, {"CPU 0", NULL}},
+	{"error_empty", "", "t.txt:", 0, {"no CPUs", NULL}},
+	{"error_empty", "\n\n", NULL, 0, {"no CPUs", NULL}},
+	{"error_empty", "# CPU,Core,Socket,Node\n", NULL, 0, {"no CPUs", NULL}},
+	/*
+	 * A header naming no CPU or no Core column cannot be read as lscpu -p;
+	 * its rows must not be taken for sibling lists.
+	 */
+	{"error_header_without_core", "# CPU,Socket,Node\n0,0,0\n1,0,0\n", NULL, 1, {"Core", NULL}},
+	{"error_header_without_cpu", "# Core,Socket,Node\n0,0,0\n1,0,0\n", NULL, 1, {"CPU", NULL}},
+	/* One row would otherwise read as a one-CPU sibling list and succeed. */
+	{"error_header_without_core_one_row", "# CPU,Socket\n0,0\n", NULL, 1, {NULL, NULL}},
+};
 
-/* CPU 0 is with 4, then with 5: both sets have the same lowest CPU. */
-static void error_two_sibling_sets_same_lowest(void **state)
+/* The refusals of the test named by *state. */
+static void test_refusals(void **state)
 {
-	(void)state;
-	expect_refused("0,4\n0,5\n");
-	check_msg("CPU 0");
-	check_msg_line(2);
-}
-
-/* CPU 0 is with 1, then alone. */
-static void error_sibling_subset(void **state)
-{
-	(void)state;
-	expect_refused("0-1\n0\n");
-	check_msg("CPU 0");
-	check_msg_line(2);
+	const char *test = *state;
+	size_t n = 0;
+	for (size_t i = 0; i < ARRAY_LEN(refusals); i++) {
+		const struct refusal *r = &refusals[i];
+		if (strcmp(r->test, test) != 0)
+			continue;
+		expect_refused(r->text);
+		if (r->prefix)
+			check_msg_prefix(r->prefix);
+		if (r->line)
+			check_msg_line(r->line);
+		for (size_t k = 0; k < ARRAY_LEN(r->parts) && r->parts[k]; k++)
+			check_msg(r->parts[k]);
+		n++;
+	}
+	if (n == 0)
+		fail_msg("no refusal under the test '%s'", test);
 }
 
 /* The same set written in another order is the same core, not an error. */
@@ -405,48 +461,6 @@ static void sibling_set_in_any_order(void **state)
 	check_shape(&t, 4, 2, 0, 2, "thread_siblings_list");
 	assert_true(same_core(&t, 0, 4));
 	topology_release(&t);
-}
-
-static void error_empty(void **state)
-{
-	(void)state;
-	expect_refused("");
-	check_msg_prefix("t.txt:");
-	check_msg("no CPUs");
-
-	expect_refused("\n\n");
-	check_msg("no CPUs");
-
-	expect_refused("# CPU,Core,Socket,Node\n");
-	check_msg("no CPUs");
-}
-
-/*
- * A header naming no CPU or no Core column cannot be read as lscpu -p;
- * its rows must not be taken for sibling lists.
- */
-static void error_header_without_core(void **state)
-{
-	(void)state;
-	expect_refused("# CPU,Socket,Node\n0,0,0\n1,0,0\n");
-	check_msg_line(1);
-	check_msg("Core");
-}
-
-static void error_header_without_cpu(void **state)
-{
-	(void)state;
-	expect_refused("# Core,Socket,Node\n0,0,0\n1,0,0\n");
-	check_msg_line(1);
-	check_msg("CPU");
-}
-
-/* One row would otherwise read as a one-CPU sibling list and succeed. */
-static void error_header_without_core_one_row(void **state)
-{
-	(void)state;
-	expect_refused("# CPU,Socket\n0,0\n");
-	check_msg_line(1);
 }
 
 /* ------------------------------------------------------------------ sysfs */
@@ -489,6 +503,29 @@ static void fake_cpu(const char *root, int cpu, int core, int package)
 	put(rel, value);
 }
 
+/* A CPU of a fake tree: cpu<CPU> with core_id CORE and physical_package_id PACKAGE. */
+struct fake_cpu_at {
+	int cpu, core, package;
+};
+
+/* The fake sysfs tree $tmpdir/ROOT holding the CPUS (fake_cpu). */
+static void fake_tree(const char *root, const struct fake_cpu_at *cpus, size_t n)
+{
+	dir(root);
+	for (size_t i = 0; i < n; i++)
+		fake_cpu(root, cpus[i].cpu, cpus[i].core, cpus[i].package);
+}
+
+/* topology_probe of the fake tree $tmpdir/REL into T, which must succeed. */
+static void probe_ok(const char *rel, struct topology *t)
+{
+	char root[512];
+	snprintf(root, sizeof(root), "%s/%s", tmpdir, rel);
+	err_clear();
+	if (topology_probe(root, t) != 0)
+		fail_msg("probe of %s refused: %s", root, err_msg());
+}
+
 /*
  * cpu0..cpu3: cores 0 1 0 1 of package 0 (cpu0/2 and cpu1/3 siblings);
  * cpu4 offline (no topology/); cpufreq/, cpuidle/ and the files sysfs
@@ -497,13 +534,9 @@ static void fake_cpu(const char *root, int cpu, int core, int package)
 static void probe_fake_tree(void **state)
 {
 	struct topology t;
-	char root[512];
+	static const struct fake_cpu_at cpus[] = {{0, 0, 0}, {1, 1, 0}, {2, 0, 0}, {3, 1, 0}};
 	(void)state;
-	dir("sys");
-	fake_cpu("sys", 0, 0, 0);
-	fake_cpu("sys", 1, 1, 0);
-	fake_cpu("sys", 2, 0, 0);
-	fake_cpu("sys", 3, 1, 0);
+	fake_tree("sys", cpus, ARRAY_LEN(cpus));
 	dir("sys/cpu4");
 	put("sys/cpu4/online", "0\n");
 	dir("sys/cpufreq");
@@ -514,13 +547,9 @@ static void probe_fake_tree(void **state)
 	put("sys/possible", "0-4\n");
 	put("sys/kernel_max", "8191\n");
 	put("sys/modalias", "cpu:type:x86,ven0002fam0017mod0031:feature:,0000\n");
-	snprintf(root, sizeof(root), "%s/sys", tmpdir);
-	err_clear();
-	assert_int_equal(topology_probe(root, &t), 0);
+	probe_ok("sys", &t);
 	check_shape(&t, 4, 2, 1, 2, "sysfs");
-	assert_true(same_core(&t, 0, 2));
-	assert_true(same_core(&t, 1, 3));
-	assert_false(same_core(&t, 0, 1));
+	check_core_pairs(&t, 0, 2, 1, 3);
 	topology_release(&t);
 }
 
@@ -528,21 +557,13 @@ static void probe_fake_tree(void **state)
 static void probe_two_packages(void **state)
 {
 	struct topology t;
-	char root[512];
+	static const struct fake_cpu_at cpus[] = {{0, 0, 0}, {1, 0, 1},  {2, 0, 0},
+						  {3, 0, 1}, {10, 1, 0}, {11, 1, 1}};
 	(void)state;
-	dir("two");
-	fake_cpu("two", 0, 0, 0);
-	fake_cpu("two", 1, 0, 1);
-	fake_cpu("two", 2, 0, 0);
-	fake_cpu("two", 3, 0, 1);
-	fake_cpu("two", 10, 1, 0);
-	fake_cpu("two", 11, 1, 1);
-	snprintf(root, sizeof(root), "%s/two", tmpdir);
-	assert_int_equal(topology_probe(root, &t), 0);
+	fake_tree("two", cpus, ARRAY_LEN(cpus));
+	probe_ok("two", &t);
 	check_shape(&t, 6, 4, 2, 2, "sysfs");
-	assert_true(same_core(&t, 0, 2));
-	assert_true(same_core(&t, 1, 3));
-	assert_false(same_core(&t, 0, 1));
+	check_core_pairs(&t, 0, 2, 1, 3);
 	assert_false(same_core(&t, 10, 11));
 	assert_int_equal(t.cpus[t.n - 1].cpu, 11);
 	topology_release(&t);
@@ -611,105 +632,62 @@ static void probe_this_machine(void **state)
 
 /* ---------------------------------------------------------------- cpusets */
 
+static const struct cpuset_case cpuset_cases[] = {
+	{"0,4,1,5", 4, 2, 2},
+	{"0,1,2,3", 4, 4, 1},
+	{"0-3", 4, 4, 1},
+	{"0-7", 8, 4, 2},
+	/* 0-2 and 4: CPU 4 shares core 0 with CPU 0 */
+	{"0-2,4", 4, 3, 2},
+};
+
 static void cpusets(void **state)
 {
-	struct topology t;
-	struct cpuset_use u;
 	(void)state;
-	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
-
-	assert_int_equal(topology_cpuset(&t, "0,4,1,5", &u), 0);
-	assert_int_equal(u.cpus, 4);
-	assert_int_equal(u.cores, 2);
-	assert_int_equal(u.max_threads_per_core, 2);
-
-	assert_int_equal(topology_cpuset(&t, "0,1,2,3", &u), 0);
-	assert_int_equal(u.cpus, 4);
-	assert_int_equal(u.cores, 4);
-	assert_int_equal(u.max_threads_per_core, 1);
-
-	assert_int_equal(topology_cpuset(&t, "0-3", &u), 0);
-	assert_int_equal(u.cpus, 4);
-	assert_int_equal(u.cores, 4);
-	assert_int_equal(u.max_threads_per_core, 1);
-
-	assert_int_equal(topology_cpuset(&t, "0-7", &u), 0);
-	assert_int_equal(u.cpus, 8);
-	assert_int_equal(u.cores, 4);
-	assert_int_equal(u.max_threads_per_core, 2);
-
-	/* 0-2 and 4: CPU 4 shares core 0 with CPU 0 */
-	assert_int_equal(topology_cpuset(&t, "0-2,4", &u), 0);
-	assert_int_equal(u.cpus, 4);
-	assert_int_equal(u.cores, 3);
-	assert_int_equal(u.max_threads_per_core, 2);
-
-	topology_release(&t);
+	check_cpusets(cpuset_cases, ARRAY_LEN(cpuset_cases));
 }
 
 /* Duplicates are counted once. */
+static const struct cpuset_case cpuset_duplicate_cases[] = {
+	{"0,0", 1, 1, 1},
+	{"0,4,0,4", 2, 1, 2},
+	{"0-3,2,1-2", 4, 4, -1},
+};
+
 static void cpuset_duplicates(void **state)
 {
-	struct topology t;
-	struct cpuset_use u;
 	(void)state;
-	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
-	assert_int_equal(topology_cpuset(&t, "0,0", &u), 0);
-	assert_int_equal(u.cpus, 1);
-	assert_int_equal(u.cores, 1);
-	assert_int_equal(u.max_threads_per_core, 1);
-	assert_int_equal(topology_cpuset(&t, "0,4,0,4", &u), 0);
-	assert_int_equal(u.cpus, 2);
-	assert_int_equal(u.cores, 1);
-	assert_int_equal(u.max_threads_per_core, 2);
-	assert_int_equal(topology_cpuset(&t, "0-3,2,1-2", &u), 0);
-	assert_int_equal(u.cpus, 4);
-	assert_int_equal(u.cores, 4);
-
-	topology_release(&t);
+	check_cpusets(cpuset_duplicate_cases, ARRAY_LEN(cpuset_duplicate_cases));
 }
+
+/* Cpusets refused: a CPU the host lacks (the message names it), or not a list of CPUs and ranges.
+ */
+static const struct {
+	const char *text;
+	const char *message_part; /* NULL: not checked */
+} cpuset_refusals[] = {
+	{"9", "CPU 9"},   {"0,4,1,9", "CPU 9"}, {"6-9", "CPU 8"}, {"1,,2", "'1,,2'"},
+	{"3-1", "'3-1'"}, {"", NULL},           {"1,", NULL},     {",1", NULL},
+	{"a", NULL},      {"-1", NULL},         {"1-", NULL},
+};
 
 static void cpuset_errors(void **state)
 {
 	struct topology t;
-	struct cpuset_use u;
 	(void)state;
 	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &t), 0);
-	err_clear();
-	assert_true(topology_cpuset(&t, "9", &u) < 0);
-	check_msg("CPU 9");
-	assert_true(topology_cpuset(&t, "0,4,1,9", &u) < 0);
-	check_msg("CPU 9");
-	assert_true(topology_cpuset(&t, "6-9", &u) < 0);
-	check_msg("CPU 8");
-
-	assert_true(topology_cpuset(&t, "1,,2", &u) < 0);
-	check_msg("'1,,2'");
-	assert_true(topology_cpuset(&t, "3-1", &u) < 0);
-	check_msg("'3-1'");
-	assert_true(topology_cpuset(&t, "", &u) < 0);
-	assert_true(topology_cpuset(&t, "1,", &u) < 0);
-	assert_true(topology_cpuset(&t, ",1", &u) < 0);
-	assert_true(topology_cpuset(&t, "a", &u) < 0);
-	assert_true(topology_cpuset(&t, "-1", &u) < 0);
-	assert_true(topology_cpuset(&t, "1-", &u) < 0);
+	for (size_t i = 0; i < ARRAY_LEN(cpuset_refusals); i++) {
+		struct cpuset_use u;
+		err_clear();
+		if (topology_cpuset(&t, cpuset_refusals[i].text, &u) >= 0)
+			fail_msg("cpuset '%s' accepted", cpuset_refusals[i].text);
+		if (cpuset_refusals[i].message_part)
+			check_msg(cpuset_refusals[i].message_part);
+	}
 	topology_release(&t);
 }
 
 /* -------------------------------------------------------------- database */
-
-static long query_long(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	long v = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		v = sqlite3_column_type(stmt, 0) == SQLITE_NULL
-			    ? -2
-			    : (long)sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return v;
-}
 
 static void check_same(const struct topology *a, const struct topology *b)
 {
@@ -746,12 +724,15 @@ static void store_and_load(void **state)
 	assert_int_equal(topology_load(db, "epyc", &back), 0);
 	check_same(&epyc, &back);
 	topology_release(&back);
-	assert_int_equal(query_long(db, "SELECT logical_cpus FROM hosts WHERE name = 'epyc'"), 8);
-	assert_int_equal(query_long(db, "SELECT physical_cores FROM hosts WHERE name = 'epyc'"), 4);
-	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 1);
-	assert_int_equal(query_long(db, "SELECT threads_per_core FROM hosts WHERE name = 'epyc'"),
-			 2);
-	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cores WHERE host = 'epyc'"), 4);
+	assert_int_equal(db_scalar_int(db, "SELECT logical_cpus FROM hosts WHERE name = 'epyc'"),
+			 8);
+	assert_int_equal(db_scalar_int(db, "SELECT physical_cores FROM hosts WHERE name = 'epyc'"),
+			 4);
+	assert_int_equal(db_scalar_int(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 1);
+	assert_int_equal(
+		db_scalar_int(db, "SELECT threads_per_core FROM hosts WHERE name = 'epyc'"), 2);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM host_cores WHERE host = 'epyc'"),
+			 4);
 
 	/* no such host */
 	assert_int_equal(topology_load(db, "nosuch", &back), 1);
@@ -762,10 +743,10 @@ static void store_and_load(void **state)
 	assert_int_equal(topology_load(db, "epyc", &back), 0);
 	check_same(&two, &back);
 	topology_release(&back);
-	assert_int_equal(query_long(db, "SELECT count(*) FROM hosts WHERE name = 'epyc'"), 1);
-	assert_int_equal(query_long(db, "SELECT count(*) FROM hosts"), 1);
-	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cpus"), 16);
-	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 2);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM hosts WHERE name = 'epyc'"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM hosts"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM host_cpus"), 16);
+	assert_int_equal(db_scalar_int(db, "SELECT sockets FROM hosts WHERE name = 'epyc'"), 2);
 
 	/* sockets unknown: NULL in the table, 0 / -1 back */
 	assert_int_equal(topology_store(db, "sib", &sib), 0);
@@ -774,9 +755,10 @@ static void store_and_load(void **state)
 	assert_int_equal(back.sockets, 0);
 	assert_int_equal(back.cpus[0].socket, -1);
 	topology_release(&back);
-	assert_int_equal(query_long(db, "SELECT sockets FROM hosts WHERE name = 'sib'"), -2);
-	assert_int_equal(query_long(db, "SELECT count(*) FROM hosts"), 2);
-	assert_int_equal(query_long(db, "SELECT count(*) FROM host_cpus"), 24);
+	assert_int_equal(db_scalar_int(db, "SELECT sockets IS NULL FROM hosts WHERE name = 'sib'"),
+			 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM hosts"), 2);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM host_cpus"), 24);
 
 	/* the first host is untouched by the second */
 	assert_int_equal(topology_load(db, "epyc", &back), 0);
@@ -803,8 +785,8 @@ static void cores_text_and_list(void **state)
 	(void)state;
 	assert_int_equal(db_open(":memory:", false, &db), 0);
 	assert_int_equal(topology_read_file(LSCPU_TXT, "lscpu.txt", &epyc), 0);
-	assert_int_equal(parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,0,1,1\n2,0,0,0\n3,0,1,1\n", &two),
-			 0);
+	assert_int_equal(
+		parse("# CPU,Core,Socket,Node\n0,0,0,0\n1,0,1,1\n2,0,0,0\n3,0,1,1\n", &two), 0);
 	assert_int_equal(topology_cores_text(&epyc, &sb), 0);
 	assert_string_equal(strbuf_str(&sb), "0,4 1,5 2,6 3,7");
 	strbuf_release(&sb);
@@ -865,6 +847,12 @@ static int teardown(void **state)
 	return nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* a test of the refusals table: its rows under the test's name */
+#define REFUSAL_TEST(name)                                                                         \
+	{                                                                                          \
+		name, test_refusals, NULL, NULL, (void *)(name)                                    \
+	}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -878,16 +866,16 @@ int main(void)
 		cmocka_unit_test(sibling_lists),
 		cmocka_unit_test(sibling_ranges),
 		cmocka_unit_test(crlf),
-		cmocka_unit_test(error_not_a_number),
-		cmocka_unit_test(error_cpu_listed_twice),
-		cmocka_unit_test(error_two_sibling_sets),
-		cmocka_unit_test(error_two_sibling_sets_same_lowest),
-		cmocka_unit_test(error_sibling_subset),
+		REFUSAL_TEST("error_not_a_number"),
+		REFUSAL_TEST("error_cpu_listed_twice"),
+		REFUSAL_TEST("error_two_sibling_sets"),
+		REFUSAL_TEST("error_two_sibling_sets_same_lowest"),
+		REFUSAL_TEST("error_sibling_subset"),
 		cmocka_unit_test(sibling_set_in_any_order),
-		cmocka_unit_test(error_empty),
-		cmocka_unit_test(error_header_without_core),
-		cmocka_unit_test(error_header_without_cpu),
-		cmocka_unit_test(error_header_without_core_one_row),
+		REFUSAL_TEST("error_empty"),
+		REFUSAL_TEST("error_header_without_core"),
+		REFUSAL_TEST("error_header_without_cpu"),
+		REFUSAL_TEST("error_header_without_core_one_row"),
 		cmocka_unit_test(probe_fake_tree),
 		cmocka_unit_test(probe_two_packages),
 		cmocka_unit_test(probe_errors),

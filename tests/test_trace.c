@@ -133,8 +133,24 @@ static void expect_refused(struct fixture *f, const char *name, const char *data
 	assert_int_equal(stats.rows, 0);
 }
 
-#define REFUSED(f, name, literal, spec, message)                                                   \
-	expect_refused(f, name, literal, sizeof(literal) - 1, spec, message)
+/* A hand-made trace (NAME holding the literal text) and the whole message of its refusal. */
+struct refusal {
+	const char *name;
+	const char *text;
+	size_t len;
+	const struct trace_spec *spec;
+	const char *message;
+};
+#define REFUSAL(name, text, spec, message)                                                         \
+	{                                                                                          \
+		name, text, sizeof(text) - 1, spec, message                                        \
+	}
+
+static void check_refusals(struct fixture *f, const struct refusal *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_refused(f, r[i].name, r[i].text, r[i].len, r[i].spec, r[i].message);
+}
 
 static void test_canonical_columns(void **state)
 {
@@ -422,83 +438,93 @@ static void test_progress_callback(void **state)
 			 (int64_t)n);
 }
 
-static void test_refusals(void **state)
-{
-	struct fixture *f = *state;
-	static const char *const no_epoch[] = {"app_j", "conn"};
-	static const char *const twice[] = {"epoch", "app_j", "app_j"};
-	const struct trace_spec no_epoch_spec = {2, no_epoch, 0};
-	const struct trace_spec twice_spec = {3, twice, 0};
-	const struct trace_spec semicolon_spec = {8, sample_cols, ';'};
-	REFUSED(f, "few.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t10\t5\t7\n", &sample_spec,
-		"few.tsv:2:8: line has 7 fields, expected 8");
-	REFUSED(f, "many.tsv", "1\t1\t1\t1\t10\t5\t7\t1\t9\t9\n", &sample_spec,
-		"many.tsv:1:9: line has 10 fields, expected 8");
-	REFUSED(f, "commas.tsv", "1,1,1,1,10,5,7,1\n", &sample_spec,
-		"commas.tsv:1:2: line has 1 field, expected 8");
-	REFUSED(f, "blank.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n\n2\t1\t1\t1\t10\t5\t7\t1\n",
-		&sample_spec, "blank.tsv:2:1: blank line (expected 8 fields)");
-	REFUSED(f, "word.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\tabc\t1\t10\t5\t7\t1\n", &sample_spec,
-		"word.tsv:2:3: 'abc' is not an integer (column mem_avail_kb)");
-	REFUSED(f, "real.tsv", "1\t1.5\t1\t1\t10\t5\t7\t1\n", &sample_spec,
-		"real.tsv:1:2: '1.5' is not an integer (column app_rss_kb)");
-	REFUSED(f, "space.tsv", "1\t 1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
-		"space.tsv:1:2: ' 1' is not an integer (column app_rss_kb)");
-	REFUSED(f, "emptyfield.tsv", "1\t1\t\t1\t10\t5\t7\t1\n", &sample_spec,
-		"emptyfield.tsv:1:3: empty field (column mem_avail_kb)");
-	REFUSED(f, "badepoch.tsv", "1e999\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
-		"badepoch.tsv:1:1: '1e999' is not a number (column epoch)");
-	REFUSED(f, "naepoch.tsv", "NA\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
-		"naepoch.tsv:1:1: epoch is missing (NA)");
-	REFUSED(f, "order.tsv", "5\t1\t1\t1\t10\t5\t7\t1\n4\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
+/* Specs a trace cannot have: no epoch, a column named twice, a delimiter not TAB or comma. */
+static const char *const no_epoch[] = {"app_j", "conn"};
+static const char *const twice[] = {"epoch", "app_j", "app_j"};
+static const struct trace_spec no_epoch_spec = {2, no_epoch, 0};
+static const struct trace_spec twice_spec = {3, twice, 0};
+static const struct trace_spec semicolon_spec = {8, sample_cols, ';'};
+
+/* Hand-made traces refused, each with its whole message (counted by hand). */
+static const struct refusal refusals[] = {
+	REFUSAL("few.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t10\t5\t7\n", &sample_spec,
+		"few.tsv:2:8: line has 7 fields, expected 8"),
+	REFUSAL("many.tsv", "1\t1\t1\t1\t10\t5\t7\t1\t9\t9\n", &sample_spec,
+		"many.tsv:1:9: line has 10 fields, expected 8"),
+	REFUSAL("commas.tsv", "1,1,1,1,10,5,7,1\n", &sample_spec,
+		"commas.tsv:1:2: line has 1 field, expected 8"),
+	REFUSAL("blank.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n\n2\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
+		"blank.tsv:2:1: blank line (expected 8 fields)"),
+	REFUSAL("word.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\tabc\t1\t10\t5\t7\t1\n", &sample_spec,
+		"word.tsv:2:3: 'abc' is not an integer (column mem_avail_kb)"),
+	REFUSAL("real.tsv", "1\t1.5\t1\t1\t10\t5\t7\t1\n", &sample_spec,
+		"real.tsv:1:2: '1.5' is not an integer (column app_rss_kb)"),
+	REFUSAL("space.tsv", "1\t 1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
+		"space.tsv:1:2: ' 1' is not an integer (column app_rss_kb)"),
+	REFUSAL("emptyfield.tsv", "1\t1\t\t1\t10\t5\t7\t1\n", &sample_spec,
+		"emptyfield.tsv:1:3: empty field (column mem_avail_kb)"),
+	REFUSAL("badepoch.tsv", "1e999\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
+		"badepoch.tsv:1:1: '1e999' is not a number (column epoch)"),
+	REFUSAL("naepoch.tsv", "NA\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
+		"naepoch.tsv:1:1: epoch is missing (NA)"),
+	REFUSAL("order.tsv", "5\t1\t1\t1\t10\t5\t7\t1\n4\t1\t1\t1\t10\t5\t7\t1\n", &sample_spec,
 		"order.tsv:2:1: epoch 4 is earlier than the previous row's 5 (rows out of "
-		"time order)");
-	REFUSED(f, "total.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t9\t5\t7\t1\n", &sample_spec,
-		"total.tsv:2:5: counter cpu_total_j went back from 10 to 9 (counter reset)");
-	REFUSED(f, "idle.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t10\t4\t7\t1\n", &sample_spec,
-		"idle.tsv:2:6: counter cpu_idle_j went back from 5 to 4 (counter reset)");
-	REFUSED(f, "appreset.tsv", "1\t1\t1\t1\t10\t5\t100\t1\n2\t1\t1\t1\t10\t5\t49\t1\n",
+		"time order)"),
+	REFUSAL("total.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t9\t5\t7\t1\n", &sample_spec,
+		"total.tsv:2:5: counter cpu_total_j went back from 10 to 9 (counter reset)"),
+	REFUSAL("idle.tsv", "1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t10\t4\t7\t1\n", &sample_spec,
+		"idle.tsv:2:6: counter cpu_idle_j went back from 5 to 4 (counter reset)"),
+	REFUSAL("appreset.tsv", "1\t1\t1\t1\t10\t5\t100\t1\n2\t1\t1\t1\t10\t5\t49\t1\n",
 		&sample_spec,
 		"appreset.tsv:2:7: counter app_j fell from 100 to 49, below half of the "
-		"previous row's value (counter reset)");
+		"previous row's value (counter reset)"),
 	/* the rule compares with the last value seen, across NA rows */
-	REFUSED(f, "nareset.tsv",
+	REFUSAL("nareset.tsv",
 		"1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\tNA\t5\t7\t1\n3\t1\t1\t1\t8\t5\t7\t1\n",
 		&sample_spec,
-		"nareset.tsv:3:5: counter cpu_total_j went back from 10 to 8 (counter reset)");
-	REFUSED(f, "nul.tsv",
+		"nareset.tsv:3:5: counter cpu_total_j went back from 10 to 8 (counter reset)"),
+	REFUSAL("nul.tsv",
 		"1\t1\t1\t1\t10\t5\t7\t1\n2\t1\t1\t1\t1\0"
 		"0\t5\t7\t1\n",
-		&sample_spec, "nul.tsv:2:5: NUL byte (binary data)");
-	REFUSED(f, "cr.tsv", "1\t1\t1\r1\t1\t10\t5\t7\t1\n", &sample_spec,
-		"cr.tsv:1:3: '1?1' is not an integer (column mem_avail_kb)");
-	REFUSED(f, "noepoch.tsv", "1\t2\n", &no_epoch_spec,
-		"'noepoch.tsv': the trace spec has no 'epoch' column");
-	REFUSED(f, "twice.tsv", "1\t2\t3\n", &twice_spec,
-		"'twice.tsv': trace column 'app_j' is named twice");
-	REFUSED(f, "semicolon.tsv", "1\n", &semicolon_spec,
-		"'semicolon.tsv': trace delimiter must be a TAB or a comma");
+		&sample_spec, "nul.tsv:2:5: NUL byte (binary data)"),
+	REFUSAL("cr.tsv", "1\t1\t1\r1\t1\t10\t5\t7\t1\n", &sample_spec,
+		"cr.tsv:1:3: '1?1' is not an integer (column mem_avail_kb)"),
+	REFUSAL("noepoch.tsv", "1\t2\n", &no_epoch_spec,
+		"'noepoch.tsv': the trace spec has no 'epoch' column"),
+	REFUSAL("twice.tsv", "1\t2\t3\n", &twice_spec,
+		"'twice.tsv': trace column 'app_j' is named twice"),
+	REFUSAL("semicolon.tsv", "1\n", &semicolon_spec,
+		"'semicolon.tsv': trace delimiter must be a TAB or a comma"),
+};
+
+static void test_refusals(void **state)
+{
+	check_refusals(*state, refusals, ARRAY_LEN(refusals));
 }
 
-static void test_capacity_counter_refusals(void **state)
-{
-	struct fixture *f = *state;
-	REFUSED(f, "xact.tsv",
+/* The capacity corpus's counters: a reset is refused. */
+static const struct refusal capacity_counter_refusals[] = {
+	REFUSAL("xact.tsv",
 		"1\t1\t1\t1\t1\t1\t1\t10\t5\t7\t7\t100\t50\n"
 		"2\t1\t1\t1\t1\t1\t1\t10\t5\t7\t7\t99\t50\n",
 		&capacity_spec,
-		"xact.tsv:2:12: counter xact_commit went back from 100 to 99 (counter reset)");
-	REFUSED(f, "wal.tsv",
+		"xact.tsv:2:12: counter xact_commit went back from 100 to 99 (counter reset)"),
+	REFUSAL("wal.tsv",
 		"1\t1\t1\t1\t1\t1\t1\t10\t5\t7\t7\t100\t50\n"
 		"2\t1\t1\t1\t1\t1\t1\t10\t5\t7\t7\t100\t49\n",
 		&capacity_spec,
-		"wal.tsv:2:13: counter wal_records went back from 50 to 49 (counter reset)");
-	REFUSED(f, "pgj.tsv",
+		"wal.tsv:2:13: counter wal_records went back from 50 to 49 (counter reset)"),
+	REFUSAL("pgj.tsv",
 		"1\t1\t1\t1\t1\t1\t1\t10\t5\t7\t1000\t100\t50\n"
 		"2\t1\t1\t1\t1\t1\t1\t10\t5\t7\t10\t100\t50\n",
 		&capacity_spec,
 		"pgj.tsv:2:11: counter pg_j fell from 1000 to 10, below half of the previous "
-		"row's value (counter reset)");
+		"row's value (counter reset)"),
+};
+
+static void test_capacity_counter_refusals(void **state)
+{
+	check_refusals(*state, capacity_counter_refusals, ARRAY_LEN(capacity_counter_refusals));
 }
 
 static void test_long_line(void **state)

@@ -45,6 +45,14 @@ void check_contains(const char *text, const char *part, const char *what)
 		fail_msg("%s: '%s' does not contain '%s'", what, text ? text : "(null)", part);
 }
 
+void check_contains_all(const char *text, const char *const *parts)
+{
+	for (size_t i = 0; parts[i]; i++)
+		if (!text || !strstr(text, parts[i]))
+			fail_msg("part %zu, [%s], is not in:\n%s", i, parts[i],
+				 text ? text : "(null)");
+}
+
 void check_msg(const char *part)
 {
 	if (strstr(err_msg(), part) == NULL)
@@ -59,8 +67,8 @@ void check_same_bits(double a, double b, const char *what)
 
 /* ---- lookups ---- */
 
-size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
-		   const char *name, const char *what)
+size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars, const char *name,
+		   const char *what)
 {
 	const char *at = first;
 	for (size_t i = 0; i < n; i++, at += stride) {
@@ -69,6 +77,32 @@ size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars
 			return i;
 	}
 	fail_msg("no %s '%s'", what, name);
+	return 0;
+}
+
+double int_as_double(const void *p)
+{
+	return *(const int *)p;
+}
+
+double size_as_double(const void *p)
+{
+	return (double)*(const size_t *)p;
+}
+
+double double_as_double(const void *p)
+{
+	return *(const double *)p;
+}
+
+size_t index_where(const void *first, size_t n, size_t stride, double (*as_double)(const void *),
+		   double value, const char *what)
+{
+	const char *at = first;
+	for (size_t i = 0; i < n; i++, at += stride)
+		if (as_double(at) == value)
+			return i;
+	fail_msg("no %s %g", what, value);
 	return 0;
 }
 
@@ -347,8 +381,8 @@ void check_row(const struct table *t, size_t row, const char *const *col_values)
 		char col[128];
 		const char *want = split_name_value(col_values[i], col, sizeof(col));
 		if (strcmp(table_cell(t, row, col), want) != 0)
-			fail_msg("row %zu, %s: '%s', expected '%s'", row, col, table_cell(t, row, col),
-				 want);
+			fail_msg("row %zu, %s: '%s', expected '%s'", row, col,
+				 table_cell(t, row, col), want);
 	}
 }
 
@@ -366,8 +400,7 @@ void check_cells(const struct table *t, const char *const *cells)
 
 /* ---- tool converters ---- */
 
-int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-	       struct table *t)
+int convert_as(const char *format, const char *bytes, size_t n, const char *path, struct table *t)
 {
 	return tool_convert_table(tool_find(format), bytes, n, path, NULL, t);
 }

@@ -39,6 +39,9 @@ void check_close(double actual, double expected, double rel, const char *what);
 void check_abs(double actual, double expected, double tol, const char *what);
 /* text (NULL fails) contains part. */
 void check_contains(const char *text, const char *part, const char *what);
+/* text (NULL fails) contains every one of parts (NULL-terminated); a failure names the first
+ * missing. */
+void check_contains_all(const char *text, const char *const *parts);
 /* The recorded error message (err_msg()) contains part. */
 void check_msg(const char *part);
 /* a and b are the same double to the bit. */
@@ -57,8 +60,25 @@ void check_same_bits(double a, double b, const char *what);
 #define MEMBER_IS_CHARS(p)                                                                         \
 	_Generic((p), char **: false, const char **: false, char *const *: false,                   \
 		 const char *const *: false, default: true)
-size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars,
-		   const char *name, const char *what);
+size_t index_named(const void *first, size_t n, size_t stride, bool inline_chars, const char *name,
+		   const char *what);
+/*
+ * &array[i] for the first i < n whose number member (int, size_t or double)
+ * equals value, or a failed test naming the member and the value.
+ */
+#define FIND_WHERE(array, n, member, value)                                                        \
+	(&(array)[index_where(&(array)[0].member, (n), sizeof((array)[0]),                         \
+			      MEMBER_AS_DOUBLE(&(array)[0].member), (double)(value), #member)])
+/* The reader of a number member, by its type. */
+#define MEMBER_AS_DOUBLE(p)                                                                        \
+	_Generic((p), int *: int_as_double, const int *: int_as_double, size_t *: size_as_double,   \
+		 const size_t *: size_as_double, double *: double_as_double,                        \
+		 const double *: double_as_double)
+double int_as_double(const void *p);
+double size_as_double(const void *p);
+double double_as_double(const void *p);
+size_t index_where(const void *first, size_t n, size_t stride, double (*as_double)(const void *),
+		   double value, const char *what);
 
 /* Group setup: GSL's abort-on-error handler off (coreplan checks GSL's return codes). */
 int gsl_errors_off(void **state);
@@ -110,7 +130,8 @@ int64_t db_scalar_int(sqlite3 *db, const char *sql);
 double db_scalar_real(sqlite3 *db, const char *sql);
 /* Import the corpus at path with the default options in one transaction (rolled back on error). */
 int import_corpus(sqlite3 *db, const char *path);
-/* Import paths[0..n) with the default options in one transaction (corpus_import_all); the message on stderr on failure. */
+/* Import paths[0..n) with the default options in one transaction (corpus_import_all); the message
+ * on stderr on failure. */
 int import_all(sqlite3 *db, const char *const *paths, size_t n);
 /* In-memory database with every corpus of paths imported; NULL (message on stderr) on failure. */
 sqlite3 *db_of_corpora(const char *const *paths, size_t n);
@@ -118,7 +139,7 @@ sqlite3 *db_of_corpora(const char *const *paths, size_t n);
  * A group fixture over a file's static database: SETUP opens db with the
  * corpora at the paths given (db_of_corpora), TEARDOWN closes it.
  */
-#define CORPORA_FIXTURE(db, setup, teardown, ...)                                                 \
+#define CORPORA_FIXTURE(db, setup, teardown, ...)                                                  \
 	static int setup(void **state)                                                             \
 	{                                                                                          \
 		static const char *const corpora_[] = {__VA_ARGS__};                               \
@@ -151,8 +172,7 @@ void check_cells(const struct table *t, const char *const *cells);
 /* ---- tool converters (importers/tools.h) ---- */
 
 /* Convert bytes in memory as format (tool_convert_table, no file column). */
-int convert_as(const char *format, const char *bytes, size_t n, const char *path,
-	       struct table *t);
+int convert_as(const char *format, const char *bytes, size_t n, const char *path, struct table *t);
 /* Does detection on structure (tool_classify) name this format? */
 bool detects(const char *bytes, size_t n, const char *format);
 

@@ -598,5 +598,40 @@ cpl noise --by gomaxprocs --corpus "$GMP_NAME" --where block=42
 check_contains "noise on an empty selection: message says the filter matched no run" "$ERR" \
 	"no runs to analyse (the filter matched no run"
 
+###########################################################################
+# the order of the runs an analysis reads
+###########################################################################
+e2e_case selection-order
+# Without --corpus the selection reads the runs table as stored and checks
+# that its order is runs_in_order's; a database of its own holds the
+# gomaxprocs corpus first though "gcp..." sorts before it, so the check
+# fails and the ordered query answers. The residuals list the runs in
+# selection order: the same tags, in the same order, as sqlite3 ordering
+# them itself.
+MAIN_DB=$DB
+DB=$T/order.db
+cpl import -q "$GMP"
+expect_rc "import the gomaxprocs corpus first" 0
+cpl import -q "$CAP"
+expect_rc "then the capacity corpus" 0
+cpl memory --by sessions --metric tput --where block=1,2,3 --group corpus,target,cfg,gomaxprocs \
+	--view residuals --format tsv
+expect_rc "memory over both corpora (no --corpus)" 0
+want=$(q "$DB" "SELECT r.tag FROM runs r JOIN corpora c USING (corpus_id)
+	WHERE r.block IN ('1', '2', '3') AND r.tput IS NOT NULL AND r.sessions IS NOT NULL
+	AND NOT EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)
+	ORDER BY c.name, r.subcorpus, r.seq")
+check_eq "memory over both corpora: runs in name, subcorpus, seq order (sqlite3)" \
+	"$want" "$(tsvcol tag)"
+# one corpus read in table order: the same as sqlite3's order
+cpl memory --by sessions --metric tput --where corpus="$CAP_NAME" --where block=1,2,3 \
+	--group target,cfg --view residuals --format tsv
+want=$(q "$DB" "SELECT r.tag FROM runs r JOIN corpora c USING (corpus_id)
+	WHERE c.name = $(sqlq "$CAP_NAME") AND r.block IN ('1', '2', '3') AND r.tput IS NOT NULL
+	AND NOT EXISTS (SELECT 1 FROM exclusions e WHERE e.run_id = r.run_id)
+	ORDER BY c.name, r.subcorpus, r.seq")
+check_eq "memory on one corpus by --where: runs in seq order (sqlite3)" "$want" "$(tsvcol tag)"
+DB=$MAIN_DB
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

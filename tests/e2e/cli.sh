@@ -28,14 +28,10 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
 # shellcheck source=lib.sh
 . "$E2E_DIR/lib.sh"
 e2e_start cli "$@"
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+e2e_timeout 120
 DB=$T/example.db
 cpl import -q "$ROOT/fixtures/example"
 expect_rc "import fixtures/example" 0

@@ -16,8 +16,6 @@ E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # ok, not_ok, e2e_start (BIN, ROOT, SHARED, T)
 source "$E2E_DIR/lib.sh"
 e2e_start --cd conclusions "$@"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 
 # case NAME PATH [IMPORT ARGS...] -- [REPORT ARGS...]: a fresh database, report as json
 report_case() {

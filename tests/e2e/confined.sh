@@ -36,7 +36,7 @@
 
 # ok, not_ok, check_eq, e2e_start (BIN, ROOT, SHARED: not read, the same
 # interface as run.sh, the corpora's paths, T), rcdesc, cmdline, dbstate,
-# copy_tree, now, elapsed
+# copy_tree, now, elapsed, base_db, S1, J1, example_copy
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PIDS=() # processes a killed gdb may have left stopped or blocked
@@ -61,10 +61,7 @@ unblock_fifos() {
 	done < <(find "$1" -type p 2>/dev/null)
 }
 
-BASEDB=$T/base.db
-"${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
-	{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }
-dbstate "$BASEDB" >/dev/null # settle the WAL so that the copies are stable
+base_db
 
 # A file outside every corpus whose text must never be read: a valid
 # manifest (so a binary that follows the link imports it and stores it),
@@ -74,17 +71,11 @@ mkdir -p "$T/outside"
 printf '# %s\nlayout = stolen\n[table main]\nfile = results.tsv\ntag = {tag}\n' "$SECRET" >"$T/outside/manifest"
 printf 'root:%s:20228:0:99999:7:::\n' "$SECRET" >"$T/outside/shadow"
 
-S1=runs/g1-n100-b1/sample.tsv
-J1=runs/g1-n100-b1/load.json
-
 # Setup functions run in the case folder $CD with $CASE set; they set CMD
 # (the arguments after --db DB), and for a gdb case BREAK (the function)
 # and write $CD/mutate.sh (what happens while the import is stopped).
-ex() {
-	CORP=$CD/$CASE
-	copy_tree "$EXAMPLE" "$CORP"
-	CMD=(import -q "$CORP")
-}
+# S1, J1, example_copy: lib.sh; ex here sets CMD, not IMPORT.
+ex() { example_copy && CMD=(import -q "$CORP"); }
 fifo() { mkfifo "$CD/fifo"; FIFO=$CD/fifo; }
 mutate() { printf '%s\n' "cd '$CORP' || exit 1" "$@" >"$CD/mutate.sh"; }
 

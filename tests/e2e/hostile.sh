@@ -22,85 +22,33 @@
 # then "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2 # not read: the same interface as run.sh
-: "$SHARED"
-EXAMPLE=$ROOT/fixtures/example
+# ok, skip, not_ok, cases: each hostile input is a case (run_case hostile.sh:NAME)
+# shellcheck source=lib.sh
+source "$E2E_DIR/lib.sh"
+# BIN ROOT SHARED (not read: the same interface as run.sh), EXAMPLE, T, the
+# work folder ($T) and the sqlite3 shell: e2e_start
+e2e_start --cd --need sqlite3 hostile "$@"
 BADFIX=$ROOT/fixtures/bad
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-hostile.XXXXXX") || exit 2
 SHM="" # a tmpfs folder for the many-folders case, if any
-cleanup() {
-	chmod -R u+rwX "$T" 2>/dev/null
-	rm -rf "$T"
-	[ -z "$SHM" ] || rm -rf "$SHM"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+e2e_cleanup() { [ -z "$SHM" ] || rm -rf "$SHM"; }
 # the unreadable-file case runs the binary as nobody inside $T
 chmod 711 "$T"
-cd "$T" || exit 2
-
-PASS=0
-FAIL=0
-# ok, skip, not_ok, cases: each hostile input is a case (run_case hostile.sh:NAME)
-source "$E2E_DIR/lib.sh"
-
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 150)
+e2e_timeout 150
 HAVE_PY=1
 command -v python3 >/dev/null || HAVE_PY=0
-if ! command -v sqlite3 >/dev/null; then
-	echo "not ok - prerequisites: the sqlite3 shell is not installed"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
 
-# rcdesc, cmdline, q, sqlq, dbstate, copy_tree, now, elapsed, sanitized: lib.sh
-setcol() { # FILE LINE COLUMN VALUE
-	awk -v l="$2" -v c="$3" -v v="$4" 'BEGIN { FS = OFS = "\t" } NR == l { $c = v } 1' "$1" >"$1.new" && mv "$1.new" "$1"
-}
+# rcdesc, cmdline, q, sqlq, dbstate, copy_tree, now, elapsed, sanitized and
+# the bad-input cases' helpers (ex, table, setcol, S1, J1, case_folder,
+# case_prepare, case_import and the setups shared with run.sh): lib.sh
 
 NDIRS=100000
 if [ "${COREPLAN_SKIP_LARGE:-0}" = 1 ] || sanitized; then
 	NDIRS=10000
 fi
 
-echo "# coreplan: $BIN"
-echo "# temp: $T"
+base_db
 
-BASEDB=$T/base.db
-"${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
-	{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }
-dbstate "$BASEDB" >/dev/null # settle the WAL so that the copies are stable
-
-S1=runs/g1-n100-b1/sample.tsv
-J1=runs/g1-n100-b1/load.json
-
-# Setup functions run in the case folder $CD with $CASE set; they build the
-# corpus ($CORP) and may set IMPORT (the arguments), RUNAS (a command prefix)
-# or SKIP (a reason). Post functions (success cases) check $CDB and set
-# POST_MSG on failure.
-ex() {
-	CORP=$CD/$CASE
-	copy_tree "$EXAMPLE" "$CORP"
-	IMPORT=(import -q "$CORP")
-}
-table() { # PRINTF-TEXT [EXT]: a single-table corpus $CD/$CASE.EXT
-	CORP=$CD/$CASE.${2:-tsv}
-	printf "$1" >"$CORP"
-	IMPORT=(import -q "$CORP")
-}
+# Setup and post functions: lib.sh, "bad-input cases".
 ncorp() { q "$CDB" "SELECT count(*) FROM runs_v WHERE corpus = $(sqlq "$1")"; }
 example_intact() { # the pre-imported corpus still has its 13 runs
 	local n=$(ncorp example)
@@ -108,17 +56,8 @@ example_intact() { # the pre-imported corpus still has its 13 runs
 }
 
 # ---- bad inputs of the import issue ----
-s_results_missing() { ex; rm "$CORP/results.tsv"; }
-s_results_empty() { ex; : >"$CORP/results.tsv"; }
 s_results_bom_only() { ex; printf '\xef\xbb\xbf' >"$CORP/results.tsv"; }
-s_header_only() { ex; sed -i '2,$d' "$CORP/results.tsv"; }
-s_few_fields() { ex; sed -i '3s/\t[^\t]*$//' "$CORP/results.tsv"; }
-s_many_fields() { ex; sed -i '3s/$/\textra/' "$CORP/results.tsv"; }
-s_tput_abc() { ex; setcol "$CORP/results.tsv" 2 13 abc; }
 s_sessions_ten() { ex; setcol "$CORP/results.tsv" 2 3 ten; }
-s_tput_nan() { ex; setcol "$CORP/results.tsv" 2 13 NaN; }
-s_tput_inf() { ex; setcol "$CORP/results.tsv" 2 13 inf; }
-s_tput_neg() { ex; setcol "$CORP/results.tsv" 2 13 -475.2; }
 s_tput_1e999() { ex; setcol "$CORP/results.tsv" 2 13 1e999; }
 s_tput_minus_zero() { ex; setcol "$CORP/results.tsv" 2 13 -0; }
 p_tput_minus_zero() {
@@ -142,7 +81,6 @@ p_crlf() {
 	local want=$(sha256sum <"$EXAMPLE/$S1" | cut -c1-16)
 	[ "$r" = "$want" ] || { POST_MSG="the CRLF sample.tsv is not stored value for value"; return 1; }
 }
-s_bom() { ex; sed -i '1s/^/\xef\xbb\xbf/' "$CORP/results.tsv"; }
 p_bom() {
 	local c=$(sqlq "$CASE")
 	local r=$(q "$CDB" "SELECT count(*) FROM run_attrs a JOIN runs_v r USING (run_id) WHERE r.corpus = $c AND a.source = 'results' AND a.name = 'tag'")
@@ -165,14 +103,9 @@ p_tsv_quotes() { # TSV has no quoting: quotes are kept as they are
 	[ "$r" = "$want" ] || { POST_MSG="values '$r', expected '$want'"; return 1; }
 }
 s_csv_unterminated() { table 'tag,tput\nr1,"5\nr2,6\n' csv; }
-s_dup_tags() { ex; setcol "$CORP/results.tsv" 5 1 g1-n100-b1; }
 s_empty_tag() { table 'tag\ttput\n\t5\nr2\t6\n'; }
-s_trace_order() { ex; sed -i '10{h;d};11G' "$CORP/$S1"; }
-s_trace_reset() { ex; setcol "$CORP/$S1" 20 5 0; }
 s_trace_epoch_1e999() { ex; setcol "$CORP/$S1" 81 1 1e999; }
 s_trace_int_overflow() { ex; setcol "$CORP/$S1" 5 8 99999999999999999999; }
-s_json_truncated() { ex; truncate -s 300 "$CORP/$J1"; }
-s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
 s_json_valid_text() { ex; sed -i 's/"valid": true/"valid": "yes"/' "$CORP/$J1"; }
 s_json_sessions_text() { ex; sed -i 's/"sessions_requested": 100/"sessions_requested": "100"/' "$CORP/$J1"; }
 s_json_array() { ex; echo '[1, 2]' >"$CORP/$J1"; }
@@ -197,30 +130,6 @@ s_binary() {
 	printf '\0\0\0' >>"$CORP/results.tsv"
 }
 s_binary_json() { ex; head -c 4096 /dev/urandom >"$CORP/$J1"; }
-s_unreadable() { # root reads anything: run as nobody (setpriv) then
-	if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
-		SKIP="running as root and setpriv is not installed"
-		return
-	fi
-	ex
-	chmod 777 "$CD"
-	chmod -R a+rX "$CORP"
-	chmod 000 "$CORP/$J1"
-	chmod 666 "$CDB"
-	[ "$(id -u)" = 0 ] || return 0
-	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	if ! "${RUNAS[@]}" "$BIN" --version >/dev/null 2>&1; then
-		SKIP="user nobody cannot run $BIN"
-	elif "${RUNAS[@]}" cat "$CORP/$J1" >/dev/null 2>&1; then
-		SKIP="user nobody can still read a chmod 000 file"
-	fi
-}
-s_spaces_quotes() {
-	mkdir -p "$CD/dir with spaces"
-	CORP="$CD/dir with spaces/my \"odd\" corpus's copy"
-	copy_tree "$EXAMPLE" "$CORP"
-	IMPORT=(import -q "$CORP")
-}
 p_spaces_quotes() {
 	local name="my \"odd\" corpus's copy"
 	local r=$(q "$CDB" "SELECT count(*), (SELECT source_path FROM corpora WHERE name = $(sqlq "$name")) FROM runs_v WHERE corpus = $(sqlq "$name")")
@@ -366,7 +275,6 @@ p_many_dirs() {
 }
 
 # ---- tags that are code ----
-s_sql_injection() { table "tag\ttput\n'; DROP TABLE runs; --\t5\nr2\t6\n"; }
 p_sql_injection() {
 	local r=$(q "$CDB" "SELECT count(*) FROM runs WHERE tag = '''; DROP TABLE runs; --'" 2>&1)
 	[ "$r" = 1 ] || { POST_MSG="runs with the literal tag: '$r'"; return 1; }
@@ -824,28 +732,10 @@ for spec in "${CASES[@]}"; do
 	[ -z "${HOSTILE_ONLY:-}" ] || [[ "$CASE" =~ $HOSTILE_ONLY ]] || continue
 	e2e_case "$CASE" || continue
 	name="hostile: $CASE"
-	CD=$T/cases/$CASE
-	mkdir -p "$CD"
-	CDB=$CD/db.sqlite
-	cp "$BASEDB" "$CDB"
-	IMPORT=()
-	RUNAS=()
-	SKIP=""
-	POST_MSG=""
-	CORP=""
-	pushd "$CD" >/dev/null || continue
-	$setup
-	popd >/dev/null || exit 2
-	if [ -n "$SKIP" ]; then
-		skip "$name" "$SKIP"
-		continue
-	fi
-	before=$(dbstate "$CDB")
-	t0=$(now)
-	"${RUNAS[@]}" "${TIMEOUT[@]}" "$BIN" --db "$CDB" "${IMPORT[@]}" >"$CD/stdout" 2>"$CD/stderr"
-	RC=$?
-	t1=$(now)
-	ELAPSED[$CASE]=$(elapsed "$t0" "$t1")
+	case_folder "$CASE"
+	case_prepare "$setup" "$name" || continue
+	case_import
+	ELAPSED[$CASE]=$CASE_SECS
 	after=$(dbstate "$CDB")
 	how="command: ${RUNAS[*]:+${RUNAS[*]} }$(cmdline --db "$CDB" "${IMPORT[@]}")"$'\n'"stderr: $(head -c 2000 "$CD/stderr")"
 	problems=""
@@ -867,7 +757,7 @@ for spec in "${CASES[@]}"; do
 	grep -aEq 'runtime error|Sanitizer|[Aa]ssertion|^==[0-9]+==' "$CD/stderr" && problems+="sanitizer/assertion report on stderr; "
 	if [ "$RC" != 0 ]; then
 		grep -aq '^coreplan: error: ' "$CD/stderr" || problems+="no 'coreplan: error:' line; "
-		[ "$before" = "$after" ] || problems+="database changed (before $before, after $after); "
+		[ "$BEFORE" = "$after" ] || problems+="database changed (before $BEFORE, after $after); "
 	elif [ -n "$post" ]; then
 		$post || problems+="$POST_MSG; "
 	fi

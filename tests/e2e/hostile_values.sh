@@ -8,9 +8,6 @@
 # the file and of its dump).
 #
 #   bash tests/e2e/hostile_values.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
 source "$(dirname "$0")/lib.sh"
 e2e_start hostile-values "$@"
 [ -x /usr/bin/time ] || { echo "1..0 # skip /usr/bin/time is missing"; exit 0; }

@@ -123,6 +123,12 @@ tsvget2() {
 		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == kc2) k2 = i; if ($i == vc) v = i }; next }
 		k && k2 && v && $k == key && $k2 == key2 { print $v }' "$T/.out"
 }
+# tsvpairs KEYCOL COL: "key value" lines, columns KEYCOL and COL of $T/.out
+tsvpairs() {
+	awk -F'\t' -v kc="$1" -v vc="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == kc) k = i; if ($i == vc) v = i }; next }
+		k && v { print $k, $v }' "$T/.out"
+}
 # round X PLACES: X printed with PLACES decimals (awk's printf)
 round() { awk -v x="$1" -v p="$2" 'BEGIN { printf "%.*f\n", p, x }'; }
 # q DB SQL...: the sqlite3 shell, tab-separated, no header
@@ -281,6 +287,54 @@ report_json() {
 		not_ok "$name" "$(cat "$dir.err")"
 	fi
 }
+# same_numbers NAME EXPECTED ACTUAL: "key value" lines, the same keys in
+# order and values equal to 1e-12 relative (py/same_numbers.py)
+same_numbers() {
+	local r
+	r=$("$PY" "$E2E_PY_DIR/same_numbers.py" "$2" "$3")
+	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
+}
+# check_import_runs CORPUS FILE WANT WHAT [IMPORT-OPTIONS...]: DB=$T/CORPUS.db,
+# FILE imported as CORPUS (the check "CORPUS: import"), then its runs: WANT
+# of them (the check "CORPUS: WHAT", WANT counted by the oracle)
+check_import_runs() {
+	local corpus=$1 file=$2 want=$3 what=$4
+	shift 4
+	DB=$T/$corpus.db
+	cpl import -q --name "$corpus" "$@" "$file"
+	expect_rc "$corpus: import" 0
+	cpl runs --corpus "$corpus" --format tsv
+	check_eq "$corpus: $what" "$want" "$(($(wc -l <"$T/.out") - 1))"
+}
+# run_or_skip RUN SKIP_NAME SKIP_WHY PROBE...: the command RUN when the
+# command PROBE... succeeds (the tool RUN needs is installed), else the skip
+# line SKIP_NAME: SKIP_WHY (a case's body: `if e2e_case real; then ...`)
+run_or_skip() {
+	local run=$1 skip_name=$2 skip_why=$3
+	shift 3
+	if "$@" >/dev/null 2>&1; then
+		"$run"
+	else
+		skip "$skip_name" "$skip_why"
+	fi
+}
+# check_noise_levels CORPUS BY METRIC MEDIANS RANGES: `noise --by BY --metric
+# METRIC --view levels` on CORPUS; its levels' medians and range_pct are the
+# oracle's "level value" lines MEDIANS and RANGES ((max - min) / median * 100)
+check_noise_levels() {
+	cpl noise --corpus "$1" --by "$2" --metric "$3" --format tsv --view levels
+	expect_rc "$1: noise --by $2" 0
+	same_numbers "$1: noise level medians = python3" "$4" "$(tsvpairs level median)"
+	same_numbers "$1: noise range_pct = python3 (max - min) / median * 100" "$5" "$(tsvpairs level range_pct)"
+}
+# check_compare_arms CORPUS METRIC A B MEDIANS: `compare --a A --b B --metric
+# METRIC --view arms` on CORPUS; its arms' medians are the oracle's lines
+# MEDIANS ("a VALUE" and "b VALUE")
+check_compare_arms() {
+	cpl compare --corpus "$1" --metric "$2" --a "$3" --b "$4" --format tsv --view arms
+	expect_rc "$1: compare $3 vs ${4#*=}" 0
+	same_numbers "$1: compare arm medians = python3" "$5" "$(tsvpairs arm median)"
+}
 # jget EXPR: the Python expression EXPR over d, the JSON document in $T/.out
 # (e.g. jget 'd["facts"]["per_doubling"]["value"]'); prints the error on failure.
 jget() {
@@ -297,7 +351,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/untied_gmp.sh"
 # as real paths, the corpora's paths (e2e_paths), COREPLAN_DB unset, T a
 # fresh mktemp -d folder (coreplan-NAME.XXXXXX) removed on exit (after the
 # script's e2e_cleanup, when it defines one), DB=$T/NAME.db, PASS and FAIL
-# at 0, TIMEOUT (e2e_timeout 300), the "# coreplan:" and "# temp:" lines;
+# at 0, PY (the python3 the oracles run), TIMEOUT (e2e_timeout 300), the
+# "# coreplan:" and "# temp:" lines;
 # with --cd the script works in $T, with --need each TOOL must be installed
 # (e2e_need).
 e2e_start() {
@@ -332,6 +387,8 @@ e2e_start() {
 	DB=$T/$name.db
 	PASS=0
 	FAIL=0
+	PY=/usr/bin/python3 # the oracles' python3: the system's, else the one on PATH
+	[ -x "$PY" ] || PY=python3
 	e2e_timeout 300
 	echo "# coreplan: $BIN"
 	echo "# temp: $T"
@@ -403,4 +460,107 @@ CREATE VIEW run_fields AS
   UNION ALL
   SELECT run_id, 'idle', key, value, num FROM idle_banners;
 PRAGMA user_version = 5;"
+}
+
+# ---- bad-input cases (run.sh part B, hostile.sh) ----
+# A row of a table of bad inputs names a setup function, run in the case
+# folder $CD with $CASE set (case_prepare): it builds the corpus ($CORP) and
+# may set IMPORT (the import arguments), RUNAS (a command prefix) or SKIP (why
+# the case cannot run here). Post functions (success cases) check $CDB and
+# set POST_MSG on failure. The setups below are the ones both tables hold.
+# shellcheck disable=SC2034 # S1 and J1 are read by the scripts' setups
+S1=runs/g1-n100-b1/sample.tsv # a trace of fixtures/example
+J1=runs/g1-n100-b1/load.json  # a run's load summary in fixtures/example
+example_copy() { # a copy of fixtures/example at $CD/$CASE; CORP is its path
+	CORP=$CD/$CASE
+	copy_tree "$EXAMPLE" "$CORP"
+}
+ex() { example_copy && IMPORT=(import -q "$CORP"); } # ... and its import
+# base_db: BASEDB, $T/base.db, with fixtures/example imported (the database
+# each case copies); failing, every case would fail too: the counts and exit 1
+base_db() {
+	BASEDB=$T/base.db
+	"${TIMEOUT[@]}" "$BIN" --db "$BASEDB" import -q "$EXAMPLE" >/dev/null 2>"$T/.err" ||
+		{ not_ok "base database: import of fixtures/example" "$(cat "$T/.err")"; echo "$PASS passed, $FAIL failed"; exit 1; }
+	dbstate "$BASEDB" >/dev/null # settle the WAL so that the copies are stable
+}
+table() { # PRINTF-TEXT [EXT]: a single-table corpus $CD/$CASE.EXT (tsv)
+	CORP=$CD/$CASE.${2:-tsv}
+	# shellcheck disable=SC2059 # the text is a printf format on purpose
+	printf "$1" >"$CORP"
+	IMPORT=(import -q "$CORP")
+}
+setcol() { # FILE LINE COLUMN VALUE: set a field of a TSV file
+	awk -v l="$2" -v c="$3" -v v="$4" 'BEGIN { FS = OFS = "\t" } NR == l { $c = v } 1' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+# the bad inputs both tables hold: results.tsv (missing, empty, a header
+# only, a row short or long of a field, a BOM, a repeated tag, tput not a
+# positive number), a load summary cut or with a stray character, a trace out
+# of order or with its counter reset, a tag that is SQL
+s_results_missing() { ex; rm "$CORP/results.tsv"; }
+s_results_empty() { ex; : >"$CORP/results.tsv"; }
+s_header_only() { ex; sed -i '2,$d' "$CORP/results.tsv"; }
+s_few_fields() { ex; sed -i '3s/\t[^\t]*$//' "$CORP/results.tsv"; }
+s_many_fields() { ex; sed -i '3s/$/\textra/' "$CORP/results.tsv"; }
+s_bom() { ex; sed -i '1s/^/\xef\xbb\xbf/' "$CORP/results.tsv"; }
+s_dup_tags() { ex; setcol "$CORP/results.tsv" 5 1 g1-n100-b1; }
+s_tput_abc() { ex; setcol "$CORP/results.tsv" 2 13 abc; }
+s_tput_nan() { ex; setcol "$CORP/results.tsv" 2 13 NaN; }
+s_tput_inf() { ex; setcol "$CORP/results.tsv" 2 13 inf; }
+s_tput_neg() { ex; setcol "$CORP/results.tsv" 2 13 -475.2; }
+s_json_truncated() { ex; truncate -s 300 "$CORP/$J1"; }
+s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
+s_trace_order() { ex; sed -i '10{h;d};11G' "$CORP/$S1"; }
+s_trace_reset() { ex; setcol "$CORP/$S1" 20 5 0; }
+s_sql_injection() { table "tag\ttput\n'; DROP TABLE runs; --\t5\nr2\t6\n"; }
+s_unreadable() { # root reads anything: run as nobody (setpriv) then
+	if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+		SKIP="running as root and setpriv is not installed"
+		return
+	fi
+	ex
+	chmod 777 "$CD"
+	chmod -R a+rX "$CORP"
+	chmod 000 "$CORP/$J1"
+	chmod 666 "$CDB"
+	[ "$(id -u)" = 0 ] || return 0
+	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	if ! "${RUNAS[@]}" "$BIN" --version >/dev/null 2>&1; then
+		SKIP="user nobody cannot run $BIN"
+	elif "${RUNAS[@]}" cat "$CORP/$J1" >/dev/null 2>&1; then
+		SKIP="user nobody can still read a chmod 000 file"
+	fi
+}
+s_spaces_quotes() {
+	mkdir -p "$CD/dir with spaces"
+	CORP="$CD/dir with spaces/my \"odd\" corpus's copy"
+	copy_tree "$EXAMPLE" "$CORP"
+	IMPORT=(import -q "$CORP")
+}
+# case_prepare SETUP NAME: IMPORT, RUNAS, SKIP, POST_MSG and CORP emptied, then
+# SETUP run in $CD; false, after a skip line for the check NAME, when SETUP
+# set SKIP
+# shellcheck disable=SC2034 # the scripts' post functions set POST_MSG
+case_prepare() {
+	IMPORT=()
+	RUNAS=()
+	SKIP=""
+	POST_MSG=""
+	CORP=""
+	pushd "$CD" >/dev/null || return 1
+	$1
+	popd >/dev/null || exit 2
+	[ -z "$SKIP" ] || { skip "$2" "$SKIP"; return 1; }
+}
+# case_import: the case's import (RUNAS, TIMEOUT) into $CDB, its output in
+# $CD/stdout and $CD/stderr; sets RC, BEFORE (the database's state before it)
+# and CASE_SECS (how long the import took)
+# shellcheck disable=SC2034 # the scripts read BEFORE and CASE_SECS
+case_import() {
+	local t0
+	BEFORE=$(dbstate "$CDB")
+	t0=$(now)
+	"${RUNAS[@]}" "${TIMEOUT[@]}" "$BIN" --db "$CDB" "${IMPORT[@]}" >"$CD/stdout" 2>"$CD/stderr"
+	RC=$?
+	CASE_SECS=$(elapsed "$t0" "$(now)")
 }

@@ -12,12 +12,9 @@
 # is byte for byte what `plot` wrote (sha256sum before and after).
 #
 #   bash tests/e2e/report_outdir.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
 source "$(dirname "$0")/lib.sh"
 e2e_start report-outdir "$@"
-TIMEOUT=(timeout 120)
+e2e_timeout 120
 DB=$T/db
 CORP=$T/corp
 cp -r "$ROOT/fixtures/example" "$CORP"

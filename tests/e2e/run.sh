@@ -491,35 +491,9 @@ BASEDB=$T/base.db
 	not_ok "B: base database" "import of fixtures/example failed: $(cat "$T/.err")"
 dbstate "$BASEDB" >/dev/null
 
-# Setup functions run inside the case folder $CD with $CASE set. They build
-# the corpus and may change IMPORT (the import arguments), RUNAS (a command
-# prefix) or set SKIP (a reason to skip). Post functions (success cases)
-# check the database $CDB and set POST_MSG on failure.
-ex() { # a copy of fixtures/example at $CD/$CASE; CORP is its path
-	CORP=$CD/$CASE
-	copy_tree "$EXAMPLE" "$CORP"
-	IMPORT=(import -q "$CORP")
-}
-table() { # TEXT: a single-table corpus $CD/$CASE.tsv
-	CORP=$CD/$CASE.tsv
-	printf "$1" >"$CORP"
-	IMPORT=(import -q "$CORP")
-}
-setcol() { # FILE LINE COLUMN VALUE: set a field of a TSV file
-	awk -v l="$2" -v c="$3" -v v="$4" 'BEGIN { FS = OFS = "\t" } NR == l { $c = v } 1' "$1" >"$1.new" && mv "$1.new" "$1"
-}
-S1=runs/g1-n100-b1/sample.tsv
-J1=runs/g1-n100-b1/load.json
+# Setup and post functions (lib.sh, "bad-input cases", holds ex, table,
+# setcol, S1, J1 and the setups this table shares with hostile.sh).
 
-s_results_missing() { ex; rm "$CORP/results.tsv"; }
-s_results_empty() { ex; : >"$CORP/results.tsv"; }
-s_header_only() { ex; sed -i '2,$d' "$CORP/results.tsv"; }
-s_few_fields() { ex; sed -i '3s/\t[^\t]*$//' "$CORP/results.tsv"; }
-s_many_fields() { ex; sed -i '3s/$/\textra/' "$CORP/results.tsv"; }
-s_tput_abc() { ex; setcol "$CORP/results.tsv" 2 13 abc; }
-s_tput_nan() { ex; setcol "$CORP/results.tsv" 2 13 NaN; }
-s_tput_inf() { ex; setcol "$CORP/results.tsv" 2 13 inf; }
-s_tput_neg() { ex; setcol "$CORP/results.tsv" 2 13 -475.2; }
 s_tput_hex() { ex; setcol "$CORP/results.tsv" 2 13 0x1db; }
 s_sessions_neg() { ex; setcol "$CORP/results.tsv" 2 3 -100; }
 s_p50_neg() { ex; setcol "$CORP/results.tsv" 2 14 -3.5; }
@@ -537,7 +511,6 @@ p_crlf() {
 	diff -q "$CD/dump.tsv" "$EXAMPLE/$S1" >/dev/null ||
 		{ POST_MSG="the CRLF sample.tsv is not stored value for value: $(diff "$CD/dump.tsv" "$EXAMPLE/$S1" | head -4 | tr '\n' ' ')"; return 1; }
 }
-s_bom() { ex; sed -i '1s/^/\xef\xbb\xbf/' "$CORP/results.tsv"; }
 p_bom() {
 	local c=$(sqlq "$CASE")
 	local r=$(q "$CDB" "SELECT count(*) FROM run_attrs a JOIN runs r USING (run_id) JOIN corpora k USING (corpus_id)
@@ -557,11 +530,8 @@ p_csv_quoted() {
 		[ "$r" = 'r1|a, b#r2|x"y' ] || { POST_MSG="runs --format csv read back as '$r'"; return 1; }
 	fi
 }
-s_dup_tags() { ex; setcol "$CORP/results.tsv" 5 1 g1-n100-b1; }
 s_blank_line() { ex; sed -i '5s/.*//' "$CORP/results.tsv"; }
 s_dup_header() { ex; sed -i '1s/\tsessions\t/\tgomaxprocs\t/' "$CORP/results.tsv"; }
-s_trace_order() { ex; sed -i '10{h;d};11G' "$CORP/$S1"; }
-s_trace_reset() { ex; setcol "$CORP/$S1" 20 5 0; }
 s_trace_app_j_half() { ex; setcol "$CORP/$S1" 20 7 1; }
 s_trace_backstep() { # app_j one jiffy below the previous row: tolerated, counted
 	ex
@@ -589,8 +559,6 @@ p_trace_missing() {
 	r=$(q "$CDB" "SELECT m.kind, m.expected_path FROM missing_files m JOIN runs_v r USING (run_id) WHERE r.corpus = $(sqlq "$CASE")" | tr '\t' ' ')
 	[ "$r" = "trace $S1" ] || { POST_MSG="missing_files '$r', expected 'trace $S1'"; return 1; }
 }
-s_json_truncated() { ex; truncate -s 300 "$CORP/$J1"; }
-s_json_stray() { ex; sed -i '3s/,$/,x/' "$CORP/$J1"; }
 s_json_wrong_type() { ex; sed -i 's/"valid": true/"valid": "yes"/' "$CORP/$J1"; }
 s_json_empty() { ex; : >"$CORP/$J1"; }
 s_binary() { # 4 KiB of random bytes (fixed seed) with NULs, quotes and all
@@ -599,30 +567,6 @@ s_binary() { # 4 KiB of random bytes (fixed seed) with NULs, quotes and all
 	printf '\0\0\0' >>"$CORP/results.tsv"
 }
 s_nul_row() { ex; printf 'g9-n100-b1\t8\0x\n' >>"$CORP/results.tsv"; }
-s_unreadable() { # root reads anything: run as nobody (setpriv) then
-	if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
-		SKIP="running as root and setpriv is not installed"
-		return
-	fi
-	ex
-	chmod 777 "$CD"
-	chmod -R a+rX "$CORP"
-	chmod 000 "$CORP/$J1"
-	chmod 666 "$CDB"
-	[ "$(id -u)" = 0 ] || return 0
-	RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	if ! "${RUNAS[@]}" "$BIN" --version >/dev/null 2>&1; then
-		SKIP="user nobody cannot run $BIN"
-	elif "${RUNAS[@]}" cat "$CORP/$J1" >/dev/null 2>&1; then
-		SKIP="user nobody can still read a chmod 000 file"
-	fi
-}
-s_spaces_quotes() {
-	mkdir -p "$CD/dir with spaces"
-	CORP="$CD/dir with spaces/my \"odd\" corpus's copy"
-	copy_tree "$EXAMPLE" "$CORP"
-	IMPORT=(import -q "$CORP")
-}
 p_spaces_quotes() {
 	local name="my \"odd\" corpus's copy"
 	"$BIN" --db "$CDB" runs --corpus "$name" --format tsv >"$CD/o.tsv" 2>"$CD/o.err"
@@ -646,7 +590,6 @@ p_tag_quote_table() {
 	local r=$(q "$CDB" "SELECT tag || '=' || tput FROM runs_v WHERE corpus = $(sqlq "$CASE") ORDER BY tag" | tr '\n' ' ')
 	[ "$r" = "it's=7.0 x\"y=6.0 " ] || { POST_MSG="runs '$r', expected 'it's=7.0 x\"y=6.0'"; return 1; }
 }
-s_sql_injection() { table "tag\ttput\n'; DROP TABLE runs; --\t5\nr2\t6\n"; }
 p_sql_injection() {
 	local r=$(q "$CDB" "SELECT count(*) FROM runs WHERE tag = '''; DROP TABLE runs; --'" 2>&1)
 	[ "$r" = 1 ] || { POST_MSG="runs with the literal tag: '$r'"; return 1; }
@@ -752,25 +695,12 @@ for spec in "${CASES[@]}"; do
 	e2e_case "bad-$CASE" || continue
 	name="bad input: $CASE"
 	case_folder "$CASE"
-	IMPORT=()
-	RUNAS=()
-	SKIP=""
-	POST_MSG=""
-	CORP=""
-	pushd "$CD" >/dev/null || continue
-	$setup
-	popd >/dev/null || exit 2
-	if [ -n "$SKIP" ]; then
-		skip "$name" "$SKIP"
-		continue
-	fi
-	before=$(dbstate "$CDB")
-	"${RUNAS[@]}" "${TIMEOUT[@]}" "$BIN" --db "$CDB" "${IMPORT[@]}" >"$CD/stdout" 2>"$CD/stderr"
-	RC=$?
+	case_prepare "$setup" "$name" || continue
+	case_import
 	ERR=$(cat "$CD/stderr")
 	after=$(dbstate "$CDB")
 	how="command: ${RUNAS[*]:+${RUNAS[*]} }$(cmdline --db "$CDB" "${IMPORT[@]}")"$'\n'"stderr: $ERR"
-	problems=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$before" "$after")
+	problems=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$BEFORE" "$after")
 	if [ "$want_rc" = 0 ] && [ "$RC" = 0 ] && [ -n "$post" ]; then
 		$post || problems+="$POST_MSG; "
 	fi

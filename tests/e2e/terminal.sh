@@ -16,17 +16,11 @@
 # Markdown escape such as &lt; or \*). The pane is checked to be 120 wide
 # first. Skipped (one 'ok # skip' line) when tmux is not installed.
 
-set -u
-set -o pipefail
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$E2E_DIR/lib.sh"
 e2e_start terminal "$@"
-SHARED=$(realpath "$3") || exit 2
 export LC_ALL=C.UTF-8
 WIDTH=120
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
-echo "# coreplan: $BIN"
 
 if ! command -v tmux >/dev/null || ! command -v python3 >/dev/null; then
 	skip "terminal: every command at $WIDTH columns" "tmux or python3 is not installed"

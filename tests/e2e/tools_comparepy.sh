@@ -11,12 +11,8 @@
 # libbenchmark; the JSON rows carry the same p values.
 #
 #   bash tests/e2e/tools_comparepy.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
 source "$(dirname "$0")/lib.sh"
 e2e_start tools-comparepy "$@"
-TIMEOUT=(timeout 300)
 PEER=$ROOT/tests/e2e/comparepy_peer.py
 
 view_text() { python3 -c 'import json, sys; sys.stdout.write(json.load(open(sys.argv[1]))["facts"]["comparepy_text"]["value"])' "$T/.out"; }

@@ -20,17 +20,11 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
 # shellcheck source=lib.sh
 . "$E2E_DIR/lib.sh"
 e2e_start gbench "$@"
 SAMPLE=$ROOT/fixtures/tools/gbench/bm_sum.json
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+e2e_timeout 120
 
 py_medians() { # FILE KEY: "threads median" per thread count, iteration rows only (ns)
 	"$PY" "$E2E_PY_DIR/tools_gbench_medians.py" "$1" "$2"
@@ -38,53 +32,31 @@ py_medians() { # FILE KEY: "threads median" per thread count, iteration rows onl
 py_range() { # FILE KEY: "threads range_pct" per thread count
 	"$PY" "$E2E_PY_DIR/tools_gbench_range.py" "$1" "$2"
 }
-sweep_medians() {
-	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "median") m = i }; next }
-		{ print $l, $m }' "$T/.out"
-}
-same_numbers() { # NAME EXPECTED ACTUAL: "key value" lines, values equal to 1e-12 relative
-	local r
-	r=$("$PY" "$E2E_PY_DIR/tools_gbench_same_numbers.py" "$2" "$3")
-	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
-}
+# tsvpairs, same_numbers, check_noise_levels, check_compare_arms: lib.sh
 
 checks() { # FILE CORPUS [IMPORT-OPTIONS...]
 	local file=$1 corpus=$2 m
 	shift 2
-	DB=$T/$corpus.db
-	cpl import -q --name "$corpus" "$@" "$file"
-	expect_rc "$corpus: import" 0
-	cpl runs --corpus "$corpus" --format tsv
-	check_eq "$corpus: one run per repetition (no aggregate rows)" \
+	check_import_runs "$corpus" "$file" \
 		"$("$PY" -c 'import json, sys; print(sum(b.get("run_type") == "iteration" for b in json.load(open(sys.argv[1]))["benchmarks"]))' "$file")" \
-		"$(($(wc -l <"$T/.out") - 1))"
+		"one run per repetition (no aggregate rows)" "$@"
 	for m in real_time_ns cpu_time_ns; do
 		cpl sweep --corpus "$corpus" --by threads --metric "$m" --format tsv
 		expect_rc "$corpus: sweep --by threads --metric $m" 0
 		same_numbers "$corpus: $m medians = python3 statistics.median" \
-			"$(py_medians "$file" "${m%_ns}")" "$(sweep_medians)"
+			"$(py_medians "$file" "${m%_ns}")" "$(tsvpairs level median)"
 	done
-	cpl noise --corpus "$corpus" --by threads --metric cpu_time_ns --format tsv --view levels
-	expect_rc "$corpus: noise --by threads" 0
-	same_numbers "$corpus: noise level medians = python3" "$(py_medians "$file" cpu_time)" "$(sweep_medians)"
-	same_numbers "$corpus: noise range_pct = python3 (max - min) / median * 100" \
-		"$(py_range "$file" cpu_time)" \
-		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "range_pct") m = i }; next } { print $l, $m }' "$T/.out")"
-	cpl compare --corpus "$corpus" --metric real_time_ns --a threads=1 --b threads=2 --format tsv --view arms
-	expect_rc "$corpus: compare threads=1 vs 2" 0
-	same_numbers "$corpus: compare arm medians = python3" \
-		"$(py_medians "$file" real_time | awk '$1 == 1 { print "a", $2 } $1 == 2 { print "b", $2 }')" \
-		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "median") m = i; next } { print $1, $m }' "$T/.out")"
+	check_noise_levels "$corpus" threads cpu_time_ns "$(py_medians "$file" cpu_time)" "$(py_range "$file" cpu_time)"
+	check_compare_arms "$corpus" real_time_ns threads=1 threads=2 \
+		"$(py_medians "$file" real_time | awk '$1 == 1 { print "a", $2 } $1 == 2 { print "b", $2 }')"
 	cpl sweep --corpus "$corpus" --by num_cpus --metric real_time_ns --format tsv
 	check_eq "$corpus: num_cpus is a field of every run (context)" \
 		"$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"]["num_cpus"])' "$file")" \
-		"$(sweep_medians | awk '{ print $1 }')"
+		"$(tsvcol level)"
 }
 
-e2e_case real
-if e2e_skipping; then
-	: # built and run only for this case
-elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; then
+# real: bm_sum.cc built and run here (only in this case), then checks
+real_output() {
 	if g++ -O2 -o "$T/bm_sum" "$ROOT/fixtures/tools/gbench/bm_sum.cc" -lbenchmark -lpthread 2>"$T/cc.err"; then
 		"$T/bm_sum" --benchmark_repetitions=3 --benchmark_min_time=0.01 \
 			--benchmark_format=json >"$T/real.json" 2>"$T/bm.err"
@@ -92,8 +64,11 @@ elif command -v g++ >/dev/null && [ -e /usr/include/benchmark/benchmark.h ]; the
 	else
 		not_ok "build bm_sum.cc" "$(cat "$T/cc.err")"
 	fi
-else
-	skip "real Google Benchmark output" "g++ or libbenchmark-dev is not installed"
+}
+have_gbench() { command -v g++ && [ -e /usr/include/benchmark/benchmark.h ]; }
+if e2e_case real; then
+	run_or_skip real_output "real Google Benchmark output" \
+		"g++ or libbenchmark-dev is not installed" have_gbench
 fi
 e2e_case sample
 checks "$SAMPLE" sample --format gbench

@@ -9,25 +9,10 @@
 # lines, independent of the converter).
 #
 #   bash tests/e2e/tools_gobench.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-E2E_DIR=$ROOT/tests/e2e
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-gobench.XXXXXX") || exit 2
-trap 'chmod -R u+rwX "$T" 2>/dev/null; rm -rf "$T"' EXIT
-TIMEOUT=(timeout 120)
-PASS=0
-FAIL=0
-source "$E2E_DIR/lib.sh"
-unset COREPLAN_DB
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_start gobench "$@"
+e2e_timeout 120
 
 # median_of FILE NAME PROCS UNIT: the median of UNIT over FILE's result lines of NAME at PROCS
 median_of() {
@@ -184,6 +169,18 @@ check_eq "default metric: the output says the metric was chosen" yes \
 cpl sweep --by gomaxprocs --where name=BenchmarkParallelJoin --where file=old.txt --metric ns_per_op --format json
 check_eq "default metric: --metric given, no such note" no \
 	"$(jget '"yes" if "metric_default" in d["facts"] else "no"')"
+
+# translate and plot take the same default (their requests were filled before
+# it was chosen: translate read tput and found no runs)
+cpl translate --from file=old.txt --to file=new.txt --format json
+expect_rc "default metric: translate --from file=old.txt --to file=new.txt" 0
+check_eq "default metric: translate reads ns_per_op" ns_per_op "$(jget 'd["facts"]["metric"]["value"]')"
+check_eq "default metric: translate's from side holds old.txt's result lines" \
+	"$(grep -c '^Benchmark' "$ROOT/fixtures/tools/gobench/old.txt")" "$(jget 'd["facts"]["from_runs"]["value"]')"
+cpl plot scaling --by gomaxprocs --where file=old.txt --where name=BenchmarkParallelJoin \
+	--out "$T/defaulted.svg" --format json
+expect_rc "default metric: plot scaling" 0
+check_eq "default metric: plot reads ns_per_op" ns_per_op "$(jget 'd["facts"]["metric"]["value"]')"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -11,15 +11,10 @@
 #   bash tests/e2e/tools_hostile.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
 #
 # TOOLS_HOSTILE_ONLY=REGEX runs the cases whose name matches.
-set -u
-set -o pipefail
-export LC_ALL=C
 source "$(dirname "$0")/lib.sh"
 e2e_start tools-hostile "$@"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 [ -x /usr/bin/time ] || { echo "1..0 # skip /usr/bin/time is missing"; exit 0; }
-TIMEOUT=(timeout 120)
+e2e_timeout 120
 
 q() { sqlite3 -batch -noheader -separator $'\t' "$@"; }
 dbstate() { { sha256sum <"$1"; sqlite3 "$1" .dump | sha256sum; } | cut -c1-16 | tr '\n' ' '; }

@@ -19,17 +19,11 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
 # shellcheck source=lib.sh
 . "$E2E_DIR/lib.sh"
 e2e_start hyperfine "$@"
 SAMPLE=$ROOT/fixtures/tools/hyperfine/sleep_threads.json
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+e2e_timeout 120
 
 # per-level medians of a hyperfine file, "level median" lines (python3 reads the JSON)
 py_medians() { # FILE PARAM
@@ -38,52 +32,29 @@ py_medians() { # FILE PARAM
 py_range() { # FILE PARAM: "level range_pct" per result
 	"$PY" "$E2E_PY_DIR/tools_hyperfine_range.py" "$1" "$2"
 }
-# sweep's levels as "level median" lines
-sweep_medians() {
-	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "median") m = i }; next }
-		{ print $l, $m }' "$T/.out"
-}
-same_numbers() { # NAME EXPECTED ACTUAL: "level value" lines, values equal to 1e-12 relative
-	local r
-	r=$("$PY" "$E2E_PY_DIR/tools_hyperfine_same_numbers.py" "$2" "$3")
-	if [ "$r" = ok ]; then ok "$1"; else not_ok "$1" "expected:"$'\n'"$2"$'\n'"got:"$'\n'"$3"; fi
-}
+# tsvpairs, same_numbers, check_noise_levels, check_compare_arms: lib.sh
 
 # checks FILE CORPUS [IMPORT-OPTIONS...]: import, sweep, noise, compare
 checks() {
 	local file=$1 corpus=$2
 	shift 2
-	DB=$T/$corpus.db
-	cpl import -q --name "$corpus" "$@" "$file"
-	expect_rc "$corpus: import" 0
-	cpl runs --corpus "$corpus" --format tsv
-	check_eq "$corpus: one run per timing" \
+	check_import_runs "$corpus" "$file" \
 		"$("$PY" -c 'import json, sys; print(sum(len(r["times"]) for r in json.load(open(sys.argv[1]))["results"]))' "$file")" \
-		"$(($(wc -l <"$T/.out") - 1))"
+		"one run per timing" "$@"
 	cpl sweep --corpus "$corpus" --by threads --metric time_s --format tsv
 	expect_rc "$corpus: sweep --by threads" 0
 	same_numbers "$corpus: sweep medians = python3 statistics.median of times" \
-		"$(py_medians "$file" threads)" "$(sweep_medians)"
+		"$(py_medians "$file" threads)" "$(tsvpairs level median)"
 	check_eq "$corpus: a time: speedup at 4 below 1 (sleep grows with threads)" 1 \
 		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "speedup") s = i; next } $1 == 4 { print ($s < 1) }' "$T/.out")"
-	cpl noise --corpus "$corpus" --by threads --metric time_s --format tsv --view levels
-	expect_rc "$corpus: noise --by threads" 0
-	same_numbers "$corpus: noise level medians = python3" "$(py_medians "$file" threads)" "$(sweep_medians)"
-	same_numbers "$corpus: noise range_pct = python3 (max - min) / median * 100" \
-		"$(py_range "$file" threads)" \
-		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "level") l = i; if ($i == "range_pct") m = i }; next } { print $l, $m }' "$T/.out")"
-	cpl compare --corpus "$corpus" --metric time_s --a threads=1 --b threads=4 --format tsv --view arms
-	expect_rc "$corpus: compare threads=1 vs 4" 0
-	same_numbers "$corpus: compare arm medians = python3" \
-		"$(py_medians "$file" threads | awk '$1 == 1 { print "a", $2 } $1 == 4 { print "b", $2 }')" \
-		"$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "median") m = i; next } { print $1, $m }' "$T/.out")"
+	check_noise_levels "$corpus" threads time_s "$(py_medians "$file" threads)" "$(py_range "$file" threads)"
+	check_compare_arms "$corpus" time_s threads=1 threads=4 \
+		"$(py_medians "$file" threads | awk '$1 == 1 { print "a", $2 } $1 == 4 { print "b", $2 }')"
 	check_eq "$corpus: compare verdict (b sleeps 4x longer)" slower "$(tsvget arm b verdict)"
 }
 
-e2e_case real
-if e2e_skipping; then
-	: # hyperfine runs only for this case
-elif command -v hyperfine >/dev/null; then
+# real: a hyperfine parameter scan and a failing command run here (only in this case)
+real_output() {
 	(cd "$T" && hyperfine --style none --parameter-scan threads 1 4 --runs 3 \
 		--export-json "$T/scan.json" 'sleep 0.0{threads}' >/dev/null 2>"$T/hf.err")
 	if [ -s "$T/scan.json" ]; then
@@ -99,8 +70,9 @@ elif command -v hyperfine >/dev/null; then
 	else
 		not_ok "hyperfine output" "$(cat "$T/hf.err")"
 	fi
-else
-	skip "real hyperfine output" "hyperfine is not installed"
+}
+if e2e_case real; then
+	run_or_skip real_output "real hyperfine output" "hyperfine is not installed" command -v hyperfine
 fi
 e2e_case sample
 checks "$SAMPLE" sample --format hyperfine

@@ -30,16 +30,10 @@
 # report's comparison (levers over command) measured.
 #
 #   bash tests/e2e/tools_report.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
-set -u
-set -o pipefail
-export LC_ALL=C
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$E2E_DIR/lib.sh"
 e2e_start tools-report "$@"
-TIMEOUT=(timeout 300)
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 
 # tsv_column NAME: the column NAME of the TSV in $T/.out, its values joined by spaces
 tsv_column() {

@@ -19,37 +19,13 @@
 # "N passed, M failed"; exits 1 if any check failed.
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-set -u
-set -o pipefail
-export LC_ALL=C
-
-if [ $# -ne 3 ]; then
-	echo "usage: $0 COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR" >&2
-	exit 2
-fi
-BIN=$(realpath "$1") || exit 2
-ROOT=$(realpath "$2") || exit 2
-SHARED=$(realpath "$3") || exit 2
-: "$SHARED"
-SAMPLE=$ROOT/fixtures/tools/wrk
-unset COREPLAN_DB
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/coreplan-wrk.XXXXXX") || exit 2
-SERVER_PID=""
-cleanup() {
-	[ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-cd "$T" || exit 2
-PASS=0
-FAIL=0
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 300)
+# shellcheck source=lib.sh
 source "$E2E_DIR/lib.sh"
+e2e_start --cd wrk "$@"
+SAMPLE=$ROOT/fixtures/tools/wrk
+SERVER_PID=""
+e2e_cleanup() { [ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null; }
 DB=$T/w.db
-echo "# coreplan: $BIN"
 
 # awk_median DIR CONNS: the median of the Requests/sec figures of DIR's
 # files whose "T threads and C connections" line says CONNS (read by awk
@@ -68,9 +44,17 @@ awk_median() {
 }
 num6() { awk -v x="$1" 'BEGIN { printf "%.6f\n", x }'; }
 
+# check_median NAME DIR CONNS KEYCOL KEY: the median of the row of $T/.out
+# whose KEYCOL is KEY equals awk_median DIR CONNS (6 decimals; the check
+# "NAME (VALUE)")
+check_median() {
+	local want
+	want=$(awk_median "$2" "$3")
+	check_eq "$1 ($want)" "$want" "$(num6 "$(tsvget "$4" "$5" median)")" "$OUT"
+}
 # check_corpus NAME DIR CORPUS: the checks every wrk folder gets
 check_corpus() {
-	local name=$1 dir=$2 corpus=$3 c want got
+	local name=$1 dir=$2 corpus=$3 c
 	cpl runs --corpus "$corpus" --format tsv
 	expect_rc "$name: runs" 0
 	check_eq "$name: 6 runs, one per file" 6 "$(($(wc -l <"$T/.out") - 1))"
@@ -78,27 +62,18 @@ check_corpus() {
 	expect_rc "$name: sweep --by connections --metric requests_per_s" 0
 	for c in 1 4 8; do
 		check_eq "$name: sweep level $c has 2 runs" 2 "$(tsvget level "$c" n)" "$OUT"
-		want=$(awk_median "$dir" "$c")
-		got=$(num6 "$(tsvget level "$c" median)")
-		check_eq "$name: sweep level $c median = awk's median of Requests/sec ($want)" \
-			"$want" "$got" "$OUT"
+		check_median "$name: sweep level $c median = awk's median of Requests/sec" "$dir" "$c" level "$c"
 	done
 	cpl noise --corpus "$corpus" --by connections --metric requests_per_s --format tsv
 	expect_rc "$name: noise --by connections" 0
 	for c in 1 8; do
-		want=$(awk_median "$dir" "$c")
-		got=$(num6 "$(tsvget level "$c" median)")
-		check_eq "$name: noise level $c median = awk's ($want)" "$want" "$got" "$OUT"
+		check_median "$name: noise level $c median = awk's" "$dir" "$c" level "$c"
 	done
 	cpl compare --corpus "$corpus" --metric requests_per_s --a connections=1 \
 		--b connections=8 --view arms --format tsv
 	expect_rc "$name: compare connections=1 vs 8" 0
-	want=$(awk_median "$dir" 1)
-	got=$(num6 "$(tsvget arm a median)")
-	check_eq "$name: compare arm a median = awk's ($want)" "$want" "$got" "$OUT"
-	want=$(awk_median "$dir" 8)
-	got=$(num6 "$(tsvget arm b median)")
-	check_eq "$name: compare arm b median = awk's ($want)" "$want" "$got" "$OUT"
+	check_median "$name: compare arm a median = awk's" "$dir" 1 arm a
+	check_median "$name: compare arm b median = awk's" "$dir" 8 arm b
 }
 
 ###########################################################################

@@ -1,4 +1,4 @@
-# tools_hyperfine_same_numbers.py (tests/e2e/tools_hyperfine.sh): same_numbers EXPECTED ACTUAL: "level value" lines, values equal to 1e-12 relative
+# same_numbers.py (tests/e2e/lib.sh same_numbers): EXPECTED ACTUAL, "key value" lines: the same keys in order, values equal to 1e-12 relative
 import sys
 a = [l.split() for l in sys.argv[1].splitlines()]
 b = [l.split() for l in sys.argv[2].splitlines()]
