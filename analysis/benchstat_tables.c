@@ -193,14 +193,8 @@ static int intern_row(struct benchstat_result *r, const char *name, size_t *out)
 			*out = b->row_slots[k] - 1;
 			return 0;
 		}
-	if (r->nrows == b->rows_cap) {
-		size_t cap = b->rows_cap ? 2 * b->rows_cap : 64;
-		char **grown = realloc(r->rows, cap * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		r->rows = grown;
-		b->rows_cap = cap;
-	}
+	if (GROW(r->rows, b->rows_cap, r->nrows + 1) != 0)
+		return err_set("out of memory");
 	if (!(r->rows[r->nrows] = strdup(name)))
 		return err_set("out of memory");
 	b->row_slots[k] = r->nrows + 1;
@@ -312,14 +306,8 @@ static int intern_unit(struct benchstat_result *r, const char *unit, size_t *out
 	for (size_t i = b->nunits; i-- > 0;)
 		if (!strcmp(b->units[i], unit))
 			return *out = i, 0;
-	if (b->nunits == b->units_cap) {
-		size_t cap = b->units_cap ? 2 * b->units_cap : 8;
-		char **grown = realloc(b->units, cap * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		b->units = grown;
-		b->units_cap = cap;
-	}
+	if (GROW(b->units, b->units_cap, b->nunits + 1) != 0)
+		return err_set("out of memory");
 	if (!(b->units[b->nunits] = strdup(unit)))
 		return err_set("out of memory");
 	*out = b->nunits++;

@@ -21,6 +21,7 @@
 #include "corpus_int.h"
 
 #include "../common/err.h"
+#include "../common/grow.h"
 #include "../common/num.h"
 #include "../common/strbuf.h"
 #include "../schema/db.h"
@@ -368,14 +369,8 @@ static int run_attrs(struct store *s, const struct tool_row *row, const char *ta
 
 static int remember_set(struct store *s, int64_t id)
 {
-	if (s->nset_ids == s->set_ids_cap) {
-		size_t cap = s->set_ids_cap ? 2 * s->set_ids_cap : 64;
-		int64_t *grown = realloc(s->set_ids, cap * sizeof(*grown));
-		if (!grown)
-			return err_set("out of memory");
-		s->set_ids = grown;
-		s->set_ids_cap = cap;
-	}
+	if (GROW(s->set_ids, s->set_ids_cap, s->nset_ids + 1) != 0)
+		return err_set("out of memory");
 	s->set_ids[s->nset_ids++] = id;
 	return 0;
 }

@@ -414,14 +414,8 @@ static int column_of(struct table_sink *t, const char *name, uint32_t *out)
 	}
 	slot = column_slot(t, name);
 	if (!*slot) {
-		if (t->ncolumns == t->columns_cap) {
-			size_t cap = t->columns_cap ? 2 * t->columns_cap : 16;
-			char **grown = realloc(t->columns, cap * sizeof(*grown));
-			if (!grown)
-				return err_set("out of memory");
-			t->columns = grown;
-			t->columns_cap = cap;
-		}
+		if (GROW(t->columns, t->columns_cap, t->ncolumns + 1) != 0)
+			return err_set("out of memory");
 		if (!(t->columns[t->ncolumns] = strdup(name)))
 			return err_set("out of memory");
 		*slot = (uint32_t)(++t->ncolumns);
