@@ -162,9 +162,11 @@ static int run(int argc, char **argv, const char **cmd_name)
 	/* hidden: the man page, from the same tables (cli/man.h; CMake runs it) */
 	if (argc == 2 && strcmp(argv[1], "--man") == 0)
 		return man_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
-	/* hidden: docs/commands.md, from the same tables (cli/mddoc.h; a test compares) */
+	/* hidden: docs/commands.md and docs/commands/NAME.md, from the same tables (cli/mddoc.h; a test compares) */
 	if (argc == 2 && strcmp(argv[1], "--commands-md") == 0)
 		return mddoc_write(stdout, &global, commands, NCOMMANDS, COREPLAN_VERSION);
+	if (argc == 3 && strcmp(argv[1], "--commands-md") == 0)
+		return mddoc_write_command(stdout, commands, NCOMMANDS, argv[2]);
 	rc = opt_parser_init(&p, &global, argc, argv);
 	if (rc)
 		goto done;

@@ -1,6 +1,7 @@
 /* mddoc: see mddoc.h. */
 #include "mddoc.h"
 
+#include "../common/err.h"
 #include "../common/strbuf.h"
 
 #include <stdlib.h>
@@ -73,7 +74,12 @@ static void command(const struct cli_command *c, const struct opt_cmd *cmd, void
 	char *usage = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&usage, &len);
-	fprintf(fp, "\n## %s\n\n%s.\n", c->name, c->description);
+	fprintf(fp,
+		"<!-- docs/commands/%s.md: written by 'coreplan --commands-md %s' from the option "
+		"tables; do not edit: change the tables and run scripts/update-commands-md.sh -->\n",
+		c->name, c->name);
+	fprintf(fp, "# coreplan %s\n\n%s. [All commands](../commands.md).\n", c->name,
+		c->description);
 	if (mem) {
 		opt_print_usage(mem, cmd);
 		fclose(mem);
@@ -99,18 +105,18 @@ int mddoc_write(FILE *fp, const struct opt_cmd *global, const struct cli_command
 	fprintf(fp,
 		"<!-- docs/commands.md: written by 'coreplan --commands-md' from the option "
 		"tables (coreplan %s); do not edit: change the tables and run "
-		"'build/coreplan --commands-md > docs/commands.md' -->\n",
+		"scripts/update-commands-md.sh -->\n",
 		version);
 	fputs("# Commands\n\n"
 	      "Every command, as its `--help` states it (the same tables print both, and the man "
-	      "page). Each writes one document to standard output: the terminal text on a "
+	      "page), one page a command in [commands/](commands/). Each writes one document to standard output: the terminal text on a "
 	      "terminal, else Markdown, or the format `--format` names "
 	      "([formats.md](formats.md)).\n\n"
 	      "```text\ncoreplan [--db FILE] COMMAND [options]\n```\n\n",
 	      fp);
 	fputs("| command | what it does |\n|:---|:---|\n", fp);
 	for (size_t i = 0; i < n; i++)
-		fprintf(fp, "| [`%s`](#%s) | %s |\n", cmds[i].name, cmds[i].name,
+		fprintf(fp, "| [`%s`](commands/%s.md) | %s |\n", cmds[i].name, cmds[i].name,
 			cmds[i].description);
 	fputs("\n## Global options\n\nGiven before the command.\n\n", fp);
 	options(fp, global->specs);
@@ -124,5 +130,19 @@ int mddoc_write(FILE *fp, const struct opt_cmd *global, const struct cli_command
 		if (rest && *rest)
 			preformatted(fp, rest);
 	}
-	return cli_each_table(cmds, n, command, fp);
+	return 0;
+}
+
+int mddoc_write_command(FILE *fp, const struct cli_command *cmds, size_t n, const char *name)
+{
+	struct strbuf names = STRBUF_INIT;
+	int rc;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cmds[i].name, name))
+			return cli_each_table(&cmds[i], 1, command, fp);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&names, "%s%s", i ? ", " : "", cmds[i].name);
+	rc = err_usage("--commands-md: no command '%s' (commands: %s)", name, strbuf_str(&names));
+	strbuf_release(&names);
+	return rc;
 }
