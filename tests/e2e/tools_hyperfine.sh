@@ -4,7 +4,7 @@
 #   bash tests/e2e/tools_hyperfine.sh COREPLAN_BINARY REPO_ROOT SHARED_CORPORA_DIR
 #
 # In a mktemp -d folder (removed on exit):
-#   - real output: `hyperfine --parameter-scan threads 1 4 --runs 3
+#   - real output: `hyperfine --parameter-scan threads 1 4 --runs 6
 #     --export-json` of `sleep 0.0{threads}` (skipped with a 'skip' line when
 #     hyperfine is not installed), imported by content detection: one run per
 #     timing, `sweep --by threads --metric time_s` medians per level equal to
@@ -55,7 +55,7 @@ checks() {
 
 # real: a hyperfine parameter scan and a failing command run here (only in this case)
 real_output() {
-	(cd "$T" && hyperfine --style none --parameter-scan threads 1 4 --runs 3 \
+	(cd "$T" && hyperfine --style none --parameter-scan threads 1 4 --runs 6 \
 		--export-json "$T/scan.json" 'sleep 0.0{threads}' >/dev/null 2>"$T/hf.err")
 	if [ -s "$T/scan.json" ]; then
 		checks "$T/scan.json" real
