@@ -209,11 +209,14 @@ void finding_sentence(const struct finding *x, struct strbuf *out)
 				    x->n);
 			break;
 		}
-		strbuf_addf(out,
-			    "%s; steps resolved: %s; within noise: %s; largest range %.2f%% of "
+		/* some steps resolved, some not: the sweep's word is its weakest step's */
+		if (*x->steps && *x->within && !strcmp(x->word, NOISE_WITHIN))
+			strbuf_adds(out, "partly resolved (the sweep as a whole: " NOISE_WITHIN ")");
+		else
+			strbuf_adds(out, x->word);
+		strbuf_addf(out, "; steps resolved: %s; within noise: %s; largest range %.2f%% of "
 			    "the median",
-			    x->word, *x->steps ? x->steps : "none", *x->within ? x->within : "none",
-			    x->value);
+			    *x->steps ? x->steps : "none", *x->within ? x->within : "none", x->value);
 		if (finding_get(x, "bursts") > 0)
 			strbuf_addf(out, " (it holds %g first-run burst%s: see Where it breaks)",
 				    finding_get(x, "bursts"),

@@ -135,8 +135,14 @@ assert m["value"] == 0 and m["n"] == 21 and "CPU accounting is degraded: 9 of 21
 # calls within-noise); the largest range is 25.17 / 245.19 = 10.27% of its median
 check "cap: the e2-medium pg sweep: 100→300 resolved, 300→500 within noise (ranges 10.27% at most)" "$T/cap.json" '
 x = one("noise", "target=medium cfg=pg block=1,2,3")
-assert "within-noise; steps resolved: 100→300; within noise: 300→500" in x["text"], x["text"]
+assert "partly resolved (the sweep as a whole: within-noise); steps resolved: 100→300; within noise: 300→500" in x["text"], x["text"]
 near(x["value"], 10.27, 0.005)'
+# the null case: no step resolved keeps the plain word (results.tsv,
+# target=medium cfg=mem: Welch's t on ln tput, scipy.stats.ttest_ind
+# equal_var=False, SciPy 1.10.1: p = 0.786 at 100 -> 300, 0.489 at 300 -> 500)
+check "cap: the e2-medium mem sweep: no step resolved, plainly within noise" "$T/cap.json" '
+x = one("noise", "target=medium cfg=mem")
+assert "Noise (target=medium cfg=mem): within-noise; steps resolved: none; within noise: 100→300, 300→500" in x["text"], x["text"]'
 check "cap: pg memory slope 636.6 +- 17.3 kB/session (OLS, 95%)" "$T/cap.json" '
 x = one("memory", "target=medium cfg=pg")
 near(x["value"], 636.607, 0.01); near(x["hi"] - x["value"], 17.2507, 0.01); assert x["n"] == 9, x'
