@@ -298,6 +298,30 @@ static int configure(sqlite3 *db)
 	return db_exec(db, "PRAGMA foreign_keys = ON");
 }
 
+/* The database's pages (PRAGMA page_count); -1 when it cannot be read. */
+static int64_t pages_of(sqlite3 *db)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t pages = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &stmt, NULL) == SQLITE_OK &&
+	    sqlite3_step(stmt) == SQLITE_ROW)
+		pages = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return pages;
+}
+
+static bool is_wal(sqlite3 *db)
+{
+	sqlite3_stmt *stmt = NULL;
+	bool wal = false;
+	if (sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL) == SQLITE_OK &&
+	    sqlite3_step(stmt) == SQLITE_ROW)
+		wal = sqlite3_column_text(stmt, 0) &&
+		      !strcmp((const char *)sqlite3_column_text(stmt, 0), "wal");
+	sqlite3_finalize(stmt);
+	return wal;
+}
+
 /*
  * WAL lets a `runs` query read the last committed state while an import
  * writes; NORMAL keeps every commit across an application crash (only an
@@ -306,7 +330,24 @@ static int configure(sqlite3 *db)
  */
 static int journal(sqlite3 *db)
 {
-	int rc = db_exec(db, "PRAGMA journal_mode = WAL");
+	int rc = 0;
+	/*
+	 * A file with no page yet (just created): the switch writes its first
+	 * page without a rollback journal and its syncs (a journal created,
+	 * synced with its folder, deleted: four fdatasync calls). A crash
+	 * meanwhile leaves a file with no schema, which the next open takes
+	 * for a new one. Not in memory (no file name): WAL cannot be set
+	 * there, and OFF would stay, without rollback.
+	 */
+	const char *file = sqlite3_db_filename(db, "main");
+	bool fresh = file && *file && pages_of(db) == 0;
+	if (fresh)
+		rc = db_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
+	if (rc == 0)
+		rc = db_exec(db, "PRAGMA journal_mode = WAL");
+	/* storage without WAL (no shared memory): a rollback journal, never none */
+	if (rc == 0 && fresh && !is_wal(db))
+		rc = db_exec(db, "PRAGMA journal_mode = DELETE");
 	return rc ? rc : db_exec(db, "PRAGMA synchronous = NORMAL");
 }
 

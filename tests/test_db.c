@@ -380,6 +380,43 @@ static void empty_file_is_new(void **state)
 	db_close(db);
 }
 
+/*
+ * A new file is switched to WAL without a rollback journal (db.c journal():
+ * journal_mode OFF for the first page), then must journal as any database
+ * does: a rolled-back insert is gone, in a new file and in memory (where
+ * WAL cannot be set and OFF would stay: the bug this guards against). The
+ * expected modes are SQLite's: 'wal' for a file, 'memory' for :memory:.
+ */
+static void fresh_databases_roll_back(void **state)
+{
+	static const struct {
+		const char *name; /* below dir, or :memory: */
+		const char *mode;
+	} cases[] = {{"fresh.db", "wal"}, {":memory:", "memory"}};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sqlite3 *db = NULL;
+		char path[256], sql[128];
+		if (cases[i].name[0] == ':')
+			snprintf(path, sizeof(path), "%s", cases[i].name);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dir, cases[i].name);
+		assert_int_equal(db_open(path, false, &db), 0);
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = '%s'",
+			 cases[i].mode);
+		assert_int_equal(db_scalar_int(db, sql), 1);
+		assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 1);
+		assert_int_equal(db_begin(db), 0);
+		assert_int_equal(db_exec(db, "INSERT INTO corpora (name, source_path, content_hash, imported_at,"
+					     " layout, manifest, options) VALUES ('x', '/x', 'h', 't', 'l', '', '')"),
+				 0);
+		db_rollback(db);
+		assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM corpora"), 0);
+		db_close(db);
+	}
+}
+
 /* coreplan_number: numbers as they are, text only when all of it is a finite number. */
 static void number_function(void **state)
 {
@@ -427,6 +464,7 @@ int main(void)
 		cmocka_unit_test(foreign_keys_cascade),
 		cmocka_unit_test(refuses_foreign_database),
 		cmocka_unit_test(empty_file_is_new),
+		cmocka_unit_test(fresh_databases_roll_back),
 		cmocka_unit_test(number_function),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
