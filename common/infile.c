@@ -67,11 +67,17 @@ static int refuse_kind(const char *display, unsigned mode)
 	return err_set("'%s' is %s, not a regular file: not read", display, infile_kind(mode));
 }
 
+static int refuse_size(const char *display, int64_t limit)
+{
+	char text[32];
+	limit_text(limit, text, sizeof(text));
+	return err_at(display, 0, 0, "larger than %s (the limit for this file): not read", text);
+}
+
 /* After the open: a regular file within the limit, blocking reads, hashing from byte 0. */
 static int adopt(struct infile *f, int fd, const char *display, int64_t limit)
 {
 	struct stat st;
-	int flags;
 	f->fd = fd;
 	f->limit = limit;
 	f->bytes = 0;
@@ -84,16 +90,13 @@ static int adopt(struct infile *f, int fd, const char *display, int64_t limit)
 		return err_set("cannot stat '%s': %s", display, strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return refuse_kind(display, st.st_mode);
-	if (limit > 0 && st.st_size > limit) {
-		char text[32];
-		limit_text(limit, text, sizeof(text));
-		return err_at(display, 0, 0, "larger than %s (the limit for this file): not read",
-			      text);
-	}
+	if (limit > 0 && st.st_size > limit)
+		return refuse_size(display, limit);
+	/*
+	 * O_NONBLOCK stays set: it only kept a FIFO from blocking the open, and
+	 * reads of a regular file (the only kind accepted above) ignore it.
+	 */
 	identity(&st, &f->id);
-	flags = fcntl(fd, F_GETFL);
-	if (flags >= 0)
-		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	return 0;
 }
 
@@ -233,16 +236,82 @@ static int check_inside(int fd, const char *root, const char *display)
 		       display, root, real);
 }
 
-int infile_open_in(struct infile *f, int dir_fd, const char *root, const char *relative,
-		   const char *display, int64_t limit)
+void infile_dirs_init(struct infile_dirs *d, int root_fd, const char *root)
 {
-	char *copy = NULL, *last = NULL;
-	int parent = -1, fd = -1;
+	d->root_fd = root_fd;
+	d->root = root;
+	d->folder = NULL;
+	d->fd = -1;
+}
+
+void infile_dirs_release(struct infile_dirs *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->folder);
+	d->folder = NULL;
+	d->fd = -1;
+}
+
+/* The folder part of relative ("" for a file directly below the root). */
+static size_t folder_len(const char *relative)
+{
+	const char *slash = strrchr(relative, '/');
+	return slash ? (size_t)(slash - relative) : 0;
+}
+
+/*
+ * The open folder holding `relative` (the root's descriptor for a file
+ * directly below it): the cached one when it is the same folder, else
+ * opened by open_parents() and checked to lie inside the root once (a
+ * file then opened by a single name below it, O_NOFOLLOW, is inside too).
+ * *last points into *copy (the caller frees it).
+ */
+static int folder_of(struct infile_dirs *d, const char *relative, const char *display,
+		     char **copy, int *parent, const char **last)
+{
+	size_t n = folder_len(relative);
 	bool missing = false;
+	char *name = NULL;
+	int rc;
+	*copy = NULL;
+	if (n == 0 || (d->folder && strlen(d->folder) == n && !strncmp(d->folder, relative, n))) {
+		rc = check_relative(relative, display);
+		*parent = n == 0 ? d->root_fd : d->fd;
+		*last = relative + (n ? n + 1 : 0);
+		return rc;
+	}
+	infile_dirs_release(d);
+	rc = open_parents_of(d->root_fd, relative, display, copy, parent, &name, &missing);
+	if (rc)
+		return rc;
+	*last = name;
+	rc = check_inside(*parent, d->root, display);
+	if (rc) {
+		close(*parent);
+		*parent = -1;
+		return rc;
+	}
+	d->folder = strndup(relative, n);
+	if (!d->folder) {
+		close(*parent);
+		*parent = -1;
+		return err_set("out of memory");
+	}
+	d->fd = *parent;
+	return 0;
+}
+
+int infile_open_below(struct infile *f, struct infile_dirs *d, const char *relative,
+		      const char *display, int64_t limit)
+{
+	char *copy = NULL;
+	const char *last = NULL;
+	int parent = -1, fd = -1;
 	struct stat st;
 	int rc;
 	*f = closed;
-	rc = open_parents_of(dir_fd, relative, display, &copy, &parent, &last, &missing);
+	rc = folder_of(d, relative, display, &copy, &parent, &last);
 	if (rc)
 		goto done;
 	if (fstatat(parent, last, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -267,16 +336,25 @@ int infile_open_in(struct infile *f, int dir_fd, const char *root, const char *r
 	}
 	rc = adopt(f, fd, display, limit);
 	fd = -1; /* f owns it now */
-	if (rc == 0)
-		rc = check_inside(f->fd, root, display);
+	if (rc == 0 && parent == d->root_fd)
+		rc = check_inside(f->fd, d->root, display);
 done:
 	if (fd >= 0)
 		close(fd);
-	if (parent >= 0 && parent != dir_fd)
-		close(parent);
 	free(copy);
 	if (rc)
 		infile_close(f);
+	return rc;
+}
+
+int infile_open_in(struct infile *f, int dir_fd, const char *root, const char *relative,
+		   const char *display, int64_t limit)
+{
+	struct infile_dirs d;
+	int rc;
+	infile_dirs_init(&d, dir_fd, root);
+	rc = infile_open_below(f, &d, relative, display, limit);
+	infile_dirs_release(&d);
 	return rc;
 }
 
@@ -323,12 +401,50 @@ int infile_same(const struct infile *f, const struct infile_id *want)
 		       f->display);
 }
 
+int infile_open_kept(struct infile *f, const char *bytes, int64_t len, const char *sha256,
+		     const char *display, int64_t limit)
+{
+	*f = closed;
+	f->display = strdup(display);
+	if (!f->display)
+		return err_set("out of memory reading '%s'", display);
+	if (limit > 0 && len > limit) {
+		int rc = refuse_size(display, limit);
+		infile_close(f);
+		return rc;
+	}
+	f->kept = bytes;
+	f->kept_sha256 = sha256;
+	f->limit = limit;
+	f->id.size = len;
+	return 0;
+}
+
+static void read_kept(struct infile *f, void *buf, size_t size, size_t *got)
+{
+	size_t left = (size_t)(f->id.size - f->bytes);
+	size_t n = size < left ? size : left;
+	memcpy(buf, f->kept + f->bytes, n);
+	f->bytes += (int64_t)n;
+	f->eof = n == 0;
+	*got = n;
+}
+
 int infile_read(struct infile *f, void *buf, size_t size, size_t *got)
 {
 	ssize_t n;
 	*got = 0;
 	if (f->eof || size == 0)
 		return 0;
+	if (f->kept) {
+		read_kept(f, buf, size, got);
+		return 0;
+	}
+	/* every byte fstat saw at the open is read: infile_end's fstat tells a file grown since */
+	if (f->id.size > 0 && f->bytes >= f->id.size) {
+		f->eof = true;
+		return 0;
+	}
 	do
 		n = read(f->fd, buf, size);
 	while (n < 0 && errno == EINTR);
@@ -380,6 +496,13 @@ int infile_end(struct infile *f, char hex[HASH_HEX_LEN + 1], int64_t *size)
 	struct infile_id now;
 	size_t got;
 	int rc;
+	if (f->kept) {
+		if (hex)
+			memcpy(hex, f->kept_sha256, HASH_HEX_LEN + 1);
+		if (size)
+			*size = f->id.size;
+		return 0;
+	}
 	while ((rc = infile_read(f, buf, sizeof(buf), &got)) == 0 && got > 0)
 		;
 	if (rc)

@@ -12,8 +12,11 @@
  *     folder's descriptor, one component at a time, each opened with
  *     O_NOFOLLOW. An absolute path, an empty or '..' component or a
  *     symbolic link anywhere below the folder is refused, so the file is
- *     inside the folder by construction; its real path (/proc/self/fd,
- *     where there is one) is checked against the folder's too.
+ *     inside the folder by construction; the real path (/proc/self/fd,
+ *     where there is one) of the folder holding it is checked against the
+ *     corpus folder's too (of the file itself when it lies directly in
+ *     the corpus folder). infile_open_below() keeps the last folder open
+ *     for the next file in it (an importer reads a run's files in turn).
  * Both look before they open (stat or fstatat, without opening a device
  * or a FIFO), then open with O_NONBLOCK|O_CLOEXEC|O_NOCTTY, so a FIFO
  * swapped in meanwhile cannot block the open, and fstat the descriptor:
@@ -22,7 +25,9 @@
  * larger than the caller's limit.
  *
  * Every byte read through infile_read() is counted and hashed (SHA-256),
- * and reading past the limit is an error. infile_end() reads whatever the
+ * and reading past the limit is an error; reading ends at the size fstat
+ * saw at the open (a file that grew since fails infile_end's identity
+ * check, as one that shrank does). infile_end() reads whatever the
  * caller left, then checks that the file did not change while it was
  * read: the same inode, size, modification and change times as fstat saw
  * at the open, and exactly that many bytes read. Its hash and size then
@@ -65,7 +70,25 @@ struct infile {
 	int64_t bytes; /* read so far */
 	bool eof;
 	struct hash_ctx *hash;
+	const char *kept;        /* infile_open_kept: the bytes (the caller's), fd -1 */
+	const char *kept_sha256; /* and their hash */
 };
+
+/*
+ * The folder of the file last opened below a corpus folder, kept open:
+ * the next file in the same folder is opened below it without walking
+ * and checking the path again. Owns fd and folder; root_fd and root are
+ * the caller's.
+ */
+struct infile_dirs {
+	int root_fd;      /* the corpus folder */
+	const char *root; /* its real path (NULL: not checked) */
+	char *folder;     /* relative path of the folder open as fd, or NULL */
+	int fd;
+};
+
+void infile_dirs_init(struct infile_dirs *d, int root_fd, const char *root);
+void infile_dirs_release(struct infile_dirs *d);
 
 /* A path the user named (links followed). */
 int infile_open(struct infile *f, const char *path, const char *display, int64_t limit);
@@ -77,6 +100,10 @@ int infile_open(struct infile *f, const char *path, const char *display, int64_t
 int infile_open_in(struct infile *f, int dir_fd, const char *root, const char *relative,
 		   const char *display, int64_t limit);
 
+/* infile_open_in() through d: the same checks, the folder opened once for its files. */
+int infile_open_below(struct infile *f, struct infile_dirs *d, const char *relative,
+		      const char *display, int64_t limit);
+
 /*
  * Open a folder below dir_fd the same way (no link, no '..', each
  * component O_NOFOLLOW); *out is its descriptor (the caller closes it).
@@ -85,6 +112,15 @@ int infile_open_in(struct infile *f, int dir_fd, const char *root, const char *r
  * symbolic link or the path leaves the folder.
  */
 int infile_opendir_in(int dir_fd, const char *relative, const char *display, int *out);
+
+/*
+ * Bytes read earlier from a file and their SHA-256 (corpus.c keeps a small
+ * file's bytes from its hashing, so it is read once): read as the file
+ * would be, infile_end() giving that hash and size; a limit applies as at
+ * an open. bytes and sha256 stay the caller's and must outlive f.
+ */
+int infile_open_kept(struct infile *f, const char *bytes, int64_t len, const char *sha256,
+		     const char *display, int64_t limit);
 
 /* 0 when the open file is the one `want` describes, else an error naming it as changed. */
 int infile_same(const struct infile *f, const struct infile_id *want);

@@ -264,6 +264,7 @@ static int open_root(struct importer *im, const char *path, bool is_dir)
 	im->root_fd = open(im->root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (im->root_fd < 0)
 		return err_set("cannot open folder '%s': %s", im->root, strerror(errno));
+	infile_dirs_init(&im->dirs, im->root_fd, im->root);
 	return 0;
 }
 
@@ -406,9 +407,12 @@ static void importer_release(struct importer *im)
 		free(im->unknown[i].first_tag);
 	}
 	free(im->unknown);
-	for (size_t i = 0; i < im->nfiles; i++)
+	for (size_t i = 0; i < im->nfiles; i++) {
 		free(im->files[i].path);
+		free(im->files[i].kept);
+	}
 	free(im->files);
+	infile_dirs_release(&im->dirs);
 	if (im->root_fd >= 0)
 		close(im->root_fd);
 	free(im->root);
@@ -420,7 +424,8 @@ static void importer_release(struct importer *im)
 int corpus_import(sqlite3 *db, const char *path, const struct import_options *opts,
 		  struct import_result *result)
 {
-	struct importer im = {.db = db, .opts = opts, .result = result, .root_fd = -1};
+	struct importer im = {.db = db, .opts = opts, .result = result, .root_fd = -1,
+			      .dirs = {.root_fd = -1, .fd = -1}};
 	char hash[HASH_HEX_LEN + 1];
 	struct stat st;
 	char *name;

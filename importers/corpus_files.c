@@ -147,21 +147,53 @@ static int changed(const char *relative)
 }
 
 /*
- * Every file, opened below the folder (infile_open_in: no link, no FIFO,
- * inside the folder), hashed to its end; what it is parsed from later
- * must be this same file (open_hashed).
+ * A small file's bytes are kept from its hashing and parsed from memory:
+ * each is read once, and what is parsed is what was hashed by
+ * construction. Larger files, and any beyond the budget, are read again
+ * (and checked against the hash) when they are parsed.
+ */
+#define KEEP_FILE_MAX ((int64_t)256 << 10)
+#define KEEP_TOTAL_MAX ((size_t)16 << 20)
+
+static bool worth_keeping(const struct importer *im, const struct infile *in)
+{
+	return in->id.size <= KEEP_FILE_MAX &&
+	       im->kept_total + (size_t)in->id.size <= KEEP_TOTAL_MAX;
+}
+
+/* Hash one open file to its end, keeping its bytes when worth_keeping(). */
+static int hash_one(struct importer *im, struct corpus_file *f, struct infile *in)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = 0;
+	f->id = in->id;
+	if (worth_keeping(im, in))
+		rc = infile_slurp(in, &text, &len);
+	if (rc == 0)
+		rc = infile_end(in, f->sha256, &f->size);
+	if (rc == 0 && text) {
+		f->kept = text;
+		im->kept_total += len;
+	} else {
+		free(text);
+	}
+	return rc;
+}
+
+/*
+ * Every file, opened below the folder (infile_open_below: no link, no
+ * FIFO, inside the folder), hashed to its end; what it is parsed from
+ * later must be this same file (im_open_hashed).
  */
 static int hash_files(struct importer *im)
 {
 	for (size_t i = 0; i < im->nfiles; i++) {
 		struct corpus_file *f = &im->files[i];
 		struct infile in;
-		int rc = infile_open_in(&in, im->root_fd, im->root, f->path, f->path,
-					INFILE_NO_LIMIT);
-		if (rc == 0) {
-			f->id = in.id;
-			rc = infile_end(&in, f->sha256, &f->size);
-		}
+		int rc = infile_open_below(&in, &im->dirs, f->path, f->path, INFILE_NO_LIMIT);
+		if (rc == 0)
+			rc = hash_one(im, f, &in);
 		infile_close(&in);
 		if (rc == 0 && im->early_path && !strcmp(f->path, im->early_path) &&
 		    strcmp(f->sha256, im->early_sha))
@@ -176,7 +208,10 @@ static int hash_files(struct importer *im)
 int im_open_hashed(struct importer *im, const struct corpus_file *f, int64_t limit,
 		   struct infile *in)
 {
-	int rc = infile_open_in(in, im->root_fd, im->root, f->path, f->path, limit);
+	int rc;
+	if (f->kept)
+		return infile_open_kept(in, f->kept, f->size, f->sha256, f->path, limit);
+	rc = infile_open_below(in, &im->dirs, f->path, f->path, limit);
 	if (rc == 0)
 		rc = infile_same(in, &f->id);
 	if (rc)

@@ -33,6 +33,7 @@ struct corpus_file {
 	int64_t size;
 	char sha256[HASH_HEX_LEN + 1];
 	struct infile_id id; /* when it was hashed: what it is parsed from must be the same */
+	char *kept; /* its bytes as hashed (a small file), parsed from memory; or NULL */
 	int64_t file_id;
 	const char *kind; /* static string; "other" until a rule claims the file */
 };
@@ -51,6 +52,8 @@ struct importer {
 	struct import_result *result;
 	char *root;   /* the corpus folder's real path */
 	int root_fd;  /* the corpus folder, open: every file is read below it */
+	struct infile_dirs dirs; /* the folder of the file last read below root_fd */
+	size_t kept_total;       /* bytes of the files kept from the hashing (corpus_file.kept) */
 	char *single; /* a single table: its name in root (the target of a link), else NULL */
 	/* the file read before the others were hashed (the manifest, a single table) */
 	const char *early_path;

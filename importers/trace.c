@@ -608,7 +608,8 @@ int trace_writer_import_infile(struct trace_writer *w, int64_t trace_id, struct 
 	if (rc)
 		goto done;
 #ifdef POSIX_FADV_SEQUENTIAL
-	posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (in->fd >= 0)
+		posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
 	rc = read_lines(&im, in, progress, progress_arg);
 	if (rc == 0 && stats)

@@ -240,6 +240,89 @@ static void test_opendir_in(void **state)
 	assert_int_equal(infile_opendir_in(root_fd, "../", "../", &fd), ERR_DATA);
 }
 
+/*
+ * Bytes kept from an earlier read: read back in pieces, ended with the
+ * hash and size given (the "abc" vector of test_hash_while_reading), and
+ * refused over a limit as an open would be.
+ */
+static void test_kept(void **state)
+{
+	static const char abc_sha[] =
+		"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+	struct infile f;
+	char buf[2], hex[HASH_HEX_LEN + 1];
+	size_t got;
+	int64_t size = 0;
+	(void)state;
+	assert_int_equal(infile_open_kept(&f, "abc", 3, abc_sha, "abc.txt", 16), 0);
+	assert_int_equal(f.fd, -1);
+	assert_int_equal(infile_read(&f, buf, 2, &got), 0);
+	assert_int_equal(got, 2);
+	assert_memory_equal(buf, "ab", 2);
+	assert_int_equal(infile_read(&f, buf, 2, &got), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(buf[0], 'c');
+	assert_int_equal(infile_read(&f, buf, 2, &got), 0);
+	assert_int_equal(got, 0);
+	assert_int_equal(infile_end(&f, hex, &size), 0);
+	assert_string_equal(hex, abc_sha);
+	assert_int_equal(size, 3);
+	infile_close(&f);
+	assert_int_equal(infile_open_kept(&f, "abc", 3, abc_sha, "abc.txt", 2), ERR_DATA);
+	assert_string_equal(err_msg(), "abc.txt: larger than 2 bytes (the limit for this file): "
+				       "not read");
+	assert_int_equal(f.fd, -1);
+	infile_close(&f);
+}
+
+/*
+ * infile_open_below keeps a file's folder open for the next file in it:
+ * a folder swapped for a link after it was opened is still the folder
+ * opened (its files are the ones already checked), and is walked again,
+ * and refused, once another folder was opened between. The inside check
+ * is made on the folder, and on a file directly in the root.
+ */
+static void test_open_below(void **state)
+{
+	struct infile_dirs dirs;
+	struct infile f;
+	(void)state;
+	assert_int_equal(mkdir(at("b"), 0700), 0);
+	assert_int_equal(mkdir(at("b/runs"), 0700), 0);
+	assert_int_equal(mkdir(at("b/other"), 0700), 0);
+	put("b/runs/a.txt", "a\n");
+	put("b/runs/b.txt", "b\n");
+	put("b/other/x.txt", "x\n");
+	infile_dirs_init(&dirs, root_fd, tmpdir);
+	assert_int_equal(infile_open_below(&f, &dirs, "b/runs/a.txt", "a", 0), 0);
+	infile_close(&f);
+	assert_string_equal(dirs.folder, "b/runs");
+	assert_int_equal(rename(at("b/runs"), at("b/moved")), 0);
+	assert_int_equal(symlink("moved", at("b/runs")), 0);
+	assert_int_equal(infile_open_below(&f, &dirs, "b/runs/b.txt", "b", 0), 0);
+	infile_close(&f);
+	assert_int_equal(infile_open_below(&f, &dirs, "b/other/x.txt", "x", 0), 0);
+	infile_close(&f);
+	assert_string_equal(dirs.folder, "b/other");
+	assert_int_equal(infile_open_below(&f, &dirs, "b/runs/a.txt", "runs/a.txt", 0), ERR_DATA);
+	expect_msg_contains("'runs' is a symbolic link: not followed");
+	assert_null(dirs.folder);
+	/* a '..' below a cached folder is refused as anywhere */
+	assert_int_equal(infile_open_below(&f, &dirs, "b/other/x.txt", "x", 0), 0);
+	infile_close(&f);
+	assert_int_equal(infile_open_below(&f, &dirs, "b/other/..", "dots", 0), ERR_DATA);
+	expect_msg_contains("'..' component");
+	infile_dirs_release(&dirs);
+	/* the root's real path: checked on the folder and on a file directly in the root */
+	put("top.txt", "t\n");
+	infile_dirs_init(&dirs, root_fd, "/nonexistent-root");
+	assert_int_equal(infile_open_below(&f, &dirs, "b/other/x.txt", "x", 0), ERR_DATA);
+	expect_msg_contains("is outside the corpus folder '/nonexistent-root'");
+	assert_int_equal(infile_open_below(&f, &dirs, "top.txt", "top", 0), ERR_DATA);
+	expect_msg_contains("is outside the corpus folder '/nonexistent-root'");
+	infile_dirs_release(&dirs);
+}
+
 /* Appended to between the open and the end: refused, though every byte was read. */
 static void test_changed_while_read(void **state)
 {
@@ -291,6 +374,8 @@ int main(void)
 		cmocka_unit_test(test_opendir_in),
 		cmocka_unit_test(test_changed_while_read),
 		cmocka_unit_test(test_same_identity),
+		cmocka_unit_test(test_kept),
+		cmocka_unit_test(test_open_below),
 	};
 	return cmocka_run_group_tests(tests, setup_dir, remove_dir);
 }

@@ -19,7 +19,11 @@
 #     file in place with its size and modification time kept, or swaps a
 #     file or a run folder for a symbolic link or a FIFO; one more case
 #     stops where a trace is being parsed (trace_writer_import_infile, the
-#     trace already open) and appends to it. gdb makes the timing
+#     trace already open) and appends to it. A file of at most 256 KiB is
+#     parsed from the bytes its hashing read, so the "kept-" cases must
+#     import the corpus as it was hashed (the database equal to an import
+#     of a pristine copy); the others change a trace made larger than
+#     that, which is read again and must be refused. gdb makes the timing
 #     deterministic: no race, no test hook in the binary. Without gdb
 #     these cases are skipped.
 # Every case states its exit code and a stderr fragment. For every case: no
@@ -109,47 +113,106 @@ s_topology_fifo() { fifo; CMD=(topology --from "$FIFO" --host h); }
 s_topology_dev_zero() { CMD=(topology --from /dev/zero --host h); }
 
 # ---- files changed between hashing and parsing (gdb) ----
+# A file of at most 256 KiB (corpus_files.c KEEP_FILE_MAX) is parsed from
+# the bytes its hashing read: a change after the hashing cannot reach the
+# database, which must then equal the import of the corpus as it was
+# (k_as_hashed). A larger file is read again and must be the file hashed:
+# big() makes a trace that large (its last row repeated: the same epoch,
+# counters not decreasing, valid) before the import, so the refusals of
+# the second read are tested on it.
+big() { # big FILE...: each over 256 KiB
+	local f
+	for f in "$@"; do
+		awk '{ print } END { for (i = 0; i < 300 * 1024 / length($0); i++) print }' "$CORP/$f" >"$CORP/$f.big"
+		mv "$CORP/$f.big" "$CORP/$f"
+	done
+}
+pristine() { copy_tree "$CORP" "$CD/pristine"; } # the corpus as the hashing will read it
 g_results_appended() { # a well-formed row for a run that was not there when hashed
 	ex
+	pristine
 	BREAK=trace_writer_new
+	CHECK=k_as_hashed
 	mutate "awk -F'\t' -v OFS='\t' 'NR == 2 { \$1 = \"g9-n100-b9\"; print }' results.tsv >>results.tsv"
-}
-g_trace_appended() { # the last row once more (same epoch, counters not decreasing: valid)
-	ex
-	BREAK=trace_writer_new
-	mutate "tail -n 1 $S1 >>$S1"
 }
 g_json_rewritten() { # same size, same modification time, other bytes
 	ex
+	pristine
 	BREAK=trace_writer_new
+	CHECK=k_as_hashed
 	mutate "cp -p $J1 ../j.orig" "sed -i 's/\"sessions_requested\": 100,/\"sessions_requested\": 999,/' $J1" \
 		"touch -r ../j.orig $J1" "cmp -s ../j.orig $J1 && echo 'not rewritten' >&2" "rm ../j.orig"
 }
+g_small_trace_to_link() { # a link to a file holding the secret: never opened
+	ex
+	pristine
+	BREAK=trace_writer_new
+	CHECK=k_as_hashed
+	cp "$T/outside/shadow" "$T/outside/$CASE.tsv"
+	mutate "rm $S1" "ln -s '$T/outside/$CASE.tsv' $S1"
+}
+g_results_to_fifo() { # never opened again: no hang, the rows as hashed
+	ex
+	pristine
+	BREAK=trace_writer_new
+	CHECK=k_as_hashed
+	mutate "rm results.tsv" "mkfifo results.tsv"
+}
+g_trace_appended() { # the last row once more
+	ex
+	big "$S1"
+	BREAK=trace_writer_new
+	mutate "tail -n 1 $S1 >>$S1"
+}
+g_trace_rewritten() { # same size, same modification time, other bytes
+	ex
+	big "$S1"
+	BREAK=trace_writer_new
+	mutate "cp -p $S1 ../s.orig" "sed -i '\$ s/[0-9]\$/x/' $S1" "sed -i '\$ s/x\$/0/' $S1" \
+		"sed -i '1 s/^1/2/' $S1" "touch -r ../s.orig $S1" "cmp -s ../s.orig $S1 && echo 'not rewritten' >&2" \
+		"rm ../s.orig"
+}
 g_trace_to_link() { # a copy outside with the same rows, a link left in its place
 	ex
+	big "$S1"
 	BREAK=trace_writer_new
 	cp "$CORP/$S1" "$T/outside/$CASE.tsv"
 	mutate "rm $S1" "ln -s '$T/outside/$CASE.tsv' $S1"
 }
 g_trace_to_fifo() {
 	ex
+	big "$S1"
 	BREAK=trace_writer_new
 	mutate "rm $S1" "mkfifo $S1"
 }
-g_results_to_fifo() {
-	ex
-	BREAK=trace_writer_new
-	mutate "rm results.tsv" "mkfifo results.tsv"
-}
 g_run_dir_to_link() { # the run folder moved outside, a link left in its place
 	ex
+	big "$S1"
 	BREAK=trace_writer_new
 	mutate "mv runs/g1-n100-b1 '$T/outside/$CASE-run'" "ln -s '$T/outside/$CASE-run' runs/g1-n100-b1"
 }
 g_trace_appended_while_read() { # stopped with the first trace open, before its first read
 	ex
+	# shellcheck disable=SC2046 # run folder names have no spaces
+	big $(cd "$CORP" && ls runs/*/sample.tsv)
 	BREAK=trace_writer_import_infile
 	mutate "for f in runs/*/sample.tsv; do tail -n 1 \$f >>\$f; done"
+}
+# k_as_hashed: the database equals one that imported the pristine copy
+# under the case's name (paths, import and host times blanked on both sides)
+k_as_hashed() {
+	local ref=$CD/ref.sqlite
+	cp "$BASEDB" "$ref"
+	"$BIN" --db "$ref" import -q --name "$CASE" "$CD/pristine" >/dev/null 2>"$CD/ref.err" ||
+		printf 'the pristine copy did not import: %s; ' "$(head -c 300 "$CD/ref.err")"
+	cp "$CDB" "$CD/got.sqlite"
+	for db in "$ref" "$CD/got.sqlite"; do
+		sqlite3 -batch "$db" "UPDATE corpora SET source_path = '', imported_at = ''; UPDATE hosts SET recorded_at = ''" ||
+			printf 'cannot blank %s; ' "$db"
+	done
+	[ "$(dbstate "$ref" | cut -d' ' -f2)" = "$(dbstate "$CD/got.sqlite" | cut -d' ' -f2)" ] ||
+		printf 'the database is not the import of the corpus as hashed (%s); ' \
+			"$(diff <(sqlite3 -batch "$ref" .dump) <(sqlite3 -batch "$CD/got.sqlite" .dump) | head -c 600 | tr '\n' ' ')"
 }
 
 # name | setup | expected exit | stderr fragment (grep -F; "re:" = grep -E)
@@ -171,12 +234,14 @@ CASES=(
 	"import-manifest-2MiB|s_manifest_opt_big|1|re:big\.manifest: larger than 1 MiB"
 	"topology-from-fifo|s_topology_fifo|1|re:/fifo' is a FIFO, not a regular file"
 	"topology-from-dev-zero|s_topology_dev_zero|1|'/dev/zero' is a character device, not a regular file"
-	"results-rows-appended-after-hashing|g_results_appended|1|'results.tsv' changed during the import"
+	"kept-results-rows-appended-after-hashing|g_results_appended|0|"
+	"kept-json-rewritten-same-size-and-mtime|g_json_rewritten|0|"
+	"kept-trace-swapped-for-a-link|g_small_trace_to_link|0|"
+	"kept-results-swapped-for-a-fifo|g_results_to_fifo|0|"
 	"trace-rows-appended-after-hashing|g_trace_appended|1|'$S1' changed during the import"
-	"json-rewritten-same-size-and-mtime|g_json_rewritten|1|'$J1' changed during the import"
+	"trace-rewritten-same-size-and-mtime|g_trace_rewritten|1|'$S1' changed during the import"
 	"trace-swapped-for-a-link|g_trace_to_link|1|'$S1' is a symbolic link: not followed"
 	"trace-swapped-for-a-fifo|g_trace_to_fifo|1|'$S1' is a FIFO, not a regular file"
-	"results-swapped-for-a-fifo|g_results_to_fifo|1|'results.tsv' is a FIFO, not a regular file"
 	"run-folder-swapped-for-a-link|g_run_dir_to_link|1|re:'g1-n100-b1' is a symbolic link: not followed"
 	"trace-appended-while-it-is-read|g_trace_appended_while_read|1|re:sample\.tsv' changed while it was read"
 )
@@ -218,6 +283,7 @@ for spec in "${CASES[@]}"; do
 	case_folder "$CASE"
 	CMD=()
 	BREAK=""
+	CHECK=""
 	CORP=""
 	STOPPED=1
 	pushd "$CD" >/dev/null || continue
@@ -242,6 +308,7 @@ for spec in "${CASES[@]}"; do
 	problems=""
 	[ "$STOPPED" = 1 ] || problems+="gdb never stopped at $BREAK (the binary does not call it: $(grep -E 'exited|Breakpoint|No symbol' "$CD/gdb.out" | head -3 | tr '\n' ' ')); "
 	problems+=$(case_problems "$want_rc" "$frag" "$CD/stderr" "$before" "$after")
+	[ -z "$CHECK" ] || problems+=$($CHECK)
 	if grep -aqF "$SECRET" "$CD/stdout" "$CD/stderr" 2>/dev/null; then
 		problems+="the secret file's text was printed; "
 	fi
