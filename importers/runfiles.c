@@ -216,16 +216,13 @@ static void locate_key(const char *text, const char *key, long *line, long *col)
 	hit = strstr(text, needle);
 	if (!hit)
 		return;
+	/* columns count bytes from the line's start; memchr finds the newlines a block at a time */
+	const char *line_start = text;
 	*line = 1;
-	*col = 1;
-	for (const char *p = text; p < hit; p++) {
-		if (*p == '\n') {
-			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
-		}
-	}
+	for (const char *nl; (nl = memchr(line_start, '\n', (size_t)(hit - line_start))) != NULL;
+	     line_start = nl + 1)
+		(*line)++;
+	*col = (long)(hit - line_start) + 1;
 }
 
 struct key_type {
@@ -282,26 +279,22 @@ static int check_json(sqlite3 *db, const char *text, size_t len, const char *dis
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
-	int valid;
-	if (!(stmt = db_cached(db, "SELECT json_valid(?1)")))
+	/* one parse: json_type() only of a valid text (the statement's JSON cache holds it) */
+	if (!(stmt = db_cached(db, "SELECT json_valid(?1), CASE WHEN json_valid(?1) THEN"
+				   " json_type(?1) END")))
 		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
-	valid = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_int(stmt, 0) == 1;
-	db_cached_done(stmt);
-	if (!valid) {
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		rc = err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
+	} else if (sqlite3_column_int(stmt, 0) != 1) {
 		long line, col;
 		const char *what;
 		json_locate_error(text, len, &line, &col, &what);
-		return err_at(display, line, col, "%s (not a valid generator record)", what);
-	}
-	if (!(stmt = db_cached(db, "SELECT json_type(?1)")))
-		return err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
-	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
-	if (sqlite3_step(stmt) != SQLITE_ROW)
-		rc = err_set("cannot check '%s': %s", display, sqlite3_errmsg(db));
-	else if (strcmp((const char *)sqlite3_column_text(stmt, 0), "object") != 0)
+		rc = err_at(display, line, col, "%s (not a valid generator record)", what);
+	} else if (strcmp((const char *)sqlite3_column_text(stmt, 1), "object") != 0) {
 		rc = err_at(display, 1, 1, "expected a JSON object, found %s",
-			    (const char *)sqlite3_column_text(stmt, 0));
+			    (const char *)sqlite3_column_text(stmt, 1));
+	}
 	db_cached_done(stmt);
 	return rc;
 }
