@@ -299,43 +299,36 @@ static int check_json(sqlite3 *db, const char *text, size_t len, const char *dis
 	return rc;
 }
 
-static int check_key_types(sqlite3 *db, const char *text, size_t len, const char *display)
+/*
+ * A top-level key of a known type: its JSON type fits, and so does its
+ * value (check_tree). Sets *line_out and *col_out to where the key is when
+ * it looked.
+ */
+static int check_key(sqlite3_stmt *stmt, const char *text, const char *key, const char *type,
+		     const char *display, long *line_out, long *col_out)
 {
-	sqlite3_stmt *stmt = NULL;
-	int rc = 0;
-	int step;
-	if (!(stmt = db_cached(db, "SELECT key, type, atom FROM json_each(?1)")))
-		return err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
-	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
-	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(stmt, 0);
-		const char *type = (const char *)sqlite3_column_text(stmt, 1);
-		for (size_t i = 0; i < sizeof(generator_keys) / sizeof(generator_keys[0]); i++) {
-			long line, col;
-			if (strcmp(key, generator_keys[i].key))
-				continue;
-			locate_key(text, key, &line, &col);
-			if (!type_fits(generator_keys[i].expected, type))
-				rc = err_at(display, line, col, "'%s' is %s, expected %s", key,
-					    type, generator_keys[i].expected);
-			/* JSON reads an integer beyond 64 bits as a real: its column cannot hold it
-			 */
-			else if (!strcmp(generator_keys[i].expected, "integer") &&
-				 !strcmp(type, "integer") &&
-				 sqlite3_column_type(stmt, 2) != SQLITE_INTEGER)
-				rc = err_at(display, line, col,
-					    "'%s' is an integer beyond the 64-bit range SQLite "
-					    "stores (-9223372036854775808 to 9223372036854775807)",
-					    key);
-			else if (!strcmp(type, "real") && !isfinite(sqlite3_column_double(stmt, 2)))
-				rc = err_at(display, line, col, "'%s' is not a finite number", key);
-			break;
-		}
+	for (size_t i = 0; i < sizeof(generator_keys) / sizeof(generator_keys[0]); i++) {
+		long line, col;
+		if (strcmp(key, generator_keys[i].key))
+			continue;
+		locate_key(text, key, &line, &col);
+		*line_out = line;
+		*col_out = col;
+		if (!type_fits(generator_keys[i].expected, type))
+			return err_at(display, line, col, "'%s' is %s, expected %s", key, type,
+				      generator_keys[i].expected);
+		/* JSON reads an integer beyond 64 bits as a real: its column cannot hold it */
+		if (!strcmp(generator_keys[i].expected, "integer") && !strcmp(type, "integer") &&
+		    sqlite3_column_type(stmt, 2) != SQLITE_INTEGER)
+			return err_at(display, line, col,
+				      "'%s' is an integer beyond the 64-bit range SQLite stores "
+				      "(-9223372036854775808 to 9223372036854775807)",
+				      key);
+		if (!strcmp(type, "real") && !isfinite(sqlite3_column_double(stmt, 2)))
+			return err_at(display, line, col, "'%s' is not a finite number", key);
+		return 0;
 	}
-	if (rc == 0 && step != SQLITE_DONE)
-		rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
-	db_cached_done(stmt);
-	return rc;
+	return 0;
 }
 
 static const char insert_record_sql[] =
@@ -381,27 +374,38 @@ static const char *leaf_text(sqlite3_stmt *stmt, int col, const char *type, char
 	return (const char *)sqlite3_column_text(stmt, col);
 }
 
-static int collect_leaves(sqlite3 *db, const char *text, size_t len, int64_t file_id,
-			  const char *display, struct attr_list *attrs)
+/*
+ * One walk of the record (json_tree, in document order): each top-level
+ * key of a known type is checked (check_key), each leaf becomes a
+ * "generator" attribute named by its path.
+ */
+static int check_tree(sqlite3 *db, const char *text, size_t len, int64_t file_id,
+		      const char *display, struct attr_list *attrs)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
 	int step;
 	if (!(stmt = db_cached(db,
 			       /* fullkey quotes keys that are not plain identifiers */
-			       "SELECT replace(substr(fullkey, 3), '\"', ''), type, atom"
-			       " FROM json_tree(?1)"
-			       " WHERE type NOT IN ('object', 'array') AND fullkey <> '$'")))
+			       "SELECT key, type, atom, replace(substr(fullkey, 3), '\"', ''),"
+			       " path = '$' FROM json_tree(?1) WHERE fullkey <> '$'")))
 		return err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
 	sqlite3_bind_text64(stmt, 1, text, len, SQLITE_STATIC, SQLITE_UTF8);
 	while (rc == 0 && (step = sqlite3_step(stmt)) == SQLITE_ROW) {
-		char buf[32];
-		const char *name = (const char *)sqlite3_column_text(stmt, 0);
+		const char *key = (const char *)sqlite3_column_text(stmt, 0);
 		const char *type = (const char *)sqlite3_column_text(stmt, 1);
-		long line, col;
-		locate_key(text, name, &line, &col);
-		rc = attr_list_add(attrs, "generator", name, leaf_text(stmt, 2, type, buf), file_id,
-				   line, col);
+		long line = -1, col = -1;
+		if (sqlite3_column_int(stmt, 4))
+			rc = check_key(stmt, text, key, type, display, &line, &col);
+		if (rc == 0 && strcmp(type, "object") && strcmp(type, "array")) {
+			char buf[32];
+			const char *name = (const char *)sqlite3_column_text(stmt, 3);
+			/* a top-level key already looked for is where its leaf is */
+			if (line < 0 || !key || strcmp(key, name))
+				locate_key(text, name, &line, &col);
+			rc = attr_list_add(attrs, "generator", name, leaf_text(stmt, 2, type, buf),
+					   file_id, line, col);
+		}
 	}
 	if (rc == 0 && step != SQLITE_DONE)
 		rc = err_set("cannot read '%s': %s", display, sqlite3_errmsg(db));
@@ -456,11 +460,9 @@ int genrec_parse(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text,
 	if (rc == 0)
 		rc = refuse_escaped_nul(text, len, display);
 	if (rc == 0)
-		rc = check_key_types(db, text, len, display);
+		rc = check_tree(db, text, len, file_id, display, attrs);
 	if (rc == 0)
 		rc = insert_record(db, run_id, file_id, text, len, display);
-	if (rc == 0)
-		rc = collect_leaves(db, text, len, file_id, display, attrs);
 	return rc;
 }
 
