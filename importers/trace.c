@@ -131,8 +131,13 @@ static int build_insert(struct trace_writer *w, int rows, sqlite3_stmt **out)
 			fail |= strbuf_adds(&sql, "(?1, ?2");
 		else
 			fail |= strbuf_addf(&sql, "%s(?1, ?2 + %d", k ? ", " : "", k);
+		/*
+		 * A bare ? is the next number (3 + c, BATCH_PARAM(k, c)): SQLite looks a
+		 * ?NNN up among the statement's numbered parameters as it codes each one,
+		 * 544 of them in the batch's SQL
+		 */
 		for (int c = 0; c < NCANON; c++)
-			fail |= strbuf_addf(&sql, ", ?%d", rows == 1 ? 3 + c : BATCH_PARAM(k, c));
+			fail |= strbuf_adds(&sql, ", ?");
 		fail |= strbuf_adds(&sql, ")");
 	}
 	if (fail)
