@@ -1,4 +1,6 @@
 /* db: see db.h. */
+/* O_TMPFILE (Linux; without it, new files are created by SQLite as before) */
+#define _GNU_SOURCE
 #include "db.h"
 
 #include "../common/err.h"
@@ -6,6 +8,9 @@
 #include "../common/num.h"
 #include "../common/strbuf.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +476,56 @@ static int open_immutable(const char *path, sqlite3 **db)
 	return rc;
 }
 
+/*
+ * A database file that does not exist yet is written whole from
+ * schema_template() (a new file holding the current schema, in WAL mode):
+ * an unnamed file in its folder (O_TMPFILE), then given its name
+ * with linkat(), which never replaces a file, so a database another
+ * process created meanwhile is left as it is and opened. Anything failing
+ * (a file system without O_TMPFILE, no /proc, a missing or read-only
+ * folder) leaves nothing behind, nor does a crash before the link: SQLite
+ * then creates the file and migrate() runs the script, as before.
+ */
+static void create_from_template(const char *path)
+{
+	const unsigned char *bytes;
+	size_t size, done = 0;
+	char proc[64];
+	struct stat st;
+	char *copy;
+	int fd;
+#ifndef O_TMPFILE
+	return;
+#endif
+	if (!*path || !strcmp(path, ":memory:") || lstat(path, &st) == 0 || errno != ENOENT)
+		return;
+	copy = strdup(path);
+	if (!copy)
+		return;
+	fd = open(dirname(copy), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	free(copy);
+	if (fd < 0)
+		return;
+	bytes = schema_template(&size);
+	while (done < size) {
+		ssize_t n = write(fd, bytes + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	/*
+	 * Not synced here: the first checkpoint (at the close of the writing
+	 * command) syncs the file, as it does the first page SQLite writes
+	 * itself on a new file (journal()).
+	 */
+	if (done == size)
+		(void)linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+	close(fd);
+}
+
 static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 {
 	sqlite3 *db = NULL;
@@ -481,6 +536,8 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 	if (readonly && access(path, F_OK) != 0)
 		return err_set("no database at '%s': run 'coreplan import' first (or pass --db)",
 			       path);
+	if (!readonly)
+		create_from_template(path);
 	/* one thread per process: no need for SQLite's per-call mutexes */
 	if (sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK) {

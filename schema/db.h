@@ -33,6 +33,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define DB_BUSY_TIMEOUT_MS 5000
 
@@ -50,6 +51,13 @@ const char *schema_migration_sql(int version);
  */
 int schema_current_version(void);
 const char *schema_current_sql(void);
+/*
+ * The bytes of a new database file holding that schema at that version,
+ * in WAL mode (generated with it): db_open() writes a new file from them,
+ * not parsing and running the script there (a sixth of an import of 110
+ * files). Static; *size is their length.
+ */
+const unsigned char *schema_template(size_t *size);
 
 /*
  * Open `path`. With readonly, a missing file is an error and no migration

@@ -12,6 +12,12 @@
  * rewrites it in place), so running the script gives a byte-identical
  * schema (tests/test_db.c, fresh_equals_migrated). Generated at every
  * build, it cannot fall behind the migrations.
+ *
+ * It also writes the bytes of a new database holding that schema: the
+ * script run on an empty in-memory database, user_version set, serialized
+ * (sqlite3_serialize), marked for WAL (header bytes 18 and 19, "file
+ * format" 2, as PRAGMA journal_mode = WAL leaves them). db.c writes them
+ * as a new file instead of running the script there (schema_template()).
  */
 #include "db.h"
 
@@ -70,6 +76,53 @@ static int write_current(sqlite3 *db, FILE *out)
 	return step == SQLITE_DONE ? 0 : 1;
 }
 
+/* The current script on an empty database, as db.c's migrate() runs it on a new file. */
+static int write_template(const char *script, FILE *out)
+{
+	sqlite3 *db = NULL;
+	unsigned char *bytes = NULL;
+	sqlite3_int64 size = 0;
+	char pragma[64];
+	int rc = 1;
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", schema_latest_version());
+	if (sqlite3_open(":memory:", &db) == SQLITE_OK &&
+	    sqlite3_exec(db, "PRAGMA page_size = 4096", NULL, NULL, NULL) == SQLITE_OK &&
+	    sqlite3_exec(db, script, NULL, NULL, NULL) == SQLITE_OK &&
+	    sqlite3_exec(db, pragma, NULL, NULL, NULL) == SQLITE_OK)
+		bytes = sqlite3_serialize(db, "main", &size, 0);
+	if (bytes && size >= 100 && size % 4096 == 0) {
+		bytes[18] = bytes[19] = 2; /* WAL */
+		fprintf(out, "\nstatic const unsigned char template_bytes[%lld] = {",
+			(long long)size);
+		for (sqlite3_int64 i = 0; i < size; i++)
+			fprintf(out, "%s%u,", i % 24 ? "" : "\n\t", bytes[i]);
+		fprintf(out, "\n};\n\nconst unsigned char *schema_template(size_t *size)\n{\n"
+			     "\t*size = sizeof(template_bytes);\n\treturn template_bytes;\n}\n");
+		rc = 0;
+	} else {
+		fprintf(stderr, "gen_current: cannot serialize the new database: %s\n",
+			db ? sqlite3_errmsg(db) : "out of memory");
+	}
+	sqlite3_free(bytes);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* The script write_current() wrote, read back from the migrated database. */
+static char *current_script(sqlite3 *db)
+{
+	sqlite3_stmt *stmt = NULL;
+	char *script = NULL;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT group_concat(sql || ';' || char(10), '') FROM"
+			       " (SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY rowid)",
+			       -1, &stmt, NULL) == SQLITE_OK &&
+	    sqlite3_step(stmt) == SQLITE_ROW)
+		script = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return script;
+}
+
 int main(int argc, char **argv)
 {
 	sqlite3 *db = NULL;
@@ -90,6 +143,11 @@ int main(int argc, char **argv)
 	rc = apply_steps(db);
 	if (rc == 0)
 		rc = write_current(db, out);
+	if (rc == 0) {
+		char *script = current_script(db);
+		rc = script ? write_template(script, out) : 1;
+		sqlite3_free(script);
+	}
 	if (fclose(out) != 0)
 		rc = 1;
 	sqlite3_close(db);

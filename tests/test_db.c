@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/err.h"
@@ -156,6 +157,80 @@ static void fresh_equals_migrated(void **state)
 	db_close(old);
 }
 
+/* The bytes of a file, for "left byte-identical" (caller frees; *len gets the size). */
+static unsigned char *file_bytes(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	long size;
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	size = ftell(fp);
+	rewind(fp);
+	buf = malloc(size > 0 ? (size_t)size : 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
+	fclose(fp);
+	*len = (size_t)size;
+	return buf;
+}
+
+/*
+ * A new file is written from schema_template(): opened and closed with
+ * nothing stored, it is byte for byte the template (so the template, not
+ * the script, made it), SQLite finds it whole (integrity_check), in WAL
+ * mode, at the current version, and its schema is the one the script
+ * gives where no file is written (:memory:, which db_open() builds with
+ * schema_current_sql()). An existing file is never replaced by it: an
+ * empty one keeps its inode (empty_file_is_new checks it becomes a
+ * database).
+ */
+static void new_file_from_template(void **state)
+{
+	sqlite3 *file = NULL, *mem = NULL;
+	char path[256], empty[256];
+	const unsigned char *want;
+	unsigned char *got;
+	size_t want_size, got_size;
+	char *file_schema, *mem_schema;
+	struct stat before, after;
+	FILE *fp;
+	(void)state;
+	snprintf(path, sizeof(path), "%s/template.db", dir);
+	assert_int_equal(db_open(path, false, &file), 0);
+	db_close(file);
+	want = schema_template(&want_size);
+	got = file_bytes(path, &got_size);
+	assert_int_equal(got_size, want_size);
+	assert_memory_equal(got, want, want_size);
+	free(got);
+	assert_int_equal(db_open(path, false, &file), 0);
+	assert_int_equal(db_open(":memory:", false, &mem), 0);
+	assert_int_equal(db_scalar_int(file, "SELECT count(*) FROM pragma_integrity_check"
+					  " WHERE integrity_check = 'ok'"),
+			 1);
+	assert_int_equal(db_scalar_int(file, "SELECT count(*) FROM pragma_journal_mode"
+					  " WHERE journal_mode = 'wal'"),
+			 1);
+	assert_int_equal(db_scalar_int(file, "PRAGMA user_version"), schema_latest_version());
+	file_schema = schema_text(file);
+	mem_schema = schema_text(mem);
+	assert_string_equal(file_schema, mem_schema);
+	free(file_schema);
+	free(mem_schema);
+	db_close(file);
+	db_close(mem);
+	snprintf(empty, sizeof(empty), "%s/kept-inode.db", dir);
+	fp = fopen(empty, "wb");
+	assert_non_null(fp);
+	fclose(fp);
+	assert_int_equal(stat(empty, &before), 0);
+	assert_int_equal(db_open(empty, false, &file), 0);
+	db_close(file);
+	assert_int_equal(stat(empty, &after), 0);
+	assert_int_equal(before.st_ino, after.st_ino);
+}
+
 /*
  * The path of database `name` in dir as a binary of that schema version
  * left it: the released steps 1 .. version, its user_version, then `rows`.
@@ -285,24 +360,6 @@ static void migrates_7_to_8_values(void **state)
 	assert_int_equal(db_exec(db, "DELETE FROM corpora"), 0);
 	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_values"), 0);
 	db_close(db);
-}
-
-/* The bytes of a file, for "left byte-identical" (caller frees; *len gets the size). */
-static unsigned char *file_bytes(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	long size;
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	size = ftell(fp);
-	rewind(fp);
-	buf = malloc(size > 0 ? (size_t)size : 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)size, fp), (size_t)size);
-	fclose(fp);
-	*len = (size_t)size;
-	return buf;
 }
 
 /*
@@ -465,6 +522,7 @@ int main(void)
 		cmocka_unit_test(refuses_foreign_database),
 		cmocka_unit_test(empty_file_is_new),
 		cmocka_unit_test(fresh_databases_roll_back),
+		cmocka_unit_test(new_file_from_template),
 		cmocka_unit_test(number_function),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
