@@ -15,7 +15,11 @@
 # children, getrusage(RUSAGE_CHILDREN)):
 #   coreplan  coreplan --db FRESH import -q CORPUS && coreplan --db FRESH
 #             sweep --by gomaxprocs --where block=1,2,3 --format tsv
-#             (a new database file every time: the import is part of it)
+#             (a new database file every time, FRESH a new name in the work
+#             folder each round: the import into it is part of the time, and
+#             no `rm` process of the bench's own is; RM=1 removes and reuses
+#             one file, as this script did before 2 Dec 2026, which adds the
+#             start of an `rm` process, about 1 ms, to coreplan's side)
 #   pandas    PYTHON bench/pandas_sweep.py CORPUS (read results.tsv, group,
 #             medians, speedup, efficiency, per-doubling fit)
 # Both print the same medians, speedups and efficiencies; the script checks
@@ -50,8 +54,15 @@ trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$work"' EXIT
 export COREPLAN CORPUS_DIR WORK PY
 COREPLAN=$coreplan CORPUS_DIR=$corpus WORK=$work PY=$py
 # shellcheck disable=SC2016 # expanded by the sh -c that runs it
-cp_side='rm -f "$WORK/s.db" && "$COREPLAN" --db "$WORK/s.db" import -q "$CORPUS_DIR" >/dev/null &&
+if [ "${RM:-0}" = 1 ]; then
+	cp_side='rm -f "$WORK/s.db" && "$COREPLAN" --db "$WORK/s.db" import -q "$CORPUS_DIR" >/dev/null &&
 	"$COREPLAN" --db "$WORK/s.db" sweep --by gomaxprocs --where block=1,2,3 --format tsv'
+else
+	# shellcheck disable=SC2016 # expanded by the sh -c that runs it
+	cp_side='"$COREPLAN" --db "$WORK/s-$ROUND.db" import -q "$CORPUS_DIR" >/dev/null &&
+	"$COREPLAN" --db "$WORK/s-$ROUND.db" sweep --by gomaxprocs --where block=1,2,3 --format tsv'
+fi
+export ROUND=check
 # shellcheck disable=SC2016
 pd_side='"$PY" "'"$here"'/pandas_sweep.py" "$CORPUS_DIR"'
 
@@ -78,6 +89,7 @@ print(sys.argv[1], (t1 - t0) // 1000, int(cpu * 1e6))
 sys.exit(rc)' "$1" "$2" >>"$work/times"
 }
 for i in $(seq 1 "$reps"); do
+	ROUND=$i
 	if [ $((i % 2)) = 1 ]; then
 		timed coreplan "$cp_side"; timed pandas "$pd_side"
 	else

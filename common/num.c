@@ -60,9 +60,12 @@ int num_parse_int_n(const char *s, size_t len, int64_t *out)
 		unsigned digit = (unsigned char)s[i] - '0';
 		if (digit > 9)
 			return -1;
-		if (value > (UINT64_MAX - digit) / 10)
+		/* 19 digits always fit in 64 bits: only a longer number is checked (no division) */
+		if (i >= 19 && (__builtin_mul_overflow(value, 10, &value) ||
+				__builtin_add_overflow(value, digit, &value)))
 			return -1;
-		value = value * 10 + digit;
+		if (i < 19)
+			value = value * 10 + digit;
 	}
 	if (negative) {
 		if (value > (uint64_t)INT64_MAX + 1)

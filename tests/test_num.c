@@ -66,6 +66,9 @@ static void test_int_refuses(void **state)
 		"9223372036854775808",  /* INT64_MAX + 1 */
 		"-9223372036854775809", /* INT64_MIN - 1 */
 		"18446744073709551616", /* 2^64 */
+		"18446744073709551615", /* 2^64 - 1: fits 64 unsigned bits, not int64 */
+		"99999999999999999999", /* 20 digits: 10^20 - 1 overflows 64 bits */
+		"184467440737095516160", /* 2^64 * 10: 21 digits */
 		"99999999999999999999999",
 	};
 	int64_t v = 42;
@@ -76,6 +79,11 @@ static void test_int_refuses(void **state)
 	}
 	assert_int_equal(v, 42); /* untouched on failure */
 	assert_int_equal(num_parse_int(NULL, &v), -1);
+	/* leading zeros past 19 digits: the value, not the length, must fit */
+	assert_int_equal(num_parse_int("0000000000000000000000042", &v), 0);
+	assert_true(v == 42);
+	assert_int_equal(num_parse_int("-00000000000000000009223372036854775808", &v), 0);
+	assert_true(v == INT64_MIN);
 }
 
 static void test_int_n(void **state)
