@@ -363,6 +363,47 @@ static void migrates_7_to_8_values(void **state)
 }
 
 /*
+ * A version-8 database's trace samples keep every value through step 9
+ * (the table rebuilt without its foreign-key clause) and still go with
+ * their trace, their run and their corpus (the trigger, as the cascade
+ * did); a sample of another trace stays.
+ */
+static void migrates_8_to_9_samples(void **state)
+{
+	sqlite3 *db = NULL;
+	const char *path = old_database(
+		"v8.db", 8,
+		"INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+		"INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) VALUES"
+		" (1, 1, 's.tsv', 1, 'h', 'trace');"
+		"INSERT INTO runs (run_id, corpus_id, tag, seq, listed) VALUES (1, 1, 'r1', 1, 1);"
+		"INSERT INTO runs (run_id, corpus_id, tag, seq, listed) VALUES (2, 1, 'r2', 2, 1);"
+		"INSERT INTO traces VALUES (1, 1, 'sample', 1, 'epoch', 2, 0);"
+		"INSERT INTO traces VALUES (2, 2, 'sample', 1, 'epoch', 1, 0);"
+		"INSERT INTO trace_samples (trace_id, row_no, epoch, app_rss_kb, wal_records)"
+		" VALUES (1, 1, 1786868467.5, 30444, NULL), (1, 2, 1786868468, 30500, 7),"
+		" (2, 1, 1786868469, 1, 2);");
+	(void)state;
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_true(schema_latest_version() >= 9);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE"
+					" name = 'trace_samples' AND sql NOT LIKE '%REFERENCES%'"),
+			 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM trace_samples WHERE trace_id = 1"
+					" AND ((row_no = 1 AND epoch = 1786868467.5 AND app_rss_kb ="
+					" 30444 AND wal_records IS NULL) OR (row_no = 2 AND"
+					" wal_records = 7))"),
+			 2);
+	/* the view reads them as before */
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM trace_rows WHERE tag = 'r1'"), 2);
+	assert_int_equal(db_exec(db, "DELETE FROM runs WHERE tag = 'r1'"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM trace_samples"), 1);
+	assert_int_equal(db_exec(db, "DELETE FROM corpora"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM trace_samples"), 0);
+	db_close(db);
+}
+
+/*
  * Another program's database (tables, no coreplan schema) is refused by a
  * writing and a reading open, named with what it holds, and left
  * byte-identical: no coreplan table added, not switched to WAL.
@@ -518,6 +559,7 @@ int main(void)
 		cmocka_unit_test(migrates_forward),
 		cmocka_unit_test(migrates_3_to_4),
 		cmocka_unit_test(migrates_7_to_8_values),
+		cmocka_unit_test(migrates_8_to_9_samples),
 		cmocka_unit_test(foreign_keys_cascade),
 		cmocka_unit_test(refuses_foreign_database),
 		cmocka_unit_test(empty_file_is_new),

@@ -435,7 +435,8 @@ e2e_need() {
 		exit 1
 	done
 }
-# schema_v5 DB: undo schema versions 8 (run_values' trigger), 7
+# schema_v5 DB: undo schema versions 9 (trace_samples' trigger, its foreign key back),
+# 8 (run_values' trigger), 7
 # (instances.cpu_platforms) and 6
 # (schema/migrations.c: tool runs stored compactly; run_attrs and
 # field_origins views) on a database with no tool
@@ -443,6 +444,31 @@ e2e_need() {
 # database from a current one start from here.
 schema_v5() {
 	sqlite3 "$1" "
+DROP TRIGGER trace_samples_with_trace;
+PRAGMA legacy_alter_table = ON;
+ALTER TABLE trace_samples RENAME TO trace_samples_v9;
+CREATE TABLE trace_samples (
+  trace_id     INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,
+  row_no       INTEGER NOT NULL,
+  epoch        REAL NOT NULL,
+  app_rss_kb   INTEGER,
+  mem_avail_kb INTEGER,
+  conn         INTEGER,
+  cpu_total_j  INTEGER,
+  cpu_idle_j   INTEGER,
+  app_j        INTEGER,
+  threads      INTEGER,
+  pg_rss_kb    INTEGER,
+  pg_nproc     INTEGER,
+  pg_backends  INTEGER,
+  pg_j         INTEGER,
+  xact_commit  INTEGER,
+  wal_records  INTEGER,
+  PRIMARY KEY (trace_id, row_no)
+) STRICT, WITHOUT ROWID;
+INSERT INTO trace_samples SELECT * FROM trace_samples_v9;
+DROP TABLE trace_samples_v9;
+PRAGMA legacy_alter_table = OFF;
 DROP TRIGGER run_values_with_run;
 ALTER TABLE instances DROP COLUMN cpu_platforms;
 DROP TRIGGER run_attrs_insert; DROP TRIGGER run_attrs_update; DROP TRIGGER run_attrs_delete;
