@@ -404,6 +404,59 @@ static void migrates_8_to_9_samples(void **state)
 }
 
 /*
+ * A version-9 database's attributes, idle banner keys and field origins
+ * keep every value through step 10 (the tables rebuilt without their
+ * foreign-key clauses, the name index back) and still go with their run
+ * and their corpus (one trigger, as the cascades did); another run's stay.
+ */
+static void migrates_9_to_10_run_rows(void **state)
+{
+	sqlite3 *db = NULL;
+	const char *path = old_database(
+		"v9.db", 9,
+		"INSERT INTO corpora VALUES (1, 'c', '/x', 'h', 't', 'l', 'm', '{}');"
+		"INSERT INTO files (file_id, corpus_id, path, size, sha256, kind) VALUES"
+		" (1, 1, 'results.tsv', 1, 'h', 'results');"
+		"INSERT INTO runs (run_id, corpus_id, tag, seq, listed) VALUES (1, 1, 'r1', 1, 1);"
+		"INSERT INTO runs (run_id, corpus_id, tag, seq, listed) VALUES (2, 1, 'r2', 2, 1);"
+		"INSERT INTO attr_rows VALUES (1, 'results', 'tput', 1, 2, 3, '1538.8', 1538.8),"
+		" (2, 'results', 'tput', 1, 3, 3, '900', 900.0);"
+		"INSERT INTO idle_banners VALUES (1, 'rss_kb', 1, 'ok', '30444', 30444.0),"
+		" (2, 'rss_kb', 1, 'ok', '1', 1.0);"
+		"INSERT INTO origin_rows VALUES (1, 'tput', 'results', 'tput'),"
+		" (2, 'tput', 'results', 'tput');");
+	(void)state;
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_true(schema_latest_version() >= 10);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN"
+					" ('attr_rows', 'idle_banners', 'origin_rows') AND sql NOT LIKE"
+					" '%REFERENCES%'"),
+			 3);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE"
+					" name = 'attr_rows_by_name' AND tbl_name = 'attr_rows'"),
+			 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM attr_rows WHERE run_id = 1 AND"
+					" file_id = 1 AND line = 2 AND col = 3 AND value = '1538.8'"
+					" AND num = 1538.8"),
+			 1);
+	/* the views read them as before */
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM run_fields WHERE run_id = 1"), 2);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM field_origins WHERE run_id = 1"),
+			 1);
+	assert_int_equal(db_exec(db, "DELETE FROM runs WHERE tag = 'r1'"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT (SELECT count(*) FROM attr_rows) * 100 +"
+					" (SELECT count(*) FROM idle_banners) * 10 +"
+					" (SELECT count(*) FROM origin_rows)"),
+			 111);
+	assert_int_equal(db_exec(db, "DELETE FROM corpora"), 0);
+	assert_int_equal(db_scalar_int(db, "SELECT (SELECT count(*) FROM attr_rows) +"
+					" (SELECT count(*) FROM idle_banners) +"
+					" (SELECT count(*) FROM origin_rows)"),
+			 0);
+	db_close(db);
+}
+
+/*
  * Another program's database (tables, no coreplan schema) is refused by a
  * writing and a reading open, named with what it holds, and left
  * byte-identical: no coreplan table added, not switched to WAL.
@@ -560,6 +613,7 @@ int main(void)
 		cmocka_unit_test(migrates_3_to_4),
 		cmocka_unit_test(migrates_7_to_8_values),
 		cmocka_unit_test(migrates_8_to_9_samples),
+		cmocka_unit_test(migrates_9_to_10_run_rows),
 		cmocka_unit_test(foreign_keys_cascade),
 		cmocka_unit_test(refuses_foreign_database),
 		cmocka_unit_test(empty_file_is_new),

@@ -130,6 +130,14 @@ after_kill() {
 	[ "$r" = "ok " ] || problems+="integrity_check: '$r'; "
 	r=$(q "$db" "PRAGMA foreign_key_check" 2>&1 | head -3 | tr '\n' ' ')
 	[ -z "$r" ] || problems+="foreign_key_check: '$r'; "
+	# the tables whose rows go with their run or trace by trigger, not by a
+	# foreign key (schema versions 8-10): no row left without its parent
+	r=$(q "$db" "SELECT (SELECT count(*) FROM run_values WHERE run_id NOT IN (SELECT run_id FROM runs))
+		+ (SELECT count(*) FROM attr_rows WHERE run_id NOT IN (SELECT run_id FROM runs))
+		+ (SELECT count(*) FROM idle_banners WHERE run_id NOT IN (SELECT run_id FROM runs))
+		+ (SELECT count(*) FROM origin_rows WHERE run_id NOT IN (SELECT run_id FROM runs))
+		+ (SELECT count(*) FROM trace_samples WHERE trace_id NOT IN (SELECT trace_id FROM traces))" 2>&1)
+	[ "$r" = 0 ] || problems+="rows left without their run or trace: '$r'; "
 	st=$(state "$db")
 	if [ "$st" = "$STATE0" ]; then
 		which="state before the import"

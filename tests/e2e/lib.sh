@@ -435,7 +435,8 @@ e2e_need() {
 		exit 1
 	done
 }
-# schema_v5 DB: undo schema versions 9 (trace_samples' trigger, its foreign key back),
+# schema_v5 DB: undo schema versions 10 (the run rows' trigger, their foreign keys
+# back), 9 (trace_samples' trigger, its foreign key back),
 # 8 (run_values' trigger), 7
 # (instances.cpu_platforms) and 6
 # (schema/migrations.c: tool runs stored compactly; run_attrs and
@@ -444,8 +445,46 @@ e2e_need() {
 # database from a current one start from here.
 schema_v5() {
 	sqlite3 "$1" "
-DROP TRIGGER trace_samples_with_trace;
+DROP TRIGGER run_rows_with_run;
 PRAGMA legacy_alter_table = ON;
+ALTER TABLE attr_rows RENAME TO attr_rows_v10;
+CREATE TABLE attr_rows (
+  run_id  INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  source  TEXT NOT NULL,
+  name    TEXT NOT NULL,
+  file_id INTEGER REFERENCES files(file_id),
+  line    INTEGER,
+  col     INTEGER,
+  value   TEXT,
+  num     REAL,
+  PRIMARY KEY (run_id, source, name)
+) STRICT, WITHOUT ROWID;
+INSERT INTO attr_rows SELECT * FROM attr_rows_v10;
+DROP TABLE attr_rows_v10;
+CREATE INDEX attr_rows_by_name ON attr_rows(name, run_id);
+ALTER TABLE idle_banners RENAME TO idle_banners_v10;
+CREATE TABLE idle_banners (
+  run_id  INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  key     TEXT NOT NULL,
+  file_id INTEGER NOT NULL REFERENCES files(file_id),
+  status  TEXT NOT NULL,
+  value   TEXT NOT NULL,
+  num     REAL,
+  PRIMARY KEY (run_id, key)
+) STRICT, WITHOUT ROWID;
+INSERT INTO idle_banners SELECT * FROM idle_banners_v10;
+DROP TABLE idle_banners_v10;
+ALTER TABLE origin_rows RENAME TO origin_rows_v10;
+CREATE TABLE origin_rows (
+  run_id INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+  field  TEXT NOT NULL,
+  source TEXT NOT NULL,
+  name   TEXT NOT NULL,
+  PRIMARY KEY (run_id, field)
+) STRICT, WITHOUT ROWID;
+INSERT INTO origin_rows SELECT * FROM origin_rows_v10;
+DROP TABLE origin_rows_v10;
+DROP TRIGGER trace_samples_with_trace;
 ALTER TABLE trace_samples RENAME TO trace_samples_v9;
 CREATE TABLE trace_samples (
   trace_id     INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,

@@ -212,7 +212,7 @@ expect_rc "v4: a reading command refuses the older schema" 1
 check_contains "v4: ... asking for a writing command" "$ERR" "schema version 4"
 cpl import -q "$LOCK"
 expect_rc "v4: a writing command (an unchanged import) migrates" 0
-check_eq "v4: now the latest version (9), no preference stored yet" "9 0" \
+check_eq "v4: now the latest version (10), no preference stored yet" "10 0" \
 	"$(sqlite3 "$DB" 'PRAGMA user_version') $(sqlite3 "$DB" 'SELECT count(*) FROM field_prefs')"
 check_eq "v4 migrated step by step: the same schema text as a new database (sqlite3 .schema)" \
 	"$(sqlite3 "$NEW_DB" .schema)" "$(sqlite3 "$DB" .schema)"
