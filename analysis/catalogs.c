@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,80 @@ static int read_shipped(catalog_reader reader, const char *dir, struct catalog *
 		*n = npaths;
 	catalogs_paths_free(paths, npaths);
 	return rc;
+}
+
+void catalog_lookup_init(struct catalog_lookup *l, sqlite3 *db, const char *shipped_dir,
+			 catalog_reader reader)
+{
+	memset(l, 0, sizeof(*l));
+	l->db = db;
+	l->shipped_dir = shipped_dir;
+	l->reader = reader;
+}
+
+/* Two catalogs listing one instance: catalog_load_temp's check_unique_in would refuse them. */
+static bool instance_listed_twice(const struct catalog *cats, size_t n)
+{
+	for (size_t a = 0; a < n; a++)
+		for (size_t i = 0; i < cats[a].n; i++)
+			for (size_t b = a + 1; b < n; b++)
+				for (size_t j = 0; j < cats[b].n; j++)
+					if (!strcmp(cats[a].items[i].instance,
+						    cats[b].items[j].instance))
+						return true;
+	return false;
+}
+
+static int lookup_read(struct catalog_lookup *l)
+{
+	size_t stored = 0;
+	int rc = catalog_stored_count(l->db, &stored);
+	if (rc)
+		return rc;
+	if (stored) {
+		l->state = LOOKUP_STORED;
+		return 0;
+	}
+	l->state = LOOKUP_NONE;
+	if (read_shipped(l->reader, l->shipped_dir, &l->cats, &l->ncats) != 0) {
+		err_clear(); /* no catalog: instances stay unknown, each said in a warning */
+		l->cats = NULL;
+		l->ncats = 0;
+		return 0;
+	}
+	if (!instance_listed_twice(l->cats, l->ncats))
+		l->state = LOOKUP_SHIPPED;
+	return 0;
+}
+
+int catalog_lookup_shape(void *lookup, const char *instance, int *vcpus, int *threads_per_core,
+			 char *catalog, size_t size)
+{
+	struct catalog_lookup *l = lookup;
+	int rc = l->state == LOOKUP_UNREAD ? lookup_read(l) : 0;
+	if (rc)
+		return rc;
+	if (l->state == LOOKUP_STORED)
+		return catalog_instance_shape(l->db, instance, vcpus, threads_per_core, catalog,
+					      size);
+	if (l->state != LOOKUP_SHIPPED)
+		return 1;
+	/* in catalog order, as the TEMP tables' catalog_id order */
+	for (size_t c = 0; c < l->ncats; c++)
+		for (size_t i = 0; i < l->cats[c].n; i++)
+			if (!strcmp(l->cats[c].items[i].instance, instance)) {
+				*vcpus = l->cats[c].items[i].vcpus;
+				*threads_per_core = l->cats[c].items[i].threads_per_core;
+				snprintf(catalog, size, "%s", l->cats[c].name);
+				return 0;
+			}
+	return 1;
+}
+
+void catalog_lookup_release(struct catalog_lookup *l)
+{
+	release_all(l->cats, l->ncats);
+	memset(l, 0, sizeof(*l));
 }
 
 void catalogs_used_release(struct catalogs_used *used)

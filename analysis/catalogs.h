@@ -57,6 +57,31 @@ int catalogs_use(sqlite3 *db, char *const *files, size_t nfiles, const char *shi
 		 catalog_reader reader, struct catalogs_used *used);
 void catalogs_used_release(struct catalogs_used *used);
 
+/*
+ * Instance shapes for an import, as catalog_instance_shape() finds them in
+ * the catalogs catalogs_use() would give (the stored ones, else the
+ * shipped ones), without TEMP tables: the shipped catalogs are read on the
+ * first lookup, and only then, and searched in memory. Shipped catalogs
+ * that cannot be read, or two that list one instance (which catalogs_use
+ * refuses), leave no catalog: every instance is then unknown, as when an
+ * import's catalogs_use failed. The caller owns it (catalog_lookup_release).
+ */
+struct catalog_lookup {
+	sqlite3 *db;
+	const char *shipped_dir;
+	catalog_reader reader;
+	enum { LOOKUP_UNREAD, LOOKUP_STORED, LOOKUP_SHIPPED, LOOKUP_NONE } state;
+	struct catalog *cats;
+	size_t ncats;
+};
+
+void catalog_lookup_init(struct catalog_lookup *l, sqlite3 *db, const char *shipped_dir,
+			 catalog_reader reader);
+/* catalog_instance_shape()'s contract: 0 found, 1 no catalog lists it, else an error. */
+int catalog_lookup_shape(void *lookup, const char *instance, int *vcpus, int *threads_per_core,
+			 char *catalog, size_t size);
+void catalog_lookup_release(struct catalog_lookup *l);
+
 /* The shipped catalogs: DIR/NAME.tsv in name order (an empty list when there are none). */
 int catalogs_shipped(const char *dir, char ***paths, size_t *n);
 void catalogs_paths_free(char **paths, size_t n);

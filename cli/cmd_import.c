@@ -194,24 +194,10 @@ static void each_path(const char *path, void *arg)
 		progress_clear(&req.progress);
 }
 
-/*
- * The catalogs runs' instances are looked up in: the stored ones, else the
- * shipped ones in this connection's TEMP tables (nothing reaches the
- * file). No catalog is no error: instances then stay unknown.
- */
-static int instance_catalogs(sqlite3 *db)
-{
-	struct catalogs_used used;
-	/* a run naming an instance then says, in a warning, that no catalog lists it */
-	if (catalogs_use(db, NULL, 0, cli_catalog_dir(), catalog_read, &used) != 0)
-		err_clear();
-	catalogs_used_release(&used);
-	return 0;
-}
-
 static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 {
 	struct import_result *results = calloc(req.npaths, sizeof(*results));
+	struct catalog_lookup lookup;
 	bool draw = !req.quiet && isatty(STDERR_FILENO);
 	int rc = results ? 0 : err_set("out of memory");
 	(void)a;
@@ -219,8 +205,14 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 		req.opts.progress = progress_draw;
 		req.opts.progress_arg = &req.progress;
 	}
-	if (rc == 0)
-		rc = instance_catalogs(db);
+	/*
+	 * The catalogs runs' instances are looked up in: the stored ones, else
+	 * the shipped ones, read at the first lookup (nothing reaches the file).
+	 * No catalog is no error: instances then stay unknown, each in a warning.
+	 */
+	catalog_lookup_init(&lookup, db, cli_catalog_dir(), catalog_read);
+	req.opts.instance_shape = catalog_lookup_shape;
+	req.opts.instance_shape_arg = &lookup;
 	if (rc == 0)
 		rc = db_begin(db);
 	if (rc == 0)
@@ -230,6 +222,9 @@ static int run(sqlite3 *db, struct cli_args *a, struct doc **out)
 		rc = build_import(results, req.npaths, out);
 	if (rc)
 		db_rollback(db); /* keeps the message of the failure */
+	catalog_lookup_release(&lookup);
+	req.opts.instance_shape = NULL;
+	req.opts.instance_shape_arg = NULL;
 	free(results);
 	return rc;
 }

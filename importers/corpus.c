@@ -369,8 +369,7 @@ static int read_tie(struct importer *im)
 	if (rc == 0 && im->instance) {
 		char catalog[256];
 		int vcpus, tpc;
-		rc = catalog_instance_shape(im->db, im->instance, &vcpus, &tpc, catalog,
-					    sizeof(catalog));
+		rc = im_instance_shape(im, im->instance, &vcpus, &tpc, catalog, sizeof(catalog));
 		if (rc == 1)
 			rc = err_usage(
 				"%s '%s': no catalog lists that instance (the stored catalogs, "

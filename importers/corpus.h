@@ -92,6 +92,14 @@ struct import_options {
 	 * usage error with a manifest, which says `format = NAME` itself).
 	 */
 	const char *format;
+	/*
+	 * An instance's vCPUs, threads per core and catalog (0; 1: no catalog
+	 * lists it; else an error), as catalog_instance_shape() gives them;
+	 * NULL: that function on the database's own tables.
+	 */
+	int (*instance_shape)(void *arg, const char *instance, int *vcpus, int *threads_per_core,
+			      char *catalog, size_t size);
+	void *instance_shape_arg;
 	/* Called now and then with files and rows done (NULL: no progress). */
 	void (*progress)(const char *what, int64_t files, int64_t rows, void *arg);
 	void *progress_arg;

@@ -204,6 +204,15 @@ static int hash_files(struct importer *im)
 	return 0;
 }
 
+int im_instance_shape(const struct importer *im, const char *instance, int *vcpus,
+		      int *threads_per_core, char *catalog, size_t size)
+{
+	if (im->opts->instance_shape)
+		return im->opts->instance_shape(im->opts->instance_shape_arg, instance, vcpus,
+						threads_per_core, catalog, size);
+	return catalog_instance_shape(im->db, instance, vcpus, threads_per_core, catalog, size);
+}
+
 /* Open a corpus file to parse it: the very file hashed, unchanged, or an error naming it. */
 int im_open_hashed(struct importer *im, const struct corpus_file *f, int64_t limit,
 		   struct infile *in)

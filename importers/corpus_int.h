@@ -136,6 +136,9 @@ const char *im_display_of(int64_t file_id, void *arg);
 /* Walk (a folder) or take the single table, sort and hash every file. */
 int im_collect(struct importer *im, bool is_dir);
 /* Open a corpus file to parse it: the very file hashed, unchanged, or an error naming it. */
+/* opts->instance_shape, else catalog_instance_shape() on the database. */
+int im_instance_shape(const struct importer *im, const char *instance, int *vcpus,
+		      int *threads_per_core, char *catalog, size_t size);
 int im_open_hashed(struct importer *im, const struct corpus_file *f, int64_t limit,
 		   struct infile *in);
 /* After parsing (rc 0): the bytes parsed are exactly those hashed. Closes in. */

@@ -355,7 +355,7 @@ static int instance_host(struct importer *im, const char *instance, const char *
 			im->unknown[i].runs++;
 			return 0;
 		}
-	rc = catalog_instance_shape(im->db, instance, &vcpus, &tpc, catalog, sizeof(catalog));
+	rc = im_instance_shape(im, instance, &vcpus, &tpc, catalog, sizeof(catalog));
 	if (rc == 1) {
 		struct unknown_instance *grown =
 			realloc(im->unknown, (im->nunknown + 1) * sizeof(*grown));

@@ -16,6 +16,7 @@
 
 #include "common/err.h"
 #include "common/hash.h"
+#include "analysis/catalogs.h"
 #include "common/infile.h"
 #include "importers/catalog.h"
 #include "schema/catalog.h"
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef FIXTURES_DIR
@@ -848,6 +850,82 @@ static void temp_tables_read_only(void **state)
 	unlink(path);
 }
 
+/* Copy the file at `from` to dir/name (a scratch catalog folder). */
+static void copy_to(const char *from, const char *dir, const char *name)
+{
+	char to[512], buf[8192];
+	size_t n;
+	FILE *in = fopen(from, "rb"), *out;
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	out = fopen(to, "wb");
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/*
+ * An import's lookups (catalog_lookup): with no stored catalog, the shipped
+ * ones read into memory at the first lookup, no TEMP table made; values
+ * from the files' own rows (gce.tsv line 7: e2-standard-8, 8 vCPUs, 2 per
+ * core; aws.tsv line 2: m6i.large, 2 and 2). Two shipped catalogs listing
+ * one instance leave none (catalogs_use refuses them); once catalogs are
+ * stored, only those are looked in (gce stored: m6i.large is unknown).
+ */
+static void import_lookup(void **state)
+{
+	struct catalog_lookup l;
+	struct catalog gce;
+	sqlite3 *db = NULL;
+	char name[256], twice[512];
+	int vcpus = 0, tpc = 0;
+	bool replaced = false;
+	(void)state;
+	assert_int_equal(db_open(":memory:", false, &db), 0);
+	catalog_lookup_init(&l, db, FIXTURES_DIR "/catalogs", catalog_read);
+	assert_int_equal(catalog_lookup_shape(&l, "e2-standard-8", &vcpus, &tpc, name, sizeof(name)),
+			 0);
+	assert_int_equal(vcpus, 8);
+	assert_int_equal(tpc, 2);
+	assert_string_equal(name, "gce");
+	assert_int_equal(catalog_lookup_shape(&l, "m6i.large", &vcpus, &tpc, name, sizeof(name)), 0);
+	assert_int_equal(vcpus, 2);
+	assert_int_equal(tpc, 2);
+	assert_string_equal(name, "aws");
+	assert_int_equal(catalog_lookup_shape(&l, "nonesuch", &vcpus, &tpc, name, sizeof(name)), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_temp_schema"), 0);
+	catalog_lookup_release(&l);
+
+	snprintf(twice, sizeof(twice), "%s/twice", tmp_dir());
+	assert_int_equal(mkdir(twice, 0700), 0);
+	copy_to(GCE, twice, "a.tsv");
+	copy_to(GCE, twice, "b.tsv");
+	catalog_lookup_init(&l, db, twice, catalog_read);
+	assert_int_equal(catalog_lookup_shape(&l, "e2-standard-8", &vcpus, &tpc, name, sizeof(name)),
+			 1);
+	assert_int_equal(err_msg()[0], '\0');
+	catalog_lookup_release(&l);
+	for (const char *const *f = (const char *const[]){"a.tsv", "b.tsv", NULL}; *f; f++) {
+		char path[600];
+		snprintf(path, sizeof(path), "%s/%s", twice, *f);
+		unlink(path);
+	}
+	rmdir(twice);
+
+	read_ok(GCE, &gce);
+	store_ok(db, &gce, &replaced);
+	catalog_release(&gce);
+	catalog_lookup_init(&l, db, FIXTURES_DIR "/catalogs", catalog_read);
+	assert_int_equal(catalog_lookup_shape(&l, "e2-standard-8", &vcpus, &tpc, name, sizeof(name)),
+			 0);
+	assert_string_equal(name, "gce");
+	assert_int_equal(catalog_lookup_shape(&l, "m6i.large", &vcpus, &tpc, name, sizeof(name)), 1);
+	catalog_lookup_release(&l);
+	db_close(db);
+}
+
 /* every test starts and ends with no messages */
 #define TEST(f) cmocka_unit_test_setup_teardown(f, clear_messages, clear_messages)
 
@@ -871,6 +949,7 @@ int main(void)
 		TEST(temp_tables),
 		TEST(cpu_platforms_column),
 		TEST(temp_tables_read_only),
+		TEST(import_lookup),
 	};
 	return cmocka_run_group_tests(tests, tmp_dir_make, tmp_dir_remove);
 }
