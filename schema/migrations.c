@@ -21,6 +21,26 @@
 	"  PRIMARY KEY (run_id, name_id)\n"                                                        \
 	") STRICT, WITHOUT ROWID;\n"
 
+/* trace_samples after its trace_id column: version 1's, and version 9's rebuilt table */
+#define TRACE_SAMPLE_COLUMNS                                                                       \
+	"  row_no       INTEGER NOT NULL,\n" \
+	"  epoch        REAL NOT NULL,\n" \
+	"  app_rss_kb   INTEGER,\n" \
+	"  mem_avail_kb INTEGER,\n" \
+	"  conn         INTEGER,\n" \
+	"  cpu_total_j  INTEGER,\n" \
+	"  cpu_idle_j   INTEGER,\n" \
+	"  app_j        INTEGER,\n" \
+	"  threads      INTEGER,\n" \
+	"  pg_rss_kb    INTEGER,\n" \
+	"  pg_nproc     INTEGER,\n" \
+	"  pg_backends  INTEGER,\n" \
+	"  pg_j         INTEGER,\n" \
+	"  xact_commit  INTEGER,\n" \
+	"  wal_records  INTEGER,\n" \
+	"  PRIMARY KEY (trace_id, row_no)\n" \
+	") STRICT, WITHOUT ROWID;\n"
+
 static const char *const steps[] = {
 	/* version 1: corpora, files, runs and everything read from them */
 	"CREATE TABLE corpora (\n"
@@ -136,23 +156,7 @@ static const char *const steps[] = {
 	") STRICT;\n"
 	"CREATE TABLE trace_samples (\n"
 	"  trace_id     INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,\n"
-	"  row_no       INTEGER NOT NULL,\n"
-	"  epoch        REAL NOT NULL,\n"
-	"  app_rss_kb   INTEGER,\n"
-	"  mem_avail_kb INTEGER,\n"
-	"  conn         INTEGER,\n"
-	"  cpu_total_j  INTEGER,\n"
-	"  cpu_idle_j   INTEGER,\n"
-	"  app_j        INTEGER,\n"
-	"  threads      INTEGER,\n"
-	"  pg_rss_kb    INTEGER,\n"
-	"  pg_nproc     INTEGER,\n"
-	"  pg_backends  INTEGER,\n"
-	"  pg_j         INTEGER,\n"
-	"  xact_commit  INTEGER,\n"
-	"  wal_records  INTEGER,\n"
-	"  PRIMARY KEY (trace_id, row_no)\n"
-	") STRICT, WITHOUT ROWID;\n"
+	TRACE_SAMPLE_COLUMNS
 	"CREATE TABLE trace_extra (\n"
 	"  trace_id INTEGER NOT NULL REFERENCES traces(trace_id) ON DELETE CASCADE,\n"
 	"  row_no   INTEGER NOT NULL,\n"
@@ -397,23 +401,7 @@ static const char *const steps[] = {
 	 */
 	"CREATE TABLE trace_samples_v9 (\n"
 	"  trace_id     INTEGER NOT NULL,\n"
-	"  row_no       INTEGER NOT NULL,\n"
-	"  epoch        REAL NOT NULL,\n"
-	"  app_rss_kb   INTEGER,\n"
-	"  mem_avail_kb INTEGER,\n"
-	"  conn         INTEGER,\n"
-	"  cpu_total_j  INTEGER,\n"
-	"  cpu_idle_j   INTEGER,\n"
-	"  app_j        INTEGER,\n"
-	"  threads      INTEGER,\n"
-	"  pg_rss_kb    INTEGER,\n"
-	"  pg_nproc     INTEGER,\n"
-	"  pg_backends  INTEGER,\n"
-	"  pg_j         INTEGER,\n"
-	"  xact_commit  INTEGER,\n"
-	"  wal_records  INTEGER,\n"
-	"  PRIMARY KEY (trace_id, row_no)\n"
-	") STRICT, WITHOUT ROWID;\n"
+	TRACE_SAMPLE_COLUMNS
 	"INSERT INTO trace_samples_v9 SELECT * FROM trace_samples;\n"
 	"PRAGMA legacy_alter_table = ON;\n"
 	"DROP TABLE trace_samples;\n"
