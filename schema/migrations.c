@@ -41,6 +41,15 @@
 	"  PRIMARY KEY (trace_id, row_no)\n" \
 	") STRICT, WITHOUT ROWID;\n"
 
+/* a run attribute's columns after file_id: version 1's run_attrs, version 10's attr_rows */
+#define ATTR_ROW_TAIL                                                                              \
+	"  line    INTEGER,\n" \
+	"  col     INTEGER,\n" \
+	"  value   TEXT,\n" \
+	"  num     REAL,\n" \
+	"  PRIMARY KEY (run_id, source, name)\n" \
+	") STRICT, WITHOUT ROWID;\n"
+
 static const char *const steps[] = {
 	/* version 1: corpora, files, runs and everything read from them */
 	"CREATE TABLE corpora (\n"
@@ -106,12 +115,7 @@ static const char *const steps[] = {
 	"  source  TEXT NOT NULL,\n"
 	"  name    TEXT NOT NULL,\n"
 	"  file_id INTEGER REFERENCES files(file_id),\n"
-	"  line    INTEGER,\n"
-	"  col     INTEGER,\n"
-	"  value   TEXT,\n"
-	"  num     REAL,\n"
-	"  PRIMARY KEY (run_id, source, name)\n"
-	") STRICT, WITHOUT ROWID;\n"
+	ATTR_ROW_TAIL
 	"CREATE INDEX run_attrs_by_name ON run_attrs(name, run_id);\n"
 	"CREATE TABLE idle_banners (\n"
 	"  run_id  INTEGER NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,\n"
@@ -426,12 +430,7 @@ static const char *const steps[] = {
 	"  source  TEXT NOT NULL,\n"
 	"  name    TEXT NOT NULL,\n"
 	"  file_id INTEGER,\n"
-	"  line    INTEGER,\n"
-	"  col     INTEGER,\n"
-	"  value   TEXT,\n"
-	"  num     REAL,\n"
-	"  PRIMARY KEY (run_id, source, name)\n"
-	") STRICT, WITHOUT ROWID;\n"
+	ATTR_ROW_TAIL
 	"INSERT INTO attr_rows_v10 SELECT run_id, source, name, file_id, line, col, value, num\n"
 	"  FROM attr_rows;\n"
 	"CREATE TABLE idle_banners_v10 (\n"
