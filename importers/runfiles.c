@@ -331,20 +331,65 @@ static int check_key(sqlite3_stmt *stmt, const char *text, const char *key, cons
 	return 0;
 }
 
+/* The record's keys generator_records has a column for, in its column order (?4 on). */
+static const char *const record_columns[] = {
+	"label",
+	"sessions_requested",
+	"sessions_established",
+	"duration",
+	"interactions_counted",
+	"interactions_per_sec",
+	"p50_ms",
+	"p95_ms",
+	"p99_ms",
+	"max_ms",
+	"error_rate",
+	"patch_rate",
+	"generator_cpu_percent_of_machine",
+	"generator_possibly_saturated",
+	"valid",
+	"host",
+	"started_at",
+};
+#define NRECORD (sizeof(record_columns) / sizeof(record_columns[0]))
+
+/*
+ * The values of the record's columns, as check_tree() met their keys at
+ * the top level: the first of a key given twice, JSON's true and false as
+ * 1 and 0 (json_tree's atom, what ->> gives for them; an object or array,
+ * where ->> would give text, is refused by check_key first). NULL: absent.
+ */
+struct record_values {
+	sqlite3_value *v[NRECORD];
+};
+
+static int record_values_keep(struct record_values *r, const char *key, sqlite3_value *atom)
+{
+	for (size_t i = 0; i < NRECORD; i++)
+		if (!strcmp(key, record_columns[i])) {
+			if (!r->v[i] && !(r->v[i] = sqlite3_value_dup(atom)))
+				return err_set("out of memory");
+			return 0;
+		}
+	return 0;
+}
+
+static void record_values_release(struct record_values *r)
+{
+	for (size_t i = 0; i < NRECORD; i++)
+		sqlite3_value_free(r->v[i]);
+}
+
 static const char insert_record_sql[] =
 	"INSERT INTO generator_records (run_id, file_id, json, label, sessions_requested,"
 	" sessions_established, duration, interactions_counted, interactions_per_sec, p50_ms,"
 	" p95_ms, p99_ms, max_ms, error_rate, patch_rate, generator_cpu_percent_of_machine,"
 	" generator_possibly_saturated, valid, host, started_at)"
-	" SELECT ?1, ?2, ?3, ?3->>'label', ?3->>'sessions_requested',"
-	" ?3->>'sessions_established', ?3->>'duration', ?3->>'interactions_counted',"
-	" ?3->>'interactions_per_sec', ?3->>'p50_ms', ?3->>'p95_ms', ?3->>'p99_ms',"
-	" ?3->>'max_ms', ?3->>'error_rate', ?3->>'patch_rate',"
-	" ?3->>'generator_cpu_percent_of_machine', ?3->>'generator_possibly_saturated',"
-	" ?3->>'valid', ?3->>'host', ?3->>'started_at'";
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
+	" ?18, ?19, ?20)";
 
 static int insert_record(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text, size_t len,
-			 const char *display)
+			 const struct record_values *values, const char *display)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
@@ -353,6 +398,11 @@ static int insert_record(sqlite3 *db, int64_t run_id, int64_t file_id, const cha
 	sqlite3_bind_int64(stmt, 1, run_id);
 	sqlite3_bind_int64(stmt, 2, file_id);
 	sqlite3_bind_text64(stmt, 3, text, len, SQLITE_STATIC, SQLITE_UTF8);
+	for (size_t i = 0; i < NRECORD; i++)
+		if (values->v[i])
+			sqlite3_bind_value(stmt, 4 + (int)i, values->v[i]);
+		else
+			sqlite3_bind_null(stmt, 4 + (int)i);
 	if (sqlite3_step(stmt) != SQLITE_DONE)
 		rc = err_set("cannot store '%s': %s", display, sqlite3_errmsg(db));
 	db_cached_done(stmt);
@@ -376,11 +426,12 @@ static const char *leaf_text(sqlite3_stmt *stmt, int col, const char *type, char
 
 /*
  * One walk of the record (json_tree, in document order): each top-level
- * key of a known type is checked (check_key), each leaf becomes a
+ * key of a known type is checked (check_key) and the values of the
+ * record's columns are kept (record_values), each leaf becomes a
  * "generator" attribute named by its path.
  */
 static int check_tree(sqlite3 *db, const char *text, size_t len, int64_t file_id,
-		      const char *display, struct attr_list *attrs)
+		      const char *display, struct attr_list *attrs, struct record_values *values)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc = 0;
@@ -395,8 +446,11 @@ static int check_tree(sqlite3 *db, const char *text, size_t len, int64_t file_id
 		const char *key = (const char *)sqlite3_column_text(stmt, 0);
 		const char *type = (const char *)sqlite3_column_text(stmt, 1);
 		long line = -1, col = -1;
-		if (sqlite3_column_int(stmt, 4))
+		if (sqlite3_column_int(stmt, 4)) {
 			rc = check_key(stmt, text, key, type, display, &line, &col);
+			if (rc == 0)
+				rc = record_values_keep(values, key, sqlite3_column_value(stmt, 2));
+		}
 		if (rc == 0 && strcmp(type, "object") && strcmp(type, "array")) {
 			char buf[32];
 			const char *name = (const char *)sqlite3_column_text(stmt, 3);
@@ -452,6 +506,7 @@ int genrec_import(sqlite3 *db, int64_t run_id, int64_t file_id, const char *path
 int genrec_parse(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text, size_t len,
 		 const char *display, struct attr_list *attrs)
 {
+	struct record_values values = {{NULL}};
 	int rc = 0;
 	if (len == 0)
 		rc = err_at(display, 0, 0, "empty file (expected a generator record)");
@@ -460,9 +515,10 @@ int genrec_parse(sqlite3 *db, int64_t run_id, int64_t file_id, const char *text,
 	if (rc == 0)
 		rc = refuse_escaped_nul(text, len, display);
 	if (rc == 0)
-		rc = check_tree(db, text, len, file_id, display, attrs);
+		rc = check_tree(db, text, len, file_id, display, attrs, &values);
 	if (rc == 0)
-		rc = insert_record(db, run_id, file_id, text, len, display);
+		rc = insert_record(db, run_id, file_id, text, len, &values, display);
+	record_values_release(&values);
 	return rc;
 }
 
