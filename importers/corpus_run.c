@@ -108,6 +108,27 @@ int im_insert_attrs(struct importer *im, int64_t run_id, const struct attr_list 
 	return rc;
 }
 
+/* A run whose generator record breaks a range rule is excluded (mapping_impossible_detail). */
+static int exclude_impossible(struct importer *im, int64_t run_id, const struct attr_list *attrs)
+{
+	sqlite3_stmt *stmt;
+	char *detail = NULL;
+	int rc = mapping_impossible_detail(attrs, &detail);
+	if (rc || !detail)
+		return rc;
+	if (!(stmt = db_cached(im->db, "INSERT INTO exclusions (run_id, reason, detail)"
+				       " VALUES (?1, 'impossible-value', ?2)"))) {
+		free(detail);
+		return db_error(im->db, "cannot exclude a run");
+	}
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_text(stmt, 2, detail, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : db_error(im->db, "cannot exclude a run");
+	db_cached_done(stmt);
+	free(detail);
+	return rc;
+}
+
 static int record_missing(struct importer *im, int64_t run_id, const char *kind,
 			  const char *expected)
 {
@@ -492,6 +513,8 @@ int im_import_run(struct table_ctx *tc, struct run_entry *run)
 	if (rc == 0)
 		rc = im_insert_attrs(tc->im, run->run_id, &rs.attrs,
 				     rs.idle_status ? rs.idle_status : "");
+	if (rc == 0)
+		rc = exclude_impossible(tc->im, run->run_id, &rs.attrs);
 	if (rc == 0)
 		rc = mapping_apply(tc->im->db, tc->im->update_fields, tc->im->insert_origin,
 				   run->run_id, &rs.attrs, spec, tc->im->manifest_origin,

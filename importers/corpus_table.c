@@ -394,7 +394,7 @@ int im_derive_exclusions(struct importer *im)
 		}
 		sqlite3_finalize(stmt);
 	}
-	return rc ? rc : mapping_exclude_impossible(im->db, im->corpus_id);
+	return rc;
 }
 
 /* Listed runs of a table that requires a trace but has none. */

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -337,7 +338,7 @@ static int bind_field(sqlite3_stmt *update, int index, const struct field_info *
 /*
  * A generator-record value that breaks its field's range rule (sessions
  * -5, an error rate of 1.5): the record is the generator's own report of
- * the run, so the run is excluded (mapping_exclude_impossible) instead of
+ * the run, so the run is excluded (mapping_impossible_detail) instead of
  * the import failing, and the value is not taken as the canonical field.
  */
 static bool impossible_generator_value(const struct field_info *f, const struct attr *a)
@@ -354,45 +355,65 @@ static bool impossible_generator_value(const struct field_info *f, const struct 
 	return false;
 }
 
-int mapping_exclude_impossible(sqlite3 *db, int64_t corpus_id)
+/*
+ * The rule an impossible generator value breaks, or NULL: the first
+ * alias naming the key whose field has a range rule (duration_s aside),
+ * broken by a value below 0, or above 1 for a fraction.
+ */
+static const char *impossible_rule(const char *key, double num)
 {
-	struct strbuf sql = STRBUF_INIT, rule = STRBUF_INIT, cond = STRBUF_INIT;
-	sqlite3_stmt *stmt = NULL;
-	int rc = 0;
-	/* our own names and rules: safe to paste */
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
-		const struct field_info *f = field_find(aliases[i].field);
-		if (!aliases[i].generator || !f || !range_check(f, -1.0) ||
-		    !strcmp(f->name, "duration_s"))
-			continue; /* -1 passes: the field has no range rule */
-		strbuf_addf(&cond, "%s(a.name = '%s' AND (a.num < 0%s))", cond.len ? " OR " : "",
-			    aliases[i].generator,
-			    listed(fraction_fields, f->name) ? " OR a.num > 1" : "");
-		strbuf_addf(&rule, " WHEN '%s' THEN '%s'", aliases[i].generator, range_rule(f));
+		const struct field_info *f;
+		if (!aliases[i].generator || strcmp(aliases[i].generator, key))
+			continue;
+		f = field_find(aliases[i].field);
+		/* -1 passes: the field has no range rule */
+		if (!f || !range_check(f, -1.0) || !strcmp(f->name, "duration_s"))
+			continue;
+		if (num < 0 || (listed(fraction_fields, f->name) && num > 1))
+			return range_rule(f);
 	}
-	strbuf_addf(&sql,
-		    "INSERT INTO exclusions SELECT a.run_id, 'impossible-value',"
-		    " 'the generator record says ' || group_concat(a.name || ' ' || a.value ||"
-		    " ' (must be ' || CASE a.name%s END || ')', ', ')"
-		    " FROM attr_rows a JOIN runs r USING (run_id)"
-		    " WHERE r.corpus_id = ?1 AND a.source = 'generator' AND (%s)"
-		    " GROUP BY a.run_id",
-		    strbuf_str(&rule), strbuf_str(&cond));
-	if (!sql.buf || !rule.buf || !cond.buf)
-		rc = err_set("out of memory");
-	if (rc == 0 && sqlite3_prepare_v2(db, sql.buf, -1, &stmt, NULL) != SQLITE_OK)
-		rc = err_set("cannot check the generator records: %s", sqlite3_errmsg(db));
-	if (rc == 0) {
-		sqlite3_bind_int64(stmt, 1, corpus_id);
-		if (sqlite3_step(stmt) != SQLITE_DONE)
-			rc = err_set("cannot exclude runs with impossible values: %s",
-				     sqlite3_errmsg(db));
+	return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct attr *const *)a)->name, (*(const struct attr *const *)b)->name);
+}
+
+int mapping_impossible_detail(const struct attr_list *attrs, char **detail)
+{
+	const struct attr **hits = calloc(attrs->count ? attrs->count : 1, sizeof(*hits));
+	struct strbuf text = STRBUF_INIT;
+	size_t n = 0;
+	int bad = 0;
+	*detail = NULL;
+	if (!hits)
+		return err_set("out of memory");
+	for (size_t i = 0; i < attrs->count; i++) {
+		const struct attr *a = &attrs->items[i];
+		double num;
+		if (!strcmp(a->source, "generator") && a->value &&
+		    num_parse_real(a->value, &num) == 0 && impossible_rule(a->name, num))
+			hits[n++] = a;
 	}
-	sqlite3_finalize(stmt);
-	strbuf_release(&sql);
-	strbuf_release(&rule);
-	strbuf_release(&cond);
-	return rc;
+	/* the order the attributes are stored in: by name (attr_rows' key) */
+	qsort(hits, n, sizeof(*hits), by_name);
+	for (size_t i = 0; i < n; i++) {
+		double num;
+		num_parse_real(hits[i]->value, &num);
+		bad |= strbuf_addf(&text, "%s%s %s (must be %s)",
+				   i ? ", " : "the generator record says ", hits[i]->name,
+				   hits[i]->value, impossible_rule(hits[i]->name, num));
+	}
+	free(hits);
+	if (bad) {
+		strbuf_release(&text);
+		return err_set("out of memory");
+	}
+	*detail = n ? strbuf_detach(&text) : NULL;
+	strbuf_release(&text);
+	return 0;
 }
 
 const char *mapping_origin_sql(void)

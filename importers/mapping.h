@@ -16,7 +16,7 @@
  * rule (negative, NaN or infinite throughput, a fraction outside 0..1),
  * is an error naming the file, line and column it came from; except a
  * generator-record value that breaks a range rule (sessions_requested -5):
- * it is not mapped, and mapping_exclude_impossible() excludes its run.
+ * it is not mapped, and its run is excluded (mapping_impossible_detail()).
  */
 #ifndef COREPLAN_MAPPING_H
 #define COREPLAN_MAPPING_H
@@ -67,7 +67,12 @@ int mapping_bind(sqlite3 *db, sqlite3_stmt *stmt, int first, const struct attr_l
  * it (a count or time below 0, an error or patch rate outside 0..1); the
  * detail names each key, its value and the rule.
  */
-int mapping_exclude_impossible(sqlite3 *db, int64_t corpus_id);
+/*
+ * The detail of the exclusion 'impossible-value' a run's generator values
+ * give it: "the generator record says NAME VALUE (must be RULE), ..." in
+ * name order, or *detail NULL when none breaks a rule (caller frees).
+ */
+int mapping_impossible_detail(const struct attr_list *attrs, char **detail);
 
 /*
  * The table's `prefer.NAME = SOURCE` rules into field_prefs for its runs
