@@ -21,6 +21,7 @@
 
 #include "common/err.h"
 #include "importers/corpus.h"
+#include "importers/mapping.h"
 #include "schema/db.h"
 #include "test_util.h"
 
@@ -162,6 +163,45 @@ static void single_table_is_a_corpus(void **state)
 	assert_int_equal(db_scalar_int(db, "SELECT sessions FROM runs WHERE tag = 'shard-8x1-r1'"), 96);
 }
 
+/*
+ * A run's impossible generator values, named in one exclusion detail in
+ * name order. Expected text: what the SQL this replaced (the build of
+ * 06d972e) stored for the same five values in fixtures/example's
+ * g1-n100-b1; interactions_per_sec 12 and a JSON null break nothing, nor
+ * does a value of another source.
+ */
+static void impossible_generator_values(void **state)
+{
+	static const struct {
+		const char *source, *name, *value;
+	} values[] = {
+		{"generator", "sessions_requested", "-5"}, {"generator", "p50_ms", "-2.25"},
+		{"generator", "error_rate", "1.5"},        {"generator", "patch_rate", "3"},
+		{"generator", "interactions_per_sec", "12"}, {"generator", "host", NULL},
+		{"results", "tput", "-1"},
+	};
+	struct attr_list attrs = {0};
+	char *detail = NULL;
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(values); i++)
+		assert_int_equal(attr_list_add(&attrs, values[i].source, values[i].name,
+					       values[i].value, 1, 1, 1),
+				 0);
+	assert_int_equal(mapping_impossible_detail(&attrs, &detail), 0);
+	assert_non_null(detail);
+	assert_string_equal(detail,
+			    "the generator record says error_rate 1.5 (must be a fraction between 0 "
+			    "and 1), p50_ms -2.25 (must be zero or more), patch_rate 3 (must be a "
+			    "fraction between 0 and 1), sessions_requested -5 (must be zero or more)");
+	free(detail);
+	attr_list_release(&attrs);
+	/* nothing broken: no detail */
+	assert_int_equal(attr_list_add(&attrs, "generator", "error_rate", "0.25", 1, 1, 1), 0);
+	assert_int_equal(mapping_impossible_detail(&attrs, &detail), 0);
+	assert_null(detail);
+	attr_list_release(&attrs);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -184,6 +224,7 @@ int main(void)
 		cmocka_unit_test(capacity_corpus),
 		cmocka_unit_test(bad_values_name_file_line_column),
 		cmocka_unit_test(single_table_is_a_corpus),
+		cmocka_unit_test(impossible_generator_values),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
