@@ -22,6 +22,7 @@
 #include "common/err.h"
 #include "importers/corpus.h"
 #include "importers/mapping.h"
+#include "importers/runfiles.h"
 #include "schema/db.h"
 #include "test_util.h"
 
@@ -114,6 +115,57 @@ static void capacity_corpus(void **state)
 				" WHERE r.tag = 'small-pg-n300-bsoakr5'"),
 			 count_lines(CAPACITY "/samples/small-pg-n300-bsoakr5.tsv"));
 	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM files WHERE kind = 'other'"), 0);
+}
+
+/*
+ * Every column of generator_records equals what SQLite's own ->> reads
+ * from the record stored beside it (the extraction genrec used before it
+ * bound the values its json_tree walk met): both sky corpora's 83 records
+ * (true/false as 1/0, integers, reals, text), then one record with a
+ * repeated key (->> and the walk both take the first), a null and a
+ * missing column. Runs after gomaxprocs_corpus and capacity_corpus.
+ */
+static void generator_columns_match_json(void **state)
+{
+	static const char cols[] =
+		"label sessions_requested sessions_established duration interactions_counted"
+		" interactions_per_sec p50_ms p95_ms p99_ms max_ms error_rate patch_rate"
+		" generator_cpu_percent_of_machine generator_possibly_saturated valid host started_at";
+	static const char record[] = "{\"label\": \"x\", \"sessions_requested\": 7,"
+				     " \"sessions_requested\": 9, \"valid\": false,"
+				     " \"host\": null, \"p50_ms\": 2.5}";
+	char sql[4096], col[64];
+	struct attr_list attrs = {0};
+	size_t len = 0;
+	int64_t run_id, file_id;
+	(void)state;
+	len = (size_t)snprintf(sql, sizeof(sql), "SELECT count(*) FROM generator_records WHERE 0");
+	for (const char *p = cols; *p;) {
+		size_t n = strcspn(p, " ");
+		snprintf(col, sizeof(col), "%.*s", (int)n, p);
+		len += (size_t)snprintf(sql + len, sizeof(sql) - len, " OR %s IS NOT json ->> '%s'",
+					col, col);
+		p += n + (p[n] == ' ');
+	}
+	/* find -name "*.json": 29 load.json in the GOMAXPROCS corpus, 54 in the capacity corpus */
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM generator_records"), 83);
+	assert_int_equal(db_scalar_int(db, sql), 0);
+	/* a run of its own for the hand-written record */
+	run_id = db_scalar_int(db, "SELECT run_id FROM generator_records LIMIT 1");
+	file_id = db_scalar_int(db, "SELECT file_id FROM generator_records LIMIT 1");
+	assert_int_equal(db_exec(db, "DELETE FROM generator_records WHERE run_id ="
+				     " (SELECT run_id FROM generator_records LIMIT 1)"),
+			 0);
+	assert_int_equal(genrec_parse(db, run_id, file_id, record, sizeof(record) - 1, "r.json",
+				      &attrs),
+			 0);
+	attr_list_release(&attrs);
+	assert_int_equal(db_scalar_int(db, sql), 0);
+	snprintf(sql, sizeof(sql),
+		 "SELECT sessions_requested * 100 + valid * 10 + (host IS NULL) + (max_ms IS NULL)"
+		 " FROM generator_records WHERE run_id = %lld",
+		 (long long)run_id);
+	assert_int_equal(db_scalar_int(db, sql), 702);
 }
 
 static void write_file(const char *path, const char *text)
@@ -222,6 +274,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(gomaxprocs_corpus),
 		cmocka_unit_test(capacity_corpus),
+		cmocka_unit_test(generator_columns_match_json),
 		cmocka_unit_test(bad_values_name_file_line_column),
 		cmocka_unit_test(single_table_is_a_corpus),
 		cmocka_unit_test(impossible_generator_values),
