@@ -141,17 +141,34 @@ void catalog_lookup_init(struct catalog_lookup *l, sqlite3 *db, const char *ship
 	l->reader = reader;
 }
 
-/* Two catalogs listing one instance: catalog_load_temp's check_unique_in would refuse them. */
-static bool instance_listed_twice(const struct catalog *cats, size_t n)
+static int cmp_name(const void *a, const void *b)
 {
-	for (size_t a = 0; a < n; a++)
-		for (size_t i = 0; i < cats[a].n; i++)
-			for (size_t b = a + 1; b < n; b++)
-				for (size_t j = 0; j < cats[b].n; j++)
-					if (!strcmp(cats[a].items[i].instance,
-						    cats[b].items[j].instance))
-						return true;
-	return false;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Two catalogs listing one instance: catalog_load_temp's check_unique_in
+ * would refuse them (one catalog never lists one twice: catalog_read
+ * refuses it). Sorted names, so n log n; 1 on a failed allocation.
+ */
+static int instance_listed_twice(const struct catalog *cats, size_t n)
+{
+	const char **names;
+	size_t total = 0, k = 0;
+	int twice = 0;
+	for (size_t c = 0; c < n; c++)
+		total += cats[c].n;
+	names = malloc((total ? total : 1) * sizeof(*names));
+	if (!names)
+		return err_set("out of memory");
+	for (size_t c = 0; c < n; c++)
+		for (size_t i = 0; i < cats[c].n; i++)
+			names[k++] = cats[c].items[i].instance;
+	qsort(names, total, sizeof(*names), cmp_name);
+	for (size_t i = 1; i < total && !twice; i++)
+		twice = !strcmp(names[i - 1], names[i]);
+	free(names);
+	return twice;
 }
 
 static int lookup_read(struct catalog_lookup *l)
@@ -171,9 +188,10 @@ static int lookup_read(struct catalog_lookup *l)
 		l->ncats = 0;
 		return 0;
 	}
-	if (!instance_listed_twice(l->cats, l->ncats))
+	rc = instance_listed_twice(l->cats, l->ncats);
+	if (rc == 0)
 		l->state = LOOKUP_SHIPPED;
-	return 0;
+	return rc > 0 ? 0 : rc;
 }
 
 int catalog_lookup_shape(void *lookup, const char *instance, int *vcpus, int *threads_per_core,

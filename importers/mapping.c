@@ -357,8 +357,8 @@ static bool impossible_generator_value(const struct field_info *f, const struct 
 
 /*
  * The rule an impossible generator value breaks, or NULL: the first
- * alias naming the key whose field has a range rule (duration_s aside),
- * broken by a value below 0, or above 1 for a fraction.
+ * alias naming the key whose field has a range rule (duration_s aside)
+ * that the value breaks (range_check, as binding the field checks it).
  */
 static const char *impossible_rule(const char *key, double num)
 {
@@ -370,7 +370,7 @@ static const char *impossible_rule(const char *key, double num)
 		/* -1 passes: the field has no range rule */
 		if (!f || !range_check(f, -1.0) || !strcmp(f->name, "duration_s"))
 			continue;
-		if (num < 0 || (listed(fraction_fields, f->name) && num > 1))
+		if (range_check(f, num))
 			return range_rule(f);
 	}
 	return NULL;
