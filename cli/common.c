@@ -237,7 +237,11 @@ done:
 	if (def->commit && db)
 		db_rollback(db); /* nothing open after a commit; else nothing is stored */
 	doc_free(d);
-	db_close(db);
+	{
+		int closed = db_close(db); /* a new file is synced here */
+		if (rc == 0)
+			rc = closed;
+	}
 	run_filter_release(&a->filter);
 	opt_release_targets(def->cmd.specs);
 	opt_parser_release(&p);

@@ -477,6 +477,92 @@ static int open_immutable(const char *path, sqlite3 **db)
 }
 
 /*
+ * The connections that created their file (create_from_template): their
+ * writes are not synced one by one (synchronous=OFF), and db_close() syncs
+ * the file once at the end. What a sync protects is a database that
+ * existed before; a new file holds only what this one command writes,
+ * and a crash of coreplan at any point is as safe as before (every write
+ * is in the page cache, in WAL order). Only a power failure while that
+ * command runs may leave the new file unreadable. Four fdatasync calls
+ * of an import into a new file become two.
+ */
+static sqlite3 **created_dbs;
+static size_t ncreated_dbs;
+
+static int created_add(sqlite3 *db)
+{
+	sqlite3 **grown;
+	int rc = db_exec(db, "PRAGMA synchronous = OFF");
+	if (rc)
+		return rc;
+	if (!(grown = realloc(created_dbs, (ncreated_dbs + 1) * sizeof(*created_dbs))))
+		return err_set("out of memory");
+	created_dbs = grown;
+	created_dbs[ncreated_dbs++] = db;
+	return 0;
+}
+
+/* Whether db created its file; it is forgotten (db is being closed). */
+static bool created_take(sqlite3 *db)
+{
+	for (size_t i = 0; i < ncreated_dbs; i++)
+		if (created_dbs[i] == db) {
+			created_dbs[i] = created_dbs[--ncreated_dbs];
+			if (ncreated_dbs == 0) {
+				free(created_dbs);
+				created_dbs = NULL;
+			}
+			return true;
+		}
+	return false;
+}
+
+/* fdatasync (fsync for a folder) of the file at path; -1 with errno set on failure. */
+static int sync_path(const char *path, bool folder)
+{
+	int fd = open(path, (folder ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC | O_NOFOLLOW);
+	int rc = fd < 0 ? -1 : folder ? fsync(fd) : fdatasync(fd);
+	int saved = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	return rc;
+}
+
+/*
+ * After the close of a connection that created its file (its checkpoint
+ * has copied the log into the file): the file, its log if another
+ * connection keeps one, and the folder that names them.
+ */
+static int sync_created(const char *path)
+{
+	struct strbuf wal = STRBUF_INIT;
+	struct stat st;
+	char *copy = strdup(path);
+	const char *failed = NULL;
+	int rc = 0;
+	if (!copy || strbuf_addf(&wal, "%s-wal", path)) {
+		free(copy);
+		strbuf_release(&wal);
+		return err_set("cannot sync the new database '%s': out of memory", path);
+	}
+	if (sync_path(path, false) != 0)
+		failed = path;
+	else if (stat(strbuf_str(&wal), &st) == 0 && st.st_size > 0 &&
+		 sync_path(strbuf_str(&wal), false) != 0)
+		failed = strbuf_str(&wal);
+	else if (sync_path(dirname(copy), true) != 0)
+		failed = "its folder";
+	if (failed)
+		rc = err_set("the new database '%s' was written but syncing %s to storage failed: "
+			     "%s (a power failure now could lose it)",
+			     path, failed, strerror(errno));
+	free(copy);
+	strbuf_release(&wal);
+	return rc;
+}
+
+/*
  * A database file that does not exist yet is written whole from
  * schema_template() (a new file holding the current schema, in WAL mode):
  * an unnamed file in its folder (O_TMPFILE), then given its name
@@ -486,7 +572,7 @@ static int open_immutable(const char *path, sqlite3 **db)
  * folder) leaves nothing behind, nor does a crash before the link: SQLite
  * then creates the file and migrate() runs the script, as before.
  */
-static void create_from_template(const char *path)
+static bool create_from_template(const char *path)
 {
 	const unsigned char *bytes;
 	size_t size, done = 0;
@@ -495,17 +581,17 @@ static void create_from_template(const char *path)
 	char *copy;
 	int fd;
 #ifndef O_TMPFILE
-	return;
+	return false;
 #endif
 	if (!*path || !strcmp(path, ":memory:") || lstat(path, &st) == 0 || errno != ENOENT)
-		return;
+		return false;
 	copy = strdup(path);
 	if (!copy)
-		return;
+		return false;
 	fd = open(dirname(copy), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 	free(copy);
 	if (fd < 0)
-		return;
+		return false;
 	bytes = schema_template(&size);
 	while (done < size) {
 		ssize_t n = write(fd, bytes + done, size - done);
@@ -516,14 +602,10 @@ static void create_from_template(const char *path)
 		done += (size_t)n;
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	/*
-	 * Not synced here: the first checkpoint (at the close of the writing
-	 * command) syncs the file, as it does the first page SQLite writes
-	 * itself on a new file (journal()).
-	 */
-	if (done == size)
-		(void)linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+	/* not synced here: db_close() syncs the file it names (sync_created) */
+	bool linked = done == size && linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0;
 	close(fd);
+	return linked;
 }
 
 static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
@@ -536,8 +618,7 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 	if (readonly && access(path, F_OK) != 0)
 		return err_set("no database at '%s': run 'coreplan import' first (or pass --db)",
 			       path);
-	if (!readonly)
-		create_from_template(path);
+	bool created = !readonly && create_from_template(path);
 	/* one thread per process: no need for SQLite's per-call mutexes */
 	if (sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK) {
@@ -586,6 +667,8 @@ static int open_once(const char *path, bool readonly, sqlite3 **out, bool *busy)
 		if (rc)
 			goto fail;
 	}
+	if (created && (rc = created_add(db)) != 0)
+		goto fail;
 	*out = db;
 	return 0;
 fail:
@@ -594,8 +677,17 @@ fail:
 	return rc;
 }
 
-void db_close(sqlite3 *db)
+int db_close(sqlite3 *db)
 {
+	char *path = NULL;
+	int rc = 0;
+	if (db && created_take(db) && sqlite3_total_changes(db) > 0 &&
+	    !(path = strdup(sqlite3_db_filename(db, "main"))))
+		rc = err_set("cannot sync the new database: out of memory");
 	uncache(db);
 	sqlite3_close(db);
+	if (path)
+		rc = sync_created(path);
+	free(path);
+	return rc;
 }

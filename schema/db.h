@@ -3,7 +3,8 @@
  *
  * db_open() opens (creating if needed) a database file, sets the
  * connection options every coreplan connection needs (foreign keys on,
- * double-quoted string literals off, WAL journal with synchronous=NORMAL,
+ * double-quoted string literals off, WAL journal with synchronous=NORMAL
+ * (OFF for the connection that created the file, synced at its close),
  * a busy timeout of DB_BUSY_TIMEOUT_MS, the SQL function coreplan_number
  * below) and brings the schema up to SCHEMA_VERSION by applying forward
  * migrations, all of them inside one transaction. Refused, never touched
@@ -64,7 +65,12 @@ const unsigned char *schema_template(size_t *size);
  * runs (an older schema is refused with a message asking for a write).
  */
 int db_open(const char *path, bool readonly, sqlite3 **out);
-void db_close(sqlite3 *db);
+/*
+ * Close (NULL: nothing). A connection whose open created the file syncs
+ * it here, once, with its folder: an error then says the data was written
+ * but may not be on storage yet.
+ */
+int db_close(sqlite3 *db);
 
 /* Begin an IMMEDIATE transaction; a busy database is a clear error. */
 int db_begin(sqlite3 *db);

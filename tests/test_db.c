@@ -30,14 +30,17 @@ static void creates_latest_schema(void **state)
 	assert_int_equal(db_open(path, false, &db), 0);
 	assert_int_equal(db_scalar_int(db, "PRAGMA user_version"), schema_latest_version());
 	assert_int_equal(db_scalar_int(db, "PRAGMA foreign_keys"), 1);
-	/* synchronous NORMAL = 1 keeps commits across an application crash */
-	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 1);
+	/* a new file: no sync per commit (OFF = 0), one at the close (created_file_synced_at_close) */
+	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 0);
 	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 					" AND sql LIKE '%STRICT%'"),
 			 db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"));
 	db_close(db);
-	/* reopening is a no-op */
+	/* reopening is a no-op; synchronous NORMAL = 1 keeps commits across an application crash */
 	assert_int_equal(db_open(path, true, &db), 0);
+	db_close(db);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 1);
 	db_close(db);
 }
 
@@ -229,6 +232,42 @@ static void new_file_from_template(void **state)
 	db_close(file);
 	assert_int_equal(stat(empty, &after), 0);
 	assert_int_equal(before.st_ino, after.st_ino);
+}
+
+/*
+ * A connection that created its file writes without syncing
+ * (synchronous=OFF, 0) and db_close() syncs the file once; one that
+ * opened an existing file keeps synchronous=NORMAL (1), as SQLite
+ * documents the values (pragma.html#pragma_synchronous). A file gone
+ * before the close is an error naming the sync, not a silent success.
+ */
+static void created_file_synced_at_close(void **state)
+{
+	sqlite3 *db = NULL;
+	char path[256], moved[256];
+	(void)state;
+	snprintf(path, sizeof(path), "%s/synced.db", dir);
+	snprintf(moved, sizeof(moved), "%s/synced-moved.db", dir);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 0);
+	assert_int_equal(db_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x); INSERT INTO scratch VALUES (1)"), 0);
+	assert_int_equal(db_close(db), 0);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 1);
+	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM scratch"), 1);
+	assert_int_equal(db_close(db), 0);
+	unlink(path);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(db_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x); INSERT INTO scratch VALUES (1)"), 0);
+	assert_int_equal(rename(path, moved), 0);
+	assert_int_not_equal(db_close(db), 0);
+	assert_non_null(strstr(err_msg(), "was written but syncing"));
+	err_clear();
+	/* nothing written: nothing to sync, no error */
+	unlink(path);
+	assert_int_equal(db_open(path, false, &db), 0);
+	assert_int_equal(rename(path, moved), 0);
+	assert_int_equal(db_close(db), 0);
 }
 
 /*
@@ -619,6 +658,7 @@ int main(void)
 		cmocka_unit_test(empty_file_is_new),
 		cmocka_unit_test(fresh_databases_roll_back),
 		cmocka_unit_test(new_file_from_template),
+		cmocka_unit_test(created_file_synced_at_close),
 		cmocka_unit_test(number_function),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
