@@ -109,6 +109,24 @@ static void rest_figs(struct finding *x, const struct binder_group *g, size_t fr
 	finding_fig(x, "rest", (double)k, NULL);
 }
 
+/*
+ * The resources no run of the group records (no value at any level;
+ * PostgreSQL CPU also when every run reads 0, binders.h): said, so that
+ * "nothing binds" never reads as "the database was weighed and does not".
+ */
+static void absent_figs(struct finding *x, const struct binder_group *g)
+{
+	size_t k = 0;
+	for (int r = 0; r < BINDER_NRES; r++) {
+		bool recorded = false;
+		for (size_t i = 0; i < g->nlevels && !recorded; i++)
+			recorded = g->levels[i].res[r].n > 0;
+		if (!recorded)
+			labelf(x, "absent", k++, "", binder_resource_name((enum binder_resource)r));
+	}
+	finding_fig(x, "absent", (double)k, NULL);
+}
+
 static void level_figs(struct finding *x, const struct binder_group *g, size_t from)
 {
 	const struct binder_level *a = &g->levels[from], *b = &g->levels[g->nlevels - 1];
@@ -183,6 +201,7 @@ static int binder_finding(struct findings *f, const struct binder_group *g, cons
 		snprintf(x->unit, sizeof(x->unit), "of capacity");
 	}
 	rest_figs(x, g, from);
+	absent_figs(x, g);
 	snprintf(x->method, sizeof(x->method),
 		 "binders: a resource binds when throughput stops rising (elasticity below "
 		 "%.2g or within noise) while latency rises and it stays at %.0f%% of its capacity "

@@ -222,6 +222,23 @@ static void driver_words(struct strbuf *out, const struct finding *x)
 			 "cores --keep-ramp keeps it)");
 }
 
+/* "; absent from these runs: PostgreSQL CPU, connections (...)" */
+static void absent_words(struct strbuf *out, const struct finding *x)
+{
+	size_t n = finding_count(x, "absent", BINDER_NRES);
+	bool database = false;
+	if (n == 0)
+		return;
+	strbuf_adds(out, "; absent from these runs: ");
+	for (size_t k = 0; k < n; k++) {
+		const char *name = txt(x, "absent", k, "");
+		database |= !strcmp(name, "pg_cpu") || !strcmp(name, "connections");
+		strbuf_addf(out, "%s%s", k ? ", " : "", res_words(name, false));
+	}
+	if (database)
+		strbuf_adds(out, " (nothing here says whether a database would bind)");
+}
+
 static void binder_sentence(const struct finding *x, struct strbuf *out)
 {
 	bool untrusted = !strcmp(x->word, BINDERS_UNTRUSTED);
@@ -268,6 +285,7 @@ static void binder_sentence(const struct finding *x, struct strbuf *out)
 		strbuf_adds(out, ", but nothing stays near its ceiling; the resources, ranked: ");
 		rest_words(out, x, false);
 	}
+	absent_words(out, x);
 	strbuf_adds(out, ".");
 }
 

@@ -172,6 +172,8 @@ def capacity():
         assert (round(min(rss) / 1000), round(max(rss) / 1000)) == (364, 374) and avail > 3.0e6
         says(s, "app RSS {}-{} kB at 500 sessions".format(min(rss), max(rss)),
              "MemAvailable at least {} kB".format(avail))
+        # the null case of the absent-resources clause: this group records all six
+        assert "absent from these runs" not in s, s
     check("binder e2-medium pg: app CPU flat at 1.65-1.70 of 2 vCPUs (seed 1.62-1.65 with the ramp); PostgreSQL, connections, "
           "memory ranked with headroom (seed 001, What binds)", medium_pg)
 
@@ -372,6 +374,22 @@ def gmp():
              "saturated in %d runs)" % (min(g), max(g), len(main)))
     check("no binder within the GOMAXPROCS sweep; the generator 2.2-6.1% of its machine, never "
           "saturated (seed 000, was the generator the bottleneck)", generator)
+
+    def no_database():
+        # Seed 000, "On the DB-pool half": "Every arm here ran SKY_LIVE_STORE=memory ... There is
+        # no PostgreSQL in this corpus at all". FORMATS.md: sample.tsv has 8 columns, none of them
+        # PostgreSQL's; results.tsv has no backend or pg column.
+        head = open(os.path.join(GMP, "results.tsv")).readline().rstrip("\n").split("\t")
+        assert not [c for c in head if c.startswith("pg") or "backend" in c or "connections" in c], head
+        for tag in os.listdir(os.path.join(GMP, "runs")):
+            path = os.path.join(GMP, "runs", tag, "sample.tsv")
+            if os.path.exists(path):
+                assert {len(l.split("\t")) for l in open(path) if l.strip()} == {8}, path
+        _, s, _ = finding("binder")
+        says(s, "absent from these runs: PostgreSQL CPU, connections (nothing here says whether a "
+             "database would bind)")
+    check("the GOMAXPROCS binder says the database is absent, not weighed (seed 000: no "
+          "PostgreSQL in this corpus at all)", no_database)
 
     def errors_and_ticks():
         # Seed 000: "All runs report valid: true, patch_rate 1.0 ... error rate 0"; "/proc/stat
