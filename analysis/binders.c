@@ -352,6 +352,14 @@ static void rank_of(struct binder_group *g, size_t from)
 	qsort(g->rank, g->nrank, sizeof(g->rank[0]), by_ratio);
 }
 
+bool binder_group_records(const struct binder_group *g, enum binder_resource r)
+{
+	for (size_t i = 0; i < g->nlevels; i++)
+		if (g->levels[i].res[r].n > 0)
+			return true;
+	return false;
+}
+
 /* Does PostgreSQL run in this group (some run with its CPU above 0)? */
 static bool has_pg(const struct binder_group *g)
 {

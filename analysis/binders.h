@@ -219,6 +219,12 @@ void binders_options_init(struct binders_options *opts);
 int binders_compute(struct binder_run *runs, size_t n, const struct binders_options *opts,
 		    struct binders *out);
 void binders_release(struct binders *b);
+/*
+ * Whether some run of g records resource r at any level (PostgreSQL CPU:
+ * above 0, as judged): a resource no run records is absent, neither
+ * weighed nor ranked.
+ */
+bool binder_group_records(const struct binder_group *g, enum binder_resource r);
 
 struct binders_request {
 	const struct run_filter *filter;

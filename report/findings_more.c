@@ -110,20 +110,16 @@ static void rest_figs(struct finding *x, const struct binder_group *g, size_t fr
 }
 
 /*
- * The resources no run of the group records (no value at any level;
- * PostgreSQL CPU also when every run reads 0, binders.h): said, so that
- * "nothing binds" never reads as "the database was weighed and does not".
+ * The resources no run of the group records (binder_group_records): said,
+ * so that "nothing binds" never reads as "the database was weighed and
+ * does not".
  */
 static void absent_figs(struct finding *x, const struct binder_group *g)
 {
 	size_t k = 0;
-	for (int r = 0; r < BINDER_NRES; r++) {
-		bool recorded = false;
-		for (size_t i = 0; i < g->nlevels && !recorded; i++)
-			recorded = g->levels[i].res[r].n > 0;
-		if (!recorded)
+	for (int r = 0; r < BINDER_NRES; r++)
+		if (!binder_group_records(g, (enum binder_resource)r))
 			labelf(x, "absent", k++, "", binder_resource_name((enum binder_resource)r));
-	}
 	finding_fig(x, "absent", (double)k, NULL);
 }
 

@@ -14,6 +14,18 @@ static double level_at(const struct binder_group *g, size_t i)
 	return i < g->nlevels ? g->levels[i].level : NAN;
 }
 
+
+/* The resources no run of g records, by name ("pg_cpu, connections"), or "none". */
+static void set_absent(struct doc_table *t, int col, const struct binder_group *g)
+{
+	struct strbuf names = STRBUF_INIT;
+	for (int r = 0; r < BINDER_NRES; r++)
+		if (!binder_group_records(g, (enum binder_resource)r))
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "",
+				    binder_resource_name((enum binder_resource)r));
+	doc_set_text(t, col, names.len ? strbuf_str(&names) : "none");
+	strbuf_release(&names);
+}
 static void groups_table(struct doc_section *s, const struct binders *b, const char *by)
 {
 	enum {
@@ -30,6 +42,7 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 		KNEE_FROM,
 		KNEE_AT,
 		LITTLE_FAILS,
+		ABSENT,
 		WHY,
 		NCOLS
 	};
@@ -50,6 +63,7 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 		[KNEE_AT] = DOC_FIELD_NONE(DOC_COL_REAL("knee_at", field_known_unit(by), 'g', 6)),
 		[LITTLE_FAILS] =
 			DOC_INT_OF("little_fails", "runs", struct binder_group, little_fails),
+		[ABSENT] = DOC_FIELD_NONE(DOC_COL_TEXT("absent")),
 		[WHY] = DOC_TEXT_OF("why", struct binder_group, why),
 	};
 	struct doc_table *t = doc_table_of(s, cols, NCOLS);
@@ -76,6 +90,7 @@ static void groups_table(struct doc_section *s, const struct binders *b, const c
 			doc_set_real(t, KNEE_AT, level_at(g, g->knee));
 			doc_set_real(t, KNEE_FROM, g->knee ? level_at(g, g->knee - 1) : NAN);
 		}
+		set_absent(t, ABSENT, g);
 	}
 }
 

@@ -122,6 +122,34 @@ static void saturated_app_cpu_is_the_binder(void **state)
 	binders_release(&b);
 }
 
+/*
+ * The resources a group records: sweep() gives every run app CPU, host CPU
+ * and the generator, nothing else; PostgreSQL CPU at 0 in every run is
+ * absent (binders.h: judged only where some run reads above 0), 0.1 in one
+ * run is recorded.
+ */
+static void absent_resources_are_the_unrecorded(void **state)
+{
+	struct binder_run runs[9];
+	struct binders b;
+	size_t n = sweep(runs, 1.64, 300, 290, 280);
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		set_use(&runs[i], BINDER_PG_CPU, 0, 2);
+	compute_default(runs, n, &b);
+	assert_true(binder_group_records(&b.groups[0], BINDER_APP_CPU));
+	assert_true(binder_group_records(&b.groups[0], BINDER_HOST_CPU));
+	assert_true(binder_group_records(&b.groups[0], BINDER_GENERATOR));
+	assert_false(binder_group_records(&b.groups[0], BINDER_PG_CPU));
+	assert_false(binder_group_records(&b.groups[0], BINDER_MEMORY));
+	assert_false(binder_group_records(&b.groups[0], BINDER_CONNECTIONS));
+	binders_release(&b);
+	set_use(&runs[4], BINDER_PG_CPU, 0.1, 2);
+	compute_default(runs, n, &b);
+	assert_true(binder_group_records(&b.groups[0], BINDER_PG_CPU));
+	binders_release(&b);
+}
+
 /* The null: the same flat throughput with the app at 0.4 of 2 cores: nothing binds. */
 static void nothing_near_a_ceiling_is_no_binder(void **state)
 {
@@ -333,6 +361,14 @@ static void capacity_corpus_binders(void **state)
 	check_abs(g->levels[2].app_rss.min, 363880, 0, "app RSS at 500, min");
 	check_abs(g->levels[2].app_rss.max, 373928, 0, "app RSS at 500, max");
 	assert_false(g->has_knee); /* no error up to 500 sessions: the knee is above */
+	/* the pg groups record all six (system.tsv: pg_cores 0.110-0.126, backends_max 7);
+	 * the memory store runs no PostgreSQL (pg_cores 0.000, backends_max 0, max_connections NA) */
+	for (int r = 0; r < BINDER_NRES; r++)
+		assert_true(binder_group_records(g, (enum binder_resource)r));
+	g = group_named(&res.b, "target=medium, cfg=mem");
+	assert_false(binder_group_records(g, BINDER_PG_CPU));
+	assert_false(binder_group_records(g, BINDER_CONNECTIONS));
+	assert_true(binder_group_records(g, BINDER_MEMORY));
 	/* e2-small: every run fails the tick check, so no CPU binder */
 	g = group_named(&res.b, "target=small, cfg=pg");
 	assert_string_equal(g->verdict, BINDERS_UNTRUSTED);
@@ -378,6 +414,7 @@ int main(void)
 {
 	const struct CMUnitTest synthetic[] = {
 		cmocka_unit_test(saturated_app_cpu_is_the_binder),
+		cmocka_unit_test(absent_resources_are_the_unrecorded),
 		cmocka_unit_test(nothing_near_a_ceiling_is_no_binder),
 		cmocka_unit_test(rising_throughput_names_no_binder),
 		cmocka_unit_test(untrustworthy_ticks_name_no_cpu_binder),
