@@ -3,7 +3,9 @@
  * transaction (corpus_import_each): either every one is imported or the
  * database is left as it was. The document is written to standard output
  * before the commit (cli_def.commit): a write that fails rolls the import
- * back, so exit 1 always means nothing was stored.
+ * back, so exit 1 means nothing was stored, with one exception its message
+ * names: a database file this import created, stored whole, whose final
+ * sync to storage failed (db_close).
  */
 #include "cmd.h"
 #include "common.h"
@@ -74,6 +76,8 @@ static const char details[] =
 	"All PATHs are imported in one transaction: if any fails, nothing is stored.\n"
 	"The result goes to standard output before the commit: when it cannot be\n"
 	"written (a full disk, a closed pipe), nothing is stored either (exit 1).\n"
+	"The one exit 1 after a stored import says so: a new database file whose\n"
+	"final sync to storage failed (it may not survive a power failure).\n"
 	"Importing an unchanged corpus again does nothing; a changed one needs --replace.\n"
 	"Progress is drawn on standard error only when it is a terminal.\n"
 	"The result is one row per PATH (view imported): name, layout, status (new,\n"

@@ -195,7 +195,7 @@ int cli_run(const struct cli_def *def, int argc, char **argv, const struct globa
 	struct opt_parser p;
 	struct doc *d = NULL;
 	sqlite3 *db = NULL;
-	int rc;
+	int rc, closed;
 	memset(a, 0, sizeof(*a));
 	memset(&p, 0, sizeof(p));
 	a->g = g;
@@ -237,11 +237,9 @@ done:
 	if (def->commit && db)
 		db_rollback(db); /* nothing open after a commit; else nothing is stored */
 	doc_free(d);
-	{
-		int closed = db_close(db); /* a new file is synced here */
-		if (rc == 0)
-			rc = closed;
-	}
+	closed = db_close(db); /* a file this command created is synced here */
+	if (rc == 0)
+		rc = closed;
 	run_filter_release(&a->filter);
 	opt_release_targets(def->cmd.specs);
 	opt_parser_release(&p);

@@ -484,7 +484,10 @@ static int open_immutable(const char *path, sqlite3 **db)
  * and a crash of coreplan at any point is as safe as before (every write
  * is in the page cache, in WAL order). Only a power failure while that
  * command runs may leave the new file unreadable. Four fdatasync calls
- * of an import into a new file become two.
+ * of an import into a new file become two. Only where the link proves
+ * this connection made the file: a file SQLite creates on the fallback
+ * path (journal()) may have been created by another process at the same
+ * moment, and keeps synchronous=NORMAL.
  */
 static sqlite3 **created_dbs;
 static size_t ncreated_dbs;

@@ -19,6 +19,9 @@
 #    consistent and each corpus complete or absent.
 # C. a reader during an import: `coreplan runs` run repeatedly while the
 #    large import runs sees the new corpus with none or all of its runs.
+# D. a failed final sync: an import into a new file, every fsync and
+#    fdatasync failing (tests/e2e/c/syncfail.c, LD_PRELOAD), exits 1 saying
+#    the import was written, and the file holds it.
 #
 # COREPLAN_SKIP_LARGE=1 (or a binary built with sanitizers) shrinks the
 # large trace to 300,000 rows. Prints "ok - NAME" / "not ok - NAME:
@@ -398,6 +401,43 @@ r=$(q "$RDB" "PRAGMA integrity_check" 2>&1 | tr '\n' ' ')
 check_eq "integrity after the import under a reader" "ok " "$r"
 rmdb "$RDB"
 fi # reader
+
+###########################################################################
+# D. the final sync of a new database file fails
+###########################################################################
+# The import into a file it creates is stored whole, then synced once at the
+# close (schema/db.c): a failed sync (tests/e2e/c/syncfail.c makes every
+# fsync and fdatasync fail with EIO) is exit 1 with a message that says the
+# import was written, and the file holds exactly what a normal import
+# stores; an import into an existing file is unaffected (its syncs are
+# SQLite's, whose failure at the close leaves the commit in the WAL).
+echo "# D. a failed final sync"
+if e2e_case sync-fail; then
+SHIM=$T/syncfail.so
+if ! cc -shared -fPIC -O1 -o "$SHIM" "$ROOT/tests/e2e/c/syncfail.c" 2>"$T/cc.err"; then
+	skip "a failed final sync" "no C compiler for the shim: $(head -c 200 "$T/cc.err")"
+else
+	SDB=$T/synced.sqlite
+	[ -d "$T/alpha" ] || copy_tree "$EXAMPLE" "$T/alpha"
+	rmdb "$SDB"
+	# env after timeout: the shim takes itself out of the environment of what it loads into
+	"${TIMEOUT[@]}" env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		LD_PRELOAD="$SHIM" "$BIN" --db "$SDB" import -q "$T/alpha" >"$T/sf.out" 2>"$T/sf.err"
+	rc=$?
+	msg=$(head -c 400 "$T/sf.err" | tr '\n' ' ')
+	n=$(q "$SDB" "SELECT count(*) FROM runs" 2>&1)
+	if [ "$rc" = 1 ] && [[ "$msg" == *"was written but syncing"*"Input/output error"* ]] && [ "$n" = 13 ]; then
+		ok "a failed final sync of a new file: exit 1, 'was written but syncing ... Input/output error', the 13 runs stored"
+	else
+		not_ok "a failed final sync of a new file" "exit $(rcdesc "$rc") (expected 1), stderr '$msg', $n runs (expected 13)"
+	fi
+	# the null case: the same import without the shim exits 0 and prints no error
+	rmdb "$SDB"
+	"${TIMEOUT[@]}" "$BIN" --db "$SDB" import -q "$T/alpha" >/dev/null 2>"$T/sf0.err"
+	check_eq "the same import without the shim: exit 0, no message" "0 0" "$? $(wc -c <"$T/sf0.err")"
+	rmdb "$SDB"
+fi
+fi # sync-fail
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
