@@ -14,7 +14,6 @@ static double level_at(const struct binder_group *g, size_t i)
 	return i < g->nlevels ? g->levels[i].level : NAN;
 }
 
-
 /* The resources no run of g records, by name ("pg_cpu, connections"), or "none". */
 static void set_absent(struct doc_table *t, int col, const struct binder_group *g)
 {

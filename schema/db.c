@@ -606,7 +606,8 @@ static bool create_from_template(const char *path)
 	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	/* not synced here: db_close() syncs the file it names (sync_created) */
-	bool linked = done == size && linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0;
+	bool linked =
+		done == size && linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0;
 	close(fd);
 	return linked;
 }

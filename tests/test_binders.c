@@ -362,7 +362,8 @@ static void capacity_corpus_binders(void **state)
 	check_abs(g->levels[2].app_rss.max, 373928, 0, "app RSS at 500, max");
 	assert_false(g->has_knee); /* no error up to 500 sessions: the knee is above */
 	/* the pg groups record all six (system.tsv: pg_cores 0.110-0.126, backends_max 7);
-	 * the memory store runs no PostgreSQL (pg_cores 0.000, backends_max 0, max_connections NA) */
+	 * the memory store runs no PostgreSQL (pg_cores 0.000, backends_max 0, max_connections NA)
+	 */
 	for (int r = 0; r < BINDER_NRES; r++)
 		assert_true(binder_group_records(g, (enum binder_resource)r));
 	g = group_named(&res.b, "target=medium, cfg=mem");

@@ -30,7 +30,7 @@ static void creates_latest_schema(void **state)
 	assert_int_equal(db_open(path, false, &db), 0);
 	assert_int_equal(db_scalar_int(db, "PRAGMA user_version"), schema_latest_version());
 	assert_int_equal(db_scalar_int(db, "PRAGMA foreign_keys"), 1);
-	/* a new file: no sync per commit (OFF = 0), one at the close (created_file_synced_at_close) */
+	/* a new file: no sync per commit (OFF = 0), one at its close (see below) */
 	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 0);
 	assert_int_equal(db_scalar_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 					" AND sql LIKE '%STRICT%'"),
@@ -243,6 +243,8 @@ static void new_file_from_template(void **state)
  */
 static void created_file_synced_at_close(void **state)
 {
+	static const char write_one[] =
+		"CREATE TABLE IF NOT EXISTS scratch (x); INSERT INTO scratch VALUES (1)";
 	sqlite3 *db = NULL;
 	char path[256], moved[256];
 	(void)state;
@@ -250,7 +252,7 @@ static void created_file_synced_at_close(void **state)
 	snprintf(moved, sizeof(moved), "%s/synced-moved.db", dir);
 	assert_int_equal(db_open(path, false, &db), 0);
 	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 0);
-	assert_int_equal(db_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x); INSERT INTO scratch VALUES (1)"), 0);
+	assert_int_equal(db_exec(db, write_one), 0);
 	assert_int_equal(db_close(db), 0);
 	assert_int_equal(db_open(path, false, &db), 0);
 	assert_int_equal(db_scalar_int(db, "PRAGMA synchronous"), 1);
@@ -258,7 +260,7 @@ static void created_file_synced_at_close(void **state)
 	assert_int_equal(db_close(db), 0);
 	unlink(path);
 	assert_int_equal(db_open(path, false, &db), 0);
-	assert_int_equal(db_exec(db, "CREATE TABLE IF NOT EXISTS scratch (x); INSERT INTO scratch VALUES (1)"), 0);
+	assert_int_equal(db_exec(db, write_one), 0);
 	assert_int_equal(rename(path, moved), 0);
 	assert_int_not_equal(db_close(db), 0);
 	assert_non_null(strstr(err_msg(), "was written but syncing"));
